@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+var __webpack_exports__ = {};
+process.stdout.write('itervox-handoff: no commands yet\n');
+
+

@@ -1,0 +1,1 @@
+process.stdout.write('itervox-handoff: no commands yet\n')
