@@ -1,3 +1,40 @@
 import * as core from '@actions/core'
+import { UserError } from '../errors.js'
+import { readSettings } from './inputs.js'
+import { publishReport } from './outputs.js'
+import { runStageJob } from './stage-job.js'
 
-core.setFailed('handoff-action: the stage runner is not built yet.')
+// Ends of a stage that mean the job did not do its work; the job fails so a person sees it.
+const FAILING = new Set(['failed', 'stalled', 'timed_out', 'cancelled', 'rate_limited'])
+
+async function main(): Promise<void> {
+  const controller = new AbortController()
+  // On cancel the runner sends SIGINT, then SIGTERM 7.5 s later, to this process only: the
+  // agent's process group is ended here and its work saved (the post step finishes the rest).
+  const onSignal = (signal: string) => {
+    if (controller.signal.aborted) return
+    core.warning(`received ${signal}: ending the agent and saving its work as a partial`)
+    controller.abort()
+  }
+  process.on('SIGINT', () => onSignal('SIGINT'))
+  process.on('SIGTERM', () => onSignal('SIGTERM'))
+
+  try {
+    const report = await runStageJob(readSettings(), controller.signal)
+    core.info(`outcome: ${report.outcome}${report.reason ? ` (${report.reason})` : ''}`)
+    await publishReport(report)
+    if (FAILING.has(report.outcome)) core.setFailed(`stage ${report.outcome}: ${report.reason}`)
+  } catch (err) {
+    const message =
+      err instanceof UserError
+        ? err.format()
+        : `internal error: ${(err as Error)?.message ?? String(err)}`
+    if (!(err instanceof UserError)) core.debug((err as Error)?.stack ?? String(err))
+    await publishReport({ outcome: 'failed', reason: message, refused: [], warnings: [] }).catch(
+      () => {}
+    )
+    core.setFailed(message)
+  }
+}
+
+await main()

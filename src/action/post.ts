@@ -1,3 +1,70 @@
 import * as core from '@actions/core'
+import { endGroup, groupAlive } from '../agent/process-group.js'
+import { UserError } from '../errors.js'
+import { pushWithRetry } from '../git/push.js'
+import { loadStageContext, saveStageContext } from '../pipeline/stage-context.js'
+import { finaliseStage } from '../pipeline/stage.js'
+import { renderSummary } from './report.js'
+import { CONTEXT_STATE } from './stage-job.js'
 
-core.info('handoff-action: nothing to finish.')
+/**
+ * The `post:` step. When the main step was cancelled or timed out before its stage was
+ * published, this ends the agent's process group if it still runs, commits the run's file as a
+ * partial (or a note saying what happened) and pushes it, so a cancelled run loses nothing.
+ */
+async function post(): Promise<void> {
+  const path = core.getState(CONTEXT_STATE)
+  const ctx = path ? loadStageContext(path) : null
+  if (!ctx || ctx.finished) {
+    core.info('the stage finished in the main step; nothing to do')
+    return
+  }
+  if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
+    core.info(`ending the agent's process group ${ctx.agentPgid}`)
+    await endGroup(ctx.agentPgid, 2000)
+  }
+  const reason = 'the job was cancelled or timed out before the stage finished'
+  const done = await finaliseStage(ctx, { outcome: 'cancelled', reason })
+  let pushed: string | undefined
+  if (done.commit.sha) {
+    const token = core.getInput('github-token')
+    const result = await pushWithRetry({
+      repo: ctx.repo,
+      branch: ctx.branch,
+      sha: done.commit.sha,
+      baseSha: ctx.baseSha,
+      created: ctx.created,
+      auth: token
+        ? { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token }
+        : undefined
+    })
+    pushed = result.sha
+    core.info(`pushed the partial to ${ctx.branch} at ${pushed.slice(0, 12)}`)
+  }
+  saveStageContext(path, { ...ctx, finished: true })
+  await core.summary
+    .addRaw(
+      renderSummary({
+        outcome: 'cancelled',
+        reason,
+        issue: ctx.issue,
+        profile: ctx.profile,
+        branch: ctx.branch,
+        commit: pushed,
+        handoffPath: done.handoffPath ?? undefined,
+        refused: done.commit.dropped.map((d) => `${d.path}: ${d.reason}`),
+        warnings: done.warnings
+      })
+    )
+    .write()
+}
+
+try {
+  const token = core.getInput('github-token')
+  if (token) core.setSecret(token)
+  await post()
+} catch (err) {
+  core.setFailed(
+    err instanceof UserError ? err.format() : `internal error: ${(err as Error)?.message}`
+  )
+}

@@ -1,0 +1,76 @@
+import * as core from '@actions/core'
+import { UserError } from '../errors.js'
+
+export type ChainMode = 'dispatch' | 'label' | 'none'
+
+/** Everything the action reads from its inputs and the runner, checked once, in one place. */
+export interface Settings {
+  token: string
+  workflowFile: string
+  issue?: string
+  state?: string
+  chain: ChainMode
+  dryRun: boolean
+  repository: { owner: string; repo: string }
+  eventName: string
+  eventPath: string
+  workspace: string
+  apiUrl: string
+  serverUrl: string
+  runId: string
+  runAttempt: string
+  runUrl: string
+  runnerTemp: string
+  actor: string
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const token = core.getInput('github-token')
+  if (!token) {
+    throw new UserError('input github-token is empty; leave it unset to use ${{ github.token }}')
+  }
+  // Masks the token and the form git sends it in, wherever either would be printed.
+  core.setSecret(token)
+  core.setSecret(Buffer.from(`x-access-token:${token}`).toString('base64'))
+
+  const chain = core.getInput('chain') || 'dispatch'
+  if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
+    throw new UserError(`input chain is "${chain}"; use dispatch, label or none`)
+  }
+  const dryRunText = (core.getInput('dry-run') || 'false').toLowerCase()
+  if (dryRunText !== 'true' && dryRunText !== 'false') {
+    throw new UserError(`input dry-run is "${dryRunText}"; use true or false`)
+  }
+  const repository = required(env, 'GITHUB_REPOSITORY')
+  const [owner, repo, ...rest] = repository.split('/')
+  if (!owner || !repo || rest.length > 0) {
+    throw new UserError(`GITHUB_REPOSITORY is "${repository}"; expected owner/name`)
+  }
+  const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
+  const runId = env.GITHUB_RUN_ID || '0'
+  return {
+    token,
+    workflowFile: core.getInput('workflow-file') || 'WORKFLOW.md',
+    issue: core.getInput('issue') || undefined,
+    state: core.getInput('state') || undefined,
+    chain,
+    dryRun: dryRunText === 'true',
+    repository: { owner, repo },
+    eventName: required(env, 'GITHUB_EVENT_NAME'),
+    eventPath: required(env, 'GITHUB_EVENT_PATH'),
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+    serverUrl,
+    runId,
+    runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
+    actor: env.GITHUB_ACTOR || ''
+  }
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const v = env[name]
+  if (!v) throw new UserError(`${name} is not set; run this action inside a GitHub Actions job`)
+  return v
+}

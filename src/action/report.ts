@@ -1,0 +1,111 @@
+import type { StageOutcome } from '../pipeline/outcome.js'
+import type { PromptFigures } from '../pipeline/stage-prompt.js'
+
+/** Everything a stage reports: the action's outputs and its job summary are both made from it. */
+export interface StageReport {
+  outcome: StageOutcome
+  reason: string
+  issue?: string
+  issueUrl?: string
+  state?: string
+  profile?: string
+  branch?: string
+  commit?: string
+  handoffPath?: string
+  handoffUrl?: string
+  pullRequest?: { number: number; url: string }
+  nextState?: string
+  /** What the pipeline does next, in a sentence. */
+  next?: string
+  /** The pipeline diagram and stage table, as the status comment shows them. */
+  status?: string
+  durationMs?: number
+  figures?: PromptFigures
+  /** Paths the stage wrote but may not commit, with why; `.git` changes put back. */
+  refused: string[]
+  warnings: string[]
+  agentStats?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number }
+  /** dry-run: the prompt the agent would have been given. */
+  prompt?: string
+  runUrl?: string
+}
+
+// The job summary holds at most 1 MiB a step.
+const MAX_PROMPT_IN_SUMMARY = 512 * 1024
+
+/** One cell of a Markdown table, from untrusted text. */
+export function cell(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[|<>`]/g, (c) => `&#${c.charCodeAt(0)};`)
+    .slice(0, 500)
+}
+
+export function renderSummary(r: StageReport): string {
+  const rows: [string, string][] = []
+  const add = (k: string, v: string | undefined) => {
+    if (v) rows.push([k, v])
+  }
+  add('Issue', r.issue && (r.issueUrl ? `[#${cell(r.issue)}](${r.issueUrl})` : cell(r.issue)))
+  add('State', r.state && cell(r.state))
+  add('Profile', r.profile && cell(r.profile))
+  add('Outcome', `**${r.outcome}**${r.reason ? ` — ${cell(r.reason)}` : ''}`)
+  add('Duration', r.durationMs !== undefined ? formatDuration(r.durationMs) : undefined)
+  add('Branch', r.branch && `\`${cell(r.branch)}\``)
+  add(
+    'Deliverable',
+    r.handoffPath &&
+      (r.handoffUrl ? `[${cell(r.handoffPath)}](${r.handoffUrl})` : cell(r.handoffPath))
+  )
+  add('Commit', r.commit && `\`${r.commit.slice(0, 12)}\``)
+  add('Pull request', r.pullRequest && `[#${r.pullRequest.number}](${r.pullRequest.url})`)
+  add('Next state', r.nextState && cell(r.nextState))
+  add('Next', r.next && cell(r.next))
+  if (r.figures) {
+    const f = r.figures
+    add(
+      'Prompt',
+      `${f.bytes} bytes; ${f.included.length} prior handoff${f.included.length === 1 ? '' : 's'} included, ${f.dropped} dropped for the budget (block ${f.blockBytes} bytes)` +
+        (f.truncatedFile ? `; ${cell(f.truncatedFile)} cut to fit` : '')
+    )
+  }
+  const s = r.agentStats
+  if (s && Object.keys(s).length > 0) {
+    const parts = [
+      s.turns !== undefined ? `${s.turns} turns` : '',
+      s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
+      s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
+      s.costUsd !== undefined ? `$${s.costUsd.toFixed(4)}` : ''
+    ].filter(Boolean)
+    add('Agent', parts.join(', '))
+  }
+  add('Run', r.runUrl && `[logs](${r.runUrl})`)
+
+  let md = `## itervox handoff: ${r.outcome}\n\n| | |\n|---|---|\n`
+  md += rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n') + '\n'
+  if (r.status) md += `\n${r.status}\n`
+  if (r.refused.length > 0) {
+    md += `\n### Refused\n\n${r.refused.map((x) => `- ${cell(x)}`).join('\n')}\n`
+  }
+  if (r.warnings.length > 0) {
+    md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`
+  }
+  if (r.prompt !== undefined) {
+    const shown =
+      r.prompt.length > MAX_PROMPT_IN_SUMMARY ? r.prompt.slice(0, MAX_PROMPT_IN_SUMMARY) : r.prompt
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1))
+    md += `\n<details><summary>Prompt (dry run)</summary>\n\n${fence}markdown\n${shown}\n${fence}\n\n</details>\n`
+  }
+  return md
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000)
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
+}
+
+function longestBacktickRun(text: string): number {
+  let best = 0
+  for (const m of text.matchAll(/`+/g)) best = Math.max(best, m[0].length)
+  return best
+}

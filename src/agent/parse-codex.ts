@@ -1,0 +1,96 @@
+import { findNeedsInput } from './needs-input.js'
+import { TextParser } from './parse-text.js'
+import {
+  addCounts,
+  asCount,
+  asObject,
+  asString,
+  mentionsRateLimit,
+  parseJsonLine
+} from './stream-json.js'
+import { firstLine, keepStart, RESULT_TEXT_MAX_CHARS, safeName } from './text.js'
+import type { StreamFindings, StreamParser } from './types.js'
+
+/**
+ * `codex exec --json`: `thread.started`, then per turn `turn.started`, `item.*` events
+ * (agent_message, reasoning, command_execution, file_change, ...) and `turn.completed` with
+ * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
+ * text is the last completed agent message. Codex names rate limits only in its messages.
+ */
+export class CodexParser implements StreamParser {
+  private readonly text = new TextParser()
+  private events = 0
+  private turns = 0
+  private inputTokens: number | undefined
+  private outputTokens: number | undefined
+  private lastMessage: string | undefined
+  private error: string | undefined
+  private rateLimited = false
+
+  line(line: string): string | undefined {
+    const event = parseJsonLine(line)
+    const type = asString(event?.type)
+    if (!event || !type) {
+      this.text.line(line)
+      return undefined
+    }
+    this.events++
+    switch (type) {
+      case 'turn.completed': {
+        const usage = asObject(event.usage) ?? {}
+        this.turns++
+        this.inputTokens = addCounts(this.inputTokens, asCount(usage.input_tokens))
+        this.outputTokens = addCounts(this.outputTokens, asCount(usage.output_tokens))
+        this.error = undefined // an error before a completed turn was recovered from
+        return 'turn completed'
+      }
+      case 'turn.failed':
+        this.fail(asString(asObject(event.error)?.message) ?? 'turn failed')
+        return 'turn failed'
+      case 'error':
+        this.fail(asString(event.message) ?? 'error')
+        return 'error'
+      case 'item.started':
+      case 'item.updated':
+      case 'item.completed':
+        return this.item(type, asObject(event.item))
+      default:
+        return safeName(type)
+    }
+  }
+
+  finish(): StreamFindings {
+    if (this.events === 0) return this.text.finish()
+    const findings: StreamFindings = { stats: {} }
+    if (this.turns) findings.stats.turns = this.turns
+    if (this.inputTokens !== undefined) findings.stats.inputTokens = this.inputTokens
+    if (this.outputTokens !== undefined) findings.stats.outputTokens = this.outputTokens
+    const fullText = this.lastMessage?.trim()
+    if (fullText) findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS)
+    if (this.rateLimited) findings.rateLimited = true
+    if (this.error) {
+      findings.error = this.error
+      return findings
+    }
+    const needsInput = fullText ? findNeedsInput(fullText) : undefined
+    if (needsInput) findings.needsInput = needsInput
+    return findings
+  }
+
+  private item(type: string, item: Record<string, unknown> | undefined): string {
+    const kind = asString(item?.type) ?? 'item'
+    if (type === 'item.completed' && kind === 'agent_message') {
+      this.lastMessage = asString(item?.text) ?? this.lastMessage
+    }
+    // An error item is a warning inside a turn; the turn's own end says whether it failed.
+    if (kind === 'error' && mentionsRateLimit(asString(item?.message) ?? '')) {
+      this.rateLimited = true
+    }
+    return `${safeName(kind)} ${type.slice('item.'.length)}`
+  }
+
+  private fail(message: string): void {
+    this.error = firstLine(message) || 'error'
+    if (mentionsRateLimit(message)) this.rateLimited = true
+  }
+}

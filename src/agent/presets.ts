@@ -1,0 +1,91 @@
+import { basename } from 'node:path'
+import { ClaudeParser } from './parse-claude.js'
+import { CodexParser } from './parse-codex.js'
+import { GeminiParser } from './parse-gemini.js'
+import { TextParser } from './parse-text.js'
+import type { PresetName, StreamParser } from './types.js'
+
+export interface Preset {
+  name: PresetName
+  /** The full command line to run; the user's own words come first and are never dropped. */
+  argv: string[]
+  /** Variables the CLI needs on top of the agent environment. */
+  env: Record<string, string>
+  parser: StreamParser
+}
+
+/**
+ * The command line, extra environment and stream reader for a profile's command, chosen by
+ * the command's basename. Flags the user already wrote (in either `--flag value` or
+ * `--flag=value` form, or an equivalent) are not added again. Every preset reads the prompt
+ * from stdin.
+ */
+export function presetFor(argv: string[], opts: { maxTurns: number; isRoot: boolean }): Preset {
+  const command = argv[0] ?? ''
+  switch (basename(command)) {
+    case 'claude':
+      return claude(argv, opts)
+    case 'codex':
+      return codex(argv)
+    case 'gemini':
+      return gemini(argv)
+    default:
+      return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() }
+  }
+}
+
+function claude(argv: string[], opts: { maxTurns: number; isRoot: boolean }): Preset {
+  const out = [...argv]
+  const user = argv.slice(1)
+  if (!has(user, '-p', '--print')) out.push('-p')
+  if (!has(user, '--output-format')) out.push('--output-format', 'stream-json')
+  // stream-json in print mode is refused without --verbose.
+  if (!has(user, '--verbose')) out.push('--verbose')
+  if (!has(user, '--max-turns')) out.push('--max-turns', String(opts.maxTurns))
+  if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
+    out.push('--dangerously-skip-permissions')
+  }
+  return {
+    name: 'claude',
+    argv: out,
+    // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
+    // (containers and CI runners often run as root); as anyone else it needs nothing.
+    env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
+    parser: new ClaudeParser()
+  }
+}
+
+function codex(argv: string[]): Preset {
+  const user = argv.slice(1)
+  const out = [argv[0] as string, ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user]
+  if (!has(user, '--json', '--experimental-json')) out.push('--json')
+  if (!has(user, '--skip-git-repo-check')) out.push('--skip-git-repo-check')
+  if (
+    !has(
+      user,
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--yolo',
+      '--full-auto',
+      '--sandbox',
+      '-s'
+    )
+  ) {
+    out.push('--dangerously-bypass-approvals-and-sandbox')
+  }
+  // `-` makes codex read the prompt from stdin.
+  if (!user.includes('-')) out.push('-')
+  return { name: 'codex', argv: out, env: {}, parser: new CodexParser() }
+}
+
+function gemini(argv: string[]): Preset {
+  const out = [...argv]
+  const user = argv.slice(1)
+  // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
+  if (!has(user, '--output-format', '-o')) out.push('--output-format', 'stream-json')
+  if (!has(user, '--yolo', '-y', '--approval-mode')) out.push('--yolo')
+  return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() }
+}
+
+function has(args: string[], ...flags: string[]): boolean {
+  return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)))
+}

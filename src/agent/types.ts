@@ -1,0 +1,99 @@
+/** How one agent run ended. */
+export type AgentOutcome =
+  'succeeded' | 'failed' | 'stalled' | 'timed_out' | 'cancelled' | 'input_required' | 'rate_limited'
+
+/** Which command line and event-stream reader a run uses, chosen by the command's basename. */
+export type PresetName = 'claude' | 'codex' | 'gemini' | 'generic'
+
+/** The agent contract variables (DESIGN.md, "Agent contract"). */
+export interface AgentContract {
+  handoffPath: string
+  runTimestamp: string
+  profile: string
+  issue: string
+  promptFile: string
+}
+
+/**
+ * Something the agent did. `output` carries the raw decoded text (it may hold workflow
+ * commands such as `::set-output`, so an adapter must neutralise it before printing);
+ * `event` a one-line description of a parsed stream event; `cpu` busy CPU with no output.
+ */
+export interface AgentActivity {
+  kind: 'output' | 'cpu' | 'event'
+  text?: string
+}
+
+export interface RunAgentOptions {
+  /** The profile's command as words: no shell ever sees them. */
+  argv: string[]
+  /** The repository root. */
+  cwd: string
+  prompt: string
+  contract: AgentContract
+  /** Usually `process.env`; runner secrets and control variables are removed from it. */
+  parentEnv: Record<string, string | undefined>
+  /** stdout and stderr are appended here, never to our own stdout. */
+  logPath: string
+  /** Silence (no output and no busy CPU in the group) that counts as stalled; <= 0 turns it off. */
+  stallTimeoutMs: number
+  /** Hard limit for the whole run (`agent.turn_timeout_ms`); <= 0 turns it off. */
+  deadlineMs: number
+  maxTurns: number
+  signal?: AbortSignal
+  /** Time between SIGTERM and SIGKILL to the group; default 5000. */
+  killGraceMs?: number
+  /** How often the group's CPU time and the stall clock are checked; default 1000. */
+  pollMs?: number
+  onActivity?: (e: AgentActivity) => void
+  /**
+   * Called once the agent is running: its pid, which is also its process group id (a post
+   * step can end a group its main step could not), and the full command line it was given.
+   */
+  onStart?: (info: { pid: number; argv: string[] }) => void
+}
+
+export interface AgentStats {
+  turns?: number
+  inputTokens?: number
+  outputTokens?: number
+  costUsd?: number
+}
+
+export interface AgentRunResult {
+  outcome: AgentOutcome
+  /** One line for humans: `exit code 1`, `API error 529`, `killed by signal SIGSEGV`, ... */
+  reason: string
+  exitCode: number | null
+  signal: string | null
+  durationMs: number
+  stats: AgentStats
+  /** The agent's question when the outcome is `input_required`. */
+  question?: string
+  /** The agent's final text (capped). */
+  resultText?: string
+  logPath: string
+  /** ISO time of the last output or busy CPU seen from the agent's process group. */
+  lastActivityAt: string
+  preset: PresetName
+}
+
+/** What an agent's event stream said, read once the stream has ended. */
+export interface StreamFindings {
+  stats: AgentStats
+  resultText?: string
+  /** The stream ended in an error result; one line (e.g. `API error 529`). */
+  error?: string
+  /** A rate limit was reported; it decides the outcome only when the run failed. */
+  rateLimited?: boolean
+  /** The agent asked for input (the itervox sentinel, or the CLI's own question tool). */
+  needsInput?: { question: string }
+}
+
+/** Reads one agent's stdout, line by line; every line, however malformed, is accepted. */
+export interface StreamParser {
+  /** One stdout line without its line ending; returns a short description of a known event. */
+  line(text: string): string | undefined
+  /** Called once, after the last line. */
+  finish(): StreamFindings
+}

@@ -1,0 +1,79 @@
+import { automationForProfile, unknownProfileError } from '../config/lookup.js'
+import { UserError } from '../errors.js'
+import { repoRoot, resolveCommit } from '../git/repo.js'
+import { isRunTimestamp, runTimestamp } from '../handoff/index.js'
+import { promptForStage } from '../pipeline/stage-prompt.js'
+import { readLocalIssue } from '../tracker/local.js'
+import type { Issue } from '../tracker/types.js'
+import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { loadWorkflowForCli } from './workflow.js'
+
+const USAGE = `
+Usage: itervox-handoff prompt --profile NAME [--issue ID] [--timestamp TS] [--workflow FILE]
+
+Prints the whole prompt the profile's agent would get for a stage run now, built from the
+handoffs committed at HEAD (run it inside the repository).
+
+Options:
+  --profile NAME    the profile to run (required)
+  --issue ID        read the issue from .itervox/issues/ID.md (the local tracker)
+  --timestamp TS    run timestamp, YYYY-MM-DDTHH-MM-SS.mmmZ (default: now)
+  --workflow FILE   the workflow file (default: WORKFLOW.md)
+  -h, --help        show this help
+`
+
+// Without --issue, the prompt is shown for a stand-in so templates still render.
+const PLACEHOLDER_ISSUE: Issue = {
+  id: 'LOCAL-0',
+  identifier: 'LOCAL-0',
+  title: '(no issue given: pass --issue ID)',
+  description: '',
+  state: null,
+  labels: [],
+  url: '',
+  isPullRequest: false
+}
+
+export const promptCommand: Command = {
+  summary: "print the prompt a profile's agent would get now",
+  async run(argv) {
+    const { values, help } = parseCommandArgs('prompt', USAGE, argv, {
+      profile: { type: 'string' },
+      issue: { type: 'string' },
+      timestamp: { type: 'string' },
+      workflow: { type: 'string' }
+    })
+    if (help) return 0
+    const profileName = stringOpt(values.profile)
+    if (!profileName) throw new UserError('prompt: --profile NAME is required')
+    const timestamp = stringOpt(values.timestamp) ?? runTimestamp(new Date())
+    if (!isRunTimestamp(timestamp)) {
+      throw new UserError(
+        `prompt: --timestamp "${timestamp}" is not of the form YYYY-MM-DDTHH-MM-SS.mmmZ, e.g. 2026-05-26T14-30-45.000Z`
+      )
+    }
+    const workflowFile = stringOpt(values.workflow) ?? 'WORKFLOW.md'
+    const root = await repoRoot(process.cwd())
+    const config = loadWorkflowForCli(workflowFile)
+    const profile = config.agent.profiles[profileName]
+    if (!profile) throw unknownProfileError(config, profileName, '--profile')
+
+    const issueId = stringOpt(values.issue)
+    const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE
+    const automation = automationForProfile(config, profile.name, issue.state)
+
+    const stage = await promptForStage({
+      repo: root,
+      commit: await resolveCommit(root, 'HEAD'),
+      config,
+      profile,
+      automation,
+      issue,
+      attempt: null,
+      timestamp
+    })
+    for (const w of stage.warnings) process.stderr.write(`warning: ${w}\n`)
+    process.stdout.write(stage.prompt + '\n')
+    return 0
+  }
+}

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs'
+import type { z } from 'zod'
+import { dirname, posix, resolve } from 'node:path'
+import { formatLocation, UserError, UserErrors } from '../errors.js'
+import { type ReadAutomation, readAutomation } from './automations.js'
+import { readRepoFile, repoRelativeDir, repoRootOf } from './disk-files.js'
+import { splitFrontMatter } from './front-matter.js'
+import type { Env } from './interpolate.js'
+import { Problems } from './problems.js'
+import { readProfile } from './profiles.js'
+import { checkReferences } from './references.js'
+import { agentSchema, handoffSchema, rootSchema, trackerSchema, workspaceSchema } from './schema.js'
+import { parseSection } from './schema-issues.js'
+import { checkSchemaVersion } from './schema-version.js'
+import { isMap, sectionInput } from './section-input.js'
+import type { ConfigWarning, ProfileConfig, WorkflowConfig } from './types.js'
+import { readYamlTree } from './yaml-tree.js'
+
+export { findAutomation, knownStates } from './lookup.js'
+
+export interface ParseOptions {
+  /** Display path, as given; also locates profile files unless `baseDir` is given. */
+  file: string
+  env: Env
+  /** A profile file's text by repository-relative path, or null when it is missing. */
+  readFile: (relPath: string) => string | null
+  /** WORKFLOW.md's folder relative to the repository root (default: the folder of `file`). */
+  baseDir?: string
+}
+
+export interface LoadedWorkflow {
+  config: WorkflowConfig
+  warnings: ConfigWarning[]
+}
+
+const NO_FRONT_MATTER =
+  'missing itervox_schema_version: the file has no front matter (line 1 is not exactly "---"); ' +
+  'start the file with a "---" line, "itervox_schema_version: 2" and the settings, then a closing "---"'
+
+/**
+ * Reads WORKFLOW.md: front matter with positions, `$VAR` interpolation, schema checks, the
+ * profile files. Every problem found is thrown at once as UserErrors, one line each.
+ */
+export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow {
+  const parts = splitFrontMatter(text)
+  if (parts.frontMatter === null) {
+    throw new UserErrors([new UserError(NO_FRONT_MATTER, { file: opts.file, line: 1, col: 1 })])
+  }
+  const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine)
+  const problems = new Problems(opts.file, tree.map)
+  for (const w of tree.warnings) problems.warn(w.pos, w.message)
+  for (const e of tree.errors) problems.error(e.pos, e.message)
+  problems.throwIfAny()
+  const root = tree.root ?? Object.create(null)
+  if (!isMap(root)) {
+    problems.error(
+      tree.map.value([]),
+      'the front matter must be "key: value" settings, starting with itervox_schema_version: 2'
+    )
+    return problems.fail()
+  }
+  checkSchemaVersion(root, problems)
+  problems.throwIfAny()
+
+  const { env } = opts
+  parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems)
+  const section = <T extends z.ZodType>(
+    name: 'tracker' | 'workspace' | 'agent' | 'handoff',
+    schema: T,
+    raw: unknown,
+    verbatim?: string[]
+  ) => {
+    const input = sectionInput(raw, [name], name, problems, { env, verbatim })
+    return parseSection(schema, input, [name], name, problems)
+  }
+  const tracker = section('tracker', trackerSchema, root.tracker)
+  const workspace = section('workspace', workspaceSchema, root.workspace ?? {})
+  // Profiles are checked one by one below.
+  const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles'])
+  const handoff = section('handoff', handoffSchema, root.handoff ?? {})
+
+  const rawProfiles = isMap(root.agent) && isMap(root.agent.profiles) ? root.agent.profiles : {}
+  const profiles: Record<string, ProfileConfig> = Object.create(null)
+  const profileContext = {
+    problems,
+    env,
+    baseDir: opts.baseDir ?? posix.dirname(opts.file.replace(/\\/g, '/')),
+    readFile: opts.readFile,
+    defaultCommand: agent?.command ?? 'claude'
+  }
+  for (const [name, raw] of Object.entries(rawProfiles)) {
+    const profile = readProfile(name, raw, profileContext)
+    if (profile) profiles[name] = profile
+  }
+
+  const automations: ReadAutomation[] = []
+  if (Array.isArray(root.automations)) {
+    root.automations.forEach((raw, i) => {
+      const read = readAutomation(raw, i, problems, env)
+      if (read) automations.push(read)
+    })
+  }
+
+  const trackerConfig = tracker && {
+    kind: tracker.kind,
+    apiKey: tracker.api_key,
+    projectSlug: tracker.project_slug,
+    activeStates: tracker.active_states,
+    terminalStates: tracker.terminal_states,
+    completionState: tracker.completion_state,
+    failedState: tracker.failed_state,
+    allowedBots: tracker.allowed_bots
+  }
+  checkReferences(
+    {
+      tracker: trackerConfig,
+      reviewerProfile: agent?.reviewer_profile,
+      autoReview: agent?.auto_review ?? false,
+      profileNames: Object.keys(rawProfiles),
+      profiles,
+      automations
+    },
+    problems
+  )
+  if (problems.failed || !trackerConfig || !workspace || !agent || !handoff) return problems.fail()
+
+  const config: WorkflowConfig = {
+    file: opts.file,
+    tracker: trackerConfig,
+    workspace: { baseBranch: workspace.base_branch },
+    agent: {
+      command: agent.command,
+      maxTurns: agent.max_turns,
+      maxRetries: agent.max_retries,
+      stallTimeoutMs: agent.stall_timeout_ms,
+      turnTimeoutMs: agent.turn_timeout_ms,
+      reviewerProfile: agent.reviewer_profile,
+      autoReview: agent.auto_review,
+      profiles
+    },
+    automations: automations.map((a) => a.config),
+    handoff: {
+      budgetBytes: handoff.budget_bytes,
+      maxFileBytes: handoff.max_file_bytes,
+      maxFiles: handoff.max_files
+    },
+    body: parts.body,
+    bodyLine: parts.bodyLine
+  }
+  return { config, warnings: problems.warnings }
+}
+
+/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
+export function loadWorkflowFile(path: string, env: Env = process.env): LoadedWorkflow {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'unreadable'
+    throw new UserError(`cannot read the workflow file (${code}); check the path`, { file: path })
+  }
+  const dir = dirname(resolve(path))
+  const root = repoRootOf(dir)
+  return parseWorkflow(text, {
+    file: path,
+    env,
+    baseDir: repoRelativeDir(root, dir),
+    readFile: (relPath) => readRepoFile(root, relPath)
+  })
+}
+
+/** `file:line:col: warning: message`. */
+export function formatWarning(w: ConfigWarning): string {
+  return `${formatLocation(w.location)}: warning: ${w.message}`
+}

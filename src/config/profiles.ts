@@ -1,0 +1,121 @@
+import { commandArgv } from './command.js'
+import { didYouMean } from './did-you-mean.js'
+import type { Env } from './interpolate.js'
+import type { Problems } from './problems.js'
+import { repoPath } from './repo-path.js'
+import { profileSchema } from './schema.js'
+import { parseSection } from './schema-issues.js'
+import { sectionInput } from './section-input.js'
+import { type Path, quoted } from './source-map.js'
+import type { ProfileConfig } from './types.js'
+
+/** The daemon actions a profile may allow. */
+export const ACTIONS = [
+  'comment',
+  'comment_pr',
+  'create_issue',
+  'move_state',
+  'provide_input',
+  'merge_pr'
+] as const
+
+// Profile names become part of handoff file names.
+const PROFILE_NAME = /^[A-Za-z0-9._-]+$/
+
+export interface ProfileContext {
+  problems: Problems
+  env: Env
+  /** WORKFLOW.md's folder, relative to the repository root. */
+  baseDir: string
+  readFile: (repoPath: string) => string | null
+  /** agent.command, used when the profile names none. */
+  defaultCommand: string
+}
+
+/** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
+export function readProfile(
+  name: string,
+  raw: unknown,
+  ctx: ProfileContext
+): ProfileConfig | undefined {
+  const { problems } = ctx
+  const path = ['agent', 'profiles', name]
+  if (!PROFILE_NAME.test(name)) {
+    const fixed = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
+    problems.error(
+      problems.map.key(path),
+      `agent.profiles: profile name ${quoted(name)} may only use letters, digits, ".", "_" and "-"; rename it` +
+        (fixed ? `, e.g. ${quoted(fixed)}` : '')
+    )
+  }
+  const input = sectionInput(raw ?? Object.create(null), path, 'profile', problems, {
+    env: ctx.env
+  })
+  const parsed = parseSection(profileSchema, input, path, 'profile', problems)
+  if (!parsed) return undefined
+  const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx)
+  const instructions = readProfileFile(
+    parsed.instructions_file,
+    [...path, 'instructions_file'],
+    ctx
+  )
+  const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems)
+  if (!soul || !instructions) return undefined
+  const command = parsed.command ?? ctx.defaultCommand
+  return {
+    name,
+    command,
+    argv: commandArgv(command),
+    soulFile: soul.file,
+    soulText: soul.text,
+    soulLine: problems.map.key([...path, 'soul_file']).line,
+    instructionsFile: instructions.file,
+    instructionsText: instructions.text,
+    allowedActions,
+    enabled: parsed.enabled,
+    commitPaths: parsed.commit_paths,
+    requiredSections: parsed.required_sections
+  }
+}
+
+function readProfileFile(
+  value: string,
+  path: Path,
+  ctx: ProfileContext
+): { file: string; text: string } | undefined {
+  const where = repoPath(ctx.baseDir, value)
+  if ('problem' in where) {
+    ctx.problems.errorAtKey(path, where.problem)
+    return undefined
+  }
+  const text = ctx.readFile(where.path)
+  if (text === null) {
+    const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path
+    ctx.problems.errorAtKey(
+      path,
+      `${what} does not exist in the repository; create it or fix the path`
+    )
+    return undefined
+  }
+  return { file: where.path, text: text.trim() }
+}
+
+/** Lower-cased, de-duplicated and sorted, as itervox keeps them; unknown names are errors. */
+function actionNames(names: string[], path: Path, problems: Problems): string[] {
+  const known: readonly string[] = ACTIONS
+  const out = new Set<string>()
+  names.forEach((raw, i) => {
+    const name = raw.trim().toLowerCase()
+    if (known.includes(name)) {
+      out.add(name)
+      return
+    }
+    const itemPath = [...path, i]
+    const hint = problems.isFromEnv(itemPath) ? '' : didYouMean(name, known)
+    problems.errorAt(
+      itemPath,
+      `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`
+    )
+  })
+  return [...out].sort()
+}

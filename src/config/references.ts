@@ -1,0 +1,99 @@
+import type { ReadAutomation } from './automations.js'
+import { didYouMean } from './did-you-mean.js'
+import { sameState, statesOf } from './lookup.js'
+import type { Problems } from './problems.js'
+import { type Path, quoted } from './source-map.js'
+import type { ProfileConfig, WorkflowConfig } from './types.js'
+
+export interface References {
+  /** undefined when the tracker section itself is broken: states are then not checked. */
+  tracker?: WorkflowConfig['tracker']
+  reviewerProfile?: string
+  autoReview: boolean
+  /** Every profile name written, including profiles that failed their own checks. */
+  profileNames: string[]
+  profiles: Record<string, ProfileConfig>
+  automations: ReadAutomation[]
+}
+
+/** Checks that every profile and state named anywhere exists, and that ids are unique. */
+export function checkReferences(refs: References, problems: Problems): void {
+  checkReviewer(refs, problems)
+  const ids = new Map<string, number>()
+  const starters = new Map<string, ReadAutomation>()
+  for (const read of refs.automations) {
+    const { config, index } = read
+    const path = ['automations', index]
+    const first = ids.get(config.id.toLowerCase())
+    if (first === undefined) ids.set(config.id.toLowerCase(), index)
+    else {
+      problems.errorAt(
+        [...path, 'id'],
+        `id ${problems.quote([...path, 'id'], config.id)} is already used by automations[${first}] (ids ignore case); rename one`
+      )
+    }
+    if (checkProfile(config.profile, [...path, 'profile'], refs, problems)) {
+      const profile = refs.profiles[config.profile]
+      if (config.enabled && profile && !profile.enabled) {
+        problems.warnAt(
+          [...path, 'profile'],
+          `profile ${quoted(config.profile)} is disabled, so this automation will be skipped`
+        )
+      }
+    }
+    if (refs.tracker) {
+      const known = statesOf(refs.tracker)
+      config.states.forEach((state, i) => {
+        checkState(state, read.statePaths[i], known, problems)
+        if (!config.enabled) return
+        const other = starters.get(state.toLowerCase())
+        if (other) {
+          problems.errorAt(
+            read.statePaths[i],
+            `state ${problems.quote(read.statePaths[i], state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`
+          )
+        } else starters.set(state.toLowerCase(), read)
+      })
+      if (config.moveToState) {
+        checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems)
+      }
+    }
+  }
+}
+
+function checkReviewer(refs: References, problems: Problems): void {
+  const name = refs.reviewerProfile
+  if (refs.autoReview && !name) {
+    problems.errorAt(
+      ['agent', 'auto_review'],
+      'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false'
+    )
+  }
+  if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems)) return
+  if (refs.profiles[name]?.enabled === false) {
+    problems.errorAt(
+      ['agent', 'reviewer_profile'],
+      `profile ${quoted(name)} is disabled; enable it or name another profile`
+    )
+  }
+}
+
+function checkProfile(name: string, path: Path, refs: References, problems: Problems): boolean {
+  if (refs.profileNames.includes(name)) return true
+  const hint = problems.isFromEnv(path) ? '' : didYouMean(name, refs.profileNames)
+  const fallback =
+    refs.profileNames.length > 0
+      ? `; use one of: ${refs.profileNames.join(', ')}`
+      : '; define it under agent.profiles'
+  problems.errorAt(path, `no profile named ${problems.quote(path, name)}${hint || fallback}`)
+  return false
+}
+
+function checkState(state: string, path: Path, known: string[], problems: Problems): void {
+  if (known.some((k) => sameState(k, state))) return
+  const hint = problems.isFromEnv(path) ? '' : didYouMean(state, known)
+  problems.errorAt(
+    path,
+    `unknown state ${problems.quote(path, state)}${hint || '; add it to tracker.active_states or tracker.terminal_states'}`
+  )
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod'
+import { commandProblem } from './command.js'
+import { isMap } from './section-input.js'
+
+// Each section is checked on its own (see load.ts), so one bad section hides nothing else.
+// Messages here never quote the value: it may have come from the environment.
+
+const text = z.string().trim().min(1)
+
+/** Empty, `~` and '' all mean "not set", as in itervox. */
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v?.trim() || undefined)
+
+function withDefault<T extends z.ZodType>(schema: T, fallback: () => z.output<T>) {
+  return schema.nullish().transform((v) => v ?? fallback())
+}
+
+const positiveInt = z.int().positive()
+
+const command = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = commandProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+  .transform((v) => v.trim())
+
+const DEFAULT_ACTIVE_STATES = ['Todo', 'In Progress']
+const DEFAULT_TERMINAL_STATES = ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done']
+
+const LOCAL_PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/
+const GITHUB_REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/
+
+export const trackerSchema = z
+  .strictObject({
+    kind: z.enum(['github', 'local', 'linear']),
+    api_key: optionalText,
+    project_slug: optionalText,
+    active_states: withDefault(z.array(text), () => [...DEFAULT_ACTIVE_STATES]),
+    terminal_states: withDefault(z.array(text), () => [...DEFAULT_TERMINAL_STATES]),
+    completion_state: optionalText,
+    failed_state: optionalText,
+    allowed_bots: withDefault(z.array(text), () => [])
+  })
+  .superRefine((t, ctx) => {
+    if (t.kind === 'linear' && !t.api_key) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['api_key'],
+        message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
+      })
+    }
+    const slug = t.project_slug
+    if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['project_slug'],
+        message:
+          'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
+      })
+    }
+    if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['project_slug'],
+        message: 'for the github tracker this is owner/repo; inside the action it can be left out'
+      })
+    }
+  })
+
+const BRANCH = /^(?![-/])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/
+
+export const workspaceSchema = z.strictObject({
+  base_branch: optionalText.refine((b) => b === undefined || BRANCH.test(b), {
+    message:
+      'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
+  })
+})
+
+export const agentSchema = z.strictObject({
+  command: withDefault(command, () => 'claude'),
+  max_turns: withDefault(positiveInt, () => 20),
+  // itervox's daemon retries 5 times; here every retry is a CI job.
+  max_retries: withDefault(z.int().nonnegative(), () => 2),
+  stall_timeout_ms: withDefault(positiveInt, () => 300_000),
+  turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
+  reviewer_profile: optionalText,
+  auto_review: withDefault(z.boolean(), () => false),
+  // Each profile is checked on its own.
+  profiles: z
+    .custom((v) => v == null || isMap(v), {
+      message: 'must be a map from each profile name to its settings'
+    })
+    .optional()
+})
+
+const repoGlob = text.refine(
+  (g) =>
+    !g.startsWith('/') &&
+    !g.includes('\\') &&
+    !/(^|\/)\.\.(\/|$)/.test(g) &&
+    !/^\.git(\/|$)/.test(g),
+  {
+    message:
+      'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
+  }
+)
+
+const heading = text.refine((h) => !/[\r\n]/.test(h), {
+  message: 'must be one line: a section heading such as "## Findings"'
+})
+
+export const profileSchema = z.strictObject({
+  command: command.nullish(),
+  soul_file: text,
+  instructions_file: text,
+  // Names are checked in profiles.ts, which can point at each one.
+  allowed_actions: withDefault(z.array(z.string()), () => []),
+  enabled: withDefault(z.boolean(), () => true),
+  commit_paths: withDefault(z.array(repoGlob), () => []),
+  required_sections: withDefault(z.array(heading), () => [])
+})
+
+const triggerSchema = z
+  .strictObject({
+    type: z.literal('issue_entered_state'),
+    state: text.nullish(),
+    states: z.array(text).min(1).nullish()
+  })
+  .superRefine((t, ctx) => {
+    if (t.state && t.states) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['states'],
+        message: 'use either state or states, not both'
+      })
+    } else if (!t.state && !t.states) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'needs the state that starts the automation; add state: <name> or states: [<names>]'
+      })
+    }
+  })
+
+export const automationSchema = z.strictObject({
+  id: text,
+  enabled: withDefault(z.boolean(), () => true),
+  trigger: triggerSchema,
+  profile: text,
+  instructions: z.string().nullish(),
+  policy: z.strictObject({ move_to_state: optionalText }).nullish()
+})
+
+export const handoffSchema = z.strictObject({
+  budget_bytes: withDefault(positiveInt, () => 30_720),
+  max_file_bytes: withDefault(positiveInt, () => 1_048_576),
+  max_files: withDefault(positiveInt, () => 1000)
+})
+
+/** Only the top-level keys; the sections are checked by the schemas above. */
+export const rootSchema = z.strictObject({
+  itervox_schema_version: z.unknown().optional(),
+  tracker: z.unknown().optional(),
+  workspace: z.unknown().optional(),
+  agent: z.unknown().optional(),
+  automations: z.array(z.unknown()).nullish(),
+  handoff: z.unknown().optional()
+})

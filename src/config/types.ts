@@ -1,0 +1,76 @@
+import type { Location } from '../errors.js'
+
+/** One agent profile, with its SOUL.md and INSTRUCTIONS.md already read. */
+export interface ProfileConfig {
+  name: string
+  command: string
+  argv: string[]
+  /** Repository-relative path of SOUL.md, as read. */
+  soulFile: string
+  soulText: string
+  /** File line of the `soul_file` key in WORKFLOW.md. */
+  soulLine: number
+  /** Repository-relative path of INSTRUCTIONS.md, as read. */
+  instructionsFile: string
+  instructionsText: string
+  /** Lower-cased, de-duplicated and sorted. */
+  allowedActions: string[]
+  enabled: boolean
+  /** Globs the profile may commit besides its deliverable. */
+  commitPaths: string[]
+  /** Section headings its deliverable must have. */
+  requiredSections: string[]
+}
+
+/** An `issue_entered_state` automation: entering one of `states` runs `profile`. */
+export interface AutomationConfig {
+  id: string
+  enabled: boolean
+  states: string[]
+  profile: string
+  /** Liquid text, not interpolated. */
+  instructions?: string
+  /** File line where the instructions text starts. */
+  instructionsLine?: number
+  moveToState?: string
+}
+
+export interface WorkflowConfig {
+  /** Display path, as given. */
+  file: string
+  tracker: {
+    kind: 'github' | 'local' | 'linear'
+    apiKey?: string
+    projectSlug?: string
+    activeStates: string[]
+    terminalStates: string[]
+    completionState?: string
+    failedState?: string
+    allowedBots: string[]
+  }
+  /** No base branch means the repository's default branch. */
+  workspace: { baseBranch?: string }
+  agent: {
+    command: string
+    maxTurns: number
+    maxRetries: number
+    stallTimeoutMs: number
+    turnTimeoutMs: number
+    reviewerProfile?: string
+    autoReview: boolean
+    /** Keyed by profile name; a null-prototype object, so any name is safe to look up. */
+    profiles: Record<string, ProfileConfig>
+  }
+  automations: AutomationConfig[]
+  handoff: { budgetBytes: number; maxFileBytes: number; maxFiles: number }
+  /** Trimmed Markdown body (the prompt template). */
+  body: string
+  /** 1-based file line where the body starts. */
+  bodyLine: number
+}
+
+/** Something that loads but deserves a look, e.g. an itervox daemon key this runner ignores. */
+export interface ConfigWarning {
+  message: string
+  location: Location
+}

@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto'
+import { constants } from 'node:fs'
+import { copyFile, open, readFile, readlink, rename, rm, utimes } from 'node:fs/promises'
+import path from 'node:path'
+import picomatch from 'picomatch'
+import { resetBranchTo, validateBranchName } from './branch.js'
+import { git } from './git.js'
+import { objectFormat, objectId, verifyBaseTrees } from './integrity.js'
+import { lstatOrNull } from './lstat.js'
+import { formatMessage, type Trailer } from './trailers.js'
+
+export interface Identity {
+  name: string
+  email: string
+}
+
+export const BOT_IDENTITY: Identity = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com'
+}
+
+/** Never committed, whatever the caller passes: the pipeline's own definition and git's. */
+export const ALWAYS_FORBIDDEN = [
+  '.github/**',
+  'WORKFLOW.md',
+  '.itervox/agents/**',
+  '.git/**',
+  '.gitmodules'
+]
+
+/** GitHub refuses files over 100 MB. */
+const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
+
+export interface CommitOptions {
+  repo: string
+  /** The local branch to point at the new commit. */
+  branch: string
+  /** The commit the stage started from (`prepareIssueBranch`'s `baseSha`); the new commit's parent. */
+  baseSha: string
+  /** Paths always committed when present, even if `.gitignore` ignores them. */
+  deliverablePaths: readonly string[]
+  /** Other changed paths to commit (picomatch, dot files included). */
+  allowGlobs: readonly string[]
+  /** Never committed, on top of ALWAYS_FORBIDDEN: earlier handoff files, a custom workflow file. */
+  forbiddenGlobs: readonly string[]
+  message: string
+  trailers: readonly Trailer[]
+  identity?: Identity
+  maxFileBytes?: number
+}
+
+export interface Dropped {
+  path: string
+  reason: string
+}
+
+export interface CommitResult {
+  /** null when nothing allowed changed. */
+  sha: string | null
+  /** Paths the commit adds, changes or deletes. */
+  committed: string[]
+  /** Changed paths left out, with why. */
+  dropped: Dropped[]
+}
+
+/** A change to make in the new commit's index. */
+type Update = { path: string; mode: string; content: Buffer } | { path: string; remove: true }
+
+/**
+ * Commits what the agent left in the worktree, compared with `baseSha` (so its own local commits
+ * count only through the files they left), limited to the deliverables and the allow-list and
+ * never touching a forbidden path. Built with plumbing on a private index: no hook, filter or
+ * fsmonitor runs, and only bytes read here, from lstat-checked regular files, are stored.
+ * The local branch then points at the commit and the index and worktree are reset to it.
+ * Call it after `restoreGitDir`, so that the config it runs under is the one from before the agent.
+ */
+export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
+  const repo = path.resolve(o.repo)
+  await validateBranchName(o.branch)
+  // Beside the real index, so that it can replace it in one rename.
+  const index = path.join(repo, '.git', `index.handoff-${randomBytes(6).toString('hex')}`)
+  const env = { GIT_INDEX_FILE: index }
+  try {
+    await seedIndex(repo, o.baseSha, env)
+    const changed = await worktreeChanges(repo, env)
+    for (const p of o.deliverablePaths) if (!changed.has(p)) changed.set(p, null)
+
+    const { updates, dropped } = await decide(repo, changed, o)
+    const committed = updates.map((u) => u.path).sort()
+    if (updates.length === 0) return { sha: null, committed, dropped }
+
+    await verifyBaseTrees(repo, o.baseSha, committed)
+    await git(repo, ['update-index', '--add', '-z', '--index-info'], {
+      env,
+      input: await indexInfo(repo, updates)
+    })
+    const tree = (await git(repo, ['write-tree'], { env })).stdout.trim()
+    const baseTree = (await git(repo, ['rev-parse', `${o.baseSha}^{tree}`])).stdout.trim()
+    if (tree === baseTree) return { sha: null, committed: [], dropped }
+
+    const id = o.identity ?? BOT_IDENTITY
+    const commit = await git(
+      repo,
+      ['commit-tree', '--no-gpg-sign', tree, '-p', o.baseSha, '-F', '-'],
+      {
+        env: {
+          GIT_AUTHOR_NAME: id.name,
+          GIT_AUTHOR_EMAIL: id.email,
+          GIT_COMMITTER_NAME: id.name,
+          GIT_COMMITTER_EMAIL: id.email
+        },
+        input: formatMessage(o.message, o.trailers)
+      }
+    )
+    const sha = commit.stdout.trim()
+    // Our index (the new tree) replaces whatever index the agent left, then the worktree follows.
+    await rename(index, path.join(repo, '.git', 'index'))
+    await resetBranchTo(repo, o.branch, sha)
+    return { sha, committed, dropped }
+  } finally {
+    await rm(index, { force: true })
+  }
+}
+
+/**
+ * The private index starts as `baseSha`, borrowing stat data from the real index where the
+ * content is the same, so that files nobody touched need not be read.
+ */
+async function seedIndex(repo: string, baseSha: string, env: Record<string, string>) {
+  const real = path.join(repo, '.git', 'index')
+  const st = await lstatOrNull(real)
+  let seeded = false
+  if (st?.isFile()) {
+    await copyFile(real, env.GIT_INDEX_FILE, constants.COPYFILE_EXCL)
+    // git trusts stat data only for files older than the index file itself.
+    await utimes(env.GIT_INDEX_FILE, st.atime, st.mtime)
+    seeded = (await git(repo, ['read-tree', '-m', baseSha], { env, okCodes: [128] })).code === 0
+  }
+  if (!seeded) {
+    await rm(env.GIT_INDEX_FILE, { force: true })
+    await git(repo, ['read-tree', baseSha], { env })
+  }
+}
+
+/**
+ * Every path that differs between `baseSha` and the worktree, with its mode in `baseSha`
+ * (null for a new path). A file git only suspects (its stat data is stale) is compared by its
+ * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
+ * lists a symlinked directory as the link itself and never walks into it.
+ */
+async function worktreeChanges(
+  repo: string,
+  env: Record<string, string>
+): Promise<Map<string, string | null>> {
+  const algo = await objectFormat(repo)
+  const changed = new Map<string, string | null>()
+  const diff = (await git(repo, ['diff-files', '-z'], { env })).stdout.split('\0')
+  for (let i = 0; i + 1 < diff.length; i += 2) {
+    const [baseMode, , baseId, , status] = diff[i].slice(1).split(' ')
+    const p = diff[i + 1]
+    if (status === 'D' || !(await sameAsBase(repo, p, baseMode, baseId, algo))) {
+      changed.set(p, baseMode)
+    }
+  }
+  const others = await git(repo, ['ls-files', '-z', '--others', '--exclude-standard'], { env })
+  for (const p of others.stdout.split('\0')) if (p) changed.set(p, null)
+  return changed
+}
+
+async function sameAsBase(
+  repo: string,
+  p: string,
+  baseMode: string,
+  baseId: string,
+  algo: 'sha1' | 'sha256'
+): Promise<boolean> {
+  const full = path.join(repo, p)
+  const st = await lstatOrNull(full)
+  if (st?.isSymbolicLink() && baseMode === '120000') {
+    return objectId('blob', await readlink(full, { encoding: 'buffer' }), algo) === baseId
+  }
+  if (!st?.isFile() || fileMode(st.mode) !== baseMode) return false
+  return objectId('blob', await readFile(full), algo) === baseId
+}
+
+const fileMode = (mode: number) => (mode & 0o111 ? '100755' : '100644')
+
+async function decide(
+  repo: string,
+  changed: Map<string, string | null>,
+  o: CommitOptions
+): Promise<{ updates: Update[]; dropped: Dropped[] }> {
+  const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true })
+  const allowed =
+    o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false
+  const deliverables = new Set(o.deliverablePaths)
+  const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  const updates: Update[] = []
+  const dropped: Dropped[] = []
+  const drop = (p: string, reason: string) => dropped.push({ path: p, reason })
+
+  for (const [p, baseMode] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const why = pathProblem(p)
+    if (why) {
+      drop(p, why)
+      continue
+    }
+    if (forbidden(p)) {
+      drop(p, 'forbidden path')
+      continue
+    }
+    const globbed = allowed(p)
+    if (!deliverables.has(p) && !globbed) {
+      drop(p, 'not in the allow-list')
+      continue
+    }
+    if (baseMode === '160000') {
+      drop(p, 'submodule')
+      continue
+    }
+    const found = await inspect(repo, p, maxBytes)
+    if (found.kind === 'gone') {
+      if (baseMode !== null) updates.push({ path: p, remove: true })
+    } else if (found.kind === 'file') {
+      updates.push({ path: p, mode: found.mode, content: found.content })
+    } else if (found.kind === 'symlink') {
+      if (!globbed) drop(p, 'a symlink, not a regular file')
+      else if (!found.inside) drop(p, 'symlink pointing outside the repository')
+      else updates.push({ path: p, mode: '120000', content: found.target })
+    } else {
+      drop(p, found.reason)
+    }
+  }
+  return { updates: withoutConflicts(updates, changed, dropped), dropped }
+}
+
+/** Paths git never lists, but a caller's deliverable path might be anything. */
+function pathProblem(p: string): string | null {
+  const parts = p.split('/')
+  if (parts.some((s) => s === '' || s === '.' || s === '..')) return 'not a plain relative path'
+  if (parts.some((s) => s.toLowerCase() === '.git')) return 'inside a .git directory'
+  return null
+}
+
+type Found =
+  | { kind: 'gone' }
+  | { kind: 'file'; mode: string; content: Buffer }
+  | { kind: 'symlink'; target: Buffer; inside: boolean }
+  | { kind: 'bad'; reason: string }
+
+/**
+ * What is at `p`, looked at without following symlinks anywhere on the way. A path under a
+ * symlinked directory, or replaced by a directory, is gone as far as the tree is concerned.
+ */
+async function inspect(repo: string, p: string, maxBytes: number): Promise<Found> {
+  const parts = p.split('/')
+  for (let i = 1; i < parts.length; i++) {
+    const st = await lstatOrNull(path.join(repo, ...parts.slice(0, i)))
+    if (!st?.isDirectory()) return { kind: 'gone' }
+  }
+  const full = path.join(repo, ...parts)
+  const st = await lstatOrNull(full)
+  if (!st || st.isDirectory()) return { kind: 'gone' }
+  if (st.isSymbolicLink()) {
+    const target = await readlink(full, { encoding: 'buffer' })
+    const text = target.toString('utf8')
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(p), text))
+    const inside =
+      text !== '' &&
+      !path.posix.isAbsolute(text) &&
+      resolved !== '..' &&
+      !resolved.startsWith('../') &&
+      !resolved.split('/').some((s) => s.toLowerCase() === '.git')
+    return { kind: 'symlink', target, inside }
+  }
+  if (!st.isFile()) return { kind: 'bad', reason: `not a regular file (${fileType(st.mode)})` }
+  if (st.nlink !== 1) return { kind: 'bad', reason: 'a hard link' }
+  if (st.size > maxBytes) return { kind: 'bad', reason: `larger than ${maxBytes} bytes` }
+
+  const fh = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  try {
+    const now = await fh.stat()
+    if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
+      return { kind: 'bad', reason: 'changed while being read' }
+    }
+    return {
+      kind: 'file',
+      mode: fileMode(now.mode),
+      content: await fh.readFile()
+    }
+  } finally {
+    await fh.close()
+  }
+}
+
+function fileType(mode: number): string {
+  const t = mode & constants.S_IFMT
+  if (t === constants.S_IFIFO) return 'fifo'
+  if (t === constants.S_IFSOCK) return 'socket'
+  if (t === constants.S_IFCHR || t === constants.S_IFBLK) return 'device'
+  return 'special file'
+}
+
+/**
+ * A file and a directory cannot share a path. When the agent put files where a file it may
+ * not change used to be (or the reverse), committing them would delete that file, so they
+ * are dropped instead.
+ */
+function withoutConflicts(
+  updates: Update[],
+  changed: Map<string, string | null>,
+  dropped: Dropped[]
+): Update[] {
+  const removing = new Set(updates.filter((u) => 'remove' in u).map((u) => u.path))
+  const kept = [...changed].filter(([p, mode]) => mode !== null && !removing.has(p)).map(([p]) => p)
+  if (kept.length === 0) return updates
+  return updates.filter((u) => {
+    if ('remove' in u) return true
+    const blocker = kept.find((k) => u.path.startsWith(`${k}/`) || k.startsWith(`${u.path}/`))
+    if (!blocker) return true
+    dropped.push({ path: u.path, reason: `would replace ${blocker}, which may not change` })
+    return false
+  })
+}
+
+/** `update-index --index-info` lines: removals first, so a path can change from file to directory. */
+async function indexInfo(repo: string, updates: Update[]): Promise<Buffer> {
+  const zero = '0'.repeat((await objectFormat(repo)) === 'sha256' ? 64 : 40)
+  const lines: string[] = []
+  for (const u of updates) if ('remove' in u) lines.push(`0 ${zero}\t${u.path}\0`)
+  for (const u of updates) {
+    if ('remove' in u) continue
+    const blob = await git(repo, ['hash-object', '-w', '--no-filters', '-t', 'blob', '--stdin'], {
+      input: u.content
+    })
+    lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`)
+  }
+  return Buffer.from(lines.join(''), 'utf8')
+}

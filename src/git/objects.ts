@@ -1,0 +1,319 @@
+// Reads trees and blobs straight from git's object store, so committed files are never read
+// through the file system (a committed symlink is only ever a blob holding its target). This is
+// the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
+// (git 2.36+), started with an argv array, never a shell, and with nothing from the
+// repository's config or the environment able to run a program, reach the network or swap an
+// object. Trees are read as raw objects, so listing a directory costs one object however many
+// files it holds; blob sizes are asked only for the blobs that may be read.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { UserError } from '../errors.js'
+
+export interface TreeEntry {
+  /** Six digits, as `git ls-tree` shows them: `100644`, `100755`, `120000`, `160000`, `040000`. */
+  mode: string
+  /** `blob`, `tree` or `commit` (a gitlink). */
+  type: string
+  oid: string
+  /** Not known from a tree; ask `blobSizes` for the blobs that matter. */
+  size: number | null
+  /** The entry's name inside the listed directory. */
+  name: string
+}
+
+export interface TreeListing {
+  /** `other`: the path, or one of its parent directories, exists but is not a directory. */
+  kind: 'tree' | 'missing' | 'other'
+  /** Mode of the entry that is not a directory (`120000` for a symlink, `160000` a gitlink). */
+  mode?: string
+  /** Which path that entry has: `dir` itself or one of its parents. */
+  path?: string
+  entries: TreeEntry[]
+}
+
+const GIT_OPTIONS = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  // No transport at all, so a partial clone cannot fetch a missing object behind our back.
+  '-c',
+  'protocol.allow=never',
+  '--no-replace-objects'
+]
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+const MAX_STDERR = 4096
+// 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
+// what one listing can cost.
+const MAX_TREE_BYTES = 16 * 1024 * 1024
+
+export interface GitObjectsOptions {
+  /** Trees larger than this are refused rather than read (default 16 MiB). */
+  maxTreeBytes?: number
+}
+
+// GIT_DIR, GIT_CONFIG_PARAMETERS and friends could point git elsewhere or inject config.
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v
+  env.GIT_TERMINAL_PROMPT = '0'
+  env.GIT_NO_LAZY_FETCH = '1'
+  env.GIT_NO_REPLACE_OBJECTS = '1'
+  return env
+}
+
+interface Found {
+  oid: string
+  type: string
+  size: number
+  /** The object's bytes, for a `contents` request. */
+  data?: Buffer
+}
+
+interface Pending {
+  kind: 'info' | 'contents'
+  name: string
+  header?: Found
+  resolve: (found: Found | null) => void
+  reject: (err: Error) => void
+}
+
+export class GitObjects {
+  private batch?: ChildProcessWithoutNullStreams
+  private batchExit?: Promise<void>
+  private batchError?: Error
+  private readonly waiting: Pending[] = []
+  private chunks: Buffer[] = []
+  private buffered = 0
+  private stderr = ''
+
+  private readonly maxTreeBytes: number
+
+  constructor(
+    readonly repoDir: string,
+    opts: GitObjectsOptions = {}
+  ) {
+    this.maxTreeBytes = opts.maxTreeBytes ?? MAX_TREE_BYTES
+  }
+
+  /**
+   * Lists the directory `dir` (repo-relative, forward slashes) at `commitish`. A `dir` that is
+   * a symlink, a gitlink or a file, or sits under one, is `other` and nothing of it is listed.
+   */
+  async listTree(commitish: string, dir: string): Promise<TreeListing> {
+    if (commitish === '' || /[\0\n\r]/.test(commitish)) {
+      throw new Error(`not a commit: ${JSON.stringify(commitish)}`)
+    }
+    const parts = checkDir(dir)
+    const [root] = await this.request('info', [`${commitish}^{tree}`])
+    if (!root) throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`)
+    const [self] = await this.request('info', [`${root.oid}:${dir}`])
+    if (self?.type === 'tree') {
+      return { kind: 'tree', entries: await this.readTree(self, `${dir} at ${commitish}`) }
+    }
+    // Missing, or not a directory: walk down from the root to say which.
+    let tree: { oid: string; size?: number } = root
+    for (let i = 0; i < parts.length; i++) {
+      const here = parts.slice(0, i).join('/') || '/'
+      const entry = (await this.readTree(tree, `${here} at ${commitish}`)).find(
+        (e) => e.name === parts[i]
+      )
+      if (!entry) return { kind: 'missing', entries: [] }
+      const path = parts.slice(0, i + 1).join('/')
+      if (entry.type !== 'tree') return { kind: 'other', mode: entry.mode, path, entries: [] }
+      tree = { oid: entry.oid }
+    }
+    return { kind: 'missing', entries: [] }
+  }
+
+  /** The sizes of blobs, without reading them. */
+  async blobSizes(oids: string[]): Promise<Map<string, number>> {
+    const unique = checkOids(oids)
+    const found = await this.request('info', unique)
+    const sizes = new Map<string, number>()
+    unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i]).size))
+    return sizes
+  }
+
+  /** The contents of blobs. */
+  async readBlobs(oids: string[]): Promise<Map<string, Buffer>> {
+    const unique = checkOids(oids)
+    const found = await this.request('contents', unique)
+    const blobs = new Map<string, Buffer>()
+    unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i]).data as Buffer))
+    return blobs
+  }
+
+  async close(): Promise<void> {
+    if (!this.batch) return
+    this.batch.stdin.end()
+    await this.batchExit
+    this.batch = undefined
+  }
+
+  private async readTree(tree: { oid: string; size?: number }, what: string): Promise<TreeEntry[]> {
+    const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree]
+    if (info?.size === undefined) throw new Error(`${what}: tree ${tree.oid} is missing`)
+    if (info.size > this.maxTreeBytes) {
+      throw new UserError(
+        `${what} is a ${info.size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`
+      )
+    }
+    const [found] = await this.request('contents', [tree.oid])
+    if (found?.type !== 'tree' || !found.data) throw new Error(`${what}: ${tree.oid} is not a tree`)
+    return parseTree(found.data, tree.oid.length / 2)
+  }
+
+  private request(kind: Pending['kind'], names: string[]): Promise<(Found | null)[]> {
+    if (names.length === 0) return Promise.resolve([])
+    const proc = this.startBatch()
+    const replies = names.map(
+      (name) =>
+        new Promise<Found | null>((resolve, reject) => {
+          if (this.batchError) return reject(this.batchError)
+          this.waiting.push({ kind, name, resolve, reject })
+        })
+    )
+    proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''))
+    return Promise.all(replies)
+  }
+
+  private startBatch(): ChildProcessWithoutNullStreams {
+    if (this.batch) return this.batch
+    const child = spawn('git', [...GIT_OPTIONS, 'cat-file', '--batch-command'], {
+      cwd: this.repoDir,
+      env: gitEnv(),
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    this.batch = child
+    this.batchError = undefined
+    this.chunks = []
+    this.buffered = 0
+    this.stderr = ''
+    child.stdout.on('data', (d: Buffer) => this.onData(d))
+    child.stderr.on('data', (d: Buffer) => {
+      if (this.stderr.length < MAX_STDERR) this.stderr += d.toString('utf8')
+    })
+    // A write after git died fails with EPIPE; the exit below reports why.
+    child.stdin.on('error', () => undefined)
+    this.batchExit = new Promise((resolve) => {
+      const fail = (why: string) => {
+        const old = /batch-command/.test(this.stderr) ? ' (git 2.36 or later is needed)' : ''
+        this.batchError = new Error(`git cat-file ${why}: ${firstLine(this.stderr)}${old}`)
+        for (const p of this.waiting.splice(0)) p.reject(this.batchError)
+        this.batch = undefined
+        resolve()
+      }
+      child.on('error', (e) => fail(`could not start (${e.message})`))
+      child.on('close', (code) => fail(`exited (${code})`))
+    })
+    return child
+  }
+
+  // Replies come in request order: `<oid> <type> <size>\n`, then for `contents` the bytes and
+  // `\n`; or `<name> missing\n` (also `ambiguous`).
+  private onData(chunk: Buffer): void {
+    this.chunks.push(chunk)
+    this.buffered += chunk.length
+    while (this.waiting.length > 0) {
+      const p = this.waiting[0]
+      if (!p.header) {
+        const nl = this.findNewline()
+        if (nl < 0) return
+        const line = this.take(nl + 1).toString('utf8', 0, nl)
+        const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(line)
+        if (!m) {
+          this.waiting.shift()
+          if (line.endsWith(' missing')) p.resolve(null)
+          else p.reject(new Error(`git cat-file: ${p.name}: ${line}`))
+          continue
+        }
+        p.header = { oid: m[1], type: m[2], size: Number(m[3]) }
+        if (p.kind === 'info') {
+          this.waiting.shift()
+          p.resolve(p.header)
+          continue
+        }
+      }
+      if (this.buffered < p.header.size + 1) return
+      const data = this.take(p.header.size)
+      this.take(1)
+      this.waiting.shift()
+      p.resolve({ ...p.header, data })
+    }
+  }
+
+  private findNewline(): number {
+    let offset = 0
+    for (const c of this.chunks) {
+      const i = c.indexOf(0x0a)
+      if (i >= 0) return offset + i
+      offset += c.length
+    }
+    return -1
+  }
+
+  private take(n: number): Buffer {
+    const parts: Buffer[] = []
+    let need = n
+    while (need > 0) {
+      const c = this.chunks[0]
+      if (c.length <= need) {
+        parts.push(c)
+        this.chunks.shift()
+        need -= c.length
+      } else {
+        parts.push(c.subarray(0, need))
+        this.chunks[0] = c.subarray(need)
+        need = 0
+      }
+    }
+    this.buffered -= n
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts, n)
+  }
+}
+
+/** Parses a raw tree object: `<mode> <name>\0<binary oid>` per entry. */
+export function parseTree(data: Buffer, oidBytes: number): TreeEntry[] {
+  const entries: TreeEntry[] = []
+  let i = 0
+  while (i < data.length) {
+    const sp = data.indexOf(0x20, i)
+    const nul = sp < 0 ? -1 : data.indexOf(0, sp + 1)
+    if (nul < 0 || nul + 1 + oidBytes > data.length) throw new Error('malformed git tree object')
+    const mode = data.toString('latin1', i, sp).padStart(6, '0')
+    entries.push({
+      mode,
+      type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
+      oid: data.toString('hex', nul + 1, nul + 1 + oidBytes),
+      size: null,
+      // Names that are not UTF-8 come out with U+FFFD; such names are never shown, only reported.
+      name: data.toString('utf8', sp + 1, nul)
+    })
+    i = nul + 1 + oidBytes
+  }
+  return entries
+}
+
+function blob(oid: string, found: Found | null): Found {
+  if (!found) throw new Error(`git object ${oid} is missing`)
+  if (found.type !== 'blob') throw new Error(`git object ${oid} is a ${found.type}, not a blob`)
+  return found
+}
+
+function checkOids(oids: string[]): string[] {
+  const unique = [...new Set(oids)]
+  for (const oid of unique) if (!OID.test(oid)) throw new Error(`not an object id: ${oid}`)
+  return unique
+}
+
+function checkDir(dir: string): string[] {
+  const parts = dir.split('/')
+  if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
+    throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`)
+  }
+  return parts
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] || 'no message'
+}

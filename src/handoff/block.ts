@@ -1,0 +1,220 @@
+// The `## Prior Agent Handoffs` block: newest handoffs first until the budget is full, shown
+// oldest first. Files are read lazily, newest to oldest, and the walk stops at the first file
+// that does not fit, so the cost follows what is shown, not the size of the history.
+import type { GitObjects } from '../git/objects.js'
+import { BlockBudget } from './budget.js'
+import { selectCandidates, type Candidates, type DirEntry } from './candidates.js'
+import { cleanHandoffText, describeCleaning } from './handoff-text.js'
+import { JOIN, fileHeader } from './layout.js'
+import { HANDOFF_DIR } from './naming.js'
+import { addCounts, emptyCounts, type SanitizeCounts } from './sanitize.js'
+import { decodeUtf8, utf8Length, type Decoded } from './utf8.js'
+
+export { renderRunContext } from './layout.js'
+
+export interface BlockOptions {
+  /** Bytes of the whole rendered block (default 30 KiB). */
+  budgetBytes: number
+  /** Files larger than this are skipped unread (default 1 MiB). */
+  maxFileBytes: number
+  /** Only this many newest files are considered (default 1000). */
+  maxFiles: number
+  /** The current run's own deliverable; it and its partial are never shown. */
+  ownPath?: string
+}
+
+export interface BlockResult {
+  /** The block, or '' when there is no prior handoff to show. */
+  text: string
+  /** File names shown, oldest first. */
+  included: string[]
+  /** Older files left out (the N of the truncation marker); 0 when none. */
+  dropped: number
+  /** The newest file, when it alone was over the budget and was cut. */
+  truncatedFile?: string
+  /** UTF-8 bytes of `text`. */
+  bytes: number
+  warnings: string[]
+  /** What cleaning removed from the files shown. */
+  sanitized: SanitizeCounts
+}
+
+export const DEFAULT_BLOCK_OPTIONS: BlockOptions = {
+  budgetBytes: 30 * 1024,
+  maxFileBytes: 1024 * 1024,
+  maxFiles: 1000
+}
+
+/** The next file the walk needs (an index into the candidates) and how much room is left. */
+interface Need {
+  index: number
+  remaining: number
+}
+
+function* walk(
+  found: Candidates<DirEntry>,
+  opts: BlockOptions
+): Generator<Need, BlockResult, Decoded> {
+  const budget = new BlockBudget(opts.budgetBytes)
+  const warnings = [...found.warnings]
+  const sanitized = emptyCounts()
+  const files = found.entries
+  let dropped = found.omitted
+  for (let i = 0; i < files.length; i++) {
+    const name = files[i].name
+    const decoded = yield { index: i, remaining: budget.remaining }
+    if (!decoded.ok) {
+      warnings.push(`skipped prior handoff ${name}: it ${decoded.problem}`)
+      continue
+    }
+    const clean = cleanHandoffText(decoded.text)
+    const older = files.length - 1 - i + found.omitted
+    let shown = budget.tryAdd(name, clean.body, older)
+    if (!shown && budget.isEmpty) {
+      shown = budget.tryCut(name, clean.body, older)
+      if (shown) {
+        warnings.push(
+          `prior handoff ${name} alone is over the ${opts.budgetBytes}-byte budget; it was cut`
+        )
+      } else {
+        warnings.push(
+          `the ${opts.budgetBytes}-byte handoff budget cannot hold even one prior handoff`
+        )
+      }
+    }
+    if (shown) {
+      addCounts(sanitized, clean.counts)
+      const note = describeCleaning(name, clean)
+      if (note) warnings.push(note)
+    }
+    if (!shown || budget.truncatedFile) {
+      dropped = older + (shown ? 0 : 1)
+      break
+    }
+  }
+  const text = budget.render(dropped)
+  return {
+    text,
+    included: budget.included,
+    dropped,
+    ...(budget.truncatedFile ? { truncatedFile: budget.truncatedFile } : {}),
+    bytes: utf8Length(text),
+    warnings,
+    sanitized
+  }
+}
+
+/** The block from texts already in hand (pure; the golden tests use it). */
+export function renderHandoffBlock(
+  files: { name: string; text: string }[],
+  opts: BlockOptions
+): BlockResult {
+  checkOptions(opts)
+  const texts = new Map<string, string>()
+  const entries: DirEntry[] = files.map((f) => {
+    if (texts.has(f.name)) throw new Error(`renderHandoffBlock: ${f.name} given twice`)
+    texts.set(f.name, f.text)
+    return { name: f.name, mode: '100644', type: 'blob', size: utf8Length(f.text) }
+  })
+  const found = selectCandidates(entries, opts)
+  const it = walk(found, opts)
+  let step = it.next()
+  while (!step.done) {
+    const { name, size } = found.entries[step.value.index]
+    const text = texts.get(name) as string
+    step = it.next(overCap(size as number, opts) ?? { ok: true, text })
+  }
+  return step.value
+}
+
+// Sizes are asked this many files ahead; blobs are read at most this many per round trip.
+const SIZE_WINDOW = 64
+const MAX_BATCH = 256
+
+/** The block from the handoffs committed at `commitish`, read from git objects. */
+export async function buildHandoffBlock(
+  git: GitObjects,
+  commitish: string,
+  opts: BlockOptions
+): Promise<BlockResult> {
+  checkOptions(opts)
+  const listing = await git.listTree(commitish, HANDOFF_DIR)
+  if (listing.kind === 'missing') return noBlock([])
+  if (listing.kind === 'other') {
+    const what =
+      listing.path === HANDOFF_DIR ? HANDOFF_DIR : `${listing.path} (a parent of ${HANDOFF_DIR})`
+    return noBlock([
+      `refused ${what} at ${commitish}: it is ${describeMode(listing.mode)}, not a directory; no prior handoff was read`
+    ])
+  }
+  const found = selectCandidates(listing.entries, opts)
+  const files = found.entries
+  const sizeOf = async (i: number): Promise<number> => {
+    if (files[i].size === null) {
+      const window = files.slice(i, i + SIZE_WINDOW).filter((f) => f.size === null)
+      const sizes = await git.blobSizes(window.map((f) => f.oid))
+      for (const f of window) f.size = sizes.get(f.oid) as number
+    }
+    return files[i].size as number
+  }
+  const cache = new Map<number, Buffer>()
+  const it = walk(found, opts)
+  let step = it.next()
+  while (!step.done) {
+    const { index, remaining } = step.value
+    const tooBig = overCap(await sizeOf(index), opts)
+    if (tooBig) {
+      step = it.next(tooBig)
+      continue
+    }
+    if (!cache.has(index)) {
+      // Read this file and the next older ones that could still fit, plus one more; a blob
+      // over the cap is never read.
+      const batch = [index]
+      let bytes = estimate(files[index])
+      for (let j = index + 1; j < files.length && bytes < remaining; j++) {
+        if (batch.length >= MAX_BATCH || files[j].size === null) break
+        if (overCap(files[j].size as number, opts)) continue
+        batch.push(j)
+        bytes += estimate(files[j])
+      }
+      const blobs = await git.readBlobs(batch.map((j) => files[j].oid))
+      for (const j of batch) cache.set(j, blobs.get(files[j].oid) as Buffer)
+    }
+    const bytes = cache.get(index) as Buffer
+    cache.delete(index)
+    step = it.next(decodeUtf8(bytes))
+  }
+  return step.value
+}
+
+function overCap(size: number, opts: BlockOptions): Decoded | null {
+  if (size <= opts.maxFileBytes) return null
+  return {
+    ok: false,
+    problem: `is ${size} bytes, over the ${opts.maxFileBytes}-byte per-file cap; it was not read`
+  }
+}
+
+function checkOptions(opts: BlockOptions): void {
+  for (const key of ['budgetBytes', 'maxFileBytes', 'maxFiles'] as const) {
+    const n = opts[key]
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new Error(`handoff ${key} must be a whole number ≥ 0, not ${n}`)
+  }
+}
+
+// A file's share of the block if its blob shows unchanged: header, joins and body.
+function estimate(file: { name: string; size: number | null }): number {
+  return utf8Length(fileHeader(file.name)) + 2 * JOIN.length + (file.size ?? 0)
+}
+
+function noBlock(warnings: string[]): BlockResult {
+  return { text: '', included: [], dropped: 0, bytes: 0, warnings, sanitized: emptyCounts() }
+}
+
+function describeMode(mode: string | undefined): string {
+  if (mode === '120000') return 'a symbolic link (mode 120000)'
+  if (mode === '160000') return 'a submodule (gitlink, mode 160000)'
+  return `a file (mode ${mode ?? 'unknown'})`
+}

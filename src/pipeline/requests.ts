@@ -1,0 +1,136 @@
+import { sameState } from '../config/lookup.js'
+import { readYamlTree } from '../config/yaml-tree.js'
+import { sanitizeUntrusted } from '../handoff/index.js'
+
+/** What an agent asks the action to do for it, in its deliverable's front matter. */
+export interface AgentRequests {
+  moveState?: string
+  comment?: string
+  commentPr?: string
+  verdict?: 'PASS' | 'FAIL'
+}
+
+// A deliverable's front matter is a few lines; anything larger is not a request.
+const MAX_FRONT_MATTER = 16 * 1024
+const MAX_COMMENT = 60_000
+const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'] as const
+
+/**
+ * Reads the YAML front matter at the top of a deliverable. Every value is untrusted: it was
+ * written by an agent that may have been prompt-injected. Problems are notices, not failures.
+ */
+export function readRequests(deliverable: string): { requests: AgentRequests; problems: string[] } {
+  const problems: string[] = []
+  const requests: AgentRequests = {}
+  const text = deliverable.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
+  if (!text.startsWith('---\n')) return { requests, problems }
+  const end = text.indexOf('\n---', 3)
+  if (end < 0 || end > MAX_FRONT_MATTER) {
+    return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] }
+  }
+  const tree = readYamlTree(text.slice(4, end + 1), 2)
+  if (tree.errors.length > 0) {
+    return {
+      requests,
+      problems: [`the front matter is not valid YAML: ${tree.errors[0]!.message}`]
+    }
+  }
+  const root = tree.root
+  if (root === undefined || root === null) return { requests, problems }
+  if (typeof root !== 'object' || Array.isArray(root)) {
+    return { requests, problems: ['the front matter is not a map of requests'] }
+  }
+  for (const [key, value] of Object.entries(root as Record<string, unknown>)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      problems.push(`unknown request "${clip(key, 40)}" ignored; use ${KEYS.join(', ')}`)
+      continue
+    }
+    if (typeof value !== 'string' || !value.trim()) {
+      problems.push(`${key} must be a non-empty string`)
+      continue
+    }
+    const clean = sanitizeUntrusted(value).text.trim()
+    if (key === 'move_state') requests.moveState = clip(clean, 100)
+    else if (key === 'comment') requests.comment = clip(clean, MAX_COMMENT)
+    else if (key === 'comment_pr') requests.commentPr = clip(clean, MAX_COMMENT)
+    else {
+      const verdict = clean.toUpperCase()
+      if (verdict === 'PASS' || verdict === 'FAIL') requests.verdict = verdict
+      else problems.push(`verdict must be PASS or FAIL, not "${clip(clean, 40)}"`)
+    }
+  }
+  return { requests, problems }
+}
+
+/**
+ * Keeps the requests the profile's allowed_actions permit; a move must name a state WORKFLOW.md
+ * knows (it is returned in WORKFLOW.md's spelling). `verdict` needs no permission: it only
+ * counts in a review.
+ */
+export function permittedRequests(
+  requests: AgentRequests,
+  allowedActions: string[],
+  states: string[]
+): { permitted: AgentRequests; refused: string[] } {
+  const permitted: AgentRequests = {}
+  const refused: string[] = []
+  const allows = (action: string) => allowedActions.includes(action)
+  if (requests.moveState !== undefined) {
+    const known = states.find((s) => sameState(s, requests.moveState!))
+    if (!allows('move_state')) refused.push('move_state: the profile may not move the issue')
+    else if (!known)
+      refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`)
+    else permitted.moveState = known
+  }
+  if (requests.comment !== undefined) {
+    if (allows('comment')) permitted.comment = requests.comment
+    else refused.push('comment: the profile may not comment on the issue')
+  }
+  if (requests.commentPr !== undefined) {
+    if (allows('comment_pr')) permitted.commentPr = requests.commentPr
+    else refused.push('comment_pr: the profile may not comment on the pull request')
+  }
+  if (requests.verdict) permitted.verdict = requests.verdict
+  return { permitted, refused }
+}
+
+/** The prompt section telling the agent which requests its profile may make. */
+export function requestsSection(allowedActions: string[], review: boolean): string {
+  const lines = [
+    '## Requests to the pipeline',
+    '',
+    'You hold no token. To ask for an action, start your deliverable with YAML front matter, for example:',
+    '',
+    '```',
+    '---'
+  ]
+  const allowed: string[] = []
+  if (allowedActions.includes('move_state')) {
+    lines.push('move_state: <one of the pipeline states>')
+    allowed.push('`move_state` (move the issue to another state)')
+  }
+  if (allowedActions.includes('comment')) {
+    lines.push('comment: <text for a comment on the issue>')
+    allowed.push('`comment` (comment on the issue)')
+  }
+  if (allowedActions.includes('comment_pr')) {
+    lines.push('comment_pr: <text for a comment on the pull request>')
+    allowed.push('`comment_pr` (comment on the pull request)')
+  }
+  if (review) {
+    lines.push('verdict: PASS')
+    allowed.push('`verdict` (required in this review: PASS, or FAIL with your findings below it)')
+  }
+  lines.push('---', '```', '')
+  lines.push(
+    allowed.length > 0
+      ? `Your profile may request: ${allowed.join(', ')}. Anything else is refused.`
+      : 'Your profile may not request any action; do not add front matter.'
+  )
+  lines.push('Requests are carried out after you exit, and only if your deliverable is complete.')
+  return lines.join('\n')
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text
+}

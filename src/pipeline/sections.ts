@@ -1,0 +1,75 @@
+import { sanitizeUntrusted } from '../handoff/index.js'
+import type { StagePlan } from './plan.js'
+import { requestsSection } from './requests.js'
+
+const MAX_REPLY = 20_000
+
+/**
+ * The pipeline's own prompt sections after the automation's instructions: what the agent may
+ * request, and why this run happens (a review, a rework, a refused deliverable, a reply).
+ */
+export function pipelineSections(plan: StagePlan, allowedActions: string[]): string[] {
+  const review = plan.kind === 'review'
+  const out = [requestsSection(allowedActions, review)]
+  if (review) {
+    out.push(
+      [
+        '## Review',
+        '',
+        `You are reviewing the work of the ${plan.reviewed ?? 'previous'} stage: its deliverable is the newest ${plan.reviewed ?? ''} file among the prior handoffs, and its changes are on this branch.`,
+        'Start your deliverable with front matter `verdict: PASS` when the work is done as scoped, or `verdict: FAIL` with specific findings (file and line) below it.'
+      ].join('\n')
+    )
+  } else if (plan.round > 0) {
+    out.push(
+      [
+        '## Review findings',
+        '',
+        `A review of your earlier work on this issue failed (round ${plan.round}). Its findings are in the newest review deliverable among the prior handoffs.`,
+        'Address every finding, and say in your deliverable how each was resolved.'
+      ].join('\n')
+    )
+  }
+  if (plan.recheck) {
+    out.push(
+      [
+        '## Your previous deliverable was refused',
+        '',
+        `The pipeline could not accept the last attempt's deliverable: ${oneLine(plan.recheck)}.`,
+        'Write a complete deliverable that fixes this.'
+      ].join('\n')
+    )
+  }
+  if (plan.reply) {
+    const text = sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY)
+    const fence = '~'.repeat(Math.max(4, longestRun(text, '~') + 1))
+    out.push(
+      [
+        `## Reply from @${oneLine(plan.reply.author)}`,
+        '',
+        'You asked for input and a person with write access answered. Their reply, as they wrote it:',
+        '',
+        `${fence}text`,
+        text,
+        fence,
+        '',
+        'Continue the stage with this answer; keep writing to the same run.handoff_path.'
+      ].join('\n')
+    )
+  }
+  return out
+}
+
+function oneLine(text: string): string {
+  return sanitizeUntrusted(text).text.replace(/\s+/g, ' ').trim().slice(0, 500)
+}
+
+function longestRun(text: string, ch: string): number {
+  let best = 0
+  let run = 0
+  for (const c of text) {
+    run = c === ch ? run + 1 : 0
+    best = Math.max(best, run)
+  }
+  return best
+}

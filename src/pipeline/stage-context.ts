@@ -1,0 +1,48 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { GitDirSnapshot } from '../git/guard.js'
+
+/**
+ * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
+ * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
+ * runner's temp folder, which the agent's working tree does not contain.
+ */
+export interface StageContext {
+  repo: string
+  branch: string
+  baseSha: string
+  /** The branch was new on the remote when the stage began. */
+  created: boolean
+  issue: string
+  profile: string
+  runId: string
+  timestamp: string
+  handoffPath: string
+  requiredSections: string[]
+  maxFileBytes: number
+  commitPaths: string[]
+  /** Repo-relative WORKFLOW.md, never committed by a stage. */
+  workflowPath: string
+  startedAt: string
+  /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
+  snapshot?: GitDirSnapshot
+  /** The agent's process group, once it runs. */
+  agentPgid?: number
+  /** Set when the stage's commit is pushed (or there was nothing to push). */
+  finished?: boolean
+}
+
+export function saveStageContext(path: string, ctx: StageContext): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  const tmp = `${path}.tmp`
+  writeFileSync(tmp, JSON.stringify(ctx), { mode: 0o600 })
+  renameSync(tmp, path)
+}
+
+export function loadStageContext(path: string): StageContext | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as StageContext
+  } catch {
+    return null
+  }
+}

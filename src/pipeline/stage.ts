@@ -1,0 +1,207 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { runAgent } from '../agent/run.js'
+import type { AgentActivity, AgentRunResult } from '../agent/types.js'
+import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
+import { commitAllowed, type CommitResult } from '../git/commit.js'
+import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
+import { stageTrailers } from '../git/trailers.js'
+import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
+import type { Issue } from '../tracker/types.js'
+import { marksPartial, type StageOutcome } from './outcome.js'
+import { saveStageContext, type StageContext } from './stage-context.js'
+import { promptForStage, type PromptFigures } from './stage-prompt.js'
+
+export interface StageInput {
+  config: WorkflowConfig
+  profile: ProfileConfig
+  automation?: AutomationConfig
+  issue: Issue
+  attempt: number | null
+  repo: string
+  branch: string
+  baseSha: string
+  created: boolean
+  runId: string
+  timestamp: string
+  /** Repo-relative WORKFLOW.md. */
+  workflowPath: string
+  /** A private folder outside the worktree: prompt file, agent log, stage context. */
+  workDir: string
+  parentEnv: Record<string, string | undefined>
+  /** Our own prompt sections after the automation's instructions. */
+  sections?: string[]
+  signal?: AbortSignal
+  killGraceMs?: number
+  onActivity?: (e: AgentActivity) => void
+  /** Stop once the prompt is built. */
+  dryRun?: boolean
+}
+
+export interface StageEnd {
+  outcome: StageOutcome
+  reason: string
+  agent?: AgentRunResult
+}
+
+export interface FinalisedStage extends StageEnd {
+  /** The committed deliverable or partial, repo-relative; null when there is none. */
+  handoffPath: string | null
+  commit: CommitResult
+  /** What the agent changed under `.git`, put back before committing. */
+  gitDir: GitDirReport | null
+  warnings: string[]
+}
+
+export type StageResult =
+  | ({
+      dryRun: false
+      prompt: string
+      figures: PromptFigures
+      contextPath: string
+    } & FinalisedStage)
+  | {
+      dryRun: true
+      prompt: string
+      figures: PromptFigures
+      handoffPath: string
+      warnings: string[]
+    }
+
+export function contextPathOf(workDir: string): string {
+  return join(workDir, 'stage.json')
+}
+
+/** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
+export async function runStage(input: StageInput): Promise<StageResult> {
+  const prepared = await promptForStage({
+    repo: input.repo,
+    commit: input.baseSha,
+    config: input.config,
+    profile: input.profile,
+    automation: input.automation,
+    issue: input.issue,
+    attempt: input.attempt,
+    timestamp: input.timestamp,
+    sections: input.sections
+  })
+  if (input.dryRun) {
+    return { dryRun: true, ...prepared }
+  }
+
+  mkdirSync(input.workDir, { recursive: true, mode: 0o700 })
+  const contextPath = contextPathOf(input.workDir)
+  const ctx: StageContext = {
+    repo: input.repo,
+    branch: input.branch,
+    baseSha: input.baseSha,
+    created: input.created,
+    issue: input.issue.id,
+    profile: input.profile.name,
+    runId: input.runId,
+    timestamp: input.timestamp,
+    handoffPath: prepared.handoffPath,
+    requiredSections: input.profile.requiredSections,
+    maxFileBytes: input.config.handoff.maxFileBytes,
+    commitPaths: input.profile.commitPaths,
+    workflowPath: input.workflowPath,
+    startedAt: new Date().toISOString()
+  }
+  ctx.snapshot = await snapshotGitDir(input.repo)
+  saveStageContext(contextPath, ctx)
+
+  let end: StageEnd
+  try {
+    const agent = await runAgent({
+      argv: input.profile.argv,
+      cwd: input.repo,
+      prompt: prepared.prompt,
+      contract: {
+        handoffPath: prepared.handoffPath,
+        runTimestamp: input.timestamp,
+        profile: input.profile.name,
+        issue: input.issue.identifier,
+        promptFile: join(input.workDir, 'prompt.md')
+      },
+      parentEnv: input.parentEnv,
+      logPath: join(input.workDir, 'agent.log'),
+      stallTimeoutMs: input.config.agent.stallTimeoutMs,
+      deadlineMs: input.config.agent.turnTimeoutMs,
+      maxTurns: input.config.agent.maxTurns,
+      signal: input.signal,
+      killGraceMs: input.killGraceMs,
+      onActivity: input.onActivity,
+      onStart: ({ pid }) => saveStageContext(contextPath, { ...ctx, agentPgid: pid })
+    })
+    end = { outcome: agent.outcome, reason: agent.reason, agent }
+  } catch (err) {
+    end = { outcome: 'failed', reason: `the agent could not run: ${(err as Error).message}` }
+  }
+  const finalised = await finaliseStage(ctx, end)
+  return {
+    dryRun: false,
+    prompt: prepared.prompt,
+    figures: prepared.figures,
+    contextPath,
+    ...finalised,
+    warnings: [...prepared.warnings, ...finalised.warnings]
+  }
+}
+
+/**
+ * After the agent (and every process of its group) is gone: put `.git` back, check the
+ * deliverable, turn a failed run's file into its partial, and commit what the profile may
+ * write. Runs in the main step, or in the `post:` step when the main step was cancelled.
+ */
+export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<FinalisedStage> {
+  const warnings: string[] = []
+  const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null
+
+  let { outcome, reason } = end
+  let path: string | null = ctx.handoffPath
+  if (outcome === 'succeeded') {
+    const check = await checkDeliverable(ctx.repo, ctx.handoffPath, {
+      maxBytes: ctx.maxFileBytes,
+      requiredSections: ctx.requiredSections
+    })
+    if (!check.ok) {
+      outcome = 'failed'
+      reason = `the deliverable is not acceptable: ${check.problem}`
+    }
+  }
+  if (marksPartial(outcome)) {
+    const partial = await markPartial(
+      ctx.repo,
+      ctx.handoffPath,
+      { profile: ctx.profile, outcome, detail: reason, at: new Date() },
+      { maxBytes: ctx.maxFileBytes }
+    )
+    warnings.push(...partial.warnings)
+    path = partial.path
+  } else if (outcome === 'input_required') {
+    // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
+    const check = await checkDeliverable(ctx.repo, ctx.handoffPath, { maxBytes: ctx.maxFileBytes })
+    if (!check.ok) path = null
+  }
+
+  const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
+  const commit = await commitAllowed({
+    repo: ctx.repo,
+    branch: ctx.branch,
+    baseSha: ctx.baseSha,
+    deliverablePaths: path ? [path] : [],
+    allowGlobs: ctx.commitPaths,
+    // Earlier handoffs are immutable: every other file in the handoff folder is refused.
+    forbiddenGlobs: [
+      `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
+      `${HANDOFF_DIR}/*/**`,
+      ctx.workflowPath
+    ],
+    message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
+    trailers: stageTrailers({ profile: ctx.profile, run: ctx.runId, outcome })
+  })
+  const committedPath = path && commit.committed.includes(path) ? path : null
+  const refused = commit.dropped.find((d) => d.path === path)
+  if (refused) warnings.push(`${path} was not committed: ${refused.reason}`)
+  return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings }
+}

@@ -1,0 +1,441 @@
+import { Buffer } from 'node:buffer'
+import { z } from 'zod'
+import type { WorkflowConfig } from '../config/types.js'
+import { sanitizeUntrusted } from '../handoff/sanitize.js'
+import type { StageOutcome } from './outcome.js'
+import type { IssueRecord, StageKind, StageRecord } from './record.js'
+
+/** The most record text `readRecordFromComment` accepts. */
+export const MAX_RECORD_BYTES = 64 * 1024
+
+// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
+const COMMENT_BUDGET = 60_000
+// The record gets at most half of that, so the table and the question always fit beside it.
+const RECORD_BUDGET = 32 * 1024
+
+const RECORD_OPEN = '<!-- itervox:record '
+const RECORD_CLOSE = ' -->'
+
+const MAX_STATE_LABEL = 80
+const MAX_PROFILE_LABEL = 60
+const MAX_CELL = 200
+const MAX_REASON = 300
+const MAX_HALTED = 500
+const MAX_QUESTION = 4000
+
+/**
+ * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
+ * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
+ * `retries spent` edge from each working state to the failed state, a dashed review loop when
+ * `auto_review` is on, and `current` (matched case-insensitively, like labels) styled.
+ */
+export function pipelineDiagram(config: WorkflowConfig, current: string | null): string {
+  const nodes = new Map<string, { id: string; label: string }>()
+  const node = (state: string): string => {
+    const key = state.toLowerCase()
+    let n = nodes.get(key)
+    if (!n) {
+      n = { id: `s${nodes.size}`, label: state }
+      nodes.set(key, n)
+    }
+    return n.id
+  }
+  const edges = new Set<string>()
+  const automations = config.automations.filter((a) => a.enabled)
+
+  for (const a of automations) {
+    for (const state of a.states) {
+      const from = node(state)
+      if (a.moveToState) {
+        edges.add(
+          `${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`
+        )
+      }
+    }
+  }
+  const { completionState, failedState } = config.tracker
+  if (completionState) node(completionState)
+  const failed = failedState ? node(failedState) : null
+
+  const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined
+  for (const a of automations) {
+    for (const state of a.states) {
+      const from = node(state)
+      if (reviewer && a.profile !== reviewer) {
+        edges.add(`${from} -.->|"${mermaidText(`${reviewer} FAIL`, MAX_PROFILE_LABEL)}"| ${from}`)
+      }
+      if (failed && failed !== from) edges.add(`${from} -.->|"retries spent"| ${failed}`)
+    }
+  }
+  const marked = current ? node(current) : null
+
+  const lines = ['flowchart LR']
+  for (const n of nodes.values())
+    lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`)
+  for (const e of edges) lines.push(`  ${e}`)
+  if (marked) {
+    lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px')
+    lines.push(`  class ${marked} current`)
+  }
+  return lines.join('\n')
+}
+
+export interface StageTableOptions {
+  /** A link to a committed file; without it the deliverable is shown as its path. */
+  blobUrl?: (path: string) => string
+  /** Show only the newest this many stages. */
+  maxRows?: number
+}
+
+/** A Markdown table of the record's stages, oldest first; every cell is escaped and capped. */
+export function stageTable(record: IssueRecord, options: StageTableOptions = {}): string {
+  const stages = chronological(record.stages)
+  if (stages.length === 0) return '_No stage has run yet._'
+  const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length))
+  const rows = stages.slice(stages.length - shown).map((s) => {
+    const cells = [
+      utcTime(s.startedAt),
+      cellText(s.state),
+      cellText(s.profile),
+      runKind(s),
+      cellText(s.outcome) + (flatten(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
+      duration(s.durationMs),
+      deliverable(s.handoffPath, options.blobUrl),
+      link(cellText(s.run, 40), s.runUrl)
+    ]
+    return `| ${cells.join(' | ')} |`
+  })
+  const hidden = stages.length - shown
+  return [
+    ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
+    '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Deliverable | Run |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows
+  ].join('\n')
+}
+
+export interface StatusCommentInput {
+  config: WorkflowConfig
+  record: IssueRecord
+  /** How the heading names the issue, e.g. `#12`. */
+  issueRef: string
+  /** The first line is `<!-- marker -->`, by which the tracker finds its comment again. */
+  marker: string
+  blobUrl?: (path: string) => string
+}
+
+/**
+ * The issue's one living status comment: marker, heading, current state, the diagram, the
+ * stage table, what the pipeline waits for or why it halted, and the record itself in a
+ * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
+ * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
+ */
+export function renderStatusComment(o: StatusCommentInput): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
+    throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`)
+  }
+  const head = [
+    `<!-- ${o.marker} -->`,
+    `### itervox handoff: ${plainText(o.issueRef)}`,
+    '',
+    `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`
+  ]
+  const tail: string[] = []
+  const w = o.record.waiting
+  if (w) {
+    tail.push(
+      `**Waiting for input:** ${cellText(w.profile, MAX_PROFILE_LABEL)} (in ${cellText(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`,
+      '',
+      fenced(w.question)
+    )
+  }
+  if (o.record.halted !== undefined) {
+    if (tail.length > 0) tail.push('')
+    tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`)
+  }
+  const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`
+
+  const assemble = (rows: number, diagram: boolean): string =>
+    [
+      ...head,
+      '',
+      diagram
+        ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
+        : '_The pipeline diagram is too large for this comment._',
+      '',
+      stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
+      ...(tail.length > 0 ? ['', ...tail] : []),
+      '',
+      recordLine
+    ].join('\n')
+
+  let rows = o.record.stages.length
+  let body = assemble(rows, true)
+  while (Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
+    rows = Math.floor(rows / 2)
+    body = assemble(rows, true)
+  }
+  return Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body
+}
+
+/**
+ * The record from a status comment's final hidden comment, or null when there is none or it
+ * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
+ * (anyone with write access can edit a comment).
+ */
+export function readRecordFromComment(body: string): IssueRecord | null {
+  if (typeof body !== 'string') return null
+  const at = body.lastIndexOf(RECORD_OPEN)
+  if (at < 0) return null
+  const rest = body.slice(at + RECORD_OPEN.length)
+  // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
+  const end = rest.indexOf(RECORD_CLOSE)
+  if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '') return null
+  const json = rest.slice(0, end)
+  if (json.length > MAX_RECORD_BYTES || Buffer.byteLength(json) > MAX_RECORD_BYTES) return null
+  // The writer escapes all of these; a raw one means the text was not written by us.
+  if (/[<>-]/.test(json)) return null
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch {
+    return null
+  }
+  const parsed = recordSchema.safeParse(value)
+  return parsed.success ? parsed.data : null
+}
+
+/**
+ * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
+ * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
+ * those characters appear outside strings). Over the budget, reasons and the question are
+ * shortened, then the oldest stages dropped; the counters always survive.
+ */
+function fitRecord(record: IssueRecord): string {
+  const full = encodeRecord(record)
+  if (Buffer.byteLength(full) <= RECORD_BUDGET) return full
+
+  const trimmed: IssueRecord = {
+    ...record,
+    stages: [],
+    ...(record.waiting
+      ? { waiting: { ...record.waiting, question: cap(record.waiting.question, MAX_QUESTION) } }
+      : {}),
+    ...(record.halted !== undefined ? { halted: cap(record.halted, MAX_HALTED) } : {})
+  }
+  const base = Buffer.byteLength(encodeRecord(trimmed))
+  const stages = record.stages.map((s) => ({ ...s, reason: cap(s.reason, MAX_REASON) }))
+  let room = RECORD_BUDGET - base
+  let keep = 0
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const size = Buffer.byteLength(encodeRecord(stages[i])) + 1
+    if (size > room) break
+    room -= size
+    keep++
+  }
+  trimmed.stages = stages.slice(stages.length - keep)
+  if (room >= 0) return encodeRecord(trimmed)
+
+  // Only absurdly long names get here; 200 code points of anything fit many times over.
+  const short = (s: string): string => cap(s, 200)
+  return encodeRecord({
+    v: 1,
+    state: record.state === null ? null : short(record.state),
+    entry: record.entry,
+    transitions: record.transitions,
+    round: record.round,
+    ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
+    stages: [],
+    ...(record.waiting
+      ? {
+          waiting: {
+            ...record.waiting,
+            state: short(record.waiting.state),
+            profile: short(record.waiting.profile),
+            timestamp: short(record.waiting.timestamp),
+            question: short(record.waiting.question)
+          }
+        }
+      : {}),
+    ...(record.halted !== undefined ? { halted: short(record.halted) } : {})
+  })
+}
+
+function encodeRecord(value: unknown): string {
+  const json = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v
+  )
+  return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)
+}
+
+// Records with every name spelled out, so the compiler says when an outcome or kind is added.
+const OUTCOME_NAMES: Record<StageOutcome, true> = {
+  succeeded: true,
+  failed: true,
+  stalled: true,
+  timed_out: true,
+  cancelled: true,
+  input_required: true,
+  rate_limited: true,
+  skipped: true,
+  denied: true
+}
+const KIND_NAMES: Record<StageKind, true> = { work: true, review: true }
+
+const count = z.int().min(0)
+const kind = z.enum(Object.keys(KIND_NAMES) as [StageKind, ...StageKind[]])
+
+const stageSchema = z.object({
+  entry: count,
+  state: z.string(),
+  profile: z.string(),
+  kind,
+  attempt: count,
+  round: count.default(0),
+  outcome: z.enum(Object.keys(OUTCOME_NAMES) as [StageOutcome, ...StageOutcome[]]),
+  reason: z.string(),
+  run: z.string(),
+  runUrl: z.string().optional(),
+  startedAt: z.string(),
+  durationMs: z.number().min(0),
+  handoffPath: z.string().optional()
+})
+
+const recordSchema = z.object({
+  v: z.literal(1),
+  state: z.string().nullable(),
+  entry: count,
+  transitions: count,
+  round: count,
+  pendingMove: z.string().optional(),
+  stages: z.array(stageSchema),
+  waiting: z
+    .object({
+      entry: count,
+      state: z.string(),
+      profile: z.string(),
+      kind,
+      attempt: count,
+      timestamp: z.string(),
+      question: z.string()
+    })
+    .optional(),
+  halted: z.string().optional()
+})
+
+/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
+function chronological(stages: StageRecord[]): StageRecord[] {
+  let last = -Infinity
+  const keyed = stages.map((s, i) => {
+    const t = Date.parse(String(s.startedAt))
+    if (!Number.isNaN(t)) last = t
+    return { s, i, t: Number.isNaN(t) ? last : t }
+  })
+  return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s)
+}
+
+/** Untrusted text on one line: hidden characters and HTML comments gone, whitespace folded. */
+function flatten(text: unknown): string {
+  return sanitizeUntrusted(String(text ?? ''))
+    .text.replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** At most `max` code points, with an ellipsis when cut. */
+function cap(text: string, max: number): string {
+  const points = Array.from(text)
+  return points.length <= max ? text : points.slice(0, max - 1).join('') + '…'
+}
+
+/**
+ * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
+ * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
+ * backticks (Markdown strings) can never reach the parser.
+ */
+function mermaidText(text: string, max: number): string {
+  const flat = cap(flatten(text), max) || '(none)'
+  return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`)
+}
+
+/**
+ * Inline Markdown from untrusted text: characters that make tables, HTML, code spans or links
+ * become entities, and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
+ */
+function markdownText(text: string): string {
+  return text.replace(/[&<>|`\\[\]@#]/g, (c) =>
+    c === '@' || c === '#' ? `${c}\u2060` : `&#${c.charCodeAt(0)};`
+  )
+}
+
+function cellText(text: unknown, max = MAX_CELL): string {
+  return markdownText(cap(flatten(text), max))
+}
+
+/** Our own text (the issue reference): escaped, but `#12` still links. */
+function plainText(text: string): string {
+  return flatten(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/** A fence longer than any backtick run inside, so the text cannot close it. */
+function fenced(text: string): string {
+  const body = cap(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION)
+  let longest = 0
+  for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  const fence = '`'.repeat(Math.max(3, longest + 1))
+  return `${fence}text\n${body}\n${fence}`
+}
+
+/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
+function runKind(s: StageRecord): string {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null)
+  const attempt = n(s.attempt)
+  const round = n(s.round)
+  return (
+    `${cellText(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
+    (round ? `, round ${round + 1}` : '')
+  )
+}
+
+function utcTime(iso: string): string {
+  const t = Date.parse(String(iso))
+  if (Number.isNaN(t)) return cellText(iso, 40)
+  return new Date(t).toISOString().slice(0, 19).replace('T', ' ')
+}
+
+function duration(ms: number): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return ''
+  const s = Math.round(ms / 1000)
+  if (s < 60) return `${s}s`
+  const m = Math.floor(s / 60)
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`
+}
+
+// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
+const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/
+
+function deliverable(path: string | undefined, blobUrl?: (path: string) => string): string {
+  if (!path) return ''
+  const linkable = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..')
+  return linkable ? link(cellText(path.split('/').pop()), blobUrl(path)) : cellText(path)
+}
+
+function link(text: string, url: string | undefined): string {
+  const safe = safeUrl(url)
+  return safe ? `[${text}](${safe})` : text
+}
+
+/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
+function safeUrl(raw: string | undefined): string | null {
+  if (typeof raw !== 'string' || raw.length > 2000) return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return null
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
+  return url.href.replace(
+    /[()<>"'`|[\]\\\s]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+  )
+}

@@ -1,0 +1,153 @@
+import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
+import type { StageOutcome } from './outcome.js'
+import type { StageKind } from './record.js'
+import type { AgentRequests } from './requests.js'
+
+/** Review rounds before a reviewer's FAIL escalates instead of sending the work back. */
+export const MAX_REVIEW_ROUNDS = 3
+/** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
+export const TRANSITION_BUDGET = 30
+
+/** What the pipeline does after a stage. */
+export type Next =
+  /** Move the issue; the stage for the new state starts next (if any). */
+  | { kind: 'move'; to: string; why: string }
+  /** Run the reviewer on the work just done, in the same state. */
+  | { kind: 'review'; reviewer: string; pendingMove?: string }
+  /** Send the reviewed work back to its profile, in the same state. */
+  | { kind: 'rework'; profile: string; round: number; findings?: string }
+  /** Run the same stage again (a new attempt). */
+  | { kind: 'retry'; attempt: number; why: string; recheck?: string }
+  /** Give up: move to the failed state (or flag the issue) and say why. */
+  | { kind: 'escalate'; why: string; to?: string }
+  /** Wait for a person's reply to the agent's question. */
+  | { kind: 'wait'; question: string }
+  /** Nothing more to do: the pipeline ended here, or was cancelled. */
+  | { kind: 'stop'; why: string }
+
+export interface StageFacts {
+  config: WorkflowConfig
+  automation: AutomationConfig
+  kind: StageKind
+  profile: string
+  outcome: StageOutcome
+  reason: string
+  /** 0 for the first run of this stage in this entry. */
+  attempt: number
+  /** A rerun for a deliverable that failed its checks was already spent in this entry. */
+  recheckSpent: boolean
+  round: number
+  transitions: number
+  /** The requests the profile was allowed to make (see permittedRequests). */
+  requests: AgentRequests
+  /** The move a review is guarding (decided before the review ran). */
+  pendingMove?: string
+  /** The profile whose work a review looked at. */
+  reviewed?: string
+  question?: string
+  /** The committed deliverable or partial, for messages. */
+  handoffPath?: string | null
+}
+
+/** The deliverable checks failing is a `failed` whose reason starts with this. */
+export const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: '
+
+/** Decides the next step of the pipeline from how a stage ended. Pure. */
+export function decideNext(f: StageFacts): Next {
+  const { config } = f
+  const failedState = config.tracker.failedState
+  const escalate = (why: string): Next => ({ kind: 'escalate', why, to: failedState })
+  const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : ''
+
+  switch (f.outcome) {
+    case 'skipped':
+    case 'denied':
+      return { kind: 'stop', why: f.reason }
+    case 'cancelled':
+      return {
+        kind: 'stop',
+        why: `the run was cancelled${where}; move the issue back into its state to run it again`
+      }
+    case 'input_required':
+      return { kind: 'wait', question: f.question ?? 'The agent asked for input.' }
+    case 'succeeded':
+      return afterSuccess(f, escalate)
+    default: {
+      if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
+        const problem = f.reason.slice(DELIVERABLE_PROBLEM.length)
+        if (!f.recheckSpent) {
+          return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem }
+        }
+        return escalate(`the ${f.profile} deliverable failed its checks twice (${problem})${where}`)
+      }
+      if (f.attempt < config.agent.maxRetries) {
+        return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` }
+      }
+      const runs = f.attempt + 1
+      return escalate(
+        `${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`
+      )
+    }
+  }
+}
+
+function afterSuccess(f: StageFacts, escalate: (why: string) => Next): Next {
+  const { config } = f
+  const moveTo = f.requests.moveState ?? f.automation.moveToState
+  if (f.kind === 'review') {
+    if (!f.requests.verdict) {
+      if (!f.recheckSpent) {
+        return {
+          kind: 'retry',
+          attempt: f.attempt + 1,
+          why: 'the review has no verdict',
+          recheck:
+            'a review deliverable must start with front matter holding `verdict: PASS` or `verdict: FAIL`'
+        }
+      }
+      return escalate('the reviewer twice gave no verdict')
+    }
+    if (f.requests.verdict === 'PASS') {
+      const to = f.pendingMove
+      return to
+        ? budgeted(f, { kind: 'move', to, why: 'the review passed' })
+        : { kind: 'stop', why: 'the review passed' }
+    }
+    if (f.round + 1 >= MAX_REVIEW_ROUNDS) {
+      return escalate(`the review failed ${f.round + 1} times; a person needs to look at it`)
+    }
+    return {
+      kind: 'rework',
+      profile: f.reviewed ?? f.automation.profile,
+      round: f.round + 1,
+      findings: f.handoffPath ?? undefined
+    }
+  }
+  const reviewer = config.agent.reviewerProfile
+  if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
+    return { kind: 'review', reviewer, pendingMove: moveTo }
+  }
+  if (!moveTo) {
+    const done = config.tracker.completionState
+    return {
+      kind: 'stop',
+      why: done ? `the pipeline reached its end` : `no move follows the ${f.profile} stage`
+    }
+  }
+  return budgeted(f, {
+    kind: 'move',
+    to: moveTo,
+    why: f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`
+  })
+}
+
+function budgeted(f: StageFacts, next: Next): Next {
+  if (f.transitions + 1 > TRANSITION_BUDGET) {
+    return {
+      kind: 'escalate',
+      why: `the issue has moved ${f.transitions} times; the pipeline stops here so stages cannot loop forever`,
+      to: f.config.tracker.failedState
+    }
+  }
+  return next
+}

@@ -1,0 +1,403 @@
+// The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
+// triggered a stage, the issue's draft pull request, the living status comment, and the
+// repository_dispatch that starts the next stage. Each method spends as few requests as it can.
+import { UserError } from '../errors.js'
+import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
+import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
+import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
+import type { Issue, TrackerPort } from './types.js'
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
+
+const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none']
+
+export interface GitHubTrackerOptions extends GitHubClientOptions {
+  owner: string
+  repo: string
+  /** Every state WORKFLOW.md knows; a label that matches one (in any case) is that state. */
+  states: string[]
+}
+
+export interface PullInfo {
+  number: number
+  headRef: string
+  /** `owner/name` of the head's repository; null when that fork was deleted. */
+  headRepoFullName: string | null
+  baseRef: string
+  draft: boolean
+  state: string
+}
+
+export interface LivingComment {
+  id: number
+  url: string
+  body: string
+}
+
+export interface MoveResult {
+  /** True when this call changed the labels. */
+  moved: boolean
+  /** The issue's state afterwards. */
+  current: string | null
+}
+
+/** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
+const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/
+
+const DISPATCH_MAX_KEYS = 10
+
+export class GitHubTracker implements TrackerPort {
+  private readonly octokit: Octokit
+  private readonly countRequests: () => number
+  private readonly owner: string
+  private readonly repo: string
+  private readonly states: string[]
+
+  constructor(opts: GitHubTrackerOptions) {
+    const client = createGitHubClient(opts)
+    this.octokit = client.octokit
+    this.countRequests = client.requests
+    this.owner = opts.owner
+    this.repo = opts.repo
+    this.states = opts.states
+  }
+
+  /** HTTP requests sent so far, retries included. */
+  get requestCount(): number {
+    return this.countRequests()
+  }
+
+  private get where(): { owner: string; repo: string } {
+    return { owner: this.owner, repo: this.repo }
+  }
+
+  /** Runs one API call; a failure becomes an error that says what to change. */
+  private async call<T>(doing: string, permission: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (e) {
+      throw explainFailure(e, doing, permission)
+    }
+  }
+
+  /** `42` or `#42`. */
+  async getIssue(id: string): Promise<Issue> {
+    const number = parseIssueNumber(id)
+    const data = await this.call(`read issue #${number}`, 'issues: read', async () => {
+      try {
+        return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data
+      } catch (e) {
+        if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
+          throw new UserError(`issue #${number} does not exist in ${this.owner}/${this.repo}`)
+        }
+        throw e
+      }
+    })
+    const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
+    return {
+      id: String(data.number),
+      number: data.number,
+      identifier: `#${data.number}`,
+      title: data.title,
+      description: data.body ?? '',
+      state: stateFromLabels(labels, this.states, `#${data.number}`),
+      labels,
+      url: data.html_url,
+      isPullRequest: data.pull_request !== undefined,
+      closed: data.state === 'closed',
+      createdAt: data.created_at,
+      updatedAt: data.updated_at
+    }
+  }
+
+  /** The user's effective role on the repository; `none` for a non-collaborator. */
+  async permissionOf(login: string): Promise<Permission> {
+    return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
+      try {
+        const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+          ...this.where,
+          username: login
+        })
+        // role_name tells maintain and triage apart; custom roles fall back to the base level.
+        const role = PERMISSIONS.find((p) => p === data.role_name)
+        return role ?? PERMISSIONS.find((p) => p === data.permission) ?? 'none'
+      } catch (e) {
+        if (isHttpFailure(e) && e.status === 404) return 'none'
+        throw e
+      }
+    })
+  }
+
+  async getRepo(): Promise<{ defaultBranch: string; fork: boolean }> {
+    const { data } = await this.call('read the repository', 'contents: read', () =>
+      this.octokit.rest.repos.get(this.where)
+    )
+    return { defaultBranch: data.default_branch, fork: data.fork }
+  }
+
+  async getPull(number: number): Promise<PullInfo> {
+    const data = await this.call(
+      `read pull request #${number}`,
+      'pull-requests: read',
+      async () => {
+        try {
+          return (await this.octokit.rest.pulls.get({ ...this.where, pull_number: number })).data
+        } catch (e) {
+          if (isHttpFailure(e) && e.status === 404) {
+            throw new UserError(
+              `pull request #${number} does not exist in ${this.owner}/${this.repo}`
+            )
+          }
+          throw e
+        }
+      }
+    )
+    return {
+      number: data.number,
+      headRef: data.head.ref,
+      headRepoFullName: data.head.repo?.full_name ?? null,
+      baseRef: data.base.ref,
+      draft: data.draft ?? false,
+      state: data.state
+    }
+  }
+
+  /**
+   * The open pull request from `head` into `base`, created as a draft when there is none,
+   * otherwise given the new body (left alone when the body is already that). With
+   * `branchIsNew` (this run just pushed the branch, so no pull request can be open for it yet)
+   * it creates without listing first; a concurrent run's pull request is still found and updated.
+   */
+  async upsertDraftPr(o: {
+    head: string
+    base: string
+    title: string
+    body: string
+    branchIsNew?: boolean
+  }): Promise<{ number: number; url: string; created: boolean }> {
+    if (!o.branchIsNew) {
+      const existing = await this.findOpenPull(o.head, o.base)
+      if (existing) return this.updatePullBody(existing, o.body)
+    }
+    try {
+      return await this.createPull(o, true)
+    } catch (e) {
+      if (!isHttpFailure(e) || e.status !== 422) throw explainCreate(e, o.head)
+      const message = apiMessage(e)
+      if (/draft pull requests are not supported/i.test(message)) {
+        return this.createPull(o, false).catch((e2: unknown) => {
+          throw explainCreate(e2, o.head)
+        })
+      }
+      // Another run created it between our list and our create.
+      if (/already exists/i.test(message)) {
+        const raced = await this.findOpenPull(o.head, o.base)
+        if (raced) return this.updatePullBody(raced, o.body)
+      }
+      throw explainCreate(e, o.head)
+    }
+  }
+
+  private async findOpenPull(
+    head: string,
+    base: string
+  ): Promise<{ number: number; url: string; body: string | null } | undefined> {
+    const { data } = await this.call(`list pull requests from ${head}`, 'pull-requests: read', () =>
+      this.octokit.rest.pulls.list({
+        ...this.where,
+        state: 'open',
+        head: `${this.owner}:${head}`,
+        base
+      })
+    )
+    const pr = data.find((p) => p.head.ref === head && p.base.ref === base)
+    return pr ? { number: pr.number, url: pr.html_url, body: pr.body } : undefined
+  }
+
+  private async createPull(
+    o: { head: string; base: string; title: string; body: string },
+    draft: boolean
+  ): Promise<{ number: number; url: string; created: boolean }> {
+    const { data } = await this.octokit.rest.pulls.create({
+      ...this.where,
+      head: o.head,
+      base: o.base,
+      title: o.title,
+      body: o.body,
+      ...(draft ? { draft: true } : {})
+    })
+    return { number: data.number, url: data.html_url, created: true }
+  }
+
+  private async updatePullBody(
+    pr: { number: number; url: string; body: string | null },
+    body: string
+  ): Promise<{ number: number; url: string; created: boolean }> {
+    if (pr.body !== body) {
+      await this.call(`update pull request #${pr.number}`, 'pull-requests: write', () =>
+        this.octokit.rest.pulls.update({ ...this.where, pull_number: pr.number, body })
+      )
+    }
+    return { number: pr.number, url: pr.url, created: false }
+  }
+
+  /**
+   * Moves an issue from one state label to another in one write: its labels become every
+   * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
+   * re-read first, so a label added meanwhile is kept and a move someone else made is not
+   * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
+   * `from` null means: move whatever state the issue is in.
+   */
+  async moveState(
+    issue: number,
+    from: string | null,
+    to: string,
+    allStates: string[]
+  ): Promise<MoveResult> {
+    const labels = await this.issueLabels(issue)
+    const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined)
+    const is = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+    if (present.length === 1 && is(present[0], to)) return { moved: false, current: to }
+    if (from !== null && !present.some((l) => is(l, from))) {
+      const current = present.length === 1 ? stateOfLabel(present[0], allStates)! : null
+      return { moved: false, current }
+    }
+    const next = labelsAfterMove(labels, allStates, to)
+    await this.call(`set the labels of #${issue}`, 'issues: write', () =>
+      this.octokit.rest.issues.setLabels({ ...this.where, issue_number: issue, labels: next })
+    )
+    return { moved: true, current: to }
+  }
+
+  /** The labels on an issue, all of them (an issue rarely has more than one page). */
+  private async issueLabels(issue: number): Promise<string[]> {
+    const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () =>
+      this.octokit.paginate(this.octokit.rest.issues.listLabelsOnIssue, {
+        ...this.where,
+        issue_number: issue,
+        per_page: 100
+      })
+    )
+    return labels.map((l) => l.name)
+  }
+
+  /** Creates the repository label when no label of that name (in any case) exists. */
+  async ensureLabel(name: string, color = 'ededed'): Promise<void> {
+    await this.call(`create the label ${JSON.stringify(name)}`, 'issues: write', async () => {
+      try {
+        await this.octokit.rest.issues.getLabel({ ...this.where, name })
+        return
+      } catch (e) {
+        if (!isHttpFailure(e) || e.status !== 404) throw e
+      }
+      try {
+        await this.octokit.rest.issues.createLabel({ ...this.where, name, color })
+      } catch (e) {
+        // Someone created it between our read and our write.
+        if (!isHttpFailure(e) || e.status !== 422 || !/already_exists/.test(e.message)) throw e
+      }
+    })
+  }
+
+  /** Adds labels; returns every label the issue has afterwards. */
+  async addLabels(issue: number, labels: string[]): Promise<string[]> {
+    const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () =>
+      this.octokit.rest.issues.addLabels({ ...this.where, issue_number: issue, labels })
+    )
+    return data.map((l) => l.name)
+  }
+
+  /** Removes a label; a label the issue does not carry is not an error. */
+  async removeLabel(issue: number, name: string): Promise<void> {
+    await this.call(`remove a label from #${issue}`, 'issues: write', async () => {
+      try {
+        await this.octokit.rest.issues.removeLabel({ ...this.where, issue_number: issue, name })
+      } catch (e) {
+        if (!isHttpFailure(e) || e.status !== 404) throw e
+      }
+    })
+  }
+
+  async comment(issue: number, body: string): Promise<{ id: number; url: string }> {
+    const { data } = await this.call(`comment on #${issue}`, 'issues: write', () =>
+      this.octokit.rest.issues.createComment({ ...this.where, issue_number: issue, body })
+    )
+    return { id: data.id, url: data.html_url }
+  }
+
+  /**
+   * The living comment for `marker`: the first comment a bot wrote whose first line is
+   * `<!-- marker -->` (anyone can type the marker into a comment of their own, so people's
+   * comments never count). Null when there is none yet.
+   */
+  async findComment(issue: number, marker: string): Promise<LivingComment | null> {
+    const head = markerLine(marker)
+    return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
+      const pages = this.octokit.paginate.iterator(this.octokit.rest.issues.listComments, {
+        ...this.where,
+        issue_number: issue,
+        per_page: 100
+      })
+      for await (const { data } of pages) {
+        const mine = data.find(
+          (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0].trim() === head
+        )
+        if (mine) return { id: mine.id, url: mine.html_url, body: mine.body ?? '' }
+      }
+      return null
+    })
+  }
+
+  /**
+   * Edits the living comment for `marker` in place, or creates it. Pass what `findComment`
+   * returned to save reading the comments again; an unchanged body costs no write.
+   */
+  async upsertComment(
+    issue: number,
+    marker: string,
+    body: string,
+    known?: LivingComment | null
+  ): Promise<{ id: number; url: string }> {
+    const full = `${markerLine(marker)}\n${body}`
+    const found = known === undefined ? await this.findComment(issue, marker) : known
+    if (!found) return this.comment(issue, full)
+    if (found.body !== full) {
+      await this.call(`update comment ${found.id}`, 'issues: write', () =>
+        this.octokit.rest.issues.updateComment({ ...this.where, comment_id: found.id, body: full })
+      )
+    }
+    return { id: found.id, url: found.url }
+  }
+
+  /** Sends a repository_dispatch (unlike a label change, it starts workflows with GITHUB_TOKEN). */
+  async dispatch(eventType: string, payload: Record<string, unknown>): Promise<void> {
+    if (Object.keys(payload).length > DISPATCH_MAX_KEYS) {
+      throw new Error(`a repository_dispatch payload holds at most ${DISPATCH_MAX_KEYS} keys`)
+    }
+    await this.call(`send the ${eventType} repository_dispatch`, 'contents: write', () =>
+      this.octokit.rest.repos.createDispatchEvent({
+        ...this.where,
+        event_type: eventType,
+        client_payload: payload
+      })
+    )
+  }
+}
+
+function markerLine(marker: string): string {
+  if (!MARKER.test(marker)) {
+    throw new Error(`status comment marker ${JSON.stringify(marker)} is not a plain word`)
+  }
+  return `<!-- ${marker} -->`
+}
+
+function explainCreate(e: unknown, head: string): Error {
+  return explainFailure(e, `create a pull request for ${head}`, 'pull-requests: write')
+}
+
+function parseIssueNumber(id: string): number {
+  const m = /^#?([1-9][0-9]{0,9})$/.exec(id.trim())
+  if (!m)
+    throw new UserError(`${JSON.stringify(id)} is not a GitHub issue number; give it as 42 or #42`)
+  return Number(m[1])
+}

@@ -1,0 +1,203 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { isMap, parseDocument } from 'yaml'
+import { UserError } from '../errors.js'
+import type { Issue } from './types.js'
+
+/** itervox's local tracker: one Markdown file per issue under `.itervox/issues/`. */
+export const LOCAL_ISSUES_DIR = '.itervox/issues'
+
+export interface LocalComment {
+  createdAt: string
+  author: string
+  body: string
+}
+
+export interface LocalIssue extends Issue {
+  comments: LocalComment[]
+}
+
+// Identifiers become file names, so they are checked before any path is built from them.
+const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]*-\d+$/
+
+export function localIssuePath(repoRoot: string, id: string): string {
+  if (!ID_PATTERN.test(id)) {
+    throw new UserError(
+      `issue "${id}" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1`
+    )
+  }
+  return join(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`)
+}
+
+export function readLocalIssue(repoRoot: string, id: string): LocalIssue {
+  const path = localIssuePath(repoRoot, id)
+  const display = `${LOCAL_ISSUES_DIR}/${id}.md`
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    throw new UserError(
+      `no local issue ${id}; create ${display} with title and state in its front matter`
+    )
+  }
+  return parseLocalIssue(text, id, display)
+}
+
+export function parseLocalIssue(raw: string, id: string, file: string): LocalIssue {
+  const text = raw.replace(/\r\n?/g, '\n')
+  const { meta, body } = splitFrontMatter(text, file)
+  const { description, comments } = splitComments(body)
+  const str = (key: string): string | undefined => {
+    const v = meta[key]
+    return v === undefined || v === null ? undefined : String(v)
+  }
+  const labels = Array.isArray(meta.labels) ? meta.labels.map(String) : []
+  return {
+    id,
+    identifier: id,
+    title: str('title') ?? '',
+    description,
+    state: str('state') ?? null,
+    labels,
+    url: file,
+    isPullRequest: false,
+    createdAt: str('created'),
+    updatedAt: str('updated'),
+    comments
+  }
+}
+
+/** Moves the issue file's state, keeping every other byte of it as it was. */
+export function setLocalIssueState(repoRoot: string, id: string, state: string): void {
+  const path = localIssuePath(repoRoot, id)
+  const text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n')
+  const lines = text.split('\n')
+  const end = lines[0] === '---' ? lines.indexOf('---', 1) : -1
+  if (end < 0) throw new UserError(`${id}: the issue file has no front matter to hold its state`)
+  const now = new Date().toISOString()
+  const quoted = JSON.stringify(state)
+  let sawState = false
+  let sawUpdated = false
+  for (let i = 1; i < end; i++) {
+    if (/^state\s*:/.test(lines[i] ?? '')) {
+      lines[i] = `state: ${quoted}`
+      sawState = true
+    } else if (/^updated\s*:/.test(lines[i] ?? '')) {
+      lines[i] = `updated: ${now}`
+      sawUpdated = true
+    }
+  }
+  const added = [
+    ...(sawState ? [] : [`state: ${quoted}`]),
+    ...(sawUpdated ? [] : [`updated: ${now}`])
+  ]
+  lines.splice(end, 0, ...added)
+  writeWhole(path, lines.join('\n'))
+}
+
+/**
+ * Appends an entry to the issue's `## Comments` section in itervox's form, `### <RFC3339> —
+ * <author>`, adding the section when the file has none. Body lines that start with `#` are
+ * escaped, so a comment (often an agent's words) cannot forge another entry or section.
+ */
+export function appendLocalComment(
+  repoRoot: string,
+  id: string,
+  comment: { author: string; body: string; at?: Date }
+): void {
+  const path = localIssuePath(repoRoot, id)
+  let text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n').replace(/\n*$/, '\n')
+  if (!COMMENTS_HEADING.test(text)) text += '\n## Comments\n'
+  const at = (comment.at ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z')
+  const author = comment.author.replace(/\s+/g, ' ').trim() || 'unknown'
+  const body = comment.body
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split('\n')
+    .map((line) => (line.startsWith('#') ? `\\${line}` : line))
+    .join('\n')
+  writeWhole(path, `${text}\n### ${at} — ${author}\n\n${body}\n`)
+}
+
+/** Writes a new issue file; an existing one is never replaced. */
+export function createLocalIssue(
+  repoRoot: string,
+  id: string,
+  issue: { title: string; state: string; description: string; at?: Date }
+): string {
+  const path = localIssuePath(repoRoot, id)
+  if (existsSync(path)) throw new UserError(`${LOCAL_ISSUES_DIR}/${id}.md already exists`)
+  const at = (issue.at ?? new Date()).toISOString()
+  const meta = [
+    `title: ${JSON.stringify(issue.title)}`,
+    `state: ${JSON.stringify(issue.state)}`,
+    `created: ${at}`,
+    `updated: ${at}`
+  ]
+  mkdirSync(dirname(path), { recursive: true })
+  writeWhole(path, `---\n${meta.join('\n')}\n---\n\n${issue.description.trim()}\n`)
+  return path
+}
+
+// Write then rename, so a reader never sees half a file.
+function writeWhole(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`
+  writeFileSync(tmp, text)
+  renameSync(tmp, path)
+}
+
+function splitFrontMatter(
+  text: string,
+  file: string
+): { meta: Record<string, unknown>; body: string } {
+  const lines = text.split('\n')
+  if (lines[0] !== '---') return { meta: {}, body: text.trim() }
+  let end = lines.indexOf('---', 1)
+  if (end < 0) end = lines.length
+  const doc = parseDocument(lines.slice(1, end).join('\n'))
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!
+    const line = (e.linePos?.[0]?.line ?? 1) + 1
+    throw new UserError(`invalid front matter: ${e.message.split('\n')[0]}`, { file, line })
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    throw new UserError('front matter must be a map of keys (title, state, labels, ...)', {
+      file,
+      line: 2
+    })
+  }
+  return {
+    meta: (doc.toJS() as Record<string, unknown> | null) ?? {},
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim()
+  }
+}
+
+const COMMENTS_HEADING = /^## Comments[ \t]*$/m
+const COMMENT_ENTRY = /^### (\S+) — (.+)$/
+
+function splitComments(body: string): { description: string; comments: LocalComment[] } {
+  const m = COMMENTS_HEADING.exec(body)
+  if (!m) return { description: body, comments: [] }
+  const description = body.slice(0, m.index).trim()
+  const comments: LocalComment[] = []
+  let current: LocalComment | null = null
+  const bodyLines: string[] = []
+  const flush = (): void => {
+    if (current) comments.push({ ...current, body: bodyLines.join('\n').trim() })
+    bodyLines.length = 0
+  }
+  for (const line of body.slice(m.index + m[0].length).split('\n')) {
+    const entry = COMMENT_ENTRY.exec(line)
+    if (entry) {
+      flush()
+      current = { createdAt: entry[1]!, author: entry[2]!.trim(), body: '' }
+    } else if (current) {
+      bodyLines.push(line)
+    }
+  }
+  flush()
+  return { description, comments }
+}

@@ -1,0 +1,22 @@
+// The scripted agents of test/fixtures/agents/, installed under the names the runner's
+// presets recognise. Stage tests reuse this.
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/agents')
+
+/**
+ * A fresh directory holding `claude`, `codex`, `gemini` and `generic-agent` (symlinks to the
+ * fakes). Put it first on PATH, or name a fake by its absolute path.
+ */
+export function installFakeAgents(dir = mkdtempSync(join(tmpdir(), 'fake-agents-'))): string {
+  const bin = join(dir, 'bin')
+  mkdirSync(bin, { recursive: true })
+  symlinkSync(join(FIXTURES, 'fake-claude.mjs'), join(bin, 'claude'))
+  symlinkSync(join(FIXTURES, 'fake-codex.mjs'), join(bin, 'codex'))
+  symlinkSync(join(FIXTURES, 'fake-gemini.mjs'), join(bin, 'gemini'))
+  symlinkSync(join(FIXTURES, 'fake-generic.sh'), join(bin, 'generic-agent'))
+  return bin
+}

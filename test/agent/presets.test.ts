@@ -1,0 +1,107 @@
+import { describe, expect, it } from '@jest/globals'
+import { presetFor } from '../../src/agent/presets.js'
+
+const opts = { maxTurns: 60, isRoot: false }
+
+describe('presetFor', () => {
+  it('runs claude in print mode with the JSON event stream, a turn limit and no prompts', () => {
+    const p = presetFor(['claude'], opts)
+    expect(p.name).toBe('claude')
+    expect(p.argv).toEqual([
+      'claude',
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--max-turns',
+      '60',
+      '--dangerously-skip-permissions'
+    ])
+    expect(p.env).toEqual({})
+  })
+
+  it('tells claude it is sandboxed only when running as root', () => {
+    expect(presetFor(['claude'], { maxTurns: 1, isRoot: true }).env).toEqual({ IS_SANDBOX: '1' })
+    expect(presetFor(['claude'], { maxTurns: 1, isRoot: false }).env).toEqual({})
+  })
+
+  it("keeps the user's claude flags and does not add them twice", () => {
+    const p = presetFor(
+      [
+        '/opt/bin/claude',
+        '--model',
+        'opus',
+        '--print',
+        '--max-turns=5',
+        '--permission-mode',
+        'acceptEdits'
+      ],
+      opts
+    )
+    expect(p.name).toBe('claude')
+    expect(p.argv).toEqual([
+      '/opt/bin/claude',
+      '--model',
+      'opus',
+      '--print',
+      '--max-turns=5',
+      '--permission-mode',
+      'acceptEdits',
+      '--output-format',
+      'stream-json',
+      '--verbose'
+    ])
+  })
+
+  it('runs codex exec with JSON events and the prompt from stdin', () => {
+    expect(presetFor(['codex'], opts).argv).toEqual([
+      'codex',
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '-'
+    ])
+    const own = presetFor(
+      ['codex', 'exec', '-m', 'o3', '--sandbox', 'workspace-write', '--json'],
+      opts
+    )
+    expect(own.name).toBe('codex')
+    expect(own.argv).toEqual([
+      'codex',
+      'exec',
+      '-m',
+      'o3',
+      '--sandbox',
+      'workspace-write',
+      '--json',
+      '--skip-git-repo-check',
+      '-'
+    ])
+  })
+
+  it('runs gemini headless with the stream-json output and tools allowed', () => {
+    expect(presetFor(['gemini'], opts).argv).toEqual([
+      'gemini',
+      '--output-format',
+      'stream-json',
+      '--yolo'
+    ])
+    expect(
+      presetFor(['gemini', '-m', 'gemini-2.5-pro', '-y', '-o', 'stream-json'], opts).argv
+    ).toEqual(['gemini', '-m', 'gemini-2.5-pro', '-y', '-o', 'stream-json'])
+  })
+
+  it('runs any other command exactly as given, as plain text', () => {
+    const argv = ['./scripts/agent.sh', '--flag', 'claude']
+    const p = presetFor(argv, opts)
+    expect(p.name).toBe('generic')
+    expect(p.argv).toEqual(argv)
+    expect(presetFor(['claude-wrapper'], opts).name).toBe('generic')
+    expect(presetFor(['npx', 'claude'], opts).name).toBe('generic')
+  })
+
+  it('gives every run its own parser', () => {
+    expect(presetFor(['claude'], opts).parser).not.toBe(presetFor(['claude'], opts).parser)
+  })
+})

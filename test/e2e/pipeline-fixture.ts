@@ -1,0 +1,102 @@
+// The seed's three-stage pipeline, on GitHub, for end-to-end runs of the bundled action.
+import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
+import { makeSandbox, OWNER, REPO, type Sandbox } from '../harness/action-run.js'
+
+export interface PipelineOptions {
+  /** Extra `agent:` keys, e.g. `stall_timeout_ms: 800`. */
+  agent?: string
+  /** Extra keys for the researcher profile, e.g. `commit_paths: ["docs/**"]`. */
+  researcher?: string
+  /** Extra files on the default branch. */
+  files?: Record<string, string>
+}
+
+export function workflowMd(o: PipelineOptions = {}): string {
+  return `---
+itervox_schema_version: 2
+tracker:
+  kind: github
+  active_states: ["Todo", "Researching", "Implementing", "Reviewing"]
+  completion_state: "Done"
+  failed_state: "Won't Do"
+agent:
+  command: claude
+  max_retries: 1
+${(o.agent ?? '')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => `  ${l}\n`)
+  .join('')}  profiles:
+    researcher:
+      soul_file: .itervox/agents/researcher/SOUL.md
+      instructions_file: .itervox/agents/researcher/INSTRUCTIONS.md
+      allowed_actions: ["move_state", "comment"]
+${(o.researcher ?? '')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => `      ${l}\n`)
+  .join('')}    implementer:
+      soul_file: .itervox/agents/implementer/SOUL.md
+      instructions_file: .itervox/agents/implementer/INSTRUCTIONS.md
+      allowed_actions: ["move_state", "comment"]
+      commit_paths: ["src/**"]
+    reviewer:
+      soul_file: .itervox/agents/reviewer/SOUL.md
+      instructions_file: .itervox/agents/reviewer/INSTRUCTIONS.md
+      allowed_actions: ["move_state", "comment"]
+automations:
+  - id: research
+    trigger: { type: issue_entered_state, state: Todo }
+    profile: researcher
+    policy: { move_to_state: Researching }
+  - id: implement
+    trigger: { type: issue_entered_state, state: Researching }
+    profile: implementer
+    policy: { move_to_state: Implementing }
+  - id: review
+    trigger: { type: issue_entered_state, state: Implementing }
+    profile: reviewer
+    policy: { move_to_state: Reviewing }
+---
+
+Work on issue {{ issue.identifier }}: {{ issue.title }}.
+
+{{ issue.description }}
+`
+}
+
+export function profileFiles(): Record<string, string> {
+  const files: Record<string, string> = {}
+  for (const p of ['researcher', 'implementer', 'reviewer']) {
+    files[`.itervox/agents/${p}/SOUL.md`] = `# ${p} SOUL\n\nYou are the ${p}.\n`
+    files[`.itervox/agents/${p}/INSTRUCTIONS.md`] =
+      `# ${p} INSTRUCTIONS\n\n## Handoff Protocol\n- Write your deliverable to \`{{ run.handoff_path }}\`.\n`
+  }
+  return files
+}
+
+export interface Pipeline {
+  sb: Sandbox
+  gh: FakeGitHub
+  issue: number
+}
+
+/** A repository with the pipeline on `main`, a fake GitHub, and issue #1 labelled Todo by ada. */
+export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> {
+  const sb = makeSandbox({
+    'WORKFLOW.md': workflowMd(o),
+    'README.md': '# demo\n',
+    ...profileFiles(),
+    ...o.files
+  })
+  const gh = await startFakeGitHub({ owner: OWNER, repo: REPO, originDir: sb.origin })
+  gh.addCollaborator('ada', 'write')
+  gh.addCollaborator('tim', 'triage')
+  const issue = gh.addIssue({
+    title: 'Add CSV export',
+    body: 'Users want to export the report as CSV.',
+    labels: ['Todo'],
+    author: 'ada'
+  })
+  return { sb, gh, issue }
+}

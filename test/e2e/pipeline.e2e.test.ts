@@ -1,0 +1,237 @@
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { git, runAction } from '../harness/action-run.js'
+import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { drive } from './drive.js'
+import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
+
+let current: Pipeline | undefined
+afterEach(async () => {
+  await current?.gh.stop()
+  current = undefined
+})
+
+async function pipeline(o: PipelineOptions = {}): Promise<Pipeline> {
+  current = await startPipeline(o)
+  return current
+}
+
+/** Scripts each profile's successive runs for the fake claude (see fake-claude.mjs). */
+function script(
+  p: Pipeline,
+  runs: Record<string, { mode?: string; md?: string }[]>
+): Record<string, string> {
+  const dir = join(p.sb.dir, 'script')
+  mkdirSync(dir, { recursive: true })
+  for (const [profile, list] of Object.entries(runs)) {
+    list.forEach((r, n) => {
+      if (r.mode) writeFileSync(join(dir, `${profile}.${n}.mode`), r.mode)
+      if (r.md) writeFileSync(join(dir, `${profile}.${n}.md`), r.md)
+    })
+  }
+  return { FAKE_AGENT_SCRIPT_DIR: dir }
+}
+
+const todo = (p: Pipeline) => ({
+  event: 'issues.labeled' as const,
+  eventOptions: {
+    issue: p.issue,
+    label: 'Todo',
+    labels: ['Todo'],
+    sender: 'ada',
+    title: 'Add CSV export'
+  }
+})
+
+const handoffs = (p: Pipeline) =>
+  git(p.sb.origin, 'ls-tree', '--name-only', `refs/heads/itervox/${p.issue}:.itervox/handoff`)
+    .split('\n')
+    .filter(Boolean)
+
+const record = (p: Pipeline) => {
+  const status = p.gh.comments(p.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))
+  return status ? readRecordFromComment(status.body) : null
+}
+
+/** The prompt a job gave its agent, from the job's private folder in RUNNER_TEMP. */
+function promptOf(p: Pipeline, run: string): string {
+  const [id, attempt] = run.split('/')
+  return readFileSync(
+    join(p.sb.dir, 'runner-temp', 'itervox-handoff', `${id}-${attempt}-${p.issue}`, 'prompt.md'),
+    'utf8'
+  )
+}
+
+const REVIEW_DONE = '---\nmove_state: Done\nverdict: PASS\n---\n# Review\n\nNo findings.\n'
+
+describe('the seed pipeline, job after job', () => {
+  it('runs research → implement → review to Done by dispatch, with three deliverables in order', async () => {
+    const p = await pipeline()
+    const env = script(p, { reviewer: [{ md: REVIEW_DONE }] })
+    const runs = await drive(p, todo(p), env)
+    expect(
+      runs.map((r) => [r.outputs.profile, r.outputs.outcome, r.outputs['next-state']])
+    ).toEqual([
+      ['researcher', 'succeeded', 'Researching'],
+      ['implementer', 'succeeded', 'Implementing'],
+      ['reviewer', 'succeeded', 'Done']
+    ])
+    expect(p.gh.labels(p.issue)).toEqual(['Done'])
+    const files = handoffs(p)
+    expect(files.map((f) => f.replace(/^.*Z_/, ''))).toEqual([
+      'researcher.md',
+      'implementer.md',
+      'reviewer.md'
+    ])
+    const pr = p.gh.pulls()[0]!
+    const body = pr.body ?? ''
+    expect(body.indexOf('researcher.md')).toBeLessThan(body.indexOf('implementer.md'))
+    expect(body.indexOf('implementer.md')).toBeLessThan(body.indexOf('reviewer.md'))
+    const status = p.gh
+      .comments(p.issue)
+      .filter((c) => c.body.startsWith('<!-- itervox:status -->'))
+    expect(status).toHaveLength(1)
+    expect(status[0]!.body).toContain('```mermaid')
+    expect(record(p)?.stages.map((s) => s.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    expect(p.gh.violations).toEqual([])
+    expect(p.gh.requests.length).toBeLessThanOrEqual(30)
+  })
+
+  it('sends work back on a FAIL review and moves on once the review passes', async () => {
+    const p = await pipeline({ agent: 'auto_review: true\nreviewer_profile: reviewer' })
+    const env = script(p, {
+      reviewer: [
+        { md: '---\nverdict: FAIL\n---\n# Review\n\n## Critical\n- src/a.ts:1 breaks the build\n' },
+        { md: '---\nverdict: PASS\n---\n# Review\n\nClean now.\n' },
+        { md: '---\nverdict: PASS\n---\n# Review\n\nThe change is sound.\n' },
+        { md: '# Final review\n\nNothing left.\n' }
+      ]
+    })
+    const runs = await drive(p, todo(p), env)
+    expect(runs.map((r) => `${r.outputs.profile}:${r.outputs['next-state'] ?? ''}`)).toEqual([
+      'researcher:',
+      'reviewer:',
+      'researcher:',
+      'reviewer:Researching',
+      'implementer:',
+      'reviewer:Implementing',
+      'reviewer:Reviewing'
+    ])
+    const rework = record(p)!.stages[2]!
+    expect(rework).toMatchObject({ profile: 'researcher', round: 1 })
+    const prompt = promptOf(p, rework.run)
+    expect(prompt).toContain('## Review findings')
+    expect(prompt).toContain('src/a.ts:1 breaks the build')
+  })
+
+  it('re-runs a stage whose deliverable misses a required section, then escalates', async () => {
+    const p = await pipeline({ researcher: 'required_sections: ["Findings", "Risks"]' })
+    const env = script(p, {
+      researcher: [
+        { md: '# Research\n\n## Findings\n\nx\n' },
+        { md: '# Research\n\n## Findings\n\ny\n' }
+      ]
+    })
+    const runs = await drive(p, todo(p), env)
+    expect(runs.map((r) => r.outputs.outcome)).toEqual(['failed', 'failed'])
+    expect(runs[0]!.summary).toContain('Risks')
+    expect(promptOf(p, record(p)!.stages[1]!.run)).toContain(
+      '## Your previous deliverable was refused'
+    )
+    expect(p.gh.labels(p.issue)).toEqual(["Won't Do"])
+    const stopped = p.gh
+      .comments(p.issue)
+      .find((c) => c.body.startsWith('**The itervox pipeline stopped.**'))
+    expect(stopped?.body).toContain('failed its checks twice')
+  })
+
+  it('retries a stalled stage, then moves the issue to the failed state with the partial named', async () => {
+    const p = await pipeline({ agent: 'stall_timeout_ms: 600' })
+    const runs = await drive(p, todo(p), { FAKE_AGENT_MODE: 'stall' })
+    expect(runs.map((r) => r.outputs.outcome)).toEqual(['stalled', 'stalled'])
+    expect(p.gh.labels(p.issue)).toEqual(["Won't Do"])
+    const stopped = p.gh
+      .comments(p.issue)
+      .find((c) => c.body.startsWith('**The itervox pipeline stopped.**'))
+    expect(stopped?.body).toMatch(/researcher stalled 2 times, retries spent.*\.partial\.md/)
+    expect(handoffs(p).filter((f) => f.endsWith('.partial.md'))).toHaveLength(2)
+  })
+
+  it('asks for input, and resumes the same stage on a reply from someone with write access', async () => {
+    const p = await pipeline()
+    const env = script(p, { researcher: [{ mode: 'needs-input' }, {}] })
+    const [asked] = await drive(p, todo(p), env)
+    expect(asked!.outputs.outcome).toBe('input_required')
+    expect(p.gh.labels(p.issue)).toEqual(['Todo', 'needs-input'])
+    const question = p.gh.comments(p.issue).find((c) => c.body.includes('needs input'))
+    expect(question).toBeDefined()
+    const outsider = await runAction('main', p.sb, p.gh, {
+      event: 'issue_comment.created',
+      eventOptions: { issue: p.issue, comment: 'do evil', sender: 'tim' },
+      env
+    })
+    expect(outsider.outputs.outcome).toBe('denied')
+    const runs = await drive(
+      p,
+      {
+        event: 'issue_comment.created',
+        eventOptions: { issue: p.issue, comment: 'Use semicolons.', sender: 'ada' }
+      },
+      env
+    )
+    expect(runs[0]!.outputs.outcome).toBe('succeeded')
+    expect(runs[0]!.outputs['handoff-path']).toBe(asked!.outputs['handoff-path'])
+    expect(p.gh.labels(p.issue)).not.toContain('needs-input')
+    const resumed = promptOf(p, record(p)!.stages[1]!.run)
+    expect(resumed).toContain('## Reply from @ada')
+    expect(resumed).toContain('Use semicolons.')
+  })
+
+  it('ignores a duplicated dispatch and a re-run of a finished job; re-runs a failed one', async () => {
+    const p = await pipeline()
+    const env = script(p, { implementer: [{ mode: 'exit1' }, { mode: 'exit1' }] })
+    const bot = { sender: 'github-actions[bot]', senderType: 'Bot' as const }
+    const [research] = await drive(p, todo(p), env, 1)
+    expect(research!.outputs.outcome).toBe('succeeded')
+    const toResearching = p.gh.dispatches[0]!
+    const deliver = (runId: string, attempt = '1') =>
+      runAction('main', p.sb, p.gh, {
+        event: 'repository_dispatch',
+        eventOptions: {
+          eventType: toResearching.eventType,
+          clientPayload: toResearching.clientPayload,
+          ...bot
+        },
+        env: { ...env, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: attempt }
+      })
+    const implement = await deliver('3000')
+    expect(implement.outputs).toMatchObject({ profile: 'implementer', outcome: 'failed' })
+
+    const tip = git(p.sb.origin, 'rev-parse', 'refs/heads/itervox/1')
+    const writes = () => p.gh.requests.filter((r) => r.method !== 'GET').length
+    const before = writes()
+    const duplicate = await deliver('3001')
+    expect(duplicate.outputs.outcome).toBe('skipped')
+    expect(duplicate.summary).toContain('implementer attempt 0 already ran')
+    const rerunResearch = await runAction('main', p.sb, p.gh, {
+      ...todo(p),
+      env: {
+        ...env,
+        GITHUB_RUN_ID: record(p)!.stages[0]!.run.split('/')[0]!,
+        GITHUB_RUN_ATTEMPT: '2'
+      }
+    })
+    expect(rerunResearch.outputs.outcome).toBe('skipped')
+    expect(git(p.sb.origin, 'rev-parse', 'refs/heads/itervox/1')).toBe(tip)
+    expect(writes()).toBe(before)
+
+    const rerunImplement = await deliver('3000', '2')
+    expect(rerunImplement.outputs).toMatchObject({ profile: 'implementer', outcome: 'failed' })
+    expect(
+      record(p)
+        ?.stages.filter((st) => st.profile === 'implementer')
+        .map((st) => st.attempt)
+    ).toEqual([0, 1])
+  })
+})

@@ -1,0 +1,314 @@
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { checkoutShallow, git, runAction, type ActionRun } from '../harness/action-run.js'
+import { startPipeline, type Pipeline } from './pipeline-fixture.js'
+
+const HANDOFF = /^\.itervox\/handoff\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_researcher\.md$/
+const PARTIAL =
+  /^\.itervox\/handoff\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_researcher\.partial\.md$/
+
+let current: Pipeline | undefined
+afterEach(async () => {
+  await current?.gh.stop()
+  current = undefined
+})
+
+async function pipeline(o: Parameters<typeof startPipeline>[0] = {}): Promise<Pipeline> {
+  current = await startPipeline(o)
+  return current
+}
+
+const labeled = (p: Pipeline, sender = 'ada', label = 'Todo') => ({
+  event: 'issues.labeled' as const,
+  eventOptions: { issue: p.issue, label, labels: [label], sender, title: 'Add CSV export' }
+})
+
+/** Files on the remote issue branch, or null when the branch does not exist. */
+function branchFiles(p: Pipeline, branch = `itervox/${p.issue}`): string[] | null {
+  try {
+    return git(p.sb.origin, 'ls-tree', '-r', '--name-only', `refs/heads/${branch}`).split('\n')
+  } catch {
+    return null
+  }
+}
+
+function show(p: Pipeline, path: string, branch = `itervox/${p.issue}`): string {
+  return git(p.sb.origin, 'show', `refs/heads/${branch}:${path}`)
+}
+
+/** No line the agent printed can act as a workflow command in the runner's log. */
+function expectNoAgentCommands(run: ActionRun) {
+  const ours =
+    /^::(group|endgroup|stop-commands|[0-9a-f]{32}|add-mask|debug|warning|error|notice)::/
+  for (const line of run.stdout.split('\n')) {
+    if (line.startsWith('::')) expect(line).toMatch(ours)
+  }
+}
+
+describe('a stage run by the bundled action', () => {
+  it('runs the profile, commits the deliverable to the issue branch and opens a draft PR', async () => {
+    const p = await pipeline()
+    checkoutShallow(p.sb)
+    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({
+      issue: '1',
+      state: 'Todo',
+      profile: 'researcher',
+      outcome: 'succeeded',
+      branch: 'itervox/1',
+      'pull-request': '2'
+    })
+    expect(run.outputs['handoff-path']).toMatch(HANDOFF)
+    const files = branchFiles(p)!
+    expect(files).toContain(run.outputs['handoff-path'])
+    expect(git(p.sb.origin, 'rev-parse', 'refs/heads/itervox/1')).toBe(run.outputs.commit)
+    const message = git(p.sb.origin, 'log', '-1', '--format=%an <%ae>%n%B', 'refs/heads/itervox/1')
+    expect(message).toContain(
+      'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>'
+    )
+    expect(message).toContain('Itervox-Profile: researcher')
+    expect(message).toContain('Itervox-Outcome: succeeded')
+    const pr = p.gh.pulls()[0]!
+    expect(pr).toMatchObject({ head: 'itervox/1', base: 'main', draft: true })
+    expect(pr.body).toContain('#1')
+    expect(pr.body).toContain(run.outputs['handoff-path']!.split('/').pop())
+    expect(run.summary).toContain('## itervox handoff: succeeded')
+    expect(run.summary).toContain('| Profile | researcher |')
+    expect(p.gh.violations).toEqual([])
+    expect(p.gh.requests.length).toBeLessThanOrEqual(8)
+    expectNoAgentCommands(run)
+  })
+
+  it('works in an empty workspace, with no checkout before it', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(run.outputs.outcome).toBe('succeeded')
+    expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
+  })
+
+  it('gives the agent none of the runner tokens or file-command paths', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'env-dump' }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    const env = JSON.parse(show(p, run.outputs['handoff-path']!)) as Record<string, string>
+    for (const name of Object.keys(env)) {
+      expect(name).not.toMatch(
+        /^(GITHUB_TOKEN|INPUT_|ACTIONS_|GITHUB_(ENV|OUTPUT|STATE|PATH|STEP_SUMMARY)$)/
+      )
+    }
+    expect(JSON.stringify(env)).not.toContain('ghs_')
+    expect(env).toMatchObject({
+      ITERVOX_AGENT: '1',
+      ITERVOX_PROFILE: 'researcher',
+      ITERVOX_ISSUE: '#1'
+    })
+    expect(env.ITERVOX_HANDOFF_PATH).toBe(run.outputs['handoff-path'])
+  })
+
+  it('commits a partial when the agent fails, and fails the job', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'exit1' }
+    })
+    expect(run.code).toBe(1)
+    expect(run.outputs.outcome).toBe('failed')
+    expect(run.outputs['handoff-path']).toMatch(PARTIAL)
+    expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
+    expect(show(p, run.outputs['handoff-path']!)).toMatch(/failed/)
+    expect(run.stdout).toContain('::error::stage failed')
+  })
+
+  it('ends a stalled agent and its SIGTERM-ignoring group, then commits a partial', async () => {
+    const p = await pipeline({ agent: 'stall_timeout_ms: 800' })
+    const pids = join(p.sb.dir, 'pids')
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids }
+    })
+    expect(run.outputs.outcome).toBe('stalled')
+    expect(run.outputs['handoff-path']).toMatch(PARTIAL)
+    expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
+    for (const pid of readFileSync(pids, 'utf8').split('\n').filter(Boolean)) {
+      expect(
+        existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')
+      ).toBe(false)
+    }
+  })
+
+  it('counts a run that leaves no deliverable as failed, with a written partial', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'no-deliverable' }
+    })
+    expect(run.outputs.outcome).toBe('failed')
+    expect(run.summary).toContain('no deliverable was written')
+    expect(run.outputs['handoff-path']).toMatch(PARTIAL)
+    expect(show(p, run.outputs['handoff-path']!)).toContain('researcher')
+  })
+
+  it('never reads or commits a deliverable that is a symlink', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'symlink-deliverable', FAKE_AGENT_SYMLINK_TARGET: '/etc/passwd' }
+    })
+    expect(run.outputs.outcome).toBe('failed')
+    const files = branchFiles(p)!
+    expect(files.filter((f) => HANDOFF.test(f))).toEqual([])
+    const partial = files.find((f) => PARTIAL.test(f))!
+    expect(show(p, partial)).not.toContain('root:')
+    expect(git(p.sb.origin, 'ls-tree', `refs/heads/itervox/1`, partial)).toMatch(/^100644 /)
+  })
+
+  it('refuses what the profile may not write, and lists it in the summary', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'workflow-write' }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    expect(branchFiles(p)!.some((f) => f.startsWith('.github/'))).toBe(false)
+    expect(run.summary).toContain('.github/workflows/x.yml: forbidden path')
+  })
+
+  it('keeps workflow commands the agent prints from acting on the runner', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'workflow-commands' }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    expect(run.stdout).toContain('│ ::set-output')
+    expectNoAgentCommands(run)
+    expect(Object.keys(run.state)).toEqual(['context'])
+  })
+
+  it('keeps both sides when someone pushes to the branch during the run', async () => {
+    const racer = [
+      '#!/bin/sh',
+      'set -e',
+      'cat > /dev/null',
+      'tmp=$(mktemp -d)',
+      'git clone --quiet "$RACE_ORIGIN" "$tmp/c" && cd "$tmp/c"',
+      'git checkout --quiet -b itervox/1',
+      'echo human > human.txt && git add human.txt',
+      'git -c user.name=h -c user.email=h@x commit --quiet -m "human commit"',
+      'git push --quiet origin itervox/1',
+      'cd - > /dev/null',
+      'mkdir -p .itervox/handoff && printf "# Research\\n\\nDone.\\n" > "$ITERVOX_HANDOFF_PATH"'
+    ].join('\n')
+    const p = await pipeline({
+      researcher: 'command: tools/racer.sh',
+      files: { 'tools/racer.sh': racer }
+    })
+    git(p.sb.dir, 'clone', '--quiet', p.sb.origin, join(p.sb.dir, 'chmod'))
+    const chmod = join(p.sb.dir, 'chmod')
+    git(chmod, 'update-index', '--chmod=+x', 'tools/racer.sh')
+    git(chmod, 'commit', '--quiet', '-m', 'exec')
+    git(chmod, 'push', '--quiet', 'origin', 'main')
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { RACE_ORIGIN: `file://${p.sb.origin}` }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    const files = branchFiles(p)!
+    expect(files).toContain('human.txt')
+    expect(files).toContain(run.outputs['handoff-path'])
+    expect(git(p.sb.origin, 'log', '--format=%s', 'refs/heads/itervox/1')).toContain('human commit')
+  })
+
+  it('denies a sender without write access and changes nothing', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, labeled(p, 'tim'))
+    expect(run.code).toBe(0)
+    expect(run.outputs.outcome).toBe('denied')
+    expect(run.summary).toContain('triage')
+    expect(branchFiles(p)).toBeNull()
+    expect(p.gh.labels(p.issue)).toEqual(['Todo'])
+    expect(p.gh.requests.filter((r) => r.method !== 'GET')).toEqual([])
+  })
+
+  it('denies a label on a pull request from a fork', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      event: 'pull_request.labeled',
+      eventOptions: {
+        issue: 5,
+        label: 'Todo',
+        sender: 'ada',
+        head: 'feature',
+        headRepo: 'mallory/demo'
+      }
+    })
+    expect(run.outputs.outcome).toBe('denied')
+    expect(run.summary).toContain('fork')
+  })
+
+  it('skips labels that are not the issue state, and events that start nothing', async () => {
+    const p = await pipeline()
+    const other = await runAction('main', p.sb, p.gh, labeled(p, 'ada', 'bug'))
+    expect(other.outputs.outcome).toBe('skipped')
+    expect(other.summary).toContain('label "bug" is not a pipeline state')
+    const stale = await runAction('main', p.sb, p.gh, labeled(p, 'ada', 'Researching'))
+    expect(stale.outputs.outcome).toBe('skipped')
+    expect(stale.summary).toContain('the issue is now in "Todo"')
+    expect(branchFiles(p)).toBeNull()
+  })
+
+  it('dry-run shows the prompt in the summary and runs no agent', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      inputs: { 'dry-run': 'true' },
+      env: { FAKE_AGENT_MODE: 'exit1' }
+    })
+    expect(run.outputs.outcome).toBe('skipped')
+    expect(run.summary).toContain('Work on issue #1: Add CSV export.')
+    expect(run.summary).toContain('## Run Context')
+    expect(branchFiles(p)).toBeNull()
+  })
+
+  it('on cancel (SIGINT) ends the agent and pushes its partial', async () => {
+    const p = await pipeline()
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'stall' },
+      interrupt: { when: /agent output/, signal: 'SIGINT' }
+    })
+    expect(run.outputs.outcome).toBe('cancelled')
+    expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
+    const post = await runAction('post', p.sb, p.gh, { ...labeled(p), state: run.state })
+    expect(post.code).toBe(0)
+    expect(post.stdout).toContain('nothing to do')
+  })
+
+  it('when the main step is killed, the post step ends the agent and pushes the partial', async () => {
+    const p = await pipeline()
+    const pids = join(p.sb.dir, 'pids')
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids },
+      interrupt: { when: /agent output/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    expect(branchFiles(p)).toBeNull()
+    const post = await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })
+    expect(post.code).toBe(0)
+    const files = branchFiles(p)!
+    expect(files.some((f) => PARTIAL.test(f))).toBe(true)
+    expect(post.summary).toContain('cancelled')
+    for (const pid of readFileSync(pids, 'utf8').split('\n').filter(Boolean)) {
+      expect(
+        existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')
+      ).toBe(false)
+    }
+  })
+})

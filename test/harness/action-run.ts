@@ -1,0 +1,195 @@
+// Runs the bundled action (dist/main, dist/post) the way the GitHub runner does: a `node`
+// process with the runner's GITHUB_*, RUNNER_* and INPUT_* environment, file commands in temp
+// files, and saved state handed from the main step to the post step as STATE_* variables.
+import { spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { installFakeAgents } from '../agent/fake-agents.js'
+import { EVENT_NAME, makeEvent, writeEvent, type EventName, type EventOptions } from './events.js'
+import type { FakeGitHub } from './fake-github.js'
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+export const OWNER = 'octo-org'
+export const REPO = 'demo'
+
+export interface Sandbox {
+  dir: string
+  /** A stand-in for GITHUB_SERVER_URL: `<serverUrl>/octo-org/demo.git` is the bare origin. */
+  serverUrl: string
+  origin: string
+  workspace: string
+  agentsBin: string
+  home: string
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_COMMITTER_EMAIL: 'ada@example.com'
+    }
+  }).trim()
+}
+
+/** A bare origin whose default branch holds `files`, and an empty workspace. */
+export function makeSandbox(files: Record<string, string>): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'handoff-e2e-'))
+  const server = join(dir, 'server')
+  const origin = join(server, OWNER, `${REPO}.git`)
+  mkdirSync(origin, { recursive: true })
+  git(origin, 'init', '--quiet', '--bare', '--initial-branch=main')
+  const seed = join(dir, 'seed')
+  mkdirSync(seed)
+  git(seed, 'init', '--quiet', '--initial-branch=main')
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(seed, path)), { recursive: true })
+    writeFileSync(join(seed, path), text)
+  }
+  git(seed, 'add', '-A')
+  git(seed, 'commit', '--quiet', '-m', 'seed')
+  git(seed, 'push', '--quiet', origin, 'main')
+  const workspace = join(dir, 'workspace')
+  mkdirSync(workspace)
+  const home = join(dir, 'home')
+  mkdirSync(home)
+  return {
+    dir,
+    serverUrl: `file://${server}`,
+    origin,
+    workspace,
+    agentsBin: installFakeAgents(join(dir, 'agents')),
+    home
+  }
+}
+
+/** What actions/checkout with `fetch-depth: 1` leaves: a shallow clone of the default branch. */
+export function checkoutShallow(sb: Sandbox): void {
+  git(sb.dir, 'clone', '--quiet', '--depth', '1', `file://${sb.origin}`, sb.workspace)
+}
+
+export interface ActionRun {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  outputs: Record<string, string>
+  state: Record<string, string>
+  summary: string
+}
+
+export interface RunOptions {
+  event: EventName
+  eventOptions?: EventOptions
+  inputs?: Record<string, string>
+  env?: Record<string, string>
+  /** STATE_* from a main step, for the post step. */
+  state?: Record<string, string>
+  /** Send this signal once stdout contains `when` (e.g. the agent's output group). */
+  interrupt?: { when: RegExp; signal: NodeJS.Signals }
+}
+
+/** Runs `dist/<entry>/index.js` to its end, as the runner would. */
+export async function runAction(
+  entry: 'main' | 'post',
+  sb: Sandbox,
+  gh: FakeGitHub,
+  o: RunOptions
+): Promise<ActionRun> {
+  const run = mkdtempSync(join(sb.dir, `run-${entry}-`))
+  const files = {
+    GITHUB_OUTPUT: join(run, 'output'),
+    GITHUB_STATE: join(run, 'state'),
+    GITHUB_STEP_SUMMARY: join(run, 'summary'),
+    GITHUB_ENV: join(run, 'env'),
+    GITHUB_PATH: join(run, 'path')
+  }
+  for (const f of Object.values(files)) writeFileSync(f, '')
+  const eventPath = writeEvent(
+    run,
+    makeEvent(o.event, { owner: OWNER, repo: REPO, ...o.eventOptions })
+  )
+  const inputs: Record<string, string> = {
+    'github-token': 'ghs_test_token',
+    'workflow-file': 'WORKFLOW.md',
+    chain: 'dispatch',
+    'dry-run': 'false',
+    ...o.inputs
+  }
+  const env: Record<string, string> = {
+    PATH: `${sb.agentsBin}:${process.env.PATH}`,
+    HOME: sb.home,
+    LANG: 'C.UTF-8',
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: EVENT_NAME[o.event],
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REPOSITORY_OWNER: OWNER,
+    GITHUB_WORKSPACE: sb.workspace,
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: sb.serverUrl,
+    GITHUB_RUN_ID: '1001',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_ACTOR: 'ada',
+    GITHUB_TOKEN: 'ghs_should_never_reach_the_agent',
+    ACTIONS_RUNTIME_TOKEN: 'runtime_should_never_reach_the_agent',
+    RUNNER_TEMP: join(sb.dir, 'runner-temp'),
+    RUNNER_OS: 'Linux',
+    ITERVOX_HANDOFF_API_SECOND_MS: '1',
+    ...files,
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...Object.fromEntries(Object.entries(o.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
+    ...o.env
+  }
+  mkdirSync(env.RUNNER_TEMP, { recursive: true })
+  const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
+    cwd: sb.workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  let interrupted = false
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString()
+    if (o.interrupt && !interrupted && o.interrupt.when.test(stdout)) {
+      interrupted = true
+      child.kill(o.interrupt.signal)
+    }
+  })
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((res) =>
+    child.on('close', (c, s) => res([c, s]))
+  )
+  return {
+    code,
+    signal,
+    stdout,
+    stderr,
+    outputs: parseFileCommand(readFileSync(files.GITHUB_OUTPUT, 'utf8')),
+    state: parseFileCommand(readFileSync(files.GITHUB_STATE, 'utf8')),
+    summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')
+  }
+}
+
+/** `name<<delimiter\nvalue\ndelimiter` records, as @actions/core writes them. */
+export function parseFileCommand(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i] ?? '')
+    if (!m) continue
+    const value: string[] = []
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? '')
+    out[m[1]!] = value.join('\n')
+  }
+  return out
+}

