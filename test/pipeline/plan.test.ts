@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals'
+import { planStage, type PlanInput } from '../../src/pipeline/plan.js'
+import { emptyRecord, type IssueRecord, type StageRecord } from '../../src/pipeline/record.js'
+import { seedConfig } from './pipeline-config.js'
+
+const config = seedConfig()
+const stage = (over: Partial<StageRecord>): StageRecord => ({
+  entry: 1,
+  state: 'Todo',
+  profile: 'researcher',
+  kind: 'work',
+  attempt: 0,
+  round: 0,
+  outcome: 'failed',
+  reason: 'x',
+  run: '10/1',
+  startedAt: '2026-11-30T00:00:00.000Z',
+  durationMs: 1,
+  ...over
+})
+const input = (
+  record: IssueRecord,
+  trigger: Partial<PlanInput['trigger']>,
+  runId = '99'
+): PlanInput => ({
+  config,
+  record,
+  state: 'Todo',
+  automation: config.automations[0]!,
+  trigger: { source: 'label', actorIsBot: false, ...trigger },
+  runId,
+  chain: 'dispatch'
+})
+
+describe('planStage', () => {
+  it("starts a new entry on a person's label", () => {
+    expect(planStage(input(emptyRecord(), {}))).toMatchObject({
+      entry: 1,
+      newEntry: true,
+      profile: 'researcher',
+      attempt: 0
+    })
+  })
+
+  it("skips the pipeline's own label changes when it dispatches", () => {
+    expect(planStage(input(emptyRecord(), { actorIsBot: true }))).toEqual({
+      skip: "the pipeline's own label change; its next stage was dispatched"
+    })
+  })
+
+  it('runs a dispatched continuation once per entry, attempt and round', () => {
+    const record: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 1, stages: [stage({})] }
+    const c = { entry: 1, kind: 'work' as const, profile: 'researcher', attempt: 1, round: 0 }
+    expect(
+      planStage(input(record, { source: 'repository_dispatch', continuation: c }))
+    ).toMatchObject({ attempt: 1 })
+    expect(
+      planStage(
+        input(record, { source: 'repository_dispatch', continuation: { ...c, attempt: 0 } })
+      )
+    ).toHaveProperty('skip')
+    expect(
+      planStage(input(record, { source: 'repository_dispatch', continuation: { ...c, entry: 0 } }))
+    ).toEqual({
+      skip: 'the dispatch was for an earlier entry into "Todo"'
+    })
+  })
+
+  it('on a re-run of its own job: nothing after a success, a new attempt after a failure', () => {
+    const ok: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Todo',
+      entry: 1,
+      stages: [stage({ outcome: 'succeeded' })]
+    }
+    expect(planStage(input(ok, {}, '10'))).toHaveProperty('skip')
+    const failed: IssueRecord = { ...ok, stages: [stage({})] }
+    expect(planStage(input(failed, {}, '10'))).toMatchObject({
+      entry: 1,
+      newEntry: false,
+      attempt: 1
+    })
+  })
+
+  it('resumes a waiting stage on a reply, on the same handoff timestamp', () => {
+    const record: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Todo',
+      entry: 1,
+      stages: [stage({ outcome: 'input_required' })],
+      waiting: {
+        entry: 1,
+        state: 'Todo',
+        profile: 'researcher',
+        kind: 'work',
+        attempt: 0,
+        timestamp: 'TS',
+        question: 'q'
+      }
+    }
+    const reply = { body: 'yes', author: 'ada' }
+    expect(planStage(input(record, { source: 'comment', reply }))).toMatchObject({
+      timestamp: 'TS',
+      reply
+    })
+    expect(planStage(input(record, { source: 'comment', reply, actorIsBot: true }))).toHaveProperty(
+      'skip'
+    )
+    expect(planStage(input(emptyRecord(), { source: 'comment', reply }))).toEqual({
+      skip: 'no stage of this issue is waiting for input'
+    })
+  })
+})

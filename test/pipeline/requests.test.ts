@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals'
+import { permittedRequests, readRequests, requestsSection } from '../../src/pipeline/requests.js'
+
+describe('agent requests in deliverable front matter', () => {
+  it('reads move_state, comment, comment_pr and verdict', () => {
+    const r = readRequests(
+      '---\nmove_state: Done\ncomment: "All good \u200b"\nverdict: pass\n---\n# Review\n'
+    )
+    expect(r).toEqual({
+      requests: { moveState: 'Done', comment: 'All good', verdict: 'PASS' },
+      problems: []
+    })
+  })
+
+  it('has no requests without front matter, and reports malformed ones as problems', () => {
+    expect(readRequests('# Just a report\n')).toEqual({ requests: {}, problems: [] })
+    expect(readRequests('---\nmove_state: [a, b]\nmerge_pr: 1\n---\n').problems).toEqual([
+      'move_state must be a non-empty string',
+      'unknown request "merge_pr" ignored; use move_state, comment, comment_pr, verdict'
+    ])
+    expect(readRequests('---\nverdict: maybe\n---\n').problems).toEqual([
+      'verdict must be PASS or FAIL, not "maybe"'
+    ])
+    expect(readRequests('---\n' + '- '.repeat(5000) + 'x\n---\n').problems[0]).toMatch(
+      /not valid YAML|nested/
+    )
+  })
+
+  it('keeps only what the profile allows, and moves only to known states', () => {
+    const requests = { moveState: 'done', comment: 'hi', commentPr: 'pr', verdict: 'FAIL' as const }
+    expect(permittedRequests(requests, ['move_state', 'comment'], ['Todo', 'Done'])).toEqual({
+      permitted: { moveState: 'Done', comment: 'hi', verdict: 'FAIL' },
+      refused: ['comment_pr: the profile may not comment on the pull request']
+    })
+    expect(permittedRequests({ moveState: 'Shipped' }, ['move_state'], ['Done']).refused).toEqual([
+      'move_state: "Shipped" is not a state of WORKFLOW.md'
+    ])
+    expect(permittedRequests({ moveState: 'Done' }, [], ['Done']).refused).toEqual([
+      'move_state: the profile may not move the issue'
+    ])
+  })
+
+  it('tells the agent which requests its profile may make', () => {
+    const text = requestsSection(['move_state'], true)
+    expect(text).toContain('`move_state` (move the issue to another state)')
+    expect(text).toContain('`verdict` (required in this review')
+    expect(text).not.toContain('comment:')
+    expect(requestsSection([], false)).toContain('may not request any action')
+  })
+})
