@@ -18,6 +18,8 @@ for (const [name, entry] of Object.entries(entries)) {
       join(out, name),
       '--license',
       'licenses.txt',
+      // Smaller bundles start faster: every stage is a fresh `node` process.
+      '--minify',
       '-q'
     ],
     { stdio: 'inherit' }

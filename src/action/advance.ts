@@ -1,21 +1,20 @@
 import { findAutomation, knownStates } from '../config/load.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
-import { GitObjects } from '../git/objects.js'
-import { continuationFor, recordAfter } from '../pipeline/advance.js'
+import { continuationFor } from '../pipeline/advance.js'
 import type { StagePlan } from '../pipeline/plan.js'
-import { recordStage, recordStart, type IssueRecord } from '../pipeline/record.js'
-import { permittedRequests, readRequests, type AgentRequests } from '../pipeline/requests.js'
+import type { IssueRecord } from '../pipeline/record.js'
+import type { AgentRequests } from '../pipeline/requests.js'
+import { settleStage } from '../pipeline/settle.js'
 import type { FinalisedStage } from '../pipeline/stage.js'
 import { pipelineDiagram, renderStatusComment, stageTable } from '../pipeline/status-view.js'
-import { decideNext, type Next } from '../pipeline/transitions.js'
+import type { Next } from '../pipeline/transitions.js'
 import type { GitHubTracker, LivingComment } from '../tracker/github.js'
-import { DISPATCH_TYPE } from './event.js'
+import { DISPATCH_TYPE, NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import type { Settings } from './inputs.js'
+import { inert, oneLine } from './report.js'
 
 /** The first line of the one living status comment per issue. */
 export const STATUS_MARKER = 'itervox:status'
-export const NEEDS_INPUT_LABEL = 'needs-input'
-export const NEEDS_ATTENTION_LABEL = 'needs-attention'
 
 export interface Advanced {
   nextState?: string
@@ -48,55 +47,19 @@ export async function advance(o: {
   timestamp: string
 }): Promise<Advanced> {
   const { s, tracker, config, plan, result } = o
-  const refused: string[] = []
-  const profile = config.agent.profiles[plan.profile]!
-
-  let requests: AgentRequests = {}
-  if (result.outcome === 'succeeded' && result.handoffPath && o.commit) {
-    const text = await readCommitted(
-      s.workspace,
-      o.commit,
-      result.handoffPath,
-      config.handoff.maxFileBytes
-    )
-    const read = readRequests(text ?? '')
-    const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config))
-    requests = allowed.permitted
-    refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`))
-  }
-
-  const next = decideNext({
+  const { next, record, staged, requests, refused } = await settleStage({
+    repo: s.workspace,
     config,
     automation: o.automation,
-    kind: plan.kind,
-    profile: plan.profile,
-    outcome: result.outcome,
-    reason: result.reason,
-    attempt: plan.attempt,
-    recheckSpent: Boolean(plan.recheck),
-    round: plan.round,
-    transitions: o.record.transitions,
-    requests,
-    pendingMove: o.record.pendingMove,
-    reviewed: plan.reviewed,
-    question: result.agent?.question,
-    handoffPath: result.handoffPath
-  })
-
-  let record = recordStage(recordStart(o.record, o.state, plan), {
-    entry: plan.entry,
     state: o.state,
-    profile: plan.profile,
-    kind: plan.kind,
-    attempt: plan.attempt,
-    round: plan.round,
-    outcome: result.outcome,
-    reason: result.reason.slice(0, 300),
+    plan,
+    record: o.record,
+    result,
+    commit: o.commit ?? null,
     run: `${s.runId}/${s.runAttempt}`,
     runUrl: s.runUrl,
-    startedAt: o.startedAt.toISOString(),
-    durationMs: Date.now() - o.startedAt.getTime(),
-    handoffPath: result.handoffPath ?? undefined
+    startedAt: o.startedAt,
+    timestamp: o.timestamp
   })
   const current = {
     kind: plan.kind,
@@ -104,27 +67,26 @@ export async function advance(o: {
     reviewed: plan.reviewed,
     round: plan.round
   }
-  record = recordAfter(record, next, {
-    entry: plan.entry,
-    state: o.state,
-    profile: plan.profile,
-    kind: plan.kind,
-    attempt: plan.attempt,
-    timestamp: o.timestamp
-  })
 
   let nextState: string | undefined
   let summary = describe(next)
+  let stored = record
   try {
     if (result.outcome === 'succeeded') await agentComments(o, requests)
     if (plan.reply) await tracker.removeLabel(o.issue, NEEDS_INPUT_LABEL)
     const moved = await act(o, next, record, current)
     nextState = moved.nextState
     if (moved.note) summary += `; ${moved.note}`
+  } catch (err) {
+    // The decision was not carried out: the record keeps the stage, says the pipeline halted,
+    // and a person is asked to look; the job then fails with the error.
+    stored = { ...staged, halted: `the next step (${summary}) failed: ${(err as Error).message}` }
+    await tracker.addLabels(o.issue, [NEEDS_ATTENTION_LABEL]).catch(() => undefined)
+    throw err
   } finally {
     const status = renderStatusComment({
       config,
-      record,
+      record: stored,
       issueRef: `#${o.issue}`,
       marker: STATUS_MARKER,
       blobUrl: (path) =>
@@ -161,11 +123,15 @@ async function act(
   }
   switch (next.kind) {
     case 'move': {
+      // Dispatch first: if it fails, the label has not moved and a re-run can try again. The
+      // dispatched job waits behind this one in the issue's concurrency group, so it finds the
+      // label moved.
+      const note = await dispatch()
       const moved = await tracker.moveState(o.issue, o.state, next.to, knownStates(config))
       if (!moved.moved && moved.current !== next.to) {
         return { note: `the issue was moved to "${moved.current}" meanwhile; left it there` }
       }
-      return { nextState: next.to, note: await dispatch() }
+      return { nextState: next.to, note }
     }
     case 'review':
     case 'rework':
@@ -176,7 +142,7 @@ async function act(
       else await tracker.addLabels(o.issue, [NEEDS_ATTENTION_LABEL])
       await tracker.comment(
         o.issue,
-        `**The itervox pipeline stopped.** ${next.why}.\n\n${runLine(s)}`
+        `**The itervox pipeline stopped.** ${inert(oneLine(next.why))}.\n\n${runLine(s)}`
       )
       return { nextState: next.to }
     }
@@ -197,8 +163,12 @@ async function act(
 /** Comments the agent asked for, marked as the agent's words. */
 async function agentComments(o: Parameters<typeof advance>[0], r: AgentRequests): Promise<void> {
   const who = `**${o.plan.profile} (agent):**\n\n`
-  if (r.comment) await o.tracker.comment(o.issue, who + r.comment)
-  if (r.commentPr && o.pullRequest) await o.tracker.comment(o.pullRequest, who + r.commentPr)
+  // An agent's words may be Markdown, but may not ping people or teams.
+  const quiet = (text: string) => text.replace(/@/g, '@\u2060')
+  if (r.comment) await o.tracker.comment(o.issue, who + quiet(r.comment))
+  if (r.commentPr && o.pullRequest) {
+    await o.tracker.comment(o.pullRequest, who + quiet(r.commentPr))
+  }
 }
 
 function describe(next: Next): string {
@@ -226,26 +196,4 @@ function runLine(s: Settings): string {
 
 function longestTildes(text: string): number {
   return Math.max(0, ...[...text.matchAll(/~+/g)].map((m) => m[0].length))
-}
-
-async function readCommitted(
-  repo: string,
-  commit: string,
-  path: string,
-  maxBytes: number
-): Promise<string | null> {
-  const objects = new GitObjects(repo)
-  try {
-    const slash = path.lastIndexOf('/')
-    const listing = await objects.listTree(commit, path.slice(0, slash))
-    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1))
-    // Only a regular file within the cap: the deliverable checks passed on exactly that.
-    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755')) return null
-    const size = (await objects.blobSizes([entry.oid])).get(entry.oid)
-    if (size === undefined || size > maxBytes) return null
-    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid)
-    return blob ? blob.toString('utf8') : null
-  } finally {
-    await objects.close()
-  }
 }

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { UserError } from '../errors.js'
-
-/** The repository_dispatch type this action sends and listens for. */
-export const DISPATCH_TYPE = 'itervox-handoff'
+import { DISPATCH_TYPE } from '../pipeline/names.js'
 
 export interface Actor {
   login: string

@@ -2,6 +2,7 @@ import * as core from '@actions/core'
 import { UserError } from '../errors.js'
 import { readSettings } from './inputs.js'
 import { publishReport } from './outputs.js'
+import { oneLine } from './report.js'
 import { runStageJob } from './stage-job.js'
 
 // Ends of a stage that mean the job did not do its work; the job fails so a person sees it.
@@ -21,14 +22,17 @@ async function main(): Promise<void> {
 
   try {
     const report = await runStageJob(readSettings(), controller.signal)
-    core.info(`outcome: ${report.outcome}${report.reason ? ` (${report.reason})` : ''}`)
+    core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
     await publishReport(report)
-    if (FAILING.has(report.outcome)) core.setFailed(`stage ${report.outcome}: ${report.reason}`)
+    if (FAILING.has(report.outcome)) {
+      core.setFailed(`stage ${report.outcome}: ${oneLine(report.reason)}`)
+    }
   } catch (err) {
-    const message =
+    const message = oneLine(
       err instanceof UserError
         ? err.format()
         : `internal error: ${(err as Error)?.message ?? String(err)}`
+    )
     if (!(err instanceof UserError)) core.debug((err as Error)?.stack ?? String(err))
     await publishReport({ outcome: 'failed', reason: message, refused: [], warnings: [] }).catch(
       () => {}

@@ -2,7 +2,9 @@ import * as core from '@actions/core'
 import { endGroup, groupAlive } from '../agent/process-group.js'
 import { UserError } from '../errors.js'
 import { pushWithRetry } from '../git/push.js'
-import { loadStageContext, saveStageContext } from '../pipeline/stage-context.js'
+import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
+import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
+import { GitHubTracker } from '../tracker/github.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { renderSummary } from './report.js'
 import { CONTEXT_STATE } from './stage-job.js'
@@ -19,12 +21,41 @@ async function post(): Promise<void> {
     core.info('the stage finished in the main step; nothing to do')
     return
   }
+  // The context file sits where the agent could have written it: only a narrow shape is
+  // trusted, the branch may never be the default branch, and only the run's partial is
+  // committed (no commit_paths, no files outside .git restored).
+  const workspace = process.env.GITHUB_WORKSPACE
+  const parsed = parseRunFileName(ctx.handoffPath.slice(HANDOFF_DIR.length + 1))
+  if (
+    !workspace ||
+    ctx.repo !== workspace ||
+    !parsed ||
+    ctx.handoffPath !== handoffPath(parsed.timestamp, parsed.profile) ||
+    parsed.profile !== ctx.profile ||
+    !/^[0-9a-f]{40,64}$/.test(ctx.baseSha)
+  ) {
+    throw new UserError(
+      'the stage context left by the main step is not one this action wrote; nothing was committed'
+    )
+  }
+  const defaultBranch = await defaultBranchOf(core.getInput('github-token'))
+  if (ctx.branch === defaultBranch) {
+    throw new UserError(
+      `the stage context names the default branch ${defaultBranch}; nothing was committed`
+    )
+  }
+  const trusted: StageContext = {
+    ...ctx,
+    commitPaths: [],
+    snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
+  }
+
   if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
     core.info(`ending the agent's process group ${ctx.agentPgid}`)
     await endGroup(ctx.agentPgid, 2000)
   }
   const reason = 'the job was cancelled or timed out before the stage finished'
-  const done = await finaliseStage(ctx, { outcome: 'cancelled', reason })
+  const done = await finaliseStage(trusted, { outcome: 'cancelled', reason })
   let pushed: string | undefined
   if (done.commit.sha) {
     const token = core.getInput('github-token')
@@ -57,6 +88,18 @@ async function post(): Promise<void> {
       })
     )
     .write()
+}
+
+async function defaultBranchOf(token: string): Promise<string> {
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
+  const tracker = new GitHubTracker({
+    token,
+    apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    owner,
+    repo,
+    states: []
+  })
+  return (await tracker.getRepo()).defaultBranch
 }
 
 try {

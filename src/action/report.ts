@@ -33,12 +33,24 @@ export interface StageReport {
 // The job summary holds at most 1 MiB a step.
 const MAX_PROMPT_IN_SUMMARY = 512 * 1024
 
+/** Untrusted text as one log line: no line breaks or control characters survive. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim()
+}
+
+/**
+ * Untrusted text as inert Markdown: no HTML, links, images, code spans or table cells, and no
+ * @mentions or #references (a word joiner follows each @ and #).
+ */
+export function inert(text: string): string {
+  return text
+    .replace(/[|<>`[\]!&*_~\\]/g, (c) => `&#${c.charCodeAt(0)};`)
+    .replace(/[@#]/g, (c) => `${c}\u2060`)
+}
+
 /** One cell of a Markdown table, from untrusted text. */
 export function cell(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/[|<>`]/g, (c) => `&#${c.charCodeAt(0)};`)
-    .slice(0, 500)
+  return inert(oneLine(text)).slice(0, 500)
 }
 
 export function renderSummary(r: StageReport): string {

@@ -19,6 +19,7 @@ import { planStage } from '../pipeline/plan.js'
 import { pipelineSections } from '../pipeline/sections.js'
 import { readRecordFromComment } from '../pipeline/status-view.js'
 import { AgentLogEcho } from './agent-log.js'
+import { oneLine } from './report.js'
 import { advance, STATUS_MARKER } from './advance.js'
 import { readEvent, triggerFromEvent, type Trigger } from './event.js'
 import type { Settings } from './inputs.js'
@@ -243,8 +244,6 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     issue,
     auth
   })
-  const ctx = loadStageContext(result.contextPath)
-  if (ctx) saveStageContext(result.contextPath, { ...ctx, finished: true })
 
   const advanced = await advance({
     s,
@@ -278,8 +277,10 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
       nextState: advanced.nextState,
       next: advanced.summary,
       status: advanced.status,
-      refused: [...refusedOf(result), ...advanced.refused],
-      warnings: result.warnings,
+      refused: advanced.refused,
+      warnings: published.prProblem
+        ? [...result.warnings, `no pull request: ${published.prProblem}`]
+        : result.warnings,
       agentStats: result.agent?.stats
     })
   )
@@ -322,7 +323,7 @@ async function publish(
   s: Settings,
   tracker: GitHubTracker,
   o: {
-    result: FinalisedStage
+    result: FinalisedStage & { contextPath: string }
     branch: string
     baseBranch: string
     baseSha: string
@@ -330,7 +331,7 @@ async function publish(
     issue: Issue
     auth: GitAuth
   }
-): Promise<{ commit?: string; pullRequest?: { number: number; url: string } }> {
+): Promise<{ commit?: string; pullRequest?: { number: number; url: string }; prProblem?: string }> {
   const sha = o.result.commit.sha
   if (!sha) {
     core.info('nothing to commit')
@@ -347,16 +348,27 @@ async function publish(
   core.info(
     `pushed ${pushed.sha.slice(0, 12)} to ${o.branch}${pushed.rebased ? ' (on top of newer commits)' : ''}`
   )
+  // The work is safe on the remote: the post step must not redo it as a partial.
+  const ctx = loadStageContext(o.result.contextPath)
+  if (ctx) saveStageContext(o.result.contextPath, { ...ctx, finished: true })
   if (o.issue.isPullRequest) return { commit: pushed.sha }
-  const pr = await tracker.upsertDraftPr({
-    head: o.branch,
-    base: o.baseBranch,
-    title: `itervox: #${o.issue.id} ${o.issue.title}`.slice(0, 250),
-    body: await pullRequestBody(s, pushed.sha, o.issue),
-    branchIsNew: o.created
-  })
-  core.info(`${pr.created ? 'opened' : 'updated'} draft pull request #${pr.number}`)
-  return { commit: pushed.sha, pullRequest: { number: pr.number, url: pr.url } }
+  // The pipeline goes on without its pull request (e.g. when the repository forbids Actions to
+  // open one); the job summary says why.
+  try {
+    const pr = await tracker.upsertDraftPr({
+      head: o.branch,
+      base: o.baseBranch,
+      title: `itervox: #${o.issue.id} ${o.issue.title}`.slice(0, 250),
+      body: await pullRequestBody(s, pushed.sha, o.issue),
+      branchIsNew: o.created
+    })
+    core.info(`${pr.created ? 'opened' : 'updated'} draft pull request #${pr.number}`)
+    return { commit: pushed.sha, pullRequest: { number: pr.number, url: pr.url } }
+  } catch (err) {
+    const why = err instanceof UserError ? err.format() : (err as Error).message
+    core.warning(`no pull request: ${oneLine(why)}`)
+    return { commit: pushed.sha, prProblem: why }
+  }
 }
 
 /** Links the issue and lists the handoff trail as it stands on the branch. */
@@ -372,17 +384,6 @@ async function pullRequestBody(s: Settings, sha: string, issue: Issue): Promise<
     ? names.map((n) => `- [\`${n}\`](${blob}/${HANDOFF_DIR}/${n})`).join('\n')
     : '_No deliverable yet._'
   return `Pipeline branch for #${issue.id}, run by itervox handoff-action.\n\n### Handoff trail\n\n${trail}\n`
-}
-
-function refusedOf(r: FinalisedStage): string[] {
-  const refused = r.commit.dropped.map((d) => `${d.path}: ${d.reason}`)
-  if (r.gitDir) {
-    refused.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`))
-    refused.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`))
-    if (r.gitDir.branchMoved)
-      refused.push('the agent moved the branch; its files were judged, not its commits')
-  }
-  return refused
 }
 
 /** Test suites shorten the API client's waits (backoff and write spacing) through this. */

@@ -18,8 +18,10 @@ export function keepEnd(text: string, max: number): string {
 
 /** The first non-empty line, trimmed and capped: a reason must stay on one line. */
 export function firstLine(text: string, max = 200): string {
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? ''
-  return keepStart(line.trim(), max)
+  // A lone CR or another line separator would start a new line in the runner's log, where a
+  // line beginning `::` is a workflow command; control characters go too.
+  const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? ''
+  return keepStart(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim(), max)
 }
 
 /** The longest final text a run result carries. */

@@ -195,6 +195,9 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
     forbiddenGlobs: [
       `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
       `${HANDOFF_DIR}/*/**`,
+      // The local tracker's issue files and run records are the tracker's, never a stage's.
+      '.itervox/issues/**',
+      '.itervox/runs/**',
       ctx.workflowPath
     ],
     message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,

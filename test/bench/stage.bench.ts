@@ -11,7 +11,7 @@ import { startPipeline } from '../e2e/pipeline-fixture.js'
 
 const RUNS = 7
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
-const instant = { agent: 'command: generic-agent' }
+const instant = { command: 'generic-agent' }
 const todo = (issue: number) => ({
   event: 'issues.labeled' as const,
   eventOptions: { issue, label: 'Todo', labels: ['Todo'], sender: 'ada', title: 'Add CSV export' }
@@ -57,7 +57,7 @@ const pipelineMs: number[] = []
 let pipelineRequests = 0
 let stages = 0
 for (let i = 0; i < 3; i++) {
-  const p = await startPipeline({ agent: 'command: generic-agent' })
+  const p = await startPipeline(instant)
   const t0 = performance.now()
   const runs = await drive(p, todo(p.issue))
   pipelineMs.push(performance.now() - t0)

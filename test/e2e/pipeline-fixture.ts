@@ -3,6 +3,8 @@ import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { makeSandbox, OWNER, REPO, type Sandbox } from '../harness/action-run.js'
 
 export interface PipelineOptions {
+  /** `agent.command` (default claude, the scripted fake). */
+  command?: string
   /** Extra `agent:` keys, e.g. `stall_timeout_ms: 800`. */
   agent?: string
   /** Extra keys for the researcher profile, e.g. `commit_paths: ["docs/**"]`. */
@@ -20,7 +22,7 @@ tracker:
   completion_state: "Done"
   failed_state: "Won't Do"
 agent:
-  command: claude
+  command: ${o.command ?? 'claude'}
   max_retries: 1
 ${(o.agent ?? '')
   .split('\n')

@@ -176,7 +176,7 @@ describe('a stage run by the bundled action', () => {
     })
     expect(run.outputs.outcome).toBe('succeeded')
     expect(branchFiles(p)!.some((f) => f.startsWith('.github/'))).toBe(false)
-    expect(run.summary).toContain('.github/workflows/x.yml: forbidden path')
+    expect(run.summary).toContain('.github/workflows/x.yml was not committed: forbidden path')
   })
 
   it('keeps workflow commands the agent prints from acting on the runner', async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { DISPATCH_TYPE } from '../../src/action/event.js'
+import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
 import { loadWorkflowFile } from '../../src/config/load.js'
 
 const DIR = '.github/workflows'
@@ -121,7 +121,7 @@ describe.each([
   it('filters in `if:` on the pipeline state labels and on needs-input replies by people', () => {
     for (const state of SEED.tracker.activeStates) expect(job.if).toContain(`"${state}"`)
     expect(job.if).toContain("contains(github.event.issue.labels.*.name, 'needs-input')")
-    expect(job.if).toContain("github.event.comment.user.type != 'Bot'")
+    expect(job.if).toContain('github.event.comment.author_association')
     expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
   })
 

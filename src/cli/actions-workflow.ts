@@ -1,0 +1,171 @@
+import { basename } from 'node:path'
+import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
+import type { WorkflowConfig } from '../config/types.js'
+
+export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
+
+/** The action's published name, as a workflow uses it. */
+const ACTION_REF = 'itervox/handoff-action@v1'
+
+// The agent CLIs the presets know: their npm package and the key they read.
+const AGENT_CLIS: Record<string, { pkg: string; secret: string }> = {
+  claude: { pkg: '@anthropic-ai/claude-code', secret: 'ANTHROPIC_API_KEY' },
+  codex: { pkg: '@openai/codex', secret: 'OPENAI_API_KEY' },
+  gemini: { pkg: '@google/gemini-cli', secret: 'GEMINI_API_KEY' }
+}
+
+// Above the agent's own deadline, so the action can still commit a partial and report.
+const JOB_OVERHEAD_MINUTES = 15
+
+/**
+ * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
+ * example workflow: one job per stage, started by a label that starts an automation, a
+ * person's answer on an issue waiting for input, a manual dispatch, or the pipeline's own
+ * repository_dispatch; one stage at a time per issue, never cancelled; the permissions the
+ * action needs and nothing more; the profiles' agent CLIs installed before any secret is set.
+ */
+export function actionsWorkflow(config: WorkflowConfig): string {
+  // A JSON array inside a single-quoted expression string, where a quote is written twice.
+  const labels = JSON.stringify(startStates(config)).replace(/'/g, "''")
+  const clis = agentClis(config)
+  const minutes = Math.ceil(config.agent.turnTimeoutMs / 60_000)
+  const lines = [
+    '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
+    "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
+    '# init again. Pin the actions to full commit SHAs.',
+    'name: itervox',
+    '',
+    'on:',
+    '  # A person adds a state label: the issue entered that state.',
+    '  issues:',
+    '    types: [labeled]',
+    "  # The same for a pull request; the stage works on the pull request's branch.",
+    '  pull_request:',
+    '    types: [labeled]',
+    `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`).`,
+    '  issue_comment:',
+    '    types: [created]',
+    '  # Start or rerun a stage by hand from the Actions tab.',
+    '  workflow_dispatch:',
+    '    inputs:',
+    '      issue:',
+    '        description: Issue or pull request number',
+    '        required: true',
+    '        type: string',
+    '      state:',
+    "        description: State to run (empty means the issue's current state label)",
+    '        required: false',
+    '        type: string',
+    '  # The action starts the next stage this way: labels changed with GITHUB_TOKEN start no',
+    '  # workflow, but a repository_dispatch does.',
+    '  repository_dispatch:',
+    `    types: [${DISPATCH_TYPE}]`,
+    '',
+    '# The job token may push the issue branch, send the dispatch, open the pull request, and',
+    '# change labels and comments. Nothing else.',
+    'permissions:',
+    '  contents: write',
+    '  issues: write',
+    '  pull-requests: write',
+    '',
+    'jobs:',
+    '  stage:',
+    "    # Only the labels that start a stage, never a fork's pull request, and only people's",
+    '    # answers on an issue that waits for input.',
+    '    if: >-',
+    "      (github.event_name == 'issues' &&",
+    `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
+    "      (github.event_name == 'pull_request' &&",
+    '        github.event.pull_request.head.repo.full_name == github.repository &&',
+    `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
+    "      (github.event_name == 'issue_comment' &&",
+    `        contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') &&`,
+    // Only people who can have write access queue a job: an outsider's comment would
+    // otherwise replace a pending job of this issue's concurrency group.
+    `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,
+    "      github.event_name == 'workflow_dispatch' ||",
+    "      github.event_name == 'repository_dispatch'",
+    '    runs-on: ubuntu-latest',
+    '    # One stage at a time per issue; a running stage is never cancelled (it would lose its',
+    '    # work).',
+    '    concurrency:',
+    '      group: itervox-${{ github.event.issue.number || github.event.pull_request.number || github.event.client_payload.issue || inputs.issue }}',
+    '      cancel-in-progress: false',
+    `    # agent.turn_timeout_ms (${minutes} minutes) and time to commit what the agent left.`,
+    `    timeout-minutes: ${minutes + JOB_OVERHEAD_MINUTES}`,
+    '    steps:',
+    '      # The action fetches the issue branch and pushes with its own token; no credential',
+    '      # is left in .git for the agent to find.',
+    '      - uses: actions/checkout@v6',
+    '        with:',
+    '          persist-credentials: false',
+    '          fetch-depth: 1',
+    ...(clis.packages.length > 0
+      ? [
+          '',
+          '      # Installed before any secret is in the environment. Pin a version in your copy.',
+          '      - name: Install the agent CLI',
+          `        run: npm install -g ${clis.packages.join(' ')}`
+        ]
+      : []),
+    ...clis.others.map((c) => `      # Install "${c}" here: a profile runs it.`),
+    '',
+    '      - name: Run the stage',
+    '        id: handoff',
+    `        uses: ${ACTION_REF}`,
+    ...(clis.secrets.length > 0
+      ? [
+          '        env:',
+          '          # Only the model key reaches the agent; the action removes runner tokens.',
+          ...clis.secrets.map((s) => `          ${s}: \${{ secrets.${s} }}`)
+        ]
+      : []),
+    '        with:',
+    '          # Set by dispatches; empty for label and comment events, which name the issue.',
+    '          issue: ${{ inputs.issue || github.event.client_payload.issue }}',
+    '          state: ${{ inputs.state || github.event.client_payload.state }}',
+    '          chain: dispatch',
+    ''
+  ]
+  return lines.join('\n')
+}
+
+/** States that start an enabled automation of an enabled profile, each once. */
+function startStates(config: WorkflowConfig): string[] {
+  const out: string[] = []
+  for (const a of config.automations) {
+    if (!a.enabled || !config.agent.profiles[a.profile]?.enabled) continue
+    for (const s of a.states) {
+      if (!out.some((o) => o.toLowerCase() === s.toLowerCase())) out.push(s)
+    }
+  }
+  return out
+}
+
+/** npm packages and secrets of the agent CLIs the profiles run; other commands by name. */
+function agentClis(config: WorkflowConfig): {
+  packages: string[]
+  secrets: string[]
+  others: string[]
+} {
+  const packages = new Set<string>()
+  const secrets = new Set<string>()
+  const others = new Set<string>()
+  for (const p of Object.values(config.agent.profiles)) {
+    if (!p.enabled) continue
+    const command = p.argv[0] ?? ''
+    const known = AGENT_CLIS[basename(command)]
+    if (known) {
+      packages.add(known.pkg)
+      secrets.add(known.secret)
+    } else if (!command.includes('/')) {
+      // A script in the repository needs no installing; anything else does.
+      others.add(command)
+    }
+  }
+  return {
+    packages: [...packages].sort(),
+    secrets: [...secrets].sort(),
+    others: [...others].sort()
+  }
+}

@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { formatWarning, loadWorkflowFile } from '../config/load.js'
+import type { Env } from '../config/interpolate.js'
+import { UserError } from '../errors.js'
+import { repoRoot } from '../git/repo.js'
+import { ACTIONS_WORKFLOW_PATH, actionsWorkflow } from './actions-workflow.js'
+import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { ensureGitignore } from './gitignore.js'
+import { scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
+
+const USAGE = `
+Usage: itervox-handoff init [--tracker github|local] [--force]
+
+Sets up a research → implement → review pipeline at the root of the current git repository:
+  WORKFLOW.md                          the states, the three profiles and their automations
+  .itervox/agents/<profile>/SOUL.md    who each profile is
+  .itervox/agents/<profile>/INSTRUCTIONS.md
+                                       what it does, ending with its Handoff Protocol
+  .gitignore                           created, or patched when it would ignore the profiles
+                                       or the handoffs (checked with git check-ignore)
+  ${ACTIONS_WORKFLOW_PATH.padEnd(37)}the GitHub workflow that runs the stages
+                                       (github tracker only), made from WORKFLOW.md's states
+Existing files are kept unless --force is given; running init twice changes nothing.
+
+Options:
+  --tracker KIND   github (default): issues and labels on GitHub; local: issue files in
+                   .itervox/issues/, run with itervox-handoff run
+  --force          overwrite the files above that already exist (.gitignore is only patched)
+  -h, --help       show this help
+`
+
+export const initCommand: Command = {
+  summary: 'set up WORKFLOW.md, the profiles, .gitignore and the GitHub workflow',
+  async run(argv) {
+    const { values, help } = parseCommandArgs('init', USAGE, argv, {
+      tracker: { type: 'string' },
+      force: { type: 'boolean' }
+    })
+    if (help) return 0
+    const tracker = stringOpt(values.tracker) ?? 'github'
+    if (tracker !== 'github' && tracker !== 'local') {
+      throw new UserError(`init: --tracker must be github or local, not "${tracker}"`)
+    }
+    const force = values.force === true
+    const root = await repoRoot(process.cwd())
+    const report = (what: string, path: string) =>
+      process.stdout.write(`${what.padEnd(10)}${path}\n`)
+
+    const files = scaffoldFiles({ tracker, command: 'claude', implementerPaths: ['**'] })
+    for (const f of files) report(place(root, f, force), f.path)
+
+    // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
+    const workflowFile = relative(process.cwd(), join(root, 'WORKFLOW.md'))
+    const { config, warnings } = loadWorkflowFile(
+      workflowFile,
+      loadingEnv(readFileSync(workflowFile, 'utf8'))
+    )
+    for (const w of warnings) process.stderr.write(formatWarning(w) + '\n')
+    if (tracker === 'github') {
+      const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
+      const what = place(root, file, force)
+      report(what, file.path)
+      if (what === 'kept' && readFileSync(join(root, file.path), 'utf8') !== file.text) {
+        process.stderr.write(
+          `note: ${file.path} differs from what WORKFLOW.md calls for; delete it and run init again to rewrite it\n`
+        )
+      }
+    }
+    report(await ensureGitignore(root), '.gitignore')
+
+    process.stdout.write(
+      '\nNext: commit these files' +
+        (tracker === 'github'
+          ? `, add the secret for your agent CLI to the repository, and label an issue "${STATES.start}".\n`
+          : `, write .itervox/issues/<ID>.md (title, state: ${STATES.start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`)
+    )
+    return 0
+  }
+}
+
+/** Writes the file unless it exists (or with --force); says what it did. */
+function place(root: string, f: ScaffoldFile, force: boolean): 'created' | 'kept' | 'rewritten' {
+  const path = join(root, f.path)
+  const exists = existsSync(path)
+  if (exists && !force) return 'kept'
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, f.text)
+  return exists ? 'rewritten' : 'created'
+}
+
+/**
+ * init reads WORKFLOW.md only for its states and commands, so a `$VAR` that is not set in this
+ * shell (an API key) must not stop it.
+ */
+function loadingEnv(text: string): Env {
+  const env: Env = { ...process.env }
+  for (const m of text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) env[m[1]!] ||= 'unset'
+  return env
+}

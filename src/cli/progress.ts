@@ -1,0 +1,95 @@
+import type { LocalStage, StageStart } from './local-pipeline.js'
+
+/** How a command reports: a live line per stage on a terminal, plain lines, or JSON at the end. */
+export type OutputMode = 'tty' | 'plain' | 'json'
+
+export interface Out {
+  write(text: string): unknown
+  isTTY?: boolean
+  columns?: number
+}
+
+export function outputMode(json: boolean, out: Out): OutputMode {
+  if (json) return 'json'
+  return out.isTTY ? 'tty' : 'plain'
+}
+
+const TICK_MS = 200
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+
+/**
+ * One line per stage. On a terminal the running stage's line shows the time so far and is
+ * rewritten in place; elsewhere each stage prints a line when it starts and one when it ends.
+ */
+export class StageProgress {
+  private timer: NodeJS.Timeout | undefined
+  private startedAt = 0
+  private frame = 0
+
+  constructor(
+    private readonly out: Out,
+    private readonly mode: OutputMode
+  ) {}
+
+  start(s: StageStart): void {
+    if (this.mode === 'json') return
+    this.startedAt = Date.now()
+    if (this.mode === 'plain') {
+      this.out.write(`${stageName(s)}: running\n`)
+      return
+    }
+    this.frame = 0
+    this.draw(s)
+    this.timer = setInterval(() => this.draw(s), TICK_MS)
+    // A forgotten line must not keep the process alive.
+    this.timer.unref()
+  }
+
+  end(s: LocalStage): void {
+    this.clear()
+    if (this.mode === 'json') return
+    this.out.write(stageLine(s) + '\n')
+    for (const r of s.refused.slice(0, 5)) this.out.write(`    ${r}\n`)
+    if (s.refused.length > 5) this.out.write(`    and ${s.refused.length - 5} more\n`)
+    for (const w of s.warnings) this.out.write(`    warning: ${w}\n`)
+    if (s.logPath) this.out.write(`    agent log: ${s.logPath}\n`)
+  }
+
+  /** Stops the live line (after an error, or Ctrl-C). */
+  clear(): void {
+    if (!this.timer) return
+    clearInterval(this.timer)
+    this.timer = undefined
+    this.out.write('\r\x1b[2K')
+  }
+
+  private draw(s: StageStart): void {
+    const spin = SPINNER[this.frame++ % SPINNER.length]
+    const line = `${spin} ${stageName(s)} · ${elapsed(Date.now() - this.startedAt)}`
+    // A pseudo-terminal without a size reports 0 columns.
+    const width = Math.max(20, (this.out.columns || 80) - 1)
+    this.out.write(`\r\x1b[2K${line.slice(0, width)}`)
+  }
+}
+
+/** `researcher in "Todo"`, with the kind and attempt when they are not the plain first run. */
+export function stageName(s: StageStart): string {
+  const extra = [
+    ...(s.kind === 'review' ? ['review'] : []),
+    ...(s.attempt > 0 ? [`attempt ${s.attempt + 1}`] : [])
+  ]
+  return `${s.profile} in "${s.state}"${extra.length ? ` (${extra.join(', ')})` : ''}`
+}
+
+function stageLine(s: LocalStage): string {
+  const mark = s.outcome === 'succeeded' ? '✓' : s.outcome === 'input_required' ? '?' : '✗'
+  const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`
+  const file = s.handoffPath ? `\n    ${s.handoffPath}` : ''
+  return `${mark} ${stageName(s)} · ${what} · ${elapsed(s.durationMs)} · ${s.summary}${file}`
+}
+
+export function elapsed(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`
+  const s = Math.round(ms / 1000)
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`
+}

@@ -1,0 +1,118 @@
+import { userInfo } from 'node:os'
+import { relative, resolve } from 'node:path'
+import { UserError } from '../errors.js'
+import { repoRoot } from '../git/repo.js'
+import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { runLocalPipeline, type LocalPipelineResult } from './local-pipeline.js'
+import { outputMode, StageProgress, type Out } from './progress.js'
+import { loadWorkflowForCli } from './workflow.js'
+
+const USAGE = `
+Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow FILE] [--json]
+
+Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
+action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
+or the current branch, the first time), with the same prompt and checks. The deliverable, or a
+.partial.md when the agent failed, is committed to that branch, and the issue file's state moves
+as the pipeline decides. Nothing is pushed. The issue's run record is kept in .itervox/runs/.
+
+Options:
+  --issue ID        the local issue, e.g. DEMO-1 (required)
+  --until-idle      follow the pipeline until it stops, waits for an answer or escalates
+  --reply TEXT      answer the question a waiting stage asked, and resume that stage
+  --workflow FILE   the workflow file (default: WORKFLOW.md)
+  --json            print one JSON object at the end instead of progress lines
+  -h, --help        show this help
+
+Exit status: 0 when the pipeline ran or had nothing to run, 1 on a mistake or when the
+pipeline escalated (gave up), 130 when interrupted.
+`
+
+export const runCommand: Command = {
+  summary: "run the stage for a local issue's state (or the whole pipeline)",
+  async run(argv) {
+    const { values, help } = parseCommandArgs('run', USAGE, argv, {
+      issue: { type: 'string' },
+      'until-idle': { type: 'boolean' },
+      reply: { type: 'string' },
+      workflow: { type: 'string' },
+      json: { type: 'boolean' }
+    })
+    if (help) return 0
+    const issueId = stringOpt(values.issue)
+    if (!issueId) throw new UserError('run: --issue ID is required, e.g. --issue DEMO-1')
+    const replyText = stringOpt(values.reply)
+    if (replyText !== undefined && !replyText.trim()) {
+      throw new UserError('run: --reply needs the text of your answer')
+    }
+    const workflowFile = stringOpt(values.workflow) ?? 'WORKFLOW.md'
+    const root = await repoRoot(process.cwd())
+    const config = loadWorkflowForCli(workflowFile)
+
+    const mode = outputMode(values.json === true, process.stdout)
+    const progress = new StageProgress(process.stdout, mode)
+    const abort = new AbortController()
+    const interrupt = () => abort.abort(new Error('interrupted'))
+    process.once('SIGINT', interrupt)
+    process.once('SIGTERM', interrupt)
+    let result: LocalPipelineResult
+    try {
+      result = await runLocalPipeline({
+        root,
+        config,
+        workflowPath: relative(root, resolve(workflowFile)).split('\\').join('/'),
+        issueId,
+        parentEnv: process.env,
+        untilIdle: values['until-idle'] === true,
+        reply: replyText ? { body: replyText, author: localUser() } : undefined,
+        signal: abort.signal,
+        onStageStart: (s) => progress.start(s),
+        onStageEnd: (s) => progress.end(s)
+      })
+    } finally {
+      progress.clear()
+      process.off('SIGINT', interrupt)
+      process.off('SIGTERM', interrupt)
+    }
+
+    if (mode === 'json') process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+    else {
+      for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`)
+      printEnd(process.stdout, result)
+    }
+    if (abort.signal.aborted) return 130
+    return result.stages.at(-1)?.next.kind === 'escalate' ? 1 : 0
+  }
+}
+
+/** Where the issue stands once the command is done, and what to do next. */
+function printEnd(out: Out, r: LocalPipelineResult): void {
+  const where = r.branch ? ` on branch ${r.branch}` : ''
+  const state = r.state === null ? 'no state' : `"${r.state}"`
+  if (r.stages.length === 0 && r.idle) {
+    out.write(`${r.issue} is in ${state}; nothing to run: ${r.idle.reason}\n`)
+  } else {
+    out.write(`${r.issue} is in ${state}${where}${r.idle ? `: ${r.idle.reason}` : ''}\n`)
+  }
+  if (r.idle?.question !== undefined) {
+    out.write(`\nThe agent asks:\n\n${indent(r.idle.question)}\n\n`)
+    out.write(`Answer with: itervox-handoff run --issue ${r.issue} --reply "..."\n`)
+  } else if (!r.idle) {
+    out.write(`Next: itervox-handoff run --issue ${r.issue} (or add --until-idle)\n`)
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')
+}
+
+function localUser(): string {
+  try {
+    return userInfo().username || 'you'
+  } catch {
+    return 'you'
+  }
+}

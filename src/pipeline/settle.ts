@@ -1,0 +1,137 @@
+import { knownStates } from '../config/load.js'
+import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
+import { GitObjects } from '../git/objects.js'
+import { recordAfter } from './advance.js'
+import type { StagePlan } from './plan.js'
+import { recordStage, recordStart, type IssueRecord } from './record.js'
+import { permittedRequests, readRequests, type AgentRequests } from './requests.js'
+import type { FinalisedStage } from './stage.js'
+import { decideNext, type Next } from './transitions.js'
+
+export interface Settled {
+  next: Next
+  /** The record with this stage and the decision in it, ready to store. */
+  record: IssueRecord
+  /** The record with this stage only: what to store when the decision could not be carried out. */
+  staged: IssueRecord
+  /** What the agent asked for and its profile permits. */
+  requests: AgentRequests
+  /** Everything refused: paths not committed, `.git` changes put back, requests. */
+  refused: string[]
+}
+
+/**
+ * What a finished stage means for the pipeline, the same for the action and the CLI: the
+ * agent's permitted requests (read from the committed deliverable), the next step, and the
+ * issue's record afterwards. Carrying the step out is the tracker adapter's part.
+ */
+export async function settleStage(o: {
+  repo: string
+  config: WorkflowConfig
+  automation: AutomationConfig
+  state: string
+  plan: StagePlan
+  record: IssueRecord
+  result: FinalisedStage
+  /** The commit holding the deliverable (after any rebase on push). */
+  commit: string | null
+  run: string
+  runUrl?: string
+  startedAt: Date
+  /** The run's timestamp: a stage that waits for input resumes on the same handoff path. */
+  timestamp: string
+}): Promise<Settled> {
+  const { config, plan, result } = o
+  const profile = config.agent.profiles[plan.profile]!
+  const refused = refusalsOf(result)
+  let requests: AgentRequests = {}
+  if (result.outcome === 'succeeded' && result.handoffPath && o.commit) {
+    const text = await readCommitted(
+      o.repo,
+      o.commit,
+      result.handoffPath,
+      config.handoff.maxFileBytes
+    )
+    const read = readRequests(text ?? '')
+    const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config))
+    requests = allowed.permitted
+    refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`))
+  }
+  const next = decideNext({
+    config,
+    automation: o.automation,
+    kind: plan.kind,
+    profile: plan.profile,
+    outcome: result.outcome,
+    reason: result.reason,
+    attempt: plan.attempt,
+    recheckSpent: Boolean(plan.recheck),
+    round: plan.round,
+    transitions: o.record.transitions,
+    requests,
+    pendingMove: o.record.pendingMove,
+    reviewed: plan.reviewed,
+    question: result.agent?.question,
+    handoffPath: result.handoffPath
+  })
+  const stage = {
+    entry: plan.entry,
+    state: o.state,
+    profile: plan.profile,
+    kind: plan.kind,
+    attempt: plan.attempt
+  }
+  const record = recordStage(recordStart(o.record, o.state, plan), {
+    ...stage,
+    round: plan.round,
+    outcome: result.outcome,
+    reason: result.reason.slice(0, 300),
+    run: o.run,
+    ...(o.runUrl ? { runUrl: o.runUrl } : {}),
+    startedAt: o.startedAt.toISOString(),
+    durationMs: Date.now() - o.startedAt.getTime(),
+    handoffPath: result.handoffPath ?? undefined
+  })
+  return {
+    next,
+    record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }),
+    staged: record,
+    requests,
+    refused
+  }
+}
+
+/** Paths left out of the commit and what was put back under `.git`, one line each. */
+export function refusalsOf(r: FinalisedStage): string[] {
+  const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`)
+  if (r.gitDir) {
+    out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`))
+    out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`))
+    if (r.gitDir.branchMoved) {
+      out.push('the agent moved the branch; its files were judged, not its commits')
+    }
+  }
+  return out
+}
+
+/** The committed deliverable: a regular file within the cap, as the checks passed it. */
+async function readCommitted(
+  repo: string,
+  commit: string,
+  path: string,
+  maxBytes: number
+): Promise<string | null> {
+  const objects = new GitObjects(repo)
+  try {
+    const slash = path.lastIndexOf('/')
+    const listing = await objects.listTree(commit, path.slice(0, slash))
+    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1))
+    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755')) return null
+    const size = (await objects.blobSizes([entry.oid])).get(entry.oid)
+    if (size === undefined || size > maxBytes) return null
+    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid)
+    return blob ? blob.toString('utf8') : null
+  } finally {
+    await objects.close()
+  }
+}

