@@ -4,6 +4,7 @@ import { UserError } from '../errors.js'
 import { pushWithRetry } from '../git/push.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
+import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { renderSummary } from './report.js'
@@ -32,13 +33,15 @@ async function post(): Promise<void> {
     !parsed ||
     ctx.handoffPath !== handoffPath(parsed.timestamp, parsed.profile) ||
     parsed.profile !== ctx.profile ||
-    !/^[0-9a-f]{40,64}$/.test(ctx.baseSha)
+    !/^[0-9a-f]{40,64}$/.test(ctx.baseSha) ||
+    !/^[1-9]\d{0,9}$/.test(ctx.issue)
   ) {
     throw new UserError(
       'the stage context left by the main step is not one this action wrote; nothing was committed'
     )
   }
-  const defaultBranch = await defaultBranchOf(core.getInput('github-token'))
+  const tracker = trackerFromEnv(core.getInput('github-token'))
+  const defaultBranch = (await tracker.getRepo()).defaultBranch
   if (ctx.branch === defaultBranch) {
     throw new UserError(
       `the stage context names the default branch ${defaultBranch}; nothing was committed`
@@ -73,6 +76,15 @@ async function post(): Promise<void> {
     core.info(`pushed the partial to ${ctx.branch} at ${pushed.slice(0, 12)}`)
   }
   saveStageContext(path, { ...ctx, finished: true })
+  // A cancelled or timed-out stage must not look like a pipeline still at work.
+  const where = done.handoffPath
+    ? ` Its work is saved as \`${done.handoffPath}\` on \`${ctx.branch}\`.`
+    : ''
+  await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
+  await tracker.comment(
+    Number(ctx.issue),
+    `**The ${ctx.profile} stage did not finish:** ${reason}.${where} Move the issue back into its state to run the stage again.`
+  )
   await core.summary
     .addRaw(
       renderSummary({
@@ -90,16 +102,15 @@ async function post(): Promise<void> {
     .write()
 }
 
-async function defaultBranchOf(token: string): Promise<string> {
+function trackerFromEnv(token: string): GitHubTracker {
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
-  const tracker = new GitHubTracker({
+  return new GitHubTracker({
     token,
     apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
     owner,
     repo,
     states: []
   })
-  return (await tracker.getRepo()).defaultBranch
 }
 
 try {

@@ -305,6 +305,8 @@ describe('a stage run by the bundled action', () => {
     const files = branchFiles(p)!
     expect(files.some((f) => PARTIAL.test(f))).toBe(true)
     expect(post.summary).toContain('cancelled')
+    expect(p.gh.labels(p.issue)).toContain('needs-attention')
+    expect(p.gh.comments(p.issue).some((c) => c.body.includes('stage did not finish'))).toBe(true)
     for (const pid of readFileSync(pids, 'utf8').split('\n').filter(Boolean)) {
       expect(
         existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')
