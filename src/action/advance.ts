@@ -11,7 +11,7 @@ import type { Next } from '../pipeline/transitions.js'
 import type { GitHubTracker, LivingComment } from '../tracker/github.js'
 import { DISPATCH_TYPE, NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import type { Settings } from './inputs.js'
-import { inert, oneLine } from './report.js'
+import { cellText, fenced } from '../pipeline/untrusted-text.js'
 
 /** The first line of the one living status comment per issue. */
 export const STATUS_MARKER = 'itervox:status'
@@ -142,16 +142,15 @@ async function act(
       else await tracker.addLabels(o.issue, [NEEDS_ATTENTION_LABEL])
       await tracker.comment(
         o.issue,
-        `**The itervox pipeline stopped.** ${inert(oneLine(next.why))}.\n\n${runLine(s)}`
+        `**The itervox pipeline stopped.** ${cellText(next.why, 2000)}.\n\n${runLine(s)}`
       )
       return { nextState: next.to }
     }
     case 'wait': {
       await tracker.addLabels(o.issue, [NEEDS_INPUT_LABEL])
-      const fence = '~'.repeat(Math.max(4, longestTildes(next.question) + 1))
       await tracker.comment(
         o.issue,
-        `**The ${o.plan.profile} agent needs input.** Reply in a comment (people with write access only); the stage resumes with your answer.\n\n${fence}text\n${next.question}\n${fence}\n\n${runLine(s)}`
+        `**The ${o.plan.profile} agent needs input.** Reply in a comment (people with write access only); the stage resumes with your answer.\n\n${fenced(next.question, '~')}\n\n${runLine(s)}`
       )
       return {}
     }
@@ -192,8 +191,4 @@ function describe(next: Next): string {
 
 function runLine(s: Settings): string {
   return `[Run ${s.runId}](${s.runUrl})`
-}
-
-function longestTildes(text: string): number {
-  return Math.max(0, ...[...text.matchAll(/~+/g)].map((m) => m[0].length))
 }

@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import { UserError } from '../errors.js'
 import { readSettings } from './inputs.js'
 import { publishReport } from './outputs.js'
-import { oneLine } from './report.js'
+import { oneLine } from '../pipeline/untrusted-text.js'
 import { runStageJob } from './stage-job.js'
 
 // Ends of a stage that mean the job did not do its work; the job fails so a person sees it.

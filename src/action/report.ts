@@ -1,3 +1,4 @@
+import { cellText, fenced } from '../pipeline/untrusted-text.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
 import type { PromptFigures } from '../pipeline/stage-prompt.js'
 
@@ -33,25 +34,8 @@ export interface StageReport {
 // The job summary holds at most 1 MiB a step.
 const MAX_PROMPT_IN_SUMMARY = 512 * 1024
 
-/** Untrusted text as one log line: no line breaks or control characters survive. */
-export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim()
-}
-
-/**
- * Untrusted text as inert Markdown: no HTML, links, images, code spans or table cells, and no
- * @mentions or #references (a word joiner follows each @ and #).
- */
-export function inert(text: string): string {
-  return text
-    .replace(/[|<>`[\]!&*_~\\]/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(/[@#]/g, (c) => `${c}\u2060`)
-}
-
 /** One cell of a Markdown table, from untrusted text. */
-export function cell(text: string): string {
-  return inert(oneLine(text)).slice(0, 500)
-}
+const cell = (text: string) => cellText(text, 500)
 
 export function renderSummary(r: StageReport): string {
   const rows: [string, string][] = []
@@ -105,8 +89,7 @@ export function renderSummary(r: StageReport): string {
   if (r.prompt !== undefined) {
     const shown =
       r.prompt.length > MAX_PROMPT_IN_SUMMARY ? r.prompt.slice(0, MAX_PROMPT_IN_SUMMARY) : r.prompt
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1))
-    md += `\n<details><summary>Prompt (dry run)</summary>\n\n${fence}markdown\n${shown}\n${fence}\n\n</details>\n`
+    md += `\n<details><summary>Prompt (dry run)</summary>\n\n${fenced(shown, '`', 'markdown')}\n\n</details>\n`
   }
   return md
 }
@@ -114,10 +97,4 @@ export function renderSummary(r: StageReport): string {
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000)
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
-}
-
-function longestBacktickRun(text: string): number {
-  let best = 0
-  for (const m of text.matchAll(/`+/g)) best = Math.max(best, m[0].length)
-  return best
 }

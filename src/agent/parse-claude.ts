@@ -1,16 +1,15 @@
 import { findNeedsInput, QUESTION_MAX_CHARS } from './needs-input.js'
-import { TextParser } from './parse-text.js'
+import { JsonStreamParser } from './json-stream-parser.js'
 import {
   addCounts,
   asCount,
   asObject,
   asString,
   mentionsRateLimit,
-  parseJsonLine,
   type JsonObject
 } from './stream-json.js'
 import { firstLine, keepStart, RESULT_TEXT_MAX_CHARS, safeName } from './text.js'
-import type { StreamFindings, StreamParser } from './types.js'
+import type { StreamFindings } from './types.js'
 
 /**
  * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
@@ -19,21 +18,12 @@ import type { StreamFindings, StreamParser } from './types.js'
  * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`).
  * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
  */
-export class ClaudeParser implements StreamParser {
-  private readonly text = new TextParser()
-  private events = 0
+export class ClaudeParser extends JsonStreamParser {
   private result: JsonObject | undefined
   private lastAssistantText: string | undefined
   private limitRejected = false
 
-  line(line: string): string | undefined {
-    const event = parseJsonLine(line)
-    const type = asString(event?.type)
-    if (!event || !type) {
-      this.text.line(line)
-      return undefined
-    }
-    this.events++
+  protected event(type: string, event: JsonObject): string | undefined {
     switch (type) {
       case 'system':
         return this.system(event)
@@ -54,8 +44,7 @@ export class ClaudeParser implements StreamParser {
     }
   }
 
-  finish(): StreamFindings {
-    if (this.events === 0) return this.text.finish()
+  protected findings(): StreamFindings {
     const r = this.result
     const fullText = asString(r?.result) ?? this.lastAssistantText
     const findings: StreamFindings = { stats: r ? stats(r) : {} }

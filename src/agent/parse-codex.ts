@@ -1,15 +1,15 @@
 import { findNeedsInput } from './needs-input.js'
-import { TextParser } from './parse-text.js'
+import { JsonStreamParser } from './json-stream-parser.js'
 import {
   addCounts,
   asCount,
   asObject,
   asString,
   mentionsRateLimit,
-  parseJsonLine
+  type JsonObject
 } from './stream-json.js'
 import { firstLine, keepStart, RESULT_TEXT_MAX_CHARS, safeName } from './text.js'
-import type { StreamFindings, StreamParser } from './types.js'
+import type { StreamFindings } from './types.js'
 
 /**
  * `codex exec --json`: `thread.started`, then per turn `turn.started`, `item.*` events
@@ -17,9 +17,7 @@ import type { StreamFindings, StreamParser } from './types.js'
  * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
  * text is the last completed agent message. Codex names rate limits only in its messages.
  */
-export class CodexParser implements StreamParser {
-  private readonly text = new TextParser()
-  private events = 0
+export class CodexParser extends JsonStreamParser {
   private turns = 0
   private inputTokens: number | undefined
   private outputTokens: number | undefined
@@ -27,14 +25,7 @@ export class CodexParser implements StreamParser {
   private error: string | undefined
   private rateLimited = false
 
-  line(line: string): string | undefined {
-    const event = parseJsonLine(line)
-    const type = asString(event?.type)
-    if (!event || !type) {
-      this.text.line(line)
-      return undefined
-    }
-    this.events++
+  protected event(type: string, event: JsonObject): string | undefined {
     switch (type) {
       case 'turn.completed': {
         const usage = asObject(event.usage) ?? {}
@@ -59,8 +50,7 @@ export class CodexParser implements StreamParser {
     }
   }
 
-  finish(): StreamFindings {
-    if (this.events === 0) return this.text.finish()
+  protected findings(): StreamFindings {
     const findings: StreamFindings = { stats: {} }
     if (this.turns) findings.stats.turns = this.turns
     if (this.inputTokens !== undefined) findings.stats.inputTokens = this.inputTokens

@@ -1,8 +1,8 @@
 import { findNeedsInput } from './needs-input.js'
-import { TextParser } from './parse-text.js'
-import { asCount, asObject, asString, mentionsRateLimit, parseJsonLine } from './stream-json.js'
+import { JsonStreamParser } from './json-stream-parser.js'
+import { asCount, asObject, asString, mentionsRateLimit, type JsonObject } from './stream-json.js'
 import { firstLine, keepStart, RESULT_TEXT_MAX_CHARS, safeName } from './text.js'
-import type { StreamFindings, StreamParser } from './types.js'
+import type { StreamFindings } from './types.js'
 
 /**
  * Gemini CLI's `--output-format stream-json`: `init`, `message` (user or assistant, the
@@ -10,22 +10,13 @@ import type { StreamFindings, StreamParser } from './types.js'
  * goes on from) and a last `result` with `status` and `stats`. The final text is the
  * assistant's text after its last tool call.
  */
-export class GeminiParser implements StreamParser {
-  private readonly text = new TextParser()
-  private events = 0
+export class GeminiParser extends JsonStreamParser {
   private answer = ''
   private toolSinceAnswer = false
   private result: Record<string, unknown> | undefined
   private rateLimited = false
 
-  line(line: string): string | undefined {
-    const event = parseJsonLine(line)
-    const type = asString(event?.type)
-    if (!event || !type) {
-      this.text.line(line)
-      return undefined
-    }
-    this.events++
+  protected event(type: string, event: JsonObject): string | undefined {
     switch (type) {
       case 'message': {
         if (event.role !== 'assistant') return `${safeName(event.role)} message`
@@ -49,8 +40,7 @@ export class GeminiParser implements StreamParser {
     }
   }
 
-  finish(): StreamFindings {
-    if (this.events === 0) return this.text.finish()
+  protected findings(): StreamFindings {
     const r = this.result
     const st = asObject(r?.stats) ?? {}
     const findings: StreamFindings = { stats: {} }

@@ -1,6 +1,7 @@
 import { sanitizeUntrusted } from '../handoff/index.js'
 import type { StagePlan } from './plan.js'
 import { requestsSection } from './requests.js'
+import { clip, fenced, oneLine } from './untrusted-text.js'
 
 const MAX_REPLY = 20_000
 
@@ -35,41 +36,24 @@ export function pipelineSections(plan: StagePlan, allowedActions: string[]): str
       [
         '## Your previous deliverable was refused',
         '',
-        `The pipeline could not accept the last attempt's deliverable: ${oneLine(plan.recheck)}.`,
+        `The pipeline could not accept the last attempt's deliverable: ${clip(oneLine(plan.recheck), 500)}.`,
         'Write a complete deliverable that fixes this.'
       ].join('\n')
     )
   }
   if (plan.reply) {
     const text = sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY)
-    const fence = '~'.repeat(Math.max(4, longestRun(text, '~') + 1))
     out.push(
       [
-        `## Reply from @${oneLine(plan.reply.author)}`,
+        `## Reply from @${clip(oneLine(plan.reply.author), 500)}`,
         '',
         'You asked for input and a person with write access answered. Their reply, as they wrote it:',
         '',
-        `${fence}text`,
-        text,
-        fence,
+        fenced(text, '~'),
         '',
         'Continue the stage with this answer; keep writing to the same run.handoff_path.'
       ].join('\n')
     )
   }
   return out
-}
-
-function oneLine(text: string): string {
-  return sanitizeUntrusted(text).text.replace(/\s+/g, ' ').trim().slice(0, 500)
-}
-
-function longestRun(text: string, ch: string): number {
-  let best = 0
-  let run = 0
-  for (const c of text) {
-    run = c === ch ? run + 1 : 0
-    best = Math.max(best, run)
-  }
-  return best
 }

@@ -4,6 +4,7 @@ import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
 import type { StageOutcome } from './outcome.js'
 import type { IssueRecord, StageKind, StageRecord } from './record.js'
+import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
 
 /** The most record text `readRecordFromComment` accepts. */
 export const MAX_RECORD_BYTES = 64 * 1024
@@ -18,7 +19,6 @@ const RECORD_CLOSE = ' -->'
 
 const MAX_STATE_LABEL = 80
 const MAX_PROFILE_LABEL = 60
-const MAX_CELL = 200
 const MAX_REASON = 300
 const MAX_HALTED = 500
 const MAX_QUESTION = 4000
@@ -98,7 +98,7 @@ export function stageTable(record: IssueRecord, options: StageTableOptions = {})
       cellText(s.state),
       cellText(s.profile),
       runKind(s),
-      cellText(s.outcome) + (flatten(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
+      cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
       duration(s.durationMs),
       deliverable(s.handoffPath, options.blobUrl),
       link(cellText(s.run, 40), s.runUrl)
@@ -146,7 +146,7 @@ export function renderStatusComment(o: StatusCommentInput): string {
     tail.push(
       `**Waiting for input:** ${cellText(w.profile, MAX_PROFILE_LABEL)} (in ${cellText(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`,
       '',
-      fenced(w.question)
+      fencedQuestion(w.question)
     )
   }
   if (o.record.halted !== undefined) {
@@ -219,12 +219,12 @@ function fitRecord(record: IssueRecord): string {
     ...record,
     stages: [],
     ...(record.waiting
-      ? { waiting: { ...record.waiting, question: cap(record.waiting.question, MAX_QUESTION) } }
+      ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
       : {}),
-    ...(record.halted !== undefined ? { halted: cap(record.halted, MAX_HALTED) } : {})
+    ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
   }
   const base = Buffer.byteLength(encodeRecord(trimmed))
-  const stages = record.stages.map((s) => ({ ...s, reason: cap(s.reason, MAX_REASON) }))
+  const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }))
   let room = RECORD_BUDGET - base
   let keep = 0
   for (let i = stages.length - 1; i >= 0; i--) {
@@ -237,7 +237,7 @@ function fitRecord(record: IssueRecord): string {
   if (room >= 0) return encodeRecord(trimmed)
 
   // Only absurdly long names get here; 200 code points of anything fit many times over.
-  const short = (s: string): string => cap(s, 200)
+  const short = (s: string): string => clip(s, 200)
   return encodeRecord({
     v: 1,
     state: record.state === null ? null : short(record.state),
@@ -334,55 +334,24 @@ function chronological(stages: StageRecord[]): StageRecord[] {
   return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s)
 }
 
-/** Untrusted text on one line: hidden characters and HTML comments gone, whitespace folded. */
-function flatten(text: unknown): string {
-  return sanitizeUntrusted(String(text ?? ''))
-    .text.replace(/\s+/g, ' ')
-    .trim()
-}
-
-/** At most `max` code points, with an ellipsis when cut. */
-function cap(text: string, max: number): string {
-  const points = Array.from(text)
-  return points.length <= max ? text : points.slice(0, max - 1).join('') + '…'
-}
-
 /**
  * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
  * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
  * backticks (Markdown strings) can never reach the parser.
  */
 function mermaidText(text: string, max: number): string {
-  const flat = cap(flatten(text), max) || '(none)'
+  const flat = clip(oneLine(text), max) || '(none)'
   return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`)
-}
-
-/**
- * Inline Markdown from untrusted text: characters that make tables, HTML, code spans or links
- * become entities, and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
- */
-function markdownText(text: string): string {
-  return text.replace(/[&<>|`\\[\]@#]/g, (c) =>
-    c === '@' || c === '#' ? `${c}\u2060` : `&#${c.charCodeAt(0)};`
-  )
-}
-
-function cellText(text: unknown, max = MAX_CELL): string {
-  return markdownText(cap(flatten(text), max))
 }
 
 /** Our own text (the issue reference): escaped, but `#12` still links. */
 function plainText(text: string): string {
-  return flatten(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`)
+  return oneLine(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-/** A fence longer than any backtick run inside, so the text cannot close it. */
-function fenced(text: string): string {
-  const body = cap(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION)
-  let longest = 0
-  for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
-  const fence = '`'.repeat(Math.max(3, longest + 1))
-  return `${fence}text\n${body}\n${fence}`
+/** The question, capped, in a fence it cannot close. */
+function fencedQuestion(text: string): string {
+  return fenced(clip(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION))
 }
 
 /** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */

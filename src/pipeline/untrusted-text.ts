@@ -1,0 +1,41 @@
+import { sanitizeUntrusted } from '../handoff/sanitize.js'
+
+// Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
+// job summary or a prompt: one set of helpers, so every place escapes the same way.
+
+/** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
+export function oneLine(text: unknown): string {
+  return sanitizeUntrusted(String(text ?? ''))
+    .text.replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** At most `max` code points, with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  const points = Array.from(text)
+  return points.length <= max ? text : points.slice(0, max - 1).join('') + '…'
+}
+
+/**
+ * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
+ * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
+ */
+export function inlineMarkdown(text: string): string {
+  return text.replace(/[&<>|`\\[\]@#]/g, (c) =>
+    c === '@' || c === '#' ? `${c}\u2060` : `&#${c.charCodeAt(0)};`
+  )
+}
+
+/** One table cell (or any inline spot) of untrusted text. */
+export function cellText(text: unknown, max = 200): string {
+  return inlineMarkdown(clip(oneLine(text), max))
+}
+
+/** A fenced block whose fence is longer than any run of its character inside the text. */
+export function fenced(text: string, char: '`' | '~' = '`', info = 'text'): string {
+  let longest = 0
+  for (const m of text.matchAll(char === '`' ? /`+/g : /~+/g))
+    longest = Math.max(longest, m[0].length)
+  const fence = char.repeat(Math.max(3, longest + 1))
+  return `${fence}${info}\n${text}\n${fence}`
+}
