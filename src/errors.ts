@@ -45,3 +45,9 @@ export class UserErrors extends UserError {
     return this.errors.map((e) => e.format()).join('\n')
   }
 }
+
+/** An error as one line for the user: a UserError's own format, else its message. */
+export function messageOf(err: unknown): string {
+  if (err instanceof UserError) return err.format()
+  return err instanceof Error ? err.message : String(err)
+}

@@ -11,7 +11,7 @@ export interface Actor {
 export type Trigger =
   | {
       kind: 'run'
-      source: 'label' | 'workflow_dispatch' | 'repository_dispatch' | 'comment'
+      source: 'label' | 'workflow_dispatch' | 'wake' | 'comment'
       issue: string
       /** The label that was added, for label events. */
       label?: string
@@ -20,23 +20,19 @@ export type Trigger =
       actor: Actor
       pullRequest?: { number: number; headRef: string; fork: boolean }
       defaultBranch?: string
-      /** What the pipeline's own dispatch asks for (untrusted: checked against the record). */
-      continuation?: Continuation
+      /** The entry a wake-up (repository_dispatch) was sent for; the record says what runs. */
+      wake?: { entry: number; step?: string }
       /** A person's reply, for `comment` triggers. */
       reply?: { body: string; author: string }
     }
   | { kind: 'skip'; reason: string }
+  | { kind: 'deny'; reason: string }
 
-/** The pipeline's own bookkeeping carried by its repository_dispatch. */
-export interface Continuation {
-  entry: number
-  kind: 'work' | 'review'
-  profile?: string
-  attempt: number
-  round: number
-  recheck?: string
-  reviewed?: string
-}
+/**
+ * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
+ * owed step it wakes. What runs is read from the issue's record.
+ */
+const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step'])
 
 interface Payload {
   action?: string
@@ -129,17 +125,34 @@ export function triggerFromEvent(
           reason: `repository_dispatch of type "${payload.action}" is not ${DISPATCH_TYPE}`
         }
       }
-      const issue = overrides.issue ?? text(payload.client_payload?.issue)
+      const client = payload.client_payload ?? {}
+      const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k))
+      if (extra.length > 0) {
+        return {
+          kind: 'deny',
+          reason: `the ${DISPATCH_TYPE} dispatch carries ${extra.slice(0, 3).join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
+        }
+      }
+      const issue = overrides.issue ?? text(client.issue)
       if (!issue) return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` }
-      const state = overrides.state ?? text(payload.client_payload?.state)
+      const state = overrides.state ?? text(client.state)
+      const entry = client.entry
+      const step =
+        typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
+          ? client.step
+          : undefined
+      const wake =
+        typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
+          ? { entry, ...(step ? { step } : {}) }
+          : undefined
       return {
         kind: 'run',
-        source: 'repository_dispatch',
+        source: 'wake',
         issue,
         state,
         actor,
         defaultBranch,
-        continuation: continuationOf(payload.client_payload ?? {})
+        ...(wake ? { wake } : {})
       }
     }
     case 'issue_comment': {
@@ -161,25 +174,5 @@ export function triggerFromEvent(
     }
     default:
       return { kind: 'skip', reason: `the ${eventName} event does not start a stage` }
-  }
-}
-
-/** Reads the pipeline's bookkeeping from a dispatch payload; anything malformed is ignored. */
-function continuationOf(p: Record<string, unknown>): Continuation | undefined {
-  const int = (v: unknown) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e6 ? v : undefined
-  const str = (v: unknown) =>
-    typeof v === 'string' && v.length > 0 && v.length <= 2000 ? v : undefined
-  const entry = int(p.entry)
-  if (entry === undefined) return undefined
-  const kind = p.kind === 'review' ? 'review' : 'work'
-  return {
-    entry,
-    kind,
-    profile: str(p.profile),
-    attempt: int(p.attempt) ?? 0,
-    round: int(p.round) ?? 0,
-    recheck: str(p.recheck),
-    reviewed: str(p.reviewed)
   }
 }

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     await publishReport(report)
     if (FAILING.has(report.outcome)) {
       core.setFailed(`stage ${report.outcome}: ${oneLine(report.reason)}`)
+    } else if (report.failure) {
+      core.setFailed(oneLine(report.failure))
     }
   } catch (err) {
     const message = oneLine(

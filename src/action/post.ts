@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { endGroup, groupAlive } from '../agent/process-group.js'
 import { UserError } from '../errors.js'
-import { pushWithRetry } from '../git/push.js'
+import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
@@ -18,7 +18,7 @@ import { CONTEXT_STATE } from './stage-job.js'
 async function post(): Promise<void> {
   const path = core.getState(CONTEXT_STATE)
   const ctx = path ? loadStageContext(path) : null
-  if (!ctx || ctx.finished) {
+  if (!ctx || ctx.phase === 'done') {
     core.info('the stage finished in the main step; nothing to do')
     return
   }
@@ -53,42 +53,75 @@ async function post(): Promise<void> {
     snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
   }
 
+  if (ctx.phase === 'published') {
+    // The work is on the remote; only the pipeline's next step may be missing.
+    saveStageContext(path, { ...ctx, phase: 'done' })
+    await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
+    await tracker.comment(
+      Number(ctx.issue),
+      `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`
+    )
+    return
+  }
   if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
     core.info(`ending the agent's process group ${ctx.agentPgid}`)
     await endGroup(ctx.agentPgid, 2000)
   }
-  const reason = 'the job was cancelled or timed out before the stage finished'
-  const done = await finaliseStage(trusted, { outcome: 'cancelled', reason })
+  // A stage already judged and committed keeps its outcome: only its publishing was cut short.
+  const judged = ctx.phase === 'committed' ? ctx.committed : undefined
+  const reason = judged
+    ? `the job ended after the stage ${judged.outcome === 'succeeded' ? 'finished' : 'ended'} (${judged.outcome}), before it was published`
+    : 'the job was cancelled or timed out before the stage finished'
+  const done = judged
+    ? {
+        commit: { sha: judged.sha, dropped: [] },
+        handoffPath: judged.handoffPath,
+        warnings: [] as string[]
+      }
+    : await finaliseStage(trusted, { outcome: 'cancelled', reason })
   let pushed: string | undefined
+  let where = ''
   if (done.commit.sha) {
     const token = core.getInput('github-token')
-    const result = await pushWithRetry({
+    const workspace = new RemoteWorkspace({
+      repo: ctx.repo,
+      baseBranch: defaultBranch,
+      ...(token
+        ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
+        : {})
+    })
+    const prepared = {
       repo: ctx.repo,
       branch: ctx.branch,
-      sha: done.commit.sha,
+      baseBranch: defaultBranch,
       baseSha: ctx.baseSha,
-      created: ctx.created,
-      auth: token
-        ? { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token }
-        : undefined
-    })
-    pushed = result.sha
-    core.info(`pushed the partial to ${ctx.branch} at ${pushed.slice(0, 12)}`)
+      created: ctx.created
+    }
+    const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`
+    const published = await workspace.publish(prepared, done.commit.sha, rescue)
+    if ('failed' in published) {
+      where = ` Its work could not be pushed (${published.failed}).`
+    } else {
+      pushed = published.commit
+      const ref = published.rescuedTo ?? ctx.branch
+      core.info(`pushed ${pushed.slice(0, 12)} to ${ref}`)
+      if (done.handoffPath) where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`
+    }
   }
-  saveStageContext(path, { ...ctx, finished: true })
-  // A cancelled or timed-out stage must not look like a pipeline still at work.
-  const where = done.handoffPath
-    ? ` Its work is saved as \`${done.handoffPath}\` on \`${ctx.branch}\`.`
-    : ''
+  saveStageContext(path, { ...ctx, phase: 'done' })
+  // An unfinished stage must not look like a pipeline still at work.
+  const again = judged
+    ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
+    : 'Move the issue back into its state to run the stage again.'
   await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
   await tracker.comment(
     Number(ctx.issue),
-    `**The ${ctx.profile} stage did not finish:** ${reason}.${where} Move the issue back into its state to run the stage again.`
+    `**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}`
   )
   await core.summary
     .addRaw(
       renderSummary({
-        outcome: 'cancelled',
+        outcome: judged?.outcome ?? 'cancelled',
         reason,
         issue: ctx.issue,
         profile: ctx.profile,

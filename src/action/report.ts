@@ -26,6 +26,10 @@ export interface StageReport {
   refused: string[]
   warnings: string[]
   agentStats?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number }
+  /** Why the job fails whatever the outcome: the pipeline cannot go on without a person. */
+  failure?: string
+  /** A deliverable that could be pushed nowhere: the summary is where its text survives. */
+  unsaved?: { path: string; text: string }
   /** dry-run: the prompt the agent would have been given. */
   prompt?: string
   runUrl?: string
@@ -79,12 +83,16 @@ export function renderSummary(r: StageReport): string {
 
   let md = `## itervox handoff: ${r.outcome}\n\n| | |\n|---|---|\n`
   md += rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n') + '\n'
+  if (r.failure) md += `\n**The pipeline needs a person:** ${cell(r.failure)}\n`
   if (r.status) md += `\n${r.status}\n`
   if (r.refused.length > 0) {
     md += `\n### Refused\n\n${r.refused.map((x) => `- ${cell(x)}`).join('\n')}\n`
   }
   if (r.warnings.length > 0) {
     md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`
+  }
+  if (r.unsaved) {
+    md += `\n<details open><summary>Unsaved deliverable ${cell(r.unsaved.path)}</summary>\n\n${fenced(r.unsaved.text.slice(0, MAX_PROMPT_IN_SUMMARY), '`', 'markdown')}\n\n</details>\n`
   }
   if (r.prompt !== undefined) {
     const shown =

@@ -1,27 +1,18 @@
 import * as core from '@actions/core'
 import { join } from 'node:path'
-import { findAutomation, knownStates } from '../config/load.js'
-import { sameState } from '../config/lookup.js'
-import type { WorkflowConfig } from '../config/types.js'
+import { knownStates } from '../config/load.js'
 import { UserError } from '../errors.js'
 import { prepareIssueBranch } from '../git/branch.js'
 import { minimumVersion, type GitAuth } from '../git/git.js'
-import { pushWithRetry } from '../git/push.js'
-import { GitObjects } from '../git/objects.js'
-import { HANDOFF_DIR, compareHandoffNames, runTimestamp } from '../handoff/index.js'
-import { loadStageContext, saveStageContext } from '../pipeline/stage-context.js'
-import { contextPathOf, runStage, type FinalisedStage } from '../pipeline/stage.js'
-import { authorizeActor, isBot } from '../tracker/authorize.js'
+import { RemoteWorkspace } from '../git/remote-workspace.js'
+import { describe } from '../pipeline/effects.js'
+import { runJob, type JobResult } from '../pipeline/job.js'
+import { pipelineDiagram, stageTable } from '../pipeline/status-view.js'
+import { contextPathOf } from '../pipeline/stage.js'
 import { GitHubTracker } from '../tracker/github.js'
-import type { Issue } from '../tracker/types.js'
-import { emptyRecord } from '../pipeline/record.js'
-import { planStage } from '../pipeline/plan.js'
-import { pipelineSections } from '../pipeline/sections.js'
-import { readRecordFromComment } from '../pipeline/status-view.js'
+import { GitHubPort } from '../tracker/github-port.js'
 import { AgentLogEcho } from './agent-log.js'
-import { oneLine } from '../pipeline/untrusted-text.js'
-import { advance, STATUS_MARKER } from './advance.js'
-import { readEvent, triggerFromEvent, type Trigger } from './event.js'
+import { readEvent, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import type { StageReport } from './report.js'
 import { loadWorkflowAt } from './workflow-source.js'
@@ -33,7 +24,7 @@ export const CONTEXT_STATE = 'context'
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000
 
-/** One stage for one GitHub event: decide, prepare, run the agent, finalise, publish. */
+/** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
   const started = Date.now()
   const report = (
@@ -46,9 +37,12 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     ...r
   })
 
-  const payload = readEvent(s.eventPath)
-  const trigger = triggerFromEvent(s.eventName, payload, { issue: s.issue, state: s.state })
+  const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
+    issue: s.issue,
+    state: s.state
+  })
   if (trigger.kind === 'skip') return report({ outcome: 'skipped', reason: trigger.reason })
+  if (trigger.kind === 'deny') return report({ outcome: 'denied', reason: trigger.reason })
   if (trigger.pullRequest?.fork) {
     return report({
       outcome: 'denied',
@@ -68,6 +62,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
   if (git.warning) core.warning(git.warning)
   const auth: GitAuth = { serverUrl: s.serverUrl, token: s.token }
   const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`
+  // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
   const base = await prepareIssueBranch({
     repo: s.workspace,
     branch: defaultBranch,
@@ -87,7 +82,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
       `${s.workflowFile}: tracker.kind is "${config.tracker.kind}"; the action works on GitHub issues, so set it to github`
     )
   }
-  const tracker = new GitHubTracker({
+  const api = new GitHubTracker({
     token: s.token,
     apiUrl: s.apiUrl,
     owner: s.repository.owner,
@@ -96,297 +91,114 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     log: (m) => core.info(m),
     secondMs: apiSecondMs()
   })
-  const withCount = (r: StageReport): StageReport => {
-    core.info(`GitHub API requests: ${tracker.requestCount}`)
-    return { ...r, warnings: [...configWarnings, ...r.warnings] }
-  }
-
-  const authorization = await authorizeActor({
-    tracker,
-    actor: trigger.actor.login,
-    actorType: trigger.actor.type,
-    // A repository_dispatch can only be sent with write access to this repository: the
-    // pipeline's own chaining arrives from the job token's bot.
-    allowedBots: [
-      ...config.tracker.allowedBots,
-      ...(trigger.source === 'repository_dispatch' ? ['github-actions[bot]'] : [])
-    ]
-  })
-  if (!authorization.allowed) {
-    return withCount(
-      report({ outcome: 'denied', reason: authorization.reason, issue: issueNumber })
-    )
-  }
-
-  const issue = await tracker.getIssue(issueNumber)
-  const decision = decide(config, trigger, issue)
-  const issueUrl = issue.url
-  if ('skip' in decision) {
-    return withCount(
-      report({
-        outcome: 'skipped',
-        reason: decision.skip,
-        issue: issueNumber,
-        issueUrl,
-        state: issue.state ?? undefined
-      })
-    )
-  }
-  const { state, automation } = decision
-  const living = await tracker.findComment(Number(issueNumber), STATUS_MARKER)
-  const before = (living && readRecordFromComment(living.body)) || emptyRecord()
-  const plan = planStage({
+  const tracker = new GitHubPort({
+    api,
     config,
-    record: before,
-    state,
-    automation,
-    trigger: {
-      source: trigger.source,
-      actorIsBot: isBot(trigger.actor.login, trigger.actor.type),
-      continuation: trigger.continuation,
-      reply: trigger.reply
-    },
+    owner: s.repository.owner,
+    repo: s.repository.repo,
+    serverUrl: s.serverUrl,
     runId: s.runId,
+    runUrl: s.runUrl,
     chain: s.chain
   })
-  if ('skip' in plan) {
-    return withCount(
-      report({ outcome: 'skipped', reason: plan.skip, issue: issueNumber, issueUrl, state })
-    )
-  }
-  const profile = config.agent.profiles[plan.profile]!
-  core.info(
-    `#${issueNumber} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${profile.name}` +
-      (plan.attempt > 0 ? `, attempt ${plan.attempt + 1}` : '') +
-      (plan.reply ? `, resumed by @${plan.reply.author}'s reply` : '')
-  )
-
-  let branch = `itervox/${issueNumber}`
-  if (trigger.pullRequest) branch = trigger.pullRequest.headRef
-  else if (issue.isPullRequest) {
-    const pull = await tracker.getPull(Number(issueNumber))
-    if (pull.headRepoFullName !== `${s.repository.owner}/${s.repository.repo}`) {
-      return withCount(
-        report({
-          outcome: 'denied',
-          reason: "the pull request's head is in a fork; stages never run on fork code",
-          issue: issueNumber
-        })
-      )
-    }
-    branch = pull.headRef
-  }
-  const baseBranch = config.workspace.baseBranch ?? defaultBranch
-  const prepared = await prepareIssueBranch({ repo: s.workspace, branch, base: baseBranch, auth })
-  core.info(
-    prepared.created
-      ? `branch ${branch} starts from ${baseBranch} at ${prepared.baseSha.slice(0, 12)}`
-      : `branch ${branch} is at ${prepared.baseSha.slice(0, 12)}`
-  )
 
   const workDir = join(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`)
-  core.saveState(CONTEXT_STATE, contextPathOf(workDir))
-  const echo = new AgentLogEcho((t) => process.stdout.write(t), `agent output (${profile.name})`)
-  const startedAt = new Date()
-  const timestamp = plan.timestamp ?? runTimestamp(startedAt)
-  const result = await runStage({
+  let echo: AgentLogEcho | undefined
+  const r = await runJob({
+    trigger: {
+      source: trigger.source,
+      issue: issueNumber,
+      actor: trigger.actor,
+      ...(trigger.label ? { label: trigger.label } : {}),
+      ...(trigger.state ? { state: trigger.state } : {}),
+      ...(trigger.wake ? { wake: trigger.wake } : {}),
+      ...(trigger.reply ? { reply: trigger.reply } : {})
+    },
     config,
-    profile,
-    automation,
-    issue,
-    attempt: plan.attempt > 0 ? plan.attempt : null,
-    repo: s.workspace,
-    branch,
-    baseSha: prepared.baseSha,
-    created: prepared.created,
-    runId: `${s.runId}/${s.runAttempt}`,
-    timestamp,
-    workflowPath: s.workflowFile,
+    tracker,
+    workspace: new RemoteWorkspace({
+      repo: s.workspace,
+      baseBranch: config.workspace.baseBranch ?? defaultBranch,
+      auth
+    }),
+    run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
     workDir,
+    workflowPath: s.workflowFile,
     parentEnv: process.env,
-    sections: pipelineSections(plan, profile.allowedActions),
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
+    log: (line) => core.info(line),
+    onStart: ({ issue, state, plan, branch, recovered }) => {
+      core.info(
+        `${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
+          (plan.attempt > 0 ? `, attempt ${plan.attempt + 1}` : '') +
+          (plan.reply ? `, resumed by @${plan.reply.author}'s reply` : '') +
+          ` on ${branch}`
+      )
+      if (recovered) return
+      core.saveState(CONTEXT_STATE, contextPathOf(workDir))
+      echo = new AgentLogEcho((t) => process.stdout.write(t), `agent output (${plan.profile})`)
+    },
     onActivity: (e) => {
-      if (e.kind === 'output' && e.text) echo.push(e.text)
+      if (e.kind === 'output' && e.text) echo?.push(e.text)
     }
   })
-  echo.close()
-
-  const common = {
-    issue: issueNumber,
-    issueUrl,
-    state,
-    profile: profile.name,
-    branch,
-    figures: result.figures
-  }
-  if (result.dryRun) {
-    return withCount(
-      report({
-        ...common,
-        outcome: 'skipped',
-        reason: 'dry run: the prompt is below; no agent ran',
-        prompt: result.prompt,
-        handoffPath: result.handoffPath,
-        warnings: result.warnings
-      })
-    )
-  }
-
-  const published = await publish(s, tracker, {
-    result,
-    branch,
-    baseBranch,
-    baseSha: prepared.baseSha,
-    created: prepared.created,
-    issue,
-    auth
+  echo?.close()
+  core.info(`GitHub API requests: ${api.requestCount}`)
+  return report({
+    ...reportOf(r, s),
+    warnings: [...configWarnings, ...r.warnings],
+    ...(r.next ? { status: statusOf(r, config) } : {})
   })
-
-  const advanced = await advance({
-    s,
-    tracker,
-    config,
-    issue: Number(issueNumber),
-    state,
-    automation,
-    plan,
-    result,
-    commit: published.commit,
-    pullRequest: published.pullRequest?.number,
-    record: before,
-    living,
-    startedAt,
-    timestamp
-  })
-
-  return withCount(
-    report({
-      ...common,
-      outcome: result.outcome,
-      reason: result.reason,
-      commit: published.commit,
-      handoffPath: result.handoffPath ?? undefined,
-      handoffUrl:
-        result.handoffPath && published.commit
-          ? `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${published.commit}/${result.handoffPath}`
-          : undefined,
-      pullRequest: published.pullRequest,
-      nextState: advanced.nextState,
-      next: advanced.summary,
-      status: advanced.status,
-      refused: advanced.refused,
-      warnings: published.prProblem
-        ? [...result.warnings, `no pull request: ${published.prProblem}`]
-        : result.warnings,
-      agentStats: result.agent?.stats
-    })
-  )
 }
 
-type Decision =
-  { skip: string } | { state: string; automation: NonNullable<ReturnType<typeof findAutomation>> }
-
-/** Whether this event starts a stage for the issue as it is now (never as the payload says). */
-function decide(
-  config: WorkflowConfig,
-  trigger: Extract<Trigger, { kind: 'run' }>,
-  issue: Issue
-): Decision {
-  if (issue.closed) return { skip: `#${issue.id} is closed` }
-  const state = issue.state
-  if (trigger.label) {
-    const isState = knownStates(config).some((k) => sameState(k, trigger.label!))
-    if (!isState) return { skip: `label "${trigger.label}" is not a pipeline state` }
-    if (!state || !sameState(state, trigger.label)) {
-      return {
-        skip: `label "${trigger.label}" was added, but the issue is now in "${state ?? 'no state'}"`
-      }
-    }
+function reportOf(
+  r: JobResult,
+  s: Settings
+): Partial<StageReport> & Pick<StageReport, 'outcome' | 'reason'> {
+  let next = r.summary ?? (r.next ? describe(r.next) : undefined)
+  if (
+    next &&
+    s.chain === 'none' &&
+    r.next &&
+    r.next.kind !== 'stop' &&
+    r.next.kind !== 'escalate' &&
+    r.next.kind !== 'wait'
+  ) {
+    next += '; chain is none: start the next stage by hand'
   }
-  if (!state) return { skip: `#${issue.id} carries no state label` }
-  if (trigger.state && !sameState(trigger.state, state)) {
-    return { skip: `the dispatch was for "${trigger.state}", but the issue is now in "${state}"` }
-  }
-  const automation = findAutomation(config, state)
-  if (!automation) return { skip: `no automation starts when an issue enters "${state}"` }
-  if (!config.agent.profiles[automation.profile]?.enabled) {
-    return { skip: `profile ${automation.profile} is disabled` }
-  }
-  return { state, automation }
-}
-
-/** Push the stage's commit and keep the issue's draft pull request up to date. */
-async function publish(
-  s: Settings,
-  tracker: GitHubTracker,
-  o: {
-    result: FinalisedStage & { contextPath: string }
-    branch: string
-    baseBranch: string
-    baseSha: string
-    created: boolean
-    issue: Issue
-    auth: GitAuth
-  }
-): Promise<{ commit?: string; pullRequest?: { number: number; url: string }; prProblem?: string }> {
-  const sha = o.result.commit.sha
-  if (!sha) {
-    core.info('nothing to commit')
-    return {}
-  }
-  const pushed = await pushWithRetry({
-    repo: s.workspace,
-    branch: o.branch,
-    sha,
-    baseSha: o.baseSha,
-    created: o.created,
-    auth: o.auth
-  })
-  core.info(
-    `pushed ${pushed.sha.slice(0, 12)} to ${o.branch}${pushed.rebased ? ' (on top of newer commits)' : ''}`
-  )
-  // The work is safe on the remote: the post step must not redo it as a partial.
-  const ctx = loadStageContext(o.result.contextPath)
-  if (ctx) saveStageContext(o.result.contextPath, { ...ctx, finished: true })
-  if (o.issue.isPullRequest) return { commit: pushed.sha }
-  // The pipeline goes on without its pull request (e.g. when the repository forbids Actions to
-  // open one); the job summary says why.
-  try {
-    const pr = await tracker.upsertDraftPr({
-      head: o.branch,
-      base: o.baseBranch,
-      title: `itervox: #${o.issue.id} ${o.issue.title}`.slice(0, 250),
-      body: await pullRequestBody(s, pushed.sha, o.issue),
-      branchIsNew: o.created
-    })
-    core.info(`${pr.created ? 'opened' : 'updated'} draft pull request #${pr.number}`)
-    return { commit: pushed.sha, pullRequest: { number: pr.number, url: pr.url } }
-  } catch (err) {
-    const why = err instanceof UserError ? err.format() : (err as Error).message
-    core.warning(`no pull request: ${oneLine(why)}`)
-    return { commit: pushed.sha, prProblem: why }
+  const blob = (commit: string, path: string) =>
+    `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${commit}/${path}`
+  return {
+    outcome: r.outcome,
+    reason: r.reason,
+    ...(r.issue ? { issue: r.issue.id, issueUrl: r.issue.url } : {}),
+    ...(r.state ? { state: r.state } : {}),
+    ...(r.plan ? { profile: r.plan.profile } : {}),
+    ...(r.branch ? { branch: r.branch } : {}),
+    ...(r.commit ? { commit: r.commit } : {}),
+    ...(r.handoffPath ? { handoffPath: r.handoffPath } : {}),
+    ...(r.handoffPath && r.commit ? { handoffUrl: blob(r.commit, r.handoffPath) } : {}),
+    ...(r.pullRequest ? { pullRequest: r.pullRequest } : {}),
+    ...(r.next?.kind === 'move' && r.stateAfter ? { nextState: r.stateAfter } : {}),
+    ...(r.next?.kind === 'escalate' && r.next.to ? { nextState: r.next.to } : {}),
+    ...(next ? { next } : {}),
+    ...(r.figures ? { figures: r.figures } : {}),
+    ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
+    ...(r.agentStats ? { agentStats: r.agentStats } : {}),
+    ...(r.failure ? { failure: r.failure } : {}),
+    ...(r.unsaved ? { unsaved: r.unsaved } : {}),
+    refused: r.refused
   }
 }
 
-/** Links the issue and lists the handoff trail as it stands on the branch. */
-async function pullRequestBody(s: Settings, sha: string, issue: Issue): Promise<string> {
-  const objects = new GitObjects(s.workspace)
-  const listing = await objects.listTree(sha, HANDOFF_DIR).finally(() => objects.close())
-  const names = listing.entries
-    .filter((e) => e.type === 'blob' && /^[A-Za-z0-9._-]+\.md$/.test(e.name))
-    .map((e) => e.name)
-    .sort(compareHandoffNames)
-  const blob = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${sha}`
-  const trail = names.length
-    ? names.map((n) => `- [\`${n}\`](${blob}/${HANDOFF_DIR}/${n})`).join('\n')
-    : '_No deliverable yet._'
-  return `Pipeline branch for #${issue.id}, run by itervox handoff-action.\n\n### Handoff trail\n\n${trail}\n`
+function statusOf(r: JobResult, config: Parameters<typeof pipelineDiagram>[0]): string | undefined {
+  if (!r.record) return undefined
+  return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${stageTable(r.record)}`
 }
 
-/** Test suites shorten the API client's waits (backoff and write spacing) through this. */
+/** Test suites shorten the API client's backoff waits through this. */
 function apiSecondMs(): number | undefined {
   const v = Number(process.env.ITERVOX_HANDOFF_API_SECOND_MS)
   return Number.isFinite(v) && v > 0 ? v : undefined

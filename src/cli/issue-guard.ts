@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname } from 'node:path'
 import { gitBytes } from '../git/git.js'
 import { LOCAL_ISSUES_DIR, localIssuePath } from '../tracker/local.js'
-import { ensureRunsDir, savedIssuePath } from './local-record.js'
+import { ensureRunsDir, savedIssuePath } from '../tracker/local-record.js'
 
 /**
  * Runs a stage with the issue file as the stage's base commit has it (or absent, when the base

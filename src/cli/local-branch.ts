@@ -3,7 +3,7 @@ import { validateBranchName } from '../git/branch.js'
 import { git, GitError } from '../git/git.js'
 import { resolveCommit } from '../git/repo.js'
 import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
-import { RUNS_DIR } from './local-record.js'
+import { RUNS_DIR } from '../tracker/local-record.js'
 
 export interface LocalBranch {
   branch: string

@@ -1,21 +1,76 @@
 import { validateBranchName } from './branch.js'
 import { git } from './git.js'
 
-/** The trailers a stage commit carries; re-runs find their earlier commit by them. */
+/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
 export const TRAILER_KEYS = {
   profile: 'Itervox-Profile',
   run: 'Itervox-Run',
-  outcome: 'Itervox-Outcome'
+  outcome: 'Itervox-Outcome',
+  issue: 'Itervox-Issue',
+  state: 'Itervox-State',
+  stage: 'Itervox-Stage',
+  handoff: 'Itervox-Handoff',
+  reason: 'Itervox-Reason'
 } as const
 
 export type Trailer = readonly [key: string, value: string]
 
-export function stageTrailers(t: { profile: string; run: string; outcome: string }): Trailer[] {
-  return [
+/** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
+export interface StageKey {
+  issue: string
+  state: string
+  entry: number
+  kind: 'work' | 'review'
+  profile: string
+  attempt: number
+  round: number
+  /** Runs of this same step before (a stage resumed by a reply runs again). */
+  resume: number
+}
+
+export interface StageTrailerInput {
+  profile: string
+  run: string
+  outcome: string
+  key?: StageKey
+  /** The committed deliverable or partial. */
+  handoff?: string
+  reason?: string
+}
+
+export function stageTrailers(t: StageTrailerInput): Trailer[] {
+  const out: Trailer[] = [
     [TRAILER_KEYS.profile, t.profile],
     [TRAILER_KEYS.run, t.run],
     [TRAILER_KEYS.outcome, t.outcome]
   ]
+  if (t.key) {
+    out.push(
+      [TRAILER_KEYS.issue, flat(t.key.issue, 100)],
+      [TRAILER_KEYS.state, stateValue(t.key.state)],
+      [TRAILER_KEYS.stage, stageValue(t.key)]
+    )
+  }
+  if (t.handoff) out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)])
+  const reason = t.reason ? flat(t.reason, 300) : ''
+  if (reason) out.push([TRAILER_KEYS.reason, reason])
+  return out
+}
+
+// Trailer values are one line; a state name is data and may hold anything.
+function flat(v: string, max: number): string {
+  return v
+    .replace(/[\s\0]+/g, ' ')
+    .trim()
+    .slice(0, max)
+}
+
+function stateValue(state: string): string {
+  return flat(state, 200) || '-'
+}
+
+function stageValue(k: StageKey): string {
+  return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`
 }
 
 /** The message, a blank line, then one `Key: value` line per trailer. */
@@ -30,43 +85,57 @@ export function formatMessage(message: string, trailers: readonly Trailer[]): st
   return `${body}\n\n${lines.join('\n')}\n`
 }
 
-export interface StageCommit {
+/** A stage commit found on a branch: what the stage recorded about itself. */
+export interface LandedStage {
   sha: string
-  /** The `Itervox-Outcome` it recorded, if any. */
-  outcome: string | null
+  outcome: string
+  run: string
+  handoffPath: string | null
+  reason: string
 }
 
 /**
- * The newest commit on the local branch whose trailers name this profile and run, so a re-run
- * finds the deliverable its first attempt already pushed. Looks at `maxCount` commits at most.
+ * The commit at or below `head` that a run of this exact stage made, so a stage whose push
+ * landed is never run again (a job killed after its push, a record that could not be written).
+ * Looks at the newest `maxCount` commits.
  */
-export async function findStageCommit(
+export async function findLandedStage(
   repo: string,
-  branch: string,
-  stage: { profile: string; run: string },
-  maxCount = 500
-): Promise<StageCommit | null> {
-  await validateBranchName(branch)
+  head: string,
+  key: StageKey,
+  maxCount = 200
+): Promise<LandedStage | null> {
+  if (!/^[0-9a-f]{40,64}$/.test(head)) await validateBranchName(head)
   const r = await git(repo, [
     'log',
     `--max-count=${maxCount}`,
     '--format=%H%x1f%(trailers:only,unfold)%x1e',
-    `refs/heads/${branch}`,
+    head,
     '--'
   ])
-  for (const record of r.stdout.split('\x1e')) {
-    const [sha, block = ''] = record.trim().split('\x1f')
+  const want = (k: string) => k.toLowerCase()
+  for (const entry of r.stdout.split('\x1e')) {
+    const [sha, block = ''] = entry.trim().split('\x1f')
     if (!sha) continue
     const trailers = new Map<string, string>()
     for (const line of block.split('\n')) {
       const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
-      if (m) trailers.set(m[1].toLowerCase(), m[2].trim())
+      if (m?.[1] && m[2] !== undefined) trailers.set(m[1].toLowerCase(), m[2].trim())
     }
+    const get = (k: string) => trailers.get(want(k))
     if (
-      trailers.get(TRAILER_KEYS.profile.toLowerCase()) === stage.profile &&
-      trailers.get(TRAILER_KEYS.run.toLowerCase()) === stage.run
+      get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
+      get(TRAILER_KEYS.profile) === key.profile &&
+      get(TRAILER_KEYS.stage) === stageValue(key) &&
+      get(TRAILER_KEYS.state) === stateValue(key.state)
     ) {
-      return { sha, outcome: trailers.get(TRAILER_KEYS.outcome.toLowerCase()) ?? null }
+      return {
+        sha,
+        outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
+        run: get(TRAILER_KEYS.run) ?? '',
+        handoffPath: get(TRAILER_KEYS.handoff) ?? null,
+        reason: get(TRAILER_KEYS.reason) ?? ''
+      }
     }
   }
   return null

@@ -1,16 +1,29 @@
-import type { IssueRecord, WaitingInput } from './record.js'
+import type { Continuation, IssueRecord, StageKind, WaitingInput } from './record.js'
 import type { Next } from './transitions.js'
+
+/** The stage that just ran, in the terms its continuation needs. */
+export interface CurrentStage {
+  kind: StageKind
+  profile: string
+  reviewed?: string
+  round: number
+  /** The deciding run: names the continuation's wake-up. */
+  run?: string
+}
 
 /**
  * The record after the pipeline acts on `next`. A move starts a new entry into the target
- * state; the stage that the entry starts finds it there.
+ * state; the stage that the entry starts finds it there. A same-state step (retry, review,
+ * rework) is written as the record's continuation, which the next wake-up runs.
  */
 export function recordAfter(
   record: IssueRecord,
   next: Next,
-  waiting: Omit<WaitingInput, 'question'>
+  waiting: Omit<WaitingInput, 'question'>,
+  current: CurrentStage
 ): IssueRecord {
   const out: IssueRecord = { ...record }
+  delete out.continuation
   const enter = (state: string) => {
     out.state = state
     out.entry = record.entry + 1
@@ -42,50 +55,45 @@ export function recordAfter(
     case 'stop':
       break
   }
+  const step = continuationFor(next, out, current)
+  if (step) out.continuation = step
   return out
 }
 
-/** The dispatch payload that starts the stage `next` asks for, in `record`'s terms. */
+/** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
 export function continuationFor(
   next: Next,
   record: IssueRecord,
-  current: { kind: 'work' | 'review'; profile: string; reviewed?: string; round: number }
-): Record<string, string | number> | null {
+  current: CurrentStage
+): Continuation | undefined {
+  const here = {
+    state: record.state ?? '',
+    entry: record.entry,
+    ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
+  }
   switch (next.kind) {
-    case 'move':
-      return { state: next.to, entry: record.entry }
     case 'review':
       return {
-        state: record.state ?? '',
-        entry: record.entry,
+        ...here,
         kind: 'review',
+        profile: next.reviewer,
         attempt: 0,
         round: record.round,
         reviewed: current.profile
       }
     case 'rework':
+      return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round }
+    case 'retry':
       return {
-        state: record.state ?? '',
-        entry: record.entry,
-        kind: 'work',
-        profile: next.profile,
-        attempt: 0,
-        round: next.round
-      }
-    case 'retry': {
-      const payload: Record<string, string | number> = {
-        state: record.state ?? '',
-        entry: record.entry,
+        ...here,
         kind: current.kind,
         profile: current.profile,
         attempt: next.attempt,
-        round: current.round
+        round: current.round,
+        ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
+        ...(current.reviewed ? { reviewed: current.reviewed } : {})
       }
-      if (next.recheck) payload.recheck = next.recheck.slice(0, 500)
-      if (current.reviewed) payload.reviewed = current.reviewed
-      return payload
-    }
     default:
-      return null
+      return undefined
   }
 }

@@ -1,6 +1,7 @@
 import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
-import type { IssueRecord, StageKind } from './record.js'
+import type { JobTrigger } from './ports.js'
+import type { Continuation, IssueRecord, StageKind } from './record.js'
 
 /** Which stage a job runs: the profile, the attempt, and the entry into the state it serves. */
 export interface StagePlan {
@@ -17,6 +18,8 @@ export interface StagePlan {
   reviewed?: string
   /** A resumed stage writes to its first run's handoff path. */
   timestamp?: string
+  /** How many times this exact step already ran (a stage resumed by replies runs again). */
+  resume: number
   reply?: { body: string; author: string }
 }
 
@@ -26,17 +29,10 @@ export interface PlanInput {
   state: string
   automation: AutomationConfig
   trigger: {
-    source: 'label' | 'workflow_dispatch' | 'repository_dispatch' | 'comment' | 'cli'
+    source: JobTrigger['source']
     actorIsBot: boolean
-    continuation?: {
-      entry: number
-      kind: StageKind
-      profile?: string
-      attempt: number
-      round: number
-      recheck?: string
-      reviewed?: string
-    }
+    /** A wake-up names only the entry (and owed step) it was sent for; what runs comes from the record. */
+    wake?: { entry: number; step?: string }
     reply?: { body: string; author: string }
   }
   /** This job's run id (without the attempt): a re-run of a job finds its own stage. */
@@ -71,7 +67,8 @@ export function planStage(o: PlanInput): StagePlan | { skip: string } {
       kind: rerun.kind,
       profile: rerun.profile,
       attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
-      round: record.round
+      round: record.round,
+      resume: 0
     }
   }
 
@@ -89,44 +86,33 @@ export function planStage(o: PlanInput): StagePlan | { skip: string } {
       attempt: w.attempt,
       round: record.round,
       timestamp: w.timestamp,
-      reply: trigger.reply
+      reply: trigger.reply,
+      resume: inEntry.filter(
+        (s) => s.kind === w.kind && s.profile === w.profile && s.attempt === w.attempt
+      ).length
     }
   }
 
-  const c = trigger.continuation
-  if (trigger.source === 'repository_dispatch' && c) {
-    if (!sameEntry || c.entry !== record.entry) {
-      return { skip: `the dispatch was for an earlier entry into "${state}"` }
+  // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
+  const c = record.continuation
+  const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state)
+  if (trigger.source === 'wake' && trigger.wake) {
+    if (!sameEntry || trigger.wake.entry !== record.entry) {
+      return { skip: `the wake-up was for an earlier entry into "${state}"` }
     }
-    const kind = c.kind
-    const profile =
-      kind === 'review' ? o.config.agent.reviewerProfile : (c.profile ?? automation.profile)
-    if (!profile || !o.config.agent.profiles[profile]) {
-      return { skip: `the dispatch names no profile this WORKFLOW.md has` }
+  }
+  if (c && forStep && trigger.source === 'cli') return continueWith(o, c, inEntry)
+  if (c && forStep && trigger.source === 'wake' && trigger.wake?.step !== undefined) {
+    if (trigger.wake.step !== c.step) {
+      return { skip: `the wake-up's step already ran for this entry into "${state}"` }
     }
-    const ran = (s: (typeof inEntry)[number]) =>
-      s.kind === kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round
-    if (inEntry.some(ran)) {
-      return {
-        skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${state}"`
-      }
-    }
-    return {
-      entry: record.entry,
-      newEntry: false,
-      kind,
-      profile,
-      attempt: c.attempt,
-      round: c.round,
-      recheck: c.recheck,
-      reviewed: c.reviewed
-    }
+    return continueWith(o, c, inEntry)
   }
 
   if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
     return { skip: "the pipeline's own label change; its next stage was dispatched" }
   }
-  if (trigger.source === 'repository_dispatch' && sameEntry && inEntry.length > 0) {
+  if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
     return { skip: `a stage already ran for this entry into "${state}"` }
   }
   return {
@@ -135,7 +121,37 @@ export function planStage(o: PlanInput): StagePlan | { skip: string } {
     kind: 'work',
     profile: automation.profile,
     attempt: 0,
-    round: 0
+    round: 0,
+    resume: 0
+  }
+}
+
+function continueWith(
+  o: PlanInput,
+  c: Continuation,
+  inEntry: IssueRecord['stages']
+): StagePlan | { skip: string } {
+  const profile = c.kind === 'review' ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile
+  if (!o.config.agent.profiles[profile]) {
+    return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` }
+  }
+  const ran = (s: (typeof inEntry)[number]) =>
+    s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round
+  if (inEntry.some(ran)) {
+    return {
+      skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${o.state}"`
+    }
+  }
+  return {
+    entry: o.record.entry,
+    newEntry: false,
+    kind: c.kind,
+    profile,
+    attempt: c.attempt,
+    round: c.round,
+    resume: 0,
+    ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
+    ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {})
   }
 }
 

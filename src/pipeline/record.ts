@@ -1,62 +1,160 @@
+import { z } from 'zod'
 import type { StageOutcome } from './outcome.js'
 
-/** What kind of run a stage was: the state's own work, a review of it, or a rerun. */
-export type StageKind = 'work' | 'review'
+// The record is read back from places anyone with write access can edit (a comment, a file),
+// so its shape is defined once, as a schema, and the types are what the schema accepts.
 
-/** One stage run, as the issue's status record keeps it. */
-export interface StageRecord {
-  /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
-  entry: number
-  state: string
-  profile: string
-  kind: StageKind
-  /** 0 for the first run of the stage in this entry, then 1, 2, ... */
-  attempt: number
-  /** The review round the run belongs to (0 before any failed review). */
-  round: number
-  outcome: StageOutcome
-  reason: string
-  /** `<run id>/<run attempt>` of the job (or `local` for the CLI). */
-  run: string
-  runUrl?: string
-  startedAt: string
-  durationMs: number
-  /** The committed deliverable or partial. */
-  handoffPath?: string
+const count = z.int().min(0)
+
+/** What kind of run a stage was: the state's own work, or a review of it. */
+export const stageKindSchema = z.enum(['work', 'review'])
+export type StageKind = z.infer<typeof stageKindSchema>
+
+// Spelled out as a record so the compiler says when an outcome is added.
+const OUTCOMES: Record<StageOutcome, true> = {
+  succeeded: true,
+  failed: true,
+  stalled: true,
+  timed_out: true,
+  cancelled: true,
+  input_required: true,
+  rate_limited: true,
+  skipped: true,
+  denied: true
 }
+const stageOutcomeSchema = z.enum(Object.keys(OUTCOMES) as [StageOutcome, ...StageOutcome[]])
+
+/** One stage run, as the issue's record keeps it. */
+export const stageRecordSchema = z.object({
+  /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
+  entry: count,
+  state: z.string(),
+  profile: z.string(),
+  kind: stageKindSchema,
+  /** 0 for the first run of the stage in this entry, then 1, 2, ... */
+  attempt: count,
+  /** The review round the run belongs to (0 before any failed review). */
+  round: count.default(0),
+  outcome: stageOutcomeSchema,
+  reason: z.string(),
+  /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
+  run: z.string(),
+  runUrl: z.string().optional(),
+  startedAt: z.string(),
+  durationMs: z.number().min(0),
+  /** The committed deliverable or partial. */
+  handoffPath: z.string().optional(),
+  /** The commit holding it, where it landed. */
+  commit: z.string().optional(),
+  /** Set when the issue branch refused the push and the work went to this ref instead. */
+  rescuedTo: z.string().optional()
+})
+export type StageRecord = z.infer<typeof stageRecordSchema>
 
 /** A stage paused for a person's answer. */
-export interface WaitingInput {
-  entry: number
-  state: string
-  profile: string
-  kind: StageKind
-  attempt: number
+export const waitingSchema = z.object({
+  entry: count,
+  state: z.string(),
+  profile: z.string(),
+  kind: stageKindSchema,
+  attempt: count,
   /** The paused run's timestamp: the resumed run writes to the same handoff path. */
-  timestamp: string
-  question: string
-}
+  timestamp: z.string(),
+  question: z.string()
+})
+export type WaitingInput = z.infer<typeof waitingSchema>
+
+/**
+ * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
+ * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
+ * comes from here, never from the wake-up's payload.
+ */
+export const continuationSchema = z.object({
+  state: z.string(),
+  entry: count,
+  kind: stageKindSchema,
+  profile: z.string(),
+  attempt: count,
+  round: count,
+  /** Why the previous attempt's deliverable was refused, written by our own checks. */
+  recheck: z.string().optional(),
+  /** A review's subject. */
+  reviewed: z.string().optional(),
+  /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
+  step: z.string().optional()
+})
+export type Continuation = z.infer<typeof continuationSchema>
+
+/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
+export const effectSchema = z.discriminatedUnion('kind', [
+  /** A comment, written at most once per key. */
+  z.object({ kind: z.literal('comment'), key: z.string(), body: z.string() }),
+  /** A comment the agent asked for, read again from its committed deliverable. */
+  z.object({
+    kind: z.literal('agent-comment'),
+    key: z.string(),
+    profile: z.string(),
+    commit: z.string(),
+    path: z.string(),
+    /** Absent: on the issue. */
+    pullRequest: count.optional()
+  }),
+  /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
+  z.object({ kind: z.literal('move'), from: z.string(), to: z.string() }),
+  z.object({
+    kind: z.literal('flag'),
+    flag: z.enum(['needs-attention', 'needs-input']),
+    on: z.boolean()
+  }),
+  /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
+  z.object({
+    kind: z.literal('wake'),
+    state: z.string(),
+    entry: count,
+    step: z.string().optional()
+  })
+])
+export type Effect = z.infer<typeof effectSchema>
+
+/** What a decision still owes the tracker: written before any effect, finished by any later run. */
+export const owedSchema = z.object({
+  /** The run that decided it. */
+  run: z.string(),
+  effects: z.array(effectSchema)
+})
+export type Owed = z.infer<typeof owedSchema>
 
 /**
  * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
  * status comment (GitHub) or beside the issue file (local), written only by this tool.
  */
-export interface IssueRecord {
-  v: 1
+export const issueRecordSchema = z.object({
+  v: z.literal(1),
   /** The state this record last saw the issue enter. */
-  state: string | null
+  state: z.string().nullable(),
   /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
-  entry: number
+  entry: count,
   /** State moves made so far, for the loop budget. */
-  transitions: number
+  transitions: count,
   /** Review rounds spent in the current entry. */
-  round: number
+  round: count,
   /** A move decided before a review, applied when the review passes. */
-  pendingMove?: string
-  stages: StageRecord[]
-  waiting?: WaitingInput
-  /** Set when the pipeline stopped on purpose (budget, escalation); shown in the status. */
-  halted?: string
+  pendingMove: z.string().optional(),
+  stages: z.array(stageRecordSchema),
+  waiting: waitingSchema.optional(),
+  continuation: continuationSchema.optional(),
+  owed: owedSchema.optional(),
+  /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
+  halted: z.string().optional(),
+  /** The issue's pull request, once known: saves a lookup. */
+  pullRequest: count.optional()
+})
+export type IssueRecord = z.infer<typeof issueRecordSchema>
+
+/** The record in `value`, or null when it is not shaped like one. Never throws. */
+export function parseRecord(value: unknown): IssueRecord | null {
+  const parsed = issueRecordSchema.safeParse(value)
+  return parsed.success ? parsed.data : null
 }
 
 export function emptyRecord(): IssueRecord {
@@ -78,6 +176,7 @@ export function recordStart(
     delete next.pendingMove
     delete next.halted
     delete next.waiting
+    delete next.continuation
   }
   if (plan.reply) delete next.waiting
   return next

@@ -1,6 +1,5 @@
 import { knownStates } from '../config/load.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
-import { GitObjects } from '../git/objects.js'
 import { recordAfter } from './advance.js'
 import type { StagePlan } from './plan.js'
 import { recordStage, recordStart, type IssueRecord } from './record.js'
@@ -26,7 +25,8 @@ export interface Settled {
  * issue's record afterwards. Carrying the step out is the tracker adapter's part.
  */
 export async function settleStage(o: {
-  repo: string
+  /** Reads a committed file (the deliverable, for its requests). */
+  readCommitted: (commit: string, path: string, maxBytes: number) => Promise<string | null>
   config: WorkflowConfig
   automation: AutomationConfig
   state: string
@@ -40,24 +40,23 @@ export async function settleStage(o: {
   startedAt: Date
   /** The run's timestamp: a stage that waits for input resumes on the same handoff path. */
   timestamp: string
+  /** The work did not reach the issue branch: the pipeline cannot go on without a person. */
+  unpublished?: string
+  /** Where the work went instead of the issue branch. */
+  rescuedTo?: string
 }): Promise<Settled> {
   const { config, plan, result } = o
   const profile = config.agent.profiles[plan.profile]!
   const refused = refusalsOf(result)
   let requests: AgentRequests = {}
-  if (result.outcome === 'succeeded' && result.handoffPath && o.commit) {
-    const text = await readCommitted(
-      o.repo,
-      o.commit,
-      result.handoffPath,
-      config.handoff.maxFileBytes
-    )
+  if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
+    const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes)
     const read = readRequests(text ?? '')
     const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config))
     requests = allowed.permitted
     refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`))
   }
-  const next = decideNext({
+  const decided = decideNext({
     config,
     automation: o.automation,
     kind: plan.kind,
@@ -74,6 +73,7 @@ export async function settleStage(o: {
     question: result.agent?.question,
     handoffPath: result.handoffPath
   })
+  const next: Next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided
   const stage = {
     entry: plan.entry,
     state: o.state,
@@ -90,11 +90,20 @@ export async function settleStage(o: {
     ...(o.runUrl ? { runUrl: o.runUrl } : {}),
     startedAt: o.startedAt.toISOString(),
     durationMs: Date.now() - o.startedAt.getTime(),
-    handoffPath: result.handoffPath ?? undefined
+    ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
+    ...(o.commit ? { commit: o.commit } : {}),
+    ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {})
   })
+  const current = {
+    kind: plan.kind,
+    profile: plan.profile,
+    round: plan.round,
+    run: o.run,
+    ...(plan.reviewed ? { reviewed: plan.reviewed } : {})
+  }
   return {
     next,
-    record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }),
+    record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
     staged: record,
     requests,
     refused
@@ -112,26 +121,4 @@ export function refusalsOf(r: FinalisedStage): string[] {
     }
   }
   return out
-}
-
-/** The committed deliverable: a regular file within the cap, as the checks passed it. */
-async function readCommitted(
-  repo: string,
-  commit: string,
-  path: string,
-  maxBytes: number
-): Promise<string | null> {
-  const objects = new GitObjects(repo)
-  try {
-    const slash = path.lastIndexOf('/')
-    const listing = await objects.listTree(commit, path.slice(0, slash))
-    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1))
-    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755')) return null
-    const size = (await objects.blobSizes([entry.oid])).get(entry.oid)
-    if (size === undefined || size > maxBytes) return null
-    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid)
-    return blob ? blob.toString('utf8') : null
-  } finally {
-    await objects.close()
-  }
 }

@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { GitDirSnapshot } from '../git/guard.js'
+import type { StageKey } from '../git/trailers.js'
+import type { StageOutcome } from './outcome.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
@@ -26,10 +28,23 @@ export interface StageContext {
   startedAt: string
   /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
   snapshot?: GitDirSnapshot
+  /** Which stage of which issue this is; its commit carries it as trailers. */
+  key?: StageKey
   /** The agent's process group, once it runs. */
   agentPgid?: number
-  /** Set when the stage's commit is pushed (or there was nothing to push). */
-  finished?: boolean
+  /**
+   * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
+   * end is judged and committed (`committed` says how), so whoever finishes it only publishes
+   * that commit; in `published` the work is safe but the pipeline's next step may not have
+   * been carried out; in `done` the job saw it through.
+   */
+  phase?: 'agent' | 'committed' | 'published' | 'done'
+  committed?: {
+    sha: string | null
+    outcome: StageOutcome
+    reason: string
+    handoffPath: string | null
+  }
 }
 
 export function saveStageContext(path: string, ctx: StageContext): void {

@@ -5,7 +5,7 @@ import type { AgentActivity, AgentRunResult } from '../agent/types.js'
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
 import { commitAllowed, type CommitResult } from '../git/commit.js'
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
-import { stageTrailers } from '../git/trailers.js'
+import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
 import type { Issue } from '../tracker/types.js'
 import { marksPartial, type StageOutcome } from './outcome.js'
@@ -13,6 +13,8 @@ import { saveStageContext, type StageContext } from './stage-context.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
 
 export interface StageInput {
+  /** Which stage of which issue: its commit carries this, so it is never run twice. */
+  key: StageKey
   config: WorkflowConfig
   profile: ProfileConfig
   automation?: AutomationConfig
@@ -105,7 +107,9 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     maxFileBytes: input.config.handoff.maxFileBytes,
     commitPaths: input.profile.commitPaths,
     workflowPath: input.workflowPath,
-    startedAt: new Date().toISOString()
+    startedAt: new Date().toISOString(),
+    key: input.key,
+    phase: 'agent'
   }
   ctx.snapshot = await snapshotGitDir(input.repo)
   saveStageContext(contextPath, ctx)
@@ -138,6 +142,16 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     end = { outcome: 'failed', reason: `the agent could not run: ${(err as Error).message}` }
   }
   const finalised = await finaliseStage(ctx, end)
+  saveStageContext(contextPath, {
+    ...ctx,
+    phase: 'committed',
+    committed: {
+      sha: finalised.commit.sha,
+      outcome: finalised.outcome,
+      reason: finalised.reason,
+      handoffPath: finalised.handoffPath
+    }
+  })
   return {
     dryRun: false,
     prompt: prepared.prompt,
@@ -201,7 +215,14 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
       ctx.workflowPath
     ],
     message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
-    trailers: stageTrailers({ profile: ctx.profile, run: ctx.runId, outcome })
+    trailers: stageTrailers({
+      profile: ctx.profile,
+      run: ctx.runId,
+      outcome,
+      key: ctx.key,
+      handoff: path ?? undefined,
+      reason
+    })
   })
   const committedPath = path && commit.committed.includes(path) ? path : null
   const refused = commit.dropped.find((d) => d.path === path)

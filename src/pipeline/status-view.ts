@@ -1,9 +1,7 @@
 import { Buffer } from 'node:buffer'
-import { z } from 'zod'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
-import type { StageOutcome } from './outcome.js'
-import type { IssueRecord, StageKind, StageRecord } from './record.js'
+import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
 import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
 
 /** The most record text `readRecordFromComment` accepts. */
@@ -201,8 +199,7 @@ export function readRecordFromComment(body: string): IssueRecord | null {
   } catch {
     return null
   }
-  const parsed = recordSchema.safeParse(value)
-  return parsed.success ? parsed.data : null
+  return parseRecord(value)
 }
 
 /**
@@ -257,7 +254,10 @@ function fitRecord(record: IssueRecord): string {
           }
         }
       : {}),
-    ...(record.halted !== undefined ? { halted: short(record.halted) } : {})
+    ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+    ...(record.continuation ? { continuation: record.continuation } : {}),
+    ...(record.owed ? { owed: record.owed } : {}),
+    ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
   })
 }
 
@@ -267,61 +267,6 @@ function encodeRecord(value: unknown): string {
   )
   return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)
 }
-
-// Records with every name spelled out, so the compiler says when an outcome or kind is added.
-const OUTCOME_NAMES: Record<StageOutcome, true> = {
-  succeeded: true,
-  failed: true,
-  stalled: true,
-  timed_out: true,
-  cancelled: true,
-  input_required: true,
-  rate_limited: true,
-  skipped: true,
-  denied: true
-}
-const KIND_NAMES: Record<StageKind, true> = { work: true, review: true }
-
-const count = z.int().min(0)
-const kind = z.enum(Object.keys(KIND_NAMES) as [StageKind, ...StageKind[]])
-
-const stageSchema = z.object({
-  entry: count,
-  state: z.string(),
-  profile: z.string(),
-  kind,
-  attempt: count,
-  round: count.default(0),
-  outcome: z.enum(Object.keys(OUTCOME_NAMES) as [StageOutcome, ...StageOutcome[]]),
-  reason: z.string(),
-  run: z.string(),
-  runUrl: z.string().optional(),
-  startedAt: z.string(),
-  durationMs: z.number().min(0),
-  handoffPath: z.string().optional()
-})
-
-const recordSchema = z.object({
-  v: z.literal(1),
-  state: z.string().nullable(),
-  entry: count,
-  transitions: count,
-  round: count,
-  pendingMove: z.string().optional(),
-  stages: z.array(stageSchema),
-  waiting: z
-    .object({
-      entry: count,
-      state: z.string(),
-      profile: z.string(),
-      kind,
-      attempt: count,
-      timestamp: z.string(),
-      question: z.string()
-    })
-    .optional(),
-  halted: z.string().optional()
-})
 
 /** Stages oldest first: by start time where it parses, otherwise where the record put them. */
 function chronological(stages: StageRecord[]): StageRecord[] {

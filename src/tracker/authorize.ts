@@ -1,15 +1,11 @@
 // Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
 // labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
 // Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
+import { isBot } from '../pipeline/actor.js'
+import type { Authorization } from '../pipeline/ports.js'
 import type { Permission } from './github.js'
 
-export type Authorization = { allowed: true } | { allowed: false; reason: string }
-
 const ALLOWED: readonly Permission[] = ['admin', 'maintain', 'write']
-
-export function isBot(actor: string, actorType?: string): boolean {
-  return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]')
-}
 
 export async function authorizeActor(o: {
   tracker: { permissionOf(login: string): Promise<Permission> }

@@ -34,6 +34,12 @@ export interface LivingComment {
   body: string
 }
 
+export interface MarkedComment extends LivingComment {
+  marker: string
+  author: string
+  bot: boolean
+}
+
 export interface MoveResult {
   /** True when this call changed the labels. */
   moved: boolean
@@ -43,6 +49,7 @@ export interface MoveResult {
 
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/
+const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/
 
 const DISPATCH_MAX_KEYS = 10
 
@@ -346,6 +353,42 @@ export class GitHubTracker implements TrackerPort {
       }
       return null
     })
+  }
+
+  /**
+   * Every comment on the issue whose first line is a `<!-- marker -->` line, with its author:
+   * one listing serves the status record and every keyed comment of a job.
+   */
+  async markedComments(issue: number): Promise<MarkedComment[]> {
+    return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
+      const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.where,
+        issue_number: issue,
+        per_page: 100
+      })
+      const out: MarkedComment[] = []
+      for (const c of all) {
+        const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '')
+        if (!m?.[1] || !c.user) continue
+        out.push({
+          id: c.id,
+          url: c.html_url,
+          body: c.body ?? '',
+          marker: m[1],
+          author: c.user.login,
+          bot: c.user.type === 'Bot'
+        })
+      }
+      return out
+    })
+  }
+
+  /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
+  async viewerLogin(): Promise<string> {
+    const data = await this.call('read who the token acts as', 'metadata: read', () =>
+      this.octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }')
+    )
+    return data.viewer.login
   }
 
   /**

@@ -177,6 +177,7 @@ function splitFrontMatter(
 
 const COMMENTS_HEADING = /^## Comments[ \t]*$/m
 const COMMENT_ENTRY = /^### (\S+) — (.+)$/
+const KEY_LINE = /^<!-- itervox:[A-Za-z0-9:._-]+ -->\n/
 
 function splitComments(body: string): { description: string; comments: LocalComment[] } {
   const m = COMMENTS_HEADING.exec(body)
@@ -186,7 +187,9 @@ function splitComments(body: string): { description: string; comments: LocalComm
   let current: LocalComment | null = null
   const bodyLines: string[] = []
   const flush = (): void => {
-    if (current) comments.push({ ...current, body: bodyLines.join('\n').trim() })
+    // The runner's idempotency key (see local-port.ts) is bookkeeping, not the comment.
+    const body = bodyLines.join('\n').trim().replace(KEY_LINE, '')
+    if (current) comments.push({ ...current, body })
     bodyLines.length = 0
   }
   for (const line of body.slice(m.index + m[0].length).split('\n')) {

@@ -207,7 +207,7 @@ describe('itervox-handoff run', () => {
     )
     expect(asked.stdout).toContain('Answer with: itervox-handoff run --issue ENG-1 --reply "..."')
     expect(issueIn(repo).state).toBe('Todo')
-    expect(issueIn(repo).comments.at(-1)).toMatchObject({ author: 'researcher (agent)' })
+    expect(issueIn(repo).comments.at(-1)).toMatchObject({ author: 'itervox-handoff' })
 
     const again = await cli(repo, ['run', '--issue', 'ENG-1'], env)
     expect(again.stdout).toContain('nothing to run: the researcher stage waits for an answer')

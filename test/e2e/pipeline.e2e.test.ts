@@ -85,9 +85,8 @@ describe('the seed pipeline, job after job', () => {
       'reviewer.md'
     ])
     const pr = p.gh.pulls()[0]!
-    const body = pr.body ?? ''
-    expect(body.indexOf('researcher.md')).toBeLessThan(body.indexOf('implementer.md'))
-    expect(body.indexOf('implementer.md')).toBeLessThan(body.indexOf('reviewer.md'))
+    // The body is static: the trail is in the status comment and the files.
+    expect(pr.body).toContain(`Pipeline branch for #${p.issue}`)
     const status = p.gh
       .comments(p.issue)
       .filter((c) => c.body.startsWith('<!-- itervox:status -->'))
@@ -142,7 +141,7 @@ describe('the seed pipeline, job after job', () => {
     expect(p.gh.labels(p.issue)).toEqual(["Won't Do"])
     const stopped = p.gh
       .comments(p.issue)
-      .find((c) => c.body.startsWith('**The itervox pipeline stopped.**'))
+      .find((c) => c.body.includes('**The itervox pipeline stopped.**'))
     expect(stopped?.body).toContain('failed its checks twice')
   })
 
@@ -153,7 +152,7 @@ describe('the seed pipeline, job after job', () => {
     expect(p.gh.labels(p.issue)).toEqual(["Won't Do"])
     const stopped = p.gh
       .comments(p.issue)
-      .find((c) => c.body.startsWith('**The itervox pipeline stopped.**'))
+      .find((c) => c.body.includes('**The itervox pipeline stopped.**'))
     expect(stopped?.body).toMatch(/researcher stalled 2 times, retries spent.*\.partial\.md/)
     expect(handoffs(p).filter((f) => f.endsWith('.partial.md'))).toHaveLength(2)
   })
@@ -213,7 +212,7 @@ describe('the seed pipeline, job after job', () => {
     const before = writes()
     const duplicate = await deliver('3001')
     expect(duplicate.outputs.outcome).toBe('skipped')
-    expect(duplicate.summary).toContain('implementer attempt 0 already ran')
+    expect(duplicate.summary).toContain('a stage already ran for this entry')
     const rerunResearch = await runAction('main', p.sb, p.gh, {
       ...todo(p),
       env: {

@@ -74,7 +74,6 @@ describe('a stage run by the bundled action', () => {
     const pr = p.gh.pulls()[0]!
     expect(pr).toMatchObject({ head: 'itervox/1', base: 'main', draft: true })
     expect(pr.body).toContain('#1')
-    expect(pr.body).toContain(run.outputs['handoff-path']!.split('/').pop())
     expect(run.summary).toContain('## itervox handoff: succeeded')
     expect(run.summary).toContain('| Profile | researcher |')
     expect(p.gh.violations).toEqual([])

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { prepareIssueBranch } from '../../src/git/branch.js'
 import { commitAllowed } from '../../src/git/commit.js'
 import { PushError, pushWithRetry } from '../../src/git/push.js'
-import { findStageCommit, stageTrailers } from '../../src/git/trailers.js'
+import { stageTrailers } from '../../src/git/trailers.js'
 import {
   changesOf,
   cleanup,
@@ -168,23 +168,5 @@ describe('pushWithRetry', () => {
     expect(err.kind).toBe('exhausted')
     expect(err.message).toBe(`${BRANCH} kept moving on origin; gave up after 1 push attempt`)
     expect(remoteHead(origin)).toBe(theirs)
-  })
-})
-
-describe('findStageCommit', () => {
-  it("finds a run's commit by its trailers, as a re-run would", async () => {
-    const origin = originWithBranch()
-    const s = await stage(origin, { [DELIVERABLE]: '# Findings\n' }, '777')
-    const { sha } = await s.push()
-    pushFromElsewhere(origin, BRANCH, { 'docs/later.md': 'later\n' })
-
-    const rerun = shallowCheckout(origin)
-    await prepareIssueBranch({ repo: rerun, branch: BRANCH, base: 'main' })
-    expect(await findStageCommit(rerun, BRANCH, { profile: 'researcher', run: '777' })).toEqual({
-      sha,
-      outcome: 'succeeded'
-    })
-    expect(await findStageCommit(rerun, BRANCH, { profile: 'researcher', run: '778' })).toBeNull()
-    expect(await findStageCommit(rerun, BRANCH, { profile: 'reviewer', run: '777' })).toBeNull()
   })
 })

@@ -16,17 +16,22 @@ const current = { kind: 'work' as const, profile: 'researcher', round: 0 }
 
 describe('the record between jobs', () => {
   it('a move starts a new entry into the target and counts the transition', () => {
-    const after = recordAfter(inTodo, { kind: 'move', to: 'Researching', why: 'x' }, waiting)
+    const after = recordAfter(
+      inTodo,
+      { kind: 'move', to: 'Researching', why: 'x' },
+      waiting,
+      current
+    )
     expect(after).toMatchObject({ state: 'Researching', entry: 2, transitions: 3, round: 0 })
-    expect(continuationFor({ kind: 'move', to: 'Researching', why: 'x' }, after, current)).toEqual({
-      state: 'Researching',
-      entry: 2
-    })
+    expect(
+      continuationFor({ kind: 'move', to: 'Researching', why: 'x' }, after, current)
+    ).toBeUndefined()
+    expect(after.continuation).toBeUndefined()
   })
 
-  it('a retry carries the attempt and the refusal in its dispatch', () => {
+  it('a retry is kept in the record, with the attempt and the refusal', () => {
     const next = { kind: 'retry' as const, attempt: 1, why: 'w', recheck: 'missing section' }
-    expect(continuationFor(next, recordAfter(inTodo, next, waiting), current)).toEqual({
+    expect(recordAfter(inTodo, next, waiting, current).continuation).toEqual({
       state: 'Todo',
       entry: 1,
       kind: 'work',
@@ -38,7 +43,7 @@ describe('the record between jobs', () => {
   })
 
   it('waiting keeps the question and the run timestamp; a reply clears it', () => {
-    const after = recordAfter(inTodo, { kind: 'wait', question: 'Which?' }, waiting)
+    const after = recordAfter(inTodo, { kind: 'wait', question: 'Which?' }, waiting, current)
     expect(after.waiting).toEqual({ ...waiting, question: 'Which?' })
     expect(
       recordStart(after, 'Todo', { entry: 1, newEntry: false, reply: { body: 'x' } }).waiting
@@ -49,10 +54,11 @@ describe('the record between jobs', () => {
     const after = recordAfter(
       inTodo,
       { kind: 'escalate', why: 'retries spent', to: "Won't Do" },
-      waiting
+      waiting,
+      current
     )
     expect(after).toMatchObject({ state: "Won't Do", halted: 'retries spent' })
-    expect(continuationFor({ kind: 'escalate', why: 'x' }, after, current)).toBeNull()
+    expect(continuationFor({ kind: 'escalate', why: 'x' }, after, current)).toBeUndefined()
   })
 })
 
@@ -63,7 +69,8 @@ describe('pipeline prompt sections', () => {
     kind: 'work' as const,
     profile: 'researcher',
     attempt: 0,
-    round: 0
+    round: 0,
+    resume: 0
   }
   it('fences a reply so it cannot close its own block', () => {
     const [, reply] = pipelineSections(

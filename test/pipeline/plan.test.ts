@@ -48,21 +48,63 @@ describe('planStage', () => {
     })
   })
 
-  it('runs a dispatched continuation once per entry, attempt and round', () => {
-    const record: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 1, stages: [stage({})] }
-    const c = { entry: 1, kind: 'work' as const, profile: 'researcher', attempt: 1, round: 0 }
+  it("runs the record's continuation once per entry, attempt and round on a wake-up", () => {
+    const c = {
+      state: 'Todo',
+      entry: 1,
+      kind: 'work' as const,
+      profile: 'researcher',
+      attempt: 1,
+      round: 0,
+      step: '10.1'
+    }
+    const record: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Todo',
+      entry: 1,
+      stages: [stage({})],
+      continuation: c
+    }
+    const wake = { source: 'wake' as const, wake: { entry: 1, step: '10.1' } }
+    expect(planStage(input(record, wake))).toMatchObject({ attempt: 1 })
+    expect(planStage(input(record, { source: 'wake', wake: { entry: 1, step: '9.1' } }))).toEqual({
+      skip: 'the wake-up\'s step already ran for this entry into "Todo"'
+    })
     expect(
-      planStage(input(record, { source: 'repository_dispatch', continuation: c }))
-    ).toMatchObject({ attempt: 1 })
-    expect(
-      planStage(
-        input(record, { source: 'repository_dispatch', continuation: { ...c, attempt: 0 } })
-      )
+      planStage(input({ ...record, continuation: { ...c, attempt: 0 } }, wake))
     ).toHaveProperty('skip')
-    expect(
-      planStage(input(record, { source: 'repository_dispatch', continuation: { ...c, entry: 0 } }))
-    ).toEqual({
-      skip: 'the dispatch was for an earlier entry into "Todo"'
+    expect(planStage(input(record, { source: 'wake', wake: { entry: 0 } }))).toEqual({
+      skip: 'the wake-up was for an earlier entry into "Todo"'
+    })
+  })
+
+  it('takes nothing but the entry from a wake-up: the step comes from the record', () => {
+    const record: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 1, stages: [stage({})] }
+    expect(planStage(input(record, { source: 'wake', wake: { entry: 1 } }))).toEqual({
+      skip: 'a stage already ran for this entry into "Todo"'
+    })
+  })
+
+  it('a local run follows the continuation too', () => {
+    const c = {
+      state: 'Todo',
+      entry: 1,
+      kind: 'review' as const,
+      profile: 'reviewer',
+      attempt: 0,
+      round: 0,
+      reviewed: 'researcher'
+    }
+    const record: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Todo',
+      entry: 1,
+      stages: [stage({ outcome: 'succeeded' })],
+      continuation: c
+    }
+    expect(planStage(input(record, { source: 'cli' }))).toMatchObject({
+      kind: 'review',
+      reviewed: 'researcher'
     })
   })
 

@@ -1,0 +1,36 @@
+import { readCommittedFile } from '../git/committed-file.js'
+import { findLandedStage, type StageKey } from '../git/trailers.js'
+import type { PreparedBranch, Published, Workspace } from '../pipeline/ports.js'
+import { withIssueFileSetAside } from './issue-guard.js'
+import { assertCleanWorktree, checkoutIssueBranch, currentBranch } from './local-branch.js'
+
+/**
+ * The local runner's git side: the issue branch in the user's own checkout, with no remote. A
+ * stage's commit is already on the branch when the stage ends, so publishing is done.
+ */
+export class LocalWorkspace implements Workspace {
+  constructor(private readonly o: { root: string; issueId: string; baseBranch?: string }) {}
+
+  async prepare(): Promise<PreparedBranch> {
+    await assertCleanWorktree(this.o.root)
+    const base = this.o.baseBranch ?? (await currentBranch(this.o.root)) ?? 'HEAD'
+    const b = await checkoutIssueBranch(this.o.root, this.o.issueId, this.o.baseBranch)
+    return { ...b, repo: this.o.root, baseBranch: base }
+  }
+
+  findLanded(prepared: PreparedBranch, key: StageKey) {
+    return findLandedStage(this.o.root, prepared.baseSha, key)
+  }
+
+  async publish(_prepared: PreparedBranch, commit: string): Promise<Published> {
+    return { commit }
+  }
+
+  readCommitted(commit: string, path: string, maxBytes: number) {
+    return readCommittedFile(this.o.root, commit, path, maxBytes).catch(() => null)
+  }
+
+  around<T>(prepared: PreparedBranch, stage: () => Promise<T>): Promise<T> {
+    return withIssueFileSetAside(this.o.root, this.o.issueId, prepared.baseSha, stage)
+  }
+}

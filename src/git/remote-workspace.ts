@@ -1,0 +1,76 @@
+import { messageOf } from '../errors.js'
+import type { PreparedBranch, Published, Workspace } from '../pipeline/ports.js'
+import { prepareIssueBranch } from './branch.js'
+import { readCommittedFile } from './committed-file.js'
+import { git, type GitAuth } from './git.js'
+import { pushWithRetry } from './push.js'
+import { findLandedStage, type StageKey } from './trailers.js'
+
+/**
+ * The action's git side: the issue branch fetched from `origin` (or made from the base
+ * branch), and a stage's commit pushed back, or to a rescue branch when the issue branch
+ * refuses it, so no agent's work is lost to a refused push.
+ */
+export class RemoteWorkspace implements Workspace {
+  constructor(
+    private readonly o: { repo: string; baseBranch: string; auth?: GitAuth; remote?: string }
+  ) {}
+
+  async prepare(branch: string): Promise<PreparedBranch> {
+    const prepared = await prepareIssueBranch({
+      repo: this.o.repo,
+      branch,
+      base: this.o.baseBranch,
+      ...(this.o.auth ? { auth: this.o.auth } : {})
+    })
+    return { ...prepared, repo: this.o.repo, baseBranch: this.o.baseBranch }
+  }
+
+  findLanded(prepared: PreparedBranch, key: StageKey) {
+    return findLandedStage(this.o.repo, prepared.baseSha, key)
+  }
+
+  async publish(prepared: PreparedBranch, commit: string, rescueRef: string): Promise<Published> {
+    const push = (branch: string, created: boolean) =>
+      pushWithRetry({
+        repo: this.o.repo,
+        branch,
+        sha: commit,
+        baseSha: prepared.baseSha,
+        created,
+        ...(this.o.remote ? { remote: this.o.remote } : {}),
+        ...(this.o.auth ? { auth: this.o.auth } : {})
+      })
+    let refusal: string
+    try {
+      return { commit: (await push(prepared.branch, prepared.created)).sha }
+    } catch (err) {
+      refusal = messageOf(err)
+    }
+    try {
+      await push(rescueRef, true)
+      return { commit, rescuedTo: rescueRef, refusal }
+    } catch (err) {
+      return { failed: `${refusal}; the rescue branch ${rescueRef} failed too: ${messageOf(err)}` }
+    }
+  }
+
+  async readCommitted(commit: string, path: string, maxBytes: number): Promise<string | null> {
+    const has = await git(this.o.repo, ['cat-file', '-e', `${commit}^{commit}`], {
+      okCodes: [1, 128]
+    })
+    // A re-run finishing an earlier run's comments may not have that commit yet.
+    if (has.code !== 0 && /^[0-9a-f]{40,64}$/.test(commit)) {
+      await git(
+        this.o.repo,
+        ['fetch', '--no-tags', '--depth=1', this.o.remote ?? 'origin', commit],
+        { ...(this.o.auth ? { auth: this.o.auth } : {}), okCodes: [1, 128] }
+      )
+    }
+    return readCommittedFile(this.o.repo, commit, path, maxBytes).catch(() => null)
+  }
+
+  around<T>(_prepared: PreparedBranch, stage: () => Promise<T>): Promise<T> {
+    return stage()
+  }
+}

@@ -1,0 +1,485 @@
+import type { AgentActivity, AgentStats } from '../agent/types.js'
+import { findAutomation } from '../config/load.js'
+import type { WorkflowConfig } from '../config/types.js'
+import { messageOf } from '../errors.js'
+import type { LandedStage, StageKey } from '../git/trailers.js'
+import { runTimestamp } from '../handoff/index.js'
+import type { Issue } from '../tracker/types.js'
+import { carryOut } from './apply.js'
+import { decideStage } from './decide.js'
+import { describe, effectsOf } from './effects.js'
+import { isBot } from './actor.js'
+import type { StageOutcome } from './outcome.js'
+import { planStage, type StagePlan } from './plan.js'
+import type { JobTrigger, PreparedBranch, Published, Tracker, Workspace } from './ports.js'
+import { emptyRecord, type IssueRecord } from './record.js'
+import type { AgentRequests } from './requests.js'
+import { pipelineSections } from './sections.js'
+import { settleStage } from './settle.js'
+import { loadStageContext, saveStageContext } from './stage-context.js'
+import type { PromptFigures } from './stage-prompt.js'
+import { runStage, type FinalisedStage, type StageInput } from './stage.js'
+import type { Next } from './transitions.js'
+import { clip, fenced, oneLine } from './untrusted-text.js'
+
+export interface JobInput {
+  trigger: JobTrigger
+  config: WorkflowConfig
+  tracker: Tracker
+  workspace: Workspace
+  /** The job's run: `id` is stable across re-runs, `attempt` is not. */
+  run: { id: string; attempt: string; url?: string }
+  /** A private folder outside the worktree: prompt file, agent log, stage context. */
+  workDir: string
+  /** Repo-relative WORKFLOW.md, never committed by a stage. */
+  workflowPath: string
+  parentEnv: Record<string, string | undefined>
+  signal?: AbortSignal
+  killGraceMs?: number
+  dryRun?: boolean
+  onActivity?: (e: AgentActivity) => void
+  /** Told once the stage to run is known, before the agent starts. */
+  onStart?: (s: JobStart) => void
+  /** The stage runner; tests of the loop pass a stand-in. */
+  stage?: (input: StageInput) => ReturnType<typeof runStage>
+  log?: (line: string) => void
+}
+
+export interface JobStart {
+  issue: Issue
+  state: string
+  plan: StagePlan
+  branch: string
+  recovered: boolean
+}
+
+/** How one job ended: everything the action's outputs and the CLI's lines are made from. */
+export interface JobResult {
+  outcome: StageOutcome
+  reason: string
+  issue?: Issue
+  state?: string
+  plan?: StagePlan
+  branch?: string
+  commit?: string
+  handoffPath?: string
+  rescuedTo?: string
+  pullRequest?: { number: number; url: string }
+  next?: Next
+  /** What the pipeline does next, in a sentence. */
+  summary?: string
+  /** The issue's state once the job is done. */
+  stateAfter?: string | null
+  record?: IssueRecord
+  requests?: AgentRequests
+  refused: string[]
+  warnings: string[]
+  figures?: PromptFigures
+  prompt?: string
+  agentStats?: AgentStats
+  /** The job must fail, whatever the stage's outcome: the pipeline cannot go on by itself. */
+  failure?: string
+  /** A deliverable that could be pushed nowhere: its text, for the job summary. */
+  unsaved?: { path: string; text: string }
+  /** Effects an earlier run owed that this job carried out. */
+  finishedOwed: number
+  durationMs: number
+}
+
+// How the record says a decision's effects failed (and are owed).
+const HALTED = 'the next step ('
+
+// Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
+const UNSAVED_IN_COMMENT = 3000
+
+/**
+ * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
+ * settle → the decision's effects → the record. The record of intent is written before any
+ * effect, and every run first finishes what the last one left owed, so no failure after the
+ * agent leaves the pipeline stopped without saying so.
+ */
+export async function runJob(j: JobInput): Promise<JobResult> {
+  const started = Date.now()
+  const t = j.trigger
+  const result = (r: Partial<JobResult> & Pick<JobResult, 'outcome' | 'reason'>): JobResult => ({
+    refused: [],
+    warnings: [],
+    finishedOwed: 0,
+    durationMs: Date.now() - started,
+    ...r
+  })
+
+  const authorization = await j.tracker.authorize(t)
+  if (!authorization.allowed) return result({ outcome: 'denied', reason: authorization.reason })
+
+  let issue = await j.tracker.getIssue(t.issue)
+  let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord()
+  const owed = await finishOwed(j, issue, record)
+  issue = owed.issue
+  record = owed.record
+  const finishedOwed = owed.performed
+  const quietEnd = async (outcome: 'skipped' | 'denied', reason: string) => {
+    if (owed.changed) await j.tracker.saveRecord(issue, record)
+    const done = finishedOwed ? `; finished ${finishedOwed} step(s) an earlier run owed` : ''
+    return result({
+      outcome,
+      reason: reason + done,
+      issue,
+      state: issue.state ?? undefined,
+      finishedOwed,
+      stateAfter: issue.state
+    })
+  }
+
+  const decision = decideStage(j.config, t, issue)
+  if ('skip' in decision) return quietEnd('skipped', decision.skip)
+  const { state, automation } = decision
+  const plan = planStage({
+    config: j.config,
+    record,
+    state,
+    automation,
+    trigger: {
+      source: t.source,
+      actorIsBot: isBot(t.actor.login, t.actor.type),
+      ...(t.wake ? { wake: t.wake } : {}),
+      ...(t.reply ? { reply: t.reply } : {})
+    },
+    runId: j.run.id,
+    chain: j.tracker.wakes
+  })
+  if ('skip' in plan) return quietEnd('skipped', plan.skip)
+
+  const where = await j.tracker.branchFor(issue)
+  if ('deny' in where) return quietEnd('denied', where.deny)
+  const prepared = await j.workspace.prepare(where.branch)
+  const key: StageKey = {
+    issue: issue.id,
+    state,
+    entry: plan.entry,
+    kind: plan.kind,
+    profile: plan.profile,
+    attempt: plan.attempt,
+    round: plan.round,
+    resume: plan.resume
+  }
+  const landed = await j.workspace.findLanded(prepared, key)
+  j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
+  const profile = j.config.agent.profiles[plan.profile]!
+  const startedAt = new Date()
+  const timestamp = plan.timestamp ?? runTimestamp(startedAt)
+  const run = `${j.run.id}/${j.run.attempt}`
+  const common = {
+    issue,
+    state,
+    plan,
+    branch: prepared.branch,
+    finishedOwed
+  }
+
+  let stage: FinalisedStage
+  let contextPath: string | undefined
+  let published: Published | null = null
+  let figures: PromptFigures | undefined
+  if (landed) {
+    j.log?.(
+      `${prepared.branch} already holds this stage's commit ${landed.sha.slice(0, 12)}; not running the agent again`
+    )
+    stage = recoveredStage(landed)
+    published = { commit: landed.sha }
+  } else {
+    const staged = await j.workspace.around(prepared, () =>
+      (j.stage ?? runStage)({
+        key,
+        config: j.config,
+        profile,
+        automation,
+        issue,
+        attempt: plan.attempt > 0 ? plan.attempt : null,
+        repo: prepared.repo,
+        branch: prepared.branch,
+        baseSha: prepared.baseSha,
+        created: prepared.created,
+        runId: run,
+        timestamp,
+        workflowPath: j.workflowPath,
+        workDir: j.workDir,
+        parentEnv: j.parentEnv,
+        sections: pipelineSections(plan, profile.allowedActions),
+        ...(j.signal ? { signal: j.signal } : {}),
+        ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
+        ...(j.onActivity ? { onActivity: j.onActivity } : {}),
+        ...(j.dryRun ? { dryRun: true } : {})
+      })
+    )
+    figures = staged.figures
+    if (staged.dryRun) {
+      return result({
+        ...common,
+        outcome: 'skipped',
+        reason: 'dry run: the prompt is below; no agent ran',
+        prompt: staged.prompt,
+        figures,
+        warnings: staged.warnings
+      })
+    }
+    stage = staged
+    if (stage.commit.sha) {
+      published = await j.workspace.publish(
+        prepared,
+        stage.commit.sha,
+        `${prepared.branch}-rescue-${j.run.id}-${j.run.attempt}`.replace(/[^A-Za-z0-9/._-]/g, '-')
+      )
+    }
+    contextPath = staged.contextPath
+    markPhase(contextPath, 'published')
+  }
+
+  const commit = published && 'commit' in published ? published.commit : undefined
+  const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined
+  const unpublished = unpublishedReason(published, prepared, plan.profile)
+  const unsaved =
+    published && 'failed' in published && stage.handoffPath && stage.commit.sha
+      ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
+      : undefined
+
+  const warnings = [...stage.warnings]
+  let pullRequest: JobResult['pullRequest']
+  if (commit && !rescuedTo && !issue.isPullRequest) {
+    const pr = await j.tracker.publish(issue, {
+      branch: prepared.branch,
+      baseBranch: prepared.baseBranch,
+      commit,
+      created: prepared.created,
+      ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
+    })
+    pullRequest = pr.pullRequest
+    if (pr.problem) warnings.push(`no pull request: ${pr.problem}`)
+  }
+
+  const settled = await settleStage({
+    readCommitted: (c, p, max) => j.workspace.readCommitted(c, p, max),
+    config: j.config,
+    automation,
+    state,
+    plan,
+    record,
+    result: stage,
+    commit: commit ?? null,
+    run,
+    ...(j.run.url ? { runUrl: j.run.url } : {}),
+    startedAt,
+    timestamp,
+    ...(unpublished ? { unpublished } : {}),
+    ...(rescuedTo ? { rescuedTo } : {})
+  })
+  const { next } = settled
+  const effects = effectsOf({
+    next,
+    state,
+    entry: settled.record.entry,
+    ...(settled.record.continuation?.step ? { step: settled.record.continuation.step } : {}),
+    profile: plan.profile,
+    run,
+    wakes: j.tracker.wakes,
+    startsStage: (s) => findAutomation(j.config, s) !== undefined,
+    ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
+      ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
+      : {}),
+    ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+    replied: plan.reply !== undefined,
+    runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
+    replyHint: j.tracker.replyHint(issue)
+  })
+  const intent: IssueRecord = {
+    ...settled.record,
+    owed: { run, effects },
+    ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+  }
+  let summary = describe(next)
+  const done = {
+    ...common,
+    outcome: stage.outcome,
+    reason: stage.reason,
+    ...(commit ? { commit } : {}),
+    ...(stage.handoffPath ? { handoffPath: stage.handoffPath } : {}),
+    ...(rescuedTo ? { rescuedTo } : {}),
+    ...(pullRequest ? { pullRequest } : {}),
+    ...(figures ? { figures } : {}),
+    ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+    ...(unsaved ? { unsaved } : {}),
+    next,
+    requests: settled.requests,
+    refused: settled.refused,
+    warnings
+  }
+
+  // Intent before effects: if the record cannot be written, nothing is carried out (a re-run
+  // finds the stage's commit and decides again), and the issue says so.
+  try {
+    await j.tracker.saveRecord(issue, intent)
+  } catch (err) {
+    const why = oneLine(messageOf(err))
+    const notice = await noticeUnrecorded(j, issue, why, prepared.branch)
+    markPhase(contextPath, 'done')
+    return result({
+      ...done,
+      summary: `${summary}; not carried out, because the record could not be written`,
+      record: settled.record,
+      stateAfter: issue.state,
+      failure: `the pipeline's record could not be written (${why}); ${notice}re-run the job to continue`
+    })
+  }
+
+  try {
+    const carried = await carryOut({
+      tracker: j.tracker,
+      workspace: j.workspace,
+      issue,
+      effects,
+      resendWakes: true,
+      maxFileBytes: j.config.handoff.maxFileBytes
+    })
+    if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
+      summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`
+    }
+    markPhase(contextPath, 'done')
+    return result({
+      ...done,
+      summary,
+      record: intent,
+      stateAfter: carried.state,
+      ...(unpublished ? { failure: unpublished } : {})
+    })
+  } catch (err) {
+    const why = oneLine(messageOf(err))
+    const halted = `${HALTED}${summary}) failed: ${why}`
+    // The record still says what is owed; a re-run or the next event carries it out.
+    await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined)
+    await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined)
+    markPhase(contextPath, 'done')
+    return result({
+      ...done,
+      summary: `${summary}; halted`,
+      record: { ...intent, halted },
+      stateAfter: issue.state,
+      failure: `${halted}; re-run the job to finish it`
+    })
+  }
+}
+
+/** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
+async function finishOwed(
+  j: JobInput,
+  issue: Issue,
+  record: IssueRecord
+): Promise<{ issue: Issue; record: IssueRecord; performed: number; changed: boolean }> {
+  if (!record.owed) return { issue, record, performed: 0, changed: false }
+  const carried = await carryOut({
+    tracker: j.tracker,
+    workspace: j.workspace,
+    issue,
+    effects: record.owed.effects,
+    resendWakes:
+      record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED) ?? false),
+    maxFileBytes: j.config.handoff.maxFileBytes
+  })
+  const after: IssueRecord = { ...record }
+  delete after.owed
+  const wasHalted = after.halted?.startsWith(HALTED) ?? false
+  if (wasHalted) delete after.halted
+  if (carried.performed > 0) {
+    j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`)
+  }
+  let labels = issue.labels
+  if (wasHalted && labels.some((l) => l.toLowerCase() === 'needs-attention')) {
+    await j.tracker.setFlag(issue, 'needs-attention', false)
+    labels = labels.filter((l) => l.toLowerCase() !== 'needs-attention')
+  }
+  return {
+    issue: { ...issue, state: carried.state, labels },
+    record: after,
+    performed: carried.performed,
+    changed: carried.performed > 0 || wasHalted
+  }
+}
+
+/** A stage whose commit an earlier run already landed: judged as that run judged it. */
+function recoveredStage(landed: LandedStage): FinalisedStage {
+  const outcomes: StageOutcome[] = [
+    'succeeded',
+    'failed',
+    'stalled',
+    'timed_out',
+    'cancelled',
+    'input_required',
+    'rate_limited'
+  ]
+  const outcome = outcomes.find((o) => o === landed.outcome) ?? 'failed'
+  return {
+    outcome,
+    reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
+    handoffPath: landed.handoffPath,
+    commit: {
+      sha: landed.sha,
+      committed: landed.handoffPath ? [landed.handoffPath] : [],
+      dropped: []
+    },
+    gitDir: null,
+    warnings: [`recovered from ${landed.sha.slice(0, 12)}, which run ${landed.run} pushed`]
+  }
+}
+
+function unpublishedReason(
+  published: Published | null,
+  prepared: PreparedBranch,
+  profile: string
+): string | undefined {
+  if (!published) return undefined
+  if ('failed' in published) {
+    return `the ${profile} stage's work could not be pushed anywhere (${published.failed}); its deliverable is in the job summary`
+  }
+  if (published.rescuedTo) {
+    return `${prepared.branch} refused the push (${published.refusal ?? 'refused'}); the ${profile} stage's work is on branch ${published.rescuedTo}`
+  }
+  return undefined
+}
+
+async function unsavedText(
+  j: JobInput,
+  commit: string,
+  path: string
+): Promise<{ path: string; text: string } | undefined> {
+  const text = await j.workspace.readCommitted(commit, path, j.config.handoff.maxFileBytes)
+  return text === null ? undefined : { path, text }
+}
+
+function unsavedBlock(unsaved: { path: string; text: string } | undefined): string {
+  if (!unsaved) return ''
+  return `\n\n<details><summary>${unsaved.path}</summary>\n\n${fenced(clip(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`
+}
+
+/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
+function markPhase(contextPath: string | undefined, phase: 'published' | 'done'): void {
+  const ctx = contextPath ? loadStageContext(contextPath) : null
+  if (contextPath && ctx) saveStageContext(contextPath, { ...ctx, phase })
+}
+
+/** Says on the issue that the record could not be written; returns what it managed, as words. */
+async function noticeUnrecorded(
+  j: JobInput,
+  issue: Issue,
+  why: string,
+  branch: string
+): Promise<string> {
+  const body = `**The itervox pipeline could not save its record** (${why}), so it did not go on. The stage's work is on \`${branch}\`; re-run the job to continue.\n\n${j.tracker.runLine(branch)}`
+  const said = await j.tracker
+    .comment(issue, { key: `itervox:unrecorded:${j.run.id}.${j.run.attempt}`, body })
+    .then(() => true)
+    .catch(() => false)
+  const flagged = await j.tracker
+    .setFlag(issue, 'needs-attention', true)
+    .then(() => true)
+    .catch(() => false)
+  return said || flagged ? 'the issue says so; ' : ''
+}

@@ -1,0 +1,95 @@
+import type { LandedStage, StageKey } from '../git/trailers.js'
+import type { Issue } from '../tracker/types.js'
+import type { IssueRecord } from './record.js'
+
+// What the one job loop (job.ts) needs from the world, as two ports. A tracker (GitHub issues,
+// local issue files, Linear) is where issues, states, comments and the record live; a
+// workspace is the git side: the issue branch, and where a stage's commit is published.
+
+/** Who or what started this job; every field came from outside and is untrusted. */
+export interface JobTrigger {
+  source: 'label' | 'workflow_dispatch' | 'wake' | 'comment' | 'cli'
+  issue: string
+  actor: { login: string; type: string }
+  /** The label that was added, for label events. */
+  label?: string
+  /** The state a dispatch says the issue is in; checked against the live state. */
+  state?: string
+  /** A wake-up names the entry it was sent for, and which owed step's wake-up it is. */
+  wake?: { entry: number; step?: string }
+  /** A person's reply, for `comment` triggers. */
+  reply?: { body: string; author: string }
+}
+
+export type Authorization = { allowed: true } | { allowed: false; reason: string }
+
+export type Flag = 'needs-attention' | 'needs-input'
+
+export interface Tracker {
+  /**
+   * How the next stage starts: `dispatch` wakes it explicitly, `label` relies on the state
+   * move's own event (same-state steps are still woken), `none` leaves it to a person or to
+   * the caller's loop (the local runner follows the record itself).
+   */
+  readonly wakes: 'dispatch' | 'label' | 'none'
+  /** Whether whoever caused the trigger may start stages. */
+  authorize(trigger: JobTrigger): Promise<Authorization>
+  getIssue(id: string): Promise<Issue>
+  /** The branch stages of this issue work on, or why they may not (a fork's pull request). */
+  branchFor(issue: Issue): Promise<{ branch: string } | { deny: string }>
+  /** The record this tool wrote for the issue; null when there is none (or none of ours). */
+  loadRecord(issue: Issue): Promise<IssueRecord | null>
+  /** Writes the record (and, where the tracker shows one, the status made from it). */
+  saveRecord(issue: Issue, record: IssueRecord): Promise<void>
+  /** Compare-and-set: moves only while the issue is still in `from`. */
+  moveState(issue: Issue, from: string, to: string): Promise<{ current: string | null }>
+  /** Writes the comment unless one with this key exists. `agent` marks an agent's words. */
+  comment(
+    issue: Issue,
+    c: { key: string; body: string; agent?: string; pullRequest?: number }
+  ): Promise<void>
+  setFlag(issue: Issue, flag: Flag, on: boolean): Promise<void>
+  /** Starts the stage for `entry` of `state`; a duplicate wake-up is harmless (see plan.ts). */
+  wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
+  /** After a push to the issue branch: the issue's pull request, where the tracker has one. */
+  publish(
+    issue: Issue,
+    o: { branch: string; baseBranch: string; commit: string; created: boolean; known?: number }
+  ): Promise<{ pullRequest?: { number: number; url: string }; problem?: string }>
+  /** A link to the run, for comments (`[Run 12](…)`), or a sentence saying where work is. */
+  runLine(branch: string | null): string
+  /** How a person answers an agent's question here. */
+  replyHint(issue: Issue): string
+  /** A link to a committed file, where the tracker can make one. */
+  blobUrl(commit: string, path: string): string | undefined
+}
+
+export interface PreparedBranch {
+  /** The working tree the stage runs in. */
+  repo: string
+  branch: string
+  /** Where a new branch starts and the pull request goes. */
+  baseBranch: string
+  /** The commit the stage starts from. */
+  baseSha: string
+  /** The branch was new when the stage began. */
+  created: boolean
+}
+
+export type Published =
+  /** On the issue branch (`rescuedTo` unset) or, when the branch refused it, on a rescue ref. */
+  | { commit: string; rescuedTo?: string; refusal?: string }
+  /** Nowhere: the deliverable's text is all that is left to show. */
+  | { failed: string }
+
+export interface Workspace {
+  prepare(branch: string): Promise<PreparedBranch>
+  /** The commit of an earlier run of exactly this stage, if it landed. */
+  findLanded(prepared: PreparedBranch, key: StageKey): Promise<LandedStage | null>
+  /** Publishes the stage's commit; never throws for a refused push (the result says where). */
+  publish(prepared: PreparedBranch, commit: string, rescueRef: string): Promise<Published>
+  /** A committed regular file within `maxBytes`, as text; null when there is none. */
+  readCommitted(commit: string, path: string, maxBytes: number): Promise<string | null>
+  /** Runs the stage with whatever the workspace must set aside meanwhile. */
+  around<T>(prepared: PreparedBranch, stage: () => Promise<T>): Promise<T>
+}

@@ -1,0 +1,202 @@
+// GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
+// one living status comment written by the token's own identity, keyed comments are found by
+// their marker line, and the next stage is woken by repository_dispatch.
+import { knownStates } from '../config/load.js'
+import type { WorkflowConfig } from '../config/types.js'
+import { messageOf } from '../errors.js'
+import { DISPATCH_TYPE } from '../pipeline/names.js'
+import type { Flag, JobTrigger, Tracker } from '../pipeline/ports.js'
+import type { IssueRecord } from '../pipeline/record.js'
+import { readRecordFromComment, renderStatusComment } from '../pipeline/status-view.js'
+import { authorizeActor } from './authorize.js'
+import type { GitHubTracker, LivingComment, MarkedComment } from './github.js'
+import type { Issue } from './types.js'
+
+/** The first line of the one living status comment per issue. */
+export const STATUS_MARKER = 'itervox:status'
+
+/** The identity of the default `GITHUB_TOKEN`. */
+const ACTIONS_BOT = 'github-actions[bot]'
+
+export interface GitHubPortOptions {
+  api: GitHubTracker
+  config: WorkflowConfig
+  owner: string
+  repo: string
+  serverUrl: string
+  runId: string
+  runUrl: string
+  chain: 'dispatch' | 'label' | 'none'
+}
+
+export class GitHubPort implements Tracker {
+  readonly wakes: Tracker['wakes']
+  private readonly api: GitHubTracker
+  private readonly states: string[]
+  /** Per issue: the marked comments by this token's identity, and the living status comment. */
+  private readonly seen = new Map<number, { keys: Set<string>; living: LivingComment | null }>()
+  private identity: Promise<string> | undefined
+
+  constructor(private readonly o: GitHubPortOptions) {
+    this.api = o.api
+    this.wakes = o.chain
+    this.states = knownStates(o.config)
+  }
+
+  authorize(trigger: JobTrigger) {
+    return authorizeActor({
+      tracker: this.api,
+      actor: trigger.actor.login,
+      actorType: trigger.actor.type,
+      // A repository_dispatch can only be sent with write access to this repository: the
+      // pipeline's own wake-ups arrive from the job token's bot.
+      allowedBots: [
+        ...this.o.config.tracker.allowedBots,
+        ...(trigger.source === 'wake' ? [ACTIONS_BOT] : [])
+      ]
+    })
+  }
+
+  getIssue(id: string): Promise<Issue> {
+    return this.api.getIssue(id)
+  }
+
+  async branchFor(issue: Issue): Promise<{ branch: string } | { deny: string }> {
+    if (!issue.isPullRequest) return { branch: `itervox/${issue.id}` }
+    const pull = await this.api.getPull(Number(issue.id))
+    if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
+      return { deny: "the pull request's head is in a fork; stages never run on fork code" }
+    }
+    return { branch: pull.headRef }
+  }
+
+  /**
+   * The record from the status comment written by the identity this token acts as. Anyone can
+   * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
+   * ignored, so only the pipeline writes the pipeline's state.
+   */
+  async loadRecord(issue: Issue): Promise<IssueRecord | null> {
+    const number = Number(issue.id)
+    const marked = (await this.api.markedComments(number)).filter((c) => c.bot)
+    const mine = await this.byOurIdentity(marked)
+    const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null
+    this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living })
+    return living ? readRecordFromComment(living.body) : null
+  }
+
+  async saveRecord(issue: Issue, record: IssueRecord): Promise<void> {
+    const number = Number(issue.id)
+    const seen = this.seen.get(number)
+    const status = renderStatusComment({
+      config: this.o.config,
+      record,
+      issueRef: issue.identifier,
+      marker: STATUS_MARKER,
+      blobUrl: (path) => {
+        const at =
+          [...record.stages].reverse().find((s) => s.handoffPath === path)?.commit ?? 'HEAD'
+        return this.blobUrl(at, path)
+      }
+    })
+    // The marker line is added by the API wrapper.
+    const written = await this.api.upsertComment(
+      number,
+      STATUS_MARKER,
+      status.split('\n').slice(1).join('\n'),
+      seen ? seen.living : undefined
+    )
+    this.seen.set(number, {
+      keys: seen?.keys ?? new Set([STATUS_MARKER]),
+      living: { id: written.id, url: written.url, body: status }
+    })
+  }
+
+  async moveState(issue: Issue, from: string, to: string): Promise<{ current: string | null }> {
+    const moved = await this.api.moveState(Number(issue.id), from, to, this.states)
+    return { current: moved.current }
+  }
+
+  async comment(
+    issue: Issue,
+    c: { key: string; body: string; agent?: string; pullRequest?: number }
+  ): Promise<void> {
+    const target = c.pullRequest ?? Number(issue.id)
+    const keys =
+      c.pullRequest === undefined
+        ? this.seen.get(target)?.keys
+        : new Set(
+            (await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker)
+          )
+    if (keys?.has(c.key)) return
+    const who = c.agent ? `**${c.agent} (agent):**\n\n` : ''
+    await this.api.upsertComment(target, c.key, who + c.body, null)
+    keys?.add(c.key)
+  }
+
+  async setFlag(issue: Issue, flag: Flag, on: boolean): Promise<void> {
+    if (on) await this.api.addLabels(Number(issue.id), [flag])
+    else await this.api.removeLabel(Number(issue.id), flag)
+  }
+
+  async wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void> {
+    await this.api.dispatch(DISPATCH_TYPE, {
+      issue: issue.id,
+      state: w.state,
+      entry: w.entry,
+      ...(w.step ? { step: w.step } : {})
+    })
+  }
+
+  async publish(
+    issue: Issue,
+    o: { branch: string; baseBranch: string; commit: string; created: boolean; known?: number }
+  ): Promise<{ pullRequest?: { number: number; url: string }; problem?: string }> {
+    // The body is static (the trail is in the status comment and the files), so a pull request
+    // the record already knows needs nothing.
+    if (o.known !== undefined && !o.created) {
+      return { pullRequest: { number: o.known, url: this.pullUrl(o.known) } }
+    }
+    try {
+      const pr = await this.api.upsertDraftPr({
+        head: o.branch,
+        base: o.baseBranch,
+        title: `itervox: ${issue.identifier} ${issue.title}`.slice(0, 250),
+        body: `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`,
+        branchIsNew: o.created
+      })
+      return { pullRequest: { number: pr.number, url: pr.url } }
+    } catch (err) {
+      // The pipeline goes on without its pull request (e.g. when the repository forbids
+      // Actions to open one); the job summary says why.
+      return { problem: messageOf(err) }
+    }
+  }
+
+  runLine(): string {
+    return `[Run ${this.o.runId}](${this.o.runUrl})`
+  }
+
+  replyHint(): string {
+    return 'Reply in a comment (people with write access only); the stage resumes with your answer.'
+  }
+
+  blobUrl(commit: string, path: string): string {
+    return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/blob/${commit}/${path}`
+  }
+
+  private pullUrl(number: number): string {
+    return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/pull/${number}`
+  }
+
+  /**
+   * Marked comments by this token's identity. The default token is `github-actions[bot]`; only
+   * when some other bot wrote a marker is the API asked who this token is (an App's bot).
+   */
+  private async byOurIdentity(marked: MarkedComment[]): Promise<MarkedComment[]> {
+    const bots = marked.filter((c) => c.bot)
+    if (bots.every((c) => c.author === ACTIONS_BOT)) return bots
+    this.identity ??= this.api.viewerLogin()
+    const me = (await this.identity).toLowerCase()
+    return bots.filter((c) => c.author.toLowerCase() === me)
+  }
+}
