@@ -49,7 +49,11 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
       case 'wake': {
         if (!o.resendWakes) break
         if (state === null || !sameState(state, e.state)) break
-        await o.tracker.wake(issue(), e)
+        await o.tracker.wake(issue(), {
+          state: e.state,
+          entry: e.entry,
+          ...(e.step ? { step: e.step } : {})
+        })
         performed++
         break
       }

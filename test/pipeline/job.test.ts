@@ -1,0 +1,253 @@
+import { afterAll, describe, expect, it } from '@jest/globals'
+import type { JobResult } from '../../src/pipeline/job.js'
+import type { JobTrigger } from '../../src/pipeline/ports.js'
+import {
+  job,
+  Killed,
+  MemoryWorkspace,
+  MemoryWorld,
+  type AgentScript,
+  type FaultKind
+} from '../harness/memory-pipeline.js'
+import { seedConfig } from './pipeline-config.js'
+
+const config = seedConfig()
+const STATES = ['Todo', 'Researching', 'Implementing', 'Reviewing', 'Done', "Won't Do"]
+const ada = { login: 'ada', type: 'User' }
+const bot = { login: 'github-actions[bot]', type: 'Bot' }
+const todo: JobTrigger = { source: 'label', issue: '7', actor: ada, label: 'Todo' }
+
+function world(script?: AgentScript): MemoryWorld {
+  const w = new MemoryWorld(config, STATES, script)
+  w.labels.set('7', ['Todo'])
+  return w
+}
+
+type Ended = JobResult | { threw: Error }
+
+interface Drive {
+  results: Ended[]
+  /** Jobs that ended failed, threw or were killed, and were re-run once. */
+  reruns: number
+}
+
+/**
+ * Runs the pipeline as GitHub would: every wake-up becomes a job. A job that fails, throws or
+ * is killed is re-run once (same run id, next attempt) after `recover` runs (GitHub is back).
+ */
+async function drive(
+  w: MemoryWorld,
+  first: JobTrigger,
+  o: { before?: (n: number) => void; recover?: () => void; ws?: MemoryWorkspace } = {}
+): Promise<Drive> {
+  const queue: { trigger: JobTrigger; id: string }[] = [{ trigger: first, id: 'run1' }]
+  const results: Ended[] = []
+  let reruns = 0
+  let n = 0
+  const ws = o.ws ?? new MemoryWorkspace(w)
+  const attempt = async (trigger: JobTrigger, id: string, a: string): Promise<Ended> => {
+    try {
+      return await job(w, trigger, { id, attempt: a }, ws)
+    } catch (err) {
+      return { threw: err as Error }
+    }
+  }
+  while (queue.length > 0 && n < 20) {
+    const { trigger, id } = queue.shift()!
+    const seen = w.wakeups.length
+    o.before?.(n)
+    let r = await attempt(trigger, id, '1')
+    results.push(r)
+    if ('threw' in r || r.failure) {
+      o.recover?.()
+      w.faults.clear()
+      reruns++
+      r = await attempt(trigger, id, '2')
+      results.push(r)
+    }
+    for (const wk of w.wakeups.slice(seen)) {
+      queue.push({
+        trigger: { source: 'wake', issue: wk.issue, actor: bot, state: wk.state, wake: wk },
+        id: `run${n + 2 + queue.length}`
+      })
+    }
+    n++
+  }
+  return { results, reruns }
+}
+
+/** Where each agent run's commit landed: refs holding it. */
+function landings(w: MemoryWorld): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const sha of w.commits.keys()) out.set(sha, 0)
+  for (const commits of w.branches.values())
+    for (const sha of commits) out.set(sha, (out.get(sha) ?? 0) + 1)
+  return out
+}
+
+const keys = (w: MemoryWorld) =>
+  w.agentRuns.map((k) => `${k.state}/${k.entry}/${k.profile}/${k.attempt}`)
+
+describe('the one job loop, in memory', () => {
+  it('runs the seed pipeline to its end, one agent run per stage, each deliverable pushed once', async () => {
+    const w = world()
+    const { reruns } = await drive(w, todo)
+    expect(reruns).toBe(0)
+    expect(keys(w)).toEqual([
+      'Todo/1/researcher/0',
+      'Researching/2/implementer/0',
+      'Implementing/3/reviewer/0'
+    ])
+    expect(w.state('7')).toBe('Reviewing')
+    expect([...landings(w).values()]).toEqual([1, 1, 1])
+    expect(w.record()?.stages.map((s) => s.outcome)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded'
+    ])
+  })
+
+  it('takes what runs from the record: a wake-up with a stale step runs nothing', async () => {
+    const w = world((k) =>
+      k.profile === 'implementer' && k.attempt === 0 ? { outcome: 'failed' } : {}
+    )
+    await drive(w, todo)
+    const retry = w.wakeups.find((x) => x.step !== undefined)!
+    expect(retry).toBeDefined()
+    const again = await job(
+      w,
+      { source: 'wake', issue: '7', actor: bot, wake: retry },
+      { id: 'late', attempt: '1' }
+    )
+    expect(again).toMatchObject({ outcome: 'skipped' })
+    expect(keys(w).filter((k) => k.includes('implementer'))).toEqual([
+      'Researching/2/implementer/0',
+      'Researching/2/implementer/1'
+    ])
+  })
+
+  it('says on the issue when the record cannot be written, and a re-run goes on without the agent', async () => {
+    const w = world()
+    w.faults.set('saveRecord', { kind: 'fail', times: Infinity })
+    const first = await job(w, todo, { id: 'run1', attempt: '1' })
+    expect(first.failure).toMatch(/record could not be written .*re-run the job/)
+    expect(w.labels.get('7')).toContain('needs-attention')
+    expect(w.comments.map((c) => c.body).join('\n')).toContain('could not save its record')
+    expect(w.state('7')).toBe('Todo')
+    w.faults.clear()
+    const rerun = await job(w, todo, { id: 'run1', attempt: '2' })
+    expect(rerun).toMatchObject({ outcome: 'succeeded', stateAfter: 'Researching' })
+    expect(keys(w)).toEqual(['Todo/1/researcher/0'])
+    expect(w.labels.get('7')).not.toContain('needs-attention')
+    expect(w.wakeups).toHaveLength(1)
+  })
+
+  it('finishes a failed advance on the re-run, and clears needs-attention', async () => {
+    const w = world()
+    w.faults.set('wake', { kind: 'fail', times: Infinity })
+    const first = await job(w, todo, { id: 'run1', attempt: '1' })
+    expect(first.failure).toMatch(/the next step .* failed/)
+    expect(w.labels.get('7')).toEqual(['Researching', 'needs-attention'])
+    expect(w.record()?.owed?.effects.map((e) => e.kind)).toContain('wake')
+    w.faults.clear()
+    const rerun = await job(w, todo, { id: 'run1', attempt: '2' })
+    expect(rerun.outcome).toBe('skipped')
+    expect(rerun.finishedOwed).toBeGreaterThan(0)
+    expect(w.wakeups).toEqual([{ issue: '7', state: 'Researching', entry: 2 }])
+    expect(w.labels.get('7')).toEqual(['Researching'])
+    expect(w.record()?.halted).toBeUndefined()
+    expect(keys(w)).toHaveLength(1)
+  })
+
+  it('pushes to a rescue branch when the issue branch refuses, and escalates naming it', async () => {
+    const w = world()
+    const ws = new MemoryWorkspace(w)
+    ws.refusing.add('itervox/7')
+    const r = await job(w, todo, { id: 'run1', attempt: '1' }, ws)
+    expect(r).toMatchObject({ outcome: 'succeeded', rescuedTo: 'itervox/7-rescue-run1-1' })
+    expect(r.failure).toContain('itervox/7-rescue-run1-1')
+    expect(w.branches.get('itervox/7-rescue-run1-1')).toHaveLength(1)
+    expect(w.labels.get('7')).toContain('needs-attention')
+    expect(w.comments.find((c) => c.key.startsWith('itervox:stopped'))?.body).toContain(
+      'itervox/7-rescue-run1-1'
+    )
+    expect(w.wakeups).toEqual([])
+  })
+
+  it('never runs the agent again for a stage whose push landed', async () => {
+    const w = world()
+    w.faults.set('saveRecord', { kind: 'kill', times: 1 })
+    await expect(job(w, todo, { id: 'run1', attempt: '1' })).rejects.toBeInstanceOf(Killed)
+    // A duplicate wake-up or a new label event for the same entry finds the landed commit.
+    const r = await job(w, todo, { id: 'run2', attempt: '1' })
+    expect(r.warnings.join(' ')).toContain('recovered from')
+    expect(keys(w)).toEqual(['Todo/1/researcher/0'])
+    expect(w.state('7')).toBe('Researching')
+  })
+})
+
+// Every port call the loop makes, each way it can fail, once or for the whole job, in each
+// job of the pipeline; then the invariants after one re-run.
+const CALLS = [
+  'authorize',
+  'getIssue',
+  'loadRecord',
+  'prepare',
+  'agent',
+  'push',
+  'publish',
+  'saveRecord',
+  'moveState',
+  'wake'
+] as const
+const KINDS: FaultKind[] = ['fail', 'lost', 'kill']
+const counts = { scenarios: 0, reruns: 0, agentRuns: 0, held: 0 }
+
+afterAll(() => {
+  process.stdout.write(
+    `job-loop fault suite: ${counts.scenarios} scenarios, ${counts.held} held the invariants, ` +
+      `${counts.reruns} re-runs, ${counts.agentRuns} agent runs\n`
+  )
+})
+
+describe('the job loop under faults', () => {
+  const cases = CALLS.flatMap((call) =>
+    KINDS.flatMap((kind) =>
+      [0, 1].flatMap((jobIndex) =>
+        ['once', 'persistent'].map((span) => ({ call, kind, jobIndex, span }))
+      )
+    )
+  )
+  it.each(cases)('$call $kind ($span) in job $jobIndex', async ({ call, kind, jobIndex, span }) => {
+    const w = world()
+    let killsBeforeLanding = 0
+    const d = await drive(w, todo, {
+      before: (n) => {
+        w.faults.clear()
+        if (n === jobIndex) w.faults.set(call, { kind, times: span === 'once' ? 1 : Infinity })
+      },
+      recover: () => {
+        // A job killed before its push left nothing on any ref: the agent may run again.
+        const landed = [...w.branches.values()].flat().length
+        if (landed < w.agentRuns.length) killsBeforeLanding++
+      }
+    })
+    counts.scenarios++
+    counts.reruns += d.reruns
+    counts.agentRuns += w.agentRuns.length
+
+    // The pipeline reached its end, visibly, and owes nothing.
+    expect(w.state('7')).toBe('Reviewing')
+    expect(w.labels.get('7')).toEqual(['Reviewing'])
+    expect(w.record()?.halted).toBeUndefined()
+    // Each stage ran its agent once (plus runs whose work never landed anywhere).
+    expect(new Set(keys(w)).size).toBe(3)
+    expect(w.agentRuns.length).toBe(3 + killsBeforeLanding)
+    // Each stage's deliverable is on the issue branch exactly once.
+    const onBranch = (w.branches.get('itervox/7') ?? []).map(
+      (sha) => w.commits.get(sha)!.key.profile
+    )
+    expect(onBranch).toEqual(['researcher', 'implementer', 'reviewer'])
+    counts.held++
+  })
+})
