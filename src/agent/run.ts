@@ -9,7 +9,7 @@ import { agentEnvironment } from './environment.js'
 import { LineSplitter } from './lines.js'
 import { CpuMeter, Liveness } from './liveness.js'
 import { LogFile } from './log-file.js'
-import { endGroup } from './process-group.js'
+import { endGroup, trackGroup } from './process-group.js'
 import { presetFor, type Preset } from './presets.js'
 import type { AgentActivity, AgentRunResult, RunAgentOptions } from './types.js'
 
@@ -98,6 +98,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
 
 async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunResult> {
   const { child, pgid, log, preset, startedAt } = run
+  const untrack = trackGroup(pgid)
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS
   const notify = (e: AgentActivity) => {
     try {
@@ -159,6 +160,7 @@ async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunR
   await ending
   // Whatever the leader left running in its group (a dev server, a test watcher) goes too.
   const survivors = await endGroup(pgid, graceMs)
+  untrack()
   await drained([child.stdout, child.stderr], graceMs)
   lines.end()
   log.close()

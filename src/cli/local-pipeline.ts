@@ -15,6 +15,7 @@ import type { Next } from '../pipeline/transitions.js'
 import { appendLocalComment } from '../tracker/local.js'
 import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
+import { finishInterruptedStage, markStageOver, markStageRunning } from './interrupted-stage.js'
 import { recoverIssueFile } from './issue-guard.js'
 import { currentBranch } from './local-branch.js'
 import { LocalWorkspace } from './local-workspace.js'
@@ -95,6 +96,8 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
   const warnings = recoverIssueFile(o.root, o.issueId)
     ? [`put back .itervox/issues/${o.issueId}.md, which an interrupted run had set aside`]
     : []
+  const recovered = await finishInterruptedStage(o.root, o.issueId)
+  if (recovered) warnings.push(recovered)
   const stages: LocalStage[] = []
   let reply = o.reply
   for (;;) {
@@ -156,37 +159,43 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
   const startedAt = new Date()
   const workDir = mkdtempSync(join(tmpdir(), `itervox-handoff-${id}-`))
   let start: StageStart | undefined
-  const r = await runJob({
-    trigger: {
-      source: o.reply ? 'comment' : 'cli',
-      issue: id,
-      actor: { login: o.reply?.author ?? 'local', type: 'User' },
-      ...(o.reply ? { reply: o.reply } : {})
-    },
-    config,
-    tracker,
-    workspace: new LocalWorkspace({
-      root,
-      issueId: id,
-      ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
-    }),
-    run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
-    workDir,
-    workflowPath: o.workflowPath,
-    parentEnv: o.parentEnv,
-    ...(o.signal ? { signal: o.signal } : {}),
-    onStart: (s) => {
-      start = {
+  markStageRunning(root, id, workDir)
+  let r: JobResult
+  try {
+    r = await runJob({
+      trigger: {
+        source: o.reply ? 'comment' : 'cli',
         issue: id,
-        state: s.state,
-        profile: s.plan.profile,
-        kind: s.plan.kind,
-        attempt: s.plan.attempt,
-        branch: s.branch
+        actor: { login: o.reply?.author ?? 'local', type: 'User' },
+        ...(o.reply ? { reply: o.reply } : {})
+      },
+      config,
+      tracker,
+      workspace: new LocalWorkspace({
+        root,
+        issueId: id,
+        ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
+      }),
+      run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
+      workDir,
+      workflowPath: o.workflowPath,
+      parentEnv: o.parentEnv,
+      ...(o.signal ? { signal: o.signal } : {}),
+      onStart: (s) => {
+        start = {
+          issue: id,
+          state: s.state,
+          profile: s.plan.profile,
+          kind: s.plan.kind,
+          attempt: s.plan.attempt,
+          branch: s.branch
+        }
+        o.onStageStart?.(start)
       }
-      o.onStageStart?.(start)
-    }
-  })
+    })
+  } finally {
+    markStageOver(root, id)
+  }
   if (!start || !r.next) {
     rmSync(workDir, { recursive: true, force: true })
     return idleStep(o, r.reason, state)

@@ -3,6 +3,7 @@ import { relative, resolve } from 'node:path'
 import { UserError } from '../errors.js'
 import { repoRoot } from '../git/repo.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { withInterrupts } from './interrupts.js'
 import { runLocalPipeline, type LocalPipelineResult } from './local-pipeline.js'
 import { outputMode, StageProgress, type Out } from './progress.js'
 import { loadWorkflowForCli } from './workflow.js'
@@ -51,36 +52,33 @@ export const runCommand: Command = {
 
     const mode = outputMode(values.json === true, process.stdout)
     const progress = new StageProgress(process.stdout, mode)
-    const abort = new AbortController()
-    const interrupt = () => abort.abort(new Error('interrupted'))
-    process.once('SIGINT', interrupt)
-    process.once('SIGTERM', interrupt)
-    let result: LocalPipelineResult
+    let ran: { result: LocalPipelineResult; interrupted: boolean }
     try {
-      result = await runLocalPipeline({
-        root,
-        config,
-        workflowPath: relative(root, resolve(workflowFile)).split('\\').join('/'),
-        issueId,
-        parentEnv: process.env,
-        untilIdle: values['until-idle'] === true,
-        reply: replyText ? { body: replyText, author: localUser() } : undefined,
-        signal: abort.signal,
-        onStageStart: (s) => progress.start(s),
-        onStageEnd: (s) => progress.end(s)
-      })
+      ran = await withInterrupts((signal) =>
+        runLocalPipeline({
+          root,
+          config,
+          workflowPath: relative(root, resolve(workflowFile)).split('\\').join('/'),
+          issueId,
+          parentEnv: process.env,
+          untilIdle: values['until-idle'] === true,
+          reply: replyText ? { body: replyText, author: localUser() } : undefined,
+          signal,
+          onStageStart: (s) => progress.start(s),
+          onStageEnd: (s) => progress.end(s)
+        })
+      )
     } finally {
       progress.clear()
-      process.off('SIGINT', interrupt)
-      process.off('SIGTERM', interrupt)
     }
+    const { result } = ran
 
     if (mode === 'json') process.stdout.write(JSON.stringify(result, null, 2) + '\n')
     else {
       for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`)
       printEnd(process.stdout, result)
     }
-    if (abort.signal.aborted) return 130
+    if (ran.interrupted) return 130
     return result.stages.at(-1)?.next.kind === 'escalate' ? 1 : 0
   }
 }

@@ -70,6 +70,8 @@ export function repoWith(files: Record<string, string>, prefix = 'cli-'): string
  *   crash-once      fails until a partial of its own profile is among the prior handoffs
  *   ask             asks a question (the itervox sentinel) until the prompt holds a reply
  *   edit-issue      also rewrites the issue file's state to Done
+ *   hang            writes half a deliverable and its pid to TEST_AGENT_PID, then never ends
+ *   hang-hard       the same, ignoring SIGTERM
  * With TEST_AGENT_PROMPTS set, each prompt is saved there as <n>-<profile>.md.
  */
 export function writeTestAgent(dir: string): string {
@@ -104,11 +106,18 @@ if (mode === 'ask' && !prompt.includes('## Reply from')) {
   console.log('<!-- itervox:needs-input -->')
   process.exit(0)
 }
+if (mode === 'hang' || mode === 'hang-hard') {
+  deliver('# ' + profile + ' (half done)\\n')
+  if (mode === 'hang-hard') process.on('SIGTERM', () => {})
+  writeFileSync(process.env.TEST_AGENT_PID, String(process.pid))
+  setInterval(() => {}, 1000)
+} else {
 if (mode === 'edit-issue') {
   writeFileSync('.itervox/issues/' + process.env.ITERVOX_ISSUE + '.md', '---\\ntitle: changed\\nstate: Done\\n---\\n')
 }
 const front = mode.startsWith('front:') ? '---\\n' + mode.slice(6) + '\\n---\\n' : ''
 deliver(front + '# ' + profile + '\\n\\nDone.\\n')
+}
 `
   )
   chmodSync(path, 0o755)
