@@ -39,8 +39,7 @@ export async function finishInterruptedStage(root: string, id: string): Promise<
   if (ctx && ctx.repo === root && ctx.issue === id) {
     if (ctx.agentPgid && groupAlive(ctx.agentPgid)) await endGroup(ctx.agentPgid, 2000)
     if (ctx.phase === undefined || ctx.phase === 'agent') {
-      const { key: _key, ...unkeyed } = ctx
-      const done = await finaliseStage(unkeyed, {
+      const done = await finaliseStage({ ...ctx, key: undefined }, {
         outcome: 'cancelled',
         reason: 'the run was interrupted before the stage finished'
       })
