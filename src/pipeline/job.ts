@@ -225,6 +225,9 @@ export async function runJob(j: JobInput): Promise<JobResult> {
     }
     stage = staged
     if (stage.commit.sha) {
+      j.log?.(
+        `the stage ended ${stage.outcome}; publishing ${stage.commit.sha.slice(0, 12)} to ${prepared.branch}`
+      )
       published = await j.workspace.publish(
         prepared,
         stage.commit.sha,

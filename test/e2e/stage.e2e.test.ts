@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { existsSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkoutShallow, git, runAction, type ActionRun } from '../harness/action-run.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
@@ -311,5 +311,71 @@ describe('a stage run by the bundled action', () => {
         existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')
       ).toBe(false)
     }
+  })
+})
+
+/** A pre-receive hook on the bare origin that refuses pushes to refs matching `refs`. */
+function refuse(p: Pipeline, refs: string, sleepSeconds = 0): void {
+  const hook = join(p.sb.origin, 'hooks', 'pre-receive')
+  writeFileSync(
+    hook,
+    `#!/bin/sh\nsleep ${sleepSeconds}\nwhile read old new ref; do\n  case "$ref" in\n    ${refs}) echo "GH006: Protected branch update failed for $ref." >&2; exit 1 ;;\n  esac\ndone\nexit 0\n`
+  )
+  chmodSync(hook, 0o755)
+}
+
+describe('a stage whose work cannot reach the issue branch', () => {
+  it('pushes it to a rescue branch, keeps it complete, and says where on the issue', async () => {
+    const p = await pipeline()
+    refuse(p, 'refs/heads/itervox/1')
+    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(run.outputs.outcome).toBe('succeeded')
+    expect(run.code).toBe(1)
+    const rescue = 'itervox/1-rescue-1001-1'
+    expect(branchFiles(p)).toBeNull()
+    expect(branchFiles(p, rescue)).toContain(run.outputs['handoff-path'])
+    expect(run.outputs['handoff-path']).toMatch(HANDOFF)
+    expect(p.gh.labels(p.issue)).toEqual(['Todo', 'needs-attention'])
+    const stopped = p.gh.comments(p.issue).find((c) => c.body.includes('pipeline stopped'))
+    expect(stopped?.body).toContain(rescue)
+    expect(p.gh.dispatches).toEqual([])
+  })
+
+  it('keeps the text in the job summary and on the issue when no push is possible at all', async () => {
+    const p = await pipeline()
+    refuse(p, '*')
+    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(run.code).toBe(1)
+    expect(run.summary).toContain('Unsaved deliverable')
+    expect(run.summary).toContain('# Fake claude deliverable')
+    const stopped = p.gh.comments(p.issue).find((c) => c.body.includes('pipeline stopped'))
+    expect(stopped?.body).toContain('could not be pushed anywhere')
+    expect(stopped?.body).toContain('# Fake claude deliverable')
+  })
+
+  it('after a kill between commit and push, the post step pushes the complete deliverable and a re-run goes on without the agent', async () => {
+    const p = await pipeline()
+    refuse(p, 'refs/heads/none', 3)
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      interrupt: { when: /publishing [0-9a-f]{12}/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    const post = await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })
+    expect(post.code).toBe(0)
+    const files = branchFiles(p)!
+    expect(files.some((f) => HANDOFF.test(f))).toBe(true)
+    expect(files.some((f) => PARTIAL.test(f))).toBe(false)
+    const said = p.gh.comments(p.issue).find((c) => c.body.includes('stage did not finish'))
+    expect(said?.body).toContain('(succeeded), before it was published')
+    expect(said?.body).not.toContain('cancelled')
+
+    const rerun = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { GITHUB_RUN_ATTEMPT: '2', FAKE_AGENT_MODE: 'exit1' }
+    })
+    expect(rerun.outputs).toMatchObject({ outcome: 'succeeded', 'next-state': 'Researching' })
+    expect(rerun.stdout).toContain('not running the agent again')
+    expect(p.gh.labels(p.issue)).toEqual(['Researching'])
   })
 })
