@@ -156,11 +156,10 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
 // A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
 const WORKFLOW_MAX_BYTES = 1024 * 1024
 
-/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
-export function loadWorkflowFile(path: string, env: Env = process.env): LoadedWorkflow {
-  let text: string
+/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
+export function readWorkflowText(path: string): string {
   try {
-    text = readCappedText(path, WORKFLOW_MAX_BYTES)
+    return readCappedText(path, WORKFLOW_MAX_BYTES)
   } catch (e) {
     if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
       throw new UserError(`cannot read the workflow file (${e.code}); check the path`, {
@@ -169,6 +168,11 @@ export function loadWorkflowFile(path: string, env: Env = process.env): LoadedWo
     }
     throw e
   }
+}
+
+/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
+export function loadWorkflowFile(path: string, env: Env = process.env): LoadedWorkflow {
+  const text = readWorkflowText(path)
   const dir = dirname(resolve(path))
   const root = repoRootOf(dir)
   return parseWorkflow(text, {
