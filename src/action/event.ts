@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { UserError } from '../errors.js'
+import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
+import { clip, oneLine } from '../pipeline/untrusted-text.js'
 
 export interface Actor {
   login: string
@@ -34,40 +35,59 @@ export type Trigger =
  */
 const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step'])
 
-interface Payload {
-  action?: string
-  label?: { name?: string }
-  issue?: { number?: number; pull_request?: unknown }
-  pull_request?: {
-    number?: number
-    head?: { ref?: string; repo?: { full_name?: string } | null }
-  }
-  repository?: { full_name?: string; default_branch?: string }
-  sender?: { login?: string; type?: string }
-  comment?: { body?: string; user?: { login?: string; type?: string } }
-  inputs?: Record<string, unknown>
-  client_payload?: Record<string, unknown>
-}
+/** The event payload as JSON gave it: a JSON object whose fields may be of any type. */
+type Payload = Record<string, unknown>
 
+// GitHub caps webhook payloads at 25 MB.
+const EVENT_MAX_BYTES = 32 * 1024 * 1024
+const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote'
+
+/** The event payload file: a JSON object, or a UserError naming the file. */
 export function readEvent(path: string): Payload {
+  let text: string
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Payload
+    text = readCappedText(path, EVENT_MAX_BYTES)
   } catch (err) {
-    throw new UserError(`cannot read the event payload ${path}: ${(err as Error).message}`)
+    // The refusal says what the file is; what to change is always the path.
+    const what = (err as UserError).message.split(';')[0]
+    throw new UserError(`cannot use the event payload (${what}); ${FIX}`, { file: path })
   }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
+    // offset becomes the line and column.
+    const message = (err as Error).message
+    const offset = /at position (\d+)/.exec(message)
+    const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '')
+    throw new UserError(
+      `the event payload is not JSON (${clip(oneLine(reason), 80)}); ${FIX}`,
+      offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path }
+    )
+  }
+  if (!isRecord(value)) {
+    const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`
+    throw new UserError(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path })
+  }
+  return value
 }
 
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
+ * A payload field of the wrong type counts as absent.
  */
 export function triggerFromEvent(
   eventName: string,
   payload: Payload,
   overrides: { issue?: string; state?: string }
 ): Trigger {
-  const actor: Actor = { login: payload.sender?.login ?? '', type: payload.sender?.type ?? 'User' }
-  const defaultBranch = payload.repository?.default_branch
+  const sender = record(payload.sender)
+  const actor: Actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' }
+  const repository = record(payload.repository)
+  const defaultBranch = str(repository.default_branch)
+  const action = str(payload.action)
   const text = (v: unknown): string | undefined =>
     typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined
 
@@ -75,62 +95,71 @@ export function triggerFromEvent(
     case 'issues':
     case 'pull_request':
     case 'pull_request_target': {
-      if (payload.action !== 'labeled') {
+      if (action !== 'labeled') {
         return {
           kind: 'skip',
-          reason: `${eventName} event "${payload.action}" does not start a stage; only "labeled" does`
+          reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
         }
       }
-      const label = payload.label?.name
+      const label = str(record(payload.label).name)
       if (!label) return { kind: 'skip', reason: 'the labeled event carries no label' }
       if (eventName === 'issues') {
-        const number = payload.issue?.number
+        const number = issueNumber(record(payload.issue).number)
         if (!number) return { kind: 'skip', reason: 'the issues event carries no issue number' }
         return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch }
       }
-      const pr = payload.pull_request
-      if (!pr?.number || !pr.head?.ref) {
+      const pr = record(payload.pull_request)
+      const number = issueNumber(pr.number)
+      const head = record(pr.head)
+      const headRef = str(head.ref)
+      if (!number || !headRef) {
         return { kind: 'skip', reason: 'the pull_request event carries no pull request' }
       }
-      const headRepo = pr.head.repo?.full_name
+      const headRepo = str(record(head.repo).full_name)
       return {
         kind: 'run',
         source: 'label',
-        issue: String(pr.number),
+        issue: String(number),
         label,
         actor,
         defaultBranch,
         pullRequest: {
-          number: pr.number,
-          headRef: pr.head.ref,
-          fork: !headRepo || headRepo !== payload.repository?.full_name
+          number,
+          headRef,
+          fork: !headRepo || headRepo !== str(repository.full_name)
         }
       }
     }
     case 'workflow_dispatch': {
-      const issue = overrides.issue ?? text(payload.inputs?.issue)
+      const inputs = record(payload.inputs)
+      const issue = overrides.issue ?? text(inputs.issue)
       if (!issue) {
         return {
           kind: 'skip',
           reason: 'workflow_dispatch without an issue: set the action input issue'
         }
       }
-      const state = overrides.state ?? text(payload.inputs?.state)
+      const state = overrides.state ?? text(inputs.state)
       return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch }
     }
     case 'repository_dispatch': {
-      if (payload.action !== DISPATCH_TYPE) {
+      if (action !== DISPATCH_TYPE) {
         return {
           kind: 'skip',
-          reason: `repository_dispatch of type "${payload.action}" is not ${DISPATCH_TYPE}`
+          reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
         }
       }
-      const client = payload.client_payload ?? {}
+      const client = record(payload.client_payload)
       const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k))
       if (extra.length > 0) {
         return {
           kind: 'deny',
-          reason: `the ${DISPATCH_TYPE} dispatch carries ${extra.slice(0, 3).join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
+          reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
+            .slice(0, 3)
+            .map((k) => clip(oneLine(k), 40))
+            .join(
+              ', '
+            )}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
         }
       }
       const issue = overrides.issue ?? text(client.issue)
@@ -156,11 +185,12 @@ export function triggerFromEvent(
       }
     }
     case 'issue_comment': {
-      if (payload.action !== 'created') {
-        return { kind: 'skip', reason: `issue_comment "${payload.action}" does not answer a stage` }
+      if (action !== 'created') {
+        return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` }
       }
-      const number = payload.issue?.number
-      const body = payload.comment?.body
+      const number = issueNumber(record(payload.issue).number)
+      const comment = record(payload.comment)
+      const body = str(comment.body)
       if (!number || !body)
         return { kind: 'skip', reason: 'the comment event carries no issue or text' }
       return {
@@ -169,10 +199,38 @@ export function triggerFromEvent(
         issue: String(number),
         actor,
         defaultBranch,
-        reply: { body, author: payload.comment?.user?.login ?? actor.login }
+        reply: { body, author: str(record(comment.user).login) ?? actor.login }
       }
     }
     default:
       return { kind: 'skip', reason: `the ${eventName} event does not start a stage` }
   }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset)
+  const lineStart = before.lastIndexOf('\n') + 1
+  return { line: before.split('\n').length, col: offset - lineStart + 1 }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
+function record(v: unknown): Record<string, unknown> {
+  return isRecord(v) ? v : {}
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+function issueNumber(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined
+}
+
+/** The payload's action in a skip reason: quoted, on one line, short. */
+function shown(action: string | undefined): string {
+  return action === undefined ? '(with no action)' : JSON.stringify(clip(oneLine(action), 60))
 }

@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { UserError } from '../errors.js'
+import { readCappedText } from '../files/read-capped.js'
 import { git } from '../git/git.js'
 
 /**
@@ -16,6 +17,9 @@ const GITIGNORE_LINES = [
   '!/.itervox/handoff/',
   '!/.itervox/issues/'
 ]
+
+// init rewrites .gitignore whole; a real one is a few KiB.
+const GITIGNORE_MAX_BYTES = 1024 * 1024
 
 // Paths that must stay committable; they need not exist for git to judge them.
 const PROBES = [
@@ -40,7 +44,9 @@ export async function ensureGitignore(root: string): Promise<GitignoreChange> {
       throw new UserError('.gitignore is not a regular file; make it one, then run init again')
     }
     if ((await ignoredProbes(root)).length === 0) return 'unchanged'
-    const text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n').replace(/\n*$/, '\n')
+    const text = readCappedText(path, GITIGNORE_MAX_BYTES, '.gitignore')
+      .replace(/\r\n?/g, '\n')
+      .replace(/\n*$/, '\n')
     const present = new Set(text.split('\n').map((l) => l.trim()))
     const missing = GITIGNORE_LINES.filter((l) => !present.has(l))
     write(path, `${text === '\n' ? '' : text}${missing.join('\n')}\n`)

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { formatWarning, loadWorkflowFile } from '../config/load.js'
+import { formatWarning, loadWorkflowFile, readWorkflowText } from '../config/load.js'
 import type { Env } from '../config/interpolate.js'
 import { UserError } from '../errors.js'
+import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { repoRoot } from '../git/repo.js'
 import { ACTIONS_WORKFLOW_PATH, actionsWorkflow } from './actions-workflow.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
@@ -54,14 +55,14 @@ export const initCommand: Command = {
     const workflowFile = relative(process.cwd(), join(root, 'WORKFLOW.md'))
     const { config, warnings } = loadWorkflowFile(
       workflowFile,
-      loadingEnv(readFileSync(workflowFile, 'utf8'))
+      loadingEnv(readWorkflowText(workflowFile))
     )
     for (const w of warnings) process.stderr.write(formatWarning(w) + '\n')
     if (tracker === 'github') {
       const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
       const what = place(root, file, force)
       report(what, file.path)
-      if (what === 'kept' && readFileSync(join(root, file.path), 'utf8') !== file.text) {
+      if (what === 'kept' && !holdsText(join(root, file.path), file.text)) {
         process.stderr.write(
           `note: ${file.path} differs from what WORKFLOW.md calls for; delete it and run init again to rewrite it\n`
         )
@@ -84,9 +85,23 @@ function place(root: string, f: ScaffoldFile, force: boolean): 'created' | 'kept
   const path = join(root, f.path)
   const exists = existsSync(path)
   if (exists && !force) return 'kept'
+  // Writing would block on a FIFO, or land in a device.
+  if (exists && !statSync(path).isFile()) {
+    throw new UserError(`${f.path} is not a regular file; remove it, then run init again`)
+  }
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, f.text)
   return exists ? 'rewritten' : 'created'
+}
+
+/** Whether the file at `path` holds exactly `text`; anything longer simply does not. */
+function holdsText(path: string, text: string): boolean {
+  try {
+    return readCappedText(path, Buffer.byteLength(text)) === text
+  } catch (e) {
+    if (e instanceof FileRefused && e.reason === 'too-large') return false
+    throw e
+  }
 }
 
 /**

@@ -39,10 +39,13 @@ export async function finishInterruptedStage(root: string, id: string): Promise<
   if (ctx && ctx.repo === root && ctx.issue === id) {
     if (ctx.agentPgid && groupAlive(ctx.agentPgid)) await endGroup(ctx.agentPgid, 2000)
     if (ctx.phase === undefined || ctx.phase === 'agent') {
-      const done = await finaliseStage({ ...ctx, key: undefined }, {
-        outcome: 'cancelled',
-        reason: 'the run was interrupted before the stage finished'
-      })
+      const done = await finaliseStage(
+        { ...ctx, key: undefined },
+        {
+          outcome: 'cancelled',
+          reason: 'the run was interrupted before the stage finished'
+        }
+      )
       if (done.handoffPath) note = `saved the interrupted run's work as ${done.handoffPath}`
     }
   }

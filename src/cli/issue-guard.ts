@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { readCappedFile } from '../files/read-capped.js'
 import { gitBytes } from '../git/git.js'
-import { LOCAL_ISSUES_DIR, localIssuePath } from '../tracker/local.js'
+import { LOCAL_ISSUE_MAX_BYTES, LOCAL_ISSUES_DIR, localIssuePath } from '../tracker/local.js'
 import { ensureRunsDir, savedIssuePath } from '../tracker/local-record.js'
 
 /**
@@ -20,7 +21,7 @@ export async function withIssueFileSetAside<T>(
   const path = localIssuePath(root, id)
   const saved = savedIssuePath(root, id)
   ensureRunsDir(root)
-  writeFileSync(saved, readFileSync(path))
+  writeFileSync(saved, readCappedFile(path, LOCAL_ISSUE_MAX_BYTES, `${LOCAL_ISSUES_DIR}/${id}.md`))
   const base = await gitBytes(
     root,
     ['cat-file', 'blob', `${baseSha}:${LOCAL_ISSUES_DIR}/${id}.md`],

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import type { z } from 'zod'
 import { dirname, posix, resolve } from 'node:path'
 import { formatLocation, UserError, UserErrors } from '../errors.js'
+import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { type ReadAutomation, readAutomation } from './automations.js'
 import { readRepoFile, repoRelativeDir, repoRootOf } from './disk-files.js'
 import { splitFrontMatter } from './front-matter.js'
@@ -22,7 +22,10 @@ export interface ParseOptions {
   /** Display path, as given; also locates profile files unless `baseDir` is given. */
   file: string
   env: Env
-  /** A profile file's text by repository-relative path, or null when it is missing. */
+  /**
+   * A profile file's text by repository-relative path, or null when it is missing; throws a
+   * UserError when the file is there but cannot be used (not a regular file, too large).
+   */
   readFile: (relPath: string) => string | null
   /** WORKFLOW.md's folder relative to the repository root (default: the folder of `file`). */
   baseDir?: string
@@ -150,15 +153,26 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
   return { config, warnings: problems.warnings }
 }
 
+// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
+const WORKFLOW_MAX_BYTES = 1024 * 1024
+
+/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
+export function readWorkflowText(path: string): string {
+  try {
+    return readCappedText(path, WORKFLOW_MAX_BYTES)
+  } catch (e) {
+    if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
+      throw new UserError(`cannot read the workflow file (${e.code}); check the path`, {
+        file: path
+      })
+    }
+    throw e
+  }
+}
+
 /** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
 export function loadWorkflowFile(path: string, env: Env = process.env): LoadedWorkflow {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'unreadable'
-    throw new UserError(`cannot read the workflow file (${code}); check the path`, { file: path })
-  }
+  const text = readWorkflowText(path)
   const dir = dirname(resolve(path))
   const root = repoRootOf(dir)
   return parseWorkflow(text, {

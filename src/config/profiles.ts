@@ -1,3 +1,4 @@
+import { UserError } from '../errors.js'
 import { commandArgv } from './command.js'
 import { didYouMean } from './did-you-mean.js'
 import type { Env } from './interpolate.js'
@@ -27,6 +28,7 @@ export interface ProfileContext {
   env: Env
   /** WORKFLOW.md's folder, relative to the repository root. */
   baseDir: string
+  /** Null when the file is missing; throws a UserError when it is there but unusable. */
   readFile: (repoPath: string) => string | null
   /** agent.command, used when the profile names none. */
   defaultCommand: string
@@ -88,7 +90,14 @@ function readProfileFile(
     ctx.problems.errorAtKey(path, where.problem)
     return undefined
   }
-  const text = ctx.readFile(where.path)
+  let text: string | null
+  try {
+    text = ctx.readFile(where.path)
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e
+    ctx.problems.errorAtKey(path, e.format())
+    return undefined
+  }
   if (text === null) {
     const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path
     ctx.problems.errorAtKey(

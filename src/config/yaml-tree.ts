@@ -1,4 +1,5 @@
 import {
+  type Alias,
   Composer,
   type CST,
   type Document,
@@ -89,6 +90,9 @@ class Converter {
   private nodes = 0
   // Nodes being converted right now: an alias back to one of them is a cycle.
   private readonly active = new Set<unknown>()
+  // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
+  // once per repetition.
+  private readonly targets = new Map<Alias, ReturnType<Alias['resolve']>>()
 
   constructor(
     private readonly doc: Document.Parsed,
@@ -111,7 +115,7 @@ class Converter {
     this.map.set(path, { key: keyPos, value: pos, empty, block })
 
     if (isAlias(node)) {
-      const target = node.resolve(this.doc)
+      const target = this.resolve(node)
       if (!target || this.active.has(target)) {
         this.errors.push({
           pos,
@@ -141,6 +145,11 @@ class Converter {
       return out
     }
     return null
+  }
+
+  private resolve(alias: Alias): ReturnType<Alias['resolve']> {
+    if (!this.targets.has(alias)) this.targets.set(alias, alias.resolve(this.doc))
+    return this.targets.get(alias)
   }
 
   private convertMap(

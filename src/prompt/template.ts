@@ -11,12 +11,34 @@ export interface TemplateSource {
   what: string
 }
 
+// A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
+// mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
+// long before it uses up the runner: liquidjs charges every range, array and string it builds
+// against memoryLimit, and checks the clock between the tags it renders. Each is per call.
+const PARSE_LIMIT_CHARS = 1_000_000
+const RENDER_LIMIT_MS = 2000
+const MEMORY_LIMIT = 10_000_000
+// Output is not charged, and a loop can repeat one long string cheaply: its length is checked.
+const OUTPUT_LIMIT_CHARS = 16_000_000
+
+const TOO_LONG = `renders to more than ${millions(OUTPUT_LIMIT_CHARS)} characters; loop over less`
+// liquidjs's limit messages, and V8's when a string outgrows what it can hold, said plainly.
+const LIMITS: Record<string, string> = {
+  'parse length limit exceeded': `is longer than ${millions(PARSE_LIMIT_CHARS)} characters; shorten it`,
+  'template render limit exceeded': `takes more than ${RENDER_LIMIT_MS / 1000} s to render; loop over less`,
+  'memory alloc limit exceeded': `builds more than ${millions(MEMORY_LIMIT)} values or characters; use smaller ranges and shorter strings`,
+  'Invalid string length': TOO_LONG
+}
+
 const engine = new Liquid({
   strictVariables: true,
   strictFilters: true,
   // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
   lenientIf: true,
-  ownPropertyOnly: true
+  ownPropertyOnly: true,
+  parseLimit: PARSE_LIMIT_CHARS,
+  renderLimit: RENDER_LIMIT_MS,
+  memoryLimit: MEMORY_LIMIT
 })
 
 // Templates come from WORKFLOW.md and profile files on the default branch; still, a template
@@ -40,11 +62,16 @@ export async function renderTemplate(
   src: TemplateSource,
   bindings: Record<string, unknown>
 ): Promise<string> {
+  let out: string
   try {
-    return await engine.parseAndRender(src.text, bindings)
+    out = await engine.parseAndRender(src.text, bindings)
   } catch (err) {
     throw templateError(src, err as LiquidErrorLike)
   }
+  if (out.length > OUTPUT_LIMIT_CHARS) {
+    throw new UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line })
+  }
+  return out
 }
 
 function templateError(src: TemplateSource, err: LiquidErrorLike): UserError {
@@ -53,7 +80,8 @@ function templateError(src: TemplateSource, err: LiquidErrorLike): UserError {
   const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '')
   const line = pos ? src.line + pos[0] - 1 : src.line
   const col = pos ? pos[1] : undefined
-  return new UserError(`${src.what}: ${reason}; ${hint(reason)}`, { file: src.file, line, col })
+  const message = Object.hasOwn(LIMITS, reason) ? LIMITS[reason] : `${reason}; ${hint(reason)}`
+  return new UserError(`${src.what}: ${message}`, { file: src.file, line, col })
 }
 
 function hint(reason: string): string {
@@ -63,4 +91,8 @@ function hint(reason: string): string {
   if (reason.startsWith('undefined filter')) return 'use a standard Liquid filter'
   if (reason.includes('cannot include files')) return 'put the text in the template itself'
   return 'fix the Liquid syntax'
+}
+
+function millions(n: number): string {
+  return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n)
 }

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { isMap, parseDocument } from 'yaml'
 import { UserError } from '../errors.js'
+import { FileRefused, readCappedText } from '../files/read-capped.js'
+import { readIssueFrontMatter } from './local-front-matter.js'
 import type { Issue } from './types.js'
 
 /** itervox's local tracker: one Markdown file per issue under `.itervox/issues/`. */
@@ -29,13 +30,17 @@ export function localIssuePath(repoRoot: string, id: string): string {
   return join(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`)
 }
 
+// An issue file holds a description and comments: a few KiB, seldom more than some hundred.
+export const LOCAL_ISSUE_MAX_BYTES = 4 * 1024 * 1024
+
 export function readLocalIssue(repoRoot: string, id: string): LocalIssue {
   const path = localIssuePath(repoRoot, id)
   const display = `${LOCAL_ISSUES_DIR}/${id}.md`
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
-  } catch {
+    text = readCappedText(path, LOCAL_ISSUE_MAX_BYTES, display)
+  } catch (e) {
+    if (!(e instanceof FileRefused) || e.reason !== 'missing') throw e
     throw new UserError(
       `no local issue ${id}; create ${display} with title and state in its front matter`
     )
@@ -45,24 +50,19 @@ export function readLocalIssue(repoRoot: string, id: string): LocalIssue {
 
 export function parseLocalIssue(raw: string, id: string, file: string): LocalIssue {
   const text = raw.replace(/\r\n?/g, '\n')
-  const { meta, body } = splitFrontMatter(text, file)
+  const { meta, body } = readIssueFrontMatter(text, file)
   const { description, comments } = splitComments(body)
-  const str = (key: string): string | undefined => {
-    const v = meta[key]
-    return v === undefined || v === null ? undefined : String(v)
-  }
-  const labels = Array.isArray(meta.labels) ? meta.labels.map(String) : []
   return {
     id,
     identifier: id,
-    title: str('title') ?? '',
+    title: meta.title ?? '',
     description,
-    state: str('state') ?? null,
-    labels,
+    state: meta.state ?? null,
+    labels: meta.labels,
     url: file,
     isPullRequest: false,
-    createdAt: str('created'),
-    updatedAt: str('updated'),
+    createdAt: meta.created,
+    updatedAt: meta.updated,
     comments
   }
 }
@@ -144,35 +144,6 @@ function writeWhole(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`
   writeFileSync(tmp, text)
   renameSync(tmp, path)
-}
-
-function splitFrontMatter(
-  text: string,
-  file: string
-): { meta: Record<string, unknown>; body: string } {
-  const lines = text.split('\n')
-  if (lines[0] !== '---') return { meta: {}, body: text.trim() }
-  let end = lines.indexOf('---', 1)
-  if (end < 0) end = lines.length
-  const doc = parseDocument(lines.slice(1, end).join('\n'))
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!
-    const line = (e.linePos?.[0]?.line ?? 1) + 1
-    throw new UserError(`invalid front matter: ${e.message.split('\n')[0]}`, { file, line })
-  }
-  if (doc.contents !== null && !isMap(doc.contents)) {
-    throw new UserError('front matter must be a map of keys (title, state, labels, ...)', {
-      file,
-      line: 2
-    })
-  }
-  return {
-    meta: (doc.toJS() as Record<string, unknown> | null) ?? {},
-    body: lines
-      .slice(end + 1)
-      .join('\n')
-      .trim()
-  }
 }
 
 const COMMENTS_HEADING = /^## Comments[ \t]*$/m

@@ -1,11 +1,20 @@
-import { describe, expect, it } from '@jest/globals'
+import { afterAll, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { stringify } from 'yaml'
+import { loadWorkflowFile } from '../../src/config/load.js'
 import { UserError } from '../../src/errors.js'
-import { BASE, parse } from './helpers.js'
+import { makeFifo } from '../helpers/fifo.js'
+import { inputCounter, resultOrUserError } from '../helpers/property.js'
+import { BASE, FILES, parse } from './helpers.js'
+
+const ran = inputCounter('WORKFLOW.md loader')
 
 /** parseWorkflow either loads or throws a UserError whose lines all start with a location. */
 function loadsOrExplains(text: string): void {
+  ran()
   let thrown: unknown
   try {
     parse(text, { env: { HOME: '/home/x', TOKEN: 't' } })
@@ -134,6 +143,59 @@ describe('parseWorkflow on any input', () => {
         }
       ),
       { numRuns: 400 }
+    )
+  })
+})
+
+describe('loadWorkflowFile on any file on disk', () => {
+  // Per input, WORKFLOW.md and one profile file are written from bytes or linked to one of
+  // these; the specials sit inside the repository so that the profile file reaches them.
+  const repo = mkdtempSync(join(tmpdir(), 'workflow-property-'))
+  const special = join(repo, 'special')
+  mkdirSync(join(repo, '.git'))
+  mkdirSync(join(special, 'folder'), { recursive: true })
+  const stopWatchdog = makeFifo(join(special, 'fifo'))
+  writeFileSync(join(special, 'huge'), `${BASE}\n${'#'.repeat(1024 * 1024)}`)
+  afterAll(() => {
+    stopWatchdog()
+    rmSync(repo, { recursive: true, force: true })
+  })
+  const SPECIALS = [
+    join(special, 'fifo'),
+    join(special, 'folder'),
+    join(special, 'huge'),
+    join(special, 'missing'),
+    '/dev/zero',
+    '/dev/null',
+    '/dev/stdin'
+  ]
+  const content = fc.oneof(
+    fc.constantFrom(...SPECIALS).map((target) => ({ target })),
+    fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ bytes })),
+    fc.string({ maxLength: 200 }).map((text) => ({ bytes: Buffer.from(BASE + text) }))
+  )
+  const place = (path: string, c: { target: string } | { bytes: Uint8Array }): void => {
+    rmSync(path, { force: true })
+    mkdirSync(join(path, '..'), { recursive: true })
+    if ('target' in c) symlinkSync(c.target, path)
+    else writeFileSync(path, c.bytes)
+  }
+
+  it('never throws anything but a UserError, and never waits or runs out of memory', () => {
+    const profiles = Object.keys(FILES)
+    for (const file of profiles) place(join(repo, file), { bytes: Buffer.from(FILES[file]!) })
+    fc.assert(
+      fc.property(content, fc.constantFrom(...profiles), content, (workflow, profile, file) => {
+        ran()
+        place(join(repo, 'WORKFLOW.md'), workflow)
+        place(join(repo, profile), file)
+        const out = resultOrUserError(() => loadWorkflowFile(join(repo, 'WORKFLOW.md'), {}))
+        if (out instanceof UserError) {
+          for (const line of out.format().split('\n')) expect(line.startsWith(repo)).toBe(true)
+        }
+        place(join(repo, profile), { bytes: Buffer.from(FILES[profile]!) })
+      }),
+      { numRuns: 200 }
     )
   })
 })

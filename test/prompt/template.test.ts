@@ -68,4 +68,68 @@ describe('renderTemplate', () => {
     })
     expect(out).toBe('{{ 7 | plus: 1 }} {% raw %}')
   })
+
+  describe('a template that would run away', () => {
+    const MEMORY =
+      'builds more than 10 million values or characters; use smaller ranges and shorter strings'
+
+    /** The one-line error and how long the render took to give it. */
+    async function stopped(text: string): Promise<{ msg: string; ms: number }> {
+      const started = performance.now()
+      const msg = await errorOf(renderTemplate(src(text, 3), {}))
+      return { msg, ms: performance.now() - started }
+    }
+
+    it('stops a range of a hundred million at once', async () => {
+      const { msg, ms } = await stopped('{% for i in (1..100000000) %}x{% endfor %}')
+      expect(msg).toBe(`WORKFLOW.md:3:1: prompt template: ${MEMORY}`)
+      expect(ms).toBeLessThan(1000)
+    })
+
+    it('stops ranges, strings and dates made huge by arithmetic or doubling', async () => {
+      const cases = [
+        '{% assign n = 9 | times: 99999999 %}{% for i in (1..n) %}{% endfor %}',
+        '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}',
+        '{{ "now" | date: "%999999999Y" }}'
+      ]
+      for (const text of cases) {
+        const { msg, ms } = await stopped(text)
+        expect(msg).toMatch(new RegExp(`^WORKFLOW\\.md:3:\\d+: prompt template: ${MEMORY}$`))
+        expect(ms).toBeLessThan(1000)
+      }
+    })
+
+    it('stops nested loops after two seconds, at the loop', async () => {
+      const { msg, ms } = await stopped(
+        '{% for a in (1..3000) %}\n{% for b in (1..3000) %}xxxxxxxxxx{% endfor %}{% endfor %}'
+      )
+      expect(msg).toBe(
+        'WORKFLOW.md:4:1: prompt template: takes more than 2 s to render; loop over less'
+      )
+      expect(ms).toBeLessThan(5000)
+    })
+
+    it('refuses output over 16 million characters', async () => {
+      const { msg } = await stopped(
+        '{% assign s = "xxxxxxxxxxxxxxxx" %}{% for i in (1..16) %}{% assign s = s | append: s %}{% endfor %}' +
+          '{% for i in (1..20) %}{{ s }}{% endfor %}'
+      )
+      expect(msg).toBe(
+        'WORKFLOW.md:3: prompt template: renders to more than 16 million characters; loop over less'
+      )
+    })
+
+    it('refuses a template over a million characters', async () => {
+      const { msg } = await stopped('x'.repeat(1_000_001))
+      expect(msg).toBe(
+        'WORKFLOW.md:3: prompt template: is longer than 1 million characters; shorten it'
+      )
+    })
+
+    it('counts each render on its own', async () => {
+      const text = '{% for i in (1..6000000) limit: 2 %}{{ i }}{% endfor %}'
+      expect(await renderTemplate(src(text), {})).toBe('12')
+      expect(await renderTemplate(src(text), {})).toBe('12')
+    })
+  })
 })

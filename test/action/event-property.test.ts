@@ -1,0 +1,150 @@
+import { afterAll, describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readEvent, triggerFromEvent, type Trigger } from '../../src/action/event.js'
+import { UserError } from '../../src/errors.js'
+import { EVENT_NAME, makeEvent, type EventName } from '../harness/events.js'
+import { inputCounter, resultOrUserError } from '../helpers/property.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'event-property-'))
+const file = join(dir, 'event.json')
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const ran = inputCounter('readEvent + triggerFromEvent')
+
+const EVENT_NAMES = [
+  ...Object.values(EVENT_NAME),
+  'pull_request_target',
+  'push',
+  '__proto__',
+  'constructor'
+]
+
+const optional = (v: unknown, type: string) => v === undefined || typeof v === type
+
+/** A trigger holds only the types it declares, whatever the payload held. */
+function expectWellTyped(t: Trigger): void {
+  if (t.kind === 'skip' || t.kind === 'deny') {
+    expect(typeof t.reason).toBe('string')
+    expect(t.reason).not.toMatch(/[\r\n]/)
+    return
+  }
+  expect(typeof t.issue).toBe('string')
+  expect([typeof t.actor.login, typeof t.actor.type]).toEqual(['string', 'string'])
+  expect(optional(t.label, 'string')).toBe(true)
+  expect(optional(t.state, 'string')).toBe(true)
+  expect(optional(t.defaultBranch, 'string')).toBe(true)
+  if (t.pullRequest) {
+    expect(Number.isSafeInteger(t.pullRequest.number)).toBe(true)
+    expect(typeof t.pullRequest.headRef).toBe('string')
+  }
+  if (t.reply) expect([typeof t.reply.body, typeof t.reply.author]).toEqual(['string', 'string'])
+  if (t.wake) {
+    expect(Number.isSafeInteger(t.wake.entry)).toBe(true)
+    expect(optional(t.wake.step, 'string')).toBe(true)
+  }
+}
+
+/** The file read as an event, then mapped as every event name: a trigger or a UserError. */
+function readsOrExplains(bytes: string | Uint8Array, overrides: { issue?: string } = {}): void {
+  ran()
+  writeFileSync(file, bytes)
+  const payload = resultOrUserError(() => readEvent(file))
+  if (payload instanceof UserError) {
+    expect(payload.format().startsWith(`${file}:`)).toBe(true)
+    return
+  }
+  for (const name of EVENT_NAMES) expectWellTyped(triggerFromEvent(name, payload, overrides))
+}
+
+const json = fc.jsonValue({ maxDepth: 3 })
+const odd = fc.oneof(
+  json,
+  fc.constantFrom(null, [], {}, '', 0, -1, 1.5, 2 ** 60, '7', ' ', 'labeled', 'itervox-handoff')
+)
+
+// The fields triggerFromEvent reads, and any other path (indexes into each level's keys).
+const KNOWN_PATHS = [
+  ['action'],
+  ['label'],
+  ['label', 'name'],
+  ['issue'],
+  ['issue', 'number'],
+  ['sender'],
+  ['sender', 'login'],
+  ['sender', 'type'],
+  ['repository'],
+  ['repository', 'default_branch'],
+  ['repository', 'full_name'],
+  ['pull_request', 'number'],
+  ['pull_request', 'head'],
+  ['pull_request', 'head', 'ref'],
+  ['pull_request', 'head', 'repo'],
+  ['comment', 'body'],
+  ['comment', 'user'],
+  ['inputs'],
+  ['inputs', 'issue'],
+  ['client_payload'],
+  ['client_payload', 'issue'],
+  ['client_payload', 'entry']
+]
+const path = fc.oneof(
+  fc.constantFrom(...KNOWN_PATHS),
+  fc.array(fc.nat(), { minLength: 1, maxLength: 4 })
+)
+
+/** Sets the value at `steps` (a key, or an index into that level's keys) to `value`. */
+function mutate(payload: unknown, steps: (string | number)[], value: unknown): void {
+  let node = payload as Record<string, unknown>
+  for (const [i, step] of steps.entries()) {
+    const keys = Object.keys(node)
+    const key = typeof step === 'string' ? step : keys[step % Math.max(keys.length, 1)]
+    if (key === undefined) return
+    const next = node[key]
+    if (i === steps.length - 1 || typeof next !== 'object' || next === null) {
+      node[key] = value
+      return
+    }
+    node = next as Record<string, unknown>
+  }
+}
+
+describe('readEvent + triggerFromEvent on any payload', () => {
+  it('never throws anything but a UserError for arbitrary bytes', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.string({ maxLength: 200 })), (b) =>
+        readsOrExplains(b)
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('never throws anything but a UserError for arbitrary JSON', () => {
+    fc.assert(
+      fc.property(json, fc.option(fc.string(), { nil: undefined }), (v, issue) =>
+        readsOrExplains(JSON.stringify(v) ?? 'null', { issue })
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('never throws anything but a UserError for real payloads with fields of the wrong type', () => {
+    const names = Object.keys(EVENT_NAME) as EventName[]
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names),
+        fc.array(fc.tuple(path, odd), {
+          minLength: 1,
+          maxLength: 4
+        }),
+        (name, edits) => {
+          const payload = makeEvent(name, { issue: 7, label: 'go', comment: 'yes' })
+          for (const [steps, value] of edits) mutate(payload, steps, value)
+          readsOrExplains(JSON.stringify(payload))
+        }
+      ),
+      { numRuns: 400 }
+    )
+  })
+})

@@ -1,0 +1,129 @@
+// The CLI from source (not dist/), given files that are not what they should be: each run
+// ends at once with exit 1 and one line that says what to change.
+import { afterAll, describe, expect, it } from '@jest/globals'
+import { execFile } from 'node:child_process'
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { makeFifo } from '../helpers/fifo.js'
+import { cliEnv, repoWith, ROOT, type Run } from './helpers.js'
+
+const SOURCE_CLI = join(ROOT, 'src', 'cli', 'index.ts')
+// The runs happen in throwaway repositories, where `--import tsx` would not resolve.
+const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
+const SEED = join(ROOT, 'test', 'fixtures', 'workflows', 'seed')
+const KEY = { LINEAR_API_KEY: 'lin_test' }
+const stopWatchdogs: (() => void)[] = []
+
+function cliFromSource(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {}
+): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--import', TSX, SOURCE_CLI, ...args],
+      { cwd, env: cliEnv(cwd, env) },
+      (err, stdout, stderr) => {
+        const code = err ? (err as { code?: unknown }).code : 0
+        done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
+      }
+    )
+  })
+}
+
+// The seed WORKFLOW.md's warnings come first.
+function lastLine(stderr: string): string | undefined {
+  return stderr.trimEnd().split('\n').at(-1)
+}
+
+function withFifo(repo: string, path: string): void {
+  rmSync(join(repo, path), { force: true })
+  stopWatchdogs.push(makeFifo(join(repo, path)))
+}
+
+afterAll(() => {
+  for (const stop of stopWatchdogs) stop()
+})
+
+describe('the CLI on files that are not what they should be', () => {
+  it('validate refuses a WORKFLOW.md that is a FIFO', async () => {
+    const repo = repoWith({})
+    withFifo(repo, 'WORKFLOW.md')
+    const r = await cliFromSource(repo, ['validate'])
+    expect(r).toMatchObject({
+      code: 1,
+      stderr:
+        'WORKFLOW.md: a named pipe (FIFO), not a regular file; replace it with a regular file\n'
+    })
+  })
+
+  it('validate refuses a WORKFLOW.md that links to /dev/zero', async () => {
+    const repo = repoWith({})
+    symlinkSync('/dev/zero', join(repo, 'WORKFLOW.md'))
+    const r = await cliFromSource(repo, ['validate'])
+    expect(r).toMatchObject({
+      code: 1,
+      stderr: 'WORKFLOW.md: a device, not a regular file; replace it with a regular file\n'
+    })
+  })
+
+  it('init keeps a FIFO WORKFLOW.md but refuses to read it, and --force refuses to write it', async () => {
+    const repo = repoWith({})
+    withFifo(repo, 'WORKFLOW.md')
+    const kept = await cliFromSource(repo, ['init'])
+    expect(kept.code).toBe(1)
+    expect(kept.stderr).toBe(
+      'WORKFLOW.md: a named pipe (FIFO), not a regular file; replace it with a regular file\n'
+    )
+    const forced = await cliFromSource(repo, ['init', '--force'])
+    expect(forced).toMatchObject({
+      code: 1,
+      stderr: 'WORKFLOW.md is not a regular file; remove it, then run init again\n'
+    })
+  })
+
+  it('init refuses a .gitignore over 1 MiB', async () => {
+    const repo = repoWith({})
+    writeFileSync(join(repo, '.gitignore'), `.itervox/\n${'#'.repeat(1024 * 1024)}\n`)
+    const r = await cliFromSource(repo, ['init'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe('.gitignore: larger than the 1 MiB this file may hold; make it smaller\n')
+  })
+
+  it('prompt takes a number as an issue title, and names a title that is a list', async () => {
+    const repo = repoWith({
+      '.itervox/issues/ENG-1.md': '---\ntitle: 2026\nstate: 7\nlabels: [1]\n---\nBody\n',
+      '.itervox/issues/ENG-2.md': '---\ntitle: [Add, CSV]\nstate: Todo\n---\nBody\n'
+    })
+    cpSync(SEED, repo, { recursive: true })
+    const good = await cliFromSource(
+      repo,
+      ['prompt', '--profile', 'researcher', '--issue', 'ENG-1'],
+      KEY
+    )
+    expect(good).toMatchObject({ code: 0, stdout: expect.stringContaining('issue ENG-1: 2026.') })
+    const bad = await cliFromSource(
+      repo,
+      ['prompt', '--profile', 'researcher', '--issue', 'ENG-2'],
+      KEY
+    )
+    expect(bad.code).toBe(1)
+    expect(lastLine(bad.stderr)).toBe(
+      '.itervox/issues/ENG-2.md:2:8: title must be text, not a list; write it on one line'
+    )
+  })
+
+  it('run refuses an issue file that is a FIFO', async () => {
+    const repo = repoWith({})
+    cpSync(SEED, repo, { recursive: true })
+    mkdirSync(join(repo, '.itervox/issues'), { recursive: true })
+    withFifo(repo, '.itervox/issues/ENG-3.md')
+    const r = await cliFromSource(repo, ['run', '--issue', 'ENG-3'], KEY)
+    expect(r.code).toBe(1)
+    expect(lastLine(r.stderr)).toBe(
+      '.itervox/issues/ENG-3.md: a named pipe (FIFO), not a regular file; replace it with a regular file'
+    )
+  })
+})
