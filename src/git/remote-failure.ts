@@ -11,7 +11,8 @@ const HTTP_STATUS = /(?:The requested URL returned error:|RPC failed; HTTP) (\d{
 
 /** Words of a refusal, whatever the transport said around them. */
 const REFUSED = [
-  /Permission to \S+ denied/,
+  /Permission to \S+ denied|Permission denied|access denied/i,
+  /not allowed/,
   /Write access to repository not granted/,
   /Authentication failed for/,
   /\bGH0\d\d\b/,

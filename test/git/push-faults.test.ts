@@ -191,6 +191,10 @@ describe('remoteFailure and refRejection: git 2.39 and GitHub, word for word', (
     ],
     ['remote: Write access to repository not granted.\nfatal: unable to access ...', 'refused'],
     ["fatal: Authentication failed for 'https://github.com/o/r/'", 'refused'],
+    [
+      'git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.',
+      'refused'
+    ],
     ['error: RPC failed; HTTP 429 curl 22 The requested URL returned error: 429', 'transient'],
     [
       "fatal: unable to access 'https://github.com/o/r/': Could not resolve host: github.com",
