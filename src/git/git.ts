@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import path from 'node:path'
+import { GitError, gitFailure } from './git-errors.js'
+
+export { DiskFullError, GitError } from './git-errors.js'
 
 /**
  * The one place that runs git. Every call is hardened against what an agent may plant: hooks,
@@ -58,19 +61,6 @@ export interface GitBytesResult {
   code: number
 }
 
-/** git failed; carries the command (without the hardening prefix) and what git said. */
-export class GitError extends Error {
-  constructor(
-    readonly args: readonly string[],
-    readonly code: number | null,
-    readonly stderr: string
-  ) {
-    const said = stderr.trim().split('\n').pop() ?? ''
-    super(`git ${args.join(' ')} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`)
-    this.name = 'GitError'
-  }
-}
-
 /** The base64 credential checkout uses; callers mask it (and the token) in logs. */
 export function basicCredential(token: string): string {
   return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64')
@@ -109,7 +99,7 @@ export function gitBytes(
         const code = typeof err.code === 'number' ? err.code : null
         if (code !== null && ok.includes(code)) return resolve({ stdout, stderr, code })
         reject(
-          new GitError(args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`)
+          gitFailure(cwd, args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`)
         )
       }
     )

@@ -2,15 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { resetBranchTo, validateBranchName } from './branch.js'
-import {
-  git,
-  gitBytes,
-  GitError,
-  gitVersion,
-  PUSH_GIT_VERSION,
-  versionAtLeast,
-  type GitAuth
-} from './git.js'
+import { gitFailure } from './git-errors.js'
+import { git, gitBytes, gitVersion, PUSH_GIT_VERSION, versionAtLeast, type GitAuth } from './git.js'
+import { refRejection, remoteFailure, type RemoteFailure } from './remote-failure.js'
 import { resolveCommit } from './repo.js'
 
 export interface PushOptions {
@@ -23,9 +17,17 @@ export interface PushOptions {
   created: boolean
   remote?: string
   auth?: GitAuth
+  /** The most pushes while the branch keeps moving under us. Default 4. */
   attempts?: number
+  /**
+   * The most retries of pushes and fetches that failed on the way (GitHub's 5xx, a connection
+   * dropped or stalled), all told. Default 5.
+   */
+  retries?: number
   /** First wait before a retry; doubles each time, with jitter. */
   backoffMs?: number
+  /** A transfer that moves no byte for this many seconds is given up, and retried. Default 60. */
+  stallSeconds?: number
 }
 
 export interface PushResult {
@@ -37,7 +39,14 @@ export interface PushResult {
   rebased: boolean
 }
 
-export type PushFailure = 'rejected' | 'conflict' | 'deleted' | 'rewritten' | 'exhausted'
+export type PushFailure =
+  | 'rejected'
+  | 'conflict'
+  | 'deleted'
+  | 'rewritten'
+  | 'exhausted'
+  /** The remote kept failing on the way (5xx, connections) for all the retries. */
+  | 'unavailable'
 
 /** The push cannot be done; the message says why in one line. Never retried by the caller. */
 export class PushError extends UserError {
@@ -57,14 +66,24 @@ export class PushError extends UserError {
  * the stage began (`--force-with-lease` with that exact value; the commit descends from it, so
  * nothing is ever overwritten). If others pushed meanwhile, the commit is re-created on top of
  * theirs with `merge-tree` and `commit-tree` (no worktree, no hook) and the push retried, a few
- * times. A branch deleted or rewritten meanwhile, a conflict, or a refusal by the remote's
- * policy ends at once with a PushError.
+ * times. A push or fetch that fails on the way (GitHub's 5xx, a dropped or stalled connection)
+ * is retried with backoff; a push that landed although its answer was lost is then found by the
+ * lease, not pushed twice. A branch deleted or rewritten meanwhile, a conflict, a refusal by the
+ * remote's policy, or a remote that stays unavailable ends with a PushError.
  */
 export async function pushWithRetry(o: PushOptions): Promise<PushResult> {
   const repo = path.resolve(o.repo)
   const remote = o.remote ?? 'origin'
   const attempts = Math.max(1, o.attempts ?? 4)
+  const retries = Math.max(0, o.retries ?? 5)
   const backoffMs = o.backoffMs ?? 1000
+  const net: Net = {
+    repo,
+    remote,
+    branch: o.branch,
+    auth: o.auth,
+    stall: ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${o.stallSeconds ?? 60}`]
+  }
   await validateBranchName(o.branch)
   const v = await gitVersion()
   if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
@@ -77,83 +96,140 @@ export async function pushWithRetry(o: PushOptions): Promise<PushResult> {
     throw new Error(`commit ${o.sha} is not a single commit on top of ${o.baseSha}`)
   }
 
+  const pause = (n: number) => sleep(backoffMs * 2 ** (n - 1) * (0.5 + Math.random() / 2))
+  let pushes = 0
+  let spent = 0
+  /** Waits out a failure on the way, or gives up when the retries are spent. */
+  const retryLater = async (doing: string, why: string): Promise<void> => {
+    if (spent >= retries) {
+      throw new PushError(
+        'unavailable',
+        `${remote} is unavailable: gave up ${doing} ${o.branch} after ${retries} ${retries === 1 ? 'retry' : 'retries'}: ${why}`,
+        pushes
+      )
+    }
+    await pause(++spent)
+  }
+  const fetchHead = async (): Promise<string | null> => {
+    for (;;) {
+      const head = await fetchBranch(net)
+      if (typeof head === 'string' || head === null) return head
+      if (head.kind === 'refused') {
+        throw new PushError(
+          'rejected',
+          `${remote} refused the fetch of ${o.branch}: ${head.why}`,
+          pushes
+        )
+      }
+      await retryLater('fetching', head.why)
+    }
+  }
+
   let sha = o.sha
   let parent = o.baseSha
   let expected: string | null = o.created ? null : o.baseSha
-  for (let attempt = 1; ; attempt++) {
-    const verdict = await pushOnce(repo, remote, o.branch, sha, expected, o.auth)
-    if (verdict.ok) {
+  for (let attempt = 1; ;) {
+    const verdict = await pushOnce(net, sha, expected)
+    pushes++
+    if (verdict.kind === 'ok') {
       if (sha !== o.sha) await resetBranchTo(repo, o.branch, sha)
-      return { sha, attempts: attempt, rebased: sha !== o.sha }
+      return { sha, attempts: pushes, rebased: sha !== o.sha }
     }
-    if (verdict.policy) {
+    if (verdict.kind === 'refused') {
       throw new PushError(
         'rejected',
         `${remote} refused the push to ${o.branch}: ${verdict.why}`,
-        attempt
+        pushes
+      )
+    }
+    if (verdict.kind === 'transient') {
+      // Sent again as it was: if it landed, the lease now fails and the fetch below finds it.
+      await retryLater('pushing', verdict.why)
+      continue
+    }
+    await pause(attempt)
+    const head = await fetchHead()
+    if (head === null && expected !== null) {
+      throw new PushError(
+        'deleted',
+        `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`,
+        pushes
+      )
+    }
+    if (head !== null && (await isAncestor(repo, sha, head))) {
+      if (sha !== o.sha) await resetBranchTo(repo, o.branch, sha)
+      return { sha, attempts: pushes, rebased: sha !== o.sha }
+    }
+    if (head !== null && !(await isAncestor(repo, parent, head))) {
+      throw new PushError(
+        'rewritten',
+        `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`,
+        pushes
       )
     }
     if (attempt >= attempts) {
       throw new PushError(
         'exhausted',
-        `${o.branch} kept moving on ${remote}; gave up after ${attempt} push attempt${attempt === 1 ? '' : 's'}`,
-        attempt
+        `${o.branch} kept moving on ${remote}; gave up after ${pushes} push attempt${pushes === 1 ? '' : 's'}`,
+        pushes
       )
     }
-    await sleep(backoffMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2))
-
-    const head = await fetchBranch(repo, remote, o.branch, o.auth)
-    if (head === null) {
-      if (expected !== null) {
-        throw new PushError(
-          'deleted',
-          `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`,
-          attempt
-        )
-      }
-      continue
+    attempt++
+    if (head !== null) {
+      sha = await replayOnto(repo, commit, sha, head, pushes, o.branch)
+      parent = head
+      expected = head
     }
-    if (await isAncestor(repo, sha, head)) return { sha, attempts: attempt, rebased: sha !== o.sha }
-    if (!(await isAncestor(repo, parent, head))) {
-      throw new PushError(
-        'rewritten',
-        `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`,
-        attempt
-      )
-    }
-    sha = await replayOnto(repo, commit, sha, head, attempt, o.branch)
-    parent = head
-    expected = head
   }
 }
 
-type Verdict =
-  { ok: true } | { ok: false; policy: false } | { ok: false; policy: true; why: string }
+/** What the network commands need: where, with which token, and when to call a transfer stalled. */
+interface Net {
+  repo: string
+  remote: string
+  branch: string
+  auth?: GitAuth
+  /** `-c` settings that end a transfer moving no byte for the stall time (git has no timeout). */
+  stall: string[]
+}
+
+type Verdict = { kind: 'ok' } | { kind: 'moved' } | RemoteFailure
 
 /** The remote moved under us (worth a fetch and retry), as opposed to a refusal. */
 const MOVED = /^\[rejected\] \((stale info|fetch first|non-fast-forward)\)/
 const RACED = /cannot lock ref|failed to update ref|failed to lock|incorrect old value/
+/** A refusal the token's permissions explain. */
+const NO_PERMISSION = /Permission to \S+ denied|Write access to repository not granted|\b403\b/
 
-async function pushOnce(
-  repo: string,
-  remote: string,
-  branch: string,
-  sha: string,
-  expected: string | null,
-  auth?: GitAuth
-): Promise<Verdict> {
-  const ref = `refs/heads/${branch}`
+async function pushOnce(net: Net, sha: string, expected: string | null): Promise<Verdict> {
+  const ref = `refs/heads/${net.branch}`
   const args = [
     'push',
     '--porcelain',
     '--no-verify',
     '--recurse-submodules=no',
     `--force-with-lease=${ref}:${expected ?? ''}`,
-    remote,
+    net.remote,
     `${sha}:${ref}`
   ]
-  const r = await git(repo, args, { auth, okCodes: [1, 128] })
+  const r = await git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [1, 128] })
   const status = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`))
+  if (!status) {
+    const failure = remoteFailure(r.stderr)
+    if (!failure) throw gitFailure(net.repo, args, r.code, r.stderr)
+    if (failure.kind === 'refused' && NO_PERMISSION.test(r.stderr)) {
+      return {
+        ...failure,
+        why: `${failure.why}; the token needs write access to the repository (\`permissions: contents: write\`)`
+      }
+    }
+    return failure
+  }
+  const [flag, , summary = ''] = status.split('\t')
+  if (flag !== '!') return { kind: 'ok' }
+  if (MOVED.test(summary) || (summary.startsWith('[remote rejected]') && RACED.test(summary))) {
+    return { kind: 'moved' }
+  }
   const remoteSays = r.stderr
     .split('\n')
     .filter((l) => l.startsWith('remote: '))
@@ -161,43 +237,31 @@ async function pushOnce(
     .filter(Boolean)
     .join(' ')
     .slice(0, 400)
-  if (!status) {
-    if (/\b403\b|denied|not allowed|permission/i.test(r.stderr)) {
-      const said = r.stderr.trim().split('\n').pop() ?? ''
-      return { ok: false, policy: true, why: said }
-    }
-    throw new GitError(args, r.code, r.stderr)
-  }
-  const [flag, , summary = ''] = status.split('\t')
-  if (flag !== '!') return { ok: true }
-  if (MOVED.test(summary) || (summary.startsWith('[remote rejected]') && RACED.test(summary))) {
-    return { ok: false, policy: false }
-  }
-  return { ok: false, policy: true, why: remoteSays ? `${summary}: ${remoteSays}` : summary }
+  return refRejection(summary, remoteSays)
 }
 
-/** The branch's head on the remote, fetched; null when the remote has no such branch. */
-async function fetchBranch(
-  repo: string,
-  remote: string,
-  branch: string,
-  auth?: GitAuth
-): Promise<string | null> {
-  const tracking = `refs/remotes/${remote}/${branch}`
+/**
+ * The branch's head on the remote, fetched; null when the remote has no such branch; how the
+ * remote failed otherwise.
+ */
+async function fetchBranch(net: Net): Promise<string | null | RemoteFailure> {
+  const tracking = `refs/remotes/${net.remote}/${net.branch}`
   const args = [
     'fetch',
     '--no-tags',
     '--recurse-submodules=no',
-    remote,
-    `+refs/heads/${branch}:${tracking}`
+    net.remote,
+    `+refs/heads/${net.branch}:${tracking}`
   ]
-  const r = await git(repo, args, { auth, okCodes: [128] })
+  const r = await git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [128] })
   if (r.code === 128) {
     if (/couldn't find remote ref/i.test(r.stderr)) return null
-    throw new GitError(args, r.code, r.stderr)
+    const failure = remoteFailure(r.stderr)
+    if (failure) return failure
+    throw gitFailure(net.repo, args, r.code, r.stderr)
   }
-  const head = await resolveCommit(repo, tracking)
-  if (!head) throw new Error(`fetching ${branch} left no ${tracking}`)
+  const head = await resolveCommit(net.repo, tracking)
+  if (!head) throw new Error(`fetching ${net.branch} left no ${tracking}`)
   return head
 }
 

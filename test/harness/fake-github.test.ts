@@ -174,7 +174,8 @@ describe('fake GitHub: state and GitHub rules', () => {
         body: undefined,
         operation: 'GET /repos/{owner}/{repo}/pulls',
         userAgent: expect.any(String),
-        status: 200
+        status: 200,
+        inFlight: 0
       }
     ])
     expect(fake.requestsTo('GET /repos/{owner}/{repo}/pulls')).toHaveLength(1)
@@ -309,6 +310,57 @@ describe('fake GitHub: injected faults', () => {
     await expect(call('GET', R)).rejects.toThrow()
     expect(fake.requests[0].status).toBe(0)
     expect((await call('GET', R)).status).toBe(200)
+  })
+
+  it('resets a write before doing it, or does it and then loses the answer', async () => {
+    const n = fake.addIssue({ title: 'x' })
+    const op = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments'
+    fake.fail(op, FAULTS.connectionReset())
+    fake.fail(op, FAULTS.answerLost())
+    await expect(call('POST', `${R}/issues/${n}/comments`, { body: 'one' })).rejects.toThrow()
+    expect(fake.comments(n)).toEqual([])
+    await expect(call('POST', `${R}/issues/${n}/comments`, { body: 'two' })).rejects.toThrow()
+    expect(fake.comments(n).map((c) => c.body)).toEqual(['two'])
+    expect(fake.requestsTo(op).map((r) => r.status)).toEqual([0, 0])
+  })
+
+  it('can accept a request and never answer it', async () => {
+    fake.fail('GET /repos/{owner}/{repo}', FAULTS.timeout())
+    const hung = await fetch(fake.url + R, { signal: AbortSignal.timeout(200) }).catch(
+      (e: unknown) => e
+    )
+    expect((hung as Error).name).toBe('TimeoutError')
+    expect(fake.requests[0].status).toBe(0)
+    expect((await call('GET', R)).status).toBe(200)
+  })
+
+  it('keeps a fault for every request until healed', async () => {
+    fake.fail('GET /repos/{owner}/{repo}', FAULTS.serverError(503), Infinity)
+    for (let i = 0; i < 5; i++) expect((await call('GET', R)).status).toBe(503)
+    fake.heal('GET /repos/{owner}/{repo}')
+    expect((await call('GET', R)).status).toBe(200)
+    expect(() => fake.fail('GET /repos/{owner}/{repo}', FAULTS.timeout(), 0)).toThrow(
+      /at least one request/
+    )
+  })
+
+  it('answers the legacy abuse-detection 403 with retry-after', async () => {
+    fake.fail('GET /repos/{owner}/{repo}', FAULTS.abuseDetection(5))
+    const res = await call('GET', R)
+    expect(res.status).toBe(403)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(res.data).toMatchObject({ message: expect.stringMatching(/abuse detection mechanism/) })
+  })
+
+  it('answers late when slowed, and records how many requests overlapped', async () => {
+    fake.fail('GET /repos/{owner}/{repo}', FAULTS.slow(150), 2)
+    const started = Date.now()
+    const both = await Promise.all([call('GET', R), call('GET', R)])
+    expect(both.map((r) => r.status)).toEqual([200, 200])
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150)
+    expect(fake.requests.map((r) => r.inFlight).sort()).toEqual([0, 1])
+    await call('GET', R)
+    expect(fake.requests[2].inFlight).toBe(0)
   })
 })
 

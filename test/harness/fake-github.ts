@@ -1,10 +1,12 @@
 // A small, stateful GitHub REST API on 127.0.0.1 for tests: the real client (or the bundled
 // action, through GITHUB_API_URL) talks to it over HTTP. Every request is recorded and checked
 // against GitHub's OpenAPI description; one that does not conform is answered 422 and listed in
-// `violations`, which tests assert is empty. Faults (rate limits, 5xx, permission errors, resets)
-// can be injected per operation.
+// `violations`, which tests assert is empty. Faults (rate limits, 5xx, permission errors, resets,
+// requests never answered or answered too late, writes done but not answered) can be injected
+// per operation, for its next N requests or for good.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { GitHubState, type RepoOptions } from './fake-github-state.js'
 import { errorReply, notFound, routes, type Reply, type Route } from './fake-github-routes.js'
 import { OpenApiSubset } from './openapi.js'
@@ -28,8 +30,10 @@ export interface RecordedRequest {
   /** `METHOD /template` of the matched operation; undefined when nothing matched. */
   operation?: string
   userAgent?: string
-  /** The status the fake answered (0 for a reset connection). */
+  /** The status the fake answered; 0 when no answer was sent (reset, hung, answer lost). */
   status: number
+  /** How many other requests were being served when this one arrived. */
+  inFlight: number
 }
 
 export interface Violation {
@@ -40,7 +44,15 @@ export interface Violation {
 }
 
 export type Fault =
-  { status: number; message: string; headers?: Record<string, string> } | { reset: true }
+  | { status: number; message: string; headers?: Record<string, string> }
+  /** Closes the connection before anything is done. */
+  | { reset: true }
+  /** Accepts the request and never answers (the client's timeout must end it). */
+  | { hang: true }
+  /** Does what the request asks (a write lands), then closes the connection instead of answering. */
+  | { answerLost: true }
+  /** Answers normally, this many ms late. */
+  | { delayMs: number }
 
 const SECONDARY_LIMIT_MESSAGE =
   'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
@@ -66,7 +78,18 @@ export const FAULTS = {
   tooManyRequests: (): Fault => ({ status: 429, message: 'Too Many Requests' }),
   notAccessible: (): Fault => ({ status: 403, message: 'Resource not accessible by integration' }),
   badCredentials: (): Fault => ({ status: 401, message: 'Bad credentials' }),
-  connectionReset: (): Fault => ({ reset: true })
+  /** The secondary limit under its legacy name, still sent on content creation. */
+  abuseDetection: (retryAfterSeconds = 1): Fault => ({
+    status: 403,
+    message:
+      'You have triggered an abuse detection mechanism and have been temporarily blocked from ' +
+      'content creation. Please retry your request again later.',
+    headers: { 'retry-after': String(retryAfterSeconds) }
+  }),
+  connectionReset: (): Fault => ({ reset: true }),
+  timeout: (): Fault => ({ hang: true }),
+  answerLost: (): Fault => ({ answerLost: true }),
+  slow: (delayMs: number): Fault => ({ delayMs })
 }
 
 const MAX_BODY_BYTES = 1024 * 1024
@@ -85,12 +108,13 @@ export class FakeGitHub extends GitHubState {
   /** Success responses of the fake's own that break the description (keeps the fake honest). */
   readonly responseErrors: Violation[] = []
   private readonly api = openApi()
-  private readonly faults = new Map<string, Fault[]>()
+  private readonly faults = new Map<string, Array<{ fault: Fault; left: number }>>()
   private readonly hooks = new Map<string, Array<() => void | Promise<void>>>()
   private readonly opts: FakeGitHubOptions
   private server?: Server
   private routeTable?: Record<string, Route>
   private base = ''
+  private open = 0
 
   constructor(opts: FakeGitHubOptions = {}) {
     super(opts)
@@ -128,12 +152,21 @@ export class FakeGitHub extends GitHubState {
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
 
-  /** Answers the next `times` requests to `operation` (`METHOD /template`) with a fault. */
+  /**
+   * Answers the next `times` requests to `operation` (`METHOD /template`) with a fault; with
+   * `Infinity`, every request from now on, until `heal`. Faults queue up in the order given.
+   */
   fail(operation: string, fault: Fault, times = 1): void {
     this.known(operation)
-    const queue = this.faults.get(operation) ?? []
-    for (let i = 0; i < times; i++) queue.push(fault)
-    this.faults.set(operation, queue)
+    if (!(times >= 1)) throw new Error(`a fault is for at least one request, not ${times}`)
+    this.faults.set(operation, [...(this.faults.get(operation) ?? []), { fault, left: times }])
+  }
+
+  /** Drops the faults still waiting for `operation`, or for every operation. */
+  heal(operation?: string): void {
+    if (operation === undefined) return this.faults.clear()
+    this.known(operation)
+    this.faults.delete(operation)
   }
 
   /** Runs `fn` just before the next request to `operation` is served (to stage a race). */
@@ -164,16 +197,27 @@ export class FakeGitHub extends GitHubState {
       query: Object.fromEntries(url.searchParams),
       body: undefined,
       userAgent: req.headers['user-agent'],
-      status: 0
+      status: 0,
+      inFlight: this.open
     }
     this.requests.push(record)
+    this.open++
+    let served = false
+    const done = (): void => {
+      if (!served) this.open--
+      served = true
+    }
+    // A hung request is done when its client gives up or the fake stops.
+    res.on('close', done)
     const reply = await this.respond(record, url, raw, req.headers.authorization)
+    if (reply === 'hang') return
     if (reply === 'reset') {
       req.socket.destroy()
-      return
+    } else {
+      record.status = reply.status
+      this.send(res, reply)
     }
-    record.status = reply.status
-    this.send(res, reply)
+    done()
   }
 
   private async respond(
@@ -181,7 +225,7 @@ export class FakeGitHub extends GitHubState {
     url: URL,
     raw: Buffer | 'too large',
     authorization: string | undefined
-  ): Promise<Reply | 'reset'> {
+  ): Promise<Reply | 'reset' | 'hang'> {
     const violation = (errors: string[]): void => {
       this.violations.push({
         method: record.method,
@@ -226,11 +270,12 @@ export class FakeGitHub extends GitHubState {
     }
     for (const hook of this.takeHooks(op.key)) await hook()
     const fault = this.takeFault(op.key)
-    if (fault) {
-      return 'reset' in fault
-        ? 'reset'
-        : { ...errorReply(fault.status, fault.message), headers: fault.headers }
+    if (fault && 'reset' in fault) return 'reset'
+    if (fault && 'hang' in fault) return 'hang'
+    if (fault && 'status' in fault) {
+      return { ...errorReply(fault.status, fault.message), headers: fault.headers }
     }
+    if (fault && 'delayMs' in fault) await sleep(fault.delayMs)
     const reply = await this.routeTable![op.key]({
       params: op.params,
       query: record.query,
@@ -248,7 +293,7 @@ export class FakeGitHub extends GitHubState {
         })
       }
     }
-    return reply
+    return fault && 'answerLost' in fault ? 'reset' : reply
   }
 
   private takeHooks(key: string): Array<() => void | Promise<void>> {
@@ -258,7 +303,11 @@ export class FakeGitHub extends GitHubState {
   }
 
   private takeFault(key: string): Fault | undefined {
-    return this.faults.get(key)?.shift()
+    const queue = this.faults.get(key)
+    const next = queue?.[0]
+    if (!next) return undefined
+    if (--next.left <= 0) queue.shift()
+    return next.fault
   }
 
   private send(res: ServerResponse, reply: Reply): void {

@@ -384,8 +384,8 @@ describe('GitHubTracker: transient failures are retried within a budget', () => 
 
   it('retries mutations too', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['Todo'] })
-    fake.fail(OP.setLabels, FAULTS.secondaryRateLimit(1))
-    fake.fail(OP.dispatch, FAULTS.serverError(503))
+    fake.fail(OP.setLabels, FAULTS.serverError(503))
+    fake.fail(OP.dispatch, FAULTS.secondaryRateLimit(1))
     const t = tracker()
     await t.moveState(n, 'Todo', 'Plan', STATES)
     await t.dispatch('itervox-handoff', {})
@@ -399,7 +399,9 @@ describe('GitHubTracker: transient failures are retried within a budget', () => 
     fake.fail(OP.issue, FAULTS.serverError(502), 10)
     const e = await failure(tracker({ retries: 2 }).getIssue(String(n)))
     expect(e).toBeInstanceOf(GitHubApiError)
-    expect(e.message).toBe(`GitHub API failed to read issue #${n}: 502 Server Error`)
+    expect(e.message).toBe(
+      `GitHub is unavailable: read issue #${n}: 502 Server Error (gave up after 3 attempts)`
+    )
     expect(fake.requestsTo(OP.issue)).toHaveLength(3)
   })
 
@@ -408,7 +410,7 @@ describe('GitHubTracker: transient failures are retried within a budget', () => 
     fake.fail(OP.issue, FAULTS.secondaryRateLimit(3600))
     const e = await failure(tracker({ maxRetryAfter: 60 }).getIssue(String(n)))
     expect(e.message).toMatch(
-      /^GitHub API failed to read issue #1: 403 You have exceeded a secondary rate limit/
+      /^GitHub is rate limiting this token: read issue #1: 403 You have exceeded a secondary rate limit.*; it asks to wait 3600 s$/
     )
     expect(fake.requestsTo(OP.issue)).toHaveLength(1)
     expect(log).toEqual([expect.stringMatching(/secondary rate limit on GET .*: giving up$/)])

@@ -1,0 +1,90 @@
+// The fetch every GitHub API request goes through: it gives up on a request GitHub does not
+// answer in time (one hung request once held a stage for 309 s), and it turns a request that got
+// no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
+
+/** The request got no HTTP answer: it timed out, or the connection failed. */
+export class NoAnswer extends Error {
+  constructor(
+    message: string,
+    /** False only when the connection was never made, so GitHub cannot have acted on it. */
+    readonly sent: boolean
+  ) {
+    super(message)
+    this.name = 'NoAnswer'
+  }
+}
+
+/** Failures of the connection itself: the request never left this machine. */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT'
+])
+
+/** Null-body statuses: a Response made with a body for one of these throws. */
+const NO_BODY = new Set([101, 204, 205, 304])
+
+export function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const timer = new AbortController()
+    const timeout = setTimeout(() => timer.abort(), timeoutMs)
+    const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal
+    try {
+      const res = await base(input, { ...init, signal })
+      // The body is read here, under the same timeout: Octokit reads it later and takes a body
+      // that broke off halfway for an empty one.
+      const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer()
+      const copy = new Response(body, {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers
+      })
+      Object.defineProperty(copy, 'url', { value: res.url })
+      return copy
+    } catch (e) {
+      if (timer.signal.aborted) {
+        throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true)
+      }
+      if (init?.signal?.aborted) throw e
+      const code = errorCode(e)
+      throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code))
+    } finally {
+      clearTimeout(timeout)
+    }
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+}
+
+/** The system or undici error code of a failed fetch, found under its `cause`s. */
+function errorCode(e: unknown): string | undefined {
+  for (let at: unknown = e, depth = 0; at && depth < 4; depth++) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === 'string') return code
+    at = (at as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+function describe(code: string | undefined, e: unknown): string {
+  switch (code) {
+    case 'ECONNRESET':
+      return 'the connection was reset (ECONNRESET)'
+    case 'UND_ERR_SOCKET':
+      return 'the connection closed before GitHub answered'
+    case 'ECONNREFUSED':
+      return 'the connection was refused (ECONNREFUSED)'
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host name did not resolve (${code})`
+  }
+  const cause = (e as { cause?: { message?: unknown } }).cause?.message
+  const message = typeof cause === 'string' ? cause : (e as Error).message
+  return `the request failed: ${message}${code ? ` (${code})` : ''}`
+}
