@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { UserError } from '../errors.js'
+import { failureLine } from './failure-line.js'
 import { readSettings } from './inputs.js'
 import { publishReport } from './outputs.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
@@ -30,12 +30,9 @@ async function main(): Promise<void> {
       core.setFailed(oneLine(report.failure))
     }
   } catch (err) {
-    const message = oneLine(
-      err instanceof UserError
-        ? err.format()
-        : `internal error: ${(err as Error)?.message ?? String(err)}`
-    )
-    if (!(err instanceof UserError)) core.debug((err as Error)?.stack ?? String(err))
+    const failure = failureLine(err)
+    const message = oneLine(failure.line)
+    if (failure.ours) core.debug((err as Error)?.stack ?? String(err))
     await publishReport({ outcome: 'failed', reason: message, refused: [], warnings: [] }).catch(
       () => {}
     )

@@ -7,6 +7,7 @@ import { loadStageContext, saveStageContext, type StageContext } from '../pipeli
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { finaliseStage } from '../pipeline/stage.js'
+import { failureLine } from './failure-line.js'
 import { renderSummary } from './report.js'
 import { CONTEXT_STATE } from './stage-job.js'
 
@@ -151,7 +152,5 @@ try {
   if (token) core.setSecret(token)
   await post()
 } catch (err) {
-  core.setFailed(
-    err instanceof UserError ? err.format() : `internal error: ${(err as Error)?.message}`
-  )
+  core.setFailed(failureLine(err).line)
 }

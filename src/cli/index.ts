@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js'
+import { GitError } from '../git/git-errors.js'
 import { commands } from './commands.js'
 
 const USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
@@ -30,6 +31,10 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UserError) {
       process.stderr.write(err.format() + '\n')
+      process.exitCode = 1
+    } else if (err instanceof GitError) {
+      // Names the command and what git said (a full disk, a broken repository): not our bug.
+      process.stderr.write(`itervox-handoff: ${err.message}\n`)
       process.exitCode = 1
     } else {
       // Not the user's doing: show everything so it can be reported.

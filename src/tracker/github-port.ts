@@ -9,6 +9,7 @@ import type { Flag, JobTrigger, Tracker } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { readRecordFromComment, renderStatusComment } from '../pipeline/status-view.js'
 import { authorizeActor } from './authorize.js'
+import { faultKind } from './github-errors.js'
 import type { GitHubTracker, LivingComment, MarkedComment } from './github.js'
 import type { Issue } from './types.js'
 
@@ -99,11 +100,9 @@ export class GitHubPort implements Tracker {
       }
     })
     // The marker line is added by the API wrapper.
-    const written = await this.api.upsertComment(
-      number,
-      STATUS_MARKER,
-      status.split('\n').slice(1).join('\n'),
-      seen ? seen.living : undefined
+    const body = status.split('\n').slice(1).join('\n')
+    const written = await this.orCheck(number, STATUS_MARKER, () =>
+      this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined)
     )
     this.seen.set(number, {
       keys: seen?.keys ?? new Set([STATUS_MARKER]),
@@ -129,8 +128,29 @@ export class GitHubPort implements Tracker {
           )
     if (keys?.has(c.key)) return
     const who = c.agent ? `**${c.agent} (agent):**\n\n` : ''
-    await this.api.upsertComment(target, c.key, who + c.body, null)
+    await this.orCheck(target, c.key, () =>
+      this.api.upsertComment(target, c.key, who + c.body, null)
+    )
     keys?.add(c.key)
+  }
+
+  /**
+   * Runs a comment write; when its answer was lost, looks for the comment by its key and sends
+   * it again only when it is not there, so a lost answer never posts twice.
+   */
+  private async orCheck<T>(
+    target: number,
+    key: string,
+    write: () => Promise<T>
+  ): Promise<T | MarkedComment> {
+    try {
+      return await write()
+    } catch (err) {
+      if (faultKind(err) !== 'answer-lost') throw err
+      const mine = await this.byOurIdentity(await this.api.markedComments(target))
+      const found = mine.find((m) => m.marker === key)
+      return found ?? write()
+    }
   }
 
   async setFlag(issue: Issue, flag: Flag, on: boolean): Promise<void> {

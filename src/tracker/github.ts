@@ -225,7 +225,9 @@ export class GitHubTracker implements TrackerPort {
     o: { head: string; base: string; title: string; body: string },
     draft: boolean
   ): Promise<{ number: number; url: string; created: boolean }> {
+    // Safe to send again: a second create is refused as "already exists", handled above.
     const { data } = await this.octokit.rest.pulls.create({
+      request: { idempotent: true },
       ...this.where,
       head: o.head,
       base: o.base,
@@ -298,7 +300,12 @@ export class GitHubTracker implements TrackerPort {
         if (!isHttpFailure(e) || e.status !== 404) throw e
       }
       try {
-        await this.octokit.rest.issues.createLabel({ ...this.where, name, color })
+        await this.octokit.rest.issues.createLabel({
+          request: { idempotent: true },
+          ...this.where,
+          name,
+          color
+        })
       } catch (e) {
         // Someone created it between our read and our write.
         if (!isHttpFailure(e) || e.status !== 422 || !/already_exists/.test(e.message)) throw e
@@ -309,7 +316,13 @@ export class GitHubTracker implements TrackerPort {
   /** Adds labels; returns every label the issue has afterwards. */
   async addLabels(issue: number, labels: string[]): Promise<string[]> {
     const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () =>
-      this.octokit.rest.issues.addLabels({ ...this.where, issue_number: issue, labels })
+      this.octokit.rest.issues.addLabels({
+        // Adding a label twice is the same as once.
+        request: { idempotent: true },
+        ...this.where,
+        issue_number: issue,
+        labels
+      })
     )
     return data.map((l) => l.name)
   }
@@ -386,7 +399,10 @@ export class GitHubTracker implements TrackerPort {
   /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
   async viewerLogin(): Promise<string> {
     const data = await this.call('read who the token acts as', 'metadata: read', () =>
-      this.octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }')
+      this.octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }', {
+        // A query changes nothing.
+        request: { idempotent: true }
+      })
     )
     return data.viewer.login
   }
@@ -419,6 +435,9 @@ export class GitHubTracker implements TrackerPort {
     }
     await this.call(`send the ${eventType} repository_dispatch`, 'contents: write', () =>
       this.octokit.rest.repos.createDispatchEvent({
+        // A wake-up sent twice is harmless (the second finds its step already run); one never
+        // sent would stop the pipeline.
+        request: { idempotent: true },
         ...this.where,
         event_type: eventType,
         client_payload: payload
