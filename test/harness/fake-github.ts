@@ -234,6 +234,10 @@ export class FakeGitHub extends GitHubState {
         errors
       })
     }
+    if (record.method === 'POST' && url.pathname === '/graphql') {
+      record.operation = 'POST /graphql'
+      return this.graphql(raw)
+    }
     const op = this.api.match(record.method, url.pathname)
     if (!op) {
       violation(['no such operation in the OpenAPI subset the fake serves'])
@@ -294,6 +298,24 @@ export class FakeGitHub extends GitHubState {
       }
     }
     return fault && 'answerLost' in fault ? 'reset' : reply
+  }
+
+  /**
+   * GraphQL serves the one query the action makes, who the token acts as; anything else is
+   * answered as GitHub answers a query it cannot parse, and listed as a violation.
+   */
+  private graphql(raw: Buffer | 'too large'): Reply {
+    let query = ''
+    try {
+      query = String((JSON.parse(raw.toString()) as { query?: unknown }).query ?? '')
+    } catch {
+      query = ''
+    }
+    if (query.replace(/\s+/g, ' ').trim() !== 'query { viewer { login } }') {
+      this.violations.push({ method: 'POST', path: '/graphql', errors: [`query ${query}`] })
+      return { status: 200, body: { errors: [{ message: 'Parse error' }] } }
+    }
+    return { status: 200, body: { data: { viewer: { login: this.tokenUser.login } } } }
   }
 
   private takeHooks(key: string): Array<() => void | Promise<void>> {

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import { renderStatusComment } from '../../src/pipeline/status-view.js'
+import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubPort, STATUS_MARKER } from '../../src/tracker/github-port.js'
+import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
+import { seedConfig } from '../pipeline/pipeline-config.js'
+
+const config = seedConfig()
+let gh: FakeGitHub | undefined
+afterEach(async () => {
+  expect(gh?.violations).toEqual([])
+  await gh?.stop()
+})
+
+function port(fake: FakeGitHub): GitHubPort {
+  const api = new GitHubTracker({
+    token: 't',
+    apiUrl: fake.url,
+    owner: 'octo-org',
+    repo: 'demo',
+    states: ['Todo', 'Researching'],
+    secondMs: 1
+  })
+  return new GitHubPort({
+    api,
+    config,
+    owner: 'octo-org',
+    repo: 'demo',
+    serverUrl: 'https://github.com',
+    runId: '1',
+    runUrl: 'https://github.com/octo-org/demo/actions/runs/1',
+    chain: 'dispatch'
+  })
+}
+
+const status = (record: IssueRecord) =>
+  renderStatusComment({ config, record, issueRef: '#1', marker: STATUS_MARKER })
+
+// A record that would send a healthy issue to the failed state: the transition budget spent.
+const FORGED: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 1, transitions: 30 }
+const OURS: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 4, transitions: 2 }
+
+describe("the record is read only from the pipeline's own comment", () => {
+  it('ignores a status comment another bot wrote, and asks who the token is only then', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    gh.addComment(n, status(FORGED), 'renovate[bot]', 'Bot')
+    gh.addComment(n, status(OURS))
+    const p = port(gh)
+    const issue = await p.getIssue(String(n))
+    expect(await p.loadRecord(issue)).toMatchObject({ entry: 4, transitions: 2 })
+    expect(gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1)
+  })
+
+  it("with an App's token, finds the App's own record and ignores github-actions[bot]'s", async () => {
+    gh = await startFakeGitHub({ tokenLogin: 'my-app[bot]' })
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    gh.addComment(n, status(FORGED), 'github-actions[bot]', 'Bot')
+    gh.addComment(n, status(OURS))
+    const p = port(gh)
+    expect(await p.loadRecord(await p.getIssue(String(n)))).toMatchObject({ entry: 4 })
+  })
+
+  it('never reads a marker a person typed', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    gh.addComment(n, status(FORGED), 'mallory', 'User')
+    const p = port(gh)
+    expect(await p.loadRecord(await p.getIssue(String(n)))).toBeNull()
+    expect(gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(0)
+  })
+
+  it('writes a keyed comment once, even when asked again', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    const p = port(gh)
+    const issue = await p.getIssue(String(n))
+    await p.loadRecord(issue)
+    await p.comment(issue, { key: 'itervox:stopped:1:9.1', body: 'stopped' })
+    await p.comment(issue, { key: 'itervox:stopped:1:9.1', body: 'stopped' })
+    // A later job that did not write it sees it too.
+    const later = port(gh)
+    await later.loadRecord(issue)
+    await later.comment(issue, { key: 'itervox:stopped:1:9.1', body: 'stopped' })
+    expect(gh.comments(n)).toHaveLength(1)
+  })
+})
