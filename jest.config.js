@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os'
+
 export default {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
@@ -11,5 +13,8 @@ export default {
     ]
   },
   clearMocks: true,
+  // Most suites spend their time waiting on the git, node and fake-agent processes they spawn,
+  // so 1.5 workers per core keep the cores busy (jest's default is one worker fewer than cores).
+  maxWorkers: Math.ceil(availableParallelism() * 1.5),
   testTimeout: 60000
 }

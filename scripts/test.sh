@@ -1,27 +1,71 @@
 #!/usr/bin/env bash
-# The project's whole check: types, lint, format, dist/ matching a fresh build, then every test.
+# The project's whole check: types, lint, format and dist/ matching a fresh build, then every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What npm puts on PATH for scripts, so that tools start without npx's second or so each.
+PATH=$PWD/node_modules/.bin:$PATH
 
-echo '== typecheck' && npx tsc --noEmit -p tsconfig.test.json
-echo '== lint' && npx eslint .
-echo '== format' && npx prettier --check . >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+TIMEFORMAT=%1R
 
-echo '== dist/ matches a fresh build'
-fresh=$(mktemp -d)
-trap 'rm -rf "$fresh"' EXIT
-node scripts/build.mjs "$fresh/dist"
-if ! diff -r "$fresh/dist" dist >/dev/null 2>&1; then
-  echo 'dist/ differs from a fresh build: run `npm run build` and commit dist/.' >&2
-  diff -rq "$fresh/dist" dist >&2 || true
-  exit 1
-fi
+# timed NAME COMMAND...: runs COMMAND and leaves its exit status in $tmp/NAME.status and its
+# wall-clock seconds in $tmp/NAME.time.
+timed() {
+  local name=$1 status
+  shift
+  { time { "$@" 2>&3 3>&- && status=0 || status=$?; }; } 3>&2 2>"$tmp/$name.time"
+  echo "$status" >"$tmp/$name.status"
+}
 
-echo '== jest'
-status=0
-NODE_OPTIONS=--experimental-vm-modules NODE_NO_WARNINGS=1 npx jest --ci --json --outputFile="$fresh/jest.json" "$@" || status=$?
-node -e '
+dist_check() {
+  node scripts/build.mjs "$tmp/dist" || return 1
+  if ! diff -r "$tmp/dist" dist >/dev/null 2>&1; then
+    echo 'dist/ differs from a fresh build: run `npm run build` and commit dist/.'
+    diff -rq "$tmp/dist" dist || true
+    return 1
+  fi
+}
+
+# The checks are independent, so they share both cores, the longest (dist) first. Each writes
+# to its own log, printed whole under its name once all have ended.
+timed dist dist_check >"$tmp/dist.log" 2>&1 &
+timed typecheck tsc --noEmit -p tsconfig.test.json >"$tmp/typecheck.log" 2>&1 &
+timed lint eslint . >"$tmp/lint.log" 2>&1 &
+timed format prettier --check . --log-level warn >"$tmp/format.log" 2>&1 &
+timed checks wait
+
+checks=(typecheck lint format dist)
+titles=(typecheck lint format 'dist/ matches a fresh build')
+failed=()
+for i in "${!checks[@]}"; do
+  name=${checks[$i]}
+  echo "== ${titles[$i]}"
+  cat "$tmp/$name.log"
+  [ "$(cat "$tmp/$name.status")" = 0 ] || failed+=("${titles[$i]}")
+done
+
+if [ ${#failed[@]} = 0 ]; then
+  echo '== jest'
+  timed jest env NODE_OPTIONS=--experimental-vm-modules NODE_NO_WARNINGS=1 \
+    jest --ci --json --outputFile="$tmp/jest.json" "$@"
+  node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
 console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)
-' "$fresh/jest.json"
-exit $status
+' "$tmp/jest.json"
+  [ "$(cat "$tmp/jest.status")" = 0 ] || failed+=(jest)
+fi
+
+phases=(typecheck lint format dist checks jest)
+labels=(typecheck lint format 'dist check' 'these 4 side by side' jest)
+echo
+printf '%-22s %s\n' phase seconds
+for i in "${!phases[@]}"; do
+  file=$tmp/${phases[$i]}.time
+  [ ! -f "$file" ] || printf '%-22s %7s\n' "${labels[$i]}" "$(cat "$file")"
+done
+printf '%-22s %5s\n' total "$SECONDS"
+if [ ${#failed[@]} != 0 ]; then
+  printf 'failed: %s\n' "${failed[@]}" >&2
+  exit 1
+fi

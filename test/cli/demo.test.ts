@@ -47,6 +47,14 @@ function shell(cwd: string, command: string): Promise<Run> {
   const env = { ...process.env }
   // Jest's own switches are not part of a fresh shell.
   delete env.NODE_OPTIONS
+  // `npm ci` installs what package-lock.json pins either way; here it takes the packages the
+  // outer `npm ci` just cached without asking the registry about each again, and skips the
+  // audit and funding reports.
+  Object.assign(env, {
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false'
+  })
   return new Promise((done) => {
     execFile(
       'bash',

