@@ -10535,7 +10535,7 @@ exports.HN = lineCounter.LineCounter;
 exports.iX = parser.Parser;
 __webpack_unused_export__ = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
-exports.Tp = publicApi.parseDocument;
+__webpack_unused_export__ = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;
 __webpack_unused_export__ = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
@@ -16529,13 +16529,126 @@ class UserErrors extends errors_UserError {
         return this.errors.map((e) => e.format()).join('\n');
     }
 }
+/** An error as one line for the user: a UserError's own format, else its message. */
+function messageOf(err) {
+    if (err instanceof errors_UserError)
+        return err.format();
+    return err instanceof Error ? err.message : String(err);
+}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./.build/git/git-errors.js
+// What a failed git command becomes: a GitError whose one line names the command and the last
+// thing git said (credentials masked), or a DiskFullError when git could not write for want of
+// space, which no retry mends.
+
+
+/** git failed; carries the command (without the hardening prefix) and what git said. */
+class git_errors_GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr, message) {
+        const said = lastLine(stderr);
+        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+/** git could not write because the disk is full. */
+class DiskFullError extends git_errors_GitError {
+    path;
+    constructor(args, code, stderr, 
+    /** The repository git ran in. */
+    cwd, 
+    /** What git could not write, when it said. */
+    path) {
+        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
+        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
+        this.path = path;
+        this.name = 'DiskFullError';
+    }
+}
+/** Below this much free space, a failed write is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+const NO_SPACE = /No space left on device|\bENOSPC\b/;
+/**
+ * git does not always say why a write failed (a ref's lock file: "couldn't write '…'"); on a
+ * disk with next to no room left, that is why.
+ */
+const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
+/** The error for a git command that failed in `cwd`. */
+function gitFailure(cwd, args, code, stderr) {
+    const full = diskFull(stderr, () => freeBytes(cwd));
+    if (!full)
+        return new git_errors_GitError(args, code, stderr);
+    const named = full.path === undefined ? undefined : external_node_path_namespaceObject.resolve(cwd, full.path);
+    return new DiskFullError(args, code, stderr, cwd, named);
+}
+/**
+ * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
+ * `free` is asked only when git's words leave it open.
+ */
+function diskFull(stderr, free) {
+    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
+    const line = lines.find((l) => NO_SPACE.test(l)) ??
+        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
+            ? lines.find((l) => WRITE_FAILED.test(l))
+            : undefined);
+    if (line === undefined)
+        return undefined;
+    const named = pathIn(line);
+    return named === undefined ? {} : { path: named };
+}
+/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
+function pathIn(line) {
+    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
+    const paths = words
+        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
+        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
+    return paths.at(-1);
+}
+function freeBytes(dir) {
+    try {
+        const s = (0,external_node_fs_namespaceObject.statfsSync)(dir);
+        // root may fill the blocks reserved for it; anyone else stops short of them.
+        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
+function commandLine(args) {
+    let at = 0;
+    while (args[at] === '-c' && at + 1 < args.length)
+        at += 2;
+    return git_errors_clip(`git ${args.slice(at).map(mask).join(' ')}`, 160);
+}
+/** The last thing git said, on one line, credentials masked. */
+function lastLine(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    return git_errors_clip(mask(lines.filter(Boolean).at(-1) ?? ''), 300);
+}
+/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
+function mask(text) {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
+        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
+}
+function git_errors_clip(text, max) {
+    const line = text.replace(/\s+/g, ' ');
+    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./.build/agent/command.js
 
 
@@ -16582,6 +16695,116 @@ function isExecutableFile(path) {
     catch {
         return false;
     }
+}
+
+;// CONCATENATED MODULE: ./.build/files/read-capped.js
+
+
+/** A user's file that cannot be used as it is; the message says what to change. */
+class FileRefused extends errors_UserError {
+    reason;
+    code;
+    constructor(message, reason, file, 
+    /** The system error code, when the system refused. */
+    code) {
+        super(message, { file });
+        this.reason = reason;
+        this.code = code;
+        this.name = 'FileRefused';
+    }
+}
+// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
+// nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
+// neither flag.
+const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0) | (external_node_fs_namespaceObject.constants.O_NOCTTY ?? 0);
+const CHUNK = 64 * 1024;
+/**
+ * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
+ * reading, a FIFO, device, socket or directory, and refusing a file longer than `maxBytes`,
+ * even one that grows while it is read. `display` names the file in messages.
+ */
+function readCappedFile(path, maxBytes, display = path) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, OPEN_FLAGS);
+    }
+    catch (e) {
+        throw systemRefusal(e, display);
+    }
+    try {
+        // fstat the descriptor, not the path: what was opened is what is judged.
+        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!st.isFile()) {
+            throw new FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
+        }
+        if (st.size > maxBytes)
+            throw tooLarge(maxBytes, display);
+        // Read to the end rather than trusting st.size: a file can grow after fstat.
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
+            if (n === 0)
+                break;
+            chunks.push(buf.subarray(0, n));
+            total += n;
+            if (total > maxBytes)
+                throw tooLarge(maxBytes, display);
+        }
+        return Buffer.concat(chunks, total);
+    }
+    catch (e) {
+        throw e instanceof FileRefused ? e : systemRefusal(e, display);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
+function readCappedText(path, maxBytes, display = path) {
+    return readCappedFile(path, maxBytes, display).toString('utf8');
+}
+function systemRefusal(e, display) {
+    const code = e.code ?? 'EIO';
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return new FileRefused('no such file; check the path', 'missing', display, code);
+    }
+    // Opening a socket (as /dev/stdin can be) fails with ENXIO.
+    if (code === 'ENXIO') {
+        return new FileRefused('a socket or a missing device, not a regular file; replace it with a regular file', 'not-a-file', display, code);
+    }
+    if (code === 'EISDIR') {
+        return new FileRefused('a directory, not a regular file; name a file', 'not-a-file', display, code);
+    }
+    const fix = code === 'EACCES' || code === 'EPERM'
+        ? 'check its permissions'
+        : code === 'ELOOP'
+            ? 'its symlinks form a loop; fix the link'
+            : 'replace it with a regular file';
+    return new FileRefused(`cannot be read (${code}); ${fix}`, 'unreadable', display, code);
+}
+function tooLarge(maxBytes, display) {
+    return new FileRefused(`larger than the ${sizeText(maxBytes)} this file may hold; make it smaller`, 'too-large', display);
+}
+function kindOf(st) {
+    if (st.isDirectory())
+        return 'a directory';
+    if (st.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (st.isCharacterDevice() || st.isBlockDevice())
+        return 'a device';
+    if (st.isSocket())
+        return 'a socket';
+    return 'a special file';
+}
+function sizeText(bytes) {
+    const MiB = 1024 * 1024;
+    if (bytes >= MiB && bytes % MiB === 0)
+        return `${bytes / MiB} MiB`;
+    if (bytes >= 1024 && bytes % 1024 === 0)
+        return `${bytes / 1024} KiB`;
+    return `${bytes} bytes`;
 }
 
 ;// CONCATENATED MODULE: ./.build/config/daemon-keys.js
@@ -20092,11 +20315,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -20107,7 +20330,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    util_assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -20120,15 +20343,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -20162,7 +20385,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -25602,17 +25825,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -26768,6 +26991,7 @@ function readAutomation(raw, index, problems, env) {
 ;// CONCATENATED MODULE: ./.build/config/disk-files.js
 
 
+
 /** The nearest folder at or above `dir` that holds `.git`; `dir` itself when there is none. */
 function repoRootOf(dir) {
     for (let current = dir;; current = (0,external_node_path_namespaceObject.dirname)(current)) {
@@ -26777,20 +27001,30 @@ function repoRootOf(dir) {
             return dir;
     }
 }
+// Profile files (SOUL.md, INSTRUCTIONS.md) become prompt text: a few KiB each.
+const REPO_FILE_MAX_BYTES = 1024 * 1024;
 /**
- * A repository-relative file's text, or null when it is missing, not a regular file, or
- * (through a symlink) outside the repository.
+ * A repository-relative file's text, or null when it is missing or (through a symlink)
+ * outside the repository. A FileRefused when it is there but not a regular file, or too large.
  */
 function readRepoFile(root, repoPath) {
+    let real;
     try {
-        const real = (0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.join)(root, repoPath));
+        real = (0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.join)(root, repoPath));
         const inside = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(root), real);
-        if (inside.startsWith('..') || inside === '' || !(0,external_node_fs_namespaceObject.statSync)(real).isFile())
+        if (inside.startsWith('..') || inside === '')
             return null;
-        return (0,external_node_fs_namespaceObject.readFileSync)(real, 'utf8');
     }
     catch {
         return null;
+    }
+    try {
+        return readCappedText(real, REPO_FILE_MAX_BYTES, repoPath);
+    }
+    catch (e) {
+        if (e instanceof FileRefused && e.reason === 'missing')
+            return null;
+        throw e;
     }
 }
 /** `dir` relative to `root`, with `/` separators; `.` for the root itself. */
@@ -26957,6 +27191,7 @@ function repoPath(baseDir, value) {
 
 
 
+
 /** The daemon actions a profile may allow. */
 const ACTIONS = [
     'comment',
@@ -27010,7 +27245,16 @@ function readProfileFile(value, path, ctx) {
         ctx.problems.errorAtKey(path, where.problem);
         return undefined;
     }
-    const text = ctx.readFile(where.path);
+    let text;
+    try {
+        text = ctx.readFile(where.path);
+    }
+    catch (e) {
+        if (!(e instanceof errors_UserError))
+            throw e;
+        ctx.problems.errorAtKey(path, e.format());
+        return undefined;
+    }
     if (text === null) {
         const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path;
         ctx.problems.errorAtKey(path, `${what} does not exist in the repository; create it or fix the path`);
@@ -27242,6 +27486,9 @@ class Converter {
     nodes = 0;
     // Nodes being converted right now: an alias back to one of them is a cycle.
     active = new Set();
+    // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
+    // once per repetition.
+    targets = new Map();
     constructor(doc, toPos, map, errors) {
         this.doc = doc;
         this.toPos = toPos;
@@ -27260,7 +27507,7 @@ class Converter {
         const block = (0,dist/* isScalar */.jn)(node) && (node.type === dist/* Scalar */.X5.BLOCK_LITERAL || node.type === dist/* Scalar */.X5.BLOCK_FOLDED);
         this.map.set(path, { key: keyPos, value: pos, empty, block });
         if ((0,dist/* isAlias */.Vj)(node)) {
-            const target = node.resolve(this.doc);
+            const target = this.resolve(node);
             if (!target || this.active.has(target)) {
                 this.errors.push({
                     pos,
@@ -27289,6 +27536,11 @@ class Converter {
             return out;
         }
         return null;
+    }
+    resolve(alias) {
+        if (!this.targets.has(alias))
+            this.targets.set(alias, alias.resolve(this.doc));
+        return this.targets.get(alias);
     }
     convertMap(pairs, path, mapPos, depth) {
         const out = Object.create(null);
@@ -27475,16 +27727,25 @@ function parseWorkflow(text, opts) {
     };
     return { config, warnings: problems.warnings };
 }
-/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
-function loadWorkflowFile(path, env = process.env) {
-    let text;
+// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
+const WORKFLOW_MAX_BYTES = 1024 * 1024;
+/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
+function readWorkflowText(path) {
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+        return readCappedText(path, WORKFLOW_MAX_BYTES);
     }
     catch (e) {
-        const code = e.code ?? 'unreadable';
-        throw new errors_UserError(`cannot read the workflow file (${code}); check the path`, { file: path });
+        if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
+            throw new errors_UserError(`cannot read the workflow file (${e.code}); check the path`, {
+                file: path
+            });
+        }
+        throw e;
     }
+}
+/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
+function loadWorkflowFile(path, env = process.env) {
+    const text = readWorkflowText(path);
     const dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.resolve)(path));
     const root = repoRootOf(dir);
     return parseWorkflow(text, {
@@ -27502,6 +27763,8 @@ function formatWarning(w) {
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./.build/git/git.js
+
+
 
 
 
@@ -27531,20 +27794,6 @@ const HARDENING = [
     '-c',
     'core.attributesFile=/dev/null'
 ];
-/** git failed; carries the command (without the hardening prefix) and what git said. */
-class GitError extends Error {
-    args;
-    code;
-    stderr;
-    constructor(args, code, stderr) {
-        const said = stderr.trim().split('\n').pop() ?? '';
-        super(`git ${args.join(' ')} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
-        this.args = args;
-        this.code = code;
-        this.stderr = stderr;
-        this.name = 'GitError';
-    }
-}
 /** The base64 credential checkout uses; callers mask it (and the token) in logs. */
 function basicCredential(token) {
     return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
@@ -27575,7 +27824,7 @@ function gitBytes(cwd, args, opts = {}) {
             const code = typeof err.code === 'number' ? err.code : null;
             if (code !== null && ok.includes(code))
                 return resolve({ stdout, stderr, code });
-            reject(new GitError(args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
+            reject(gitFailure(cwd, args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
         });
         child.stdin?.on('error', () => {
             // git may exit before reading all of stdin; its exit status tells what happened.
@@ -27696,6 +27945,170 @@ function versionWarning(v) {
 
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./.build/pipeline/record.js
+
+// The record is read back from places anyone with write access can edit (a comment, a file),
+// so its shape is defined once, as a schema, and the types are what the schema accepts.
+const count = schemas_int().min(0);
+/** What kind of run a stage was: the state's own work, or a review of it. */
+const stageKindSchema = schemas_enum(['work', 'review']);
+// Spelled out as a record so the compiler says when an outcome is added.
+const OUTCOMES = {
+    succeeded: true,
+    failed: true,
+    stalled: true,
+    timed_out: true,
+    cancelled: true,
+    input_required: true,
+    rate_limited: true,
+    skipped: true,
+    denied: true
+};
+const stageOutcomeSchema = schemas_enum(Object.keys(OUTCOMES));
+/** One stage run, as the issue's record keeps it. */
+const stageRecordSchema = object({
+    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
+    entry: count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
+    attempt: count,
+    /** The review round the run belongs to (0 before any failed review). */
+    round: count.default(0),
+    outcome: stageOutcomeSchema,
+    reason: schemas_string(),
+    /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
+    run: schemas_string(),
+    runUrl: schemas_string().optional(),
+    startedAt: schemas_string(),
+    durationMs: schemas_number().min(0),
+    /** The committed deliverable or partial. */
+    handoffPath: schemas_string().optional(),
+    /** The commit holding it, where it landed. */
+    commit: schemas_string().optional(),
+    /** Set when the issue branch refused the push and the work went to this ref instead. */
+    rescuedTo: schemas_string().optional()
+});
+/** A stage paused for a person's answer. */
+const waitingSchema = object({
+    entry: count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    attempt: count,
+    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
+    timestamp: schemas_string(),
+    question: schemas_string()
+});
+/**
+ * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
+ * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
+ * comes from here, never from the wake-up's payload.
+ */
+const continuationSchema = object({
+    state: schemas_string(),
+    entry: count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: count,
+    round: count,
+    /** Why the previous attempt's deliverable was refused, written by our own checks. */
+    recheck: schemas_string().optional(),
+    /** A review's subject. */
+    reviewed: schemas_string().optional(),
+    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
+    step: schemas_string().optional()
+});
+/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
+const effectSchema = discriminatedUnion('kind', [
+    /** A comment, written at most once per key. */
+    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
+    /** A comment the agent asked for, read again from its committed deliverable. */
+    object({
+        kind: literal('agent-comment'),
+        key: schemas_string(),
+        profile: schemas_string(),
+        commit: schemas_string(),
+        path: schemas_string(),
+        /** Absent: on the issue. */
+        pullRequest: count.optional()
+    }),
+    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
+    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
+    object({
+        kind: literal('flag'),
+        flag: schemas_enum(['needs-attention', 'needs-input']),
+        on: schemas_boolean()
+    }),
+    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
+    object({
+        kind: literal('wake'),
+        state: schemas_string(),
+        entry: count,
+        step: schemas_string().optional()
+    })
+]);
+/** What a decision still owes the tracker: written before any effect, finished by any later run. */
+const owedSchema = object({
+    /** The run that decided it. */
+    run: schemas_string(),
+    effects: array(effectSchema)
+});
+/**
+ * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
+ * status comment (GitHub) or beside the issue file (local), written only by this tool.
+ */
+const issueRecordSchema = object({
+    v: literal(1),
+    /** The state this record last saw the issue enter. */
+    state: schemas_string().nullable(),
+    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
+    entry: count,
+    /** State moves made so far, for the loop budget. */
+    transitions: count,
+    /** Review rounds spent in the current entry. */
+    round: count,
+    /** A move decided before a review, applied when the review passes. */
+    pendingMove: schemas_string().optional(),
+    stages: array(stageRecordSchema),
+    waiting: waitingSchema.optional(),
+    continuation: continuationSchema.optional(),
+    owed: owedSchema.optional(),
+    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
+    halted: schemas_string().optional(),
+    /** The issue's pull request, once known: saves a lookup. */
+    pullRequest: count.optional()
+});
+/** The record in `value`, or null when it is not shaped like one. Never throws. */
+function record_parseRecord(value) {
+    const parsed = issueRecordSchema.safeParse(value);
+    return parsed.success ? parsed.data : null;
+}
+function emptyRecord() {
+    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
+}
+/** Most stage records kept; older ones stay in the branch's commit trailers. */
+const MAX_STAGE_RECORDS = 50;
+/** The record once a job has decided to run a stage for `state`. */
+function recordStart(record, state, plan) {
+    const next = { ...record };
+    if (plan.newEntry) {
+        Object.assign(next, { state, entry: plan.entry, round: 0 });
+        delete next.pendingMove;
+        delete next.halted;
+        delete next.waiting;
+        delete next.continuation;
+    }
+    if (plan.reply)
+        delete next.waiting;
+    return next;
+}
+/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
+function recordStage(record, stage) {
+    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
+}
+
 ;// CONCATENATED MODULE: ./.build/handoff/sanitize.js
 function emptyCounts() {
     return { invisible: 0, bidi: 0, tag: 0, control: 0, htmlComments: 0, fullWidth: 0 };
@@ -28057,8 +28470,7 @@ function readRecordFromComment(body) {
     catch {
         return null;
     }
-    const parsed = recordSchema.safeParse(value);
-    return parsed.success ? parsed.data : null;
+    return parseRecord(value);
 }
 /**
  * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
@@ -28113,63 +28525,16 @@ function fitRecord(record) {
                 }
             }
             : {}),
-        ...(record.halted !== undefined ? { halted: short(record.halted) } : {})
+        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+        ...(record.continuation ? { continuation: record.continuation } : {}),
+        ...(record.owed ? { owed: record.owed } : {}),
+        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
     });
 }
 function encodeRecord(value) {
     const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
     return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
-// Records with every name spelled out, so the compiler says when an outcome or kind is added.
-const OUTCOME_NAMES = {
-    succeeded: true,
-    failed: true,
-    stalled: true,
-    timed_out: true,
-    cancelled: true,
-    input_required: true,
-    rate_limited: true,
-    skipped: true,
-    denied: true
-};
-const KIND_NAMES = { work: true, review: true };
-const count = schemas_int().min(0);
-const kind = schemas_enum(Object.keys(KIND_NAMES));
-const stageSchema = object({
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind,
-    attempt: count,
-    round: count.default(0),
-    outcome: schemas_enum(Object.keys(OUTCOME_NAMES)),
-    reason: schemas_string(),
-    run: schemas_string(),
-    runUrl: schemas_string().optional(),
-    startedAt: schemas_string(),
-    durationMs: schemas_number().min(0),
-    handoffPath: schemas_string().optional()
-});
-const recordSchema = object({
-    v: literal(1),
-    state: schemas_string().nullable(),
-    entry: count,
-    transitions: count,
-    round: count,
-    pendingMove: schemas_string().optional(),
-    stages: array(stageSchema),
-    waiting: object({
-        entry: count,
-        state: schemas_string(),
-        profile: schemas_string(),
-        kind,
-        attempt: count,
-        timestamp: schemas_string(),
-        question: schemas_string()
-    })
-        .optional(),
-    halted: schemas_string().optional()
-});
 /** Stages oldest first: by start time where it parses, otherwise where the record put them. */
 function chronological(stages) {
     let last = -Infinity;
@@ -28249,7 +28614,84 @@ function safeUrl(raw) {
     return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/local-front-matter.js
+
+
+
+/**
+ * Cuts an issue file (LF line ends) into its front matter and its trimmed body. The YAML is
+ * read as WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field
+ * of the wrong shape is a UserError at its line rather than "[object Object]" downstream.
+ */
+function readIssueFrontMatter(text, file) {
+    const lines = text.split('\n');
+    if (lines[0] !== '---')
+        return { meta: { labels: [] }, body: text.trim() };
+    let end = lines.indexOf('---', 1);
+    if (end < 0)
+        end = lines.length;
+    const tree = readYamlTree(lines.slice(1, end).join('\n'), 2);
+    const first = tree.errors[0];
+    if (first)
+        throw new errors_UserError(`invalid front matter: ${first.message}`, { file, ...first.pos });
+    const root = tree.root ?? Object.create(null);
+    if (!isMap(root)) {
+        throw new errors_UserError('front matter must be a map of keys (title, state, labels, ...)', {
+            file,
+            line: 2
+        });
+    }
+    const at = (path) => ({ file, ...tree.map.value(path) });
+    const field = (key) => {
+        const v = root[key];
+        if (v === undefined || v === null)
+            return undefined;
+        if (isText(v))
+            return String(v);
+        throw new errors_UserError(`${key} must be text, not ${shape(v)}; write it on one line`, at([key]));
+    };
+    return {
+        meta: {
+            title: field('title'),
+            state: field('state'),
+            labels: labelsOf(root.labels, at),
+            created: field('created'),
+            updated: field('updated')
+        },
+        body: lines
+            .slice(end + 1)
+            .join('\n')
+            .trim()
+    };
+}
+function labelsOf(value, at) {
+    if (value === undefined || value === null)
+        return [];
+    if (!Array.isArray(value)) {
+        throw new errors_UserError(`labels must be a list, not ${shape(value)}; e.g. labels: [bug, ui]`, at(['labels']));
+    }
+    return value.map((label, i) => {
+        if (isText(label))
+            return String(label);
+        throw new errors_UserError(`labels[${i}] must be text, not ${shape(label)}; e.g. labels: [bug, ui]`, at(['labels', i]));
+    });
+}
+// A number or boolean is taken as text: `title: 2026` is the title "2026".
+function isText(v) {
+    return ['string', 'number', 'boolean', 'bigint'].includes(typeof v);
+}
+function shape(v) {
+    if (Array.isArray(v))
+        return 'a list';
+    if (isMap(v))
+        return 'a map';
+    if (isText(v))
+        return `the text ${JSON.stringify(String(v))}`;
+    return 'a tagged value';
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/local.js
+
 
 
 
@@ -28264,38 +28706,37 @@ function localIssuePath(repoRoot, id) {
     }
     return (0,external_node_path_namespaceObject.join)(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`);
 }
+// An issue file holds a description and comments: a few KiB, seldom more than some hundred.
+const LOCAL_ISSUE_MAX_BYTES = 4 * 1024 * 1024;
 function readLocalIssue(repoRoot, id) {
     const path = localIssuePath(repoRoot, id);
     const display = `${LOCAL_ISSUES_DIR}/${id}.md`;
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+        text = readCappedText(path, LOCAL_ISSUE_MAX_BYTES, display);
     }
-    catch {
+    catch (e) {
+        if (!(e instanceof FileRefused) || e.reason !== 'missing')
+            throw e;
         throw new errors_UserError(`no local issue ${id}; create ${display} with title and state in its front matter`);
     }
     return parseLocalIssue(text, id, display);
 }
 function parseLocalIssue(raw, id, file) {
     const text = raw.replace(/\r\n?/g, '\n');
-    const { meta, body } = local_splitFrontMatter(text, file);
+    const { meta, body } = readIssueFrontMatter(text, file);
     const { description, comments } = splitComments(body);
-    const str = (key) => {
-        const v = meta[key];
-        return v === undefined || v === null ? undefined : String(v);
-    };
-    const labels = Array.isArray(meta.labels) ? meta.labels.map(String) : [];
     return {
         id,
         identifier: id,
-        title: str('title') ?? '',
+        title: meta.title ?? '',
         description,
-        state: str('state') ?? null,
-        labels,
+        state: meta.state ?? null,
+        labels: meta.labels,
         url: file,
         isPullRequest: false,
-        createdAt: str('created'),
-        updatedAt: str('updated'),
+        createdAt: meta.created,
+        updatedAt: meta.updated,
         comments
     };
 }
@@ -28370,35 +28811,9 @@ function writeWhole(path, text) {
     (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text);
     (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
 }
-function local_splitFrontMatter(text, file) {
-    const lines = text.split('\n');
-    if (lines[0] !== '---')
-        return { meta: {}, body: text.trim() };
-    let end = lines.indexOf('---', 1);
-    if (end < 0)
-        end = lines.length;
-    const doc = (0,dist/* parseDocument */.Tp)(lines.slice(1, end).join('\n'));
-    if (doc.errors.length > 0) {
-        const e = doc.errors[0];
-        const line = (e.linePos?.[0]?.line ?? 1) + 1;
-        throw new errors_UserError(`invalid front matter: ${e.message.split('\n')[0]}`, { file, line });
-    }
-    if (doc.contents !== null && !(0,dist/* isMap */.jh)(doc.contents)) {
-        throw new errors_UserError('front matter must be a map of keys (title, state, labels, ...)', {
-            file,
-            line: 2
-        });
-    }
-    return {
-        meta: doc.toJS() ?? {},
-        body: lines
-            .slice(end + 1)
-            .join('\n')
-            .trim()
-    };
-}
 const COMMENTS_HEADING = /^## Comments[ \t]*$/m;
 const COMMENT_ENTRY = /^### (\S+) — (.+)$/;
+const KEY_LINE = /^<!-- itervox:[A-Za-z0-9:._-]+ -->\n/;
 function splitComments(body) {
     const m = COMMENTS_HEADING.exec(body);
     if (!m)
@@ -28408,8 +28823,10 @@ function splitComments(body) {
     let current = null;
     const bodyLines = [];
     const flush = () => {
+        // The runner's idempotency key (see local-port.ts) is bookkeeping, not the comment.
+        const body = bodyLines.join('\n').trim().replace(KEY_LINE, '');
         if (current)
-            comments.push({ ...current, body: bodyLines.join('\n').trim() });
+            comments.push({ ...current, body });
         bodyLines.length = 0;
     };
     for (const line of body.slice(m.index + m[0].length).split('\n')) {
@@ -28551,6 +28968,7 @@ async function readStdin() {
 
 
 
+
 /**
  * The root `.gitignore` lines that keep the profiles, the handoffs and local issues committable
  * while the rest of `.itervox/` (run records, logs) stays local. `!/.itervox/` first, so that an
@@ -28564,6 +28982,8 @@ const GITIGNORE_LINES = [
     '!/.itervox/handoff/',
     '!/.itervox/issues/'
 ];
+// init rewrites .gitignore whole; a real one is a few KiB.
+const GITIGNORE_MAX_BYTES = 1024 * 1024;
 // Paths that must stay committable; they need not exist for git to judge them.
 const PROBES = [
     '.itervox/agents/researcher/SOUL.md',
@@ -28586,7 +29006,9 @@ async function ensureGitignore(root) {
         }
         if ((await ignoredProbes(root)).length === 0)
             return 'unchanged';
-        const text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8').replace(/\r\n?/g, '\n').replace(/\n*$/, '\n');
+        const text = readCappedText(path, GITIGNORE_MAX_BYTES, '.gitignore')
+            .replace(/\r\n?/g, '\n')
+            .replace(/\n*$/, '\n');
         const present = new Set(text.split('\n').map((l) => l.trim()));
         const missing = GITIGNORE_LINES.filter((l) => !present.has(l));
         gitignore_write(path, `${text === '\n' ? '' : text}${missing.join('\n')}\n`);
@@ -29528,185 +29950,96 @@ async function writeNew(path, text) {
 
 
 
-;// CONCATENATED MODULE: ./.build/pipeline/advance.js
+;// CONCATENATED MODULE: ./.build/pipeline/effects.js
+
 /**
- * The record after the pipeline acts on `next`. A move starts a new entry into the target
- * state; the stage that the entry starts finds it there.
+ * The decision as data: the tracker effects that carry it out, in order. Each is idempotent,
+ * so whoever finds them owed (a re-run, the next stage's job) can carry them out again.
  */
-function recordAfter(record, next, waiting) {
-    const out = { ...record };
-    const enter = (state) => {
-        out.state = state;
-        out.entry = record.entry + 1;
-        out.transitions = record.transitions + 1;
-        out.round = 0;
-        delete out.pendingMove;
-        delete out.waiting;
-    };
+function effectsOf(o) {
+    const key = (what) => `itervox:${what}:${o.entry}:${o.run.replace(/[^A-Za-z0-9._]/g, '.')}`;
+    const out = [];
+    if (o.requests && o.deliverable) {
+        const at = { commit: o.deliverable.commit, path: o.deliverable.path, profile: o.profile };
+        if (o.requests.comment)
+            out.push({ kind: 'agent-comment', key: key('agent'), ...at });
+        if (o.requests.commentPr && o.pullRequest) {
+            out.push({
+                kind: 'agent-comment',
+                key: key('agent-pr'),
+                ...at,
+                pullRequest: o.pullRequest
+            });
+        }
+    }
+    if (o.replied)
+        out.push({ kind: 'flag', flag: 'needs-input', on: false });
+    const next = o.next;
+    if (next.kind !== 'escalate')
+        out.push({ kind: 'flag', flag: 'needs-attention', on: false });
     switch (next.kind) {
         case 'move':
-            enter(next.to);
-            delete out.halted;
+            out.push({ kind: 'move', from: o.state, to: next.to });
+            // With chain: label the move's own label event starts the next stage.
+            if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
+                out.push({ kind: 'wake', state: next.to, entry: o.entry });
+            }
             break;
         case 'review':
-            if (next.pendingMove)
-                out.pendingMove = next.pendingMove;
-            else
-                delete out.pendingMove;
-            break;
         case 'rework':
-            out.round = next.round;
-            break;
-        case 'wait':
-            out.waiting = { ...waiting, question: next.question };
+        case 'retry':
+            // Same-state steps change no label, so they are always woken where anything is.
+            if (o.wakes !== 'none') {
+                out.push({
+                    kind: 'wake',
+                    state: o.state,
+                    entry: o.entry,
+                    ...(o.step ? { step: o.step } : {})
+                });
+            }
             break;
         case 'escalate':
             if (next.to)
-                enter(next.to);
-            out.halted = next.why;
+                out.push({ kind: 'move', from: o.state, to: next.to });
+            else
+                out.push({ kind: 'flag', flag: 'needs-attention', on: true });
+            out.push({
+                kind: 'comment',
+                key: key('stopped'),
+                body: `**The itervox pipeline stopped.** ${untrusted_text_cellText(next.why, 2000)}.\n\n${o.runLine}`
+            });
             break;
-        case 'retry':
+        case 'wait':
+            out.push({ kind: 'flag', flag: 'needs-input', on: true });
+            out.push({
+                kind: 'comment',
+                key: key('question'),
+                body: `**The ${untrusted_text_cellText(o.profile, 60)} agent needs input.** ${o.replyHint}\n\n${untrusted_text_fenced(untrusted_text_clip(next.question, 4000), '~')}\n\n${o.runLine}`
+            });
+            break;
         case 'stop':
             break;
     }
     return out;
 }
-/** The dispatch payload that starts the stage `next` asks for, in `record`'s terms. */
-function continuationFor(next, record, current) {
+/** The decision in words, for logs, the summary, the status and the CLI's progress line. */
+function effects_describe(next) {
     switch (next.kind) {
         case 'move':
-            return { state: next.to, entry: record.entry };
+            return `moved to "${next.to}" (${next.why})`;
         case 'review':
-            return {
-                state: record.state ?? '',
-                entry: record.entry,
-                kind: 'review',
-                attempt: 0,
-                round: record.round,
-                reviewed: current.profile
-            };
+            return `review by ${next.reviewer} next`;
         case 'rework':
-            return {
-                state: record.state ?? '',
-                entry: record.entry,
-                kind: 'work',
-                profile: next.profile,
-                attempt: 0,
-                round: next.round
-            };
-        case 'retry': {
-            const payload = {
-                state: record.state ?? '',
-                entry: record.entry,
-                kind: current.kind,
-                profile: current.profile,
-                attempt: next.attempt,
-                round: current.round
-            };
-            if (next.recheck)
-                payload.recheck = next.recheck.slice(0, 500);
-            if (current.reviewed)
-                payload.reviewed = current.reviewed;
-            return payload;
-        }
-        default:
-            return null;
+            return `back to ${next.profile} with the review's findings (round ${next.round})`;
+        case 'retry':
+            return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''})`;
+        case 'escalate':
+            return `escalated${next.to ? ` to "${next.to}"` : ''}: ${next.why}`;
+        case 'wait':
+            return 'waiting for an answer';
+        case 'stop':
+            return `stopped: ${next.why}`;
     }
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/plan.js
-
-/**
- * Decides what this job runs so that one entry into a state runs its stage once (plus the
- * pipeline's own retries, reviews and reworks), whatever mix of label events, dispatches and
- * re-runs arrives. Jobs for one issue are serialised by the workflow's concurrency group, so the
- * record read here already holds every earlier job's stage.
- */
-function planStage(o) {
-    const { record, state, automation, trigger } = o;
-    const sameEntry = record.state !== null && sameState(record.state, state);
-    const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
-    const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
-    const rerun = mine[mine.length - 1];
-    if (rerun) {
-        if (!sameEntry || rerun.entry !== record.entry) {
-            return { skip: 'this job ran for an earlier entry into the state; the issue has moved on' };
-        }
-        if (rerun.outcome === 'succeeded') {
-            return { skip: `this job's ${rerun.profile} stage already succeeded for "${state}"` };
-        }
-        return {
-            entry: record.entry,
-            newEntry: false,
-            kind: rerun.kind,
-            profile: rerun.profile,
-            attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
-            round: record.round
-        };
-    }
-    if (trigger.source === 'comment') {
-        const w = record.waiting;
-        if (trigger.actorIsBot)
-            return { skip: 'a bot comment does not answer a stage' };
-        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
-            return { skip: 'no stage of this issue is waiting for input' };
-        }
-        return {
-            entry: w.entry,
-            newEntry: false,
-            kind: w.kind,
-            profile: w.profile,
-            attempt: w.attempt,
-            round: record.round,
-            timestamp: w.timestamp,
-            reply: trigger.reply
-        };
-    }
-    const c = trigger.continuation;
-    if (trigger.source === 'repository_dispatch' && c) {
-        if (!sameEntry || c.entry !== record.entry) {
-            return { skip: `the dispatch was for an earlier entry into "${state}"` };
-        }
-        const kind = c.kind;
-        const profile = kind === 'review' ? o.config.agent.reviewerProfile : (c.profile ?? automation.profile);
-        if (!profile || !o.config.agent.profiles[profile]) {
-            return { skip: `the dispatch names no profile this WORKFLOW.md has` };
-        }
-        const ran = (s) => s.kind === kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round;
-        if (inEntry.some(ran)) {
-            return {
-                skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${state}"`
-            };
-        }
-        return {
-            entry: record.entry,
-            newEntry: false,
-            kind,
-            profile,
-            attempt: c.attempt,
-            round: c.round,
-            recheck: c.recheck,
-            reviewed: c.reviewed
-        };
-    }
-    if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
-        return { skip: "the pipeline's own label change; its next stage was dispatched" };
-    }
-    if (trigger.source === 'repository_dispatch' && sameEntry && inEntry.length > 0) {
-        return { skip: `a stage already ran for this entry into "${state}"` };
-    }
-    return {
-        entry: sameEntry && inEntry.length === 0 ? record.entry : record.entry + 1,
-        newEntry: !(sameEntry && inEntry.length === 0),
-        kind: 'work',
-        profile: automation.profile,
-        attempt: 0,
-        round: 0
-    };
-}
-function nextAttempt(stages, kind, profile) {
-    const same = stages.filter((s) => s.kind === kind && s.profile === profile);
-    return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/requests.js
@@ -29842,6 +30175,234 @@ function requests_clip(text, max) {
     return text.length > max ? text.slice(0, max) : text;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/apply.js
+
+
+/**
+ * Carries out a decision's effects in order, skipping each one already done: a move whose
+ * target the issue is in, a wake-up this job is, a comment whose key exists (the tracker
+ * checks), a flag already set. Stops at the first failure, which is thrown.
+ */
+async function carryOut(o) {
+    let state = o.issue.state;
+    let labels = o.issue.labels;
+    let performed = 0;
+    const issue = () => ({ ...o.issue, state, labels });
+    for (const e of o.effects) {
+        switch (e.kind) {
+            case 'move': {
+                if (state !== null && sameState(state, e.to))
+                    break;
+                // Someone moved the issue elsewhere meanwhile: their move stands.
+                if (state === null || !sameState(state, e.from))
+                    break;
+                state = (await o.tracker.moveState(issue(), e.from, e.to)).current;
+                performed++;
+                break;
+            }
+            case 'wake': {
+                if (!o.resendWakes)
+                    break;
+                if (state === null || !sameState(state, e.state))
+                    break;
+                await o.tracker.wake(issue(), {
+                    state: e.state,
+                    entry: e.entry,
+                    ...(e.step ? { step: e.step } : {})
+                });
+                performed++;
+                break;
+            }
+            case 'flag': {
+                const has = labels.some((l) => l.toLowerCase() === e.flag);
+                if (has === e.on)
+                    break;
+                await o.tracker.setFlag(issue(), e.flag, e.on);
+                labels = e.on ? [...labels, e.flag] : labels.filter((l) => l.toLowerCase() !== e.flag);
+                performed++;
+                break;
+            }
+            case 'comment':
+                await o.tracker.comment(issue(), { key: e.key, body: e.body });
+                performed++;
+                break;
+            case 'agent-comment': {
+                const body = await agentWords(o, e);
+                if (body === null)
+                    break;
+                await o.tracker.comment(issue(), {
+                    key: e.key,
+                    body,
+                    agent: e.profile,
+                    ...(e.pullRequest !== undefined ? { pullRequest: e.pullRequest } : {})
+                });
+                performed++;
+                break;
+            }
+        }
+    }
+    return { performed, state };
+}
+/** The comment the agent asked for, read again from its committed deliverable. */
+async function agentWords(o, e) {
+    const text = await o.workspace.readCommitted(e.commit, e.path, o.maxFileBytes);
+    if (text === null)
+        return null;
+    const { requests } = readRequests(text);
+    const words = e.pullRequest === undefined ? requests.comment : requests.commentPr;
+    // An agent's words may be Markdown, but may not ping people or teams.
+    return words ? words.replace(/@/g, '@\u2060') : null;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/decide.js
+
+
+/** Whether this trigger starts a stage for the issue as it is now (never as the payload says). */
+function decideStage(config, trigger, issue) {
+    if (issue.closed)
+        return { skip: `${issue.identifier} is closed` };
+    const state = issue.state;
+    if (trigger.label) {
+        const label = trigger.label;
+        const isState = knownStates(config).some((k) => sameState(k, label));
+        if (!isState)
+            return { skip: `label "${label}" is not a pipeline state` };
+        if (!state || !sameState(state, label)) {
+            return {
+                skip: `label "${label}" was added, but the issue is now in "${state ?? 'no state'}"`
+            };
+        }
+    }
+    if (!state)
+        return { skip: `${issue.identifier} carries no state` };
+    if (trigger.state && !sameState(trigger.state, state)) {
+        return { skip: `the trigger was for "${trigger.state}", but the issue is now in "${state}"` };
+    }
+    const automation = findAutomation(config, state);
+    if (!automation)
+        return { skip: `no automation starts when an issue enters "${state}"` };
+    if (!config.agent.profiles[automation.profile]?.enabled) {
+        return { skip: `profile ${automation.profile} is disabled` };
+    }
+    return { state, automation };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/actor.js
+/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
+function isBot(actor, actorType) {
+    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/plan.js
+
+/**
+ * Decides what this job runs so that one entry into a state runs its stage once (plus the
+ * pipeline's own retries, reviews and reworks), whatever mix of label events, dispatches and
+ * re-runs arrives. Jobs for one issue are serialised by the workflow's concurrency group, so the
+ * record read here already holds every earlier job's stage.
+ */
+function planStage(o) {
+    const { record, state, automation, trigger } = o;
+    const sameEntry = record.state !== null && sameState(record.state, state);
+    const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
+    const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
+    const rerun = mine[mine.length - 1];
+    if (rerun) {
+        if (!sameEntry || rerun.entry !== record.entry) {
+            return { skip: 'this job ran for an earlier entry into the state; the issue has moved on' };
+        }
+        if (rerun.outcome === 'succeeded') {
+            return { skip: `this job's ${rerun.profile} stage already succeeded for "${state}"` };
+        }
+        return {
+            entry: record.entry,
+            newEntry: false,
+            kind: rerun.kind,
+            profile: rerun.profile,
+            attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
+            round: record.round,
+            resume: 0
+        };
+    }
+    if (trigger.source === 'comment') {
+        const w = record.waiting;
+        if (trigger.actorIsBot)
+            return { skip: 'a bot comment does not answer a stage' };
+        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
+            return { skip: 'no stage of this issue is waiting for input' };
+        }
+        return {
+            entry: w.entry,
+            newEntry: false,
+            kind: w.kind,
+            profile: w.profile,
+            attempt: w.attempt,
+            round: record.round,
+            timestamp: w.timestamp,
+            reply: trigger.reply,
+            resume: inEntry.filter((s) => s.kind === w.kind && s.profile === w.profile && s.attempt === w.attempt).length
+        };
+    }
+    // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
+    const c = record.continuation;
+    const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state);
+    if (trigger.source === 'wake' && trigger.wake) {
+        if (!sameEntry || trigger.wake.entry !== record.entry) {
+            return { skip: `the wake-up was for an earlier entry into "${state}"` };
+        }
+    }
+    if (c && forStep && trigger.source === 'cli')
+        return continueWith(o, c, inEntry);
+    if (c && forStep && trigger.source === 'wake' && trigger.wake?.step !== undefined) {
+        if (trigger.wake.step !== c.step) {
+            return { skip: `the wake-up's step already ran for this entry into "${state}"` };
+        }
+        return continueWith(o, c, inEntry);
+    }
+    if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
+        return { skip: "the pipeline's own label change; its next stage was dispatched" };
+    }
+    if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
+        return { skip: `a stage already ran for this entry into "${state}"` };
+    }
+    return {
+        entry: sameEntry && inEntry.length === 0 ? record.entry : record.entry + 1,
+        newEntry: !(sameEntry && inEntry.length === 0),
+        kind: 'work',
+        profile: automation.profile,
+        attempt: 0,
+        round: 0,
+        resume: 0
+    };
+}
+function continueWith(o, c, inEntry) {
+    const profile = c.kind === 'review' ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile;
+    if (!o.config.agent.profiles[profile]) {
+        return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` };
+    }
+    const ran = (s) => s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round;
+    if (inEntry.some(ran)) {
+        return {
+            skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${o.state}"`
+        };
+    }
+    return {
+        entry: o.record.entry,
+        newEntry: false,
+        kind: c.kind,
+        profile,
+        attempt: c.attempt,
+        round: c.round,
+        resume: 0,
+        ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
+        ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {})
+    };
+}
+function nextAttempt(stages, kind, profile) {
+    const same = stages.filter((s) => s.kind === kind && s.profile === profile);
+    return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/sections.js
 
 
@@ -29893,302 +30454,86 @@ function pipelineSections(plan, allowedActions) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./.build/git/objects.js
-// Reads trees and blobs straight from git's object store, so committed files are never read
-// through the file system (a committed symlink is only ever a blob holding its target). This is
-// the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
-// (git 2.36+), started with an argv array, never a shell, and with nothing from the
-// repository's config or the environment able to run a program, reach the network or swap an
-// object. Trees are read as raw objects, so listing a directory costs one object however many
-// files it holds; blob sizes are asked only for the blobs that may be read.
-
-
-const GIT_OPTIONS = [
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'core.hooksPath=/dev/null',
-    // No transport at all, so a partial clone cannot fetch a missing object behind our back.
-    '-c',
-    'protocol.allow=never',
-    '--no-replace-objects'
-];
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const MAX_STDERR = 4096;
-// 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
-// what one listing can cost.
-const MAX_TREE_BYTES = 16 * 1024 * 1024;
-// GIT_DIR, GIT_CONFIG_PARAMETERS and friends could point git elsewhere or inject config.
-function objects_gitEnv() {
-    const env = {};
-    for (const [k, v] of Object.entries(process.env))
-        if (!k.startsWith('GIT_'))
-            env[k] = v;
-    env.GIT_TERMINAL_PROMPT = '0';
-    env.GIT_NO_LAZY_FETCH = '1';
-    env.GIT_NO_REPLACE_OBJECTS = '1';
-    return env;
+;// CONCATENATED MODULE: ./.build/pipeline/advance.js
+/**
+ * The record after the pipeline acts on `next`. A move starts a new entry into the target
+ * state; the stage that the entry starts finds it there. A same-state step (retry, review,
+ * rework) is written as the record's continuation, which the next wake-up runs.
+ */
+function recordAfter(record, next, waiting, current) {
+    const out = { ...record };
+    delete out.continuation;
+    const enter = (state) => {
+        out.state = state;
+        out.entry = record.entry + 1;
+        out.transitions = record.transitions + 1;
+        out.round = 0;
+        delete out.pendingMove;
+        delete out.waiting;
+    };
+    switch (next.kind) {
+        case 'move':
+            enter(next.to);
+            delete out.halted;
+            break;
+        case 'review':
+            if (next.pendingMove)
+                out.pendingMove = next.pendingMove;
+            else
+                delete out.pendingMove;
+            break;
+        case 'rework':
+            out.round = next.round;
+            break;
+        case 'wait':
+            out.waiting = { ...waiting, question: next.question };
+            break;
+        case 'escalate':
+            if (next.to)
+                enter(next.to);
+            out.halted = next.why;
+            break;
+        case 'retry':
+        case 'stop':
+            break;
+    }
+    const step = continuationFor(next, out, current);
+    if (step)
+        out.continuation = step;
+    return out;
 }
-class GitObjects {
-    repoDir;
-    batch;
-    batchExit;
-    batchError;
-    waiting = [];
-    chunks = [];
-    buffered = 0;
-    stderr = '';
-    maxTreeBytes;
-    constructor(repoDir, opts = {}) {
-        this.repoDir = repoDir;
-        this.maxTreeBytes = opts.maxTreeBytes ?? MAX_TREE_BYTES;
-    }
-    /**
-     * Lists the directory `dir` (repo-relative, forward slashes) at `commitish`. A `dir` that is
-     * a symlink, a gitlink or a file, or sits under one, is `other` and nothing of it is listed.
-     */
-    async listTree(commitish, dir) {
-        if (commitish === '' || /[\0\n\r]/.test(commitish)) {
-            throw new Error(`not a commit: ${JSON.stringify(commitish)}`);
-        }
-        const parts = checkDir(dir);
-        const [root] = await this.request('info', [`${commitish}^{tree}`]);
-        if (!root)
-            throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`);
-        const [self] = await this.request('info', [`${root.oid}:${dir}`]);
-        if (self?.type === 'tree') {
-            return { kind: 'tree', entries: await this.readTree(self, `${dir} at ${commitish}`) };
-        }
-        // Missing, or not a directory: walk down from the root to say which.
-        let tree = root;
-        for (let i = 0; i < parts.length; i++) {
-            const here = parts.slice(0, i).join('/') || '/';
-            const entry = (await this.readTree(tree, `${here} at ${commitish}`)).find((e) => e.name === parts[i]);
-            if (!entry)
-                return { kind: 'missing', entries: [] };
-            const path = parts.slice(0, i + 1).join('/');
-            if (entry.type !== 'tree')
-                return { kind: 'other', mode: entry.mode, path, entries: [] };
-            tree = { oid: entry.oid };
-        }
-        return { kind: 'missing', entries: [] };
-    }
-    /** The sizes of blobs, without reading them. */
-    async blobSizes(oids) {
-        const unique = checkOids(oids);
-        const found = await this.request('info', unique);
-        const sizes = new Map();
-        unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i]).size));
-        return sizes;
-    }
-    /** The contents of blobs. */
-    async readBlobs(oids) {
-        const unique = checkOids(oids);
-        const found = await this.request('contents', unique);
-        const blobs = new Map();
-        unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i]).data));
-        return blobs;
-    }
-    async close() {
-        if (!this.batch)
-            return;
-        this.batch.stdin.end();
-        await this.batchExit;
-        this.batch = undefined;
-    }
-    async readTree(tree, what) {
-        const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree];
-        if (info?.size === undefined)
-            throw new Error(`${what}: tree ${tree.oid} is missing`);
-        if (info.size > this.maxTreeBytes) {
-            throw new errors_UserError(`${what} is a ${info.size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`);
-        }
-        const [found] = await this.request('contents', [tree.oid]);
-        if (found?.type !== 'tree' || !found.data)
-            throw new Error(`${what}: ${tree.oid} is not a tree`);
-        return parseTree(found.data, tree.oid.length / 2);
-    }
-    request(kind, names) {
-        if (names.length === 0)
-            return Promise.resolve([]);
-        const proc = this.startBatch();
-        const replies = names.map((name) => new Promise((resolve, reject) => {
-            if (this.batchError)
-                return reject(this.batchError);
-            this.waiting.push({ kind, name, resolve, reject });
-        }));
-        proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''));
-        return Promise.all(replies);
-    }
-    startBatch() {
-        if (this.batch)
-            return this.batch;
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...GIT_OPTIONS, 'cat-file', '--batch-command'], {
-            cwd: this.repoDir,
-            env: objects_gitEnv(),
-            stdio: ['pipe', 'pipe', 'pipe']
-        });
-        this.batch = child;
-        this.batchError = undefined;
-        this.chunks = [];
-        this.buffered = 0;
-        this.stderr = '';
-        child.stdout.on('data', (d) => this.onData(d));
-        child.stderr.on('data', (d) => {
-            if (this.stderr.length < MAX_STDERR)
-                this.stderr += d.toString('utf8');
-        });
-        // A write after git died fails with EPIPE; the exit below reports why.
-        child.stdin.on('error', () => undefined);
-        this.batchExit = new Promise((resolve) => {
-            const fail = (why) => {
-                const old = /batch-command/.test(this.stderr) ? ' (git 2.36 or later is needed)' : '';
-                this.batchError = new Error(`git cat-file ${why}: ${firstLine(this.stderr)}${old}`);
-                for (const p of this.waiting.splice(0))
-                    p.reject(this.batchError);
-                this.batch = undefined;
-                resolve();
+/** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
+function continuationFor(next, record, current) {
+    const here = {
+        state: record.state ?? '',
+        entry: record.entry,
+        ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
+    };
+    switch (next.kind) {
+        case 'review':
+            return {
+                ...here,
+                kind: 'review',
+                profile: next.reviewer,
+                attempt: 0,
+                round: record.round,
+                reviewed: current.profile
             };
-            child.on('error', (e) => fail(`could not start (${e.message})`));
-            child.on('close', (code) => fail(`exited (${code})`));
-        });
-        return child;
+        case 'rework':
+            return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round };
+        case 'retry':
+            return {
+                ...here,
+                kind: current.kind,
+                profile: current.profile,
+                attempt: next.attempt,
+                round: current.round,
+                ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
+                ...(current.reviewed ? { reviewed: current.reviewed } : {})
+            };
+        default:
+            return undefined;
     }
-    // Replies come in request order: `<oid> <type> <size>\n`, then for `contents` the bytes and
-    // `\n`; or `<name> missing\n` (also `ambiguous`).
-    onData(chunk) {
-        this.chunks.push(chunk);
-        this.buffered += chunk.length;
-        while (this.waiting.length > 0) {
-            const p = this.waiting[0];
-            if (!p.header) {
-                const nl = this.findNewline();
-                if (nl < 0)
-                    return;
-                const line = this.take(nl + 1).toString('utf8', 0, nl);
-                const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(line);
-                if (!m) {
-                    this.waiting.shift();
-                    if (line.endsWith(' missing'))
-                        p.resolve(null);
-                    else
-                        p.reject(new Error(`git cat-file: ${p.name}: ${line}`));
-                    continue;
-                }
-                p.header = { oid: m[1], type: m[2], size: Number(m[3]) };
-                if (p.kind === 'info') {
-                    this.waiting.shift();
-                    p.resolve(p.header);
-                    continue;
-                }
-            }
-            if (this.buffered < p.header.size + 1)
-                return;
-            const data = this.take(p.header.size);
-            this.take(1);
-            this.waiting.shift();
-            p.resolve({ ...p.header, data });
-        }
-    }
-    findNewline() {
-        let offset = 0;
-        for (const c of this.chunks) {
-            const i = c.indexOf(0x0a);
-            if (i >= 0)
-                return offset + i;
-            offset += c.length;
-        }
-        return -1;
-    }
-    take(n) {
-        const parts = [];
-        let need = n;
-        while (need > 0) {
-            const c = this.chunks[0];
-            if (c.length <= need) {
-                parts.push(c);
-                this.chunks.shift();
-                need -= c.length;
-            }
-            else {
-                parts.push(c.subarray(0, need));
-                this.chunks[0] = c.subarray(need);
-                need = 0;
-            }
-        }
-        this.buffered -= n;
-        return parts.length === 1 ? parts[0] : Buffer.concat(parts, n);
-    }
-}
-/** Parses a raw tree object: `<mode> <name>\0<binary oid>` per entry. */
-function parseTree(data, oidBytes) {
-    const entries = [];
-    let i = 0;
-    while (i < data.length) {
-        const sp = data.indexOf(0x20, i);
-        const nul = sp < 0 ? -1 : data.indexOf(0, sp + 1);
-        if (nul < 0 || nul + 1 + oidBytes > data.length)
-            throw new Error('malformed git tree object');
-        const mode = data.toString('latin1', i, sp).padStart(6, '0');
-        entries.push({
-            mode,
-            type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
-            oid: data.toString('hex', nul + 1, nul + 1 + oidBytes),
-            size: null,
-            // Names that are not UTF-8 come out with U+FFFD; such names are never shown, only reported.
-            name: data.toString('utf8', sp + 1, nul)
-        });
-        i = nul + 1 + oidBytes;
-    }
-    return entries;
-}
-function blob(oid, found) {
-    if (!found)
-        throw new Error(`git object ${oid} is missing`);
-    if (found.type !== 'blob')
-        throw new Error(`git object ${oid} is a ${found.type}, not a blob`);
-    return found;
-}
-function checkOids(oids) {
-    const unique = [...new Set(oids)];
-    for (const oid of unique)
-        if (!OID.test(oid))
-            throw new Error(`not an object id: ${oid}`);
-    return unique;
-}
-function checkDir(dir) {
-    const parts = dir.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
-        throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`);
-    }
-    return parts;
-}
-function firstLine(text) {
-    return text.trim().split('\n')[0] || 'no message';
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/record.js
-function emptyRecord() {
-    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
-}
-/** Most stage records kept; older ones stay in the branch's commit trailers. */
-const MAX_STAGE_RECORDS = 50;
-/** The record once a job has decided to run a stage for `state`. */
-function recordStart(record, state, plan) {
-    const next = { ...record };
-    if (plan.newEntry) {
-        Object.assign(next, { state, entry: plan.entry, round: 0 });
-        delete next.pendingMove;
-        delete next.halted;
-        delete next.waiting;
-    }
-    if (plan.reply)
-        delete next.waiting;
-    return next;
-}
-/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
-function recordStage(record, stage) {
-    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
@@ -30298,7 +30643,6 @@ function budgeted(f, next) {
 
 
 
-
 /**
  * What a finished stage means for the pipeline, the same for the action and the CLI: the
  * agent's permitted requests (read from the committed deliverable), the next step, and the
@@ -30309,14 +30653,14 @@ async function settleStage(o) {
     const profile = config.agent.profiles[plan.profile];
     const refused = refusalsOf(result);
     let requests = {};
-    if (result.outcome === 'succeeded' && result.handoffPath && o.commit) {
-        const text = await readCommitted(o.repo, o.commit, result.handoffPath, config.handoff.maxFileBytes);
+    if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
+        const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes);
         const read = readRequests(text ?? '');
         const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config));
         requests = allowed.permitted;
         refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`));
     }
-    const next = decideNext({
+    const decided = decideNext({
         config,
         automation: o.automation,
         kind: plan.kind,
@@ -30333,6 +30677,7 @@ async function settleStage(o) {
         question: result.agent?.question,
         handoffPath: result.handoffPath
     });
+    const next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided;
     const stage = {
         entry: plan.entry,
         state: o.state,
@@ -30349,11 +30694,20 @@ async function settleStage(o) {
         ...(o.runUrl ? { runUrl: o.runUrl } : {}),
         startedAt: o.startedAt.toISOString(),
         durationMs: Date.now() - o.startedAt.getTime(),
-        handoffPath: result.handoffPath ?? undefined
+        ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
+        ...(o.commit ? { commit: o.commit } : {}),
+        ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {})
     });
+    const current = {
+        kind: plan.kind,
+        profile: plan.profile,
+        round: plan.round,
+        run: o.run,
+        ...(plan.reviewed ? { reviewed: plan.reviewed } : {})
+    };
     return {
         next,
-        record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }),
+        record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
         staged: record,
         requests,
         refused
@@ -30371,23 +30725,22 @@ function refusalsOf(r) {
     }
     return out;
 }
-/** The committed deliverable: a regular file within the cap, as the checks passed it. */
-async function readCommitted(repo, commit, path, maxBytes) {
-    const objects = new GitObjects(repo);
+
+;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
+
+
+function saveStageContext(path, ctx) {
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.tmp`;
+    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(ctx), { mode: 0o600 });
+    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+}
+function loadStageContext(path) {
     try {
-        const slash = path.lastIndexOf('/');
-        const listing = await objects.listTree(commit, path.slice(0, slash));
-        const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
-        if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
-            return null;
-        const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
-        if (size === undefined || size > maxBytes)
-            return null;
-        const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
-        return blob ? blob.toString('utf8') : null;
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
     }
-    finally {
-        await objects.close();
+    catch {
+        return null;
     }
 }
 
@@ -30648,6 +31001,21 @@ async function endGroup(pgid, graceMs) {
         return [];
     return groupPids(pgid);
 }
+/** Agent groups this process started and has not yet seen end. */
+const running = new Set();
+/** Remembers a group until the returned function is called. */
+function trackGroup(pgid) {
+    running.add(pgid);
+    return () => running.delete(pgid);
+}
+/**
+ * SIGKILL to every group this process started, synchronously: for a second Ctrl-C, when the
+ * user will not wait for a graceful end and this process is about to exit.
+ */
+function killTrackedGroups() {
+    for (const pgid of running)
+        signalGroup(pgid, 'SIGKILL');
+}
 
 ;// CONCATENATED MODULE: ./.build/agent/liveness.js
 
@@ -30775,7 +31143,7 @@ function keepEnd(text, max) {
     return '…' + text.slice(start).trimStart();
 }
 /** The first non-empty line, trimmed and capped: a reason must stay on one line. */
-function text_firstLine(text, max = 200) {
+function firstLine(text, max = 200) {
     // A lone CR or another line separator would start a new line in the runner's log, where a
     // line beginning `::` is a workflow command; control characters go too.
     const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? '';
@@ -31059,7 +31427,7 @@ function errorReason(r, status, text) {
     }
     if (subtype && subtype !== 'success')
         return subtype.replace(/_/g, ' ');
-    return text_firstLine(text ?? '') || 'the agent reported an error';
+    return firstLine(text ?? '') || 'the agent reported an error';
 }
 // In print mode nobody can answer the CLI's own question tool, so the CLI denies it and lists
 // the denial in the result: the agent did need a human.
@@ -31153,7 +31521,7 @@ class CodexParser extends JsonStreamParser {
         return `${safeName(kind)} ${type.slice('item.'.length)}`;
     }
     fail(message) {
-        this.error = text_firstLine(message) || 'error';
+        this.error = firstLine(message) || 'error';
         if (mentionsRateLimit(message))
             this.rateLimited = true;
     }
@@ -31220,7 +31588,7 @@ class GeminiParser extends JsonStreamParser {
         if (error || (typeof r?.status === 'string' && r.status !== 'success')) {
             const message = asString(error?.message) ?? '';
             const kind = asString(error?.type) ?? '';
-            findings.error = text_firstLine(message) || safeName(kind) || 'the agent reported an error';
+            findings.error = firstLine(message) || safeName(kind) || 'the agent reported an error';
             if (mentionsRateLimit(`${message} ${kind}`))
                 findings.rateLimited = true;
             return findings;
@@ -31395,6 +31763,7 @@ async function runAgent(opts) {
 }
 async function supervise(run, opts) {
     const { child, pgid, log, preset, startedAt } = run;
+    const untrack = trackGroup(pgid);
     const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const notify = (e) => {
         try {
@@ -31453,6 +31822,7 @@ async function supervise(run, opts) {
     await ending;
     // Whatever the leader left running in its group (a dev server, a test watcher) goes too.
     const survivors = await endGroup(pgid, graceMs);
+    untrack();
     await drained([child.stdout, child.stderr], graceMs);
     lines.end();
     log.close();
@@ -31557,8 +31927,8 @@ const DEFAULT_DEPTH = 100;
 async function prepareIssueBranch(o) {
     const remote = o.remote ?? 'origin';
     const repo = path.resolve(o.repo);
-    await branch_validateBranchName(o.branch);
-    await branch_validateBranchName(o.base);
+    await validateBranchName(o.branch);
+    await validateBranchName(o.base);
     validateRemoteName(remote);
     const fresh = await ensureRepository(repo, remote, o.remoteUrl);
     await removeStaleLocks(repo);
@@ -31590,7 +31960,7 @@ async function prepareIssueBranch(o) {
  * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
  * issues and pull requests, so they are data: checked here and only ever passed as argv.
  */
-async function branch_validateBranchName(name) {
+async function validateBranchName(name) {
     const bad = () => new errors_UserError(`"${name}" is not a valid branch name`);
     if (!name || name.startsWith('-') || name.includes('@{'))
         throw bad();
@@ -32048,18 +32418,45 @@ function tampered(what) {
 ;// CONCATENATED MODULE: ./.build/git/trailers.js
 
 
-/** The trailers a stage commit carries; re-runs find their earlier commit by them. */
+/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
 const TRAILER_KEYS = {
     profile: 'Itervox-Profile',
     run: 'Itervox-Run',
-    outcome: 'Itervox-Outcome'
+    outcome: 'Itervox-Outcome',
+    issue: 'Itervox-Issue',
+    state: 'Itervox-State',
+    stage: 'Itervox-Stage',
+    handoff: 'Itervox-Handoff',
+    reason: 'Itervox-Reason'
 };
 function stageTrailers(t) {
-    return [
+    const out = [
         [TRAILER_KEYS.profile, t.profile],
         [TRAILER_KEYS.run, t.run],
         [TRAILER_KEYS.outcome, t.outcome]
     ];
+    if (t.key) {
+        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
+    }
+    if (t.handoff)
+        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
+    const reason = t.reason ? flat(t.reason, 300) : '';
+    if (reason)
+        out.push([TRAILER_KEYS.reason, reason]);
+    return out;
+}
+// Trailer values are one line; a state name is data and may hold anything.
+function flat(v, max) {
+    return v
+        .replace(/[\s\0]+/g, ' ')
+        .trim()
+        .slice(0, max);
+}
+function stateValue(state) {
+    return flat(state, 200) || '-';
+}
+function stageValue(k) {
+    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
 }
 /** The message, a blank line, then one `Key: value` line per trailer. */
 function formatMessage(message, trailers) {
@@ -32076,31 +32473,43 @@ function formatMessage(message, trailers) {
     return `${body}\n\n${lines.join('\n')}\n`;
 }
 /**
- * The newest commit on the local branch whose trailers name this profile and run, so a re-run
- * finds the deliverable its first attempt already pushed. Looks at `maxCount` commits at most.
+ * The commit at or below `head` that a run of this exact stage made, so a stage whose push
+ * landed is never run again (a job killed after its push, a record that could not be written).
+ * Looks at the newest `maxCount` commits.
  */
-async function findStageCommit(repo, branch, stage, maxCount = 500) {
-    await validateBranchName(branch);
-    const r = await git(repo, [
+async function findLandedStage(repo, head, key, maxCount = 200) {
+    if (!/^[0-9a-f]{40,64}$/.test(head))
+        await validateBranchName(head);
+    const r = await git_git(repo, [
         'log',
         `--max-count=${maxCount}`,
         '--format=%H%x1f%(trailers:only,unfold)%x1e',
-        `refs/heads/${branch}`,
+        head,
         '--'
     ]);
-    for (const record of r.stdout.split('\x1e')) {
-        const [sha, block = ''] = record.trim().split('\x1f');
+    const want = (k) => k.toLowerCase();
+    for (const entry of r.stdout.split('\x1e')) {
+        const [sha, block = ''] = entry.trim().split('\x1f');
         if (!sha)
             continue;
         const trailers = new Map();
         for (const line of block.split('\n')) {
             const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-            if (m)
+            if (m?.[1] && m[2] !== undefined)
                 trailers.set(m[1].toLowerCase(), m[2].trim());
         }
-        if (trailers.get(TRAILER_KEYS.profile.toLowerCase()) === stage.profile &&
-            trailers.get(TRAILER_KEYS.run.toLowerCase()) === stage.run) {
-            return { sha, outcome: trailers.get(TRAILER_KEYS.outcome.toLowerCase()) ?? null };
+        const get = (k) => trailers.get(want(k));
+        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
+            get(TRAILER_KEYS.profile) === key.profile &&
+            get(TRAILER_KEYS.stage) === stageValue(key) &&
+            get(TRAILER_KEYS.state) === stateValue(key.state)) {
+            return {
+                sha,
+                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
+                run: get(TRAILER_KEYS.run) ?? '',
+                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
+                reason: get(TRAILER_KEYS.reason) ?? ''
+            };
         }
     }
     return null;
@@ -32141,7 +32550,7 @@ const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
  */
 async function commitAllowed(o) {
     const repo = external_node_path_namespaceObject.resolve(o.repo);
-    await branch_validateBranchName(o.branch);
+    await validateBranchName(o.branch);
     // Beside the real index, so that it can replace it in one rename.
     const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`);
     const env = { GIT_INDEX_FILE: index };
@@ -32404,22 +32813,278 @@ function marksPartial(outcome) {
     return PARTIAL.has(outcome);
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
+;// CONCATENATED MODULE: ./.build/git/objects.js
+// Reads trees and blobs straight from git's object store, so committed files are never read
+// through the file system (a committed symlink is only ever a blob holding its target). This is
+// the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
+// (git 2.36+), started with an argv array, never a shell, and with nothing from the
+// repository's config or the environment able to run a program, reach the network or swap an
+// object. Trees are read as raw objects, so listing a directory costs one object however many
+// files it holds; blob sizes are asked only for the blobs that may be read.
 
 
-function saveStageContext(path, ctx) {
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
-    const tmp = `${path}.tmp`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(ctx), { mode: 0o600 });
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+const GIT_OPTIONS = [
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'core.hooksPath=/dev/null',
+    // No transport at all, so a partial clone cannot fetch a missing object behind our back.
+    '-c',
+    'protocol.allow=never',
+    '--no-replace-objects'
+];
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const MAX_STDERR = 4096;
+// 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
+// what one listing can cost.
+const MAX_TREE_BYTES = 16 * 1024 * 1024;
+// GIT_DIR, GIT_CONFIG_PARAMETERS and friends could point git elsewhere or inject config.
+function objects_gitEnv() {
+    const env = {};
+    for (const [k, v] of Object.entries(process.env))
+        if (!k.startsWith('GIT_'))
+            env[k] = v;
+    env.GIT_TERMINAL_PROMPT = '0';
+    env.GIT_NO_LAZY_FETCH = '1';
+    env.GIT_NO_REPLACE_OBJECTS = '1';
+    return env;
 }
-function loadStageContext(path) {
-    try {
-        return JSON.parse(readFileSync(path, 'utf8'));
+class GitObjects {
+    repoDir;
+    batch;
+    batchExit;
+    batchError;
+    waiting = [];
+    chunks = [];
+    buffered = 0;
+    stderr = '';
+    maxTreeBytes;
+    constructor(repoDir, opts = {}) {
+        this.repoDir = repoDir;
+        this.maxTreeBytes = opts.maxTreeBytes ?? MAX_TREE_BYTES;
     }
-    catch {
-        return null;
+    /**
+     * Lists the directory `dir` (repo-relative, forward slashes) at `commitish`. A `dir` that is
+     * a symlink, a gitlink or a file, or sits under one, is `other` and nothing of it is listed.
+     */
+    async listTree(commitish, dir) {
+        if (commitish === '' || /[\0\n\r]/.test(commitish)) {
+            throw new Error(`not a commit: ${JSON.stringify(commitish)}`);
+        }
+        const parts = checkDir(dir);
+        const [root] = await this.request('info', [`${commitish}^{tree}`]);
+        if (!root)
+            throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`);
+        const [self] = await this.request('info', [`${root.oid}:${dir}`]);
+        if (self?.type === 'tree') {
+            return { kind: 'tree', entries: await this.readTree(self, `${dir} at ${commitish}`) };
+        }
+        // Missing, or not a directory: walk down from the root to say which.
+        let tree = root;
+        for (let i = 0; i < parts.length; i++) {
+            const here = parts.slice(0, i).join('/') || '/';
+            const entry = (await this.readTree(tree, `${here} at ${commitish}`)).find((e) => e.name === parts[i]);
+            if (!entry)
+                return { kind: 'missing', entries: [] };
+            const path = parts.slice(0, i + 1).join('/');
+            if (entry.type !== 'tree')
+                return { kind: 'other', mode: entry.mode, path, entries: [] };
+            tree = { oid: entry.oid };
+        }
+        return { kind: 'missing', entries: [] };
     }
+    /** The sizes of blobs, without reading them. */
+    async blobSizes(oids) {
+        const unique = checkOids(oids);
+        const found = await this.request('info', unique);
+        const sizes = new Map();
+        unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i]).size));
+        return sizes;
+    }
+    /** The contents of blobs. */
+    async readBlobs(oids) {
+        const unique = checkOids(oids);
+        const found = await this.request('contents', unique);
+        const blobs = new Map();
+        unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i]).data));
+        return blobs;
+    }
+    async close() {
+        if (!this.batch)
+            return;
+        this.batch.stdin.end();
+        await this.batchExit;
+        this.batch = undefined;
+    }
+    async readTree(tree, what) {
+        const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree];
+        if (info?.size === undefined)
+            throw new Error(`${what}: tree ${tree.oid} is missing`);
+        if (info.size > this.maxTreeBytes) {
+            throw new errors_UserError(`${what} is a ${info.size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`);
+        }
+        const [found] = await this.request('contents', [tree.oid]);
+        if (found?.type !== 'tree' || !found.data)
+            throw new Error(`${what}: ${tree.oid} is not a tree`);
+        return parseTree(found.data, tree.oid.length / 2);
+    }
+    request(kind, names) {
+        if (names.length === 0)
+            return Promise.resolve([]);
+        const proc = this.startBatch();
+        const replies = names.map((name) => new Promise((resolve, reject) => {
+            if (this.batchError)
+                return reject(this.batchError);
+            this.waiting.push({ kind, name, resolve, reject });
+        }));
+        proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''));
+        return Promise.all(replies);
+    }
+    startBatch() {
+        if (this.batch)
+            return this.batch;
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...GIT_OPTIONS, 'cat-file', '--batch-command'], {
+            cwd: this.repoDir,
+            env: objects_gitEnv(),
+            stdio: ['pipe', 'pipe', 'pipe']
+        });
+        this.batch = child;
+        this.batchError = undefined;
+        this.chunks = [];
+        this.buffered = 0;
+        this.stderr = '';
+        child.stdout.on('data', (d) => this.onData(d));
+        child.stderr.on('data', (d) => {
+            if (this.stderr.length < MAX_STDERR)
+                this.stderr += d.toString('utf8');
+        });
+        // A write after git died fails with EPIPE; the exit below reports why.
+        child.stdin.on('error', () => undefined);
+        this.batchExit = new Promise((resolve) => {
+            const fail = (why) => {
+                const old = /batch-command/.test(this.stderr) ? ' (git 2.36 or later is needed)' : '';
+                this.batchError = new Error(`git cat-file ${why}: ${objects_firstLine(this.stderr)}${old}`);
+                for (const p of this.waiting.splice(0))
+                    p.reject(this.batchError);
+                this.batch = undefined;
+                resolve();
+            };
+            child.on('error', (e) => fail(`could not start (${e.message})`));
+            child.on('close', (code) => fail(`exited (${code})`));
+        });
+        return child;
+    }
+    // Replies come in request order: `<oid> <type> <size>\n`, then for `contents` the bytes and
+    // `\n`; or `<name> missing\n` (also `ambiguous`).
+    onData(chunk) {
+        this.chunks.push(chunk);
+        this.buffered += chunk.length;
+        while (this.waiting.length > 0) {
+            const p = this.waiting[0];
+            if (!p.header) {
+                const nl = this.findNewline();
+                if (nl < 0)
+                    return;
+                const line = this.take(nl + 1).toString('utf8', 0, nl);
+                const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(line);
+                if (!m) {
+                    this.waiting.shift();
+                    if (line.endsWith(' missing'))
+                        p.resolve(null);
+                    else
+                        p.reject(new Error(`git cat-file: ${p.name}: ${line}`));
+                    continue;
+                }
+                p.header = { oid: m[1], type: m[2], size: Number(m[3]) };
+                if (p.kind === 'info') {
+                    this.waiting.shift();
+                    p.resolve(p.header);
+                    continue;
+                }
+            }
+            if (this.buffered < p.header.size + 1)
+                return;
+            const data = this.take(p.header.size);
+            this.take(1);
+            this.waiting.shift();
+            p.resolve({ ...p.header, data });
+        }
+    }
+    findNewline() {
+        let offset = 0;
+        for (const c of this.chunks) {
+            const i = c.indexOf(0x0a);
+            if (i >= 0)
+                return offset + i;
+            offset += c.length;
+        }
+        return -1;
+    }
+    take(n) {
+        const parts = [];
+        let need = n;
+        while (need > 0) {
+            const c = this.chunks[0];
+            if (c.length <= need) {
+                parts.push(c);
+                this.chunks.shift();
+                need -= c.length;
+            }
+            else {
+                parts.push(c.subarray(0, need));
+                this.chunks[0] = c.subarray(need);
+                need = 0;
+            }
+        }
+        this.buffered -= n;
+        return parts.length === 1 ? parts[0] : Buffer.concat(parts, n);
+    }
+}
+/** Parses a raw tree object: `<mode> <name>\0<binary oid>` per entry. */
+function parseTree(data, oidBytes) {
+    const entries = [];
+    let i = 0;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        const nul = sp < 0 ? -1 : data.indexOf(0, sp + 1);
+        if (nul < 0 || nul + 1 + oidBytes > data.length)
+            throw new Error('malformed git tree object');
+        const mode = data.toString('latin1', i, sp).padStart(6, '0');
+        entries.push({
+            mode,
+            type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
+            oid: data.toString('hex', nul + 1, nul + 1 + oidBytes),
+            size: null,
+            // Names that are not UTF-8 come out with U+FFFD; such names are never shown, only reported.
+            name: data.toString('utf8', sp + 1, nul)
+        });
+        i = nul + 1 + oidBytes;
+    }
+    return entries;
+}
+function blob(oid, found) {
+    if (!found)
+        throw new Error(`git object ${oid} is missing`);
+    if (found.type !== 'blob')
+        throw new Error(`git object ${oid} is a ${found.type}, not a blob`);
+    return found;
+}
+function checkOids(oids) {
+    const unique = [...new Set(oids)];
+    for (const oid of unique)
+        if (!OID.test(oid))
+            throw new Error(`not an object id: ${oid}`);
+    return unique;
+}
+function checkDir(dir) {
+    const parts = dir.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
+        throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`);
+    }
+    return parts;
+}
+function objects_firstLine(text) {
+    return text.trim().split('\n')[0] || 'no message';
 }
 
 ;// CONCATENATED MODULE: ./.build/prompt/bindings.js
@@ -32463,12 +33128,32 @@ var liquid_node = __nccwpck_require__(8694);
 ;// CONCATENATED MODULE: ./.build/prompt/template.js
 
 
+// A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
+// mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
+// long before it uses up the runner: liquidjs charges every range, array and string it builds
+// against memoryLimit, and checks the clock between the tags it renders. Each is per call.
+const PARSE_LIMIT_CHARS = 1_000_000;
+const RENDER_LIMIT_MS = 2000;
+const MEMORY_LIMIT = 10_000_000;
+// Output is not charged, and a loop can repeat one long string cheaply: its length is checked.
+const OUTPUT_LIMIT_CHARS = 16_000_000;
+const TOO_LONG = `renders to more than ${millions(OUTPUT_LIMIT_CHARS)} characters; loop over less`;
+// liquidjs's limit messages, and V8's when a string outgrows what it can hold, said plainly.
+const LIMITS = {
+    'parse length limit exceeded': `is longer than ${millions(PARSE_LIMIT_CHARS)} characters; shorten it`,
+    'template render limit exceeded': `takes more than ${RENDER_LIMIT_MS / 1000} s to render; loop over less`,
+    'memory alloc limit exceeded': `builds more than ${millions(MEMORY_LIMIT)} values or characters; use smaller ranges and shorter strings`,
+    'Invalid string length': TOO_LONG
+};
 const engine = new liquid_node/* Liquid */.HX({
     strictVariables: true,
     strictFilters: true,
     // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
     lenientIf: true,
-    ownPropertyOnly: true
+    ownPropertyOnly: true,
+    parseLimit: PARSE_LIMIT_CHARS,
+    renderLimit: RENDER_LIMIT_MS,
+    memoryLimit: MEMORY_LIMIT
 });
 // Templates come from WORKFLOW.md and profile files on the default branch; still, a template
 // must never reach the file system, so the tags that would read one are errors.
@@ -32482,12 +33167,17 @@ for (const tag of ['include', 'render', 'layout']) {
 }
 /** Renders strictly: an undefined variable or filter is a user error at the template's line. */
 async function renderTemplate(src, bindings) {
+    let out;
     try {
-        return await engine.parseAndRender(src.text, bindings);
+        out = await engine.parseAndRender(src.text, bindings);
     }
     catch (err) {
         throw templateError(src, err);
     }
+    if (out.length > OUTPUT_LIMIT_CHARS) {
+        throw new errors_UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
+    }
+    return out;
 }
 function templateError(src, err) {
     const pos = err.token?.getPosition?.();
@@ -32495,7 +33185,8 @@ function templateError(src, err) {
     const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '');
     const line = pos ? src.line + pos[0] - 1 : src.line;
     const col = pos ? pos[1] : undefined;
-    return new errors_UserError(`${src.what}: ${reason}; ${hint(reason)}`, { file: src.file, line, col });
+    const message = Object.hasOwn(LIMITS, reason) ? LIMITS[reason] : `${reason}; ${hint(reason)}`;
+    return new errors_UserError(`${src.what}: ${message}`, { file: src.file, line, col });
 }
 function hint(reason) {
     if (reason.startsWith('undefined variable')) {
@@ -32506,6 +33197,9 @@ function hint(reason) {
     if (reason.includes('cannot include files'))
         return 'put the text in the template itself';
     return 'fix the Liquid syntax';
+}
+function millions(n) {
+    return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n);
 }
 
 ;// CONCATENATED MODULE: ./.build/prompt/stage-prompt.js
@@ -32672,7 +33366,9 @@ async function runStage(input) {
         maxFileBytes: input.config.handoff.maxFileBytes,
         commitPaths: input.profile.commitPaths,
         workflowPath: input.workflowPath,
-        startedAt: new Date().toISOString()
+        startedAt: new Date().toISOString(),
+        key: input.key,
+        phase: 'agent'
     };
     ctx.snapshot = await snapshotGitDir(input.repo);
     saveStageContext(contextPath, ctx);
@@ -32705,6 +33401,16 @@ async function runStage(input) {
         end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
     }
     const finalised = await finaliseStage(ctx, end);
+    saveStageContext(contextPath, {
+        ...ctx,
+        phase: 'committed',
+        committed: {
+            sha: finalised.commit.sha,
+            outcome: finalised.outcome,
+            reason: finalised.reason,
+            handoffPath: finalised.handoffPath
+        }
+    });
     return {
         dryRun: false,
         prompt: prepared.prompt,
@@ -32762,7 +33468,14 @@ async function finaliseStage(ctx, end) {
             ctx.workflowPath
         ],
         message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
-        trailers: stageTrailers({ profile: ctx.profile, run: ctx.runId, outcome })
+        trailers: stageTrailers({
+            profile: ctx.profile,
+            run: ctx.runId,
+            outcome,
+            key: ctx.key,
+            handoff: path ?? undefined,
+            reason
+        })
     });
     const committedPath = path && commit.committed.includes(path) ? path : null;
     const refused = commit.dropped.find((d) => d.path === path);
@@ -32771,15 +33484,396 @@ async function finaliseStage(ctx, end) {
     return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings };
 }
 
-;// CONCATENATED MODULE: ./.build/cli/local-record.js
+;// CONCATENATED MODULE: ./.build/pipeline/job.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// How the record says a decision's effects failed (and are owed).
+const HALTED = 'the next step (';
+// Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
+const UNSAVED_IN_COMMENT = 3000;
+/**
+ * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
+ * settle → the decision's effects → the record. The record of intent is written before any
+ * effect, and every run first finishes what the last one left owed, so no failure after the
+ * agent leaves the pipeline stopped without saying so.
+ */
+async function runJob(j) {
+    const started = Date.now();
+    const t = j.trigger;
+    const result = (r) => ({
+        refused: [],
+        warnings: [],
+        finishedOwed: 0,
+        durationMs: Date.now() - started,
+        ...r
+    });
+    const authorization = await j.tracker.authorize(t);
+    if (!authorization.allowed)
+        return result({ outcome: 'denied', reason: authorization.reason });
+    let issue = await j.tracker.getIssue(t.issue);
+    let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord();
+    const owed = await finishOwed(j, issue, record);
+    issue = owed.issue;
+    record = owed.record;
+    const finishedOwed = owed.performed;
+    const quietEnd = async (outcome, reason) => {
+        if (owed.changed)
+            await j.tracker.saveRecord(issue, record);
+        const done = finishedOwed ? `; finished ${finishedOwed} step(s) an earlier run owed` : '';
+        return result({
+            outcome,
+            reason: reason + done,
+            issue,
+            state: issue.state ?? undefined,
+            finishedOwed,
+            stateAfter: issue.state
+        });
+    };
+    const decision = decideStage(j.config, t, issue);
+    if ('skip' in decision)
+        return quietEnd('skipped', decision.skip);
+    const { state, automation } = decision;
+    const plan = planStage({
+        config: j.config,
+        record,
+        state,
+        automation,
+        trigger: {
+            source: t.source,
+            actorIsBot: isBot(t.actor.login, t.actor.type),
+            ...(t.wake ? { wake: t.wake } : {}),
+            ...(t.reply ? { reply: t.reply } : {})
+        },
+        runId: j.run.id,
+        chain: j.tracker.wakes
+    });
+    if ('skip' in plan)
+        return quietEnd('skipped', plan.skip);
+    const where = await j.tracker.branchFor(issue);
+    if ('deny' in where)
+        return quietEnd('denied', where.deny);
+    const prepared = await j.workspace.prepare(where.branch);
+    const key = {
+        issue: issue.id,
+        state,
+        entry: plan.entry,
+        kind: plan.kind,
+        profile: plan.profile,
+        attempt: plan.attempt,
+        round: plan.round,
+        resume: plan.resume
+    };
+    const landed = await j.workspace.findLanded(prepared, key);
+    j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
+    const profile = j.config.agent.profiles[plan.profile];
+    const startedAt = new Date();
+    const timestamp = plan.timestamp ?? runTimestamp(startedAt);
+    const run = `${j.run.id}/${j.run.attempt}`;
+    const common = {
+        issue,
+        state,
+        plan,
+        branch: prepared.branch,
+        finishedOwed
+    };
+    let stage;
+    let contextPath;
+    let published = null;
+    let figures;
+    if (landed) {
+        j.log?.(`${prepared.branch} already holds this stage's commit ${landed.sha.slice(0, 12)}; not running the agent again`);
+        stage = recoveredStage(landed);
+        published = { commit: landed.sha };
+    }
+    else {
+        const staged = await j.workspace.around(prepared, () => (j.stage ?? runStage)({
+            key,
+            config: j.config,
+            profile,
+            automation,
+            issue,
+            attempt: plan.attempt > 0 ? plan.attempt : null,
+            repo: prepared.repo,
+            branch: prepared.branch,
+            baseSha: prepared.baseSha,
+            created: prepared.created,
+            runId: run,
+            timestamp,
+            workflowPath: j.workflowPath,
+            workDir: j.workDir,
+            parentEnv: j.parentEnv,
+            sections: pipelineSections(plan, profile.allowedActions),
+            ...(j.signal ? { signal: j.signal } : {}),
+            ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
+            ...(j.onActivity ? { onActivity: j.onActivity } : {}),
+            ...(j.dryRun ? { dryRun: true } : {})
+        }));
+        figures = staged.figures;
+        if (staged.dryRun) {
+            return result({
+                ...common,
+                outcome: 'skipped',
+                reason: 'dry run: the prompt is below; no agent ran',
+                prompt: staged.prompt,
+                figures,
+                warnings: staged.warnings
+            });
+        }
+        stage = staged;
+        if (stage.commit.sha) {
+            j.log?.(`the stage ended ${stage.outcome}; publishing ${stage.commit.sha.slice(0, 12)} to ${prepared.branch}`);
+            published = await j.workspace.publish(prepared, stage.commit.sha, `${prepared.branch}-rescue-${j.run.id}-${j.run.attempt}`.replace(/[^A-Za-z0-9/._-]/g, '-'));
+        }
+        contextPath = staged.contextPath;
+        markPhase(contextPath, 'published');
+    }
+    const commit = published && 'commit' in published ? published.commit : undefined;
+    const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined;
+    const unpublished = unpublishedReason(published, prepared, plan.profile);
+    const unsaved = published && 'failed' in published && stage.handoffPath && stage.commit.sha
+        ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
+        : undefined;
+    const warnings = [...stage.warnings];
+    let pullRequest;
+    if (commit && !rescuedTo && !issue.isPullRequest) {
+        const pr = await j.tracker.publish(issue, {
+            branch: prepared.branch,
+            baseBranch: prepared.baseBranch,
+            commit,
+            created: prepared.created,
+            ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
+        });
+        pullRequest = pr.pullRequest;
+        if (pr.problem)
+            warnings.push(`no pull request: ${pr.problem}`);
+    }
+    const settled = await settleStage({
+        readCommitted: (c, p, max) => j.workspace.readCommitted(c, p, max),
+        config: j.config,
+        automation,
+        state,
+        plan,
+        record,
+        result: stage,
+        commit: commit ?? null,
+        run,
+        ...(j.run.url ? { runUrl: j.run.url } : {}),
+        startedAt,
+        timestamp,
+        ...(unpublished ? { unpublished } : {}),
+        ...(rescuedTo ? { rescuedTo } : {})
+    });
+    const { next } = settled;
+    const effects = effectsOf({
+        next,
+        state,
+        entry: settled.record.entry,
+        ...(settled.record.continuation?.step ? { step: settled.record.continuation.step } : {}),
+        profile: plan.profile,
+        run,
+        wakes: j.tracker.wakes,
+        startsStage: (s) => findAutomation(j.config, s) !== undefined,
+        ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
+            ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
+            : {}),
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        replied: plan.reply !== undefined,
+        runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
+        replyHint: j.tracker.replyHint(issue)
+    });
+    const intent = {
+        ...settled.record,
+        owed: { run, effects },
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+    };
+    let summary = effects_describe(next);
+    const done = {
+        ...common,
+        outcome: stage.outcome,
+        reason: stage.reason,
+        ...(commit ? { commit } : {}),
+        ...(stage.handoffPath ? { handoffPath: stage.handoffPath } : {}),
+        ...(rescuedTo ? { rescuedTo } : {}),
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(figures ? { figures } : {}),
+        ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+        ...(unsaved ? { unsaved } : {}),
+        next,
+        requests: settled.requests,
+        refused: settled.refused,
+        warnings
+    };
+    // Intent before effects: if the record cannot be written, nothing is carried out (a re-run
+    // finds the stage's commit and decides again), and the issue says so.
+    try {
+        await j.tracker.saveRecord(issue, intent);
+    }
+    catch (err) {
+        const why = untrusted_text_oneLine(messageOf(err));
+        const notice = await noticeUnrecorded(j, issue, why, prepared.branch);
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary: `${summary}; not carried out, because the record could not be written`,
+            record: settled.record,
+            stateAfter: issue.state,
+            failure: `the pipeline's record could not be written (${why}); ${notice}re-run the job to continue`
+        });
+    }
+    try {
+        const carried = await carryOut({
+            tracker: j.tracker,
+            workspace: j.workspace,
+            issue,
+            effects,
+            resendWakes: true,
+            maxFileBytes: j.config.handoff.maxFileBytes
+        });
+        if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
+            summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`;
+        }
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary,
+            record: intent,
+            stateAfter: carried.state,
+            ...(unpublished ? { failure: unpublished } : {})
+        });
+    }
+    catch (err) {
+        const why = untrusted_text_oneLine(messageOf(err));
+        const halted = `${HALTED}${summary}) failed: ${why}`;
+        // The record still says what is owed; a re-run or the next event carries it out.
+        await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined);
+        await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined);
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary: `${summary}; halted`,
+            record: { ...intent, halted },
+            stateAfter: issue.state,
+            failure: `${halted}; re-run the job to finish it`
+        });
+    }
+}
+/** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
+async function finishOwed(j, issue, record) {
+    if (!record.owed)
+        return { issue, record, performed: 0, changed: false };
+    const carried = await carryOut({
+        tracker: j.tracker,
+        workspace: j.workspace,
+        issue,
+        effects: record.owed.effects,
+        resendWakes: record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED) ?? false),
+        maxFileBytes: j.config.handoff.maxFileBytes
+    });
+    const after = { ...record };
+    delete after.owed;
+    const wasHalted = after.halted?.startsWith(HALTED) ?? false;
+    if (wasHalted)
+        delete after.halted;
+    if (carried.performed > 0) {
+        j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`);
+    }
+    let labels = issue.labels;
+    if (wasHalted && labels.some((l) => l.toLowerCase() === 'needs-attention')) {
+        await j.tracker.setFlag(issue, 'needs-attention', false);
+        labels = labels.filter((l) => l.toLowerCase() !== 'needs-attention');
+    }
+    return {
+        issue: { ...issue, state: carried.state, labels },
+        record: after,
+        performed: carried.performed,
+        changed: carried.performed > 0 || wasHalted
+    };
+}
+/** A stage whose commit an earlier run already landed: judged as that run judged it. */
+function recoveredStage(landed) {
+    const outcomes = [
+        'succeeded',
+        'failed',
+        'stalled',
+        'timed_out',
+        'cancelled',
+        'input_required',
+        'rate_limited'
+    ];
+    const outcome = outcomes.find((o) => o === landed.outcome) ?? 'failed';
+    return {
+        outcome,
+        reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
+        handoffPath: landed.handoffPath,
+        commit: {
+            sha: landed.sha,
+            committed: landed.handoffPath ? [landed.handoffPath] : [],
+            dropped: []
+        },
+        gitDir: null,
+        warnings: [`recovered from ${landed.sha.slice(0, 12)}, which run ${landed.run} pushed`]
+    };
+}
+function unpublishedReason(published, prepared, profile) {
+    if (!published)
+        return undefined;
+    if ('failed' in published) {
+        return `the ${profile} stage's work could not be pushed anywhere (${published.failed}); its deliverable is in the job summary`;
+    }
+    if (published.rescuedTo) {
+        return `${prepared.branch} refused the push (${published.refusal ?? 'refused'}); the ${profile} stage's work is on branch ${published.rescuedTo}`;
+    }
+    return undefined;
+}
+async function unsavedText(j, commit, path) {
+    const text = await j.workspace.readCommitted(commit, path, j.config.handoff.maxFileBytes);
+    return text === null ? undefined : { path, text };
+}
+function unsavedBlock(unsaved) {
+    if (!unsaved)
+        return '';
+    return `\n\n<details><summary>${unsaved.path}</summary>\n\n${untrusted_text_fenced(untrusted_text_clip(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`;
+}
+/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
+function markPhase(contextPath, phase) {
+    const ctx = contextPath ? loadStageContext(contextPath) : null;
+    if (contextPath && ctx)
+        saveStageContext(contextPath, { ...ctx, phase });
+}
+/** Says on the issue that the record could not be written; returns what it managed, as words. */
+async function noticeUnrecorded(j, issue, why, branch) {
+    const body = `**The itervox pipeline could not save its record** (${why}), so it did not go on. The stage's work is on \`${branch}\`; re-run the job to continue.\n\n${j.tracker.runLine(branch)}`;
+    const said = await j.tracker
+        .comment(issue, { key: `itervox:unrecorded:${j.run.id}.${j.run.attempt}`, body })
+        .then(() => true)
+        .catch(() => false);
+    const flagged = await j.tracker
+        .setFlag(issue, 'needs-attention', true)
+        .then(() => true)
+        .catch(() => false);
+    return said || flagged ? 'the issue says so; ' : '';
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/local-record.js
 
 
 
 
 /**
  * The local runner's memory of an issue, beside the issue file: the record the action keeps in
- * the issue's status comment, and the step the pipeline asked for next (what the action sends
- * in its repository_dispatch). Like that comment it is tracker-side state, not branch content:
+ * the issue's status comment. Like that comment it is tracker-side state, not branch content:
  * the folder ignores itself, so no stage commit and no `git status` ever shows it.
  */
 const RUNS_DIR = '.itervox/runs';
@@ -32797,48 +33891,177 @@ function ensureRunsDir(root) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(ignore))
         (0,external_node_fs_namespaceObject.writeFileSync)(ignore, '# Written by itervox-handoff: local run state.\n*\n');
 }
-function readLocalRun(root, id) {
-    const path = runPath(root, id);
+function readLocalRecord(root, id) {
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+        text = (0,external_node_fs_namespaceObject.readFileSync)(runPath(root, id), 'utf8');
     }
     catch {
-        return { record: emptyRecord() };
+        return emptyRecord();
     }
-    const bad = () => new errors_UserError(`${RUNS_DIR}/${id}.json is not a record itervox-handoff wrote; delete it to start the issue's pipeline afresh`);
     let value;
     try {
         value = JSON.parse(text);
     }
     catch {
-        throw bad();
+        value = undefined;
     }
-    if (!isLocalRun(value))
-        throw bad();
-    return value;
+    const record = record_parseRecord(value?.record);
+    if (!record) {
+        throw new errors_UserError(`${RUNS_DIR}/${id}.json is not a record itervox-handoff wrote; delete it to start the issue's pipeline afresh`);
+    }
+    return record;
 }
-function writeLocalRun(root, id, run) {
+function writeLocalRecord(root, id, record) {
     ensureRunsDir(root);
     const path = runPath(root, id);
+    // Write then rename: a run killed mid-write leaves the old record, never half of one.
     const tmp = `${path}.tmp-${process.pid}`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(run, null, 2) + '\n');
+    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify({ record }, null, 2) + '\n');
     (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
 }
-function isLocalRun(v) {
-    if (typeof v !== 'object' || v === null)
-        return false;
-    const r = v.record;
-    const counts = [r?.entry, r?.transitions, r?.round];
-    return (typeof r === 'object' &&
-        r !== null &&
-        r.v === 1 &&
-        (r.state === null || typeof r.state === 'string') &&
-        counts.every((n) => Number.isInteger(n) && n >= 0) &&
-        Array.isArray(r.stages));
+
+;// CONCATENATED MODULE: ./.build/tracker/local-port.js
+// Local issue files behind the pipeline's Tracker port: the state is the file's front matter,
+// comments are entries of its `## Comments` section, and the record sits beside it in
+// `.itervox/runs/`. Nothing is woken: the CLI's own loop runs the next stage.
+
+
+
+
+
+
+
+/** Who the local runner signs its own comments on the issue file as. */
+const RUNNER_AUTHOR = 'itervox-handoff';
+class LocalPort {
+    root;
+    config;
+    wakes = 'none';
+    constructor(root, config) {
+        this.root = root;
+        this.config = config;
+    }
+    async authorize() {
+        // Whoever runs the CLI owns the checkout.
+        return { allowed: true };
+    }
+    async getIssue(id) {
+        const issue = readLocalIssue(this.root, id);
+        return { ...issue, state: checkedState(this.config, id, issue.state) };
+    }
+    async branchFor(issue) {
+        return { branch: `itervox/${issue.id}` };
+    }
+    async loadRecord(issue) {
+        return readLocalRecord(this.root, issue.id);
+    }
+    async saveRecord(issue, record) {
+        writeLocalRecord(this.root, issue.id, record);
+    }
+    async moveState(issue, from, to) {
+        const now = readLocalIssue(this.root, issue.id).state;
+        if (now === null || !sameState(now, from))
+            return { current: now };
+        setLocalIssueState(this.root, issue.id, to);
+        return { current: to };
+    }
+    async comment(issue, c) {
+        // The key rides along as an HTML comment, which the prompt's sanitizer drops.
+        const mark = `<!-- ${c.key} -->`;
+        if ((0,external_node_fs_namespaceObject.readFileSync)(localIssuePath(this.root, issue.id), 'utf8').includes(mark))
+            return;
+        appendLocalComment(this.root, issue.id, {
+            author: c.agent ? `${c.agent} (agent)` : RUNNER_AUTHOR,
+            body: `${mark}\n${c.body}`
+        });
+    }
+    async setFlag() {
+        // A local issue has no labels to flag with: its state and the CLI's output say it all.
+    }
+    async wake() {
+        // Never asked for: `wakes` is none, and the CLI follows the record itself.
+    }
+    async publish() {
+        return {};
+    }
+    runLine(branch) {
+        return branch ? `The stages' commits are on branch ${branch}.` : '';
+    }
+    replyHint(issue) {
+        return `Answer with: itervox-handoff run --issue ${issue.id} --reply "..."`;
+    }
+    blobUrl() {
+        return undefined;
+    }
+}
+/** The issue's state as WORKFLOW.md spells it; a missing or unknown one is the user's to fix. */
+function checkedState(config, id, state) {
+    const states = knownStates(config);
+    if (!state) {
+        throw new errors_UserError(`${id} has no state; add "state: ${states[0] ?? 'Todo'}" to the front matter of its issue file`);
+    }
+    const known = states.find((s) => sameState(s, state));
+    if (!known) {
+        const hint = didYouMean(state, states) || `; the states are ${states.join(', ')}`;
+        throw new errors_UserError(`${id} is in "${state}", which is not a state of ${config.file}${hint}`);
+    }
+    return known;
+}
+
+;// CONCATENATED MODULE: ./.build/cli/interrupted-stage.js
+
+
+
+
+
+
+// While a local stage runs, `.itervox/runs/<id>.stage` names its private folder. A run killed
+// outright (SIGKILL, a closed laptop) leaves it behind, and the next run finishes the job the
+// post step does in CI, so nobody has to clean up by hand.
+function pointerPath(root, id) {
+    return (0,external_node_path_namespaceObject.join)(root, RUNS_DIR, `${id}.stage`);
+}
+function markStageRunning(root, id, workDir) {
+    ensureRunsDir(root);
+    (0,external_node_fs_namespaceObject.writeFileSync)(pointerPath(root, id), workDir);
+}
+function markStageOver(root, id) {
+    (0,external_node_fs_namespaceObject.rmSync)(pointerPath(root, id), { force: true });
+}
+/**
+ * Ends what an interrupted run left: its agent, if still alive, and its files, committed as
+ * a partial (without the stage's key, so this run does the stage again with the partial among
+ * its prior handoffs). Returns what was done, in words, or null when nothing was left.
+ */
+async function finishInterruptedStage(root, id) {
+    let workDir;
+    try {
+        workDir = (0,external_node_fs_namespaceObject.readFileSync)(pointerPath(root, id), 'utf8').trim();
+    }
+    catch {
+        return null;
+    }
+    const ctx = loadStageContext(contextPathOf(workDir));
+    let note = 'cleaned up after an interrupted run';
+    if (ctx && ctx.repo === root && ctx.issue === id) {
+        if (ctx.agentPgid && groupAlive(ctx.agentPgid))
+            await endGroup(ctx.agentPgid, 2000);
+        if (ctx.phase === undefined || ctx.phase === 'agent') {
+            const done = await finaliseStage({ ...ctx, key: undefined }, {
+                outcome: 'cancelled',
+                reason: 'the run was interrupted before the stage finished'
+            });
+            if (done.handoffPath)
+                note = `saved the interrupted run's work as ${done.handoffPath}`;
+        }
+    }
+    markStageOver(root, id);
+    return note;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/issue-guard.js
+
 
 
 
@@ -32855,7 +34078,7 @@ async function withIssueFileSetAside(root, id, baseSha, stage) {
     const path = localIssuePath(root, id);
     const saved = savedIssuePath(root, id);
     ensureRunsDir(root);
-    (0,external_node_fs_namespaceObject.writeFileSync)(saved, (0,external_node_fs_namespaceObject.readFileSync)(path));
+    (0,external_node_fs_namespaceObject.writeFileSync)(saved, readCappedFile(path, LOCAL_ISSUE_MAX_BYTES, `${LOCAL_ISSUES_DIR}/${id}.md`));
     const base = await gitBytes(root, ['cat-file', 'blob', `${baseSha}:${LOCAL_ISSUES_DIR}/${id}.md`], {
         okCodes: [128]
     });
@@ -32898,7 +34121,7 @@ function issue_guard_putBack(saved, path) {
  * no remote: nothing is fetched or pushed.
  */
 async function checkoutIssueBranch(root, id, baseBranch) {
-    const branch = await branch_validateBranchName(`itervox/${id}`);
+    const branch = await validateBranchName(`itervox/${id}`);
     const current = await currentBranch(root);
     const existing = await repo_resolveCommit(root, `refs/heads/${branch}`);
     if (existing) {
@@ -32906,7 +34129,7 @@ async function checkoutIssueBranch(root, id, baseBranch) {
             await checkout(root, ['--quiet', branch], branch);
         return { branch, baseSha: existing, created: false };
     }
-    const base = baseBranch ? await branch_validateBranchName(baseBranch) : null;
+    const base = baseBranch ? await validateBranchName(baseBranch) : null;
     const baseSha = await repo_resolveCommit(root, base ? `refs/heads/${base}` : 'HEAD');
     if (!baseSha) {
         throw new errors_UserError(base
@@ -32926,7 +34149,7 @@ async function checkout(root, args, branch) {
         await git_git(root, ['checkout', ...args]);
     }
     catch (err) {
-        if (!(err instanceof GitError))
+        if (!(err instanceof git_errors_GitError))
             throw err;
         const said = err.stderr.trim().split('\n')[0] ?? '';
         throw new errors_UserError(`cannot check out ${branch}: ${said}`);
@@ -32958,6 +34181,62 @@ async function assertCleanWorktree(root) {
     throw new errors_UserError(`the working tree has uncommitted changes (${shown}); commit or stash them first, because a stage commits or discards whatever it finds`);
 }
 
+;// CONCATENATED MODULE: ./.build/git/committed-file.js
+
+/** A committed regular file within `maxBytes`, as text; null when there is none. */
+async function readCommittedFile(repo, commit, path, maxBytes) {
+    const objects = new GitObjects(repo);
+    try {
+        const slash = path.lastIndexOf('/');
+        const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
+        const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
+        if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
+            return null;
+        const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
+        if (size === undefined || size > maxBytes)
+            return null;
+        const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
+        return blob ? blob.toString('utf8') : null;
+    }
+    finally {
+        await objects.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/cli/local-workspace.js
+
+
+
+
+/**
+ * The local runner's git side: the issue branch in the user's own checkout, with no remote. A
+ * stage's commit is already on the branch when the stage ends, so publishing is done.
+ */
+class LocalWorkspace {
+    o;
+    constructor(o) {
+        this.o = o;
+    }
+    async prepare() {
+        await assertCleanWorktree(this.o.root);
+        const base = this.o.baseBranch ?? (await currentBranch(this.o.root)) ?? 'HEAD';
+        const b = await checkoutIssueBranch(this.o.root, this.o.issueId, this.o.baseBranch);
+        return { ...b, repo: this.o.root, baseBranch: base };
+    }
+    findLanded(prepared, key) {
+        return findLandedStage(this.o.root, prepared.baseSha, key);
+    }
+    async publish(_prepared, commit) {
+        return { commit };
+    }
+    readCommitted(commit, path, maxBytes) {
+        return readCommittedFile(this.o.root, commit, path, maxBytes).catch(() => null);
+    }
+    around(prepared, stage) {
+        return withIssueFileSetAside(this.o.root, this.o.issueId, prepared.baseSha, stage);
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/local-pipeline.js
 
 
@@ -32975,19 +34254,19 @@ async function assertCleanWorktree(root) {
 
 
 
-
-/** Who the local runner signs its own comments on the issue file as. */
-const RUNNER_AUTHOR = 'itervox-handoff';
 // Outcomes after which `--until-idle` goes on to the stage the pipeline asks for.
 const CONTINUES = new Set(['move', 'retry', 'review', 'rework']);
 /**
- * Runs the stage the local issue's state asks for, as the action would for a GitHub issue (the
- * same plan, prompt, checks and decision), and with `untilIdle` every stage after it.
+ * Runs the stage the local issue's state asks for, through the same job loop as the action
+ * (the same plan, prompt, checks, decision and record), and with `untilIdle` every stage after it.
  */
 async function runLocalPipeline(o) {
     const warnings = recoverIssueFile(o.root, o.issueId)
         ? [`put back .itervox/issues/${o.issueId}.md, which an interrupted run had set aside`]
         : [];
+    const recovered = await finishInterruptedStage(o.root, o.issueId);
+    if (recovered)
+        warnings.push(recovered);
     const stages = [];
     let reply = o.reply;
     for (;;) {
@@ -33021,8 +34300,9 @@ async function runLocalPipeline(o) {
 }
 async function runLocalStep(o) {
     const { root, config, issueId: id } = o;
-    let issue = readLocalIssue(root, id);
-    const state = checkedState(config, id, issue.state);
+    const tracker = new LocalPort(root, config);
+    const issue = await tracker.getIssue(id);
+    const state = issue.state;
     const automation = findAutomation(config, state);
     if (!automation) {
         const end = sameState(state, config.tracker.completionState ?? '')
@@ -33030,118 +34310,88 @@ async function runLocalStep(o) {
             : '';
         return idleStep(o, `"${state}" starts no automation${end}`, state);
     }
-    const run = readLocalRun(root, id);
-    const waiting = run.record.waiting;
+    const waiting = readLocalRecord(root, id).waiting;
     if (!o.reply && waiting && sameState(waiting.state, state)) {
         return idleStep(o, `the ${waiting.profile} stage waits for an answer: run itervox-handoff run --issue ${id} --reply "..."`, state, waiting.question);
     }
-    if (!config.agent.profiles[automation.profile]?.enabled) {
-        return idleStep(o, `profile ${automation.profile} is disabled`, state);
-    }
+    // A person's answer is a comment on the issue, as it would be on GitHub.
+    if (o.reply)
+        appendLocalComment(root, id, { author: o.reply.author, body: o.reply.body });
     const startedAt = new Date();
-    const runId = `local-${runTimestamp(startedAt)}`;
-    const plan = planStage({
-        config,
-        record: run.record,
-        state,
-        automation,
-        trigger: triggerFor(o.reply, run.continuation, state),
-        runId,
-        chain: 'dispatch'
-    });
-    if ('skip' in plan)
-        return idleStep(o, plan.skip, state);
-    await assertCleanWorktree(root);
-    const branch = await checkoutIssueBranch(root, id, config.workspace.baseBranch);
-    if (plan.reply) {
-        appendLocalComment(root, id, { author: plan.reply.author, body: plan.reply.body });
-        issue = readLocalIssue(root, id);
-    }
-    const profile = config.agent.profiles[plan.profile];
-    const start = {
-        issue: id,
-        state,
-        profile: profile.name,
-        kind: plan.kind,
-        attempt: plan.attempt,
-        branch: branch.branch
-    };
-    o.onStageStart?.(start);
     const workDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `itervox-handoff-${id}-`));
-    const timestamp = plan.timestamp ?? runTimestamp(startedAt);
-    const staged = await withIssueFileSetAside(root, id, branch.baseSha, () => runStage({
-        config,
-        profile,
-        automation,
-        issue,
-        attempt: plan.attempt > 0 ? plan.attempt : null,
-        repo: root,
-        branch: branch.branch,
-        baseSha: branch.baseSha,
-        created: branch.created,
-        runId,
-        timestamp,
-        workflowPath: o.workflowPath,
-        workDir,
-        parentEnv: o.parentEnv,
-        sections: pipelineSections(plan, profile.allowedActions),
-        signal: o.signal
-    }));
-    if (staged.dryRun)
-        throw new Error('a local stage never runs dry');
-    const settled = await local_pipeline_settle({
-        o,
-        state,
-        plan,
-        automation,
-        record: run.record,
-        result: staged,
-        startedAt,
-        runId,
-        timestamp,
-        branch: branch.branch
-    });
-    const succeeded = staged.outcome === 'succeeded';
+    let start;
+    markStageRunning(root, id, workDir);
+    let r;
+    try {
+        r = await runJob({
+            trigger: {
+                source: o.reply ? 'comment' : 'cli',
+                issue: id,
+                actor: { login: o.reply?.author ?? 'local', type: 'User' },
+                ...(o.reply ? { reply: o.reply } : {})
+            },
+            config,
+            tracker,
+            workspace: new LocalWorkspace({
+                root,
+                issueId: id,
+                ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
+            }),
+            run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
+            workDir,
+            workflowPath: o.workflowPath,
+            parentEnv: o.parentEnv,
+            ...(o.signal ? { signal: o.signal } : {}),
+            onStart: (s) => {
+                start = {
+                    issue: id,
+                    state: s.state,
+                    profile: s.plan.profile,
+                    kind: s.plan.kind,
+                    attempt: s.plan.attempt,
+                    branch: s.branch
+                };
+                o.onStageStart?.(start);
+            }
+        });
+    }
+    finally {
+        markStageOver(root, id);
+    }
+    if (!start || !r.next) {
+        (0,external_node_fs_namespaceObject.rmSync)(workDir, { recursive: true, force: true });
+        return idleStep(o, r.reason, state);
+    }
+    if (r.failure)
+        throw new errors_UserError(r.failure);
+    const succeeded = r.outcome === 'succeeded';
     if (succeeded)
         (0,external_node_fs_namespaceObject.rmSync)(workDir, { recursive: true, force: true });
     return {
         stage: {
             ...start,
-            outcome: staged.outcome,
-            reason: staged.reason,
+            outcome: r.outcome,
+            reason: r.reason,
             durationMs: Date.now() - startedAt.getTime(),
-            handoffPath: staged.handoffPath,
-            commit: staged.commit.sha,
-            ...settled,
-            warnings: staged.warnings,
+            handoffPath: r.handoffPath ?? null,
+            commit: r.commit ?? null,
+            next: r.next,
+            summary: summaryOf(r),
+            stateAfter: r.stateAfter ?? state,
+            requests: r.requests ?? {},
+            refused: r.refused,
+            warnings: r.warnings,
             ...(succeeded ? {} : { logPath: (0,external_node_path_namespaceObject.join)(workDir, 'agent.log') })
         }
     };
 }
-/**
- * After the stage's commit, as the action does after its push: the requests the profile
- * permits, the decision, the record; then the decision carried out on the issue file.
- */
-async function local_pipeline_settle(s) {
-    const { o, plan, result } = s;
-    const { root, config, issueId: id } = o;
-    const { next, record, requests, refused } = await settleStage({
-        repo: root,
-        config,
-        automation: s.automation,
-        state: s.state,
-        plan,
-        record: s.record,
-        result,
-        commit: result.commit.sha,
-        run: s.runId,
-        startedAt: s.startedAt,
-        timestamp: s.timestamp
-    });
-    const notes = result.outcome === 'succeeded' ? agentComments(root, id, plan.profile, requests) : [];
-    const stateAfter = act(root, id, next, plan.profile, s.branch) ?? s.state;
-    writeLocalRun(root, id, { record, continuation: continuationOf(next, record, plan) });
-    return { next, summary: [local_pipeline_describe(next), ...notes].join('; '), stateAfter, requests, refused };
+function summaryOf(r) {
+    const notes = [];
+    if (r.requests?.comment && r.outcome === 'succeeded')
+        notes.push('commented on the issue');
+    if (r.requests?.commentPr)
+        notes.push('comment_pr not posted: a local run has no pull request');
+    return [r.summary ?? '', ...notes].filter(Boolean).join('; ');
 }
 async function idleStep(o, reason, state, question) {
     // A reply is for a waiting stage; with no stage to resume it is a mistake, not a no-op.
@@ -33153,87 +34403,6 @@ async function idleStep(o, reason, state, question) {
         branch: await currentBranch(o.root)
     };
 }
-function checkedState(config, id, state) {
-    const states = knownStates(config);
-    if (!state) {
-        throw new errors_UserError(`${id} has no state; add "state: ${states[0] ?? 'Todo'}" to the front matter of its issue file`);
-    }
-    const known = states.find((s) => sameState(s, state));
-    if (!known) {
-        const hint = didYouMean(state, states) || `; the states are ${states.join(', ')}`;
-        throw new errors_UserError(`${id} is in "${state}", which is not a state of ${config.file}${hint}`);
-    }
-    return known;
-}
-/** What starts this stage, in the terms the action's planner knows. */
-function triggerFor(reply, continuation, state) {
-    if (reply)
-        return { source: 'comment', actorIsBot: false, reply };
-    if (continuation && sameState(continuation.state, state)) {
-        return { source: 'repository_dispatch', actorIsBot: false, continuation: continuation.step };
-    }
-    return { source: 'cli', actorIsBot: false };
-}
-/** The same-state step the next run takes; a move needs none (the new state's stage starts). */
-function continuationOf(next, record, plan) {
-    const payload = continuationFor(next, record, {
-        kind: plan.kind,
-        profile: plan.profile,
-        reviewed: plan.reviewed,
-        round: plan.round
-    });
-    if (!payload || payload.kind === undefined)
-        return undefined;
-    const text = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-    const count = (v) => (typeof v === 'number' ? v : 0);
-    const step = {
-        entry: count(payload.entry),
-        kind: payload.kind === 'review' ? 'review' : 'work',
-        attempt: count(payload.attempt),
-        round: count(payload.round)
-    };
-    for (const key of ['profile', 'recheck', 'reviewed']) {
-        const value = text(payload[key]);
-        if (value !== undefined)
-            step[key] = value;
-    }
-    return { state: String(payload.state), step };
-}
-/** Comments the agent asked for, added to the issue file as its words. */
-function agentComments(root, id, profile, r) {
-    const notes = [];
-    if (r.comment) {
-        appendLocalComment(root, id, { author: `${profile} (agent)`, body: r.comment });
-        notes.push('commented on the issue');
-    }
-    if (r.commentPr)
-        notes.push('comment_pr not posted: a local run has no pull request');
-    return notes;
-}
-/** Carries out the decision on the issue file; returns the state the issue moved to, if any. */
-function act(root, id, next, profile, branch) {
-    switch (next.kind) {
-        case 'move':
-            setLocalIssueState(root, id, next.to);
-            return next.to;
-        case 'escalate':
-            if (next.to)
-                setLocalIssueState(root, id, next.to);
-            appendLocalComment(root, id, {
-                author: RUNNER_AUTHOR,
-                body: `**The itervox pipeline stopped.** ${next.why}. The stages' commits are on branch ${branch}.`
-            });
-            return next.to;
-        case 'wait':
-            appendLocalComment(root, id, {
-                author: `${profile} (agent)`,
-                body: `**The ${profile} agent needs input.**\n\n${next.question}\n\nAnswer with: itervox-handoff run --issue ${id} --reply "..."`
-            });
-            return undefined;
-        default:
-            return undefined;
-    }
-}
 function idleAfter(next) {
     switch (next.kind) {
         case 'wait':
@@ -33243,26 +34412,7 @@ function idleAfter(next) {
         case 'stop':
             return { reason: next.why };
         default:
-            return { reason: local_pipeline_describe(next) };
-    }
-}
-/** The decision in words, for the progress line. */
-function local_pipeline_describe(next) {
-    switch (next.kind) {
-        case 'move':
-            return `moved to "${next.to}" (${next.why})`;
-        case 'review':
-            return `review by ${next.reviewer} next`;
-        case 'rework':
-            return `back to ${next.profile} with the review's findings (round ${next.round})`;
-        case 'retry':
-            return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''})`;
-        case 'escalate':
-            return `escalated${next.to ? ` to "${next.to}"` : ''}: ${next.why}`;
-        case 'wait':
-            return 'waiting for an answer';
-        case 'stop':
-            return `stopped: ${next.why}`;
+            return { reason: effects_describe(next) };
     }
 }
 
@@ -33952,6 +35102,7 @@ function agentClis(config) {
 
 
 
+
 const init_USAGE = `
 Usage: itervox-handoff init [--tracker github|local] [--force]
 
@@ -33993,14 +35144,14 @@ const initCommand = {
             report(place(root, f, force), f.path);
         // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
         const workflowFile = (0,external_node_path_namespaceObject.relative)(process.cwd(), (0,external_node_path_namespaceObject.join)(root, 'WORKFLOW.md'));
-        const { config, warnings } = loadWorkflowFile(workflowFile, loadingEnv((0,external_node_fs_namespaceObject.readFileSync)(workflowFile, 'utf8')));
+        const { config, warnings } = loadWorkflowFile(workflowFile, loadingEnv(readWorkflowText(workflowFile)));
         for (const w of warnings)
             process.stderr.write(formatWarning(w) + '\n');
         if (tracker === 'github') {
             const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) };
             const what = place(root, file, force);
             report(what, file.path);
-            if (what === 'kept' && (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(root, file.path), 'utf8') !== file.text) {
+            if (what === 'kept' && !holdsText((0,external_node_path_namespaceObject.join)(root, file.path), file.text)) {
                 process.stderr.write(`note: ${file.path} differs from what WORKFLOW.md calls for; delete it and run init again to rewrite it\n`);
             }
         }
@@ -34018,9 +35169,24 @@ function place(root, f, force) {
     const exists = (0,external_node_fs_namespaceObject.existsSync)(path);
     if (exists && !force)
         return 'kept';
+    // Writing would block on a FIFO, or land in a device.
+    if (exists && !(0,external_node_fs_namespaceObject.statSync)(path).isFile()) {
+        throw new errors_UserError(`${f.path} is not a regular file; remove it, then run init again`);
+    }
     (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     (0,external_node_fs_namespaceObject.writeFileSync)(path, f.text);
     return exists ? 'rewritten' : 'created';
+}
+/** Whether the file at `path` holds exactly `text`; anything longer simply does not. */
+function holdsText(path, text) {
+    try {
+        return readCappedText(path, Buffer.byteLength(text)) === text;
+    }
+    catch (e) {
+        if (e instanceof FileRefused && e.reason === 'too-large')
+            return false;
+        throw e;
+    }
 }
 /**
  * init reads WORKFLOW.md only for its states and commands, so a `$VAR` that is not set in this
@@ -34125,7 +35291,40 @@ const promptCommand = {
     }
 };
 
+;// CONCATENATED MODULE: ./.build/cli/interrupts.js
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * Runs `work` with Ctrl-C, SIGTERM and a closed terminal (SIGHUP) handled alike: the first
+ * ends the agent gracefully and saves its work as a partial; a second ends every agent
+ * process at once and exits 130, so no agent outlives the CLI.
+ */
+async function withInterrupts(work, err = process.stderr) {
+    const abort = new AbortController();
+    const on = (name) => {
+        if (!abort.signal.aborted) {
+            err.write(`\n${name}: ending the agent and saving its work (again to stop at once)\n`);
+            abort.abort(new Error('interrupted'));
+            return;
+        }
+        killTrackedGroups();
+        process.exit(130);
+    };
+    const handlers = SIGNALS.map((name) => [name, () => on(name)]);
+    for (const [name, h] of handlers)
+        process.on(name, h);
+    try {
+        const result = await work(abort.signal);
+        return { result, interrupted: abort.signal.aborted };
+    }
+    finally {
+        for (const [name, h] of handlers)
+            process.off(name, h);
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/run.js
+
 
 
 
@@ -34178,13 +35377,9 @@ const runCommand = {
         const config = loadWorkflowForCli(workflowFile);
         const mode = outputMode(values.json === true, process.stdout);
         const progress = new StageProgress(process.stdout, mode);
-        const abort = new AbortController();
-        const interrupt = () => abort.abort(new Error('interrupted'));
-        process.once('SIGINT', interrupt);
-        process.once('SIGTERM', interrupt);
-        let result;
+        let ran;
         try {
-            result = await runLocalPipeline({
+            ran = await withInterrupts((signal) => runLocalPipeline({
                 root,
                 config,
                 workflowPath: (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.resolve)(workflowFile)).split('\\').join('/'),
@@ -34192,16 +35387,15 @@ const runCommand = {
                 parentEnv: process.env,
                 untilIdle: values['until-idle'] === true,
                 reply: replyText ? { body: replyText, author: localUser() } : undefined,
-                signal: abort.signal,
+                signal,
                 onStageStart: (s) => progress.start(s),
                 onStageEnd: (s) => progress.end(s)
-            });
+            }));
         }
         finally {
             progress.clear();
-            process.off('SIGINT', interrupt);
-            process.off('SIGTERM', interrupt);
         }
+        const { result } = ran;
         if (mode === 'json')
             process.stdout.write(JSON.stringify(result, null, 2) + '\n');
         else {
@@ -34209,7 +35403,7 @@ const runCommand = {
                 process.stderr.write(`warning: ${w}\n`);
             printEnd(process.stdout, result);
         }
-        if (abort.signal.aborted)
+        if (ran.interrupted)
             return 130;
         return result.stages.at(-1)?.next.kind === 'escalate' ? 1 : 0;
     }
@@ -34302,6 +35496,7 @@ Object.defineProperty(commands, '__demo-agent', { value: demoAgentCommand, enume
 ;// CONCATENATED MODULE: ./.build/cli/index.js
 
 
+
 const cli_USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
 
 Usage: itervox-handoff <command> [options]
@@ -34328,6 +35523,11 @@ main(process.argv.slice(2)).then((code) => {
 }, (err) => {
     if (err instanceof errors_UserError) {
         process.stderr.write(err.format() + '\n');
+        process.exitCode = 1;
+    }
+    else if (err instanceof git_errors_GitError) {
+        // Names the command and what git said (a full disk, a broken repository): not our bug.
+        process.stderr.write(`itervox-handoff: ${err.message}\n`);
         process.exitCode = 1;
     }
     else {

@@ -844,1536 +844,6 @@ class DecodedURL extends URL {
 
 /***/ }),
 
-/***/ 3251:
-/***/ (function(module) {
-
-/**
-  * This file contains the Bottleneck library (MIT), compiled to ES2017, and without Clustering support.
-  * https://github.com/SGrondin/bottleneck
-  */
-(function (global, factory) {
-	 true ? module.exports = factory() :
-	0;
-}(this, (function () { 'use strict';
-
-	var commonjsGlobal = typeof globalThis !== 'undefined' ? globalThis : typeof window !== 'undefined' ? window : typeof global !== 'undefined' ? global : typeof self !== 'undefined' ? self : {};
-
-	function getCjsExportFromNamespace (n) {
-		return n && n['default'] || n;
-	}
-
-	var load = function(received, defaults, onto = {}) {
-	  var k, ref, v;
-	  for (k in defaults) {
-	    v = defaults[k];
-	    onto[k] = (ref = received[k]) != null ? ref : v;
-	  }
-	  return onto;
-	};
-
-	var overwrite = function(received, defaults, onto = {}) {
-	  var k, v;
-	  for (k in received) {
-	    v = received[k];
-	    if (defaults[k] !== void 0) {
-	      onto[k] = v;
-	    }
-	  }
-	  return onto;
-	};
-
-	var parser = {
-		load: load,
-		overwrite: overwrite
-	};
-
-	var DLList;
-
-	DLList = class DLList {
-	  constructor(incr, decr) {
-	    this.incr = incr;
-	    this.decr = decr;
-	    this._first = null;
-	    this._last = null;
-	    this.length = 0;
-	  }
-
-	  push(value) {
-	    var node;
-	    this.length++;
-	    if (typeof this.incr === "function") {
-	      this.incr();
-	    }
-	    node = {
-	      value,
-	      prev: this._last,
-	      next: null
-	    };
-	    if (this._last != null) {
-	      this._last.next = node;
-	      this._last = node;
-	    } else {
-	      this._first = this._last = node;
-	    }
-	    return void 0;
-	  }
-
-	  shift() {
-	    var value;
-	    if (this._first == null) {
-	      return;
-	    } else {
-	      this.length--;
-	      if (typeof this.decr === "function") {
-	        this.decr();
-	      }
-	    }
-	    value = this._first.value;
-	    if ((this._first = this._first.next) != null) {
-	      this._first.prev = null;
-	    } else {
-	      this._last = null;
-	    }
-	    return value;
-	  }
-
-	  first() {
-	    if (this._first != null) {
-	      return this._first.value;
-	    }
-	  }
-
-	  getArray() {
-	    var node, ref, results;
-	    node = this._first;
-	    results = [];
-	    while (node != null) {
-	      results.push((ref = node, node = node.next, ref.value));
-	    }
-	    return results;
-	  }
-
-	  forEachShift(cb) {
-	    var node;
-	    node = this.shift();
-	    while (node != null) {
-	      (cb(node), node = this.shift());
-	    }
-	    return void 0;
-	  }
-
-	  debug() {
-	    var node, ref, ref1, ref2, results;
-	    node = this._first;
-	    results = [];
-	    while (node != null) {
-	      results.push((ref = node, node = node.next, {
-	        value: ref.value,
-	        prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
-	        next: (ref2 = ref.next) != null ? ref2.value : void 0
-	      }));
-	    }
-	    return results;
-	  }
-
-	};
-
-	var DLList_1 = DLList;
-
-	var Events;
-
-	Events = class Events {
-	  constructor(instance) {
-	    this.instance = instance;
-	    this._events = {};
-	    if ((this.instance.on != null) || (this.instance.once != null) || (this.instance.removeAllListeners != null)) {
-	      throw new Error("An Emitter already exists for this object");
-	    }
-	    this.instance.on = (name, cb) => {
-	      return this._addListener(name, "many", cb);
-	    };
-	    this.instance.once = (name, cb) => {
-	      return this._addListener(name, "once", cb);
-	    };
-	    this.instance.removeAllListeners = (name = null) => {
-	      if (name != null) {
-	        return delete this._events[name];
-	      } else {
-	        return this._events = {};
-	      }
-	    };
-	  }
-
-	  _addListener(name, status, cb) {
-	    var base;
-	    if ((base = this._events)[name] == null) {
-	      base[name] = [];
-	    }
-	    this._events[name].push({cb, status});
-	    return this.instance;
-	  }
-
-	  listenerCount(name) {
-	    if (this._events[name] != null) {
-	      return this._events[name].length;
-	    } else {
-	      return 0;
-	    }
-	  }
-
-	  async trigger(name, ...args) {
-	    var e, promises;
-	    try {
-	      if (name !== "debug") {
-	        this.trigger("debug", `Event triggered: ${name}`, args);
-	      }
-	      if (this._events[name] == null) {
-	        return;
-	      }
-	      this._events[name] = this._events[name].filter(function(listener) {
-	        return listener.status !== "none";
-	      });
-	      promises = this._events[name].map(async(listener) => {
-	        var e, returned;
-	        if (listener.status === "none") {
-	          return;
-	        }
-	        if (listener.status === "once") {
-	          listener.status = "none";
-	        }
-	        try {
-	          returned = typeof listener.cb === "function" ? listener.cb(...args) : void 0;
-	          if (typeof (returned != null ? returned.then : void 0) === "function") {
-	            return (await returned);
-	          } else {
-	            return returned;
-	          }
-	        } catch (error) {
-	          e = error;
-	          {
-	            this.trigger("error", e);
-	          }
-	          return null;
-	        }
-	      });
-	      return ((await Promise.all(promises))).find(function(x) {
-	        return x != null;
-	      });
-	    } catch (error) {
-	      e = error;
-	      {
-	        this.trigger("error", e);
-	      }
-	      return null;
-	    }
-	  }
-
-	};
-
-	var Events_1 = Events;
-
-	var DLList$1, Events$1, Queues;
-
-	DLList$1 = DLList_1;
-
-	Events$1 = Events_1;
-
-	Queues = class Queues {
-	  constructor(num_priorities) {
-	    var i;
-	    this.Events = new Events$1(this);
-	    this._length = 0;
-	    this._lists = (function() {
-	      var j, ref, results;
-	      results = [];
-	      for (i = j = 1, ref = num_priorities; (1 <= ref ? j <= ref : j >= ref); i = 1 <= ref ? ++j : --j) {
-	        results.push(new DLList$1((() => {
-	          return this.incr();
-	        }), (() => {
-	          return this.decr();
-	        })));
-	      }
-	      return results;
-	    }).call(this);
-	  }
-
-	  incr() {
-	    if (this._length++ === 0) {
-	      return this.Events.trigger("leftzero");
-	    }
-	  }
-
-	  decr() {
-	    if (--this._length === 0) {
-	      return this.Events.trigger("zero");
-	    }
-	  }
-
-	  push(job) {
-	    return this._lists[job.options.priority].push(job);
-	  }
-
-	  queued(priority) {
-	    if (priority != null) {
-	      return this._lists[priority].length;
-	    } else {
-	      return this._length;
-	    }
-	  }
-
-	  shiftAll(fn) {
-	    return this._lists.forEach(function(list) {
-	      return list.forEachShift(fn);
-	    });
-	  }
-
-	  getFirst(arr = this._lists) {
-	    var j, len, list;
-	    for (j = 0, len = arr.length; j < len; j++) {
-	      list = arr[j];
-	      if (list.length > 0) {
-	        return list;
-	      }
-	    }
-	    return [];
-	  }
-
-	  shiftLastFrom(priority) {
-	    return this.getFirst(this._lists.slice(priority).reverse()).shift();
-	  }
-
-	};
-
-	var Queues_1 = Queues;
-
-	var BottleneckError;
-
-	BottleneckError = class BottleneckError extends Error {};
-
-	var BottleneckError_1 = BottleneckError;
-
-	var BottleneckError$1, DEFAULT_PRIORITY, Job, NUM_PRIORITIES, parser$1;
-
-	NUM_PRIORITIES = 10;
-
-	DEFAULT_PRIORITY = 5;
-
-	parser$1 = parser;
-
-	BottleneckError$1 = BottleneckError_1;
-
-	Job = class Job {
-	  constructor(task, args, options, jobDefaults, rejectOnDrop, Events, _states, Promise) {
-	    this.task = task;
-	    this.args = args;
-	    this.rejectOnDrop = rejectOnDrop;
-	    this.Events = Events;
-	    this._states = _states;
-	    this.Promise = Promise;
-	    this.options = parser$1.load(options, jobDefaults);
-	    this.options.priority = this._sanitizePriority(this.options.priority);
-	    if (this.options.id === jobDefaults.id) {
-	      this.options.id = `${this.options.id}-${this._randomIndex()}`;
-	    }
-	    this.promise = new this.Promise((_resolve, _reject) => {
-	      this._resolve = _resolve;
-	      this._reject = _reject;
-	    });
-	    this.retryCount = 0;
-	  }
-
-	  _sanitizePriority(priority) {
-	    var sProperty;
-	    sProperty = ~~priority !== priority ? DEFAULT_PRIORITY : priority;
-	    if (sProperty < 0) {
-	      return 0;
-	    } else if (sProperty > NUM_PRIORITIES - 1) {
-	      return NUM_PRIORITIES - 1;
-	    } else {
-	      return sProperty;
-	    }
-	  }
-
-	  _randomIndex() {
-	    return Math.random().toString(36).slice(2);
-	  }
-
-	  doDrop({error, message = "This job has been dropped by Bottleneck"} = {}) {
-	    if (this._states.remove(this.options.id)) {
-	      if (this.rejectOnDrop) {
-	        this._reject(error != null ? error : new BottleneckError$1(message));
-	      }
-	      this.Events.trigger("dropped", {args: this.args, options: this.options, task: this.task, promise: this.promise});
-	      return true;
-	    } else {
-	      return false;
-	    }
-	  }
-
-	  _assertStatus(expected) {
-	    var status;
-	    status = this._states.jobStatus(this.options.id);
-	    if (!(status === expected || (expected === "DONE" && status === null))) {
-	      throw new BottleneckError$1(`Invalid job status ${status}, expected ${expected}. Please open an issue at https://github.com/SGrondin/bottleneck/issues`);
-	    }
-	  }
-
-	  doReceive() {
-	    this._states.start(this.options.id);
-	    return this.Events.trigger("received", {args: this.args, options: this.options});
-	  }
-
-	  doQueue(reachedHWM, blocked) {
-	    this._assertStatus("RECEIVED");
-	    this._states.next(this.options.id);
-	    return this.Events.trigger("queued", {args: this.args, options: this.options, reachedHWM, blocked});
-	  }
-
-	  doRun() {
-	    if (this.retryCount === 0) {
-	      this._assertStatus("QUEUED");
-	      this._states.next(this.options.id);
-	    } else {
-	      this._assertStatus("EXECUTING");
-	    }
-	    return this.Events.trigger("scheduled", {args: this.args, options: this.options});
-	  }
-
-	  async doExecute(chained, clearGlobalState, run, free) {
-	    var error, eventInfo, passed;
-	    if (this.retryCount === 0) {
-	      this._assertStatus("RUNNING");
-	      this._states.next(this.options.id);
-	    } else {
-	      this._assertStatus("EXECUTING");
-	    }
-	    eventInfo = {args: this.args, options: this.options, retryCount: this.retryCount};
-	    this.Events.trigger("executing", eventInfo);
-	    try {
-	      passed = (await (chained != null ? chained.schedule(this.options, this.task, ...this.args) : this.task(...this.args)));
-	      if (clearGlobalState()) {
-	        this.doDone(eventInfo);
-	        await free(this.options, eventInfo);
-	        this._assertStatus("DONE");
-	        return this._resolve(passed);
-	      }
-	    } catch (error1) {
-	      error = error1;
-	      return this._onFailure(error, eventInfo, clearGlobalState, run, free);
-	    }
-	  }
-
-	  doExpire(clearGlobalState, run, free) {
-	    var error, eventInfo;
-	    if (this._states.jobStatus(this.options.id === "RUNNING")) {
-	      this._states.next(this.options.id);
-	    }
-	    this._assertStatus("EXECUTING");
-	    eventInfo = {args: this.args, options: this.options, retryCount: this.retryCount};
-	    error = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-	    return this._onFailure(error, eventInfo, clearGlobalState, run, free);
-	  }
-
-	  async _onFailure(error, eventInfo, clearGlobalState, run, free) {
-	    var retry, retryAfter;
-	    if (clearGlobalState()) {
-	      retry = (await this.Events.trigger("failed", error, eventInfo));
-	      if (retry != null) {
-	        retryAfter = ~~retry;
-	        this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
-	        this.retryCount++;
-	        return run(retryAfter);
-	      } else {
-	        this.doDone(eventInfo);
-	        await free(this.options, eventInfo);
-	        this._assertStatus("DONE");
-	        return this._reject(error);
-	      }
-	    }
-	  }
-
-	  doDone(eventInfo) {
-	    this._assertStatus("EXECUTING");
-	    this._states.next(this.options.id);
-	    return this.Events.trigger("done", eventInfo);
-	  }
-
-	};
-
-	var Job_1 = Job;
-
-	var BottleneckError$2, LocalDatastore, parser$2;
-
-	parser$2 = parser;
-
-	BottleneckError$2 = BottleneckError_1;
-
-	LocalDatastore = class LocalDatastore {
-	  constructor(instance, storeOptions, storeInstanceOptions) {
-	    this.instance = instance;
-	    this.storeOptions = storeOptions;
-	    this.clientId = this.instance._randomIndex();
-	    parser$2.load(storeInstanceOptions, storeInstanceOptions, this);
-	    this._nextRequest = this._lastReservoirRefresh = this._lastReservoirIncrease = Date.now();
-	    this._running = 0;
-	    this._done = 0;
-	    this._unblockTime = 0;
-	    this.ready = this.Promise.resolve();
-	    this.clients = {};
-	    this._startHeartbeat();
-	  }
-
-	  _startHeartbeat() {
-	    var base;
-	    if ((this.heartbeat == null) && (((this.storeOptions.reservoirRefreshInterval != null) && (this.storeOptions.reservoirRefreshAmount != null)) || ((this.storeOptions.reservoirIncreaseInterval != null) && (this.storeOptions.reservoirIncreaseAmount != null)))) {
-	      return typeof (base = (this.heartbeat = setInterval(() => {
-	        var amount, incr, maximum, now, reservoir;
-	        now = Date.now();
-	        if ((this.storeOptions.reservoirRefreshInterval != null) && now >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
-	          this._lastReservoirRefresh = now;
-	          this.storeOptions.reservoir = this.storeOptions.reservoirRefreshAmount;
-	          this.instance._drainAll(this.computeCapacity());
-	        }
-	        if ((this.storeOptions.reservoirIncreaseInterval != null) && now >= this._lastReservoirIncrease + this.storeOptions.reservoirIncreaseInterval) {
-	          ({
-	            reservoirIncreaseAmount: amount,
-	            reservoirIncreaseMaximum: maximum,
-	            reservoir
-	          } = this.storeOptions);
-	          this._lastReservoirIncrease = now;
-	          incr = maximum != null ? Math.min(amount, maximum - reservoir) : amount;
-	          if (incr > 0) {
-	            this.storeOptions.reservoir += incr;
-	            return this.instance._drainAll(this.computeCapacity());
-	          }
-	        }
-	      }, this.heartbeatInterval))).unref === "function" ? base.unref() : void 0;
-	    } else {
-	      return clearInterval(this.heartbeat);
-	    }
-	  }
-
-	  async __publish__(message) {
-	    await this.yieldLoop();
-	    return this.instance.Events.trigger("message", message.toString());
-	  }
-
-	  async __disconnect__(flush) {
-	    await this.yieldLoop();
-	    clearInterval(this.heartbeat);
-	    return this.Promise.resolve();
-	  }
-
-	  yieldLoop(t = 0) {
-	    return new this.Promise(function(resolve, reject) {
-	      return setTimeout(resolve, t);
-	    });
-	  }
-
-	  computePenalty() {
-	    var ref;
-	    return (ref = this.storeOptions.penalty) != null ? ref : (15 * this.storeOptions.minTime) || 5000;
-	  }
-
-	  async __updateSettings__(options) {
-	    await this.yieldLoop();
-	    parser$2.overwrite(options, options, this.storeOptions);
-	    this._startHeartbeat();
-	    this.instance._drainAll(this.computeCapacity());
-	    return true;
-	  }
-
-	  async __running__() {
-	    await this.yieldLoop();
-	    return this._running;
-	  }
-
-	  async __queued__() {
-	    await this.yieldLoop();
-	    return this.instance.queued();
-	  }
-
-	  async __done__() {
-	    await this.yieldLoop();
-	    return this._done;
-	  }
-
-	  async __groupCheck__(time) {
-	    await this.yieldLoop();
-	    return (this._nextRequest + this.timeout) < time;
-	  }
-
-	  computeCapacity() {
-	    var maxConcurrent, reservoir;
-	    ({maxConcurrent, reservoir} = this.storeOptions);
-	    if ((maxConcurrent != null) && (reservoir != null)) {
-	      return Math.min(maxConcurrent - this._running, reservoir);
-	    } else if (maxConcurrent != null) {
-	      return maxConcurrent - this._running;
-	    } else if (reservoir != null) {
-	      return reservoir;
-	    } else {
-	      return null;
-	    }
-	  }
-
-	  conditionsCheck(weight) {
-	    var capacity;
-	    capacity = this.computeCapacity();
-	    return (capacity == null) || weight <= capacity;
-	  }
-
-	  async __incrementReservoir__(incr) {
-	    var reservoir;
-	    await this.yieldLoop();
-	    reservoir = this.storeOptions.reservoir += incr;
-	    this.instance._drainAll(this.computeCapacity());
-	    return reservoir;
-	  }
-
-	  async __currentReservoir__() {
-	    await this.yieldLoop();
-	    return this.storeOptions.reservoir;
-	  }
-
-	  isBlocked(now) {
-	    return this._unblockTime >= now;
-	  }
-
-	  check(weight, now) {
-	    return this.conditionsCheck(weight) && (this._nextRequest - now) <= 0;
-	  }
-
-	  async __check__(weight) {
-	    var now;
-	    await this.yieldLoop();
-	    now = Date.now();
-	    return this.check(weight, now);
-	  }
-
-	  async __register__(index, weight, expiration) {
-	    var now, wait;
-	    await this.yieldLoop();
-	    now = Date.now();
-	    if (this.conditionsCheck(weight)) {
-	      this._running += weight;
-	      if (this.storeOptions.reservoir != null) {
-	        this.storeOptions.reservoir -= weight;
-	      }
-	      wait = Math.max(this._nextRequest - now, 0);
-	      this._nextRequest = now + wait + this.storeOptions.minTime;
-	      return {
-	        success: true,
-	        wait,
-	        reservoir: this.storeOptions.reservoir
-	      };
-	    } else {
-	      return {
-	        success: false
-	      };
-	    }
-	  }
-
-	  strategyIsBlock() {
-	    return this.storeOptions.strategy === 3;
-	  }
-
-	  async __submit__(queueLength, weight) {
-	    var blocked, now, reachedHWM;
-	    await this.yieldLoop();
-	    if ((this.storeOptions.maxConcurrent != null) && weight > this.storeOptions.maxConcurrent) {
-	      throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
-	    }
-	    now = Date.now();
-	    reachedHWM = (this.storeOptions.highWater != null) && queueLength === this.storeOptions.highWater && !this.check(weight, now);
-	    blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now));
-	    if (blocked) {
-	      this._unblockTime = now + this.computePenalty();
-	      this._nextRequest = this._unblockTime + this.storeOptions.minTime;
-	      this.instance._dropAllQueued();
-	    }
-	    return {
-	      reachedHWM,
-	      blocked,
-	      strategy: this.storeOptions.strategy
-	    };
-	  }
-
-	  async __free__(index, weight) {
-	    await this.yieldLoop();
-	    this._running -= weight;
-	    this._done += weight;
-	    this.instance._drainAll(this.computeCapacity());
-	    return {
-	      running: this._running
-	    };
-	  }
-
-	};
-
-	var LocalDatastore_1 = LocalDatastore;
-
-	var BottleneckError$3, States;
-
-	BottleneckError$3 = BottleneckError_1;
-
-	States = class States {
-	  constructor(status1) {
-	    this.status = status1;
-	    this._jobs = {};
-	    this.counts = this.status.map(function() {
-	      return 0;
-	    });
-	  }
-
-	  next(id) {
-	    var current, next;
-	    current = this._jobs[id];
-	    next = current + 1;
-	    if ((current != null) && next < this.status.length) {
-	      this.counts[current]--;
-	      this.counts[next]++;
-	      return this._jobs[id]++;
-	    } else if (current != null) {
-	      this.counts[current]--;
-	      return delete this._jobs[id];
-	    }
-	  }
-
-	  start(id) {
-	    var initial;
-	    initial = 0;
-	    this._jobs[id] = initial;
-	    return this.counts[initial]++;
-	  }
-
-	  remove(id) {
-	    var current;
-	    current = this._jobs[id];
-	    if (current != null) {
-	      this.counts[current]--;
-	      delete this._jobs[id];
-	    }
-	    return current != null;
-	  }
-
-	  jobStatus(id) {
-	    var ref;
-	    return (ref = this.status[this._jobs[id]]) != null ? ref : null;
-	  }
-
-	  statusJobs(status) {
-	    var k, pos, ref, results, v;
-	    if (status != null) {
-	      pos = this.status.indexOf(status);
-	      if (pos < 0) {
-	        throw new BottleneckError$3(`status must be one of ${this.status.join(', ')}`);
-	      }
-	      ref = this._jobs;
-	      results = [];
-	      for (k in ref) {
-	        v = ref[k];
-	        if (v === pos) {
-	          results.push(k);
-	        }
-	      }
-	      return results;
-	    } else {
-	      return Object.keys(this._jobs);
-	    }
-	  }
-
-	  statusCounts() {
-	    return this.counts.reduce(((acc, v, i) => {
-	      acc[this.status[i]] = v;
-	      return acc;
-	    }), {});
-	  }
-
-	};
-
-	var States_1 = States;
-
-	var DLList$2, Sync;
-
-	DLList$2 = DLList_1;
-
-	Sync = class Sync {
-	  constructor(name, Promise) {
-	    this.schedule = this.schedule.bind(this);
-	    this.name = name;
-	    this.Promise = Promise;
-	    this._running = 0;
-	    this._queue = new DLList$2();
-	  }
-
-	  isEmpty() {
-	    return this._queue.length === 0;
-	  }
-
-	  async _tryToRun() {
-	    var args, cb, error, reject, resolve, returned, task;
-	    if ((this._running < 1) && this._queue.length > 0) {
-	      this._running++;
-	      ({task, args, resolve, reject} = this._queue.shift());
-	      cb = (await (async function() {
-	        try {
-	          returned = (await task(...args));
-	          return function() {
-	            return resolve(returned);
-	          };
-	        } catch (error1) {
-	          error = error1;
-	          return function() {
-	            return reject(error);
-	          };
-	        }
-	      })());
-	      this._running--;
-	      this._tryToRun();
-	      return cb();
-	    }
-	  }
-
-	  schedule(task, ...args) {
-	    var promise, reject, resolve;
-	    resolve = reject = null;
-	    promise = new this.Promise(function(_resolve, _reject) {
-	      resolve = _resolve;
-	      return reject = _reject;
-	    });
-	    this._queue.push({task, args, resolve, reject});
-	    this._tryToRun();
-	    return promise;
-	  }
-
-	};
-
-	var Sync_1 = Sync;
-
-	var version = "2.19.5";
-	var version$1 = {
-		version: version
-	};
-
-	var version$2 = /*#__PURE__*/Object.freeze({
-		version: version,
-		default: version$1
-	});
-
-	var require$$2 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
-
-	var require$$3 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
-
-	var require$$4 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
-
-	var Events$2, Group, IORedisConnection$1, RedisConnection$1, Scripts$1, parser$3;
-
-	parser$3 = parser;
-
-	Events$2 = Events_1;
-
-	RedisConnection$1 = require$$2;
-
-	IORedisConnection$1 = require$$3;
-
-	Scripts$1 = require$$4;
-
-	Group = (function() {
-	  class Group {
-	    constructor(limiterOptions = {}) {
-	      this.deleteKey = this.deleteKey.bind(this);
-	      this.limiterOptions = limiterOptions;
-	      parser$3.load(this.limiterOptions, this.defaults, this);
-	      this.Events = new Events$2(this);
-	      this.instances = {};
-	      this.Bottleneck = Bottleneck_1;
-	      this._startAutoCleanup();
-	      this.sharedConnection = this.connection != null;
-	      if (this.connection == null) {
-	        if (this.limiterOptions.datastore === "redis") {
-	          this.connection = new RedisConnection$1(Object.assign({}, this.limiterOptions, {Events: this.Events}));
-	        } else if (this.limiterOptions.datastore === "ioredis") {
-	          this.connection = new IORedisConnection$1(Object.assign({}, this.limiterOptions, {Events: this.Events}));
-	        }
-	      }
-	    }
-
-	    key(key = "") {
-	      var ref;
-	      return (ref = this.instances[key]) != null ? ref : (() => {
-	        var limiter;
-	        limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
-	          id: `${this.id}-${key}`,
-	          timeout: this.timeout,
-	          connection: this.connection
-	        }));
-	        this.Events.trigger("created", limiter, key);
-	        return limiter;
-	      })();
-	    }
-
-	    async deleteKey(key = "") {
-	      var deleted, instance;
-	      instance = this.instances[key];
-	      if (this.connection) {
-	        deleted = (await this.connection.__runCommand__(['del', ...Scripts$1.allKeys(`${this.id}-${key}`)]));
-	      }
-	      if (instance != null) {
-	        delete this.instances[key];
-	        await instance.disconnect();
-	      }
-	      return (instance != null) || deleted > 0;
-	    }
-
-	    limiters() {
-	      var k, ref, results, v;
-	      ref = this.instances;
-	      results = [];
-	      for (k in ref) {
-	        v = ref[k];
-	        results.push({
-	          key: k,
-	          limiter: v
-	        });
-	      }
-	      return results;
-	    }
-
-	    keys() {
-	      return Object.keys(this.instances);
-	    }
-
-	    async clusterKeys() {
-	      var cursor, end, found, i, k, keys, len, next, start;
-	      if (this.connection == null) {
-	        return this.Promise.resolve(this.keys());
-	      }
-	      keys = [];
-	      cursor = null;
-	      start = `b_${this.id}-`.length;
-	      end = "_settings".length;
-	      while (cursor !== 0) {
-	        [next, found] = (await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 10000]));
-	        cursor = ~~next;
-	        for (i = 0, len = found.length; i < len; i++) {
-	          k = found[i];
-	          keys.push(k.slice(start, -end));
-	        }
-	      }
-	      return keys;
-	    }
-
-	    _startAutoCleanup() {
-	      var base;
-	      clearInterval(this.interval);
-	      return typeof (base = (this.interval = setInterval(async() => {
-	        var e, k, ref, results, time, v;
-	        time = Date.now();
-	        ref = this.instances;
-	        results = [];
-	        for (k in ref) {
-	          v = ref[k];
-	          try {
-	            if ((await v._store.__groupCheck__(time))) {
-	              results.push(this.deleteKey(k));
-	            } else {
-	              results.push(void 0);
-	            }
-	          } catch (error) {
-	            e = error;
-	            results.push(v.Events.trigger("error", e));
-	          }
-	        }
-	        return results;
-	      }, this.timeout / 2))).unref === "function" ? base.unref() : void 0;
-	    }
-
-	    updateSettings(options = {}) {
-	      parser$3.overwrite(options, this.defaults, this);
-	      parser$3.overwrite(options, options, this.limiterOptions);
-	      if (options.timeout != null) {
-	        return this._startAutoCleanup();
-	      }
-	    }
-
-	    disconnect(flush = true) {
-	      var ref;
-	      if (!this.sharedConnection) {
-	        return (ref = this.connection) != null ? ref.disconnect(flush) : void 0;
-	      }
-	    }
-
-	  }
-	  Group.prototype.defaults = {
-	    timeout: 1000 * 60 * 5,
-	    connection: null,
-	    Promise: Promise,
-	    id: "group-key"
-	  };
-
-	  return Group;
-
-	}).call(commonjsGlobal);
-
-	var Group_1 = Group;
-
-	var Batcher, Events$3, parser$4;
-
-	parser$4 = parser;
-
-	Events$3 = Events_1;
-
-	Batcher = (function() {
-	  class Batcher {
-	    constructor(options = {}) {
-	      this.options = options;
-	      parser$4.load(this.options, this.defaults, this);
-	      this.Events = new Events$3(this);
-	      this._arr = [];
-	      this._resetPromise();
-	      this._lastFlush = Date.now();
-	    }
-
-	    _resetPromise() {
-	      return this._promise = new this.Promise((res, rej) => {
-	        return this._resolve = res;
-	      });
-	    }
-
-	    _flush() {
-	      clearTimeout(this._timeout);
-	      this._lastFlush = Date.now();
-	      this._resolve();
-	      this.Events.trigger("batch", this._arr);
-	      this._arr = [];
-	      return this._resetPromise();
-	    }
-
-	    add(data) {
-	      var ret;
-	      this._arr.push(data);
-	      ret = this._promise;
-	      if (this._arr.length === this.maxSize) {
-	        this._flush();
-	      } else if ((this.maxTime != null) && this._arr.length === 1) {
-	        this._timeout = setTimeout(() => {
-	          return this._flush();
-	        }, this.maxTime);
-	      }
-	      return ret;
-	    }
-
-	  }
-	  Batcher.prototype.defaults = {
-	    maxTime: null,
-	    maxSize: null,
-	    Promise: Promise
-	  };
-
-	  return Batcher;
-
-	}).call(commonjsGlobal);
-
-	var Batcher_1 = Batcher;
-
-	var require$$4$1 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
-
-	var require$$8 = getCjsExportFromNamespace(version$2);
-
-	var Bottleneck, DEFAULT_PRIORITY$1, Events$4, Job$1, LocalDatastore$1, NUM_PRIORITIES$1, Queues$1, RedisDatastore$1, States$1, Sync$1, parser$5,
-	  splice = [].splice;
-
-	NUM_PRIORITIES$1 = 10;
-
-	DEFAULT_PRIORITY$1 = 5;
-
-	parser$5 = parser;
-
-	Queues$1 = Queues_1;
-
-	Job$1 = Job_1;
-
-	LocalDatastore$1 = LocalDatastore_1;
-
-	RedisDatastore$1 = require$$4$1;
-
-	Events$4 = Events_1;
-
-	States$1 = States_1;
-
-	Sync$1 = Sync_1;
-
-	Bottleneck = (function() {
-	  class Bottleneck {
-	    constructor(options = {}, ...invalid) {
-	      var storeInstanceOptions, storeOptions;
-	      this._addToQueue = this._addToQueue.bind(this);
-	      this._validateOptions(options, invalid);
-	      parser$5.load(options, this.instanceDefaults, this);
-	      this._queues = new Queues$1(NUM_PRIORITIES$1);
-	      this._scheduled = {};
-	      this._states = new States$1(["RECEIVED", "QUEUED", "RUNNING", "EXECUTING"].concat(this.trackDoneStatus ? ["DONE"] : []));
-	      this._limiter = null;
-	      this.Events = new Events$4(this);
-	      this._submitLock = new Sync$1("submit", this.Promise);
-	      this._registerLock = new Sync$1("register", this.Promise);
-	      storeOptions = parser$5.load(options, this.storeDefaults, {});
-	      this._store = (function() {
-	        if (this.datastore === "redis" || this.datastore === "ioredis" || (this.connection != null)) {
-	          storeInstanceOptions = parser$5.load(options, this.redisStoreDefaults, {});
-	          return new RedisDatastore$1(this, storeOptions, storeInstanceOptions);
-	        } else if (this.datastore === "local") {
-	          storeInstanceOptions = parser$5.load(options, this.localStoreDefaults, {});
-	          return new LocalDatastore$1(this, storeOptions, storeInstanceOptions);
-	        } else {
-	          throw new Bottleneck.prototype.BottleneckError(`Invalid datastore type: ${this.datastore}`);
-	        }
-	      }).call(this);
-	      this._queues.on("leftzero", () => {
-	        var ref;
-	        return (ref = this._store.heartbeat) != null ? typeof ref.ref === "function" ? ref.ref() : void 0 : void 0;
-	      });
-	      this._queues.on("zero", () => {
-	        var ref;
-	        return (ref = this._store.heartbeat) != null ? typeof ref.unref === "function" ? ref.unref() : void 0 : void 0;
-	      });
-	    }
-
-	    _validateOptions(options, invalid) {
-	      if (!((options != null) && typeof options === "object" && invalid.length === 0)) {
-	        throw new Bottleneck.prototype.BottleneckError("Bottleneck v2 takes a single object argument. Refer to https://github.com/SGrondin/bottleneck#upgrading-to-v2 if you're upgrading from Bottleneck v1.");
-	      }
-	    }
-
-	    ready() {
-	      return this._store.ready;
-	    }
-
-	    clients() {
-	      return this._store.clients;
-	    }
-
-	    channel() {
-	      return `b_${this.id}`;
-	    }
-
-	    channel_client() {
-	      return `b_${this.id}_${this._store.clientId}`;
-	    }
-
-	    publish(message) {
-	      return this._store.__publish__(message);
-	    }
-
-	    disconnect(flush = true) {
-	      return this._store.__disconnect__(flush);
-	    }
-
-	    chain(_limiter) {
-	      this._limiter = _limiter;
-	      return this;
-	    }
-
-	    queued(priority) {
-	      return this._queues.queued(priority);
-	    }
-
-	    clusterQueued() {
-	      return this._store.__queued__();
-	    }
-
-	    empty() {
-	      return this.queued() === 0 && this._submitLock.isEmpty();
-	    }
-
-	    running() {
-	      return this._store.__running__();
-	    }
-
-	    done() {
-	      return this._store.__done__();
-	    }
-
-	    jobStatus(id) {
-	      return this._states.jobStatus(id);
-	    }
-
-	    jobs(status) {
-	      return this._states.statusJobs(status);
-	    }
-
-	    counts() {
-	      return this._states.statusCounts();
-	    }
-
-	    _randomIndex() {
-	      return Math.random().toString(36).slice(2);
-	    }
-
-	    check(weight = 1) {
-	      return this._store.__check__(weight);
-	    }
-
-	    _clearGlobalState(index) {
-	      if (this._scheduled[index] != null) {
-	        clearTimeout(this._scheduled[index].expiration);
-	        delete this._scheduled[index];
-	        return true;
-	      } else {
-	        return false;
-	      }
-	    }
-
-	    async _free(index, job, options, eventInfo) {
-	      var e, running;
-	      try {
-	        ({running} = (await this._store.__free__(index, options.weight)));
-	        this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
-	        if (running === 0 && this.empty()) {
-	          return this.Events.trigger("idle");
-	        }
-	      } catch (error1) {
-	        e = error1;
-	        return this.Events.trigger("error", e);
-	      }
-	    }
-
-	    _run(index, job, wait) {
-	      var clearGlobalState, free, run;
-	      job.doRun();
-	      clearGlobalState = this._clearGlobalState.bind(this, index);
-	      run = this._run.bind(this, index, job);
-	      free = this._free.bind(this, index, job);
-	      return this._scheduled[index] = {
-	        timeout: setTimeout(() => {
-	          return job.doExecute(this._limiter, clearGlobalState, run, free);
-	        }, wait),
-	        expiration: job.options.expiration != null ? setTimeout(function() {
-	          return job.doExpire(clearGlobalState, run, free);
-	        }, wait + job.options.expiration) : void 0,
-	        job: job
-	      };
-	    }
-
-	    _drainOne(capacity) {
-	      return this._registerLock.schedule(() => {
-	        var args, index, next, options, queue;
-	        if (this.queued() === 0) {
-	          return this.Promise.resolve(null);
-	        }
-	        queue = this._queues.getFirst();
-	        ({options, args} = next = queue.first());
-	        if ((capacity != null) && options.weight > capacity) {
-	          return this.Promise.resolve(null);
-	        }
-	        this.Events.trigger("debug", `Draining ${options.id}`, {args, options});
-	        index = this._randomIndex();
-	        return this._store.__register__(index, options.weight, options.expiration).then(({success, wait, reservoir}) => {
-	          var empty;
-	          this.Events.trigger("debug", `Drained ${options.id}`, {success, args, options});
-	          if (success) {
-	            queue.shift();
-	            empty = this.empty();
-	            if (empty) {
-	              this.Events.trigger("empty");
-	            }
-	            if (reservoir === 0) {
-	              this.Events.trigger("depleted", empty);
-	            }
-	            this._run(index, next, wait);
-	            return this.Promise.resolve(options.weight);
-	          } else {
-	            return this.Promise.resolve(null);
-	          }
-	        });
-	      });
-	    }
-
-	    _drainAll(capacity, total = 0) {
-	      return this._drainOne(capacity).then((drained) => {
-	        var newCapacity;
-	        if (drained != null) {
-	          newCapacity = capacity != null ? capacity - drained : capacity;
-	          return this._drainAll(newCapacity, total + drained);
-	        } else {
-	          return this.Promise.resolve(total);
-	        }
-	      }).catch((e) => {
-	        return this.Events.trigger("error", e);
-	      });
-	    }
-
-	    _dropAllQueued(message) {
-	      return this._queues.shiftAll(function(job) {
-	        return job.doDrop({message});
-	      });
-	    }
-
-	    stop(options = {}) {
-	      var done, waitForExecuting;
-	      options = parser$5.load(options, this.stopDefaults);
-	      waitForExecuting = (at) => {
-	        var finished;
-	        finished = () => {
-	          var counts;
-	          counts = this._states.counts;
-	          return (counts[0] + counts[1] + counts[2] + counts[3]) === at;
-	        };
-	        return new this.Promise((resolve, reject) => {
-	          if (finished()) {
-	            return resolve();
-	          } else {
-	            return this.on("done", () => {
-	              if (finished()) {
-	                this.removeAllListeners("done");
-	                return resolve();
-	              }
-	            });
-	          }
-	        });
-	      };
-	      done = options.dropWaitingJobs ? (this._run = function(index, next) {
-	        return next.doDrop({
-	          message: options.dropErrorMessage
-	        });
-	      }, this._drainOne = () => {
-	        return this.Promise.resolve(null);
-	      }, this._registerLock.schedule(() => {
-	        return this._submitLock.schedule(() => {
-	          var k, ref, v;
-	          ref = this._scheduled;
-	          for (k in ref) {
-	            v = ref[k];
-	            if (this.jobStatus(v.job.options.id) === "RUNNING") {
-	              clearTimeout(v.timeout);
-	              clearTimeout(v.expiration);
-	              v.job.doDrop({
-	                message: options.dropErrorMessage
-	              });
-	            }
-	          }
-	          this._dropAllQueued(options.dropErrorMessage);
-	          return waitForExecuting(0);
-	        });
-	      })) : this.schedule({
-	        priority: NUM_PRIORITIES$1 - 1,
-	        weight: 0
-	      }, () => {
-	        return waitForExecuting(1);
-	      });
-	      this._receive = function(job) {
-	        return job._reject(new Bottleneck.prototype.BottleneckError(options.enqueueErrorMessage));
-	      };
-	      this.stop = () => {
-	        return this.Promise.reject(new Bottleneck.prototype.BottleneckError("stop() has already been called"));
-	      };
-	      return done;
-	    }
-
-	    async _addToQueue(job) {
-	      var args, blocked, error, options, reachedHWM, shifted, strategy;
-	      ({args, options} = job);
-	      try {
-	        ({reachedHWM, blocked, strategy} = (await this._store.__submit__(this.queued(), options.weight)));
-	      } catch (error1) {
-	        error = error1;
-	        this.Events.trigger("debug", `Could not queue ${options.id}`, {args, options, error});
-	        job.doDrop({error});
-	        return false;
-	      }
-	      if (blocked) {
-	        job.doDrop();
-	        return true;
-	      } else if (reachedHWM) {
-	        shifted = strategy === Bottleneck.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck.prototype.strategy.OVERFLOW ? job : void 0;
-	        if (shifted != null) {
-	          shifted.doDrop();
-	        }
-	        if ((shifted == null) || strategy === Bottleneck.prototype.strategy.OVERFLOW) {
-	          if (shifted == null) {
-	            job.doDrop();
-	          }
-	          return reachedHWM;
-	        }
-	      }
-	      job.doQueue(reachedHWM, blocked);
-	      this._queues.push(job);
-	      await this._drainAll();
-	      return reachedHWM;
-	    }
-
-	    _receive(job) {
-	      if (this._states.jobStatus(job.options.id) != null) {
-	        job._reject(new Bottleneck.prototype.BottleneckError(`A job with the same id already exists (id=${job.options.id})`));
-	        return false;
-	      } else {
-	        job.doReceive();
-	        return this._submitLock.schedule(this._addToQueue, job);
-	      }
-	    }
-
-	    submit(...args) {
-	      var cb, fn, job, options, ref, ref1, task;
-	      if (typeof args[0] === "function") {
-	        ref = args, [fn, ...args] = ref, [cb] = splice.call(args, -1);
-	        options = parser$5.load({}, this.jobDefaults);
-	      } else {
-	        ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
-	        options = parser$5.load(options, this.jobDefaults);
-	      }
-	      task = (...args) => {
-	        return new this.Promise(function(resolve, reject) {
-	          return fn(...args, function(...args) {
-	            return (args[0] != null ? reject : resolve)(args);
-	          });
-	        });
-	      };
-	      job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
-	      job.promise.then(function(args) {
-	        return typeof cb === "function" ? cb(...args) : void 0;
-	      }).catch(function(args) {
-	        if (Array.isArray(args)) {
-	          return typeof cb === "function" ? cb(...args) : void 0;
-	        } else {
-	          return typeof cb === "function" ? cb(args) : void 0;
-	        }
-	      });
-	      return this._receive(job);
-	    }
-
-	    schedule(...args) {
-	      var job, options, task;
-	      if (typeof args[0] === "function") {
-	        [task, ...args] = args;
-	        options = {};
-	      } else {
-	        [options, task, ...args] = args;
-	      }
-	      job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
-	      this._receive(job);
-	      return job.promise;
-	    }
-
-	    wrap(fn) {
-	      var schedule, wrapped;
-	      schedule = this.schedule.bind(this);
-	      wrapped = function(...args) {
-	        return schedule(fn.bind(this), ...args);
-	      };
-	      wrapped.withOptions = function(options, ...args) {
-	        return schedule(options, fn, ...args);
-	      };
-	      return wrapped;
-	    }
-
-	    async updateSettings(options = {}) {
-	      await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));
-	      parser$5.overwrite(options, this.instanceDefaults, this);
-	      return this;
-	    }
-
-	    currentReservoir() {
-	      return this._store.__currentReservoir__();
-	    }
-
-	    incrementReservoir(incr = 0) {
-	      return this._store.__incrementReservoir__(incr);
-	    }
-
-	  }
-	  Bottleneck.default = Bottleneck;
-
-	  Bottleneck.Events = Events$4;
-
-	  Bottleneck.version = Bottleneck.prototype.version = require$$8.version;
-
-	  Bottleneck.strategy = Bottleneck.prototype.strategy = {
-	    LEAK: 1,
-	    OVERFLOW: 2,
-	    OVERFLOW_PRIORITY: 4,
-	    BLOCK: 3
-	  };
-
-	  Bottleneck.BottleneckError = Bottleneck.prototype.BottleneckError = BottleneckError_1;
-
-	  Bottleneck.Group = Bottleneck.prototype.Group = Group_1;
-
-	  Bottleneck.RedisConnection = Bottleneck.prototype.RedisConnection = require$$2;
-
-	  Bottleneck.IORedisConnection = Bottleneck.prototype.IORedisConnection = require$$3;
-
-	  Bottleneck.Batcher = Bottleneck.prototype.Batcher = Batcher_1;
-
-	  Bottleneck.prototype.jobDefaults = {
-	    priority: DEFAULT_PRIORITY$1,
-	    weight: 1,
-	    expiration: null,
-	    id: "<no-id>"
-	  };
-
-	  Bottleneck.prototype.storeDefaults = {
-	    maxConcurrent: null,
-	    minTime: 0,
-	    highWater: null,
-	    strategy: Bottleneck.prototype.strategy.LEAK,
-	    penalty: null,
-	    reservoir: null,
-	    reservoirRefreshInterval: null,
-	    reservoirRefreshAmount: null,
-	    reservoirIncreaseInterval: null,
-	    reservoirIncreaseAmount: null,
-	    reservoirIncreaseMaximum: null
-	  };
-
-	  Bottleneck.prototype.localStoreDefaults = {
-	    Promise: Promise,
-	    timeout: null,
-	    heartbeatInterval: 250
-	  };
-
-	  Bottleneck.prototype.redisStoreDefaults = {
-	    Promise: Promise,
-	    timeout: null,
-	    heartbeatInterval: 5000,
-	    clientTimeout: 10000,
-	    Redis: null,
-	    clientOptions: {},
-	    clusterNodes: null,
-	    clearDatastore: false,
-	    connection: null
-	  };
-
-	  Bottleneck.prototype.instanceDefaults = {
-	    datastore: "local",
-	    connection: null,
-	    id: "<no-id>",
-	    rejectOnDrop: true,
-	    trackDoneStatus: false,
-	    Promise: Promise
-	  };
-
-	  Bottleneck.prototype.stopDefaults = {
-	    enqueueErrorMessage: "This limiter has been stopped and cannot accept new jobs.",
-	    dropWaitingJobs: true,
-	    dropErrorMessage: "This limiter has been stopped."
-	  };
-
-	  return Bottleneck;
-
-	}).call(commonjsGlobal);
-
-	var Bottleneck_1 = Bottleneck;
-
-	var lib = Bottleneck_1;
-
-	return lib;
-
-})));
-
-
-/***/ }),
-
 /***/ 8694:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
@@ -38693,6 +37163,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
 /***/ 7067:
 /***/ ((module) => {
 
@@ -38711,6 +37188,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -47393,6 +45877,39 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
+/***/ 3682:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ failureLine)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9243);
+/* harmony import */ var _git_git_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4885);
+/* harmony import */ var _tracker_github_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8208);
+
+
+
+/**
+ * The one line a failed job ends with. A user's mistake says what to change; GitHub being
+ * down, rate limits, a full disk or a failing git each say what they are; only a fault of
+ * ours is an "internal error", with its stack in the debug log.
+ */
+function failureLine(err) {
+    if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo)
+        return { line: err.format(), ours: false };
+    // GitError's message names the command and git's last words (DiskFullError: the path).
+    if (err instanceof _git_git_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GitError */ .XS)
+        return { line: err.message, ours: false };
+    const kind = (0,_tracker_github_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .faultKind */ .H9)(err);
+    if (kind !== 'internal' && kind !== 'user') {
+        return { line: err.message, ours: false };
+    }
+    return { line: `internal error: ${err?.message ?? String(err)}`, ours: true };
+}
+
+
+/***/ }),
+
 /***/ 4664:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -47461,11 +45978,11 @@ function required(env, name) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8179);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+/* harmony import */ var _failure_line_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3682);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4664);
 /* harmony import */ var _outputs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2316);
 /* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3935);
-/* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3079);
+/* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3721);
 
 
 
@@ -47493,12 +46010,14 @@ async function main() {
         if (FAILING.has(report.outcome)) {
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(`stage ${report.outcome}: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(report.reason)}`);
         }
+        else if (report.failure) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1((0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(report.failure));
+        }
     }
     catch (err) {
-        const message = (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UserError */ .yo
-            ? err.format()
-            : `internal error: ${err?.message ?? String(err)}`);
-        if (!(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UserError */ .yo))
+        const failure = (0,_failure_line_js__WEBPACK_IMPORTED_MODULE_1__/* .failureLine */ .P)(err);
+        const message = (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(failure.line);
+        if (failure.ours)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(err?.stack ?? String(err));
         await (0,_outputs_js__WEBPACK_IMPORTED_MODULE_3__/* .publishReport */ .S)({ outcome: 'failed', reason: message, refused: [], warnings: [] }).catch(() => { });
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(message);
@@ -47566,6 +46085,8 @@ function renderSummary(r) {
     add('Run', r.runUrl && `[logs](${r.runUrl})`);
     let md = `## itervox handoff: ${r.outcome}\n\n| | |\n|---|---|\n`;
     md += rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n') + '\n';
+    if (r.failure)
+        md += `\n**The pipeline needs a person:** ${cell(r.failure)}\n`;
     if (r.status)
         md += `\n${r.status}\n`;
     if (r.refused.length > 0) {
@@ -47573,6 +46094,9 @@ function renderSummary(r) {
     }
     if (r.warnings.length > 0) {
         md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`;
+    }
+    if (r.unsaved) {
+        md += `\n<details open><summary>Unsaved deliverable ${cell(r.unsaved.path)}</summary>\n\n${(0,untrusted_text/* fenced */.OF)(r.unsaved.text.slice(0, MAX_PROMPT_IN_SUMMARY), '`', 'markdown')}\n\n</details>\n`;
     }
     if (r.prompt !== undefined) {
         const shown = r.prompt.length > MAX_PROMPT_IN_SUMMARY ? r.prompt.slice(0, MAX_PROMPT_IN_SUMMARY) : r.prompt;
@@ -47609,7 +46133,7 @@ async function publishReport(r) {
 
 /***/ }),
 
-/***/ 3079:
+/***/ 3721:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47622,12 +46146,122 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 16 modules
 var lib_core = __nccwpck_require__(8179);
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./.build/errors.js
 var errors = __nccwpck_require__(9243);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: ./.build/files/read-capped.js
+
+
+/** A user's file that cannot be used as it is; the message says what to change. */
+class read_capped_FileRefused extends errors/* UserError */.yo {
+    reason;
+    code;
+    constructor(message, reason, file, 
+    /** The system error code, when the system refused. */
+    code) {
+        super(message, { file });
+        this.reason = reason;
+        this.code = code;
+        this.name = 'FileRefused';
+    }
+}
+// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
+// nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
+// neither flag.
+const OPEN_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NONBLOCK ?? 0) | (external_node_fs_.constants.O_NOCTTY ?? 0);
+const CHUNK = 64 * 1024;
+/**
+ * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
+ * reading, a FIFO, device, socket or directory, and refusing a file longer than `maxBytes`,
+ * even one that grows while it is read. `display` names the file in messages.
+ */
+function readCappedFile(path, maxBytes, display = path) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(path, OPEN_FLAGS);
+    }
+    catch (e) {
+        throw systemRefusal(e, display);
+    }
+    try {
+        // fstat the descriptor, not the path: what was opened is what is judged.
+        const st = (0,external_node_fs_.fstatSync)(fd);
+        if (!st.isFile()) {
+            throw new read_capped_FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
+        }
+        if (st.size > maxBytes)
+            throw tooLarge(maxBytes, display);
+        // Read to the end rather than trusting st.size: a file can grow after fstat.
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+            const n = (0,external_node_fs_.readSync)(fd, buf, 0, buf.length, null);
+            if (n === 0)
+                break;
+            chunks.push(buf.subarray(0, n));
+            total += n;
+            if (total > maxBytes)
+                throw tooLarge(maxBytes, display);
+        }
+        return Buffer.concat(chunks, total);
+    }
+    catch (e) {
+        throw e instanceof read_capped_FileRefused ? e : systemRefusal(e, display);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
+function read_capped_readCappedText(path, maxBytes, display = path) {
+    return readCappedFile(path, maxBytes, display).toString('utf8');
+}
+function systemRefusal(e, display) {
+    const code = e.code ?? 'EIO';
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return new read_capped_FileRefused('no such file; check the path', 'missing', display, code);
+    }
+    // Opening a socket (as /dev/stdin can be) fails with ENXIO.
+    if (code === 'ENXIO') {
+        return new read_capped_FileRefused('a socket or a missing device, not a regular file; replace it with a regular file', 'not-a-file', display, code);
+    }
+    if (code === 'EISDIR') {
+        return new read_capped_FileRefused('a directory, not a regular file; name a file', 'not-a-file', display, code);
+    }
+    const fix = code === 'EACCES' || code === 'EPERM'
+        ? 'check its permissions'
+        : code === 'ELOOP'
+            ? 'its symlinks form a loop; fix the link'
+            : 'replace it with a regular file';
+    return new read_capped_FileRefused(`cannot be read (${code}); ${fix}`, 'unreadable', display, code);
+}
+function tooLarge(maxBytes, display) {
+    return new read_capped_FileRefused(`larger than the ${sizeText(maxBytes)} this file may hold; make it smaller`, 'too-large', display);
+}
+function kindOf(st) {
+    if (st.isDirectory())
+        return 'a directory';
+    if (st.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (st.isCharacterDevice() || st.isBlockDevice())
+        return 'a device';
+    if (st.isSocket())
+        return 'a socket';
+    return 'a special file';
+}
+function sizeText(bytes) {
+    const MiB = 1024 * 1024;
+    if (bytes >= MiB && bytes % MiB === 0)
+        return `${bytes / MiB} MiB`;
+    if (bytes >= 1024 && bytes % 1024 === 0)
+        return `${bytes / 1024} KiB`;
+    return `${bytes} bytes`;
+}
+
 ;// CONCATENATED MODULE: ./.build/config/daemon-keys.js
 /**
  * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
@@ -51136,11 +49770,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -51151,7 +49785,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    util_assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -51164,15 +49798,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -51206,7 +49840,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -56646,17 +55280,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -57812,6 +56446,7 @@ function readAutomation(raw, index, problems, env) {
 ;// CONCATENATED MODULE: ./.build/config/disk-files.js
 
 
+
 /** The nearest folder at or above `dir` that holds `.git`; `dir` itself when there is none. */
 function disk_files_repoRootOf(dir) {
     for (let current = dir;; current = dirname(current)) {
@@ -57821,20 +56456,30 @@ function disk_files_repoRootOf(dir) {
             return dir;
     }
 }
+// Profile files (SOUL.md, INSTRUCTIONS.md) become prompt text: a few KiB each.
+const REPO_FILE_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
 /**
- * A repository-relative file's text, or null when it is missing, not a regular file, or
- * (through a symlink) outside the repository.
+ * A repository-relative file's text, or null when it is missing or (through a symlink)
+ * outside the repository. A FileRefused when it is there but not a regular file, or too large.
  */
 function disk_files_readRepoFile(root, repoPath) {
+    let real;
     try {
-        const real = realpathSync(join(root, repoPath));
+        real = realpathSync(join(root, repoPath));
         const inside = relative(realpathSync(root), real);
-        if (inside.startsWith('..') || inside === '' || !statSync(real).isFile())
+        if (inside.startsWith('..') || inside === '')
             return null;
-        return readFileSync(real, 'utf8');
     }
     catch {
         return null;
+    }
+    try {
+        return readCappedText(real, REPO_FILE_MAX_BYTES, repoPath);
+    }
+    catch (e) {
+        if (e instanceof FileRefused && e.reason === 'missing')
+            return null;
+        throw e;
     }
 }
 /** `dir` relative to `root`, with `/` separators; `.` for the root itself. */
@@ -57981,10 +56626,10 @@ function repoPath(baseDir, value) {
         return { problem: 'must not contain control characters' };
     if (value.includes('\\'))
         return { problem: 'must use "/" between folders, not "\\"' };
-    if (external_node_path_namespaceObject.posix.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
+    if (external_node_path_.posix.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
         return { problem: "must be relative to WORKFLOW.md's folder, not an absolute path" };
     }
-    const path = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(baseDir, value));
+    const path = external_node_path_.posix.normalize(external_node_path_.posix.join(baseDir, value));
     if (path === '..' || path.startsWith('../')) {
         return { problem: 'must stay inside the repository; remove the ".." that leads out of it' };
     }
@@ -57994,6 +56639,7 @@ function repoPath(baseDir, value) {
 }
 
 ;// CONCATENATED MODULE: ./.build/config/profiles.js
+
 
 
 
@@ -58054,7 +56700,16 @@ function readProfileFile(value, path, ctx) {
         ctx.problems.errorAtKey(path, where.problem);
         return undefined;
     }
-    const text = ctx.readFile(where.path);
+    let text;
+    try {
+        text = ctx.readFile(where.path);
+    }
+    catch (e) {
+        if (!(e instanceof errors/* UserError */.yo))
+            throw e;
+        ctx.problems.errorAtKey(path, e.format());
+        return undefined;
+    }
     if (text === null) {
         const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path;
         ctx.problems.errorAtKey(path, `${what} does not exist in the repository; create it or fix the path`);
@@ -58286,6 +56941,9 @@ class Converter {
     nodes = 0;
     // Nodes being converted right now: an alias back to one of them is a cycle.
     active = new Set();
+    // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
+    // once per repetition.
+    targets = new Map();
     constructor(doc, toPos, map, errors) {
         this.doc = doc;
         this.toPos = toPos;
@@ -58304,7 +56962,7 @@ class Converter {
         const block = (0,dist/* isScalar */.jn)(node) && (node.type === dist/* Scalar */.X5.BLOCK_LITERAL || node.type === dist/* Scalar */.X5.BLOCK_FOLDED);
         this.map.set(path, { key: keyPos, value: pos, empty, block });
         if ((0,dist/* isAlias */.Vj)(node)) {
-            const target = node.resolve(this.doc);
+            const target = this.resolve(node);
             if (!target || this.active.has(target)) {
                 this.errors.push({
                     pos,
@@ -58333,6 +56991,11 @@ class Converter {
             return out;
         }
         return null;
+    }
+    resolve(alias) {
+        if (!this.targets.has(alias))
+            this.targets.set(alias, alias.resolve(this.doc));
+        return this.targets.get(alias);
     }
     convertMap(pairs, path, mapPos, depth) {
         const out = Object.create(null);
@@ -58457,7 +57120,7 @@ function parseWorkflow(text, opts) {
     const profileContext = {
         problems,
         env,
-        baseDir: opts.baseDir ?? external_node_path_namespaceObject.posix.dirname(opts.file.replace(/\\/g, '/')),
+        baseDir: opts.baseDir ?? external_node_path_.posix.dirname(opts.file.replace(/\\/g, '/')),
         readFile: opts.readFile,
         defaultCommand: agent?.command ?? 'claude'
     };
@@ -58519,16 +57182,25 @@ function parseWorkflow(text, opts) {
     };
     return { config, warnings: problems.warnings };
 }
-/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
-function loadWorkflowFile(path, env = process.env) {
-    let text;
+// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
+const WORKFLOW_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
+function readWorkflowText(path) {
     try {
-        text = readFileSync(path, 'utf8');
+        return readCappedText(path, WORKFLOW_MAX_BYTES);
     }
     catch (e) {
-        const code = e.code ?? 'unreadable';
-        throw new UserError(`cannot read the workflow file (${code}); check the path`, { file: path });
+        if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
+            throw new UserError(`cannot read the workflow file (${e.code}); check the path`, {
+                file: path
+            });
+        }
+        throw e;
     }
+}
+/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
+function loadWorkflowFile(path, env = process.env) {
+    const text = readWorkflowText(path);
     const dir = dirname(resolve(path));
     const root = repoRootOf(dir);
     return parseWorkflow(text, {
@@ -58547,7 +57219,11 @@ function formatWarning(w) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: ./.build/git/git-errors.js
+var git_errors = __nccwpck_require__(4885);
 ;// CONCATENATED MODULE: ./.build/git/git.js
+
+
 
 
 
@@ -58577,20 +57253,6 @@ const HARDENING = [
     '-c',
     'core.attributesFile=/dev/null'
 ];
-/** git failed; carries the command (without the hardening prefix) and what git said. */
-class GitError extends Error {
-    args;
-    code;
-    stderr;
-    constructor(args, code, stderr) {
-        const said = stderr.trim().split('\n').pop() ?? '';
-        super(`git ${args.join(' ')} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
-        this.args = args;
-        this.code = code;
-        this.stderr = stderr;
-        this.name = 'GitError';
-    }
-}
 /** The base64 credential checkout uses; callers mask it (and the token) in logs. */
 function basicCredential(token) {
     return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
@@ -58621,7 +57283,7 @@ function gitBytes(cwd, args, opts = {}) {
             const code = typeof err.code === 'number' ? err.code : null;
             if (code !== null && ok.includes(code))
                 return resolve({ stdout, stderr, code });
-            reject(new GitError(args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
+            reject((0,git_errors/* gitFailure */.tv)(cwd, args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
         });
         child.stdin?.on('error', () => {
             // git may exit before reading all of stdin; its exit status tells what happened.
@@ -58678,16 +57340,16 @@ function gitExecutable() {
  * the agent's reach, so PATH is used as it is.
  */
 function chooseGit(pathEnv, canWrite) {
-    const dirs = pathEnv.split(external_node_path_namespaceObject.delimiter).filter((d) => external_node_path_namespaceObject.isAbsolute(d));
+    const dirs = pathEnv.split(external_node_path_.delimiter).filter((d) => external_node_path_.isAbsolute(d));
     const locked = dirs.filter((d) => !canWrite(d));
     const safe = findGit(locked);
     return safe
-        ? { file: safe, pathEnv: locked.join(external_node_path_namespaceObject.delimiter) }
+        ? { file: safe, pathEnv: locked.join(external_node_path_.delimiter) }
         : { file: findGit(dirs) ?? 'git', pathEnv };
 }
 function writable(p) {
     try {
-        (0,external_node_fs_namespaceObject.accessSync)(p, external_node_fs_namespaceObject.constants.W_OK);
+        (0,external_node_fs_.accessSync)(p, external_node_fs_.constants.W_OK);
         return true;
     }
     catch {
@@ -58696,11 +57358,11 @@ function writable(p) {
 }
 function findGit(dirs) {
     for (const d of dirs) {
-        const candidate = external_node_path_namespaceObject.join(d, 'git');
+        const candidate = external_node_path_.join(d, 'git');
         try {
-            if (!(0,external_node_fs_namespaceObject.statSync)(candidate).isFile())
+            if (!(0,external_node_fs_.statSync)(candidate).isFile())
                 continue;
-            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
             return candidate;
         }
         catch {
@@ -58716,7 +57378,7 @@ const PUSH_GIT_VERSION = '2.38.0';
 function parseGitVersion(text) {
     const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
     if (!m)
-        throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`);
+        throw new git_errors/* GitError */.XS(['--version'], 0, `unrecognised version: ${text.trim()}`);
     return { major: +m[1], minor: +m[2], patch: +(m[3] ?? 0), text: `${m[1]}.${m[2]}.${m[3] ?? 0}` };
 }
 function versionAtLeast(v, min) {
@@ -58789,9 +57451,9 @@ const DEFAULT_DEPTH = 100;
  */
 async function prepareIssueBranch(o) {
     const remote = o.remote ?? 'origin';
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
-    await branch_validateBranchName(o.branch);
-    await branch_validateBranchName(o.base);
+    const repo = external_node_path_.resolve(o.repo);
+    await validateBranchName(o.branch);
+    await validateBranchName(o.base);
     validateRemoteName(remote);
     const fresh = await ensureRepository(repo, remote, o.remoteUrl);
     await removeStaleLocks(repo);
@@ -58823,7 +57485,7 @@ async function prepareIssueBranch(o) {
  * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
  * issues and pull requests, so they are data: checked here and only ever passed as argv.
  */
-async function branch_validateBranchName(name) {
+async function validateBranchName(name) {
     const bad = () => new errors/* UserError */.yo(`"${name}" is not a valid branch name`);
     if (!name || name.startsWith('-') || name.includes('@{'))
         throw bad();
@@ -58849,7 +57511,7 @@ async function resetBranchTo(repo, branch, sha) {
 }
 /** True when a new repository had to be made (nothing to reuse). */
 async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstatOrNull(external_node_path_namespaceObject.join(repo, '.git')));
+    const fresh = !(await lstatOrNull(external_node_path_.join(repo, '.git')));
     if (fresh) {
         await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
         await git_git(repo, ['init', '--quiet']);
@@ -58866,7 +57528,7 @@ async function ensureRepository(repo, remote, url) {
 /** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
 async function removeStaleLocks(repo) {
     for (const lock of ['index.lock', 'shallow.lock']) {
-        await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
+        await (0,promises_namespaceObject.rm)(external_node_path_.join(repo, '.git', lock), { force: true });
     }
 }
 async function remoteHeads(repo, remote, names, auth) {
@@ -58884,192 +57546,6 @@ async function remoteHeads(repo, remote, names, auth) {
 async function isShallow(repo) {
     const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
     return r.stdout.trim() === 'true';
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./.build/git/push.js
-
-
-
-
-
-
-/** The push cannot be done; the message says why in one line. Never retried by the caller. */
-class PushError extends errors/* UserError */.yo {
-    kind;
-    attempts;
-    paths;
-    constructor(kind, message, attempts, paths = []) {
-        super(message);
-        this.kind = kind;
-        this.attempts = attempts;
-        this.paths = paths;
-        this.name = 'PushError';
-    }
-}
-/**
- * Pushes the stage's commit to the branch as a compare-and-swap: the remote must still be where
- * the stage began (`--force-with-lease` with that exact value; the commit descends from it, so
- * nothing is ever overwritten). If others pushed meanwhile, the commit is re-created on top of
- * theirs with `merge-tree` and `commit-tree` (no worktree, no hook) and the push retried, a few
- * times. A branch deleted or rewritten meanwhile, a conflict, or a refusal by the remote's
- * policy ends at once with a PushError.
- */
-async function pushWithRetry(o) {
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
-    const remote = o.remote ?? 'origin';
-    const attempts = Math.max(1, o.attempts ?? 4);
-    const backoffMs = o.backoffMs ?? 1000;
-    await branch_validateBranchName(o.branch);
-    const v = await gitVersion();
-    if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
-        throw new errors/* UserError */.yo(`git ${v.text} is too old to push stages; install git ${PUSH_GIT_VERSION} or newer`);
-    }
-    const commit = await readCommit(repo, o.sha);
-    if (commit.parents.length !== 1 || commit.parents[0] !== o.baseSha) {
-        throw new Error(`commit ${o.sha} is not a single commit on top of ${o.baseSha}`);
-    }
-    let sha = o.sha;
-    let parent = o.baseSha;
-    let expected = o.created ? null : o.baseSha;
-    for (let attempt = 1;; attempt++) {
-        const verdict = await pushOnce(repo, remote, o.branch, sha, expected, o.auth);
-        if (verdict.ok) {
-            if (sha !== o.sha)
-                await resetBranchTo(repo, o.branch, sha);
-            return { sha, attempts: attempt, rebased: sha !== o.sha };
-        }
-        if (verdict.policy) {
-            throw new PushError('rejected', `${remote} refused the push to ${o.branch}: ${verdict.why}`, attempt);
-        }
-        if (attempt >= attempts) {
-            throw new PushError('exhausted', `${o.branch} kept moving on ${remote}; gave up after ${attempt} push attempt${attempt === 1 ? '' : 's'}`, attempt);
-        }
-        await (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
-        const head = await fetchBranch(repo, remote, o.branch, o.auth);
-        if (head === null) {
-            if (expected !== null) {
-                throw new PushError('deleted', `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`, attempt);
-            }
-            continue;
-        }
-        if (await isAncestor(repo, sha, head))
-            return { sha, attempts: attempt, rebased: sha !== o.sha };
-        if (!(await isAncestor(repo, parent, head))) {
-            throw new PushError('rewritten', `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`, attempt);
-        }
-        sha = await replayOnto(repo, commit, sha, head, attempt, o.branch);
-        parent = head;
-        expected = head;
-    }
-}
-/** The remote moved under us (worth a fetch and retry), as opposed to a refusal. */
-const MOVED = /^\[rejected\] \((stale info|fetch first|non-fast-forward)\)/;
-const RACED = /cannot lock ref|failed to update ref|failed to lock|incorrect old value/;
-async function pushOnce(repo, remote, branch, sha, expected, auth) {
-    const ref = `refs/heads/${branch}`;
-    const args = [
-        'push',
-        '--porcelain',
-        '--no-verify',
-        '--recurse-submodules=no',
-        `--force-with-lease=${ref}:${expected ?? ''}`,
-        remote,
-        `${sha}:${ref}`
-    ];
-    const r = await git_git(repo, args, { auth, okCodes: [1, 128] });
-    const status = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`));
-    const remoteSays = r.stderr
-        .split('\n')
-        .filter((l) => l.startsWith('remote: '))
-        .map((l) => l.slice(8).trim())
-        .filter(Boolean)
-        .join(' ')
-        .slice(0, 400);
-    if (!status) {
-        if (/\b403\b|denied|not allowed|permission/i.test(r.stderr)) {
-            const said = r.stderr.trim().split('\n').pop() ?? '';
-            return { ok: false, policy: true, why: said };
-        }
-        throw new GitError(args, r.code, r.stderr);
-    }
-    const [flag, , summary = ''] = status.split('\t');
-    if (flag !== '!')
-        return { ok: true };
-    if (MOVED.test(summary) || (summary.startsWith('[remote rejected]') && RACED.test(summary))) {
-        return { ok: false, policy: false };
-    }
-    return { ok: false, policy: true, why: remoteSays ? `${summary}: ${remoteSays}` : summary };
-}
-/** The branch's head on the remote, fetched; null when the remote has no such branch. */
-async function fetchBranch(repo, remote, branch, auth) {
-    const tracking = `refs/remotes/${remote}/${branch}`;
-    const args = [
-        'fetch',
-        '--no-tags',
-        '--recurse-submodules=no',
-        remote,
-        `+refs/heads/${branch}:${tracking}`
-    ];
-    const r = await git_git(repo, args, { auth, okCodes: [128] });
-    if (r.code === 128) {
-        if (/couldn't find remote ref/i.test(r.stderr))
-            return null;
-        throw new GitError(args, r.code, r.stderr);
-    }
-    const head = await resolveCommit(repo, tracking);
-    if (!head)
-        throw new Error(`fetching ${branch} left no ${tracking}`);
-    return head;
-}
-async function isAncestor(repo, a, b) {
-    const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1] });
-    return r.code === 0;
-}
-/**
- * Our change again, on top of `head`. The merge base is our parent: it is an ancestor of
- * `head` (checked) and the only parent of our commit, so merge-tree finds it unaided.
- */
-async function replayOnto(repo, commit, sha, head, attempt, branch) {
-    const merge = await git_git(repo, ['merge-tree', '--write-tree', '--no-messages', '--name-only', '-z', head, sha], { okCodes: [1] });
-    const [tree, ...rest] = merge.stdout.split('\0');
-    if (merge.code === 1) {
-        const paths = [...new Set(rest.filter(Boolean))].sort();
-        throw new PushError('conflict', `the branch ${branch} moved and conflicts with this stage's commit in ${paths.join(', ')}`, attempt, paths);
-    }
-    const r = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree.trim(), '-p', head, '-F', '-'], {
-        env: {
-            GIT_AUTHOR_NAME: commit.author.name,
-            GIT_AUTHOR_EMAIL: commit.author.email,
-            GIT_AUTHOR_DATE: commit.author.date,
-            GIT_COMMITTER_NAME: commit.committer.name,
-            GIT_COMMITTER_EMAIL: commit.committer.email
-        },
-        input: commit.message
-    });
-    return r.stdout.trim();
-}
-async function readCommit(repo, sha) {
-    const raw = (await gitBytes(repo, ['cat-file', 'commit', sha])).stdout;
-    const split = raw.indexOf('\n\n');
-    const headers = raw
-        .subarray(0, split < 0 ? raw.length : split)
-        .toString('utf8')
-        .split('\n');
-    const ident = (key) => {
-        const line = headers.find((h) => h.startsWith(`${key} `)) ?? '';
-        const m = /^\S+ (.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(line);
-        if (!m)
-            throw new Error(`commit ${sha} has no readable ${key}`);
-        return { name: m[1], email: m[2], date: `@${m[3]}` };
-    };
-    return {
-        parents: headers.filter((h) => h.startsWith('parent ')).map((h) => h.slice(7)),
-        author: ident('author'),
-        committer: ident('committer'),
-        message: split < 0 ? Buffer.alloc(0) : raw.subarray(split + 2)
-    };
 }
 
 ;// CONCATENATED MODULE: ./.build/git/objects.js
@@ -59344,6 +57820,608 @@ function checkDir(dir) {
 }
 function firstLine(text) {
     return text.trim().split('\n')[0] || 'no message';
+}
+
+;// CONCATENATED MODULE: ./.build/git/committed-file.js
+
+/** A committed regular file within `maxBytes`, as text; null when there is none. */
+async function readCommittedFile(repo, commit, path, maxBytes) {
+    const objects = new GitObjects(repo);
+    try {
+        const slash = path.lastIndexOf('/');
+        const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
+        const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
+        if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
+            return null;
+        const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
+        if (size === undefined || size > maxBytes)
+            return null;
+        const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
+        return blob ? blob.toString('utf8') : null;
+    }
+    finally {
+        await objects.close();
+    }
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./.build/git/remote-failure.js
+// Whether a failed push or fetch was refused by the remote (its policy: permissions, protected
+// branches, rulesets, hooks), which no retry changes, or failed on the way (GitHub's 5xx, a
+// dropped or stalled connection), which a retry may get past. Judged by git's and GitHub's exact
+// words (git 2.39 with curl over smart HTTP, as on hosted runners); LC_ALL=C keeps them English.
+
+/** The HTTP status in curl's words: `The requested URL returned error: 502`, `RPC failed; HTTP 502`. */
+const HTTP_STATUS = /(?:The requested URL returned error:|RPC failed; HTTP) (\d{3})\b/;
+/** Words of a refusal, whatever the transport said around them. */
+const REFUSED = [
+    /Permission to \S+ denied|Permission denied|access denied/i,
+    /not allowed/,
+    /Write access to repository not granted/,
+    /Authentication failed for/,
+    /\bGH0\d\d\b/,
+    /protected branch/i,
+    /pre-receive hook declined/
+];
+/** A connection that broke, stalled or never came up, and GitHub's own transient failures. */
+const TRANSIENT = [
+    /RPC failed; curl \d+/,
+    /the remote end hung up unexpectedly/,
+    /unexpected disconnect while reading sideband packet/,
+    /Empty reply from server/,
+    /Operation too slow/,
+    /Operation timed out|Connection timed out/,
+    /Connection reset by peer|Recv failure|Send failure/,
+    /Failed to connect to|Could not resolve host/,
+    /transfer closed with outstanding read data remaining|early EOF/,
+    /HTTP\/2 stream \d+ was not closed cleanly/,
+    /^remote: Internal Server Error/m,
+    /^remote: fatal error in commit_refs/m
+];
+/**
+ * A push or fetch that failed before any ref was reported on: refused, transient, or undefined
+ * when git's words are neither (a local problem, reported as it is).
+ */
+function remoteFailure(stderr) {
+    const why = remoteWords(stderr);
+    const status = Number(HTTP_STATUS.exec(stderr)?.[1]);
+    // 408 and 429 are the server asking for another try, like a 5xx.
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+        return { kind: 'refused', why };
+    }
+    if (REFUSED.some((r) => r.test(stderr)))
+        return { kind: 'refused', why };
+    if (status >= 500 || status === 408 || status === 429)
+        return { kind: 'transient', why };
+    if (TRANSIENT.some((r) => r.test(stderr)))
+        return { kind: 'transient', why };
+    return undefined;
+}
+/**
+ * A ref the remote did not update, by the reason git reports for it (porcelain
+ * `[remote rejected] (<reason>)`): GitHub's own failures are transient, any other reason is the
+ * remote's refusal (a hook, a rule, a protected branch), even when a hook's words sound transient.
+ */
+function refRejection(summary, remoteSays) {
+    const why = remoteSays ? `${summary}: ${remoteSays}` : summary;
+    const transient = summary === '[remote rejected] (Internal Server Error)' ||
+        summary === '[remote failure] (remote failed to report status)' ||
+        (summary === '[remote rejected] (failure)' && /fatal error in commit_refs/.test(remoteSays));
+    return { kind: transient ? 'transient' : 'refused', why };
+}
+/**
+ * git's first error (the cause: `error: RPC failed; HTTP 403 …` comes before `fatal: the remote
+ * end hung up unexpectedly`), then what the remote said (`remote:` lines); one line.
+ */
+function remoteWords(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    const remote = lines.filter((l) => l.startsWith('remote: ')).map((l) => l.slice(8).trim());
+    const own = lines.filter((l) => l && !l.startsWith('remote: '));
+    const cause = own.find((l) => /^(error|fatal): /.test(l)) ?? own.at(-1) ?? '';
+    return (0,git_errors/* mask */.dK)([cause, ...remote].filter(Boolean).join(': '));
+}
+
+;// CONCATENATED MODULE: ./.build/git/push.js
+
+
+
+
+
+
+
+
+/** The push cannot be done; the message says why in one line. Never retried by the caller. */
+class PushError extends errors/* UserError */.yo {
+    kind;
+    attempts;
+    paths;
+    constructor(kind, message, attempts, paths = []) {
+        super(message);
+        this.kind = kind;
+        this.attempts = attempts;
+        this.paths = paths;
+        this.name = 'PushError';
+    }
+}
+/**
+ * Pushes the stage's commit to the branch as a compare-and-swap: the remote must still be where
+ * the stage began (`--force-with-lease` with that exact value; the commit descends from it, so
+ * nothing is ever overwritten). If others pushed meanwhile, the commit is re-created on top of
+ * theirs with `merge-tree` and `commit-tree` (no worktree, no hook) and the push retried, a few
+ * times. A push or fetch that fails on the way (GitHub's 5xx, a dropped or stalled connection)
+ * is retried with backoff; a push that landed although its answer was lost is then found by the
+ * lease, not pushed twice. A branch deleted or rewritten meanwhile, a conflict, a refusal by the
+ * remote's policy, or a remote that stays unavailable ends with a PushError.
+ */
+async function pushWithRetry(o) {
+    const repo = external_node_path_.resolve(o.repo);
+    const remote = o.remote ?? 'origin';
+    const attempts = Math.max(1, o.attempts ?? 4);
+    const retries = Math.max(0, o.retries ?? 5);
+    const backoffMs = o.backoffMs ?? 1000;
+    const net = {
+        repo,
+        remote,
+        branch: o.branch,
+        auth: o.auth,
+        stall: ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${o.stallSeconds ?? 60}`]
+    };
+    await validateBranchName(o.branch);
+    const v = await gitVersion();
+    if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
+        throw new errors/* UserError */.yo(`git ${v.text} is too old to push stages; install git ${PUSH_GIT_VERSION} or newer`);
+    }
+    const commit = await readCommit(repo, o.sha);
+    if (commit.parents.length !== 1 || commit.parents[0] !== o.baseSha) {
+        throw new Error(`commit ${o.sha} is not a single commit on top of ${o.baseSha}`);
+    }
+    const pause = (n) => (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs * 2 ** (n - 1) * (0.5 + Math.random() / 2));
+    let pushes = 0;
+    let spent = 0;
+    /** Waits out a failure on the way, or gives up when the retries are spent. */
+    const retryLater = async (doing, why) => {
+        if (spent >= retries) {
+            throw new PushError('unavailable', `${remote} is unavailable: gave up ${doing} ${o.branch} after ${retries} ${retries === 1 ? 'retry' : 'retries'}: ${why}`, pushes);
+        }
+        await pause(++spent);
+    };
+    const fetchHead = async () => {
+        for (;;) {
+            const head = await fetchBranch(net);
+            if (typeof head === 'string' || head === null)
+                return head;
+            if (head.kind === 'refused') {
+                throw new PushError('rejected', `${remote} refused the fetch of ${o.branch}: ${head.why}`, pushes);
+            }
+            await retryLater('fetching', head.why);
+        }
+    };
+    let sha = o.sha;
+    let parent = o.baseSha;
+    let expected = o.created ? null : o.baseSha;
+    for (let attempt = 1;;) {
+        const verdict = await pushOnce(net, sha, expected);
+        pushes++;
+        if (verdict.kind === 'ok') {
+            if (sha !== o.sha)
+                await resetBranchTo(repo, o.branch, sha);
+            return { sha, attempts: pushes, rebased: sha !== o.sha };
+        }
+        if (verdict.kind === 'refused') {
+            throw new PushError('rejected', `${remote} refused the push to ${o.branch}: ${verdict.why}`, pushes);
+        }
+        if (verdict.kind === 'transient') {
+            // Sent again as it was: if it landed, the lease now fails and the fetch below finds it.
+            await retryLater('pushing', verdict.why);
+            continue;
+        }
+        await pause(attempt);
+        const head = await fetchHead();
+        if (head === null && expected !== null) {
+            throw new PushError('deleted', `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`, pushes);
+        }
+        if (head !== null && (await isAncestor(repo, sha, head))) {
+            if (sha !== o.sha)
+                await resetBranchTo(repo, o.branch, sha);
+            return { sha, attempts: pushes, rebased: sha !== o.sha };
+        }
+        if (head !== null && !(await isAncestor(repo, parent, head))) {
+            throw new PushError('rewritten', `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`, pushes);
+        }
+        if (attempt >= attempts) {
+            throw new PushError('exhausted', `${o.branch} kept moving on ${remote}; gave up after ${pushes} push attempt${pushes === 1 ? '' : 's'}`, pushes);
+        }
+        attempt++;
+        if (head !== null) {
+            sha = await replayOnto(repo, commit, sha, head, pushes, o.branch);
+            parent = head;
+            expected = head;
+        }
+    }
+}
+/** The remote moved under us (worth a fetch and retry), as opposed to a refusal. */
+const MOVED = /^\[rejected\] \((stale info|fetch first|non-fast-forward)\)/;
+const RACED = /cannot lock ref|failed to update ref|failed to lock|incorrect old value/;
+/** A refusal the token's permissions explain. */
+const NO_PERMISSION = /Permission to \S+ denied|Write access to repository not granted|\b403\b/;
+async function pushOnce(net, sha, expected) {
+    const ref = `refs/heads/${net.branch}`;
+    const args = [
+        'push',
+        '--porcelain',
+        '--no-verify',
+        '--recurse-submodules=no',
+        `--force-with-lease=${ref}:${expected ?? ''}`,
+        net.remote,
+        `${sha}:${ref}`
+    ];
+    const r = await git_git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [1, 128] });
+    const status = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`));
+    if (!status) {
+        const failure = remoteFailure(r.stderr);
+        if (!failure)
+            throw (0,git_errors/* gitFailure */.tv)(net.repo, args, r.code, r.stderr);
+        if (failure.kind === 'refused' && NO_PERMISSION.test(r.stderr)) {
+            return {
+                ...failure,
+                why: `${failure.why}; the token needs write access to the repository (\`permissions: contents: write\`)`
+            };
+        }
+        return failure;
+    }
+    const [flag, , summary = ''] = status.split('\t');
+    if (flag !== '!')
+        return { kind: 'ok' };
+    if (MOVED.test(summary) || (summary.startsWith('[remote rejected]') && RACED.test(summary))) {
+        return { kind: 'moved' };
+    }
+    const remoteSays = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('remote: '))
+        .map((l) => l.slice(8).trim())
+        .filter(Boolean)
+        .join(' ')
+        .slice(0, 400);
+    return refRejection(summary, remoteSays);
+}
+/**
+ * The branch's head on the remote, fetched; null when the remote has no such branch; how the
+ * remote failed otherwise.
+ */
+async function fetchBranch(net) {
+    const tracking = `refs/remotes/${net.remote}/${net.branch}`;
+    const args = [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        net.remote,
+        `+refs/heads/${net.branch}:${tracking}`
+    ];
+    const r = await git_git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [128] });
+    if (r.code === 128) {
+        if (/couldn't find remote ref/i.test(r.stderr))
+            return null;
+        const failure = remoteFailure(r.stderr);
+        if (failure)
+            return failure;
+        throw (0,git_errors/* gitFailure */.tv)(net.repo, args, r.code, r.stderr);
+    }
+    const head = await resolveCommit(net.repo, tracking);
+    if (!head)
+        throw new Error(`fetching ${net.branch} left no ${tracking}`);
+    return head;
+}
+async function isAncestor(repo, a, b) {
+    const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1] });
+    return r.code === 0;
+}
+/**
+ * Our change again, on top of `head`. The merge base is our parent: it is an ancestor of
+ * `head` (checked) and the only parent of our commit, so merge-tree finds it unaided.
+ */
+async function replayOnto(repo, commit, sha, head, attempt, branch) {
+    const merge = await git_git(repo, ['merge-tree', '--write-tree', '--no-messages', '--name-only', '-z', head, sha], { okCodes: [1] });
+    const [tree, ...rest] = merge.stdout.split('\0');
+    if (merge.code === 1) {
+        const paths = [...new Set(rest.filter(Boolean))].sort();
+        throw new PushError('conflict', `the branch ${branch} moved and conflicts with this stage's commit in ${paths.join(', ')}`, attempt, paths);
+    }
+    const r = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree.trim(), '-p', head, '-F', '-'], {
+        env: {
+            GIT_AUTHOR_NAME: commit.author.name,
+            GIT_AUTHOR_EMAIL: commit.author.email,
+            GIT_AUTHOR_DATE: commit.author.date,
+            GIT_COMMITTER_NAME: commit.committer.name,
+            GIT_COMMITTER_EMAIL: commit.committer.email
+        },
+        input: commit.message
+    });
+    return r.stdout.trim();
+}
+async function readCommit(repo, sha) {
+    const raw = (await gitBytes(repo, ['cat-file', 'commit', sha])).stdout;
+    const split = raw.indexOf('\n\n');
+    const headers = raw
+        .subarray(0, split < 0 ? raw.length : split)
+        .toString('utf8')
+        .split('\n');
+    const ident = (key) => {
+        const line = headers.find((h) => h.startsWith(`${key} `)) ?? '';
+        const m = /^\S+ (.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(line);
+        if (!m)
+            throw new Error(`commit ${sha} has no readable ${key}`);
+        return { name: m[1], email: m[2], date: `@${m[3]}` };
+    };
+    return {
+        parents: headers.filter((h) => h.startsWith('parent ')).map((h) => h.slice(7)),
+        author: ident('author'),
+        committer: ident('committer'),
+        message: split < 0 ? Buffer.alloc(0) : raw.subarray(split + 2)
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/git/trailers.js
+
+
+/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
+const TRAILER_KEYS = {
+    profile: 'Itervox-Profile',
+    run: 'Itervox-Run',
+    outcome: 'Itervox-Outcome',
+    issue: 'Itervox-Issue',
+    state: 'Itervox-State',
+    stage: 'Itervox-Stage',
+    handoff: 'Itervox-Handoff',
+    reason: 'Itervox-Reason'
+};
+function stageTrailers(t) {
+    const out = [
+        [TRAILER_KEYS.profile, t.profile],
+        [TRAILER_KEYS.run, t.run],
+        [TRAILER_KEYS.outcome, t.outcome]
+    ];
+    if (t.key) {
+        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
+    }
+    if (t.handoff)
+        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
+    const reason = t.reason ? flat(t.reason, 300) : '';
+    if (reason)
+        out.push([TRAILER_KEYS.reason, reason]);
+    return out;
+}
+// Trailer values are one line; a state name is data and may hold anything.
+function flat(v, max) {
+    return v
+        .replace(/[\s\0]+/g, ' ')
+        .trim()
+        .slice(0, max);
+}
+function stateValue(state) {
+    return flat(state, 200) || '-';
+}
+function stageValue(k) {
+    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
+}
+/** The message, a blank line, then one `Key: value` line per trailer. */
+function formatMessage(message, trailers) {
+    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
+    if (trailers.length === 0)
+        return `${body}\n`;
+    const lines = trailers.map(([key, value]) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
+            throw new Error(`bad trailer key: ${key}`);
+        if (/[\r\n\0]/.test(value) || !value.trim())
+            throw new Error(`bad trailer value for ${key}`);
+        return `${key}: ${value.trim()}`;
+    });
+    return `${body}\n\n${lines.join('\n')}\n`;
+}
+/**
+ * The commit at or below `head` that a run of this exact stage made, so a stage whose push
+ * landed is never run again (a job killed after its push, a record that could not be written).
+ * Looks at the newest `maxCount` commits.
+ */
+async function findLandedStage(repo, head, key, maxCount = 200) {
+    if (!/^[0-9a-f]{40,64}$/.test(head))
+        await validateBranchName(head);
+    const r = await git_git(repo, [
+        'log',
+        `--max-count=${maxCount}`,
+        '--format=%H%x1f%(trailers:only,unfold)%x1e',
+        head,
+        '--'
+    ]);
+    const want = (k) => k.toLowerCase();
+    for (const entry of r.stdout.split('\x1e')) {
+        const [sha, block = ''] = entry.trim().split('\x1f');
+        if (!sha)
+            continue;
+        const trailers = new Map();
+        for (const line of block.split('\n')) {
+            const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
+            if (m?.[1] && m[2] !== undefined)
+                trailers.set(m[1].toLowerCase(), m[2].trim());
+        }
+        const get = (k) => trailers.get(want(k));
+        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
+            get(TRAILER_KEYS.profile) === key.profile &&
+            get(TRAILER_KEYS.stage) === stageValue(key) &&
+            get(TRAILER_KEYS.state) === stateValue(key.state)) {
+            return {
+                sha,
+                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
+                run: get(TRAILER_KEYS.run) ?? '',
+                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
+                reason: get(TRAILER_KEYS.reason) ?? ''
+            };
+        }
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./.build/git/remote-workspace.js
+
+
+
+
+
+
+/**
+ * The action's git side: the issue branch fetched from `origin` (or made from the base
+ * branch), and a stage's commit pushed back, or to a rescue branch when the issue branch
+ * refuses it, so no agent's work is lost to a refused push.
+ */
+class RemoteWorkspace {
+    o;
+    constructor(o) {
+        this.o = o;
+    }
+    async prepare(branch) {
+        const prepared = await prepareIssueBranch({
+            repo: this.o.repo,
+            branch,
+            base: this.o.baseBranch,
+            ...(this.o.auth ? { auth: this.o.auth } : {})
+        });
+        return { ...prepared, repo: this.o.repo, baseBranch: this.o.baseBranch };
+    }
+    findLanded(prepared, key) {
+        return findLandedStage(this.o.repo, prepared.baseSha, key);
+    }
+    async publish(prepared, commit, rescueRef) {
+        const push = (branch, created) => pushWithRetry({
+            repo: this.o.repo,
+            branch,
+            sha: commit,
+            baseSha: prepared.baseSha,
+            created,
+            ...(this.o.remote ? { remote: this.o.remote } : {}),
+            ...(this.o.auth ? { auth: this.o.auth } : {})
+        });
+        let refusal;
+        try {
+            return { commit: (await push(prepared.branch, prepared.created)).sha };
+        }
+        catch (err) {
+            refusal = (0,errors/* messageOf */.bD)(err);
+        }
+        try {
+            await push(rescueRef, true);
+            return { commit, rescuedTo: rescueRef, refusal };
+        }
+        catch (err) {
+            return { failed: `${refusal}; the rescue branch ${rescueRef} failed too: ${(0,errors/* messageOf */.bD)(err)}` };
+        }
+    }
+    async readCommitted(commit, path, maxBytes) {
+        const has = await git_git(this.o.repo, ['cat-file', '-e', `${commit}^{commit}`], {
+            okCodes: [1, 128]
+        });
+        // A re-run finishing an earlier run's comments may not have that commit yet.
+        if (has.code !== 0 && /^[0-9a-f]{40,64}$/.test(commit)) {
+            await git_git(this.o.repo, ['fetch', '--no-tags', '--depth=1', this.o.remote ?? 'origin', commit], { ...(this.o.auth ? { auth: this.o.auth } : {}), okCodes: [1, 128] });
+        }
+        return readCommittedFile(this.o.repo, commit, path, maxBytes).catch(() => null);
+    }
+    around(_prepared, stage) {
+        return stage();
+    }
+}
+
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
+var untrusted_text = __nccwpck_require__(3935);
+;// CONCATENATED MODULE: ./.build/pipeline/effects.js
+
+/**
+ * The decision as data: the tracker effects that carry it out, in order. Each is idempotent,
+ * so whoever finds them owed (a re-run, the next stage's job) can carry them out again.
+ */
+function effectsOf(o) {
+    const key = (what) => `itervox:${what}:${o.entry}:${o.run.replace(/[^A-Za-z0-9._]/g, '.')}`;
+    const out = [];
+    if (o.requests && o.deliverable) {
+        const at = { commit: o.deliverable.commit, path: o.deliverable.path, profile: o.profile };
+        if (o.requests.comment)
+            out.push({ kind: 'agent-comment', key: key('agent'), ...at });
+        if (o.requests.commentPr && o.pullRequest) {
+            out.push({
+                kind: 'agent-comment',
+                key: key('agent-pr'),
+                ...at,
+                pullRequest: o.pullRequest
+            });
+        }
+    }
+    if (o.replied)
+        out.push({ kind: 'flag', flag: 'needs-input', on: false });
+    const next = o.next;
+    if (next.kind !== 'escalate')
+        out.push({ kind: 'flag', flag: 'needs-attention', on: false });
+    switch (next.kind) {
+        case 'move':
+            out.push({ kind: 'move', from: o.state, to: next.to });
+            // With chain: label the move's own label event starts the next stage.
+            if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
+                out.push({ kind: 'wake', state: next.to, entry: o.entry });
+            }
+            break;
+        case 'review':
+        case 'rework':
+        case 'retry':
+            // Same-state steps change no label, so they are always woken where anything is.
+            if (o.wakes !== 'none') {
+                out.push({
+                    kind: 'wake',
+                    state: o.state,
+                    entry: o.entry,
+                    ...(o.step ? { step: o.step } : {})
+                });
+            }
+            break;
+        case 'escalate':
+            if (next.to)
+                out.push({ kind: 'move', from: o.state, to: next.to });
+            else
+                out.push({ kind: 'flag', flag: 'needs-attention', on: true });
+            out.push({
+                kind: 'comment',
+                key: key('stopped'),
+                body: `**The itervox pipeline stopped.** ${(0,untrusted_text/* cellText */.Ie)(next.why, 2000)}.\n\n${o.runLine}`
+            });
+            break;
+        case 'wait':
+            out.push({ kind: 'flag', flag: 'needs-input', on: true });
+            out.push({
+                kind: 'comment',
+                key: key('question'),
+                body: `**The ${(0,untrusted_text/* cellText */.Ie)(o.profile, 60)} agent needs input.** ${o.replyHint}\n\n${(0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)(next.question, 4000), '~')}\n\n${o.runLine}`
+            });
+            break;
+        case 'stop':
+            break;
+    }
+    return out;
+}
+/** The decision in words, for logs, the summary, the status and the CLI's progress line. */
+function effects_describe(next) {
+    switch (next.kind) {
+        case 'move':
+            return `moved to "${next.to}" (${next.why})`;
+        case 'review':
+            return `review by ${next.reviewer} next`;
+        case 'rework':
+            return `back to ${next.profile} with the review's findings (round ${next.round})`;
+        case 'retry':
+            return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''})`;
+        case 'escalate':
+            return `escalated${next.to ? ` to "${next.to}"` : ''}: ${next.why}`;
+        case 'wait':
+            return 'waiting for an answer';
+        case 'stop':
+            return `stopped: ${next.why}`;
+    }
 }
 
 ;// CONCATENATED MODULE: ./.build/handoff/naming.js
@@ -59962,13 +59040,13 @@ async function inspectPath(repoRoot, relPath) {
     const parts = splitRelative(relPath);
     for (let i = 1; i < parts.length; i++) {
         const parent = parts.slice(0, i).join('/');
-        const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, parent));
+        const st = await worktree_path_lstatOrNull((0,external_node_path_.join)(repoRoot, parent));
         if (!st)
             return { kind: 'missing' };
         if (!st.isDirectory())
             return { kind: 'bad-parent', parent, what: describeStat(st) };
     }
-    const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, relPath));
+    const st = await worktree_path_lstatOrNull((0,external_node_path_.join)(repoRoot, relPath));
     if (!st)
         return { kind: 'missing' };
     if (!st.isFile())
@@ -60026,7 +59104,7 @@ async function checkDeliverable(repoRoot, handoffPath, opts) {
     const shape = shapeProblem(state.stat, opts.maxBytes);
     if (shape)
         return fail(`${handoffPath} ${shape}`);
-    const bytes = await readNoFollow((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), state.stat, opts.maxBytes);
+    const bytes = await readNoFollow((0,external_node_path_.join)(repoRoot, handoffPath), state.stat, opts.maxBytes);
     if (typeof bytes === 'string')
         return fail(`${handoffPath} ${bytes}`);
     const decoded = decodeUtf8(bytes);
@@ -60058,7 +59136,7 @@ function shapeProblem(st, maxBytes) {
 async function readNoFollow(path, seen, maxBytes) {
     let fh;
     try {
-        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
     }
     catch (e) {
         return `could not be opened (${e.code ?? 'error'})`;
@@ -60184,21 +59262,21 @@ async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 
         }
         return { path: partial, how: 'kept', warnings };
     }
-    if (await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, partial))) {
-        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(repoRoot, partial), { recursive: true, force: true });
+    if (await worktree_path_lstatOrNull((0,external_node_path_.join)(repoRoot, partial))) {
+        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(repoRoot, partial), { recursive: true, force: true });
         warnings.push(`removed ${partial}, which was not usable: ${existing.problem}`);
     }
     if (source.ok) {
-        await (0,promises_namespaceObject.rename)((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), (0,external_node_path_namespaceObject.join)(repoRoot, partial));
+        await (0,promises_namespaceObject.rename)((0,external_node_path_.join)(repoRoot, handoffPath), (0,external_node_path_.join)(repoRoot, partial));
         return { path: partial, how: 'renamed', warnings };
     }
-    const at = (0,external_node_path_namespaceObject.join)(repoRoot, handoffPath);
+    const at = (0,external_node_path_.join)(repoRoot, handoffPath);
     const st = await worktree_path_lstatOrNull(at);
     if (st && !st.isFile() && !st.isDirectory()) {
         await (0,promises_namespaceObject.unlink)(at);
         warnings.push(`removed ${handoffPath}: it was ${describeStat(st)}, not followed`);
     }
-    await writeNew((0,external_node_path_namespaceObject.join)(repoRoot, partial), partialNote(handoffPath, info, source.problem));
+    await writeNew((0,external_node_path_.join)(repoRoot, partial), partialNote(handoffPath, info, source.problem));
     return { path: partial, how: 'written', warnings };
 }
 /** Our own partial, for when the agent left nothing usable. */
@@ -60225,7 +59303,7 @@ async function ensureRealDir(repoRoot, warnings) {
     const parts = splitRelative(naming_HANDOFF_DIR);
     for (let i = 1; i <= parts.length; i++) {
         const rel = parts.slice(0, i).join('/');
-        const abs = (0,external_node_path_namespaceObject.join)(repoRoot, rel);
+        const abs = (0,external_node_path_.join)(repoRoot, rel);
         const st = await worktree_path_lstatOrNull(abs);
         if (st?.isDirectory())
             continue;
@@ -60237,7 +59315,7 @@ async function ensureRealDir(repoRoot, warnings) {
     }
 }
 async function writeNew(path, text) {
-    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | external_node_fs_namespaceObject.constants.O_NOFOLLOW, 0o644);
+    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_EXCL | external_node_fs_.constants.O_NOFOLLOW, 0o644);
     try {
         await fh.writeFile(text, 'utf8');
     }
@@ -60254,18 +59332,866 @@ async function writeNew(path, text) {
 
 
 
+;// CONCATENATED MODULE: ./.build/pipeline/requests.js
+
+
+
+// A deliverable's front matter is a few lines; anything larger is not a request.
+const MAX_FRONT_MATTER = 16 * 1024;
+const MAX_COMMENT = 60_000;
+const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'];
+/**
+ * Reads the YAML front matter at the top of a deliverable. Every value is untrusted: it was
+ * written by an agent that may have been prompt-injected. Problems are notices, not failures.
+ */
+function readRequests(deliverable) {
+    const problems = [];
+    const requests = {};
+    const text = deliverable.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    if (!text.startsWith('---\n'))
+        return { requests, problems };
+    const end = text.indexOf('\n---', 3);
+    if (end < 0 || end > MAX_FRONT_MATTER) {
+        return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] };
+    }
+    const tree = readYamlTree(text.slice(4, end + 1), 2);
+    if (tree.errors.length > 0) {
+        return {
+            requests,
+            problems: [`the front matter is not valid YAML: ${tree.errors[0].message}`]
+        };
+    }
+    const root = tree.root;
+    if (root === undefined || root === null)
+        return { requests, problems };
+    if (typeof root !== 'object' || Array.isArray(root)) {
+        return { requests, problems: ['the front matter is not a map of requests'] };
+    }
+    for (const [key, value] of Object.entries(root)) {
+        if (!KEYS.includes(key)) {
+            problems.push(`unknown request "${clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
+            continue;
+        }
+        if (typeof value !== 'string' || !value.trim()) {
+            problems.push(`${key} must be a non-empty string`);
+            continue;
+        }
+        const clean = (0,sanitize/* sanitizeUntrusted */._2)(value).text.trim();
+        if (key === 'move_state')
+            requests.moveState = clip(clean, 100);
+        else if (key === 'comment')
+            requests.comment = clip(clean, MAX_COMMENT);
+        else if (key === 'comment_pr')
+            requests.commentPr = clip(clean, MAX_COMMENT);
+        else {
+            const verdict = clean.toUpperCase();
+            if (verdict === 'PASS' || verdict === 'FAIL')
+                requests.verdict = verdict;
+            else
+                problems.push(`verdict must be PASS or FAIL, not "${clip(clean, 40)}"`);
+        }
+    }
+    return { requests, problems };
+}
+/**
+ * Keeps the requests the profile's allowed_actions permit; a move must name a state WORKFLOW.md
+ * knows (it is returned in WORKFLOW.md's spelling). `verdict` needs no permission: it only
+ * counts in a review.
+ */
+function permittedRequests(requests, allowedActions, states) {
+    const permitted = {};
+    const refused = [];
+    const allows = (action) => allowedActions.includes(action);
+    if (requests.moveState !== undefined) {
+        const known = states.find((s) => sameState(s, requests.moveState));
+        if (!allows('move_state'))
+            refused.push('move_state: the profile may not move the issue');
+        else if (!known)
+            refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`);
+        else
+            permitted.moveState = known;
+    }
+    if (requests.comment !== undefined) {
+        if (allows('comment'))
+            permitted.comment = requests.comment;
+        else
+            refused.push('comment: the profile may not comment on the issue');
+    }
+    if (requests.commentPr !== undefined) {
+        if (allows('comment_pr'))
+            permitted.commentPr = requests.commentPr;
+        else
+            refused.push('comment_pr: the profile may not comment on the pull request');
+    }
+    if (requests.verdict)
+        permitted.verdict = requests.verdict;
+    return { permitted, refused };
+}
+/** The prompt section telling the agent which requests its profile may make. */
+function requestsSection(allowedActions, review) {
+    const lines = [
+        '## Requests to the pipeline',
+        '',
+        'You hold no token. To ask for an action, start your deliverable with YAML front matter, for example:',
+        '',
+        '```',
+        '---'
+    ];
+    const allowed = [];
+    if (allowedActions.includes('move_state')) {
+        lines.push('move_state: <one of the pipeline states>');
+        allowed.push('`move_state` (move the issue to another state)');
+    }
+    if (allowedActions.includes('comment')) {
+        lines.push('comment: <text for a comment on the issue>');
+        allowed.push('`comment` (comment on the issue)');
+    }
+    if (allowedActions.includes('comment_pr')) {
+        lines.push('comment_pr: <text for a comment on the pull request>');
+        allowed.push('`comment_pr` (comment on the pull request)');
+    }
+    if (review) {
+        lines.push('verdict: PASS');
+        allowed.push('`verdict` (required in this review: PASS, or FAIL with your findings below it)');
+    }
+    lines.push('---', '```', '');
+    lines.push(allowed.length > 0
+        ? `Your profile may request: ${allowed.join(', ')}. Anything else is refused.`
+        : 'Your profile may not request any action; do not add front matter.');
+    lines.push('Requests are carried out after you exit, and only if your deliverable is complete.');
+    return lines.join('\n');
+}
+function clip(text, max) {
+    return text.length > max ? text.slice(0, max) : text;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/apply.js
+
+
+/**
+ * Carries out a decision's effects in order, skipping each one already done: a move whose
+ * target the issue is in, a wake-up this job is, a comment whose key exists (the tracker
+ * checks), a flag already set. Stops at the first failure, which is thrown.
+ */
+async function carryOut(o) {
+    let state = o.issue.state;
+    let labels = o.issue.labels;
+    let performed = 0;
+    const issue = () => ({ ...o.issue, state, labels });
+    for (const e of o.effects) {
+        switch (e.kind) {
+            case 'move': {
+                if (state !== null && sameState(state, e.to))
+                    break;
+                // Someone moved the issue elsewhere meanwhile: their move stands.
+                if (state === null || !sameState(state, e.from))
+                    break;
+                state = (await o.tracker.moveState(issue(), e.from, e.to)).current;
+                performed++;
+                break;
+            }
+            case 'wake': {
+                if (!o.resendWakes)
+                    break;
+                if (state === null || !sameState(state, e.state))
+                    break;
+                await o.tracker.wake(issue(), {
+                    state: e.state,
+                    entry: e.entry,
+                    ...(e.step ? { step: e.step } : {})
+                });
+                performed++;
+                break;
+            }
+            case 'flag': {
+                const has = labels.some((l) => l.toLowerCase() === e.flag);
+                if (has === e.on)
+                    break;
+                await o.tracker.setFlag(issue(), e.flag, e.on);
+                labels = e.on ? [...labels, e.flag] : labels.filter((l) => l.toLowerCase() !== e.flag);
+                performed++;
+                break;
+            }
+            case 'comment':
+                await o.tracker.comment(issue(), { key: e.key, body: e.body });
+                performed++;
+                break;
+            case 'agent-comment': {
+                const body = await agentWords(o, e);
+                if (body === null)
+                    break;
+                await o.tracker.comment(issue(), {
+                    key: e.key,
+                    body,
+                    agent: e.profile,
+                    ...(e.pullRequest !== undefined ? { pullRequest: e.pullRequest } : {})
+                });
+                performed++;
+                break;
+            }
+        }
+    }
+    return { performed, state };
+}
+/** The comment the agent asked for, read again from its committed deliverable. */
+async function agentWords(o, e) {
+    const text = await o.workspace.readCommitted(e.commit, e.path, o.maxFileBytes);
+    if (text === null)
+        return null;
+    const { requests } = readRequests(text);
+    const words = e.pullRequest === undefined ? requests.comment : requests.commentPr;
+    // An agent's words may be Markdown, but may not ping people or teams.
+    return words ? words.replace(/@/g, '@\u2060') : null;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/decide.js
+
+
+/** Whether this trigger starts a stage for the issue as it is now (never as the payload says). */
+function decideStage(config, trigger, issue) {
+    if (issue.closed)
+        return { skip: `${issue.identifier} is closed` };
+    const state = issue.state;
+    if (trigger.label) {
+        const label = trigger.label;
+        const isState = knownStates(config).some((k) => sameState(k, label));
+        if (!isState)
+            return { skip: `label "${label}" is not a pipeline state` };
+        if (!state || !sameState(state, label)) {
+            return {
+                skip: `label "${label}" was added, but the issue is now in "${state ?? 'no state'}"`
+            };
+        }
+    }
+    if (!state)
+        return { skip: `${issue.identifier} carries no state` };
+    if (trigger.state && !sameState(trigger.state, state)) {
+        return { skip: `the trigger was for "${trigger.state}", but the issue is now in "${state}"` };
+    }
+    const automation = findAutomation(config, state);
+    if (!automation)
+        return { skip: `no automation starts when an issue enters "${state}"` };
+    if (!config.agent.profiles[automation.profile]?.enabled) {
+        return { skip: `profile ${automation.profile} is disabled` };
+    }
+    return { state, automation };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/actor.js
+/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
+function isBot(actor, actorType) {
+    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/plan.js
+
+/**
+ * Decides what this job runs so that one entry into a state runs its stage once (plus the
+ * pipeline's own retries, reviews and reworks), whatever mix of label events, dispatches and
+ * re-runs arrives. Jobs for one issue are serialised by the workflow's concurrency group, so the
+ * record read here already holds every earlier job's stage.
+ */
+function planStage(o) {
+    const { record, state, automation, trigger } = o;
+    const sameEntry = record.state !== null && sameState(record.state, state);
+    const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
+    const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
+    const rerun = mine[mine.length - 1];
+    if (rerun) {
+        if (!sameEntry || rerun.entry !== record.entry) {
+            return { skip: 'this job ran for an earlier entry into the state; the issue has moved on' };
+        }
+        if (rerun.outcome === 'succeeded') {
+            return { skip: `this job's ${rerun.profile} stage already succeeded for "${state}"` };
+        }
+        return {
+            entry: record.entry,
+            newEntry: false,
+            kind: rerun.kind,
+            profile: rerun.profile,
+            attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
+            round: record.round,
+            resume: 0
+        };
+    }
+    if (trigger.source === 'comment') {
+        const w = record.waiting;
+        if (trigger.actorIsBot)
+            return { skip: 'a bot comment does not answer a stage' };
+        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
+            return { skip: 'no stage of this issue is waiting for input' };
+        }
+        return {
+            entry: w.entry,
+            newEntry: false,
+            kind: w.kind,
+            profile: w.profile,
+            attempt: w.attempt,
+            round: record.round,
+            timestamp: w.timestamp,
+            reply: trigger.reply,
+            resume: inEntry.filter((s) => s.kind === w.kind && s.profile === w.profile && s.attempt === w.attempt).length
+        };
+    }
+    // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
+    const c = record.continuation;
+    const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state);
+    if (trigger.source === 'wake' && trigger.wake) {
+        if (!sameEntry || trigger.wake.entry !== record.entry) {
+            return { skip: `the wake-up was for an earlier entry into "${state}"` };
+        }
+    }
+    if (c && forStep && trigger.source === 'cli')
+        return continueWith(o, c, inEntry);
+    if (c && forStep && trigger.source === 'wake' && trigger.wake?.step !== undefined) {
+        if (trigger.wake.step !== c.step) {
+            return { skip: `the wake-up's step already ran for this entry into "${state}"` };
+        }
+        return continueWith(o, c, inEntry);
+    }
+    if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
+        return { skip: "the pipeline's own label change; its next stage was dispatched" };
+    }
+    if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
+        return { skip: `a stage already ran for this entry into "${state}"` };
+    }
+    return {
+        entry: sameEntry && inEntry.length === 0 ? record.entry : record.entry + 1,
+        newEntry: !(sameEntry && inEntry.length === 0),
+        kind: 'work',
+        profile: automation.profile,
+        attempt: 0,
+        round: 0,
+        resume: 0
+    };
+}
+function continueWith(o, c, inEntry) {
+    const profile = c.kind === 'review' ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile;
+    if (!o.config.agent.profiles[profile]) {
+        return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` };
+    }
+    const ran = (s) => s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round;
+    if (inEntry.some(ran)) {
+        return {
+            skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${o.state}"`
+        };
+    }
+    return {
+        entry: o.record.entry,
+        newEntry: false,
+        kind: c.kind,
+        profile,
+        attempt: c.attempt,
+        round: c.round,
+        resume: 0,
+        ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
+        ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {})
+    };
+}
+function nextAttempt(stages, kind, profile) {
+    const same = stages.filter((s) => s.kind === kind && s.profile === profile);
+    return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/record.js
+
+// The record is read back from places anyone with write access can edit (a comment, a file),
+// so its shape is defined once, as a schema, and the types are what the schema accepts.
+const count = schemas_int().min(0);
+/** What kind of run a stage was: the state's own work, or a review of it. */
+const stageKindSchema = schemas_enum(['work', 'review']);
+// Spelled out as a record so the compiler says when an outcome is added.
+const OUTCOMES = {
+    succeeded: true,
+    failed: true,
+    stalled: true,
+    timed_out: true,
+    cancelled: true,
+    input_required: true,
+    rate_limited: true,
+    skipped: true,
+    denied: true
+};
+const stageOutcomeSchema = schemas_enum(Object.keys(OUTCOMES));
+/** One stage run, as the issue's record keeps it. */
+const stageRecordSchema = object({
+    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
+    entry: count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
+    attempt: count,
+    /** The review round the run belongs to (0 before any failed review). */
+    round: count.default(0),
+    outcome: stageOutcomeSchema,
+    reason: schemas_string(),
+    /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
+    run: schemas_string(),
+    runUrl: schemas_string().optional(),
+    startedAt: schemas_string(),
+    durationMs: schemas_number().min(0),
+    /** The committed deliverable or partial. */
+    handoffPath: schemas_string().optional(),
+    /** The commit holding it, where it landed. */
+    commit: schemas_string().optional(),
+    /** Set when the issue branch refused the push and the work went to this ref instead. */
+    rescuedTo: schemas_string().optional()
+});
+/** A stage paused for a person's answer. */
+const waitingSchema = object({
+    entry: count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    attempt: count,
+    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
+    timestamp: schemas_string(),
+    question: schemas_string()
+});
+/**
+ * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
+ * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
+ * comes from here, never from the wake-up's payload.
+ */
+const continuationSchema = object({
+    state: schemas_string(),
+    entry: count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: count,
+    round: count,
+    /** Why the previous attempt's deliverable was refused, written by our own checks. */
+    recheck: schemas_string().optional(),
+    /** A review's subject. */
+    reviewed: schemas_string().optional(),
+    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
+    step: schemas_string().optional()
+});
+/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
+const effectSchema = discriminatedUnion('kind', [
+    /** A comment, written at most once per key. */
+    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
+    /** A comment the agent asked for, read again from its committed deliverable. */
+    object({
+        kind: literal('agent-comment'),
+        key: schemas_string(),
+        profile: schemas_string(),
+        commit: schemas_string(),
+        path: schemas_string(),
+        /** Absent: on the issue. */
+        pullRequest: count.optional()
+    }),
+    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
+    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
+    object({
+        kind: literal('flag'),
+        flag: schemas_enum(['needs-attention', 'needs-input']),
+        on: schemas_boolean()
+    }),
+    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
+    object({
+        kind: literal('wake'),
+        state: schemas_string(),
+        entry: count,
+        step: schemas_string().optional()
+    })
+]);
+/** What a decision still owes the tracker: written before any effect, finished by any later run. */
+const owedSchema = object({
+    /** The run that decided it. */
+    run: schemas_string(),
+    effects: array(effectSchema)
+});
+/**
+ * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
+ * status comment (GitHub) or beside the issue file (local), written only by this tool.
+ */
+const issueRecordSchema = object({
+    v: literal(1),
+    /** The state this record last saw the issue enter. */
+    state: schemas_string().nullable(),
+    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
+    entry: count,
+    /** State moves made so far, for the loop budget. */
+    transitions: count,
+    /** Review rounds spent in the current entry. */
+    round: count,
+    /** A move decided before a review, applied when the review passes. */
+    pendingMove: schemas_string().optional(),
+    stages: array(stageRecordSchema),
+    waiting: waitingSchema.optional(),
+    continuation: continuationSchema.optional(),
+    owed: owedSchema.optional(),
+    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
+    halted: schemas_string().optional(),
+    /** The issue's pull request, once known: saves a lookup. */
+    pullRequest: count.optional()
+});
+/** The record in `value`, or null when it is not shaped like one. Never throws. */
+function parseRecord(value) {
+    const parsed = issueRecordSchema.safeParse(value);
+    return parsed.success ? parsed.data : null;
+}
+function emptyRecord() {
+    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
+}
+/** Most stage records kept; older ones stay in the branch's commit trailers. */
+const MAX_STAGE_RECORDS = 50;
+/** The record once a job has decided to run a stage for `state`. */
+function recordStart(record, state, plan) {
+    const next = { ...record };
+    if (plan.newEntry) {
+        Object.assign(next, { state, entry: plan.entry, round: 0 });
+        delete next.pendingMove;
+        delete next.halted;
+        delete next.waiting;
+        delete next.continuation;
+    }
+    if (plan.reply)
+        delete next.waiting;
+    return next;
+}
+/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
+function recordStage(record, stage) {
+    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/sections.js
+
+
+
+const MAX_REPLY = 20_000;
+/**
+ * The pipeline's own prompt sections after the automation's instructions: what the agent may
+ * request, and why this run happens (a review, a rework, a refused deliverable, a reply).
+ */
+function pipelineSections(plan, allowedActions) {
+    const review = plan.kind === 'review';
+    const out = [requestsSection(allowedActions, review)];
+    if (review) {
+        out.push([
+            '## Review',
+            '',
+            `You are reviewing the work of the ${plan.reviewed ?? 'previous'} stage: its deliverable is the newest ${plan.reviewed ?? ''} file among the prior handoffs, and its changes are on this branch.`,
+            'Start your deliverable with front matter `verdict: PASS` when the work is done as scoped, or `verdict: FAIL` with specific findings (file and line) below it.'
+        ].join('\n'));
+    }
+    else if (plan.round > 0) {
+        out.push([
+            '## Review findings',
+            '',
+            `A review of your earlier work on this issue failed (round ${plan.round}). Its findings are in the newest review deliverable among the prior handoffs.`,
+            'Address every finding, and say in your deliverable how each was resolved.'
+        ].join('\n'));
+    }
+    if (plan.recheck) {
+        out.push([
+            '## Your previous deliverable was refused',
+            '',
+            `The pipeline could not accept the last attempt's deliverable: ${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.recheck), 500)}.`,
+            'Write a complete deliverable that fixes this.'
+        ].join('\n'));
+    }
+    if (plan.reply) {
+        const text = (0,sanitize/* sanitizeUntrusted */._2)(plan.reply.body).text.slice(0, MAX_REPLY);
+        out.push([
+            `## Reply from @${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.reply.author), 500)}`,
+            '',
+            'You asked for input and a person with write access answered. Their reply, as they wrote it:',
+            '',
+            (0,untrusted_text/* fenced */.OF)(text, '~'),
+            '',
+            'Continue the stage with this answer; keep writing to the same run.handoff_path.'
+        ].join('\n'));
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/advance.js
+/**
+ * The record after the pipeline acts on `next`. A move starts a new entry into the target
+ * state; the stage that the entry starts finds it there. A same-state step (retry, review,
+ * rework) is written as the record's continuation, which the next wake-up runs.
+ */
+function recordAfter(record, next, waiting, current) {
+    const out = { ...record };
+    delete out.continuation;
+    const enter = (state) => {
+        out.state = state;
+        out.entry = record.entry + 1;
+        out.transitions = record.transitions + 1;
+        out.round = 0;
+        delete out.pendingMove;
+        delete out.waiting;
+    };
+    switch (next.kind) {
+        case 'move':
+            enter(next.to);
+            delete out.halted;
+            break;
+        case 'review':
+            if (next.pendingMove)
+                out.pendingMove = next.pendingMove;
+            else
+                delete out.pendingMove;
+            break;
+        case 'rework':
+            out.round = next.round;
+            break;
+        case 'wait':
+            out.waiting = { ...waiting, question: next.question };
+            break;
+        case 'escalate':
+            if (next.to)
+                enter(next.to);
+            out.halted = next.why;
+            break;
+        case 'retry':
+        case 'stop':
+            break;
+    }
+    const step = continuationFor(next, out, current);
+    if (step)
+        out.continuation = step;
+    return out;
+}
+/** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
+function continuationFor(next, record, current) {
+    const here = {
+        state: record.state ?? '',
+        entry: record.entry,
+        ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
+    };
+    switch (next.kind) {
+        case 'review':
+            return {
+                ...here,
+                kind: 'review',
+                profile: next.reviewer,
+                attempt: 0,
+                round: record.round,
+                reviewed: current.profile
+            };
+        case 'rework':
+            return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round };
+        case 'retry':
+            return {
+                ...here,
+                kind: current.kind,
+                profile: current.profile,
+                attempt: next.attempt,
+                round: current.round,
+                ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
+                ...(current.reviewed ? { reviewed: current.reviewed } : {})
+            };
+        default:
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
+/** Review rounds before a reviewer's FAIL escalates instead of sending the work back. */
+const MAX_REVIEW_ROUNDS = 3;
+/** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
+const TRANSITION_BUDGET = 30;
+/** The deliverable checks failing is a `failed` whose reason starts with this. */
+const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: ';
+/** Decides the next step of the pipeline from how a stage ended. Pure. */
+function decideNext(f) {
+    const { config } = f;
+    const failedState = config.tracker.failedState;
+    const escalate = (why) => ({ kind: 'escalate', why, to: failedState });
+    const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : '';
+    switch (f.outcome) {
+        case 'skipped':
+        case 'denied':
+            return { kind: 'stop', why: f.reason };
+        case 'cancelled':
+            return {
+                kind: 'stop',
+                why: `the run was cancelled${where}; move the issue back into its state to run it again`
+            };
+        case 'input_required':
+            return { kind: 'wait', question: f.question ?? 'The agent asked for input.' };
+        case 'succeeded':
+            return afterSuccess(f, escalate);
+        default: {
+            if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
+                const problem = f.reason.slice(DELIVERABLE_PROBLEM.length);
+                if (!f.recheckSpent) {
+                    return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem };
+                }
+                return escalate(`the ${f.profile} deliverable failed its checks twice (${problem})${where}`);
+            }
+            if (f.attempt < config.agent.maxRetries) {
+                return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` };
+            }
+            const runs = f.attempt + 1;
+            return escalate(`${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`);
+        }
+    }
+}
+function afterSuccess(f, escalate) {
+    const { config } = f;
+    const moveTo = f.requests.moveState ?? f.automation.moveToState;
+    if (f.kind === 'review') {
+        if (!f.requests.verdict) {
+            if (!f.recheckSpent) {
+                return {
+                    kind: 'retry',
+                    attempt: f.attempt + 1,
+                    why: 'the review has no verdict',
+                    recheck: 'a review deliverable must start with front matter holding `verdict: PASS` or `verdict: FAIL`'
+                };
+            }
+            return escalate('the reviewer twice gave no verdict');
+        }
+        if (f.requests.verdict === 'PASS') {
+            const to = f.pendingMove;
+            return to
+                ? budgeted(f, { kind: 'move', to, why: 'the review passed' })
+                : { kind: 'stop', why: 'the review passed' };
+        }
+        if (f.round + 1 >= MAX_REVIEW_ROUNDS) {
+            return escalate(`the review failed ${f.round + 1} times; a person needs to look at it`);
+        }
+        return {
+            kind: 'rework',
+            profile: f.reviewed ?? f.automation.profile,
+            round: f.round + 1,
+            findings: f.handoffPath ?? undefined
+        };
+    }
+    const reviewer = config.agent.reviewerProfile;
+    if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
+        return { kind: 'review', reviewer, pendingMove: moveTo };
+    }
+    if (!moveTo) {
+        const done = config.tracker.completionState;
+        return {
+            kind: 'stop',
+            why: done ? `the pipeline reached its end` : `no move follows the ${f.profile} stage`
+        };
+    }
+    return budgeted(f, {
+        kind: 'move',
+        to: moveTo,
+        why: f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`
+    });
+}
+function budgeted(f, next) {
+    if (f.transitions + 1 > TRANSITION_BUDGET) {
+        return {
+            kind: 'escalate',
+            why: `the issue has moved ${f.transitions} times; the pipeline stops here so stages cannot loop forever`,
+            to: f.config.tracker.failedState
+        };
+    }
+    return next;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/settle.js
+
+
+
+
+
+/**
+ * What a finished stage means for the pipeline, the same for the action and the CLI: the
+ * agent's permitted requests (read from the committed deliverable), the next step, and the
+ * issue's record afterwards. Carrying the step out is the tracker adapter's part.
+ */
+async function settleStage(o) {
+    const { config, plan, result } = o;
+    const profile = config.agent.profiles[plan.profile];
+    const refused = refusalsOf(result);
+    let requests = {};
+    if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
+        const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes);
+        const read = readRequests(text ?? '');
+        const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config));
+        requests = allowed.permitted;
+        refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`));
+    }
+    const decided = decideNext({
+        config,
+        automation: o.automation,
+        kind: plan.kind,
+        profile: plan.profile,
+        outcome: result.outcome,
+        reason: result.reason,
+        attempt: plan.attempt,
+        recheckSpent: Boolean(plan.recheck),
+        round: plan.round,
+        transitions: o.record.transitions,
+        requests,
+        pendingMove: o.record.pendingMove,
+        reviewed: plan.reviewed,
+        question: result.agent?.question,
+        handoffPath: result.handoffPath
+    });
+    const next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided;
+    const stage = {
+        entry: plan.entry,
+        state: o.state,
+        profile: plan.profile,
+        kind: plan.kind,
+        attempt: plan.attempt
+    };
+    const record = recordStage(recordStart(o.record, o.state, plan), {
+        ...stage,
+        round: plan.round,
+        outcome: result.outcome,
+        reason: result.reason.slice(0, 300),
+        run: o.run,
+        ...(o.runUrl ? { runUrl: o.runUrl } : {}),
+        startedAt: o.startedAt.toISOString(),
+        durationMs: Date.now() - o.startedAt.getTime(),
+        ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
+        ...(o.commit ? { commit: o.commit } : {}),
+        ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {})
+    });
+    const current = {
+        kind: plan.kind,
+        profile: plan.profile,
+        round: plan.round,
+        run: o.run,
+        ...(plan.reviewed ? { reviewed: plan.reviewed } : {})
+    };
+    return {
+        next,
+        record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
+        staged: record,
+        requests,
+        refused
+    };
+}
+/** Paths left out of the commit and what was put back under `.git`, one line each. */
+function refusalsOf(r) {
+    const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`);
+    if (r.gitDir) {
+        out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`));
+        out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`));
+        if (r.gitDir.branchMoved) {
+            out.push('the agent moved the branch; its files were judged, not its commits');
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
 
 
 function saveStageContext(path, ctx) {
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true, mode: 0o700 });
     const tmp = `${path}.tmp`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(ctx), { mode: 0o600 });
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+    (0,external_node_fs_.writeFileSync)(tmp, JSON.stringify(ctx), { mode: 0o600 });
+    (0,external_node_fs_.renameSync)(tmp, path);
 }
 function loadStageContext(path) {
     try {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        return JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
     }
     catch {
         return null;
@@ -60321,17 +60247,17 @@ function resolveCommand(command, cwd, pathVar, profile) {
     if (command === '')
         return { error: `profile "${profile}" has no command` };
     if (command.includes('/')) {
-        const path = (0,external_node_path_namespaceObject.isAbsolute)(command) ? command : (0,external_node_path_namespaceObject.resolve)(cwd, command);
+        const path = (0,external_node_path_.isAbsolute)(command) ? command : (0,external_node_path_.resolve)(cwd, command);
         if (isExecutableFile(path))
             return { path };
         return {
             error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
         };
     }
-    for (const dir of (pathVar ?? '').split(external_node_path_namespaceObject.delimiter)) {
+    for (const dir of (pathVar ?? '').split(external_node_path_.delimiter)) {
         if (dir === '')
             continue; // an empty PATH entry would mean the current directory
-        const path = (0,external_node_path_namespaceObject.resolve)(cwd, (0,external_node_path_namespaceObject.join)(dir, command));
+        const path = (0,external_node_path_.resolve)(cwd, (0,external_node_path_.join)(dir, command));
         if (isExecutableFile(path))
             return { path };
     }
@@ -60339,7 +60265,7 @@ function resolveCommand(command, cwd, pathVar, profile) {
 }
 function existsAsFile(path) {
     try {
-        return (0,external_node_fs_namespaceObject.statSync)(path).isFile();
+        return (0,external_node_fs_.statSync)(path).isFile();
     }
     catch {
         return false;
@@ -60349,7 +60275,7 @@ function isExecutableFile(path) {
     if (!existsAsFile(path))
         return false;
     try {
-        (0,external_node_fs_namespaceObject.accessSync)(path, external_node_fs_namespaceObject.constants.X_OK);
+        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
         return true;
     }
     catch {
@@ -60463,7 +60389,7 @@ class LineSplitter {
 
 // Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
 // with kill(-pgid, 0), but its members and their CPU time are unknown.
-const hasProc = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat');
+const hasProc = (0,external_node_fs_.existsSync)('/proc/self/stat');
 /**
  * Every live process whose process group is `pgid`, read from /proc. Zombies are left out:
  * they run nothing, and one whose parent never reaps it (some container init processes do
@@ -60474,7 +60400,7 @@ function groupProcesses(pgid) {
         return undefined;
     let names;
     try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+        names = (0,external_node_fs_.readdirSync)('/proc');
     }
     catch {
         return undefined;
@@ -60503,19 +60429,19 @@ const statBuffer = Buffer.alloc(4096);
 function readStat(pid) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(`/proc/${pid}/stat`, 'r');
+        fd = (0,external_node_fs_.openSync)(`/proc/${pid}/stat`, 'r');
     }
     catch {
         return undefined;
     }
     try {
-        return statBuffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, statBuffer, 0, statBuffer.length, 0));
+        return statBuffer.toString('latin1', 0, (0,external_node_fs_.readSync)(fd, statBuffer, 0, statBuffer.length, 0));
     }
     catch {
         return undefined;
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 /** The pids of a group's live processes (empty when /proc cannot be read). */
@@ -60576,6 +60502,21 @@ async function endGroup(pgid, graceMs) {
     if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL')))
         return [];
     return groupPids(pgid);
+}
+/** Agent groups this process started and has not yet seen end. */
+const running = new Set();
+/** Remembers a group until the returned function is called. */
+function trackGroup(pgid) {
+    running.add(pgid);
+    return () => running.delete(pgid);
+}
+/**
+ * SIGKILL to every group this process started, synchronously: for a second Ctrl-C, when the
+ * user will not wait for a graceful end and this process is about to exit.
+ */
+function killTrackedGroups() {
+    for (const pgid of running)
+        signalGroup(pgid, 'SIGKILL');
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/liveness.js
@@ -60654,15 +60595,15 @@ class LogFile {
     fd;
     /** Opens (creating its folder) or throws when the file cannot be opened. */
     constructor(path) {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a', 0o600);
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+        this.fd = (0,external_node_fs_.openSync)(path, 'a', 0o600);
     }
     write(chunk) {
         if (this.fd === undefined)
             return;
         try {
             for (let off = 0; off < chunk.length;)
-                off += (0,external_node_fs_namespaceObject.writeSync)(this.fd, chunk, off);
+                off += (0,external_node_fs_.writeSync)(this.fd, chunk, off);
         }
         catch {
             this.close();
@@ -60674,7 +60615,7 @@ class LogFile {
         const fd = this.fd;
         this.fd = undefined;
         try {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_.closeSync)(fd);
         }
         catch {
             // Nothing more can be lost: every write has already returned.
@@ -61175,7 +61116,7 @@ class GeminiParser extends JsonStreamParser {
  */
 function presetFor(argv, opts) {
     const command = argv[0] ?? '';
-    switch ((0,external_node_path_namespaceObject.basename)(command)) {
+    switch ((0,external_node_path_.basename)(command)) {
         case 'claude':
             return claude(argv, opts);
         case 'codex':
@@ -61288,9 +61229,9 @@ async function runAgent(opts) {
         return endedEarly({ kind: 'spawn_failed', error: found.error });
     let log;
     try {
-        const promptFile = (0,external_node_path_namespaceObject.resolve)(opts.cwd, opts.contract.promptFile);
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(promptFile), { recursive: true });
-        (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
+        const promptFile = (0,external_node_path_.resolve)(opts.cwd, opts.contract.promptFile);
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(promptFile), { recursive: true });
+        (0,external_node_fs_.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
         log = new LogFile(opts.logPath);
     }
     catch (e) {
@@ -61324,6 +61265,7 @@ async function runAgent(opts) {
 }
 async function supervise(run, opts) {
     const { child, pgid, log, preset, startedAt } = run;
+    const untrack = trackGroup(pgid);
     const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const notify = (e) => {
         try {
@@ -61382,6 +61324,7 @@ async function supervise(run, opts) {
     await ending;
     // Whatever the leader left running in its group (a dev server, a test watcher) goes too.
     const survivors = await endGroup(pgid, graceMs);
+    untrack();
     await drained([child.stdout, child.stderr], graceMs);
     lines.end();
     log.close();
@@ -61486,20 +61429,20 @@ class GitDirTamperedError extends errors/* UserError */.yo {
  * files leave the disk. `restoreGitDir` puts all of it back.
  */
 async function snapshotGitDir(repo) {
-    const gitDir = external_node_path_namespaceObject.join(external_node_path_namespaceObject.resolve(repo), '.git');
+    const gitDir = external_node_path_.join(external_node_path_.resolve(repo), '.git');
     const st = await lstatOrNull(gitDir);
     if (!st?.isDirectory()) {
         throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
     }
     const files = {};
     for (const rel of CONTROL_FILES)
-        files[rel] = await savedOrNull(external_node_path_namespaceObject.join(gitDir, rel));
+        files[rel] = await savedOrNull(external_node_path_.join(gitDir, rel));
     const config = files['config'];
     const head = files['HEAD'];
     if (!config || !('data' in config) || !head || !('data' in head)) {
         throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
     }
-    const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
+    const configPath = external_node_path_.join(gitDir, 'config');
     const includes = {};
     const strip = [];
     for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
@@ -61514,7 +61457,7 @@ async function snapshotGitDir(repo) {
         // A directory or a device is nothing git could include; it is not ours to manage.
         if (file === 'other')
             continue;
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const dir = await statOrNull(external_node_path_.dirname(target));
         const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
         includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
         if (hidden)
@@ -61527,12 +61470,12 @@ async function snapshotGitDir(repo) {
         if (inc.hidden)
             await (0,promises_namespaceObject.rm)(target);
     return {
-        repo: external_node_path_namespaceObject.resolve(repo),
+        repo: external_node_path_.resolve(repo),
         gitDir,
         identity: { dev: st.dev, ino: st.ino },
         files,
         agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
-        hooks: await readHooks(external_node_path_namespaceObject.join(gitDir, 'hooks')),
+        hooks: await readHooks(external_node_path_.join(gitDir, 'hooks')),
         includes,
         branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
     };
@@ -61545,28 +61488,28 @@ async function snapshotGitDir(repo) {
 async function restoreGitDir(s) {
     await checkIdentity(s);
     const changes = [];
-    const rel = (p) => external_node_path_namespaceObject.relative(s.repo, p);
+    const rel = (p) => external_node_path_.relative(s.repo, p);
     for (const dir of REBUILDABLE_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const full = external_node_path_.join(s.gitDir, dir);
         const st = await lstatOrNull(full);
         if (st && !st.isDirectory()) {
             await (0,promises_namespaceObject.rm)(full, { force: true });
             changes.push({ path: rel(full), change: 'replaced' });
         }
     }
-    const configPath = external_node_path_namespaceObject.join(s.gitDir, 'config');
+    const configPath = external_node_path_.join(s.gitDir, 'config');
     const nowConfig = await present(configPath);
     const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
         ? await changedKeys(s.agentConfig, nowConfig.data)
         : [];
     for (const [name, saved] of Object.entries(s.files)) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, name);
+        const full = external_node_path_.join(s.gitDir, name);
         const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
         const change = await putBack(full, saved, given);
         if (change)
             changes.push({ path: rel(full), change });
     }
-    const hooksDir = external_node_path_namespaceObject.join(s.gitDir, 'hooks');
+    const hooksDir = external_node_path_.join(s.gitDir, 'hooks');
     if (s.hooks === null) {
         if (await lstatOrNull(hooksDir)) {
             await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
@@ -61577,7 +61520,7 @@ async function restoreGitDir(s) {
         await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
         const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
         for (const name of [...names].sort()) {
-            const full = external_node_path_namespaceObject.join(hooksDir, name);
+            const full = external_node_path_.join(hooksDir, name);
             const saved = s.hooks[name] ?? null;
             const change = await putBack(full, saved, saved);
             if (change)
@@ -61587,11 +61530,11 @@ async function restoreGitDir(s) {
     for (const [target, inc] of Object.entries(s.includes)) {
         // Never write (a credential, even) into a directory the agent swapped for another; only
         // make sure the restored config includes nothing from it.
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const dir = await statOrNull(external_node_path_.dirname(target));
         const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
         if (inc.file && !sameDir) {
             await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-            changes.push({ path: external_node_path_namespaceObject.dirname(target), change: 'replaced' });
+            changes.push({ path: external_node_path_.dirname(target), change: 'replaced' });
             continue;
         }
         const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
@@ -61606,11 +61549,11 @@ async function restoreGitDir(s) {
  */
 function checkShape(s) {
     const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
-    const sound = external_node_path_namespaceObject.isAbsolute(s.repo) &&
-        s.gitDir === external_node_path_namespaceObject.join(s.repo, '.git') &&
+    const sound = external_node_path_.isAbsolute(s.repo) &&
+        s.gitDir === external_node_path_.join(s.repo, '.git') &&
         Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
         Object.keys(s.hooks ?? {}).every(plain) &&
-        Object.keys(s.includes).every((f) => external_node_path_namespaceObject.isAbsolute(f)) &&
+        Object.keys(s.includes).every((f) => external_node_path_.isAbsolute(f)) &&
         (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
     if (!sound)
         throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
@@ -61629,7 +61572,7 @@ async function checkIdentity(s) {
         throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
     }
     for (const dir of ESSENTIAL_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const full = external_node_path_.join(s.gitDir, dir);
         const d = await lstatOrNull(full);
         if (!d?.isDirectory()) {
             throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
@@ -61655,7 +61598,7 @@ async function putBack(file, saved, given) {
         if (now !== null)
             await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
         if (saved) {
-            await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+            await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
             if ('link' in saved)
                 await (0,promises_namespaceObject.symlink)(saved.link, file);
             // 'wx' never follows a symlink someone put back in the meantime.
@@ -61701,7 +61644,7 @@ async function readHooks(dir) {
         return null;
     const hooks = {};
     for (const name of await (0,promises_namespaceObject.readdir)(dir))
-        hooks[name] = await savedOrNull(external_node_path_namespaceObject.join(dir, name));
+        hooks[name] = await savedOrNull(external_node_path_.join(dir, name));
     return hooks;
 }
 /** What is at `file` now: a regular file, a symlink, nothing, or something else. */
@@ -61750,8 +61693,8 @@ async function changedKeys(before, after) {
 /** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
 function includeTarget(value, gitDir) {
     if (value.startsWith('~/'))
-        return external_node_path_namespaceObject.join(external_node_os_namespaceObject.homedir(), value.slice(2));
-    return external_node_path_namespaceObject.resolve(gitDir, value);
+        return external_node_path_.join(external_node_os_namespaceObject.homedir(), value.slice(2));
+    return external_node_path_.resolve(gitDir, value);
 }
 async function holdsCredential(data) {
     const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
@@ -61830,67 +61773,6 @@ function tampered(what) {
     return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
 }
 
-;// CONCATENATED MODULE: ./.build/git/trailers.js
-
-
-/** The trailers a stage commit carries; re-runs find their earlier commit by them. */
-const TRAILER_KEYS = {
-    profile: 'Itervox-Profile',
-    run: 'Itervox-Run',
-    outcome: 'Itervox-Outcome'
-};
-function stageTrailers(t) {
-    return [
-        [TRAILER_KEYS.profile, t.profile],
-        [TRAILER_KEYS.run, t.run],
-        [TRAILER_KEYS.outcome, t.outcome]
-    ];
-}
-/** The message, a blank line, then one `Key: value` line per trailer. */
-function formatMessage(message, trailers) {
-    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
-    if (trailers.length === 0)
-        return `${body}\n`;
-    const lines = trailers.map(([key, value]) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
-            throw new Error(`bad trailer key: ${key}`);
-        if (/[\r\n\0]/.test(value) || !value.trim())
-            throw new Error(`bad trailer value for ${key}`);
-        return `${key}: ${value.trim()}`;
-    });
-    return `${body}\n\n${lines.join('\n')}\n`;
-}
-/**
- * The newest commit on the local branch whose trailers name this profile and run, so a re-run
- * finds the deliverable its first attempt already pushed. Looks at `maxCount` commits at most.
- */
-async function findStageCommit(repo, branch, stage, maxCount = 500) {
-    await validateBranchName(branch);
-    const r = await git(repo, [
-        'log',
-        `--max-count=${maxCount}`,
-        '--format=%H%x1f%(trailers:only,unfold)%x1e',
-        `refs/heads/${branch}`,
-        '--'
-    ]);
-    for (const record of r.stdout.split('\x1e')) {
-        const [sha, block = ''] = record.trim().split('\x1f');
-        if (!sha)
-            continue;
-        const trailers = new Map();
-        for (const line of block.split('\n')) {
-            const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-            if (m)
-                trailers.set(m[1].toLowerCase(), m[2].trim());
-        }
-        if (trailers.get(TRAILER_KEYS.profile.toLowerCase()) === stage.profile &&
-            trailers.get(TRAILER_KEYS.run.toLowerCase()) === stage.run) {
-            return { sha, outcome: trailers.get(TRAILER_KEYS.outcome.toLowerCase()) ?? null };
-        }
-    }
-    return null;
-}
-
 ;// CONCATENATED MODULE: ./.build/git/commit.js
 
 
@@ -61925,10 +61807,10 @@ const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
  * Call it after `restoreGitDir`, so that the config it runs under is the one from before the agent.
  */
 async function commitAllowed(o) {
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
-    await branch_validateBranchName(o.branch);
+    const repo = external_node_path_.resolve(o.repo);
+    await validateBranchName(o.branch);
     // Beside the real index, so that it can replace it in one rename.
-    const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    const index = external_node_path_.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
     const env = { GIT_INDEX_FILE: index };
     try {
         await seedIndex(repo, o.baseSha, env);
@@ -61961,7 +61843,7 @@ async function commitAllowed(o) {
         });
         const sha = commit.stdout.trim();
         // Our index (the new tree) replaces whatever index the agent left, then the worktree follows.
-        await (0,promises_namespaceObject.rename)(index, external_node_path_namespaceObject.join(repo, '.git', 'index'));
+        await (0,promises_namespaceObject.rename)(index, external_node_path_.join(repo, '.git', 'index'));
         await resetBranchTo(repo, o.branch, sha);
         return { sha, committed, dropped };
     }
@@ -61974,11 +61856,11 @@ async function commitAllowed(o) {
  * content is the same, so that files nobody touched need not be read.
  */
 async function seedIndex(repo, baseSha, env) {
-    const real = external_node_path_namespaceObject.join(repo, '.git', 'index');
+    const real = external_node_path_.join(repo, '.git', 'index');
     const st = await lstatOrNull(real);
     let seeded = false;
     if (st?.isFile()) {
-        await (0,promises_namespaceObject.copyFile)(real, env.GIT_INDEX_FILE, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
+        await (0,promises_namespaceObject.copyFile)(real, env.GIT_INDEX_FILE, external_node_fs_.constants.COPYFILE_EXCL);
         // git trusts stat data only for files older than the index file itself.
         await (0,promises_namespaceObject.utimes)(env.GIT_INDEX_FILE, st.atime, st.mtime);
         seeded = (await git_git(repo, ['read-tree', '-m', baseSha], { env, okCodes: [128] })).code === 0;
@@ -62012,7 +61894,7 @@ async function worktreeChanges(repo, env) {
     return changed;
 }
 async function sameAsBase(repo, p, baseMode, baseId, algo) {
-    const full = external_node_path_namespaceObject.join(repo, p);
+    const full = external_node_path_.join(repo, p);
     const st = await lstatOrNull(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
         return objectId('blob', await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
@@ -62087,20 +61969,20 @@ function pathProblem(p) {
 async function inspect(repo, p, maxBytes) {
     const parts = p.split('/');
     for (let i = 1; i < parts.length; i++) {
-        const st = await lstatOrNull(external_node_path_namespaceObject.join(repo, ...parts.slice(0, i)));
+        const st = await lstatOrNull(external_node_path_.join(repo, ...parts.slice(0, i)));
         if (!st?.isDirectory())
             return { kind: 'gone' };
     }
-    const full = external_node_path_namespaceObject.join(repo, ...parts);
+    const full = external_node_path_.join(repo, ...parts);
     const st = await lstatOrNull(full);
     if (!st || st.isDirectory())
         return { kind: 'gone' };
     if (st.isSymbolicLink()) {
         const target = await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' });
         const text = target.toString('utf8');
-        const resolved = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(p), text));
+        const resolved = external_node_path_.posix.normalize(external_node_path_.posix.join(external_node_path_.posix.dirname(p), text));
         const inside = text !== '' &&
-            !external_node_path_namespaceObject.posix.isAbsolute(text) &&
+            !external_node_path_.posix.isAbsolute(text) &&
             resolved !== '..' &&
             !resolved.startsWith('../') &&
             !resolved.split('/').some((s) => s.toLowerCase() === '.git');
@@ -62112,7 +61994,7 @@ async function inspect(repo, p, maxBytes) {
         return { kind: 'bad', reason: 'a hard link' };
     if (st.size > maxBytes)
         return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
-    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
     try {
         const now = await fh.stat();
         if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
@@ -62129,12 +62011,12 @@ async function inspect(repo, p, maxBytes) {
     }
 }
 function fileType(mode) {
-    const t = mode & external_node_fs_namespaceObject.constants.S_IFMT;
-    if (t === external_node_fs_namespaceObject.constants.S_IFIFO)
+    const t = mode & external_node_fs_.constants.S_IFMT;
+    if (t === external_node_fs_.constants.S_IFIFO)
         return 'fifo';
-    if (t === external_node_fs_namespaceObject.constants.S_IFSOCK)
+    if (t === external_node_fs_.constants.S_IFSOCK)
         return 'socket';
-    if (t === external_node_fs_namespaceObject.constants.S_IFCHR || t === external_node_fs_namespaceObject.constants.S_IFBLK)
+    if (t === external_node_fs_.constants.S_IFCHR || t === external_node_fs_.constants.S_IFBLK)
         return 'device';
     return 'special file';
 }
@@ -62230,12 +62112,32 @@ var liquid_node = __nccwpck_require__(8694);
 ;// CONCATENATED MODULE: ./.build/prompt/template.js
 
 
+// A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
+// mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
+// long before it uses up the runner: liquidjs charges every range, array and string it builds
+// against memoryLimit, and checks the clock between the tags it renders. Each is per call.
+const PARSE_LIMIT_CHARS = 1_000_000;
+const RENDER_LIMIT_MS = 2000;
+const MEMORY_LIMIT = 10_000_000;
+// Output is not charged, and a loop can repeat one long string cheaply: its length is checked.
+const OUTPUT_LIMIT_CHARS = 16_000_000;
+const TOO_LONG = `renders to more than ${millions(OUTPUT_LIMIT_CHARS)} characters; loop over less`;
+// liquidjs's limit messages, and V8's when a string outgrows what it can hold, said plainly.
+const LIMITS = {
+    'parse length limit exceeded': `is longer than ${millions(PARSE_LIMIT_CHARS)} characters; shorten it`,
+    'template render limit exceeded': `takes more than ${RENDER_LIMIT_MS / 1000} s to render; loop over less`,
+    'memory alloc limit exceeded': `builds more than ${millions(MEMORY_LIMIT)} values or characters; use smaller ranges and shorter strings`,
+    'Invalid string length': TOO_LONG
+};
 const engine = new liquid_node/* Liquid */.HX({
     strictVariables: true,
     strictFilters: true,
     // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
     lenientIf: true,
-    ownPropertyOnly: true
+    ownPropertyOnly: true,
+    parseLimit: PARSE_LIMIT_CHARS,
+    renderLimit: RENDER_LIMIT_MS,
+    memoryLimit: MEMORY_LIMIT
 });
 // Templates come from WORKFLOW.md and profile files on the default branch; still, a template
 // must never reach the file system, so the tags that would read one are errors.
@@ -62249,12 +62151,17 @@ for (const tag of ['include', 'render', 'layout']) {
 }
 /** Renders strictly: an undefined variable or filter is a user error at the template's line. */
 async function renderTemplate(src, bindings) {
+    let out;
     try {
-        return await engine.parseAndRender(src.text, bindings);
+        out = await engine.parseAndRender(src.text, bindings);
     }
     catch (err) {
         throw templateError(src, err);
     }
+    if (out.length > OUTPUT_LIMIT_CHARS) {
+        throw new errors/* UserError */.yo(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
+    }
+    return out;
 }
 function templateError(src, err) {
     const pos = err.token?.getPosition?.();
@@ -62262,7 +62169,8 @@ function templateError(src, err) {
     const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '');
     const line = pos ? src.line + pos[0] - 1 : src.line;
     const col = pos ? pos[1] : undefined;
-    return new errors/* UserError */.yo(`${src.what}: ${reason}; ${hint(reason)}`, { file: src.file, line, col });
+    const message = Object.hasOwn(LIMITS, reason) ? LIMITS[reason] : `${reason}; ${hint(reason)}`;
+    return new errors/* UserError */.yo(`${src.what}: ${message}`, { file: src.file, line, col });
 }
 function hint(reason) {
     if (reason.startsWith('undefined variable')) {
@@ -62273,6 +62181,9 @@ function hint(reason) {
     if (reason.includes('cannot include files'))
         return 'put the text in the template itself';
     return 'fix the Liquid syntax';
+}
+function millions(n) {
+    return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n);
 }
 
 ;// CONCATENATED MODULE: ./.build/prompt/stage-prompt.js
@@ -62405,7 +62316,7 @@ async function promptForStage(o) {
 
 
 function contextPathOf(workDir) {
-    return (0,external_node_path_namespaceObject.join)(workDir, 'stage.json');
+    return (0,external_node_path_.join)(workDir, 'stage.json');
 }
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 async function runStage(input) {
@@ -62423,7 +62334,7 @@ async function runStage(input) {
     if (input.dryRun) {
         return { dryRun: true, ...prepared };
     }
-    (0,external_node_fs_namespaceObject.mkdirSync)(input.workDir, { recursive: true, mode: 0o700 });
+    (0,external_node_fs_.mkdirSync)(input.workDir, { recursive: true, mode: 0o700 });
     const contextPath = contextPathOf(input.workDir);
     const ctx = {
         repo: input.repo,
@@ -62439,7 +62350,9 @@ async function runStage(input) {
         maxFileBytes: input.config.handoff.maxFileBytes,
         commitPaths: input.profile.commitPaths,
         workflowPath: input.workflowPath,
-        startedAt: new Date().toISOString()
+        startedAt: new Date().toISOString(),
+        key: input.key,
+        phase: 'agent'
     };
     ctx.snapshot = await snapshotGitDir(input.repo);
     saveStageContext(contextPath, ctx);
@@ -62454,10 +62367,10 @@ async function runStage(input) {
                 runTimestamp: input.timestamp,
                 profile: input.profile.name,
                 issue: input.issue.identifier,
-                promptFile: (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
+                promptFile: (0,external_node_path_.join)(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
-            logPath: (0,external_node_path_namespaceObject.join)(input.workDir, 'agent.log'),
+            logPath: (0,external_node_path_.join)(input.workDir, 'agent.log'),
             stallTimeoutMs: input.config.agent.stallTimeoutMs,
             deadlineMs: input.config.agent.turnTimeoutMs,
             maxTurns: input.config.agent.maxTurns,
@@ -62472,6 +62385,16 @@ async function runStage(input) {
         end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
     }
     const finalised = await finaliseStage(ctx, end);
+    saveStageContext(contextPath, {
+        ...ctx,
+        phase: 'committed',
+        committed: {
+            sha: finalised.commit.sha,
+            outcome: finalised.outcome,
+            reason: finalised.reason,
+            handoffPath: finalised.handoffPath
+        }
+    });
     return {
         dryRun: false,
         prompt: prepared.prompt,
@@ -62529,7 +62452,14 @@ async function finaliseStage(ctx, end) {
             ctx.workflowPath
         ],
         message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
-        trailers: stageTrailers({ profile: ctx.profile, run: ctx.runId, outcome })
+        trailers: stageTrailers({
+            profile: ctx.profile,
+            run: ctx.runId,
+            outcome,
+            key: ctx.key,
+            handoff: path ?? undefined,
+            reason
+        })
     });
     const committedPath = path && commit.committed.includes(path) ? path : null;
     const refused = commit.dropped.find((d) => d.path === path);
@@ -62538,34 +62468,707 @@ async function finaliseStage(ctx, end) {
     return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings };
 }
 
-;// CONCATENATED MODULE: ./.build/tracker/authorize.js
-const ALLOWED = ['admin', 'maintain', 'write'];
-function isBot(actor, actorType) {
-    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
-}
-async function authorizeActor(o) {
-    const who = JSON.stringify(o.actor);
-    if (!o.actor)
-        return { allowed: false, reason: 'the event names no actor to authorise' };
-    if (isBot(o.actor, o.actorType)) {
-        const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
-        // An app's bot is not a collaborator, so the list is the whole decision for bots.
-        if (listed)
-            return { allowed: true };
-        return {
-            allowed: false,
-            reason: `${who} is a bot and not in the allowed bots; add it there to let it start stages`
-        };
-    }
-    const permission = await o.tracker.permissionOf(o.actor);
-    if (ALLOWED.includes(permission))
-        return { allowed: true };
-    return {
-        allowed: false,
-        reason: permission === 'none'
-            ? `${who} is not a collaborator on this repository; stages need write, maintain or admin`
-            : `${who} has ${permission} permission on this repository; stages need write, maintain or admin`
+;// CONCATENATED MODULE: ./.build/pipeline/job.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// How the record says a decision's effects failed (and are owed).
+const HALTED = 'the next step (';
+// Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
+const UNSAVED_IN_COMMENT = 3000;
+/**
+ * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
+ * settle → the decision's effects → the record. The record of intent is written before any
+ * effect, and every run first finishes what the last one left owed, so no failure after the
+ * agent leaves the pipeline stopped without saying so.
+ */
+async function runJob(j) {
+    const started = Date.now();
+    const t = j.trigger;
+    const result = (r) => ({
+        refused: [],
+        warnings: [],
+        finishedOwed: 0,
+        durationMs: Date.now() - started,
+        ...r
+    });
+    const authorization = await j.tracker.authorize(t);
+    if (!authorization.allowed)
+        return result({ outcome: 'denied', reason: authorization.reason });
+    let issue = await j.tracker.getIssue(t.issue);
+    let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord();
+    const owed = await finishOwed(j, issue, record);
+    issue = owed.issue;
+    record = owed.record;
+    const finishedOwed = owed.performed;
+    const quietEnd = async (outcome, reason) => {
+        if (owed.changed)
+            await j.tracker.saveRecord(issue, record);
+        const done = finishedOwed ? `; finished ${finishedOwed} step(s) an earlier run owed` : '';
+        return result({
+            outcome,
+            reason: reason + done,
+            issue,
+            state: issue.state ?? undefined,
+            finishedOwed,
+            stateAfter: issue.state
+        });
     };
+    const decision = decideStage(j.config, t, issue);
+    if ('skip' in decision)
+        return quietEnd('skipped', decision.skip);
+    const { state, automation } = decision;
+    const plan = planStage({
+        config: j.config,
+        record,
+        state,
+        automation,
+        trigger: {
+            source: t.source,
+            actorIsBot: isBot(t.actor.login, t.actor.type),
+            ...(t.wake ? { wake: t.wake } : {}),
+            ...(t.reply ? { reply: t.reply } : {})
+        },
+        runId: j.run.id,
+        chain: j.tracker.wakes
+    });
+    if ('skip' in plan)
+        return quietEnd('skipped', plan.skip);
+    const where = await j.tracker.branchFor(issue);
+    if ('deny' in where)
+        return quietEnd('denied', where.deny);
+    const prepared = await j.workspace.prepare(where.branch);
+    const key = {
+        issue: issue.id,
+        state,
+        entry: plan.entry,
+        kind: plan.kind,
+        profile: plan.profile,
+        attempt: plan.attempt,
+        round: plan.round,
+        resume: plan.resume
+    };
+    const landed = await j.workspace.findLanded(prepared, key);
+    j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
+    const profile = j.config.agent.profiles[plan.profile];
+    const startedAt = new Date();
+    const timestamp = plan.timestamp ?? runTimestamp(startedAt);
+    const run = `${j.run.id}/${j.run.attempt}`;
+    const common = {
+        issue,
+        state,
+        plan,
+        branch: prepared.branch,
+        finishedOwed
+    };
+    let stage;
+    let contextPath;
+    let published = null;
+    let figures;
+    if (landed) {
+        j.log?.(`${prepared.branch} already holds this stage's commit ${landed.sha.slice(0, 12)}; not running the agent again`);
+        stage = recoveredStage(landed);
+        published = { commit: landed.sha };
+    }
+    else {
+        const staged = await j.workspace.around(prepared, () => (j.stage ?? runStage)({
+            key,
+            config: j.config,
+            profile,
+            automation,
+            issue,
+            attempt: plan.attempt > 0 ? plan.attempt : null,
+            repo: prepared.repo,
+            branch: prepared.branch,
+            baseSha: prepared.baseSha,
+            created: prepared.created,
+            runId: run,
+            timestamp,
+            workflowPath: j.workflowPath,
+            workDir: j.workDir,
+            parentEnv: j.parentEnv,
+            sections: pipelineSections(plan, profile.allowedActions),
+            ...(j.signal ? { signal: j.signal } : {}),
+            ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
+            ...(j.onActivity ? { onActivity: j.onActivity } : {}),
+            ...(j.dryRun ? { dryRun: true } : {})
+        }));
+        figures = staged.figures;
+        if (staged.dryRun) {
+            return result({
+                ...common,
+                outcome: 'skipped',
+                reason: 'dry run: the prompt is below; no agent ran',
+                prompt: staged.prompt,
+                figures,
+                warnings: staged.warnings
+            });
+        }
+        stage = staged;
+        if (stage.commit.sha) {
+            j.log?.(`the stage ended ${stage.outcome}; publishing ${stage.commit.sha.slice(0, 12)} to ${prepared.branch}`);
+            published = await j.workspace.publish(prepared, stage.commit.sha, `${prepared.branch}-rescue-${j.run.id}-${j.run.attempt}`.replace(/[^A-Za-z0-9/._-]/g, '-'));
+        }
+        contextPath = staged.contextPath;
+        markPhase(contextPath, 'published');
+    }
+    const commit = published && 'commit' in published ? published.commit : undefined;
+    const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined;
+    const unpublished = unpublishedReason(published, prepared, plan.profile);
+    const unsaved = published && 'failed' in published && stage.handoffPath && stage.commit.sha
+        ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
+        : undefined;
+    const warnings = [...stage.warnings];
+    let pullRequest;
+    if (commit && !rescuedTo && !issue.isPullRequest) {
+        const pr = await j.tracker.publish(issue, {
+            branch: prepared.branch,
+            baseBranch: prepared.baseBranch,
+            commit,
+            created: prepared.created,
+            ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
+        });
+        pullRequest = pr.pullRequest;
+        if (pr.problem)
+            warnings.push(`no pull request: ${pr.problem}`);
+    }
+    const settled = await settleStage({
+        readCommitted: (c, p, max) => j.workspace.readCommitted(c, p, max),
+        config: j.config,
+        automation,
+        state,
+        plan,
+        record,
+        result: stage,
+        commit: commit ?? null,
+        run,
+        ...(j.run.url ? { runUrl: j.run.url } : {}),
+        startedAt,
+        timestamp,
+        ...(unpublished ? { unpublished } : {}),
+        ...(rescuedTo ? { rescuedTo } : {})
+    });
+    const { next } = settled;
+    const effects = effectsOf({
+        next,
+        state,
+        entry: settled.record.entry,
+        ...(settled.record.continuation?.step ? { step: settled.record.continuation.step } : {}),
+        profile: plan.profile,
+        run,
+        wakes: j.tracker.wakes,
+        startsStage: (s) => findAutomation(j.config, s) !== undefined,
+        ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
+            ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
+            : {}),
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        replied: plan.reply !== undefined,
+        runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
+        replyHint: j.tracker.replyHint(issue)
+    });
+    const intent = {
+        ...settled.record,
+        owed: { run, effects },
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+    };
+    let summary = effects_describe(next);
+    const done = {
+        ...common,
+        outcome: stage.outcome,
+        reason: stage.reason,
+        ...(commit ? { commit } : {}),
+        ...(stage.handoffPath ? { handoffPath: stage.handoffPath } : {}),
+        ...(rescuedTo ? { rescuedTo } : {}),
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(figures ? { figures } : {}),
+        ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+        ...(unsaved ? { unsaved } : {}),
+        next,
+        requests: settled.requests,
+        refused: settled.refused,
+        warnings
+    };
+    // Intent before effects: if the record cannot be written, nothing is carried out (a re-run
+    // finds the stage's commit and decides again), and the issue says so.
+    try {
+        await j.tracker.saveRecord(issue, intent);
+    }
+    catch (err) {
+        const why = (0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(err));
+        const notice = await noticeUnrecorded(j, issue, why, prepared.branch);
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary: `${summary}; not carried out, because the record could not be written`,
+            record: settled.record,
+            stateAfter: issue.state,
+            failure: `the pipeline's record could not be written (${why}); ${notice}re-run the job to continue`
+        });
+    }
+    try {
+        const carried = await carryOut({
+            tracker: j.tracker,
+            workspace: j.workspace,
+            issue,
+            effects,
+            resendWakes: true,
+            maxFileBytes: j.config.handoff.maxFileBytes
+        });
+        if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
+            summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`;
+        }
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary,
+            record: intent,
+            stateAfter: carried.state,
+            ...(unpublished ? { failure: unpublished } : {})
+        });
+    }
+    catch (err) {
+        const why = (0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(err));
+        const halted = `${HALTED}${summary}) failed: ${why}`;
+        // The record still says what is owed; a re-run or the next event carries it out.
+        await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined);
+        await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined);
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary: `${summary}; halted`,
+            record: { ...intent, halted },
+            stateAfter: issue.state,
+            failure: `${halted}; re-run the job to finish it`
+        });
+    }
+}
+/** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
+async function finishOwed(j, issue, record) {
+    if (!record.owed)
+        return { issue, record, performed: 0, changed: false };
+    const carried = await carryOut({
+        tracker: j.tracker,
+        workspace: j.workspace,
+        issue,
+        effects: record.owed.effects,
+        resendWakes: record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED) ?? false),
+        maxFileBytes: j.config.handoff.maxFileBytes
+    });
+    const after = { ...record };
+    delete after.owed;
+    const wasHalted = after.halted?.startsWith(HALTED) ?? false;
+    if (wasHalted)
+        delete after.halted;
+    if (carried.performed > 0) {
+        j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`);
+    }
+    let labels = issue.labels;
+    if (wasHalted && labels.some((l) => l.toLowerCase() === 'needs-attention')) {
+        await j.tracker.setFlag(issue, 'needs-attention', false);
+        labels = labels.filter((l) => l.toLowerCase() !== 'needs-attention');
+    }
+    return {
+        issue: { ...issue, state: carried.state, labels },
+        record: after,
+        performed: carried.performed,
+        changed: carried.performed > 0 || wasHalted
+    };
+}
+/** A stage whose commit an earlier run already landed: judged as that run judged it. */
+function recoveredStage(landed) {
+    const outcomes = [
+        'succeeded',
+        'failed',
+        'stalled',
+        'timed_out',
+        'cancelled',
+        'input_required',
+        'rate_limited'
+    ];
+    const outcome = outcomes.find((o) => o === landed.outcome) ?? 'failed';
+    return {
+        outcome,
+        reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
+        handoffPath: landed.handoffPath,
+        commit: {
+            sha: landed.sha,
+            committed: landed.handoffPath ? [landed.handoffPath] : [],
+            dropped: []
+        },
+        gitDir: null,
+        warnings: [`recovered from ${landed.sha.slice(0, 12)}, which run ${landed.run} pushed`]
+    };
+}
+function unpublishedReason(published, prepared, profile) {
+    if (!published)
+        return undefined;
+    if ('failed' in published) {
+        return `the ${profile} stage's work could not be pushed anywhere (${published.failed}); its deliverable is in the job summary`;
+    }
+    if (published.rescuedTo) {
+        return `${prepared.branch} refused the push (${published.refusal ?? 'refused'}); the ${profile} stage's work is on branch ${published.rescuedTo}`;
+    }
+    return undefined;
+}
+async function unsavedText(j, commit, path) {
+    const text = await j.workspace.readCommitted(commit, path, j.config.handoff.maxFileBytes);
+    return text === null ? undefined : { path, text };
+}
+function unsavedBlock(unsaved) {
+    if (!unsaved)
+        return '';
+    return `\n\n<details><summary>${unsaved.path}</summary>\n\n${(0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`;
+}
+/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
+function markPhase(contextPath, phase) {
+    const ctx = contextPath ? loadStageContext(contextPath) : null;
+    if (contextPath && ctx)
+        saveStageContext(contextPath, { ...ctx, phase });
+}
+/** Says on the issue that the record could not be written; returns what it managed, as words. */
+async function noticeUnrecorded(j, issue, why, branch) {
+    const body = `**The itervox pipeline could not save its record** (${why}), so it did not go on. The stage's work is on \`${branch}\`; re-run the job to continue.\n\n${j.tracker.runLine(branch)}`;
+    const said = await j.tracker
+        .comment(issue, { key: `itervox:unrecorded:${j.run.id}.${j.run.attempt}`, body })
+        .then(() => true)
+        .catch(() => false);
+    const flagged = await j.tracker
+        .setFlag(issue, 'needs-attention', true)
+        .then(() => true)
+        .catch(() => false);
+    return said || flagged ? 'the issue says so; ' : '';
+}
+
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
+
+
+
+
+/** The most record text `readRecordFromComment` accepts. */
+const MAX_RECORD_BYTES = 64 * 1024;
+// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
+const COMMENT_BUDGET = 60_000;
+// The record gets at most half of that, so the table and the question always fit beside it.
+const RECORD_BUDGET = 32 * 1024;
+const RECORD_OPEN = '<!-- itervox:record ';
+const RECORD_CLOSE = ' -->';
+const MAX_STATE_LABEL = 80;
+const MAX_PROFILE_LABEL = 60;
+const MAX_REASON = 300;
+const MAX_HALTED = 500;
+const MAX_QUESTION = 4000;
+/**
+ * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
+ * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
+ * `retries spent` edge from each working state to the failed state, a dashed review loop when
+ * `auto_review` is on, and `current` (matched case-insensitively, like labels) styled.
+ */
+function pipelineDiagram(config, current) {
+    const nodes = new Map();
+    const node = (state) => {
+        const key = state.toLowerCase();
+        let n = nodes.get(key);
+        if (!n) {
+            n = { id: `s${nodes.size}`, label: state };
+            nodes.set(key, n);
+        }
+        return n.id;
+    };
+    const edges = new Set();
+    const automations = config.automations.filter((a) => a.enabled);
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (a.moveToState) {
+                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
+            }
+        }
+    }
+    const { completionState, failedState } = config.tracker;
+    if (completionState)
+        node(completionState);
+    const failed = failedState ? node(failedState) : null;
+    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (reviewer && a.profile !== reviewer) {
+                edges.add(`${from} -.->|"${mermaidText(`${reviewer} FAIL`, MAX_PROFILE_LABEL)}"| ${from}`);
+            }
+            if (failed && failed !== from)
+                edges.add(`${from} -.->|"retries spent"| ${failed}`);
+        }
+    }
+    const marked = current ? node(current) : null;
+    const lines = ['flowchart LR'];
+    for (const n of nodes.values())
+        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
+    for (const e of edges)
+        lines.push(`  ${e}`);
+    if (marked) {
+        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px');
+        lines.push(`  class ${marked} current`);
+    }
+    return lines.join('\n');
+}
+/** A Markdown table of the record's stages, oldest first; every cell is escaped and capped. */
+function stageTable(record, options = {}) {
+    const stages = chronological(record.stages);
+    if (stages.length === 0)
+        return '_No stage has run yet._';
+    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
+    const rows = stages.slice(stages.length - shown).map((s) => {
+        const cells = [
+            utcTime(s.startedAt),
+            (0,untrusted_text/* cellText */.Ie)(s.state),
+            (0,untrusted_text/* cellText */.Ie)(s.profile),
+            runKind(s),
+            (0,untrusted_text/* cellText */.Ie)(s.outcome) + ((0,untrusted_text/* oneLine */.TN)(s.reason) ? ` — ${(0,untrusted_text/* cellText */.Ie)(s.reason, MAX_REASON)}` : ''),
+            status_view_duration(s.durationMs),
+            deliverable(s.handoffPath, options.blobUrl),
+            status_view_link((0,untrusted_text/* cellText */.Ie)(s.run, 40), s.runUrl)
+        ];
+        return `| ${cells.join(' | ')} |`;
+    });
+    const hidden = stages.length - shown;
+    return [
+        ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
+        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Deliverable | Run |',
+        '|---|---|---|---|---|---|---|---|',
+        ...rows
+    ].join('\n');
+}
+/**
+ * The issue's one living status comment: marker, heading, current state, the diagram, the
+ * stage table, what the pipeline waits for or why it halted, and the record itself in a
+ * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
+ * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
+ */
+function renderStatusComment(o) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
+        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
+    }
+    const head = [
+        `<!-- ${o.marker} -->`,
+        `### itervox handoff: ${plainText(o.issueRef)}`,
+        '',
+        `**Current state:** ${o.record.state === null ? '_not started_' : (0,untrusted_text/* cellText */.Ie)(o.record.state, MAX_STATE_LABEL)}`
+    ];
+    const tail = [];
+    const w = o.record.waiting;
+    if (w) {
+        tail.push(`**Waiting for input:** ${(0,untrusted_text/* cellText */.Ie)(w.profile, MAX_PROFILE_LABEL)} (in ${(0,untrusted_text/* cellText */.Ie)(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
+    }
+    if (o.record.halted !== undefined) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Halted:** ${(0,untrusted_text/* cellText */.Ie)(o.record.halted, MAX_HALTED) || 'no reason given'}`);
+    }
+    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
+    const assemble = (rows, diagram) => [
+        ...head,
+        '',
+        diagram
+            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
+            : '_The pipeline diagram is too large for this comment._',
+        '',
+        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
+        ...(tail.length > 0 ? ['', ...tail] : []),
+        '',
+        recordLine
+    ].join('\n');
+    let rows = o.record.stages.length;
+    let body = assemble(rows, true);
+    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
+        rows = Math.floor(rows / 2);
+        body = assemble(rows, true);
+    }
+    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
+}
+/**
+ * The record from a status comment's final hidden comment, or null when there is none or it
+ * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
+ * (anyone with write access can edit a comment).
+ */
+function readRecordFromComment(body) {
+    if (typeof body !== 'string')
+        return null;
+    const at = body.lastIndexOf(RECORD_OPEN);
+    if (at < 0)
+        return null;
+    const rest = body.slice(at + RECORD_OPEN.length);
+    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
+    const end = rest.indexOf(RECORD_CLOSE);
+    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
+        return null;
+    const json = rest.slice(0, end);
+    if (json.length > MAX_RECORD_BYTES || external_node_buffer_.Buffer.byteLength(json) > MAX_RECORD_BYTES)
+        return null;
+    // The writer escapes all of these; a raw one means the text was not written by us.
+    if (/[<>-]/.test(json))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return null;
+    }
+    return parseRecord(value);
+}
+/**
+ * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
+ * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
+ * those characters appear outside strings). Over the budget, reasons and the question are
+ * shortened, then the oldest stages dropped; the counters always survive.
+ */
+function fitRecord(record) {
+    const full = encodeRecord(record);
+    if (external_node_buffer_.Buffer.byteLength(full) <= RECORD_BUDGET)
+        return full;
+    const trimmed = {
+        ...record,
+        stages: [],
+        ...(record.waiting
+            ? { waiting: { ...record.waiting, question: (0,untrusted_text/* clip */.$Q)(record.waiting.question, MAX_QUESTION) } }
+            : {}),
+        ...(record.halted !== undefined ? { halted: (0,untrusted_text/* clip */.$Q)(record.halted, MAX_HALTED) } : {})
+    };
+    const base = external_node_buffer_.Buffer.byteLength(encodeRecord(trimmed));
+    const stages = record.stages.map((s) => ({ ...s, reason: (0,untrusted_text/* clip */.$Q)(s.reason, MAX_REASON) }));
+    let room = RECORD_BUDGET - base;
+    let keep = 0;
+    for (let i = stages.length - 1; i >= 0; i--) {
+        const size = external_node_buffer_.Buffer.byteLength(encodeRecord(stages[i])) + 1;
+        if (size > room)
+            break;
+        room -= size;
+        keep++;
+    }
+    trimmed.stages = stages.slice(stages.length - keep);
+    if (room >= 0)
+        return encodeRecord(trimmed);
+    // Only absurdly long names get here; 200 code points of anything fit many times over.
+    const short = (s) => (0,untrusted_text/* clip */.$Q)(s, 200);
+    return encodeRecord({
+        v: 1,
+        state: record.state === null ? null : short(record.state),
+        entry: record.entry,
+        transitions: record.transitions,
+        round: record.round,
+        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
+        stages: [],
+        ...(record.waiting
+            ? {
+                waiting: {
+                    ...record.waiting,
+                    state: short(record.waiting.state),
+                    profile: short(record.waiting.profile),
+                    timestamp: short(record.waiting.timestamp),
+                    question: short(record.waiting.question)
+                }
+            }
+            : {}),
+        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+        ...(record.continuation ? { continuation: record.continuation } : {}),
+        ...(record.owed ? { owed: record.owed } : {}),
+        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
+    });
+}
+function encodeRecord(value) {
+    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
+    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
+function chronological(stages) {
+    let last = -Infinity;
+    const keyed = stages.map((s, i) => {
+        const t = Date.parse(String(s.startedAt));
+        if (!Number.isNaN(t))
+            last = t;
+        return { s, i, t: Number.isNaN(t) ? last : t };
+    });
+    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
+}
+/**
+ * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
+ * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
+ * backticks (Markdown strings) can never reach the parser.
+ */
+function mermaidText(text, max) {
+    const flat = (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), max) || '(none)';
+    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
+}
+/** Our own text (the issue reference): escaped, but `#12` still links. */
+function plainText(text) {
+    return (0,untrusted_text/* oneLine */.TN)(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+/** The question, capped, in a fence it cannot close. */
+function fencedQuestion(text) {
+    return (0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)((0,sanitize/* sanitizeUntrusted */._2)(String(text ?? '')).text, MAX_QUESTION));
+}
+/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
+function runKind(s) {
+    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+    const attempt = n(s.attempt);
+    const round = n(s.round);
+    return (`${(0,untrusted_text/* cellText */.Ie)(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
+        (round ? `, round ${round + 1}` : ''));
+}
+function utcTime(iso) {
+    const t = Date.parse(String(iso));
+    if (Number.isNaN(t))
+        return (0,untrusted_text/* cellText */.Ie)(iso, 40);
+    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+}
+function status_view_duration(ms) {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        return '';
+    const s = Math.round(ms / 1000);
+    if (s < 60)
+        return `${s}s`;
+    const m = Math.floor(s / 60);
+    return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
+const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
+function deliverable(path, blobUrl) {
+    if (!path)
+        return '';
+    const linkable = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..');
+    return linkable ? status_view_link((0,untrusted_text/* cellText */.Ie)(path.split('/').pop()), blobUrl(path)) : (0,untrusted_text/* cellText */.Ie)(path);
+}
+function status_view_link(text, url) {
+    const safe = safeUrl(url);
+    return safe ? `[${text}](${safe})` : text;
+}
+/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
+function safeUrl(raw) {
+    if (typeof raw !== 'string' || raw.length > 2000)
+        return null;
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        return null;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return null;
+    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 // EXTERNAL MODULE: external "fs"
@@ -67572,426 +68175,112 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
-// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
-var light = __nccwpck_require__(3251);
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-// pkg/dist-src/version.js
-var plugin_retry_dist_bundle_VERSION = "0.0.0-development";
-
-// pkg/dist-src/error-request.js
-function isRequestError(error) {
-  return error.request !== void 0;
-}
-async function errorRequest(state, octokit, error, options) {
-  if (!isRequestError(error) || !error?.request.request) {
-    throw error;
-  }
-  if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
-    const retries = options.request.retries != null ? options.request.retries : state.retries;
-    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error, retries, retryAfter);
-  }
-  throw error;
-}
-
-// pkg/dist-src/wrap-request.js
+// EXTERNAL MODULE: ./.build/tracker/github-fetch.js
+var github_fetch = __nccwpck_require__(2571);
+// EXTERNAL MODULE: ./.build/tracker/github-errors.js
+var github_errors = __nccwpck_require__(8208);
+;// CONCATENATED MODULE: ./.build/tracker/github-retry.js
+// Which failed GitHub requests are sent again, and after how long. Rate limits wait as long as
+// GitHub asks (within a bound); 5xx answers and requests that got no answer back off
+// exponentially, but only when sending again cannot do a write twice.
 
 
-async function wrapRequest(state, octokit, request, options) {
-  const limiter = new light();
-  limiter.on("failed", function(error, info) {
-    const maxRetries = ~~error.request.request?.retries;
-    const after = ~~error.request.request?.retryAfter;
-    options.request.retryCount = info.retryCount + 1;
-    if (maxRetries > info.retryCount) {
-      return after * state.retryAfterBaseValue;
-    }
-  });
-  return limiter.schedule(
-    requestWithGraphqlErrorHandling.bind(null, state, octokit, request),
-    options
-  );
-}
-async function requestWithGraphqlErrorHandling(state, octokit, request, options) {
-  const response = await request(options);
-  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
-    response.data.errors[0].message
-  )) {
-    const error = new RequestError(response.data.errors[0].message, 500, {
-      request: options,
-      response
-    });
-    return errorRequest(state, octokit, error, options);
-  }
-  return response;
-}
-
-// pkg/dist-src/index.js
-function retry(octokit, octokitOptions) {
-  const state = Object.assign(
-    {
-      enabled: true,
-      retryAfterBaseValue: 1e3,
-      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
-      retries: 3
-    },
-    octokitOptions.retry
-  );
-  const retryPlugin = {
-    retry: {
-      retryRequest: (error, retries, retryAfter) => {
-        error.request.request = Object.assign({}, error.request.request, {
-          retries,
-          retryAfter
-        });
-        return error;
-      }
-    }
-  };
-  if (state.enabled) {
-    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
-    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
-  }
-  return retryPlugin;
-}
-retry.VERSION = plugin_retry_dist_bundle_VERSION;
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-// pkg/dist-src/index.js
-
-
-// pkg/dist-src/version.js
-var plugin_throttling_dist_bundle_VERSION = "0.0.0-development";
-
-// pkg/dist-src/wrap-request.js
-var dist_bundle_noop = () => Promise.resolve();
-function dist_bundle_wrapRequest(state, request, options) {
-  return state.retryLimiter.schedule(doRequest, state, request, options);
-}
-async function doRequest(state, request, options) {
-  const { pathname } = new URL(options.url, "http://github.test");
-  const isAuth = isAuthRequest(options.method, pathname);
-  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
-  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
-  const isGraphQL = pathname.startsWith("/graphql");
-  const retryCount = ~~request.retryCount;
-  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
-  if (state.clustering) {
-    jobOptions.expiration = 1e3 * 60;
-  }
-  if (isWrite || isGraphQL) {
-    await state.write.key(state.id).schedule(jobOptions, dist_bundle_noop);
-  }
-  if (isWrite && state.triggersNotification(pathname)) {
-    await state.notifications.key(state.id).schedule(jobOptions, dist_bundle_noop);
-  }
-  if (isSearch) {
-    await state.search.key(state.id).schedule(jobOptions, dist_bundle_noop);
-  }
-  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options);
-  if (isGraphQL) {
-    const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
-      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
-        response: res,
-        data: res.data
-      });
-      throw error;
-    }
-  }
-  return req;
-}
-function isAuthRequest(method, pathname) {
-  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
-  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
-  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
-  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
-  pathname === "/login/oauth/access_token");
-}
-
-// pkg/dist-src/generated/triggers-notification-paths.js
-var triggers_notification_paths_default = [
-  "/orgs/{org}/invitations",
-  "/orgs/{org}/invitations/{invitation_id}",
-  "/orgs/{org}/teams/{team_slug}/discussions",
-  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
-  "/repos/{owner}/{repo}/collaborators/{username}",
-  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
-  "/repos/{owner}/{repo}/issues",
-  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
-  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
-  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
-  "/repos/{owner}/{repo}/pulls",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
-  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-  "/repos/{owner}/{repo}/releases",
-  "/teams/{team_id}/discussions",
-  "/teams/{team_id}/discussions/{discussion_number}/comments"
-];
-
-// pkg/dist-src/route-matcher.js
-function routeMatcher(paths) {
-  const regexes = paths.map(
-    (path) => path.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
-  );
-  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
-  return new RegExp(regex2, "i");
-}
-
-// pkg/dist-src/index.js
-var regex = routeMatcher(triggers_notification_paths_default);
-var triggersNotification = regex.test.bind(regex);
-var groups = {};
-var createGroups = function(Bottleneck, common) {
-  groups.global = new Bottleneck.Group({
-    id: "octokit-global",
-    maxConcurrent: 10,
-    ...common
-  });
-  groups.auth = new Bottleneck.Group({
-    id: "octokit-auth",
-    maxConcurrent: 1,
-    ...common
-  });
-  groups.search = new Bottleneck.Group({
-    id: "octokit-search",
-    maxConcurrent: 1,
-    minTime: 2e3,
-    ...common
-  });
-  groups.write = new Bottleneck.Group({
-    id: "octokit-write",
-    maxConcurrent: 1,
-    minTime: 1e3,
-    ...common
-  });
-  groups.notifications = new Bottleneck.Group({
-    id: "octokit-notifications",
-    maxConcurrent: 1,
-    minTime: 3e3,
-    ...common
-  });
-};
-function throttling(octokit, octokitOptions) {
-  const {
-    enabled = true,
-    Bottleneck = light,
-    id = "no-id",
-    timeout = 1e3 * 60 * 2,
-    // Redis TTL: 2 minutes
-    connection
-  } = octokitOptions.throttle || {};
-  if (!enabled) {
-    return {};
-  }
-  const common = { timeout };
-  if (typeof connection !== "undefined") {
-    common.connection = connection;
-  }
-  const state = Object.assign(
-    {
-      clustering: connection != null,
-      triggersNotification,
-      fallbackSecondaryRateRetryAfter: 60,
-      retryAfterBaseValue: 1e3,
-      id
-    },
-    octokitOptions.throttle
-  );
-  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
-    throw new Error(`octokit/plugin-throttling error:
-        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
-        See https://octokit.github.io/rest.js/#throttling
-
-        const octokit = new Octokit({
-          throttle: {
-            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
-            onRateLimit: (retryAfter, options) => {/* ... */}
-          }
-        })
-    `);
-  }
-  let initialized = false;
-  const initializeBottleneck = () => {
-    if (initialized) {
-      return;
-    }
-    initialized = true;
-    if (groups.global == null) {
-      createGroups(Bottleneck, common);
-    }
-    state.global = state.global ?? groups.global;
-    state.auth = state.auth ?? groups.auth;
-    state.search = state.search ?? groups.search;
-    state.write = state.write ?? groups.write;
-    state.notifications = state.notifications ?? groups.notifications;
-    state.retryLimiter = state.retryLimiter ?? new Bottleneck();
-    const events = {};
-    const emitter = new Bottleneck.Events(events);
-    events.on("secondary-limit", state.onSecondaryRateLimit);
-    events.on("rate-limit", state.onRateLimit);
-    events.on(
-      "error",
-      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
-    );
-    state.retryLimiter.on("failed", async function(error, info) {
-      const [state2, request, options] = info.args;
-      const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
-      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
-        return;
-      }
-      const retryCount = ~~request.retryCount;
-      request.retryCount = retryCount;
-      options.request.retryCount = retryCount;
-      const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error.message)) {
-          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
-          const wantRetry2 = await emitter.trigger(
-            "secondary-limit",
-            retryAfter2,
-            options,
-            octokit,
-            retryCount
-          );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+/** GitHub's advice when a secondary limit names no wait: at least a minute. */
+const SECONDARY_FALLBACK_SECONDS = 60;
+/** An Octokit `request` hook that sends a request again while the policy allows it. */
+function retrying(policy) {
+    return async (request, options) => {
+        for (let attempt = 1;; attempt++) {
+            try {
+                return await request(options);
+            }
+            catch (e) {
+                const wait = waitBeforeRetry(e, attempt, policy);
+                if (wait === undefined) {
+                    (0,github_errors/* noteAttempts */.d$)(e, attempt);
+                    throw e;
+                }
+                await (0,external_node_timers_promises_namespaceObject.setTimeout)(wait * policy.secondMs);
+            }
         }
-        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
-          (error2) => error2.type === "RATE_LIMITED"
-        )) {
-          const rateLimitReset = new Date(
-            ~~error.response.headers["x-ratelimit-reset"] * 1e3
-          ).getTime();
-          const retryAfter2 = Math.max(
-            // Add one second so we retry _after_ the reset time
-            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
-            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
-            0
-          );
-          const wantRetry2 = await emitter.trigger(
-            "rate-limit",
-            retryAfter2,
-            options,
-            octokit,
-            retryCount
-          );
-          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
-        }
-        return {};
-      })();
-      if (wantRetry) {
-        request.retryCount++;
-        return retryAfter * state2.retryAfterBaseValue;
-      }
-    });
-  };
-  octokit.hook.wrap("request", (request, options) => {
-    initializeBottleneck();
-    return dist_bundle_wrapRequest(state, request, options);
-  });
-  return {};
+    };
 }
-throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
-throttling.triggersNotification = triggersNotification;
-
+/** Seconds to wait before sending the request again; undefined: fail now. */
+function waitBeforeRetry(e, attempt, p) {
+    if (!(0,github_errors/* isHttpFailure */.zV)(e))
+        return undefined;
+    const failure = (0,github_errors/* classifyFailure */.XE)(e);
+    if (failure.kind === 'answered')
+        return undefined;
+    let what;
+    let wait;
+    if (failure.kind === 'rate-limit') {
+        what = `GitHub ${failure.what}`;
+        wait =
+            failure.retryAfter ??
+                (failure.what === 'secondary rate limit' ? SECONDARY_FALLBACK_SECONDS : backoff(attempt));
+    }
+    else {
+        // A rate limit refuses a request before GitHub acts on it; a 5xx or a lost answer may come
+        // after it acted, so only a request that is safe to repeat is sent again.
+        if (!(0,github_errors/* isRepeatable */.su)(e) && (failure.kind === 'server' || failure.sent))
+            return undefined;
+        what = failure.kind === 'server' ? `GitHub ${e.status}` : 'no answer from GitHub';
+        wait = (failure.kind === 'server' ? failure.retryAfter : undefined) ?? backoff(attempt);
+    }
+    const again = attempt <= p.retries && wait <= p.maxRetryAfter;
+    const request = e.request;
+    p.log(`${what} on ${request?.method} ${request?.url}: ` +
+        (again ? `retrying in ${round(wait)}s (retry ${attempt} of ${p.retries})` : 'giving up'));
+    return again ? wait : undefined;
+}
+/** 1, 2, 4… seconds, each shortened by up to half at random so retries do not bunch up. */
+function backoff(attempt) {
+    return 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
+}
+function round(seconds) {
+    return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
+}
 
 ;// CONCATENATED MODULE: ./.build/tracker/github-client.js
 // The one Octokit the GitHub adapter uses: @actions/github's client (runner proxy, user agent),
-// with retries for transient failures and GitHub's rate-limit rules applied, and a count of
-// every HTTP request it sends.
+// with a timeout on every request, the retries github-retry.ts allows, writes sent one at a
+// time, and a count of every HTTP request it sends.
 
 
 
 
-
+const DEFAULT_TIMEOUT_MS = 30_000;
 function createGitHubClient(opts) {
-    const retrying = opts.retry ?? true;
-    const retries = opts.retries ?? 3;
-    const secondMs = opts.secondMs ?? 1000;
-    const maxRetryAfter = opts.maxRetryAfter ?? 60;
-    const log = opts.log ?? (() => undefined);
     let sent = 0;
     const baseFetch = defaults.request?.fetch ?? globalThis.fetch;
+    const fetchOnce = (0,github_fetch/* timedFetch */.k)(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const countingFetch = (input, init) => {
         sent++;
-        return baseFetch(input, init);
-    };
-    const onLimit = (kind) => (retryAfter, options, _o, count) => {
-        const again = retrying && count < retries && retryAfter <= maxRetryAfter;
-        log(`GitHub ${kind} on ${options.method} ${options.url}: ` +
-            (again ? `retrying in ${retryAfter}s (retry ${count + 1} of ${retries})` : 'giving up'));
-        return again;
+        return fetchOnce(input, init);
     };
     const octokit = getOctokit(opts.token, {
         baseUrl: opts.apiUrl.replace(/\/+$/, ''),
         userAgent: opts.userAgent ?? 'itervox-handoff-action',
-        request: { ...defaults.request, fetch: countingFetch },
-        retry: { enabled: retrying, retries, retryAfterBaseValue: secondMs },
-        throttle: {
-            retryAfterBaseValue: secondMs,
-            fallbackSecondaryRateRetryAfter: 60,
-            // GitHub asks for mutations to be serialised and spaced (content-creation limits).
-            write: new light.Group({ maxConcurrent: 1, minTime: secondMs }),
-            notifications: new light.Group({ maxConcurrent: 1, minTime: 3 * secondMs }),
-            onRateLimit: onLimit('rate limit'),
-            onSecondaryRateLimit: onLimit('secondary rate limit')
-        }
-    }, retry, throttling);
+        request: { ...defaults.request, fetch: countingFetch }
+    });
+    const send = retrying({
+        retries: (opts.retry ?? true) ? (opts.retries ?? 3) : 0,
+        secondMs: opts.secondMs ?? 1000,
+        maxRetryAfter: opts.maxRetryAfter ?? 60,
+        log: opts.log ?? (() => undefined)
+    });
+    // GitHub asks for writes from one token to be made one at a time (its secondary limits);
+    // a write waits for the one before it, retries included, but not for any fixed spacing.
+    let writes = Promise.resolve();
+    octokit.hook.wrap('request', (request, options) => {
+        if (options.method === 'GET' || options.method === 'HEAD')
+            return send(request, options);
+        const turn = writes.then(() => send(request, options));
+        writes = turn.catch(() => undefined);
+        return turn;
+    });
     return { octokit, requests: () => sent };
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/github-errors.js
-// Turns a failed GitHub API call into a one-line error that says what to change: a wrong token
-// or a missing workflow permission is the user's to fix (UserError); anything else (an outage,
-// rate limits that outlasted the retries) is a GitHubApiError.
-
-/** A GitHub API call failed for a reason the user did not cause. */
-class GitHubApiError extends Error {
-    status;
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-        this.name = 'GitHubApiError';
-    }
-}
-function isHttpFailure(e) {
-    return e instanceof Error && typeof e.status === 'number';
-}
-/** GitHub's own message (without the documentation link Octokit appends), on one line. */
-function apiMessage(e) {
-    const data = e.response?.data;
-    const base = typeof data?.message === 'string' ? data.message : e.message;
-    const details = (data?.errors ?? [])
-        .map((x) => typeof x === 'string'
-        ? x
-        : (x.message ?? x.code))
-        .filter((x) => typeof x === 'string');
-    return [base, ...details].join(': ').replace(/\s+/g, ' ').trim();
-}
-/**
- * @param doing what was being done, e.g. `create a pull request for itervox/42`
- * @param permission the job permission that allows it, e.g. `pull-requests: write`
- */
-function explainFailure(e, doing, permission) {
-    if (!isHttpFailure(e))
-        return e instanceof Error ? e : new Error(String(e));
-    const message = apiMessage(e);
-    if (e.status === 401) {
-        return new errors/* UserError */.yo(`GitHub rejected the token (401 ${message}) when trying to ${doing}; check the github-token input`);
-    }
-    if (e.status === 403 && /resource not accessible by/i.test(message)) {
-        return new errors/* UserError */.yo(`the token may not ${doing} (403 ${message}); give the job \`permissions: ${permission}\``);
-    }
-    if (e.status === 403 && /not permitted to create or approve pull requests/i.test(message)) {
-        return new errors/* UserError */.yo(`GitHub Actions may not ${doing} (403 ${message}); enable "Allow GitHub Actions to create and ` +
-            'approve pull requests" in the repository or organization settings, or use an App token');
-    }
-    const status = e.status === 500 && !e.response ? 'network error' : String(e.status);
-    return new GitHubApiError(`GitHub API failed to ${doing}: ${status} ${message}`, e.status);
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/label-states.js
@@ -68031,6 +68320,7 @@ function labelsAfterMove(labels, states, to) {
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const github_MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
+const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
 const DISPATCH_MAX_KEYS = 10;
 class GitHubTracker {
     octokit;
@@ -68059,7 +68349,7 @@ class GitHubTracker {
             return await fn();
         }
         catch (e) {
-            throw explainFailure(e, doing, permission);
+            throw (0,github_errors/* explainFailure */.SP)(e, doing, permission);
         }
     }
     /** `42` or `#42`. */
@@ -68070,7 +68360,7 @@ class GitHubTracker {
                 return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data;
             }
             catch (e) {
-                if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
+                if ((0,github_errors/* isHttpFailure */.zV)(e) && (e.status === 404 || e.status === 410)) {
                     throw new errors/* UserError */.yo(`issue #${number} does not exist in ${this.owner}/${this.repo}`);
                 }
                 throw e;
@@ -68105,7 +68395,7 @@ class GitHubTracker {
                 return role ?? PERMISSIONS.find((p) => p === data.permission) ?? 'none';
             }
             catch (e) {
-                if (isHttpFailure(e) && e.status === 404)
+                if ((0,github_errors/* isHttpFailure */.zV)(e) && e.status === 404)
                     return 'none';
                 throw e;
             }
@@ -68121,7 +68411,7 @@ class GitHubTracker {
                 return (await this.octokit.rest.pulls.get({ ...this.where, pull_number: number })).data;
             }
             catch (e) {
-                if (isHttpFailure(e) && e.status === 404) {
+                if ((0,github_errors/* isHttpFailure */.zV)(e) && e.status === 404) {
                     throw new errors/* UserError */.yo(`pull request #${number} does not exist in ${this.owner}/${this.repo}`);
                 }
                 throw e;
@@ -68152,9 +68442,9 @@ class GitHubTracker {
             return await this.createPull(o, true);
         }
         catch (e) {
-            if (!isHttpFailure(e) || e.status !== 422)
+            if (!(0,github_errors/* isHttpFailure */.zV)(e) || e.status !== 422)
                 throw explainCreate(e, o.head);
-            const message = apiMessage(e);
+            const message = (0,github_errors/* apiMessage */.SX)(e);
             if (/draft pull requests are not supported/i.test(message)) {
                 return this.createPull(o, false).catch((e2) => {
                     throw explainCreate(e2, o.head);
@@ -68180,7 +68470,9 @@ class GitHubTracker {
         return pr ? { number: pr.number, url: pr.html_url, body: pr.body } : undefined;
     }
     async createPull(o, draft) {
+        // Safe to send again: a second create is refused as "already exists", handled above.
         const { data } = await this.octokit.rest.pulls.create({
+            request: { idempotent: true },
             ...this.where,
             head: o.head,
             base: o.base,
@@ -68234,22 +68526,33 @@ class GitHubTracker {
                 return;
             }
             catch (e) {
-                if (!isHttpFailure(e) || e.status !== 404)
+                if (!(0,github_errors/* isHttpFailure */.zV)(e) || e.status !== 404)
                     throw e;
             }
             try {
-                await this.octokit.rest.issues.createLabel({ ...this.where, name, color });
+                await this.octokit.rest.issues.createLabel({
+                    request: { idempotent: true },
+                    ...this.where,
+                    name,
+                    color
+                });
             }
             catch (e) {
                 // Someone created it between our read and our write.
-                if (!isHttpFailure(e) || e.status !== 422 || !/already_exists/.test(e.message))
+                if (!(0,github_errors/* isHttpFailure */.zV)(e) || e.status !== 422 || !/already_exists/.test(e.message))
                     throw e;
             }
         });
     }
     /** Adds labels; returns every label the issue has afterwards. */
     async addLabels(issue, labels) {
-        const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () => this.octokit.rest.issues.addLabels({ ...this.where, issue_number: issue, labels }));
+        const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () => this.octokit.rest.issues.addLabels({
+            // Adding a label twice is the same as once.
+            request: { idempotent: true },
+            ...this.where,
+            issue_number: issue,
+            labels
+        }));
         return data.map((l) => l.name);
     }
     /** Removes a label; a label the issue does not carry is not an error. */
@@ -68259,7 +68562,7 @@ class GitHubTracker {
                 await this.octokit.rest.issues.removeLabel({ ...this.where, issue_number: issue, name });
             }
             catch (e) {
-                if (!isHttpFailure(e) || e.status !== 404)
+                if (!(0,github_errors/* isHttpFailure */.zV)(e) || e.status !== 404)
                     throw e;
             }
         });
@@ -68290,6 +68593,42 @@ class GitHubTracker {
         });
     }
     /**
+     * Every comment on the issue whose first line is a `<!-- marker -->` line, with its author:
+     * one listing serves the status record and every keyed comment of a job.
+     */
+    async markedComments(issue) {
+        return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
+            const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+                ...this.where,
+                issue_number: issue,
+                per_page: 100
+            });
+            const out = [];
+            for (const c of all) {
+                const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '');
+                if (!m?.[1] || !c.user)
+                    continue;
+                out.push({
+                    id: c.id,
+                    url: c.html_url,
+                    body: c.body ?? '',
+                    marker: m[1],
+                    author: c.user.login,
+                    bot: c.user.type === 'Bot'
+                });
+            }
+            return out;
+        });
+    }
+    /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
+    async viewerLogin() {
+        const data = await this.call('read who the token acts as', 'metadata: read', () => this.octokit.graphql('query { viewer { login } }', {
+            // A query changes nothing.
+            request: { idempotent: true }
+        }));
+        return data.viewer.login;
+    }
+    /**
      * Edits the living comment for `marker` in place, or creates it. Pass what `findComment`
      * returned to save reading the comments again; an unchanged body costs no write.
      */
@@ -68309,6 +68648,9 @@ class GitHubTracker {
             throw new Error(`a repository_dispatch payload holds at most ${DISPATCH_MAX_KEYS} keys`);
         }
         await this.call(`send the ${eventType} repository_dispatch`, 'contents: write', () => this.octokit.rest.repos.createDispatchEvent({
+            // A wake-up sent twice is harmless (the second finds its step already run); one never
+            // sent would stop the pipeline.
+            request: { idempotent: true },
             ...this.where,
             event_type: eventType,
             client_payload: payload
@@ -68322,7 +68664,7 @@ function markerLine(marker) {
     return `<!-- ${marker} -->`;
 }
 function explainCreate(e, head) {
-    return explainFailure(e, `create a pull request for ${head}`, 'pull-requests: write');
+    return (0,github_errors/* explainFailure */.SP)(e, `create a pull request for ${head}`, 'pull-requests: write');
 }
 function parseIssueNumber(id) {
     const m = /^#?([1-9][0-9]{0,9})$/.exec(id.trim());
@@ -68331,678 +68673,225 @@ function parseIssueNumber(id) {
     return Number(m[1]);
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/record.js
-function emptyRecord() {
-    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
-}
-/** Most stage records kept; older ones stay in the branch's commit trailers. */
-const MAX_STAGE_RECORDS = 50;
-/** The record once a job has decided to run a stage for `state`. */
-function recordStart(record, state, plan) {
-    const next = { ...record };
-    if (plan.newEntry) {
-        Object.assign(next, { state, entry: plan.entry, round: 0 });
-        delete next.pendingMove;
-        delete next.halted;
-        delete next.waiting;
-    }
-    if (plan.reply)
-        delete next.waiting;
-    return next;
-}
-/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
-function recordStage(record, stage) {
-    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
-}
+;// CONCATENATED MODULE: ./.build/pipeline/names.js
+// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
+// workflows already written (their `if:` filters and `repository_dispatch` types name them).
+/** The repository_dispatch type that starts a stage. */
+const DISPATCH_TYPE = 'itervox-handoff';
+/** Set while a stage waits for a person's reply. */
+const NEEDS_INPUT_LABEL = 'needs-input';
+/** Set when the pipeline stopped and has no failed state to move the issue to. */
+const NEEDS_ATTENTION_LABEL = 'needs-attention';
 
-;// CONCATENATED MODULE: ./.build/pipeline/plan.js
+;// CONCATENATED MODULE: ./.build/tracker/authorize.js
+// Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
+// labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
+// Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
 
-/**
- * Decides what this job runs so that one entry into a state runs its stage once (plus the
- * pipeline's own retries, reviews and reworks), whatever mix of label events, dispatches and
- * re-runs arrives. Jobs for one issue are serialised by the workflow's concurrency group, so the
- * record read here already holds every earlier job's stage.
- */
-function planStage(o) {
-    const { record, state, automation, trigger } = o;
-    const sameEntry = record.state !== null && sameState(record.state, state);
-    const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
-    const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
-    const rerun = mine[mine.length - 1];
-    if (rerun) {
-        if (!sameEntry || rerun.entry !== record.entry) {
-            return { skip: 'this job ran for an earlier entry into the state; the issue has moved on' };
-        }
-        if (rerun.outcome === 'succeeded') {
-            return { skip: `this job's ${rerun.profile} stage already succeeded for "${state}"` };
-        }
+const ALLOWED = ['admin', 'maintain', 'write'];
+async function authorizeActor(o) {
+    const who = JSON.stringify(o.actor);
+    if (!o.actor)
+        return { allowed: false, reason: 'the event names no actor to authorise' };
+    if (isBot(o.actor, o.actorType)) {
+        const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
+        // An app's bot is not a collaborator, so the list is the whole decision for bots.
+        if (listed)
+            return { allowed: true };
         return {
-            entry: record.entry,
-            newEntry: false,
-            kind: rerun.kind,
-            profile: rerun.profile,
-            attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
-            round: record.round
+            allowed: false,
+            reason: `${who} is a bot and not in the allowed bots; add it there to let it start stages`
         };
     }
-    if (trigger.source === 'comment') {
-        const w = record.waiting;
-        if (trigger.actorIsBot)
-            return { skip: 'a bot comment does not answer a stage' };
-        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
-            return { skip: 'no stage of this issue is waiting for input' };
-        }
-        return {
-            entry: w.entry,
-            newEntry: false,
-            kind: w.kind,
-            profile: w.profile,
-            attempt: w.attempt,
-            round: record.round,
-            timestamp: w.timestamp,
-            reply: trigger.reply
-        };
-    }
-    const c = trigger.continuation;
-    if (trigger.source === 'repository_dispatch' && c) {
-        if (!sameEntry || c.entry !== record.entry) {
-            return { skip: `the dispatch was for an earlier entry into "${state}"` };
-        }
-        const kind = c.kind;
-        const profile = kind === 'review' ? o.config.agent.reviewerProfile : (c.profile ?? automation.profile);
-        if (!profile || !o.config.agent.profiles[profile]) {
-            return { skip: `the dispatch names no profile this WORKFLOW.md has` };
-        }
-        const ran = (s) => s.kind === kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round;
-        if (inEntry.some(ran)) {
-            return {
-                skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${state}"`
-            };
-        }
-        return {
-            entry: record.entry,
-            newEntry: false,
-            kind,
-            profile,
-            attempt: c.attempt,
-            round: c.round,
-            recheck: c.recheck,
-            reviewed: c.reviewed
-        };
-    }
-    if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
-        return { skip: "the pipeline's own label change; its next stage was dispatched" };
-    }
-    if (trigger.source === 'repository_dispatch' && sameEntry && inEntry.length > 0) {
-        return { skip: `a stage already ran for this entry into "${state}"` };
-    }
+    const permission = await o.tracker.permissionOf(o.actor);
+    if (ALLOWED.includes(permission))
+        return { allowed: true };
     return {
-        entry: sameEntry && inEntry.length === 0 ? record.entry : record.entry + 1,
-        newEntry: !(sameEntry && inEntry.length === 0),
-        kind: 'work',
-        profile: automation.profile,
-        attempt: 0,
-        round: 0
+        allowed: false,
+        reason: permission === 'none'
+            ? `${who} is not a collaborator on this repository; stages need write, maintain or admin`
+            : `${who} has ${permission} permission on this repository; stages need write, maintain or admin`
     };
 }
-function nextAttempt(stages, kind, profile) {
-    const same = stages.filter((s) => s.kind === kind && s.profile === profile);
-    return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
-}
 
-;// CONCATENATED MODULE: ./.build/pipeline/requests.js
-
+;// CONCATENATED MODULE: ./.build/tracker/github-port.js
+// GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
+// one living status comment written by the token's own identity, keyed comments are found by
+// their marker line, and the next stage is woken by repository_dispatch.
 
 
-// A deliverable's front matter is a few lines; anything larger is not a request.
-const MAX_FRONT_MATTER = 16 * 1024;
-const MAX_COMMENT = 60_000;
-const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'];
-/**
- * Reads the YAML front matter at the top of a deliverable. Every value is untrusted: it was
- * written by an agent that may have been prompt-injected. Problems are notices, not failures.
- */
-function readRequests(deliverable) {
-    const problems = [];
-    const requests = {};
-    const text = deliverable.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-    if (!text.startsWith('---\n'))
-        return { requests, problems };
-    const end = text.indexOf('\n---', 3);
-    if (end < 0 || end > MAX_FRONT_MATTER) {
-        return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] };
+
+
+
+
+/** The first line of the one living status comment per issue. */
+const STATUS_MARKER = 'itervox:status';
+/** The identity of the default `GITHUB_TOKEN`. */
+const ACTIONS_BOT = 'github-actions[bot]';
+class GitHubPort {
+    o;
+    wakes;
+    api;
+    states;
+    /** Per issue: the marked comments by this token's identity, and the living status comment. */
+    seen = new Map();
+    identity;
+    constructor(o) {
+        this.o = o;
+        this.api = o.api;
+        this.wakes = o.chain;
+        this.states = knownStates(o.config);
     }
-    const tree = readYamlTree(text.slice(4, end + 1), 2);
-    if (tree.errors.length > 0) {
-        return {
-            requests,
-            problems: [`the front matter is not valid YAML: ${tree.errors[0].message}`]
-        };
+    authorize(trigger) {
+        return authorizeActor({
+            tracker: this.api,
+            actor: trigger.actor.login,
+            actorType: trigger.actor.type,
+            // A repository_dispatch can only be sent with write access to this repository: the
+            // pipeline's own wake-ups arrive from the job token's bot.
+            allowedBots: [
+                ...this.o.config.tracker.allowedBots,
+                ...(trigger.source === 'wake' ? [ACTIONS_BOT] : [])
+            ]
+        });
     }
-    const root = tree.root;
-    if (root === undefined || root === null)
-        return { requests, problems };
-    if (typeof root !== 'object' || Array.isArray(root)) {
-        return { requests, problems: ['the front matter is not a map of requests'] };
+    getIssue(id) {
+        return this.api.getIssue(id);
     }
-    for (const [key, value] of Object.entries(root)) {
-        if (!KEYS.includes(key)) {
-            problems.push(`unknown request "${clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
-            continue;
+    async branchFor(issue) {
+        if (!issue.isPullRequest)
+            return { branch: `itervox/${issue.id}` };
+        const pull = await this.api.getPull(Number(issue.id));
+        if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
+            return { deny: "the pull request's head is in a fork; stages never run on fork code" };
         }
-        if (typeof value !== 'string' || !value.trim()) {
-            problems.push(`${key} must be a non-empty string`);
-            continue;
-        }
-        const clean = (0,sanitize/* sanitizeUntrusted */._2)(value).text.trim();
-        if (key === 'move_state')
-            requests.moveState = clip(clean, 100);
-        else if (key === 'comment')
-            requests.comment = clip(clean, MAX_COMMENT);
-        else if (key === 'comment_pr')
-            requests.commentPr = clip(clean, MAX_COMMENT);
-        else {
-            const verdict = clean.toUpperCase();
-            if (verdict === 'PASS' || verdict === 'FAIL')
-                requests.verdict = verdict;
-            else
-                problems.push(`verdict must be PASS or FAIL, not "${clip(clean, 40)}"`);
-        }
+        return { branch: pull.headRef };
     }
-    return { requests, problems };
-}
-/**
- * Keeps the requests the profile's allowed_actions permit; a move must name a state WORKFLOW.md
- * knows (it is returned in WORKFLOW.md's spelling). `verdict` needs no permission: it only
- * counts in a review.
- */
-function permittedRequests(requests, allowedActions, states) {
-    const permitted = {};
-    const refused = [];
-    const allows = (action) => allowedActions.includes(action);
-    if (requests.moveState !== undefined) {
-        const known = states.find((s) => sameState(s, requests.moveState));
-        if (!allows('move_state'))
-            refused.push('move_state: the profile may not move the issue');
-        else if (!known)
-            refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`);
-        else
-            permitted.moveState = known;
+    /**
+     * The record from the status comment written by the identity this token acts as. Anyone can
+     * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
+     * ignored, so only the pipeline writes the pipeline's state.
+     */
+    async loadRecord(issue) {
+        const number = Number(issue.id);
+        const marked = (await this.api.markedComments(number)).filter((c) => c.bot);
+        const mine = await this.byOurIdentity(marked);
+        const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null;
+        this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living });
+        return living ? readRecordFromComment(living.body) : null;
     }
-    if (requests.comment !== undefined) {
-        if (allows('comment'))
-            permitted.comment = requests.comment;
-        else
-            refused.push('comment: the profile may not comment on the issue');
-    }
-    if (requests.commentPr !== undefined) {
-        if (allows('comment_pr'))
-            permitted.commentPr = requests.commentPr;
-        else
-            refused.push('comment_pr: the profile may not comment on the pull request');
-    }
-    if (requests.verdict)
-        permitted.verdict = requests.verdict;
-    return { permitted, refused };
-}
-/** The prompt section telling the agent which requests its profile may make. */
-function requestsSection(allowedActions, review) {
-    const lines = [
-        '## Requests to the pipeline',
-        '',
-        'You hold no token. To ask for an action, start your deliverable with YAML front matter, for example:',
-        '',
-        '```',
-        '---'
-    ];
-    const allowed = [];
-    if (allowedActions.includes('move_state')) {
-        lines.push('move_state: <one of the pipeline states>');
-        allowed.push('`move_state` (move the issue to another state)');
-    }
-    if (allowedActions.includes('comment')) {
-        lines.push('comment: <text for a comment on the issue>');
-        allowed.push('`comment` (comment on the issue)');
-    }
-    if (allowedActions.includes('comment_pr')) {
-        lines.push('comment_pr: <text for a comment on the pull request>');
-        allowed.push('`comment_pr` (comment on the pull request)');
-    }
-    if (review) {
-        lines.push('verdict: PASS');
-        allowed.push('`verdict` (required in this review: PASS, or FAIL with your findings below it)');
-    }
-    lines.push('---', '```', '');
-    lines.push(allowed.length > 0
-        ? `Your profile may request: ${allowed.join(', ')}. Anything else is refused.`
-        : 'Your profile may not request any action; do not add front matter.');
-    lines.push('Requests are carried out after you exit, and only if your deliverable is complete.');
-    return lines.join('\n');
-}
-function clip(text, max) {
-    return text.length > max ? text.slice(0, max) : text;
-}
-
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
-var untrusted_text = __nccwpck_require__(3935);
-;// CONCATENATED MODULE: ./.build/pipeline/sections.js
-
-
-
-const MAX_REPLY = 20_000;
-/**
- * The pipeline's own prompt sections after the automation's instructions: what the agent may
- * request, and why this run happens (a review, a rework, a refused deliverable, a reply).
- */
-function pipelineSections(plan, allowedActions) {
-    const review = plan.kind === 'review';
-    const out = [requestsSection(allowedActions, review)];
-    if (review) {
-        out.push([
-            '## Review',
-            '',
-            `You are reviewing the work of the ${plan.reviewed ?? 'previous'} stage: its deliverable is the newest ${plan.reviewed ?? ''} file among the prior handoffs, and its changes are on this branch.`,
-            'Start your deliverable with front matter `verdict: PASS` when the work is done as scoped, or `verdict: FAIL` with specific findings (file and line) below it.'
-        ].join('\n'));
-    }
-    else if (plan.round > 0) {
-        out.push([
-            '## Review findings',
-            '',
-            `A review of your earlier work on this issue failed (round ${plan.round}). Its findings are in the newest review deliverable among the prior handoffs.`,
-            'Address every finding, and say in your deliverable how each was resolved.'
-        ].join('\n'));
-    }
-    if (plan.recheck) {
-        out.push([
-            '## Your previous deliverable was refused',
-            '',
-            `The pipeline could not accept the last attempt's deliverable: ${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.recheck), 500)}.`,
-            'Write a complete deliverable that fixes this.'
-        ].join('\n'));
-    }
-    if (plan.reply) {
-        const text = (0,sanitize/* sanitizeUntrusted */._2)(plan.reply.body).text.slice(0, MAX_REPLY);
-        out.push([
-            `## Reply from @${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.reply.author), 500)}`,
-            '',
-            'You asked for input and a person with write access answered. Their reply, as they wrote it:',
-            '',
-            (0,untrusted_text/* fenced */.OF)(text, '~'),
-            '',
-            'Continue the stage with this answer; keep writing to the same run.handoff_path.'
-        ].join('\n'));
-    }
-    return out;
-}
-
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
-
-
-
-
-/** The most record text `readRecordFromComment` accepts. */
-const MAX_RECORD_BYTES = 64 * 1024;
-// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
-const COMMENT_BUDGET = 60_000;
-// The record gets at most half of that, so the table and the question always fit beside it.
-const RECORD_BUDGET = 32 * 1024;
-const RECORD_OPEN = '<!-- itervox:record ';
-const RECORD_CLOSE = ' -->';
-const MAX_STATE_LABEL = 80;
-const MAX_PROFILE_LABEL = 60;
-const MAX_REASON = 300;
-const MAX_HALTED = 500;
-const MAX_QUESTION = 4000;
-/**
- * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
- * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, a dashed review loop when
- * `auto_review` is on, and `current` (matched case-insensitively, like labels) styled.
- */
-function pipelineDiagram(config, current) {
-    const nodes = new Map();
-    const node = (state) => {
-        const key = state.toLowerCase();
-        let n = nodes.get(key);
-        if (!n) {
-            n = { id: `s${nodes.size}`, label: state };
-            nodes.set(key, n);
-        }
-        return n.id;
-    };
-    const edges = new Set();
-    const automations = config.automations.filter((a) => a.enabled);
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (a.moveToState) {
-                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
+    async saveRecord(issue, record) {
+        const number = Number(issue.id);
+        const seen = this.seen.get(number);
+        const status = renderStatusComment({
+            config: this.o.config,
+            record,
+            issueRef: issue.identifier,
+            marker: STATUS_MARKER,
+            blobUrl: (path) => {
+                const at = [...record.stages].reverse().find((s) => s.handoffPath === path)?.commit ?? 'HEAD';
+                return this.blobUrl(at, path);
             }
+        });
+        // The marker line is added by the API wrapper.
+        const body = status.split('\n').slice(1).join('\n');
+        const written = await this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined));
+        this.seen.set(number, {
+            keys: seen?.keys ?? new Set([STATUS_MARKER]),
+            living: { id: written.id, url: written.url, body: status }
+        });
+    }
+    async moveState(issue, from, to) {
+        const moved = await this.api.moveState(Number(issue.id), from, to, this.states);
+        return { current: moved.current };
+    }
+    async comment(issue, c) {
+        const target = c.pullRequest ?? Number(issue.id);
+        const keys = c.pullRequest === undefined
+            ? this.seen.get(target)?.keys
+            : new Set((await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker));
+        if (keys?.has(c.key))
+            return;
+        const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
+        await this.orCheck(target, c.key, () => this.api.upsertComment(target, c.key, who + c.body, null));
+        keys?.add(c.key);
+    }
+    /**
+     * Runs a comment write; when its answer was lost, looks for the comment by its key and sends
+     * it again only when it is not there, so a lost answer never posts twice.
+     */
+    async orCheck(target, key, write) {
+        try {
+            return await write();
+        }
+        catch (err) {
+            if ((0,github_errors/* faultKind */.H9)(err) !== 'answer-lost')
+                throw err;
+            const mine = await this.byOurIdentity(await this.api.markedComments(target));
+            const found = mine.find((m) => m.marker === key);
+            return found ?? write();
         }
     }
-    const { completionState, failedState } = config.tracker;
-    if (completionState)
-        node(completionState);
-    const failed = failedState ? node(failedState) : null;
-    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (reviewer && a.profile !== reviewer) {
-                edges.add(`${from} -.->|"${mermaidText(`${reviewer} FAIL`, MAX_PROFILE_LABEL)}"| ${from}`);
-            }
-            if (failed && failed !== from)
-                edges.add(`${from} -.->|"retries spent"| ${failed}`);
+    async setFlag(issue, flag, on) {
+        if (on)
+            await this.api.addLabels(Number(issue.id), [flag]);
+        else
+            await this.api.removeLabel(Number(issue.id), flag);
+    }
+    async wake(issue, w) {
+        await this.api.dispatch(DISPATCH_TYPE, {
+            issue: issue.id,
+            state: w.state,
+            entry: w.entry,
+            ...(w.step ? { step: w.step } : {})
+        });
+    }
+    async publish(issue, o) {
+        // The body is static (the trail is in the status comment and the files), so a pull request
+        // the record already knows needs nothing.
+        if (o.known !== undefined && !o.created) {
+            return { pullRequest: { number: o.known, url: this.pullUrl(o.known) } };
+        }
+        try {
+            const pr = await this.api.upsertDraftPr({
+                head: o.branch,
+                base: o.baseBranch,
+                title: `itervox: ${issue.identifier} ${issue.title}`.slice(0, 250),
+                body: `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`,
+                branchIsNew: o.created
+            });
+            return { pullRequest: { number: pr.number, url: pr.url } };
+        }
+        catch (err) {
+            // The pipeline goes on without its pull request (e.g. when the repository forbids
+            // Actions to open one); the job summary says why.
+            return { problem: (0,errors/* messageOf */.bD)(err) };
         }
     }
-    const marked = current ? node(current) : null;
-    const lines = ['flowchart LR'];
-    for (const n of nodes.values())
-        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
-    for (const e of edges)
-        lines.push(`  ${e}`);
-    if (marked) {
-        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px');
-        lines.push(`  class ${marked} current`);
+    runLine() {
+        return `[Run ${this.o.runId}](${this.o.runUrl})`;
     }
-    return lines.join('\n');
-}
-/** A Markdown table of the record's stages, oldest first; every cell is escaped and capped. */
-function stageTable(record, options = {}) {
-    const stages = chronological(record.stages);
-    if (stages.length === 0)
-        return '_No stage has run yet._';
-    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
-    const rows = stages.slice(stages.length - shown).map((s) => {
-        const cells = [
-            utcTime(s.startedAt),
-            (0,untrusted_text/* cellText */.Ie)(s.state),
-            (0,untrusted_text/* cellText */.Ie)(s.profile),
-            runKind(s),
-            (0,untrusted_text/* cellText */.Ie)(s.outcome) + ((0,untrusted_text/* oneLine */.TN)(s.reason) ? ` — ${(0,untrusted_text/* cellText */.Ie)(s.reason, MAX_REASON)}` : ''),
-            status_view_duration(s.durationMs),
-            deliverable(s.handoffPath, options.blobUrl),
-            status_view_link((0,untrusted_text/* cellText */.Ie)(s.run, 40), s.runUrl)
-        ];
-        return `| ${cells.join(' | ')} |`;
-    });
-    const hidden = stages.length - shown;
-    return [
-        ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
-        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Deliverable | Run |',
-        '|---|---|---|---|---|---|---|---|',
-        ...rows
-    ].join('\n');
-}
-/**
- * The issue's one living status comment: marker, heading, current state, the diagram, the
- * stage table, what the pipeline waits for or why it halted, and the record itself in a
- * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
- * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
- */
-function renderStatusComment(o) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
-        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
+    replyHint() {
+        return 'Reply in a comment (people with write access only); the stage resumes with your answer.';
     }
-    const head = [
-        `<!-- ${o.marker} -->`,
-        `### itervox handoff: ${plainText(o.issueRef)}`,
-        '',
-        `**Current state:** ${o.record.state === null ? '_not started_' : (0,untrusted_text/* cellText */.Ie)(o.record.state, MAX_STATE_LABEL)}`
-    ];
-    const tail = [];
-    const w = o.record.waiting;
-    if (w) {
-        tail.push(`**Waiting for input:** ${(0,untrusted_text/* cellText */.Ie)(w.profile, MAX_PROFILE_LABEL)} (in ${(0,untrusted_text/* cellText */.Ie)(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
+    blobUrl(commit, path) {
+        return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/blob/${commit}/${path}`;
     }
-    if (o.record.halted !== undefined) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Halted:** ${(0,untrusted_text/* cellText */.Ie)(o.record.halted, MAX_HALTED) || 'no reason given'}`);
+    pullUrl(number) {
+        return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/pull/${number}`;
     }
-    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
-    const assemble = (rows, diagram) => [
-        ...head,
-        '',
-        diagram
-            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
-            : '_The pipeline diagram is too large for this comment._',
-        '',
-        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
-        ...(tail.length > 0 ? ['', ...tail] : []),
-        '',
-        recordLine
-    ].join('\n');
-    let rows = o.record.stages.length;
-    let body = assemble(rows, true);
-    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
-        rows = Math.floor(rows / 2);
-        body = assemble(rows, true);
+    /**
+     * Marked comments by this token's identity. The default token is `github-actions[bot]`; only
+     * when some other bot wrote a marker is the API asked who this token is (an App's bot).
+     */
+    async byOurIdentity(marked) {
+        const bots = marked.filter((c) => c.bot);
+        if (bots.every((c) => c.author === ACTIONS_BOT))
+            return bots;
+        this.identity ??= this.api.viewerLogin();
+        const me = (await this.identity).toLowerCase();
+        return bots.filter((c) => c.author.toLowerCase() === me);
     }
-    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
-}
-/**
- * The record from a status comment's final hidden comment, or null when there is none or it
- * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
- * (anyone with write access can edit a comment).
- */
-function readRecordFromComment(body) {
-    if (typeof body !== 'string')
-        return null;
-    const at = body.lastIndexOf(RECORD_OPEN);
-    if (at < 0)
-        return null;
-    const rest = body.slice(at + RECORD_OPEN.length);
-    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
-    const end = rest.indexOf(RECORD_CLOSE);
-    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
-        return null;
-    const json = rest.slice(0, end);
-    if (json.length > MAX_RECORD_BYTES || external_node_buffer_.Buffer.byteLength(json) > MAX_RECORD_BYTES)
-        return null;
-    // The writer escapes all of these; a raw one means the text was not written by us.
-    if (/[<>-]/.test(json))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(json);
-    }
-    catch {
-        return null;
-    }
-    const parsed = recordSchema.safeParse(value);
-    return parsed.success ? parsed.data : null;
-}
-/**
- * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
- * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
- * those characters appear outside strings). Over the budget, reasons and the question are
- * shortened, then the oldest stages dropped; the counters always survive.
- */
-function fitRecord(record) {
-    const full = encodeRecord(record);
-    if (external_node_buffer_.Buffer.byteLength(full) <= RECORD_BUDGET)
-        return full;
-    const trimmed = {
-        ...record,
-        stages: [],
-        ...(record.waiting
-            ? { waiting: { ...record.waiting, question: (0,untrusted_text/* clip */.$Q)(record.waiting.question, MAX_QUESTION) } }
-            : {}),
-        ...(record.halted !== undefined ? { halted: (0,untrusted_text/* clip */.$Q)(record.halted, MAX_HALTED) } : {})
-    };
-    const base = external_node_buffer_.Buffer.byteLength(encodeRecord(trimmed));
-    const stages = record.stages.map((s) => ({ ...s, reason: (0,untrusted_text/* clip */.$Q)(s.reason, MAX_REASON) }));
-    let room = RECORD_BUDGET - base;
-    let keep = 0;
-    for (let i = stages.length - 1; i >= 0; i--) {
-        const size = external_node_buffer_.Buffer.byteLength(encodeRecord(stages[i])) + 1;
-        if (size > room)
-            break;
-        room -= size;
-        keep++;
-    }
-    trimmed.stages = stages.slice(stages.length - keep);
-    if (room >= 0)
-        return encodeRecord(trimmed);
-    // Only absurdly long names get here; 200 code points of anything fit many times over.
-    const short = (s) => (0,untrusted_text/* clip */.$Q)(s, 200);
-    return encodeRecord({
-        v: 1,
-        state: record.state === null ? null : short(record.state),
-        entry: record.entry,
-        transitions: record.transitions,
-        round: record.round,
-        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
-        stages: [],
-        ...(record.waiting
-            ? {
-                waiting: {
-                    ...record.waiting,
-                    state: short(record.waiting.state),
-                    profile: short(record.waiting.profile),
-                    timestamp: short(record.waiting.timestamp),
-                    question: short(record.waiting.question)
-                }
-            }
-            : {}),
-        ...(record.halted !== undefined ? { halted: short(record.halted) } : {})
-    });
-}
-function encodeRecord(value) {
-    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
-    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-}
-// Records with every name spelled out, so the compiler says when an outcome or kind is added.
-const OUTCOME_NAMES = {
-    succeeded: true,
-    failed: true,
-    stalled: true,
-    timed_out: true,
-    cancelled: true,
-    input_required: true,
-    rate_limited: true,
-    skipped: true,
-    denied: true
-};
-const KIND_NAMES = { work: true, review: true };
-const count = schemas_int().min(0);
-const kind = schemas_enum(Object.keys(KIND_NAMES));
-const stageSchema = object({
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind,
-    attempt: count,
-    round: count.default(0),
-    outcome: schemas_enum(Object.keys(OUTCOME_NAMES)),
-    reason: schemas_string(),
-    run: schemas_string(),
-    runUrl: schemas_string().optional(),
-    startedAt: schemas_string(),
-    durationMs: schemas_number().min(0),
-    handoffPath: schemas_string().optional()
-});
-const recordSchema = object({
-    v: literal(1),
-    state: schemas_string().nullable(),
-    entry: count,
-    transitions: count,
-    round: count,
-    pendingMove: schemas_string().optional(),
-    stages: array(stageSchema),
-    waiting: object({
-        entry: count,
-        state: schemas_string(),
-        profile: schemas_string(),
-        kind,
-        attempt: count,
-        timestamp: schemas_string(),
-        question: schemas_string()
-    })
-        .optional(),
-    halted: schemas_string().optional()
-});
-/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
-function chronological(stages) {
-    let last = -Infinity;
-    const keyed = stages.map((s, i) => {
-        const t = Date.parse(String(s.startedAt));
-        if (!Number.isNaN(t))
-            last = t;
-        return { s, i, t: Number.isNaN(t) ? last : t };
-    });
-    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
-}
-/**
- * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
- * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
- * backticks (Markdown strings) can never reach the parser.
- */
-function mermaidText(text, max) {
-    const flat = (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), max) || '(none)';
-    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
-}
-/** Our own text (the issue reference): escaped, but `#12` still links. */
-function plainText(text) {
-    return (0,untrusted_text/* oneLine */.TN)(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-/** The question, capped, in a fence it cannot close. */
-function fencedQuestion(text) {
-    return (0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)((0,sanitize/* sanitizeUntrusted */._2)(String(text ?? '')).text, MAX_QUESTION));
-}
-/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
-function runKind(s) {
-    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
-    const attempt = n(s.attempt);
-    const round = n(s.round);
-    return (`${(0,untrusted_text/* cellText */.Ie)(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
-        (round ? `, round ${round + 1}` : ''));
-}
-function utcTime(iso) {
-    const t = Date.parse(String(iso));
-    if (Number.isNaN(t))
-        return (0,untrusted_text/* cellText */.Ie)(iso, 40);
-    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
-}
-function status_view_duration(ms) {
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
-        return '';
-    const s = Math.round(ms / 1000);
-    if (s < 60)
-        return `${s}s`;
-    const m = Math.floor(s / 60);
-    return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
-}
-// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
-const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
-function deliverable(path, blobUrl) {
-    if (!path)
-        return '';
-    const linkable = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..');
-    return linkable ? status_view_link((0,untrusted_text/* cellText */.Ie)(path.split('/').pop()), blobUrl(path)) : (0,untrusted_text/* cellText */.Ie)(path);
-}
-function status_view_link(text, url) {
-    const safe = safeUrl(url);
-    return safe ? `[${text}](${safe})` : text;
-}
-/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
-function safeUrl(raw) {
-    if (typeof raw !== 'string' || raw.length > 2000)
-        return null;
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        return null;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return null;
-    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./.build/action/agent-log.js
@@ -69049,550 +68938,159 @@ class AgentLogEcho {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/advance.js
-/**
- * The record after the pipeline acts on `next`. A move starts a new entry into the target
- * state; the stage that the entry starts finds it there.
- */
-function recordAfter(record, next, waiting) {
-    const out = { ...record };
-    const enter = (state) => {
-        out.state = state;
-        out.entry = record.entry + 1;
-        out.transitions = record.transitions + 1;
-        out.round = 0;
-        delete out.pendingMove;
-        delete out.waiting;
-    };
-    switch (next.kind) {
-        case 'move':
-            enter(next.to);
-            delete out.halted;
-            break;
-        case 'review':
-            if (next.pendingMove)
-                out.pendingMove = next.pendingMove;
-            else
-                delete out.pendingMove;
-            break;
-        case 'rework':
-            out.round = next.round;
-            break;
-        case 'wait':
-            out.waiting = { ...waiting, question: next.question };
-            break;
-        case 'escalate':
-            if (next.to)
-                enter(next.to);
-            out.halted = next.why;
-            break;
-        case 'retry':
-        case 'stop':
-            break;
-    }
-    return out;
-}
-/** The dispatch payload that starts the stage `next` asks for, in `record`'s terms. */
-function continuationFor(next, record, current) {
-    switch (next.kind) {
-        case 'move':
-            return { state: next.to, entry: record.entry };
-        case 'review':
-            return {
-                state: record.state ?? '',
-                entry: record.entry,
-                kind: 'review',
-                attempt: 0,
-                round: record.round,
-                reviewed: current.profile
-            };
-        case 'rework':
-            return {
-                state: record.state ?? '',
-                entry: record.entry,
-                kind: 'work',
-                profile: next.profile,
-                attempt: 0,
-                round: next.round
-            };
-        case 'retry': {
-            const payload = {
-                state: record.state ?? '',
-                entry: record.entry,
-                kind: current.kind,
-                profile: current.profile,
-                attempt: next.attempt,
-                round: current.round
-            };
-            if (next.recheck)
-                payload.recheck = next.recheck.slice(0, 500);
-            if (current.reviewed)
-                payload.reviewed = current.reviewed;
-            return payload;
-        }
-        default:
-            return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
-/** Review rounds before a reviewer's FAIL escalates instead of sending the work back. */
-const MAX_REVIEW_ROUNDS = 3;
-/** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
-const TRANSITION_BUDGET = 30;
-/** The deliverable checks failing is a `failed` whose reason starts with this. */
-const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: ';
-/** Decides the next step of the pipeline from how a stage ended. Pure. */
-function decideNext(f) {
-    const { config } = f;
-    const failedState = config.tracker.failedState;
-    const escalate = (why) => ({ kind: 'escalate', why, to: failedState });
-    const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : '';
-    switch (f.outcome) {
-        case 'skipped':
-        case 'denied':
-            return { kind: 'stop', why: f.reason };
-        case 'cancelled':
-            return {
-                kind: 'stop',
-                why: `the run was cancelled${where}; move the issue back into its state to run it again`
-            };
-        case 'input_required':
-            return { kind: 'wait', question: f.question ?? 'The agent asked for input.' };
-        case 'succeeded':
-            return afterSuccess(f, escalate);
-        default: {
-            if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
-                const problem = f.reason.slice(DELIVERABLE_PROBLEM.length);
-                if (!f.recheckSpent) {
-                    return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem };
-                }
-                return escalate(`the ${f.profile} deliverable failed its checks twice (${problem})${where}`);
-            }
-            if (f.attempt < config.agent.maxRetries) {
-                return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` };
-            }
-            const runs = f.attempt + 1;
-            return escalate(`${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`);
-        }
-    }
-}
-function afterSuccess(f, escalate) {
-    const { config } = f;
-    const moveTo = f.requests.moveState ?? f.automation.moveToState;
-    if (f.kind === 'review') {
-        if (!f.requests.verdict) {
-            if (!f.recheckSpent) {
-                return {
-                    kind: 'retry',
-                    attempt: f.attempt + 1,
-                    why: 'the review has no verdict',
-                    recheck: 'a review deliverable must start with front matter holding `verdict: PASS` or `verdict: FAIL`'
-                };
-            }
-            return escalate('the reviewer twice gave no verdict');
-        }
-        if (f.requests.verdict === 'PASS') {
-            const to = f.pendingMove;
-            return to
-                ? budgeted(f, { kind: 'move', to, why: 'the review passed' })
-                : { kind: 'stop', why: 'the review passed' };
-        }
-        if (f.round + 1 >= MAX_REVIEW_ROUNDS) {
-            return escalate(`the review failed ${f.round + 1} times; a person needs to look at it`);
-        }
-        return {
-            kind: 'rework',
-            profile: f.reviewed ?? f.automation.profile,
-            round: f.round + 1,
-            findings: f.handoffPath ?? undefined
-        };
-    }
-    const reviewer = config.agent.reviewerProfile;
-    if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
-        return { kind: 'review', reviewer, pendingMove: moveTo };
-    }
-    if (!moveTo) {
-        const done = config.tracker.completionState;
-        return {
-            kind: 'stop',
-            why: done ? `the pipeline reached its end` : `no move follows the ${f.profile} stage`
-        };
-    }
-    return budgeted(f, {
-        kind: 'move',
-        to: moveTo,
-        why: f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`
-    });
-}
-function budgeted(f, next) {
-    if (f.transitions + 1 > TRANSITION_BUDGET) {
-        return {
-            kind: 'escalate',
-            why: `the issue has moved ${f.transitions} times; the pipeline stops here so stages cannot loop forever`,
-            to: f.config.tracker.failedState
-        };
-    }
-    return next;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/settle.js
-
-
-
-
-
-
-/**
- * What a finished stage means for the pipeline, the same for the action and the CLI: the
- * agent's permitted requests (read from the committed deliverable), the next step, and the
- * issue's record afterwards. Carrying the step out is the tracker adapter's part.
- */
-async function settleStage(o) {
-    const { config, plan, result } = o;
-    const profile = config.agent.profiles[plan.profile];
-    const refused = refusalsOf(result);
-    let requests = {};
-    if (result.outcome === 'succeeded' && result.handoffPath && o.commit) {
-        const text = await readCommitted(o.repo, o.commit, result.handoffPath, config.handoff.maxFileBytes);
-        const read = readRequests(text ?? '');
-        const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config));
-        requests = allowed.permitted;
-        refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`));
-    }
-    const next = decideNext({
-        config,
-        automation: o.automation,
-        kind: plan.kind,
-        profile: plan.profile,
-        outcome: result.outcome,
-        reason: result.reason,
-        attempt: plan.attempt,
-        recheckSpent: Boolean(plan.recheck),
-        round: plan.round,
-        transitions: o.record.transitions,
-        requests,
-        pendingMove: o.record.pendingMove,
-        reviewed: plan.reviewed,
-        question: result.agent?.question,
-        handoffPath: result.handoffPath
-    });
-    const stage = {
-        entry: plan.entry,
-        state: o.state,
-        profile: plan.profile,
-        kind: plan.kind,
-        attempt: plan.attempt
-    };
-    const record = recordStage(recordStart(o.record, o.state, plan), {
-        ...stage,
-        round: plan.round,
-        outcome: result.outcome,
-        reason: result.reason.slice(0, 300),
-        run: o.run,
-        ...(o.runUrl ? { runUrl: o.runUrl } : {}),
-        startedAt: o.startedAt.toISOString(),
-        durationMs: Date.now() - o.startedAt.getTime(),
-        handoffPath: result.handoffPath ?? undefined
-    });
-    return {
-        next,
-        record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }),
-        staged: record,
-        requests,
-        refused
-    };
-}
-/** Paths left out of the commit and what was put back under `.git`, one line each. */
-function refusalsOf(r) {
-    const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`);
-    if (r.gitDir) {
-        out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`));
-        out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`));
-        if (r.gitDir.branchMoved) {
-            out.push('the agent moved the branch; its files were judged, not its commits');
-        }
-    }
-    return out;
-}
-/** The committed deliverable: a regular file within the cap, as the checks passed it. */
-async function readCommitted(repo, commit, path, maxBytes) {
-    const objects = new GitObjects(repo);
-    try {
-        const slash = path.lastIndexOf('/');
-        const listing = await objects.listTree(commit, path.slice(0, slash));
-        const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
-        if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
-            return null;
-        const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
-        if (size === undefined || size > maxBytes)
-            return null;
-        const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
-        return blob ? blob.toString('utf8') : null;
-    }
-    finally {
-        await objects.close();
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/names.js
-// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
-// workflows already written (their `if:` filters and `repository_dispatch` types name them).
-/** The repository_dispatch type that starts a stage. */
-const DISPATCH_TYPE = 'itervox-handoff';
-/** Set while a stage waits for a person's reply. */
-const NEEDS_INPUT_LABEL = 'needs-input';
-/** Set when the pipeline stopped and has no failed state to move the issue to. */
-const NEEDS_ATTENTION_LABEL = 'needs-attention';
-
-;// CONCATENATED MODULE: ./.build/action/advance.js
-
-
-
-
-
-
-/** The first line of the one living status comment per issue. */
-const STATUS_MARKER = 'itervox:status';
-/**
- * After the stage's work is pushed: carry out what the agent asked for and its profile
- * permits, decide the pipeline's next step, act on it (move, dispatch, escalate, ask), and
- * update the issue's living status comment. The record of this stage is written even when an
- * action fails, so the pipeline never stops without saying why.
- */
-async function advance(o) {
-    const { s, tracker, config, plan, result } = o;
-    const { next, record, staged, requests, refused } = await settleStage({
-        repo: s.workspace,
-        config,
-        automation: o.automation,
-        state: o.state,
-        plan,
-        record: o.record,
-        result,
-        commit: o.commit ?? null,
-        run: `${s.runId}/${s.runAttempt}`,
-        runUrl: s.runUrl,
-        startedAt: o.startedAt,
-        timestamp: o.timestamp
-    });
-    const current = {
-        kind: plan.kind,
-        profile: plan.profile,
-        reviewed: plan.reviewed,
-        round: plan.round
-    };
-    let nextState;
-    let summary = advance_describe(next);
-    let stored = record;
-    try {
-        if (result.outcome === 'succeeded')
-            await agentComments(o, requests);
-        if (plan.reply)
-            await tracker.removeLabel(o.issue, NEEDS_INPUT_LABEL);
-        const moved = await act(o, next, record, current);
-        nextState = moved.nextState;
-        if (moved.note)
-            summary += `; ${moved.note}`;
-    }
-    catch (err) {
-        // The decision was not carried out: the record keeps the stage, says the pipeline halted,
-        // and a person is asked to look; the job then fails with the error.
-        stored = { ...staged, halted: `the next step (${summary}) failed: ${err.message}` };
-        await tracker.addLabels(o.issue, [NEEDS_ATTENTION_LABEL]).catch(() => undefined);
-        throw err;
-    }
-    finally {
-        const status = renderStatusComment({
-            config,
-            record: stored,
-            issueRef: `#${o.issue}`,
-            marker: STATUS_MARKER,
-            blobUrl: (path) => `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${o.commit ?? 'HEAD'}/${path}`
-        });
-        // The marker line is added by the tracker.
-        await tracker.upsertComment(o.issue, STATUS_MARKER, status.split('\n').slice(1).join('\n'), o.living);
-    }
-    const status = `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, record.state)}\n\`\`\`\n\n${stageTable(record)}`;
-    return { nextState, summary, status, refused };
-}
-async function act(o, next, record, current) {
-    const { s, tracker, config } = o;
-    const dispatch = async () => {
-        const payload = continuationFor(next, record, current);
-        if (!payload || s.chain === 'none')
-            return 'chain is none: start the next stage by hand';
-        // With chain: label the label event starts the next state's stage; same-state steps
-        // (retries, reviews) have no label change, so they are always dispatched.
-        if (next.kind === 'move' && s.chain === 'label')
-            return undefined;
-        if (next.kind === 'move' && !findAutomation(config, next.to))
-            return undefined;
-        await tracker.dispatch(DISPATCH_TYPE, { issue: String(o.issue), ...payload });
-        return undefined;
-    };
-    switch (next.kind) {
-        case 'move': {
-            // Dispatch first: if it fails, the label has not moved and a re-run can try again. The
-            // dispatched job waits behind this one in the issue's concurrency group, so it finds the
-            // label moved.
-            const note = await dispatch();
-            const moved = await tracker.moveState(o.issue, o.state, next.to, knownStates(config));
-            if (!moved.moved && moved.current !== next.to) {
-                return { note: `the issue was moved to "${moved.current}" meanwhile; left it there` };
-            }
-            return { nextState: next.to, note };
-        }
-        case 'review':
-        case 'rework':
-        case 'retry':
-            return { note: await dispatch() };
-        case 'escalate': {
-            if (next.to)
-                await tracker.moveState(o.issue, o.state, next.to, knownStates(config));
-            else
-                await tracker.addLabels(o.issue, [NEEDS_ATTENTION_LABEL]);
-            await tracker.comment(o.issue, `**The itervox pipeline stopped.** ${(0,untrusted_text/* cellText */.Ie)(next.why, 2000)}.\n\n${runLine(s)}`);
-            return { nextState: next.to };
-        }
-        case 'wait': {
-            await tracker.addLabels(o.issue, [NEEDS_INPUT_LABEL]);
-            await tracker.comment(o.issue, `**The ${o.plan.profile} agent needs input.** Reply in a comment (people with write access only); the stage resumes with your answer.\n\n${(0,untrusted_text/* fenced */.OF)(next.question, '~')}\n\n${runLine(s)}`);
-            return {};
-        }
-        case 'stop':
-            return {};
-    }
-}
-/** Comments the agent asked for, marked as the agent's words. */
-async function agentComments(o, r) {
-    const who = `**${o.plan.profile} (agent):**\n\n`;
-    // An agent's words may be Markdown, but may not ping people or teams.
-    const quiet = (text) => text.replace(/@/g, '@\u2060');
-    if (r.comment)
-        await o.tracker.comment(o.issue, who + quiet(r.comment));
-    if (r.commentPr && o.pullRequest) {
-        await o.tracker.comment(o.pullRequest, who + quiet(r.commentPr));
-    }
-}
-function advance_describe(next) {
-    switch (next.kind) {
-        case 'move':
-            return `move to "${next.to}" (${next.why})`;
-        case 'review':
-            return `review by ${next.reviewer}`;
-        case 'rework':
-            return `back to ${next.profile} with the review's findings (round ${next.round})`;
-        case 'retry':
-            return `retry, attempt ${next.attempt + 1}${next.recheck ? ' with the refusal in the prompt' : ''}`;
-        case 'escalate':
-            return `escalated: ${next.why}`;
-        case 'wait':
-            return 'waiting for a reply to the agent';
-        case 'stop':
-            return `stop: ${next.why}`;
-    }
-}
-function runLine(s) {
-    return `[Run ${s.runId}](${s.runUrl})`;
-}
-
 ;// CONCATENATED MODULE: ./.build/action/event.js
 
 
 
+
+/**
+ * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
+ * owed step it wakes. What runs is read from the issue's record.
+ */
+const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
+// GitHub caps webhook payloads at 25 MB.
+const EVENT_MAX_BYTES = 32 * 1024 * 1024;
+const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
+/** The event payload file: a JSON object, or a UserError naming the file. */
 function readEvent(path) {
+    let text;
     try {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        text = read_capped_readCappedText(path, EVENT_MAX_BYTES);
     }
     catch (err) {
-        throw new errors/* UserError */.yo(`cannot read the event payload ${path}: ${err.message}`);
+        // The refusal says what the file is; what to change is always the path.
+        const what = err.message.split(';')[0];
+        throw new errors/* UserError */.yo(`cannot use the event payload (${what}); ${FIX}`, { file: path });
     }
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
+        // offset becomes the line and column.
+        const message = err.message;
+        const offset = /at position (\d+)/.exec(message);
+        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
+        throw new errors/* UserError */.yo(`the event payload is not JSON (${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
+    }
+    if (!isRecord(value)) {
+        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+        throw new errors/* UserError */.yo(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
+    }
+    return value;
 }
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
+ * A payload field of the wrong type counts as absent.
  */
 function triggerFromEvent(eventName, payload, overrides) {
-    const actor = { login: payload.sender?.login ?? '', type: payload.sender?.type ?? 'User' };
-    const defaultBranch = payload.repository?.default_branch;
+    const sender = event_record(payload.sender);
+    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
+    const repository = event_record(payload.repository);
+    const defaultBranch = str(repository.default_branch);
+    const action = str(payload.action);
     const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
     switch (eventName) {
         case 'issues':
         case 'pull_request':
         case 'pull_request_target': {
-            if (payload.action !== 'labeled') {
+            if (action !== 'labeled') {
                 return {
                     kind: 'skip',
-                    reason: `${eventName} event "${payload.action}" does not start a stage; only "labeled" does`
+                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
                 };
             }
-            const label = payload.label?.name;
+            const label = str(event_record(payload.label).name);
             if (!label)
                 return { kind: 'skip', reason: 'the labeled event carries no label' };
             if (eventName === 'issues') {
-                const number = payload.issue?.number;
+                const number = issueNumber(event_record(payload.issue).number);
                 if (!number)
                     return { kind: 'skip', reason: 'the issues event carries no issue number' };
                 return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
             }
-            const pr = payload.pull_request;
-            if (!pr?.number || !pr.head?.ref) {
+            const pr = event_record(payload.pull_request);
+            const number = issueNumber(pr.number);
+            const head = event_record(pr.head);
+            const headRef = str(head.ref);
+            if (!number || !headRef) {
                 return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
             }
-            const headRepo = pr.head.repo?.full_name;
+            const headRepo = str(event_record(head.repo).full_name);
             return {
                 kind: 'run',
                 source: 'label',
-                issue: String(pr.number),
+                issue: String(number),
                 label,
                 actor,
                 defaultBranch,
                 pullRequest: {
-                    number: pr.number,
-                    headRef: pr.head.ref,
-                    fork: !headRepo || headRepo !== payload.repository?.full_name
+                    number,
+                    headRef,
+                    fork: !headRepo || headRepo !== str(repository.full_name)
                 }
             };
         }
         case 'workflow_dispatch': {
-            const issue = overrides.issue ?? text(payload.inputs?.issue);
+            const inputs = event_record(payload.inputs);
+            const issue = overrides.issue ?? text(inputs.issue);
             if (!issue) {
                 return {
                     kind: 'skip',
                     reason: 'workflow_dispatch without an issue: set the action input issue'
                 };
             }
-            const state = overrides.state ?? text(payload.inputs?.state);
+            const state = overrides.state ?? text(inputs.state);
             return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
         }
         case 'repository_dispatch': {
-            if (payload.action !== DISPATCH_TYPE) {
+            if (action !== DISPATCH_TYPE) {
                 return {
                     kind: 'skip',
-                    reason: `repository_dispatch of type "${payload.action}" is not ${DISPATCH_TYPE}`
+                    reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
                 };
             }
-            const issue = overrides.issue ?? text(payload.client_payload?.issue);
+            const client = event_record(payload.client_payload);
+            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
+            if (extra.length > 0) {
+                return {
+                    kind: 'deny',
+                    reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
+                        .slice(0, 3)
+                        .map((k) => (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(k), 40))
+                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
+                };
+            }
+            const issue = overrides.issue ?? text(client.issue);
             if (!issue)
                 return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
-            const state = overrides.state ?? text(payload.client_payload?.state);
+            const state = overrides.state ?? text(client.state);
+            const entry = client.entry;
+            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
+                ? client.step
+                : undefined;
+            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
+                ? { entry, ...(step ? { step } : {}) }
+                : undefined;
             return {
                 kind: 'run',
-                source: 'repository_dispatch',
+                source: 'wake',
                 issue,
                 state,
                 actor,
                 defaultBranch,
-                continuation: continuationOf(payload.client_payload ?? {})
+                ...(wake ? { wake } : {})
             };
         }
         case 'issue_comment': {
-            if (payload.action !== 'created') {
-                return { kind: 'skip', reason: `issue_comment "${payload.action}" does not answer a stage` };
+            if (action !== 'created') {
+                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
             }
-            const number = payload.issue?.number;
-            const body = payload.comment?.body;
+            const number = issueNumber(event_record(payload.issue).number);
+            const comment = event_record(payload.comment);
+            const body = str(comment.body);
             if (!number || !body)
                 return { kind: 'skip', reason: 'the comment event carries no issue or text' };
             return {
@@ -69601,30 +69099,34 @@ function triggerFromEvent(eventName, payload, overrides) {
                 issue: String(number),
                 actor,
                 defaultBranch,
-                reply: { body, author: payload.comment?.user?.login ?? actor.login }
+                reply: { body, author: str(event_record(comment.user).login) ?? actor.login }
             };
         }
         default:
             return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
     }
 }
-/** Reads the pipeline's bookkeeping from a dispatch payload; anything malformed is ignored. */
-function continuationOf(p) {
-    const int = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e6 ? v : undefined;
-    const str = (v) => typeof v === 'string' && v.length > 0 && v.length <= 2000 ? v : undefined;
-    const entry = int(p.entry);
-    if (entry === undefined)
-        return undefined;
-    const kind = p.kind === 'review' ? 'review' : 'work';
-    return {
-        entry,
-        kind,
-        profile: str(p.profile),
-        attempt: int(p.attempt) ?? 0,
-        round: int(p.round) ?? 0,
-        recheck: str(p.recheck),
-        reviewed: str(p.reviewed)
-    };
+function lineAndColumn(text, offset) {
+    const before = text.slice(0, offset);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: before.split('\n').length, col: offset - lineStart + 1 };
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
+function event_record(v) {
+    return isRecord(v) ? v : {};
+}
+function str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+function issueNumber(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+/** The payload's action in a skip reason: quoted, on one line, short. */
+function shown(action) {
+    return action === undefined ? '(with no action)' : JSON.stringify((0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(action), 60));
 }
 
 ;// CONCATENATED MODULE: ./.build/action/workflow-source.js
@@ -69693,19 +69195,12 @@ async function readRegularFile(repo, objects, commit, path) {
 
 
 
-
-
-
-
-
-
-
 /** The state key under which the main step tells the post step where the stage context is. */
 const CONTEXT_STATE = 'context';
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000;
-/** One stage for one GitHub event: decide, prepare, run the agent, finalise, publish. */
+/** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 async function runStageJob(s, signal) {
     const started = Date.now();
     const report = (r) => ({
@@ -69715,10 +69210,14 @@ async function runStageJob(s, signal) {
         durationMs: Date.now() - started,
         ...r
     });
-    const payload = readEvent(s.eventPath);
-    const trigger = triggerFromEvent(s.eventName, payload, { issue: s.issue, state: s.state });
+    const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
+        issue: s.issue,
+        state: s.state
+    });
     if (trigger.kind === 'skip')
         return report({ outcome: 'skipped', reason: trigger.reason });
+    if (trigger.kind === 'deny')
+        return report({ outcome: 'denied', reason: trigger.reason });
     if (trigger.pullRequest?.fork) {
         return report({
             outcome: 'denied',
@@ -69738,6 +69237,7 @@ async function runStageJob(s, signal) {
         lib_core/* warning */.$e(git.warning);
     const auth = { serverUrl: s.serverUrl, token: s.token };
     const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`;
+    // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
     const base = await prepareIssueBranch({
         repo: s.workspace,
         branch: defaultBranch,
@@ -69750,7 +69250,7 @@ async function runStageJob(s, signal) {
     if (config.tracker.kind !== 'github') {
         throw new errors/* UserError */.yo(`${s.workflowFile}: tracker.kind is "${config.tracker.kind}"; the action works on GitHub issues, so set it to github`);
     }
-    const tracker = new GitHubTracker({
+    const api = new GitHubTracker({
         token: s.token,
         apiUrl: s.apiUrl,
         owner: s.repository.owner,
@@ -69759,256 +69259,105 @@ async function runStageJob(s, signal) {
         log: (m) => lib_core/* info */.pq(m),
         secondMs: apiSecondMs()
     });
-    const withCount = (r) => {
-        lib_core/* info */.pq(`GitHub API requests: ${tracker.requestCount}`);
-        return { ...r, warnings: [...configWarnings, ...r.warnings] };
-    };
-    const authorization = await authorizeActor({
-        tracker,
-        actor: trigger.actor.login,
-        actorType: trigger.actor.type,
-        // A repository_dispatch can only be sent with write access to this repository: the
-        // pipeline's own chaining arrives from the job token's bot.
-        allowedBots: [
-            ...config.tracker.allowedBots,
-            ...(trigger.source === 'repository_dispatch' ? ['github-actions[bot]'] : [])
-        ]
-    });
-    if (!authorization.allowed) {
-        return withCount(report({ outcome: 'denied', reason: authorization.reason, issue: issueNumber }));
-    }
-    const issue = await tracker.getIssue(issueNumber);
-    const decision = stage_job_decide(config, trigger, issue);
-    const issueUrl = issue.url;
-    if ('skip' in decision) {
-        return withCount(report({
-            outcome: 'skipped',
-            reason: decision.skip,
-            issue: issueNumber,
-            issueUrl,
-            state: issue.state ?? undefined
-        }));
-    }
-    const { state, automation } = decision;
-    const living = await tracker.findComment(Number(issueNumber), STATUS_MARKER);
-    const before = (living && readRecordFromComment(living.body)) || emptyRecord();
-    const plan = planStage({
+    const tracker = new GitHubPort({
+        api,
         config,
-        record: before,
-        state,
-        automation,
-        trigger: {
-            source: trigger.source,
-            actorIsBot: isBot(trigger.actor.login, trigger.actor.type),
-            continuation: trigger.continuation,
-            reply: trigger.reply
-        },
+        owner: s.repository.owner,
+        repo: s.repository.repo,
+        serverUrl: s.serverUrl,
         runId: s.runId,
+        runUrl: s.runUrl,
         chain: s.chain
     });
-    if ('skip' in plan) {
-        return withCount(report({ outcome: 'skipped', reason: plan.skip, issue: issueNumber, issueUrl, state }));
-    }
-    const profile = config.agent.profiles[plan.profile];
-    lib_core/* info */.pq(`#${issueNumber} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${profile.name}` +
-        (plan.attempt > 0 ? `, attempt ${plan.attempt + 1}` : '') +
-        (plan.reply ? `, resumed by @${plan.reply.author}'s reply` : ''));
-    let branch = `itervox/${issueNumber}`;
-    if (trigger.pullRequest)
-        branch = trigger.pullRequest.headRef;
-    else if (issue.isPullRequest) {
-        const pull = await tracker.getPull(Number(issueNumber));
-        if (pull.headRepoFullName !== `${s.repository.owner}/${s.repository.repo}`) {
-            return withCount(report({
-                outcome: 'denied',
-                reason: "the pull request's head is in a fork; stages never run on fork code",
-                issue: issueNumber
-            }));
-        }
-        branch = pull.headRef;
-    }
-    const baseBranch = config.workspace.baseBranch ?? defaultBranch;
-    const prepared = await prepareIssueBranch({ repo: s.workspace, branch, base: baseBranch, auth });
-    lib_core/* info */.pq(prepared.created
-        ? `branch ${branch} starts from ${baseBranch} at ${prepared.baseSha.slice(0, 12)}`
-        : `branch ${branch} is at ${prepared.baseSha.slice(0, 12)}`);
-    const workDir = (0,external_node_path_namespaceObject.join)(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`);
-    lib_core/* saveState */.LZ(CONTEXT_STATE, contextPathOf(workDir));
-    const echo = new AgentLogEcho((t) => process.stdout.write(t), `agent output (${profile.name})`);
-    const startedAt = new Date();
-    const timestamp = plan.timestamp ?? runTimestamp(startedAt);
-    const result = await runStage({
+    const workDir = (0,external_node_path_.join)(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`);
+    let echo;
+    const r = await runJob({
+        trigger: {
+            source: trigger.source,
+            issue: issueNumber,
+            actor: trigger.actor,
+            ...(trigger.label ? { label: trigger.label } : {}),
+            ...(trigger.state ? { state: trigger.state } : {}),
+            ...(trigger.wake ? { wake: trigger.wake } : {}),
+            ...(trigger.reply ? { reply: trigger.reply } : {})
+        },
         config,
-        profile,
-        automation,
-        issue,
-        attempt: plan.attempt > 0 ? plan.attempt : null,
-        repo: s.workspace,
-        branch,
-        baseSha: prepared.baseSha,
-        created: prepared.created,
-        runId: `${s.runId}/${s.runAttempt}`,
-        timestamp,
-        workflowPath: s.workflowFile,
+        tracker,
+        workspace: new RemoteWorkspace({
+            repo: s.workspace,
+            baseBranch: config.workspace.baseBranch ?? defaultBranch,
+            auth
+        }),
+        run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
         workDir,
+        workflowPath: s.workflowFile,
         parentEnv: process.env,
-        sections: pipelineSections(plan, profile.allowedActions),
         signal,
         killGraceMs: CANCEL_GRACE_MS,
         dryRun: s.dryRun,
+        log: (line) => lib_core/* info */.pq(line),
+        onStart: ({ issue, state, plan, branch, recovered }) => {
+            lib_core/* info */.pq(`${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
+                (plan.attempt > 0 ? `, attempt ${plan.attempt + 1}` : '') +
+                (plan.reply ? `, resumed by @${plan.reply.author}'s reply` : '') +
+                ` on ${branch}`);
+            if (recovered)
+                return;
+            lib_core/* saveState */.LZ(CONTEXT_STATE, contextPathOf(workDir));
+            echo = new AgentLogEcho((t) => process.stdout.write(t), `agent output (${plan.profile})`);
+        },
         onActivity: (e) => {
             if (e.kind === 'output' && e.text)
-                echo.push(e.text);
+                echo?.push(e.text);
         }
     });
-    echo.close();
-    const common = {
-        issue: issueNumber,
-        issueUrl,
-        state,
-        profile: profile.name,
-        branch,
-        figures: result.figures
+    echo?.close();
+    lib_core/* info */.pq(`GitHub API requests: ${api.requestCount}`);
+    return report({
+        ...reportOf(r, s),
+        warnings: [...configWarnings, ...r.warnings],
+        ...(r.next ? { status: statusOf(r, config) } : {})
+    });
+}
+function reportOf(r, s) {
+    let next = r.summary ?? (r.next ? effects_describe(r.next) : undefined);
+    if (next &&
+        s.chain === 'none' &&
+        r.next &&
+        r.next.kind !== 'stop' &&
+        r.next.kind !== 'escalate' &&
+        r.next.kind !== 'wait') {
+        next += '; chain is none: start the next stage by hand';
+    }
+    const blob = (commit, path) => `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${commit}/${path}`;
+    return {
+        outcome: r.outcome,
+        reason: r.reason,
+        ...(r.issue ? { issue: r.issue.id, issueUrl: r.issue.url } : {}),
+        ...(r.state ? { state: r.state } : {}),
+        ...(r.plan ? { profile: r.plan.profile } : {}),
+        ...(r.branch ? { branch: r.branch } : {}),
+        ...(r.commit ? { commit: r.commit } : {}),
+        ...(r.handoffPath ? { handoffPath: r.handoffPath } : {}),
+        ...(r.handoffPath && r.commit ? { handoffUrl: blob(r.commit, r.handoffPath) } : {}),
+        ...(r.pullRequest ? { pullRequest: r.pullRequest } : {}),
+        ...(r.next?.kind === 'move' && r.stateAfter ? { nextState: r.stateAfter } : {}),
+        ...(r.next?.kind === 'escalate' && r.next.to ? { nextState: r.next.to } : {}),
+        ...(next ? { next } : {}),
+        ...(r.figures ? { figures: r.figures } : {}),
+        ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
+        ...(r.agentStats ? { agentStats: r.agentStats } : {}),
+        ...(r.failure ? { failure: r.failure } : {}),
+        ...(r.unsaved ? { unsaved: r.unsaved } : {}),
+        refused: r.refused
     };
-    if (result.dryRun) {
-        return withCount(report({
-            ...common,
-            outcome: 'skipped',
-            reason: 'dry run: the prompt is below; no agent ran',
-            prompt: result.prompt,
-            handoffPath: result.handoffPath,
-            warnings: result.warnings
-        }));
-    }
-    const published = await publish(s, tracker, {
-        result,
-        branch,
-        baseBranch,
-        baseSha: prepared.baseSha,
-        created: prepared.created,
-        issue,
-        auth
-    });
-    const advanced = await advance({
-        s,
-        tracker,
-        config,
-        issue: Number(issueNumber),
-        state,
-        automation,
-        plan,
-        result,
-        commit: published.commit,
-        pullRequest: published.pullRequest?.number,
-        record: before,
-        living,
-        startedAt,
-        timestamp
-    });
-    return withCount(report({
-        ...common,
-        outcome: result.outcome,
-        reason: result.reason,
-        commit: published.commit,
-        handoffPath: result.handoffPath ?? undefined,
-        handoffUrl: result.handoffPath && published.commit
-            ? `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${published.commit}/${result.handoffPath}`
-            : undefined,
-        pullRequest: published.pullRequest,
-        nextState: advanced.nextState,
-        next: advanced.summary,
-        status: advanced.status,
-        refused: advanced.refused,
-        warnings: published.prProblem
-            ? [...result.warnings, `no pull request: ${published.prProblem}`]
-            : result.warnings,
-        agentStats: result.agent?.stats
-    }));
 }
-/** Whether this event starts a stage for the issue as it is now (never as the payload says). */
-function stage_job_decide(config, trigger, issue) {
-    if (issue.closed)
-        return { skip: `#${issue.id} is closed` };
-    const state = issue.state;
-    if (trigger.label) {
-        const isState = knownStates(config).some((k) => sameState(k, trigger.label));
-        if (!isState)
-            return { skip: `label "${trigger.label}" is not a pipeline state` };
-        if (!state || !sameState(state, trigger.label)) {
-            return {
-                skip: `label "${trigger.label}" was added, but the issue is now in "${state ?? 'no state'}"`
-            };
-        }
-    }
-    if (!state)
-        return { skip: `#${issue.id} carries no state label` };
-    if (trigger.state && !sameState(trigger.state, state)) {
-        return { skip: `the dispatch was for "${trigger.state}", but the issue is now in "${state}"` };
-    }
-    const automation = findAutomation(config, state);
-    if (!automation)
-        return { skip: `no automation starts when an issue enters "${state}"` };
-    if (!config.agent.profiles[automation.profile]?.enabled) {
-        return { skip: `profile ${automation.profile} is disabled` };
-    }
-    return { state, automation };
+function statusOf(r, config) {
+    if (!r.record)
+        return undefined;
+    return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${stageTable(r.record)}`;
 }
-/** Push the stage's commit and keep the issue's draft pull request up to date. */
-async function publish(s, tracker, o) {
-    const sha = o.result.commit.sha;
-    if (!sha) {
-        lib_core/* info */.pq('nothing to commit');
-        return {};
-    }
-    const pushed = await pushWithRetry({
-        repo: s.workspace,
-        branch: o.branch,
-        sha,
-        baseSha: o.baseSha,
-        created: o.created,
-        auth: o.auth
-    });
-    lib_core/* info */.pq(`pushed ${pushed.sha.slice(0, 12)} to ${o.branch}${pushed.rebased ? ' (on top of newer commits)' : ''}`);
-    // The work is safe on the remote: the post step must not redo it as a partial.
-    const ctx = loadStageContext(o.result.contextPath);
-    if (ctx)
-        saveStageContext(o.result.contextPath, { ...ctx, finished: true });
-    if (o.issue.isPullRequest)
-        return { commit: pushed.sha };
-    // The pipeline goes on without its pull request (e.g. when the repository forbids Actions to
-    // open one); the job summary says why.
-    try {
-        const pr = await tracker.upsertDraftPr({
-            head: o.branch,
-            base: o.baseBranch,
-            title: `itervox: #${o.issue.id} ${o.issue.title}`.slice(0, 250),
-            body: await pullRequestBody(s, pushed.sha, o.issue),
-            branchIsNew: o.created
-        });
-        lib_core/* info */.pq(`${pr.created ? 'opened' : 'updated'} draft pull request #${pr.number}`);
-        return { commit: pushed.sha, pullRequest: { number: pr.number, url: pr.url } };
-    }
-    catch (err) {
-        const why = err instanceof errors/* UserError */.yo ? err.format() : err.message;
-        lib_core/* warning */.$e(`no pull request: ${(0,untrusted_text/* oneLine */.TN)(why)}`);
-        return { commit: pushed.sha, prProblem: why };
-    }
-}
-/** Links the issue and lists the handoff trail as it stands on the branch. */
-async function pullRequestBody(s, sha, issue) {
-    const objects = new GitObjects(s.workspace);
-    const listing = await objects.listTree(sha, naming_HANDOFF_DIR).finally(() => objects.close());
-    const names = listing.entries
-        .filter((e) => e.type === 'blob' && /^[A-Za-z0-9._-]+\.md$/.test(e.name))
-        .map((e) => e.name)
-        .sort(compareHandoffNames);
-    const blob = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}/blob/${sha}`;
-    const trail = names.length
-        ? names.map((n) => `- [\`${n}\`](${blob}/${naming_HANDOFF_DIR}/${n})`).join('\n')
-        : '_No deliverable yet._';
-    return `Pipeline branch for #${issue.id}, run by itervox handoff-action.\n\n### Handoff trail\n\n${trail}\n`;
-}
-/** Test suites shorten the API client's waits (backoff and write spacing) through this. */
+/** Test suites shorten the API client's backoff waits through this. */
 function apiSecondMs() {
     const v = Number(process.env.ITERVOX_HANDOFF_API_SECOND_MS);
     return Number.isFinite(v) && v > 0 ? v : undefined;
@@ -70021,6 +69370,7 @@ function apiSecondMs() {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   tQ: () => (/* binding */ UserErrors),
 /* harmony export */   yo: () => (/* binding */ UserError)
 /* harmony export */ });
@@ -70062,6 +69412,132 @@ class UserErrors extends UserError {
     format() {
         return this.errors.map((e) => e.format()).join('\n');
     }
+}
+/** An error as one line for the user: a UserError's own format, else its message. */
+function messageOf(err) {
+    if (err instanceof UserError)
+        return err.format();
+    return err instanceof Error ? err.message : String(err);
+}
+
+
+/***/ }),
+
+/***/ 4885:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   XS: () => (/* binding */ GitError),
+/* harmony export */   dK: () => (/* binding */ mask),
+/* harmony export */   tv: () => (/* binding */ gitFailure)
+/* harmony export */ });
+/* unused harmony exports DiskFullError, diskFull, commandLine, lastLine */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+// What a failed git command becomes: a GitError whose one line names the command and the last
+// thing git said (credentials masked), or a DiskFullError when git could not write for want of
+// space, which no retry mends.
+
+
+/** git failed; carries the command (without the hardening prefix) and what git said. */
+class GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr, message) {
+        const said = lastLine(stderr);
+        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+/** git could not write because the disk is full. */
+class DiskFullError extends GitError {
+    path;
+    constructor(args, code, stderr, 
+    /** The repository git ran in. */
+    cwd, 
+    /** What git could not write, when it said. */
+    path) {
+        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
+        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
+        this.path = path;
+        this.name = 'DiskFullError';
+    }
+}
+/** Below this much free space, a failed write is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+const NO_SPACE = /No space left on device|\bENOSPC\b/;
+/**
+ * git does not always say why a write failed (a ref's lock file: "couldn't write '…'"); on a
+ * disk with next to no room left, that is why.
+ */
+const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
+/** The error for a git command that failed in `cwd`. */
+function gitFailure(cwd, args, code, stderr) {
+    const full = diskFull(stderr, () => freeBytes(cwd));
+    if (!full)
+        return new GitError(args, code, stderr);
+    const named = full.path === undefined ? undefined : node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(cwd, full.path);
+    return new DiskFullError(args, code, stderr, cwd, named);
+}
+/**
+ * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
+ * `free` is asked only when git's words leave it open.
+ */
+function diskFull(stderr, free) {
+    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
+    const line = lines.find((l) => NO_SPACE.test(l)) ??
+        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
+            ? lines.find((l) => WRITE_FAILED.test(l))
+            : undefined);
+    if (line === undefined)
+        return undefined;
+    const named = pathIn(line);
+    return named === undefined ? {} : { path: named };
+}
+/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
+function pathIn(line) {
+    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
+    const paths = words
+        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
+        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
+    return paths.at(-1);
+}
+function freeBytes(dir) {
+    try {
+        const s = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statfsSync)(dir);
+        // root may fill the blocks reserved for it; anyone else stops short of them.
+        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
+function commandLine(args) {
+    let at = 0;
+    while (args[at] === '-c' && at + 1 < args.length)
+        at += 2;
+    return clip(`git ${args.slice(at).map(mask).join(' ')}`, 160);
+}
+/** The last thing git said, on one line, credentials masked. */
+function lastLine(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    return clip(mask(lines.filter(Boolean).at(-1) ?? ''), 300);
+}
+/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
+function mask(text) {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
+        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
+}
+function clip(text, max) {
+    const line = text.replace(/\s+/g, ' ');
+    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 
@@ -70272,6 +69748,293 @@ function fenced(text, char = '`', info = 'text') {
         longest = Math.max(longest, m[0].length);
     const fence = char.repeat(Math.max(3, longest + 1));
     return `${fence}${info}\n${text}\n${fence}`;
+}
+
+
+/***/ }),
+
+/***/ 8208:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H9: () => (/* binding */ faultKind),
+/* harmony export */   SP: () => (/* binding */ explainFailure),
+/* harmony export */   SX: () => (/* binding */ apiMessage),
+/* harmony export */   XE: () => (/* binding */ classifyFailure),
+/* harmony export */   d$: () => (/* binding */ noteAttempts),
+/* harmony export */   su: () => (/* binding */ isRepeatable),
+/* harmony export */   zV: () => (/* binding */ isHttpFailure)
+/* harmony export */ });
+/* unused harmony exports GitHubApiError, GitHubUnavailableError, GitHubAnswerLostError, GitHubRateLimitedError */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9243);
+/* harmony import */ var _github_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2571);
+// What a failed GitHub API call was, and the one-line error it becomes. A wrong token or a
+// missing workflow permission is the user's to fix (UserError); GitHub being down, GitHub's rate
+// limits outlasting the retries, and a write whose answer was lost each have their own class, so
+// callers can tell them apart (`faultKind`); anything else is a plain GitHubApiError.
+
+
+/** A GitHub API call failed for a reason the user did not cause. */
+class GitHubApiError extends Error {
+    status;
+    kind = 'api';
+    constructor(message, 
+    /** The HTTP status GitHub answered; 0 when no answer came. */
+    status) {
+        super(message);
+        this.status = status;
+        this.name = 'GitHubApiError';
+    }
+}
+/**
+ * GitHub did not serve the request: 5xx answers, timeouts or failed connections, for as long as
+ * the retries lasted. Nothing was done; trying later is the remedy.
+ */
+class GitHubUnavailableError extends GitHubApiError {
+    kind = 'unavailable';
+    constructor(message, status) {
+        super(message, status);
+        this.name = 'GitHubUnavailableError';
+    }
+}
+/**
+ * A write (POST) whose answer was lost: it timed out or its connection broke after it was sent,
+ * or GitHub answered 5xx, which it has been seen to do after applying the write. It may have
+ * been done; sending it again blindly could do it twice (two comments, two dispatches), so the
+ * caller checks first.
+ */
+class GitHubAnswerLostError extends GitHubUnavailableError {
+    kind = 'answer-lost';
+    constructor(message, status) {
+        super(message, status);
+        this.name = 'GitHubAnswerLostError';
+    }
+}
+/** GitHub's rate limits outlasted the retries, or asked for a longer wait than allowed. */
+class GitHubRateLimitedError extends GitHubApiError {
+    retryAfterSeconds;
+    kind = 'rate-limited';
+    constructor(message, status, 
+    /** How long GitHub asked to wait, when it said. */
+    retryAfterSeconds) {
+        super(message, status);
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.name = 'GitHubRateLimitedError';
+    }
+}
+function isHttpFailure(e) {
+    return e instanceof Error && typeof e.status === 'number';
+}
+const SECONDARY_LIMIT = /secondary rate limit|abuse detection mechanism/i;
+function classifyFailure(e) {
+    const noAnswer = e instanceof _github_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .NoAnswer */ .W ? e : e.cause instanceof _github_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .NoAnswer */ .W ? e.cause : undefined;
+    if (noAnswer)
+        return { kind: 'no-answer', sent: noAnswer.sent, why: noAnswer.message };
+    const headers = e.response?.headers ?? {};
+    const header = (name) => {
+        const value = headers[name];
+        const n = typeof value === 'number' ? value : Number(value);
+        return value === undefined || value === '' || !Number.isFinite(n) ? undefined : n;
+    };
+    const retryAfter = header('retry-after');
+    if (e.status === 403 || e.status === 429) {
+        // The legacy "abuse detection" 403 is a secondary limit under its old name.
+        if (SECONDARY_LIMIT.test(apiMessage(e))) {
+            return { kind: 'rate-limit', what: 'secondary rate limit', retryAfter };
+        }
+        if (header('x-ratelimit-remaining') === 0) {
+            const reset = header('x-ratelimit-reset');
+            // GitHub's advice: retry only after the reset time, so one second past it.
+            const wait = reset === undefined ? undefined : Math.max(reset - Date.now() / 1000, 0) + 1;
+            return { kind: 'rate-limit', what: 'rate limit', retryAfter: wait && Math.ceil(wait) };
+        }
+        if (e.status === 429)
+            return { kind: 'rate-limit', what: 'too many requests', retryAfter };
+    }
+    if (e.status >= 500 && e.status <= 599)
+        return { kind: 'server', retryAfter };
+    return { kind: 'answered' };
+}
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * Whether sending the request twice does no more than sending it once: every method but POST,
+ * and a POST the caller marked `request: { idempotent: true }`.
+ */
+function isRepeatable(e) {
+    const method = (e.request?.method ?? 'GET').toUpperCase();
+    return IDEMPOTENT.has(method) || e.request?.request?.idempotent === true;
+}
+const attempts = new WeakMap();
+/** Records how many times the request was sent before it failed for good. */
+function noteAttempts(e, n) {
+    if (typeof e === 'object' && e !== null)
+        attempts.set(e, n);
+}
+/** GitHub's own message (without the documentation link Octokit appends), on one line. */
+function apiMessage(e) {
+    const data = e.response?.data;
+    if (typeof data === 'string' && data.trim())
+        return clip(data.replace(/<[^>]*>/g, ' '));
+    const body = typeof data === 'object' ? data : undefined;
+    const base = typeof body?.message === 'string' ? body.message : e.message;
+    const details = (body?.errors ?? [])
+        .map((x) => typeof x === 'string'
+        ? x
+        : (x.message ?? x.code))
+        .filter((x) => typeof x === 'string');
+    return clip([base, ...details].join(': '));
+}
+/** One line, short enough to read: an HTML error page must not become the message. */
+function clip(text) {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+/**
+ * The error a failed call becomes, in one line.
+ * @param doing what was being done, e.g. `create a pull request for itervox/42`
+ * @param permission the job permission that allows it, e.g. `pull-requests: write`
+ */
+function explainFailure(e, doing, permission) {
+    if (e instanceof GitHubApiError || e instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo)
+        return e;
+    if (!isHttpFailure(e))
+        return e instanceof Error ? e : new Error(String(e));
+    const failure = classifyFailure(e);
+    const tries = attempts.get(e) ?? 1;
+    const gaveUp = tries > 1 ? ` (gave up after ${tries} attempts)` : '';
+    const answer = failure.kind === 'no-answer' ? failure.why : `${e.status} ${apiMessage(e)}`;
+    const status = failure.kind === 'no-answer' ? 0 : e.status;
+    if (failure.kind === 'rate-limit') {
+        const asked = failure.retryAfter === undefined ? '' : `; it asks to wait ${failure.retryAfter} s`;
+        return new GitHubRateLimitedError(`GitHub is rate limiting this token: ${doing}: ${answer}${asked}${gaveUp}`, status, failure.retryAfter);
+    }
+    if (failure.kind === 'server' || failure.kind === 'no-answer') {
+        if (!isRepeatable(e) && (failure.kind === 'server' || failure.sent)) {
+            const why = failure.kind === 'server' ? 'GitHub can answer so after doing it' : 'the answer was lost';
+            return new GitHubAnswerLostError(`GitHub is unavailable: ${doing}: ${answer}; ${why}, so it may have been done`, status);
+        }
+        return new GitHubUnavailableError(`GitHub is unavailable: ${doing}: ${answer}${gaveUp}`, status);
+    }
+    const message = apiMessage(e);
+    if (e.status === 401) {
+        return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`GitHub rejected the token (401 ${message}) when trying to ${doing}; check the github-token input`);
+    }
+    if (e.status === 403 && /resource not accessible by/i.test(message)) {
+        return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`the token may not ${doing} (403 ${message}); give the job \`permissions: ${permission}\``);
+    }
+    if (e.status === 403 && /not permitted to create or approve pull requests/i.test(message)) {
+        return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`GitHub Actions may not ${doing} (403 ${message}); enable "Allow GitHub Actions to create and ` +
+            'approve pull requests" in the repository or organization settings, or use an App token');
+    }
+    return new GitHubApiError(`GitHub API failed to ${doing}: ${answer}`, status);
+}
+/** What kind of failure `err` is, for callers that act on it (retry later, check, report). */
+function faultKind(err) {
+    if (err instanceof GitHubApiError)
+        return err.kind;
+    if (err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo)
+        return 'user';
+    if (isHttpFailure(err))
+        return faultKind(explainFailure(err, 'call GitHub', 'none'));
+    return 'internal';
+}
+
+
+/***/ }),
+
+/***/ 2571:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   W: () => (/* binding */ NoAnswer),
+/* harmony export */   k: () => (/* binding */ timedFetch)
+/* harmony export */ });
+// The fetch every GitHub API request goes through: it gives up on a request GitHub does not
+// answer in time (one hung request once held a stage for 309 s), and it turns a request that got
+// no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
+/** The request got no HTTP answer: it timed out, or the connection failed. */
+class NoAnswer extends Error {
+    sent;
+    constructor(message, 
+    /** False only when the connection was never made, so GitHub cannot have acted on it. */
+    sent) {
+        super(message);
+        this.sent = sent;
+        this.name = 'NoAnswer';
+    }
+}
+/** Failures of the connection itself: the request never left this machine. */
+const NOT_SENT = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Null-body statuses: a Response made with a body for one of these throws. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+function timedFetch(base, timeoutMs) {
+    return async (input, init) => {
+        const timer = new AbortController();
+        const timeout = setTimeout(() => timer.abort(), timeoutMs);
+        const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
+        try {
+            const res = await base(input, { ...init, signal });
+            // The body is read here, under the same timeout: Octokit reads it later and takes a body
+            // that broke off halfway for an empty one.
+            const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer();
+            const copy = new Response(body, {
+                status: res.status,
+                statusText: res.statusText,
+                headers: res.headers
+            });
+            Object.defineProperty(copy, 'url', { value: res.url });
+            return copy;
+        }
+        catch (e) {
+            if (timer.signal.aborted) {
+                throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true);
+            }
+            if (init?.signal?.aborted)
+                throw e;
+            const code = errorCode(e);
+            throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code));
+        }
+        finally {
+            clearTimeout(timeout);
+        }
+    };
+}
+function formatSeconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+/** The system or undici error code of a failed fetch, found under its `cause`s. */
+function errorCode(e) {
+    for (let at = e, depth = 0; at && depth < 4; depth++) {
+        const code = at.code;
+        if (typeof code === 'string')
+            return code;
+        at = at.cause;
+    }
+    return undefined;
+}
+function describe(code, e) {
+    switch (code) {
+        case 'ECONNRESET':
+            return 'the connection was reset (ECONNRESET)';
+        case 'UND_ERR_SOCKET':
+            return 'the connection closed before GitHub answered';
+        case 'ECONNREFUSED':
+            return 'the connection was refused (ECONNREFUSED)';
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+            return `the host name did not resolve (${code})`;
+    }
+    const cause = e.cause?.message;
+    const message = typeof cause === 'string' ? cause : e.message;
+    return `the request failed: ${message}${code ? ` (${code})` : ''}`;
 }
 
 
