@@ -305,7 +305,7 @@ export class FakeGitHub extends GitHubState {
    * answered as GitHub answers a query it cannot parse, and listed as a violation.
    */
   private graphql(raw: Buffer | 'too large'): Reply {
-    let query = ''
+    let query: string
     try {
       query = String((JSON.parse(raw.toString()) as { query?: unknown }).query ?? '')
     } catch {
