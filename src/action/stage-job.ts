@@ -88,8 +88,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     owner: s.repository.owner,
     repo: s.repository.repo,
     states: knownStates(config),
-    log: (m) => core.info(m),
-    secondMs: apiSecondMs()
+    log: (m) => core.info(m)
   })
   const tracker = new GitHubPort({
     api,
@@ -196,10 +195,4 @@ function reportOf(
 function statusOf(r: JobResult, config: Parameters<typeof pipelineDiagram>[0]): string | undefined {
   if (!r.record) return undefined
   return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${stageTable(r.record)}`
-}
-
-/** Test suites shorten the API client's backoff waits through this. */
-function apiSecondMs(): number | undefined {
-  const v = Number(process.env.ITERVOX_HANDOFF_API_SECOND_MS)
-  return Number.isFinite(v) && v > 0 ? v : undefined
 }

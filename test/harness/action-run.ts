@@ -143,7 +143,6 @@ export async function runAction(
     ACTIONS_RUNTIME_TOKEN: 'runtime_should_never_reach_the_agent',
     RUNNER_TEMP: join(sb.dir, 'runner-temp'),
     RUNNER_OS: 'Linux',
-    ITERVOX_HANDOFF_API_SECOND_MS: '1',
     ...files,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...Object.fromEntries(Object.entries(o.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
