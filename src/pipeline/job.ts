@@ -1,4 +1,4 @@
-import type { AgentActivity, AgentStats } from '../agent/types.js'
+import { AGENT_OUTCOMES, type AgentActivity, type AgentStats } from '../agent/types.js'
 import { findAutomation } from '../config/load.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
@@ -409,16 +409,8 @@ async function finishOwed(
 
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed: LandedStage): FinalisedStage {
-  const outcomes: StageOutcome[] = [
-    'succeeded',
-    'failed',
-    'stalled',
-    'timed_out',
-    'cancelled',
-    'input_required',
-    'rate_limited'
-  ]
-  const outcome = outcomes.find((o) => o === landed.outcome) ?? 'failed'
+  // A landed commit is an agent run's; its trailer is text anyone could have written.
+  const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed'
   return {
     outcome,
     reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,

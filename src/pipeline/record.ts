@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { StageOutcome } from './outcome.js'
+import { stageOutcomeSchema } from './outcome.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
@@ -9,20 +9,6 @@ const count = z.int().min(0)
 /** What kind of run a stage was: the state's own work, or a review of it. */
 export const stageKindSchema = z.enum(['work', 'review'])
 export type StageKind = z.infer<typeof stageKindSchema>
-
-// Spelled out as a record so the compiler says when an outcome is added.
-const OUTCOMES: Record<StageOutcome, true> = {
-  succeeded: true,
-  failed: true,
-  stalled: true,
-  timed_out: true,
-  cancelled: true,
-  input_required: true,
-  rate_limited: true,
-  skipped: true,
-  denied: true
-}
-const stageOutcomeSchema = z.enum(Object.keys(OUTCOMES) as [StageOutcome, ...StageOutcome[]])
 
 /** One stage run, as the record keeps it. */
 export const stageRecordSchema = z.object({
