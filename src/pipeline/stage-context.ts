@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { writeWhole } from '../files/write-whole.js'
 import type { GitDirSnapshot } from '../git/guard.js'
 import type { StageKey } from '../git/trailers.js'
 import type { StageOutcome } from './outcome.js'
@@ -49,9 +50,7 @@ export interface StageContext {
 
 export function saveStageContext(path: string, ctx: StageContext): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
-  const tmp = `${path}.tmp`
-  writeFileSync(tmp, JSON.stringify(ctx), { mode: 0o600 })
-  renameSync(tmp, path)
+  writeWhole(path, JSON.stringify(ctx), { mode: 0o600 })
 }
 
 export function loadStageContext(path: string): StageContext | null {

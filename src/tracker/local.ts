@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { UserError } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { readIssueFrontMatter } from './local-front-matter.js'
+import { writeWhole } from '../files/write-whole.js'
 import type { Issue } from './types.js'
 
 /** itervox's local tracker: one Markdown file per issue under `.itervox/issues/`. */
@@ -137,13 +138,6 @@ export function createLocalIssue(
   mkdirSync(dirname(path), { recursive: true })
   writeWhole(path, `---\n${meta.join('\n')}\n---\n\n${issue.description.trim()}\n`)
   return path
-}
-
-// Write then rename, so a reader never sees half a file.
-function writeWhole(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`
-  writeFileSync(tmp, text)
-  renameSync(tmp, path)
 }
 
 const COMMENTS_HEADING = /^## Comments[ \t]*$/m
