@@ -1,3 +1,4 @@
+import { splitFrontMatter } from '../config/front-matter.js'
 import { sameState } from '../config/lookup.js'
 import { readYamlTree } from '../config/yaml-tree.js'
 import { sanitizeUntrusted } from '../handoff/index.js'
@@ -22,13 +23,12 @@ const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'] as const
 export function readRequests(deliverable: string): { requests: AgentRequests; problems: string[] } {
   const problems: string[] = []
   const requests: AgentRequests = {}
-  const text = deliverable.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
-  if (!text.startsWith('---\n')) return { requests, problems }
-  const end = text.indexOf('\n---', 3)
-  if (end < 0 || end > MAX_FRONT_MATTER) {
+  const parts = splitFrontMatter(deliverable.replace(/\r\n?/g, '\n'))
+  if (parts.frontMatter === null) return { requests, problems }
+  if (parts.unclosed || parts.frontMatter.length > MAX_FRONT_MATTER) {
     return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] }
   }
-  const tree = readYamlTree(text.slice(4, end + 1), 2)
+  const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine)
   if (tree.errors.length > 0) {
     return {
       requests,
