@@ -2,6 +2,7 @@ import { splitFrontMatter } from '../config/front-matter.js'
 import { sameState } from '../config/lookup.js'
 import { readYamlTree } from '../config/yaml-tree.js'
 import { sanitizeUntrusted } from '../handoff/index.js'
+import { clip } from './untrusted-text.js'
 
 /** What an agent asks the action to do for it, in its deliverable's front matter. */
 export interface AgentRequests {
@@ -129,8 +130,4 @@ export function requestsSection(allowedActions: string[], review: boolean): stri
   )
   lines.push('Requests are carried out after you exit, and only if your deliverable is complete.')
   return lines.join('\n')
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text
 }
