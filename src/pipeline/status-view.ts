@@ -1,8 +1,9 @@
 import { Buffer } from 'node:buffer'
+import { stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
-import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
 import { formatDuration } from './duration.js'
+import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
 import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
 
 /** The most record text `readRecordFromComment` accepts. */
@@ -31,7 +32,7 @@ const MAX_QUESTION = 4000
 export function pipelineDiagram(config: WorkflowConfig, current: string | null): string {
   const nodes = new Map<string, { id: string; label: string }>()
   const node = (state: string): string => {
-    const key = state.toLowerCase()
+    const key = stateKey(state)
     let n = nodes.get(key)
     if (!n) {
       n = { id: `s${nodes.size}`, label: state }

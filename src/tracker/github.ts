@@ -1,6 +1,7 @@
 // The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
 // triggered a stage, the issue's draft pull request, the living status comment, and the
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
+import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
@@ -265,9 +266,8 @@ export class GitHubTracker implements TrackerPort {
   ): Promise<MoveResult> {
     const labels = await this.issueLabels(issue)
     const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined)
-    const is = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
-    if (present.length === 1 && is(present[0], to)) return { moved: false, current: to }
-    if (from !== null && !present.some((l) => is(l, from))) {
+    if (present.length === 1 && sameState(present[0], to)) return { moved: false, current: to }
+    if (from !== null && !present.some((l) => sameState(l, from))) {
       const current = present.length === 1 ? stateOfLabel(present[0], allStates)! : null
       return { moved: false, current }
     }
