@@ -9,6 +9,7 @@ import { carryOut } from './apply.js'
 import { decideStage } from './decide.js'
 import { describe, effectsOf } from './effects.js'
 import { isBot } from './actor.js'
+import { hasFlag, withFlag } from './flags.js'
 import type { StageOutcome } from './outcome.js'
 import { planStage, type StagePlan } from './plan.js'
 import type { JobTrigger, PreparedBranch, Published, Tracker, Workspace } from './ports.js'
@@ -395,9 +396,9 @@ async function finishOwed(
     j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`)
   }
   let labels = issue.labels
-  if (wasHalted && labels.some((l) => l.toLowerCase() === 'needs-attention')) {
+  if (wasHalted && hasFlag(labels, 'needs-attention')) {
     await j.tracker.setFlag(issue, 'needs-attention', false)
-    labels = labels.filter((l) => l.toLowerCase() !== 'needs-attention')
+    labels = withFlag(labels, 'needs-attention', false)
   }
   return {
     issue: { ...issue, state: carried.state, labels },
