@@ -2,6 +2,7 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
+import { frontMatterEnd } from '../config/front-matter.js'
 import { HANDOFF_DIR, partialPathOf } from './naming.js'
 import { decodeUtf8 } from './utf8.js'
 import { inspectPath } from './worktree-path.js'
@@ -97,14 +98,11 @@ async function readNoFollow(
   }
 }
 
-/** The text after a leading `---` … `---` block; the text itself when there is none. */
+/** The text after a closed front matter block at the top; the text itself when there is none. */
 export function withoutFrontMatter(text: string): string {
-  const first = /^---[ \t]*\r?\n/.exec(text)
-  if (!first) return text
-  const close = /^---[ \t]*(?:\r?\n|$)/m
-  const rest = text.slice(first[0].length)
-  const m = close.exec(rest)
-  return m ? rest.slice(m.index + m[0].length) : text
+  const lines = text.split(/\r?\n/)
+  const end = frontMatterEnd(lines)
+  return end < 0 || end === lines.length ? text : lines.slice(end + 1).join('\n')
 }
 
 /** Titles of the Markdown headings (ATX and setext), outside fenced code blocks. */
