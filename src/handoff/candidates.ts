@@ -7,7 +7,6 @@ export interface DirEntry {
   mode: string
   type: string
   size: number | null
-  oid?: string
 }
 
 export interface CandidateOptions {
@@ -88,7 +87,7 @@ export function selectCandidates<E extends DirEntry>(
 const ascii = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** A name made safe for a one-line message: quoted, anything outside printable ASCII escaped. */
-export function quoteName(name: string): string {
+function quoteName(name: string): string {
   let out = '"'
   for (const ch of name) {
     const cp = ch.codePointAt(0) as number

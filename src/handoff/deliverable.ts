@@ -3,7 +3,6 @@ import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { frontMatterEnd } from '../config/front-matter.js'
-import { HANDOFF_DIR, partialPathOf } from './naming.js'
 import { decodeUtf8 } from './utf8.js'
 import { inspectPath } from './worktree-path.js'
 
@@ -151,16 +150,4 @@ const normalTitle = (s: string): string =>
 function missingSections(body: string, required: string[]): string[] {
   const have = new Set(headingTitles(body).map(normalTitle))
   return required.filter((r) => !have.has(normalTitle(r)))
-}
-
-/**
- * The changed paths that touch earlier handoffs: anything at or under `.itervox/handoff/`
- * (or `.itervox` itself, replaced wholesale) other than the run's own file and its partial.
- */
-export function changedEarlierHandoffs(changedPaths: string[], ownPath: string): string[] {
-  const own = new Set([ownPath, partialPathOf(ownPath)])
-  const hit = changedPaths.filter(
-    (p) => !own.has(p) && (p === '.itervox' || p === HANDOFF_DIR || p.startsWith(`${HANDOFF_DIR}/`))
-  )
-  return [...new Set(hit)]
 }

@@ -33,7 +33,6 @@ export {
   type PartialResult
 } from './partial.js'
 export {
-  changedEarlierHandoffs,
   checkDeliverable,
   withoutFrontMatter,
   type DeliverableCheck,

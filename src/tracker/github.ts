@@ -6,7 +6,7 @@ import { UserError } from '../errors.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
-import type { Issue, TrackerPort } from './types.js'
+import type { Issue } from './types.js'
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
@@ -54,7 +54,7 @@ const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/
 
 const DISPATCH_MAX_KEYS = 10
 
-export class GitHubTracker implements TrackerPort {
+export class GitHubTracker {
   private readonly octokit: Octokit
   private readonly countRequests: () => number
   private readonly owner: string
@@ -288,29 +288,6 @@ export class GitHubTracker implements TrackerPort {
       })
     )
     return labels.map((l) => l.name)
-  }
-
-  /** Creates the repository label when no label of that name (in any case) exists. */
-  async ensureLabel(name: string, color = 'ededed'): Promise<void> {
-    await this.call(`create the label ${JSON.stringify(name)}`, 'issues: write', async () => {
-      try {
-        await this.octokit.rest.issues.getLabel({ ...this.where, name })
-        return
-      } catch (e) {
-        if (!isHttpFailure(e) || e.status !== 404) throw e
-      }
-      try {
-        await this.octokit.rest.issues.createLabel({
-          request: { idempotent: true },
-          ...this.where,
-          name,
-          color
-        })
-      } catch (e) {
-        // Someone created it between our read and our write.
-        if (!isHttpFailure(e) || e.status !== 422 || !/already_exists/.test(e.message)) throw e
-      }
-    })
   }
 
   /** Adds labels; returns every label the issue has afterwards. */
