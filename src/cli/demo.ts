@@ -193,12 +193,12 @@ function writeFile(root: string, path: string, text: string): void {
   writeFileSync(full, text)
 }
 
-export interface TrailStage extends LocalStage {
+interface TrailStage extends LocalStage {
   /** The committed deliverable's text. */
   deliverable: string | null
 }
 
-export interface Trail {
+interface Trail {
   repository: string
   issue: string
   state: string | null

@@ -68,7 +68,7 @@ export interface LocalStage extends StageStart {
 }
 
 /** Why the pipeline is not running a stage (any more). */
-export interface Idle {
+interface Idle {
   reason: string
   /** The question a waiting stage asked. */
   question?: string

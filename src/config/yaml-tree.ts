@@ -13,7 +13,7 @@ import {
 } from 'yaml'
 import { type Path, type Pos, quoted, SourceMap } from './source-map.js'
 
-export interface YamlProblem {
+interface YamlProblem {
   pos: Pos
   message: string
 }

@@ -20,7 +20,7 @@ export const BOT_IDENTITY: Identity = {
 }
 
 /** Never committed, whatever the caller passes: the pipeline's own definition and git's. */
-export const ALWAYS_FORBIDDEN = [
+const ALWAYS_FORBIDDEN = [
   '.github/**',
   'WORKFLOW.md',
   '.itervox/agents/**',
@@ -49,7 +49,7 @@ export interface CommitOptions {
   maxFileBytes?: number
 }
 
-export interface Dropped {
+interface Dropped {
   path: string
   reason: string
 }

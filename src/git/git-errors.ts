@@ -106,14 +106,14 @@ function freeBytes(dir: string): number | undefined {
 }
 
 /** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
-export function commandLine(args: readonly string[]): string {
+function commandLine(args: readonly string[]): string {
   let at = 0
   while (args[at] === '-c' && at + 1 < args.length) at += 2
   return clip(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160)
 }
 
 /** The last thing git said, on one line, credentials masked. */
-export function lastLine(stderr: string): string {
+function lastLine(stderr: string): string {
   const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim())
   return clip(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300)
 }

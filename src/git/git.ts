@@ -148,7 +148,7 @@ function authEnv(auth: GitAuth): Record<string, string> {
 let resolved: { file: string; pathEnv: string } | undefined
 
 /** Which git to run, fixed for the life of the process (see chooseGit). */
-export function gitExecutable(): { file: string; pathEnv: string } {
+function gitExecutable(): { file: string; pathEnv: string } {
   resolved ??= chooseGit(process.env.PATH ?? '', writable)
   return resolved
 }
@@ -202,7 +202,7 @@ export interface GitVersion {
 }
 
 /** Below this, git lacks the fixes for CVE-2025-48384 and its siblings (as shipped by distros). */
-export const SAFE_GIT_VERSION = '2.39.5'
+const SAFE_GIT_VERSION = '2.39.5'
 
 /** `git merge-tree --write-tree`, which the push retry rebuilds commits with, arrived in 2.38. */
 export const PUSH_GIT_VERSION = '2.38.0'

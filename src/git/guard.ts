@@ -80,7 +80,7 @@ export const gitDirSnapshotSchema = z.object({
 })
 export type GitDirSnapshot = z.infer<typeof gitDirSnapshotSchema>
 
-export interface GitDirChange {
+interface GitDirChange {
   /** Relative to the repository (`.git/hooks/pre-push`), or absolute for an included file. */
   path: string
   change: 'added' | 'modified' | 'removed' | 'replaced'

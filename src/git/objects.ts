@@ -273,7 +273,7 @@ export class GitObjects {
 }
 
 /** Parses a raw tree object: `<mode> <name>\0<binary oid>` per entry. */
-export function parseTree(data: Buffer, oidBytes: number): TreeEntry[] {
+function parseTree(data: Buffer, oidBytes: number): TreeEntry[] {
   const entries: TreeEntry[] = []
   let i = 0
   while (i < data.length) {

@@ -4,7 +4,7 @@ import { validateBranchName } from './branch.js'
 import { git } from './git.js'
 
 /** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
-export const TRAILER_KEYS = {
+const TRAILER_KEYS = {
   profile: 'Itervox-Profile',
   run: 'Itervox-Run',
   outcome: 'Itervox-Outcome',

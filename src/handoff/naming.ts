@@ -79,7 +79,7 @@ export function compareHandoffNames(a: string, b: string): number {
 }
 
 /** Code-point order, which is UTF-8 byte order (JS `<` compares UTF-16 units instead). */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) {
     const x = a.codePointAt(i) as number

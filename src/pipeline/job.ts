@@ -46,7 +46,7 @@ export interface JobInput {
   log?: (line: string) => void
 }
 
-export interface JobStart {
+interface JobStart {
   issue: Issue
   state: string
   plan: StagePlan

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface Seen {
+interface Seen {
   method: string
   path: string
   /** Every Authorization header of the request (duplicates kept). */

@@ -181,7 +181,7 @@ export async function runAction(
 }
 
 /** `name<<delimiter\nvalue\ndelimiter` records, as @actions/core writes them. */
-export function parseFileCommand(text: string): Record<string, string> {
+function parseFileCommand(text: string): Record<string, string> {
   const out: Record<string, string> = {}
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {

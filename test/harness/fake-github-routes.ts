@@ -18,7 +18,7 @@ import { DEFAULT_LABEL_COLOR, fakeSha, now, type GitHubState } from './fake-gith
 
 const exec = promisify(execFile)
 
-export interface RouteRequest {
+interface RouteRequest {
   params: Record<string, string>
   query: Record<string, string>
   // The body already conforms to the operation's schema, so routes read it without re-checking.
