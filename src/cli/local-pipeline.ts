@@ -252,7 +252,10 @@ function idleAfter(next: Next): Idle {
       return { reason: `escalated: ${next.why}` }
     case 'stop':
       return { reason: next.why }
-    default:
+    case 'move':
+    case 'retry':
+    case 'review':
+    case 'rework':
       return { reason: describe(next) }
   }
 }

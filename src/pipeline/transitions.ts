@@ -72,7 +72,10 @@ export function decideNext(f: StageFacts): Next {
       return { kind: 'wait', question: f.question ?? 'The agent asked for input.' }
     case 'succeeded':
       return afterSuccess(f, escalate)
-    default: {
+    case 'failed':
+    case 'stalled':
+    case 'timed_out':
+    case 'rate_limited': {
       if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
         const problem = f.reason.slice(DELIVERABLE_PROBLEM.length)
         if (!f.recheckSpent) {
