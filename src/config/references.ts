@@ -44,13 +44,15 @@ export function checkReferences(refs: References, problems: Problems): void {
     if (refs.tracker) {
       const known = statesOf(refs.tracker)
       config.states.forEach((state, i) => {
-        checkState(state, read.statePaths[i], known, problems)
+        // One path per state; the automation's own is the fallback.
+        const at = read.statePaths[i] ?? path
+        checkState(state, at, known, problems)
         if (!config.enabled) return
         const other = starters.get(stateKey(state))
         if (other) {
           problems.errorAt(
-            read.statePaths[i],
-            `state ${problems.quote(read.statePaths[i], state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`
+            at,
+            `state ${problems.quote(at, state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`
           )
         } else starters.set(stateKey(state), read)
       })

@@ -58,9 +58,11 @@ export function readYamlTree(text: string, firstLine: number): YamlTree {
     tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP })
     return tree
   }
+  // forceDoc: even empty text composes to one document.
   const [doc, extra] = Array.from(
     new Composer({ uniqueKeys: false }).compose(tokens, true, text.length)
   )
+  if (!doc) return tree
   if (extra) {
     tree.errors.push({
       pos: toPos(extra.range[0]),

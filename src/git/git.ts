@@ -210,11 +210,12 @@ export const PUSH_GIT_VERSION = '2.38.0'
 export function parseGitVersion(text: string): GitVersion {
   const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text)
   if (!m) throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`)
-  return { major: +m[1], minor: +m[2], patch: +(m[3] ?? 0), text: `${m[1]}.${m[2]}.${m[3] ?? 0}` }
+  const [, major = '', minor = '', patch = '0'] = m
+  return { major: +major, minor: +minor, patch: +patch, text: `${major}.${minor}.${patch}` }
 }
 
 export function versionAtLeast(v: GitVersion, min: string): boolean {
-  const [a, b, c] = min.split('.').map(Number)
+  const [a = 0, b = 0, c = 0] = min.split('.').map(Number)
   return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c
 }
 

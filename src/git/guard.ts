@@ -317,12 +317,12 @@ async function restoreBranch(s: GitDirSnapshot): Promise<GitDirReport['branchMov
 }
 
 async function headBranch(repo: string, head: Buffer): Promise<GitDirSnapshot['branch']> {
-  const m = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))
-  if (!m) return null
-  const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${m[1]}^{commit}`], {
+  const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1]
+  if (!ref) return null
+  const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
     okCodes: [1]
   })
-  return r.code === 0 ? { ref: m[1], sha: r.stdout.trim() } : null
+  return r.code === 0 ? { ref, sha: r.stdout.trim() } : null
 }
 
 async function readHooks(dir: string): Promise<Record<string, SavedFile> | null> {

@@ -72,8 +72,11 @@ export function selectCandidates<E extends DirEntry>(
   const max = Math.max(0, Math.floor(opts.maxFiles))
   const omitted = Math.max(0, kept.length - max)
   if (omitted > 0) {
+    // omitted > 0: kept holds at least `omitted` entries.
     const range =
-      omitted === 1 ? kept[0].entry.name : `${kept[0].entry.name} … ${kept[omitted - 1].entry.name}`
+      omitted === 1
+        ? kept[0]!.entry.name
+        : `${kept[0]!.entry.name} … ${kept[omitted - 1]!.entry.name}`
     warnings.push(
       `only the newest ${max} of ${kept.length} prior handoff files were considered; ` +
         `${omitted} older ${omitted === 1 ? 'one' : 'ones'} (${range}) ${omitted === 1 ? 'was' : 'were'} left out`

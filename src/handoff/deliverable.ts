@@ -110,21 +110,16 @@ export function headingTitles(markdown: string): string[] {
   let fence: { ch: string; len: number } | null = null
   let previous: string | null = null
   for (const line of markdown.split(/\r?\n/)) {
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
     if (fence) {
-      if (
-        f &&
-        f[1][0] === fence.ch &&
-        f[1].length >= fence.len &&
-        /^ {0,3}[`~]+[ \t]*$/.test(line)
-      ) {
+      if (f && f[0] === fence.ch && f.length >= fence.len && /^ {0,3}[`~]+[ \t]*$/.test(line)) {
         fence = null
       }
       previous = null
       continue
     }
     if (f) {
-      fence = { ch: f[1][0], len: f[1].length }
+      fence = { ch: f.charAt(0), len: f.length }
       previous = null
       continue
     }

@@ -58,8 +58,9 @@ export function baseName(path: string): string {
  */
 export function parseRunFileName(name: string): { timestamp: string; profile: string } | null {
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)_(.+)\.md$/.exec(name)
-  if (!m || isPartialName(name) || !isValidProfileName(m[2])) return null
-  return { timestamp: m[1], profile: m[2] }
+  const [, timestamp = '', profile = ''] = m ?? []
+  if (!m || isPartialName(name) || !isValidProfileName(profile)) return null
+  return { timestamp, profile }
 }
 
 /**

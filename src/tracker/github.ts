@@ -266,9 +266,10 @@ export class GitHubTracker {
   ): Promise<MoveResult> {
     const labels = await this.issueLabels(issue)
     const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined)
-    if (present.length === 1 && sameState(present[0], to)) return { moved: false, current: to }
+    const only = present.length === 1 ? present[0] : undefined
+    if (only !== undefined && sameState(only, to)) return { moved: false, current: to }
     if (from !== null && !present.some((l) => sameState(l, from))) {
-      const current = present.length === 1 ? stateOfLabel(present[0], allStates)! : null
+      const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null)
       return { moved: false, current }
     }
     const next = labelsAfterMove(labels, allStates, to)
@@ -337,7 +338,7 @@ export class GitHubTracker {
       })
       for await (const { data } of pages) {
         const mine = data.find(
-          (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0].trim() === head
+          (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head
         )
         if (mine) return { id: mine.id, url: mine.html_url, body: mine.body ?? '' }
       }

@@ -20,7 +20,8 @@ export function stateFromLabels(labels: string[], states: string[], issue: strin
       `issue ${issue} has ${found.length} state labels, ${names}; remove all but one so its state is clear`
     )
   }
-  return found.length ? stateOfLabel(found[0], states)! : null
+  const [label] = found
+  return label === undefined ? null : (stateOfLabel(label, states) ?? null)
 }
 
 /** The labels after moving to `to`: every label that is not a state, then `to`. */

@@ -153,7 +153,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
       created: true
     })
     expect(fake.pulls()).toMatchObject([{ draft: true, head: 'itervox/7', body: 'first' }])
-    expect(fake.requestsTo(OP.listPulls)[0].query).toEqual({
+    expect(fake.requestsTo(OP.listPulls)[0]?.query).toEqual({
       state: 'open',
       head: 'octo-org:itervox/7',
       base: 'main'
@@ -162,7 +162,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
     const updated = await t.upsertDraftPr({ ...pr, title: 'ignored', body: 'second' })
     expect(updated).toEqual({ ...created, created: false })
     expect(fake.pulls()).toMatchObject([{ title: 'Issue #7', body: 'second' }])
-    expect(fake.requestsTo(OP.updatePull)[0].body).toEqual({ body: 'second' })
+    expect(fake.requestsTo(OP.updatePull)[0]?.body).toEqual({ body: 'second' })
 
     await t.upsertDraftPr({ ...pr, body: 'second' })
     expect(fake.requestsTo(OP.updatePull)).toHaveLength(1)
