@@ -3,7 +3,7 @@ import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
 import { clip, oneLine } from '../pipeline/untrusted-text.js'
 
-export interface Actor {
+interface Actor {
   login: string
   type: string
 }

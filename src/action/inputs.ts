@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { UserError } from '../errors.js'
 
-export type ChainMode = 'dispatch' | 'label' | 'none'
+type ChainMode = 'dispatch' | 'label' | 'none'
 
 /** Everything the action reads from its inputs and the runner, checked once, in one place. */
 export interface Settings {

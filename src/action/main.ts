@@ -2,11 +2,9 @@ import * as core from '@actions/core'
 import { failureLine } from './failure-line.js'
 import { readSettings } from './inputs.js'
 import { publishReport } from './outputs.js'
+import { isUnfinished } from '../pipeline/outcome.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 import { runStageJob } from './stage-job.js'
-
-// Ends of a stage that mean the job did not do its work; the job fails so a person sees it.
-const FAILING = new Set(['failed', 'stalled', 'timed_out', 'cancelled', 'rate_limited'])
 
 async function main(): Promise<void> {
   const controller = new AbortController()
@@ -24,7 +22,7 @@ async function main(): Promise<void> {
     const report = await runStageJob(readSettings(), controller.signal)
     core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
     await publishReport(report)
-    if (FAILING.has(report.outcome)) {
+    if (isUnfinished(report.outcome)) {
       core.setFailed(`stage ${report.outcome}: ${oneLine(report.reason)}`)
     } else if (report.failure) {
       core.setFailed(oneLine(report.failure))

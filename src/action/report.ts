@@ -1,5 +1,6 @@
-import { cellText, fenced } from '../pipeline/untrusted-text.js'
+import { formatDuration } from '../pipeline/duration.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
+import { cellText, fenced } from '../pipeline/untrusted-text.js'
 import type { PromptFigures } from '../pipeline/stage-prompt.js'
 
 /** Everything a stage reports: the action's outputs and its job summary are both made from it. */
@@ -100,9 +101,4 @@ export function renderSummary(r: StageReport): string {
     md += `\n<details><summary>Prompt (dry run)</summary>\n\n${fenced(shown, '`', 'markdown')}\n\n</details>\n`
   }
   return md
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000)
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
 }

@@ -33,6 +33,8 @@ export function classify(facts: EndFacts): { outcome: AgentOutcome; reason: stri
       return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' }
     case 'spawn_failed':
       return { outcome: 'failed', reason: cause.error }
+    case undefined:
+      break
   }
   const processFailed = signal !== null || (exitCode !== null && exitCode !== 0)
   if (processFailed || findings.error) {

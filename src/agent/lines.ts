@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder'
 
 // A stream-json line can be big (a Write tool call carries the whole file), but a line with
 // no end in sight must not hold memory forever; past this size it is skipped.
-export const MAX_LINE_CHARS = 4 * 1024 * 1024
+const MAX_LINE_CHARS = 4 * 1024 * 1024
 
 /**
  * Turns a byte stream into lines. Chunks may split a line or a UTF-8 character anywhere;

@@ -1,7 +1,7 @@
 import { keepEnd } from './text.js'
 
 /** The itervox marker an agent puts on its own line to say it needs a human answer. */
-export const NEEDS_INPUT_SENTINEL = '<!-- itervox:needs-input -->'
+const NEEDS_INPUT_SENTINEL = '<!-- itervox:needs-input -->'
 
 /** The longest question reported (it goes into an issue comment). */
 export const QUESTION_MAX_CHARS = 4000

@@ -89,7 +89,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Waits until the group is gone or `timeoutMs` has passed; true when it is gone. */
-export async function waitGroupGone(
+async function waitGroupGone(
   pgid: number,
   timeoutMs: number,
   everyMs = 25,

@@ -1,6 +1,16 @@
+/** Every way one agent run can end. */
+export const AGENT_OUTCOMES = [
+  'succeeded',
+  'failed',
+  'stalled',
+  'timed_out',
+  'cancelled',
+  'input_required',
+  'rate_limited'
+] as const
+
 /** How one agent run ended. */
-export type AgentOutcome =
-  'succeeded' | 'failed' | 'stalled' | 'timed_out' | 'cancelled' | 'input_required' | 'rate_limited'
+export type AgentOutcome = (typeof AGENT_OUTCOMES)[number]
 
 /** Which command line and event-stream reader a run uses, chosen by the command's basename. */
 export type PresetName = 'claude' | 'codex' | 'gemini' | 'generic'

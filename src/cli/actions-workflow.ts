@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { sameState } from '../config/lookup.js'
 import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import type { WorkflowConfig } from '../config/types.js'
 
@@ -136,7 +137,7 @@ function startStates(config: WorkflowConfig): string[] {
   for (const a of config.automations) {
     if (!a.enabled || !config.agent.profiles[a.profile]?.enabled) continue
     for (const s of a.states) {
-      if (!out.some((o) => o.toLowerCase() === s.toLowerCase())) out.push(s)
+      if (!out.some((o) => sameState(o, s))) out.push(s)
     }
   }
   return out

@@ -14,13 +14,14 @@ import { loadWorkflowFile } from '../config/load.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { git, gitBytes } from '../git/git.js'
+import { formatDuration } from '../pipeline/duration.js'
 import { pipelineDiagram } from '../pipeline/status-view.js'
 import { createLocalIssue, readLocalIssue, type LocalComment } from '../tracker/local.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
 import { FAIL_AT_VAR } from './demo-agent.js'
 import { ensureGitignore } from './gitignore.js'
 import { runLocalPipeline, type LocalPipelineResult, type LocalStage } from './local-pipeline.js'
-import { elapsed, outputMode, StageProgress, stageName, type Out } from './progress.js'
+import { outputMode, StageProgress, stageName, type Out } from './progress.js'
 import { PROFILES, scaffoldFiles, STATES } from './scaffold.js'
 
 const USAGE = `
@@ -192,12 +193,12 @@ function writeFile(root: string, path: string, text: string): void {
   writeFileSync(full, text)
 }
 
-export interface TrailStage extends LocalStage {
+interface TrailStage extends LocalStage {
   /** The committed deliverable's text. */
   deliverable: string | null
 }
 
-export interface Trail {
+interface Trail {
   repository: string
   issue: string
   state: string | null
@@ -252,7 +253,7 @@ function printTrail(out: Out, t: Trail): void {
   out.write(`\nThe trail, on branch ${t.branch ?? '(none)'}:\n`)
   t.stages.forEach((s: TrailStage, i) => {
     out.write(
-      `\n${i + 1}. ${stageName(s)} · ${s.outcome}${s.outcome === 'succeeded' ? '' : ` (${s.reason})`} · ${elapsed(s.durationMs)}\n` +
+      `\n${i + 1}. ${stageName(s)} · ${s.outcome}${s.outcome === 'succeeded' ? '' : ` (${s.reason})`} · ${formatDuration(s.durationMs, { tenths: true })}\n` +
         `   deliverable: ${s.handoffPath ?? 'none'}\n` +
         `   then: ${s.summary}\n`
     )

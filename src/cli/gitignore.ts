@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import { UserError } from '../errors.js'
 import { readCappedText } from '../files/read-capped.js'
+import { writeWhole } from '../files/write-whole.js'
 import { git } from '../git/git.js'
 
 /**
@@ -37,7 +38,7 @@ export async function ensureGitignore(root: string): Promise<GitignoreChange> {
   const path = join(root, '.gitignore')
   let change: GitignoreChange
   if (!existsSync(path)) {
-    write(path, GITIGNORE_LINES.join('\n') + '\n')
+    writeWhole(path, GITIGNORE_LINES.join('\n') + '\n')
     change = 'created'
   } else {
     if (!lstatSync(path).isFile()) {
@@ -49,7 +50,7 @@ export async function ensureGitignore(root: string): Promise<GitignoreChange> {
       .replace(/\n*$/, '\n')
     const present = new Set(text.split('\n').map((l) => l.trim()))
     const missing = GITIGNORE_LINES.filter((l) => !present.has(l))
-    write(path, `${text === '\n' ? '' : text}${missing.join('\n')}\n`)
+    writeWhole(path, `${text === '\n' ? '' : text}${missing.join('\n')}\n`)
     change = 'patched'
   }
   const still = await ignoredProbes(root)
@@ -83,10 +84,4 @@ async function ignoredProbes(root: string): Promise<Ignored[]> {
     if (pattern && !pattern.startsWith('!')) out.push({ source, line: Number(line), pattern, path })
   }
   return out
-}
-
-function write(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`
-  writeFileSync(tmp, text)
-  renameSync(tmp, path)
 }

@@ -68,7 +68,7 @@ export interface LocalStage extends StageStart {
 }
 
 /** Why the pipeline is not running a stage (any more). */
-export interface Idle {
+interface Idle {
   reason: string
   /** The question a waiting stage asked. */
   question?: string
@@ -252,7 +252,10 @@ function idleAfter(next: Next): Idle {
       return { reason: `escalated: ${next.why}` }
     case 'stop':
       return { reason: next.why }
-    default:
+    case 'move':
+    case 'retry':
+    case 'review':
+    case 'rework':
       return { reason: describe(next) }
   }
 }

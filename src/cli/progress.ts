@@ -1,3 +1,4 @@
+import { formatDuration } from '../pipeline/duration.js'
 import type { LocalStage, StageStart } from './local-pipeline.js'
 
 /** How a command reports: a live line per stage on a terminal, plain lines, or JSON at the end. */
@@ -65,7 +66,7 @@ export class StageProgress {
 
   private draw(s: StageStart): void {
     const spin = SPINNER[this.frame++ % SPINNER.length]
-    const line = `${spin} ${stageName(s)} · ${elapsed(Date.now() - this.startedAt)}`
+    const line = `${spin} ${stageName(s)} · ${formatDuration(Date.now() - this.startedAt, { tenths: true })}`
     // A pseudo-terminal without a size reports 0 columns.
     const width = Math.max(20, (this.out.columns || 80) - 1)
     this.out.write(`\r\x1b[2K${line.slice(0, width)}`)
@@ -85,11 +86,5 @@ function stageLine(s: LocalStage): string {
   const mark = s.outcome === 'succeeded' ? '✓' : s.outcome === 'input_required' ? '?' : '✗'
   const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`
   const file = s.handoffPath ? `\n    ${s.handoffPath}` : ''
-  return `${mark} ${stageName(s)} · ${what} · ${elapsed(s.durationMs)} · ${s.summary}${file}`
-}
-
-export function elapsed(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`
-  const s = Math.round(ms / 1000)
-  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`
+  return `${mark} ${stageName(s)} · ${what} · ${formatDuration(s.durationMs, { tenths: true })} · ${s.summary}${file}`
 }

@@ -3,7 +3,7 @@
  * pipeline and each profile's SOUL.md and INSTRUCTIONS.md.
  */
 export const PROFILES = ['researcher', 'implementer', 'reviewer'] as const
-export type ProfileName = (typeof PROFILES)[number]
+type ProfileName = (typeof PROFILES)[number]
 
 /** The pipeline's states, in order. */
 export const STATES = {

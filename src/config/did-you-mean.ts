@@ -5,22 +5,23 @@ import { quoted } from './source-map.js'
  * edit from `tracker` and `mvoe_state` one from `move_state`.
  */
 export function editDistance(a: string, b: string): number {
+  // Every row holds b.length + 1 distances, so each index below is in range.
   let prevPrev: number[] = []
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const row = [i]
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
+      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost)
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, prevPrev[j - 2] + 1)
+        best = Math.min(best, prevPrev[j - 2]! + 1)
       }
       row.push(best)
     }
     prevPrev = prev
     prev = row
   }
-  return prev[b.length]
+  return prev[b.length]!
 }
 
 /** The candidate closest to `input` (ignoring case), if it is close enough to be a typo. */

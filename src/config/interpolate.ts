@@ -23,7 +23,7 @@ export function interpolate(text: string, env: Env): Interpolated {
   for (let dollar = text.indexOf('$'); dollar !== -1; dollar = text.indexOf('$', i)) {
     result.value += text.slice(i, dollar)
     const next = text[dollar + 1]
-    let name: string | undefined
+    let name: string
     if (next === '$') {
       result.value += '$'
       i = dollar + 2
@@ -38,7 +38,7 @@ export function interpolate(text: string, env: Env): Interpolated {
         i = dollar + 1
         continue
       }
-      name = braced[1]
+      name = braced[1] ?? ''
       i = BRACED.lastIndex
     } else {
       NAME.lastIndex = dollar + 1

@@ -3,9 +3,13 @@ import { didYouMean } from './did-you-mean.js'
 import type { AutomationConfig, WorkflowConfig } from './types.js'
 import { quoted } from './source-map.js'
 
-/** States match case-insensitively, as GitHub labels do. */
+/** States match case-insensitively, as GitHub labels do: equal states have equal keys. */
+export function stateKey(state: string): string {
+  return state.toLowerCase()
+}
+
 export function sameState(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase()
+  return stateKey(a) === stateKey(b)
 }
 
 /** Active, terminal, completion and failed states, each once (first spelling wins). */

@@ -11,7 +11,7 @@ import { type Path, quoted } from './source-map.js'
 import type { ProfileConfig } from './types.js'
 
 /** The daemon actions a profile may allow. */
-export const ACTIONS = [
+const ACTIONS = [
   'comment',
   'comment_pr',
   'create_issue',

@@ -1,6 +1,6 @@
 import type { ReadAutomation } from './automations.js'
 import { didYouMean } from './did-you-mean.js'
-import { sameState, statesOf } from './lookup.js'
+import { sameState, stateKey, statesOf } from './lookup.js'
 import type { Problems } from './problems.js'
 import { type Path, quoted } from './source-map.js'
 import type { ProfileConfig, WorkflowConfig } from './types.js'
@@ -44,15 +44,17 @@ export function checkReferences(refs: References, problems: Problems): void {
     if (refs.tracker) {
       const known = statesOf(refs.tracker)
       config.states.forEach((state, i) => {
-        checkState(state, read.statePaths[i], known, problems)
+        // One path per state; the automation's own is the fallback.
+        const at = read.statePaths[i] ?? path
+        checkState(state, at, known, problems)
         if (!config.enabled) return
-        const other = starters.get(state.toLowerCase())
+        const other = starters.get(stateKey(state))
         if (other) {
           problems.errorAt(
-            read.statePaths[i],
-            `state ${problems.quote(read.statePaths[i], state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`
+            at,
+            `state ${problems.quote(at, state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`
           )
-        } else starters.set(state.toLowerCase(), read)
+        } else starters.set(stateKey(state), read)
       })
       if (config.moveToState) {
         checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems)

@@ -83,7 +83,13 @@ function report(
     case 'too_big':
       problems.errorAt(path, `must be at most ${String(issue.maximum)}`)
       return
-    default:
+    // Shapes WORKFLOW.md's schema has no better words for.
+    case 'custom':
+    case 'invalid_element':
+    case 'invalid_format':
+    case 'invalid_key':
+    case 'invalid_union':
+    case 'not_multiple_of':
       problems.errorAt(path, issue.message)
   }
 }

@@ -13,7 +13,7 @@ import {
 } from 'yaml'
 import { type Path, type Pos, quoted, SourceMap } from './source-map.js'
 
-export interface YamlProblem {
+interface YamlProblem {
   pos: Pos
   message: string
 }
@@ -58,9 +58,11 @@ export function readYamlTree(text: string, firstLine: number): YamlTree {
     tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP })
     return tree
   }
+  // forceDoc: even empty text composes to one document.
   const [doc, extra] = Array.from(
     new Composer({ uniqueKeys: false }).compose(tokens, true, text.length)
   )
+  if (!doc) return tree
   if (extra) {
     tree.errors.push({
       pos: toPos(extra.range[0]),

@@ -142,7 +142,7 @@ async function remoteHeads(
   for (const line of r.stdout.split('\n')) {
     const [sha, ref] = line.split('\t')
     // ls-remote matches patterns by suffix; keep exact names only.
-    if (ref && refs.includes(ref)) heads.set(ref.slice('refs/heads/'.length), sha)
+    if (sha && ref && refs.includes(ref)) heads.set(ref.slice('refs/heads/'.length), sha)
   }
   return heads
 }

@@ -20,7 +20,7 @@ export const BOT_IDENTITY: Identity = {
 }
 
 /** Never committed, whatever the caller passes: the pipeline's own definition and git's. */
-export const ALWAYS_FORBIDDEN = [
+const ALWAYS_FORBIDDEN = [
   '.github/**',
   'WORKFLOW.md',
   '.itervox/agents/**',
@@ -49,7 +49,7 @@ export interface CommitOptions {
   maxFileBytes?: number
 }
 
-export interface Dropped {
+interface Dropped {
   path: string
   reason: string
 }
@@ -126,7 +126,7 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
  * The private index starts as `baseSha`, borrowing stat data from the real index where the
  * content is the same, so that files nobody touched need not be read.
  */
-async function seedIndex(repo: string, baseSha: string, env: Record<string, string>) {
+async function seedIndex(repo: string, baseSha: string, env: { GIT_INDEX_FILE: string }) {
   const real = path.join(repo, '.git', 'index')
   const st = await lstatOrNull(real)
   let seeded = false
@@ -156,8 +156,9 @@ async function worktreeChanges(
   const changed = new Map<string, string | null>()
   const diff = (await git(repo, ['diff-files', '-z'], { env })).stdout.split('\0')
   for (let i = 0; i + 1 < diff.length; i += 2) {
-    const [baseMode, , baseId, , status] = diff[i].slice(1).split(' ')
-    const p = diff[i + 1]
+    // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
+    const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ')
+    const p = diff[i + 1] ?? ''
     if (status === 'D' || !(await sameAsBase(repo, p, baseMode, baseId, algo))) {
       changed.set(p, baseMode)
     }

@@ -3,6 +3,7 @@
 // space, which no retry mends.
 import { statfsSync } from 'node:fs'
 import path from 'node:path'
+import { clip } from '../pipeline/untrusted-text.js'
 
 /** git failed; carries the command (without the hardening prefix) and what git said. */
 export class GitError extends Error {
@@ -105,16 +106,16 @@ function freeBytes(dir: string): number | undefined {
 }
 
 /** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
-export function commandLine(args: readonly string[]): string {
+function commandLine(args: readonly string[]): string {
   let at = 0
   while (args[at] === '-c' && at + 1 < args.length) at += 2
-  return clip(`git ${args.slice(at).map(mask).join(' ')}`, 160)
+  return clip(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160)
 }
 
 /** The last thing git said, on one line, credentials masked. */
-export function lastLine(stderr: string): string {
+function lastLine(stderr: string): string {
   const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim())
-  return clip(mask(lines.filter(Boolean).at(-1) ?? ''), 300)
+  return clip(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300)
 }
 
 /** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
@@ -123,9 +124,4 @@ export function mask(text: string): string {
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
     .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
     .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***')
-}
-
-function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ')
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }

@@ -148,7 +148,7 @@ function authEnv(auth: GitAuth): Record<string, string> {
 let resolved: { file: string; pathEnv: string } | undefined
 
 /** Which git to run, fixed for the life of the process (see chooseGit). */
-export function gitExecutable(): { file: string; pathEnv: string } {
+function gitExecutable(): { file: string; pathEnv: string } {
   resolved ??= chooseGit(process.env.PATH ?? '', writable)
   return resolved
 }
@@ -202,7 +202,7 @@ export interface GitVersion {
 }
 
 /** Below this, git lacks the fixes for CVE-2025-48384 and its siblings (as shipped by distros). */
-export const SAFE_GIT_VERSION = '2.39.5'
+const SAFE_GIT_VERSION = '2.39.5'
 
 /** `git merge-tree --write-tree`, which the push retry rebuilds commits with, arrived in 2.38. */
 export const PUSH_GIT_VERSION = '2.38.0'
@@ -210,11 +210,12 @@ export const PUSH_GIT_VERSION = '2.38.0'
 export function parseGitVersion(text: string): GitVersion {
   const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text)
   if (!m) throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`)
-  return { major: +m[1], minor: +m[2], patch: +(m[3] ?? 0), text: `${m[1]}.${m[2]}.${m[3] ?? 0}` }
+  const [, major = '', minor = '', patch = '0'] = m
+  return { major: +major, minor: +minor, patch: +patch, text: `${major}.${minor}.${patch}` }
 }
 
 export function versionAtLeast(v: GitVersion, min: string): boolean {
-  const [a, b, c] = min.split('.').map(Number)
+  const [a = 0, b = 0, c = 0] = min.split('.').map(Number)
   return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c
 }
 

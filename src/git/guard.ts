@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs'
 import { mkdir, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { z } from 'zod'
 import { UserError } from '../errors.js'
 import { git } from './git.js'
 import { lstatOrNull } from './lstat.js'
@@ -38,39 +39,48 @@ const ESSENTIAL_DIRS = ['objects', 'refs']
 /** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
 const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/
 
+const identitySchema = z.object({ dev: z.number(), ino: z.number() })
+
 /** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
-export type SavedFile = { data: string; mode: number } | { link: string } | null
+const savedFileSchema = z.union([
+  z.object({ data: z.string(), mode: z.number() }),
+  z.object({ link: z.string() }),
+  z.null()
+])
+type SavedFile = z.infer<typeof savedFileSchema>
 
 /** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
-export interface SavedInclude {
-  file: SavedFile
-  dir: { dev: number; ino: number } | null
+const savedIncludeSchema = z.object({
+  file: savedFileSchema,
+  dir: identitySchema.nullable(),
   /** It carried a credential and was removed for the run. */
-  hidden: boolean
-}
+  hidden: z.boolean()
+})
+type SavedInclude = z.infer<typeof savedIncludeSchema>
 
 /**
  * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
  * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
  */
-export interface GitDirSnapshot {
-  repo: string
-  gitDir: string
+export const gitDirSnapshotSchema = z.object({
+  repo: z.string(),
+  gitDir: z.string(),
   /** Device and inode of `.git`, to notice it being swapped. */
-  identity: { dev: number; ino: number }
+  identity: identitySchema,
   /** Relative to `.git`. `config` is the original, credentials included. */
-  files: Record<string, SavedFile>
+  files: z.record(z.string(), savedFileSchema),
   /** The config the agent was left with (credentials removed), base64. */
-  agentConfig: string
+  agentConfig: z.string(),
   /** `.git/hooks/<name>`; null when there was no hooks directory. */
-  hooks: Record<string, SavedFile> | null
+  hooks: z.record(z.string(), savedFileSchema).nullable(),
   /** Files `.git/config` includes, by absolute path. */
-  includes: Record<string, SavedInclude>
+  includes: z.record(z.string(), savedIncludeSchema),
   /** The branch HEAD named, and its commit. */
-  branch: { ref: string; sha: string } | null
-}
+  branch: z.object({ ref: z.string(), sha: z.string() }).nullable()
+})
+export type GitDirSnapshot = z.infer<typeof gitDirSnapshotSchema>
 
-export interface GitDirChange {
+interface GitDirChange {
   /** Relative to the repository (`.git/hooks/pre-push`), or absolute for an included file. */
   path: string
   change: 'added' | 'modified' | 'removed' | 'replaced'
@@ -307,12 +317,12 @@ async function restoreBranch(s: GitDirSnapshot): Promise<GitDirReport['branchMov
 }
 
 async function headBranch(repo: string, head: Buffer): Promise<GitDirSnapshot['branch']> {
-  const m = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))
-  if (!m) return null
-  const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${m[1]}^{commit}`], {
+  const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1]
+  if (!ref) return null
+  const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
     okCodes: [1]
   })
-  return r.code === 0 ? { ref: m[1], sha: r.stdout.trim() } : null
+  return r.code === 0 ? { ref, sha: r.stdout.trim() } : null
 }
 
 async function readHooks(dir: string): Promise<Record<string, SavedFile> | null> {

@@ -130,7 +130,7 @@ export class GitObjects {
     const unique = checkOids(oids)
     const found = await this.request('info', unique)
     const sizes = new Map<string, number>()
-    unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i]).size))
+    unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i] ?? null).size))
     return sizes
   }
 
@@ -139,7 +139,7 @@ export class GitObjects {
     const unique = checkOids(oids)
     const found = await this.request('contents', unique)
     const blobs = new Map<string, Buffer>()
-    unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i]).data as Buffer))
+    unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i] ?? null).data as Buffer))
     return blobs
   }
 
@@ -214,8 +214,7 @@ export class GitObjects {
   private onData(chunk: Buffer): void {
     this.chunks.push(chunk)
     this.buffered += chunk.length
-    while (this.waiting.length > 0) {
-      const p = this.waiting[0]
+    for (let p = this.waiting[0]; p; p = this.waiting[0]) {
       if (!p.header) {
         const nl = this.findNewline()
         if (nl < 0) return
@@ -227,7 +226,8 @@ export class GitObjects {
           else p.reject(new Error(`git cat-file: ${p.name}: ${line}`))
           continue
         }
-        p.header = { oid: m[1], type: m[2], size: Number(m[3]) }
+        const [, oid = '', type = '', size = ''] = m
+        p.header = { oid, type, size: Number(size) }
         if (p.kind === 'info') {
           this.waiting.shift()
           p.resolve(p.header)
@@ -257,6 +257,8 @@ export class GitObjects {
     let need = n
     while (need > 0) {
       const c = this.chunks[0]
+      // Callers take only what `buffered` says has arrived.
+      if (!c) throw new Error(`git cat-file: ${n} bytes asked for, ${n - need} buffered`)
       if (c.length <= need) {
         parts.push(c)
         this.chunks.shift()
@@ -268,12 +270,12 @@ export class GitObjects {
       }
     }
     this.buffered -= n
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts, n)
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, n)
   }
 }
 
 /** Parses a raw tree object: `<mode> <name>\0<binary oid>` per entry. */
-export function parseTree(data: Buffer, oidBytes: number): TreeEntry[] {
+function parseTree(data: Buffer, oidBytes: number): TreeEntry[] {
   const entries: TreeEntry[] = []
   let i = 0
   while (i < data.length) {

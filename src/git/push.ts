@@ -287,7 +287,7 @@ async function replayOnto(
     ['merge-tree', '--write-tree', '--no-messages', '--name-only', '-z', head, sha],
     { okCodes: [1] }
   )
-  const [tree, ...rest] = merge.stdout.split('\0')
+  const [tree = '', ...rest] = merge.stdout.split('\0')
   if (merge.code === 1) {
     const paths = [...new Set(rest.filter(Boolean))].sort()
     throw new PushError(
@@ -334,7 +334,8 @@ async function readCommit(repo: string, sha: string): Promise<CommitInfo> {
     const line = headers.find((h) => h.startsWith(`${key} `)) ?? ''
     const m = /^\S+ (.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(line)
     if (!m) throw new Error(`commit ${sha} has no readable ${key}`)
-    return { name: m[1], email: m[2], date: `@${m[3]}` }
+    const [, name = '', email = '', seconds = ''] = m
+    return { name, email, date: `@${seconds}` }
   }
   return {
     parents: headers.filter((h) => h.startsWith('parent ')).map((h) => h.slice(7)),

@@ -1,8 +1,10 @@
+import { z } from 'zod'
+import { stageKindSchema } from '../pipeline/record.js'
 import { validateBranchName } from './branch.js'
 import { git } from './git.js'
 
 /** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
-export const TRAILER_KEYS = {
+const TRAILER_KEYS = {
   profile: 'Itervox-Profile',
   run: 'Itervox-Run',
   outcome: 'Itervox-Outcome',
@@ -15,18 +17,21 @@ export const TRAILER_KEYS = {
 
 export type Trailer = readonly [key: string, value: string]
 
+const count = z.int().min(0)
+
 /** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
-export interface StageKey {
-  issue: string
-  state: string
-  entry: number
-  kind: 'work' | 'review'
-  profile: string
-  attempt: number
-  round: number
+export const stageKeySchema = z.object({
+  issue: z.string(),
+  state: z.string(),
+  entry: count,
+  kind: stageKindSchema,
+  profile: z.string(),
+  attempt: count,
+  round: count,
   /** Runs of this same step before (a stage resumed by a reply runs again). */
-  resume: number
-}
+  resume: count
+})
+export type StageKey = z.infer<typeof stageKeySchema>
 
 export interface StageTrailerInput {
   profile: string

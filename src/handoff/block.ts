@@ -1,7 +1,7 @@
 // The `## Prior Agent Handoffs` block: newest handoffs first until the budget is full, shown
 // oldest first. Files are read lazily, newest to oldest, and the walk stops at the first file
 // that does not fit, so the cost follows what is shown, not the size of the history.
-import type { GitObjects } from '../git/objects.js'
+import type { GitObjects, TreeEntry } from '../git/objects.js'
 import { BlockBudget } from './budget.js'
 import { selectCandidates, type Candidates, type DirEntry } from './candidates.js'
 import { cleanHandoffText, describeCleaning } from './handoff-text.js'
@@ -45,24 +45,25 @@ export const DEFAULT_BLOCK_OPTIONS: BlockOptions = {
   maxFiles: 1000
 }
 
-/** The next file the walk needs (an index into the candidates) and how much room is left. */
-interface Need {
+/** The next file the walk needs (and its index among the candidates) and how much room is left. */
+interface Need<E> {
   index: number
+  file: E
   remaining: number
 }
 
-function* walk(
-  found: Candidates<DirEntry>,
+function* walk<E extends DirEntry>(
+  found: Candidates<E>,
   opts: BlockOptions
-): Generator<Need, BlockResult, Decoded> {
+): Generator<Need<E>, BlockResult, Decoded> {
   const budget = new BlockBudget(opts.budgetBytes)
   const warnings = [...found.warnings]
   const sanitized = emptyCounts()
   const files = found.entries
   let dropped = found.omitted
-  for (let i = 0; i < files.length; i++) {
-    const name = files[i].name
-    const decoded = yield { index: i, remaining: budget.remaining }
+  for (const [i, file] of files.entries()) {
+    const name = file.name
+    const decoded = yield { index: i, file, remaining: budget.remaining }
     if (!decoded.ok) {
       warnings.push(`skipped prior handoff ${name}: it ${decoded.problem}`)
       continue
@@ -120,7 +121,7 @@ export function renderHandoffBlock(
   const it = walk(found, opts)
   let step = it.next()
   while (!step.done) {
-    const { name, size } = found.entries[step.value.index]
+    const { name, size } = step.value.file
     const text = texts.get(name) as string
     step = it.next(overCap(size as number, opts) ?? { ok: true, text })
   }
@@ -149,20 +150,20 @@ export async function buildHandoffBlock(
   }
   const found = selectCandidates(listing.entries, opts)
   const files = found.entries
-  const sizeOf = async (i: number): Promise<number> => {
-    if (files[i].size === null) {
+  const sizeOf = async (file: TreeEntry, i: number): Promise<number> => {
+    if (file.size === null) {
       const window = files.slice(i, i + SIZE_WINDOW).filter((f) => f.size === null)
       const sizes = await git.blobSizes(window.map((f) => f.oid))
       for (const f of window) f.size = sizes.get(f.oid) as number
     }
-    return files[i].size as number
+    return file.size as number
   }
   const cache = new Map<number, Buffer>()
   const it = walk(found, opts)
   let step = it.next()
   while (!step.done) {
-    const { index, remaining } = step.value
-    const tooBig = overCap(await sizeOf(index), opts)
+    const { index, file, remaining } = step.value
+    const tooBig = overCap(await sizeOf(file, index), opts)
     if (tooBig) {
       step = it.next(tooBig)
       continue
@@ -170,16 +171,17 @@ export async function buildHandoffBlock(
     if (!cache.has(index)) {
       // Read this file and the next older ones that could still fit, plus one more; a blob
       // over the cap is never read.
-      const batch = [index]
-      let bytes = estimate(files[index])
+      const batch = [{ j: index, oid: file.oid }]
+      let bytes = estimate(file)
       for (let j = index + 1; j < files.length && bytes < remaining; j++) {
-        if (batch.length >= MAX_BATCH || files[j].size === null) break
-        if (overCap(files[j].size as number, opts)) continue
-        batch.push(j)
-        bytes += estimate(files[j])
+        const older = files[j]!
+        if (batch.length >= MAX_BATCH || older.size === null) break
+        if (overCap(older.size, opts)) continue
+        batch.push({ j, oid: older.oid })
+        bytes += estimate(older)
       }
-      const blobs = await git.readBlobs(batch.map((j) => files[j].oid))
-      for (const j of batch) cache.set(j, blobs.get(files[j].oid) as Buffer)
+      const blobs = await git.readBlobs(batch.map((b) => b.oid))
+      for (const b of batch) cache.set(b.j, blobs.get(b.oid) as Buffer)
     }
     const bytes = cache.get(index) as Buffer
     cache.delete(index)

@@ -7,7 +7,6 @@ export interface DirEntry {
   mode: string
   type: string
   size: number | null
-  oid?: string
 }
 
 export interface CandidateOptions {
@@ -73,8 +72,11 @@ export function selectCandidates<E extends DirEntry>(
   const max = Math.max(0, Math.floor(opts.maxFiles))
   const omitted = Math.max(0, kept.length - max)
   if (omitted > 0) {
+    // omitted > 0: kept holds at least `omitted` entries.
     const range =
-      omitted === 1 ? kept[0].entry.name : `${kept[0].entry.name} … ${kept[omitted - 1].entry.name}`
+      omitted === 1
+        ? kept[0]!.entry.name
+        : `${kept[0]!.entry.name} … ${kept[omitted - 1]!.entry.name}`
     warnings.push(
       `only the newest ${max} of ${kept.length} prior handoff files were considered; ` +
         `${omitted} older ${omitted === 1 ? 'one' : 'ones'} (${range}) ${omitted === 1 ? 'was' : 'were'} left out`
@@ -88,7 +90,7 @@ export function selectCandidates<E extends DirEntry>(
 const ascii = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** A name made safe for a one-line message: quoted, anything outside printable ASCII escaped. */
-export function quoteName(name: string): string {
+function quoteName(name: string): string {
   let out = '"'
   for (const ch of name) {
     const cp = ch.codePointAt(0) as number

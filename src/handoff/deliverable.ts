@@ -2,7 +2,7 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HANDOFF_DIR, partialPathOf } from './naming.js'
+import { frontMatterEnd } from '../config/front-matter.js'
 import { decodeUtf8 } from './utf8.js'
 import { inspectPath } from './worktree-path.js'
 
@@ -97,14 +97,11 @@ async function readNoFollow(
   }
 }
 
-/** The text after a leading `---` … `---` block; the text itself when there is none. */
+/** The text after a closed front matter block at the top; the text itself when there is none. */
 export function withoutFrontMatter(text: string): string {
-  const first = /^---[ \t]*\r?\n/.exec(text)
-  if (!first) return text
-  const close = /^---[ \t]*(?:\r?\n|$)/m
-  const rest = text.slice(first[0].length)
-  const m = close.exec(rest)
-  return m ? rest.slice(m.index + m[0].length) : text
+  const lines = text.split(/\r?\n/)
+  const end = frontMatterEnd(lines)
+  return end < 0 || end === lines.length ? text : lines.slice(end + 1).join('\n')
 }
 
 /** Titles of the Markdown headings (ATX and setext), outside fenced code blocks. */
@@ -113,21 +110,16 @@ export function headingTitles(markdown: string): string[] {
   let fence: { ch: string; len: number } | null = null
   let previous: string | null = null
   for (const line of markdown.split(/\r?\n/)) {
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
     if (fence) {
-      if (
-        f &&
-        f[1][0] === fence.ch &&
-        f[1].length >= fence.len &&
-        /^ {0,3}[`~]+[ \t]*$/.test(line)
-      ) {
+      if (f && f[0] === fence.ch && f.length >= fence.len && /^ {0,3}[`~]+[ \t]*$/.test(line)) {
         fence = null
       }
       previous = null
       continue
     }
     if (f) {
-      fence = { ch: f[1][0], len: f[1].length }
+      fence = { ch: f.charAt(0), len: f.length }
       previous = null
       continue
     }
@@ -153,16 +145,4 @@ const normalTitle = (s: string): string =>
 function missingSections(body: string, required: string[]): string[] {
   const have = new Set(headingTitles(body).map(normalTitle))
   return required.filter((r) => !have.has(normalTitle(r)))
-}
-
-/**
- * The changed paths that touch earlier handoffs: anything at or under `.itervox/handoff/`
- * (or `.itervox` itself, replaced wholesale) other than the run's own file and its partial.
- */
-export function changedEarlierHandoffs(changedPaths: string[], ownPath: string): string[] {
-  const own = new Set([ownPath, partialPathOf(ownPath)])
-  const hit = changedPaths.filter(
-    (p) => !own.has(p) && (p === '.itervox' || p === HANDOFF_DIR || p.startsWith(`${HANDOFF_DIR}/`))
-  )
-  return [...new Set(hit)]
 }

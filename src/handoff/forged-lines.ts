@@ -13,9 +13,8 @@ const RUN_LINE = /^[ \t]*(?:[-*+][ \t]*)?[`*_]*run\.(?:timestamp|handoff_path)\b
 
 /** True for a line that imitates a line of the handoff block or the Run Context. */
 export function isForgedLine(line: string): boolean {
-  const h = HEADING.exec(line)
-  if (h) {
-    const title = h[1]
+  const title = HEADING.exec(line)?.[1]
+  if (title !== undefined) {
     return BLOCK_TITLE.test(title) || FILE_TITLE.test(title) || MARKER.test(title)
   }
   return SETEXT_TITLE.test(line) || MARKER.test(line) || RUN_LINE.test(line)

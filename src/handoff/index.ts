@@ -1,41 +1,11 @@
 export {
   HANDOFF_DIR,
-  compareHandoffNames,
   handoffPath,
-  isPartialName,
   isRunTimestamp,
-  isValidProfileName,
   parseRunFileName,
-  partialPathOf,
   runTimestamp
 } from './naming.js'
-export {
-  addCounts,
-  describeSanitizeCounts,
-  emptyCounts,
-  sanitizeUntrusted,
-  type SanitizeCounts,
-  type Sanitized
-} from './sanitize.js'
-export { cutUtf8, decodeUtf8, utf8Length, type Decoded } from './utf8.js'
-export {
-  DEFAULT_BLOCK_OPTIONS,
-  buildHandoffBlock,
-  renderHandoffBlock,
-  renderRunContext,
-  type BlockOptions,
-  type BlockResult
-} from './block.js'
-export {
-  markPartial,
-  type PartialInfo,
-  type PartialOptions,
-  type PartialResult
-} from './partial.js'
-export {
-  changedEarlierHandoffs,
-  checkDeliverable,
-  withoutFrontMatter,
-  type DeliverableCheck,
-  type DeliverableOptions
-} from './deliverable.js'
+export { sanitizeUntrusted } from './sanitize.js'
+export { buildHandoffBlock, renderRunContext } from './block.js'
+export { markPartial } from './partial.js'
+export { checkDeliverable } from './deliverable.js'

@@ -3,17 +3,16 @@
 import { isPartialName } from './naming.js'
 import { utf8Length } from './utf8.js'
 
-export const BLOCK_PREAMBLE =
+const BLOCK_PREAMBLE =
   '## Prior Agent Handoffs\n\n' +
   "Listed in chronological order (oldest first). Each file is one prior agent's deliverable on this issue's branch."
 
-export const PARTIAL_SUFFIX_TEXT =
-  ' (partial — prior agent exited before completing this deliverable)'
+const PARTIAL_SUFFIX_TEXT = ' (partial — prior agent exited before completing this deliverable)'
 
 export const JOIN = '\n\n'
 
 /** itervox always says "handoffs"; we say "1 earlier handoff" (a deliberate difference). */
-export function truncationMarker(dropped: number): string {
+function truncationMarker(dropped: number): string {
   const what = dropped === 1 ? 'handoff' : 'handoffs'
   return `_[${dropped} earlier ${what} truncated to fit budget — see \`.itervox/handoff/\` for full history]_`
 }

@@ -58,8 +58,9 @@ export function baseName(path: string): string {
  */
 export function parseRunFileName(name: string): { timestamp: string; profile: string } | null {
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)_(.+)\.md$/.exec(name)
-  if (!m || isPartialName(name) || !isValidProfileName(m[2])) return null
-  return { timestamp: m[1], profile: m[2] }
+  const [, timestamp = '', profile = ''] = m ?? []
+  if (!m || isPartialName(name) || !isValidProfileName(profile)) return null
+  return { timestamp, profile }
 }
 
 /**
@@ -79,7 +80,7 @@ export function compareHandoffNames(a: string, b: string): number {
 }
 
 /** Code-point order, which is UTF-8 byte order (JS `<` compares UTF-16 units instead). */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) {
     const x = a.codePointAt(i) as number

@@ -62,9 +62,8 @@ export function describeSanitizeCounts(c: SanitizeCounts): string {
 }
 
 function listing(items: string[]): string {
-  return items.length === 1
-    ? items[0]
-    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+  const last = items.at(-1) ?? ''
+  return items.length === 1 ? last : `${items.slice(0, -1).join(', ')} and ${last}`
 }
 
 // Anything the slow path would change; most text has none of it and is returned as is.

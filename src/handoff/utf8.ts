@@ -18,8 +18,9 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
     return { ok: true, text: decoder.decode(bytes) }
   } catch {
     const at = firstInvalidUtf8(bytes)
-    if (at < 0) return { ok: false, problem: 'is not valid UTF-8' }
-    const byte = bytes[at].toString(16).toUpperCase().padStart(2, '0')
+    const bad = bytes[at]
+    if (bad === undefined) return { ok: false, problem: 'is not valid UTF-8' }
+    const byte = bad.toString(16).toUpperCase().padStart(2, '0')
     return { ok: false, problem: `is not valid UTF-8 (byte 0x${byte} at offset ${at})` }
   }
 }
@@ -27,8 +28,7 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
 /** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1. */
 export function firstInvalidUtf8(b: Uint8Array): number {
   let i = 0
-  while (i < b.length) {
-    const x = b[i]
+  for (let x = b[0]; x !== undefined; x = b[i]) {
     if (x < 0x80) {
       i++
       continue
@@ -46,9 +46,11 @@ export function firstInvalidUtf8(b: Uint8Array): number {
     else min = 0x80
     if (x === 0xed) max = 0x9f
     else if (x === 0xf4) max = 0x8f
-    if (i + 1 >= b.length || b[i + 1] < min || b[i + 1] > max) return i
+    const second = b[i + 1]
+    if (second === undefined || second < min || second > max) return i
     for (let k = 2; k <= need; k++) {
-      if (i + k >= b.length || (b[i + k] & 0xc0) !== 0x80) return i
+      const next = b[i + k]
+      if (next === undefined || (next & 0xc0) !== 0x80) return i
     }
     i += need + 1
   }
@@ -65,6 +67,7 @@ export function cutUtf8(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text, 'utf8')
   if (bytes.length <= maxBytes) return text
   let end = maxBytes
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--
+  // end < bytes.length: a byte past the end would not continue a sequence anyway.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--
   return bytes.subarray(0, end).toString('utf8')
 }

@@ -93,7 +93,10 @@ export function continuationFor(
         ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
         ...(current.reviewed ? { reviewed: current.reviewed } : {})
       }
-    default:
+    case 'move':
+    case 'stop':
+    case 'wait':
+    case 'escalate':
       return undefined
   }
 }

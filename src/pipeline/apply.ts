@@ -1,5 +1,6 @@
 import { sameState } from '../config/lookup.js'
 import type { Issue } from '../tracker/types.js'
+import { hasFlag, withFlag } from './flags.js'
 import type { Tracker, Workspace } from './ports.js'
 import type { Effect } from './record.js'
 import { readRequests } from './requests.js'
@@ -58,10 +59,9 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
         break
       }
       case 'flag': {
-        const has = labels.some((l) => l.toLowerCase() === e.flag)
-        if (has === e.on) break
+        if (hasFlag(labels, e.flag) === e.on) break
         await o.tracker.setFlag(issue(), e.flag, e.on)
-        labels = e.on ? [...labels, e.flag] : labels.filter((l) => l.toLowerCase() !== e.flag)
+        labels = withFlag(labels, e.flag, e.on)
         performed++
         break
       }

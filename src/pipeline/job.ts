@@ -1,4 +1,4 @@
-import type { AgentActivity, AgentStats } from '../agent/types.js'
+import { AGENT_OUTCOMES, type AgentActivity, type AgentStats } from '../agent/types.js'
 import { findAutomation } from '../config/load.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
@@ -9,6 +9,7 @@ import { carryOut } from './apply.js'
 import { decideStage } from './decide.js'
 import { describe, effectsOf } from './effects.js'
 import { isBot } from './actor.js'
+import { hasFlag, withFlag } from './flags.js'
 import type { StageOutcome } from './outcome.js'
 import { planStage, type StagePlan } from './plan.js'
 import type { JobTrigger, PreparedBranch, Published, Tracker, Workspace } from './ports.js'
@@ -45,7 +46,7 @@ export interface JobInput {
   log?: (line: string) => void
 }
 
-export interface JobStart {
+interface JobStart {
   issue: Issue
   state: string
   plan: StagePlan
@@ -395,9 +396,9 @@ async function finishOwed(
     j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`)
   }
   let labels = issue.labels
-  if (wasHalted && labels.some((l) => l.toLowerCase() === 'needs-attention')) {
+  if (wasHalted && hasFlag(labels, 'needs-attention')) {
     await j.tracker.setFlag(issue, 'needs-attention', false)
-    labels = labels.filter((l) => l.toLowerCase() !== 'needs-attention')
+    labels = withFlag(labels, 'needs-attention', false)
   }
   return {
     issue: { ...issue, state: carried.state, labels },
@@ -409,16 +410,8 @@ async function finishOwed(
 
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed: LandedStage): FinalisedStage {
-  const outcomes: StageOutcome[] = [
-    'succeeded',
-    'failed',
-    'stalled',
-    'timed_out',
-    'cancelled',
-    'input_required',
-    'rate_limited'
-  ]
-  const outcome = outcomes.find((o) => o === landed.outcome) ?? 'failed'
+  // A landed commit is an agent run's; its trailer is text anyone could have written.
+  const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed'
   return {
     outcome,
     reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,

@@ -1,10 +1,15 @@
-import type { AgentOutcome } from '../agent/types.js'
+import { z } from 'zod'
+import { AGENT_OUTCOMES } from '../agent/types.js'
 
-/** How a stage ended (DESIGN.md's `outcome` output). */
-export type StageOutcome = AgentOutcome | 'skipped' | 'denied'
+/** How a stage ended (DESIGN.md's `outcome` output): as its agent run did, or before one. */
+export const stageOutcomeSchema = z.enum([...AGENT_OUTCOMES, 'skipped', 'denied'])
+export type StageOutcome = z.infer<typeof stageOutcomeSchema>
 
-/** Ends after which the run's deliverable becomes `.partial.md` (input_required is a pause). */
-const PARTIAL: ReadonlySet<StageOutcome> = new Set([
+/**
+ * Ends in which the agent did not do its work: the run's deliverable becomes `.partial.md`,
+ * and the job fails so a person sees it (input_required is a pause, not an end).
+ */
+const UNFINISHED: ReadonlySet<StageOutcome> = new Set([
   'failed',
   'stalled',
   'timed_out',
@@ -12,6 +17,6 @@ const PARTIAL: ReadonlySet<StageOutcome> = new Set([
   'rate_limited'
 ])
 
-export function marksPartial(outcome: StageOutcome): boolean {
-  return PARTIAL.has(outcome)
+export function isUnfinished(outcome: StageOutcome): boolean {
+  return UNFINISHED.has(outcome)
 }

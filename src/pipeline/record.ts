@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { StageOutcome } from './outcome.js'
+import { stageOutcomeSchema } from './outcome.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
@@ -10,22 +10,8 @@ const count = z.int().min(0)
 export const stageKindSchema = z.enum(['work', 'review'])
 export type StageKind = z.infer<typeof stageKindSchema>
 
-// Spelled out as a record so the compiler says when an outcome is added.
-const OUTCOMES: Record<StageOutcome, true> = {
-  succeeded: true,
-  failed: true,
-  stalled: true,
-  timed_out: true,
-  cancelled: true,
-  input_required: true,
-  rate_limited: true,
-  skipped: true,
-  denied: true
-}
-const stageOutcomeSchema = z.enum(Object.keys(OUTCOMES) as [StageOutcome, ...StageOutcome[]])
-
 /** One stage run, as the issue's record keeps it. */
-export const stageRecordSchema = z.object({
+const stageRecordSchema = z.object({
   /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
   entry: count,
   state: z.string(),
@@ -52,7 +38,7 @@ export const stageRecordSchema = z.object({
 export type StageRecord = z.infer<typeof stageRecordSchema>
 
 /** A stage paused for a person's answer. */
-export const waitingSchema = z.object({
+const waitingSchema = z.object({
   entry: count,
   state: z.string(),
   profile: z.string(),
@@ -69,7 +55,7 @@ export type WaitingInput = z.infer<typeof waitingSchema>
  * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
  * comes from here, never from the wake-up's payload.
  */
-export const continuationSchema = z.object({
+const continuationSchema = z.object({
   state: z.string(),
   entry: count,
   kind: stageKindSchema,
@@ -86,7 +72,7 @@ export const continuationSchema = z.object({
 export type Continuation = z.infer<typeof continuationSchema>
 
 /** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
-export const effectSchema = z.discriminatedUnion('kind', [
+const effectSchema = z.discriminatedUnion('kind', [
   /** A comment, written at most once per key. */
   z.object({ kind: z.literal('comment'), key: z.string(), body: z.string() }),
   /** A comment the agent asked for, read again from its committed deliverable. */
@@ -117,18 +103,17 @@ export const effectSchema = z.discriminatedUnion('kind', [
 export type Effect = z.infer<typeof effectSchema>
 
 /** What a decision still owes the tracker: written before any effect, finished by any later run. */
-export const owedSchema = z.object({
+const owedSchema = z.object({
   /** The run that decided it. */
   run: z.string(),
   effects: z.array(effectSchema)
 })
-export type Owed = z.infer<typeof owedSchema>
 
 /**
  * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
  * status comment (GitHub) or beside the issue file (local), written only by this tool.
  */
-export const issueRecordSchema = z.object({
+const issueRecordSchema = z.object({
   v: z.literal(1),
   /** The state this record last saw the issue enter. */
   state: z.string().nullable(),
@@ -162,7 +147,7 @@ export function emptyRecord(): IssueRecord {
 }
 
 /** Most stage records kept; older ones stay in the branch's commit trailers. */
-export const MAX_STAGE_RECORDS = 50
+const MAX_STAGE_RECORDS = 50
 
 /** The record once a job has decided to run a stage for `state`. */
 export function recordStart(

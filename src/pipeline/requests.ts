@@ -1,6 +1,8 @@
+import { splitFrontMatter } from '../config/front-matter.js'
 import { sameState } from '../config/lookup.js'
 import { readYamlTree } from '../config/yaml-tree.js'
 import { sanitizeUntrusted } from '../handoff/index.js'
+import { clip } from './untrusted-text.js'
 
 /** What an agent asks the action to do for it, in its deliverable's front matter. */
 export interface AgentRequests {
@@ -22,13 +24,12 @@ const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'] as const
 export function readRequests(deliverable: string): { requests: AgentRequests; problems: string[] } {
   const problems: string[] = []
   const requests: AgentRequests = {}
-  const text = deliverable.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
-  if (!text.startsWith('---\n')) return { requests, problems }
-  const end = text.indexOf('\n---', 3)
-  if (end < 0 || end > MAX_FRONT_MATTER) {
+  const parts = splitFrontMatter(deliverable.replace(/\r\n?/g, '\n'))
+  if (parts.frontMatter === null) return { requests, problems }
+  if (parts.unclosed || parts.frontMatter.length > MAX_FRONT_MATTER) {
     return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] }
   }
-  const tree = readYamlTree(text.slice(4, end + 1), 2)
+  const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine)
   if (tree.errors.length > 0) {
     return {
       requests,
@@ -129,8 +130,4 @@ export function requestsSection(allowedActions: string[], review: boolean): stri
   )
   lines.push('Requests are carried out after you exit, and only if your deliverable is complete.')
   return lines.join('\n')
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text
 }

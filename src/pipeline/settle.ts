@@ -111,7 +111,7 @@ export async function settleStage(o: {
 }
 
 /** Paths left out of the commit and what was put back under `.git`, one line each. */
-export function refusalsOf(r: FinalisedStage): string[] {
+function refusalsOf(r: FinalisedStage): string[] {
   const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`)
   if (r.gitDir) {
     out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`))

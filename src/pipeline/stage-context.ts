@@ -1,63 +1,71 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { GitDirSnapshot } from '../git/guard.js'
-import type { StageKey } from '../git/trailers.js'
-import type { StageOutcome } from './outcome.js'
+import { z } from 'zod'
+import { writeWhole } from '../files/write-whole.js'
+import { gitDirSnapshotSchema } from '../git/guard.js'
+import { stageKeySchema } from '../git/trailers.js'
+import { stageOutcomeSchema } from './outcome.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
  * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
- * runner's temp folder, which the agent's working tree does not contain.
+ * runner's temp folder, which the agent's working tree does not contain; still, it is read
+ * back through this schema, as anything on disk an agent might reach.
  */
-export interface StageContext {
-  repo: string
-  branch: string
-  baseSha: string
+const stageContextSchema = z.object({
+  repo: z.string(),
+  branch: z.string(),
+  baseSha: z.string(),
   /** The branch was new on the remote when the stage began. */
-  created: boolean
-  issue: string
-  profile: string
-  runId: string
-  timestamp: string
-  handoffPath: string
-  requiredSections: string[]
-  maxFileBytes: number
-  commitPaths: string[]
+  created: z.boolean(),
+  issue: z.string(),
+  profile: z.string(),
+  runId: z.string(),
+  timestamp: z.string(),
+  handoffPath: z.string(),
+  requiredSections: z.array(z.string()),
+  maxFileBytes: z.number(),
+  commitPaths: z.array(z.string()),
   /** Repo-relative WORKFLOW.md, never committed by a stage. */
-  workflowPath: string
-  startedAt: string
+  workflowPath: z.string(),
+  startedAt: z.string(),
   /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
-  snapshot?: GitDirSnapshot
+  snapshot: gitDirSnapshotSchema.optional(),
   /** Which stage of which issue this is; its commit carries it as trailers. */
-  key?: StageKey
+  key: stageKeySchema.optional(),
   /** The agent's process group, once it runs. */
-  agentPgid?: number
+  agentPgid: z.int().optional(),
   /**
    * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
    * end is judged and committed (`committed` says how), so whoever finishes it only publishes
    * that commit; in `published` the work is safe but the pipeline's next step may not have
    * been carried out; in `done` the job saw it through.
    */
-  phase?: 'agent' | 'committed' | 'published' | 'done'
-  committed?: {
-    sha: string | null
-    outcome: StageOutcome
-    reason: string
-    handoffPath: string | null
-  }
-}
+  phase: z.enum(['agent', 'committed', 'published', 'done']).optional(),
+  committed: z
+    .object({
+      sha: z.string().nullable(),
+      outcome: stageOutcomeSchema,
+      reason: z.string(),
+      handoffPath: z.string().nullable()
+    })
+    .optional()
+})
+export type StageContext = z.infer<typeof stageContextSchema>
 
 export function saveStageContext(path: string, ctx: StageContext): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
-  const tmp = `${path}.tmp`
-  writeFileSync(tmp, JSON.stringify(ctx), { mode: 0o600 })
-  renameSync(tmp, path)
+  writeWhole(path, JSON.stringify(ctx), { mode: 0o600 })
 }
 
+/** The context at `path`; null when there is none or it is not shaped like one. */
 export function loadStageContext(path: string): StageContext | null {
+  let value: unknown
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as StageContext
+    value = JSON.parse(readFileSync(path, 'utf8'))
   } catch {
     return null
   }
+  const parsed = stageContextSchema.safeParse(value)
+  return parsed.success ? parsed.data : null
 }

@@ -8,7 +8,7 @@ import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.j
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
 import type { Issue } from '../tracker/types.js'
-import { marksPartial, type StageOutcome } from './outcome.js'
+import { isUnfinished, type StageOutcome } from './outcome.js'
 import { saveStageContext, type StageContext } from './stage-context.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
 
@@ -183,7 +183,7 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
       reason = `the deliverable is not acceptable: ${check.problem}`
     }
   }
-  if (marksPartial(outcome)) {
+  if (isUnfinished(outcome)) {
     const partial = await markPartial(
       ctx.repo,
       ctx.handoffPath,

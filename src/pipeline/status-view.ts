@@ -1,6 +1,8 @@
 import { Buffer } from 'node:buffer'
+import { stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
+import { formatDuration } from './duration.js'
 import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
 import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
 
@@ -30,7 +32,7 @@ const MAX_QUESTION = 4000
 export function pipelineDiagram(config: WorkflowConfig, current: string | null): string {
   const nodes = new Map<string, { id: string; label: string }>()
   const node = (state: string): string => {
-    const key = state.toLowerCase()
+    const key = stateKey(state)
     let n = nodes.get(key)
     if (!n) {
       n = { id: `s${nodes.size}`, label: state }
@@ -97,7 +99,7 @@ export function stageTable(record: IssueRecord, options: StageTableOptions = {})
       cellText(s.profile),
       runKind(s),
       cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-      duration(s.durationMs),
+      formatDuration(s.durationMs),
       deliverable(s.handoffPath, options.blobUrl),
       link(cellText(s.run, 40), s.runUrl)
     ]
@@ -314,14 +316,6 @@ function utcTime(iso: string): string {
   const t = Date.parse(String(iso))
   if (Number.isNaN(t)) return cellText(iso, 40)
   return new Date(t).toISOString().slice(0, 19).replace('T', ' ')
-}
-
-function duration(ms: number): string {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return ''
-  const s = Math.round(ms / 1000)
-  if (s < 60) return `${s}s`
-  const m = Math.floor(s / 60)
-  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`
 }
 
 // Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.

@@ -4,7 +4,7 @@ import type { StageKind } from './record.js'
 import type { AgentRequests } from './requests.js'
 
 /** Review rounds before a reviewer's FAIL escalates instead of sending the work back. */
-export const MAX_REVIEW_ROUNDS = 3
+const MAX_REVIEW_ROUNDS = 3
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
 export const TRANSITION_BUDGET = 30
 
@@ -50,7 +50,7 @@ export interface StageFacts {
 }
 
 /** The deliverable checks failing is a `failed` whose reason starts with this. */
-export const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: '
+const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: '
 
 /** Decides the next step of the pipeline from how a stage ended. Pure. */
 export function decideNext(f: StageFacts): Next {
@@ -72,7 +72,10 @@ export function decideNext(f: StageFacts): Next {
       return { kind: 'wait', question: f.question ?? 'The agent asked for input.' }
     case 'succeeded':
       return afterSuccess(f, escalate)
-    default: {
+    case 'failed':
+    case 'stalled':
+    case 'timed_out':
+    case 'rate_limited': {
       if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
         const problem = f.reason.slice(DELIVERABLE_PROBLEM.length)
         if (!f.recheckSpent) {

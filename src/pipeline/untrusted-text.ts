@@ -20,7 +20,7 @@ export function clip(text: string, max: number): string {
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
  * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
  */
-export function inlineMarkdown(text: string): string {
+function inlineMarkdown(text: string): string {
   return text.replace(/[&<>|`\\[\]@#]/g, (c) =>
     c === '@' || c === '#' ? `${c}\u2060` : `&#${c.charCodeAt(0)};`
   )

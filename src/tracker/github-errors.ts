@@ -3,6 +3,7 @@
 // limits outlasting the retries, and a write whose answer was lost each have their own class, so
 // callers can tell them apart (`faultKind`); anything else is a plain GitHubApiError.
 import { UserError } from '../errors.js'
+import { clip } from '../pipeline/untrusted-text.js'
 import { NoAnswer } from './github-fetch.js'
 
 /** What a GitHub failure means for the caller; see the error classes below. */
@@ -133,7 +134,7 @@ export function noteAttempts(e: unknown, n: number): void {
 /** GitHub's own message (without the documentation link Octokit appends), on one line. */
 export function apiMessage(e: HttpFailure): string {
   const data = e.response?.data as { message?: unknown; errors?: unknown[] } | string | undefined
-  if (typeof data === 'string' && data.trim()) return clip(data.replace(/<[^>]*>/g, ' '))
+  if (typeof data === 'string' && data.trim()) return shortLine(data.replace(/<[^>]*>/g, ' '))
   const body = typeof data === 'object' ? data : undefined
   const base = typeof body?.message === 'string' ? body.message : e.message
   const details = (body?.errors ?? [])
@@ -143,13 +144,12 @@ export function apiMessage(e: HttpFailure): string {
         : ((x as { message?: string; code?: string }).message ?? (x as { code?: string }).code)
     )
     .filter((x): x is string => typeof x === 'string')
-  return clip([base, ...details].join(': '))
+  return shortLine([base, ...details].join(': '))
 }
 
 /** One line, short enough to read: an HTML error page must not become the message. */
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line
+function shortLine(text: string): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), 300)
 }
 
 /**

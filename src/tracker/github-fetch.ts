@@ -83,8 +83,12 @@ function describe(code: string | undefined, e: unknown): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `the host name did not resolve (${code})`
+    // No code, or one with no words of its own: what the error says.
+    case undefined:
+    default: {
+      const cause = (e as { cause?: { message?: unknown } }).cause?.message
+      const message = typeof cause === 'string' ? cause : (e as Error).message
+      return `the request failed: ${message}${code ? ` (${code})` : ''}`
+    }
   }
-  const cause = (e as { cause?: { message?: unknown } }).cause?.message
-  const message = typeof cause === 'string' ? cause : (e as Error).message
-  return `the request failed: ${message}${code ? ` (${code})` : ''}`
 }

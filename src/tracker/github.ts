@@ -1,11 +1,12 @@
 // The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
 // triggered a stage, the issue's draft pull request, the living status comment, and the
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
+import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
-import type { Issue, TrackerPort } from './types.js'
+import type { Issue } from './types.js'
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
@@ -53,7 +54,7 @@ const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/
 
 const DISPATCH_MAX_KEYS = 10
 
-export class GitHubTracker implements TrackerPort {
+export class GitHubTracker {
   private readonly octokit: Octokit
   private readonly countRequests: () => number
   private readonly owner: string
@@ -265,10 +266,10 @@ export class GitHubTracker implements TrackerPort {
   ): Promise<MoveResult> {
     const labels = await this.issueLabels(issue)
     const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined)
-    const is = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
-    if (present.length === 1 && is(present[0], to)) return { moved: false, current: to }
-    if (from !== null && !present.some((l) => is(l, from))) {
-      const current = present.length === 1 ? stateOfLabel(present[0], allStates)! : null
+    const only = present.length === 1 ? present[0] : undefined
+    if (only !== undefined && sameState(only, to)) return { moved: false, current: to }
+    if (from !== null && !present.some((l) => sameState(l, from))) {
+      const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null)
       return { moved: false, current }
     }
     const next = labelsAfterMove(labels, allStates, to)
@@ -288,29 +289,6 @@ export class GitHubTracker implements TrackerPort {
       })
     )
     return labels.map((l) => l.name)
-  }
-
-  /** Creates the repository label when no label of that name (in any case) exists. */
-  async ensureLabel(name: string, color = 'ededed'): Promise<void> {
-    await this.call(`create the label ${JSON.stringify(name)}`, 'issues: write', async () => {
-      try {
-        await this.octokit.rest.issues.getLabel({ ...this.where, name })
-        return
-      } catch (e) {
-        if (!isHttpFailure(e) || e.status !== 404) throw e
-      }
-      try {
-        await this.octokit.rest.issues.createLabel({
-          request: { idempotent: true },
-          ...this.where,
-          name,
-          color
-        })
-      } catch (e) {
-        // Someone created it between our read and our write.
-        if (!isHttpFailure(e) || e.status !== 422 || !/already_exists/.test(e.message)) throw e
-      }
-    })
   }
 
   /** Adds labels; returns every label the issue has afterwards. */
@@ -360,7 +338,7 @@ export class GitHubTracker implements TrackerPort {
       })
       for await (const { data } of pages) {
         const mine = data.find(
-          (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0].trim() === head
+          (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head
         )
         if (mine) return { id: mine.id, url: mine.html_url, body: mine.body ?? '' }
       }

@@ -1,12 +1,11 @@
 // On GitHub every state is a label, matched case-insensitively (itervox's convention). These
 // pure rules read the state from an issue's labels and compute the labels after a move.
+import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
-
-const key = (s: string): string => s.toLowerCase()
 
 /** The known state a label stands for, spelled as WORKFLOW.md spells it; undefined if none. */
 export function stateOfLabel(label: string, states: string[]): string | undefined {
-  return states.find((s) => key(s) === key(label))
+  return states.find((s) => sameState(s, label))
 }
 
 /**
@@ -21,7 +20,8 @@ export function stateFromLabels(labels: string[], states: string[], issue: strin
       `issue ${issue} has ${found.length} state labels, ${names}; remove all but one so its state is clear`
     )
   }
-  return found.length ? stateOfLabel(found[0], states)! : null
+  const [label] = found
+  return label === undefined ? null : (stateOfLabel(label, states) ?? null)
 }
 
 /** The labels after moving to `to`: every label that is not a state, then `to`. */

@@ -1,3 +1,4 @@
+import { splitFrontMatter } from '../config/front-matter.js'
 import { isMap } from '../config/section-input.js'
 import { readYamlTree } from '../config/yaml-tree.js'
 import { UserError } from '../errors.js'
@@ -12,19 +13,17 @@ export interface IssueFrontMatter {
 }
 
 /**
- * Cuts an issue file (LF line ends) into its front matter and its trimmed body. The YAML is
- * read as WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field
- * of the wrong shape is a UserError at its line rather than "[object Object]" downstream.
+ * Cuts an issue file into its front matter and its trimmed body. The YAML is read as
+ * WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field of the
+ * wrong shape is a UserError at its line rather than "[object Object]" downstream.
  */
 export function readIssueFrontMatter(
   text: string,
   file: string
 ): { meta: IssueFrontMatter; body: string } {
-  const lines = text.split('\n')
-  if (lines[0] !== '---') return { meta: { labels: [] }, body: text.trim() }
-  let end = lines.indexOf('---', 1)
-  if (end < 0) end = lines.length
-  const tree = readYamlTree(lines.slice(1, end).join('\n'), 2)
+  const parts = splitFrontMatter(text)
+  if (parts.frontMatter === null) return { meta: { labels: [] }, body: parts.body }
+  const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine)
   const first = tree.errors[0]
   if (first) throw new UserError(`invalid front matter: ${first.message}`, { file, ...first.pos })
   const root = tree.root ?? Object.create(null)
@@ -49,10 +48,7 @@ export function readIssueFrontMatter(
       created: field('created'),
       updated: field('updated')
     },
-    body: lines
-      .slice(end + 1)
-      .join('\n')
-      .trim()
+    body: parts.body
   }
 }
 

@@ -19,7 +19,7 @@ import {
 import { readLocalRecord, writeLocalRecord } from './local-record.js'
 
 /** Who the local runner signs its own comments on the issue file as. */
-export const RUNNER_AUTHOR = 'itervox-handoff'
+const RUNNER_AUTHOR = 'itervox-handoff'
 
 export class LocalPort implements Tracker {
   readonly wakes = 'none' as const

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { UserError } from '../errors.js'
+import { writeWhole } from '../files/write-whole.js'
 import { emptyRecord, parseRecord, type IssueRecord } from '../pipeline/record.js'
 
 /**
@@ -51,9 +52,5 @@ export function readLocalRecord(root: string, id: string): IssueRecord {
 
 export function writeLocalRecord(root: string, id: string, record: IssueRecord): void {
   ensureRunsDir(root)
-  const path = runPath(root, id)
-  // Write then rename: a run killed mid-write leaves the old record, never half of one.
-  const tmp = `${path}.tmp-${process.pid}`
-  writeFileSync(tmp, JSON.stringify({ record }, null, 2) + '\n')
-  renameSync(tmp, path)
+  writeWhole(runPath(root, id), JSON.stringify({ record }, null, 2) + '\n')
 }

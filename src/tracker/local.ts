@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { frontMatterEnd } from '../config/front-matter.js'
 import { UserError } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'
+import { writeWhole } from '../files/write-whole.js'
 import { readIssueFrontMatter } from './local-front-matter.js'
 import type { Issue } from './types.js'
 
@@ -72,8 +74,9 @@ export function setLocalIssueState(repoRoot: string, id: string, state: string):
   const path = localIssuePath(repoRoot, id)
   const text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n')
   const lines = text.split('\n')
-  const end = lines[0] === '---' ? lines.indexOf('---', 1) : -1
-  if (end < 0) throw new UserError(`${id}: the issue file has no front matter to hold its state`)
+  const end = frontMatterEnd(lines)
+  if (end < 0 || end === lines.length)
+    throw new UserError(`${id}: the issue file has no front matter to hold its state`)
   const now = new Date().toISOString()
   const quoted = JSON.stringify(state)
   let sawState = false
@@ -137,13 +140,6 @@ export function createLocalIssue(
   mkdirSync(dirname(path), { recursive: true })
   writeWhole(path, `---\n${meta.join('\n')}\n---\n\n${issue.description.trim()}\n`)
   return path
-}
-
-// Write then rename, so a reader never sees half a file.
-function writeWhole(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`
-  writeFileSync(tmp, text)
-  renameSync(tmp, path)
 }
 
 const COMMENTS_HEADING = /^## Comments[ \t]*$/m

@@ -21,8 +21,3 @@ export interface Issue {
   createdAt?: string
   updatedAt?: string
 }
-
-/** What the pipeline needs from any tracker. */
-export interface TrackerPort {
-  getIssue(id: string): Promise<Issue>
-}

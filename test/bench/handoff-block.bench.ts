@@ -95,7 +95,7 @@ function runChild(args: string[]): Promise<ChildReport> {
   })
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
 
 async function main(): Promise<void> {
   const repos: { files: number; repo: TempRepo; commit: string }[] = []
@@ -118,13 +118,15 @@ async function main(): Promise<void> {
     )
     const rows = CASES.map((files) => {
       const rs = reports.get(files) ?? []
+      const last = rs.at(-1)
+      if (!last) throw new Error(`no run of ${files} handoffs reported`)
       const times = rs.flatMap((r) => r.times)
       const row = {
         files,
         median: median(times),
         min: Math.min(...times),
         peak: Math.max(...rs.map((r) => r.maxRssMb)),
-        ...rs[rs.length - 1]
+        ...last
       }
       console.log(
         `${pad(files, 9)} ${pad(((files * FILE_BYTES) / 1e6).toFixed(1), 9)} ` +
@@ -133,7 +135,8 @@ async function main(): Promise<void> {
       )
       return row
     })
-    const [small, large] = [rows[0], rows[rows.length - 1]]
+    const [small, large] = [rows[0], rows.at(-1)]
+    if (!small || !large) throw new Error('no cases were measured')
     console.log(
       `\nratio ${large.files} vs ${small.files}: median ${(large.median / small.median).toFixed(2)}x, ` +
         `min ${(large.min / small.min).toFixed(2)}x (target ≤ 3x); ` +
@@ -146,7 +149,7 @@ async function main(): Promise<void> {
 }
 
 const [mode, repoDir, commit] = process.argv.slice(2)
-if (mode === '--child') await child(repoDir, commit)
+if (mode === '--child') await child(repoDir ?? '', commit ?? '')
 else if (mode === '--baseline') {
   const idle: ChildReport = {
     times: [],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import type { LocalStage } from '../../src/cli/local-pipeline.js'
-import { elapsed, outputMode, StageProgress } from '../../src/cli/progress.js'
+import { outputMode, StageProgress } from '../../src/cli/progress.js'
 
 function sink(isTTY: boolean) {
   const writes: string[] = []
@@ -68,15 +68,5 @@ describe('stage progress', () => {
     q.start(START)
     q.end(END)
     expect(json.writes).toEqual([])
-  })
-
-  it('formats elapsed time', () => {
-    expect([
-      elapsed(0),
-      elapsed(1234),
-      elapsed(59_949),
-      elapsed(60_000),
-      elapsed(3_725_000)
-    ]).toEqual(['0.0s', '1.2s', '59.9s', '1m 00s', '62m 05s'])
   })
 })

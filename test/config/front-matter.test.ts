@@ -4,7 +4,13 @@ import { splitFrontMatter } from '../../src/config/front-matter.js'
 describe('splitFrontMatter', () => {
   it('cuts at the first line that is exactly --- and trims the body', () => {
     const parts = splitFrontMatter('---\na: 1\n---\n\n\n  Hello\n\n')
-    expect(parts).toEqual({ frontMatter: 'a: 1', frontMatterLine: 2, body: 'Hello', bodyLine: 6 })
+    expect(parts).toEqual({
+      frontMatter: 'a: 1',
+      frontMatterLine: 2,
+      unclosed: false,
+      body: 'Hello',
+      bodyLine: 6
+    })
   })
 
   it('normalises CRLF before looking for fences', () => {
@@ -12,6 +18,7 @@ describe('splitFrontMatter', () => {
     expect(parts).toEqual({
       frontMatter: 'a: 1',
       frontMatterLine: 2,
+      unclosed: false,
       body: 'Body\nmore',
       bodyLine: 4
     })
@@ -20,6 +27,7 @@ describe('splitFrontMatter', () => {
   it('takes everything as front matter when the closing fence is missing', () => {
     const parts = splitFrontMatter('---\na: 1\nb: 2\n')
     expect(parts.frontMatter).toBe('a: 1\nb: 2\n')
+    expect(parts.unclosed).toBe(true)
     expect(parts.body).toBe('')
   })
 
@@ -45,6 +53,7 @@ describe('splitFrontMatter', () => {
     expect(splitFrontMatter('---\n---\nx')).toEqual({
       frontMatter: '',
       frontMatterLine: 2,
+      unclosed: false,
       body: 'x',
       bodyLine: 3
     })

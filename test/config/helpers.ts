@@ -52,7 +52,7 @@ export function parse(text: string, opts: ParseOpts = {}): LoadedWorkflow {
     file: opts.file ?? 'WORKFLOW.md',
     env: opts.env ?? {},
     baseDir: opts.baseDir,
-    readFile: (p) => (Object.hasOwn(files, p) ? files[p] : null)
+    readFile: (p) => (Object.hasOwn(files, p) ? (files[p] ?? null) : null)
   })
 }
 

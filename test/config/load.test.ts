@@ -59,20 +59,20 @@ describe('parseWorkflow', () => {
       'agents/reviewer/INSTRUCTIONS.md'
     ])
     const researcher = config.agent.profiles.researcher
-    expect(researcher.soulText).toBe('# researcher\n\nCurious and careful.')
-    expect(researcher.soulFile).toBe('agents/researcher/SOUL.md')
-    expect(researcher.soulLine).toBe(10)
-    expect(researcher.instructionsText).toBe('Map the code; write to {{ run.handoff_path }}.')
-    expect(researcher.allowedActions).toEqual(['comment', 'move_state'])
+    expect(researcher?.soulText).toBe('# researcher\n\nCurious and careful.')
+    expect(researcher?.soulFile).toBe('agents/researcher/SOUL.md')
+    expect(researcher?.soulLine).toBe(10)
+    expect(researcher?.instructionsText).toBe('Map the code; write to {{ run.handoff_path }}.')
+    expect(researcher?.allowedActions).toEqual(['comment', 'move_state'])
   })
 
   it("resolves profile paths from WORKFLOW.md's folder, inside the repository", () => {
     const text = edit('soul_file: agents/reviewer/SOUL.md', 'soul_file: ../shared/./SOUL.md')
     const files = { ...prefixed(FILES, 'docs/'), 'shared/SOUL.md': 'shared soul' }
     const { config } = parse(text, { file: 'docs/WORKFLOW.md', files })
-    expect(config.agent.profiles.reviewer.soulFile).toBe('shared/SOUL.md')
-    expect(config.agent.profiles.reviewer.soulText).toBe('shared soul')
-    expect(config.agent.profiles.researcher.instructionsFile).toBe(
+    expect(config.agent.profiles.reviewer?.soulFile).toBe('shared/SOUL.md')
+    expect(config.agent.profiles.reviewer?.soulText).toBe('shared soul')
+    expect(config.agent.profiles.researcher?.instructionsFile).toBe(
       'docs/agents/researcher/INSTRUCTIONS.md'
     )
 
@@ -92,14 +92,14 @@ describe('parseWorkflow', () => {
       baseDir: 'cfg',
       files: prefixed(FILES, 'cfg/')
     })
-    expect(config.agent.profiles.reviewer.soulFile).toBe('cfg/agents/reviewer/SOUL.md')
+    expect(config.agent.profiles.reviewer?.soulFile).toBe('cfg/agents/reviewer/SOUL.md')
   })
 
   it('normalises actions: lower-cased, de-duplicated, sorted', () => {
     const { config } = parse(
       edit('[comment, move_state]', '[MOVE_STATE, Comment, comment, " merge_pr "]')
     )
-    expect(config.agent.profiles.researcher.allowedActions).toEqual([
+    expect(config.agent.profiles.researcher?.allowedActions).toEqual([
       'comment',
       'merge_pr',
       'move_state'
@@ -113,10 +113,10 @@ describe('parseWorkflow', () => {
       edit('    reviewer:\n', '    reviewer:\n      command: " ./bin/agent.sh  --fast "\n')
     )
     const { profiles } = parse(text).config.agent
-    expect(profiles.researcher.command).toBe('codex   exec')
-    expect(profiles.researcher.argv).toEqual(['codex', 'exec'])
-    expect(profiles.reviewer.command).toBe('./bin/agent.sh  --fast')
-    expect(profiles.reviewer.argv).toEqual(['./bin/agent.sh', '--fast'])
+    expect(profiles.researcher?.command).toBe('codex   exec')
+    expect(profiles.researcher?.argv).toEqual(['codex', 'exec'])
+    expect(profiles.reviewer?.command).toBe('./bin/agent.sh  --fast')
+    expect(profiles.reviewer?.argv).toEqual(['./bin/agent.sh', '--fast'])
   })
 
   it('keeps commit_paths and required_sections', () => {
@@ -125,14 +125,14 @@ describe('parseWorkflow', () => {
       '      commit_paths: ["docs/**", "*.md"]\n      required_sections: ["## Findings", Risks]\n'
     )
     const researcher = parse(text).config.agent.profiles.researcher
-    expect(researcher.commitPaths).toEqual(['docs/**', '*.md'])
-    expect(researcher.requiredSections).toEqual(['## Findings', 'Risks'])
-    expect(researcher.allowedActions).toEqual([])
+    expect(researcher?.commitPaths).toEqual(['docs/**', '*.md'])
+    expect(researcher?.requiredSections).toEqual(['## Findings', 'Risks'])
+    expect(researcher?.allowedActions).toEqual([])
   })
 
   it('accepts trigger.states lists and matches states case-insensitively', () => {
     const text = edit('      state: Todo', '      states: [todo, REVIEWING]')
-    expect(parse(text).config.automations[0].states).toEqual(['todo', 'REVIEWING'])
+    expect(parse(text).config.automations[0]?.states).toEqual(['todo', 'REVIEWING'])
   })
 
   it('treats empty values as not set', () => {
@@ -171,15 +171,15 @@ describe('parseWorkflow', () => {
       '    profile: researcher\n    instructions: |\n      Cost: $5 for {{ issue.title }} $HOME\n'
     )
     const automation = parse(block).config.automations[0]
-    expect(automation.instructions).toBe('Cost: $5 for {{ issue.title }} $HOME\n')
-    expect(automation.instructionsLine).toBe(23)
+    expect(automation?.instructions).toBe('Cost: $5 for {{ issue.title }} $HOME\n')
+    expect(automation?.instructionsLine).toBe(23)
     const inline = edit(
       '    profile: researcher\n',
       '    profile: researcher\n    instructions: "Be brief, ${NAME}."\n'
     )
     const inlineAutomation = parse(inline).config.automations[0]
-    expect(inlineAutomation.instructions).toBe('Be brief, ${NAME}.')
-    expect(inlineAutomation.instructionsLine).toBe(22)
+    expect(inlineAutomation?.instructions).toBe('Be brief, ${NAME}.')
+    expect(inlineAutomation?.instructionsLine).toBe(22)
   })
 
   it('keeps a disabled automation but does not let it claim its state', () => {
@@ -203,7 +203,7 @@ describe('parseWorkflow', () => {
     const { profiles } = parse(text).config.agent
     expect(Object.keys(profiles)).toEqual(['researcher', '__proto__'])
     expect(profiles['constructor']).toBeUndefined()
-    expect(profiles['__proto__'].soulText).toBe('Sceptical.')
+    expect(profiles['__proto__']?.soulText).toBe('Sceptical.')
     expect(({} as Record<string, unknown>).soulText).toBeUndefined()
   })
 
@@ -290,7 +290,7 @@ describe('environment interpolation', () => {
 
   it('interpolates profile values', () => {
     const text = edit('soul_file: agents/reviewer/SOUL.md', 'soul_file: agents/${WHO}/SOUL.md')
-    expect(parse(text, { env: { WHO: 'reviewer' } }).config.agent.profiles.reviewer.soulText).toBe(
+    expect(parse(text, { env: { WHO: 'reviewer' } }).config.agent.profiles.reviewer?.soulText).toBe(
       'Sceptical.'
     )
   })
@@ -314,9 +314,10 @@ describe('environment interpolation', () => {
   it('never echoes a value taken from the environment', () => {
     const secret = 'sk-live-0123456789'
     const env = { S: secret }
+    const unknownProfile = edit('    profile: researcher', '    profile: $S')
     const cases = [
       edit('kind: github', 'kind: ${S}'),
-      edit('    profile: researcher', '    profile: $S'),
+      unknownProfile,
       edit('move_to_state: Researching', 'move_to_state: $S'),
       edit('[comment, move_state]', '[comment, $S]'),
       edit('soul_file: agents/reviewer/SOUL.md', 'soul_file: $S'),
@@ -329,7 +330,7 @@ describe('environment interpolation', () => {
       expect(lines[0]).not.toContain(secret)
       expect(lines[0]).not.toContain('sk-live')
     }
-    expect(errorsOf(cases[1], { env })).toEqual([
+    expect(errorsOf(unknownProfile, { env })).toEqual([
       'WORKFLOW.md:21:14: automations[0].profile: no profile named (a value from the environment); use one of: researcher, reviewer'
     ])
   })
@@ -339,7 +340,7 @@ describe('UserErrors from parseWorkflow', () => {
   it('carries each problem as a UserError with a location', () => {
     const thrown = thrownBy(() => parse(edit('tracker:', 'trackr:')))
     expect(thrown).toBeInstanceOf(UserErrors)
-    expect((thrown as UserErrors).errors[0].location).toEqual({
+    expect((thrown as UserErrors).errors[0]?.location).toEqual({
       file: 'WORKFLOW.md',
       line: 3,
       col: 1

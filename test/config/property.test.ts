@@ -136,7 +136,7 @@ describe('parseWorkflow on any input', () => {
         (edits) => {
           const damaged = [...lines]
           for (const [row, col, insert] of edits) {
-            const line = damaged[row % damaged.length]
+            const line = damaged[row % damaged.length] ?? ''
             damaged[row % damaged.length] = line.slice(0, col) + insert + line.slice(col + 1)
           }
           loadsOrExplains(damaged.join('\n'))

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface Seen {
+interface Seen {
   method: string
   path: string
   /** Every Authorization header of the request (duplicates kept). */
@@ -170,7 +170,7 @@ function runBackend(
     let status = 200
     const headers: Record<string, string> = {}
     for (const line of head) {
-      const [name, ...rest] = line.split(': ')
+      const [name = '', ...rest] = line.split(': ')
       if (name.toLowerCase() === 'status') status = parseInt(rest.join(': '), 10)
       else headers[name] = rest.join(': ')
     }
@@ -207,9 +207,11 @@ function refuseRefs(
     const len = parseInt(body.subarray(at, at + 4).toString('latin1'), 16)
     if (!len) break
     const line = body.subarray(at + 4, at + len).toString('latin1')
-    const [command, capabilities] = line.split('\0')
+    const [command = '', capabilities] = line.split('\0')
     if (capabilities !== undefined) caps = capabilities
-    commands.push(command.trim().split(' ')[2])
+    // `<old> <new> <ref>`
+    const ref = command.trim().split(' ')[2]
+    if (ref) commands.push(ref)
     at += len
   }
   const report = Buffer.concat([

@@ -56,7 +56,7 @@ export function write(repo: string, rel: string, content: string | Buffer, mode?
 
 export const EARLIER_HANDOFF = '.itervox/handoff/2026-01-01T00-00-00.000Z_planner.md'
 
-export const SEED: Record<string, string> = {
+export const SEED = {
   'README.md': '# demo\n',
   'WORKFLOW.md': '---\ntracker:\n  kind: github\n---\nDo the work.\n',
   '.github/workflows/ci.yml': 'on: push\n',
@@ -65,7 +65,7 @@ export const SEED: Record<string, string> = {
   'docs/notes.md': 'notes\n',
   'package.json': '{"name":"demo"}\n',
   '.gitignore': '*.log\n'
-}
+} satisfies Record<string, string>
 
 export interface Origin {
   /** The bare repository's path. */

@@ -5,7 +5,6 @@ import { link, mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
-  changedEarlierHandoffs,
   checkDeliverable,
   headingTitles,
   withoutFrontMatter
@@ -218,32 +217,5 @@ describe('Markdown helpers', () => {
     expect(withoutFrontMatter('---\r\na: 1\r\n---\r\nbody')).toBe('body')
     expect(withoutFrontMatter('---\nnever closed')).toBe('---\nnever closed')
     expect(withoutFrontMatter('text\n---\na\n---\n')).toBe('text\n---\na\n---\n')
-  })
-})
-
-describe('changedEarlierHandoffs', () => {
-  it('lists changes to earlier handoffs, not to the run’s own file or partial', () => {
-    const partial = OWN.replace(/\.md$/, '.partial.md')
-    expect(
-      changedEarlierHandoffs(
-        [
-          'src/app.ts',
-          OWN,
-          partial,
-          '.itervox/handoff/2026-05-26T14-30-45.000Z_researcher.md',
-          '.itervox/handoff/2026-05-26T14-30-45.000Z_researcher.md',
-          '.itervox/handoff',
-          '.itervox',
-          '.itervox/agents/x/SOUL.md',
-          '.itervox/handoffs/x.md'
-        ],
-        OWN
-      )
-    ).toEqual([
-      '.itervox/handoff/2026-05-26T14-30-45.000Z_researcher.md',
-      '.itervox/handoff',
-      '.itervox'
-    ])
-    expect(changedEarlierHandoffs(['README.md', OWN], OWN)).toEqual([])
   })
 })

@@ -2,6 +2,7 @@
 // environment or the repository redirecting what is read.
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { GitObjects } from '../../src/git/objects.js'
+import { defined } from '../helpers/defined.js'
 import { TempRepo, git, type FileSpec } from '../helpers/git-repo.js'
 
 const repos: TempRepo[] = []
@@ -163,8 +164,9 @@ describe('GitObjects.readBlobs', () => {
     await expect(objects.readBlobs([tree])).rejects.toThrow(
       `git object ${tree} is a tree, not a blob`
     )
-    const blobs = await objects.readBlobs([listing.entries[0].oid])
-    expect(blobs.get(listing.entries[0].oid)?.toString()).toBe('A')
+    const first = defined(listing.entries[0], 'the first entry')
+    const blobs = await objects.readBlobs([first.oid])
+    expect(blobs.get(first.oid)?.toString()).toBe('A')
   })
 
   it('works in a SHA-256 repository', async () => {
@@ -173,7 +175,7 @@ describe('GitObjects.readBlobs', () => {
     const head = await repo.commit([{ path: 'd/a.md', data: 'hi' }])
     const objects = new GitObjects(repo.dir)
     opened.push(objects)
-    const [entry] = (await objects.listTree(head, 'd')).entries
+    const entry = defined((await objects.listTree(head, 'd')).entries[0], 'd/a.md')
     expect(entry.oid).toMatch(/^[0-9a-f]{64}$/)
     expect((await objects.readBlobs([entry.oid])).get(entry.oid)?.toString()).toBe('hi')
   })
@@ -188,14 +190,14 @@ describe('GitObjects.readBlobs', () => {
       { path: 'd/a', data: 'original' },
       { path: 'e/b', data: 'replacement' }
     ])
-    const a = (await objects.listTree(head, 'd')).entries[0].oid
-    const b = (await objects.listTree(head, 'e')).entries[0].oid
+    const a = defined((await objects.listTree(head, 'd')).entries[0], 'd/a').oid
+    const b = defined((await objects.listTree(head, 'e')).entries[0], 'e/b').oid
     await git(repo.dir, ['replace', a, b])
     expect((await git(repo.dir, ['cat-file', 'blob', a])).toString()).toBe('replacement')
     // A fresh process: replace refs are read when git starts.
     const fresh = new GitObjects(repo.dir)
     opened.push(fresh)
-    expect((await fresh.listTree(head, 'd')).entries[0].oid).toBe(a)
+    expect((await fresh.listTree(head, 'd')).entries[0]?.oid).toBe(a)
     const blobs = await fresh.readBlobs([a])
     expect(blobs.get(a)?.toString()).toBe('original')
   })

@@ -123,6 +123,7 @@ export async function runAction(
     'dry-run': 'false',
     ...o.inputs
   }
+  const runnerTemp = join(sb.dir, 'runner-temp')
   const env: Record<string, string> = {
     PATH: `${sb.agentsBin}:${process.env.PATH}`,
     HOME: sb.home,
@@ -141,14 +142,14 @@ export async function runAction(
     GITHUB_ACTOR: 'ada',
     GITHUB_TOKEN: 'ghs_should_never_reach_the_agent',
     ACTIONS_RUNTIME_TOKEN: 'runtime_should_never_reach_the_agent',
-    RUNNER_TEMP: join(sb.dir, 'runner-temp'),
+    RUNNER_TEMP: runnerTemp,
     RUNNER_OS: 'Linux',
     ...files,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...Object.fromEntries(Object.entries(o.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
     ...o.env
   }
-  mkdirSync(env.RUNNER_TEMP, { recursive: true })
+  mkdirSync(env.RUNNER_TEMP ?? runnerTemp, { recursive: true })
   const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
     cwd: sb.workspace,
     env,
@@ -180,7 +181,7 @@ export async function runAction(
 }
 
 /** `name<<delimiter\nvalue\ndelimiter` records, as @actions/core writes them. */
-export function parseFileCommand(text: string): Record<string, string> {
+function parseFileCommand(text: string): Record<string, string> {
   const out: Record<string, string> = {}
   const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {

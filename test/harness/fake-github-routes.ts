@@ -18,7 +18,7 @@ import { DEFAULT_LABEL_COLOR, fakeSha, now, type GitHubState } from './fake-gith
 
 const exec = promisify(execFile)
 
-export interface RouteRequest {
+interface RouteRequest {
   params: Record<string, string>
   query: Record<string, string>
   // The body already conforms to the operation's schema, so routes read it without re-checking.
@@ -210,9 +210,10 @@ export function routes(
     }),
 
     'GET /repos/{owner}/{repo}/collaborators/{username}/permission': (req) => {
-      const role = state.roleOf(req.params.username)
+      const username = req.params.username ?? ''
+      const role = state.roleOf(username)
       if (!role) return notFound()
-      return { status: 200, body: permissionJson(roots, state.user(req.params.username), role) }
+      return { status: 200, body: permissionJson(roots, state.user(username), role) }
     },
 
     'GET /repos/{owner}/{repo}/issues/{issue_number}': (req) => {
@@ -242,7 +243,7 @@ export function routes(
     'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}': (req) => {
       const i = issueParam(req)
       if (!i) return notFound()
-      if (!state.removeIssueLabel(i.number, req.params.name)) {
+      if (!state.removeIssueLabel(i.number, req.params.name ?? '')) {
         return errorReply(404, 'Label does not exist')
       }
       return { status: 200, body: labelsOf(i) }
@@ -287,7 +288,7 @@ export function routes(
     },
 
     'GET /repos/{owner}/{repo}/labels/{name}': (req) => {
-      const label = state.findLabel(req.params.name)
+      const label = state.findLabel(req.params.name ?? '')
       return label ? { status: 200, body: labelJson(roots, repo, label) } : notFound()
     },
 
@@ -300,7 +301,7 @@ export function routes(
         .filter((i) => !req.query.base || i.pull.base === req.query.base)
         .filter((i) => {
           if (!head) return true
-          const headOwner = i.pull.headRepo.split('/')[0].toLowerCase()
+          const headOwner = (i.pull.headRepo.split('/')[0] ?? '').toLowerCase()
           if (!head.includes(':')) return headOwner === head.toLowerCase()
           const [owner, branch] = [
             head.slice(0, head.indexOf(':')),

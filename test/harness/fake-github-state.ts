@@ -338,7 +338,7 @@ export class GitHubState {
   /** The repository record for a pull request's head: this one, or a fork of it. */
   headRepoRecord(fullName: string): RepoRecord {
     if (fullName === this.fullName) return this.repoRecord
-    const [owner, name] = fullName.split('/')
+    const [owner = '', name = ''] = fullName.split('/')
     const forkOwner = this.user(owner)
     return {
       owner: forkOwner,

@@ -146,14 +146,14 @@ describe('fake GitHub: requests that break the description are violations', () =
   it('flags a body that is not JSON with 400', async () => {
     const res = await call('POST', `${R}/labels`, '{not json')
     expect(res.status).toBe(400)
-    expect(fake.violations[0].errors).toEqual(['body: not JSON'])
+    expect(fake.violations[0]?.errors).toEqual(['body: not JSON'])
   })
 
   it('answers 404 Not Found to an operation it does not serve, and flags it', async () => {
     const res = await call('GET', `${R}/branches`)
     expect(res).toMatchObject({ status: 404, data: { message: 'Not Found' } })
     expect(fake.violations).toHaveLength(1)
-    expect(fake.violations[0].errors[0]).toMatch(/no such operation/)
+    expect(fake.violations[0]?.errors[0]).toMatch(/no such operation/)
   })
 
   it('answers 404 for another repository without flagging it', async () => {
@@ -308,7 +308,7 @@ describe('fake GitHub: injected faults', () => {
   it('can reset the connection', async () => {
     fake.fail('GET /repos/{owner}/{repo}', FAULTS.connectionReset())
     await expect(call('GET', R)).rejects.toThrow()
-    expect(fake.requests[0].status).toBe(0)
+    expect(fake.requests[0]?.status).toBe(0)
     expect((await call('GET', R)).status).toBe(200)
   })
 
@@ -330,7 +330,7 @@ describe('fake GitHub: injected faults', () => {
       (e: unknown) => e
     )
     expect((hung as Error).name).toBe('TimeoutError')
-    expect(fake.requests[0].status).toBe(0)
+    expect(fake.requests[0]?.status).toBe(0)
     expect((await call('GET', R)).status).toBe(200)
   })
 
@@ -360,7 +360,7 @@ describe('fake GitHub: injected faults', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(150)
     expect(fake.requests.map((r) => r.inFlight).sort()).toEqual([0, 1])
     await call('GET', R)
-    expect(fake.requests[2].inFlight).toBe(0)
+    expect(fake.requests[2]?.inFlight).toBe(0)
   })
 })
 

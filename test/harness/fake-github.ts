@@ -265,7 +265,7 @@ export class FakeGitHub extends GitHubState {
     if (this.opts.token !== undefined && !authorizedBy(authorization, this.opts.token)) {
       return errorReply(401, 'Bad credentials')
     }
-    const { owner, repo } = op.params
+    const { owner = '', repo = '' } = op.params
     if (
       owner.toLowerCase() !== this.owner.toLowerCase() ||
       repo.toLowerCase() !== this.repo.toLowerCase()
@@ -280,7 +280,9 @@ export class FakeGitHub extends GitHubState {
       return { ...errorReply(fault.status, fault.message), headers: fault.headers }
     }
     if (fault && 'delayMs' in fault) await sleep(fault.delayMs)
-    const reply = await this.routeTable![op.key]({
+    const route = this.routeTable?.[op.key]
+    if (!route) throw new Error(`the fake has no route for ${op.key}`)
+    const reply = await route({
       params: op.params,
       query: record.query,
       body: record.body,

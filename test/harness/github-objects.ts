@@ -82,7 +82,7 @@ const PERMISSION_OF_ROLE: Record<Role, 'admin' | 'write' | 'read'> = {
   read: 'read'
 }
 
-export function userJson(roots: Roots, u: UserRecord): Record<string, unknown> {
+function userJson(roots: Roots, u: UserRecord): Record<string, unknown> {
   const api = `${roots.api}/users/${encodeURIComponent(u.login)}`
   return {
     login: u.login,

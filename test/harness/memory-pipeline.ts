@@ -103,7 +103,7 @@ export class MemoryWorld {
   }
 }
 
-export class MemoryTracker implements Tracker {
+class MemoryTracker implements Tracker {
   readonly wakes = 'dispatch' as const
   constructor(private readonly w: MemoryWorld) {}
 

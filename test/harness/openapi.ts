@@ -113,7 +113,7 @@ export class OpenApiSubset {
     // Path and query values arrive as strings; `issue_number=7` must satisfy `type: integer`.
     const coercing = newAjv(true, file)
     this.compiled = Object.entries(file.operations).map(([key, spec]) => {
-      const [method, template] = key.split(' ')
+      const [method = '', template = ''] = key.split(' ')
       const names: string[] = []
       const pattern = new RegExp(
         '^' +
@@ -158,7 +158,7 @@ export class OpenApiSubset {
       if (!m) continue
       const params: Record<string, string> = {}
       c.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1])
+        params[name] = decodeURIComponent(m[i + 1] ?? '')
       })
       return {
         key: `${c.method} ${c.template}`,

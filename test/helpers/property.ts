@@ -5,7 +5,7 @@ import { afterAll, expect } from '@jest/globals'
 import { UserError, UserErrors } from '../../src/errors.js'
 
 /** Fails unless `thrown` is a UserError whose lines each say one thing, with no stack. */
-export function expectUserError(thrown: unknown): asserts thrown is UserError {
+function expectUserError(thrown: unknown): asserts thrown is UserError {
   if (!(thrown instanceof UserError)) throw thrown
   const lines = thrown.format().split('\n')
   if (!(thrown instanceof UserErrors)) expect(lines).toHaveLength(1)

@@ -10,6 +10,7 @@ import {
   renderStatusComment,
   stageTable
 } from '../../src/pipeline/status-view.js'
+import { defined } from '../helpers/defined.js'
 
 const SEED = 'test/fixtures/workflows/seed/WORKFLOW.md'
 
@@ -73,7 +74,7 @@ function decode(label: string): string {
 }
 
 function labels(diagram: string): string[] {
-  return [...diagram.matchAll(/"([^"]*)"/g)].map((m) => decode(m[1]))
+  return [...diagram.matchAll(/"([^"]*)"/g)].map((m) => decode(m[1] ?? ''))
 }
 
 describe('pipelineDiagram', () => {
@@ -113,7 +114,7 @@ describe('pipelineDiagram', () => {
   it('draws review loops with auto_review and leaves disabled automations out', () => {
     const config = seed()
     config.agent.autoReview = true
-    config.automations[1].enabled = false
+    defined(config.automations[1], 'automations[1]').enabled = false
     const diagram = pipelineDiagram(config, null)
     expect(diagram).toContain('  s0 -.->|"reviewer FAIL"| s0')
     // The reviewer's own stage is not reviewed again.
@@ -127,7 +128,7 @@ describe('pipelineDiagram', () => {
     const hostile =
       'x"] --> evil[|"<b>`md`</b>|"\n%%{init: {"theme":"dark"}}%%\n# end; click s0 call'
     config.tracker.failedState = hostile
-    config.automations[0].profile = hostile
+    defined(config.automations[0], 'automations[0]').profile = hostile
     const diagram = pipelineDiagram(config, hostile)
     for (const line of diagram.split('\n')) expect(line).toMatch(DIAGRAM_LINE)
     const flat = hostile.replace(/\s+/g, ' ')
@@ -146,8 +147,9 @@ describe('pipelineDiagram', () => {
         fc.string({ unit, minLength: 1, maxLength: 40 }),
         (state, profile) => {
           const config = seed()
-          config.automations[1].moveToState = state
-          config.automations[1].profile = profile
+          const second = defined(config.automations[1], 'automations[1]')
+          second.moveToState = state
+          second.profile = profile
           const diagram = pipelineDiagram(config, state)
           for (const line of diagram.split('\n')) expect(line).toMatch(DIAGRAM_LINE)
           const shown = (s: string) => s.replace(/\s+/g, ' ').trim() || '(none)'
@@ -213,7 +215,7 @@ describe('stageTable', () => {
     )
     const row = table.split('\n')[2]
     expect(table.split('\n')).toHaveLength(3)
-    expect(row.split('|')).toHaveLength(10)
+    expect(row?.split('|')).toHaveLength(10)
     expect(row).not.toMatch(/[<>`[\]\\]/)
     expect(row).toContain('failed — x --&#62; y &#124; z &#124; a &#124; b &#124;')
     // No one is mentioned and no issue is linked by a reason.
@@ -226,7 +228,7 @@ describe('stageTable', () => {
     const table = stageTable(
       record({ stages: [stage({ reason: long, state: long, profile: long, run: long })] })
     )
-    const cells = table.split('\n')[2].split(' | ')
+    const cells = defined(table.split('\n')[2], 'the stage row').split(' | ')
     for (const c of cells) expect(c.length).toBeLessThanOrEqual(320)
     expect(table).toContain('r'.repeat(299) + '…')
   })
@@ -358,7 +360,7 @@ describe('renderStatusComment', () => {
     expect(back?.stages.map((s) => s.entry)).toEqual(
       stages.slice(50 - (back?.stages.length ?? 0)).map((s) => s.entry)
     )
-    expect(Array.from(back?.stages[0].reason ?? '')).toHaveLength(300)
+    expect(Array.from(back?.stages[0]?.reason ?? '')).toHaveLength(300)
     expect(back?.waiting?.question).toBe('q'.repeat(3999) + '…')
     expect(body).toContain('earlier stages not shown')
   })

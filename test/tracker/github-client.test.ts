@@ -218,7 +218,7 @@ describe('GitHub client: idempotent requests are retried with backoff', () => {
     }
     if (op === OP.editComment) {
       await c.octokit.rest.issues.updateComment({ ...where, comment_id: id, body: 'new' })
-      expect(fake.comments(n)[0].body).toBe('new')
+      expect(fake.comments(n)[0]?.body).toBe('new')
     }
     expect(fake.requestsTo(op)).toHaveLength(3)
   })
@@ -336,7 +336,7 @@ describe('GitHub client: writes are serial, without fixed spacing', () => {
     await read
     expect(fake.requestsTo(OP.comment).map((r) => r.inFlight)).toEqual([0, 0, 0])
     expect(fake.comments(n).map((c) => c.body)).toEqual(['c1', 'c2', 'c3'])
-    expect(fake.requestsTo(OP.issue)[0].inFlight).toBe(1)
+    expect(fake.requestsTo(OP.issue)[0]?.inFlight).toBe(1)
   })
 
   it('keeps going after a write fails', async () => {

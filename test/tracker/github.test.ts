@@ -153,7 +153,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
       created: true
     })
     expect(fake.pulls()).toMatchObject([{ draft: true, head: 'itervox/7', body: 'first' }])
-    expect(fake.requestsTo(OP.listPulls)[0].query).toEqual({
+    expect(fake.requestsTo(OP.listPulls)[0]?.query).toEqual({
       state: 'open',
       head: 'octo-org:itervox/7',
       base: 'main'
@@ -162,7 +162,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
     const updated = await t.upsertDraftPr({ ...pr, title: 'ignored', body: 'second' })
     expect(updated).toEqual({ ...created, created: false })
     expect(fake.pulls()).toMatchObject([{ title: 'Issue #7', body: 'second' }])
-    expect(fake.requestsTo(OP.updatePull)[0].body).toEqual({ body: 'second' })
+    expect(fake.requestsTo(OP.updatePull)[0]?.body).toEqual({ body: 'second' })
 
     await t.upsertDraftPr({ ...pr, body: 'second' })
     expect(fake.requestsTo(OP.updatePull)).toHaveLength(1)
@@ -268,26 +268,6 @@ describe('GitHubTracker.moveState', () => {
 })
 
 describe('GitHubTracker: labels and comments', () => {
-  it('creates a missing label with its colour, and leaves one that exists in another case', async () => {
-    fake.addLabel('Plan')
-    const t = tracker()
-    await t.ensureLabel('review', '0e8a16')
-    await t.ensureLabel('plan')
-    expect(fake.repoLabels().map((l) => [l.name, l.color])).toEqual([
-      ['Plan', 'ededed'],
-      ['review', '0e8a16']
-    ])
-    expect(fake.requestsTo(OP.createLabel)).toHaveLength(1)
-  })
-
-  it('takes a label someone created between its read and its write as done', async () => {
-    fake.beforeNext(OP.createLabel, () => {
-      fake.addLabel('Review')
-    })
-    await tracker().ensureLabel('review')
-    expect(fake.repoLabels().map((l) => l.name)).toEqual(['Review'])
-  })
-
   it('adds labels and removes one, a missing one included', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['bug'] })
     const t = tracker()

@@ -28,8 +28,9 @@ interface Workflow {
 function load(file: string): { workflow: Workflow; job: Job } {
   const workflow = parse(readFileSync(join(DIR, file), 'utf8')) as Workflow
   const jobs = Object.values(workflow.jobs)
-  if (jobs.length !== 1) throw new Error(`${file} should have one job, not ${jobs.length}`)
-  return { workflow, job: jobs[0] }
+  const [job] = jobs
+  if (!job || jobs.length !== 1) throw new Error(`${file} should have one job, not ${jobs.length}`)
+  return { workflow, job }
 }
 
 const ACTION_INPUTS = Object.keys(
@@ -136,19 +137,19 @@ describe.each([
 
   it('checks out without persisting credentials', () => {
     const checkout = job.steps[stepIndex((s) => /^actions\/checkout@/.test(s.uses ?? ''))]
-    expect(checkout.with).toEqual({ 'persist-credentials': false, 'fetch-depth': 1 })
+    expect(checkout?.with).toEqual({ 'persist-credentials': false, 'fetch-depth': 1 })
   })
 
   it('runs the action with its documented inputs and the model key only there', () => {
     expect(actionAt).toBeGreaterThan(-1)
-    const given = Object.keys(action.with as object)
+    const given = Object.keys(action?.with ?? {})
     expect(ACTION_INPUTS).toEqual(expect.arrayContaining(given))
-    expect(action.with).toMatchObject({
+    expect(action?.with).toMatchObject({
       issue: '${{ inputs.issue || github.event.client_payload.issue }}',
       state: '${{ inputs.state || github.event.client_payload.state }}',
       chain
     })
-    expect(action.env).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' })
+    expect(action?.env).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' })
     const install = stepIndex((s) => s.run === 'npm install -g @anthropic-ai/claude-code')
     expect(install).toBeGreaterThan(-1)
     expect(install).toBeLessThan(actionAt)
@@ -172,11 +173,11 @@ describe.each([
         }
       })
       expect(tokenAt).toBeLessThan(actionAt)
-      expect(action.with).toMatchObject({ 'github-token': '${{ steps.app-token.outputs.token }}' })
+      expect(action?.with).toMatchObject({ 'github-token': '${{ steps.app-token.outputs.token }}' })
     })
   } else {
     it('uses the job token', () => {
-      expect(action.with).not.toHaveProperty('github-token')
+      expect(action?.with).not.toHaveProperty('github-token')
     })
   }
 })
