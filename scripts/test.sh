@@ -32,11 +32,12 @@ dist_check() {
 timed dist dist_check >"$tmp/dist.log" 2>&1 &
 timed typecheck tsc --noEmit -p tsconfig.test.json >"$tmp/typecheck.log" 2>&1 &
 timed lint eslint . >"$tmp/lint.log" 2>&1 &
+timed unused knip --no-progress >"$tmp/unused.log" 2>&1 &
 timed format prettier --check . --log-level warn >"$tmp/format.log" 2>&1 &
 timed checks wait
 
-checks=(typecheck lint format dist)
-titles=(typecheck lint format 'dist/ matches a fresh build')
+checks=(typecheck lint unused format dist)
+titles=(typecheck lint 'no unused code' format 'dist/ matches a fresh build')
 failed=()
 for i in "${!checks[@]}"; do
   name=${checks[$i]}
@@ -56,8 +57,8 @@ console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)
   [ "$(cat "$tmp/jest.status")" = 0 ] || failed+=(jest)
 fi
 
-phases=(typecheck lint format dist checks jest)
-labels=(typecheck lint format 'dist check' 'these 4 side by side' jest)
+phases=(typecheck lint unused format dist checks jest)
+labels=(typecheck lint 'unused code' format 'dist check' 'these 5 side by side' jest)
 echo
 printf '%-22s %s\n' phase seconds
 for i in "${!phases[@]}"; do

@@ -16540,10 +16540,196 @@ function messageOf(err) {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./.build/handoff/sanitize.js
+function emptyCounts() {
+    return { invisible: 0, bidi: 0, tag: 0, control: 0, htmlComments: 0, fullWidth: 0 };
+}
+function addCounts(into, more) {
+    into.invisible += more.invisible;
+    into.bidi += more.bidi;
+    into.tag += more.tag;
+    into.control += more.control;
+    into.htmlComments += more.htmlComments;
+    into.fullWidth += more.fullWidth;
+    return into;
+}
+/** e.g. `removed 3 invisible and 2 tag characters and 1 HTML comment`; '' when nothing changed. */
+function describeSanitizeCounts(c) {
+    const chars = [
+        [c.invisible, 'invisible'],
+        [c.bidi, 'bidi-control'],
+        [c.tag, 'tag'],
+        [c.control, 'control']
+    ]
+        .filter(([n]) => n > 0)
+        .map(([n, what]) => `${n} ${what}`);
+    const removed = [];
+    if (chars.length > 0) {
+        const total = c.invisible + c.bidi + c.tag + c.control;
+        removed.push(`${listing(chars)} character${total === 1 ? '' : 's'}`);
+    }
+    if (c.htmlComments > 0) {
+        removed.push(`${c.htmlComments} HTML comment${c.htmlComments === 1 ? '' : 's'}`);
+    }
+    const parts = [];
+    if (removed.length > 0)
+        parts.push(`removed ${removed.join(' and ')}`);
+    if (c.fullWidth > 0) {
+        parts.push(`mapped ${c.fullWidth} full-width character${c.fullWidth === 1 ? '' : 's'} to ASCII`);
+    }
+    return parts.join('; ');
+}
+function listing(items) {
+    const last = items.at(-1) ?? '';
+    return items.length === 1 ? last : `${items.slice(0, -1).join(', ')} and ${last}`;
+}
+// Anything the slow path would change; most text has none of it and is returned as is.
+// The class lists single code points (some are combining marks), nothing combined is meant.
+const NEEDS_WORK = 
+// eslint-disable-next-line no-misleading-character-class
+/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uff01-\uff5e\uffa0\ufff9-\ufffb\ud800-\udfff]|<!--/;
+function removalKind(cp) {
+    if (cp < 0x20)
+        return cp === 0x09 || cp === 0x0a ? null : 'control';
+    if (cp >= 0x7f && cp <= 0x9f)
+        return 'control';
+    if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+        return 'bidi';
+    if (cp >= 0xe0000 && cp <= 0xe007f)
+        return 'tag';
+    if (cp >= 0xd800 && cp <= 0xdfff)
+        return 'control';
+    if ((cp >= 0x200b && cp <= 0x200f) ||
+        (cp >= 0x2060 && cp <= 0x206f) ||
+        (cp >= 0xfff9 && cp <= 0xfffb) ||
+        (cp >= 0xe0100 && cp <= 0xe01ef) ||
+        cp === 0xfeff ||
+        cp === 0x00ad ||
+        cp === 0x180e ||
+        cp === 0x034f ||
+        cp === 0x061c ||
+        cp === 0x115f ||
+        cp === 0x1160 ||
+        cp === 0x3164 ||
+        cp === 0xffa0) {
+        return 'invisible';
+    }
+    return null;
+}
+const isVariationSelector = (cp) => cp >= 0xfe00 && cp <= 0xfe0f;
+/**
+ * Cleans text that came from outside (an issue, a comment, an earlier agent's deliverable) so
+ * nothing in it is hidden from a human reader but visible to a model: invisible, format, bidi
+ * and tag characters and control characters go, CRLF and lone CR become LF, full-width ASCII
+ * becomes ASCII, and HTML comments are removed. A comment is also found when removing other
+ * characters (or another comment) brings `<!--` together, so the result never contains one.
+ * One emoji variation selector after a character is kept; runs of them (a known way to smuggle
+ * bytes) are not.
+ */
+function sanitize_sanitizeUntrusted(input) {
+    const counts = emptyCounts();
+    if (!NEEDS_WORK.test(input))
+        return { text: input, removed: 0, counts };
+    const out = [];
+    let inComment = false;
+    // The last two characters seen inside a comment, to find `-->`.
+    let c1 = '';
+    let c2 = '';
+    let lastWasSelector = false;
+    for (let i = 0; i < input.length; i++) {
+        let cp = input.charCodeAt(i);
+        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < input.length) {
+            const lo = input.charCodeAt(i + 1);
+            if (lo >= 0xdc00 && lo <= 0xdfff) {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                i++;
+            }
+        }
+        if (cp === 0x0d) {
+            if (input.charCodeAt(i + 1) === 0x0a)
+                continue;
+            cp = 0x0a;
+        }
+        const kind = removalKind(cp);
+        if (kind) {
+            counts[kind]++;
+            continue;
+        }
+        if (isVariationSelector(cp)) {
+            if (lastWasSelector || inComment || out.length === 0) {
+                counts.invisible++;
+                continue;
+            }
+        }
+        if (cp >= 0xff01 && cp <= 0xff5e) {
+            counts.fullWidth++;
+            cp -= 0xfee0;
+        }
+        const ch = String.fromCodePoint(cp);
+        if (inComment) {
+            if (ch === '>' && c1 === '-' && c2 === '-') {
+                inComment = false;
+                const last = out[out.length - 1];
+                lastWasSelector = last !== undefined && isVariationSelector(last.codePointAt(0));
+            }
+            c2 = c1;
+            c1 = ch;
+            continue;
+        }
+        out.push(ch);
+        lastWasSelector = isVariationSelector(cp);
+        const n = out.length;
+        if (ch === '-' && n >= 4 && out[n - 2] === '-' && out[n - 3] === '!' && out[n - 4] === '<') {
+            out.length = n - 4;
+            inComment = true;
+            counts.htmlComments++;
+            c1 = c2 = '';
+        }
+    }
+    const removed = counts.invisible + counts.bidi + counts.tag + counts.control + counts.htmlComments;
+    return { text: out.join(''), removed, counts };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/untrusted-text.js
+
+// Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
+// job summary or a prompt: one set of helpers, so every place escapes the same way.
+/** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
+function untrusted_text_oneLine(text) {
+    return sanitize_sanitizeUntrusted(String(text ?? ''))
+        .text.replace(/\s+/g, ' ')
+        .trim();
+}
+/** At most `max` code points, with an ellipsis when cut. */
+function untrusted_text_clip(text, max) {
+    const points = Array.from(text);
+    return points.length <= max ? text : points.slice(0, max - 1).join('') + '…';
+}
+/**
+ * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
+ * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
+ */
+function inlineMarkdown(text) {
+    return text.replace(/[&<>|`\\[\]@#]/g, (c) => c === '@' || c === '#' ? `${c}\u2060` : `&#${c.charCodeAt(0)};`);
+}
+/** One table cell (or any inline spot) of untrusted text. */
+function untrusted_text_cellText(text, max = 200) {
+    return inlineMarkdown(untrusted_text_clip(untrusted_text_oneLine(text), max));
+}
+/** A fenced block whose fence is longer than any run of its character inside the text. */
+function untrusted_text_fenced(text, char = '`', info = 'text') {
+    let longest = 0;
+    for (const m of text.matchAll(char === '`' ? /`+/g : /~+/g))
+        longest = Math.max(longest, m[0].length);
+    const fence = char.repeat(Math.max(3, longest + 1));
+    return `${fence}${info}\n${text}\n${fence}`;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/git-errors.js
 // What a failed git command becomes: a GitError whose one line names the command and the last
 // thing git said (credentials masked), or a DiskFullError when git could not write for want of
 // space, which no retry mends.
+
 
 
 /** git failed; carries the command (without the hardening prefix) and what git said. */
@@ -16628,12 +16814,12 @@ function commandLine(args) {
     let at = 0;
     while (args[at] === '-c' && at + 1 < args.length)
         at += 2;
-    return git_errors_clip(`git ${args.slice(at).map(mask).join(' ')}`, 160);
+    return untrusted_text_clip(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
 }
 /** The last thing git said, on one line, credentials masked. */
 function lastLine(stderr) {
     const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
-    return git_errors_clip(mask(lines.filter(Boolean).at(-1) ?? ''), 300);
+    return untrusted_text_clip(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
 }
 /** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
 function mask(text) {
@@ -16641,10 +16827,6 @@ function mask(text) {
         .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
         .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
         .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
-}
-function git_errors_clip(text, max) {
-    const line = text.replace(/\s+/g, ' ');
-    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -19668,9 +19850,9 @@ const $ZodUndefined = /*@__PURE__*/ (/* unused pure expression or super */ null 
         return payload;
     };
 })));
-const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodNull", (inst, def) => {
+const $ZodNull = /*@__PURE__*/ $constructor("$ZodNull", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes.null;
+    inst._zod.pattern = _null;
     inst._zod.values = new Set([null]);
     inst._zod.parse = (payload, _ctx) => {
         const input = payload.value;
@@ -19684,7 +19866,7 @@ const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (c
         });
         return payload;
     };
-})));
+});
 const $ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodAny", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload) => payload;
@@ -20644,13 +20826,13 @@ function handleTupleResults(itemResults, final, items, input, optoutStart) {
     }
     return final;
 }
-const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodRecord", (inst, def) => {
+const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     $ZodType.init(inst, def);
-    const memo = core.globalConfig.memoizer;
+    const memo = globalConfig.memoizer;
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isPlainObject(input)) {
+        if (!isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -20679,7 +20861,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -20693,14 +20875,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     if (result instanceof Promise) {
                         proms.push(result.then((result) => {
                             if (result.issues.length) {
-                                payload.issues.push(...util.prefixIssues(key, result.issues));
+                                payload.issues.push(...prefixIssues(key, result.issues));
                             }
                             payload.value[outKey] = result.value;
                         }));
                     }
                     else {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }
@@ -20746,7 +20928,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     throw new Error("Async schemas not supported in object keys currently");
                 }
                 // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
-                const checkNumericKey = typeof key === "string" && regexes.number.test(key) && keyResult.issues.length;
+                const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
                 if (checkNumericKey) {
                     const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
                     if (retryResult instanceof Promise) {
@@ -20770,7 +20952,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -20786,14 +20968,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                 if (result instanceof Promise) {
                     proms.push(result.then((result) => {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }));
                 }
                 else {
                     if (result.issues.length) {
-                        payload.issues.push(...util.prefixIssues(key, result.issues));
+                        payload.issues.push(...prefixIssues(key, result.issues));
                     }
                     payload.value[outKey] = result.value;
                 }
@@ -20813,7 +20995,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
         }
         return payload;
     };
-})));
+});
 const $ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMap", (inst, def) => {
     $ZodType.init(inst, def);
     const memo = core.globalConfig.memoizer;
@@ -22065,7 +22247,7 @@ function api_undefined(Class, params) {
 function api_null(Class, params) {
     return new Class({
         type: "null",
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -25625,13 +25807,13 @@ function schemas_undefined(params) {
     return core._undefined(ZodUndefined, params);
 }
 
-const ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodNull", (inst, def) => {
-    core.$ZodNull.init(inst, def);
+const ZodNull = /*@__PURE__*/ $constructor("ZodNull", (inst, def) => {
+    $ZodNull.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.nullProcessor(inst, ctx, json, params);
-})));
+    inst._zod.processJSONSchema = (ctx, json, params) => nullProcessor(inst, ctx, json, params);
+});
 function schemas_null(params) {
-    return core._null(ZodNull, params);
+    return api_null(ZodNull, params);
 }
 
 const ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodAny", (inst, def) => {
@@ -25884,14 +26066,14 @@ function tuple(items, _paramsOrRest, _params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodRecord", (inst, def) => {
+const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     _ensureDefaultMemoizer();
-    core.$ZodRecord.init(inst, def);
+    $ZodRecord.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.recordProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
     inst.keyType = def.keyType;
     inst.valueType = def.valueType;
-})));
+});
 function record(keyType, valueType, params) {
     // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
@@ -25899,14 +26081,14 @@ function record(keyType, valueType, params) {
             type: "record",
             keyType: schemas_string(),
             valueType: keyType,
-            ...util.normalizeParams(valueType),
+            ...normalizeParams(valueType),
         });
     }
     return new ZodRecord({
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // type alksjf = core.output<core.$ZodRecordKey>;
@@ -26455,7 +26637,7 @@ function interpolate(text, env) {
                 i = dollar + 1;
                 continue;
             }
-            name = braced[1];
+            name = braced[1] ?? '';
             i = BRACED.lastIndex;
         }
         else {
@@ -26765,6 +26947,7 @@ function labelled(path, message) {
  * edit from `tracker` and `mvoe_state` one from `move_state`.
  */
 function editDistance(a, b) {
+    // Every row holds b.length + 1 distances, so each index below is in range.
     let prevPrev = [];
     let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
@@ -26869,7 +27052,13 @@ function report(issue, schema, base, section, problems) {
         case 'too_big':
             problems.errorAt(path, `must be at most ${String(issue.maximum)}`);
             return;
-        default:
+        // Shapes WORKFLOW.md's schema has no better words for.
+        case 'custom':
+        case 'invalid_element':
+        case 'invalid_format':
+        case 'invalid_key':
+        case 'invalid_union':
+        case 'not_multiple_of':
             problems.errorAt(path, issue.message);
     }
 }
@@ -27035,6 +27224,16 @@ function repoRelativeDir(root, dir) {
 ;// CONCATENATED MODULE: ./.build/config/front-matter.js
 const FENCE = '---';
 /**
+ * The index of the line that closes the front matter of a file's LF-split lines; -1 when line 1
+ * (byte-order mark aside) is not exactly `---`, `lines.length` when no later line is.
+ */
+function frontMatterEnd(lines) {
+    if (lines[0]?.replace(/^\uFEFF/, '') !== FENCE)
+        return -1;
+    const close = lines.indexOf(FENCE, 1);
+    return close === -1 ? lines.length : close;
+}
+/**
  * CRLF becomes LF first. Front matter exists only when line 1 is exactly `---` and runs to
  * the next line that is exactly `---`; with no closing line it is all front matter. A
  * leading byte-order mark is dropped (itervox would not see the fence behind one).
@@ -27042,21 +27241,18 @@ const FENCE = '---';
 function splitFrontMatter(text) {
     const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
     const lines = normalised.split('\n');
-    if (lines[0] !== FENCE) {
-        return { frontMatter: null, frontMatterLine: 1, ...trimBody(normalised, 1) };
-    }
-    const close = lines.indexOf(FENCE, 1);
+    const close = frontMatterEnd(lines);
     if (close === -1) {
-        return {
-            frontMatter: lines.slice(1).join('\n'),
-            frontMatterLine: 2,
-            body: '',
-            bodyLine: lines.length + 1
-        };
+        return { frontMatter: null, frontMatterLine: 1, unclosed: false, ...trimBody(normalised, 1) };
+    }
+    const frontMatter = lines.slice(1, close).join('\n');
+    if (close === lines.length) {
+        return { frontMatter, frontMatterLine: 2, unclosed: true, body: '', bodyLine: close + 1 };
     }
     return {
-        frontMatter: lines.slice(1, close).join('\n'),
+        frontMatter,
         frontMatterLine: 2,
+        unclosed: false,
         ...trimBody(lines.slice(close + 1).join('\n'), close + 2)
     };
 }
@@ -27283,9 +27479,12 @@ function actionNames(names, path, problems) {
 
 
 
-/** States match case-insensitively, as GitHub labels do. */
+/** States match case-insensitively, as GitHub labels do: equal states have equal keys. */
+function stateKey(state) {
+    return state.toLowerCase();
+}
 function sameState(a, b) {
-    return a.toLowerCase() === b.toLowerCase();
+    return stateKey(a) === stateKey(b);
 }
 /** Active, terminal, completion and failed states, each once (first spelling wins). */
 function statesOf(tracker) {
@@ -27349,15 +27548,17 @@ function checkReferences(refs, problems) {
         if (refs.tracker) {
             const known = statesOf(refs.tracker);
             config.states.forEach((state, i) => {
-                checkState(state, read.statePaths[i], known, problems);
+                // One path per state; the automation's own is the fallback.
+                const at = read.statePaths[i] ?? path;
+                checkState(state, at, known, problems);
                 if (!config.enabled)
                     return;
-                const other = starters.get(state.toLowerCase());
+                const other = starters.get(stateKey(state));
                 if (other) {
-                    problems.errorAt(read.statePaths[i], `state ${problems.quote(read.statePaths[i], state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`);
+                    problems.errorAt(at, `state ${problems.quote(at, state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`);
                 }
                 else
-                    starters.set(state.toLowerCase(), read);
+                    starters.set(stateKey(state), read);
             });
             if (config.moveToState) {
                 checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
@@ -27451,7 +27652,10 @@ function readYamlTree(text, firstLine) {
         tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP });
         return tree;
     }
+    // forceDoc: even empty text composes to one document.
     const [doc, extra] = Array.from(new dist/* Composer */.Dk({ uniqueKeys: false }).compose(tokens, true, text.length));
+    if (!doc)
+        return tree;
     if (extra) {
         tree.errors.push({
             pos: toPos(extra.range[0]),
@@ -27920,10 +28124,11 @@ function parseGitVersion(text) {
     const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
     if (!m)
         throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`);
-    return { major: +m[1], minor: +m[2], patch: +(m[3] ?? 0), text: `${m[1]}.${m[2]}.${m[3] ?? 0}` };
+    const [, major = '', minor = '', patch = '0'] = m;
+    return { major: +major, minor: +minor, patch: +patch, text: `${major}.${minor}.${patch}` };
 }
 function versionAtLeast(v, min) {
-    const [a, b, c] = min.split('.').map(Number);
+    const [a = 0, b = 0, c = 0] = min.split('.').map(Number);
     return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c;
 }
 let git_version;
@@ -27943,28 +28148,66 @@ function versionWarning(v) {
     return `git ${v.text} is older than ${SAFE_GIT_VERSION} and may lack the fixes for CVE-2025-48384 and related flaws; update git on this runner`;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/duration.js
+/**
+ * A duration for people: `45s`, `3m 7s`, `2h 5m`; '' for anything that is not one (a record's
+ * figure may have been edited). With `tenths`, under a minute reads `4.2s`, so a live clock
+ * visibly moves.
+ */
+function duration_formatDuration(ms, o = {}) {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        return '';
+    if (o.tenths && ms < 60_000)
+        return `${(ms / 1000).toFixed(1)}s`;
+    const s = Math.round(ms / 1000);
+    if (s < 60)
+        return `${s}s`;
+    const m = Math.floor(s / 60);
+    return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./.build/agent/types.js
+/** Every way one agent run can end. */
+const AGENT_OUTCOMES = [
+    'succeeded',
+    'failed',
+    'stalled',
+    'timed_out',
+    'cancelled',
+    'input_required',
+    'rate_limited'
+];
+
+;// CONCATENATED MODULE: ./.build/pipeline/outcome.js
+
+
+/** How a stage ended (DESIGN.md's `outcome` output): as its agent run did, or before one. */
+const stageOutcomeSchema = schemas_enum([...AGENT_OUTCOMES, 'skipped', 'denied']);
+/**
+ * Ends in which the agent did not do its work: the run's deliverable becomes `.partial.md`,
+ * and the job fails so a person sees it (input_required is a pause, not an end).
+ */
+const UNFINISHED = new Set([
+    'failed',
+    'stalled',
+    'timed_out',
+    'cancelled',
+    'rate_limited'
+]);
+function isUnfinished(outcome) {
+    return UNFINISHED.has(outcome);
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/record.js
+
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
 const count = schemas_int().min(0);
 /** What kind of run a stage was: the state's own work, or a review of it. */
 const stageKindSchema = schemas_enum(['work', 'review']);
-// Spelled out as a record so the compiler says when an outcome is added.
-const OUTCOMES = {
-    succeeded: true,
-    failed: true,
-    stalled: true,
-    timed_out: true,
-    cancelled: true,
-    input_required: true,
-    rate_limited: true,
-    skipped: true,
-    denied: true
-};
-const stageOutcomeSchema = schemas_enum(Object.keys(OUTCOMES));
 /** One stage run, as the issue's record keeps it. */
 const stageRecordSchema = object({
     /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
@@ -28109,193 +28352,9 @@ function recordStage(record, stage) {
     return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
 }
 
-;// CONCATENATED MODULE: ./.build/handoff/sanitize.js
-function emptyCounts() {
-    return { invisible: 0, bidi: 0, tag: 0, control: 0, htmlComments: 0, fullWidth: 0 };
-}
-function addCounts(into, more) {
-    into.invisible += more.invisible;
-    into.bidi += more.bidi;
-    into.tag += more.tag;
-    into.control += more.control;
-    into.htmlComments += more.htmlComments;
-    into.fullWidth += more.fullWidth;
-    return into;
-}
-/** e.g. `removed 3 invisible and 2 tag characters and 1 HTML comment`; '' when nothing changed. */
-function describeSanitizeCounts(c) {
-    const chars = [
-        [c.invisible, 'invisible'],
-        [c.bidi, 'bidi-control'],
-        [c.tag, 'tag'],
-        [c.control, 'control']
-    ]
-        .filter(([n]) => n > 0)
-        .map(([n, what]) => `${n} ${what}`);
-    const removed = [];
-    if (chars.length > 0) {
-        const total = c.invisible + c.bidi + c.tag + c.control;
-        removed.push(`${listing(chars)} character${total === 1 ? '' : 's'}`);
-    }
-    if (c.htmlComments > 0) {
-        removed.push(`${c.htmlComments} HTML comment${c.htmlComments === 1 ? '' : 's'}`);
-    }
-    const parts = [];
-    if (removed.length > 0)
-        parts.push(`removed ${removed.join(' and ')}`);
-    if (c.fullWidth > 0) {
-        parts.push(`mapped ${c.fullWidth} full-width character${c.fullWidth === 1 ? '' : 's'} to ASCII`);
-    }
-    return parts.join('; ');
-}
-function listing(items) {
-    return items.length === 1
-        ? items[0]
-        : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-// Anything the slow path would change; most text has none of it and is returned as is.
-// The class lists single code points (some are combining marks), nothing combined is meant.
-const NEEDS_WORK = 
-// eslint-disable-next-line no-misleading-character-class
-/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uff01-\uff5e\uffa0\ufff9-\ufffb\ud800-\udfff]|<!--/;
-function removalKind(cp) {
-    if (cp < 0x20)
-        return cp === 0x09 || cp === 0x0a ? null : 'control';
-    if (cp >= 0x7f && cp <= 0x9f)
-        return 'control';
-    if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
-        return 'bidi';
-    if (cp >= 0xe0000 && cp <= 0xe007f)
-        return 'tag';
-    if (cp >= 0xd800 && cp <= 0xdfff)
-        return 'control';
-    if ((cp >= 0x200b && cp <= 0x200f) ||
-        (cp >= 0x2060 && cp <= 0x206f) ||
-        (cp >= 0xfff9 && cp <= 0xfffb) ||
-        (cp >= 0xe0100 && cp <= 0xe01ef) ||
-        cp === 0xfeff ||
-        cp === 0x00ad ||
-        cp === 0x180e ||
-        cp === 0x034f ||
-        cp === 0x061c ||
-        cp === 0x115f ||
-        cp === 0x1160 ||
-        cp === 0x3164 ||
-        cp === 0xffa0) {
-        return 'invisible';
-    }
-    return null;
-}
-const isVariationSelector = (cp) => cp >= 0xfe00 && cp <= 0xfe0f;
-/**
- * Cleans text that came from outside (an issue, a comment, an earlier agent's deliverable) so
- * nothing in it is hidden from a human reader but visible to a model: invisible, format, bidi
- * and tag characters and control characters go, CRLF and lone CR become LF, full-width ASCII
- * becomes ASCII, and HTML comments are removed. A comment is also found when removing other
- * characters (or another comment) brings `<!--` together, so the result never contains one.
- * One emoji variation selector after a character is kept; runs of them (a known way to smuggle
- * bytes) are not.
- */
-function sanitize_sanitizeUntrusted(input) {
-    const counts = emptyCounts();
-    if (!NEEDS_WORK.test(input))
-        return { text: input, removed: 0, counts };
-    const out = [];
-    let inComment = false;
-    // The last two characters seen inside a comment, to find `-->`.
-    let c1 = '';
-    let c2 = '';
-    let lastWasSelector = false;
-    for (let i = 0; i < input.length; i++) {
-        let cp = input.charCodeAt(i);
-        if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < input.length) {
-            const lo = input.charCodeAt(i + 1);
-            if (lo >= 0xdc00 && lo <= 0xdfff) {
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                i++;
-            }
-        }
-        if (cp === 0x0d) {
-            if (input.charCodeAt(i + 1) === 0x0a)
-                continue;
-            cp = 0x0a;
-        }
-        const kind = removalKind(cp);
-        if (kind) {
-            counts[kind]++;
-            continue;
-        }
-        if (isVariationSelector(cp)) {
-            if (lastWasSelector || inComment || out.length === 0) {
-                counts.invisible++;
-                continue;
-            }
-        }
-        if (cp >= 0xff01 && cp <= 0xff5e) {
-            counts.fullWidth++;
-            cp -= 0xfee0;
-        }
-        const ch = String.fromCodePoint(cp);
-        if (inComment) {
-            if (ch === '>' && c1 === '-' && c2 === '-') {
-                inComment = false;
-                const last = out[out.length - 1];
-                lastWasSelector = last !== undefined && isVariationSelector(last.codePointAt(0));
-            }
-            c2 = c1;
-            c1 = ch;
-            continue;
-        }
-        out.push(ch);
-        lastWasSelector = isVariationSelector(cp);
-        const n = out.length;
-        if (ch === '-' && n >= 4 && out[n - 2] === '-' && out[n - 3] === '!' && out[n - 4] === '<') {
-            out.length = n - 4;
-            inComment = true;
-            counts.htmlComments++;
-            c1 = c2 = '';
-        }
-    }
-    const removed = counts.invisible + counts.bidi + counts.tag + counts.control + counts.htmlComments;
-    return { text: out.join(''), removed, counts };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/untrusted-text.js
-
-// Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
-// job summary or a prompt: one set of helpers, so every place escapes the same way.
-/** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
-function untrusted_text_oneLine(text) {
-    return sanitize_sanitizeUntrusted(String(text ?? ''))
-        .text.replace(/\s+/g, ' ')
-        .trim();
-}
-/** At most `max` code points, with an ellipsis when cut. */
-function untrusted_text_clip(text, max) {
-    const points = Array.from(text);
-    return points.length <= max ? text : points.slice(0, max - 1).join('') + '…';
-}
-/**
- * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
- * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
- */
-function inlineMarkdown(text) {
-    return text.replace(/[&<>|`\\[\]@#]/g, (c) => c === '@' || c === '#' ? `${c}\u2060` : `&#${c.charCodeAt(0)};`);
-}
-/** One table cell (or any inline spot) of untrusted text. */
-function untrusted_text_cellText(text, max = 200) {
-    return inlineMarkdown(untrusted_text_clip(untrusted_text_oneLine(text), max));
-}
-/** A fenced block whose fence is longer than any run of its character inside the text. */
-function untrusted_text_fenced(text, char = '`', info = 'text') {
-    let longest = 0;
-    for (const m of text.matchAll(char === '`' ? /`+/g : /~+/g))
-        longest = Math.max(longest, m[0].length);
-    const fence = char.repeat(Math.max(3, longest + 1));
-    return `${fence}${info}\n${text}\n${fence}`;
-}
-
 ;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
+
+
 
 
 
@@ -28322,7 +28381,7 @@ const MAX_QUESTION = 4000;
 function pipelineDiagram(config, current) {
     const nodes = new Map();
     const node = (state) => {
-        const key = state.toLowerCase();
+        const key = stateKey(state);
         let n = nodes.get(key);
         if (!n) {
             n = { id: `s${nodes.size}`, label: state };
@@ -28380,7 +28439,7 @@ function stageTable(record, options = {}) {
             cellText(s.profile),
             runKind(s),
             cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-            status_view_duration(s.durationMs),
+            formatDuration(s.durationMs),
             deliverable(s.handoffPath, options.blobUrl),
             status_view_link(cellText(s.run, 40), s.runUrl)
         ];
@@ -28577,15 +28636,6 @@ function utcTime(iso) {
         return cellText(iso, 40);
     return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
 }
-function status_view_duration(ms) {
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
-        return '';
-    const s = Math.round(ms / 1000);
-    if (s < 60)
-        return `${s}s`;
-    const m = Math.floor(s / 60);
-    return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
-}
 // Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
 const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
 function deliverable(path, blobUrl) {
@@ -28614,23 +28664,33 @@ function safeUrl(raw) {
     return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
+;// CONCATENATED MODULE: ./.build/files/write-whole.js
+
+/**
+ * Writes the file through a temporary one beside it and a rename, so a reader never sees half
+ * of it and a run killed mid-write leaves the old file as it was.
+ */
+function writeWhole(path, text, o = {}) {
+    const tmp = `${path}.tmp-${process.pid}`;
+    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text, o.mode === undefined ? undefined : { mode: o.mode });
+    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/local-front-matter.js
 
 
 
+
 /**
- * Cuts an issue file (LF line ends) into its front matter and its trimmed body. The YAML is
- * read as WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field
- * of the wrong shape is a UserError at its line rather than "[object Object]" downstream.
+ * Cuts an issue file into its front matter and its trimmed body. The YAML is read as
+ * WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field of the
+ * wrong shape is a UserError at its line rather than "[object Object]" downstream.
  */
 function readIssueFrontMatter(text, file) {
-    const lines = text.split('\n');
-    if (lines[0] !== '---')
-        return { meta: { labels: [] }, body: text.trim() };
-    let end = lines.indexOf('---', 1);
-    if (end < 0)
-        end = lines.length;
-    const tree = readYamlTree(lines.slice(1, end).join('\n'), 2);
+    const parts = splitFrontMatter(text);
+    if (parts.frontMatter === null)
+        return { meta: { labels: [] }, body: parts.body };
+    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
     const first = tree.errors[0];
     if (first)
         throw new errors_UserError(`invalid front matter: ${first.message}`, { file, ...first.pos });
@@ -28658,10 +28718,7 @@ function readIssueFrontMatter(text, file) {
             created: field('created'),
             updated: field('updated')
         },
-        body: lines
-            .slice(end + 1)
-            .join('\n')
-            .trim()
+        body: parts.body
     };
 }
 function labelsOf(value, at) {
@@ -28691,6 +28748,8 @@ function shape(v) {
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/local.js
+
+
 
 
 
@@ -28745,8 +28804,8 @@ function setLocalIssueState(repoRoot, id, state) {
     const path = localIssuePath(repoRoot, id);
     const text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8').replace(/\r\n?/g, '\n');
     const lines = text.split('\n');
-    const end = lines[0] === '---' ? lines.indexOf('---', 1) : -1;
-    if (end < 0)
+    const end = frontMatterEnd(lines);
+    if (end < 0 || end === lines.length)
         throw new errors_UserError(`${id}: the issue file has no front matter to hold its state`);
     const now = new Date().toISOString();
     const quoted = JSON.stringify(state);
@@ -28804,12 +28863,6 @@ function createLocalIssue(repoRoot, id, issue) {
     (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     writeWhole(path, `---\n${meta.join('\n')}\n---\n\n${issue.description.trim()}\n`);
     return path;
-}
-// Write then rename, so a reader never sees half a file.
-function writeWhole(path, text) {
-    const tmp = `${path}.tmp-${process.pid}`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text);
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
 }
 const COMMENTS_HEADING = /^## Comments[ \t]*$/m;
 const COMMENT_ENTRY = /^### (\S+) — (.+)$/;
@@ -28969,6 +29022,7 @@ async function readStdin() {
 
 
 
+
 /**
  * The root `.gitignore` lines that keep the profiles, the handoffs and local issues committable
  * while the rest of `.itervox/` (run records, logs) stays local. `!/.itervox/` first, so that an
@@ -28997,7 +29051,7 @@ async function ensureGitignore(root) {
     const path = (0,external_node_path_namespaceObject.join)(root, '.gitignore');
     let change;
     if (!(0,external_node_fs_namespaceObject.existsSync)(path)) {
-        gitignore_write(path, GITIGNORE_LINES.join('\n') + '\n');
+        writeWhole(path, GITIGNORE_LINES.join('\n') + '\n');
         change = 'created';
     }
     else {
@@ -29011,7 +29065,7 @@ async function ensureGitignore(root) {
             .replace(/\n*$/, '\n');
         const present = new Set(text.split('\n').map((l) => l.trim()));
         const missing = GITIGNORE_LINES.filter((l) => !present.has(l));
-        gitignore_write(path, `${text === '\n' ? '' : text}${missing.join('\n')}\n`);
+        writeWhole(path, `${text === '\n' ? '' : text}${missing.join('\n')}\n`);
         change = 'patched';
     }
     const still = await ignoredProbes(root);
@@ -29036,15 +29090,10 @@ async function ignoredProbes(root) {
     }
     return out;
 }
-function gitignore_write(path, text) {
-    const tmp = `${path}.tmp-${process.pid}`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text);
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
-}
 
 ;// CONCATENATED MODULE: ./.build/handoff/naming.js
 /** Where handoff deliverables live, relative to the repository root (forward slashes always). */
-const naming_HANDOFF_DIR = '.itervox/handoff';
+const HANDOFF_DIR = '.itervox/handoff';
 const PARTIAL_SUFFIX = '.partial.md';
 const PROFILE_RE = /^[A-Za-z0-9._-]+$/;
 // Profile names end up in file names; together with the 24-byte timestamp and `.partial.md`
@@ -29075,10 +29124,10 @@ function handoffPath(ts, profile) {
     if (!isValidProfileName(profile)) {
         throw new Error(`handoffPath: bad profile name ${JSON.stringify(profile)}`);
     }
-    return `${naming_HANDOFF_DIR}/${ts}_${profile}.md`;
+    return `${HANDOFF_DIR}/${ts}_${profile}.md`;
 }
 /** `…/<ts>_<profile>.md` → `…/<ts>_<profile>.partial.md`; a partial path is returned as is. */
-function naming_partialPathOf(path) {
+function partialPathOf(path) {
     if (path.endsWith(PARTIAL_SUFFIX))
         return path;
     if (!path.endsWith('.md'))
@@ -29098,9 +29147,10 @@ function baseName(path) {
  */
 function parseRunFileName(name) {
     const m = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)_(.+)\.md$/.exec(name);
-    if (!m || isPartialName(name) || !isValidProfileName(m[2]))
+    const [, timestamp = '', profile = ''] = m ?? [];
+    if (!m || isPartialName(name) || !isValidProfileName(profile))
         return null;
-    return { timestamp: m[1], profile: m[2] };
+    return { timestamp, profile };
 }
 /**
  * The sort key of a handoff file name. Timestamped names compare by their instant, a missing
@@ -29131,6 +29181,39 @@ function compareCodePoints(a, b) {
     return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+;// CONCATENATED MODULE: ./.build/handoff/forged-lines.js
+// A prior handoff is shown inside the block under a `### <file>` header, followed by our own
+// `## Run Context`. A body that contains lines looking like those (or like the truncation
+// marker or the run.* bullets) could make a model believe a forged file or a forged run path.
+// Such lines get a leading backslash: Markdown then shows them as text and they no longer
+// match what we write. Ordinary headings (`## Findings`) are left alone.
+const HEADING = /^[ \t]*(?:#+|<h[1-6](?:\s[^>]*)?>)[ \t]*(.*)$/i;
+const BLOCK_TITLE = /^(?:prior agent handoffs|run context)/i;
+const FILE_TITLE = /^\S*\.md(?![a-z0-9_])/i;
+const SETEXT_TITLE = /^[ \t]*(?:prior agent handoffs|run context)[ \t#]*$/i;
+const MARKER = /^[ \t]*[_*]*\[[^\]\n]*\btruncated\b/i;
+const RUN_LINE = /^[ \t]*(?:[-*+][ \t]*)?[`*_]*run\.(?:timestamp|handoff_path)\b/i;
+/** True for a line that imitates a line of the handoff block or the Run Context. */
+function isForgedLine(line) {
+    const title = HEADING.exec(line)?.[1];
+    if (title !== undefined) {
+        return BLOCK_TITLE.test(title) || FILE_TITLE.test(title) || MARKER.test(title);
+    }
+    return SETEXT_TITLE.test(line) || MARKER.test(line) || RUN_LINE.test(line);
+}
+/** Escapes every forged line; returns the text and how many lines were escaped. */
+function neutralizeForgedLines(text) {
+    let count = 0;
+    const lines = text.split('\n').map((line) => {
+        if (!isForgedLine(line))
+            return line;
+        count++;
+        const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
+        return `${indent}\\${line.slice(indent.length)}`;
+    });
+    return count === 0 ? { text, count } : { text: lines.join('\n'), count };
+}
+
 ;// CONCATENATED MODULE: ./.build/handoff/utf8.js
 const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
@@ -29150,17 +29233,17 @@ function decodeUtf8(bytes) {
     }
     catch {
         const at = firstInvalidUtf8(bytes);
-        if (at < 0)
+        const bad = bytes[at];
+        if (bad === undefined)
             return { ok: false, problem: 'is not valid UTF-8' };
-        const byte = bytes[at].toString(16).toUpperCase().padStart(2, '0');
+        const byte = bad.toString(16).toUpperCase().padStart(2, '0');
         return { ok: false, problem: `is not valid UTF-8 (byte 0x${byte} at offset ${at})` };
     }
 }
 /** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1. */
 function firstInvalidUtf8(b) {
     let i = 0;
-    while (i < b.length) {
-        const x = b[i];
+    for (let x = b[0]; x !== undefined; x = b[i]) {
         if (x < 0x80) {
             i++;
             continue;
@@ -29187,10 +29270,12 @@ function firstInvalidUtf8(b) {
             max = 0x9f;
         else if (x === 0xf4)
             max = 0x8f;
-        if (i + 1 >= b.length || b[i + 1] < min || b[i + 1] > max)
+        const second = b[i + 1];
+        if (second === undefined || second < min || second > max)
             return i;
         for (let k = 2; k <= need; k++) {
-            if (i + k >= b.length || (b[i + k] & 0xc0) !== 0x80)
+            const next = b[i + k];
+            if (next === undefined || (next & 0xc0) !== 0x80)
                 return i;
         }
         i += need + 1;
@@ -29208,43 +29293,10 @@ function cutUtf8(text, maxBytes) {
     if (bytes.length <= maxBytes)
         return text;
     let end = maxBytes;
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+    // end < bytes.length: a byte past the end would not continue a sequence anyway.
+    while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80)
         end--;
     return bytes.subarray(0, end).toString('utf8');
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/forged-lines.js
-// A prior handoff is shown inside the block under a `### <file>` header, followed by our own
-// `## Run Context`. A body that contains lines looking like those (or like the truncation
-// marker or the run.* bullets) could make a model believe a forged file or a forged run path.
-// Such lines get a leading backslash: Markdown then shows them as text and they no longer
-// match what we write. Ordinary headings (`## Findings`) are left alone.
-const HEADING = /^[ \t]*(?:#+|<h[1-6](?:\s[^>]*)?>)[ \t]*(.*)$/i;
-const BLOCK_TITLE = /^(?:prior agent handoffs|run context)/i;
-const FILE_TITLE = /^\S*\.md(?![a-z0-9_])/i;
-const SETEXT_TITLE = /^[ \t]*(?:prior agent handoffs|run context)[ \t#]*$/i;
-const MARKER = /^[ \t]*[_*]*\[[^\]\n]*\btruncated\b/i;
-const RUN_LINE = /^[ \t]*(?:[-*+][ \t]*)?[`*_]*run\.(?:timestamp|handoff_path)\b/i;
-/** True for a line that imitates a line of the handoff block or the Run Context. */
-function isForgedLine(line) {
-    const h = HEADING.exec(line);
-    if (h) {
-        const title = h[1];
-        return BLOCK_TITLE.test(title) || FILE_TITLE.test(title) || MARKER.test(title);
-    }
-    return SETEXT_TITLE.test(line) || MARKER.test(line) || RUN_LINE.test(line);
-}
-/** Escapes every forged line; returns the text and how many lines were escaped. */
-function neutralizeForgedLines(text) {
-    let count = 0;
-    const lines = text.split('\n').map((line) => {
-        if (!isForgedLine(line))
-            return line;
-        count++;
-        const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
-        return `${indent}\\${line.slice(indent.length)}`;
-    });
-    return count === 0 ? { text, count } : { text: lines.join('\n'), count };
 }
 
 ;// CONCATENATED MODULE: ./.build/handoff/layout.js
@@ -29389,7 +29441,7 @@ const LISTED_PER_WARNING = 10;
  */
 function candidates_selectCandidates(all, opts) {
     const own = opts.ownPath ? baseName(opts.ownPath) : undefined;
-    const ownPartial = opts.ownPath ? baseName(naming_partialPathOf(opts.ownPath)) : undefined;
+    const ownPartial = opts.ownPath ? baseName(partialPathOf(opts.ownPath)) : undefined;
     const skipped = new Map();
     const skip = (reason, name) => {
         const names = skipped.get(reason) ?? [];
@@ -29428,7 +29480,10 @@ function candidates_selectCandidates(all, opts) {
     const max = Math.max(0, Math.floor(opts.maxFiles));
     const omitted = Math.max(0, kept.length - max);
     if (omitted > 0) {
-        const range = omitted === 1 ? kept[0].entry.name : `${kept[0].entry.name} … ${kept[omitted - 1].entry.name}`;
+        // omitted > 0: kept holds at least `omitted` entries.
+        const range = omitted === 1
+            ? kept[0].entry.name
+            : `${kept[0].entry.name} … ${kept[omitted - 1].entry.name}`;
         warnings.push(`only the newest ${max} of ${kept.length} prior handoff files were considered; ` +
             `${omitted} older ${omitted === 1 ? 'one' : 'ones'} (${range}) ${omitted === 1 ? 'was' : 'were'} left out`);
     }
@@ -29491,9 +29546,9 @@ function* walk(found, opts) {
     const sanitized = emptyCounts();
     const files = found.entries;
     let dropped = found.omitted;
-    for (let i = 0; i < files.length; i++) {
-        const name = files[i].name;
-        const decoded = yield { index: i, remaining: budget.remaining };
+    for (const [i, file] of files.entries()) {
+        const name = file.name;
+        const decoded = yield { index: i, file, remaining: budget.remaining };
         if (!decoded.ok) {
             warnings.push(`skipped prior handoff ${name}: it ${decoded.problem}`);
             continue;
@@ -29546,7 +29601,7 @@ function renderHandoffBlock(files, opts) {
     const it = walk(found, opts);
     let step = it.next();
     while (!step.done) {
-        const { name, size } = found.entries[step.value.index];
+        const { name, size } = step.value.file;
         const text = texts.get(name);
         step = it.next(overCap(size, opts) ?? { ok: true, text });
     }
@@ -29558,32 +29613,32 @@ const MAX_BATCH = 256;
 /** The block from the handoffs committed at `commitish`, read from git objects. */
 async function buildHandoffBlock(git, commitish, opts) {
     checkOptions(opts);
-    const listing = await git.listTree(commitish, naming_HANDOFF_DIR);
+    const listing = await git.listTree(commitish, HANDOFF_DIR);
     if (listing.kind === 'missing')
         return noBlock([]);
     if (listing.kind === 'other') {
-        const what = listing.path === naming_HANDOFF_DIR ? naming_HANDOFF_DIR : `${listing.path} (a parent of ${naming_HANDOFF_DIR})`;
+        const what = listing.path === HANDOFF_DIR ? HANDOFF_DIR : `${listing.path} (a parent of ${HANDOFF_DIR})`;
         return noBlock([
             `refused ${what} at ${commitish}: it is ${describeMode(listing.mode)}, not a directory; no prior handoff was read`
         ]);
     }
     const found = candidates_selectCandidates(listing.entries, opts);
     const files = found.entries;
-    const sizeOf = async (i) => {
-        if (files[i].size === null) {
+    const sizeOf = async (file, i) => {
+        if (file.size === null) {
             const window = files.slice(i, i + SIZE_WINDOW).filter((f) => f.size === null);
             const sizes = await git.blobSizes(window.map((f) => f.oid));
             for (const f of window)
                 f.size = sizes.get(f.oid);
         }
-        return files[i].size;
+        return file.size;
     };
     const cache = new Map();
     const it = walk(found, opts);
     let step = it.next();
     while (!step.done) {
-        const { index, remaining } = step.value;
-        const tooBig = overCap(await sizeOf(index), opts);
+        const { index, file, remaining } = step.value;
+        const tooBig = overCap(await sizeOf(file, index), opts);
         if (tooBig) {
             step = it.next(tooBig);
             continue;
@@ -29591,19 +29646,20 @@ async function buildHandoffBlock(git, commitish, opts) {
         if (!cache.has(index)) {
             // Read this file and the next older ones that could still fit, plus one more; a blob
             // over the cap is never read.
-            const batch = [index];
-            let bytes = estimate(files[index]);
+            const batch = [{ j: index, oid: file.oid }];
+            let bytes = estimate(file);
             for (let j = index + 1; j < files.length && bytes < remaining; j++) {
-                if (batch.length >= MAX_BATCH || files[j].size === null)
+                const older = files[j];
+                if (batch.length >= MAX_BATCH || older.size === null)
                     break;
-                if (overCap(files[j].size, opts))
+                if (overCap(older.size, opts))
                     continue;
-                batch.push(j);
-                bytes += estimate(files[j]);
+                batch.push({ j, oid: older.oid });
+                bytes += estimate(older);
             }
-            const blobs = await git.readBlobs(batch.map((j) => files[j].oid));
-            for (const j of batch)
-                cache.set(j, blobs.get(files[j].oid));
+            const blobs = await git.readBlobs(batch.map((b) => b.oid));
+            for (const b of batch)
+                cache.set(b.j, blobs.get(b.oid));
         }
         const bytes = cache.get(index);
         cache.delete(index);
@@ -29783,15 +29839,11 @@ async function readNoFollow(path, seen, maxBytes) {
         await fh.close();
     }
 }
-/** The text after a leading `---` … `---` block; the text itself when there is none. */
+/** The text after a closed front matter block at the top; the text itself when there is none. */
 function withoutFrontMatter(text) {
-    const first = /^---[ \t]*\r?\n/.exec(text);
-    if (!first)
-        return text;
-    const close = /^---[ \t]*(?:\r?\n|$)/m;
-    const rest = text.slice(first[0].length);
-    const m = close.exec(rest);
-    return m ? rest.slice(m.index + m[0].length) : text;
+    const lines = text.split(/\r?\n/);
+    const end = frontMatterEnd(lines);
+    return end < 0 || end === lines.length ? text : lines.slice(end + 1).join('\n');
 }
 /** Titles of the Markdown headings (ATX and setext), outside fenced code blocks. */
 function headingTitles(markdown) {
@@ -29799,19 +29851,16 @@ function headingTitles(markdown) {
     let fence = null;
     let previous = null;
     for (const line of markdown.split(/\r?\n/)) {
-        const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+        const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
         if (fence) {
-            if (f &&
-                f[1][0] === fence.ch &&
-                f[1].length >= fence.len &&
-                /^ {0,3}[`~]+[ \t]*$/.test(line)) {
+            if (f && f[0] === fence.ch && f.length >= fence.len && /^ {0,3}[`~]+[ \t]*$/.test(line)) {
                 fence = null;
             }
             previous = null;
             continue;
         }
         if (f) {
-            fence = { ch: f[1][0], len: f[1].length };
+            fence = { ch: f.charAt(0), len: f.length };
             previous = null;
             continue;
         }
@@ -29835,15 +29884,6 @@ function missingSections(body, required) {
     const have = new Set(headingTitles(body).map(normalTitle));
     return required.filter((r) => !have.has(normalTitle(r)));
 }
-/**
- * The changed paths that touch earlier handoffs: anything at or under `.itervox/handoff/`
- * (or `.itervox` itself, replaced wholesale) other than the run's own file and its partial.
- */
-function changedEarlierHandoffs(changedPaths, ownPath) {
-    const own = new Set([ownPath, partialPathOf(ownPath)]);
-    const hit = changedPaths.filter((p) => !own.has(p) && (p === '.itervox' || p === HANDOFF_DIR || p.startsWith(`${HANDOFF_DIR}/`)));
-    return [...new Set(hit)];
-}
 
 ;// CONCATENATED MODULE: ./.build/handoff/partial.js
 // Marks a run's deliverable as partial when the run did not succeed. Only that run's exact file
@@ -29859,7 +29899,7 @@ function changedEarlierHandoffs(changedPaths, ownPath) {
 const MAX_DETAIL = 300;
 async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 * 1024 }) {
     const parsed = parseRunFileName(baseName(handoffPath));
-    if (!parsed || handoffPath !== `${naming_HANDOFF_DIR}/${baseName(handoffPath)}`) {
+    if (!parsed || handoffPath !== `${HANDOFF_DIR}/${baseName(handoffPath)}`) {
         throw new Error(`markPartial: not a run's handoff path: ${JSON.stringify(handoffPath)}`);
     }
     if (parsed.profile !== info.profile) {
@@ -29868,7 +29908,7 @@ async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 
     if (!/^[a-z_]+$/.test(info.outcome)) {
         throw new Error(`markPartial: bad outcome ${JSON.stringify(info.outcome)}`);
     }
-    const partial = naming_partialPathOf(handoffPath);
+    const partial = partialPathOf(handoffPath);
     const warnings = [];
     const source = await checkDeliverable(repoRoot, handoffPath, { maxBytes: opts.maxBytes });
     await ensureRealDir(repoRoot, warnings);
@@ -29918,7 +29958,7 @@ function partialNote(handoffPath, info, problem) {
 // `.itervox` and `.itervox/handoff` must be real directories before anything is written into
 // them; a symlink or file there (left by the agent, or committed) is removed, never followed.
 async function ensureRealDir(repoRoot, warnings) {
-    const parts = splitRelative(naming_HANDOFF_DIR);
+    const parts = splitRelative(HANDOFF_DIR);
     for (let i = 1; i <= parts.length; i++) {
         const rel = parts.slice(0, i).join('/');
         const abs = (0,external_node_path_namespaceObject.join)(repoRoot, rel);
@@ -29943,7 +29983,6 @@ async function writeNew(path, text) {
 }
 
 ;// CONCATENATED MODULE: ./.build/handoff/index.js
-
 
 
 
@@ -30042,7 +30081,19 @@ function effects_describe(next) {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/flags.js
+// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
+function hasFlag(labels, flag) {
+    return labels.some((l) => l.toLowerCase() === flag);
+}
+/** The labels once `flag` is set (`on`) or cleared. */
+function withFlag(labels, flag, on) {
+    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/requests.js
+
+
 
 
 
@@ -30057,14 +30108,13 @@ const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'];
 function readRequests(deliverable) {
     const problems = [];
     const requests = {};
-    const text = deliverable.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-    if (!text.startsWith('---\n'))
+    const parts = splitFrontMatter(deliverable.replace(/\r\n?/g, '\n'));
+    if (parts.frontMatter === null)
         return { requests, problems };
-    const end = text.indexOf('\n---', 3);
-    if (end < 0 || end > MAX_FRONT_MATTER) {
+    if (parts.unclosed || parts.frontMatter.length > MAX_FRONT_MATTER) {
         return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] };
     }
-    const tree = readYamlTree(text.slice(4, end + 1), 2);
+    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
     if (tree.errors.length > 0) {
         return {
             requests,
@@ -30079,7 +30129,7 @@ function readRequests(deliverable) {
     }
     for (const [key, value] of Object.entries(root)) {
         if (!KEYS.includes(key)) {
-            problems.push(`unknown request "${requests_clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
+            problems.push(`unknown request "${untrusted_text_clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
             continue;
         }
         if (typeof value !== 'string' || !value.trim()) {
@@ -30088,17 +30138,17 @@ function readRequests(deliverable) {
         }
         const clean = sanitize_sanitizeUntrusted(value).text.trim();
         if (key === 'move_state')
-            requests.moveState = requests_clip(clean, 100);
+            requests.moveState = untrusted_text_clip(clean, 100);
         else if (key === 'comment')
-            requests.comment = requests_clip(clean, MAX_COMMENT);
+            requests.comment = untrusted_text_clip(clean, MAX_COMMENT);
         else if (key === 'comment_pr')
-            requests.commentPr = requests_clip(clean, MAX_COMMENT);
+            requests.commentPr = untrusted_text_clip(clean, MAX_COMMENT);
         else {
             const verdict = clean.toUpperCase();
             if (verdict === 'PASS' || verdict === 'FAIL')
                 requests.verdict = verdict;
             else
-                problems.push(`verdict must be PASS or FAIL, not "${requests_clip(clean, 40)}"`);
+                problems.push(`verdict must be PASS or FAIL, not "${untrusted_text_clip(clean, 40)}"`);
         }
     }
     return { requests, problems };
@@ -30171,11 +30221,9 @@ function requestsSection(allowedActions, review) {
     lines.push('Requests are carried out after you exit, and only if your deliverable is complete.');
     return lines.join('\n');
 }
-function requests_clip(text, max) {
-    return text.length > max ? text.slice(0, max) : text;
-}
 
 ;// CONCATENATED MODULE: ./.build/pipeline/apply.js
+
 
 
 /**
@@ -30214,11 +30262,10 @@ async function carryOut(o) {
                 break;
             }
             case 'flag': {
-                const has = labels.some((l) => l.toLowerCase() === e.flag);
-                if (has === e.on)
+                if (hasFlag(labels, e.flag) === e.on)
                     break;
                 await o.tracker.setFlag(issue(), e.flag, e.on);
-                labels = e.on ? [...labels, e.flag] : labels.filter((l) => l.toLowerCase() !== e.flag);
+                labels = withFlag(labels, e.flag, e.on);
                 performed++;
                 break;
             }
@@ -30531,7 +30578,10 @@ function continuationFor(next, record, current) {
                 ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
                 ...(current.reviewed ? { reviewed: current.reviewed } : {})
             };
-        default:
+        case 'move':
+        case 'stop':
+        case 'wait':
+        case 'escalate':
             return undefined;
     }
 }
@@ -30562,7 +30612,10 @@ function decideNext(f) {
             return { kind: 'wait', question: f.question ?? 'The agent asked for input.' };
         case 'succeeded':
             return afterSuccess(f, escalate);
-        default: {
+        case 'failed':
+        case 'stalled':
+        case 'timed_out':
+        case 'rate_limited': {
             if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
                 const problem = f.reason.slice(DELIVERABLE_PROBLEM.length);
                 if (!f.recheckSpent) {
@@ -30726,22 +30779,689 @@ function refusalsOf(r) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./.build/git/lstat.js
+
+/** lstat that answers null when nothing is there (or a parent is not a directory). */
+async function lstat_lstatOrNull(p) {
+    try {
+        return await (0,promises_namespaceObject.lstat)(p);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return null;
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/git/guard.js
+
+
+
+
+
+
+
+/**
+ * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
+ * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
+ * agent (absent ones are removed again).
+ */
+const CONTROL_FILES = [
+    'config',
+    'config.worktree',
+    'HEAD',
+    'commondir',
+    'shallow',
+    'info/attributes',
+    'info/exclude',
+    'info/grafts',
+    'objects/info/alternates',
+    'objects/info/http-alternates',
+    'index.lock',
+    'HEAD.lock',
+    'config.lock',
+    'shallow.lock',
+    'packed-refs.lock'
+];
+/** Directories under `.git` that may be rebuilt if the agent swapped them for something else. */
+const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
+/** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
+const ESSENTIAL_DIRS = ['objects', 'refs'];
+/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
+const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
+const identitySchema = object({ dev: schemas_number(), ino: schemas_number() });
+/** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
+const savedFileSchema = union([
+    object({ data: schemas_string(), mode: schemas_number() }),
+    object({ link: schemas_string() }),
+    schemas_null()
+]);
+/** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
+const savedIncludeSchema = object({
+    file: savedFileSchema,
+    dir: identitySchema.nullable(),
+    /** It carried a credential and was removed for the run. */
+    hidden: schemas_boolean()
+});
+/**
+ * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
+ * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
+ */
+const gitDirSnapshotSchema = object({
+    repo: schemas_string(),
+    gitDir: schemas_string(),
+    /** Device and inode of `.git`, to notice it being swapped. */
+    identity: identitySchema,
+    /** Relative to `.git`. `config` is the original, credentials included. */
+    files: record(schemas_string(), savedFileSchema),
+    /** The config the agent was left with (credentials removed), base64. */
+    agentConfig: schemas_string(),
+    /** `.git/hooks/<name>`; null when there was no hooks directory. */
+    hooks: record(schemas_string(), savedFileSchema).nullable(),
+    /** Files `.git/config` includes, by absolute path. */
+    includes: record(schemas_string(), savedIncludeSchema),
+    /** The branch HEAD named, and its commit. */
+    branch: object({ ref: schemas_string(), sha: schemas_string() }).nullable()
+});
+/** `.git` is gone or is no longer the directory we prepared. */
+class GitDirTamperedError extends errors_UserError {
+    constructor(message) {
+        super(message);
+        this.name = 'GitDirTamperedError';
+    }
+}
+/**
+ * Records `.git` before the agent runs, and takes persisted credentials out of its reach for the
+ * run: the extraheader and credential includes leave `.git/config`, and the included credential
+ * files leave the disk. `restoreGitDir` puts all of it back.
+ */
+async function snapshotGitDir(repo) {
+    const gitDir = external_node_path_namespaceObject.join(external_node_path_namespaceObject.resolve(repo), '.git');
+    const st = await lstat_lstatOrNull(gitDir);
+    if (!st?.isDirectory()) {
+        throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
+    }
+    const files = {};
+    for (const rel of CONTROL_FILES)
+        files[rel] = await savedOrNull(external_node_path_namespaceObject.join(gitDir, rel));
+    const config = files['config'];
+    const head = files['HEAD'];
+    if (!config || !('data' in config) || !head || !('data' in head)) {
+        throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
+    }
+    const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
+    const includes = {};
+    const strip = [];
+    for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
+        if (!CREDENTIAL_KEYS.test(key))
+            continue;
+        if (!key.endsWith('.path')) {
+            strip.push([key, value]);
+            continue;
+        }
+        const target = includeTarget(value, gitDir);
+        const file = await present(target);
+        // A directory or a device is nothing git could include; it is not ours to manage.
+        if (file === 'other')
+            continue;
+        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
+        includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
+        if (hidden)
+            strip.push([key, value]);
+    }
+    for (const [key, value] of strip) {
+        await git_git('/', ['config', '--file', configPath, '--fixed-value', '--unset-all', key, value]);
+    }
+    for (const [target, inc] of Object.entries(includes))
+        if (inc.hidden)
+            await (0,promises_namespaceObject.rm)(target);
+    return {
+        repo: external_node_path_namespaceObject.resolve(repo),
+        gitDir,
+        identity: { dev: st.dev, ino: st.ino },
+        files,
+        agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
+        hooks: await readHooks(external_node_path_namespaceObject.join(gitDir, 'hooks')),
+        includes,
+        branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
+    };
+}
+/**
+ * Puts `.git` back after the agent and all its processes are dead: config, HEAD and the other
+ * control files byte for byte, hooks as they were, hidden credentials restored, the branch
+ * where it was. Reports what the agent had changed.
+ */
+async function restoreGitDir(s) {
+    await checkIdentity(s);
+    const changes = [];
+    const rel = (p) => external_node_path_namespaceObject.relative(s.repo, p);
+    for (const dir of REBUILDABLE_DIRS) {
+        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const st = await lstat_lstatOrNull(full);
+        if (st && !st.isDirectory()) {
+            await (0,promises_namespaceObject.rm)(full, { force: true });
+            changes.push({ path: rel(full), change: 'replaced' });
+        }
+    }
+    const configPath = external_node_path_namespaceObject.join(s.gitDir, 'config');
+    const nowConfig = await present(configPath);
+    const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
+        ? await changedKeys(s.agentConfig, nowConfig.data)
+        : [];
+    for (const [name, saved] of Object.entries(s.files)) {
+        const full = external_node_path_namespaceObject.join(s.gitDir, name);
+        const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
+        const change = await putBack(full, saved, given);
+        if (change)
+            changes.push({ path: rel(full), change });
+    }
+    const hooksDir = external_node_path_namespaceObject.join(s.gitDir, 'hooks');
+    if (s.hooks === null) {
+        if (await lstat_lstatOrNull(hooksDir)) {
+            await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
+            changes.push({ path: rel(hooksDir), change: 'added' });
+        }
+    }
+    else {
+        await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
+        const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
+        for (const name of [...names].sort()) {
+            const full = external_node_path_namespaceObject.join(hooksDir, name);
+            const saved = s.hooks[name] ?? null;
+            const change = await putBack(full, saved, saved);
+            if (change)
+                changes.push({ path: rel(full), change });
+        }
+    }
+    for (const [target, inc] of Object.entries(s.includes)) {
+        // Never write (a credential, even) into a directory the agent swapped for another; only
+        // make sure the restored config includes nothing from it.
+        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
+        if (inc.file && !sameDir) {
+            await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+            changes.push({ path: external_node_path_namespaceObject.dirname(target), change: 'replaced' });
+            continue;
+        }
+        const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
+        if (change)
+            changes.push({ path: target, change });
+    }
+    return { changes, configKeys, branchMoved: await restoreBranch(s) };
+}
+/**
+ * A snapshot read back from disk (by a `post:` step) could have been edited; at least its
+ * writes must stay inside `.git`, apart from the files the config includes.
+ */
+function checkShape(s) {
+    const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
+    const sound = external_node_path_namespaceObject.isAbsolute(s.repo) &&
+        s.gitDir === external_node_path_namespaceObject.join(s.repo, '.git') &&
+        Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
+        Object.keys(s.hooks ?? {}).every(plain) &&
+        Object.keys(s.includes).every((f) => external_node_path_namespaceObject.isAbsolute(f)) &&
+        (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
+    if (!sound)
+        throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
+}
+async function checkIdentity(s) {
+    checkShape(s);
+    const st = await lstat_lstatOrNull(s.gitDir);
+    const what = !st
+        ? 'was removed'
+        : st.isSymbolicLink()
+            ? 'was replaced by a symlink'
+            : !st.isDirectory() || st.dev !== s.identity.dev || st.ino !== s.identity.ino
+                ? 'was replaced'
+                : null;
+    if (what) {
+        throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
+    }
+    for (const dir of ESSENTIAL_DIRS) {
+        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const d = await lstat_lstatOrNull(full);
+        if (!d?.isDirectory()) {
+            throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
+        }
+    }
+}
+/**
+ * Makes `file` hold `saved` (or not exist). `given` is what the agent was left with, so the
+ * returned change describes the agent's doing, not ours (hidden credentials, stripped config).
+ */
+async function putBack(file, saved, given) {
+    const now = await present(file);
+    const change = same(now, given)
+        ? null
+        : now === null
+            ? 'removed'
+            : given === null
+                ? 'added'
+                : now !== 'other' && 'data' in now && 'data' in given
+                    ? 'modified'
+                    : 'replaced';
+    if (!same(now, saved)) {
+        if (now !== null)
+            await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
+        if (saved) {
+            await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+            if ('link' in saved)
+                await (0,promises_namespaceObject.symlink)(saved.link, file);
+            // 'wx' never follows a symlink someone put back in the meantime.
+            else
+                await (0,promises_namespaceObject.writeFile)(file, Buffer.from(saved.data, 'base64'), { flag: 'wx', mode: saved.mode });
+        }
+    }
+    return change;
+}
+function same(now, was) {
+    if (now === null || was === null)
+        return now === was;
+    if (now === 'other')
+        return false;
+    if ('link' in now || 'link' in was)
+        return 'link' in now && 'link' in was && now.link === was.link;
+    return now.data === was.data && now.mode === was.mode;
+}
+async function restoreBranch(s) {
+    if (!s.branch)
+        return null;
+    const r = await git_git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
+        okCodes: [1]
+    });
+    const now = r.code === 0 ? r.stdout.trim() : null;
+    if (now === s.branch.sha)
+        return null;
+    await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
+    return { from: s.branch.sha, to: now };
+}
+async function headBranch(repo, head) {
+    const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1];
+    if (!ref)
+        return null;
+    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
+        okCodes: [1]
+    });
+    return r.code === 0 ? { ref, sha: r.stdout.trim() } : null;
+}
+async function readHooks(dir) {
+    const st = await lstat_lstatOrNull(dir);
+    if (!st?.isDirectory())
+        return null;
+    const hooks = {};
+    for (const name of await (0,promises_namespaceObject.readdir)(dir))
+        hooks[name] = await savedOrNull(external_node_path_namespaceObject.join(dir, name));
+    return hooks;
+}
+/** What is at `file` now: a regular file, a symlink, nothing, or something else. */
+async function present(file) {
+    const st = await lstat_lstatOrNull(file);
+    if (!st)
+        return null;
+    if (st.isFile())
+        return { data: (await (0,promises_namespaceObject.readFile)(file)).toString('base64'), mode: st.mode & 0o777 };
+    if (st.isSymbolicLink())
+        return { link: await (0,promises_namespaceObject.readlink)(file) };
+    return 'other';
+}
+/** As `present`, with anything but a file or a symlink recorded as absent (removed on restore). */
+async function savedOrNull(file) {
+    const now = await present(file);
+    return now === 'other' ? null : now;
+}
+async function statOrNull(p) {
+    return (0,promises_namespaceObject.stat)(p).catch(() => null);
+}
+/** `key=value` pairs of a config file's own text, never following its includes. */
+async function configEntries(bytes) {
+    const r = await git_git('/', ['config', '--no-includes', '--file', '-', '--null', '--list'], {
+        input: bytes
+    });
+    return r.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => {
+        const nl = entry.indexOf('\n');
+        return nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
+    });
+}
+async function changedKeys(before, after) {
+    const seen = new Set((await configEntries(Buffer.from(before, 'base64'))).map(([k, v]) => `${k}\n${v}`));
+    const entries = await configEntries(Buffer.from(after, 'base64')).catch(() => null);
+    if (!entries)
+        return ['(the config no longer parses)'];
+    const keys = new Set();
+    for (const [k, v] of entries)
+        if (!seen.has(`${k}\n${v}`))
+            keys.add(k);
+    return [...keys].sort();
+}
+/** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
+function includeTarget(value, gitDir) {
+    if (value.startsWith('~/'))
+        return external_node_path_namespaceObject.join(external_node_os_namespaceObject.homedir(), value.slice(2));
+    return external_node_path_namespaceObject.resolve(gitDir, value);
+}
+async function holdsCredential(data) {
+    const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
+    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
+}
+
+;// CONCATENATED MODULE: ./.build/git/repo.js
+
+
+/** The top of the git checkout that holds `dir`; a user error outside one. */
+async function repoRoot(dir) {
+    const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
+    if (r.code !== 0) {
+        throw new errors_UserError(`${dir} is not inside a git repository; run this in your project's checkout`);
+    }
+    return r.stdout.trim();
+}
+/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
+async function repo_resolveCommit(repo, rev) {
+    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+        okCodes: [1, 128]
+    });
+    return r.code === 0 ? r.stdout.trim() : null;
+}
+
+;// CONCATENATED MODULE: ./.build/git/branch.js
+
+
+
+
+
+
+const DEFAULT_DEPTH = 100;
+/**
+ * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
+ * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
+ * dirty reused workspace, and in an empty directory.
+ */
+async function prepareIssueBranch(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = path.resolve(o.repo);
+    await validateBranchName(o.branch);
+    await validateBranchName(o.base);
+    validateRemoteName(remote);
+    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
+    await removeStaleLocks(repo);
+    const heads = await remoteHeads(repo, remote, [o.branch, o.base], o.auth);
+    const created = !heads.has(o.branch);
+    if (created && !heads.has(o.base)) {
+        throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
+    }
+    const source = created ? o.base : o.branch;
+    const depth = o.depth ?? DEFAULT_DEPTH;
+    const shallow = fresh || (await isShallow(repo));
+    const tracking = `refs/remotes/${remote}/${source}`;
+    await git(repo, [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
+        remote,
+        `+refs/heads/${source}:${tracking}`
+    ], { auth: o.auth });
+    const baseSha = await resolveCommit(repo, tracking);
+    if (!baseSha)
+        throw new Error(`fetching ${source} left no ${tracking}`);
+    // --force: a reused workspace may hold changes or untracked files in the way.
+    await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
+    return { branch: o.branch, baseSha, created };
+}
+/**
+ * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
+ * issues and pull requests, so they are data: checked here and only ever passed as argv.
+ */
+async function validateBranchName(name) {
+    const bad = () => new errors_UserError(`"${name}" is not a valid branch name`);
+    if (!name || name.startsWith('-') || name.includes('@{'))
+        throw bad();
+    const r = await git_git('/', ['check-ref-format', '--branch', name], { okCodes: [128] });
+    if (r.code !== 0 || r.stdout.trim() !== name)
+        throw bad();
+    return name;
+}
+function validateRemoteName(name) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+        throw new UserError(`"${name}" is not a valid remote name`);
+    }
+}
+/**
+ * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it. `reset` runs
+ * no hooks, and the hardened config switches off any a repository declares.
+ */
+async function resetBranchTo(repo, branch, sha) {
+    const ref = `refs/heads/${branch}`;
+    await git_git(repo, ['update-ref', '-m', 'handoff-action', ref, sha]);
+    await git_git(repo, ['symbolic-ref', 'HEAD', ref]);
+    await git_git(repo, ['reset', '--hard', '--quiet']);
+}
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo, remote, url) {
+    const fresh = !(await lstatOrNull(path.join(repo, '.git')));
+    if (fresh) {
+        await mkdir(repo, { recursive: true });
+        await git(repo, ['init', '--quiet']);
+    }
+    const has = await git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
+    if (has.code === 1) {
+        if (!url) {
+            throw new UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+        }
+        await git(repo, ['remote', 'add', remote, url]);
+    }
+    return fresh;
+}
+/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
+async function removeStaleLocks(repo) {
+    for (const lock of ['index.lock', 'shallow.lock']) {
+        await rm(path.join(repo, '.git', lock), { force: true });
+    }
+}
+async function remoteHeads(repo, remote, names, auth) {
+    const refs = names.map((n) => `refs/heads/${n}`);
+    const r = await git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
+    const heads = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const [sha, ref] = line.split('\t');
+        // ls-remote matches patterns by suffix; keep exact names only.
+        if (sha && ref && refs.includes(ref))
+            heads.set(ref.slice('refs/heads/'.length), sha);
+    }
+    return heads;
+}
+async function isShallow(repo) {
+    const r = await git(repo, ['rev-parse', '--is-shallow-repository']);
+    return r.stdout.trim() === 'true';
+}
+
+;// CONCATENATED MODULE: ./.build/git/trailers.js
+
+
+
+
+/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
+const TRAILER_KEYS = {
+    profile: 'Itervox-Profile',
+    run: 'Itervox-Run',
+    outcome: 'Itervox-Outcome',
+    issue: 'Itervox-Issue',
+    state: 'Itervox-State',
+    stage: 'Itervox-Stage',
+    handoff: 'Itervox-Handoff',
+    reason: 'Itervox-Reason'
+};
+const trailers_count = schemas_int().min(0);
+/** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
+const stageKeySchema = object({
+    issue: schemas_string(),
+    state: schemas_string(),
+    entry: trailers_count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: trailers_count,
+    round: trailers_count,
+    /** Runs of this same step before (a stage resumed by a reply runs again). */
+    resume: trailers_count
+});
+function stageTrailers(t) {
+    const out = [
+        [TRAILER_KEYS.profile, t.profile],
+        [TRAILER_KEYS.run, t.run],
+        [TRAILER_KEYS.outcome, t.outcome]
+    ];
+    if (t.key) {
+        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
+    }
+    if (t.handoff)
+        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
+    const reason = t.reason ? flat(t.reason, 300) : '';
+    if (reason)
+        out.push([TRAILER_KEYS.reason, reason]);
+    return out;
+}
+// Trailer values are one line; a state name is data and may hold anything.
+function flat(v, max) {
+    return v
+        .replace(/[\s\0]+/g, ' ')
+        .trim()
+        .slice(0, max);
+}
+function stateValue(state) {
+    return flat(state, 200) || '-';
+}
+function stageValue(k) {
+    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
+}
+/** The message, a blank line, then one `Key: value` line per trailer. */
+function formatMessage(message, trailers) {
+    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
+    if (trailers.length === 0)
+        return `${body}\n`;
+    const lines = trailers.map(([key, value]) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
+            throw new Error(`bad trailer key: ${key}`);
+        if (/[\r\n\0]/.test(value) || !value.trim())
+            throw new Error(`bad trailer value for ${key}`);
+        return `${key}: ${value.trim()}`;
+    });
+    return `${body}\n\n${lines.join('\n')}\n`;
+}
+/**
+ * The commit at or below `head` that a run of this exact stage made, so a stage whose push
+ * landed is never run again (a job killed after its push, a record that could not be written).
+ * Looks at the newest `maxCount` commits.
+ */
+async function findLandedStage(repo, head, key, maxCount = 200) {
+    if (!/^[0-9a-f]{40,64}$/.test(head))
+        await validateBranchName(head);
+    const r = await git_git(repo, [
+        'log',
+        `--max-count=${maxCount}`,
+        '--format=%H%x1f%(trailers:only,unfold)%x1e',
+        head,
+        '--'
+    ]);
+    const want = (k) => k.toLowerCase();
+    for (const entry of r.stdout.split('\x1e')) {
+        const [sha, block = ''] = entry.trim().split('\x1f');
+        if (!sha)
+            continue;
+        const trailers = new Map();
+        for (const line of block.split('\n')) {
+            const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
+            if (m?.[1] && m[2] !== undefined)
+                trailers.set(m[1].toLowerCase(), m[2].trim());
+        }
+        const get = (k) => trailers.get(want(k));
+        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
+            get(TRAILER_KEYS.profile) === key.profile &&
+            get(TRAILER_KEYS.stage) === stageValue(key) &&
+            get(TRAILER_KEYS.state) === stateValue(key.state)) {
+            return {
+                sha,
+                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
+                run: get(TRAILER_KEYS.run) ?? '',
+                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
+                reason: get(TRAILER_KEYS.reason) ?? ''
+            };
+        }
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
 
 
+
+
+
+
+
+/**
+ * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
+ * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
+ * runner's temp folder, which the agent's working tree does not contain; still, it is read
+ * back through this schema, as anything on disk an agent might reach.
+ */
+const stageContextSchema = object({
+    repo: schemas_string(),
+    branch: schemas_string(),
+    baseSha: schemas_string(),
+    /** The branch was new on the remote when the stage began. */
+    created: schemas_boolean(),
+    issue: schemas_string(),
+    profile: schemas_string(),
+    runId: schemas_string(),
+    timestamp: schemas_string(),
+    handoffPath: schemas_string(),
+    requiredSections: array(schemas_string()),
+    maxFileBytes: schemas_number(),
+    commitPaths: array(schemas_string()),
+    /** Repo-relative WORKFLOW.md, never committed by a stage. */
+    workflowPath: schemas_string(),
+    startedAt: schemas_string(),
+    /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
+    snapshot: gitDirSnapshotSchema.optional(),
+    /** Which stage of which issue this is; its commit carries it as trailers. */
+    key: stageKeySchema.optional(),
+    /** The agent's process group, once it runs. */
+    agentPgid: schemas_int().optional(),
+    /**
+     * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
+     * end is judged and committed (`committed` says how), so whoever finishes it only publishes
+     * that commit; in `published` the work is safe but the pipeline's next step may not have
+     * been carried out; in `done` the job saw it through.
+     */
+    phase: schemas_enum(['agent', 'committed', 'published', 'done']).optional(),
+    committed: object({
+        sha: schemas_string().nullable(),
+        outcome: stageOutcomeSchema,
+        reason: schemas_string(),
+        handoffPath: schemas_string().nullable()
+    })
+        .optional()
+});
 function saveStageContext(path, ctx) {
     (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
-    const tmp = `${path}.tmp`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify(ctx), { mode: 0o600 });
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+    writeWhole(path, JSON.stringify(ctx), { mode: 0o600 });
 }
+/** The context at `path`; null when there is none or it is not shaped like one. */
 function loadStageContext(path) {
+    let value;
     try {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        value = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
     }
     catch {
         return null;
     }
+    const parsed = stageContextSchema.safeParse(value);
+    return parsed.success ? parsed.data : null;
 }
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
@@ -30766,6 +31486,8 @@ function classify(facts) {
             return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
         case 'spawn_failed':
             return { outcome: 'failed', reason: cause.error };
+        case undefined:
+            break;
     }
     const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
     if (processFailed || findings.error) {
@@ -31877,472 +32599,6 @@ function abortReason(signal) {
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.build/git/lstat.js
-
-/** lstat that answers null when nothing is there (or a parent is not a directory). */
-async function lstat_lstatOrNull(p) {
-    try {
-        return await (0,promises_namespaceObject.lstat)(p);
-    }
-    catch (e) {
-        const code = e.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return null;
-        throw e;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/git/repo.js
-
-
-/** The top of the git checkout that holds `dir`; a user error outside one. */
-async function repoRoot(dir) {
-    const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
-    if (r.code !== 0) {
-        throw new errors_UserError(`${dir} is not inside a git repository; run this in your project's checkout`);
-    }
-    return r.stdout.trim();
-}
-/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
-async function repo_resolveCommit(repo, rev) {
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
-        okCodes: [1, 128]
-    });
-    return r.code === 0 ? r.stdout.trim() : null;
-}
-
-;// CONCATENATED MODULE: ./.build/git/branch.js
-
-
-
-
-
-
-const DEFAULT_DEPTH = 100;
-/**
- * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
- * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
- * dirty reused workspace, and in an empty directory.
- */
-async function prepareIssueBranch(o) {
-    const remote = o.remote ?? 'origin';
-    const repo = path.resolve(o.repo);
-    await validateBranchName(o.branch);
-    await validateBranchName(o.base);
-    validateRemoteName(remote);
-    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
-    await removeStaleLocks(repo);
-    const heads = await remoteHeads(repo, remote, [o.branch, o.base], o.auth);
-    const created = !heads.has(o.branch);
-    if (created && !heads.has(o.base)) {
-        throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
-    }
-    const source = created ? o.base : o.branch;
-    const depth = o.depth ?? DEFAULT_DEPTH;
-    const shallow = fresh || (await isShallow(repo));
-    const tracking = `refs/remotes/${remote}/${source}`;
-    await git(repo, [
-        'fetch',
-        '--no-tags',
-        '--recurse-submodules=no',
-        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
-        remote,
-        `+refs/heads/${source}:${tracking}`
-    ], { auth: o.auth });
-    const baseSha = await resolveCommit(repo, tracking);
-    if (!baseSha)
-        throw new Error(`fetching ${source} left no ${tracking}`);
-    // --force: a reused workspace may hold changes or untracked files in the way.
-    await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
-    return { branch: o.branch, baseSha, created };
-}
-/**
- * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
- * issues and pull requests, so they are data: checked here and only ever passed as argv.
- */
-async function validateBranchName(name) {
-    const bad = () => new errors_UserError(`"${name}" is not a valid branch name`);
-    if (!name || name.startsWith('-') || name.includes('@{'))
-        throw bad();
-    const r = await git_git('/', ['check-ref-format', '--branch', name], { okCodes: [128] });
-    if (r.code !== 0 || r.stdout.trim() !== name)
-        throw bad();
-    return name;
-}
-function validateRemoteName(name) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-        throw new UserError(`"${name}" is not a valid remote name`);
-    }
-}
-/**
- * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it. `reset` runs
- * no hooks, and the hardened config switches off any a repository declares.
- */
-async function resetBranchTo(repo, branch, sha) {
-    const ref = `refs/heads/${branch}`;
-    await git_git(repo, ['update-ref', '-m', 'handoff-action', ref, sha]);
-    await git_git(repo, ['symbolic-ref', 'HEAD', ref]);
-    await git_git(repo, ['reset', '--hard', '--quiet']);
-}
-/** True when a new repository had to be made (nothing to reuse). */
-async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstatOrNull(path.join(repo, '.git')));
-    if (fresh) {
-        await mkdir(repo, { recursive: true });
-        await git(repo, ['init', '--quiet']);
-    }
-    const has = await git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
-    if (has.code === 1) {
-        if (!url) {
-            throw new UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
-        }
-        await git(repo, ['remote', 'add', remote, url]);
-    }
-    return fresh;
-}
-/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-async function removeStaleLocks(repo) {
-    for (const lock of ['index.lock', 'shallow.lock']) {
-        await rm(path.join(repo, '.git', lock), { force: true });
-    }
-}
-async function remoteHeads(repo, remote, names, auth) {
-    const refs = names.map((n) => `refs/heads/${n}`);
-    const r = await git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
-    const heads = new Map();
-    for (const line of r.stdout.split('\n')) {
-        const [sha, ref] = line.split('\t');
-        // ls-remote matches patterns by suffix; keep exact names only.
-        if (ref && refs.includes(ref))
-            heads.set(ref.slice('refs/heads/'.length), sha);
-    }
-    return heads;
-}
-async function isShallow(repo) {
-    const r = await git(repo, ['rev-parse', '--is-shallow-repository']);
-    return r.stdout.trim() === 'true';
-}
-
-;// CONCATENATED MODULE: ./.build/git/guard.js
-
-
-
-
-
-
-/**
- * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
- * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
- * agent (absent ones are removed again).
- */
-const CONTROL_FILES = [
-    'config',
-    'config.worktree',
-    'HEAD',
-    'commondir',
-    'shallow',
-    'info/attributes',
-    'info/exclude',
-    'info/grafts',
-    'objects/info/alternates',
-    'objects/info/http-alternates',
-    'index.lock',
-    'HEAD.lock',
-    'config.lock',
-    'shallow.lock',
-    'packed-refs.lock'
-];
-/** Directories under `.git` that may be rebuilt if the agent swapped them for something else. */
-const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
-/** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
-const ESSENTIAL_DIRS = ['objects', 'refs'];
-/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
-const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
-/** `.git` is gone or is no longer the directory we prepared. */
-class GitDirTamperedError extends errors_UserError {
-    constructor(message) {
-        super(message);
-        this.name = 'GitDirTamperedError';
-    }
-}
-/**
- * Records `.git` before the agent runs, and takes persisted credentials out of its reach for the
- * run: the extraheader and credential includes leave `.git/config`, and the included credential
- * files leave the disk. `restoreGitDir` puts all of it back.
- */
-async function snapshotGitDir(repo) {
-    const gitDir = external_node_path_namespaceObject.join(external_node_path_namespaceObject.resolve(repo), '.git');
-    const st = await lstat_lstatOrNull(gitDir);
-    if (!st?.isDirectory()) {
-        throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
-    }
-    const files = {};
-    for (const rel of CONTROL_FILES)
-        files[rel] = await savedOrNull(external_node_path_namespaceObject.join(gitDir, rel));
-    const config = files['config'];
-    const head = files['HEAD'];
-    if (!config || !('data' in config) || !head || !('data' in head)) {
-        throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
-    }
-    const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
-    const includes = {};
-    const strip = [];
-    for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
-        if (!CREDENTIAL_KEYS.test(key))
-            continue;
-        if (!key.endsWith('.path')) {
-            strip.push([key, value]);
-            continue;
-        }
-        const target = includeTarget(value, gitDir);
-        const file = await present(target);
-        // A directory or a device is nothing git could include; it is not ours to manage.
-        if (file === 'other')
-            continue;
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
-        const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
-        includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
-        if (hidden)
-            strip.push([key, value]);
-    }
-    for (const [key, value] of strip) {
-        await git_git('/', ['config', '--file', configPath, '--fixed-value', '--unset-all', key, value]);
-    }
-    for (const [target, inc] of Object.entries(includes))
-        if (inc.hidden)
-            await (0,promises_namespaceObject.rm)(target);
-    return {
-        repo: external_node_path_namespaceObject.resolve(repo),
-        gitDir,
-        identity: { dev: st.dev, ino: st.ino },
-        files,
-        agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
-        hooks: await readHooks(external_node_path_namespaceObject.join(gitDir, 'hooks')),
-        includes,
-        branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
-    };
-}
-/**
- * Puts `.git` back after the agent and all its processes are dead: config, HEAD and the other
- * control files byte for byte, hooks as they were, hidden credentials restored, the branch
- * where it was. Reports what the agent had changed.
- */
-async function restoreGitDir(s) {
-    await checkIdentity(s);
-    const changes = [];
-    const rel = (p) => external_node_path_namespaceObject.relative(s.repo, p);
-    for (const dir of REBUILDABLE_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
-        const st = await lstat_lstatOrNull(full);
-        if (st && !st.isDirectory()) {
-            await (0,promises_namespaceObject.rm)(full, { force: true });
-            changes.push({ path: rel(full), change: 'replaced' });
-        }
-    }
-    const configPath = external_node_path_namespaceObject.join(s.gitDir, 'config');
-    const nowConfig = await present(configPath);
-    const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
-        ? await changedKeys(s.agentConfig, nowConfig.data)
-        : [];
-    for (const [name, saved] of Object.entries(s.files)) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, name);
-        const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
-        const change = await putBack(full, saved, given);
-        if (change)
-            changes.push({ path: rel(full), change });
-    }
-    const hooksDir = external_node_path_namespaceObject.join(s.gitDir, 'hooks');
-    if (s.hooks === null) {
-        if (await lstat_lstatOrNull(hooksDir)) {
-            await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
-            changes.push({ path: rel(hooksDir), change: 'added' });
-        }
-    }
-    else {
-        await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
-        const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
-        for (const name of [...names].sort()) {
-            const full = external_node_path_namespaceObject.join(hooksDir, name);
-            const saved = s.hooks[name] ?? null;
-            const change = await putBack(full, saved, saved);
-            if (change)
-                changes.push({ path: rel(full), change });
-        }
-    }
-    for (const [target, inc] of Object.entries(s.includes)) {
-        // Never write (a credential, even) into a directory the agent swapped for another; only
-        // make sure the restored config includes nothing from it.
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
-        const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
-        if (inc.file && !sameDir) {
-            await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-            changes.push({ path: external_node_path_namespaceObject.dirname(target), change: 'replaced' });
-            continue;
-        }
-        const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
-        if (change)
-            changes.push({ path: target, change });
-    }
-    return { changes, configKeys, branchMoved: await restoreBranch(s) };
-}
-/**
- * A snapshot read back from disk (by a `post:` step) could have been edited; at least its
- * writes must stay inside `.git`, apart from the files the config includes.
- */
-function checkShape(s) {
-    const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
-    const sound = external_node_path_namespaceObject.isAbsolute(s.repo) &&
-        s.gitDir === external_node_path_namespaceObject.join(s.repo, '.git') &&
-        Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
-        Object.keys(s.hooks ?? {}).every(plain) &&
-        Object.keys(s.includes).every((f) => external_node_path_namespaceObject.isAbsolute(f)) &&
-        (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
-    if (!sound)
-        throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
-}
-async function checkIdentity(s) {
-    checkShape(s);
-    const st = await lstat_lstatOrNull(s.gitDir);
-    const what = !st
-        ? 'was removed'
-        : st.isSymbolicLink()
-            ? 'was replaced by a symlink'
-            : !st.isDirectory() || st.dev !== s.identity.dev || st.ino !== s.identity.ino
-                ? 'was replaced'
-                : null;
-    if (what) {
-        throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
-    }
-    for (const dir of ESSENTIAL_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
-        const d = await lstat_lstatOrNull(full);
-        if (!d?.isDirectory()) {
-            throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
-        }
-    }
-}
-/**
- * Makes `file` hold `saved` (or not exist). `given` is what the agent was left with, so the
- * returned change describes the agent's doing, not ours (hidden credentials, stripped config).
- */
-async function putBack(file, saved, given) {
-    const now = await present(file);
-    const change = same(now, given)
-        ? null
-        : now === null
-            ? 'removed'
-            : given === null
-                ? 'added'
-                : now !== 'other' && 'data' in now && 'data' in given
-                    ? 'modified'
-                    : 'replaced';
-    if (!same(now, saved)) {
-        if (now !== null)
-            await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
-        if (saved) {
-            await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
-            if ('link' in saved)
-                await (0,promises_namespaceObject.symlink)(saved.link, file);
-            // 'wx' never follows a symlink someone put back in the meantime.
-            else
-                await (0,promises_namespaceObject.writeFile)(file, Buffer.from(saved.data, 'base64'), { flag: 'wx', mode: saved.mode });
-        }
-    }
-    return change;
-}
-function same(now, was) {
-    if (now === null || was === null)
-        return now === was;
-    if (now === 'other')
-        return false;
-    if ('link' in now || 'link' in was)
-        return 'link' in now && 'link' in was && now.link === was.link;
-    return now.data === was.data && now.mode === was.mode;
-}
-async function restoreBranch(s) {
-    if (!s.branch)
-        return null;
-    const r = await git_git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
-        okCodes: [1]
-    });
-    const now = r.code === 0 ? r.stdout.trim() : null;
-    if (now === s.branch.sha)
-        return null;
-    await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
-    return { from: s.branch.sha, to: now };
-}
-async function headBranch(repo, head) {
-    const m = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'));
-    if (!m)
-        return null;
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${m[1]}^{commit}`], {
-        okCodes: [1]
-    });
-    return r.code === 0 ? { ref: m[1], sha: r.stdout.trim() } : null;
-}
-async function readHooks(dir) {
-    const st = await lstat_lstatOrNull(dir);
-    if (!st?.isDirectory())
-        return null;
-    const hooks = {};
-    for (const name of await (0,promises_namespaceObject.readdir)(dir))
-        hooks[name] = await savedOrNull(external_node_path_namespaceObject.join(dir, name));
-    return hooks;
-}
-/** What is at `file` now: a regular file, a symlink, nothing, or something else. */
-async function present(file) {
-    const st = await lstat_lstatOrNull(file);
-    if (!st)
-        return null;
-    if (st.isFile())
-        return { data: (await (0,promises_namespaceObject.readFile)(file)).toString('base64'), mode: st.mode & 0o777 };
-    if (st.isSymbolicLink())
-        return { link: await (0,promises_namespaceObject.readlink)(file) };
-    return 'other';
-}
-/** As `present`, with anything but a file or a symlink recorded as absent (removed on restore). */
-async function savedOrNull(file) {
-    const now = await present(file);
-    return now === 'other' ? null : now;
-}
-async function statOrNull(p) {
-    return (0,promises_namespaceObject.stat)(p).catch(() => null);
-}
-/** `key=value` pairs of a config file's own text, never following its includes. */
-async function configEntries(bytes) {
-    const r = await git_git('/', ['config', '--no-includes', '--file', '-', '--null', '--list'], {
-        input: bytes
-    });
-    return r.stdout
-        .split('\0')
-        .filter(Boolean)
-        .map((entry) => {
-        const nl = entry.indexOf('\n');
-        return nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
-    });
-}
-async function changedKeys(before, after) {
-    const seen = new Set((await configEntries(Buffer.from(before, 'base64'))).map(([k, v]) => `${k}\n${v}`));
-    const entries = await configEntries(Buffer.from(after, 'base64')).catch(() => null);
-    if (!entries)
-        return ['(the config no longer parses)'];
-    const keys = new Set();
-    for (const [k, v] of entries)
-        if (!seen.has(`${k}\n${v}`))
-            keys.add(k);
-    return [...keys].sort();
-}
-/** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
-function includeTarget(value, gitDir) {
-    if (value.startsWith('~/'))
-        return external_node_path_namespaceObject.join(external_node_os_namespaceObject.homedir(), value.slice(2));
-    return external_node_path_namespaceObject.resolve(gitDir, value);
-}
-async function holdsCredential(data) {
-    const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
-    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
-}
-
 ;// CONCATENATED MODULE: ./.build/git/integrity.js
 
 
@@ -32413,106 +32669,6 @@ function* treeEntries(tree, idLength) {
 }
 function tampered(what) {
     return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
-}
-
-;// CONCATENATED MODULE: ./.build/git/trailers.js
-
-
-/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
-const TRAILER_KEYS = {
-    profile: 'Itervox-Profile',
-    run: 'Itervox-Run',
-    outcome: 'Itervox-Outcome',
-    issue: 'Itervox-Issue',
-    state: 'Itervox-State',
-    stage: 'Itervox-Stage',
-    handoff: 'Itervox-Handoff',
-    reason: 'Itervox-Reason'
-};
-function stageTrailers(t) {
-    const out = [
-        [TRAILER_KEYS.profile, t.profile],
-        [TRAILER_KEYS.run, t.run],
-        [TRAILER_KEYS.outcome, t.outcome]
-    ];
-    if (t.key) {
-        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
-    }
-    if (t.handoff)
-        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
-    const reason = t.reason ? flat(t.reason, 300) : '';
-    if (reason)
-        out.push([TRAILER_KEYS.reason, reason]);
-    return out;
-}
-// Trailer values are one line; a state name is data and may hold anything.
-function flat(v, max) {
-    return v
-        .replace(/[\s\0]+/g, ' ')
-        .trim()
-        .slice(0, max);
-}
-function stateValue(state) {
-    return flat(state, 200) || '-';
-}
-function stageValue(k) {
-    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
-}
-/** The message, a blank line, then one `Key: value` line per trailer. */
-function formatMessage(message, trailers) {
-    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
-    if (trailers.length === 0)
-        return `${body}\n`;
-    const lines = trailers.map(([key, value]) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
-            throw new Error(`bad trailer key: ${key}`);
-        if (/[\r\n\0]/.test(value) || !value.trim())
-            throw new Error(`bad trailer value for ${key}`);
-        return `${key}: ${value.trim()}`;
-    });
-    return `${body}\n\n${lines.join('\n')}\n`;
-}
-/**
- * The commit at or below `head` that a run of this exact stage made, so a stage whose push
- * landed is never run again (a job killed after its push, a record that could not be written).
- * Looks at the newest `maxCount` commits.
- */
-async function findLandedStage(repo, head, key, maxCount = 200) {
-    if (!/^[0-9a-f]{40,64}$/.test(head))
-        await validateBranchName(head);
-    const r = await git_git(repo, [
-        'log',
-        `--max-count=${maxCount}`,
-        '--format=%H%x1f%(trailers:only,unfold)%x1e',
-        head,
-        '--'
-    ]);
-    const want = (k) => k.toLowerCase();
-    for (const entry of r.stdout.split('\x1e')) {
-        const [sha, block = ''] = entry.trim().split('\x1f');
-        if (!sha)
-            continue;
-        const trailers = new Map();
-        for (const line of block.split('\n')) {
-            const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-            if (m?.[1] && m[2] !== undefined)
-                trailers.set(m[1].toLowerCase(), m[2].trim());
-        }
-        const get = (k) => trailers.get(want(k));
-        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
-            get(TRAILER_KEYS.profile) === key.profile &&
-            get(TRAILER_KEYS.stage) === stageValue(key) &&
-            get(TRAILER_KEYS.state) === stateValue(key.state)) {
-            return {
-                sha,
-                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
-                run: get(TRAILER_KEYS.run) ?? '',
-                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
-                reason: get(TRAILER_KEYS.reason) ?? ''
-            };
-        }
-    }
-    return null;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/commit.js
@@ -32623,8 +32779,9 @@ async function worktreeChanges(repo, env) {
     const changed = new Map();
     const diff = (await git_git(repo, ['diff-files', '-z'], { env })).stdout.split('\0');
     for (let i = 0; i + 1 < diff.length; i += 2) {
-        const [baseMode, , baseId, , status] = diff[i].slice(1).split(' ');
-        const p = diff[i + 1];
+        // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
+        const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
+        const p = diff[i + 1] ?? '';
         if (status === 'D' || !(await sameAsBase(repo, p, baseMode, baseId, algo))) {
             changed.set(p, baseMode);
         }
@@ -32800,19 +32957,6 @@ async function indexInfo(repo, updates) {
     return Buffer.from(lines.join(''), 'utf8');
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/outcome.js
-/** Ends after which the run's deliverable becomes `.partial.md` (input_required is a pause). */
-const PARTIAL = new Set([
-    'failed',
-    'stalled',
-    'timed_out',
-    'cancelled',
-    'rate_limited'
-]);
-function marksPartial(outcome) {
-    return PARTIAL.has(outcome);
-}
-
 ;// CONCATENATED MODULE: ./.build/git/objects.js
 // Reads trees and blobs straight from git's object store, so committed files are never read
 // through the file system (a committed symlink is only ever a blob holding its target). This is
@@ -32898,7 +33042,7 @@ class GitObjects {
         const unique = checkOids(oids);
         const found = await this.request('info', unique);
         const sizes = new Map();
-        unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i]).size));
+        unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i] ?? null).size));
         return sizes;
     }
     /** The contents of blobs. */
@@ -32906,7 +33050,7 @@ class GitObjects {
         const unique = checkOids(oids);
         const found = await this.request('contents', unique);
         const blobs = new Map();
-        unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i]).data));
+        unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i] ?? null).data));
         return blobs;
     }
     async close() {
@@ -32979,8 +33123,7 @@ class GitObjects {
     onData(chunk) {
         this.chunks.push(chunk);
         this.buffered += chunk.length;
-        while (this.waiting.length > 0) {
-            const p = this.waiting[0];
+        for (let p = this.waiting[0]; p; p = this.waiting[0]) {
             if (!p.header) {
                 const nl = this.findNewline();
                 if (nl < 0)
@@ -32995,7 +33138,8 @@ class GitObjects {
                         p.reject(new Error(`git cat-file: ${p.name}: ${line}`));
                     continue;
                 }
-                p.header = { oid: m[1], type: m[2], size: Number(m[3]) };
+                const [, oid = '', type = '', size = ''] = m;
+                p.header = { oid, type, size: Number(size) };
                 if (p.kind === 'info') {
                     this.waiting.shift();
                     p.resolve(p.header);
@@ -33025,6 +33169,9 @@ class GitObjects {
         let need = n;
         while (need > 0) {
             const c = this.chunks[0];
+            // Callers take only what `buffered` says has arrived.
+            if (!c)
+                throw new Error(`git cat-file: ${n} bytes asked for, ${n - need} buffered`);
             if (c.length <= need) {
                 parts.push(c);
                 this.chunks.shift();
@@ -33440,7 +33587,7 @@ async function finaliseStage(ctx, end) {
             reason = `the deliverable is not acceptable: ${check.problem}`;
         }
     }
-    if (marksPartial(outcome)) {
+    if (isUnfinished(outcome)) {
         const partial = await markPartial(ctx.repo, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
         warnings.push(...partial.warnings);
         path = partial.path;
@@ -33451,7 +33598,7 @@ async function finaliseStage(ctx, end) {
         if (!check.ok)
             path = null;
     }
-    const own = ctx.handoffPath.slice(naming_HANDOFF_DIR.length + 1).replace(/\.md$/, '');
+    const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
     const commit = await commitAllowed({
         repo: ctx.repo,
         branch: ctx.branch,
@@ -33460,8 +33607,8 @@ async function finaliseStage(ctx, end) {
         allowGlobs: ctx.commitPaths,
         // Earlier handoffs are immutable: every other file in the handoff folder is refused.
         forbiddenGlobs: [
-            `${naming_HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
-            `${naming_HANDOFF_DIR}/*/**`,
+            `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
+            `${HANDOFF_DIR}/*/**`,
             // The local tracker's issue files and run records are the tracker's, never a stage's.
             '.itervox/issues/**',
             '.itervox/runs/**',
@@ -33485,6 +33632,8 @@ async function finaliseStage(ctx, end) {
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/job.js
+
+
 
 
 
@@ -33790,9 +33939,9 @@ async function finishOwed(j, issue, record) {
         j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`);
     }
     let labels = issue.labels;
-    if (wasHalted && labels.some((l) => l.toLowerCase() === 'needs-attention')) {
+    if (wasHalted && hasFlag(labels, 'needs-attention')) {
         await j.tracker.setFlag(issue, 'needs-attention', false);
-        labels = labels.filter((l) => l.toLowerCase() !== 'needs-attention');
+        labels = withFlag(labels, 'needs-attention', false);
     }
     return {
         issue: { ...issue, state: carried.state, labels },
@@ -33803,16 +33952,8 @@ async function finishOwed(j, issue, record) {
 }
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed) {
-    const outcomes = [
-        'succeeded',
-        'failed',
-        'stalled',
-        'timed_out',
-        'cancelled',
-        'input_required',
-        'rate_limited'
-    ];
-    const outcome = outcomes.find((o) => o === landed.outcome) ?? 'failed';
+    // A landed commit is an agent run's; its trailer is text anyone could have written.
+    const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed';
     return {
         outcome,
         reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
@@ -33871,6 +34012,7 @@ async function noticeUnrecorded(j, issue, why, branch) {
 
 
 
+
 /**
  * The local runner's memory of an issue, beside the issue file: the record the action keeps in
  * the issue's status comment. Like that comment it is tracker-side state, not branch content:
@@ -33914,11 +34056,7 @@ function readLocalRecord(root, id) {
 }
 function writeLocalRecord(root, id, record) {
     ensureRunsDir(root);
-    const path = runPath(root, id);
-    // Write then rename: a run killed mid-write leaves the old record, never half of one.
-    const tmp = `${path}.tmp-${process.pid}`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, JSON.stringify({ record }, null, 2) + '\n');
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+    writeWhole(runPath(root, id), JSON.stringify({ record }, null, 2) + '\n');
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/local-port.js
@@ -34411,12 +34549,16 @@ function idleAfter(next) {
             return { reason: `escalated: ${next.why}` };
         case 'stop':
             return { reason: next.why };
-        default:
+        case 'move':
+        case 'retry':
+        case 'review':
+        case 'rework':
             return { reason: effects_describe(next) };
     }
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/progress.js
+
 function outputMode(json, out) {
     if (json)
         return 'json';
@@ -34476,7 +34618,7 @@ class StageProgress {
     }
     draw(s) {
         const spin = SPINNER[this.frame++ % SPINNER.length];
-        const line = `${spin} ${stageName(s)} · ${elapsed(Date.now() - this.startedAt)}`;
+        const line = `${spin} ${stageName(s)} · ${duration_formatDuration(Date.now() - this.startedAt, { tenths: true })}`;
         // A pseudo-terminal without a size reports 0 columns.
         const width = Math.max(20, (this.out.columns || 80) - 1);
         this.out.write(`\r\x1b[2K${line.slice(0, width)}`);
@@ -34494,13 +34636,7 @@ function stageLine(s) {
     const mark = s.outcome === 'succeeded' ? '✓' : s.outcome === 'input_required' ? '?' : '✗';
     const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`;
     const file = s.handoffPath ? `\n    ${s.handoffPath}` : '';
-    return `${mark} ${stageName(s)} · ${what} · ${elapsed(s.durationMs)} · ${s.summary}${file}`;
-}
-function elapsed(ms) {
-    if (ms < 60_000)
-        return `${(ms / 1000).toFixed(1)}s`;
-    const s = Math.round(ms / 1000);
-    return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+    return `${mark} ${stageName(s)} · ${what} · ${duration_formatDuration(s.durationMs, { tenths: true })} · ${s.summary}${file}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/scaffold.js
@@ -34692,6 +34828,7 @@ function instructionsText(p) {
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/demo.js
+
 
 
 
@@ -34900,7 +35037,7 @@ function printTrail(out, t) {
         .join('\n');
     out.write(`\nThe trail, on branch ${t.branch ?? '(none)'}:\n`);
     t.stages.forEach((s, i) => {
-        out.write(`\n${i + 1}. ${stageName(s)} · ${s.outcome}${s.outcome === 'succeeded' ? '' : ` (${s.reason})`} · ${elapsed(s.durationMs)}\n` +
+        out.write(`\n${i + 1}. ${stageName(s)} · ${s.outcome}${s.outcome === 'succeeded' ? '' : ` (${s.reason})`} · ${duration_formatDuration(s.durationMs, { tenths: true })}\n` +
             `   deliverable: ${s.handoffPath ?? 'none'}\n` +
             `   then: ${s.summary}\n`);
         if (s.deliverable !== null)
@@ -34928,6 +35065,7 @@ const NEEDS_INPUT_LABEL = 'needs-input';
 const NEEDS_ATTENTION_LABEL = 'needs-attention';
 
 ;// CONCATENATED MODULE: ./.build/cli/actions-workflow.js
+
 
 
 const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml';
@@ -35060,7 +35198,7 @@ function startStates(config) {
         if (!a.enabled || !config.agent.profiles[a.profile]?.enabled)
             continue;
         for (const s of a.states) {
-            if (!out.some((o) => o.toLowerCase() === s.toLowerCase()))
+            if (!out.some((o) => sameState(o, s)))
                 out.push(s);
         }
     }

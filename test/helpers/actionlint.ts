@@ -18,8 +18,8 @@ export interface Lint {
  * so several globs go in as one brace pattern (as many arguments, all but the first would go
  * unchecked).
  */
-export function actionlint(...globs: string[]): Promise<Lint> {
-  const pattern = globs.length === 1 ? globs[0] : `{${globs.join(',')}}`
+export function actionlint(first: string, ...more: string[]): Promise<Lint> {
+  const pattern = more.length === 0 ? first : `{${[first, ...more].join(',')}}`
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, pattern], {
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }
