@@ -26,6 +26,16 @@ describe('agent requests in deliverable front matter', () => {
     )
   })
 
+  it('cuts the front matter as WORKFLOW.md is cut: fences are lines of exactly ---', () => {
+    expect(readRequests('---\r\nverdict: pass\r\n---\r\n# Review\r\n').requests).toEqual({
+      verdict: 'PASS'
+    })
+    expect(readRequests('---\nverdict: pass\n').problems).toEqual([
+      'the front matter is not closed by a --- line within 16 KiB'
+    ])
+    expect(readRequests('--- \nverdict: pass\n---\n')).toEqual({ requests: {}, problems: [] })
+  })
+
   it('keeps only what the profile allows, and moves only to known states', () => {
     const requests = { moveState: 'done', comment: 'hi', commentPr: 'pr', verdict: 'FAIL' as const }
     expect(permittedRequests(requests, ['move_state', 'comment'], ['Todo', 'Done'])).toEqual({

@@ -74,6 +74,17 @@ describe('local tracker', () => {
     )
   })
 
+  it('reads and moves an issue file that starts with a byte-order mark', () => {
+    const root = mkdtempSync(join(tmpdir(), 'local-'))
+    mkdirSync(join(root, '.itervox/issues'), { recursive: true })
+    const file = join(root, '.itervox/issues/DEMO-2.md')
+    writeFileSync(file, `\uFEFF${ISSUE}`)
+    expect(readLocalIssue(root, 'DEMO-2').state).toBe('Todo')
+    setLocalIssueState(root, 'DEMO-2', 'Done')
+    expect(readLocalIssue(root, 'DEMO-2').state).toBe('Done')
+    expect(readFileSync(file, 'utf8').startsWith('\uFEFF---\n')).toBe(true)
+  })
+
   describe('front matter a user can get wrong', () => {
     const FILE = '.itervox/issues/DEMO-1.md'
     const errorOf = (text: string): string => {
