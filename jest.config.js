@@ -16,5 +16,6 @@ export default {
   // Most suites spend their time waiting on the git, node and fake-agent processes they spawn,
   // so 1.5 workers per core keep the cores busy (jest's default is one worker fewer than cores).
   maxWorkers: Math.ceil(availableParallelism() * 1.5),
+  testSequencer: '<rootDir>/test/slow-first-sequencer.js',
   testTimeout: 60000
 }

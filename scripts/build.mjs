@@ -14,50 +14,41 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)))
 const js = '.build'
 const entries = { main: 'action/main.js', post: 'action/post.js', cli: 'cli/index.js' }
 
-/** Runs a node script, then passes on its output in one piece, so parallel builds stay readable. */
+/**
+ * Runs a node script and passes on its output in one piece, so that builds side by side stay
+ * readable. Resolves to whether it succeeded.
+ */
 async function node(...args) {
   const options = { maxBuffer: 64 * 1024 * 1024 }
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, options)
     process.stderr.write(stdout + stderr)
+    return true
   } catch (err) {
-    process.stderr.write((err.stdout ?? '') + (err.stderr ?? ''))
-    throw new Error(`${args.slice(0, 2).join(' ')} failed`, { cause: err })
+    process.stderr.write((err.stdout ?? '') + (err.stderr ?? '') || `${err.message}\n`)
+    return false
   }
 }
 
 rmSync(out, { recursive: true, force: true })
 rmSync(js, { recursive: true, force: true })
+let built = false
 try {
-  await node(
-    'node_modules/typescript/bin/tsc',
-    '-p',
-    'tsconfig.json',
-    '--noEmit',
-    'false',
-    '--outDir',
-    js
-  )
-  // The bundles are independent; building them side by side uses both cores. All are awaited
-  // before the finally block removes their input.
-  const builds = await Promise.allSettled(
-    Object.entries(entries).map(([name, entry]) =>
-      node(
-        'node_modules/@vercel/ncc/dist/ncc/cli.js',
-        'build',
-        join(js, entry),
-        '-o',
-        join(out, name),
-        '--license',
-        'licenses.txt',
-        '-q'
-      )
+  const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', 'false']
+  if (await node(...tsc, '--outDir', js)) {
+    // The bundles are independent; building them side by side uses both cores.
+    const ncc = ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', '--license', 'licenses.txt']
+    const bundles = Object.entries(entries).map(([name, entry]) =>
+      node(...ncc, join(js, entry), '-o', join(out, name), '-q')
     )
-  )
-  const failed = builds.find((b) => b.status === 'rejected')
-  if (failed) throw failed.reason
+    built = (await Promise.all(bundles)).every(Boolean)
+  }
 } finally {
   rmSync(js, { recursive: true, force: true })
+}
+if (!built) {
+  console.error(`build failed: ${out} is incomplete`)
+  process.exit(1)
 }
 const cli = join(out, 'cli', 'index.js')
 const text = readFileSync(cli, 'utf8')
