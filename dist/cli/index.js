@@ -31149,6 +31149,157 @@ async function holdsCredential(data) {
     return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
 }
 
+;// CONCATENATED MODULE: ./.build/isolation/privilege.js
+
+
+
+// System programs are taken from these directories only, never from PATH: `~/.local/bin`
+// comes first on hosted runners' PATH.
+const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+/** The absolute path of a system program, or undefined when none is installed. */
+function privilege_systemProgram(name) {
+    for (const dir of SYSTEM_DIRS) {
+        const candidate = external_node_path_namespaceObject.join(dir, name);
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
+            return candidate;
+        }
+        catch {
+            // not here
+        }
+    }
+    return undefined;
+}
+/** Root, passwordless sudo, or null when neither is available. */
+function privilege_findPrivilege() {
+    if (process.getuid?.() === 0)
+        return { kind: 'root' };
+    const sudo = privilege_systemProgram('sudo');
+    if (!sudo)
+        return null;
+    const probe = spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore', timeout: 10_000 });
+    return probe.status === 0 ? { kind: 'sudo', sudo } : null;
+}
+/** The command line that runs `argv` as root. */
+function asRoot(p, argv) {
+    return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv];
+}
+/** Runs a system command (no shell) and collects its output; never rejects. */
+function run(argv, o = {}) {
+    return new Promise((resolve) => {
+        const [file = '', ...args] = argv;
+        const child = (0,external_node_child_process_namespaceObject.execFile)(file, args, { encoding: 'utf8', env: o.env ?? { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' } }, (err, stdout, stderr) => {
+            const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+            resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
+        });
+        child.stdin?.on('error', () => { });
+        child.stdin?.end(o.input);
+    });
+}
+/** Runs `argv` as root; a failure becomes an Error whose message is git-free and one line. */
+async function privilege_runAsRoot(p, argv, what) {
+    const r = await run(asRoot(p, argv));
+    if (r.code !== 0) {
+        const detail = r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`;
+        throw new Error(`could not ${what}: ${detail}`);
+    }
+    return r.stdout;
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/agent-tree.js
+
+
+
+
+
+
+/** Where an isolated stage's agent works, kept in the stage context for the post step. */
+const handedOverSchema = object({
+    user: object({ name: schemas_string(), uid: schemas_int(), gid: schemas_int(), home: schemas_string() }),
+    /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
+    area: schemas_string(),
+    /** The agent's clone, inside `area`. */
+    tree: schemas_string(),
+    /** The agent's HOME, inside `area`. */
+    home: schemas_string(),
+    /** Where the tree comes back to, in the runner's private work folder. */
+    returnTo: schemas_string()
+});
+const sh = () => privilege_systemProgram('sh') ?? '/bin/sh';
+// Run as root, with every value a positional parameter: nothing is ever spliced into it.
+// The stage area goes whatever it held (no process of the agent user is alive by now), and
+// the new one is the agent's alone.
+const HAND_OVER = `set -e
+area=$1; staged=$2; uid=$3; gid=$4
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"`;
+// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
+// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
+// symlink, anything else); a tree it swapped for a symlink is not followed anywhere.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$tree" ] && [ ! -L "$tree" ]; then
+  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+fi
+rm -rf -- "$area"
+find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+exit 0`;
+/**
+ * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
+ * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
+ * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ */
+async function handOver(o) {
+    const staged = external_node_path_namespaceObject.join(o.workDir, 'hand-over');
+    await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
+    const name = external_node_path_namespaceObject.basename(o.repo) || 'repo';
+    const area = external_node_path_namespaceObject.join(o.user.home, 'stage');
+    await git_git(o.workDir, [
+        '-c',
+        `safe.directory=${o.repo}`,
+        'clone',
+        '--quiet',
+        '--local',
+        '--no-hardlinks',
+        '--branch',
+        o.branch,
+        '--',
+        o.repo,
+        external_node_path_namespaceObject.join(staged, 'work', name)
+    ]);
+    const home = external_node_path_namespaceObject.join(staged, 'home');
+    for (const f of o.homeFiles) {
+        const file = external_node_path_namespaceObject.join(home, f.path);
+        await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(file, f.content, { mode: 0o600 });
+    }
+    await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.join(home, 'tmp'), { recursive: true });
+    await privilege_runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
+    return {
+        user: o.user,
+        area,
+        tree: external_node_path_namespaceObject.join(area, 'work', name),
+        home: external_node_path_namespaceObject.join(area, 'home'),
+        returnTo: external_node_path_namespaceObject.join(o.workDir, 'agent-tree')
+    };
+}
+/**
+ * Once every process of the agent user is gone: its tree comes back to the runner's user
+ * (in the runner's private folder), and its HOME and temporary files are removed, so
+ * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ */
+async function takeBack(p, h) {
+    const back = await lstat_lstatOrNull(h.returnTo);
+    if (!back) {
+        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+        await privilege_runAsRoot(p, [sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours], 'take the agent tree back');
+    }
+    const st = await lstat_lstatOrNull(h.returnTo);
+    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/repo.js
 
 
@@ -31403,6 +31554,7 @@ async function findLandedStage(repo, head, key, maxCount = 200) {
 
 
 
+
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
  * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
@@ -31428,6 +31580,10 @@ const stageContextSchema = object({
     startedAt: schemas_string(),
     /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
     snapshot: gitDirSnapshotSchema.optional(),
+    /** Where the isolated agent works, as whom (isolation: user). */
+    sandbox: handedOverSchema.optional(),
+    /** Its tree, once taken back from it; null when it left none. */
+    tree: schemas_string().nullable().optional(),
     /** Which stage of which issue this is; its commit carries it as trailers. */
     key: stageKeySchema.optional(),
     /** The agent's process group, once it runs. */
@@ -31464,383 +31620,319 @@ function loadStageContext(path) {
     return parsed.success ? parsed.data : null;
 }
 
-;// CONCATENATED MODULE: external "node:string_decoder"
-const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./.build/agent/classify.js
-/**
- * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
- * status of a process we killed says nothing); then a failed process or an error result,
- * which is a rate limit when the stream reported one; then a clean end that asked for input.
- */
-function classify(facts) {
-    const { cause, exitCode, signal, findings } = facts;
-    switch (cause?.kind) {
-        case 'stalled':
-            return {
-                outcome: 'stalled',
-                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
-            };
-        case 'timed_out':
-            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
-        case 'cancelled':
-            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
-        case 'spawn_failed':
-            return { outcome: 'failed', reason: cause.error };
-        case undefined:
-            break;
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./.build/agent/model-providers.js
+// Model names: letters, digits and `.-_`, so no `/`, `..` or escape reaches upstream. OpenAI's
+// fine-tuned model ids also hold colons (`ft:gpt-4o:org::id`).
+const ID = '[\\w.-]+';
+const OPENAI_ID = '[\\w.:-]+';
+// The calls the CLI makes to run a turn (generate, count tokens, list models) and nothing else:
+// no files, batches, fine-tunes or deletions on the account behind the key.
+const anthropic = {
+    // Claude Code's precedence: an auth token, then an API key, then a subscription token.
+    credentials: [
+        { variable: 'ANTHROPIC_AUTH_TOKEN', header: 'authorization' },
+        { variable: 'ANTHROPIC_API_KEY', header: 'x-api-key' },
+        { variable: 'CLAUDE_CODE_OAUTH_TOKEN', header: 'authorization' }
+    ],
+    baseUrl: { variable: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
+    conflicting: [],
+    route: (method, path) => allowed(method, path, [
+        ['POST', '/v1/messages'],
+        ['POST', '/v1/messages/count_tokens'],
+        ['GET', '/v1/models'],
+        ['GET', `/v1/models/${ID}`]
+    ]),
+    agent: (proxyUrl, placeholder, variable) => ({
+        env: { ANTHROPIC_BASE_URL: proxyUrl, [variable]: placeholder },
+        files: []
+    })
+};
+const openai = {
+    // With only OPENAI_API_KEY set, Codex sends no key at all; the agent always gets CODEX_API_KEY.
+    credentials: [
+        { variable: 'CODEX_API_KEY', header: 'authorization' },
+        { variable: 'OPENAI_API_KEY', header: 'authorization' }
+    ],
+    baseUrl: { variable: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1' },
+    // The config file below is read from $CODEX_HOME, ~/.codex only when it is unset.
+    conflicting: ['CODEX_HOME'],
+    // The agent's base URL is the proxy's `/v1`, which stands for the whole upstream base URL.
+    route: (method, path) => {
+        if (!path.startsWith('/v1/'))
+            return undefined;
+        return allowed(method, path.slice('/v1'.length), [
+            ['POST', '/responses'],
+            // Codex's remote compaction of a long conversation.
+            ['POST', '/responses/compact'],
+            ['POST', '/chat/completions'],
+            ['GET', '/models'],
+            ['GET', `/models/${OPENAI_ID}`]
+        ]);
+    },
+    // Codex ignores OPENAI_BASE_URL; only its config file moves the endpoint.
+    agent: (proxyUrl, placeholder) => ({
+        env: { CODEX_API_KEY: placeholder },
+        files: [
+            {
+                path: '.codex/config.toml',
+                content: `openai_base_url = ${JSON.stringify(`${proxyUrl}/v1`)}\n`
+            }
+        ]
+    })
+};
+const gemini = {
+    credentials: [
+        { variable: 'GEMINI_API_KEY', header: 'x-goog-api-key' },
+        { variable: 'GOOGLE_API_KEY', header: 'x-goog-api-key' }
+    ],
+    baseUrl: {
+        variable: 'GOOGLE_GEMINI_BASE_URL',
+        default: 'https://generativelanguage.googleapis.com'
+    },
+    conflicting: [],
+    route: (method, path) => allowed(method, path, [
+        ['POST', `/(v1|v1beta)/models/${ID}:(generateContent|streamGenerateContent|countTokens)`],
+        ['GET', '/(v1|v1beta)/models'],
+        ['GET', `/(v1|v1beta)/models/${ID}`]
+    ]),
+    // A base URL alone switches gemini to `gateway` auth, which headless mode refuses (exit 41);
+    // the settings file keeps it on the API key.
+    agent: (proxyUrl, placeholder) => ({
+        env: { GEMINI_API_KEY: placeholder, GOOGLE_GEMINI_BASE_URL: proxyUrl },
+        files: [
+            {
+                path: '.gemini/settings.json',
+                content: `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n`
+            }
+        ]
+    })
+};
+/** The model API a preset's CLI talks to; none for `generic`, whose API is unknown. */
+function modelProvider(preset) {
+    switch (preset) {
+        case 'claude':
+            return anthropic;
+        case 'codex':
+            return openai;
+        case 'gemini':
+            return gemini;
+        case 'generic':
+            return undefined;
     }
-    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
-    if (processFailed || findings.error) {
-        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
-        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
-    }
-    if (findings.needsInput)
-        return { outcome: 'input_required', reason: 'the agent asked for input' };
-    return { outcome: 'succeeded', reason: 'exit code 0' };
 }
-function seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+/** `path` when some [method, path pattern] pair matches it whole. */
+function allowed(method, path, calls) {
+    return calls.some(([m, p]) => m === method && new RegExp(`^${p}$`).test(path)) ? path : undefined;
 }
 
-;// CONCATENATED MODULE: ./.build/agent/environment.js
-// The runner's tokens and the files through which a step talks to the runner. An agent that
-// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
-// and post-step state (security.md rules 3 and 8).
-const RUNNER_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'GH_ENTERPRISE_TOKEN',
-    'GITHUB_ENTERPRISE_TOKEN',
-    'GITHUB_ENV',
-    'GITHUB_OUTPUT',
-    'GITHUB_STATE',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY'
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
+
+
+
+
+// RFC 9110 7.6.1: meaningful for one connection only, never forwarded.
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-authenticate',
+    'proxy-authorization',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade'
 ]);
-// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
-// action input, `github-token` included.
-const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
-/** True for a variable the agent must never see. Names are compared case-insensitively. */
-function isRunnerVariable(name) {
-    const upper = name.toUpperCase();
-    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
+// Where the three providers' clients put a key. All are stripped from every request, whichever
+// one the agent used, so the placeholder never travels upstream.
+const KEY_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key'];
+const KEY_QUERY = 'key';
 /**
- * The agent's environment: the parent's, minus the runner's secrets and control variables,
- * plus the agent contract variables. The user's own variables (model keys, proxies) pass.
+ * A loopback HTTP proxy that swaps the agent's placeholder key for the real one. It lives in
+ * the action's own process, so the real key never enters the agent's reach; bodies stream
+ * through both ways untouched, so server-sent events arrive as the model sends them.
  */
-function agentEnvironment(parent, contract) {
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value !== undefined && !isRunnerVariable(name))
-            env[name] = value;
-    }
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/lines.js
-
-// A stream-json line can be big (a Write tool call carries the whole file), but a line with
-// no end in sight must not hold memory forever; past this size it is skipped.
-const MAX_LINE_CHARS = 4 * 1024 * 1024;
-/**
- * Turns a byte stream into lines. Chunks may split a line or a UTF-8 character anywhere;
- * `\r\n` and `\n` both end a line; an over-long line is dropped up to its end.
- */
-class LineSplitter {
-    onLine;
-    maxChars;
-    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    partial = '';
-    skipping = false;
-    constructor(onLine, maxChars = MAX_LINE_CHARS) {
-        this.onLine = onLine;
-        this.maxChars = maxChars;
-    }
-    /** Feeds bytes; returns them decoded. */
-    push(chunk) {
-        const text = this.decoder.write(chunk);
-        this.take(text);
-        return text;
-    }
-    /** Ends the stream; a last line without a newline still counts. */
-    end() {
-        const text = this.decoder.end();
-        this.take(text);
-        if (!this.skipping && this.partial !== '')
-            this.emit(this.partial);
-        this.partial = '';
-        this.skipping = false;
-        return text;
-    }
-    take(text) {
-        let start = 0;
-        for (;;) {
-            const nl = text.indexOf('\n', start);
-            if (nl < 0)
-                break;
-            if (!this.skipping)
-                this.emit(this.partial + text.slice(start, nl));
-            this.partial = '';
-            this.skipping = false;
-            start = nl + 1;
+async function startModelProxy(o) {
+    // A key unfit for a header fails here, not on the agent's first request.
+    external_node_http_namespaceObject.validateHeaderValue(o.credential.header, o.credential.value);
+    const client = o.upstream.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_namespaceObject;
+    // Our own agent, so that close() can end the upstream connections it keeps alive.
+    const agent = new client.Agent({ keepAlive: true });
+    const basePath = o.upstream.pathname.replace(/\/+$/, '');
+    const placeholderDigest = digest(o.placeholder);
+    let requests = 0;
+    const server = external_node_http_namespaceObject.createServer((req, res) => {
+        // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
+        if (req.headers.upgrade !== undefined)
+            return reply(res, 426, 'use HTTP, not an upgrade');
+        // Origin form only (`/path?query`); the URL parser resolves `..` and `%2e` segments, and
+        // what it makes of the path is what both the route check and the upstream see.
+        if (!req.url?.startsWith('/'))
+            return reply(res, 400, 'not an origin-form request');
+        const url = new URL(`http://proxy${req.url}`);
+        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_namespaceObject.timingSafeEqual)(digest(k), placeholderDigest))) {
+            return reply(res, 401, 'wrong or missing key');
         }
-        if (this.skipping)
-            return;
-        this.partial += text.slice(start);
-        if (this.partial.length > this.maxChars) {
-            this.partial = '';
-            this.skipping = true;
-        }
-    }
-    emit(line) {
-        this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-    }
+        const method = req.method ?? 'GET';
+        const path = o.route(method, url.pathname);
+        if (path === undefined)
+            return reply(res, 403, 'not a model API request');
+        url.searchParams.delete(KEY_QUERY);
+        const headers = forwardable(req.headers);
+        headers[o.credential.header] = o.credential.value;
+        const upstream = client.request({
+            protocol: o.upstream.protocol,
+            hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''),
+            port: o.upstream.port,
+            method,
+            path: basePath + path + url.search,
+            headers,
+            agent
+        });
+        requests++;
+        upstream.on('response', (answer) => {
+            res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+            // A failure on either side destroys both, which ends the agent's stream visibly.
+            (0,external_node_stream_namespaceObject.pipeline)(answer, res, () => undefined);
+        });
+        upstream.on('error', (e) => {
+            if (res.headersSent || res.destroyed)
+                res.destroy();
+            else
+                reply(res, 502, `model API unreachable${errorCode(e)}`);
+        });
+        // An agent that hangs up must not leave a generation running (and billed) upstream.
+        res.on('close', () => {
+            if (!res.writableFinished)
+                upstream.destroy();
+        });
+        req.pipe(upstream);
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}`,
+        port,
+        get requests() {
+            return requests;
+        },
+        close: () => new Promise((resolve) => {
+            // Resolves also when already closed: closing twice is harmless.
+            server.close(() => resolve());
+            server.closeAllConnections();
+            agent.destroy();
+        })
+    };
 }
-
-;// CONCATENATED MODULE: ./.build/agent/process-group.js
-
-// Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
-// with kill(-pgid, 0), but its members and their CPU time are unknown.
-const hasProc = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat');
-/**
- * Every live process whose process group is `pgid`, read from /proc. Zombies are left out:
- * they run nothing, and one whose parent never reaps it (some container init processes do
- * not) would otherwise be waited for forever. `undefined` when /proc cannot be read.
- */
-function groupProcesses(pgid) {
-    if (!hasProc)
-        return undefined;
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+/** Every key the request carries, in any of the places a model client puts one. */
+function presented(headers, url) {
+    const keys = url.searchParams.getAll(KEY_QUERY);
+    for (const name of KEY_HEADERS) {
+        const value = headers[name];
+        if (typeof value === 'string')
+            keys.push(value.replace(/^Bearer\s+/i, ''));
     }
-    catch {
-        return undefined;
-    }
-    const found = [];
-    for (const name of names) {
-        const first = name.charCodeAt(0);
-        if (first < 48 || first > 57)
-            continue; // not a pid
-        const stat = readStat(name);
-        if (stat === undefined)
-            continue; // it ended between readdir and read
-        // The command name (field 2) may hold spaces and parentheses; fields after it do not.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const state = fields[0];
-        if (Number(fields[2]) !== pgid || state === 'Z' || state === 'X')
+    return keys;
+}
+/** The headers minus hop-by-hop ones (also those the `connection` header names), keys and host. */
+function forwardable(headers) {
+    const named = String(headers.connection ?? '')
+        .split(',')
+        .map((n) => n.trim().toLowerCase());
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (HOP_BY_HOP.has(name) || named.includes(name) || KEY_HEADERS.includes(name))
             continue;
-        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
-        found.push({ pid: Number(name), cpuTicks: ticks });
+        if (name === 'host')
+            continue;
+        out[name] = value;
     }
-    return found;
+    return out;
 }
-// One shared buffer and a plain read: this runs for every process on the machine each
-// watchdog tick, and readFileSync's stat-and-allocate costs about three times as much.
-const statBuffer = Buffer.alloc(4096);
-function readStat(pid) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(`/proc/${pid}/stat`, 'r');
-    }
-    catch {
-        return undefined;
-    }
-    try {
-        return statBuffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, statBuffer, 0, statBuffer.length, 0));
-    }
-    catch {
-        return undefined;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
+// Hashing first gives both sides one length, which timingSafeEqual needs.
+function digest(text) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text).digest();
 }
-/** The pids of a group's live processes (empty when /proc cannot be read). */
-function groupPids(pgid) {
-    return (groupProcesses(pgid) ?? []).map((p) => p.pid);
+// The code only (ECONNREFUSED): a message could carry more than we mean to show.
+function errorCode(e) {
+    const code = e.code;
+    return typeof code === 'string' ? ` (${code})` : '';
 }
-/** True while any process of the group is alive. */
-function groupAlive(pgid) {
-    const members = groupProcesses(pgid);
-    if (members)
-        return members.length > 0;
-    try {
-        process.kill(-pgid, 0);
-        return true;
-    }
-    catch (e) {
-        return e.code === 'EPERM';
-    }
-}
-/** Sends a signal to every process of the group; a group that is already gone is fine. */
-function signalGroup(pgid, signal) {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch (e) {
-        if (e.code !== 'ESRCH')
-            throw e;
-    }
-}
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Waits until the group is gone or `timeoutMs` has passed; true when it is gone. */
-async function waitGroupGone(pgid, timeoutMs, everyMs = 25, meanwhile) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-        if (!groupAlive(pgid))
-            return true;
-        if (Date.now() >= until)
-            return false;
-        meanwhile?.();
-        await sleep(everyMs);
-    }
-}
-// How long processes get to die after SIGKILL. Only one stuck in the kernel (state D on a
-// dead network mount) outlives it; waiting longer would only eat the time left to finalise.
-const KILL_WAIT_MS = 10_000;
-/**
- * Ends a process group: SIGTERM to all of it, `graceMs` to exit, then SIGKILL (repeated, so
- * a process forked in between is caught too) until every member is gone. Returns the pids
- * still alive after all that, which is empty unless the kernel held one.
- */
-async function endGroup(pgid, graceMs) {
-    if (!groupAlive(pgid))
-        return [];
-    signalGroup(pgid, 'SIGTERM');
-    if (await waitGroupGone(pgid, graceMs))
-        return [];
-    signalGroup(pgid, 'SIGKILL');
-    if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL')))
-        return [];
-    return groupPids(pgid);
-}
-/** Agent groups this process started and has not yet seen end. */
-const running = new Set();
-/** Remembers a group until the returned function is called. */
-function trackGroup(pgid) {
-    running.add(pgid);
-    return () => running.delete(pgid);
-}
-/**
- * SIGKILL to every group this process started, synchronously: for a second Ctrl-C, when the
- * user will not wait for a graceful end and this process is about to exit.
- */
-function killTrackedGroups() {
-    for (const pgid of running)
-        signalGroup(pgid, 'SIGKILL');
+function reply(res, status, message) {
+    const body = JSON.stringify({ error: { type: 'itervox_model_proxy', message } });
+    res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body)
+    });
+    res.end(body);
 }
 
-;// CONCATENATED MODULE: ./.build/agent/liveness.js
+;// CONCATENATED MODULE: ./.build/agent/model-access.js
 
-// Linux reports CPU time in USER_HZ ticks, fixed at 100 per second for user space.
-const TICK_MS = 10;
-// The share of one CPU a group must use between two samples to count as working. A CLI
-// waiting on a dead socket uses next to nothing (a stray GC or timer tick), a test suite or
-// a compiler uses far more; so a few idle ticks never hold off the stall watchdog.
-const BUSY_SHARE = 0.05;
-/**
- * Tells whether a process group used CPU since the last sample. Each process is compared
- * with itself, so processes that end or start between samples do not fake or hide work:
- * a new process counts with all the time it has used, an ended one's time shows up in its
- * parent's reaped-children counters once the parent waits for it.
- */
-class CpuMeter {
-    pgid;
-    last = new Map();
-    lastAt;
-    constructor(pgid, now) {
-        this.pgid = pgid;
-        this.lastAt = now;
-    }
-    /** True when the group was busy since the previous call. */
-    busy(now) {
-        const members = groupProcesses(this.pgid);
-        if (!members)
-            return false;
-        let used = 0;
-        const seen = new Map();
-        for (const p of members) {
-            used += Math.max(0, p.cpuTicks - (this.last.get(p.pid) ?? 0));
-            seen.set(p.pid, p.cpuTicks);
-        }
-        const elapsed = Math.max(0, now - this.lastAt);
-        this.last = seen;
-        this.lastAt = now;
-        return used > 0 && used * TICK_MS >= elapsed * BUSY_SHARE;
-    }
-}
-/** The stall clock: silence since the agent's last output or busy CPU. */
-class Liveness {
-    cpu;
-    stallTimeoutMs;
-    lastActivity;
-    constructor(cpu, stallTimeoutMs, now) {
-        this.cpu = cpu;
-        this.stallTimeoutMs = stallTimeoutMs;
-        this.lastActivity = now;
-    }
-    get lastActivityAt() {
-        return this.lastActivity;
-    }
-    output(now) {
-        this.lastActivity = now;
-    }
-    /** Samples CPU; returns whether it was busy and whether the agent has now stalled. */
-    check(now) {
-        const cpuBusy = this.cpu.busy(now);
-        if (cpuBusy)
-            this.lastActivity = now;
-        const stalled = this.stallTimeoutMs > 0 && now - this.lastActivity >= this.stallTimeoutMs;
-        return { cpuBusy, stalled };
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/log-file.js
 
 
 /**
- * The agent's log: its stdout and stderr bytes, appended as they come, readable by us alone.
- * A full disk stops the logging, not the run.
+ * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
+ * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
+ * the parent holds no key for the preset, a case to warn about: the agent then has no key.
  */
-class LogFile {
-    fd;
-    /** Opens (creating its folder) or throws when the file cannot be opened. */
-    constructor(path) {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a', 0o600);
+async function setUpModelAccess(preset, parentEnv) {
+    const provider = modelProvider(preset);
+    if (provider === undefined)
+        return null;
+    const names = provider.credentials.map((c) => c.variable);
+    const found = provider.credentials.find((c) => parentEnv[c.variable]?.trim());
+    if (found === undefined)
+        return { missing: `none of ${names.join(', ')} is set` };
+    // A secret pasted with its trailing newline would be an invalid header.
+    const key = (parentEnv[found.variable] ?? '').trim();
+    const { variable, default: fallback } = provider.baseUrl;
+    const upstream = baseUrl(variable, parentEnv[variable] || fallback);
+    // New per run: a placeholder that leaks is worth nothing outside this job.
+    const placeholder = `itervox-placeholder-${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}`;
+    const proxy = await startModelProxy({
+        upstream,
+        route: provider.route,
+        placeholder,
+        credential: {
+            header: found.header,
+            value: found.header === 'authorization' ? `Bearer ${key}` : key
+        }
+    });
+    const agent = provider.agent(proxy.url, placeholder, found.variable);
+    return {
+        env: { ...agent.env, ...noProxy(parentEnv) },
+        files: agent.files,
+        proxy,
+        hidden: [...names, variable, ...provider.conflicting]
+    };
+}
+function baseUrl(variable, value) {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    // The value is not repeated: a base URL can carry credentials of its own.
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+        throw new Error(`${variable} is not an http or https URL`);
     }
-    write(chunk) {
-        if (this.fd === undefined)
-            return;
-        try {
-            for (let off = 0; off < chunk.length;)
-                off += (0,external_node_fs_namespaceObject.writeSync)(this.fd, chunk, off);
-        }
-        catch {
-            this.close();
-        }
-    }
-    close() {
-        if (this.fd === undefined)
-            return;
-        const fd = this.fd;
-        this.fd = undefined;
-        try {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-        catch {
-            // Nothing more can be lost: every write has already returned.
-        }
-    }
+    return url;
+}
+// A CLI that honours the user's HTTPS_PROXY would otherwise send its loopback calls there,
+// where the proxy cannot be reached. Both spellings, as clients differ in which they read.
+function noProxy(parentEnv) {
+    const hosts = [parentEnv.NO_PROXY, parentEnv.no_proxy, '127.0.0.1']
+        .flatMap((v) => (v ?? '').split(','))
+        .map((h) => h.trim())
+        .filter(Boolean);
+    const value = [...new Set(hosts)].join(',');
+    return { NO_PROXY: value, no_proxy: value };
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/text.js
@@ -32342,7 +32434,7 @@ function presetFor(argv, opts) {
         case 'codex':
             return codex(argv);
         case 'gemini':
-            return gemini(argv);
+            return presets_gemini(argv);
         default:
             return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
     }
@@ -32386,7 +32478,7 @@ function codex(argv) {
         out.push('-');
     return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
 }
-function gemini(argv) {
+function presets_gemini(argv) {
     const out = [...argv];
     const user = argv.slice(1);
     // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
@@ -32398,6 +32490,395 @@ function gemini(argv) {
 }
 function has(args, ...flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./.build/agent/classify.js
+/**
+ * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
+ * status of a process we killed says nothing); then a failed process or an error result,
+ * which is a rate limit when the stream reported one; then a clean end that asked for input.
+ */
+function classify(facts) {
+    const { cause, exitCode, signal, findings } = facts;
+    switch (cause?.kind) {
+        case 'stalled':
+            return {
+                outcome: 'stalled',
+                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
+            };
+        case 'timed_out':
+            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
+        case 'cancelled':
+            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
+        case 'spawn_failed':
+            return { outcome: 'failed', reason: cause.error };
+        case undefined:
+            break;
+    }
+    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
+    if (processFailed || findings.error) {
+        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
+        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
+    }
+    if (findings.needsInput)
+        return { outcome: 'input_required', reason: 'the agent asked for input' };
+    return { outcome: 'succeeded', reason: 'exit code 0' };
+}
+function seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/environment.js
+// The runner's tokens and the files through which a step talks to the runner. An agent that
+// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
+// and post-step state (security.md rules 3 and 8).
+const RUNNER_NAMES = new Set([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'GH_ENTERPRISE_TOKEN',
+    'GITHUB_ENTERPRISE_TOKEN',
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY'
+]);
+// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
+// action input, `github-token` included.
+const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
+/** True for a variable the agent must never see. Names are compared case-insensitively. */
+function isRunnerVariable(name) {
+    const upper = name.toUpperCase();
+    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
+}
+/**
+ * The agent's environment: the parent's, minus the runner's secrets and control variables,
+ * plus the agent contract variables. The user's own variables (model keys, proxies) pass.
+ */
+function agentEnvironment(parent, contract) {
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value !== undefined && !isRunnerVariable(name))
+            env[name] = value;
+    }
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/lines.js
+
+// A stream-json line can be big (a Write tool call carries the whole file), but a line with
+// no end in sight must not hold memory forever; past this size it is skipped.
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
+/**
+ * Turns a byte stream into lines. Chunks may split a line or a UTF-8 character anywhere;
+ * `\r\n` and `\n` both end a line; an over-long line is dropped up to its end.
+ */
+class LineSplitter {
+    onLine;
+    maxChars;
+    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    partial = '';
+    skipping = false;
+    constructor(onLine, maxChars = MAX_LINE_CHARS) {
+        this.onLine = onLine;
+        this.maxChars = maxChars;
+    }
+    /** Feeds bytes; returns them decoded. */
+    push(chunk) {
+        const text = this.decoder.write(chunk);
+        this.take(text);
+        return text;
+    }
+    /** Ends the stream; a last line without a newline still counts. */
+    end() {
+        const text = this.decoder.end();
+        this.take(text);
+        if (!this.skipping && this.partial !== '')
+            this.emit(this.partial);
+        this.partial = '';
+        this.skipping = false;
+        return text;
+    }
+    take(text) {
+        let start = 0;
+        for (;;) {
+            const nl = text.indexOf('\n', start);
+            if (nl < 0)
+                break;
+            if (!this.skipping)
+                this.emit(this.partial + text.slice(start, nl));
+            this.partial = '';
+            this.skipping = false;
+            start = nl + 1;
+        }
+        if (this.skipping)
+            return;
+        this.partial += text.slice(start);
+        if (this.partial.length > this.maxChars) {
+            this.partial = '';
+            this.skipping = true;
+        }
+    }
+    emit(line) {
+        this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/liveness.js
+// Linux reports CPU time in USER_HZ ticks, fixed at 100 per second for user space.
+const TICK_MS = 10;
+// The share of one CPU a group must use between two samples to count as working. A CLI
+// waiting on a dead socket uses next to nothing (a stray GC or timer tick), a test suite or
+// a compiler uses far more; so a few idle ticks never hold off the stall watchdog.
+const BUSY_SHARE = 0.05;
+/**
+ * Tells whether an agent's processes used CPU since the last sample. Each process is compared
+ * with itself, so processes that end or start between samples do not fake or hide work:
+ * a new process counts with all the time it has used, an ended one's time shows up in its
+ * parent's reaped-children counters once the parent waits for it.
+ */
+class CpuMeter {
+    members;
+    last = new Map();
+    lastAt;
+    constructor(members, now) {
+        this.members = members;
+        this.lastAt = now;
+    }
+    /** True when the group was busy since the previous call. */
+    busy(now) {
+        const members = this.members();
+        if (!members)
+            return false;
+        let used = 0;
+        const seen = new Map();
+        for (const p of members) {
+            used += Math.max(0, p.cpuTicks - (this.last.get(p.pid) ?? 0));
+            seen.set(p.pid, p.cpuTicks);
+        }
+        const elapsed = Math.max(0, now - this.lastAt);
+        this.last = seen;
+        this.lastAt = now;
+        return used > 0 && used * TICK_MS >= elapsed * BUSY_SHARE;
+    }
+}
+/** The stall clock: silence since the agent's last output or busy CPU. */
+class Liveness {
+    cpu;
+    stallTimeoutMs;
+    lastActivity;
+    constructor(cpu, stallTimeoutMs, now) {
+        this.cpu = cpu;
+        this.stallTimeoutMs = stallTimeoutMs;
+        this.lastActivity = now;
+    }
+    get lastActivityAt() {
+        return this.lastActivity;
+    }
+    output(now) {
+        this.lastActivity = now;
+    }
+    /** Samples CPU; returns whether it was busy and whether the agent has now stalled. */
+    check(now) {
+        const cpuBusy = this.cpu.busy(now);
+        if (cpuBusy)
+            this.lastActivity = now;
+        const stalled = this.stallTimeoutMs > 0 && now - this.lastActivity >= this.stallTimeoutMs;
+        return { cpuBusy, stalled };
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/log-file.js
+
+
+/**
+ * The agent's log: its stdout and stderr bytes, appended as they come, readable by us alone.
+ * A full disk stops the logging, not the run.
+ */
+class LogFile {
+    fd;
+    /** Opens (creating its folder) or throws when the file cannot be opened. */
+    constructor(path) {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a', 0o600);
+    }
+    write(chunk) {
+        if (this.fd === undefined)
+            return;
+        try {
+            for (let off = 0; off < chunk.length;)
+                off += (0,external_node_fs_namespaceObject.writeSync)(this.fd, chunk, off);
+        }
+        catch {
+            this.close();
+        }
+    }
+    close() {
+        if (this.fd === undefined)
+            return;
+        const fd = this.fd;
+        this.fd = undefined;
+        try {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+        catch {
+            // Nothing more can be lost: every write has already returned.
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/process-group.js
+
+// Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
+// with kill(-pgid, 0), but its members and their CPU time are unknown.
+const hasProc = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat');
+/**
+ * Every live process whose process group is `pgid`, read from /proc. Zombies are left out:
+ * they run nothing, and one whose parent never reaps it (some container init processes do
+ * not) would otherwise be waited for forever. `undefined` when /proc cannot be read.
+ */
+function groupProcesses(pgid) {
+    if (!hasProc)
+        return undefined;
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+    }
+    catch {
+        return undefined;
+    }
+    const found = [];
+    for (const name of names) {
+        const first = name.charCodeAt(0);
+        if (first < 48 || first > 57)
+            continue; // not a pid
+        const stat = readStat(name);
+        if (stat === undefined)
+            continue; // it ended between readdir and read
+        // The command name (field 2) may hold spaces and parentheses; fields after it do not.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const state = fields[0];
+        if (Number(fields[2]) !== pgid || state === 'Z' || state === 'X')
+            continue;
+        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+        found.push({ pid: Number(name), cpuTicks: ticks });
+    }
+    return found;
+}
+// One shared buffer and a plain read: this runs for every process on the machine each
+// watchdog tick, and readFileSync's stat-and-allocate costs about three times as much.
+const statBuffer = Buffer.alloc(4096);
+function readStat(pid) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(`/proc/${pid}/stat`, 'r');
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        return statBuffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, statBuffer, 0, statBuffer.length, 0));
+    }
+    catch {
+        return undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The pids of a group's live processes (empty when /proc cannot be read). */
+function groupPids(pgid) {
+    return (groupProcesses(pgid) ?? []).map((p) => p.pid);
+}
+/** True while any process of the group is alive. */
+function groupAlive(pgid) {
+    const members = groupProcesses(pgid);
+    if (members)
+        return members.length > 0;
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (e) {
+        return e.code === 'EPERM';
+    }
+}
+/** Sends a signal to every process of the group; a group that is already gone is fine. */
+function signalGroup(pgid, signal) {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch (e) {
+        if (e.code !== 'ESRCH')
+            throw e;
+    }
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the group is gone or `timeoutMs` has passed; true when it is gone. */
+async function waitGroupGone(pgid, timeoutMs, everyMs = 25, meanwhile) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+        if (!groupAlive(pgid))
+            return true;
+        if (Date.now() >= until)
+            return false;
+        meanwhile?.();
+        await sleep(everyMs);
+    }
+}
+// How long processes get to die after SIGKILL. Only one stuck in the kernel (state D on a
+// dead network mount) outlives it; waiting longer would only eat the time left to finalise.
+const KILL_WAIT_MS = 10_000;
+/**
+ * Ends a process group: SIGTERM to all of it, `graceMs` to exit, then SIGKILL (repeated, so
+ * a process forked in between is caught too) until every member is gone. Returns the pids
+ * still alive after all that, which is empty unless the kernel held one.
+ */
+async function endGroup(pgid, graceMs) {
+    if (!groupAlive(pgid))
+        return [];
+    signalGroup(pgid, 'SIGTERM');
+    if (await waitGroupGone(pgid, graceMs))
+        return [];
+    signalGroup(pgid, 'SIGKILL');
+    if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL')))
+        return [];
+    return groupPids(pgid);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/process-set.js
+
+function processGroup(pgid) {
+    return {
+        members: () => groupProcesses(pgid),
+        alive: () => groupAlive(pgid),
+        end: (graceMs) => endGroup(pgid, graceMs),
+        killNow: () => signalGroup(pgid, 'SIGKILL')
+    };
+}
+/** Agent runs this process started and has not yet seen end. */
+const running = new Set();
+/** Remembers a run's processes until the returned function is called. */
+function track(set) {
+    running.add(set);
+    return () => running.delete(set);
+}
+/**
+ * SIGKILL to every run this process started, synchronously: for a second Ctrl-C, when the
+ * user will not wait for a graceful end and this process is about to exit.
+ */
+function killTracked() {
+    for (const set of running)
+        set.killNow();
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/run.js
@@ -32430,6 +32911,11 @@ async function runAgent(opts) {
     const isRoot = process.getuid?.() === 0;
     const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
     const env = { ...agentEnvironment(opts.parentEnv, opts.contract), ...preset.env };
+    if (opts.sandbox) {
+        for (const name of opts.sandbox.env.unset)
+            delete env[name];
+        Object.assign(env, opts.sandbox.env.set, { HOME: opts.sandbox.home });
+    }
     const endedEarly = (cause) => ({
         ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
         exitCode: null,
@@ -32447,21 +32933,31 @@ async function runAgent(opts) {
     const found = resolveCommand(command, opts.cwd, env.PATH, profile);
     if ('error' in found)
         return endedEarly({ kind: 'spawn_failed', error: found.error });
+    const barred = opts.sandbox?.cannotRun(found.path);
+    if (barred) {
+        const error = `command "${command}" of profile "${profile}" is at ${found.path}, ${barred}`;
+        return endedEarly({ kind: 'spawn_failed', error });
+    }
     let log;
     try {
-        const promptFile = (0,external_node_path_namespaceObject.resolve)(opts.cwd, opts.contract.promptFile);
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(promptFile), { recursive: true });
-        (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
+        // An isolated agent's prompt file was put in its home when the home was handed over.
+        if (!opts.sandbox) {
+            const promptFile = (0,external_node_path_namespaceObject.resolve)(opts.cwd, opts.contract.promptFile);
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(promptFile), { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
+        }
         log = new LogFile(opts.logPath);
     }
     catch (e) {
         const error = `cannot prepare the agent run: ${e.message}`;
         return endedEarly({ kind: 'spawn_failed', error });
     }
-    const child = (0,external_node_child_process_namespaceObject.spawn)(found.path, preset.argv.slice(1), {
-        argv0: command,
-        cwd: opts.cwd,
-        env,
+    const start = opts.sandbox
+        ? opts.sandbox.launch(found.path, preset.argv.slice(1), env, opts.cwd)
+        : { file: found.path, args: preset.argv.slice(1), env, cwd: opts.cwd, argv0: command };
+    const { file, args, ...how } = start;
+    const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, {
+        ...how,
         detached: true, // setsid(): the agent leads a new process group, pgid = its pid
         stdio: ['pipe', 'pipe', 'pipe']
     });
@@ -32481,11 +32977,12 @@ async function runAgent(opts) {
     catch {
         // The caller's bookkeeping must not leave a started agent unsupervised.
     }
-    return supervise({ child, pgid: child.pid, exited, log, preset, startedAt }, opts);
+    const processes = opts.sandbox?.processes ?? processGroup(child.pid);
+    return supervise({ child, processes, exited, log, preset, startedAt }, opts);
 }
 async function supervise(run, opts) {
-    const { child, pgid, log, preset, startedAt } = run;
-    const untrack = trackGroup(pgid);
+    const { child, processes, log, preset, startedAt } = run;
+    const untrack = track(processes);
     const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const notify = (e) => {
         try {
@@ -32495,7 +32992,7 @@ async function supervise(run, opts) {
             // How the adapter shows progress must never end or crash the run.
         }
     };
-    const liveness = new Liveness(new CpuMeter(pgid, startedAt), opts.stallTimeoutMs, startedAt);
+    const liveness = new Liveness(new CpuMeter(() => processes.members(), startedAt), opts.stallTimeoutMs, startedAt);
     const lines = new LineSplitter((line) => {
         const event = preset.parser.line(line);
         if (event)
@@ -32521,7 +33018,7 @@ async function supervise(run, opts) {
         if (cause || leaderExited)
             return;
         cause = c;
-        ending = endGroup(pgid, graceMs);
+        ending = processes.end(graceMs);
     };
     const poll = setInterval(() => {
         const now = Date.now();
@@ -32542,8 +33039,8 @@ async function supervise(run, opts) {
     clearTimeout(deadline);
     opts.signal?.removeEventListener('abort', onAbort);
     await ending;
-    // Whatever the leader left running in its group (a dev server, a test watcher) goes too.
-    const survivors = await endGroup(pgid, graceMs);
+    // Whatever the leader left running (a dev server, a test watcher) goes too.
+    const survivors = await processes.end(graceMs);
     untrack();
     await drained([child.stdout, child.stderr], graceMs);
     lines.end();
@@ -32553,7 +33050,7 @@ async function supervise(run, opts) {
     const signal = exit instanceof Error ? null : exit.signal;
     const verdict = classify({ cause, exitCode, signal, findings });
     const reason = survivors.length
-        ? `${verdict.reason}; ${survivors.length} process(es) of its group outlived SIGKILL`
+        ? `${verdict.reason}; ${survivors.length} process(es) of the agent outlived SIGKILL`
         : verdict.reason;
     return {
         outcome: verdict.outcome,
@@ -32595,8 +33092,6 @@ function abortReason(signal) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 ;// CONCATENATED MODULE: ./.build/git/integrity.js
@@ -32709,14 +33204,23 @@ async function commitAllowed(o) {
     await validateBranchName(o.branch);
     // Beside the real index, so that it can replace it in one rename.
     const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`);
+    const files = o.workTree ? external_node_path_namespaceObject.resolve(o.workTree) : repo;
     const env = { GIT_INDEX_FILE: index };
     try {
-        await seedIndex(repo, o.baseSha, env);
-        const changed = await worktreeChanges(repo, env);
+        if (files === repo) {
+            await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
+        }
+        else {
+            // The repository's index knows nothing of the other tree's files: every one is compared.
+            await git_git(repo, ['read-tree', o.baseSha], { env });
+            env.GIT_WORK_TREE = files;
+        }
+        const changed = await worktreeChanges(repo, files, env);
+        delete env.GIT_WORK_TREE;
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
                 changed.set(p, null);
-        const { updates, dropped } = await decide(repo, changed, o);
+        const { updates, dropped } = await decide(files, changed, o);
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
@@ -32774,15 +33278,16 @@ async function seedIndex(repo, baseSha, env) {
  * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
  * lists a symlinked directory as the link itself and never walks into it.
  */
-async function worktreeChanges(repo, env) {
+async function worktreeChanges(repo, tree, env) {
     const algo = await objectFormat(repo);
     const changed = new Map();
-    const diff = (await git_git(repo, ['diff-files', '-z'], { env })).stdout.split('\0');
+    // A submodule's own repository is the agent's to plant; it is never looked into.
+    const diff = (await git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
     for (let i = 0; i + 1 < diff.length; i += 2) {
         // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
         const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
         const p = diff[i + 1] ?? '';
-        if (status === 'D' || !(await sameAsBase(repo, p, baseMode, baseId, algo))) {
+        if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
             changed.set(p, baseMode);
         }
     }
@@ -32792,8 +33297,8 @@ async function worktreeChanges(repo, env) {
             changed.set(p, null);
     return changed;
 }
-async function sameAsBase(repo, p, baseMode, baseId, algo) {
-    const full = external_node_path_namespaceObject.join(repo, p);
+async function sameAsBase(tree, p, baseMode, baseId, algo) {
+    const full = external_node_path_namespaceObject.join(tree, p);
     const st = await lstat_lstatOrNull(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
         return objectId('blob', await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
@@ -32803,7 +33308,7 @@ async function sameAsBase(repo, p, baseMode, baseId, algo) {
     return objectId('blob', await (0,promises_namespaceObject.readFile)(full), algo) === baseId;
 }
 const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
-async function decide(repo, changed, o) {
+async function decide(tree, changed, o) {
     const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
     const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
     const deliverables = new Set(o.deliverablePaths);
@@ -32830,7 +33335,7 @@ async function decide(repo, changed, o) {
             drop(p, 'submodule');
             continue;
         }
-        const found = await inspect(repo, p, maxBytes);
+        const found = await inspect(tree, p, maxBytes);
         if (found.kind === 'gone') {
             if (baseMode !== null)
                 updates.push({ path: p, remove: true });
@@ -32955,6 +33460,369 @@ async function indexInfo(repo, updates) {
         lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`);
     }
     return Buffer.from(lines.join(''), 'utf8');
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/agent-user.js
+
+
+
+const DEFAULT_AGENT_USER = 'itervox-agent';
+// Membership in any of these would give the agent back what isolation takes away.
+const PRIVILEGED_GROUPS = new Set([
+    'root',
+    'sudo',
+    'admin',
+    'wheel',
+    'docker',
+    'adm',
+    'lxd',
+    'disk'
+]);
+const agent_user_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+/**
+ * The agent user, created the first time (`useradd --system`, its own group, a home, no
+ * login shell) and checked every time: never root, never the runner's own user, in no
+ * group that grants power (sudo, docker, adm...) and sharing no group with the runner, so
+ * that the runner's files are "other" to it.
+ */
+async function agent_user_ensureAgentUser(name, p) {
+    if (!agent_user_NAME.test(name)) {
+        throw new UserError(`agent-user "${name}" is not a valid user name; use lower-case letters, digits, - and _`);
+    }
+    let user = lookUser(name);
+    if (!user) {
+        const useradd = systemProgram('useradd');
+        if (!useradd) {
+            throw new UserError('isolation: user needs useradd to create the agent user and this runner has none; install it (passwd package) or set isolation: none');
+        }
+        await runAsRoot(p, [useradd, '--system', '--user-group', '--create-home', '--shell', '/usr/sbin/nologin', name], `create the agent user ${name}`);
+        user = lookUser(name);
+        if (!user)
+            throw new Error(`the agent user ${name} was created but cannot be found`);
+    }
+    const problem = privilegeOf(user);
+    if (problem) {
+        throw new UserError(`agent-user ${name} ${problem}; give the action an unprivileged user of its own (agent-user input) or remove it so the action creates one`);
+    }
+    return user;
+}
+function privilegeOf(user) {
+    if (user.uid === 0 || user.gid === 0)
+        return 'is root';
+    if (user.uid === process.getuid?.())
+        return "is the runner's own user";
+    const groups = groupsOf(user);
+    const strong = groups.find((g) => PRIVILEGED_GROUPS.has(g.name));
+    if (strong)
+        return `is in the ${strong.name} group`;
+    const ours = new Set([process.getgid?.(), ...(process.getgroups?.() ?? [])]);
+    const shared = groups.find((g) => ours.has(g.gid));
+    if (shared)
+        return `shares the group ${shared.name} with the runner's user`;
+    return null;
+}
+function lookUser(name) {
+    for (const line of readLines('/etc/passwd')) {
+        const [n, , uid, gid, , home] = line.split(':');
+        if (n === name && uid && gid && home)
+            return { name, uid: +uid, gid: +gid, home };
+    }
+    return null;
+}
+function groupsOf(user) {
+    const found = [];
+    for (const line of readLines('/etc/group')) {
+        const [n = '', , gid = '', members = ''] = line.split(':');
+        if (+gid === user.gid || members.split(',').includes(user.name))
+            found.push({ name: n, gid: +gid });
+    }
+    return found;
+}
+function readLines(file) {
+    try {
+        return readFileSync(file, 'utf8').split('\n');
+    }
+    catch {
+        return [];
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
+
+
+
+
+// Never closed, whatever a path names: every user needs these.
+const SHARED = new Set([
+    '/',
+    '/home',
+    '/tmp',
+    '/var',
+    '/var/tmp',
+    '/opt',
+    '/usr',
+    '/etc',
+    '/srv',
+    '/mnt'
+]);
+/**
+ * Makes the runner's own folders unreachable to other users (the agent user is "other" to
+ * them: it shares no group with the runner): the runner's HOME (its credentials, the
+ * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
+ * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
+ * installation. Each loses its "other" permission bits; a folder that is already closed is
+ * left alone, one that is not ours to close stops the stage.
+ */
+async function runner_paths_closeToOthers(dirs) {
+    const closed = [];
+    const root = process.getuid?.() === 0;
+    for (const dir of new Set(dirs.filter((d) => path.isAbsolute(d)).map((d) => path.resolve(d)))) {
+        if (SHARED.has(dir))
+            continue;
+        const st = await lstatOrNull(dir);
+        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
+            continue;
+        if (!root && st.uid !== process.getuid?.()) {
+            throw new UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
+        }
+        await chmod(dir, st.mode & 0o7770);
+        closed.push(dir);
+    }
+    return closed;
+}
+/** The runner's installation folder, when this node is the runner's own (`externals/`). */
+function runnerInstallation(execPath) {
+    const at = execPath.split(path.sep).lastIndexOf('externals');
+    return at > 1 ? execPath.split(path.sep).slice(0, at).join(path.sep) : undefined;
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/user-processes.js
+
+
+
+const buffer = Buffer.alloc(4096);
+function read(file) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        return buffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, 0));
+    }
+    catch {
+        return undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * Every live process of `uid` (real, effective or saved), read from /proc. `status` is read
+ * rather than the owner of `/proc/<pid>`, which turns to root for a process that made itself
+ * non-dumpable. Both files stay readable across the user boundary, so the watchdog keeps
+ * seeing the agent's CPU time.
+ */
+function userProcesses(uid) {
+    const found = [];
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+    }
+    catch {
+        return found;
+    }
+    const want = String(uid);
+    for (const name of names) {
+        const first = name.charCodeAt(0);
+        if (first < 48 || first > 57)
+            continue;
+        const status = read(`/proc/${name}/status`);
+        const uids = status && /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(status);
+        if (!uids || !uids.slice(1).includes(want))
+            continue;
+        const stat = read(`/proc/${name}/stat`);
+        if (!stat)
+            continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields[0] === 'Z' || fields[0] === 'X')
+            continue;
+        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+        found.push({ pid: Number(name), cpuTicks: ticks });
+    }
+    return found;
+}
+const user_processes_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const user_processes_KILL_WAIT_MS = 10_000;
+/**
+ * All processes of the agent user, however they were started (`setsid`, double forks,
+ * daemons): the agent user is the job's own, so everything it runs belongs to the agent.
+ * They are signalled by `kill -1` run as that user, which reaches every process the user
+ * owns in one call; the runner's user could not signal them itself.
+ */
+class user_processes_UserProcesses {
+    user;
+    privilege;
+    kill;
+    constructor(user, privilege) {
+        this.user = user;
+        this.privilege = privilege;
+        this.kill = privilege_systemProgram('kill') ?? '/bin/kill';
+    }
+    members() {
+        return userProcesses(this.user.uid);
+    }
+    alive() {
+        return this.members().length > 0;
+    }
+    /** SIGTERM to all, `graceMs` to exit, then SIGKILL until none is left. */
+    async end(graceMs) {
+        if (!this.alive())
+            return [];
+        await this.signal('TERM');
+        const until = Date.now() + graceMs;
+        while (Date.now() < until) {
+            if (!this.alive())
+                return [];
+            await user_processes_sleep(25);
+        }
+        const stop = Date.now() + user_processes_KILL_WAIT_MS;
+        for (;;) {
+            await this.signal('KILL');
+            const left = this.members();
+            if (left.length === 0)
+                return [];
+            if (Date.now() >= stop)
+                return left.map((p) => p.pid);
+            await user_processes_sleep(25);
+        }
+    }
+    /** SIGKILL to all at once, for a process about to exit. */
+    killNow() {
+        const [file = '', ...args] = this.argv('KILL');
+        (0,external_node_child_process_namespaceObject.spawnSync)(file, args, { stdio: 'ignore', ...this.ids() });
+    }
+    signal(name) {
+        const [file = '', ...args] = this.argv(name);
+        return new Promise((resolve) => {
+            // Exit status 1 only says some process was gone already.
+            (0,external_node_child_process_namespaceObject.execFile)(file, args, { ...this.ids() }, () => resolve());
+        });
+    }
+    argv(name) {
+        const kill = [this.kill, `-${name}`, '--', '-1'];
+        return this.privilege.kind === 'root'
+            ? kill
+            : [this.privilege.sudo, '-n', '-u', this.user.name, '--', ...kill];
+    }
+    ids() {
+        return this.privilege.kind === 'root' ? { uid: this.user.uid, gid: this.user.gid } : {};
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/sandbox.js
+
+
+
+
+
+
+
+
+/**
+ * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
+ * nothing of an earlier job's agent still running.
+ */
+async function startIsolation(o) {
+    const privilege = findPrivilege();
+    if (!privilege) {
+        throw new UserError('isolation: user runs the agent as a second Unix user, which needs root or passwordless sudo (sudo -n), and this runner has neither; set isolation: none to run the agent as the runner user, with the job token in its reach');
+    }
+    const user = await ensureAgentUser(o.user, privilege);
+    const closed = await closeToOthers(o.protect);
+    await new UserProcesses(user, privilege).end(1000);
+    return { privilege, user, closed };
+}
+/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
+async function openSandbox(iso, o) {
+    const { privilege, user } = iso;
+    const handedOver = await handOver({ privilege, user, ...o });
+    const processes = new user_processes_UserProcesses(user, privilege);
+    const shell = privilege_systemProgram('bash') ?? privilege_systemProgram('sh') ?? '/bin/sh';
+    const envProgram = privilege_systemProgram('env') ?? '/usr/bin/env';
+    const sandbox = {
+        home: handedOver.home,
+        env: {
+            set: {
+                ...o.model.set,
+                USER: user.name,
+                LOGNAME: user.name,
+                TMPDIR: external_node_path_namespaceObject.join(handedOver.home, 'tmp'),
+                SHELL: shell
+            },
+            unset: o.model.unset
+        },
+        processes,
+        cannotRun: (file) => cannotRun(file, user.uid),
+        launch: (file, args, env, cwd) => {
+            if (privilege.kind === 'root')
+                return { file, args, env, cwd, uid: user.uid, gid: user.gid };
+            // sudo resets PATH (secure_path) and cannot chdir where the runner user may not look,
+            // so `env` sets both; nothing secret goes on the command line.
+            return {
+                file: privilege.sudo,
+                args: [
+                    '-n',
+                    '-E',
+                    '-u',
+                    user.name,
+                    '--',
+                    envProgram,
+                    '-C',
+                    cwd,
+                    ...['SUDO_USER', 'SUDO_UID', 'SUDO_GID', 'SUDO_COMMAND'].flatMap((n) => ['-u', n]),
+                    `PATH=${env.PATH ?? ''}`,
+                    `HOME=${env.HOME ?? ''}`,
+                    file,
+                    ...args
+                ],
+                env,
+                cwd: '/'
+            };
+        }
+    };
+    return {
+        sandbox,
+        handedOver,
+        close: async (graceMs) => {
+            await processes.end(graceMs);
+            return takeBack(privilege, handedOver);
+        }
+    };
+}
+/** Why the agent user cannot run `file` (each folder on its way must let it through). */
+function cannotRun(file, uid) {
+    const barred = 'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none';
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+    }
+    catch {
+        return barred;
+    }
+    // Its own files by the owner bits, everyone else's by the "other" bits: it shares no group.
+    const allows = (p, bits) => {
+        const st = (0,external_node_fs_namespaceObject.statSync)(p);
+        return ((st.uid === uid ? st.mode >> 6 : st.mode) & bits) === bits;
+    };
+    const parts = real.split(external_node_path_namespaceObject.sep);
+    for (let i = 1; i < parts.length; i++) {
+        if (!allows(parts.slice(0, i).join(external_node_path_namespaceObject.sep) || '/', 0o1))
+            return barred;
+    }
+    return allows(real, 0o5) ? null : barred;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/objects.js
@@ -33478,6 +34346,12 @@ async function promptForStage(o) {
 
 
 
+
+
+
+
+/** Where an isolated agent's prompt file is, in its HOME. */
+const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
     return (0,external_node_path_namespaceObject.join)(workDir, 'stage.json');
 }
@@ -33517,20 +34391,51 @@ async function runStage(input) {
         key: input.key,
         phase: 'agent'
     };
-    ctx.snapshot = await snapshotGitDir(input.repo);
+    let open;
+    let access;
+    const accessWarnings = [];
+    if (input.isolate) {
+        const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
+        const found = await setUpModelAccess(preset, input.parentEnv);
+        if (found && 'missing' in found) {
+            accessWarnings.push(`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`);
+        }
+        else if (found) {
+            access = found;
+        }
+        // The action keeps its own copy of what the agent was given; the agent's goes with it.
+        (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
+        open = await openSandbox(await input.isolate(), {
+            repo: input.repo,
+            branch: input.branch,
+            workDir: input.workDir,
+            homeFiles: [{ path: PROMPT_IN_HOME, content: prepared.prompt }, ...(access?.files ?? [])],
+            model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
+        }).catch(async (err) => {
+            await access?.proxy.close();
+            throw err;
+        });
+        ctx.sandbox = open.handedOver;
+    }
+    else {
+        ctx.snapshot = await snapshotGitDir(input.repo);
+    }
     saveStageContext(contextPath, ctx);
     let end;
     try {
         const agent = await runAgent({
             argv: input.profile.argv,
-            cwd: input.repo,
+            cwd: open?.handedOver.tree ?? input.repo,
+            ...(open ? { sandbox: open.sandbox } : {}),
             prompt: prepared.prompt,
             contract: {
                 handoffPath: prepared.handoffPath,
                 runTimestamp: input.timestamp,
                 profile: input.profile.name,
                 issue: input.issue.identifier,
-                promptFile: (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
+                promptFile: open
+                    ? (0,external_node_path_namespaceObject.join)(open.sandbox.home, PROMPT_IN_HOME)
+                    : (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
             logPath: (0,external_node_path_namespaceObject.join)(input.workDir, 'agent.log'),
@@ -33546,6 +34451,11 @@ async function runStage(input) {
     }
     catch (err) {
         end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
+    }
+    if (open) {
+        ctx.tree = await open.close(input.killGraceMs ?? 5000);
+        await access?.proxy.close();
+        saveStageContext(contextPath, ctx);
     }
     const finalised = await finaliseStage(ctx, end);
     saveStageContext(contextPath, {
@@ -33564,7 +34474,7 @@ async function runStage(input) {
         figures: prepared.figures,
         contextPath,
         ...finalised,
-        warnings: [...prepared.warnings, ...finalised.warnings]
+        warnings: [...prepared.warnings, ...accessWarnings, ...finalised.warnings]
     };
 }
 /**
@@ -33575,10 +34485,13 @@ async function runStage(input) {
 async function finaliseStage(ctx, end) {
     const warnings = [];
     const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null;
+    // An isolated agent's files are read from its tree, taken back once it was gone; one that
+    // left no tree (it moved its own away) leaves only what the stage writes for it.
+    const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo;
     let { outcome, reason } = end;
     let path = ctx.handoffPath;
     if (outcome === 'succeeded') {
-        const check = await checkDeliverable(ctx.repo, ctx.handoffPath, {
+        const check = await checkDeliverable(files, ctx.handoffPath, {
             maxBytes: ctx.maxFileBytes,
             requiredSections: ctx.requiredSections
         });
@@ -33588,23 +34501,25 @@ async function finaliseStage(ctx, end) {
         }
     }
     if (isUnfinished(outcome)) {
-        const partial = await markPartial(ctx.repo, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
+        const partial = await markPartial(files, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
         warnings.push(...partial.warnings);
         path = partial.path;
     }
     else if (outcome === 'input_required') {
         // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
-        const check = await checkDeliverable(ctx.repo, ctx.handoffPath, { maxBytes: ctx.maxFileBytes });
+        const check = await checkDeliverable(files, ctx.handoffPath, { maxBytes: ctx.maxFileBytes });
         if (!check.ok)
             path = null;
     }
     const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
     const commit = await commitAllowed({
         repo: ctx.repo,
+        ...(files !== ctx.repo ? { workTree: files } : {}),
         branch: ctx.branch,
         baseSha: ctx.baseSha,
         deliverablePaths: path ? [path] : [],
-        allowGlobs: ctx.commitPaths,
+        // Without its tree, nothing the agent had may be taken for deleted.
+        allowGlobs: ctx.sandbox && !ctx.tree ? [] : ctx.commitPaths,
         // Earlier handoffs are immutable: every other file in the handoff folder is refused.
         forbiddenGlobs: [
             `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
@@ -33629,6 +34544,13 @@ async function finaliseStage(ctx, end) {
     if (refused)
         warnings.push(`${path} was not committed: ${refused.reason}`);
     return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings };
+}
+/** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
+async function emptyTree(ctx) {
+    const dir = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree');
+    await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o700 });
+    return dir;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/job.js
@@ -33763,6 +34685,7 @@ async function runJob(j) {
             workflowPath: j.workflowPath,
             workDir: j.workDir,
             parentEnv: j.parentEnv,
+            ...(j.isolate ? { isolate: j.isolate } : {}),
             sections: pipelineSections(plan, profile.allowedActions),
             ...(j.signal ? { signal: j.signal } : {}),
             ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
@@ -35445,7 +36368,7 @@ async function withInterrupts(work, err = process.stderr) {
             abort.abort(new Error('interrupted'));
             return;
         }
-        killTrackedGroups();
+        killTracked();
         process.exit(130);
     };
     const handlers = SIGNALS.map((name) => [name, () => on(name)]);

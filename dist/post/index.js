@@ -45936,17 +45936,29 @@ function failureLine(err) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8179);
-/* harmony import */ var _agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5407);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9243);
-/* harmony import */ var _git_remote_workspace_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5500);
-/* harmony import */ var _handoff_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3029);
-/* harmony import */ var _pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9616);
-/* harmony import */ var _pipeline_names_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(9641);
-/* harmony import */ var _tracker_github_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8192);
-/* harmony import */ var _pipeline_stage_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(400);
-/* harmony import */ var _failure_line_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(3682);
-/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(5718);
-/* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(8189);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var _agent_process_group_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5407);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9243);
+/* harmony import */ var _isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8830);
+/* harmony import */ var _isolation_agent_tree_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6249);
+/* harmony import */ var _isolation_privilege_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7514);
+/* harmony import */ var _isolation_user_processes_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(7286);
+/* harmony import */ var _git_remote_workspace_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5500);
+/* harmony import */ var _handoff_index_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(3029);
+/* harmony import */ var _pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(9616);
+/* harmony import */ var _pipeline_names_js__WEBPACK_IMPORTED_MODULE_16__ = __nccwpck_require__(9641);
+/* harmony import */ var _tracker_github_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(8192);
+/* harmony import */ var _pipeline_stage_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(8024);
+/* harmony import */ var _failure_line_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(3682);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_17__ = __nccwpck_require__(5718);
+/* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(8189);
+
+
+
+
+
+
 
 
 
@@ -45965,8 +45977,8 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
  * partial (or a note saying what happened) and pushes it, so a cancelled run loses nothing.
  */
 async function post() {
-    const path = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_stage_job_js__WEBPACK_IMPORTED_MODULE_9__/* .CONTEXT_STATE */ .c);
-    const ctx = path ? (0,_pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_5__/* .loadStageContext */ .q)(path) : null;
+    const path = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(_stage_job_js__WEBPACK_IMPORTED_MODULE_15__/* .CONTEXT_STATE */ .c);
+    const ctx = path && ownFile(path) ? (0,_pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_11__/* .loadStageContext */ .q)(path) : null;
     if (!ctx || ctx.phase === 'done') {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq('the stage finished in the main step; nothing to do');
         return;
@@ -45975,20 +45987,20 @@ async function post() {
     // trusted, the branch may never be the default branch, and only the run's partial is
     // committed (no commit_paths, no files outside .git restored).
     const workspace = process.env.GITHUB_WORKSPACE;
-    const parsed = (0,_handoff_index_js__WEBPACK_IMPORTED_MODULE_4__/* .parseRunFileName */ .C0)(ctx.handoffPath.slice(_handoff_index_js__WEBPACK_IMPORTED_MODULE_4__/* .HANDOFF_DIR */ .V.length + 1));
+    const parsed = (0,_handoff_index_js__WEBPACK_IMPORTED_MODULE_10__/* .parseRunFileName */ .C0)(ctx.handoffPath.slice(_handoff_index_js__WEBPACK_IMPORTED_MODULE_10__/* .HANDOFF_DIR */ .V.length + 1));
     if (!workspace ||
         ctx.repo !== workspace ||
         !parsed ||
-        ctx.handoffPath !== (0,_handoff_index_js__WEBPACK_IMPORTED_MODULE_4__/* .handoffPath */ .gs)(parsed.timestamp, parsed.profile) ||
+        ctx.handoffPath !== (0,_handoff_index_js__WEBPACK_IMPORTED_MODULE_10__/* .handoffPath */ .gs)(parsed.timestamp, parsed.profile) ||
         parsed.profile !== ctx.profile ||
         !/^[0-9a-f]{40,64}$/.test(ctx.baseSha) ||
         !/^[1-9]\d{0,9}$/.test(ctx.issue)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .UserError */ .yo('the stage context left by the main step is not one this action wrote; nothing was committed');
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .UserError */ .yo('the stage context left by the main step is not one this action wrote; nothing was committed');
     }
     const tracker = trackerFromEnv(_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('github-token'));
     const defaultBranch = (await tracker.getRepo()).defaultBranch;
     if (ctx.branch === defaultBranch) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .UserError */ .yo(`the stage context names the default branch ${defaultBranch}; nothing was committed`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .UserError */ .yo(`the stage context names the default branch ${defaultBranch}; nothing was committed`);
     }
     const trusted = {
         ...ctx,
@@ -45997,14 +46009,25 @@ async function post() {
     };
     if (ctx.phase === 'published') {
         // The work is on the remote; only the pipeline's next step may be missing.
-        (0,_pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_5__/* .saveStageContext */ .J)(path, { ...ctx, phase: 'done' });
-        await tracker.addLabels(Number(ctx.issue), [_pipeline_names_js__WEBPACK_IMPORTED_MODULE_10__/* .NEEDS_ATTENTION_LABEL */ .gO]);
+        (0,_pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_11__/* .saveStageContext */ .J)(path, { ...ctx, phase: 'done' });
+        await tracker.addLabels(Number(ctx.issue), [_pipeline_names_js__WEBPACK_IMPORTED_MODULE_16__/* .NEEDS_ATTENTION_LABEL */ .gO]);
         await tracker.comment(Number(ctx.issue), `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`);
         return;
     }
-    if (ctx.agentPgid && (0,_agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__/* .groupAlive */ .xq)(ctx.agentPgid)) {
+    if (ctx.sandbox) {
+        // Everything of the agent user ends before its tree is taken back and read.
+        const privilege = (0,_isolation_privilege_js__WEBPACK_IMPORTED_MODULE_7__/* .findPrivilege */ .Xb)();
+        const user = ctx.sandbox.user;
+        if (!privilege || user.name !== (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('agent-user') || _isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_AGENT_USER */ .g)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .UserError */ .yo(`the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`);
+        }
+        await new _isolation_user_processes_js__WEBPACK_IMPORTED_MODULE_8__/* .UserProcesses */ .V(user, privilege).end(2000);
+        if (ctx.tree === undefined)
+            trusted.tree = await (0,_isolation_agent_tree_js__WEBPACK_IMPORTED_MODULE_6__/* .takeBack */ .zH)(privilege, ctx.sandbox);
+    }
+    else if (ctx.agentPgid && (0,_agent_process_group_js__WEBPACK_IMPORTED_MODULE_3__/* .groupAlive */ .xq)(ctx.agentPgid)) {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`ending the agent's process group ${ctx.agentPgid}`);
-        await (0,_agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__/* .endGroup */ .N4)(ctx.agentPgid, 2000);
+        await (0,_agent_process_group_js__WEBPACK_IMPORTED_MODULE_3__/* .endGroup */ .N4)(ctx.agentPgid, 2000);
     }
     // A stage already judged and committed keeps its outcome: only its publishing was cut short.
     const judged = ctx.phase === 'committed' ? ctx.committed : undefined;
@@ -46017,12 +46040,12 @@ async function post() {
             handoffPath: judged.handoffPath,
             warnings: []
         }
-        : await (0,_pipeline_stage_js__WEBPACK_IMPORTED_MODULE_7__/* .finaliseStage */ .G6)(trusted, { outcome: 'cancelled', reason });
+        : await (0,_pipeline_stage_js__WEBPACK_IMPORTED_MODULE_13__/* .finaliseStage */ .G6)(trusted, { outcome: 'cancelled', reason });
     let pushed;
     let where = '';
     if (done.commit.sha) {
         const token = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('github-token');
-        const workspace = new _git_remote_workspace_js__WEBPACK_IMPORTED_MODULE_3__/* .RemoteWorkspace */ .O({
+        const workspace = new _git_remote_workspace_js__WEBPACK_IMPORTED_MODULE_9__/* .RemoteWorkspace */ .O({
             repo: ctx.repo,
             baseBranch: defaultBranch,
             ...(token
@@ -46049,15 +46072,15 @@ async function post() {
                 where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`;
         }
     }
-    (0,_pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_5__/* .saveStageContext */ .J)(path, { ...ctx, phase: 'done' });
+    (0,_pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_11__/* .saveStageContext */ .J)(path, { ...ctx, phase: 'done' });
     // An unfinished stage must not look like a pipeline still at work.
     const again = judged
         ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
         : 'Move the issue back into its state to run the stage again.';
-    await tracker.addLabels(Number(ctx.issue), [_pipeline_names_js__WEBPACK_IMPORTED_MODULE_10__/* .NEEDS_ATTENTION_LABEL */ .gO]);
+    await tracker.addLabels(Number(ctx.issue), [_pipeline_names_js__WEBPACK_IMPORTED_MODULE_16__/* .NEEDS_ATTENTION_LABEL */ .gO]);
     await tracker.comment(Number(ctx.issue), `**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}`);
     await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z
-        .addRaw((0,_report_js__WEBPACK_IMPORTED_MODULE_11__/* .renderSummary */ .B)({
+        .addRaw((0,_report_js__WEBPACK_IMPORTED_MODULE_17__/* .renderSummary */ .B)({
         outcome: judged?.outcome ?? 'cancelled',
         reason,
         issue: ctx.issue,
@@ -46070,9 +46093,29 @@ async function post() {
     }))
         .write();
 }
+/**
+ * Only a context file of our own user, that no other user can write, in a folder only we can
+ * write: with isolation, nothing the agent user could have touched.
+ */
+function ownFile(path) {
+    const uid = process.getuid?.();
+    try {
+        const file = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.lstatSync)(path);
+        const dir = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.lstatSync)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(path));
+        return (file.isFile() &&
+            file.uid === uid &&
+            (file.mode & 0o022) === 0 &&
+            dir.isDirectory() &&
+            dir.uid === uid &&
+            (dir.mode & 0o022) === 0);
+    }
+    catch {
+        return false;
+    }
+}
 function trackerFromEnv(token) {
     const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
-    return new _tracker_github_js__WEBPACK_IMPORTED_MODULE_6__/* .GitHubTracker */ .K({
+    return new _tracker_github_js__WEBPACK_IMPORTED_MODULE_12__/* .GitHubTracker */ .K({
         token,
         apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
         owner,
@@ -46087,7 +46130,7 @@ try {
     await post();
 }
 catch (err) {
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1((0,_failure_line_js__WEBPACK_IMPORTED_MODULE_8__/* .failureLine */ .P)(err).line);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1((0,_failure_line_js__WEBPACK_IMPORTED_MODULE_14__/* .failureLine */ .P)(err).line);
 }
 
 __webpack_async_result__();
@@ -47991,8 +48034,8 @@ function refusalsOf(r) {
 
 // EXTERNAL MODULE: ./.build/pipeline/stage-context.js + 1 modules
 var stage_context = __nccwpck_require__(9616);
-// EXTERNAL MODULE: ./.build/pipeline/stage.js + 13 modules
-var stage = __nccwpck_require__(400);
+// EXTERNAL MODULE: ./.build/pipeline/stage.js + 17 modules
+var stage = __nccwpck_require__(8024);
 ;// CONCATENATED MODULE: ./.build/pipeline/job.js
 
 
@@ -48125,6 +48168,7 @@ async function job_runJob(j) {
             workflowPath: j.workflowPath,
             workDir: j.workDir,
             parentEnv: j.parentEnv,
+            ...(j.isolate ? { isolate: j.isolate } : {}),
             sections: pipelineSections(plan, profile.allowedActions),
             ...(j.signal ? { signal: j.signal } : {}),
             ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
@@ -48683,6 +48727,10 @@ function safeUrl(raw) {
     return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
+// EXTERNAL MODULE: ./.build/isolation/runner-paths.js
+var runner_paths = __nccwpck_require__(6218);
+// EXTERNAL MODULE: ./.build/isolation/sandbox.js
+var sandbox = __nccwpck_require__(6482);
 // EXTERNAL MODULE: ./.build/tracker/github.js + 26 modules
 var github = __nccwpck_require__(8192);
 // EXTERNAL MODULE: ./.build/tracker/github-errors.js
@@ -49172,6 +49220,8 @@ async function readRegularFile(repo, objects, commit, path) {
 
 
 
+
+
 /** The state key under which the main step tells the post step where the stage context is. */
 const CONTEXT_STATE = 'context';
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
@@ -49246,6 +49296,11 @@ async function runStageJob(s, signal) {
         chain: s.chain
     });
     const workDir = join(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`);
+    let isolation;
+    const isolate = () => (isolation ??= isolationFor(s).then((iso) => {
+        core.info(`the agent runs as ${iso.user.name} (uid ${iso.user.uid})${iso.closed.length ? `; closed to other users: ${iso.closed.join(', ')}` : ''}`);
+        return iso;
+    }));
     let echo;
     const r = await runJob({
         trigger: {
@@ -49268,6 +49323,7 @@ async function runStageJob(s, signal) {
         workDir,
         workflowPath: s.workflowFile,
         parentEnv: process.env,
+        ...(s.isolation === 'user' ? { isolate } : {}),
         signal,
         killGraceMs: CANCEL_GRACE_MS,
         dryRun: s.dryRun,
@@ -49293,6 +49349,24 @@ async function runStageJob(s, signal) {
         ...reportOf(r, s),
         warnings: [...configWarnings, ...r.warnings],
         ...(r.next ? { status: statusOf(r, config) } : {})
+    });
+}
+/** The agent user, and the runner's own folders closed to it. */
+function isolationFor(s) {
+    if (process.platform !== 'linux') {
+        throw new UserError(`isolation: user runs the agent as a second Unix user on Linux runners only; this one is ${process.platform}, so set isolation: none`);
+    }
+    const home = process.env.HOME;
+    const installation = runnerInstallation(process.execPath);
+    return startIsolation({
+        user: s.agentUser,
+        protect: [
+            ...(home ? [home] : []),
+            dirname(s.workspace),
+            s.workspace,
+            s.runnerTemp,
+            ...(installation ? [installation] : [])
+        ]
     });
 }
 function reportOf(r, s) {
@@ -49344,7 +49418,7 @@ function statusOf(r, config) {
 /* harmony export */   N4: () => (/* binding */ endGroup),
 /* harmony export */   xq: () => (/* binding */ groupAlive)
 /* harmony export */ });
-/* unused harmony exports groupProcesses, groupPids, signalGroup, trackGroup, killTrackedGroups */
+/* unused harmony exports groupProcesses, groupPids, signalGroup */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 
 // Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
@@ -49462,21 +49536,6 @@ async function endGroup(pgid, graceMs) {
     if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL')))
         return [];
     return groupPids(pgid);
-}
-/** Agent groups this process started and has not yet seen end. */
-const running = new Set();
-/** Remembers a group until the returned function is called. */
-function trackGroup(pgid) {
-    running.add(pgid);
-    return () => running.delete(pgid);
-}
-/**
- * SIGKILL to every group this process started, synchronously: for a second Ctrl-C, when the
- * user will not wait for a graceful end and this process is about to exit.
- */
-function killTrackedGroups() {
-    for (const pgid of running)
-        signalGroup(pgid, 'SIGKILL');
 }
 
 
@@ -52450,6 +52509,598 @@ function sanitizeUntrusted(input) {
 
 /***/ }),
 
+/***/ 6249:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GY: () => (/* binding */ handedOverSchema),
+/* harmony export */   zH: () => (/* binding */ takeBack)
+/* harmony export */ });
+/* unused harmony export handOver */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8816);
+/* harmony import */ var _git_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5729);
+/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(363);
+/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7514);
+
+
+
+
+
+
+/** Where an isolated stage's agent works, kept in the stage context for the post step. */
+const handedOverSchema = zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({
+    user: zod__WEBPACK_IMPORTED_MODULE_5__/* .object */ .Ikc({ name: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(), uid: zod__WEBPACK_IMPORTED_MODULE_5__/* .int */ .Whr(), gid: zod__WEBPACK_IMPORTED_MODULE_5__/* .int */ .Whr(), home: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP() }),
+    /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
+    area: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    /** The agent's clone, inside `area`. */
+    tree: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    /** The agent's HOME, inside `area`. */
+    home: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(),
+    /** Where the tree comes back to, in the runner's private work folder. */
+    returnTo: zod__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP()
+});
+const sh = () => (0,_privilege_js__WEBPACK_IMPORTED_MODULE_4__/* .systemProgram */ .CA)('sh') ?? '/bin/sh';
+// Run as root, with every value a positional parameter: nothing is ever spliced into it.
+// The stage area goes whatever it held (no process of the agent user is alive by now), and
+// the new one is the agent's alone.
+const HAND_OVER = (/* unused pure expression or super */ null && (`set -e
+area=$1; staged=$2; uid=$3; gid=$4
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"`));
+// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
+// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
+// symlink, anything else); a tree it swapped for a symlink is not followed anywhere.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$tree" ] && [ ! -L "$tree" ]; then
+  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+fi
+rm -rf -- "$area"
+find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+exit 0`;
+/**
+ * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
+ * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
+ * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ */
+async function handOver(o) {
+    const staged = path.join(o.workDir, 'hand-over');
+    await rm(staged, { recursive: true, force: true });
+    await mkdir(staged, { recursive: true, mode: 0o700 });
+    const name = path.basename(o.repo) || 'repo';
+    const area = path.join(o.user.home, 'stage');
+    await git(o.workDir, [
+        '-c',
+        `safe.directory=${o.repo}`,
+        'clone',
+        '--quiet',
+        '--local',
+        '--no-hardlinks',
+        '--branch',
+        o.branch,
+        '--',
+        o.repo,
+        path.join(staged, 'work', name)
+    ]);
+    const home = path.join(staged, 'home');
+    for (const f of o.homeFiles) {
+        const file = path.join(home, f.path);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, f.content, { mode: 0o600 });
+    }
+    await mkdir(path.join(home, 'tmp'), { recursive: true });
+    await runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
+    return {
+        user: o.user,
+        area,
+        tree: path.join(area, 'work', name),
+        home: path.join(area, 'home'),
+        returnTo: path.join(o.workDir, 'agent-tree')
+    };
+}
+/**
+ * Once every process of the agent user is gone: its tree comes back to the runner's user
+ * (in the runner's private folder), and its HOME and temporary files are removed, so
+ * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ */
+async function takeBack(p, h) {
+    const back = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .n)(h.returnTo);
+    if (!back) {
+        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+        await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_4__/* .runAsRoot */ .yf)(p, [sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours], 'take the agent tree back');
+    }
+    const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .n)(h.returnTo);
+    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+}
+
+
+/***/ }),
+
+/***/ 8830:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ DEFAULT_AGENT_USER)
+/* harmony export */ });
+/* unused harmony export ensureAgentUser */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7514);
+
+
+
+const DEFAULT_AGENT_USER = 'itervox-agent';
+// Membership in any of these would give the agent back what isolation takes away.
+const PRIVILEGED_GROUPS = new Set([
+    'root',
+    'sudo',
+    'admin',
+    'wheel',
+    'docker',
+    'adm',
+    'lxd',
+    'disk'
+]);
+const NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+/**
+ * The agent user, created the first time (`useradd --system`, its own group, a home, no
+ * login shell) and checked every time: never root, never the runner's own user, in no
+ * group that grants power (sudo, docker, adm...) and sharing no group with the runner, so
+ * that the runner's files are "other" to it.
+ */
+async function ensureAgentUser(name, p) {
+    if (!NAME.test(name)) {
+        throw new UserError(`agent-user "${name}" is not a valid user name; use lower-case letters, digits, - and _`);
+    }
+    let user = lookUser(name);
+    if (!user) {
+        const useradd = systemProgram('useradd');
+        if (!useradd) {
+            throw new UserError('isolation: user needs useradd to create the agent user and this runner has none; install it (passwd package) or set isolation: none');
+        }
+        await runAsRoot(p, [useradd, '--system', '--user-group', '--create-home', '--shell', '/usr/sbin/nologin', name], `create the agent user ${name}`);
+        user = lookUser(name);
+        if (!user)
+            throw new Error(`the agent user ${name} was created but cannot be found`);
+    }
+    const problem = privilegeOf(user);
+    if (problem) {
+        throw new UserError(`agent-user ${name} ${problem}; give the action an unprivileged user of its own (agent-user input) or remove it so the action creates one`);
+    }
+    return user;
+}
+function privilegeOf(user) {
+    if (user.uid === 0 || user.gid === 0)
+        return 'is root';
+    if (user.uid === process.getuid?.())
+        return "is the runner's own user";
+    const groups = groupsOf(user);
+    const strong = groups.find((g) => PRIVILEGED_GROUPS.has(g.name));
+    if (strong)
+        return `is in the ${strong.name} group`;
+    const ours = new Set([process.getgid?.(), ...(process.getgroups?.() ?? [])]);
+    const shared = groups.find((g) => ours.has(g.gid));
+    if (shared)
+        return `shares the group ${shared.name} with the runner's user`;
+    return null;
+}
+function lookUser(name) {
+    for (const line of readLines('/etc/passwd')) {
+        const [n, , uid, gid, , home] = line.split(':');
+        if (n === name && uid && gid && home)
+            return { name, uid: +uid, gid: +gid, home };
+    }
+    return null;
+}
+function groupsOf(user) {
+    const found = [];
+    for (const line of readLines('/etc/group')) {
+        const [n = '', , gid = '', members = ''] = line.split(':');
+        if (+gid === user.gid || members.split(',').includes(user.name))
+            found.push({ name: n, gid: +gid });
+    }
+    return found;
+}
+function readLines(file) {
+    try {
+        return readFileSync(file, 'utf8').split('\n');
+    }
+    catch {
+        return [];
+    }
+}
+
+
+/***/ }),
+
+/***/ 7514:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CA: () => (/* binding */ systemProgram),
+/* harmony export */   Xb: () => (/* binding */ findPrivilege),
+/* harmony export */   yf: () => (/* binding */ runAsRoot)
+/* harmony export */ });
+/* unused harmony exports asRoot, run */
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+
+
+
+// System programs are taken from these directories only, never from PATH: `~/.local/bin`
+// comes first on hosted runners' PATH.
+const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+/** The absolute path of a system program, or undefined when none is installed. */
+function systemProgram(name) {
+    for (const dir of SYSTEM_DIRS) {
+        const candidate = node_path__WEBPACK_IMPORTED_MODULE_2__.join(dir, name);
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.accessSync)(candidate, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.X_OK);
+            return candidate;
+        }
+        catch {
+            // not here
+        }
+    }
+    return undefined;
+}
+/** Root, passwordless sudo, or null when neither is available. */
+function findPrivilege() {
+    if (process.getuid?.() === 0)
+        return { kind: 'root' };
+    const sudo = systemProgram('sudo');
+    if (!sudo)
+        return null;
+    const probe = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawnSync)(sudo, ['-n', 'true'], { stdio: 'ignore', timeout: 10_000 });
+    return probe.status === 0 ? { kind: 'sudo', sudo } : null;
+}
+/** The command line that runs `argv` as root. */
+function asRoot(p, argv) {
+    return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv];
+}
+/** Runs a system command (no shell) and collects its output; never rejects. */
+function run(argv, o = {}) {
+    return new Promise((resolve) => {
+        const [file = '', ...args] = argv;
+        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, args, { encoding: 'utf8', env: o.env ?? { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' } }, (err, stdout, stderr) => {
+            const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+            resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
+        });
+        child.stdin?.on('error', () => { });
+        child.stdin?.end(o.input);
+    });
+}
+/** Runs `argv` as root; a failure becomes an Error whose message is git-free and one line. */
+async function runAsRoot(p, argv, what) {
+    const r = await run(asRoot(p, argv));
+    if (r.code !== 0) {
+        const detail = r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`;
+        throw new Error(`could not ${what}: ${detail}`);
+    }
+    return r.stdout;
+}
+
+
+/***/ }),
+
+/***/ 6218:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* unused harmony exports closeToOthers, runnerInstallation */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9243);
+/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(363);
+
+
+
+
+// Never closed, whatever a path names: every user needs these.
+const SHARED = new Set([
+    '/',
+    '/home',
+    '/tmp',
+    '/var',
+    '/var/tmp',
+    '/opt',
+    '/usr',
+    '/etc',
+    '/srv',
+    '/mnt'
+]);
+/**
+ * Makes the runner's own folders unreachable to other users (the agent user is "other" to
+ * them: it shares no group with the runner): the runner's HOME (its credentials, the
+ * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
+ * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
+ * installation. Each loses its "other" permission bits; a folder that is already closed is
+ * left alone, one that is not ours to close stops the stage.
+ */
+async function closeToOthers(dirs) {
+    const closed = [];
+    const root = process.getuid?.() === 0;
+    for (const dir of new Set(dirs.filter((d) => path.isAbsolute(d)).map((d) => path.resolve(d)))) {
+        if (SHARED.has(dir))
+            continue;
+        const st = await lstatOrNull(dir);
+        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
+            continue;
+        if (!root && st.uid !== process.getuid?.()) {
+            throw new UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
+        }
+        await chmod(dir, st.mode & 0o7770);
+        closed.push(dir);
+    }
+    return closed;
+}
+/** The runner's installation folder, when this node is the runner's own (`externals/`). */
+function runnerInstallation(execPath) {
+    const at = execPath.split(path.sep).lastIndexOf('externals');
+    return at > 1 ? execPath.split(path.sep).slice(0, at).join(path.sep) : undefined;
+}
+
+
+/***/ }),
+
+/***/ 6482:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* unused harmony exports startIsolation, openSandbox */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9243);
+/* harmony import */ var _agent_user_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8830);
+/* harmony import */ var _agent_tree_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6249);
+/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7514);
+/* harmony import */ var _runner_paths_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6218);
+/* harmony import */ var _user_processes_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7286);
+
+
+
+
+
+
+
+
+/**
+ * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
+ * nothing of an earlier job's agent still running.
+ */
+async function startIsolation(o) {
+    const privilege = findPrivilege();
+    if (!privilege) {
+        throw new UserError('isolation: user runs the agent as a second Unix user, which needs root or passwordless sudo (sudo -n), and this runner has neither; set isolation: none to run the agent as the runner user, with the job token in its reach');
+    }
+    const user = await ensureAgentUser(o.user, privilege);
+    const closed = await closeToOthers(o.protect);
+    await new UserProcesses(user, privilege).end(1000);
+    return { privilege, user, closed };
+}
+/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
+async function openSandbox(iso, o) {
+    const { privilege, user } = iso;
+    const handedOver = await handOver({ privilege, user, ...o });
+    const processes = new UserProcesses(user, privilege);
+    const shell = systemProgram('bash') ?? systemProgram('sh') ?? '/bin/sh';
+    const envProgram = systemProgram('env') ?? '/usr/bin/env';
+    const sandbox = {
+        home: handedOver.home,
+        env: {
+            set: {
+                ...o.model.set,
+                USER: user.name,
+                LOGNAME: user.name,
+                TMPDIR: path.join(handedOver.home, 'tmp'),
+                SHELL: shell
+            },
+            unset: o.model.unset
+        },
+        processes,
+        cannotRun: (file) => cannotRun(file, user.uid),
+        launch: (file, args, env, cwd) => {
+            if (privilege.kind === 'root')
+                return { file, args, env, cwd, uid: user.uid, gid: user.gid };
+            // sudo resets PATH (secure_path) and cannot chdir where the runner user may not look,
+            // so `env` sets both; nothing secret goes on the command line.
+            return {
+                file: privilege.sudo,
+                args: [
+                    '-n',
+                    '-E',
+                    '-u',
+                    user.name,
+                    '--',
+                    envProgram,
+                    '-C',
+                    cwd,
+                    ...['SUDO_USER', 'SUDO_UID', 'SUDO_GID', 'SUDO_COMMAND'].flatMap((n) => ['-u', n]),
+                    `PATH=${env.PATH ?? ''}`,
+                    `HOME=${env.HOME ?? ''}`,
+                    file,
+                    ...args
+                ],
+                env,
+                cwd: '/'
+            };
+        }
+    };
+    return {
+        sandbox,
+        handedOver,
+        close: async (graceMs) => {
+            await processes.end(graceMs);
+            return takeBack(privilege, handedOver);
+        }
+    };
+}
+/** Why the agent user cannot run `file` (each folder on its way must let it through). */
+function cannotRun(file, uid) {
+    const barred = 'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none';
+    let real;
+    try {
+        real = realpathSync(file);
+    }
+    catch {
+        return barred;
+    }
+    // Its own files by the owner bits, everyone else's by the "other" bits: it shares no group.
+    const allows = (p, bits) => {
+        const st = statSync(p);
+        return ((st.uid === uid ? st.mode >> 6 : st.mode) & bits) === bits;
+    };
+    const parts = real.split(path.sep);
+    for (let i = 1; i < parts.length; i++) {
+        if (!allows(parts.slice(0, i).join(path.sep) || '/', 0o1))
+            return barred;
+    }
+    return allows(real, 0o5) ? null : barred;
+}
+
+
+/***/ }),
+
+/***/ 7286:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   V: () => (/* binding */ UserProcesses)
+/* harmony export */ });
+/* unused harmony export userProcesses */
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7514);
+
+
+
+const buffer = Buffer.alloc(4096);
+function read(file) {
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(file, 'r');
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        return buffer.toString('latin1', 0, (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readSync)(fd, buffer, 0, buffer.length, 0));
+    }
+    catch {
+        return undefined;
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
+    }
+}
+/**
+ * Every live process of `uid` (real, effective or saved), read from /proc. `status` is read
+ * rather than the owner of `/proc/<pid>`, which turns to root for a process that made itself
+ * non-dumpable. Both files stay readable across the user boundary, so the watchdog keeps
+ * seeing the agent's CPU time.
+ */
+function userProcesses(uid) {
+    const found = [];
+    let names;
+    try {
+        names = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)('/proc');
+    }
+    catch {
+        return found;
+    }
+    const want = String(uid);
+    for (const name of names) {
+        const first = name.charCodeAt(0);
+        if (first < 48 || first > 57)
+            continue;
+        const status = read(`/proc/${name}/status`);
+        const uids = status && /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(status);
+        if (!uids || !uids.slice(1).includes(want))
+            continue;
+        const stat = read(`/proc/${name}/stat`);
+        if (!stat)
+            continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields[0] === 'Z' || fields[0] === 'X')
+            continue;
+        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+        found.push({ pid: Number(name), cpuTicks: ticks });
+    }
+    return found;
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const KILL_WAIT_MS = 10_000;
+/**
+ * All processes of the agent user, however they were started (`setsid`, double forks,
+ * daemons): the agent user is the job's own, so everything it runs belongs to the agent.
+ * They are signalled by `kill -1` run as that user, which reaches every process the user
+ * owns in one call; the runner's user could not signal them itself.
+ */
+class UserProcesses {
+    user;
+    privilege;
+    kill;
+    constructor(user, privilege) {
+        this.user = user;
+        this.privilege = privilege;
+        this.kill = (0,_privilege_js__WEBPACK_IMPORTED_MODULE_2__/* .systemProgram */ .CA)('kill') ?? '/bin/kill';
+    }
+    members() {
+        return userProcesses(this.user.uid);
+    }
+    alive() {
+        return this.members().length > 0;
+    }
+    /** SIGTERM to all, `graceMs` to exit, then SIGKILL until none is left. */
+    async end(graceMs) {
+        if (!this.alive())
+            return [];
+        await this.signal('TERM');
+        const until = Date.now() + graceMs;
+        while (Date.now() < until) {
+            if (!this.alive())
+                return [];
+            await sleep(25);
+        }
+        const stop = Date.now() + KILL_WAIT_MS;
+        for (;;) {
+            await this.signal('KILL');
+            const left = this.members();
+            if (left.length === 0)
+                return [];
+            if (Date.now() >= stop)
+                return left.map((p) => p.pid);
+            await sleep(25);
+        }
+    }
+    /** SIGKILL to all at once, for a process about to exit. */
+    killNow() {
+        const [file = '', ...args] = this.argv('KILL');
+        (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawnSync)(file, args, { stdio: 'ignore', ...this.ids() });
+    }
+    signal(name) {
+        const [file = '', ...args] = this.argv(name);
+        return new Promise((resolve) => {
+            // Exit status 1 only says some process was gone already.
+            (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, args, { ...this.ids() }, () => resolve());
+        });
+    }
+    argv(name) {
+        const kill = [this.kill, `-${name}`, '--', '-1'];
+        return this.privilege.kind === 'root'
+            ? kill
+            : [this.privilege.sudo, '-n', '-u', this.user.name, '--', ...kill];
+    }
+    ids() {
+        return this.privilege.kind === 'root' ? { uid: this.user.uid, gid: this.user.gid } : {};
+    }
+}
+
+
+/***/ }),
+
 /***/ 9641:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -52709,11 +53360,14 @@ function writeWhole(path, text, o = {}) {
 
 // EXTERNAL MODULE: ./.build/git/guard.js + 1 modules
 var guard = __nccwpck_require__(6551);
+// EXTERNAL MODULE: ./.build/isolation/agent-tree.js
+var agent_tree = __nccwpck_require__(6249);
 // EXTERNAL MODULE: ./.build/git/trailers.js
 var trailers = __nccwpck_require__(6525);
 // EXTERNAL MODULE: ./.build/pipeline/outcome.js + 1 modules
 var outcome = __nccwpck_require__(6578);
 ;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
+
 
 
 
@@ -52746,6 +53400,10 @@ const stageContextSchema = schemas/* object */.Ikc({
     startedAt: schemas/* string */.YjP(),
     /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
     snapshot: guard/* gitDirSnapshotSchema */.$v.optional(),
+    /** Where the isolated agent works, as whom (isolation: user). */
+    sandbox: agent_tree/* handedOverSchema */.GY.optional(),
+    /** Its tree, once taken back from it; null when it left none. */
+    tree: schemas/* string */.YjP().nullable().optional(),
     /** Which stage of which issue this is; its commit carries it as trailers. */
     key: trailers/* stageKeySchema */.Vv.optional(),
     /** The agent's process group, once it runs. */
@@ -52785,7 +53443,7 @@ function loadStageContext(path) {
 
 /***/ }),
 
-/***/ 400:
+/***/ 8024:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52798,8 +53456,403 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.build/agent/model-providers.js
+// Model names: letters, digits and `.-_`, so no `/`, `..` or escape reaches upstream. OpenAI's
+// fine-tuned model ids also hold colons (`ft:gpt-4o:org::id`).
+const ID = '[\\w.-]+';
+const OPENAI_ID = '[\\w.:-]+';
+// The calls the CLI makes to run a turn (generate, count tokens, list models) and nothing else:
+// no files, batches, fine-tunes or deletions on the account behind the key.
+const anthropic = {
+    // Claude Code's precedence: an auth token, then an API key, then a subscription token.
+    credentials: [
+        { variable: 'ANTHROPIC_AUTH_TOKEN', header: 'authorization' },
+        { variable: 'ANTHROPIC_API_KEY', header: 'x-api-key' },
+        { variable: 'CLAUDE_CODE_OAUTH_TOKEN', header: 'authorization' }
+    ],
+    baseUrl: { variable: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
+    conflicting: [],
+    route: (method, path) => allowed(method, path, [
+        ['POST', '/v1/messages'],
+        ['POST', '/v1/messages/count_tokens'],
+        ['GET', '/v1/models'],
+        ['GET', `/v1/models/${ID}`]
+    ]),
+    agent: (proxyUrl, placeholder, variable) => ({
+        env: { ANTHROPIC_BASE_URL: proxyUrl, [variable]: placeholder },
+        files: []
+    })
+};
+const openai = {
+    // With only OPENAI_API_KEY set, Codex sends no key at all; the agent always gets CODEX_API_KEY.
+    credentials: [
+        { variable: 'CODEX_API_KEY', header: 'authorization' },
+        { variable: 'OPENAI_API_KEY', header: 'authorization' }
+    ],
+    baseUrl: { variable: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1' },
+    // The config file below is read from $CODEX_HOME, ~/.codex only when it is unset.
+    conflicting: ['CODEX_HOME'],
+    // The agent's base URL is the proxy's `/v1`, which stands for the whole upstream base URL.
+    route: (method, path) => {
+        if (!path.startsWith('/v1/'))
+            return undefined;
+        return allowed(method, path.slice('/v1'.length), [
+            ['POST', '/responses'],
+            // Codex's remote compaction of a long conversation.
+            ['POST', '/responses/compact'],
+            ['POST', '/chat/completions'],
+            ['GET', '/models'],
+            ['GET', `/models/${OPENAI_ID}`]
+        ]);
+    },
+    // Codex ignores OPENAI_BASE_URL; only its config file moves the endpoint.
+    agent: (proxyUrl, placeholder) => ({
+        env: { CODEX_API_KEY: placeholder },
+        files: [
+            {
+                path: '.codex/config.toml',
+                content: `openai_base_url = ${JSON.stringify(`${proxyUrl}/v1`)}\n`
+            }
+        ]
+    })
+};
+const gemini = {
+    credentials: [
+        { variable: 'GEMINI_API_KEY', header: 'x-goog-api-key' },
+        { variable: 'GOOGLE_API_KEY', header: 'x-goog-api-key' }
+    ],
+    baseUrl: {
+        variable: 'GOOGLE_GEMINI_BASE_URL',
+        default: 'https://generativelanguage.googleapis.com'
+    },
+    conflicting: [],
+    route: (method, path) => allowed(method, path, [
+        ['POST', `/(v1|v1beta)/models/${ID}:(generateContent|streamGenerateContent|countTokens)`],
+        ['GET', '/(v1|v1beta)/models'],
+        ['GET', `/(v1|v1beta)/models/${ID}`]
+    ]),
+    // A base URL alone switches gemini to `gateway` auth, which headless mode refuses (exit 41);
+    // the settings file keeps it on the API key.
+    agent: (proxyUrl, placeholder) => ({
+        env: { GEMINI_API_KEY: placeholder, GOOGLE_GEMINI_BASE_URL: proxyUrl },
+        files: [
+            {
+                path: '.gemini/settings.json',
+                content: `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n`
+            }
+        ]
+    })
+};
+/** The model API a preset's CLI talks to; none for `generic`, whose API is unknown. */
+function model_providers_modelProvider(preset) {
+    switch (preset) {
+        case 'claude':
+            return anthropic;
+        case 'codex':
+            return openai;
+        case 'gemini':
+            return gemini;
+        case 'generic':
+            return undefined;
+    }
+}
+/** `path` when some [method, path pattern] pair matches it whole. */
+function allowed(method, path, calls) {
+    return calls.some(([m, p]) => m === method && new RegExp(`^${p}$`).test(path)) ? path : undefined;
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
+
+
+
+
+// RFC 9110 7.6.1: meaningful for one connection only, never forwarded.
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-authenticate',
+    'proxy-authorization',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade'
+]);
+// Where the three providers' clients put a key. All are stripped from every request, whichever
+// one the agent used, so the placeholder never travels upstream.
+const KEY_HEADERS = (/* unused pure expression or super */ null && (['authorization', 'x-api-key', 'x-goog-api-key']));
+const KEY_QUERY = 'key';
+/**
+ * A loopback HTTP proxy that swaps the agent's placeholder key for the real one. It lives in
+ * the action's own process, so the real key never enters the agent's reach; bodies stream
+ * through both ways untouched, so server-sent events arrive as the model sends them.
+ */
+async function model_proxy_startModelProxy(o) {
+    // A key unfit for a header fails here, not on the agent's first request.
+    http.validateHeaderValue(o.credential.header, o.credential.value);
+    const client = o.upstream.protocol === 'https:' ? https : http;
+    // Our own agent, so that close() can end the upstream connections it keeps alive.
+    const agent = new client.Agent({ keepAlive: true });
+    const basePath = o.upstream.pathname.replace(/\/+$/, '');
+    const placeholderDigest = digest(o.placeholder);
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+        // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
+        if (req.headers.upgrade !== undefined)
+            return reply(res, 426, 'use HTTP, not an upgrade');
+        // Origin form only (`/path?query`); the URL parser resolves `..` and `%2e` segments, and
+        // what it makes of the path is what both the route check and the upstream see.
+        if (!req.url?.startsWith('/'))
+            return reply(res, 400, 'not an origin-form request');
+        const url = new URL(`http://proxy${req.url}`);
+        if (!presented(req.headers, url).some((k) => timingSafeEqual(digest(k), placeholderDigest))) {
+            return reply(res, 401, 'wrong or missing key');
+        }
+        const method = req.method ?? 'GET';
+        const path = o.route(method, url.pathname);
+        if (path === undefined)
+            return reply(res, 403, 'not a model API request');
+        url.searchParams.delete(KEY_QUERY);
+        const headers = forwardable(req.headers);
+        headers[o.credential.header] = o.credential.value;
+        const upstream = client.request({
+            protocol: o.upstream.protocol,
+            hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''),
+            port: o.upstream.port,
+            method,
+            path: basePath + path + url.search,
+            headers,
+            agent
+        });
+        requests++;
+        upstream.on('response', (answer) => {
+            res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+            // A failure on either side destroys both, which ends the agent's stream visibly.
+            pipeline(answer, res, () => undefined);
+        });
+        upstream.on('error', (e) => {
+            if (res.headersSent || res.destroyed)
+                res.destroy();
+            else
+                reply(res, 502, `model API unreachable${errorCode(e)}`);
+        });
+        // An agent that hangs up must not leave a generation running (and billed) upstream.
+        res.on('close', () => {
+            if (!res.writableFinished)
+                upstream.destroy();
+        });
+        req.pipe(upstream);
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}`,
+        port,
+        get requests() {
+            return requests;
+        },
+        close: () => new Promise((resolve) => {
+            // Resolves also when already closed: closing twice is harmless.
+            server.close(() => resolve());
+            server.closeAllConnections();
+            agent.destroy();
+        })
+    };
+}
+/** Every key the request carries, in any of the places a model client puts one. */
+function presented(headers, url) {
+    const keys = url.searchParams.getAll(KEY_QUERY);
+    for (const name of KEY_HEADERS) {
+        const value = headers[name];
+        if (typeof value === 'string')
+            keys.push(value.replace(/^Bearer\s+/i, ''));
+    }
+    return keys;
+}
+/** The headers minus hop-by-hop ones (also those the `connection` header names), keys and host. */
+function forwardable(headers) {
+    const named = String(headers.connection ?? '')
+        .split(',')
+        .map((n) => n.trim().toLowerCase());
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (HOP_BY_HOP.has(name) || named.includes(name) || KEY_HEADERS.includes(name))
+            continue;
+        if (name === 'host')
+            continue;
+        out[name] = value;
+    }
+    return out;
+}
+// Hashing first gives both sides one length, which timingSafeEqual needs.
+function digest(text) {
+    return createHash('sha256').update(text).digest();
+}
+// The code only (ECONNREFUSED): a message could carry more than we mean to show.
+function errorCode(e) {
+    const code = e.code;
+    return typeof code === 'string' ? ` (${code})` : '';
+}
+function reply(res, status, message) {
+    const body = JSON.stringify({ error: { type: 'itervox_model_proxy', message } });
+    res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body)
+    });
+    res.end(body);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/model-access.js
+
+
+
+/**
+ * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
+ * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
+ * the parent holds no key for the preset, a case to warn about: the agent then has no key.
+ */
+async function model_access_setUpModelAccess(preset, parentEnv) {
+    const provider = modelProvider(preset);
+    if (provider === undefined)
+        return null;
+    const names = provider.credentials.map((c) => c.variable);
+    const found = provider.credentials.find((c) => parentEnv[c.variable]?.trim());
+    if (found === undefined)
+        return { missing: `none of ${names.join(', ')} is set` };
+    // A secret pasted with its trailing newline would be an invalid header.
+    const key = (parentEnv[found.variable] ?? '').trim();
+    const { variable, default: fallback } = provider.baseUrl;
+    const upstream = baseUrl(variable, parentEnv[variable] || fallback);
+    // New per run: a placeholder that leaks is worth nothing outside this job.
+    const placeholder = `itervox-placeholder-${randomBytes(16).toString('hex')}`;
+    const proxy = await startModelProxy({
+        upstream,
+        route: provider.route,
+        placeholder,
+        credential: {
+            header: found.header,
+            value: found.header === 'authorization' ? `Bearer ${key}` : key
+        }
+    });
+    const agent = provider.agent(proxy.url, placeholder, found.variable);
+    return {
+        env: { ...agent.env, ...noProxy(parentEnv) },
+        files: agent.files,
+        proxy,
+        hidden: [...names, variable, ...provider.conflicting]
+    };
+}
+function baseUrl(variable, value) {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    // The value is not repeated: a base URL can carry credentials of its own.
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+        throw new Error(`${variable} is not an http or https URL`);
+    }
+    return url;
+}
+// A CLI that honours the user's HTTPS_PROXY would otherwise send its loopback calls there,
+// where the proxy cannot be reached. Both spellings, as clients differ in which they read.
+function noProxy(parentEnv) {
+    const hosts = [parentEnv.NO_PROXY, parentEnv.no_proxy, '127.0.0.1']
+        .flatMap((v) => (v ?? '').split(','))
+        .map((h) => h.trim())
+        .filter(Boolean);
+    const value = [...new Set(hosts)].join(',');
+    return { NO_PROXY: value, no_proxy: value };
+}
+
+;// CONCATENATED MODULE: ./.build/agent/presets.js
+
+
+
+
+
+/**
+ * The command line, extra environment and stream reader for a profile's command, chosen by
+ * the command's basename. Flags the user already wrote (in either `--flag value` or
+ * `--flag=value` form, or an equivalent) are not added again. Every preset reads the prompt
+ * from stdin.
+ */
+function presets_presetFor(argv, opts) {
+    const command = argv[0] ?? '';
+    switch (basename(command)) {
+        case 'claude':
+            return claude(argv, opts);
+        case 'codex':
+            return codex(argv);
+        case 'gemini':
+            return presets_gemini(argv);
+        default:
+            return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
+    }
+}
+function claude(argv, opts) {
+    const out = [...argv];
+    const user = argv.slice(1);
+    if (!has(user, '-p', '--print'))
+        out.push('-p');
+    if (!has(user, '--output-format'))
+        out.push('--output-format', 'stream-json');
+    // stream-json in print mode is refused without --verbose.
+    if (!has(user, '--verbose'))
+        out.push('--verbose');
+    if (!has(user, '--max-turns'))
+        out.push('--max-turns', String(opts.maxTurns));
+    if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
+        out.push('--dangerously-skip-permissions');
+    }
+    return {
+        name: 'claude',
+        argv: out,
+        // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
+        // (containers and CI runners often run as root); as anyone else it needs nothing.
+        env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
+        parser: new ClaudeParser()
+    };
+}
+function codex(argv) {
+    const user = argv.slice(1);
+    const out = [argv[0], ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user];
+    if (!has(user, '--json', '--experimental-json'))
+        out.push('--json');
+    if (!has(user, '--skip-git-repo-check'))
+        out.push('--skip-git-repo-check');
+    if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto', '--sandbox', '-s')) {
+        out.push('--dangerously-bypass-approvals-and-sandbox');
+    }
+    // `-` makes codex read the prompt from stdin.
+    if (!user.includes('-'))
+        out.push('-');
+    return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
+}
+function presets_gemini(argv) {
+    const out = [...argv];
+    const user = argv.slice(1);
+    // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
+    if (!has(user, '--output-format', '-o'))
+        out.push('--output-format', 'stream-json');
+    if (!has(user, '--yolo', '-y', '--approval-mode'))
+        out.push('--yolo');
+    return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() };
+}
+function has(args, ...flags) {
+    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: external "node:string_decoder"
@@ -52954,73 +54007,6 @@ class lines_LineSplitter {
     }
 }
 
-// EXTERNAL MODULE: ./.build/agent/process-group.js
-var process_group = __nccwpck_require__(5407);
-;// CONCATENATED MODULE: ./.build/agent/liveness.js
-
-// Linux reports CPU time in USER_HZ ticks, fixed at 100 per second for user space.
-const TICK_MS = 10;
-// The share of one CPU a group must use between two samples to count as working. A CLI
-// waiting on a dead socket uses next to nothing (a stray GC or timer tick), a test suite or
-// a compiler uses far more; so a few idle ticks never hold off the stall watchdog.
-const BUSY_SHARE = 0.05;
-/**
- * Tells whether a process group used CPU since the last sample. Each process is compared
- * with itself, so processes that end or start between samples do not fake or hide work:
- * a new process counts with all the time it has used, an ended one's time shows up in its
- * parent's reaped-children counters once the parent waits for it.
- */
-class liveness_CpuMeter {
-    pgid;
-    last = new Map();
-    lastAt;
-    constructor(pgid, now) {
-        this.pgid = pgid;
-        this.lastAt = now;
-    }
-    /** True when the group was busy since the previous call. */
-    busy(now) {
-        const members = groupProcesses(this.pgid);
-        if (!members)
-            return false;
-        let used = 0;
-        const seen = new Map();
-        for (const p of members) {
-            used += Math.max(0, p.cpuTicks - (this.last.get(p.pid) ?? 0));
-            seen.set(p.pid, p.cpuTicks);
-        }
-        const elapsed = Math.max(0, now - this.lastAt);
-        this.last = seen;
-        this.lastAt = now;
-        return used > 0 && used * TICK_MS >= elapsed * BUSY_SHARE;
-    }
-}
-/** The stall clock: silence since the agent's last output or busy CPU. */
-class liveness_Liveness {
-    cpu;
-    stallTimeoutMs;
-    lastActivity;
-    constructor(cpu, stallTimeoutMs, now) {
-        this.cpu = cpu;
-        this.stallTimeoutMs = stallTimeoutMs;
-        this.lastActivity = now;
-    }
-    get lastActivityAt() {
-        return this.lastActivity;
-    }
-    output(now) {
-        this.lastActivity = now;
-    }
-    /** Samples CPU; returns whether it was busy and whether the agent has now stalled. */
-    check(now) {
-        const cpuBusy = this.cpu.busy(now);
-        if (cpuBusy)
-            this.lastActivity = now;
-        const stalled = this.stallTimeoutMs > 0 && now - this.lastActivity >= this.stallTimeoutMs;
-        return { cpuBusy, stalled };
-    }
-}
-
 ;// CONCATENATED MODULE: ./.build/agent/log-file.js
 
 
@@ -53060,82 +54046,32 @@ class log_file_LogFile {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/agent/presets.js
+// EXTERNAL MODULE: ./.build/agent/process-group.js
+var process_group = __nccwpck_require__(5407);
+;// CONCATENATED MODULE: ./.build/agent/process-set.js
 
-
-
-
-
-/**
- * The command line, extra environment and stream reader for a profile's command, chosen by
- * the command's basename. Flags the user already wrote (in either `--flag value` or
- * `--flag=value` form, or an equivalent) are not added again. Every preset reads the prompt
- * from stdin.
- */
-function presets_presetFor(argv, opts) {
-    const command = argv[0] ?? '';
-    switch (basename(command)) {
-        case 'claude':
-            return claude(argv, opts);
-        case 'codex':
-            return codex(argv);
-        case 'gemini':
-            return gemini(argv);
-        default:
-            return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
-    }
-}
-function claude(argv, opts) {
-    const out = [...argv];
-    const user = argv.slice(1);
-    if (!has(user, '-p', '--print'))
-        out.push('-p');
-    if (!has(user, '--output-format'))
-        out.push('--output-format', 'stream-json');
-    // stream-json in print mode is refused without --verbose.
-    if (!has(user, '--verbose'))
-        out.push('--verbose');
-    if (!has(user, '--max-turns'))
-        out.push('--max-turns', String(opts.maxTurns));
-    if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
-        out.push('--dangerously-skip-permissions');
-    }
+function process_set_processGroup(pgid) {
     return {
-        name: 'claude',
-        argv: out,
-        // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
-        // (containers and CI runners often run as root); as anyone else it needs nothing.
-        env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
-        parser: new ClaudeParser()
+        members: () => groupProcesses(pgid),
+        alive: () => groupAlive(pgid),
+        end: (graceMs) => endGroup(pgid, graceMs),
+        killNow: () => signalGroup(pgid, 'SIGKILL')
     };
 }
-function codex(argv) {
-    const user = argv.slice(1);
-    const out = [argv[0], ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user];
-    if (!has(user, '--json', '--experimental-json'))
-        out.push('--json');
-    if (!has(user, '--skip-git-repo-check'))
-        out.push('--skip-git-repo-check');
-    if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto', '--sandbox', '-s')) {
-        out.push('--dangerously-bypass-approvals-and-sandbox');
-    }
-    // `-` makes codex read the prompt from stdin.
-    if (!user.includes('-'))
-        out.push('-');
-    return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
+/** Agent runs this process started and has not yet seen end. */
+const running = new Set();
+/** Remembers a run's processes until the returned function is called. */
+function process_set_track(set) {
+    running.add(set);
+    return () => running.delete(set);
 }
-function gemini(argv) {
-    const out = [...argv];
-    const user = argv.slice(1);
-    // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
-    if (!has(user, '--output-format', '-o'))
-        out.push('--output-format', 'stream-json');
-    if (!has(user, '--yolo', '-y', '--approval-mode'))
-        out.push('--yolo');
-    return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() };
-}
-function has(args, ...flags) {
-    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+/**
+ * SIGKILL to every run this process started, synchronously: for a second Ctrl-C, when the
+ * user will not wait for a graceful end and this process is about to exit.
+ */
+function killTracked() {
+    for (const set of running)
+        set.killNow();
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/run.js
@@ -53168,6 +54104,11 @@ async function run_runAgent(opts) {
     const isRoot = process.getuid?.() === 0;
     const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
     const env = { ...agentEnvironment(opts.parentEnv, opts.contract), ...preset.env };
+    if (opts.sandbox) {
+        for (const name of opts.sandbox.env.unset)
+            delete env[name];
+        Object.assign(env, opts.sandbox.env.set, { HOME: opts.sandbox.home });
+    }
     const endedEarly = (cause) => ({
         ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
         exitCode: null,
@@ -53185,21 +54126,31 @@ async function run_runAgent(opts) {
     const found = resolveCommand(command, opts.cwd, env.PATH, profile);
     if ('error' in found)
         return endedEarly({ kind: 'spawn_failed', error: found.error });
+    const barred = opts.sandbox?.cannotRun(found.path);
+    if (barred) {
+        const error = `command "${command}" of profile "${profile}" is at ${found.path}, ${barred}`;
+        return endedEarly({ kind: 'spawn_failed', error });
+    }
     let log;
     try {
-        const promptFile = resolve(opts.cwd, opts.contract.promptFile);
-        mkdirSync(dirname(promptFile), { recursive: true });
-        writeFileSync(promptFile, opts.prompt, { mode: 0o600 });
+        // An isolated agent's prompt file was put in its home when the home was handed over.
+        if (!opts.sandbox) {
+            const promptFile = resolve(opts.cwd, opts.contract.promptFile);
+            mkdirSync(dirname(promptFile), { recursive: true });
+            writeFileSync(promptFile, opts.prompt, { mode: 0o600 });
+        }
         log = new LogFile(opts.logPath);
     }
     catch (e) {
         const error = `cannot prepare the agent run: ${e.message}`;
         return endedEarly({ kind: 'spawn_failed', error });
     }
-    const child = spawn(found.path, preset.argv.slice(1), {
-        argv0: command,
-        cwd: opts.cwd,
-        env,
+    const start = opts.sandbox
+        ? opts.sandbox.launch(found.path, preset.argv.slice(1), env, opts.cwd)
+        : { file: found.path, args: preset.argv.slice(1), env, cwd: opts.cwd, argv0: command };
+    const { file, args, ...how } = start;
+    const child = spawn(file, args, {
+        ...how,
         detached: true, // setsid(): the agent leads a new process group, pgid = its pid
         stdio: ['pipe', 'pipe', 'pipe']
     });
@@ -53219,11 +54170,12 @@ async function run_runAgent(opts) {
     catch {
         // The caller's bookkeeping must not leave a started agent unsupervised.
     }
-    return supervise({ child, pgid: child.pid, exited, log, preset, startedAt }, opts);
+    const processes = opts.sandbox?.processes ?? processGroup(child.pid);
+    return supervise({ child, processes, exited, log, preset, startedAt }, opts);
 }
 async function supervise(run, opts) {
-    const { child, pgid, log, preset, startedAt } = run;
-    const untrack = trackGroup(pgid);
+    const { child, processes, log, preset, startedAt } = run;
+    const untrack = track(processes);
     const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const notify = (e) => {
         try {
@@ -53233,7 +54185,7 @@ async function supervise(run, opts) {
             // How the adapter shows progress must never end or crash the run.
         }
     };
-    const liveness = new Liveness(new CpuMeter(pgid, startedAt), opts.stallTimeoutMs, startedAt);
+    const liveness = new Liveness(new CpuMeter(() => processes.members(), startedAt), opts.stallTimeoutMs, startedAt);
     const lines = new LineSplitter((line) => {
         const event = preset.parser.line(line);
         if (event)
@@ -53259,7 +54211,7 @@ async function supervise(run, opts) {
         if (cause || leaderExited)
             return;
         cause = c;
-        ending = endGroup(pgid, graceMs);
+        ending = processes.end(graceMs);
     };
     const poll = setInterval(() => {
         const now = Date.now();
@@ -53280,8 +54232,8 @@ async function supervise(run, opts) {
     clearTimeout(deadline);
     opts.signal?.removeEventListener('abort', onAbort);
     await ending;
-    // Whatever the leader left running in its group (a dev server, a test watcher) goes too.
-    const survivors = await endGroup(pgid, graceMs);
+    // Whatever the leader left running (a dev server, a test watcher) goes too.
+    const survivors = await processes.end(graceMs);
     untrack();
     await drained([child.stdout, child.stderr], graceMs);
     lines.end();
@@ -53291,7 +54243,7 @@ async function supervise(run, opts) {
     const signal = exit instanceof Error ? null : exit.signal;
     const verdict = classify({ cause, exitCode, signal, findings });
     const reason = survivors.length
-        ? `${verdict.reason}; ${survivors.length} process(es) of its group outlived SIGKILL`
+        ? `${verdict.reason}; ${survivors.length} process(es) of the agent outlived SIGKILL`
         : verdict.reason;
     return {
         outcome: verdict.outcome,
@@ -53333,10 +54285,6 @@ function abortReason(signal) {
     return undefined;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 // EXTERNAL MODULE: ./.build/git/branch.js
@@ -53459,14 +54407,23 @@ async function commitAllowed(o) {
     await (0,branch/* validateBranchName */.eg)(o.branch);
     // Beside the real index, so that it can replace it in one rename.
     const index = external_node_path_.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    const files = o.workTree ? external_node_path_.resolve(o.workTree) : repo;
     const env = { GIT_INDEX_FILE: index };
     try {
-        await seedIndex(repo, o.baseSha, env);
-        const changed = await worktreeChanges(repo, env);
+        if (files === repo) {
+            await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
+        }
+        else {
+            // The repository's index knows nothing of the other tree's files: every one is compared.
+            await (0,git/* git */.$Y)(repo, ['read-tree', o.baseSha], { env });
+            env.GIT_WORK_TREE = files;
+        }
+        const changed = await worktreeChanges(repo, files, env);
+        delete env.GIT_WORK_TREE;
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
                 changed.set(p, null);
-        const { updates, dropped } = await decide(repo, changed, o);
+        const { updates, dropped } = await decide(files, changed, o);
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
@@ -53524,15 +54481,16 @@ async function seedIndex(repo, baseSha, env) {
  * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
  * lists a symlinked directory as the link itself and never walks into it.
  */
-async function worktreeChanges(repo, env) {
+async function worktreeChanges(repo, tree, env) {
     const algo = await objectFormat(repo);
     const changed = new Map();
-    const diff = (await (0,git/* git */.$Y)(repo, ['diff-files', '-z'], { env })).stdout.split('\0');
+    // A submodule's own repository is the agent's to plant; it is never looked into.
+    const diff = (await (0,git/* git */.$Y)(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
     for (let i = 0; i + 1 < diff.length; i += 2) {
         // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
         const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
         const p = diff[i + 1] ?? '';
-        if (status === 'D' || !(await sameAsBase(repo, p, baseMode, baseId, algo))) {
+        if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
             changed.set(p, baseMode);
         }
     }
@@ -53542,8 +54500,8 @@ async function worktreeChanges(repo, env) {
             changed.set(p, null);
     return changed;
 }
-async function sameAsBase(repo, p, baseMode, baseId, algo) {
-    const full = external_node_path_.join(repo, p);
+async function sameAsBase(tree, p, baseMode, baseId, algo) {
+    const full = external_node_path_.join(tree, p);
     const st = await (0,lstat/* lstatOrNull */.n)(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
         return objectId('blob', await (0,promises_.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
@@ -53553,7 +54511,7 @@ async function sameAsBase(repo, p, baseMode, baseId, algo) {
     return objectId('blob', await (0,promises_.readFile)(full), algo) === baseId;
 }
 const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
-async function decide(repo, changed, o) {
+async function decide(tree, changed, o) {
     const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
     const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
     const deliverables = new Set(o.deliverablePaths);
@@ -53580,7 +54538,7 @@ async function decide(repo, changed, o) {
             drop(p, 'submodule');
             continue;
         }
-        const found = await inspect(repo, p, maxBytes);
+        const found = await inspect(tree, p, maxBytes);
         if (found.kind === 'gone') {
             if (baseMode !== null)
                 updates.push({ path: p, remove: true });
@@ -53709,6 +54667,8 @@ async function indexInfo(repo, updates) {
 
 // EXTERNAL MODULE: ./.build/handoff/index.js + 9 modules
 var handoff = __nccwpck_require__(3029);
+// EXTERNAL MODULE: ./.build/isolation/sandbox.js
+var sandbox = __nccwpck_require__(6482);
 // EXTERNAL MODULE: ./.build/pipeline/outcome.js + 1 modules
 var pipeline_outcome = __nccwpck_require__(6578);
 // EXTERNAL MODULE: ./.build/pipeline/stage-context.js + 1 modules
@@ -53925,6 +54885,12 @@ async function stage_prompt_promptForStage(o) {
 
 
 
+
+
+
+
+/** Where an isolated agent's prompt file is, in its HOME. */
+const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
     return join(workDir, 'stage.json');
 }
@@ -53964,20 +54930,51 @@ async function runStage(input) {
         key: input.key,
         phase: 'agent'
     };
-    ctx.snapshot = await snapshotGitDir(input.repo);
+    let open;
+    let access;
+    const accessWarnings = [];
+    if (input.isolate) {
+        const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
+        const found = await setUpModelAccess(preset, input.parentEnv);
+        if (found && 'missing' in found) {
+            accessWarnings.push(`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`);
+        }
+        else if (found) {
+            access = found;
+        }
+        // The action keeps its own copy of what the agent was given; the agent's goes with it.
+        writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
+        open = await openSandbox(await input.isolate(), {
+            repo: input.repo,
+            branch: input.branch,
+            workDir: input.workDir,
+            homeFiles: [{ path: PROMPT_IN_HOME, content: prepared.prompt }, ...(access?.files ?? [])],
+            model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
+        }).catch(async (err) => {
+            await access?.proxy.close();
+            throw err;
+        });
+        ctx.sandbox = open.handedOver;
+    }
+    else {
+        ctx.snapshot = await snapshotGitDir(input.repo);
+    }
     saveStageContext(contextPath, ctx);
     let end;
     try {
         const agent = await runAgent({
             argv: input.profile.argv,
-            cwd: input.repo,
+            cwd: open?.handedOver.tree ?? input.repo,
+            ...(open ? { sandbox: open.sandbox } : {}),
             prompt: prepared.prompt,
             contract: {
                 handoffPath: prepared.handoffPath,
                 runTimestamp: input.timestamp,
                 profile: input.profile.name,
                 issue: input.issue.identifier,
-                promptFile: join(input.workDir, 'prompt.md')
+                promptFile: open
+                    ? join(open.sandbox.home, PROMPT_IN_HOME)
+                    : join(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
             logPath: join(input.workDir, 'agent.log'),
@@ -53993,6 +54990,11 @@ async function runStage(input) {
     }
     catch (err) {
         end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
+    }
+    if (open) {
+        ctx.tree = await open.close(input.killGraceMs ?? 5000);
+        await access?.proxy.close();
+        saveStageContext(contextPath, ctx);
     }
     const finalised = await finaliseStage(ctx, end);
     saveStageContext(contextPath, {
@@ -54011,7 +55013,7 @@ async function runStage(input) {
         figures: prepared.figures,
         contextPath,
         ...finalised,
-        warnings: [...prepared.warnings, ...finalised.warnings]
+        warnings: [...prepared.warnings, ...accessWarnings, ...finalised.warnings]
     };
 }
 /**
@@ -54022,10 +55024,13 @@ async function runStage(input) {
 async function finaliseStage(ctx, end) {
     const warnings = [];
     const gitDir = ctx.snapshot ? await (0,guard/* restoreGitDir */.eP)(ctx.snapshot) : null;
+    // An isolated agent's files are read from its tree, taken back once it was gone; one that
+    // left no tree (it moved its own away) leaves only what the stage writes for it.
+    const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo;
     let { outcome, reason } = end;
     let path = ctx.handoffPath;
     if (outcome === 'succeeded') {
-        const check = await (0,handoff/* checkDeliverable */.qg)(ctx.repo, ctx.handoffPath, {
+        const check = await (0,handoff/* checkDeliverable */.qg)(files, ctx.handoffPath, {
             maxBytes: ctx.maxFileBytes,
             requiredSections: ctx.requiredSections
         });
@@ -54035,23 +55040,25 @@ async function finaliseStage(ctx, end) {
         }
     }
     if ((0,pipeline_outcome/* isUnfinished */.u)(outcome)) {
-        const partial = await (0,handoff/* markPartial */.X3)(ctx.repo, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
+        const partial = await (0,handoff/* markPartial */.X3)(files, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
         warnings.push(...partial.warnings);
         path = partial.path;
     }
     else if (outcome === 'input_required') {
         // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
-        const check = await (0,handoff/* checkDeliverable */.qg)(ctx.repo, ctx.handoffPath, { maxBytes: ctx.maxFileBytes });
+        const check = await (0,handoff/* checkDeliverable */.qg)(files, ctx.handoffPath, { maxBytes: ctx.maxFileBytes });
         if (!check.ok)
             path = null;
     }
     const own = ctx.handoffPath.slice(handoff/* HANDOFF_DIR */.V.length + 1).replace(/\.md$/, '');
     const commit = await commitAllowed({
         repo: ctx.repo,
+        ...(files !== ctx.repo ? { workTree: files } : {}),
         branch: ctx.branch,
         baseSha: ctx.baseSha,
         deliverablePaths: path ? [path] : [],
-        allowGlobs: ctx.commitPaths,
+        // Without its tree, nothing the agent had may be taken for deleted.
+        allowGlobs: ctx.sandbox && !ctx.tree ? [] : ctx.commitPaths,
         // Earlier handoffs are immutable: every other file in the handoff folder is refused.
         forbiddenGlobs: [
             `${handoff/* HANDOFF_DIR */.V}/!(${own}.md|${own}.partial.md)`,
@@ -54076,6 +55083,13 @@ async function finaliseStage(ctx, end) {
     if (refused)
         warnings.push(`${path} was not committed: ${refused.reason}`);
     return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings };
+}
+/** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
+async function emptyTree(ctx) {
+    const dir = (0,external_node_path_.join)((0,external_node_path_.dirname)(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree');
+    await (0,promises_.rm)(dir, { recursive: true, force: true });
+    await (0,promises_.mkdir)(dir, { recursive: true, mode: 0o700 });
+    return dir;
 }
 
 

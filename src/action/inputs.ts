@@ -1,5 +1,7 @@
 import * as core from '@actions/core'
 import { UserError } from '../errors.js'
+import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
+import type { IsolationMode } from '../isolation/sandbox.js'
 
 type ChainMode = 'dispatch' | 'label' | 'none'
 
@@ -11,6 +13,9 @@ export interface Settings {
   state?: string
   chain: ChainMode
   dryRun: boolean
+  /** `user`: the agent runs as a second Unix user, `agentUser`; `none`: as the runner's. */
+  isolation: IsolationMode
+  agentUser: string
   repository: { owner: string; repo: string }
   eventName: string
   eventPath: string
@@ -41,6 +46,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (dryRunText !== 'true' && dryRunText !== 'false') {
     throw new UserError(`input dry-run is "${dryRunText}"; use true or false`)
   }
+  const isolation = core.getInput('isolation') || 'user'
+  if (isolation !== 'user' && isolation !== 'none') {
+    throw new UserError(`input isolation is "${isolation}"; use user or none`)
+  }
   const repository = required(env, 'GITHUB_REPOSITORY')
   const [owner, repo, ...rest] = repository.split('/')
   if (!owner || !repo || rest.length > 0) {
@@ -55,6 +64,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     state: core.getInput('state') || undefined,
     chain,
     dryRun: dryRunText === 'true',
+    isolation,
+    agentUser: core.getInput('agent-user') || DEFAULT_AGENT_USER,
     repository: { owner, repo },
     eventName: required(env, 'GITHUB_EVENT_NAME'),
     eventPath: required(env, 'GITHUB_EVENT_PATH'),

@@ -1,6 +1,12 @@
 import * as core from '@actions/core'
+import { lstatSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { endGroup, groupAlive } from '../agent/process-group.js'
 import { UserError } from '../errors.js'
+import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
+import { takeBack } from '../isolation/agent-tree.js'
+import { findPrivilege } from '../isolation/privilege.js'
+import { UserProcesses } from '../isolation/user-processes.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
@@ -18,7 +24,7 @@ import { CONTEXT_STATE } from './stage-job.js'
  */
 async function post(): Promise<void> {
   const path = core.getState(CONTEXT_STATE)
-  const ctx = path ? loadStageContext(path) : null
+  const ctx = path && ownFile(path) ? loadStageContext(path) : null
   if (!ctx || ctx.phase === 'done') {
     core.info('the stage finished in the main step; nothing to do')
     return
@@ -64,7 +70,18 @@ async function post(): Promise<void> {
     )
     return
   }
-  if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
+  if (ctx.sandbox) {
+    // Everything of the agent user ends before its tree is taken back and read.
+    const privilege = findPrivilege()
+    const user = ctx.sandbox.user
+    if (!privilege || user.name !== (core.getInput('agent-user') || DEFAULT_AGENT_USER)) {
+      throw new UserError(
+        `the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`
+      )
+    }
+    await new UserProcesses(user, privilege).end(2000)
+    if (ctx.tree === undefined) trusted.tree = await takeBack(privilege, ctx.sandbox)
+  } else if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
     core.info(`ending the agent's process group ${ctx.agentPgid}`)
     await endGroup(ctx.agentPgid, 2000)
   }
@@ -134,6 +151,28 @@ async function post(): Promise<void> {
       })
     )
     .write()
+}
+
+/**
+ * Only a context file of our own user, that no other user can write, in a folder only we can
+ * write: with isolation, nothing the agent user could have touched.
+ */
+function ownFile(path: string): boolean {
+  const uid = process.getuid?.()
+  try {
+    const file = lstatSync(path)
+    const dir = lstatSync(dirname(path))
+    return (
+      file.isFile() &&
+      file.uid === uid &&
+      (file.mode & 0o022) === 0 &&
+      dir.isDirectory() &&
+      dir.uid === uid &&
+      (dir.mode & 0o022) === 0
+    )
+  } catch {
+    return false
+  }
 }
 
 function trackerFromEnv(token: string): GitHubTracker {

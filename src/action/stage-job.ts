@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { knownStates } from '../config/load.js'
 import { UserError } from '../errors.js'
 import { prepareIssueBranch } from '../git/branch.js'
@@ -9,6 +9,8 @@ import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import { pipelineDiagram, stageTable } from '../pipeline/status-view.js'
 import { contextPathOf } from '../pipeline/stage.js'
+import { runnerInstallation } from '../isolation/runner-paths.js'
+import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { GitHubPort } from '../tracker/github-port.js'
 import { AgentLogEcho } from './agent-log.js'
@@ -102,6 +104,14 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
   })
 
   const workDir = join(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`)
+  let isolation: Promise<Isolation> | undefined
+  const isolate = () =>
+    (isolation ??= isolationFor(s).then((iso) => {
+      core.info(
+        `the agent runs as ${iso.user.name} (uid ${iso.user.uid})${iso.closed.length ? `; closed to other users: ${iso.closed.join(', ')}` : ''}`
+      )
+      return iso
+    }))
   let echo: AgentLogEcho | undefined
   const r = await runJob({
     trigger: {
@@ -124,6 +134,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     workDir,
     workflowPath: s.workflowFile,
     parentEnv: process.env,
+    ...(s.isolation === 'user' ? { isolate } : {}),
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
@@ -149,6 +160,27 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     ...reportOf(r, s),
     warnings: [...configWarnings, ...r.warnings],
     ...(r.next ? { status: statusOf(r, config) } : {})
+  })
+}
+
+/** The agent user, and the runner's own folders closed to it. */
+function isolationFor(s: Settings): Promise<Isolation> {
+  if (process.platform !== 'linux') {
+    throw new UserError(
+      `isolation: user runs the agent as a second Unix user on Linux runners only; this one is ${process.platform}, so set isolation: none`
+    )
+  }
+  const home = process.env.HOME
+  const installation = runnerInstallation(process.execPath)
+  return startIsolation({
+    user: s.agentUser,
+    protect: [
+      ...(home ? [home] : []),
+      dirname(s.workspace),
+      s.workspace,
+      s.runnerTemp,
+      ...(installation ? [installation] : [])
+    ]
   })
 }
 

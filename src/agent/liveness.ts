@@ -1,4 +1,4 @@
-import { groupProcesses } from './process-group.js'
+import type { GroupProcess } from './process-group.js'
 
 // Linux reports CPU time in USER_HZ ticks, fixed at 100 per second for user space.
 const TICK_MS = 10
@@ -9,7 +9,7 @@ const TICK_MS = 10
 const BUSY_SHARE = 0.05
 
 /**
- * Tells whether a process group used CPU since the last sample. Each process is compared
+ * Tells whether an agent's processes used CPU since the last sample. Each process is compared
  * with itself, so processes that end or start between samples do not fake or hide work:
  * a new process counts with all the time it has used, an ended one's time shows up in its
  * parent's reaped-children counters once the parent waits for it.
@@ -19,7 +19,7 @@ export class CpuMeter {
   private lastAt: number
 
   constructor(
-    private readonly pgid: number,
+    private readonly members: () => GroupProcess[] | undefined,
     now: number
   ) {
     this.lastAt = now
@@ -27,7 +27,7 @@ export class CpuMeter {
 
   /** True when the group was busy since the previous call. */
   busy(now: number): boolean {
-    const members = groupProcesses(this.pgid)
+    const members = this.members()
     if (!members) return false
     let used = 0
     const seen = new Map<number, number>()

@@ -121,20 +121,3 @@ export async function endGroup(pgid: number, graceMs: number): Promise<number[]>
   if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL'))) return []
   return groupPids(pgid)
 }
-
-/** Agent groups this process started and has not yet seen end. */
-const running = new Set<number>()
-
-/** Remembers a group until the returned function is called. */
-export function trackGroup(pgid: number): () => void {
-  running.add(pgid)
-  return () => running.delete(pgid)
-}
-
-/**
- * SIGKILL to every group this process started, synchronously: for a second Ctrl-C, when the
- * user will not wait for a graceful end and this process is about to exit.
- */
-export function killTrackedGroups(): void {
-  for (const pgid of running) signalGroup(pgid, 'SIGKILL')
-}

@@ -9,7 +9,7 @@ import { agentEnvironment } from './environment.js'
 import { LineSplitter } from './lines.js'
 import { CpuMeter, Liveness } from './liveness.js'
 import { LogFile } from './log-file.js'
-import { endGroup, trackGroup } from './process-group.js'
+import { processGroup, track, type ProcessSet } from './process-set.js'
 import { presetFor, type Preset } from './presets.js'
 import type { AgentActivity, AgentRunResult, RunAgentOptions } from './types.js'
 
@@ -23,7 +23,7 @@ type Exit = { code: number | null; signal: string | null } | Error
 /** A spawned agent: its process, its group and where its output goes. */
 interface Started {
   child: ChildProcessWithoutNullStreams
-  pgid: number
+  processes: ProcessSet
   exited: Promise<Exit>
   log: LogFile
   preset: Preset
@@ -43,6 +43,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const isRoot = process.getuid?.() === 0
   const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot })
   const env = { ...agentEnvironment(opts.parentEnv, opts.contract), ...preset.env }
+  if (opts.sandbox) {
+    for (const name of opts.sandbox.env.unset) delete env[name]
+    Object.assign(env, opts.sandbox.env.set, { HOME: opts.sandbox.home })
+  }
   const endedEarly = (cause: EndCause): AgentRunResult => ({
     ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
     exitCode: null,
@@ -59,22 +63,32 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const profile = opts.contract.profile
   const found = resolveCommand(command, opts.cwd, env.PATH, profile)
   if ('error' in found) return endedEarly({ kind: 'spawn_failed', error: found.error })
+  const barred = opts.sandbox?.cannotRun(found.path)
+  if (barred) {
+    const error = `command "${command}" of profile "${profile}" is at ${found.path}, ${barred}`
+    return endedEarly({ kind: 'spawn_failed', error })
+  }
 
   let log: LogFile
   try {
-    const promptFile = resolve(opts.cwd, opts.contract.promptFile)
-    mkdirSync(dirname(promptFile), { recursive: true })
-    writeFileSync(promptFile, opts.prompt, { mode: 0o600 })
+    // An isolated agent's prompt file was put in its home when the home was handed over.
+    if (!opts.sandbox) {
+      const promptFile = resolve(opts.cwd, opts.contract.promptFile)
+      mkdirSync(dirname(promptFile), { recursive: true })
+      writeFileSync(promptFile, opts.prompt, { mode: 0o600 })
+    }
     log = new LogFile(opts.logPath)
   } catch (e) {
     const error = `cannot prepare the agent run: ${(e as Error).message}`
     return endedEarly({ kind: 'spawn_failed', error })
   }
 
-  const child = spawn(found.path, preset.argv.slice(1), {
-    argv0: command,
-    cwd: opts.cwd,
-    env,
+  const start = opts.sandbox
+    ? opts.sandbox.launch(found.path, preset.argv.slice(1), env, opts.cwd)
+    : { file: found.path, args: preset.argv.slice(1), env, cwd: opts.cwd, argv0: command }
+  const { file, args, ...how } = start
+  const child = spawn(file, args, {
+    ...how,
     detached: true, // setsid(): the agent leads a new process group, pgid = its pid
     stdio: ['pipe', 'pipe', 'pipe']
   })
@@ -93,12 +107,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   } catch {
     // The caller's bookkeeping must not leave a started agent unsupervised.
   }
-  return supervise({ child, pgid: child.pid, exited, log, preset, startedAt }, opts)
+  const processes = opts.sandbox?.processes ?? processGroup(child.pid)
+  return supervise({ child, processes, exited, log, preset, startedAt }, opts)
 }
 
 async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunResult> {
-  const { child, pgid, log, preset, startedAt } = run
-  const untrack = trackGroup(pgid)
+  const { child, processes, log, preset, startedAt } = run
+  const untrack = track(processes)
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS
   const notify = (e: AgentActivity) => {
     try {
@@ -107,7 +122,11 @@ async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunR
       // How the adapter shows progress must never end or crash the run.
     }
   }
-  const liveness = new Liveness(new CpuMeter(pgid, startedAt), opts.stallTimeoutMs, startedAt)
+  const liveness = new Liveness(
+    new CpuMeter(() => processes.members(), startedAt),
+    opts.stallTimeoutMs,
+    startedAt
+  )
   const lines = new LineSplitter((line) => {
     const event = preset.parser.line(line)
     if (event) notify({ kind: 'event', text: event })
@@ -131,7 +150,7 @@ async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunR
   const endRun = (c: EndCause) => {
     if (cause || leaderExited) return
     cause = c
-    ending = endGroup(pgid, graceMs)
+    ending = processes.end(graceMs)
   }
   const poll = setInterval(
     () => {
@@ -158,8 +177,8 @@ async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunR
   clearTimeout(deadline)
   opts.signal?.removeEventListener('abort', onAbort)
   await ending
-  // Whatever the leader left running in its group (a dev server, a test watcher) goes too.
-  const survivors = await endGroup(pgid, graceMs)
+  // Whatever the leader left running (a dev server, a test watcher) goes too.
+  const survivors = await processes.end(graceMs)
   untrack()
   await drained([child.stdout, child.stderr], graceMs)
   lines.end()
@@ -170,7 +189,7 @@ async function supervise(run: Started, opts: RunAgentOptions): Promise<AgentRunR
   const signal = exit instanceof Error ? null : exit.signal
   const verdict = classify({ cause, exitCode, signal, findings })
   const reason = survivors.length
-    ? `${verdict.reason}; ${survivors.length} process(es) of its group outlived SIGKILL`
+    ? `${verdict.reason}; ${survivors.length} process(es) of the agent outlived SIGKILL`
     : verdict.reason
   return {
     outcome: verdict.outcome,

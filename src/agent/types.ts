@@ -1,3 +1,5 @@
+import type { ProcessSet } from './process-set.js'
+
 /** Every way one agent run can end. */
 export const AGENT_OUTCOMES = [
   'succeeded',
@@ -34,6 +36,32 @@ export interface AgentActivity {
   text?: string
 }
 
+/** How an agent runs as another Unix user (src/isolation builds one). */
+export interface AgentSandbox {
+  /** The agent's home: HOME, and where its prompt file already is. */
+  home: string
+  /** Model access through the action's proxy: variables set, and the real ones withheld. */
+  env: { set: Record<string, string>; unset: string[] }
+  /** The command line and options that start `file args` as the agent user, in `cwd`. */
+  launch(
+    file: string,
+    args: string[],
+    env: Record<string, string>,
+    cwd: string
+  ): {
+    file: string
+    args: string[]
+    env: Record<string, string>
+    cwd: string
+    uid?: number
+    gid?: number
+  }
+  /** Why the agent user cannot run this file, or null when it can. */
+  cannotRun(file: string): string | null
+  /** Every process of the agent user. */
+  processes: ProcessSet
+}
+
 export interface RunAgentOptions {
   /** The profile's command as words: no shell ever sees them. */
   argv: string[]
@@ -56,6 +84,8 @@ export interface RunAgentOptions {
   /** How often the group's CPU time and the stall clock are checked; default 1000. */
   pollMs?: number
   onActivity?: (e: AgentActivity) => void
+  /** Run as another user; without it the agent runs as we do, in its own process group. */
+  sandbox?: AgentSandbox
   /**
    * Called once the agent is running: its pid, which is also its process group id (a post
    * step can end a group its main step could not), and the full command line it was given.

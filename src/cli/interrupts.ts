@@ -1,4 +1,4 @@
-import { killTrackedGroups } from '../agent/process-group.js'
+import { killTracked } from '../agent/process-set.js'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -18,7 +18,7 @@ export async function withInterrupts<T>(
       abort.abort(new Error('interrupted'))
       return
     }
-    killTrackedGroups()
+    killTracked()
     process.exit(130)
   }
   const handlers = SIGNALS.map((name) => [name, () => on(name)] as const)

@@ -33,6 +33,11 @@ const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
 
 export interface CommitOptions {
   repo: string
+  /**
+   * Where the agent's files are, when not in `repo`'s own worktree: an isolated agent's tree,
+   * taken back from it. Its `.git` is never read; only its files, as below.
+   */
+  workTree?: string
   /** The local branch to point at the new commit. */
   branch: string
   /** The commit the stage started from (`prepareIssueBranch`'s `baseSha`); the new commit's parent. */
@@ -79,13 +84,21 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
   await validateBranchName(o.branch)
   // Beside the real index, so that it can replace it in one rename.
   const index = path.join(repo, '.git', `index.handoff-${randomBytes(6).toString('hex')}`)
-  const env = { GIT_INDEX_FILE: index }
+  const files = o.workTree ? path.resolve(o.workTree) : repo
+  const env: Record<string, string> = { GIT_INDEX_FILE: index }
   try {
-    await seedIndex(repo, o.baseSha, env)
-    const changed = await worktreeChanges(repo, env)
+    if (files === repo) {
+      await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index })
+    } else {
+      // The repository's index knows nothing of the other tree's files: every one is compared.
+      await git(repo, ['read-tree', o.baseSha], { env })
+      env.GIT_WORK_TREE = files
+    }
+    const changed = await worktreeChanges(repo, files, env)
+    delete env.GIT_WORK_TREE
     for (const p of o.deliverablePaths) if (!changed.has(p)) changed.set(p, null)
 
-    const { updates, dropped } = await decide(repo, changed, o)
+    const { updates, dropped } = await decide(files, changed, o)
     const committed = updates.map((u) => u.path).sort()
     if (updates.length === 0) return { sha: null, committed, dropped }
 
@@ -150,16 +163,20 @@ async function seedIndex(repo: string, baseSha: string, env: { GIT_INDEX_FILE: s
  */
 async function worktreeChanges(
   repo: string,
+  tree: string,
   env: Record<string, string>
 ): Promise<Map<string, string | null>> {
   const algo = await objectFormat(repo)
   const changed = new Map<string, string | null>()
-  const diff = (await git(repo, ['diff-files', '-z'], { env })).stdout.split('\0')
+  // A submodule's own repository is the agent's to plant; it is never looked into.
+  const diff = (
+    await git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })
+  ).stdout.split('\0')
   for (let i = 0; i + 1 < diff.length; i += 2) {
     // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
     const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ')
     const p = diff[i + 1] ?? ''
-    if (status === 'D' || !(await sameAsBase(repo, p, baseMode, baseId, algo))) {
+    if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
       changed.set(p, baseMode)
     }
   }
@@ -169,13 +186,13 @@ async function worktreeChanges(
 }
 
 async function sameAsBase(
-  repo: string,
+  tree: string,
   p: string,
   baseMode: string,
   baseId: string,
   algo: 'sha1' | 'sha256'
 ): Promise<boolean> {
-  const full = path.join(repo, p)
+  const full = path.join(tree, p)
   const st = await lstatOrNull(full)
   if (st?.isSymbolicLink() && baseMode === '120000') {
     return objectId('blob', await readlink(full, { encoding: 'buffer' }), algo) === baseId
@@ -187,7 +204,7 @@ async function sameAsBase(
 const fileMode = (mode: number) => (mode & 0o111 ? '100755' : '100644')
 
 async function decide(
-  repo: string,
+  tree: string,
   changed: Map<string, string | null>,
   o: CommitOptions
 ): Promise<{ updates: Update[]; dropped: Dropped[] }> {
@@ -219,7 +236,7 @@ async function decide(
       drop(p, 'submodule')
       continue
     }
-    const found = await inspect(repo, p, maxBytes)
+    const found = await inspect(tree, p, maxBytes)
     if (found.kind === 'gone') {
       if (baseMode !== null) updates.push({ path: p, remove: true })
     } else if (found.kind === 'file') {

@@ -19,6 +19,7 @@ import { pipelineSections } from './sections.js'
 import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
+import type { Isolation } from '../isolation/sandbox.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
@@ -35,6 +36,8 @@ export interface JobInput {
   /** Repo-relative WORKFLOW.md, never committed by a stage. */
   workflowPath: string
   parentEnv: Record<string, string | undefined>
+  /** Run the agent as a second Unix user; absent for isolation: none. */
+  isolate?: () => Promise<Isolation>
   signal?: AbortSignal
   killGraceMs?: number
   dryRun?: boolean
@@ -206,6 +209,7 @@ export async function runJob(j: JobInput): Promise<JobResult> {
         workflowPath: j.workflowPath,
         workDir: j.workDir,
         parentEnv: j.parentEnv,
+        ...(j.isolate ? { isolate: j.isolate } : {}),
         sections: pipelineSections(plan, profile.allowedActions),
         ...(j.signal ? { signal: j.signal } : {}),
         ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),

@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { z } from 'zod'
 import { writeWhole } from '../files/write-whole.js'
 import { gitDirSnapshotSchema } from '../git/guard.js'
+import { handedOverSchema } from '../isolation/agent-tree.js'
 import { stageKeySchema } from '../git/trailers.js'
 import { stageOutcomeSchema } from './outcome.js'
 
@@ -31,6 +32,10 @@ const stageContextSchema = z.object({
   startedAt: z.string(),
   /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
   snapshot: gitDirSnapshotSchema.optional(),
+  /** Where the isolated agent works, as whom (isolation: user). */
+  sandbox: handedOverSchema.optional(),
+  /** Its tree, once taken back from it; null when it left none. */
+  tree: z.string().nullable().optional(),
   /** Which stage of which issue this is; its commit carries it as trailers. */
   key: stageKeySchema.optional(),
   /** The agent's process group, once it runs. */

@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { setUpModelAccess, type ModelAccess } from '../agent/model-access.js'
+import { presetFor } from '../agent/presets.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
@@ -7,6 +10,7 @@ import { commitAllowed, type CommitResult } from '../git/commit.js'
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
+import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import type { Issue } from '../tracker/types.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
 import { saveStageContext, type StageContext } from './stage-context.js'
@@ -31,6 +35,8 @@ export interface StageInput {
   /** A private folder outside the worktree: prompt file, agent log, stage context. */
   workDir: string
   parentEnv: Record<string, string | undefined>
+  /** Run the agent as a second Unix user (isolation: user); called once an agent will run. */
+  isolate?: () => Promise<Isolation>
   /** Our own prompt sections after the automation's instructions. */
   sections?: string[]
   signal?: AbortSignal
@@ -69,6 +75,9 @@ export type StageResult =
       handoffPath: string
       warnings: string[]
     }
+
+/** Where an isolated agent's prompt file is, in its HOME. */
+const PROMPT_IN_HOME = '.itervox/prompt.md'
 
 export function contextPathOf(workDir: string): string {
   return join(workDir, 'stage.json')
@@ -111,21 +120,52 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     key: input.key,
     phase: 'agent'
   }
-  ctx.snapshot = await snapshotGitDir(input.repo)
+  let open: OpenSandbox | undefined
+  let access: ModelAccess | undefined
+  const accessWarnings: string[] = []
+  if (input.isolate) {
+    const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name
+    const found = await setUpModelAccess(preset, input.parentEnv)
+    if (found && 'missing' in found) {
+      accessWarnings.push(
+        `profile ${input.profile.name}: ${found.missing}, so its agent has no model key`
+      )
+    } else if (found) {
+      access = found
+    }
+    // The action keeps its own copy of what the agent was given; the agent's goes with it.
+    writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 })
+    open = await openSandbox(await input.isolate(), {
+      repo: input.repo,
+      branch: input.branch,
+      workDir: input.workDir,
+      homeFiles: [{ path: PROMPT_IN_HOME, content: prepared.prompt }, ...(access?.files ?? [])],
+      model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
+    }).catch(async (err: unknown) => {
+      await access?.proxy.close()
+      throw err
+    })
+    ctx.sandbox = open.handedOver
+  } else {
+    ctx.snapshot = await snapshotGitDir(input.repo)
+  }
   saveStageContext(contextPath, ctx)
 
   let end: StageEnd
   try {
     const agent = await runAgent({
       argv: input.profile.argv,
-      cwd: input.repo,
+      cwd: open?.handedOver.tree ?? input.repo,
+      ...(open ? { sandbox: open.sandbox } : {}),
       prompt: prepared.prompt,
       contract: {
         handoffPath: prepared.handoffPath,
         runTimestamp: input.timestamp,
         profile: input.profile.name,
         issue: input.issue.identifier,
-        promptFile: join(input.workDir, 'prompt.md')
+        promptFile: open
+          ? join(open.sandbox.home, PROMPT_IN_HOME)
+          : join(input.workDir, 'prompt.md')
       },
       parentEnv: input.parentEnv,
       logPath: join(input.workDir, 'agent.log'),
@@ -140,6 +180,11 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     end = { outcome: agent.outcome, reason: agent.reason, agent }
   } catch (err) {
     end = { outcome: 'failed', reason: `the agent could not run: ${(err as Error).message}` }
+  }
+  if (open) {
+    ctx.tree = await open.close(input.killGraceMs ?? 5000)
+    await access?.proxy.close()
+    saveStageContext(contextPath, ctx)
   }
   const finalised = await finaliseStage(ctx, end)
   saveStageContext(contextPath, {
@@ -158,7 +203,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     figures: prepared.figures,
     contextPath,
     ...finalised,
-    warnings: [...prepared.warnings, ...finalised.warnings]
+    warnings: [...prepared.warnings, ...accessWarnings, ...finalised.warnings]
   }
 }
 
@@ -170,11 +215,14 @@ export async function runStage(input: StageInput): Promise<StageResult> {
 export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<FinalisedStage> {
   const warnings: string[] = []
   const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null
+  // An isolated agent's files are read from its tree, taken back once it was gone; one that
+  // left no tree (it moved its own away) leaves only what the stage writes for it.
+  const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo
 
   let { outcome, reason } = end
   let path: string | null = ctx.handoffPath
   if (outcome === 'succeeded') {
-    const check = await checkDeliverable(ctx.repo, ctx.handoffPath, {
+    const check = await checkDeliverable(files, ctx.handoffPath, {
       maxBytes: ctx.maxFileBytes,
       requiredSections: ctx.requiredSections
     })
@@ -185,7 +233,7 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
   }
   if (isUnfinished(outcome)) {
     const partial = await markPartial(
-      ctx.repo,
+      files,
       ctx.handoffPath,
       { profile: ctx.profile, outcome, detail: reason, at: new Date() },
       { maxBytes: ctx.maxFileBytes }
@@ -194,17 +242,19 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
     path = partial.path
   } else if (outcome === 'input_required') {
     // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
-    const check = await checkDeliverable(ctx.repo, ctx.handoffPath, { maxBytes: ctx.maxFileBytes })
+    const check = await checkDeliverable(files, ctx.handoffPath, { maxBytes: ctx.maxFileBytes })
     if (!check.ok) path = null
   }
 
   const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
   const commit = await commitAllowed({
     repo: ctx.repo,
+    ...(files !== ctx.repo ? { workTree: files } : {}),
     branch: ctx.branch,
     baseSha: ctx.baseSha,
     deliverablePaths: path ? [path] : [],
-    allowGlobs: ctx.commitPaths,
+    // Without its tree, nothing the agent had may be taken for deleted.
+    allowGlobs: ctx.sandbox && !ctx.tree ? [] : ctx.commitPaths,
     // Earlier handoffs are immutable: every other file in the handoff folder is refused.
     forbiddenGlobs: [
       `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
@@ -228,4 +278,12 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
   const refused = commit.dropped.find((d) => d.path === path)
   if (refused) warnings.push(`${path} was not committed: ${refused.reason}`)
   return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings }
+}
+
+/** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
+async function emptyTree(ctx: StageContext): Promise<string> {
+  const dir = join(dirname(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree')
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  return dir
 }

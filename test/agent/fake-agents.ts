@@ -1,6 +1,6 @@
 // The scripted agents of test/fixtures/agents/, installed under the names the runner's
 // presets recognise. Stage tests reuse this.
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,10 @@ export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fix
 export function installFakeAgents(dir = mkdtempSync(join(tmpdir(), 'fake-agents-'))): string {
   const bin = join(dir, 'bin')
   mkdirSync(bin, { recursive: true })
+  // Installed where every user can run them, as a CLI installed with npm install -g is: an
+  // isolated agent runs as another user.
+  chmodSync(dir, 0o755)
+  chmodSync(bin, 0o755)
   symlinkSync(join(FIXTURES, 'fake-claude.mjs'), join(bin, 'claude'))
   symlinkSync(join(FIXTURES, 'fake-codex.mjs'), join(bin, 'codex'))
   symlinkSync(join(FIXTURES, 'fake-gemini.mjs'), join(bin, 'gemini'))

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { CpuMeter } from '../../src/agent/liveness.js'
-import { endGroup, groupAlive, groupPids, signalGroup } from '../../src/agent/process-group.js'
+import {
+  endGroup,
+  groupAlive,
+  groupPids,
+  groupProcesses,
+  signalGroup
+} from '../../src/agent/process-group.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -57,8 +63,8 @@ describe('CpuMeter', () => {
   it('sees a busy group as busy and an idle one as idle', async () => {
     const busy = startGroup('while :; do :; done')
     const idle = startGroup('exec sleep 30')
-    const busyMeter = new CpuMeter(busy, Date.now())
-    const idleMeter = new CpuMeter(idle, Date.now())
+    const busyMeter = new CpuMeter(() => groupProcesses(busy), Date.now())
+    const idleMeter = new CpuMeter(() => groupProcesses(idle), Date.now())
     await sleep(100)
     idleMeter.busy(Date.now()) // the first sample includes the process's start-up
     await sleep(300)

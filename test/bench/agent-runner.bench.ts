@@ -28,7 +28,7 @@ rows.push([
   `/proc scan for one group (${processes} processes on the machine)`,
   `${time(200, () => groupProcesses(process.pid)).toFixed(3)} ms`
 ])
-const meter = new CpuMeter(process.pid, Date.now())
+const meter = new CpuMeter(() => groupProcesses(process.pid), Date.now())
 rows.push([
   'CpuMeter.busy (one watchdog tick)',
   `${time(200, () => meter.busy(Date.now())).toFixed(3)} ms`

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { git, runAction } from '../harness/action-run.js'
+import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
 import { readRecordFromComment } from '../../src/pipeline/status-view.js'
 import { drive } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
@@ -22,8 +22,9 @@ function script(
   p: Pipeline,
   runs: Record<string, { mode?: string; md?: string }[]>
 ): Record<string, string> {
-  const dir = join(p.sb.dir, 'script')
-  mkdirSync(dir, { recursive: true })
+  const dir = sharedDir()
+  for (const profile of ['researcher', 'implementer', 'reviewer'])
+    sharedFile(dir, `${profile}.count`)
   for (const [profile, list] of Object.entries(runs)) {
     list.forEach((r, n) => {
       if (r.mode) writeFileSync(join(dir, `${profile}.${n}.mode`), r.mode)

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { checkoutShallow, git, runAction, type ActionRun } from '../harness/action-run.js'
+import {
+  checkoutShallow,
+  git,
+  runAction,
+  sharedDir,
+  sharedFile,
+  type ActionRun
+} from '../harness/action-run.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const HANDOFF = /^\.itervox\/handoff\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_researcher\.md$/
@@ -126,7 +133,7 @@ describe('a stage run by the bundled action', () => {
 
   it('ends a stalled agent and its SIGTERM-ignoring group, then commits a partial', async () => {
     const p = await pipeline({ agent: 'stall_timeout_ms: 800' })
-    const pids = join(p.sb.dir, 'pids')
+    const pids = sharedFile(sharedDir(), 'pids')
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids }
@@ -191,17 +198,14 @@ describe('a stage run by the bundled action', () => {
   })
 
   it('keeps both sides when someone pushes to the branch during the run', async () => {
+    // The agent cannot reach the origin (it runs as another user), so the human pushes
+    // from the test while the agent waits for it.
     const racer = [
       '#!/bin/sh',
       'set -e',
       'cat > /dev/null',
-      'tmp=$(mktemp -d)',
-      'git clone --quiet "$RACE_ORIGIN" "$tmp/c" && cd "$tmp/c"',
-      'git checkout --quiet -b itervox/1',
-      'echo human > human.txt && git add human.txt',
-      'git -c user.name=h -c user.email=h@x commit --quiet -m "human commit"',
-      'git push --quiet origin itervox/1',
-      'cd - > /dev/null',
+      'echo ready > "$RACE_DIR/ready"',
+      'while [ ! -s "$RACE_DIR/pushed" ]; do sleep 0.05; done',
       'mkdir -p .itervox/handoff && printf "# Research\\n\\nDone.\\n" > "$ITERVOX_HANDOFF_PATH"'
     ].join('\n')
     const p = await pipeline({
@@ -213,10 +217,20 @@ describe('a stage run by the bundled action', () => {
     git(chmod, 'update-index', '--chmod=+x', 'tools/racer.sh')
     git(chmod, 'commit', '--quiet', '-m', 'exec')
     git(chmod, 'push', '--quiet', 'origin', 'main')
-    const run = await runAction('main', p.sb, p.gh, {
-      ...labeled(p),
-      env: { RACE_ORIGIN: `file://${p.sb.origin}` }
-    })
+    const race = sharedDir()
+    const ready = sharedFile(race, 'ready')
+    const pushed = sharedFile(race, 'pushed')
+    const running = runAction('main', p.sb, p.gh, { ...labeled(p), env: { RACE_DIR: race } })
+    while (!readFileSync(ready, 'utf8')) await new Promise((r) => setTimeout(r, 50))
+    const human = join(p.sb.dir, 'human')
+    git(p.sb.dir, 'clone', '--quiet', p.sb.origin, human)
+    git(human, 'checkout', '--quiet', '-b', 'itervox/1')
+    writeFileSync(join(human, 'human.txt'), 'human\n')
+    git(human, 'add', 'human.txt')
+    git(human, 'commit', '--quiet', '-m', 'human commit')
+    git(human, 'push', '--quiet', 'origin', 'itervox/1')
+    writeFileSync(pushed, 'yes')
+    const run = await running
     expect(run.outputs.outcome).toBe('succeeded')
     const files = branchFiles(p)!
     expect(files).toContain('human.txt')
@@ -291,7 +305,7 @@ describe('a stage run by the bundled action', () => {
 
   it('when the main step is killed, the post step ends the agent and pushes the partial', async () => {
     const p = await pipeline()
-    const pids = join(p.sb.dir, 'pids')
+    const pids = sharedFile(sharedDir(), 'pids')
     const main = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids },

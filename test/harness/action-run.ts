@@ -3,7 +3,7 @@
 // files, and saved state handed from the main step to the post step as STATE_* variables.
 import { spawn } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -65,9 +65,32 @@ export function makeSandbox(files: Record<string, string>): Sandbox {
     serverUrl: `file://${server}`,
     origin,
     workspace,
-    agentsBin: installFakeAgents(join(dir, 'agents')),
+    agentsBin: installFakeAgents(),
     home
   }
+}
+
+/**
+ * A folder the agent and the test can both write (world-writable, sticky, outside the
+ * sandbox the action closes to other users): how a scripted agent is told what to do, or
+ * reports its pids, when it runs as the agent user.
+ */
+export function sharedDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'handoff-shared-'))
+  chmodSync(dir, 0o1777)
+  return dir
+}
+
+/**
+ * A file in a shared folder that the agent may write and that outlives the stage: the
+ * action removes the agent user's own files from /tmp when a stage ends, not this one, which
+ * the test owns.
+ */
+export function sharedFile(dir: string, name: string): string {
+  const file = join(dir, name)
+  writeFileSync(file, '', { mode: 0o666 })
+  chmodSync(file, 0o666)
+  return file
 }
 
 /** What actions/checkout with `fetch-depth: 1` leaves: a shallow clone of the default branch. */
@@ -121,6 +144,8 @@ export async function runAction(
     'workflow-file': 'WORKFLOW.md',
     chain: 'dispatch',
     'dry-run': 'false',
+    // One agent user per jest worker: ending an agent ends every process of its user.
+    'agent-user': `itervox-t${process.env.JEST_WORKER_ID ?? '0'}`,
     ...o.inputs
   }
   const runnerTemp = join(sb.dir, 'runner-temp')

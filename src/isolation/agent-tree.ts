@@ -1,0 +1,120 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { z } from 'zod'
+import { git } from '../git/git.js'
+import { lstatOrNull } from '../git/lstat.js'
+import type { AgentUser } from './agent-user.js'
+import { runAsRoot, systemProgram, type Privilege } from './privilege.js'
+
+/** Where an isolated stage's agent works, kept in the stage context for the post step. */
+export const handedOverSchema = z.object({
+  user: z.object({ name: z.string(), uid: z.int(), gid: z.int(), home: z.string() }),
+  /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
+  area: z.string(),
+  /** The agent's clone, inside `area`. */
+  tree: z.string(),
+  /** The agent's HOME, inside `area`. */
+  home: z.string(),
+  /** Where the tree comes back to, in the runner's private work folder. */
+  returnTo: z.string()
+})
+export type HandedOver = z.infer<typeof handedOverSchema>
+
+export interface HandOverOptions {
+  privilege: Privilege
+  user: AgentUser
+  /** The action's own repository, its issue branch checked out at the stage's base commit. */
+  repo: string
+  branch: string
+  /** The runner's private folder (0700) for this stage. */
+  workDir: string
+  /** Files for the agent's HOME (prompt, CLI settings), relative to it. */
+  homeFiles: { path: string; content: string }[]
+}
+
+const sh = () => systemProgram('sh') ?? '/bin/sh'
+
+// Run as root, with every value a positional parameter: nothing is ever spliced into it.
+// The stage area goes whatever it held (no process of the agent user is alive by now), and
+// the new one is the agent's alone.
+const HAND_OVER = `set -e
+area=$1; staged=$2; uid=$3; gid=$4
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"`
+
+// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
+// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
+// symlink, anything else); a tree it swapped for a symlink is not followed anywhere.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$tree" ] && [ ! -L "$tree" ]; then
+  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+fi
+rm -rf -- "$area"
+find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+exit 0`
+
+/**
+ * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
+ * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
+ * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ */
+export async function handOver(o: HandOverOptions): Promise<HandedOver> {
+  const staged = path.join(o.workDir, 'hand-over')
+  await rm(staged, { recursive: true, force: true })
+  await mkdir(staged, { recursive: true, mode: 0o700 })
+  const name = path.basename(o.repo) || 'repo'
+  const area = path.join(o.user.home, 'stage')
+  await git(o.workDir, [
+    '-c',
+    `safe.directory=${o.repo}`,
+    'clone',
+    '--quiet',
+    '--local',
+    '--no-hardlinks',
+    '--branch',
+    o.branch,
+    '--',
+    o.repo,
+    path.join(staged, 'work', name)
+  ])
+  const home = path.join(staged, 'home')
+  for (const f of o.homeFiles) {
+    const file = path.join(home, f.path)
+    await mkdir(path.dirname(file), { recursive: true })
+    await writeFile(file, f.content, { mode: 0o600 })
+  }
+  await mkdir(path.join(home, 'tmp'), { recursive: true })
+  await runAsRoot(
+    o.privilege,
+    [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)],
+    'hand the agent its tree'
+  )
+  return {
+    user: o.user,
+    area,
+    tree: path.join(area, 'work', name),
+    home: path.join(area, 'home'),
+    returnTo: path.join(o.workDir, 'agent-tree')
+  }
+}
+
+/**
+ * Once every process of the agent user is gone: its tree comes back to the runner's user
+ * (in the runner's private folder), and its HOME and temporary files are removed, so
+ * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ */
+export async function takeBack(p: Privilege, h: HandedOver): Promise<string | null> {
+  const back = await lstatOrNull(h.returnTo)
+  if (!back) {
+    const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`
+    await runAsRoot(
+      p,
+      [sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
+      'take the agent tree back'
+    )
+  }
+  const st = await lstatOrNull(h.returnTo)
+  return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null
+}

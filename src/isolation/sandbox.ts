@@ -1,0 +1,131 @@
+import { realpathSync, statSync } from 'node:fs'
+import path from 'node:path'
+import type { AgentSandbox } from '../agent/types.js'
+import { UserError } from '../errors.js'
+import { ensureAgentUser, type AgentUser } from './agent-user.js'
+import { handOver, takeBack, type HandedOver } from './agent-tree.js'
+import { findPrivilege, systemProgram, type Privilege } from './privilege.js'
+import { closeToOthers } from './runner-paths.js'
+import { UserProcesses } from './user-processes.js'
+
+/** `user`: the agent runs as a second Unix user (the default); `none`: as the runner's. */
+export type IsolationMode = 'user' | 'none'
+
+export interface Isolation {
+  privilege: Privilege
+  user: AgentUser
+  /** The runner's folders closed to other users for the stage. */
+  closed: string[]
+}
+
+/**
+ * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
+ * nothing of an earlier job's agent still running.
+ */
+export async function startIsolation(o: { user: string; protect: string[] }): Promise<Isolation> {
+  const privilege = findPrivilege()
+  if (!privilege) {
+    throw new UserError(
+      'isolation: user runs the agent as a second Unix user, which needs root or passwordless sudo (sudo -n), and this runner has neither; set isolation: none to run the agent as the runner user, with the job token in its reach'
+    )
+  }
+  const user = await ensureAgentUser(o.user, privilege)
+  const closed = await closeToOthers(o.protect)
+  await new UserProcesses(user, privilege).end(1000)
+  return { privilege, user, closed }
+}
+
+export interface OpenSandbox {
+  sandbox: AgentSandbox
+  handedOver: HandedOver
+  /** Ends every process of the agent user, then takes its tree back (null: none left). */
+  close(graceMs: number): Promise<string | null>
+}
+
+/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
+export async function openSandbox(
+  iso: Isolation,
+  o: {
+    repo: string
+    branch: string
+    workDir: string
+    homeFiles: { path: string; content: string }[]
+    model: { set: Record<string, string>; unset: string[] }
+  }
+): Promise<OpenSandbox> {
+  const { privilege, user } = iso
+  const handedOver = await handOver({ privilege, user, ...o })
+  const processes = new UserProcesses(user, privilege)
+  const shell = systemProgram('bash') ?? systemProgram('sh') ?? '/bin/sh'
+  const envProgram = systemProgram('env') ?? '/usr/bin/env'
+  const sandbox: AgentSandbox = {
+    home: handedOver.home,
+    env: {
+      set: {
+        ...o.model.set,
+        USER: user.name,
+        LOGNAME: user.name,
+        TMPDIR: path.join(handedOver.home, 'tmp'),
+        SHELL: shell
+      },
+      unset: o.model.unset
+    },
+    processes,
+    cannotRun: (file) => cannotRun(file, user.uid),
+    launch: (file, args, env, cwd) => {
+      if (privilege.kind === 'root') return { file, args, env, cwd, uid: user.uid, gid: user.gid }
+      // sudo resets PATH (secure_path) and cannot chdir where the runner user may not look,
+      // so `env` sets both; nothing secret goes on the command line.
+      return {
+        file: privilege.sudo,
+        args: [
+          '-n',
+          '-E',
+          '-u',
+          user.name,
+          '--',
+          envProgram,
+          '-C',
+          cwd,
+          ...['SUDO_USER', 'SUDO_UID', 'SUDO_GID', 'SUDO_COMMAND'].flatMap((n) => ['-u', n]),
+          `PATH=${env.PATH ?? ''}`,
+          `HOME=${env.HOME ?? ''}`,
+          file,
+          ...args
+        ],
+        env,
+        cwd: '/'
+      }
+    }
+  }
+  return {
+    sandbox,
+    handedOver,
+    close: async (graceMs) => {
+      await processes.end(graceMs)
+      return takeBack(privilege, handedOver)
+    }
+  }
+}
+
+/** Why the agent user cannot run `file` (each folder on its way must let it through). */
+function cannotRun(file: string, uid: number): string | null {
+  const barred =
+    'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none'
+  let real: string
+  try {
+    real = realpathSync(file)
+  } catch {
+    return barred
+  }
+  // Its own files by the owner bits, everyone else's by the "other" bits: it shares no group.
+  const allows = (p: string, bits: number) => {
+    const st = statSync(p)
+    return ((st.uid === uid ? st.mode >> 6 : st.mode) & bits) === bits
+  }
+  const parts = real.split(path.sep)
+  for (let i = 1; i < parts.length; i++) {
+    if (!allows(parts.slice(0, i).join(path.sep) || '/', 0o1)) return barred
+  }
+  return allows(real, 0o5) ? null : barred
+}
