@@ -52877,9 +52877,15 @@ async function commitAllowed(o) {
             await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
         }
         else {
-            // The repository's index knows nothing of the other tree's files: every one is compared.
+            // The repository's index knows nothing of the other tree's files, so git learns their
+            // stat data here, hashing each once (filters only as the repository's own config says;
+            // the agent never touched it).
             await git_git(repo, ['read-tree', o.baseSha], { env });
             env.GIT_WORK_TREE = files;
+            await git_git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
+                env,
+                okCodes: [1]
+            });
         }
         const changed = await worktreeChanges(repo, files, env);
         delete env.GIT_WORK_TREE;
@@ -52910,8 +52916,11 @@ async function commitAllowed(o) {
             input: formatMessage(o.message, o.trailers)
         });
         const sha = commit.stdout.trim();
-        // Our index (the new tree) replaces whatever index the agent left, then the worktree follows.
-        await (0,promises_namespaceObject.rename)(index, external_node_path_.join(repo, '.git', 'index'));
+        // Our index (the new tree) replaces whatever index the agent left, then the worktree
+        // follows. An index made for another tree has the wrong stat data for this one: the
+        // repository's own index serves its reset better.
+        if (files === repo)
+            await (0,promises_namespaceObject.rename)(index, external_node_path_.join(repo, '.git', 'index'));
         await resetBranchTo(repo, o.branch, sha);
         return { sha, committed, dropped };
     }

@@ -54414,9 +54414,15 @@ async function commitAllowed(o) {
             await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
         }
         else {
-            // The repository's index knows nothing of the other tree's files: every one is compared.
+            // The repository's index knows nothing of the other tree's files, so git learns their
+            // stat data here, hashing each once (filters only as the repository's own config says;
+            // the agent never touched it).
             await (0,git/* git */.$Y)(repo, ['read-tree', o.baseSha], { env });
             env.GIT_WORK_TREE = files;
+            await (0,git/* git */.$Y)(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
+                env,
+                okCodes: [1]
+            });
         }
         const changed = await worktreeChanges(repo, files, env);
         delete env.GIT_WORK_TREE;
@@ -54447,8 +54453,11 @@ async function commitAllowed(o) {
             input: (0,trailers/* formatMessage */.hw)(o.message, o.trailers)
         });
         const sha = commit.stdout.trim();
-        // Our index (the new tree) replaces whatever index the agent left, then the worktree follows.
-        await (0,promises_.rename)(index, external_node_path_.join(repo, '.git', 'index'));
+        // Our index (the new tree) replaces whatever index the agent left, then the worktree
+        // follows. An index made for another tree has the wrong stat data for this one: the
+        // repository's own index serves its reset better.
+        if (files === repo)
+            await (0,promises_.rename)(index, external_node_path_.join(repo, '.git', 'index'));
         await (0,branch/* resetBranchTo */.J8)(repo, o.branch, sha);
         return { sha, committed, dropped };
     }

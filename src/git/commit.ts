@@ -90,9 +90,15 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
     if (files === repo) {
       await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index })
     } else {
-      // The repository's index knows nothing of the other tree's files: every one is compared.
+      // The repository's index knows nothing of the other tree's files, so git learns their
+      // stat data here, hashing each once (filters only as the repository's own config says;
+      // the agent never touched it).
       await git(repo, ['read-tree', o.baseSha], { env })
       env.GIT_WORK_TREE = files
+      await git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
+        env,
+        okCodes: [1]
+      })
     }
     const changed = await worktreeChanges(repo, files, env)
     delete env.GIT_WORK_TREE
@@ -126,8 +132,10 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
       }
     )
     const sha = commit.stdout.trim()
-    // Our index (the new tree) replaces whatever index the agent left, then the worktree follows.
-    await rename(index, path.join(repo, '.git', 'index'))
+    // Our index (the new tree) replaces whatever index the agent left, then the worktree
+    // follows. An index made for another tree has the wrong stat data for this one: the
+    // repository's own index serves its reset better.
+    if (files === repo) await rename(index, path.join(repo, '.git', 'index'))
     await resetBranchTo(repo, o.branch, sha)
     return { sha, committed, dropped }
   } finally {

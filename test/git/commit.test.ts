@@ -287,6 +287,51 @@ describe('commitAllowed', () => {
   })
 })
 
+describe("commitAllowed from another tree (an isolated agent's, taken back)", () => {
+  /** The agent's clone: its own `.git`, which the commit must never read or run. */
+  function agentTree(): string {
+    const tree = path.join(tmp(), 'agent-tree')
+    sh(path.dirname(tree), 'clone', '--quiet', '--no-hardlinks', '--branch', BRANCH, work, tree)
+    return tree
+  }
+
+  it('commits what changed in that tree and leaves the repository its own worktree', async () => {
+    const tree = agentTree()
+    write(tree, DELIVERABLE, '# Findings\n')
+    write(tree, 'docs/new.md', 'new\n')
+    write(tree, 'src/evil.ts', 'x\n')
+    rmSync(path.join(tree, 'docs/notes.md'))
+    const r = await commit({ workTree: tree })
+    expect(r.committed).toEqual([DELIVERABLE, 'docs/new.md', 'docs/notes.md'])
+    expect(r.dropped).toEqual([{ path: 'src/evil.ts', reason: 'not in the allow-list' }])
+    expect(lsTree(r.sha!).join('\n')).not.toContain('docs/notes.md')
+    // The repository's worktree follows the new commit; the agent's tree is left as it was.
+    expect(readFileSync(path.join(work, DELIVERABLE), 'utf8')).toBe('# Findings\n')
+    expect(existsSync(path.join(work, 'docs/notes.md'))).toBe(false)
+    expect(existsSync(path.join(tree, 'src/evil.ts'))).toBe(true)
+    expect(sh(work, 'status', '--porcelain')).toBe('')
+  })
+
+  it("never runs what the other tree's .git or attributes name", async () => {
+    const tree = agentTree()
+    const marker = path.join(tmp(), 'marker')
+    write(tree, '.git/hooks/post-index-change', markerScript(marker), 0o755)
+    sh(tree, 'config', 'core.fsmonitor', `sh -c 'echo ran >> ${marker}'`)
+    sh(tree, 'config', 'filter.evil.clean', `sh -c 'echo ran >> ${marker}; cat'`)
+    write(tree, '.gitattributes', '* filter=evil\n')
+    write(tree, 'docs/notes.md', 'changed\n')
+    write(tree, DELIVERABLE, '# Findings\n')
+    const r = await commit({ workTree: tree })
+    expect(r.committed).toEqual([DELIVERABLE, 'docs/notes.md'])
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  it('finds nothing to commit when the tree is as it was', async () => {
+    const r = await commit({ workTree: agentTree(), deliverablePaths: [] })
+    expect(r).toEqual({ sha: null, committed: [], dropped: [] })
+  })
+})
+
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
