@@ -26,6 +26,9 @@ export const CONTEXT_STATE = 'context'
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000
 
+const NOT_ISOLATED =
+  "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user"
+
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
   const started = Date.now()
@@ -100,7 +103,8 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     serverUrl: s.serverUrl,
     runId: s.runId,
     runUrl: s.runUrl,
-    chain: s.chain
+    chain: s.chain,
+    ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
   })
 
   const workDir = join(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`)
@@ -158,7 +162,11 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
   core.info(`GitHub API requests: ${api.requestCount}`)
   return report({
     ...reportOf(r, s),
-    warnings: [...configWarnings, ...r.warnings],
+    warnings: [
+      ...(s.isolation === 'none' && r.plan ? [NOT_ISOLATED] : []),
+      ...configWarnings,
+      ...r.warnings
+    ],
     ...(r.next ? { status: statusOf(r, config) } : {})
   })
 }

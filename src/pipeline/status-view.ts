@@ -122,6 +122,8 @@ export interface StatusCommentInput {
   /** The first line is `<!-- marker -->`, by which the tracker finds its comment again. */
   marker: string
   blobUrl?: (path: string) => string
+  /** A standing warning about how the stages run (isolation: none), under the state line. */
+  warning?: string
 }
 
 /**
@@ -138,7 +140,8 @@ export function renderStatusComment(o: StatusCommentInput): string {
     `<!-- ${o.marker} -->`,
     `### itervox handoff: ${plainText(o.issueRef)}`,
     '',
-    `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`
+    `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
+    ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
   ]
   const tail: string[] = []
   const w = o.record.waiting

@@ -28,6 +28,8 @@ export interface GitHubPortOptions {
   runId: string
   runUrl: string
   chain: 'dispatch' | 'label' | 'none'
+  /** Shown on the status comment for as long as it holds (isolation: none). */
+  warning?: string
 }
 
 export class GitHubPort implements Tracker {
@@ -93,6 +95,7 @@ export class GitHubPort implements Tracker {
       record,
       issueRef: issue.identifier,
       marker: STATUS_MARKER,
+      ...(this.o.warning ? { warning: this.o.warning } : {}),
       blobUrl: (path) => {
         const at =
           [...record.stages].reverse().find((s) => s.handoffPath === path)?.commit ?? 'HEAD'

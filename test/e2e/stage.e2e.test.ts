@@ -88,6 +88,33 @@ describe('a stage run by the bundled action', () => {
     expectNoAgentCommands(run)
   })
 
+  it('warns in the job summary and on the status comment when the agent is not isolated', async () => {
+    const p = await pipeline()
+    checkoutShallow(p.sb)
+    const isolated = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(isolated.outputs.outcome).toBe('succeeded')
+    expect(isolated.summary).not.toContain('isolation is none')
+    expect(
+      p.gh
+        .commentsOf(p.issue)
+        .map((c) => c.body)
+        .join('\n')
+    ).not.toContain('isolation is none')
+
+    const q = await pipeline()
+    checkoutShallow(q.sb)
+    const run = await runAction('main', q.sb, q.gh, {
+      ...labeled(q),
+      inputs: { isolation: 'none' }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    expect(run.summary).toContain("isolation is none: the agent ran as the runner's user")
+    const status = q.gh.commentsOf(q.issue).find((c) => c.body.includes('itervox:status'))
+    expect(status?.body).toContain(
+      "> **Warning:** isolation is none: the agent ran as the runner's user"
+    )
+  })
+
   it('works in an empty workspace, with no checkout before it', async () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, labeled(p))
