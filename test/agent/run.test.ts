@@ -39,8 +39,8 @@ function setup(
     parentEnv: {
       ...process.env,
       PATH: `${bin}:${process.env.PATH}`,
-      FAKE_AGENT_MODE: mode,
-      FAKE_AGENT_PID_FILE: pidFile,
+      ITERVOX_FAKE_AGENT_MODE: mode,
+      ITERVOX_FAKE_AGENT_PID_FILE: pidFile,
       GITHUB_TOKEN: 'ghs_must_not_leak',
       ACTIONS_RUNTIME_TOKEN: 'runtime_must_not_leak',
       'INPUT_GITHUB-TOKEN': 'ghs_must_not_leak',
@@ -235,7 +235,7 @@ describe('runAgent liveness and ending', () => {
       'claude',
       'busy-silent',
       { stallTimeoutMs: 500 },
-      { FAKE_AGENT_BUSY_MS: '1500' }
+      { ITERVOX_FAKE_AGENT_BUSY_MS: '1500' }
     )
     const r = await runAgent(t.opts)
     expect(r.outcome).toBe('succeeded')

@@ -92,7 +92,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'env-dump' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     const env = JSON.parse(show(p, run.outputs['handoff-path']!)) as Record<string, string>
@@ -114,7 +114,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'exit1' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(run.code).toBe(1)
     expect(run.outputs.outcome).toBe('failed')
@@ -129,7 +129,7 @@ describe('a stage run by the bundled action', () => {
     const pids = join(p.sb.dir, 'pids')
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term', ITERVOX_FAKE_AGENT_PID_FILE: pids }
     })
     expect(run.outputs.outcome).toBe('stalled')
     expect(run.outputs['handoff-path']).toMatch(PARTIAL)
@@ -145,7 +145,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'no-deliverable' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'no-deliverable' }
     })
     expect(run.outputs.outcome).toBe('failed')
     expect(run.summary).toContain('no deliverable was written')
@@ -157,7 +157,10 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'symlink-deliverable', FAKE_AGENT_SYMLINK_TARGET: '/etc/passwd' }
+      env: {
+        ITERVOX_FAKE_AGENT_MODE: 'symlink-deliverable',
+        ITERVOX_FAKE_AGENT_SYMLINK_TARGET: '/etc/passwd'
+      }
     })
     expect(run.outputs.outcome).toBe('failed')
     const files = branchFiles(p)!
@@ -171,7 +174,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'workflow-write' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'workflow-write' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     expect(branchFiles(p)!.some((f) => f.startsWith('.github/'))).toBe(false)
@@ -182,7 +185,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'workflow-commands' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'workflow-commands' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     expect(run.stdout).toContain('│ ::set-output')
@@ -267,7 +270,7 @@ describe('a stage run by the bundled action', () => {
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       inputs: { 'dry-run': 'true' },
-      env: { FAKE_AGENT_MODE: 'exit1' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(run.outputs.outcome).toBe('skipped')
     expect(run.summary).toContain('Work on issue #1: Add CSV export.')
@@ -279,7 +282,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'stall' },
+      env: { ITERVOX_FAKE_AGENT_MODE: 'stall' },
       interrupt: { when: /agent output/, signal: 'SIGINT' }
     })
     expect(run.outputs.outcome).toBe('cancelled')
@@ -294,7 +297,7 @@ describe('a stage run by the bundled action', () => {
     const pids = join(p.sb.dir, 'pids')
     const main = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids },
+      env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term', ITERVOX_FAKE_AGENT_PID_FILE: pids },
       interrupt: { when: /agent output/, signal: 'SIGKILL' }
     })
     expect(main.signal).toBe('SIGKILL')
@@ -372,7 +375,7 @@ describe('a stage whose work cannot reach the issue branch', () => {
 
     const rerun = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { GITHUB_RUN_ATTEMPT: '2', FAKE_AGENT_MODE: 'exit1' }
+      env: { GITHUB_RUN_ATTEMPT: '2', ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(rerun.outputs).toMatchObject({ outcome: 'succeeded', 'next-state': 'Researching' })
     expect(rerun.stdout).toContain('not running the agent again')
