@@ -199,7 +199,7 @@ describe('a stage run by the bundled action', () => {
       'set -e',
       'cat > /dev/null',
       'tmp=$(mktemp -d)',
-      'git clone --quiet "$RACE_ORIGIN" "$tmp/c" && cd "$tmp/c"',
+      'git clone --quiet "$ITERVOX_RACE_ORIGIN" "$tmp/c" && cd "$tmp/c"',
       'git checkout --quiet -b itervox/1',
       'echo human > human.txt && git add human.txt',
       'git -c user.name=h -c user.email=h@x commit --quiet -m "human commit"',
@@ -218,7 +218,7 @@ describe('a stage run by the bundled action', () => {
     git(chmod, 'push', '--quiet', 'origin', 'main')
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { RACE_ORIGIN: `file://${p.sb.origin}` }
+      env: { ITERVOX_RACE_ORIGIN: `file://${p.sb.origin}` }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     const files = branchFiles(p)!
