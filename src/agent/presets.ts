@@ -86,6 +86,50 @@ function gemini(argv: string[]): Preset {
   return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() }
 }
 
+/**
+ * What each CLI reads its key, endpoint and model from. The agent environment is an
+ * allow-list, so these pass by default, on top of the names the profile's `env` adds.
+ */
+const MODEL_VARIABLES: Record<PresetName, readonly string[]> = {
+  claude: [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'CLAUDE_CODE_OAUTH_TOKEN',
+    'ANTHROPIC_BASE_URL',
+    'ANTHROPIC_MODEL',
+    'ANTHROPIC_SMALL_FAST_MODEL',
+    'CLAUDE_CODE_USE_BEDROCK',
+    'CLAUDE_CODE_USE_VERTEX',
+    'AWS_REGION',
+    'ANTHROPIC_VERTEX_PROJECT_ID',
+    'CLOUD_ML_REGION'
+  ],
+  codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+  gemini: [
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'GOOGLE_GEMINI_BASE_URL',
+    'GOOGLE_CLOUD_PROJECT',
+    'GOOGLE_CLOUD_LOCATION',
+    'GOOGLE_GENAI_USE_VERTEXAI',
+    'GEMINI_MODEL'
+  ],
+  generic: []
+}
+
+/** The variables a preset's CLI is given by default. */
+export function modelVariables(preset: PresetName): readonly string[] {
+  return MODEL_VARIABLES[preset]
+}
+
+/**
+ * The names an agent may take from the job's environment: its preset's model variables plus
+ * the profile's own `env` (which adds to them, never replaces them), each once.
+ */
+export function allowedNames(profileEnv: readonly string[], preset: PresetName): string[] {
+  return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])]
+}
+
 function has(args: string[], ...flags: string[]): boolean {
   return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)))
 }

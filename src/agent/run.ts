@@ -5,12 +5,12 @@ import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { classify, type EndCause } from './classify.js'
 import { resolveCommand } from './command.js'
-import { agentEnvironment } from './environment.js'
+import { agentEnvironment, parentIdentity } from './environment.js'
 import { LineSplitter } from './lines.js'
 import { CpuMeter, Liveness } from './liveness.js'
 import { LogFile } from './log-file.js'
 import { processGroup, track, type ProcessSet } from './process-set.js'
-import { presetFor, type Preset } from './presets.js'
+import { allowedNames, presetFor, type Preset } from './presets.js'
 import type { AgentActivity, AgentRunResult, RunAgentOptions } from './types.js'
 
 const DEFAULT_KILL_GRACE_MS = 5000
@@ -42,10 +42,14 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const startedAt = Date.now()
   const isRoot = process.getuid?.() === 0
   const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot })
-  const env = { ...agentEnvironment(opts.parentEnv, opts.contract), ...preset.env }
+  const allowed = allowedNames(opts.declaredEnv ?? [], preset.name)
+  const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME
+  const given = { ...parentIdentity(opts.parentEnv), allowed, home }
+  const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env }
   if (opts.sandbox) {
+    // The proxy holds the model key: the agent gets its placeholder, never the key itself.
     for (const name of opts.sandbox.env.unset) delete env[name]
-    Object.assign(env, opts.sandbox.env.set, { HOME: opts.sandbox.home })
+    Object.assign(env, opts.sandbox.env.set)
   }
   const endedEarly = (cause: EndCause): AgentRunResult => ({
     ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),

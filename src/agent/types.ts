@@ -69,8 +69,15 @@ export interface RunAgentOptions {
   cwd: string
   prompt: string
   contract: AgentContract
-  /** Usually `process.env`; runner secrets and control variables are removed from it. */
+  /**
+   * Usually `process.env`. The agent gets only an allow-list of it (see agentEnvironment):
+   * never the runner's secrets and control variables.
+   */
   parentEnv: Record<string, string | undefined>
+  /** Names it may also take from `parentEnv` (the profile's `env`), on top of its preset's. */
+  declaredEnv?: string[]
+  /** The agent's HOME; default: the parent's. */
+  home?: string
   /** stdout and stderr are appended here, never to our own stdout. */
   logPath: string
   /** Silence (no output and no busy CPU in the group) that counts as stalled; <= 0 turns it off. */

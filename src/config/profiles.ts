@@ -1,3 +1,4 @@
+import { isRunnerVariable } from '../agent/environment.js'
 import { UserError } from '../errors.js'
 import { commandArgv } from './command.js'
 import { didYouMean } from './did-you-mean.js'
@@ -19,6 +20,9 @@ const ACTIONS = [
   'provide_input',
   'merge_pr'
 ] as const
+
+// What a shell accepts as a variable name.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 // Profile names become part of handoff file names.
 const PROFILE_NAME = /^[A-Za-z0-9._-]+$/
@@ -62,6 +66,7 @@ export function readProfile(
     ctx
   )
   const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems)
+  const env = envNames(parsed.env, [...path, 'env'], problems)
   if (!soul || !instructions) return undefined
   const command = parsed.command ?? ctx.defaultCommand
   return {
@@ -76,7 +81,8 @@ export function readProfile(
     allowedActions,
     enabled: parsed.enabled,
     commitPaths: parsed.commit_paths,
-    requiredSections: parsed.required_sections
+    requiredSections: parsed.required_sections,
+    env
   }
 }
 
@@ -127,4 +133,31 @@ function actionNames(names: string[], path: Path, problems: Problems): string[] 
     )
   })
   return [...out].sort()
+}
+
+/**
+ * The variables the agent may take from the job's environment, each once. The runner's own
+ * (its tokens, the action's inputs, the step's command files) are refused: the agent never
+ * gets them, named or not.
+ */
+function envNames(names: string[], path: Path, problems: Problems): string[] {
+  const out = new Set<string>()
+  names.forEach((name, i) => {
+    const itemPath = [...path, i]
+    const shown = problems.quote(itemPath, name)
+    if (isRunnerVariable(name)) {
+      problems.errorAt(
+        itemPath,
+        `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`
+      )
+    } else if (!ENV_NAME.test(name)) {
+      problems.errorAt(
+        itemPath,
+        `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`
+      )
+    } else {
+      out.add(name)
+    }
+  })
+  return [...out]
 }

@@ -120,7 +120,9 @@ export const profileSchema = z.strictObject({
   allowed_actions: withDefault(z.array(z.string()), () => []),
   enabled: withDefault(z.boolean(), () => true),
   commit_paths: withDefault(z.array(repoGlob), () => []),
-  required_sections: withDefault(z.array(heading), () => [])
+  required_sections: withDefault(z.array(heading), () => []),
+  // Names are checked in profiles.ts, which can quote each one.
+  env: withDefault(z.array(z.string()), () => [])
 })
 
 const triggerSchema = z

@@ -20,6 +20,11 @@ export interface ProfileConfig {
   commitPaths: string[]
   /** Section headings its deliverable must have. */
   requiredSections: string[]
+  /**
+   * Environment variables the agent may receive from the job's environment, on top of its
+   * preset's model variables; in the order written, each once. Never a runner variable.
+   */
+  env: string[]
 }
 
 /** An `issue_entered_state` automation: entering one of `states` runs `profile`. */

@@ -78,17 +78,15 @@ export function gitBytes(
   args: string[],
   opts: GitOptions = {}
 ): Promise<GitBytesResult> {
-  const { file, pathEnv } = gitExecutable()
+  const { file, args: prefix, env } = gitInvocation(cwd, opts)
   const ok = opts.okCodes ?? []
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,
-      // The workspace we were given is ours even when another user owns it (container jobs,
-      // where checkout's own exception lives in a global config we do not read).
-      [...HARDENING, '-c', `safe.directory=${cwd}`, ...args],
+      [...prefix, ...args],
       {
         cwd,
-        env: gitEnv(pathEnv, opts),
+        env,
         encoding: 'buffer',
         maxBuffer: 512 * 1024 * 1024,
         windowsHide: true
@@ -110,7 +108,34 @@ export function gitBytes(
   })
 }
 
-function gitEnv(pathEnv: string, opts: GitOptions): NodeJS.ProcessEnv {
+/** How to start git in `cwd`: the executable, what goes before the subcommand, the environment. */
+export interface GitInvocation {
+  /** The git that `chooseGit` picked for this process. */
+  file: string
+  /** The hardening `-c` options and `safe.directory` for `cwd`; the subcommand follows. */
+  args: string[]
+  env: NodeJS.ProcessEnv
+}
+
+/**
+ * The executable, options and environment every git we start gets, whether run once (`git`,
+ * `gitBytes`) or kept running (objects.ts). Callers add their own options after `args`.
+ */
+export function gitInvocation(
+  cwd: string,
+  opts: Pick<GitOptions, 'env' | 'auth'> = {}
+): GitInvocation {
+  const { file, pathEnv } = gitExecutable()
+  return {
+    file,
+    // The workspace we were given is ours even when another user owns it (container jobs,
+    // where checkout's own exception lives in a global config we do not read).
+    args: [...HARDENING, '-c', `safe.directory=${cwd}`],
+    env: gitEnv(pathEnv, opts)
+  }
+}
+
+function gitEnv(pathEnv: string, opts: Pick<GitOptions, 'env' | 'auth'>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   // GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND... would redirect us.
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v

@@ -1,12 +1,14 @@
 // Reads trees and blobs straight from git's object store, so committed files are never read
 // through the file system (a committed symlink is only ever a blob holding its target). This is
 // the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
-// (git 2.36+), started with an argv array, never a shell, and with nothing from the
-// repository's config or the environment able to run a program, reach the network or swap an
-// object. Trees are read as raw objects, so listing a directory costs one object however many
+// (git 2.36+), started with an argv array, never a shell, through git.ts's `gitInvocation` (the
+// same executable, hardening and environment as every other git we run), and with nothing from
+// the repository's config or the environment able to run a program, reach the network or swap
+// an object. Trees are read as raw objects, so listing a directory costs one object however many
 // files it holds; blob sizes are asked only for the blobs that may be read.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { UserError } from '../errors.js'
+import { gitInvocation } from './git.js'
 
 export interface TreeEntry {
   /** Six digits, as `git ls-tree` shows them: `100644`, `100755`, `120000`, `160000`, `040000`. */
@@ -30,14 +32,13 @@ export interface TreeListing {
   entries: TreeEntry[]
 }
 
+// Added to git.ts's hardening. No transport at all, so a partial clone cannot fetch a missing
+// object behind our back: `protocol.file.allow=always` there would outrank `protocol.allow`.
 const GIT_OPTIONS = [
   '-c',
-  'core.fsmonitor=false',
-  '-c',
-  'core.hooksPath=/dev/null',
-  // No transport at all, so a partial clone cannot fetch a missing object behind our back.
-  '-c',
   'protocol.allow=never',
+  '-c',
+  'protocol.file.allow=never',
   '--no-replace-objects'
 ]
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
@@ -49,16 +50,6 @@ const MAX_TREE_BYTES = 16 * 1024 * 1024
 export interface GitObjectsOptions {
   /** Trees larger than this are refused rather than read (default 16 MiB). */
   maxTreeBytes?: number
-}
-
-// GIT_DIR, GIT_CONFIG_PARAMETERS and friends could point git elsewhere or inject config.
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v
-  env.GIT_TERMINAL_PROMPT = '0'
-  env.GIT_NO_LAZY_FETCH = '1'
-  env.GIT_NO_REPLACE_OBJECTS = '1'
-  return env
 }
 
 interface Found {
@@ -179,9 +170,11 @@ export class GitObjects {
 
   private startBatch(): ChildProcessWithoutNullStreams {
     if (this.batch) return this.batch
-    const child = spawn('git', [...GIT_OPTIONS, 'cat-file', '--batch-command'], {
+    // The same git, hardening and environment as every other git we run (git.ts).
+    const { file, args, env } = gitInvocation(this.repoDir, { env: { GIT_NO_LAZY_FETCH: '1' } })
+    const child = spawn(file, [...args, ...GIT_OPTIONS, 'cat-file', '--batch-command'], {
       cwd: this.repoDir,
-      env: gitEnv(),
+      env,
       stdio: ['pipe', 'pipe', 'pipe']
     })
     this.batch = child

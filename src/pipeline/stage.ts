@@ -168,6 +168,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
           : join(input.workDir, 'prompt.md')
       },
       parentEnv: input.parentEnv,
+      declaredEnv: input.profile.env,
       logPath: join(input.workDir, 'agent.log'),
       stallTimeoutMs: input.config.agent.stallTimeoutMs,
       deadlineMs: input.config.agent.turnTimeoutMs,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { agentEnvironment, isRunnerVariable } from '../../src/agent/environment.js'
+import { agentEnvironment, isRunnerVariable, parentIdentity } from '../../src/agent/environment.js'
+import { allowedNames } from '../../src/agent/presets.js'
 
 const contract = {
   handoffPath: '.itervox/handoff/2026-01-02T03-04-05.678Z_dev.md',
@@ -39,42 +40,65 @@ const runnerEnv = {
   UNSET: undefined
 }
 
+const RUNNER_NAMES = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_ENV',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_PATH',
+  'GITHUB_STEP_SUMMARY'
+]
+
+// What else a job's environment may hold: secrets of other tools, the user's own settings.
+const jobEnv = {
+  ...runnerEnv,
+  LANG: 'C.UTF-8',
+  LC_ALL: 'C.UTF-8',
+  TZ: 'UTC',
+  TERM: 'xterm',
+  CI: 'true',
+  NO_PROXY: 'localhost',
+  https_proxy: 'http://proxy:3128',
+  USER: 'runner',
+  SHELL: '/bin/bash',
+  AWS_SECRET_ACCESS_KEY: 'aws-secret',
+  NPM_TOKEN: 'npm-secret',
+  DATABASE_URL: 'postgres://user:secret@db/app',
+  OPENAI_API_KEY: 'sk-openai',
+  MY_TOOL_CONFIG: '/etc/tool.json',
+  ITERVOX_DEMO_FAIL_AT: 'researcher'
+}
+
 describe('agentEnvironment', () => {
-  const env = agentEnvironment(runnerEnv, contract)
+  const env = agentEnvironment(jobEnv, contract, {
+    allowed: allowedNames([], 'claude'),
+    home: '/home/agent'
+  })
 
   it('removes every token, runtime URL, input and file-command path of the runner', () => {
     for (const name of Object.keys(env)) {
       expect(name).not.toMatch(/^(ACTIONS_|INPUT_)/)
     }
-    for (const name of [
-      'GITHUB_TOKEN',
-      'GH_TOKEN',
-      'GH_ENTERPRISE_TOKEN',
-      'GITHUB_ENV',
-      'GITHUB_OUTPUT',
-      'GITHUB_STATE',
-      'GITHUB_PATH',
-      'GITHUB_STEP_SUMMARY'
-    ]) {
-      expect(env).not.toHaveProperty([name])
-    }
+    for (const name of RUNNER_NAMES) expect(env).not.toHaveProperty([name])
     expect(Object.values(env).join('\n')).not.toContain('ghs_secret')
   })
 
-  it("keeps the user's own variables and the runner's harmless context", () => {
-    expect(env).toMatchObject({
+  it('passes PATH, the locale, proxies, TERM, CI, ITERVOX_* and the preset model variables', () => {
+    expect(env).toEqual({
       PATH: '/usr/bin:/bin',
-      HOME: '/home/runner',
-      ANTHROPIC_API_KEY: 'sk-ant-keep',
+      HOME: '/home/agent',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TZ: 'UTC',
+      TERM: 'xterm',
+      CI: 'true',
       HTTPS_PROXY: 'http://proxy:3128',
-      GITHUB_REPOSITORY: 'octo/repo',
-      RUNNER_TEMP: '/home/runner/work/_temp'
-    })
-    expect(env).not.toHaveProperty(['UNSET'])
-  })
-
-  it('sets the agent contract variables, over any inherited ones', () => {
-    expect(env).toMatchObject({
+      https_proxy: 'http://proxy:3128',
+      NO_PROXY: 'localhost',
+      ANTHROPIC_API_KEY: 'sk-ant-keep',
+      ITERVOX_DEMO_FAIL_AT: 'researcher',
       ITERVOX_HANDOFF_PATH: contract.handoffPath,
       ITERVOX_RUN_TIMESTAMP: contract.runTimestamp,
       ITERVOX_PROFILE: 'dev',
@@ -82,6 +106,80 @@ describe('agentEnvironment', () => {
       ITERVOX_PROMPT_FILE: '/tmp/run/prompt.md',
       ITERVOX_AGENT: '1'
     })
+  })
+
+  it("keeps the job's other secrets and context from the agent unless they are declared", () => {
+    for (const name of [
+      'AWS_SECRET_ACCESS_KEY',
+      'NPM_TOKEN',
+      'DATABASE_URL',
+      'OPENAI_API_KEY',
+      'MY_TOOL_CONFIG',
+      'GITHUB_REPOSITORY',
+      'RUNNER_TEMP',
+      'USER',
+      'SHELL'
+    ]) {
+      expect(env).not.toHaveProperty([name])
+    }
+    const declared = agentEnvironment(jobEnv, contract, {
+      allowed: allowedNames(['NPM_TOKEN', 'GITHUB_REPOSITORY', 'NOT_SET'], 'claude'),
+      home: '/home/agent'
+    })
+    expect(declared).toMatchObject({
+      NPM_TOKEN: 'npm-secret',
+      GITHUB_REPOSITORY: 'octo/repo',
+      ANTHROPIC_API_KEY: 'sk-ant-keep'
+    })
+    expect(declared).not.toHaveProperty(['AWS_SECRET_ACCESS_KEY'])
+    expect(declared).not.toHaveProperty(['NOT_SET'])
+    expect(declared).not.toHaveProperty(['UNSET'])
+  })
+
+  it('gives each preset its own model variables, and a generic agent none', () => {
+    const of = (preset: 'codex' | 'generic') =>
+      agentEnvironment(jobEnv, contract, { allowed: allowedNames([], preset), home: undefined })
+    expect(of('codex')).toHaveProperty(['OPENAI_API_KEY'], 'sk-openai')
+    expect(of('codex')).not.toHaveProperty(['ANTHROPIC_API_KEY'])
+    expect(of('generic')).not.toHaveProperty(['ANTHROPIC_API_KEY'])
+    expect(of('generic')).not.toHaveProperty(['OPENAI_API_KEY'])
+  })
+
+  it('never passes a runner variable, even when it is declared', () => {
+    const declared = agentEnvironment(jobEnv, contract, {
+      allowed: [...RUNNER_NAMES, 'ACTIONS_RUNTIME_TOKEN', 'INPUT_GITHUB-TOKEN', 'github_token'],
+      home: undefined
+    })
+    for (const name of Object.keys(declared)) expect(isRunnerVariable(name)).toBe(false)
+    expect(Object.values(declared).join('\n')).not.toContain('ghs_secret')
+  })
+
+  it('takes HOME and the other identity variables from the caller, not the parent', () => {
+    const given = agentEnvironment(jobEnv, contract, {
+      allowed: ['HOME'],
+      home: '/tmp/agent-home',
+      ...parentIdentity({ USER: 'runner', LOGNAME: 'runner', TMPDIR: '/tmp/t', SHELL: '/bin/sh' })
+    })
+    expect(given).toMatchObject({
+      HOME: '/tmp/agent-home',
+      USER: 'runner',
+      LOGNAME: 'runner',
+      TMPDIR: '/tmp/t',
+      SHELL: '/bin/sh'
+    })
+    const none = agentEnvironment(jobEnv, contract, { allowed: [], home: undefined })
+    for (const name of ['HOME', 'USER', 'LOGNAME', 'TMPDIR', 'SHELL']) {
+      expect(none).not.toHaveProperty([name])
+    }
+  })
+
+  it('sets the agent contract variables, over any inherited or declared ones', () => {
+    const declared = agentEnvironment(jobEnv, contract, {
+      allowed: ['ITERVOX_PROFILE'],
+      home: undefined
+    })
+    expect(declared).toMatchObject({ ITERVOX_PROFILE: 'dev', ITERVOX_AGENT: '1' })
+    expect(env.ITERVOX_PROFILE).toBe('dev')
   })
 
   it('does not change the parent environment', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { presetFor } from '../../src/agent/presets.js'
+import { allowedNames, modelVariables, presetFor } from '../../src/agent/presets.js'
 
 const opts = { maxTurns: 60, isRoot: false }
 
@@ -103,5 +103,23 @@ describe('presetFor', () => {
 
   it('gives every run its own parser', () => {
     expect(presetFor(['claude'], opts).parser).not.toBe(presetFor(['claude'], opts).parser)
+  })
+})
+
+describe('allowedNames', () => {
+  it("adds the profile's names to its preset's model variables, each once", () => {
+    expect(allowedNames(['NPM_TOKEN', 'ANTHROPIC_API_KEY', 'NPM_TOKEN'], 'claude')).toEqual([
+      ...modelVariables('claude'),
+      'NPM_TOKEN'
+    ])
+    expect(modelVariables('claude')).toContain('CLAUDE_CODE_OAUTH_TOKEN')
+    expect(allowedNames([], 'codex')).toEqual([
+      'CODEX_API_KEY',
+      'OPENAI_API_KEY',
+      'OPENAI_BASE_URL',
+      'CODEX_HOME'
+    ])
+    expect(allowedNames([], 'gemini')).toContain('GEMINI_API_KEY')
+    expect(allowedNames(['MY_KEY'], 'generic')).toEqual(['MY_KEY'])
   })
 })

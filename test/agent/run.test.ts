@@ -39,8 +39,8 @@ function setup(
     parentEnv: {
       ...process.env,
       PATH: `${bin}:${process.env.PATH}`,
-      FAKE_AGENT_MODE: mode,
-      FAKE_AGENT_PID_FILE: pidFile,
+      ITERVOX_FAKE_AGENT_MODE: mode,
+      ITERVOX_FAKE_AGENT_PID_FILE: pidFile,
       GITHUB_TOKEN: 'ghs_must_not_leak',
       ACTIONS_RUNTIME_TOKEN: 'runtime_must_not_leak',
       'INPUT_GITHUB-TOKEN': 'ghs_must_not_leak',
@@ -188,7 +188,7 @@ describe('runAgent with the claude preset', () => {
     expect(existsSync(join(t.root, 'github_output'))).toBe(false)
   })
 
-  it('gives the agent a scrubbed environment with the contract variables', async () => {
+  it('gives the agent an allow-listed environment with the contract variables', async () => {
     const t = setup('claude', 'env-dump')
     const r = await runAgent(t.opts)
     expect(r.outcome).toBe('succeeded')
@@ -208,6 +208,26 @@ describe('runAgent with the claude preset', () => {
     }
     expect(JSON.stringify(env)).not.toContain('must_not_leak')
     expect(env.IS_SANDBOX).toBe(process.getuid?.() === 0 ? '1' : undefined)
+  })
+
+  it('passes only the names the profile declares, its model variables and HOME as given', async () => {
+    const t = setup(
+      'claude',
+      'env-dump',
+      { declaredEnv: ['NPM_TOKEN', 'GITHUB_TOKEN'], home: '/tmp/agent-home' },
+      {
+        NPM_TOKEN: 'npm-declared',
+        AWS_SECRET_ACCESS_KEY: 'aws_must_not_leak',
+        ANTHROPIC_API_KEY: 'k'
+      }
+    )
+    expect((await runAgent(t.opts)).outcome).toBe('succeeded')
+    const env = JSON.parse(readFileSync(t.deliverable, 'utf8')) as Record<string, string>
+    expect(env).toMatchObject({ NPM_TOKEN: 'npm-declared', ANTHROPIC_API_KEY: 'k' })
+    expect(env.HOME).toBe('/tmp/agent-home')
+    expect(env).not.toHaveProperty(['AWS_SECRET_ACCESS_KEY'])
+    expect(env).not.toHaveProperty(['GITHUB_TOKEN'])
+    expect(JSON.stringify(env)).not.toContain('must_not_leak')
   })
 
   it('passes a 5 MB prompt on stdin intact', async () => {
@@ -235,7 +255,7 @@ describe('runAgent liveness and ending', () => {
       'claude',
       'busy-silent',
       { stallTimeoutMs: 500 },
-      { FAKE_AGENT_BUSY_MS: '1500' }
+      { ITERVOX_FAKE_AGENT_BUSY_MS: '1500' }
     )
     const r = await runAgent(t.opts)
     expect(r.outcome).toBe('succeeded')

@@ -28,7 +28,7 @@ async function runIsolated(command: string, mode: string) {
       issue: '1',
       promptFile: join(root, 'prompt.md')
     },
-    parentEnv: { PATH: `${bin}:${process.env.PATH}`, FAKE_AGENT_MODE: mode },
+    parentEnv: { PATH: `${bin}:${process.env.PATH}`, ITERVOX_FAKE_AGENT_MODE: mode },
     logPath: join(root, 'agent.log'),
     stallTimeoutMs: 5000,
     deadlineMs: 20_000,

@@ -69,7 +69,7 @@ async function runMedian(argv: string[], n: number): Promise<number> {
         issue: '1',
         promptFile: join(root, 'prompt.md')
       },
-      parentEnv: { PATH: process.env.PATH, FAKE_AGENT_MODE: 'good' },
+      parentEnv: { PATH: process.env.PATH, ITERVOX_FAKE_AGENT_MODE: 'good' },
       logPath: join(root, 'agent.log'),
       stallTimeoutMs: 60_000,
       deadlineMs: 60_000,

@@ -63,16 +63,17 @@ export function repoWith(files: Record<string, string>, prefix = 'cli-'): string
 }
 
 /**
- * A generic (plain-text) agent. TEST_AGENT is JSON mapping a profile to its mode:
+ * A generic (plain-text) agent. ITERVOX_TEST_AGENT is JSON mapping a profile to its mode:
  *   good (default)  writes `# <profile>` as its deliverable
  *   front:<yaml>    the same, after a front matter block holding <yaml>
  *   fail            writes half a deliverable, exits 1
  *   crash-once      fails until a partial of its own profile is among the prior handoffs
  *   ask             asks a question (the itervox sentinel) until the prompt holds a reply
  *   edit-issue      also rewrites the issue file's state to Done
- *   hang            writes half a deliverable and its pid to TEST_AGENT_PID, then never ends
+ *   hang            writes half a deliverable and its pid to ITERVOX_TEST_AGENT_PID, then
+ *                   never ends
  *   hang-hard       the same, ignoring SIGTERM
- * With TEST_AGENT_PROMPTS set, each prompt is saved there as <n>-<profile>.md.
+ * With ITERVOX_TEST_AGENT_PROMPTS set, each prompt is saved there as <n>-<profile>.md.
  */
 export function writeTestAgent(dir: string): string {
   const path = join(dir, 'test-agent.mjs')
@@ -83,8 +84,8 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 const prompt = readFileSync(0, 'utf8')
 const profile = process.env.ITERVOX_PROFILE
-const mode = JSON.parse(process.env.TEST_AGENT || '{}')[profile] || 'good'
-const saved = process.env.TEST_AGENT_PROMPTS
+const mode = JSON.parse(process.env.ITERVOX_TEST_AGENT || '{}')[profile] || 'good'
+const saved = process.env.ITERVOX_TEST_AGENT_PROMPTS
 if (saved) {
   mkdirSync(saved, { recursive: true })
   const n = String(readdirSync(saved).length).padStart(2, '0')
@@ -109,7 +110,7 @@ if (mode === 'ask' && !prompt.includes('## Reply from')) {
 if (mode === 'hang' || mode === 'hang-hard') {
   deliver('# ' + profile + ' (half done)\\n')
   if (mode === 'hang-hard') process.on('SIGTERM', () => {})
-  writeFileSync(process.env.TEST_AGENT_PID, String(process.pid))
+  writeFileSync(process.env.ITERVOX_TEST_AGENT_PID, String(process.pid))
   setInterval(() => {}, 1000)
 } else {
 if (mode === 'edit-issue') {

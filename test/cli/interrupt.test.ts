@@ -54,8 +54,8 @@ async function interrupted(
   const child = spawn(process.execPath, [CLI, 'run', '--issue', 'ENG-1'], {
     cwd: repo,
     env: cliEnv(repo, {
-      TEST_AGENT: JSON.stringify({ researcher: mode }),
-      TEST_AGENT_PID: pidFile
+      ITERVOX_TEST_AGENT: JSON.stringify({ researcher: mode }),
+      ITERVOX_TEST_AGENT_PID: pidFile
     }),
     stdio: ['ignore', 'pipe', 'pipe']
   })
@@ -103,7 +103,7 @@ describe('an interrupted local run', () => {
     expect(r.signal).toBe('SIGKILL')
     expect(alive(r.agent)).toBe(true)
 
-    const next = await cli(repo, ['run', '--issue', 'ENG-1'], { TEST_AGENT: '{}' })
+    const next = await cli(repo, ['run', '--issue', 'ENG-1'], { ITERVOX_TEST_AGENT: '{}' })
     expect(next.stderr).toMatch(
       /warning: saved the interrupted run's work as .*_researcher\.partial\.md/
     )

@@ -76,7 +76,7 @@ describe('itervox-handoff run', () => {
     const fake = join(ROOT, 'test/fixtures/agents/fake-claude.mjs')
     writeFileSync(
       join(bin, 'claude'),
-      `#!/bin/sh\nif [ "$ITERVOX_PROFILE" = reviewer ]; then\n  FAKE_AGENT_DELIVERABLE="$(printf -- '---\\nmove_state: Done\\n---\\n# Review\\n\\nNo findings.\\n')"\n  export FAKE_AGENT_DELIVERABLE\nfi\nexec '${process.execPath}' '${fake}' "$@"\n`
+      `#!/bin/sh\nif [ "$ITERVOX_PROFILE" = reviewer ]; then\n  ITERVOX_FAKE_AGENT_DELIVERABLE="$(printf -- '---\\nmove_state: Done\\n---\\n# Review\\n\\nNo findings.\\n')"\n  export ITERVOX_FAKE_AGENT_DELIVERABLE\nfi\nexec '${process.execPath}' '${fake}' "$@"\n`
     )
     chmodSync(join(bin, 'claude'), 0o755)
 
@@ -123,8 +123,8 @@ describe('itervox-handoff run', () => {
   it('runs one stage per call and resumes a failed attempt from its partial', async () => {
     const { repo, prompts } = localPipeline()
     const env = {
-      TEST_AGENT: JSON.stringify({ implementer: 'crash-once' }),
-      TEST_AGENT_PROMPTS: prompts
+      ITERVOX_TEST_AGENT: JSON.stringify({ implementer: 'crash-once' }),
+      ITERVOX_TEST_AGENT_PROMPTS: prompts
     }
 
     const first = await cli(repo, ['run', '--issue', 'ENG-1'], env)
@@ -173,7 +173,7 @@ describe('itervox-handoff run', () => {
   it('escalates to the failed state when retries are spent, and says where the partial is', async () => {
     const { repo } = localPipeline({ retries: 1 })
     const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], {
-      TEST_AGENT: JSON.stringify({ implementer: 'fail' })
+      ITERVOX_TEST_AGENT: JSON.stringify({ implementer: 'fail' })
     })
     expect(r.code).toBe(1)
     const out = JSON.parse(r.stdout) as Json
@@ -198,7 +198,10 @@ describe('itervox-handoff run', () => {
 
   it('waits for an answer, then resumes the stage on the same handoff path with the reply', async () => {
     const { repo, prompts } = localPipeline()
-    const env = { TEST_AGENT: JSON.stringify({ researcher: 'ask' }), TEST_AGENT_PROMPTS: prompts }
+    const env = {
+      ITERVOX_TEST_AGENT: JSON.stringify({ researcher: 'ask' }),
+      ITERVOX_TEST_AGENT_PROMPTS: prompts
+    }
     const asked = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
     expect(asked.code).toBe(0)
     expect(asked.stdout).toContain('? researcher in "Todo" · input_required')
@@ -242,11 +245,11 @@ describe('itervox-handoff run', () => {
   it('carries out the requests the profile allows, refuses the rest, and puts the tracker copy of the issue file back after each stage', async () => {
     const { repo, prompts } = localPipeline()
     const env = {
-      TEST_AGENT: JSON.stringify({
+      ITERVOX_TEST_AGENT: JSON.stringify({
         researcher: 'front:comment: The CSV code is in src/report.\nmove_state: Done',
         implementer: 'edit-issue'
       }),
-      TEST_AGENT_PROMPTS: prompts
+      ITERVOX_TEST_AGENT_PROMPTS: prompts
     }
     const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
     expect(r.code).toBe(0)

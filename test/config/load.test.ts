@@ -130,6 +130,21 @@ describe('parseWorkflow', () => {
     expect(researcher?.allowedActions).toEqual([])
   })
 
+  it('keeps the env names a profile declares, in order and each once', () => {
+    const text = edit(
+      '      allowed_actions: [comment, move_state]\n',
+      '      env: [NPM_TOKEN, _private, AWS_SECRET_ACCESS_KEY, NPM_TOKEN, ITERVOX_X]\n'
+    )
+    const { profiles } = parse(text).config.agent
+    expect(profiles.researcher?.env).toEqual([
+      'NPM_TOKEN',
+      '_private',
+      'AWS_SECRET_ACCESS_KEY',
+      'ITERVOX_X'
+    ])
+    expect(profiles.reviewer?.env).toEqual([])
+  })
+
   it('accepts trigger.states lists and matches states case-insensitively', () => {
     const text = edit('      state: Todo', '      states: [todo, REVIEWING]')
     expect(parse(text).config.automations[0]?.states).toEqual(['todo', 'REVIEWING'])

@@ -303,6 +303,27 @@ describe('WORKFLOW.md mistakes, one line each', () => {
       ]
     ],
     [
+      '      allowed_actions: [comment, move_state]\n',
+      '      allowed_actions: [comment, move_state]\n      env: [NPM_TOKEN, 1PASSWORD, "MY-KEY", GITHUB_TOKEN, INPUT_GITHUB-TOKEN, ACTIONS_ID_TOKEN_REQUEST_TOKEN]\n',
+      [
+        'WORKFLOW.md:13:24: agent.profiles.researcher.env[1]: "1PASSWORD" is not an environment variable name; use letters, digits and "_", not starting with a digit',
+        'WORKFLOW.md:13:35: agent.profiles.researcher.env[2]: "MY-KEY" is not an environment variable name; use letters, digits and "_", not starting with a digit',
+        'WORKFLOW.md:13:45: agent.profiles.researcher.env[3]: "GITHUB_TOKEN" is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits',
+        'WORKFLOW.md:13:59: agent.profiles.researcher.env[4]: "INPUT_GITHUB-TOKEN" is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits',
+        'WORKFLOW.md:13:79: agent.profiles.researcher.env[5]: "ACTIONS_ID_TOKEN_REQUEST_TOKEN" is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits'
+      ]
+    ],
+    [
+      '      allowed_actions: [comment, move_state]\n',
+      '      allowed_actions: [comment, move_state]\n      evn: [NPM_TOKEN]\n',
+      ['WORKFLOW.md:13:7: agent.profiles.researcher: unknown key "evn"; did you mean "env"?']
+    ],
+    [
+      '      allowed_actions: [comment, move_state]\n',
+      '      allowed_actions: [comment, move_state]\n      env: NPM_TOKEN\n',
+      ['WORKFLOW.md:13:12: agent.profiles.researcher.env: must be a list, not text']
+    ],
+    [
       'tracker:\n',
       'tracker:\n  kind: github\n',
       ['WORKFLOW.md:5:3: duplicate key "kind"; keep only one']
@@ -336,6 +357,13 @@ describe('WORKFLOW.md mistakes, one line each', () => {
     ])
     expect(errorsOf(edit('    reviewer:', '    "a\\tb":'))).toEqual([
       'WORKFLOW.md:13:5: agent.profiles: profile name "a\\tb" may only use letters, digits, ".", "_" and "-"; rename it, e.g. "a-b"'
+    ])
+  })
+
+  it('does not echo an env name that came from the environment', () => {
+    const text = edit('      allowed_actions: [comment, move_state]\n', '      env: [$WHICH]\n')
+    expect(errorsOf(text, { env: { WHICH: 'GITHUB_TOKEN' } })).toEqual([
+      'WORKFLOW.md:12:13: agent.profiles.researcher.env[0]: (a value from the environment) is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits'
     ])
   })
 

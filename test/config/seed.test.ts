@@ -48,7 +48,8 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       allowedActions: ['comment', 'move_state'],
       enabled: true,
       commitPaths: [],
-      requiredSections: []
+      requiredSections: [],
+      env: []
     })
     expect(config.automations).toEqual([
       {

@@ -31,7 +31,7 @@ function script(
       if (r.md) writeFileSync(join(dir, `${profile}.${n}.md`), r.md)
     })
   }
-  return { FAKE_AGENT_SCRIPT_DIR: dir }
+  return { ITERVOX_FAKE_AGENT_SCRIPT_DIR: dir }
 }
 
 const todo = (p: Pipeline) => ({
@@ -148,7 +148,7 @@ describe('the seed pipeline, job after job', () => {
 
   it('retries a stalled stage, then moves the issue to the failed state with the partial named', async () => {
     const p = await pipeline({ agent: 'stall_timeout_ms: 600' })
-    const runs = await drive(p, todo(p), { FAKE_AGENT_MODE: 'stall' })
+    const runs = await drive(p, todo(p), { ITERVOX_FAKE_AGENT_MODE: 'stall' })
     expect(runs.map((r) => r.outputs.outcome)).toEqual(['stalled', 'stalled'])
     expect(p.gh.labels(p.issue)).toEqual(["Won't Do"])
     const stopped = p.gh

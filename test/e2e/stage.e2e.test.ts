@@ -126,7 +126,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'env-dump' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     const env = JSON.parse(show(p, run.outputs['handoff-path']!)) as Record<string, string>
@@ -148,7 +148,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'exit1' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(run.code).toBe(1)
     expect(run.outputs.outcome).toBe('failed')
@@ -163,7 +163,7 @@ describe('a stage run by the bundled action', () => {
     const pids = sharedFile(sharedDir(), 'pids')
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term', ITERVOX_FAKE_AGENT_PID_FILE: pids }
     })
     expect(run.outputs.outcome).toBe('stalled')
     expect(run.outputs['handoff-path']).toMatch(PARTIAL)
@@ -179,7 +179,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'no-deliverable' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'no-deliverable' }
     })
     expect(run.outputs.outcome).toBe('failed')
     expect(run.summary).toContain('no deliverable was written')
@@ -191,7 +191,10 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'symlink-deliverable', FAKE_AGENT_SYMLINK_TARGET: '/etc/passwd' }
+      env: {
+        ITERVOX_FAKE_AGENT_MODE: 'symlink-deliverable',
+        ITERVOX_FAKE_AGENT_SYMLINK_TARGET: '/etc/passwd'
+      }
     })
     expect(run.outputs.outcome).toBe('failed')
     const files = branchFiles(p)!
@@ -205,7 +208,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'workflow-write' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'workflow-write' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     expect(branchFiles(p)!.some((f) => f.startsWith('.github/'))).toBe(false)
@@ -216,7 +219,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'workflow-commands' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'workflow-commands' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
     expect(run.stdout).toContain('│ ::set-output')
@@ -231,8 +234,8 @@ describe('a stage run by the bundled action', () => {
       '#!/bin/sh',
       'set -e',
       'cat > /dev/null',
-      'echo ready > "$RACE_DIR/ready"',
-      'while [ ! -s "$RACE_DIR/pushed" ]; do sleep 0.05; done',
+      'echo ready > "$ITERVOX_RACE_DIR/ready"',
+      'while [ ! -s "$ITERVOX_RACE_DIR/pushed" ]; do sleep 0.05; done',
       'mkdir -p .itervox/handoff && printf "# Research\\n\\nDone.\\n" > "$ITERVOX_HANDOFF_PATH"'
     ].join('\n')
     const p = await pipeline({
@@ -247,7 +250,7 @@ describe('a stage run by the bundled action', () => {
     const race = sharedDir()
     const ready = sharedFile(race, 'ready')
     const pushed = sharedFile(race, 'pushed')
-    const running = runAction('main', p.sb, p.gh, { ...labeled(p), env: { RACE_DIR: race } })
+    const running = runAction('main', p.sb, p.gh, { ...labeled(p), env: { ITERVOX_RACE_DIR: race } })
     while (!readFileSync(ready, 'utf8')) await new Promise((r) => setTimeout(r, 50))
     const human = join(p.sb.dir, 'human')
     git(p.sb.dir, 'clone', '--quiet', p.sb.origin, human)
@@ -308,7 +311,7 @@ describe('a stage run by the bundled action', () => {
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       inputs: { 'dry-run': 'true' },
-      env: { FAKE_AGENT_MODE: 'exit1' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(run.outputs.outcome).toBe('skipped')
     expect(run.summary).toContain('Work on issue #1: Add CSV export.')
@@ -320,7 +323,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'stall' },
+      env: { ITERVOX_FAKE_AGENT_MODE: 'stall' },
       interrupt: { when: /agent output/, signal: 'SIGINT' }
     })
     expect(run.outputs.outcome).toBe('cancelled')
@@ -335,7 +338,7 @@ describe('a stage run by the bundled action', () => {
     const pids = sharedFile(sharedDir(), 'pids')
     const main = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { FAKE_AGENT_MODE: 'hang-ignore-term', FAKE_AGENT_PID_FILE: pids },
+      env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term', ITERVOX_FAKE_AGENT_PID_FILE: pids },
       interrupt: { when: /agent output/, signal: 'SIGKILL' }
     })
     expect(main.signal).toBe('SIGKILL')
@@ -413,7 +416,7 @@ describe('a stage whose work cannot reach the issue branch', () => {
 
     const rerun = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { GITHUB_RUN_ATTEMPT: '2', FAKE_AGENT_MODE: 'exit1' }
+      env: { GITHUB_RUN_ATTEMPT: '2', ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(rerun.outputs).toMatchObject({ outcome: 'succeeded', 'next-state': 'Researching' })
     expect(rerun.stdout).toContain('not running the agent again')

@@ -5,6 +5,7 @@ import {
   chooseGit,
   git,
   GitError,
+  gitInvocation,
   minimumVersion,
   parseGitVersion,
   versionAtLeast,
@@ -103,6 +104,25 @@ describe('git', () => {
     const shown = `${err.message}\n${err.args.join(' ')}\n${err.stderr}`
     expect(shown).not.toContain('SECRET-TOKEN')
     expect(shown).not.toContain(basicCredential('SECRET-TOKEN'))
+  })
+})
+
+describe('gitInvocation', () => {
+  it('gives a long-lived git the same executable, hardening and environment', () => {
+    process.env.GIT_DIR = '/elsewhere'
+    process.env.GIT_CONFIG_PARAMETERS = "'core.hookspath'='/tmp/evil'"
+    const { file, args, env } = gitInvocation('/the/repo', { env: { GIT_NO_LAZY_FETCH: '1' } })
+    expect(path.isAbsolute(file)).toBe(true)
+    expect(args).toContain('core.hooksPath=/dev/null')
+    expect(args.slice(-2)).toEqual(['-c', 'safe.directory=/the/repo'])
+    expect(env).toMatchObject({
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_NO_REPLACE_OBJECTS: '1',
+      GIT_NO_LAZY_FETCH: '1'
+    })
+    expect(env.GIT_DIR).toBeUndefined()
+    expect(env.GIT_CONFIG_PARAMETERS).toBeUndefined()
   })
 })
 
