@@ -117,6 +117,12 @@ export interface RunOptions {
   state?: Record<string, string>
   /** Send this signal once stdout contains `when` (e.g. the agent's output group). */
   interrupt?: { when: RegExp; signal: NodeJS.Signals }
+  /**
+   * Run the action as this user, as a hosted runner runs it as `runner`: the whole sandbox
+   * (origin, workspace, HOME, RUNNER_TEMP, file-command files) becomes the user's first. Read
+   * the origin afterwards with `git --git-dir`, which root's git accepts from another owner.
+   */
+  runAs?: { uid: number; gid: number }
 }
 
 /** Runs `dist/<entry>/index.js` to its end, as the runner would. */
@@ -175,10 +181,12 @@ export async function runAction(
     ...o.env
   }
   mkdirSync(env.RUNNER_TEMP ?? runnerTemp, { recursive: true })
+  if (o.runAs) execFileSync('chown', ['-R', `${o.runAs.uid}:${o.runAs.gid}`, '--', sb.dir])
   const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
     cwd: sb.workspace,
     env,
-    stdio: ['ignore', 'pipe', 'pipe']
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...o.runAs
   })
   let stdout = ''
   let stderr = ''
