@@ -37,18 +37,18 @@ export function findPrivilege(): Privilege | null {
 }
 
 /** The command line that runs `argv` as root. */
-export function asRoot(p: Privilege, argv: string[]): string[] {
+function asRoot(p: Privilege, argv: string[]): string[] {
   return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv]
 }
 
-export interface RunResult {
+interface RunResult {
   code: number
   stdout: string
   stderr: string
 }
 
 /** Runs a system command (no shell) and collects its output; never rejects. */
-export function run(argv: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
+function run(argv: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
   return new Promise<RunResult>((resolve) => {
     const [file = '', ...args] = argv
     const child = execFile(

@@ -29,7 +29,7 @@ function read(file: string): string | undefined {
  * non-dumpable. Both files stay readable across the user boundary, so the watchdog keeps
  * seeing the agent's CPU time.
  */
-export function userProcesses(uid: number): GroupProcess[] {
+function userProcesses(uid: number): GroupProcess[] {
   const found: GroupProcess[] = []
   let names: string[]
   try {

@@ -124,6 +124,11 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   let access: ModelAccess | undefined
   const accessWarnings: string[] = []
   if (input.isolate) {
+    // Isolation first: a runner that cannot isolate (no sudo) stops here, before a model proxy
+    // listens, which nothing would close and which would keep the step alive.
+    const isolation = await input.isolate()
+    // The action keeps its own copy of what the agent was given; the agent's goes with it.
+    writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 })
     const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name
     const found = await setUpModelAccess(preset, input.parentEnv)
     if (found && 'missing' in found) {
@@ -133,9 +138,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     } else if (found) {
       access = found
     }
-    // The action keeps its own copy of what the agent was given; the agent's goes with it.
-    writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 })
-    open = await openSandbox(await input.isolate(), {
+    open = await openSandbox(isolation, {
       repo: input.repo,
       branch: input.branch,
       workDir: input.workDir,

@@ -58,7 +58,7 @@ for (let i = 0; i < 3; i++) {
   const t0 = performance.now()
   await ensureAgentUser(name, privilege)
   created.push(performance.now() - t0)
-  execFileSync('userdel', ['-r', name], { stdio: 'ignore' })
+  execFileSync('/usr/sbin/userdel', ['-r', name], { stdio: 'ignore' })
 }
 
 const phases = {

@@ -18,10 +18,7 @@ async function pipeline(o: PipelineOptions = {}): Promise<Pipeline> {
 }
 
 /** Scripts each profile's successive runs for the fake claude (see fake-claude.mjs). */
-function script(
-  p: Pipeline,
-  runs: Record<string, { mode?: string; md?: string }[]>
-): Record<string, string> {
+function script(runs: Record<string, { mode?: string; md?: string }[]>): Record<string, string> {
   const dir = sharedDir()
   for (const profile of ['researcher', 'implementer', 'reviewer'])
     sharedFile(dir, `${profile}.count`)
@@ -69,7 +66,7 @@ const REVIEW_DONE = '---\nmove_state: Done\nverdict: PASS\n---\n# Review\n\nNo f
 describe('the seed pipeline, job after job', () => {
   it('runs research → implement → review to Done by dispatch, with three deliverables in order', async () => {
     const p = await pipeline()
-    const env = script(p, { reviewer: [{ md: REVIEW_DONE }] })
+    const env = script({ reviewer: [{ md: REVIEW_DONE }] })
     const runs = await drive(p, todo(p), env)
     expect(
       runs.map((r) => [r.outputs.profile, r.outputs.outcome, r.outputs['next-state']])
@@ -100,7 +97,7 @@ describe('the seed pipeline, job after job', () => {
 
   it('sends work back on a FAIL review and moves on once the review passes', async () => {
     const p = await pipeline({ agent: 'auto_review: true\nreviewer_profile: reviewer' })
-    const env = script(p, {
+    const env = script({
       reviewer: [
         { md: '---\nverdict: FAIL\n---\n# Review\n\n## Critical\n- src/a.ts:1 breaks the build\n' },
         { md: '---\nverdict: PASS\n---\n# Review\n\nClean now.\n' },
@@ -127,7 +124,7 @@ describe('the seed pipeline, job after job', () => {
 
   it('re-runs a stage whose deliverable misses a required section, then escalates', async () => {
     const p = await pipeline({ researcher: 'required_sections: ["Findings", "Risks"]' })
-    const env = script(p, {
+    const env = script({
       researcher: [
         { md: '# Research\n\n## Findings\n\nx\n' },
         { md: '# Research\n\n## Findings\n\ny\n' }
@@ -160,7 +157,7 @@ describe('the seed pipeline, job after job', () => {
 
   it('asks for input, and resumes the same stage on a reply from someone with write access', async () => {
     const p = await pipeline()
-    const env = script(p, { researcher: [{ mode: 'needs-input' }, {}] })
+    const env = script({ researcher: [{ mode: 'needs-input' }, {}] })
     const [asked] = await drive(p, todo(p), env)
     expect(asked!.outputs.outcome).toBe('input_required')
     expect(p.gh.labels(p.issue)).toEqual(['Todo', 'needs-input'])
@@ -190,7 +187,7 @@ describe('the seed pipeline, job after job', () => {
 
   it('ignores a duplicated dispatch and a re-run of a finished job; re-runs a failed one', async () => {
     const p = await pipeline()
-    const env = script(p, { implementer: [{ mode: 'exit1' }, { mode: 'exit1' }] })
+    const env = script({ implementer: [{ mode: 'exit1' }, { mode: 'exit1' }] })
     const bot = { sender: 'github-actions[bot]', senderType: 'Bot' as const }
     const [research] = await drive(p, todo(p), env, 1)
     expect(research!.outputs.outcome).toBe('succeeded')

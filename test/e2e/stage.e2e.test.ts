@@ -250,7 +250,10 @@ describe('a stage run by the bundled action', () => {
     const race = sharedDir()
     const ready = sharedFile(race, 'ready')
     const pushed = sharedFile(race, 'pushed')
-    const running = runAction('main', p.sb, p.gh, { ...labeled(p), env: { ITERVOX_RACE_DIR: race } })
+    const running = runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { ITERVOX_RACE_DIR: race }
+    })
     while (!readFileSync(ready, 'utf8')) await new Promise((r) => setTimeout(r, 50))
     const human = join(p.sb.dir, 'human')
     git(p.sb.dir, 'clone', '--quiet', p.sb.origin, human)

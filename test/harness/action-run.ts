@@ -2,6 +2,7 @@
 // process with the runner's GITHUB_*, RUNNER_* and INPUT_* environment, file commands in temp
 // files, and saved state handed from the main step to the post step as STATE_* variables.
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +15,15 @@ import type { FakeGitHub } from './fake-github.js'
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const OWNER = 'octo-org'
 export const REPO = 'demo'
+
+/**
+ * A user name of this checkout's jest worker: ending an agent ends every process of its user,
+ * so two workers, or two checkouts testing on one machine, never share one.
+ */
+export function testUser(role: string): string {
+  const checkout = createHash('sha256').update(ROOT).digest('hex').slice(0, 6)
+  return `itervox-${role}${process.env.JEST_WORKER_ID ?? '0'}-${checkout}`
+}
 
 export interface Sandbox {
   dir: string
@@ -117,6 +127,12 @@ export interface RunOptions {
   state?: Record<string, string>
   /** Send this signal once stdout contains `when` (e.g. the agent's output group). */
   interrupt?: { when: RegExp; signal: NodeJS.Signals }
+  /**
+   * Run the action as this user, as a hosted runner runs it as `runner`: the whole sandbox
+   * (origin, workspace, HOME, RUNNER_TEMP, file-command files) becomes the user's first. Read
+   * the origin afterwards with `git --git-dir`, which root's git accepts from another owner.
+   */
+  runAs?: { uid: number; gid: number }
 }
 
 /** Runs `dist/<entry>/index.js` to its end, as the runner would. */
@@ -145,7 +161,7 @@ export async function runAction(
     chain: 'dispatch',
     'dry-run': 'false',
     // One agent user per jest worker: ending an agent ends every process of its user.
-    'agent-user': `itervox-t${process.env.JEST_WORKER_ID ?? '0'}`,
+    'agent-user': testUser('t'),
     ...o.inputs
   }
   const runnerTemp = join(sb.dir, 'runner-temp')
@@ -175,10 +191,12 @@ export async function runAction(
     ...o.env
   }
   mkdirSync(env.RUNNER_TEMP ?? runnerTemp, { recursive: true })
+  if (o.runAs) execFileSync('chown', ['-R', `${o.runAs.uid}:${o.runAs.gid}`, '--', sb.dir])
   const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
     cwd: sb.workspace,
     env,
-    stdio: ['ignore', 'pipe', 'pipe']
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...o.runAs
   })
   let stdout = ''
   let stderr = ''
