@@ -26831,7 +26831,9 @@ const profileSchema = strictObject({
     allowed_actions: withDefault(array(schemas_string()), () => []),
     enabled: withDefault(schemas_boolean(), () => true),
     commit_paths: withDefault(array(repoGlob), () => []),
-    required_sections: withDefault(array(heading), () => [])
+    required_sections: withDefault(array(heading), () => []),
+    // Names are checked in profiles.ts, which can quote each one.
+    env: withDefault(array(schemas_string()), () => [])
 });
 const triggerSchema = strictObject({
     type: literal('issue_entered_state'),
@@ -27356,6 +27358,82 @@ function byPosition(a, b) {
     return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }
 
+;// CONCATENATED MODULE: ./.build/agent/environment.js
+// The runner's tokens and the files through which a step talks to the runner. An agent that
+// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
+// and post-step state (security.md rules 3 and 8).
+const RUNNER_NAMES = new Set([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'GH_ENTERPRISE_TOKEN',
+    'GITHUB_ENTERPRISE_TOKEN',
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY'
+]);
+// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
+// action input, `github-token` included.
+const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
+/** True for a variable the agent must never see. Names are compared case-insensitively. */
+function isRunnerVariable(name) {
+    const upper = name.toUpperCase();
+    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
+}
+/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
+function parentIdentity(parent) {
+    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
+}
+// Not secrets, and what programs need to run at all, speak the user's language and reach the
+// network through the runner's proxy.
+const BASE_NAMES = new Set([
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
+]);
+function isBaseName(name) {
+    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
+}
+/**
+ * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
+ * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
+ * pass, never a runner variable; HOME and the other identity variables are the caller's; the
+ * agent contract variables are set over anything inherited. Everything else the job holds (a
+ * cloud key, an npm token, the runner's context) stays out unless a profile names it.
+ */
+function agentEnvironment(parent, contract, opts) {
+    const allowed = new Set(opts.allowed);
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value === undefined || isRunnerVariable(name))
+            continue;
+        if (isBaseName(name) || allowed.has(name))
+            env[name] = value;
+    }
+    const identity = {
+        HOME: opts.home,
+        USER: opts.user,
+        LOGNAME: opts.logname,
+        TMPDIR: opts.tmpdir,
+        SHELL: opts.shell
+    };
+    for (const [name, value] of Object.entries(identity))
+        if (value !== undefined)
+            env[name] = value;
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
+}
+
 ;// CONCATENATED MODULE: ./.build/config/repo-path.js
 
 /**
@@ -27388,6 +27466,7 @@ function repoPath(baseDir, value) {
 
 
 
+
 /** The daemon actions a profile may allow. */
 const ACTIONS = [
     'comment',
@@ -27397,6 +27476,8 @@ const ACTIONS = [
     'provide_input',
     'merge_pr'
 ];
+// What a shell accepts as a variable name.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Profile names become part of handoff file names.
 const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
 /** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
@@ -27417,6 +27498,7 @@ function readProfile(name, raw, ctx) {
     const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx);
     const instructions = readProfileFile(parsed.instructions_file, [...path, 'instructions_file'], ctx);
     const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems);
+    const env = envNames(parsed.env, [...path, 'env'], problems);
     if (!soul || !instructions)
         return undefined;
     const command = parsed.command ?? ctx.defaultCommand;
@@ -27432,7 +27514,8 @@ function readProfile(name, raw, ctx) {
         allowedActions,
         enabled: parsed.enabled,
         commitPaths: parsed.commit_paths,
-        requiredSections: parsed.required_sections
+        requiredSections: parsed.required_sections,
+        env
     };
 }
 function readProfileFile(value, path, ctx) {
@@ -27473,6 +27556,28 @@ function actionNames(names, path, problems) {
         problems.errorAt(itemPath, `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`);
     });
     return [...out].sort();
+}
+/**
+ * The variables the agent may take from the job's environment, each once. The runner's own
+ * (its tokens, the action's inputs, the step's command files) are refused: the agent never
+ * gets them, named or not.
+ */
+function envNames(names, path, problems) {
+    const out = new Set();
+    names.forEach((name, i) => {
+        const itemPath = [...path, i];
+        const shown = problems.quote(itemPath, name);
+        if (isRunnerVariable(name)) {
+            problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
+        }
+        else if (!ENV_NAME.test(name)) {
+            problems.errorAt(itemPath, `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`);
+        }
+        else {
+            out.add(name);
+        }
+    });
+    return [...out];
 }
 
 ;// CONCATENATED MODULE: ./.build/config/lookup.js
@@ -28009,15 +28114,12 @@ async function git_git(cwd, args, opts = {}) {
 }
 /** Runs git in `cwd`; stdout as bytes (raw tree objects, file contents). */
 function gitBytes(cwd, args, opts = {}) {
-    const { file, pathEnv } = gitExecutable();
+    const { file, args: prefix, env } = gitInvocation(cwd, opts);
     const ok = opts.okCodes ?? [];
     return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.execFile)(file, 
-        // The workspace we were given is ours even when another user owns it (container jobs,
-        // where checkout's own exception lives in a global config we do not read).
-        [...HARDENING, '-c', `safe.directory=${cwd}`, ...args], {
+        const child = (0,external_node_child_process_namespaceObject.execFile)(file, [...prefix, ...args], {
             cwd,
-            env: gitEnv(pathEnv, opts),
+            env,
             encoding: 'buffer',
             maxBuffer: 512 * 1024 * 1024,
             windowsHide: true
@@ -28035,6 +28137,20 @@ function gitBytes(cwd, args, opts = {}) {
         });
         child.stdin?.end(opts.input);
     });
+}
+/**
+ * The executable, options and environment every git we start gets, whether run once (`git`,
+ * `gitBytes`) or kept running (objects.ts). Callers add their own options after `args`.
+ */
+function gitInvocation(cwd, opts = {}) {
+    const { file, pathEnv } = gitExecutable();
+    return {
+        file,
+        // The workspace we were given is ours even when another user owns it (container jobs,
+        // where checkout's own exception lives in a global config we do not read).
+        args: [...HARDENING, '-c', `safe.directory=${cwd}`],
+        env: gitEnv(pathEnv, opts)
+    };
 }
 function gitEnv(pathEnv, opts) {
     const env = {};
@@ -28467,7 +28583,8 @@ function renderStatusComment(o) {
         `<!-- ${o.marker} -->`,
         `### itervox handoff: ${plainText(o.issueRef)}`,
         '',
-        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`
+        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
+        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
     ];
     const tail = [];
     const w = o.record.waiting;
@@ -32488,6 +32605,47 @@ function presets_gemini(argv) {
         out.push('--yolo');
     return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() };
 }
+/**
+ * What each CLI reads its key, endpoint and model from. The agent environment is an
+ * allow-list, so these pass by default, on top of the names the profile's `env` adds.
+ */
+const MODEL_VARIABLES = {
+    claude: [
+        'ANTHROPIC_API_KEY',
+        'ANTHROPIC_AUTH_TOKEN',
+        'CLAUDE_CODE_OAUTH_TOKEN',
+        'ANTHROPIC_BASE_URL',
+        'ANTHROPIC_MODEL',
+        'ANTHROPIC_SMALL_FAST_MODEL',
+        'CLAUDE_CODE_USE_BEDROCK',
+        'CLAUDE_CODE_USE_VERTEX',
+        'AWS_REGION',
+        'ANTHROPIC_VERTEX_PROJECT_ID',
+        'CLOUD_ML_REGION'
+    ],
+    codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+    gemini: [
+        'GEMINI_API_KEY',
+        'GOOGLE_API_KEY',
+        'GOOGLE_GEMINI_BASE_URL',
+        'GOOGLE_CLOUD_PROJECT',
+        'GOOGLE_CLOUD_LOCATION',
+        'GOOGLE_GENAI_USE_VERTEXAI',
+        'GEMINI_MODEL'
+    ],
+    generic: []
+};
+/** The variables a preset's CLI is given by default. */
+function modelVariables(preset) {
+    return MODEL_VARIABLES[preset];
+}
+/**
+ * The names an agent may take from the job's environment: its preset's model variables plus
+ * the profile's own `env` (which adds to them, never replaces them), each once.
+ */
+function allowedNames(profileEnv, preset) {
+    return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])];
+}
 function has(args, ...flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
 }
@@ -32529,48 +32687,6 @@ function classify(facts) {
 function seconds(ms) {
     const s = ms / 1000;
     return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/environment.js
-// The runner's tokens and the files through which a step talks to the runner. An agent that
-// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
-// and post-step state (security.md rules 3 and 8).
-const RUNNER_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'GH_ENTERPRISE_TOKEN',
-    'GITHUB_ENTERPRISE_TOKEN',
-    'GITHUB_ENV',
-    'GITHUB_OUTPUT',
-    'GITHUB_STATE',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY'
-]);
-// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
-// action input, `github-token` included.
-const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
-/** True for a variable the agent must never see. Names are compared case-insensitively. */
-function isRunnerVariable(name) {
-    const upper = name.toUpperCase();
-    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
-/**
- * The agent's environment: the parent's, minus the runner's secrets and control variables,
- * plus the agent contract variables. The user's own variables (model keys, proxies) pass.
- */
-function agentEnvironment(parent, contract) {
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value !== undefined && !isRunnerVariable(name))
-            env[name] = value;
-    }
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
@@ -32910,11 +33026,15 @@ async function runAgent(opts) {
     const startedAt = Date.now();
     const isRoot = process.getuid?.() === 0;
     const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
-    const env = { ...agentEnvironment(opts.parentEnv, opts.contract), ...preset.env };
+    const allowed = allowedNames(opts.declaredEnv ?? [], preset.name);
+    const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
+    const given = { ...parentIdentity(opts.parentEnv), allowed, home };
+    const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
     if (opts.sandbox) {
+        // The proxy holds the model key: the agent gets its placeholder, never the key itself.
         for (const name of opts.sandbox.env.unset)
             delete env[name];
-        Object.assign(env, opts.sandbox.env.set, { HOME: opts.sandbox.home });
+        Object.assign(env, opts.sandbox.env.set);
     }
     const endedEarly = (cause) => ({
         ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
@@ -33838,20 +33958,21 @@ function cannotRun(file, uid) {
 // Reads trees and blobs straight from git's object store, so committed files are never read
 // through the file system (a committed symlink is only ever a blob holding its target). This is
 // the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
-// (git 2.36+), started with an argv array, never a shell, and with nothing from the
-// repository's config or the environment able to run a program, reach the network or swap an
-// object. Trees are read as raw objects, so listing a directory costs one object however many
+// (git 2.36+), started with an argv array, never a shell, through git.ts's `gitInvocation` (the
+// same executable, hardening and environment as every other git we run), and with nothing from
+// the repository's config or the environment able to run a program, reach the network or swap
+// an object. Trees are read as raw objects, so listing a directory costs one object however many
 // files it holds; blob sizes are asked only for the blobs that may be read.
 
 
+
+// Added to git.ts's hardening. No transport at all, so a partial clone cannot fetch a missing
+// object behind our back: `protocol.file.allow=always` there would outrank `protocol.allow`.
 const GIT_OPTIONS = [
     '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'core.hooksPath=/dev/null',
-    // No transport at all, so a partial clone cannot fetch a missing object behind our back.
-    '-c',
     'protocol.allow=never',
+    '-c',
+    'protocol.file.allow=never',
     '--no-replace-objects'
 ];
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -33859,17 +33980,6 @@ const MAX_STDERR = 4096;
 // 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
 // what one listing can cost.
 const MAX_TREE_BYTES = 16 * 1024 * 1024;
-// GIT_DIR, GIT_CONFIG_PARAMETERS and friends could point git elsewhere or inject config.
-function objects_gitEnv() {
-    const env = {};
-    for (const [k, v] of Object.entries(process.env))
-        if (!k.startsWith('GIT_'))
-            env[k] = v;
-    env.GIT_TERMINAL_PROMPT = '0';
-    env.GIT_NO_LAZY_FETCH = '1';
-    env.GIT_NO_REPLACE_OBJECTS = '1';
-    return env;
-}
 class GitObjects {
     repoDir;
     batch;
@@ -33964,9 +34074,11 @@ class GitObjects {
     startBatch() {
         if (this.batch)
             return this.batch;
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...GIT_OPTIONS, 'cat-file', '--batch-command'], {
+        // The same git, hardening and environment as every other git we run (git.ts).
+        const { file, args, env } = gitInvocation(this.repoDir, { env: { GIT_NO_LAZY_FETCH: '1' } });
+        const child = (0,external_node_child_process_namespaceObject.spawn)(file, [...args, ...GIT_OPTIONS, 'cat-file', '--batch-command'], {
             cwd: this.repoDir,
-            env: objects_gitEnv(),
+            env,
             stdio: ['pipe', 'pipe', 'pipe']
         });
         this.batch = child;
@@ -34404,6 +34516,11 @@ async function runStage(input) {
     let access;
     const accessWarnings = [];
     if (input.isolate) {
+        // Isolation first: a runner that cannot isolate (no sudo) stops here, before a model proxy
+        // listens, which nothing would close and which would keep the step alive.
+        const isolation = await input.isolate();
+        // The action keeps its own copy of what the agent was given; the agent's goes with it.
+        (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
         const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
         const found = await setUpModelAccess(preset, input.parentEnv);
         if (found && 'missing' in found) {
@@ -34412,9 +34529,7 @@ async function runStage(input) {
         else if (found) {
             access = found;
         }
-        // The action keeps its own copy of what the agent was given; the agent's goes with it.
-        (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
-        open = await openSandbox(await input.isolate(), {
+        open = await openSandbox(isolation, {
             repo: input.repo,
             branch: input.branch,
             workDir: input.workDir,
@@ -34447,6 +34562,7 @@ async function runStage(input) {
                     : (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
+            declaredEnv: input.profile.env,
             logPath: (0,external_node_path_namespaceObject.join)(input.workDir, 'agent.log'),
             stallTimeoutMs: input.config.agent.stallTimeoutMs,
             deadlineMs: input.config.agent.turnTimeoutMs,

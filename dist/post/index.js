@@ -45949,7 +45949,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _pipeline_stage_context_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(9616);
 /* harmony import */ var _pipeline_names_js__WEBPACK_IMPORTED_MODULE_16__ = __nccwpck_require__(9641);
 /* harmony import */ var _tracker_github_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(8192);
-/* harmony import */ var _pipeline_stage_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(8024);
+/* harmony import */ var _pipeline_stage_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(2706);
 /* harmony import */ var _failure_line_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(3682);
 /* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_17__ = __nccwpck_require__(5718);
 /* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(8189);
@@ -46615,7 +46615,9 @@ const schema_profileSchema = schemas/* strictObject */.rej({
     allowed_actions: withDefault(schemas/* array */.YOg(schemas/* string */.YjP()), () => []),
     enabled: withDefault(schemas/* boolean */.zMY(), () => true),
     commit_paths: withDefault(schemas/* array */.YOg(repoGlob), () => []),
-    required_sections: withDefault(schemas/* array */.YOg(heading), () => [])
+    required_sections: withDefault(schemas/* array */.YOg(heading), () => []),
+    // Names are checked in profiles.ts, which can quote each one.
+    env: withDefault(schemas/* array */.YOg(schemas/* string */.YjP()), () => [])
 });
 const triggerSchema = schemas/* strictObject */.rej({
     type: schemas/* literal */.euz('issue_entered_state'),
@@ -46990,6 +46992,8 @@ function byPosition(a, b) {
     return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }
 
+// EXTERNAL MODULE: ./.build/agent/environment.js
+var environment = __nccwpck_require__(5353);
 ;// CONCATENATED MODULE: ./.build/config/repo-path.js
 
 /**
@@ -47022,6 +47026,7 @@ function repo_path_repoPath(baseDir, value) {
 
 
 
+
 /** The daemon actions a profile may allow. */
 const ACTIONS = (/* unused pure expression or super */ null && ([
     'comment',
@@ -47031,6 +47036,8 @@ const ACTIONS = (/* unused pure expression or super */ null && ([
     'provide_input',
     'merge_pr'
 ]));
+// What a shell accepts as a variable name.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Profile names become part of handoff file names.
 const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
 /** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
@@ -47051,6 +47058,7 @@ function profiles_readProfile(name, raw, ctx) {
     const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx);
     const instructions = readProfileFile(parsed.instructions_file, [...path, 'instructions_file'], ctx);
     const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems);
+    const env = envNames(parsed.env, [...path, 'env'], problems);
     if (!soul || !instructions)
         return undefined;
     const command = parsed.command ?? ctx.defaultCommand;
@@ -47066,7 +47074,8 @@ function profiles_readProfile(name, raw, ctx) {
         allowedActions,
         enabled: parsed.enabled,
         commitPaths: parsed.commit_paths,
-        requiredSections: parsed.required_sections
+        requiredSections: parsed.required_sections,
+        env
     };
 }
 function readProfileFile(value, path, ctx) {
@@ -47107,6 +47116,28 @@ function actionNames(names, path, problems) {
         problems.errorAt(itemPath, `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`);
     });
     return [...out].sort();
+}
+/**
+ * The variables the agent may take from the job's environment, each once. The runner's own
+ * (its tokens, the action's inputs, the step's command files) are refused: the agent never
+ * gets them, named or not.
+ */
+function envNames(names, path, problems) {
+    const out = new Set();
+    names.forEach((name, i) => {
+        const itemPath = [...path, i];
+        const shown = problems.quote(itemPath, name);
+        if (isRunnerVariable(name)) {
+            problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
+        }
+        else if (!ENV_NAME.test(name)) {
+            problems.errorAt(itemPath, `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`);
+        }
+        else {
+            out.add(name);
+        }
+    });
+    return [...out];
 }
 
 // EXTERNAL MODULE: ./.build/config/lookup.js
@@ -48034,8 +48065,8 @@ function refusalsOf(r) {
 
 // EXTERNAL MODULE: ./.build/pipeline/stage-context.js + 1 modules
 var stage_context = __nccwpck_require__(9616);
-// EXTERNAL MODULE: ./.build/pipeline/stage.js + 17 modules
-var stage = __nccwpck_require__(8024);
+// EXTERNAL MODULE: ./.build/pipeline/stage.js + 16 modules
+var stage = __nccwpck_require__(2706);
 ;// CONCATENATED MODULE: ./.build/pipeline/job.js
 
 
@@ -48530,7 +48561,8 @@ function status_view_renderStatusComment(o) {
         `<!-- ${o.marker} -->`,
         `### itervox handoff: ${plainText(o.issueRef)}`,
         '',
-        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`
+        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
+        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
     ];
     const tail = [];
     const w = o.record.waiting;
@@ -48809,6 +48841,7 @@ class github_port_GitHubPort {
             record,
             issueRef: issue.identifier,
             marker: STATUS_MARKER,
+            ...(this.o.warning ? { warning: this.o.warning } : {}),
             blobUrl: (path) => {
                 const at = [...record.stages].reverse().find((s) => s.handoffPath === path)?.commit ?? 'HEAD';
                 return this.blobUrl(at, path);
@@ -49227,6 +49260,7 @@ const CONTEXT_STATE = 'context';
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000;
+const NOT_ISOLATED = "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user";
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 async function runStageJob(s, signal) {
     const started = Date.now();
@@ -49293,7 +49327,8 @@ async function runStageJob(s, signal) {
         serverUrl: s.serverUrl,
         runId: s.runId,
         runUrl: s.runUrl,
-        chain: s.chain
+        chain: s.chain,
+        ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
     });
     const workDir = join(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`);
     let isolation;
@@ -49347,7 +49382,11 @@ async function runStageJob(s, signal) {
     core.info(`GitHub API requests: ${api.requestCount}`);
     return report({
         ...reportOf(r, s),
-        warnings: [...configWarnings, ...r.warnings],
+        warnings: [
+            ...(s.isolation === 'none' && r.plan ? [NOT_ISOLATED] : []),
+            ...configWarnings,
+            ...r.warnings
+        ],
         ...(r.next ? { status: statusOf(r, config) } : {})
     });
 }
@@ -49406,6 +49445,88 @@ function statusOf(r, config) {
     if (!r.record)
         return undefined;
     return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${stageTable(r.record)}`;
+}
+
+
+/***/ }),
+
+/***/ 5353:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* unused harmony exports isRunnerVariable, parentIdentity, agentEnvironment */
+// The runner's tokens and the files through which a step talks to the runner. An agent that
+// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
+// and post-step state (security.md rules 3 and 8).
+const RUNNER_NAMES = new Set([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'GH_ENTERPRISE_TOKEN',
+    'GITHUB_ENTERPRISE_TOKEN',
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY'
+]);
+// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
+// action input, `github-token` included.
+const RUNNER_PREFIXES = (/* unused pure expression or super */ null && (['ACTIONS_', 'INPUT_']));
+/** True for a variable the agent must never see. Names are compared case-insensitively. */
+function isRunnerVariable(name) {
+    const upper = name.toUpperCase();
+    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
+}
+/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
+function parentIdentity(parent) {
+    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
+}
+// Not secrets, and what programs need to run at all, speak the user's language and reach the
+// network through the runner's proxy.
+const BASE_NAMES = new Set([
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
+]);
+function isBaseName(name) {
+    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
+}
+/**
+ * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
+ * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
+ * pass, never a runner variable; HOME and the other identity variables are the caller's; the
+ * agent contract variables are set over anything inherited. Everything else the job holds (a
+ * cloud key, an npm token, the runner's context) stays out unless a profile names it.
+ */
+function agentEnvironment(parent, contract, opts) {
+    const allowed = new Set(opts.allowed);
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value === undefined || isRunnerVariable(name))
+            continue;
+        if (isBaseName(name) || allowed.has(name))
+            env[name] = value;
+    }
+    const identity = {
+        HOME: opts.home,
+        USER: opts.user,
+        LOGNAME: opts.logname,
+        TMPDIR: opts.tmpdir,
+        SHELL: opts.shell
+    };
+    for (const [name, value] of Object.entries(identity))
+        if (value !== undefined)
+            env[name] = value;
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
 }
 
 
@@ -50032,6 +50153,7 @@ function mask(text) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Y: () => (/* binding */ git),
+/* harmony export */   Ph: () => (/* binding */ gitInvocation),
 /* harmony export */   r9: () => (/* binding */ gitVersion),
 /* harmony export */   s0: () => (/* binding */ gitBytes),
 /* harmony export */   x: () => (/* binding */ PUSH_GIT_VERSION),
@@ -50084,15 +50206,12 @@ async function git(cwd, args, opts = {}) {
 }
 /** Runs git in `cwd`; stdout as bytes (raw tree objects, file contents). */
 function gitBytes(cwd, args, opts = {}) {
-    const { file, pathEnv } = gitExecutable();
+    const { file, args: prefix, env } = gitInvocation(cwd, opts);
     const ok = opts.okCodes ?? [];
     return new Promise((resolve, reject) => {
-        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, 
-        // The workspace we were given is ours even when another user owns it (container jobs,
-        // where checkout's own exception lives in a global config we do not read).
-        [...HARDENING, '-c', `safe.directory=${cwd}`, ...args], {
+        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, [...prefix, ...args], {
             cwd,
-            env: gitEnv(pathEnv, opts),
+            env,
             encoding: 'buffer',
             maxBuffer: 512 * 1024 * 1024,
             windowsHide: true
@@ -50110,6 +50229,20 @@ function gitBytes(cwd, args, opts = {}) {
         });
         child.stdin?.end(opts.input);
     });
+}
+/**
+ * The executable, options and environment every git we start gets, whether run once (`git`,
+ * `gitBytes`) or kept running (objects.ts). Callers add their own options after `args`.
+ */
+function gitInvocation(cwd, opts = {}) {
+    const { file, pathEnv } = gitExecutable();
+    return {
+        file,
+        // The workspace we were given is ours even when another user owns it (container jobs,
+        // where checkout's own exception lives in a global config we do not read).
+        args: [...HARDENING, '-c', `safe.directory=${cwd}`],
+        env: gitEnv(pathEnv, opts)
+    };
 }
 function gitEnv(pathEnv, opts) {
     const env = {};
@@ -50643,23 +50776,25 @@ async function lstatOrNull(p) {
 /* harmony export */ });
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+/* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5729);
 // Reads trees and blobs straight from git's object store, so committed files are never read
 // through the file system (a committed symlink is only ever a blob holding its target). This is
 // the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
-// (git 2.36+), started with an argv array, never a shell, and with nothing from the
-// repository's config or the environment able to run a program, reach the network or swap an
-// object. Trees are read as raw objects, so listing a directory costs one object however many
+// (git 2.36+), started with an argv array, never a shell, through git.ts's `gitInvocation` (the
+// same executable, hardening and environment as every other git we run), and with nothing from
+// the repository's config or the environment able to run a program, reach the network or swap
+// an object. Trees are read as raw objects, so listing a directory costs one object however many
 // files it holds; blob sizes are asked only for the blobs that may be read.
 
 
+
+// Added to git.ts's hardening. No transport at all, so a partial clone cannot fetch a missing
+// object behind our back: `protocol.file.allow=always` there would outrank `protocol.allow`.
 const GIT_OPTIONS = [
     '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'core.hooksPath=/dev/null',
-    // No transport at all, so a partial clone cannot fetch a missing object behind our back.
-    '-c',
     'protocol.allow=never',
+    '-c',
+    'protocol.file.allow=never',
     '--no-replace-objects'
 ];
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -50667,17 +50802,6 @@ const MAX_STDERR = 4096;
 // 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
 // what one listing can cost.
 const MAX_TREE_BYTES = 16 * 1024 * 1024;
-// GIT_DIR, GIT_CONFIG_PARAMETERS and friends could point git elsewhere or inject config.
-function gitEnv() {
-    const env = {};
-    for (const [k, v] of Object.entries(process.env))
-        if (!k.startsWith('GIT_'))
-            env[k] = v;
-    env.GIT_TERMINAL_PROMPT = '0';
-    env.GIT_NO_LAZY_FETCH = '1';
-    env.GIT_NO_REPLACE_OBJECTS = '1';
-    return env;
-}
 class GitObjects {
     repoDir;
     batch;
@@ -50772,9 +50896,11 @@ class GitObjects {
     startBatch() {
         if (this.batch)
             return this.batch;
-        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)('git', [...GIT_OPTIONS, 'cat-file', '--batch-command'], {
+        // The same git, hardening and environment as every other git we run (git.ts).
+        const { file, args, env } = (0,_git_js__WEBPACK_IMPORTED_MODULE_2__/* .gitInvocation */ .Ph)(this.repoDir, { env: { GIT_NO_LAZY_FETCH: '1' } });
+        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(file, [...args, ...GIT_OPTIONS, 'cat-file', '--batch-command'], {
             cwd: this.repoDir,
-            env: gitEnv(),
+            env,
             stdio: ['pipe', 'pipe', 'pipe']
         });
         this.batch = child;
@@ -52724,7 +52850,6 @@ function readLines(file) {
 /* harmony export */   Xb: () => (/* binding */ findPrivilege),
 /* harmony export */   yf: () => (/* binding */ runAsRoot)
 /* harmony export */ });
-/* unused harmony exports asRoot, run */
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
@@ -52969,7 +53094,6 @@ function cannotRun(file, uid) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   V: () => (/* binding */ UserProcesses)
 /* harmony export */ });
-/* unused harmony export userProcesses */
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7514);
@@ -53443,7 +53567,7 @@ function loadStageContext(path) {
 
 /***/ }),
 
-/***/ 8024:
+/***/ 2706:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53849,6 +53973,47 @@ function presets_gemini(argv) {
         out.push('--yolo');
     return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() };
 }
+/**
+ * What each CLI reads its key, endpoint and model from. The agent environment is an
+ * allow-list, so these pass by default, on top of the names the profile's `env` adds.
+ */
+const MODEL_VARIABLES = {
+    claude: [
+        'ANTHROPIC_API_KEY',
+        'ANTHROPIC_AUTH_TOKEN',
+        'CLAUDE_CODE_OAUTH_TOKEN',
+        'ANTHROPIC_BASE_URL',
+        'ANTHROPIC_MODEL',
+        'ANTHROPIC_SMALL_FAST_MODEL',
+        'CLAUDE_CODE_USE_BEDROCK',
+        'CLAUDE_CODE_USE_VERTEX',
+        'AWS_REGION',
+        'ANTHROPIC_VERTEX_PROJECT_ID',
+        'CLOUD_ML_REGION'
+    ],
+    codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+    gemini: [
+        'GEMINI_API_KEY',
+        'GOOGLE_API_KEY',
+        'GOOGLE_GEMINI_BASE_URL',
+        'GOOGLE_CLOUD_PROJECT',
+        'GOOGLE_CLOUD_LOCATION',
+        'GOOGLE_GENAI_USE_VERTEXAI',
+        'GEMINI_MODEL'
+    ],
+    generic: []
+};
+/** The variables a preset's CLI is given by default. */
+function modelVariables(preset) {
+    return MODEL_VARIABLES[preset];
+}
+/**
+ * The names an agent may take from the job's environment: its preset's model variables plus
+ * the profile's own `env` (which adds to them, never replaces them), each once.
+ */
+function presets_allowedNames(profileEnv, preset) {
+    return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])];
+}
 function has(args, ...flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
 }
@@ -53905,48 +54070,8 @@ function isExecutableFile(path) {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/agent/environment.js
-// The runner's tokens and the files through which a step talks to the runner. An agent that
-// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
-// and post-step state (security.md rules 3 and 8).
-const RUNNER_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'GH_ENTERPRISE_TOKEN',
-    'GITHUB_ENTERPRISE_TOKEN',
-    'GITHUB_ENV',
-    'GITHUB_OUTPUT',
-    'GITHUB_STATE',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY'
-]);
-// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
-// action input, `github-token` included.
-const RUNNER_PREFIXES = (/* unused pure expression or super */ null && (['ACTIONS_', 'INPUT_']));
-/** True for a variable the agent must never see. Names are compared case-insensitively. */
-function isRunnerVariable(name) {
-    const upper = name.toUpperCase();
-    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
-/**
- * The agent's environment: the parent's, minus the runner's secrets and control variables,
- * plus the agent contract variables. The user's own variables (model keys, proxies) pass.
- */
-function environment_agentEnvironment(parent, contract) {
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value !== undefined && !isRunnerVariable(name))
-            env[name] = value;
-    }
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
-}
-
+// EXTERNAL MODULE: ./.build/agent/environment.js
+var environment = __nccwpck_require__(5353);
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
 
 // A stream-json line can be big (a Write tool call carries the whole file), but a line with
@@ -54103,11 +54228,15 @@ async function run_runAgent(opts) {
     const startedAt = Date.now();
     const isRoot = process.getuid?.() === 0;
     const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
-    const env = { ...agentEnvironment(opts.parentEnv, opts.contract), ...preset.env };
+    const allowed = allowedNames(opts.declaredEnv ?? [], preset.name);
+    const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
+    const given = { ...parentIdentity(opts.parentEnv), allowed, home };
+    const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
     if (opts.sandbox) {
+        // The proxy holds the model key: the agent gets its placeholder, never the key itself.
         for (const name of opts.sandbox.env.unset)
             delete env[name];
-        Object.assign(env, opts.sandbox.env.set, { HOME: opts.sandbox.home });
+        Object.assign(env, opts.sandbox.env.set);
     }
     const endedEarly = (cause) => ({
         ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
@@ -54943,6 +55072,11 @@ async function runStage(input) {
     let access;
     const accessWarnings = [];
     if (input.isolate) {
+        // Isolation first: a runner that cannot isolate (no sudo) stops here, before a model proxy
+        // listens, which nothing would close and which would keep the step alive.
+        const isolation = await input.isolate();
+        // The action keeps its own copy of what the agent was given; the agent's goes with it.
+        writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
         const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
         const found = await setUpModelAccess(preset, input.parentEnv);
         if (found && 'missing' in found) {
@@ -54951,9 +55085,7 @@ async function runStage(input) {
         else if (found) {
             access = found;
         }
-        // The action keeps its own copy of what the agent was given; the agent's goes with it.
-        writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
-        open = await openSandbox(await input.isolate(), {
+        open = await openSandbox(isolation, {
             repo: input.repo,
             branch: input.branch,
             workDir: input.workDir,
@@ -54986,6 +55118,7 @@ async function runStage(input) {
                     : join(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
+            declaredEnv: input.profile.env,
             logPath: join(input.workDir, 'agent.log'),
             stallTimeoutMs: input.config.agent.stallTimeoutMs,
             deadlineMs: input.config.agent.turnTimeoutMs,
