@@ -1,6 +1,6 @@
 // Unix users made for one test file and deleted after it, through root or `sudo -n` (CI's
 // runner user has passwordless sudo), like the action's own isolation.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
@@ -65,4 +65,17 @@ export function groupExists(name: string): boolean {
   } catch {
     return false
   }
+}
+
+/** Starts `argv` as `user`, detached and with no stdio, the way a stray agent process lives. */
+export function spawnAs(user: AgentUser, argv: string[]): ChildProcess {
+  const [file = '', ...args] = root() ? argv : ['sudo', '-n', '-u', user.name, '--', ...argv]
+  const child = spawn(file, args, {
+    stdio: 'ignore',
+    detached: true,
+    env: { PATH: '/usr/bin:/bin' },
+    ...(root() ? { uid: user.uid, gid: user.gid } : {})
+  })
+  child.unref()
+  return child
 }
