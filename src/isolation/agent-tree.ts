@@ -46,13 +46,21 @@ chmod 0700 -- "$area"`
 
 // The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
 // down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
-// symlink, anything else); a tree it swapped for a symlink is not followed anywhere.
-const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5
-if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$tree" ] && [ ! -L "$tree" ]; then
+// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
+// followed anywhere: root would move whatever it points at. In its own home (the one of its
+// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
+// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
+work=\${tree%/*}
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
+  [ -d "$tree" ] && [ ! -L "$tree" ]; then
   chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
 fi
 rm -rf -- "$area"
 find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
+  find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
+fi
 exit 0`
 
 /**
@@ -86,6 +94,8 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
     await writeFile(file, f.content, { mode: 0o600 })
   }
   await mkdir(path.join(home, 'tmp'), { recursive: true })
+  // Older than anything the agent makes: what is newer in its home at the end is the agent's.
+  await writeFile(markerOf(o.workDir), '', { mode: 0o600 })
   await runAsRoot(
     o.privilege,
     [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)],
@@ -111,10 +121,18 @@ export async function takeBack(p: Privilege, h: HandedOver): Promise<string | nu
     const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`
     await runAsRoot(
       p,
-      [sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
+      [
+        ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
+        ...[h.user.home, markerOf(path.dirname(h.returnTo))]
+      ],
       'take the agent tree back'
     )
   }
   const st = await lstatOrNull(h.returnTo)
   return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null
+}
+
+/** The file whose time is the hand-over's, in the runner's private work folder. */
+function markerOf(workDir: string): string {
+  return path.join(workDir, 'handed-over')
 }

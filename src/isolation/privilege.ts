@@ -47,6 +47,14 @@ interface RunResult {
   stderr: string
 }
 
+/**
+ * The whole environment of what the action runs as root or as the agent user: nothing of the
+ * action's own (its tokens, the model key) is ever in it.
+ */
+export function systemEnv(): NodeJS.ProcessEnv {
+  return { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' }
+}
+
 /** Runs a system command (no shell) and collects its output; never rejects. */
 function run(argv: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
   return new Promise<RunResult>((resolve) => {
@@ -54,7 +62,7 @@ function run(argv: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}
     const child = execFile(
       file,
       args,
-      { encoding: 'utf8', env: o.env ?? { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' } },
+      { encoding: 'utf8', env: o.env ?? systemEnv() },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0
         resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') })

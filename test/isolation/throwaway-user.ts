@@ -1,0 +1,81 @@
+// Unix users made for one test file and deleted after it, through root or `sudo -n` (CI's
+// runner user has passwordless sudo), like the action's own isolation.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { AgentUser } from '../../src/isolation/agent-user.js'
+
+const root = () => process.getuid?.() === 0
+
+/** `argv` run as root: directly when we are root, through `sudo -n` otherwise. */
+export function asRoot(argv: string[]): string {
+  const [file = '', ...args] = root() ? argv : ['sudo', '-n', '--', ...argv]
+  return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** A name no user or group has: `prefix` and random hex, at most 32 characters. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}${randomBytes(4).toString('hex')}`.slice(0, 32)
+}
+
+/** The user's /etc/passwd entry; throws for one that is not there. */
+export function lookUp(name: string): AgentUser {
+  const entry = entryOf('/etc/passwd', name)
+  const [, , uid = '', gid = '', , home = ''] = entry.split(':')
+  return { name, uid: Number(uid), gid: Number(gid), home }
+}
+
+function entryOf(file: string, name: string): string {
+  const entry = readFileSync(file, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`${name}:`))
+  if (!entry) throw new Error(`${name} is not in ${file}`)
+  return entry
+}
+
+/** A system user with its own group and no login shell; `groups` are extra groups. */
+export function createUser(prefix: string, groups: string[] = []): AgentUser {
+  const name = uniqueName(prefix)
+  asRoot([
+    'useradd',
+    '--system',
+    '--user-group',
+    '--create-home',
+    '--shell',
+    '/usr/sbin/nologin',
+    ...(groups.length ? ['--groups', groups.join(',')] : []),
+    name
+  ])
+  return lookUp(name)
+}
+
+/** Deletes the user, its home and its group; one that is gone already is fine. */
+export function deleteUser(name: string): void {
+  try {
+    asRoot(['userdel', '-r', name])
+  } catch {
+    // not there, or its home was not
+  }
+}
+
+/** Whether a group of that name exists. */
+export function groupExists(name: string): boolean {
+  try {
+    return entryOf('/etc/group', name) !== ''
+  } catch {
+    return false
+  }
+}
+
+/** Starts `argv` as `user`, detached and with no stdio, the way a stray agent process lives. */
+export function spawnAs(user: AgentUser, argv: string[]): ChildProcess {
+  const [file = '', ...args] = root() ? argv : ['sudo', '-n', '-u', user.name, '--', ...argv]
+  const child = spawn(file, args, {
+    stdio: 'ignore',
+    detached: true,
+    env: { PATH: '/usr/bin:/bin' },
+    ...(root() ? { uid: user.uid, gid: user.gid } : {})
+  })
+  child.unref()
+  return child
+}
