@@ -37,7 +37,7 @@ export function findPrivilege(): Privilege | null {
 }
 
 /** The command line that runs `argv` as root. */
-function asRoot(p: Privilege, argv: string[]): string[] {
+export function asRoot(p: Privilege, argv: string[]): string[] {
   return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv]
 }
 

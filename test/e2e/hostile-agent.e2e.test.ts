@@ -25,12 +25,13 @@ import {
   runAction,
   sharedDir,
   sharedFile,
+  testUser,
   type ActionRun
 } from '../harness/action-run.js'
 import { lookUp } from '../isolation/throwaway-user.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
-const AGENT_USER = `itervox-t${process.env.JEST_WORKER_ID ?? '0'}`
+const AGENT_USER = testUser('t')
 const MODEL_KEY = 'sk-real-secret'
 // What the harness gives the action: INPUT_GITHUB-TOKEN, GITHUB_TOKEN, ACTIONS_RUNTIME_TOKEN.
 const SECRETS = [
