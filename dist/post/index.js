@@ -52679,13 +52679,21 @@ chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"`));
 // The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
 // down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
-// symlink, anything else); a tree it swapped for a symlink is not followed anywhere.
-const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5
-if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$tree" ] && [ ! -L "$tree" ]; then
+// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
+// followed anywhere: root would move whatever it points at. In its own home (the one of its
+// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
+// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
+work=\${tree%/*}
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
+  [ -d "$tree" ] && [ ! -L "$tree" ]; then
   chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
 fi
 rm -rf -- "$area"
 find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
+  find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
+fi
 exit 0`;
 /**
  * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
@@ -52718,6 +52726,8 @@ async function handOver(o) {
         await writeFile(file, f.content, { mode: 0o600 });
     }
     await mkdir(path.join(home, 'tmp'), { recursive: true });
+    // Older than anything the agent makes: what is newer in its home at the end is the agent's.
+    await writeFile(markerOf(o.workDir), '', { mode: 0o600 });
     await runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
     return {
         user: o.user,
@@ -52736,10 +52746,17 @@ async function takeBack(p, h) {
     const back = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .n)(h.returnTo);
     if (!back) {
         const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-        await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_4__/* .runAsRoot */ .yf)(p, [sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours], 'take the agent tree back');
+        await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_4__/* .runAsRoot */ .yf)(p, [
+            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
+            ...[h.user.home, markerOf(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(h.returnTo))]
+        ], 'take the agent tree back');
     }
     const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_3__/* .lstatOrNull */ .n)(h.returnTo);
     return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+}
+/** The file whose time is the hand-over's, in the runner's private work folder. */
+function markerOf(workDir) {
+    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(workDir, 'handed-over');
 }
 
 
@@ -52847,7 +52864,9 @@ function readLines(file) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   CA: () => (/* binding */ systemProgram),
+/* harmony export */   NF: () => (/* binding */ systemEnv),
 /* harmony export */   Xb: () => (/* binding */ findPrivilege),
+/* harmony export */   tE: () => (/* binding */ asRoot),
 /* harmony export */   yf: () => (/* binding */ runAsRoot)
 /* harmony export */ });
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
@@ -52887,11 +52906,18 @@ function findPrivilege() {
 function asRoot(p, argv) {
     return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv];
 }
+/**
+ * The whole environment of what the action runs as root or as the agent user: nothing of the
+ * action's own (its tokens, the model key) is ever in it.
+ */
+function systemEnv() {
+    return { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' };
+}
 /** Runs a system command (no shell) and collects its output; never rejects. */
 function run(argv, o = {}) {
     return new Promise((resolve) => {
         const [file = '', ...args] = argv;
-        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, args, { encoding: 'utf8', env: o.env ?? { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' } }, (err, stdout, stderr) => {
+        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, args, { encoding: 'utf8', env: o.env ?? systemEnv() }, (err, stdout, stderr) => {
             const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
             resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
         });
@@ -53156,11 +53182,27 @@ function userProcesses(uid) {
 }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const KILL_WAIT_MS = 10_000;
+// How long a helper may take before it is taken for frozen (SIGSTOP from the agent) and killed.
+const HELPER_WAIT_MS = 3000;
+// Started as root, the helper becomes the agent user and calls kill(-1): the kernel signals every
+// process of the user in one pass, also a chain of forks that each exit as soon as the next is
+// born, which a scan of /proc can miss. The agent can signal a process of its own user, or read
+// its environment, so the helper is the agent user's only from the moment it is one call from
+// its signal, and its environment holds nothing.
+const SIGNAL_AS_USER = `const [uid, gid, signal] = process.argv.slice(1)
+process.setgroups([])
+process.setgid(Number(gid))
+process.setuid(Number(uid))
+try {
+  process.kill(-1, signal)
+} catch {}`;
 /**
  * All processes of the agent user, however they were started (`setsid`, double forks,
  * daemons): the agent user is the job's own, so everything it runs belongs to the agent.
- * They are signalled by `kill -1` run as that user, which reaches every process the user
- * owns in one call; the runner's user could not signal them itself.
+ * Each signal goes twice: from root to every process of the user seen in /proc, which no
+ * process of the agent can stop or delay, then by kill(-1) as the agent user (above), which
+ * reaches the ones the scan missed. Nothing is ever run as the agent user with the action's
+ * environment: the agent could read it there.
  */
 class UserProcesses {
     user;
@@ -53177,20 +53219,20 @@ class UserProcesses {
     alive() {
         return this.members().length > 0;
     }
-    /** SIGTERM to all, `graceMs` to exit, then SIGKILL until none is left. */
+    /**
+     * SIGTERM to all, `graceMs` to exit, then SIGKILL until none is left. SIGKILL goes at least
+     * once even when no process is seen: a chain of forks can slip past every scan.
+     */
     async end(graceMs) {
-        if (!this.alive())
-            return [];
-        await this.signal('TERM');
-        const until = Date.now() + graceMs;
-        while (Date.now() < until) {
-            if (!this.alive())
-                return [];
-            await sleep(25);
+        if (this.alive()) {
+            await this.signal('SIGTERM');
+            const until = Date.now() + graceMs;
+            while (Date.now() < until && this.alive())
+                await sleep(25);
         }
         const stop = Date.now() + KILL_WAIT_MS;
         for (;;) {
-            await this.signal('KILL');
+            await this.signal('SIGKILL');
             const left = this.members();
             if (left.length === 0)
                 return [];
@@ -53201,25 +53243,67 @@ class UserProcesses {
     }
     /** SIGKILL to all at once, for a process about to exit. */
     killNow() {
-        const [file = '', ...args] = this.argv('KILL');
-        (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawnSync)(file, args, { stdio: 'ignore', ...this.ids() });
+        const pids = this.members().map((p) => p.pid);
+        if (this.privilege.kind === 'root') {
+            for (const pid of pids)
+                signalPid(pid, 'SIGKILL');
+        }
+        else if (pids.length > 0) {
+            helperSync(this.fromRoot('SIGKILL', pids));
+        }
+        helperSync(this.asUser('SIGKILL'));
     }
-    signal(name) {
-        const [file = '', ...args] = this.argv(name);
-        return new Promise((resolve) => {
-            // Exit status 1 only says some process was gone already.
-            (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFile)(file, args, { ...this.ids() }, () => resolve());
-        });
+    async signal(name) {
+        const pids = this.members().map((p) => p.pid);
+        if (this.privilege.kind === 'root') {
+            for (const pid of pids)
+                signalPid(pid, name);
+        }
+        else if (pids.length > 0) {
+            await helper(this.fromRoot(name, pids));
+        }
+        await helper(this.asUser(name));
     }
-    argv(name) {
-        const kill = [this.kill, `-${name}`, '--', '-1'];
-        return this.privilege.kind === 'root'
-            ? kill
-            : [this.privilege.sudo, '-n', '-u', this.user.name, '--', ...kill];
+    /** `kill` run as root, for a runner user that cannot signal the agent user itself. */
+    fromRoot(name, pids) {
+        return (0,_privilege_js__WEBPACK_IMPORTED_MODULE_2__/* .asRoot */ .tE)(this.privilege, [this.kill, `-${name.slice(3)}`, '--', ...pids.map(String)]);
     }
-    ids() {
-        return this.privilege.kind === 'root' ? { uid: this.user.uid, gid: this.user.gid } : {};
+    asUser(name) {
+        const { uid, gid } = this.user;
+        const argv = [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
+        return (0,_privilege_js__WEBPACK_IMPORTED_MODULE_2__/* .asRoot */ .tE)(this.privilege, argv);
     }
+}
+function signalPid(pid, name) {
+    try {
+        process.kill(pid, name);
+    }
+    catch {
+        // gone already
+    }
+}
+function helperSync(argv) {
+    const [file = '', ...args] = argv;
+    (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawnSync)(file, args, {
+        stdio: 'ignore',
+        env: (0,_privilege_js__WEBPACK_IMPORTED_MODULE_2__/* .systemEnv */ .NF)(),
+        timeout: HELPER_WAIT_MS,
+        killSignal: 'SIGKILL'
+    });
+}
+/** Runs `argv` with no environment to speak of; one that hangs past its time is killed. */
+function helper(argv) {
+    const [file = '', ...args] = argv;
+    return new Promise((resolve) => {
+        const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(file, args, { stdio: 'ignore', env: (0,_privilege_js__WEBPACK_IMPORTED_MODULE_2__/* .systemEnv */ .NF)() });
+        const timer = setTimeout(() => child.kill('SIGKILL'), HELPER_WAIT_MS);
+        const done = () => {
+            clearTimeout(timer);
+            resolve();
+        };
+        child.once('exit', done);
+        child.once('error', done);
+    });
 }
 
 
