@@ -33835,6 +33835,7 @@ class user_processes_UserProcesses {
     user;
     privilege;
     kill;
+    setpriv = privilege_systemProgram('setpriv');
     constructor(user, privilege) {
         this.user = user;
         this.privilege = privilege;
@@ -33897,7 +33898,17 @@ class user_processes_UserProcesses {
     }
     asUser(name) {
         const { uid, gid } = this.user;
-        const argv = [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
+        // setpriv (util-linux, on every Debian and Ubuntu) starts in a few milliseconds where node
+        // takes some fifty; a kill it runs that the agent freezes is ended by the helper's timeout
+        // like a frozen node helper, and the root-side signals go on meanwhile.
+        const argv = this.setpriv
+            ? [this.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'].concat([
+                this.kill,
+                `-${name.slice(3)}`,
+                '--',
+                '-1'
+            ])
+            : [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
         return asRoot(this.privilege, argv);
     }
 }

@@ -53402,6 +53402,7 @@ class UserProcesses {
     user;
     privilege;
     kill;
+    setpriv = (0,isolation_privilege/* systemProgram */.CA)('setpriv');
     constructor(user, privilege) {
         this.user = user;
         this.privilege = privilege;
@@ -53464,7 +53465,17 @@ class UserProcesses {
     }
     asUser(name) {
         const { uid, gid } = this.user;
-        const argv = [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
+        // setpriv (util-linux, on every Debian and Ubuntu) starts in a few milliseconds where node
+        // takes some fifty; a kill it runs that the agent freezes is ended by the helper's timeout
+        // like a frozen node helper, and the root-side signals go on meanwhile.
+        const argv = this.setpriv
+            ? [this.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'].concat([
+                this.kill,
+                `-${name.slice(3)}`,
+                '--',
+                '-1'
+            ])
+            : [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
         return (0,isolation_privilege/* asRoot */.tE)(this.privilege, argv);
     }
 }

@@ -84,6 +84,7 @@ type Signal = 'SIGTERM' | 'SIGKILL'
  */
 export class UserProcesses implements ProcessSet {
   private readonly kill: string
+  private readonly setpriv = systemProgram('setpriv')
 
   constructor(
     private readonly user: AgentUser,
@@ -148,7 +149,17 @@ export class UserProcesses implements ProcessSet {
 
   private asUser(name: Signal): string[] {
     const { uid, gid } = this.user
-    const argv = [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name]
+    // setpriv (util-linux, on every Debian and Ubuntu) starts in a few milliseconds where node
+    // takes some fifty; a kill it runs that the agent freezes is ended by the helper's timeout
+    // like a frozen node helper, and the root-side signals go on meanwhile.
+    const argv = this.setpriv
+      ? [this.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'].concat([
+          this.kill,
+          `-${name.slice(3)}`,
+          '--',
+          '-1'
+        ])
+      : [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name]
     return asRoot(this.privilege, argv)
   }
 }

@@ -178,7 +178,9 @@ const m = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v
   keyof typeof phases,
   number
 >
+// A job runs one stage, so the job's start counts too; creating the user is once per runner.
 const cost =
+  m.start +
   m.handOver +
   m.proxy +
   (m.agentAsUser - m.agentAsUs) +
