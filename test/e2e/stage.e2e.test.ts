@@ -100,6 +100,8 @@ describe('a stage run by the bundled action', () => {
         .map((c) => c.body)
         .join('\n')
     ).not.toContain('isolation is none')
+    // pipeline() keeps only the newest for afterEach to stop.
+    await p.gh.stop()
 
     const q = await pipeline()
     checkoutShallow(q.sb)
