@@ -49537,6 +49537,8 @@ function agentEnvironment(parent, contract, opts) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   N4: () => (/* binding */ endGroup),
+/* harmony export */   Sc: () => (/* binding */ liveProcesses),
+/* harmony export */   lK: () => (/* binding */ readProc),
 /* harmony export */   xq: () => (/* binding */ groupAlive)
 /* harmony export */ });
 /* unused harmony exports groupProcesses, groupPids, signalGroup */
@@ -49546,11 +49548,18 @@ function agentEnvironment(parent, contract, opts) {
 // with kill(-pgid, 0), but its members and their CPU time are unknown.
 const hasProc = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)('/proc/self/stat');
 /**
- * Every live process whose process group is `pgid`, read from /proc. Zombies are left out:
- * they run nothing, and one whose parent never reaps it (some container init processes do
- * not) would otherwise be waited for forever. `undefined` when /proc cannot be read.
+ * Every live process whose process group is `pgid`, read from /proc. `undefined` when /proc
+ * cannot be read.
  */
 function groupProcesses(pgid) {
+    return liveProcesses((_pid, fields) => Number(fields[2]) === pgid);
+}
+/**
+ * Every live process that `keep` picks, given its pid and its /proc stat fields after the
+ * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
+ * (some container init processes do not) would otherwise be waited for forever.
+ */
+function liveProcesses(keep) {
     if (!hasProc)
         return undefined;
     let names;
@@ -49565,13 +49574,13 @@ function groupProcesses(pgid) {
         const first = name.charCodeAt(0);
         if (first < 48 || first > 57)
             continue; // not a pid
-        const stat = readStat(name);
+        const stat = readProc(`/proc/${name}/stat`);
         if (stat === undefined)
             continue; // it ended between readdir and read
         // The command name (field 2) may hold spaces and parentheses; fields after it do not.
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const state = fields[0];
-        if (Number(fields[2]) !== pgid || state === 'Z' || state === 'X')
+        if (state === 'Z' || state === 'X' || !keep(name, fields))
             continue;
         const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
         found.push({ pid: Number(name), cpuTicks: ticks });
@@ -49580,17 +49589,18 @@ function groupProcesses(pgid) {
 }
 // One shared buffer and a plain read: this runs for every process on the machine each
 // watchdog tick, and readFileSync's stat-and-allocate costs about three times as much.
-const statBuffer = Buffer.alloc(4096);
-function readStat(pid) {
+const procBuffer = Buffer.alloc(4096);
+/** The first 4 KiB of a /proc file (all of `stat`, the head of `status`), or undefined. */
+function readProc(path) {
     let fd;
     try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(`/proc/${pid}/stat`, 'r');
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, 'r');
     }
     catch {
         return undefined;
     }
     try {
-        return statBuffer.toString('latin1', 0, (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, statBuffer, 0, statBuffer.length, 0));
+        return procBuffer.toString('latin1', 0, (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, procBuffer, 0, procBuffer.length, 0));
     }
     catch {
         return undefined;
@@ -53121,30 +53131,11 @@ function cannotRun(file, uid) {
 /* harmony export */   V: () => (/* binding */ UserProcesses)
 /* harmony export */ });
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var _agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5407);
 /* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7514);
 
 
 
-const buffer = Buffer.alloc(4096);
-function read(file) {
-    let fd;
-    try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(file, 'r');
-    }
-    catch {
-        return undefined;
-    }
-    try {
-        return buffer.toString('latin1', 0, (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readSync)(fd, buffer, 0, buffer.length, 0));
-    }
-    catch {
-        return undefined;
-    }
-    finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
-    }
-}
 /**
  * Every live process of `uid` (real, effective or saved), read from /proc. `status` is read
  * rather than the owner of `/proc/<pid>`, which turns to root for a process that made itself
@@ -53152,33 +53143,12 @@ function read(file) {
  * seeing the agent's CPU time.
  */
 function userProcesses(uid) {
-    const found = [];
-    let names;
-    try {
-        names = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readdirSync)('/proc');
-    }
-    catch {
-        return found;
-    }
     const want = String(uid);
-    for (const name of names) {
-        const first = name.charCodeAt(0);
-        if (first < 48 || first > 57)
-            continue;
-        const status = read(`/proc/${name}/status`);
-        const uids = status && /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(status);
-        if (!uids || !uids.slice(1).includes(want))
-            continue;
-        const stat = read(`/proc/${name}/stat`);
-        if (!stat)
-            continue;
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (fields[0] === 'Z' || fields[0] === 'X')
-            continue;
-        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
-        found.push({ pid: Number(name), cpuTicks: ticks });
-    }
-    return found;
+    const owned = (pid) => {
+        const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec((0,_agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__/* .readProc */ .lK)(`/proc/${pid}/status`) ?? '');
+        return uids !== null && uids.slice(1).includes(want);
+    };
+    return (0,_agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__/* .liveProcesses */ .Sc)(owned) ?? [];
 }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const KILL_WAIT_MS = 10_000;
@@ -55163,53 +55133,30 @@ async function runStage(input) {
         key: input.key,
         phase: 'agent'
     };
-    let open;
-    let access;
-    const accessWarnings = [];
-    if (input.isolate) {
-        // Isolation first: a runner that cannot isolate (no sudo) stops here, before a model proxy
-        // listens, which nothing would close and which would keep the step alive.
-        const isolation = await input.isolate();
-        // The action keeps its own copy of what the agent was given; the agent's goes with it.
-        writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 });
-        const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
-        const found = await setUpModelAccess(preset, input.parentEnv);
-        if (found && 'missing' in found) {
-            accessWarnings.push(`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`);
-        }
-        else if (found) {
-            access = found;
-        }
-        open = await openSandbox(isolation, {
-            repo: input.repo,
-            branch: input.branch,
-            workDir: input.workDir,
-            homeFiles: [{ path: PROMPT_IN_HOME, content: prepared.prompt }, ...(access?.files ?? [])],
-            model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
-        }).catch(async (err) => {
-            await access?.proxy.close();
-            throw err;
-        });
-        ctx.sandbox = open.handedOver;
-    }
-    else {
+    // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
+    // listens, which nothing would close and which would keep the step alive.
+    const isolated = input.isolate
+        ? await openIsolated(await input.isolate(), input, prepared.prompt)
+        : undefined;
+    if (isolated)
+        ctx.sandbox = isolated.handedOver;
+    else
         ctx.snapshot = await snapshotGitDir(input.repo);
-    }
     saveStageContext(contextPath, ctx);
     let end;
     try {
         const agent = await runAgent({
             argv: input.profile.argv,
-            cwd: open?.handedOver.tree ?? input.repo,
-            ...(open ? { sandbox: open.sandbox } : {}),
+            cwd: isolated?.handedOver.tree ?? input.repo,
+            ...(isolated ? { sandbox: isolated.sandbox } : {}),
             prompt: prepared.prompt,
             contract: {
                 handoffPath: prepared.handoffPath,
                 runTimestamp: input.timestamp,
                 profile: input.profile.name,
                 issue: input.issue.identifier,
-                promptFile: open
-                    ? join(open.sandbox.home, PROMPT_IN_HOME)
+                promptFile: isolated
+                    ? join(isolated.sandbox.home, PROMPT_IN_HOME)
                     : join(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
@@ -55228,9 +55175,8 @@ async function runStage(input) {
     catch (err) {
         end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
     }
-    if (open) {
-        ctx.tree = await open.close(input.killGraceMs ?? 5000);
-        await access?.proxy.close();
+    if (isolated) {
+        ctx.tree = await isolated.close(input.killGraceMs ?? 5000);
         saveStageContext(contextPath, ctx);
     }
     const finalised = await finaliseStage(ctx, end);
@@ -55250,7 +55196,41 @@ async function runStage(input) {
         figures: prepared.figures,
         contextPath,
         ...finalised,
-        warnings: [...prepared.warnings, ...accessWarnings, ...finalised.warnings]
+        warnings: [...prepared.warnings, ...(isolated?.warnings ?? []), ...finalised.warnings]
+    };
+}
+/**
+ * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
+ * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
+ * the agent user, takes its tree back, then stops the proxy.
+ */
+async function openIsolated(isolation, input, prompt) {
+    // The action keeps its own copy of what the agent was given; the agent's goes with it.
+    writeFileSync(join(input.workDir, 'prompt.md'), prompt, { mode: 0o600 });
+    const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
+    const found = await setUpModelAccess(preset, input.parentEnv);
+    const access = found && !('missing' in found) ? found : undefined;
+    const warnings = found && 'missing' in found
+        ? [`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`]
+        : [];
+    const open = await openSandbox(isolation, {
+        repo: input.repo,
+        branch: input.branch,
+        workDir: input.workDir,
+        homeFiles: [{ path: PROMPT_IN_HOME, content: prompt }, ...(access?.files ?? [])],
+        model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
+    }).catch(async (err) => {
+        await access?.proxy.close();
+        throw err;
+    });
+    return {
+        ...open,
+        warnings,
+        close: async (graceMs) => {
+            const tree = await open.close(graceMs);
+            await access?.proxy.close();
+            return tree;
+        }
     };
 }
 /**

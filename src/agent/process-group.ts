@@ -12,11 +12,21 @@ export interface GroupProcess {
 const hasProc = existsSync('/proc/self/stat')
 
 /**
- * Every live process whose process group is `pgid`, read from /proc. Zombies are left out:
- * they run nothing, and one whose parent never reaps it (some container init processes do
- * not) would otherwise be waited for forever. `undefined` when /proc cannot be read.
+ * Every live process whose process group is `pgid`, read from /proc. `undefined` when /proc
+ * cannot be read.
  */
 export function groupProcesses(pgid: number): GroupProcess[] | undefined {
+  return liveProcesses((_pid, fields) => Number(fields[2]) === pgid)
+}
+
+/**
+ * Every live process that `keep` picks, given its pid and its /proc stat fields after the
+ * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
+ * (some container init processes do not) would otherwise be waited for forever.
+ */
+export function liveProcesses(
+  keep: (pid: string, fields: string[]) => boolean
+): GroupProcess[] | undefined {
   if (!hasProc) return undefined
   let names: string[]
   try {
@@ -28,12 +38,12 @@ export function groupProcesses(pgid: number): GroupProcess[] | undefined {
   for (const name of names) {
     const first = name.charCodeAt(0)
     if (first < 48 || first > 57) continue // not a pid
-    const stat = readStat(name)
+    const stat = readProc(`/proc/${name}/stat`)
     if (stat === undefined) continue // it ended between readdir and read
     // The command name (field 2) may hold spaces and parentheses; fields after it do not.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const state = fields[0]
-    if (Number(fields[2]) !== pgid || state === 'Z' || state === 'X') continue
+    if (state === 'Z' || state === 'X' || !keep(name, fields)) continue
     const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0)
     found.push({ pid: Number(name), cpuTicks: ticks })
   }
@@ -42,17 +52,18 @@ export function groupProcesses(pgid: number): GroupProcess[] | undefined {
 
 // One shared buffer and a plain read: this runs for every process on the machine each
 // watchdog tick, and readFileSync's stat-and-allocate costs about three times as much.
-const statBuffer = Buffer.alloc(4096)
+const procBuffer = Buffer.alloc(4096)
 
-function readStat(pid: string): string | undefined {
+/** The first 4 KiB of a /proc file (all of `stat`, the head of `status`), or undefined. */
+export function readProc(path: string): string | undefined {
   let fd: number
   try {
-    fd = openSync(`/proc/${pid}/stat`, 'r')
+    fd = openSync(path, 'r')
   } catch {
     return undefined
   }
   try {
-    return statBuffer.toString('latin1', 0, readSync(fd, statBuffer, 0, statBuffer.length, 0))
+    return procBuffer.toString('latin1', 0, readSync(fd, procBuffer, 0, procBuffer.length, 0))
   } catch {
     return undefined
   } finally {

@@ -1,27 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs'
-import type { GroupProcess } from '../agent/process-group.js'
+import { liveProcesses, readProc, type GroupProcess } from '../agent/process-group.js'
 import type { ProcessSet } from '../agent/process-set.js'
 import type { AgentUser } from './agent-user.js'
 import { asRoot, systemEnv, systemProgram, type Privilege } from './privilege.js'
-
-const buffer = Buffer.alloc(4096)
-
-function read(file: string): string | undefined {
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch {
-    return undefined
-  }
-  try {
-    return buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0))
-  } catch {
-    return undefined
-  } finally {
-    closeSync(fd)
-  }
-}
 
 /**
  * Every live process of `uid` (real, effective or saved), read from /proc. `status` is read
@@ -30,28 +11,12 @@ function read(file: string): string | undefined {
  * seeing the agent's CPU time.
  */
 function userProcesses(uid: number): GroupProcess[] {
-  const found: GroupProcess[] = []
-  let names: string[]
-  try {
-    names = readdirSync('/proc')
-  } catch {
-    return found
-  }
   const want = String(uid)
-  for (const name of names) {
-    const first = name.charCodeAt(0)
-    if (first < 48 || first > 57) continue
-    const status = read(`/proc/${name}/status`)
-    const uids = status && /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(status)
-    if (!uids || !uids.slice(1).includes(want)) continue
-    const stat = read(`/proc/${name}/stat`)
-    if (!stat) continue
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (fields[0] === 'Z' || fields[0] === 'X') continue
-    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0)
-    found.push({ pid: Number(name), cpuTicks: ticks })
+  const owned = (pid: string) => {
+    const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(readProc(`/proc/${pid}/status`) ?? '')
+    return uids !== null && uids.slice(1).includes(want)
   }
-  return found
+  return liveProcesses(owned) ?? []
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

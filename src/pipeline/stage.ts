@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { setUpModelAccess, type ModelAccess } from '../agent/model-access.js'
+import { setUpModelAccess } from '../agent/model-access.js'
 import { presetFor } from '../agent/presets.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
@@ -120,54 +120,29 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     key: input.key,
     phase: 'agent'
   }
-  let open: OpenSandbox | undefined
-  let access: ModelAccess | undefined
-  const accessWarnings: string[] = []
-  if (input.isolate) {
-    // Isolation first: a runner that cannot isolate (no sudo) stops here, before a model proxy
-    // listens, which nothing would close and which would keep the step alive.
-    const isolation = await input.isolate()
-    // The action keeps its own copy of what the agent was given; the agent's goes with it.
-    writeFileSync(join(input.workDir, 'prompt.md'), prepared.prompt, { mode: 0o600 })
-    const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name
-    const found = await setUpModelAccess(preset, input.parentEnv)
-    if (found && 'missing' in found) {
-      accessWarnings.push(
-        `profile ${input.profile.name}: ${found.missing}, so its agent has no model key`
-      )
-    } else if (found) {
-      access = found
-    }
-    open = await openSandbox(isolation, {
-      repo: input.repo,
-      branch: input.branch,
-      workDir: input.workDir,
-      homeFiles: [{ path: PROMPT_IN_HOME, content: prepared.prompt }, ...(access?.files ?? [])],
-      model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
-    }).catch(async (err: unknown) => {
-      await access?.proxy.close()
-      throw err
-    })
-    ctx.sandbox = open.handedOver
-  } else {
-    ctx.snapshot = await snapshotGitDir(input.repo)
-  }
+  // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
+  // listens, which nothing would close and which would keep the step alive.
+  const isolated = input.isolate
+    ? await openIsolated(await input.isolate(), input, prepared.prompt)
+    : undefined
+  if (isolated) ctx.sandbox = isolated.handedOver
+  else ctx.snapshot = await snapshotGitDir(input.repo)
   saveStageContext(contextPath, ctx)
 
   let end: StageEnd
   try {
     const agent = await runAgent({
       argv: input.profile.argv,
-      cwd: open?.handedOver.tree ?? input.repo,
-      ...(open ? { sandbox: open.sandbox } : {}),
+      cwd: isolated?.handedOver.tree ?? input.repo,
+      ...(isolated ? { sandbox: isolated.sandbox } : {}),
       prompt: prepared.prompt,
       contract: {
         handoffPath: prepared.handoffPath,
         runTimestamp: input.timestamp,
         profile: input.profile.name,
         issue: input.issue.identifier,
-        promptFile: open
-          ? join(open.sandbox.home, PROMPT_IN_HOME)
+        promptFile: isolated
+          ? join(isolated.sandbox.home, PROMPT_IN_HOME)
           : join(input.workDir, 'prompt.md')
       },
       parentEnv: input.parentEnv,
@@ -185,9 +160,8 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   } catch (err) {
     end = { outcome: 'failed', reason: `the agent could not run: ${(err as Error).message}` }
   }
-  if (open) {
-    ctx.tree = await open.close(input.killGraceMs ?? 5000)
-    await access?.proxy.close()
+  if (isolated) {
+    ctx.tree = await isolated.close(input.killGraceMs ?? 5000)
     saveStageContext(contextPath, ctx)
   }
   const finalised = await finaliseStage(ctx, end)
@@ -207,7 +181,47 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     figures: prepared.figures,
     contextPath,
     ...finalised,
-    warnings: [...prepared.warnings, ...accessWarnings, ...finalised.warnings]
+    warnings: [...prepared.warnings, ...(isolated?.warnings ?? []), ...finalised.warnings]
+  }
+}
+
+/**
+ * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
+ * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
+ * the agent user, takes its tree back, then stops the proxy.
+ */
+async function openIsolated(
+  isolation: Isolation,
+  input: StageInput,
+  prompt: string
+): Promise<OpenSandbox & { warnings: string[] }> {
+  // The action keeps its own copy of what the agent was given; the agent's goes with it.
+  writeFileSync(join(input.workDir, 'prompt.md'), prompt, { mode: 0o600 })
+  const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name
+  const found = await setUpModelAccess(preset, input.parentEnv)
+  const access = found && !('missing' in found) ? found : undefined
+  const warnings =
+    found && 'missing' in found
+      ? [`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`]
+      : []
+  const open = await openSandbox(isolation, {
+    repo: input.repo,
+    branch: input.branch,
+    workDir: input.workDir,
+    homeFiles: [{ path: PROMPT_IN_HOME, content: prompt }, ...(access?.files ?? [])],
+    model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
+  }).catch(async (err: unknown) => {
+    await access?.proxy.close()
+    throw err
+  })
+  return {
+    ...open,
+    warnings,
+    close: async (graceMs) => {
+      const tree = await open.close(graceMs)
+      await access?.proxy.close()
+      return tree
+    }
   }
 }
 
