@@ -138,7 +138,7 @@ export interface TrailCommits {
   head: string
   /**
    * Where the branch left its base branch: the handoffs committed there are earlier issues'
-   * and are never shown. Null only where there is no base branch at all.
+   * and are never shown. Null shows every handoff at `head`, as itervox does.
    */
   since: string | null
 }
