@@ -108,13 +108,7 @@ async function post(): Promise<void> {
         ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
         : {})
     })
-    const prepared = {
-      repo: ctx.repo,
-      branch: ctx.branch,
-      baseBranch: defaultBranch,
-      baseSha: ctx.baseSha,
-      created: ctx.created
-    }
+    const prepared = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
     const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`
     const published = await workspace.publish(prepared, done.commit.sha, rescue)
     if ('failed' in published) {

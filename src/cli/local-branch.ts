@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js'
 import { validateBranchName } from '../git/branch.js'
 import { git, GitError } from '../git/git.js'
+import { forkPoint } from '../git/fork-point.js'
 import { resolveCommit } from '../git/repo.js'
 import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
 import { RUNS_DIR } from '../tracker/local-record.js'
@@ -9,38 +10,83 @@ export interface LocalBranch {
   branch: string
   /** The commit the stage starts from: the branch's head. */
   baseSha: string
+  /** Where the branch left the base branch (handoffs there are earlier issues'). */
+  forkSha: string
   /** The branch was made for this stage. */
   created: boolean
 }
 
 /**
- * Checks out the issue branch `itervox/<id>`: the existing one, or a new one made from
- * `workspace.base_branch` when WORKFLOW.md names it, else from the current branch. There is
- * no remote: nothing is fetched or pushed.
+ * Checks out the issue branch `itervox/<id>`: the existing one, or a new one made from the base
+ * branch (see baseBranchOf), never from whatever happens to be checked out. There is no
+ * remote: nothing is fetched or pushed.
  */
 export async function checkoutIssueBranch(
   root: string,
   id: string,
-  baseBranch?: string
+  base: string
 ): Promise<LocalBranch> {
   const branch = await validateBranchName(`itervox/${id}`)
   const current = await currentBranch(root)
   const existing = await resolveCommit(root, `refs/heads/${branch}`)
   if (existing) {
+    const forkSha = await localForkPoint(root, existing, branch, base)
     if (current !== branch) await checkout(root, ['--quiet', branch], branch)
-    return { branch, baseSha: existing, created: false }
+    return { branch, baseSha: existing, forkSha, created: false }
   }
-  const base = baseBranch ? await validateBranchName(baseBranch) : null
-  const baseSha = await resolveCommit(root, base ? `refs/heads/${base}` : 'HEAD')
-  if (!baseSha) {
+  const baseSha = await baseCommit(root, base)
+  await checkout(root, ['--quiet', '-b', branch, baseSha], branch)
+  return { branch, baseSha, forkSha: baseSha, created: true }
+}
+
+/**
+ * Where a new issue branch starts and whose history tells an issue's handoffs from earlier
+ * ones: `workspace.base_branch` when WORKFLOW.md names it, else the repository's default
+ * branch (origin's HEAD, then `init.defaultBranch`, `main`, `master`, whichever exists here).
+ */
+export async function baseBranchOf(root: string, configured?: string): Promise<string> {
+  if (!(await resolveCommit(root, 'HEAD'))) {
     throw new UserError(
-      base
-        ? `workspace.base_branch "${base}" is not a branch of this repository; create it or change WORKFLOW.md`
-        : 'the repository has no commit yet; commit WORKFLOW.md and the profile files first'
+      'the repository has no commit yet; commit WORKFLOW.md and the profile files first'
     )
   }
-  await checkout(root, ['--quiet', '-b', branch, baseSha], branch)
-  return { branch, baseSha, created: true }
+  if (configured) return validateBranchName(configured)
+  const named: string[] = []
+  const originHead = await git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'], {
+    okCodes: [1, 128]
+  })
+  const prefix = 'refs/remotes/origin/'
+  if (originHead.code === 0 && originHead.stdout.startsWith(prefix)) {
+    named.push(originHead.stdout.trim().slice(prefix.length))
+  }
+  const init = await git(root, ['config', '--get', 'init.defaultBranch'], { okCodes: [1] })
+  if (init.code === 0) named.push(init.stdout.trim())
+  named.push('main', 'master')
+  for (const name of named) {
+    if (name && (await resolveCommit(root, `refs/heads/${name}`))) return name
+  }
+  throw new UserError(
+    'cannot tell which branch is the base of issue branches here (no main or master); name it in WORKFLOW.md as workspace.base_branch'
+  )
+}
+
+/** Where `head` left the base branch, for the handoffs the stage at `head` may show. */
+export async function localForkPoint(
+  root: string,
+  head: string,
+  branch: string,
+  base: string
+): Promise<string> {
+  await baseCommit(root, base)
+  return forkPoint({ repo: root, head, base: `refs/heads/${base}`, branch, baseBranch: base })
+}
+
+async function baseCommit(root: string, base: string): Promise<string> {
+  const sha = await resolveCommit(root, `refs/heads/${base}`)
+  if (sha) return sha
+  throw new UserError(
+    `the base branch "${base}" is not a branch of this repository (or has no commit yet); create it or set workspace.base_branch in WORKFLOW.md`
+  )
 }
 
 /** The checked-out branch, or null when HEAD is detached. */

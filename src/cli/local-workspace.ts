@@ -1,8 +1,8 @@
 import { readCommittedFile } from '../git/committed-file.js'
 import { findLandedStage, type StageKey } from '../git/trailers.js'
-import type { PreparedBranch, Published, Workspace } from '../pipeline/ports.js'
+import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
 import { withIssueFileSetAside } from './issue-guard.js'
-import { assertCleanWorktree, checkoutIssueBranch, currentBranch } from './local-branch.js'
+import { assertCleanWorktree, baseBranchOf, checkoutIssueBranch } from './local-branch.js'
 
 /**
  * The local runner's git side: the issue branch in the user's own checkout, with no remote. A
@@ -13,8 +13,8 @@ export class LocalWorkspace implements Workspace {
 
   async prepare(): Promise<PreparedBranch> {
     await assertCleanWorktree(this.o.root)
-    const base = this.o.baseBranch ?? (await currentBranch(this.o.root)) ?? 'HEAD'
-    const b = await checkoutIssueBranch(this.o.root, this.o.issueId, this.o.baseBranch)
+    const base = await baseBranchOf(this.o.root, this.o.baseBranch)
+    const b = await checkoutIssueBranch(this.o.root, this.o.issueId, base)
     return { ...b, repo: this.o.root, baseBranch: base }
   }
 
@@ -22,7 +22,7 @@ export class LocalWorkspace implements Workspace {
     return findLandedStage(this.o.root, prepared.baseSha, key)
   }
 
-  async publish(_prepared: PreparedBranch, commit: string): Promise<Published> {
+  async publish(_prepared: PublishTarget, commit: string): Promise<Published> {
     return { commit }
   }
 

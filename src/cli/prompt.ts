@@ -6,13 +6,15 @@ import { promptForStage } from '../pipeline/stage-prompt.js'
 import { readLocalIssue } from '../tracker/local.js'
 import type { Issue } from '../tracker/types.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { baseBranchOf, currentBranch, localForkPoint } from './local-branch.js'
 import { loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
 Usage: itervox-handoff prompt --profile NAME [--issue ID] [--timestamp TS] [--workflow FILE]
 
 Prints the whole prompt the profile's agent would get for a stage run now, built from the
-handoffs committed at HEAD (run it inside the repository).
+handoffs committed at HEAD since it left the base branch (workspace.base_branch, or the
+repository's default branch): run it inside the repository, on the issue's branch.
 
 Options:
   --profile NAME    the profile to run (required)
@@ -62,9 +64,11 @@ export const promptCommand: Command = {
     const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE
     const automation = automationForProfile(config, profile.name, issue.state)
 
+    const head = await resolveCommit(root, 'HEAD')
     const stage = await promptForStage({
       repo: root,
-      commit: await resolveCommit(root, 'HEAD'),
+      commit: head,
+      since: head ? await forkOfHead(root, head, config.workspace.baseBranch) : null,
       config,
       profile,
       automation,
@@ -76,4 +80,10 @@ export const promptCommand: Command = {
     process.stdout.write(stage.prompt + '\n')
     return 0
   }
+}
+
+/** Where HEAD left the base branch; HEAD itself when it is on the base branch. */
+async function forkOfHead(root: string, head: string, configured?: string): Promise<string> {
+  const base = await baseBranchOf(root, configured)
+  return localForkPoint(root, head, (await currentBranch(root)) ?? 'HEAD', base)
 }

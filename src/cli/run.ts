@@ -6,6 +6,7 @@ import { parseCommandArgs, stringOpt, type Command } from './args.js'
 import { withInterrupts } from './interrupts.js'
 import { runLocalPipeline, type LocalPipelineResult } from './local-pipeline.js'
 import { outputMode, StageProgress, type Out } from './progress.js'
+import { rememberCheckout, restoreCheckout } from './user-checkout.js'
 import { loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
@@ -13,9 +14,10 @@ Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow 
 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
-or the current branch, the first time), with the same prompt and checks. The deliverable, or a
-.partial.md when the agent failed, is committed to that branch, and the issue file's state moves
-as the pipeline decides. Nothing is pushed. The issue's run record is kept in .itervox/runs/.
+or the repository's default branch, the first time), with the same prompt and checks. The
+deliverable, or a .partial.md when the agent failed, is committed to that branch, and the issue
+file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
+.itervox/runs/. When it ends, you are back on the branch you were on.
 
 Options:
   --issue ID        the local issue, e.g. DEMO-1 (required)
@@ -52,6 +54,7 @@ export const runCommand: Command = {
 
     const mode = outputMode(values.json === true, process.stdout)
     const progress = new StageProgress(process.stdout, mode)
+    const was = await rememberCheckout(root)
     let ran: { result: LocalPipelineResult; interrupted: boolean }
     try {
       ran = await withInterrupts((signal) =>
@@ -70,6 +73,8 @@ export const runCommand: Command = {
       )
     } finally {
       progress.clear()
+      const stuck = await restoreCheckout(root, was)
+      if (stuck) process.stderr.write(`warning: ${stuck}\n`)
     }
     const { result } = ran
 

@@ -3,7 +3,8 @@ import path from 'node:path'
 import { UserError } from '../errors.js'
 import { git, type GitAuth } from './git.js'
 import { lstatOrNull } from './lstat.js'
-import { resolveCommit } from './repo.js'
+import { forkPoint } from './fork-point.js'
+import { isShallow, resolveCommit } from './repo.js'
 
 export interface PrepareOptions {
   /** The workspace: a checkout (shallow or not), or an empty or missing directory. */
@@ -27,6 +28,8 @@ export interface PreparedBranch {
   branch: string
   /** The commit the stage starts from: the branch's head on the remote, or the base's. */
   baseSha: string
+  /** Where the branch left the base branch; handoffs committed there are not the issue's. */
+  forkSha: string
   /** The branch did not exist on the remote; the first push creates it. */
   created: boolean
 }
@@ -49,13 +52,16 @@ export async function prepareIssueBranch(o: PrepareOptions): Promise<PreparedBra
   await removeStaleLocks(repo)
   const heads = await remoteHeads(repo, remote, [o.branch, o.base], o.auth)
   const created = !heads.has(o.branch)
-  if (created && !heads.has(o.base)) {
+  // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
+  if (!heads.has(o.base)) {
     throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`)
   }
   const source = created ? o.base : o.branch
   const depth = o.depth ?? DEFAULT_DEPTH
   const shallow = fresh || (await isShallow(repo))
-  const tracking = `refs/remotes/${remote}/${source}`
+  const tracking = (name: string) => `refs/remotes/${remote}/${name}`
+  const refspec = (name: string) => `+refs/heads/${name}:${tracking(name)}`
+  const refspecs = source === o.base ? [refspec(o.base)] : [refspec(source), refspec(o.base)]
   await git(
     repo,
     [
@@ -64,15 +70,26 @@ export async function prepareIssueBranch(o: PrepareOptions): Promise<PreparedBra
       '--recurse-submodules=no',
       ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
       remote,
-      `+refs/heads/${source}:${tracking}`
+      ...refspecs
     ],
     { auth: o.auth }
   )
-  const baseSha = await resolveCommit(repo, tracking)
-  if (!baseSha) throw new Error(`fetching ${source} left no ${tracking}`)
+  const baseSha = await resolveCommit(repo, tracking(source))
+  if (!baseSha) throw new Error(`fetching ${source} left no ${tracking(source)}`)
+  const forkSha =
+    source === o.base
+      ? baseSha
+      : await forkPoint({
+          repo,
+          head: baseSha,
+          base: tracking(o.base),
+          branch: o.branch,
+          baseBranch: o.base,
+          deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
+        })
   // --force: a reused workspace may hold changes or untracked files in the way.
   await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha])
-  return { branch: o.branch, baseSha, created }
+  return { branch: o.branch, baseSha, forkSha, created }
 }
 
 /**
@@ -145,9 +162,4 @@ async function remoteHeads(
     if (sha && ref && refs.includes(ref)) heads.set(ref.slice('refs/heads/'.length), sha)
   }
   return heads
-}
-
-async function isShallow(repo: string): Promise<boolean> {
-  const r = await git(repo, ['rev-parse', '--is-shallow-repository'])
-  return r.stdout.trim() === 'true'
 }

@@ -1,5 +1,5 @@
 import { messageOf } from '../errors.js'
-import type { PreparedBranch, Published, Workspace } from '../pipeline/ports.js'
+import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
 import { prepareIssueBranch } from './branch.js'
 import { readCommittedFile } from './committed-file.js'
 import { git, type GitAuth } from './git.js'
@@ -30,7 +30,7 @@ export class RemoteWorkspace implements Workspace {
     return findLandedStage(this.o.repo, prepared.baseSha, key)
   }
 
-  async publish(prepared: PreparedBranch, commit: string, rescueRef: string): Promise<Published> {
+  async publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published> {
     const push = (branch: string, created: boolean) =>
       pushWithRetry({
         repo: this.o.repo,

@@ -19,3 +19,8 @@ export async function resolveCommit(repo: string, rev: string): Promise<string |
   })
   return r.code === 0 ? r.stdout.trim() : null
 }
+
+export async function isShallow(repo: string): Promise<boolean> {
+  const r = await git(repo, ['rev-parse', '--is-shallow-repository'])
+  return r.stdout.trim() === 'true'
+}

@@ -3,7 +3,7 @@
 // that does not fit, so the cost follows what is shown, not the size of the history.
 import type { GitObjects, TreeEntry } from '../git/objects.js'
 import { BlockBudget } from './budget.js'
-import { selectCandidates, type Candidates, type DirEntry } from './candidates.js'
+import { isSafeName, selectCandidates, type Candidates, type DirEntry } from './candidates.js'
 import { cleanHandoffText, describeCleaning } from './handoff-text.js'
 import { JOIN, fileHeader } from './layout.js'
 import { HANDOFF_DIR } from './naming.js'
@@ -132,23 +132,36 @@ export function renderHandoffBlock(
 const SIZE_WINDOW = 64
 const MAX_BATCH = 256
 
-/** The block from the handoffs committed at `commitish`, read from git objects. */
+/** Which commits the trail is read from. */
+export interface TrailCommits {
+  /** The issue branch's commit, whose handoffs are read. */
+  head: string
+  /**
+   * Where the branch left its base branch: the handoffs committed there are earlier issues'
+   * and are never shown. Null shows every handoff at `head`, as itervox does.
+   */
+  since: string | null
+}
+
+/** The block from the handoffs committed at `at.head` and not at `at.since`, from git objects. */
 export async function buildHandoffBlock(
   git: GitObjects,
-  commitish: string,
+  at: TrailCommits,
   opts: BlockOptions
 ): Promise<BlockResult> {
   checkOptions(opts)
-  const listing = await git.listTree(commitish, HANDOFF_DIR)
+  const listing = await git.listTree(at.head, HANDOFF_DIR)
   if (listing.kind === 'missing') return noBlock([])
   if (listing.kind === 'other') {
     const what =
       listing.path === HANDOFF_DIR ? HANDOFF_DIR : `${listing.path} (a parent of ${HANDOFF_DIR})`
     return noBlock([
-      `refused ${what} at ${commitish}: it is ${describeMode(listing.mode)}, not a directory; no prior handoff was read`
+      `refused ${what} at ${at.head}: it is ${describeMode(listing.mode)}, not a directory; no prior handoff was read`
     ])
   }
-  const found = selectCandidates(listing.entries, opts)
+  const trail = at.since ? await branchOwn(git, listing.entries, at.since) : null
+  const found = selectCandidates(trail?.entries ?? listing.entries, opts)
+  if (trail?.warning) found.warnings.unshift(trail.warning)
   const files = found.entries
   const sizeOf = async (file: TreeEntry, i: number): Promise<number> => {
     if (file.size === null) {
@@ -188,6 +201,32 @@ export async function buildHandoffBlock(
     step = it.next(decodeUtf8(bytes))
   }
   return step.value
+}
+
+/**
+ * The entries the branch added: a name the base branch already had at the fork point is
+ * another issue's deliverable, also when this branch changed its text.
+ */
+async function branchOwn(
+  git: GitObjects,
+  entries: TreeEntry[],
+  since: string
+): Promise<{ entries: TreeEntry[]; warning?: string }> {
+  const before = await git.listTree(since, HANDOFF_DIR)
+  if (before.kind !== 'tree') return { entries }
+  const oids = new Map(before.entries.map((e) => [e.name, e.oid]))
+  const changed: string[] = []
+  const own = entries.filter((e) => {
+    const oid = oids.get(e.name)
+    if (oid !== undefined && oid !== e.oid && isSafeName(e.name)) changed.push(e.name)
+    return oid === undefined
+  })
+  if (changed.length === 0) return { entries: own }
+  const shown = changed.slice(0, 10).join(', ') + (changed.length > 10 ? ', …' : '')
+  return {
+    entries: own,
+    warning: `left out ${changed.length} handoff file${changed.length === 1 ? '' : 's'} that ${changed.length === 1 ? 'was' : 'were'} on the base branch before this branch left it, though this branch changed ${changed.length === 1 ? 'it' : 'them'}: ${shown}`
+  }
 }
 
 function overCap(size: number, opts: BlockOptions): Decoded | null {

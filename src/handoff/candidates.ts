@@ -26,6 +26,10 @@ export interface Candidates<E extends DirEntry> {
 // its `### <name>` header line or look like something else.
 const SAFE_NAME = /^[A-Za-z0-9._-]+\.md$/
 const MAX_NAME_BYTES = 255
+
+/** A name that may appear in a `### <name>` header (and so in a one-line message). */
+export const isSafeName = (name: string): boolean =>
+  SAFE_NAME.test(name) && name.length <= MAX_NAME_BYTES
 const LISTED_PER_WARNING = 10
 
 /**
@@ -48,7 +52,7 @@ export function selectCandidates<E extends DirEntry>(
   for (const e of all) {
     if (!e.name.endsWith('.md') || e.mode === '040000' || e.type === 'tree') continue
     if (e.name === own || e.name === ownPartial) continue
-    if (!SAFE_NAME.test(e.name) || e.name.length > MAX_NAME_BYTES) {
+    if (!isSafeName(e.name)) {
       skip('names that are not [A-Za-z0-9._-]+.md', quoteName(e.name))
     } else if (e.mode === '120000') {
       skip('symbolic links (mode 120000), never followed', e.name)

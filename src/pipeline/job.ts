@@ -203,6 +203,7 @@ export async function runJob(j: JobInput): Promise<JobResult> {
         repo: prepared.repo,
         branch: prepared.branch,
         baseSha: prepared.baseSha,
+        forkSha: prepared.forkSha,
         created: prepared.created,
         runId: run,
         timestamp,

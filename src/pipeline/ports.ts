@@ -72,9 +72,17 @@ export interface PreparedBranch {
   baseBranch: string
   /** The commit the stage starts from. */
   baseSha: string
+  /**
+   * Where the branch left `baseBranch` (their merge-base): handoffs committed there came from
+   * the base branch, earlier issues' trails, and are not shown as this issue's.
+   */
+  forkSha: string
   /** The branch was new when the stage began. */
   created: boolean
 }
+
+/** What publishing needs of a prepared branch (the `post:` step has only this much). */
+export type PublishTarget = Pick<PreparedBranch, 'branch' | 'baseSha' | 'created'>
 
 export type Published =
   /** On the issue branch (`rescuedTo` unset) or, when the branch refused it, on a rescue ref. */
@@ -87,7 +95,7 @@ export interface Workspace {
   /** The commit of an earlier run of exactly this stage, if it landed. */
   findLanded(prepared: PreparedBranch, key: StageKey): Promise<LandedStage | null>
   /** Publishes the stage's commit; never throws for a refused push (the result says where). */
-  publish(prepared: PreparedBranch, commit: string, rescueRef: string): Promise<Published>
+  publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published>
   /** A committed regular file within `maxBytes`, as text; null when there is none. */
   readCommitted(commit: string, path: string, maxBytes: number): Promise<string | null>
   /** Runs the stage with whatever the workspace must set aside meanwhile. */

@@ -23,10 +23,14 @@ export interface PreparedPrompt {
   warnings: string[]
 }
 
-/** The stage's prompt from the handoffs committed at `commit` (never from the worktree). */
+/**
+ * The stage's prompt from the handoffs committed at `commit` (never from the worktree) that
+ * were not committed at `since`, where the branch left its base branch.
+ */
 export async function promptForStage(o: {
   repo: string
   commit: string | null
+  since: string | null
   config: WorkflowConfig
   profile: ProfileConfig
   automation?: AutomationConfig
@@ -41,7 +45,11 @@ export async function promptForStage(o: {
   if (o.commit) {
     const git = new GitObjects(o.repo)
     try {
-      const built = await buildHandoffBlock(git, o.commit, { ...o.config.handoff, ownPath })
+      const built = await buildHandoffBlock(
+        git,
+        { head: o.commit, since: o.since },
+        { ...o.config.handoff, ownPath }
+      )
       block = built
       truncatedFile = built.truncatedFile
     } finally {

@@ -27,6 +27,8 @@ export interface StageInput {
   repo: string
   branch: string
   baseSha: string
+  /** Where the branch left its base: the handoffs committed there are not this issue's. */
+  forkSha: string
   created: boolean
   runId: string
   timestamp: string
@@ -88,6 +90,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   const prepared = await promptForStage({
     repo: input.repo,
     commit: input.baseSha,
+    since: input.forkSha,
     config: input.config,
     profile: input.profile,
     automation: input.automation,

@@ -67,7 +67,7 @@ async function child(repoDir: string, commit: string): Promise<void> {
     })(repoDir)
     gc?.()
     const t0 = performance.now()
-    const block = await buildHandoffBlock(git, commit, DEFAULT_BLOCK_OPTIONS)
+    const block = await buildHandoffBlock(git, { head: commit, since: null }, DEFAULT_BLOCK_OPTIONS)
     await git.close()
     const ms = performance.now() - t0
     if (run > 0) times.push(ms) // run 0 warms up the JIT

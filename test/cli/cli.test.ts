@@ -39,6 +39,14 @@ function seedRepo(): string {
     join(dir, '.itervox/issues/ENG-42.md'),
     '---\ntitle: Add CSV export\nstate: Researching\n---\n\nUsers want CSV.\u200b\n'
   )
+  // An earlier issue's trail, merged to main with its pull request: never this issue's.
+  writeFileSync(
+    join(dir, '.itervox/handoff/2026-05-01T09-00-00Z_researcher.md'),
+    '# Research for an earlier issue\n'
+  )
+  git(dir, 'add', '-A')
+  git(dir, 'commit', '--quiet', '-m', 'seed')
+  git(dir, 'checkout', '--quiet', '-b', 'itervox/ENG-42')
   writeFileSync(
     join(dir, '.itervox/handoff/2026-05-26T14-30-45Z_researcher.md'),
     '# Research\n\nUse csv-stringify.\n'
@@ -48,7 +56,7 @@ function seedRepo(): string {
     'half\n'
   )
   git(dir, 'add', '-A')
-  git(dir, 'commit', '--quiet', '-m', 'seed')
+  git(dir, 'commit', '--quiet', '-m', 'stages')
   return dir
 }
 
@@ -85,7 +93,7 @@ describe('itervox-handoff CLI (dist)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
-  it('prints the exact prompt a stage would get from the handoffs at HEAD', async () => {
+  it('prints the exact prompt a stage would get from the handoffs HEAD added since main', async () => {
     const r = await cli(
       repo,
       [

@@ -12,7 +12,12 @@ describe('prepareIssueBranch', () => {
     const origin = makeOrigin()
     const work = shallowCheckout(origin)
     const r = await prepareIssueBranch({ repo: work, branch: 'itervox/7', base: 'main' })
-    expect(r).toEqual({ branch: 'itervox/7', baseSha: origin.main, created: true })
+    expect(r).toEqual({
+      branch: 'itervox/7',
+      baseSha: origin.main,
+      forkSha: origin.main,
+      created: true
+    })
     expect(sh(work, 'symbolic-ref', 'HEAD')).toBe('refs/heads/itervox/7')
     expect(sh(work, 'rev-parse', 'HEAD')).toBe(origin.main)
     expect(sh(origin.dir, 'branch', '--list', 'itervox/7')).toBe('')
@@ -25,7 +30,7 @@ describe('prepareIssueBranch', () => {
     const work = shallowCheckout(origin)
 
     const r = await prepareIssueBranch({ repo: work, branch: 'itervox/7', base: 'main' })
-    expect(r).toEqual({ branch: 'itervox/7', baseSha: head, created: false })
+    expect(r).toEqual({ branch: 'itervox/7', baseSha: head, forkSha: origin.main, created: false })
     expect(sh(work, 'rev-parse', 'HEAD')).toBe(head)
     expect(readFileSync(path.join(work, 'docs/stage1.md'), 'utf8')).toBe('from stage one\n')
     expect(sh(work, 'status', '--porcelain')).toBe('')
@@ -52,7 +57,7 @@ describe('prepareIssueBranch', () => {
       base: 'main',
       remoteUrl: origin.url
     })
-    expect(r).toEqual({ branch: 'itervox/9', baseSha: head, created: false })
+    expect(r).toEqual({ branch: 'itervox/9', baseSha: head, forkSha: origin.main, created: false })
     expect(sh(work, 'remote', 'get-url', 'origin')).toBe(origin.url)
     expect(readFileSync(path.join(work, 'docs/x.md'), 'utf8')).toBe('x\n')
 
@@ -63,7 +68,12 @@ describe('prepareIssueBranch', () => {
       base: 'main',
       remoteUrl: origin.url
     })
-    expect(created).toEqual({ branch: 'itervox/10', baseSha: origin.main, created: true })
+    expect(created).toEqual({
+      branch: 'itervox/10',
+      baseSha: origin.main,
+      forkSha: origin.main,
+      created: true
+    })
   })
 
   it('needs a remote URL when there is nothing to reuse', async () => {

@@ -32,7 +32,7 @@ afterAll(async () => {
 async function build(repo: TempRepo, head: string, opts: Partial<BlockOptions> = {}) {
   const git = new RecordingGit(repo.dir)
   try {
-    const result = await buildHandoffBlock(git, head, { ...OPTS, ...opts })
+    const result = await buildHandoffBlock(git, { head, since: null }, { ...OPTS, ...opts })
     return { result, requested: git.requested }
   } finally {
     await git.close()
@@ -77,9 +77,9 @@ describe('reading prior handoffs from git objects', () => {
   it('fails clearly for a commit that does not exist', async () => {
     const { repo } = await repoWith([{ path: 'README.md', data: 'x' }])
     const git = new GitObjects(repo.dir)
-    await expect(buildHandoffBlock(git, 'no-such-ref', OPTS)).rejects.toThrow(
-      'git has no commit or tree "no-such-ref"'
-    )
+    await expect(
+      buildHandoffBlock(git, { head: 'no-such-ref', since: null }, OPTS)
+    ).rejects.toThrow('git has no commit or tree "no-such-ref"')
     await git.close()
   })
 

@@ -146,11 +146,15 @@ describe('buildHandoffBlock for any committed bytes', () => {
         )
         const git = new GitObjects(repo.dir)
         try {
-          const r = await buildHandoffBlock(git, head, {
-            budgetBytes: budget,
-            maxFileBytes: 1 << 20,
-            maxFiles: 1000
-          })
+          const r = await buildHandoffBlock(
+            git,
+            { head, since: null },
+            {
+              budgetBytes: budget,
+              maxFileBytes: 1 << 20,
+              maxFiles: 1000
+            }
+          )
           // Files that are not UTF-8 are skipped with a warning naming them.
           const valid = fs.filter((f) => {
             try {

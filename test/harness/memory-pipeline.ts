@@ -11,6 +11,7 @@ import type {
   Flag,
   JobTrigger,
   PreparedBranch,
+  PublishTarget,
   Published,
   Tracker,
   Workspace
@@ -204,6 +205,7 @@ export class MemoryWorkspace implements Workspace {
         branch,
         baseBranch: 'main',
         baseSha: commits?.at(-1) ?? 'base',
+        forkSha: 'base',
         created: commits === undefined
       }
     })
@@ -220,7 +222,7 @@ export class MemoryWorkspace implements Workspace {
     return null
   }
 
-  publish(prepared: PreparedBranch, commit: string, rescueRef: string): Promise<Published> {
+  publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published> {
     return this.w.gate('push', () => {
       const to = this.refusing.has(prepared.branch) ? rescueRef : prepared.branch
       this.w.branches.set(to, [...(this.w.branches.get(to) ?? []), commit])
