@@ -34,7 +34,13 @@ export async function installedCli(name: CliName): Promise<string> {
   try {
     await run(
       'npm',
-      ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `${pkg}@${version}`],
+      [
+        'install',
+        ...['--no-save', '--no-audit', '--no-fund', '--ignore-scripts'],
+        // An unreachable registry should fail the suite in seconds, not after npm's minute.
+        ...['--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=5000'],
+        `${pkg}@${version}`
+      ],
       { cwd: tmp, maxBuffer: 16 * 1024 * 1024 }
     )
   } catch (e) {
@@ -42,7 +48,8 @@ export async function installedCli(name: CliName): Promise<string> {
     const out = `${(e as { stderr?: string }).stderr ?? ''}`
     const why = out.split('\n').find((l) => /npm error (code|network|\d{3})/.test(l)) ?? ''
     throw new Error(
-      `cannot install ${pkg}@${version} from the npm registry for the agent CLI contract suite${why ? ` (${why.replace(/^npm error /, '')})` : ''}`
+      `cannot install ${pkg}@${version} from the npm registry${why ? ` (${why.replace(/^npm error /, '')})` : ''}`,
+      { cause: e }
     )
   }
   // Claude Code's package ships a shell stub in place of its binary; its postinstall (which

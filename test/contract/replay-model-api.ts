@@ -18,7 +18,7 @@ export interface ReplayModelApi {
  * The route a request is replayed by: method and path without the query, with a Gemini
  * model name (which the CLI picks by itself) as `*`.
  */
-export function routeOf(method: string, url: string): string {
+function routeOf(method: string, url: string): string {
   const path = url.split('?')[0] ?? ''
   return `${method} ${path.replace(/\/models\/[^/:]+:/, '/models/*:')}`
 }

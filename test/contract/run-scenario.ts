@@ -15,9 +15,9 @@ import type { Reply } from './model-replies.js'
 import { startReplayModelApi } from './replay-model-api.js'
 import { HANDOFF_ABSOLUTE, HANDOFF_RELATIVE } from './scenarios.js'
 
-export const HANDOFF_PATH = '.itervox/handoff/2026-12-01T10-00-00.000Z_planner.md'
+const HANDOFF_PATH = '.itervox/handoff/2026-12-01T10-00-00.000Z_planner.md'
 /** Silence after which the stage's watchdog ends the run; the CLIs are quiet for less. */
-export const STALL_MS = 4000
+const STALL_MS = 4000
 
 const KEY = 'contract-key-not-a-secret'
 
