@@ -27,14 +27,25 @@ dist_check() {
   fi
 }
 
+# The agent CLI contract suite spends most of its time waiting on the real CLIs, so it runs
+# beside everything else, from the start; its log is printed at the end.
+timed contract npm run --silent test:contract >"$tmp/contract.log" 2>&1 &
+contract=$!
+
 # The checks are independent, so they share both cores, the longest (dist) first. Each writes
 # to its own log, printed whole under its name once all have ended.
+pids=()
 timed dist dist_check >"$tmp/dist.log" 2>&1 &
+pids+=($!)
 timed typecheck tsc --noEmit -p tsconfig.test.json >"$tmp/typecheck.log" 2>&1 &
+pids+=($!)
 timed lint eslint . >"$tmp/lint.log" 2>&1 &
+pids+=($!)
 timed unused knip --no-progress >"$tmp/unused.log" 2>&1 &
+pids+=($!)
 timed format prettier --check . --log-level warn >"$tmp/format.log" 2>&1 &
-timed checks wait
+pids+=($!)
+timed checks wait "${pids[@]}"
 
 checks=(typecheck lint unused format dist)
 titles=(typecheck lint 'no unused code' format 'dist/ matches a fresh build')
@@ -57,8 +68,14 @@ console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)
   [ "$(cat "$tmp/jest.status")" = 0 ] || failed+=(jest)
 fi
 
-phases=(typecheck lint unused format dist checks jest)
-labels=(typecheck lint 'unused code' format 'dist check' 'these 5 side by side' jest)
+wait "$contract"
+echo '== agent CLI contract suite'
+cat "$tmp/contract.log"
+[ "$(cat "$tmp/contract.status")" = 0 ] || failed+=('agent CLI contract suite')
+
+phases=(typecheck lint unused format dist checks jest contract)
+labels=(typecheck lint 'unused code' format 'dist check' 'these 5 side by side' jest
+  'contract (beside all)')
 echo
 printf '%-22s %s\n' phase seconds
 for i in "${!phases[@]}"; do

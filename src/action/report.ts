@@ -1,4 +1,6 @@
+import { agentFigures } from '../pipeline/agent-figures.js'
 import { formatDuration } from '../pipeline/duration.js'
+import type { AgentStats } from '../agent/types.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
 import { cellText, fenced } from '../pipeline/untrusted-text.js'
 import type { PromptFigures } from '../pipeline/stage-prompt.js'
@@ -26,7 +28,7 @@ export interface StageReport {
   /** Paths the stage wrote but may not commit, with why; `.git` changes put back. */
   refused: string[]
   warnings: string[]
-  agentStats?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number }
+  agentStats?: AgentStats
   /** Why the job fails whatever the outcome: the pipeline cannot go on without a person. */
   failure?: string
   /** A deliverable that could be pushed nowhere: the summary is where its text survives. */
@@ -70,16 +72,7 @@ export function renderSummary(r: StageReport): string {
         (f.truncatedFile ? `; ${cell(f.truncatedFile)} cut to fit` : '')
     )
   }
-  const s = r.agentStats
-  if (s && Object.keys(s).length > 0) {
-    const parts = [
-      s.turns !== undefined ? `${s.turns} turns` : '',
-      s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
-      s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
-      s.costUsd !== undefined ? `$${s.costUsd.toFixed(4)}` : ''
-    ].filter(Boolean)
-    add('Agent', parts.join(', '))
-  }
+  add('Agent', agentFigures(r.agentStats))
   add('Run', r.runUrl && `[logs](${r.runUrl})`)
 
   let md = `## itervox handoff: ${r.outcome}\n\n| | |\n|---|---|\n`

@@ -16,9 +16,10 @@ import type { StreamFindings } from './types.js'
  * (agent_message, reasoning, command_execution, file_change, ...) and `turn.completed` with
  * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
  * text is the last completed agent message. Codex names rate limits only in its messages.
+ * Its usage counts tokens only: no cost, and no count of model calls (an `exec` is one turn
+ * however many calls it makes), so no turns either.
  */
 export class CodexParser extends JsonStreamParser {
-  private turns = 0
   private inputTokens: number | undefined
   private outputTokens: number | undefined
   private lastMessage: string | undefined
@@ -29,7 +30,6 @@ export class CodexParser extends JsonStreamParser {
     switch (type) {
       case 'turn.completed': {
         const usage = asObject(event.usage) ?? {}
-        this.turns++
         this.inputTokens = addCounts(this.inputTokens, asCount(usage.input_tokens))
         this.outputTokens = addCounts(this.outputTokens, asCount(usage.output_tokens))
         this.error = undefined // an error before a completed turn was recovered from
@@ -52,7 +52,6 @@ export class CodexParser extends JsonStreamParser {
 
   protected findings(): StreamFindings {
     const findings: StreamFindings = { stats: {} }
-    if (this.turns) findings.stats.turns = this.turns
     if (this.inputTokens !== undefined) findings.stats.inputTokens = this.inputTokens
     if (this.outputTokens !== undefined) findings.stats.outputTokens = this.outputTokens
     const fullText = this.lastMessage?.trim()

@@ -60,16 +60,10 @@ function codex(argv: string[]): Preset {
   const out = [argv[0] as string, ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user]
   if (!has(user, '--json', '--experimental-json')) out.push('--json')
   if (!has(user, '--skip-git-repo-check')) out.push('--skip-git-repo-check')
-  if (
-    !has(
-      user,
-      '--dangerously-bypass-approvals-and-sandbox',
-      '--yolo',
-      '--full-auto',
-      '--sandbox',
-      '-s'
-    )
-  ) {
+  // The runner is the sandbox (isolation: user); codex's own would refuse the stage's writes
+  // and its approval prompts have nobody to answer them. (`--full-auto` is no such flag: 0.171
+  // rejects it as an unexpected argument.)
+  if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--sandbox', '-s')) {
     out.push('--dangerously-bypass-approvals-and-sandbox')
   }
   // `-` makes codex read the prompt from stdin.
@@ -83,7 +77,15 @@ function gemini(argv: string[]): Preset {
   // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
   if (!has(user, '--output-format', '-o')) out.push('--output-format', 'stream-json')
   if (!has(user, '--yolo', '-y', '--approval-mode')) out.push('--yolo')
-  return { name: 'gemini', argv: out, env: {}, parser: new GeminiParser() }
+  return {
+    name: 'gemini',
+    argv: out,
+    // A fresh checkout is never in the user's trusted folders: headless gemini would exit 55
+    // before any model call, and --yolo is downgraded there. The variable works across
+    // versions (0.61's --skip-trust does not exist in older ones).
+    env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    parser: new GeminiParser()
+  }
 }
 
 /**

@@ -36,8 +36,9 @@ export function addCounts(...values: (number | undefined)[]): number | undefined
 // How vendors word a rate limit or an exhausted quota in error text, when they give no
 // status field. 529 ("overloaded") is deliberately not here: it is the vendor's trouble,
 // not the user's limit.
+// Gemini CLI's stream says only "Resource has been exhausted (e.g. check quota)" for a 429.
 const RATE_LIMIT_WORDING =
-  /\b429\b|rate[ _-]?limit|too many requests|resource[ _]exhausted|quota exceeded|exceeded your current quota|usage limit/i
+  /\b429\b|rate[ _-]?limit|too many requests|resource[ _](has been )?exhausted|quota exceeded|exceeded your current quota|usage limit/i
 
 export function mentionsRateLimit(text: string): boolean {
   return RATE_LIMIT_WORDING.test(text)

@@ -8,10 +8,11 @@ export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1'
 
-// The agent CLIs the presets know: their npm package and the key they read.
+// The agent CLIs the presets know: their npm package and the key they read (`codex exec`
+// reads CODEX_API_KEY; with only OPENAI_API_KEY it sends no key at all).
 const AGENT_CLIS: Record<string, { pkg: string; secret: string }> = {
   claude: { pkg: '@anthropic-ai/claude-code', secret: 'ANTHROPIC_API_KEY' },
-  codex: { pkg: '@openai/codex', secret: 'OPENAI_API_KEY' },
+  codex: { pkg: '@openai/codex', secret: 'CODEX_API_KEY' },
   gemini: { pkg: '@google/gemini-cli', secret: 'GEMINI_API_KEY' }
 }
 
@@ -141,6 +142,11 @@ function startStates(config: WorkflowConfig): string[] {
     }
   }
   return out
+}
+
+/** The repository secrets the profiles' agent CLIs read their model key from, sorted. */
+export function agentSecrets(config: WorkflowConfig): string[] {
+  return agentClis(config).secrets
 }
 
 /** npm packages and secrets of the agent CLIs the profiles run; other commands by name. */

@@ -5,7 +5,7 @@ import type { Env } from '../config/interpolate.js'
 import { UserError } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { repoRoot } from '../git/repo.js'
-import { ACTIONS_WORKFLOW_PATH, actionsWorkflow } from './actions-workflow.js'
+import { ACTIONS_WORKFLOW_PATH, actionsWorkflow, agentSecrets } from './actions-workflow.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
 import { ensureGitignore } from './gitignore.js'
 import { scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
@@ -70,10 +70,14 @@ export const initCommand: Command = {
     }
     report(await ensureGitignore(root), '.gitignore')
 
+    const secrets = agentSecrets(config)
+    const secret = secrets.length
+      ? `the secret${secrets.length > 1 ? 's' : ''} ${secrets.join(', ')}`
+      : 'the secret for your agent CLI'
     process.stdout.write(
       '\nNext: commit these files' +
         (tracker === 'github'
-          ? `, add the secret for your agent CLI to the repository, and label an issue "${STATES.start}".\n`
+          ? `, add ${secret} to the repository, and label an issue "${STATES.start}".\n`
           : `, write .itervox/issues/<ID>.md (title, state: ${STATES.start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`)
     )
     return 0

@@ -10,6 +10,14 @@ const count = z.int().min(0)
 export const stageKindSchema = z.enum(['work', 'review'])
 export type StageKind = z.infer<typeof stageKindSchema>
 
+/** What the agent's CLI reported in its last event, under the same names for every CLI. */
+const agentStatsSchema = z.object({
+  turns: count.optional(),
+  inputTokens: count.optional(),
+  outputTokens: count.optional(),
+  costUsd: z.number().min(0).optional()
+})
+
 /** One stage run, as the issue's record keeps it. */
 const stageRecordSchema = z.object({
   /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
@@ -33,7 +41,8 @@ const stageRecordSchema = z.object({
   /** The commit holding it, where it landed. */
   commit: z.string().optional(),
   /** Set when the issue branch refused the push and the work went to this ref instead. */
-  rescuedTo: z.string().optional()
+  rescuedTo: z.string().optional(),
+  agent: agentStatsSchema.optional()
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 

@@ -81,6 +81,7 @@ export async function settleStage(o: {
     kind: plan.kind,
     attempt: plan.attempt
   }
+  const stats = result.agent?.stats
   const record = recordStage(recordStart(o.record, o.state, plan), {
     ...stage,
     round: plan.round,
@@ -92,7 +93,8 @@ export async function settleStage(o: {
     durationMs: Date.now() - o.startedAt.getTime(),
     ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
     ...(o.commit ? { commit: o.commit } : {}),
-    ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {})
+    ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {}),
+    ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {})
   })
   const current = {
     kind: plan.kind,

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer'
 import { stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
+import { agentFigures } from './agent-figures.js'
 import { formatDuration } from './duration.js'
 import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
 import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
@@ -100,6 +101,7 @@ export function stageTable(record: IssueRecord, options: StageTableOptions = {})
       runKind(s),
       cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
       formatDuration(s.durationMs),
+      agentFigures(s.agent),
       deliverable(s.handoffPath, options.blobUrl),
       link(cellText(s.run, 40), s.runUrl)
     ]
@@ -108,8 +110,8 @@ export function stageTable(record: IssueRecord, options: StageTableOptions = {})
   const hidden = stages.length - shown
   return [
     ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
-    '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Deliverable | Run |',
-    '|---|---|---|---|---|---|---|---|',
+    '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Agent | Deliverable | Run |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows
   ].join('\n')
 }

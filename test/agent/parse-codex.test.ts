@@ -23,7 +23,7 @@ function parse(lines: string[]) {
 }
 
 describe('CodexParser', () => {
-  it('reads a good run: turns, tokens, the last agent message', () => {
+  it('reads a good run: tokens (no turns: codex counts none) and the last agent message', () => {
     const { events, findings } = parse([
       started,
       turnStarted,
@@ -43,14 +43,14 @@ describe('CodexParser', () => {
       'turn completed'
     ])
     expect(findings).toEqual({
-      stats: { turns: 1, inputTokens: 24763, outputTokens: 122 },
+      stats: { inputTokens: 24763, outputTokens: 122 },
       resultText: 'Wrote the deliverable.'
     })
   })
 
   it('adds usage over turns', () => {
     const { findings } = parse([started, completed(10, 1), completed(20, 2)])
-    expect(findings.stats).toEqual({ turns: 2, inputTokens: 30, outputTokens: 3 })
+    expect(findings.stats).toEqual({ inputTokens: 30, outputTokens: 3 })
   })
 
   it('reads a failed turn with 429 wording as a rate-limited error', () => {
@@ -102,6 +102,6 @@ describe('CodexParser', () => {
       '{"type":"turn.completed","usage":null}',
       '{"type":"turn.comp'
     ])
-    expect(findings).toEqual({ stats: { turns: 1 } })
+    expect(findings).toEqual({ stats: {} })
   })
 })

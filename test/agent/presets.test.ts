@@ -80,13 +80,16 @@ describe('presetFor', () => {
     ])
   })
 
-  it('runs gemini headless with the stream-json output and tools allowed', () => {
-    expect(presetFor(['gemini'], opts).argv).toEqual([
-      'gemini',
-      '--output-format',
-      'stream-json',
-      '--yolo'
-    ])
+  it('does not take --full-auto, which codex 0.171 rejects, for a sandbox choice', () => {
+    expect(presetFor(['codex', '--full-auto'], opts).argv).toContain(
+      '--dangerously-bypass-approvals-and-sandbox'
+    )
+  })
+
+  it('runs gemini headless with the stream-json output, tools allowed, in a trusted workspace', () => {
+    const p = presetFor(['gemini'], opts)
+    expect(p.argv).toEqual(['gemini', '--output-format', 'stream-json', '--yolo'])
+    expect(p.env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: 'true' })
     expect(
       presetFor(['gemini', '-m', 'gemini-2.5-pro', '-y', '-o', 'stream-json'], opts).argv
     ).toEqual(['gemini', '-m', 'gemini-2.5-pro', '-y', '-o', 'stream-json'])

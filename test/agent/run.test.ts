@@ -378,7 +378,7 @@ describe('runAgent with the codex and gemini presets', () => {
     expect(r).toMatchObject({
       outcome: 'succeeded',
       preset: 'codex',
-      stats: { turns: 1, inputTokens: 24763, outputTokens: 122 },
+      stats: { inputTokens: 24763, outputTokens: 122 },
       resultText: 'Wrote the deliverable.'
     })
     expect(readFileSync(t.deliverable, 'utf8')).toContain('Fake codex deliverable')

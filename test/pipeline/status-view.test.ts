@@ -186,15 +186,15 @@ describe('stageTable', () => {
           durationMs: 3_725_000,
           handoffPath: '.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md'
         }),
-        stage()
+        stage({ agent: { turns: 12, inputTokens: 5120, outputTokens: 230, costUsd: 0.042 } })
       ]
     })
     expect(stageTable(r, { blobUrl: BLOB })).toBe(
       [
-        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Deliverable | Run |',
-        '|---|---|---|---|---|---|---|---|',
-        '| 2026-05-26 15:12:00 | Todo | researcher | work, attempt 1 | succeeded | 4m 2s | [2026-05-26T15-12-00.000Z_researcher.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md) | [100/1](https://github.com/o/r/actions/runs/100/attempts/1) |',
-        '| 2026-05-26 16:00:00 | Researching | implementer | review, attempt 2, round 2 | timed_out — the deadline passed | 1h 2m | [2026-05-26T16-00-00.000Z_implementer.partial.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md) | 101/2 |'
+        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Agent | Deliverable | Run |',
+        '|---|---|---|---|---|---|---|---|---|',
+        '| 2026-05-26 15:12:00 | Todo | researcher | work, attempt 1 | succeeded | 4m 2s | 12 turns, 5120 input tokens, 230 output tokens, $0.0420 | [2026-05-26T15-12-00.000Z_researcher.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md) | [100/1](https://github.com/o/r/actions/runs/100/attempts/1) |',
+        '| 2026-05-26 16:00:00 | Researching | implementer | review, attempt 2, round 2 | timed_out — the deadline passed | 1h 2m |  | [2026-05-26T16-00-00.000Z_implementer.partial.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md) | 101/2 |'
       ].join('\n')
     )
   })
@@ -206,7 +206,7 @@ describe('stageTable', () => {
     expect(stageTable(record({ stages: [] }))).toBe('_No stage has run yet._')
   })
 
-  it('escapes hostile reasons so every row keeps its eight cells', () => {
+  it('escapes hostile reasons so every row keeps its nine cells', () => {
     const reason =
       'x --> y | z\n\n| a | b |\r\n`code` <script>alert(1)</script> [click](javascript:alert(1)) ' +
       '![img](https://evil.example/p.png) @octocat #1 \\| &#124;'
@@ -215,7 +215,7 @@ describe('stageTable', () => {
     )
     const row = table.split('\n')[2]
     expect(table.split('\n')).toHaveLength(3)
-    expect(row?.split('|')).toHaveLength(10)
+    expect(row?.split('|')).toHaveLength(11)
     expect(row).not.toMatch(/[<>`[\]\\]/)
     expect(row).toContain('failed — x --&#62; y &#124; z &#124; a &#124; b &#124;')
     // No one is mentioned and no issue is linked by a reason.

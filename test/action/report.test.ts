@@ -1,0 +1,17 @@
+import { describe, expect, it } from '@jest/globals'
+import { renderSummary } from '../../src/action/report.js'
+
+describe('renderSummary', () => {
+  it('shows what the CLI reported, under the same names whichever CLI it was', () => {
+    const base = { outcome: 'succeeded' as const, reason: 'exit code 0', refused: [], warnings: [] }
+    const claude = { turns: 2, inputTokens: 2400, outputTokens: 80, costUsd: 0.0112 }
+    expect(renderSummary({ ...base, agentStats: claude })).toContain(
+      '| Agent | 2 turns, 2400 input tokens, 80 output tokens, $0.0112 |'
+    )
+    // Codex and Gemini CLI give tokens only.
+    expect(
+      renderSummary({ ...base, agentStats: { inputTokens: 3000, outputTokens: 120 } })
+    ).toContain('| Agent | 3000 input tokens, 120 output tokens |')
+    expect(renderSummary({ ...base, agentStats: {} })).not.toContain('| Agent |')
+  })
+})

@@ -1,0 +1,3 @@
+import { contractSuite } from './contract-suite.js'
+
+contractSuite('claude')
