@@ -120,12 +120,13 @@ const PHRASES = [
   'run context', // src/handoff/layout.ts
   'requests to the pipeline', // src/pipeline/requests.ts
   'your previous deliverable was refused', // src/pipeline/sections.ts
-  'reply from' // src/pipeline/sections.ts: `## Reply from @<login>`
+  'reply from', // src/pipeline/sections.ts: `## Reply from @<login>`
+  'review findings' // src/pipeline/sections.ts
 ].map(titleKey)
-/** Titles the prompt writes that are ordinary words: only the whole title counts. */
-const EXACT = ['review', 'review findings'].map(titleKey) // src/pipeline/sections.ts
+/** A title the prompt writes that starts many ordinary headings: only the whole title counts. */
+const EXACT = ['review'].map(titleKey) // src/pipeline/sections.ts
 
-const FILE_TITLE = /^\S*\.md(?![a-z0-9_])/
+const FILE_TITLE = /^\S*\.md(?![a-z0-9])/
 const MARKER = /^[_*]*\[[^\]\n]*\btruncated\b/
 const RUN_LINE = /^[`*_]*run\.(?:timestamp|handoff_path)\b/
 // Blockquote and list markers in front of a line's content.
@@ -188,20 +189,24 @@ export function neutralizeForgedLines(
       else if (isForgedTitle(title, titles)) addTag(tags, i, m.index as number)
     }
     const next = lines[i + 1]
-    // A setext heading's title is its whole paragraph; an escaped underline is paragraph text.
+    // A setext heading's title is its whole paragraph (its last line alone is checked too, in
+    // case a model reads it so); an escaped underline is paragraph text.
     paragraph.push(inner)
     if (next !== undefined && UNDERLINE.test(next.replace(/^(?:[ \t]*>)*/, ''))) {
-      if (isForgedTitle(paragraph.join(' '), titles)) escape.add(i + 1)
-      else paragraph = []
+      if (isForgedTitle(paragraph.join(' '), titles) || isForgedTitle(inner, titles)) {
+        escape.add(i + 1)
+      } else paragraph = []
     }
     if (escaped(line)) continue
     const edge = edges.has(i)
     const atx = ATX.exec(inner)
     const forged = atx
       ? isForgedTitle(atx[1] as string, titles)
-      : edge || EMPHASIS_START.test(inner)
+      : EMPHASIS_START.test(inner)
         ? isForgedTitle(inner, titles)
-        : isBareForgery(inner, titles)
+        : edge
+          ? isForgedTitle(inner, titles, false)
+          : isBareForgery(inner, titles)
     if (forged) escape.add(i)
   }
   let count = 0
@@ -233,12 +238,15 @@ function addTag(tags: Map<number, number[]>, line: number, at: number): void {
 // A line whose content starts with a backslash shows as text already (ours or the author's).
 const escaped = (line: string): boolean => /^[ \t]*\\/.test(line)
 
-/** A heading's title that reads as one the prompt uses. */
-function isForgedTitle(title: string, titles: Titles): boolean {
+/**
+ * A heading's title that reads as one the prompt uses. The templates' titles count as a prefix
+ * in a heading, but only whole where the text may merely sit in one (a value's edge lines).
+ */
+function isForgedTitle(title: string, titles: Titles, heading = true): boolean {
   const seen = visible(title)
   const key = letters(seen)
   if (PHRASES.some((p) => key.includes(p)) || EXACT.includes(key)) return true
-  if (titles.extra.some((t) => key.startsWith(t))) return true
+  if (titles.extra.some((t) => (heading ? key.startsWith(t) : key === t))) return true
   const bare = seen.replace(/^[\s*_`~[\]()]+/, '')
   return FILE_TITLE.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare)
 }
