@@ -193,7 +193,7 @@ const forgery = fc
         return `${lead}<details><summary>${title}</summary>`
       case 'split-html':
         return `${lead}<h${level}>\n${title}\n</h${level}>`
-      default:
+      case 'emphasis':
         return `${lead}**${title}**`
     }
   })
