@@ -95,6 +95,7 @@ const LOOKALIKES: Record<string, string> = {
 
 /** The text as a reader sees it: entities decoded, tags gone, look-alikes mapped, lower case. */
 function visible(text: string): string {
+  if (/^[\t\x20-\x25\x27-\x3b\x3d\x3f-\x7e]*$/.test(text)) return text.toLowerCase()
   const decoded = text.replace(
     /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi,
     (m, dec, hex, name) => {
@@ -103,15 +104,12 @@ function visible(text: string): string {
       return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m
     }
   )
-  return [
-    ...decoded
-      .replace(/<\/?[a-z][^<>]*>/gi, '')
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase()
-  ]
-    .map((c) => LOOKALIKES[c] ?? c)
-    .join('')
+  return decoded
+    .replace(/<\/?[a-z][^<>]*>/gi, '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\x00-\x7f]/g, (c) => LOOKALIKES[c] ?? c)
 }
 
 /** Titles the prompt writes that are distinctive wherever they appear in a heading. */
@@ -253,7 +251,9 @@ function isForgedTitle(title: string, titles: Titles, heading = true): boolean {
 
 /** A line that is not a heading but is, whole, one of the prompt's titles, a marker or a run line. */
 function isBareForgery(line: string, titles: Titles): boolean {
-  const seen = visible(line)
+  // No title, however spelled, is this long: such a line is only checked for how it starts.
+  const seen = visible(line.length > 400 ? line.slice(0, 400) : line)
+  if (line.length > 400) return MARKER.test(seen.trimStart()) || RUN_LINE.test(seen.trimStart())
   const key = letters(seen)
   if (PHRASES.includes(key) || EXACT.includes(key) || titles.extra.includes(key)) return true
   return MARKER.test(seen.trimStart()) || RUN_LINE.test(seen.trimStart())
