@@ -1,3 +1,5 @@
+import { removeHiddenMarkdown } from './hidden-markdown.js'
+
 /** What `sanitizeUntrusted` changed, per kind. */
 export interface SanitizeCounts {
   /** Zero-width, soft hyphen, fillers, other format characters, smuggling variation selectors. */
@@ -12,17 +14,31 @@ export interface SanitizeCounts {
   htmlComments: number
   /** Full-width ASCII U+FF01-U+FF5E mapped to ASCII. */
   fullWidth: number
+  /**
+   * Markdown GitHub renders as nothing: link reference definitions nothing refers to (the
+   * `[//]: # (…)` comment idiom), link and image titles, image alt text, HTML alt and title
+   * attributes.
+   */
+  hiddenMarkdown: number
 }
 
 export interface Sanitized {
   text: string
-  /** Everything removed: characters of the first four kinds plus HTML comments (one each). */
+  /** Everything removed: characters of the first four kinds, HTML comments and hidden Markdown. */
   removed: number
   counts: SanitizeCounts
 }
 
 export function emptyCounts(): SanitizeCounts {
-  return { invisible: 0, bidi: 0, tag: 0, control: 0, htmlComments: 0, fullWidth: 0 }
+  return {
+    invisible: 0,
+    bidi: 0,
+    tag: 0,
+    control: 0,
+    htmlComments: 0,
+    fullWidth: 0,
+    hiddenMarkdown: 0
+  }
 }
 
 export function addCounts(into: SanitizeCounts, more: SanitizeCounts): SanitizeCounts {
@@ -32,6 +48,7 @@ export function addCounts(into: SanitizeCounts, more: SanitizeCounts): SanitizeC
   into.control += more.control
   into.htmlComments += more.htmlComments
   into.fullWidth += more.fullWidth
+  into.hiddenMarkdown += more.hiddenMarkdown
   return into
 }
 
@@ -52,6 +69,9 @@ export function describeSanitizeCounts(c: SanitizeCounts): string {
   }
   if (c.htmlComments > 0) {
     removed.push(`${c.htmlComments} HTML comment${c.htmlComments === 1 ? '' : 's'}`)
+  }
+  if (c.hiddenMarkdown > 0) {
+    removed.push(`${c.hiddenMarkdown} hidden Markdown part${c.hiddenMarkdown === 1 ? '' : 's'}`)
   }
   const parts: string[] = []
   if (removed.length > 0) parts.push(`removed ${removed.join(' and ')}`)
@@ -109,11 +129,24 @@ const isVariationSelector = (cp: number): boolean => cp >= 0xfe00 && cp <= 0xfe0
  * becomes ASCII, and HTML comments are removed. A comment is also found when removing other
  * characters (or another comment) brings `<!--` together, so the result never contains one.
  * One emoji variation selector after a character is kept; runs of them (a known way to smuggle
- * bytes) are not.
+ * bytes) are not. Then the Markdown GitHub renders as nothing goes too (`removeHiddenMarkdown`).
  */
 export function sanitizeUntrusted(input: string): Sanitized {
   const counts = emptyCounts()
-  if (!NEEDS_WORK.test(input)) return { text: input, removed: 0, counts }
+  const chars = NEEDS_WORK.test(input) ? removeHiddenCharacters(input, counts) : input
+  const markdown = removeHiddenMarkdown(chars)
+  counts.hiddenMarkdown = markdown.count
+  const removed =
+    counts.invisible +
+    counts.bidi +
+    counts.tag +
+    counts.control +
+    counts.htmlComments +
+    counts.hiddenMarkdown
+  return { text: markdown.text, removed, counts }
+}
+
+function removeHiddenCharacters(input: string, counts: SanitizeCounts): string {
   const out: string[] = []
   let inComment = false
   // The last two characters seen inside a comment, to find `-->`.
@@ -169,6 +202,5 @@ export function sanitizeUntrusted(input: string): Sanitized {
       c1 = c2 = ''
     }
   }
-  const removed = counts.invisible + counts.bidi + counts.tag + counts.control + counts.htmlComments
-  return { text: out.join(''), removed, counts }
+  return out.join('')
 }

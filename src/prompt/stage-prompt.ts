@@ -1,5 +1,13 @@
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
-import { handoffPath, renderRunContext, sanitizeUntrusted } from '../handoff/index.js'
+import { headingTitles } from '../handoff/deliverable.js'
+import { neutralizeForgedLines } from '../handoff/forged-lines.js'
+import { handoffPath, renderRunContext } from '../handoff/index.js'
+import {
+  addCounts,
+  describeSanitizeCounts,
+  emptyCounts,
+  sanitizeUntrusted
+} from '../handoff/sanitize.js'
 import { type BindingInput, templateBindings } from './bindings.js'
 import { renderTemplate } from './template.js'
 
@@ -33,7 +41,13 @@ export interface StagePrompt {
 export async function buildStagePrompt(input: StagePromptInput): Promise<StagePrompt> {
   const { config, profile, automation } = input
   const path = handoffPath(input.timestamp, profile.name)
-  const { issue, removed } = cleanIssue(input.issue)
+  const templates = [
+    config.body,
+    profile.soulText,
+    profile.instructionsText,
+    automation?.instructions ?? ''
+  ]
+  const { issue, warning } = cleanIssue(input.issue, templateTitles(templates))
   const bindings = templateBindings({
     issue,
     attempt: input.attempt,
@@ -86,29 +100,60 @@ export async function buildStagePrompt(input: StagePromptInput): Promise<StagePr
     overlay,
     ...(input.sections ?? [])
   ]
-  const warnings =
-    removed > 0 ? [`removed ${removed} hidden or control characters from the issue's text`] : []
+  const warnings = warning ? [`the issue's text: ${warning}`] : []
   return { prompt: blocks.filter((b) => b.trim() !== '').join('\n\n'), handoffPath: path, warnings }
 }
 
-function cleanIssue(issue: BindingInput['issue']): {
-  issue: BindingInput['issue']
-  removed: number
-} {
-  let removed = 0
+// The headings the templates write are the prompt's structure as much as the pipeline's own:
+// an issue must not forge `## Handoff Protocol` either. Liquid in a heading is left out, so
+// `## Issue {{ issue.identifier }}` guards every heading that starts with "Issue".
+function templateTitles(templates: string[]): string[] {
+  return templates
+    .flatMap((t) => headingTitles(t))
+    .map((title) => title.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g, ' ').trim())
+    .filter((title) => title !== '')
+}
+
+/**
+ * The issue as the templates may print it: what a person does not see removed, and every line
+ * that would read as one of the prompt's headings or markers escaped. Each field is one value
+ * a template prints, so its first and last lines count as a heading's title too.
+ */
+function cleanIssue(
+  issue: BindingInput['issue'],
+  titles: string[]
+): { issue: BindingInput['issue']; warning: string } {
+  const counts = emptyCounts()
+  let forged = 0
   const clean = (text: string): string => {
     const r = sanitizeUntrusted(text)
-    removed += r.removed
-    return r.text
+    addCounts(counts, r.counts)
+    const n = neutralizeForgedLines(r.text, { value: true, titles })
+    forged += n.count
+    return n.text
   }
-  return {
-    issue: {
-      ...issue,
-      title: clean(issue.title),
-      description: clean(issue.description),
-      labels: issue.labels.map(clean),
-      comments: issue.comments?.map((c) => ({ ...c, author: clean(c.author), body: clean(c.body) }))
-    },
-    removed
+  const optional = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : clean(text)
+  const cleaned: BindingInput['issue'] = {
+    ...issue,
+    id: clean(issue.id),
+    identifier: clean(issue.identifier),
+    title: clean(issue.title),
+    description: clean(issue.description),
+    labels: issue.labels.map(clean),
+    url: clean(issue.url),
+    branchName: optional(issue.branchName),
+    createdAt: optional(issue.createdAt),
+    updatedAt: optional(issue.updatedAt),
+    comments: issue.comments?.map((c) => ({
+      author: clean(c.author),
+      body: clean(c.body),
+      createdAt: clean(c.createdAt)
+    }))
   }
+  const parts = [describeSanitizeCounts(counts)]
+  if (forged > 0) {
+    parts.push(`escaped ${forged} line${forged === 1 ? '' : 's'} imitating the prompt's headings`)
+  }
+  return { issue: cleaned, warning: parts.filter((p) => p !== '').join('; ') }
 }

@@ -147,9 +147,7 @@ describe('itervox-handoff CLI (dist)', () => {
         ].join('\n')
       ].join('\n\n') + '\n'
     )
-    expect(r.stderr).toContain(
-      "warning: removed 1 hidden or control characters from the issue's text"
-    )
+    expect(r.stderr).toContain("warning: the issue's text: removed 1 invisible character")
   })
 
   it('suggests the profile meant', async () => {

@@ -118,7 +118,8 @@ describe('reading prior handoffs from git objects', () => {
       tag: 8,
       control: 0,
       htmlComments: 0,
-      fullWidth: 3
+      fullWidth: 3,
+      hiddenMarkdown: 0
     })
     expect(result.warnings).toEqual([
       '2026-05-26T14-30-45.000Z_a.md: removed 2 invisible, 2 bidi-control and 8 tag characters; mapped 3 full-width characters to ASCII'

@@ -76,7 +76,15 @@ describe('the Prior Agent Handoffs block', () => {
       dropped: 0,
       bytes: 0,
       warnings: [],
-      sanitized: { invisible: 0, bidi: 0, tag: 0, control: 0, htmlComments: 0, fullWidth: 0 }
+      sanitized: {
+        invisible: 0,
+        bidi: 0,
+        tag: 0,
+        control: 0,
+        htmlComments: 0,
+        fullWidth: 0,
+        hiddenMarkdown: 0
+      }
     })
   })
 

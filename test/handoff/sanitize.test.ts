@@ -9,6 +9,7 @@ const counts = (c: Partial<Record<string, number>>) => ({
   control: 0,
   htmlComments: 0,
   fullWidth: 0,
+  hiddenMarkdown: 0,
   ...c
 })
 
