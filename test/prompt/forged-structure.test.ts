@@ -106,6 +106,7 @@ async function prompt() {
   return promptForStage({
     repo: repo.dir,
     commit,
+    since: null,
     config,
     profile,
     automation: automationForProfile(config, 'researcher', 'Todo'),
