@@ -30,17 +30,23 @@ export async function checkoutIssueBranch(
     if (current !== branch) await checkout(root, ['--quiet', branch], branch)
     return { branch, baseSha: existing, created: false }
   }
+  const baseSha = await baseCommit(root, baseBranch)
+  await checkout(root, ['--quiet', '-b', branch, baseSha], branch)
+  return { branch, baseSha, created: true }
+}
+
+/** `workspace.base_branch`'s commit when WORKFLOW.md names one, else the checked-out commit. */
+export async function baseCommit(root: string, baseBranch?: string): Promise<string> {
   const base = baseBranch ? await validateBranchName(baseBranch) : null
-  const baseSha = await resolveCommit(root, base ? `refs/heads/${base}` : 'HEAD')
-  if (!baseSha) {
+  const sha = await resolveCommit(root, base ? `refs/heads/${base}` : 'HEAD')
+  if (!sha) {
     throw new UserError(
       base
         ? `workspace.base_branch "${base}" is not a branch of this repository; create it or change WORKFLOW.md`
         : 'the repository has no commit yet; commit WORKFLOW.md and the profile files first'
     )
   }
-  await checkout(root, ['--quiet', '-b', branch, baseSha], branch)
-  return { branch, baseSha, created: true }
+  return sha
 }
 
 /** The checked-out branch, or null when HEAD is detached. */

@@ -17,7 +17,7 @@ import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
 import { finishInterruptedStage, markStageOver, markStageRunning } from './interrupted-stage.js'
 import { recoverIssueFile } from './issue-guard.js'
-import { currentBranch } from './local-branch.js'
+import { baseCommit, currentBranch } from './local-branch.js'
 import { LocalWorkspace } from './local-workspace.js'
 
 export interface LocalPipelineOptions {
@@ -98,10 +98,13 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
     : []
   const recovered = await finishInterruptedStage(o.root, o.issueId)
   if (recovered) warnings.push(recovered)
+  // Fixed before any stage checks the issue branch out: what the user ran from, where
+  // WORKFLOW.md was read, gives every stage's agent its configuration.
+  const trustedCommit = await baseCommit(o.root, o.config.workspace.baseBranch)
   const stages: LocalStage[] = []
   let reply = o.reply
   for (;;) {
-    const step = await runLocalStep({ ...o, reply })
+    const step = await runLocalStep({ ...o, reply }, trustedCommit)
     reply = undefined
     if ('idle' in step) {
       return {
@@ -132,7 +135,7 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
 
 type Step = { stage: LocalStage } | { idle: Idle; state: string | null; branch: string | null }
 
-async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
+async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Promise<Step> {
   const { root, config, issueId: id } = o
   const tracker = new LocalPort(root, config)
   const issue = await tracker.getIssue(id)
@@ -179,6 +182,7 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
       run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
       workDir,
       workflowPath: o.workflowPath,
+      trustedCommit,
       parentEnv: o.parentEnv,
       ...(o.signal ? { signal: o.signal } : {}),
       onStart: (s) => {
