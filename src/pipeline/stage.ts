@@ -278,7 +278,9 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
   }
 
   const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
-  const givenConfig = ctx.trustedCommit ? await agentConfigAt(ctx.repo, ctx.trustedCommit) : undefined
+  const givenConfig = ctx.trustedCommit
+    ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
+    : undefined
   const commit = await commitAllowed({
     repo: ctx.repo,
     ...(files !== ctx.repo ? { workTree: files } : {}),
