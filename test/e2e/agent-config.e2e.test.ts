@@ -80,7 +80,7 @@ async function scenario(isolation: 'user' | 'none'): Promise<Scenario> {
       eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' },
       ...(isolation === 'none' ? { inputs: { isolation: 'none' } } : {})
     },
-    { ITERVOX_TEST_CONFIG_REPORT: report },
+    { ITERVOX_TEST_CONFIG_REPORT: report, ITERVOX_TEST_CODER: 'researcher' },
     2
   )
   const saw: Record<string, string> = {}
