@@ -137,6 +137,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
     workDir,
     workflowPath: s.workflowFile,
+    trustedCommit: base.baseSha,
     parentEnv: process.env,
     ...(s.isolation === 'user' ? { isolate } : {}),
     signal,

@@ -81,7 +81,8 @@ export async function localForkPoint(
   return forkPoint({ repo: root, head, base: `refs/heads/${base}`, branch, baseBranch: base })
 }
 
-async function baseCommit(root: string, base: string): Promise<string> {
+/** The base branch's commit: what WORKFLOW.md and the agent configuration are trusted from. */
+export async function baseCommit(root: string, base: string): Promise<string> {
   const sha = await resolveCommit(root, `refs/heads/${base}`)
   if (sha) return sha
   throw new UserError(

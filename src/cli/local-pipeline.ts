@@ -17,7 +17,7 @@ import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
 import { finishInterruptedStage, markStageOver, markStageRunning } from './interrupted-stage.js'
 import { recoverIssueFile } from './issue-guard.js'
-import { currentBranch } from './local-branch.js'
+import { baseBranchOf, baseCommit, currentBranch } from './local-branch.js'
 import { LocalWorkspace } from './local-workspace.js'
 
 export interface LocalPipelineOptions {
@@ -98,10 +98,16 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
     : []
   const recovered = await finishInterruptedStage(o.root, o.issueId)
   if (recovered) warnings.push(recovered)
+  // The base branch gives every stage's agent its configuration, whichever branch the user
+  // ran from (an issue branch's own copy is what the defence is against).
+  const trustedCommit = await baseCommit(
+    o.root,
+    await baseBranchOf(o.root, o.config.workspace.baseBranch)
+  )
   const stages: LocalStage[] = []
   let reply = o.reply
   for (;;) {
-    const step = await runLocalStep({ ...o, reply })
+    const step = await runLocalStep({ ...o, reply }, trustedCommit)
     reply = undefined
     if ('idle' in step) {
       return {
@@ -132,7 +138,7 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
 
 type Step = { stage: LocalStage } | { idle: Idle; state: string | null; branch: string | null }
 
-async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
+async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Promise<Step> {
   const { root, config, issueId: id } = o
   const tracker = new LocalPort(root, config)
   const issue = await tracker.getIssue(id)
@@ -179,6 +185,7 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
       run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
       workDir,
       workflowPath: o.workflowPath,
+      trustedCommit,
       parentEnv: o.parentEnv,
       ...(o.signal ? { signal: o.signal } : {}),
       onStart: (s) => {

@@ -85,7 +85,9 @@ function workflowText(t: WorkflowTemplate): string {
       ['comment'],
       [
         '      # Besides its deliverable, what the implementer may commit. A stage never commits',
-        '      # WORKFLOW.md, .github/, .itervox/agents/ or an earlier handoff.',
+        '      # WORKFLOW.md, .github/, .itervox/agents/ or an earlier handoff, nor agent',
+        '      # configuration (.claude/, CLAUDE.md, AGENTS.md, .gemini/, .mcp.json, ...) unless',
+        '      # an entry here names it without a wildcard, e.g. "CLAUDE.md".',
         `      commit_paths: ${list(t.implementerPaths)}`
       ]
     ),
@@ -209,6 +211,9 @@ function instructionsText(p: ProfileName): string {
     "- Leave other stages' handoff files alone: a stage's changes to them are never committed.",
     '- If your run ends before you are done, the file you started is kept as a `.partial.md` for',
     '  the next attempt.',
+    '- If you cannot go on without an answer from a person, write what you have so far, then end',
+    '  your reply with the question followed by a line holding only `<!-- itervox:needs-input -->`.',
+    '  The stage pauses; the answer comes back to you and you continue in the same file.',
     ''
   ].join('\n')
 }

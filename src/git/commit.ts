@@ -3,6 +3,8 @@ import { constants } from 'node:fs'
 import { copyFile, open, readFile, readlink, rename, rm, utimes } from 'node:fs/promises'
 import path from 'node:path'
 import picomatch from 'picomatch'
+import { isAgentConfig, namedExplicitly } from '../agent/config-paths.js'
+import type { ConfigEntry } from './agent-config.js'
 import { resetBranchTo, validateBranchName } from './branch.js'
 import { git } from './git.js'
 import { objectFormat, objectId, verifyBaseTrees } from './integrity.js'
@@ -48,6 +50,12 @@ export interface CommitOptions {
   allowGlobs: readonly string[]
   /** Never committed, on top of ALWAYS_FORBIDDEN: earlier handoff files, a custom workflow file. */
   forbiddenGlobs: readonly string[]
+  /**
+   * The agent configuration the agent was given (see putAgentConfig), by path; absent paths
+   * it was given none of. Such a path counts as changed only when the agent changed it from
+   * that. Without this, changes are counted from `baseSha`, as for every other path.
+   */
+  givenConfig?: ReadonlyMap<string, ConfigEntry>
   message: string
   trailers: readonly Trailer[]
   identity?: Identity
@@ -235,6 +243,13 @@ async function decide(
       drop(p, 'forbidden path')
       continue
     }
+    if (isAgentConfig(p)) {
+      if (o.givenConfig && (await asGiven(tree, p, o.givenConfig.get(p), maxBytes))) continue
+      if (!namedExplicitly(o.allowGlobs, p)) {
+        drop(p, AGENT_CONFIG)
+        continue
+      }
+    }
     const globbed = allowed(p)
     if (!deliverables.has(p) && !globbed) {
       drop(p, 'not in the allow-list')
@@ -258,6 +273,28 @@ async function decide(
     }
   }
   return { updates: withoutConflicts(updates, changed, dropped), dropped }
+}
+
+const AGENT_CONFIG =
+  'agent configuration, which the next stage would obey; a commit_paths entry must name it (e.g. CLAUDE.md or .claude/**), a wildcard is not enough'
+
+/** The path is in the tree exactly as the agent was given it (`entry`; undefined: absent). */
+async function asGiven(
+  tree: string,
+  p: string,
+  entry: ConfigEntry | undefined,
+  maxBytes: number
+): Promise<boolean> {
+  const found = await inspect(tree, p, maxBytes)
+  if (!entry || found.kind === 'gone') return !entry && found.kind === 'gone'
+  const algo = entry.oid.length === 64 ? 'sha256' : 'sha1'
+  if (found.kind === 'file') {
+    return found.mode === entry.mode && objectId('blob', found.content, algo) === entry.oid
+  }
+  if (found.kind === 'symlink') {
+    return entry.mode === '120000' && objectId('blob', found.target, algo) === entry.oid
+  }
+  return false
 }
 
 /** Paths git never lists, but a caller's deliverable path might be anything. */

@@ -30,6 +30,8 @@ export interface HandOverOptions {
   workDir: string
   /** Files for the agent's HOME (prompt, CLI settings), relative to it. */
   homeFiles: { path: string; content: string }[]
+  /** Readies the clone before the agent user gets it (its agent configuration, say). */
+  prepareTree?: (tree: string) => Promise<void>
 }
 
 const sh = () => systemProgram('sh') ?? '/bin/sh'
@@ -87,6 +89,7 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
     o.repo,
     path.join(staged, 'work', name)
   ])
+  await o.prepareTree?.(path.join(staged, 'work', name))
   const home = path.join(staged, 'home')
   for (const f of o.homeFiles) {
     const file = path.join(home, f.path)

@@ -50,6 +50,7 @@ export async function openSandbox(
     branch: string
     workDir: string
     homeFiles: { path: string; content: string }[]
+    prepareTree?: (tree: string) => Promise<void>
     model: { set: Record<string, string>; unset: string[] }
   }
 ): Promise<OpenSandbox> {

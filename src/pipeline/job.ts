@@ -35,6 +35,8 @@ export interface JobInput {
   workDir: string
   /** Repo-relative WORKFLOW.md, never committed by a stage. */
   workflowPath: string
+  /** The commit WORKFLOW.md was read from: the agent gets its agent configuration. */
+  trustedCommit: string
   parentEnv: Record<string, string | undefined>
   /** Run the agent as a second Unix user; absent for isolation: none. */
   isolate?: () => Promise<Isolation>
@@ -204,6 +206,7 @@ export async function runJob(j: JobInput): Promise<JobResult> {
         branch: prepared.branch,
         baseSha: prepared.baseSha,
         forkSha: prepared.forkSha,
+        trustedCommit: j.trustedCommit,
         created: prepared.created,
         runId: run,
         timestamp,

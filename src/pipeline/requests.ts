@@ -129,5 +129,8 @@ export function requestsSection(allowedActions: string[], review: boolean): stri
       : 'Your profile may not request any action; do not add front matter.'
   )
   lines.push('Requests are carried out after you exit, and only if your deliverable is complete.')
+  lines.push(
+    "If you cannot go on without a person's answer, end your reply with the question, then a line holding only `<!-- itervox:needs-input -->`; the stage waits for the answer."
+  )
   return lines.join('\n')
 }

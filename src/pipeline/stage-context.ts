@@ -17,6 +17,11 @@ const stageContextSchema = z.object({
   repo: z.string(),
   branch: z.string(),
   baseSha: z.string(),
+  /** Where the agent's configuration came from; a commit name only, as it goes to git. */
+  trustedCommit: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/)
+    .optional(),
   /** The branch was new on the remote when the stage began. */
   created: z.boolean(),
   issue: z.string(),

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { setUpModelAccess } from '../agent/model-access.js'
+import { isAgentConfig } from '../agent/config-paths.js'
 import { presetFor } from '../agent/presets.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
@@ -10,8 +11,10 @@ import { commitAllowed, type CommitResult } from '../git/commit.js'
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
+import { agentConfigAt } from '../git/agent-config.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import type { Issue } from '../tracker/types.js'
+import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
 import { saveStageContext, type StageContext } from './stage-context.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
@@ -29,6 +32,8 @@ export interface StageInput {
   baseSha: string
   /** Where the branch left its base: the handoffs committed there are not this issue's. */
   forkSha: string
+  /** The commit WORKFLOW.md was read from (the default branch): its agent configuration is the agent's. */
+  trustedCommit: string
   created: boolean
   runId: string
   timestamp: string
@@ -109,6 +114,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     repo: input.repo,
     branch: input.branch,
     baseSha: input.baseSha,
+    trustedCommit: input.trustedCommit,
     created: input.created,
     issue: input.issue.id,
     profile: input.profile.name,
@@ -128,8 +134,12 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   const isolated = input.isolate
     ? await openIsolated(await input.isolate(), input, prepared.prompt)
     : undefined
+  const treeWarnings = isolated?.warnings ?? []
   if (isolated) ctx.sandbox = isolated.handedOver
-  else ctx.snapshot = await snapshotGitDir(input.repo)
+  else {
+    ctx.snapshot = await snapshotGitDir(input.repo)
+    treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })))
+  }
   saveStageContext(contextPath, ctx)
 
   let end: StageEnd
@@ -184,7 +194,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     figures: prepared.figures,
     contextPath,
     ...finalised,
-    warnings: [...prepared.warnings, ...(isolated?.warnings ?? []), ...finalised.warnings]
+    warnings: [...prepared.warnings, ...treeWarnings, ...finalised.warnings]
   }
 }
 
@@ -211,6 +221,9 @@ async function openIsolated(
     repo: input.repo,
     branch: input.branch,
     workDir: input.workDir,
+    prepareTree: async (tree) => {
+      warnings.push(...(await prepareAgentTree({ ...input, tree })))
+    },
     homeFiles: [{ path: PROMPT_IN_HOME, content: prompt }, ...(access?.files ?? [])],
     model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
   }).catch(async (err: unknown) => {
@@ -268,6 +281,9 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
   }
 
   const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
+  const givenConfig = ctx.trustedCommit
+    ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
+    : undefined
   const commit = await commitAllowed({
     repo: ctx.repo,
     ...(files !== ctx.repo ? { workTree: files } : {}),
@@ -285,6 +301,7 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
       '.itervox/runs/**',
       ctx.workflowPath
     ],
+    ...(givenConfig ? { givenConfig } : {}),
     message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
     trailers: stageTrailers({
       profile: ctx.profile,
@@ -295,6 +312,14 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
       reason
     })
   })
+  if (!ctx.sandbox && ctx.trustedCommit) {
+    await restoreBranchConfig({
+      repo: ctx.repo,
+      head: commit.sha ?? ctx.baseSha,
+      trustedCommit: ctx.trustedCommit,
+      refused: commit.dropped.map((d) => d.path).filter(isAgentConfig)
+    })
+  }
   const committedPath = path && commit.committed.includes(path) ? path : null
   const refused = commit.dropped.find((d) => d.path === path)
   if (refused) warnings.push(`${path} was not committed: ${refused.reason}`)

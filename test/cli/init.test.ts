@@ -127,6 +127,7 @@ describe('itervox-handoff init', () => {
       const text = readFileSync(join(repo, `.itervox/agents/${p}/INSTRUCTIONS.md`), 'utf8')
       expect(text).toMatch(/\n## Handoff Protocol\n(- .*\n| {2}.*\n)+$/)
       expect(text).toContain('`{{ run.handoff_path }}`')
+      expect(text).toContain('a line holding only `<!-- itervox:needs-input -->`')
     }
   })
 

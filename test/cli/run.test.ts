@@ -328,3 +328,70 @@ describe('itervox-handoff run', () => {
     )
   })
 })
+
+describe('itervox-handoff run and agent configuration', () => {
+  it("never commits what an agent planted, gives every stage main's configuration, and keeps your own", async () => {
+    const files: Record<string, string> = {
+      'README.md': '# app\n',
+      '.itervox/issues/ENG-1.md': ISSUE('Todo'),
+      'CLAUDE.md': 'Rules from main.\n',
+      '.gitignore': '.claude/settings.local.json\n'
+    }
+    const agent = join(ROOT, 'test/fixtures/agents/config-agent.sh')
+    for (const f of scaffoldFiles({ tracker: 'local', command: agent, implementerPaths: ['**'] })) {
+      files[f.path] = f.path === '.gitignore' ? `${f.text}${files[f.path]}` : f.text
+    }
+    const repo = repoWith(files)
+    // The issue branch already holds settings someone committed there.
+    git(repo, 'checkout', '--quiet', '-b', 'itervox/ENG-1')
+    mkdirSync(join(repo, '.gemini'))
+    writeFileSync(join(repo, '.gemini/settings.json'), 'pushed\n')
+    git(repo, 'add', '.gemini/settings.json')
+    git(repo, 'commit', '--quiet', '-m', 'gemini settings')
+    git(repo, 'checkout', '--quiet', 'main')
+    mkdirSync(join(repo, '.claude'))
+    writeFileSync(join(repo, '.claude/settings.local.json'), 'mine\n')
+    const report = join(mkdtempSync(join(tmpdir(), 'cli-config-')), 'report')
+
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], {
+      ITERVOX_TEST_CONFIG_REPORT: report,
+      ITERVOX_TEST_CODER: 'implementer'
+    })
+    expect(r.stderr).toBe('')
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages.map((s) => [s.profile, s.outcome])).toEqual([
+      ['researcher', 'succeeded'],
+      ['implementer', 'succeeded'],
+      ['reviewer', 'succeeded']
+    ])
+    const implementer = out.stages[1]!
+    for (const path of ['.claude/settings.json', 'CLAUDE.md', '.mcp.json', 'AGENTS.md']) {
+      expect(implementer.refused).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^${path.replaceAll('.', '\\.')} was not committed: agent configuration`)
+        )
+      )
+    }
+    const tree = git(repo, 'ls-tree', '-r', '--name-only', 'itervox/ENG-1').split('\n')
+    expect(tree).toContain('src/implementer.ts')
+    expect(tree).not.toContain('.claude/settings.json')
+    expect(tree).not.toContain('AGENTS.md')
+    expect(git(repo, 'show', 'itervox/ENG-1:CLAUDE.md')).toBe('Rules from main.')
+    expect(git(repo, 'show', 'itervox/ENG-1:.gemini/settings.json')).toBe('pushed')
+
+    const saw = readFileSync(report, 'utf8')
+    for (const profile of ['researcher', 'implementer', 'reviewer']) {
+      expect(saw).toContain(`${profile}.handoff_dir=yes\n`)
+      expect(saw).toContain(`${profile}.CLAUDE.md=Rules from main. \n`)
+      expect(saw).toContain(`${profile}..claude/settings.json=-\n`)
+      expect(saw).toContain(`${profile}..gemini/settings.json=-\n`)
+      expect(saw).toContain(`${profile}.AGENTS.md=-\n`)
+    }
+    // Your own untracked settings stay, and the checkout is the branch again (the tracker's
+    // issue file aside).
+    expect(readFileSync(join(repo, '.claude/settings.local.json'), 'utf8')).toBe('mine\n')
+    const status = git(repo, 'status', '--porcelain', '--untracked-files=all')
+    expect(status.trim()).toBe('M .itervox/issues/ENG-1.md')
+    expect(readFileSync(join(repo, '.gemini/settings.json'), 'utf8')).toBe('pushed\n')
+  })
+})

@@ -289,6 +289,8 @@ export function job(
     run,
     workDir: '/memory',
     workflowPath: 'WORKFLOW.md',
+    // The memory world's stages read no git.
+    trustedCommit: 'memory',
     parentEnv: {},
     stage: memoryStage(w)
   }

@@ -88,6 +88,8 @@ function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: strin
     run,
     workDir: '/memory',
     workflowPath: 'WORKFLOW.md',
+    // The memory world's stages read no git.
+    trustedCommit: 'memory',
     parentEnv: {},
     stage: memoryStage(s.w)
   })

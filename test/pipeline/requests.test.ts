@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { findNeedsInput } from '../../src/agent/needs-input.js'
 import { permittedRequests, readRequests, requestsSection } from '../../src/pipeline/requests.js'
 
 describe('agent requests in deliverable front matter', () => {
@@ -56,5 +57,11 @@ describe('agent requests in deliverable front matter', () => {
     expect(text).toContain('`verdict` (required in this review')
     expect(text).not.toContain('comment:')
     expect(requestsSection([], false)).toContain('may not request any action')
+  })
+
+  it('tells the agent how to ask a person, in words that ask nothing when echoed', () => {
+    const text = requestsSection([], false)
+    expect(text).toContain('a line holding only `<!-- itervox:needs-input -->`')
+    expect(findNeedsInput(text)).toBeUndefined()
   })
 })
