@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import {
   chmodSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -387,11 +388,12 @@ describe('itervox-handoff run and agent configuration', () => {
       expect(saw).toContain(`${profile}..gemini/settings.json=-\n`)
       expect(saw).toContain(`${profile}.AGENTS.md=-\n`)
     }
-    // Your own untracked settings stay, and the checkout is the branch again (the tracker's
-    // issue file aside).
+    // Your own untracked settings stay, and you are back on main with a clean checkout (the
+    // tracker's issue file aside): the branch's settings are not left in it.
     expect(readFileSync(join(repo, '.claude/settings.local.json'), 'utf8')).toBe('mine\n')
     const status = git(repo, 'status', '--porcelain', '--untracked-files=all')
     expect(status.trim()).toBe('M .itervox/issues/ENG-1.md')
-    expect(readFileSync(join(repo, '.gemini/settings.json'), 'utf8')).toBe('pushed\n')
+    expect(git(repo, 'branch', '--show-current').trim()).toBe('main')
+    expect(existsSync(join(repo, '.gemini/settings.json'))).toBe(false)
   })
 })
