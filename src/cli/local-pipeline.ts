@@ -198,6 +198,8 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
   }
   if (!start || !r.next) {
     rmSync(workDir, { recursive: true, force: true })
+    // A stage that could not start (its agent's command is missing) is a mistake to fix.
+    if (r.failure) throw new UserError(r.failure)
     return idleStep(o, r.reason, state)
   }
   if (r.failure) throw new UserError(r.failure)
