@@ -6,6 +6,7 @@ import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { runTimestamp } from '../handoff/index.js'
+import { CommandUnavailableError } from '../pipeline/command-check.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
@@ -193,13 +194,15 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
         o.onStageStart?.(start)
       }
     })
+  } catch (err) {
+    // Its agent could not start: the folder is empty, and nothing is left to recover.
+    if (err instanceof CommandUnavailableError) rmSync(workDir, { recursive: true, force: true })
+    throw err
   } finally {
     markStageOver(root, id)
   }
   if (!start || !r.next) {
     rmSync(workDir, { recursive: true, force: true })
-    // A stage that could not start (its agent's command is missing) is a mistake to fix.
-    if (r.failure) throw new UserError(r.failure)
     return idleStep(o, r.reason, state)
   }
   if (r.failure) throw new UserError(r.failure)

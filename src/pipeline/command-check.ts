@@ -16,10 +16,19 @@ export interface CommandCheck {
   cannotRun?: (file: string) => string | null
 }
 
-export interface CommandUnavailable {
-  /** The command is not there (yet): a CLI a later step or another machine may install. */
-  missing: boolean
-  error: UserError
+/** A stage that cannot start because its agent's command is missing or not runnable. */
+export class CommandUnavailableError extends UserError {
+  constructor(
+    profile: string,
+    /** What is wrong with the command, and what to do. */
+    readonly problem: string,
+    location: { file: string; line: number },
+    /** The command is not there (yet): a CLI a later step or another machine may install. */
+    readonly missing: boolean
+  ) {
+    super(`the ${profile} stage cannot start: ${problem}`, location)
+    this.name = 'CommandUnavailableError'
+  }
 }
 
 /**
@@ -27,7 +36,7 @@ export interface CommandUnavailable {
  * it and runnable by the user it runs as. Checked before anything of a stage happens, so a
  * missing or misspelt CLI is one clear line rather than a crash, its retries and their partials.
  */
-export function commandUnavailable(c: CommandCheck): CommandUnavailable | null {
+export function commandUnavailable(c: CommandCheck): CommandUnavailableError | null {
   const { profile } = c
   const command = profile.argv[0] ?? ''
   const found = resolveCommand(command, c.cwd, c.pathVar, profile.name)
@@ -45,11 +54,10 @@ export function commandUnavailable(c: CommandCheck): CommandUnavailable | null {
     if (!barred) return null
     problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`
   }
-  return {
-    missing,
-    error: new UserError(`the ${profile.name} stage cannot start: ${problem}`, {
-      file: c.configFile,
-      line: profile.commandAt.line
-    })
-  }
+  return new CommandUnavailableError(
+    profile.name,
+    problem,
+    { file: c.configFile, line: profile.commandAt.line },
+    missing
+  )
 }

@@ -1,7 +1,7 @@
 import { AGENT_OUTCOMES, type AgentActivity, type AgentStats } from '../agent/types.js'
 import { findAutomation } from '../config/load.js'
 import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
-import { messageOf, type UserError } from '../errors.js'
+import { messageOf } from '../errors.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
 import { runTimestamp } from '../handoff/index.js'
 import type { Issue } from '../tracker/types.js'
@@ -20,7 +20,7 @@ import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
 import { cannotRunAs, type Isolation } from '../isolation/sandbox.js'
-import { commandUnavailable } from './command-check.js'
+import { commandUnavailable, type CommandUnavailableError } from './command-check.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
@@ -101,7 +101,8 @@ const UNSAVED_IN_COMMENT = 3000
  * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
  * settle → the decision's effects → the record. The record of intent is written before any
  * effect, and every run first finishes what the last one left owed, so no failure after the
- * agent leaves the pipeline stopped without saying so.
+ * agent leaves the pipeline stopped without saying so. An agent whose command cannot be run
+ * stops the job before the stage starts: the issue says so, and a CommandUnavailableError.
  */
 export async function runJob(j: JobInput): Promise<JobResult> {
   const started = Date.now()
@@ -170,24 +171,14 @@ export async function runJob(j: JobInput): Promise<JobResult> {
   }
   const landed = await j.workspace.findLanded(prepared, key)
   const profile = j.config.agent.profiles[plan.profile]!
-  if (!landed && !j.dryRun) {
+  // A stand-in stage (the loop's tests) runs no command.
+  if (!landed && !j.dryRun && !j.stage) {
     const unavailable = await checkCommand(j, profile, prepared.repo)
     if (unavailable) {
       // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
       if (owed.changed) await j.tracker.saveRecord(issue, record)
-      const line = unavailable.format()
-      await noticeCannotStart(j, issue, { state, profile: plan.profile }, line)
-      return result({
-        outcome: 'failed',
-        reason: line,
-        issue,
-        state,
-        plan,
-        branch: prepared.branch,
-        finishedOwed,
-        stateAfter: issue.state,
-        failure: line
-      })
+      await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format())
+      throw unavailable
     }
   }
   j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
@@ -491,7 +482,7 @@ async function checkCommand(
   j: JobInput,
   profile: ProfileConfig,
   cwd: string
-): Promise<UserError | null> {
+): Promise<CommandUnavailableError | null> {
   // An isolated agent's user must be able to run the file: that needs the user.
   const isolation = j.isolate ? await j.isolate() : undefined
   const unavailable = commandUnavailable({
@@ -501,7 +492,7 @@ async function checkCommand(
     pathVar: j.parentEnv.PATH,
     ...(isolation ? { cannotRun: (file: string) => cannotRunAs(file, isolation.user.uid) } : {})
   })
-  return unavailable?.error ?? null
+  return unavailable
 }
 
 async function noticeCannotStart(
