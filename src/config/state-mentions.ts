@@ -27,7 +27,8 @@ export function unknownStateMentions(config: WorkflowConfig): ConfigWarning[] {
   for (const t of texts) {
     t.text.split('\n').forEach((line, i) => {
       for (const m of line.matchAll(MENTION)) {
-        const state = m[1]!.trim()
+        // The end of a sentence is not part of the state.
+        const state = m[1]!.trim().replace(/[.:!?]+$/, '')
         if (known.some((k) => sameState(k, state))) continue
         out.push({
           message: `move_state: ${quoted(state)} names no state of ${config.file}, so an agent that asks for it is refused${didYouMean(state, known) || `; its states are ${known.join(', ')}`}`,
