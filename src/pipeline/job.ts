@@ -101,8 +101,8 @@ const UNSAVED_IN_COMMENT = 3000
  * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
  * settle → the decision's effects → the record. The record of intent is written before any
  * effect, and every run first finishes what the last one left owed, so no failure after the
- * agent leaves the pipeline stopped without saying so. An agent whose command cannot be run
- * stops the job before the stage starts: the issue says so, and a CommandUnavailableError.
+ * agent leaves the pipeline stopped without saying so. When the agent's command cannot be run,
+ * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
  */
 export async function runJob(j: JobInput): Promise<JobResult> {
   const started = Date.now()
@@ -485,14 +485,13 @@ async function checkCommand(
 ): Promise<CommandUnavailableError | null> {
   // An isolated agent's user must be able to run the file: that needs the user.
   const isolation = j.isolate ? await j.isolate() : undefined
-  const unavailable = commandUnavailable({
+  return commandUnavailable({
     profile,
     configFile: j.config.file,
     cwd,
     pathVar: j.parentEnv.PATH,
     ...(isolation ? { cannotRun: (file: string) => cannotRunAs(file, isolation.user.uid) } : {})
   })
-  return unavailable
 }
 
 async function noticeCannotStart(
