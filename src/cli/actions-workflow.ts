@@ -132,6 +132,56 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   return lines.join('\n')
 }
 
+// The label list of a job's `if:`, as actionsWorkflow writes it.
+const LABEL_LIST = /contains\(fromJSON\('((?:[^']|'')*)'\),\s*github\.event\.label\.name\)/g
+
+export interface LabelListProblem {
+  line: number
+  message: string
+  /** A state that starts a stage but is not let through: its label would start nothing. */
+  error: boolean
+}
+
+/**
+ * Whether the workflow's `if:` lets through exactly the labels that start a stage: a missing
+ * one would start nothing, an extra one a job that is skipped.
+ */
+export function labelListProblems(text: string, config: WorkflowConfig): LabelListProblem[] {
+  const wanted = startStates(config)
+  const out: LabelListProblem[] = []
+  for (const m of text.matchAll(LABEL_LIST)) {
+    const line = text.slice(0, m.index).split('\n').length
+    let listed: unknown
+    try {
+      listed = JSON.parse(m[1]!.replace(/''/g, "'"))
+    } catch {
+      listed = null
+    }
+    if (!Array.isArray(listed) || !listed.every((l) => typeof l === 'string')) {
+      out.push({ line, message: 'the label list is not a JSON array of strings', error: true })
+      continue
+    }
+    const missing = wanted.filter((w) => !listed.some((l: string) => sameState(l, w)))
+    const extra = (listed as string[]).filter((l) => !wanted.some((w) => sameState(l, w)))
+    const redo = 'delete the file and run itervox-handoff init again, or edit the list'
+    if (missing.length > 0) {
+      out.push({
+        line,
+        message: `the label list lacks ${missing.map((x) => JSON.stringify(x)).join(', ')}, which ${missing.length === 1 ? 'starts a stage' : 'start stages'} in ${config.file}: such a label would start nothing; ${redo}`,
+        error: true
+      })
+    }
+    if (extra.length > 0) {
+      out.push({
+        line,
+        message: `the label list has ${extra.map((x) => JSON.stringify(x)).join(', ')}, which ${config.file} starts no stage with: such a label starts a job that is skipped; ${redo}`,
+        error: false
+      })
+    }
+  }
+  return out
+}
+
 /** States that start an enabled automation of an enabled profile, each once. */
 function startStates(config: WorkflowConfig): string[] {
   const out: string[] = []

@@ -5,6 +5,7 @@ import type { Env } from '../config/interpolate.js'
 import { UserError } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { repoRoot } from '../git/repo.js'
+import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
 import { ACTIONS_WORKFLOW_PATH, actionsWorkflow, agentSecrets } from './actions-workflow.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
 import { ensureGitignore } from './gitignore.js'
@@ -69,6 +70,7 @@ export const initCommand: Command = {
       }
     }
     report(await ensureGitignore(root), '.gitignore')
+    if (tracker === 'local') report(issuesFolder(root), `${LOCAL_ISSUES_DIR}/`)
 
     const secrets = agentSecrets(config)
     const secret = secrets.length
@@ -96,6 +98,14 @@ function place(root: string, f: ScaffoldFile, force: boolean): 'created' | 'kept
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, f.text)
   return exists ? 'rewritten' : 'created'
+}
+
+/** Where the local tracker's issue files go; git keeps no empty folder, so init makes it. */
+function issuesFolder(root: string): 'created' | 'kept' {
+  const path = join(root, LOCAL_ISSUES_DIR)
+  if (existsSync(path)) return 'kept'
+  mkdirSync(path, { recursive: true })
+  return 'created'
 }
 
 /** Whether the file at `path` holds exactly `text`; anything longer simply does not. */

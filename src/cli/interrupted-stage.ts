@@ -4,6 +4,7 @@ import { endGroup, groupAlive } from '../agent/process-group.js'
 import { loadStageContext } from '../pipeline/stage-context.js'
 import { contextPathOf, finaliseStage } from '../pipeline/stage.js'
 import { ensureRunsDir, RUNS_DIR } from '../tracker/local-record.js'
+import { discardUncommitted } from './local-branch.js'
 
 // While a local stage runs, `.itervox/runs/<id>.stage` names its private folder. A run killed
 // outright (SIGKILL, a closed laptop) leaves it behind, and the next run finishes the job the
@@ -48,6 +49,7 @@ export async function finishInterruptedStage(root: string, id: string): Promise<
       )
       if (done.handoffPath) note = `saved the interrupted run's work as ${done.handoffPath}`
     }
+    await discardUncommitted(root)
   }
   markStageOver(root, id)
   return note

@@ -131,3 +131,14 @@ export async function assertCleanWorktree(root: string): Promise<void> {
     `the working tree has uncommitted changes (${shown}); commit or stash them first, because a stage commits or discards whatever it finds`
   )
 }
+
+/**
+ * After a stage: the tree was clean before it, so whatever it left that its commit does not hold
+ * is the agent's and goes (files outside its commit_paths, edits it may not commit), as the
+ * next stage needs a clean tree. The tracker's own files stay.
+ */
+export async function discardUncommitted(root: string): Promise<void> {
+  await git(root, ['reset', '--hard', '--quiet'])
+  const keep = [LOCAL_ISSUES_DIR, RUNS_DIR].map((dir) => `:(exclude)${dir}`)
+  await git(root, ['clean', '-ffdq', '--', '.', ...keep])
+}

@@ -6,6 +6,7 @@ import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { runTimestamp } from '../handoff/index.js'
+import { CommandUnavailableError } from '../pipeline/command-check.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
@@ -200,6 +201,10 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
         o.onStageStart?.(start)
       }
     })
+  } catch (err) {
+    // Its agent could not start: the folder is empty, and nothing is left to recover.
+    if (err instanceof CommandUnavailableError) rmSync(workDir, { recursive: true, force: true })
+    throw err
   } finally {
     markStageOver(root, id)
   }

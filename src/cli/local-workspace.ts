@@ -2,7 +2,12 @@ import { readCommittedFile } from '../git/committed-file.js'
 import { findLandedStage, type StageKey } from '../git/trailers.js'
 import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
 import { withIssueFileSetAside } from './issue-guard.js'
-import { assertCleanWorktree, baseBranchOf, checkoutIssueBranch } from './local-branch.js'
+import {
+  assertCleanWorktree,
+  baseBranchOf,
+  checkoutIssueBranch,
+  discardUncommitted
+} from './local-branch.js'
 
 /**
  * The local runner's git side: the issue branch in the user's own checkout, with no remote. A
@@ -31,6 +36,11 @@ export class LocalWorkspace implements Workspace {
   }
 
   around<T>(prepared: PreparedBranch, stage: () => Promise<T>): Promise<T> {
-    return withIssueFileSetAside(this.o.root, this.o.issueId, prepared.baseSha, stage)
+    return withIssueFileSetAside(this.o.root, this.o.issueId, prepared.baseSha, async () => {
+      const done = await stage()
+      // A stage that threw leaves the tree as it is: nothing it did not save is lost.
+      await discardUncommitted(this.o.root)
+      return done
+    })
   }
 }

@@ -73,6 +73,7 @@ export function readProfile(
     name,
     command,
     argv: commandArgv(command),
+    commandAt: commandAt(path, parsed.command !== undefined, problems),
     soulFile: soul.file,
     soulText: soul.text,
     soulLine: problems.map.key([...path, 'soul_file']).line,
@@ -84,6 +85,13 @@ export function readProfile(
     requiredSections: parsed.required_sections,
     env
   }
+}
+
+/** Which key sets the profile's command, and its line (the profile's own, when neither is written). */
+function commandAt(path: Path, own: boolean, problems: Problems): ProfileConfig['commandAt'] {
+  const key =
+    own || !problems.map.has(['agent', 'command']) ? [...path, 'command'] : ['agent', 'command']
+  return { line: problems.map.key(key).line, key: key.join('.') }
 }
 
 function readProfileFile(

@@ -61,6 +61,30 @@ export function checkReferences(refs: References, problems: Problems): void {
       }
     }
   }
+  if (refs.tracker) checkEndStates(refs.tracker, starters, problems)
+}
+
+/** Where the pipeline ends must not start it again. */
+function checkEndStates(
+  tracker: WorkflowConfig['tracker'],
+  starters: Map<string, ReadAutomation>,
+  problems: Problems
+): void {
+  const starts = (state: string | undefined) => (state ? starters.get(stateKey(state)) : undefined)
+  const failed = starts(tracker.failedState)
+  if (failed) {
+    problems.errorAt(
+      ['tracker', 'failed_state'],
+      `${quoted(tracker.failedState ?? '')} starts automations[${failed.index}] (${quoted(failed.config.id)}), so an escalated issue would run again; name a state no automation starts, e.g. "Blocked"`
+    )
+  }
+  const done = starts(tracker.completionState)
+  if (done) {
+    problems.warnAt(
+      ['tracker', 'completion_state'],
+      `${quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${quoted(done.config.id)}), so the pipeline does not end there`
+    )
+  }
 }
 
 function checkReviewer(refs: References, problems: Problems): void {

@@ -5,6 +5,8 @@ export interface ProfileConfig {
   name: string
   command: string
   argv: string[]
+  /** Where the command is set: the profile's `command`, else `agent.command`, else the profile. */
+  commandAt: { line: number; key: string }
   /** Repository-relative path of SOUL.md, as read. */
   soulFile: string
   soulText: string

@@ -72,7 +72,7 @@ export async function openSandbox(
       unset: o.model.unset
     },
     processes,
-    cannotRun: (file) => cannotRun(file, user.uid),
+    cannotRun: (file) => cannotRunAs(file, user.uid),
     launch: (file, args, env, cwd) => {
       if (privilege.kind === 'root') return { file, args, env, cwd, uid: user.uid, gid: user.gid }
       // sudo resets PATH (secure_path) and cannot chdir where the runner user may not look,
@@ -110,7 +110,7 @@ export async function openSandbox(
 }
 
 /** Why the agent user cannot run `file` (each folder on its way must let it through). */
-function cannotRun(file: string, uid: number): string | null {
+export function cannotRunAs(file: string, uid: number): string | null {
   const barred =
     'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none'
   let real: string

@@ -1,6 +1,6 @@
 import { AGENT_OUTCOMES, type AgentActivity, type AgentStats } from '../agent/types.js'
 import { findAutomation } from '../config/load.js'
-import type { WorkflowConfig } from '../config/types.js'
+import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
 import { runTimestamp } from '../handoff/index.js'
@@ -19,7 +19,8 @@ import { pipelineSections } from './sections.js'
 import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
-import type { Isolation } from '../isolation/sandbox.js'
+import { cannotRunAs, type Isolation } from '../isolation/sandbox.js'
+import { commandUnavailable, type CommandUnavailableError } from './command-check.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
@@ -102,7 +103,8 @@ const UNSAVED_IN_COMMENT = 3000
  * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
  * settle → the decision's effects → the record. The record of intent is written before any
  * effect, and every run first finishes what the last one left owed, so no failure after the
- * agent leaves the pipeline stopped without saying so.
+ * agent leaves the pipeline stopped without saying so. When the agent's command cannot be run,
+ * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
  */
 export async function runJob(j: JobInput): Promise<JobResult> {
   const started = Date.now()
@@ -170,8 +172,18 @@ export async function runJob(j: JobInput): Promise<JobResult> {
     resume: plan.resume
   }
   const landed = await j.workspace.findLanded(prepared, key)
-  j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
   const profile = j.config.agent.profiles[plan.profile]!
+  // A stand-in stage (the loop's tests) runs no command.
+  if (!landed && !j.dryRun && !j.stage) {
+    const unavailable = await checkCommand(j, profile, prepared.repo)
+    if (unavailable) {
+      // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
+      if (owed.changed) await j.tracker.saveRecord(issue, record)
+      await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format())
+      throw unavailable
+    }
+  }
+  j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
   const startedAt = new Date()
   const timestamp = plan.timestamp ?? runTimestamp(startedAt)
   const run = `${j.run.id}/${j.run.attempt}`
@@ -467,6 +479,42 @@ function unsavedBlock(unsaved: { path: string; text: string } | undefined): stri
 function markPhase(contextPath: string | undefined, phase: 'published' | 'done'): void {
   const ctx = contextPath ? loadStageContext(contextPath) : null
   if (contextPath && ctx) saveStageContext(contextPath, { ...ctx, phase })
+}
+
+/** Why the profile's agent could not start here, or null when it can. */
+async function checkCommand(
+  j: JobInput,
+  profile: ProfileConfig,
+  cwd: string
+): Promise<CommandUnavailableError | null> {
+  // An isolated agent's user must be able to run the file: that needs the user.
+  const isolation = j.isolate ? await j.isolate() : undefined
+  return commandUnavailable({
+    profile,
+    configFile: j.config.file,
+    cwd,
+    pathVar: j.parentEnv.PATH,
+    ...(isolation ? { cannotRun: (file: string) => cannotRunAs(file, isolation.user.uid) } : {})
+  })
+}
+
+async function noticeCannotStart(
+  j: JobInput,
+  issue: Issue,
+  stage: { state: string; profile: string },
+  line: string
+): Promise<void> {
+  const body = [
+    `**The ${stage.profile} stage could not start**, so the issue stays in "${oneLine(stage.state)}" and nothing was committed:`,
+    fenced(line),
+    'Fix that, then start the stage again.',
+    j.tracker.runLine(null)
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+  await j.tracker
+    .comment(issue, { key: `itervox:cannot-start:${j.run.id}.${j.run.attempt}`, body })
+    .catch(() => undefined)
 }
 
 /** Says on the issue that the record could not be written; returns what it managed, as words. */

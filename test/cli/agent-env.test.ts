@@ -68,6 +68,8 @@ describe("the agent's environment in a stage", () => {
       DECLARED_TOKEN: 'declared',
       NPM_TOKEN: 'npm_must_not_leak',
       AWS_SECRET_ACCESS_KEY: 'aws_must_not_leak',
+      SSH_AUTH_SOCK: '/tmp/ssh-agent.must_not_leak',
+      OP_SESSION_my: 'op_must_not_leak',
       // A generic agent gets no model variables.
       ANTHROPIC_API_KEY: 'model_must_not_leak',
       GITHUB_TOKEN: 'ghs_must_not_leak'

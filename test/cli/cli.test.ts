@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { git, ROOT } from '../harness/action-run.js'
+import { installFakeAgents } from '../agent/fake-agents.js'
 
 const CLI = join(ROOT, 'dist', 'cli', 'index.js')
 const SEED = join(ROOT, 'test', 'fixtures', 'workflows', 'seed')
@@ -69,7 +70,11 @@ describe('itervox-handoff CLI (dist)', () => {
   })
 
   it('validates the seed example, warning about daemon-only keys', async () => {
-    const r = await cli(repo, ['validate'], KEY)
+    // With its agent CLI installed: validate warns about a command it cannot find.
+    const r = await cli(repo, ['validate'], {
+      ...KEY,
+      PATH: `${installFakeAgents()}:${process.env.PATH}`
+    })
     expect(r.code).toBe(0)
     expect(r.stdout).toBe(
       'WORKFLOW.md is valid: 3 profiles (researcher, implementer, reviewer), 3 automations\n' +

@@ -12,7 +12,7 @@ const TWO_STAGES = edit(
   '  - id: review\n    trigger: {type: issue_entered_state, states: [Researching, "in review"]}\n    profile: reviewer\n  - id: off\n    enabled: false\n    trigger: {type: issue_entered_state, state: Done}\n    profile: reviewer\n---\n\nWork',
   edit(
     '  kind: github',
-    '  kind: github\n  terminal_states: [Done, "In Review"]\n  failed_state: todo'
+    '  kind: github\n  terminal_states: [Done, "In Review"]\n  failed_state: reviewing'
   )
 )
 

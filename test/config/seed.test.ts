@@ -34,6 +34,7 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       name: 'researcher',
       command: 'claude',
       argv: ['claude'],
+      commandAt: { key: 'agent.profiles.researcher.command', line: 24 },
       soulFile: expect.stringMatching(/(^|\/)\.itervox\/agents\/researcher\/SOUL\.md$/),
       soulText: expect.stringMatching(
         /^# researcher SOUL\n\nYou are a careful code archaeologist\./

@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { formatWarning } from '../config/load.js'
+import { unknownStateMentions } from '../config/state-mentions.js'
+import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
+import { formatLocation, messageOf, UserError } from '../errors.js'
+import { readCappedText } from '../files/read-capped.js'
+import { commandUnavailable } from '../pipeline/command-check.js'
+import { checkTemplates } from '../prompt/check-templates.js'
+import { ACTIONS_WORKFLOW_PATH, labelListProblems } from './actions-workflow.js'
+
+// A workflow file is a few KiB.
+const WORKFLOW_YML_MAX_BYTES = 256 * 1024
+
+export interface Preflight {
+  errors: UserError[]
+  /** One line each, `file:line: warning: message`. */
+  warnings: string[]
+}
+
+/**
+ * What `run` and the action will need beyond a WORKFLOW.md that loads: templates that render,
+ * states that exist, agent commands that can be found, and a GitHub workflow that lets the
+ * stages' labels through. A command missing here is a warning (CI installs its CLI in a step
+ * before the action); the stage itself refuses to start without it.
+ */
+export async function preflight(config: WorkflowConfig, root: string): Promise<Preflight> {
+  const errors = await checkTemplates(config)
+  const warnings = unknownStateMentions(config).map(formatWarning)
+
+  // Profiles that share a command (agent.command) are checked and reported together.
+  const groups = new Map<string, ProfileConfig[]>()
+  for (const profile of Object.values(config.agent.profiles)) {
+    if (!profile.enabled) continue
+    const key = `${profile.commandAt.line}\0${profile.command}`
+    groups.set(key, [...(groups.get(key) ?? []), profile])
+  }
+  for (const [first, ...others] of groups.values()) {
+    const problem = commandUnavailable({
+      profile: first!,
+      configFile: config.file,
+      cwd: root,
+      pathVar: process.env.PATH
+    })
+    if (!problem) continue
+    if (!problem.missing) {
+      errors.push(problem)
+      continue
+    }
+    const names = [first!, ...others].map((p) => JSON.stringify(p.name)).join(', ')
+    const text = problem.problem.replace(
+      `of profile ${JSON.stringify(first!.name)}`,
+      `of profile${others.length > 0 ? 's' : ''} ${names}`
+    )
+    const where = problem.location ? `${formatLocation(problem.location)}: ` : ''
+    warnings.push(`${where}warning: ${text}; a stage does not start without it`)
+  }
+
+  const workflow = join(root, ACTIONS_WORKFLOW_PATH)
+  if (existsSync(workflow)) {
+    const shown = relative(process.cwd(), workflow) || ACTIONS_WORKFLOW_PATH
+    let text: string
+    try {
+      text = readCappedText(workflow, WORKFLOW_YML_MAX_BYTES)
+    } catch (err) {
+      return {
+        errors,
+        warnings: [...warnings, `${shown}: warning: not checked: ${messageOf(err)}`]
+      }
+    }
+    for (const p of labelListProblems(text, config)) {
+      if (p.error) errors.push(new UserError(p.message, { file: shown, line: p.line }))
+      else warnings.push(`${shown}:${p.line}: warning: ${p.message}`)
+    }
+  }
+  return { errors, warnings }
+}

@@ -1,0 +1,148 @@
+// `validate` checks what a run will need, through the bundled CLI, in a repository `init` set up.
+import { describe, expect, it } from '@jest/globals'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { installFakeAgents } from '../agent/fake-agents.js'
+import { cli, repoWith } from './helpers.js'
+
+/** A repository with init's GitHub pipeline, and a PATH with (or without) its agent CLI. */
+async function initialised(): Promise<{ repo: string; withClaude: Record<string, string> }> {
+  const repo = repoWith({ 'README.md': '# app\n' }, 'cli-validate-')
+  const r = await cli(repo, ['init'])
+  expect(r.code).toBe(0)
+  return { repo, withClaude: { PATH: `${installFakeAgents()}:${process.env.PATH}` } }
+}
+
+function change(repo: string, path: string, from: string, to: string): void {
+  const file = join(repo, path)
+  const text = readFileSync(file, 'utf8')
+  expect(text).toContain(from)
+  writeFileSync(file, text.replace(from, to))
+}
+
+const lineOf = (repo: string, path: string, needle: string) =>
+  readFileSync(join(repo, path), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(needle)) + 1
+
+describe('itervox-handoff validate', () => {
+  it("passes init's pipeline silently when its agent CLI is installed", async () => {
+    const { repo, withClaude } = await initialised()
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r).toMatchObject({ code: 0, stderr: '' })
+    expect(r.stdout).toContain('WORKFLOW.md is valid: 3 profiles')
+  })
+
+  it('warns, once per command, when the agent CLI is not on PATH (CI installs it later)', async () => {
+    const { repo } = await initialised()
+    const r = await cli(repo, ['validate'])
+    expect(r.code).toBe(0)
+    const line = lineOf(repo, 'WORKFLOW.md', '  command: claude')
+    expect(r.stderr).toBe(
+      `WORKFLOW.md:${line}: warning: command "claude" of profiles "researcher", "implementer", "reviewer" was not found on PATH; install it (in CI: in a step before this action) or fix agent.command; a stage does not start without it\n`
+    )
+  })
+
+  it('refuses a repository script that is not executable', async () => {
+    const { repo, withClaude } = await initialised()
+    writeFileSync(join(repo, 'agent.sh'), '#!/bin/sh\n')
+    chmodSync(join(repo, 'agent.sh'), 0o644)
+    change(
+      repo,
+      'WORKFLOW.md',
+      '      allowed_actions: ["comment"]\n    implementer:',
+      '      allowed_actions: ["comment"]\n      command: ./agent.sh\n    implementer:'
+    )
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(1)
+    const line = lineOf(repo, 'WORKFLOW.md', 'command: ./agent.sh')
+    expect(r.stderr).toBe(
+      `WORKFLOW.md:${line}: the researcher stage cannot start: command "./agent.sh" of profile "researcher" is not executable; make it executable (chmod +x, and commit that) or fix agent.profiles.researcher.command\n`
+    )
+  })
+
+  it('renders every template strictly, on a first run and on a retry, with file:line', async () => {
+    const { repo, withClaude } = await initialised()
+    change(repo, 'WORKFLOW.md', '{{ issue.title }}', '{{ issue.titel }}')
+    change(
+      repo,
+      '.itervox/agents/researcher/SOUL.md',
+      '## What you care about',
+      '{{ profile | shout }}\n## What you care about'
+    )
+    // Only a retry takes this branch.
+    change(
+      repo,
+      '.itervox/agents/implementer/INSTRUCTIONS.md',
+      '## Done when',
+      '{% if attempt %}Attempt {{ attempt.count }}.{% endif %}\n## Done when'
+    )
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(1)
+    const body = lineOf(repo, 'WORKFLOW.md', '{{ issue.titel }}')
+    const soul = lineOf(repo, '.itervox/agents/researcher/SOUL.md', 'shout')
+    const retry = lineOf(repo, '.itervox/agents/implementer/INSTRUCTIONS.md', 'attempt.count')
+    const lines = r.stderr.split('\n').filter(Boolean)
+    expect(lines).toHaveLength(3)
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(
+            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: issue\\.titel; `
+          )
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^\\.itervox/agents/researcher/SOUL\\.md:${soul}:\\d+: SOUL\\.md: undefined filter: shout; `
+          )
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^\\.itervox/agents/implementer/INSTRUCTIONS\\.md:${retry}:\\d+: INSTRUCTIONS\\.md: undefined variable: attempt\\.count; `
+          )
+        )
+      ])
+    )
+    expect(r.stdout).toBe('')
+  })
+
+  it("checks the workflow's label list against the states that start a stage", async () => {
+    const { repo, withClaude } = await initialised()
+    const yml = '.github/workflows/itervox.yml'
+    const text = readFileSync(join(repo, yml), 'utf8')
+    writeFileSync(
+      join(repo, yml),
+      text.replaceAll('["Todo","Implementing","Reviewing"]', '["Todo","Implementing","Review"]')
+    )
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(1)
+    const [issues, prs] = text
+      .split('\n')
+      .flatMap((l, i) => (l.includes('fromJSON(\'["Todo"') ? [i + 1] : []))
+    const redo = 'delete the file and run itervox-handoff init again, or edit the list'
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      `${yml}:${issues}: warning: the label list has "Review", which WORKFLOW.md starts no stage with: such a label starts a job that is skipped; ${redo}`,
+      `${yml}:${prs}: warning: the label list has "Review", which WORKFLOW.md starts no stage with: such a label starts a job that is skipped; ${redo}`,
+      `${yml}:${issues}: the label list lacks "Reviewing", which starts a stage in WORKFLOW.md: such a label would start nothing; ${redo}`,
+      `${yml}:${prs}: the label list lacks "Reviewing", which starts a stage in WORKFLOW.md: such a label would start nothing; ${redo}`
+    ])
+  })
+
+  it('warns about a state the instructions tell an agent to ask for that does not exist', async () => {
+    const { repo, withClaude } = await initialised()
+    change(
+      repo,
+      '.itervox/agents/reviewer/INSTRUCTIONS.md',
+      'move_state: Implementing',
+      'move_state: Implementng'
+    )
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(0)
+    const line = lineOf(repo, '.itervox/agents/reviewer/INSTRUCTIONS.md', 'Implementng')
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^\\.itervox/agents/reviewer/INSTRUCTIONS\\.md:${line}:\\d+: warning: move_state: "Implementng" names no state of WORKFLOW\\.md, so an agent that asks for it is refused; did you mean "Implementing"\\?\\n$`
+      )
+    )
+  })
+})

@@ -1,0 +1,69 @@
+// The README's local walk-through, run exactly as written (with this checkout's CLI for
+// `path/to/handoff-action`) in a fresh repository, with the scripted Claude stand-in as
+// `claude`: it must work from `init` to the end of the pipeline.
+import { describe, expect, it } from '@jest/globals'
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FIXTURES } from '../agent/fake-agents.js'
+import { git, repoWith, ROOT, type Run } from './helpers.js'
+
+/** The first sh block under "## Try a pipeline locally". */
+function walkThrough(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('\n## Try a pipeline locally\n'))
+  const block = /\n```sh\n([^]*?)\n```\n/.exec(section)
+  if (!block) throw new Error('README.md: the local walk-through has no sh block')
+  return block[1]!
+}
+
+function bash(cwd: string, script: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((done) => {
+    execFile('bash', ['-e', '-c', script], { cwd, env }, (err, stdout, stderr) => {
+      const code = err ? (err as { code?: unknown }).code : 0
+      done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
+    })
+  })
+}
+
+describe("the README's local walk-through", () => {
+  it('runs from init to the end of the pipeline, discarding what a stage may not commit', async () => {
+    const script = walkThrough()
+    expect(script).toContain('node path/to/handoff-action/dist/cli/index.js init --tracker local')
+    const repo = repoWith({ 'README.md': '# app\n' }, 'walkthrough-')
+    const outside = mkdtempSync(join(tmpdir(), 'walkthrough-bin-'))
+    const bin = join(outside, 'bin')
+    mkdirSync(bin)
+    symlinkSync(join(FIXTURES, 'fake-claude.mjs'), join(bin, 'claude'))
+    // The researcher also writes a workflow file, which no profile may commit.
+    const scripts = join(outside, 'script')
+    mkdirSync(scripts)
+    writeFileSync(join(scripts, 'researcher.0.mode'), 'workflow-write\n')
+
+    const r = await bash(repo, script.replaceAll('node path/to/handoff-action/', `node ${ROOT}/`), {
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: outside,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_COMMITTER_EMAIL: 'ada@example.com',
+      ITERVOX_FAKE_AGENT_SCRIPT_DIR: scripts
+    })
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('created   .itervox/issues/\n')
+    expect(r.stdout).toContain('.github/workflows/x.yml was not committed: forbidden path')
+    expect(r.stdout).toContain('ENG-1 is in "Done" on branch itervox/ENG-1')
+    expect(git(repo, 'log', '--format=%s', 'main..itervox/ENG-1').split('\n')).toEqual([
+      'itervox(reviewer): succeeded stage for ENG-1',
+      'itervox(implementer): succeeded stage for ENG-1',
+      'itervox(researcher): succeeded stage for ENG-1'
+    ])
+    // Only the tracker's own files are left.
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe(
+      '?? .itervox/issues/ENG-1.md'
+    )
+  })
+})
