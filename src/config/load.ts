@@ -139,6 +139,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       turnTimeoutMs: agent.turn_timeout_ms,
       reviewerProfile: agent.reviewer_profile,
       autoReview: agent.auto_review,
+      maxReviewRounds: agent.max_review_rounds,
       profiles
     },
     automations: automations.map((a) => a.config),

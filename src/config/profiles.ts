@@ -80,6 +80,7 @@ export function readProfile(
     instructionsFile: instructions.file,
     instructionsText: instructions.text,
     allowedActions,
+    allowedStates: parsed.allowed_states,
     enabled: parsed.enabled,
     commitPaths: parsed.commit_paths,
     requiredSections: parsed.required_sections,

@@ -19,6 +19,7 @@ export interface References {
 /** Checks that every profile and state named anywhere exists, and that ids are unique. */
 export function checkReferences(refs: References, problems: Problems): void {
   checkReviewer(refs, problems)
+  if (refs.tracker) checkAllowedStates(refs, statesOf(refs.tracker), problems)
   const ids = new Map<string, number>()
   const starters = new Map<string, ReadAutomation>()
   for (const read of refs.automations) {
@@ -84,6 +85,19 @@ function checkEndStates(
       ['tracker', 'completion_state'],
       `${quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${quoted(done.config.id)}), so the pipeline does not end there`
     )
+  }
+}
+
+function checkAllowedStates(refs: References, known: string[], problems: Problems): void {
+  for (const profile of Object.values(refs.profiles)) {
+    const path = ['agent', 'profiles', profile.name, 'allowed_states']
+    profile.allowedStates.forEach((state, i) => checkState(state, [...path, i], known, problems))
+    if (profile.allowedStates.length > 0 && !profile.allowedActions.includes('move_state')) {
+      problems.warnAtKey(
+        path,
+        `has no effect: profile ${quoted(profile.name)} may not move the issue; add move_state to its allowed_actions`
+      )
+    }
   }
 }
 

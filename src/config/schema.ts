@@ -88,6 +88,8 @@ export const agentSchema = z.strictObject({
   turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
   reviewer_profile: optionalText,
   auto_review: withDefault(z.boolean(), () => false),
+  // Each review round is two paid agent runs (the work, then its review).
+  max_review_rounds: withDefault(positiveInt, () => 3),
   // Each profile is checked on its own.
   profiles: z
     .custom((v) => v == null || isMap(v), {
@@ -118,6 +120,8 @@ export const profileSchema = z.strictObject({
   instructions_file: text,
   // Names are checked in profiles.ts, which can point at each one.
   allowed_actions: withDefault(z.array(z.string()), () => []),
+  // States are checked in references.ts, which knows the tracker's.
+  allowed_states: withDefault(z.array(text), () => []),
   enabled: withDefault(z.boolean(), () => true),
   commit_paths: withDefault(z.array(repoGlob), () => []),
   required_sections: withDefault(z.array(heading), () => []),

@@ -17,6 +17,8 @@ export interface ProfileConfig {
   instructionsText: string
   /** Lower-cased, de-duplicated and sorted. */
   allowedActions: string[]
+  /** States a `move_state` may name beyond the pipeline's own (see move-scope.ts), as written. */
+  allowedStates: string[]
   enabled: boolean
   /** Globs the profile may commit besides its deliverable. */
   commitPaths: string[]
@@ -65,6 +67,8 @@ export interface WorkflowConfig {
     turnTimeoutMs: number
     reviewerProfile?: string
     autoReview: boolean
+    /** Review rounds an issue may take: the send-back that would start one more escalates. */
+    maxReviewRounds: number
     /** Keyed by profile name; a null-prototype object, so any name is safe to look up. */
     profiles: Record<string, ProfileConfig>
   }

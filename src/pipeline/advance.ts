@@ -1,3 +1,4 @@
+import { sameState } from '../config/lookup.js'
 import type { Continuation, IssueRecord, StageKind, WaitingInput } from './record.js'
 import type { Next } from './transitions.js'
 
@@ -28,13 +29,18 @@ export function recordAfter(
     out.state = state
     out.entry = record.entry + 1
     out.transitions = record.transitions + 1
-    out.round = 0
+    out.visited = visit(record.visited ?? [], state)
+    delete out.sentBack
     delete out.pendingMove
     delete out.waiting
   }
   switch (next.kind) {
     case 'move':
       enter(next.to)
+      if (next.round !== undefined) {
+        out.round = next.round
+        out.sentBack = { entry: out.entry, by: current.profile }
+      }
       delete out.halted
       break
     case 'review':
@@ -43,6 +49,7 @@ export function recordAfter(
       break
     case 'rework':
       out.round = next.round
+      out.sentBack = { entry: record.entry, by: current.profile }
       break
     case 'wait':
       out.waiting = { ...waiting, question: next.question }
@@ -58,6 +65,10 @@ export function recordAfter(
   const step = continuationFor(next, out, current)
   if (step) out.continuation = step
   return out
+}
+
+function visit(visited: string[], state: string): string[] {
+  return visited.some((s) => sameState(s, state)) ? visited : [...visited, state].slice(-100)
 }
 
 /** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */

@@ -4,6 +4,7 @@ import { hasFlag, withFlag } from './flags.js'
 import type { Tracker, Workspace } from './ports.js'
 import type { Effect } from './record.js'
 import { readRequests } from './requests.js'
+import { agentMarkdown } from './untrusted-text.js'
 
 export interface CarryOutInput {
   tracker: Tracker
@@ -95,6 +96,5 @@ async function agentWords(
   if (text === null) return null
   const { requests } = readRequests(text)
   const words = e.pullRequest === undefined ? requests.comment : requests.commentPr
-  // An agent's words may be Markdown, but may not ping people or teams.
-  return words ? words.replace(/@/g, '@\u2060') : null
+  return words ? agentMarkdown(words) : null
 }

@@ -11,6 +11,7 @@ import { describe, effectsOf } from './effects.js'
 import { isBot } from './actor.js'
 import { hasFlag, withFlag } from './flags.js'
 import type { StageOutcome } from './outcome.js'
+import { moveScope } from './move-scope.js'
 import { planStage, type StagePlan } from './plan.js'
 import type { JobTrigger, PreparedBranch, Published, Tracker, Workspace } from './ports.js'
 import { emptyRecord, type IssueRecord } from './record.js'
@@ -226,7 +227,11 @@ export async function runJob(j: JobInput): Promise<JobResult> {
         workDir: j.workDir,
         parentEnv: j.parentEnv,
         ...(j.isolate ? { isolate: j.isolate } : {}),
-        sections: pipelineSections(plan, profile.allowedActions),
+        sections: pipelineSections(
+          plan,
+          profile.allowedActions,
+          moveScope(j.config, state, profile)
+        ),
         ...(j.signal ? { signal: j.signal } : {}),
         ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
         ...(j.onActivity ? { onActivity: j.onActivity } : {}),

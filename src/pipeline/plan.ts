@@ -14,8 +14,10 @@ export interface StagePlan {
   round: number
   /** Why the previous attempt's deliverable was refused, for the prompt. */
   recheck?: string
-  /** A review's subject, or the profile sent back to rework after a failed review. */
+  /** A review's subject. */
   reviewed?: string
+  /** The work was sent back to this stage by that profile, whose deliverable says why. */
+  sentBackBy?: string
   /** A resumed stage writes to its first run's handoff path. */
   timestamp?: string
   /** How many times this exact step already ran (a stage resumed by replies runs again). */
@@ -48,6 +50,15 @@ export interface PlanInput {
  * record read here already holds every earlier job's stage.
  */
 export function planStage(o: PlanInput): StagePlan | { skip: string } {
+  const plan = planOf(o)
+  const back = o.record.sentBack
+  if ('skip' in plan || plan.kind !== 'work' || back?.entry !== plan.entry) {
+    return plan
+  }
+  return { ...plan, sentBackBy: back.by }
+}
+
+function planOf(o: PlanInput): StagePlan | { skip: string } {
   const { record, state, automation, trigger } = o
   const sameEntry = record.state !== null && sameState(record.state, state)
   const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : []
@@ -115,13 +126,15 @@ export function planStage(o: PlanInput): StagePlan | { skip: string } {
   if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
     return { skip: `a stage already ran for this entry into "${state}"` }
   }
+  // The entry the pipeline's own move made, or a new one a person made.
+  const ours = sameEntry && inEntry.length === 0
   return {
-    entry: sameEntry && inEntry.length === 0 ? record.entry : record.entry + 1,
-    newEntry: !(sameEntry && inEntry.length === 0),
+    entry: ours ? record.entry : record.entry + 1,
+    newEntry: !ours,
     kind: 'work',
     profile: automation.profile,
     attempt: 0,
-    round: 0,
+    round: ours ? record.round : 0,
     resume: 0
   }
 }

@@ -42,7 +42,9 @@ const stageRecordSchema = z.object({
   commit: z.string().optional(),
   /** Set when the issue branch refused the push and the work went to this ref instead. */
   rescuedTo: z.string().optional(),
-  agent: agentStatsSchema.optional()
+  agent: agentStatsSchema.optional(),
+  /** The agent's requests that were not carried out, one line each saying what to change. */
+  refused: z.array(z.string()).max(10).optional()
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 
@@ -130,8 +132,16 @@ const issueRecordSchema = z.object({
   entry: count,
   /** State moves made so far, for the loop budget. */
   transitions: count,
-  /** Review rounds spent in the current entry. */
+  /**
+   * Review rounds spent since a person last moved the issue: each time the work goes back to a
+   * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
+   * neither the agent nor the issue's author can reset it; a person's move does.
+   */
   round: count,
+  /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
+  visited: z.array(z.string()).max(100).optional(),
+  /** The entry the work was sent back into, and the profile whose deliverable says why. */
+  sentBack: z.object({ entry: count, by: z.string() }).optional(),
   /** A move decided before a review, applied when the review passes. */
   pendingMove: z.string().optional(),
   stages: z.array(stageRecordSchema),
@@ -166,7 +176,9 @@ export function recordStart(
 ): IssueRecord {
   const next = { ...record }
   if (plan.newEntry) {
-    Object.assign(next, { state, entry: plan.entry, round: 0 })
+    // Nothing of ours moved the issue here: a person did, and the review rounds start again.
+    Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] })
+    delete next.sentBack
     delete next.pendingMove
     delete next.halted
     delete next.waiting

@@ -65,13 +65,14 @@ export function readRequests(deliverable: string): { requests: AgentRequests; pr
 
 /**
  * Keeps the requests the profile's allowed_actions permit; a move must name a state WORKFLOW.md
- * knows (it is returned in WORKFLOW.md's spelling). `verdict` needs no permission: it only
- * counts in a review.
+ * knows (it is returned in WORKFLOW.md's spelling) within the stage's scope (see moveScope).
+ * `verdict` needs no permission: it only counts in a review.
  */
 export function permittedRequests(
   requests: AgentRequests,
   allowedActions: string[],
-  states: string[]
+  states: string[],
+  scope: { from: string; profile: string; states: string[] }
 ): { permitted: AgentRequests; refused: string[] } {
   const permitted: AgentRequests = {}
   const refused: string[] = []
@@ -81,7 +82,12 @@ export function permittedRequests(
     if (!allows('move_state')) refused.push('move_state: the profile may not move the issue')
     else if (!known)
       refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`)
-    else permitted.moveState = known
+    else if (!scope.states.some((s) => sameState(s, known))) {
+      const reach = scope.states.map((s) => `"${s}"`).join(', ') || 'no other state'
+      refused.push(
+        `move_state: "${known}" is outside the pipeline from "${scope.from}" (it may move to ${reach}); to allow it, add it to agent.profiles.${scope.profile}.allowed_states`
+      )
+    } else permitted.moveState = known
   }
   if (requests.comment !== undefined) {
     if (allows('comment')) permitted.comment = requests.comment
@@ -95,8 +101,12 @@ export function permittedRequests(
   return { permitted, refused }
 }
 
-/** The prompt section telling the agent which requests its profile may make. */
-export function requestsSection(allowedActions: string[], review: boolean): string {
+/** The prompt section telling the agent which requests its profile may make, and where to. */
+export function requestsSection(
+  allowedActions: string[],
+  review: boolean,
+  moveTargets: string[]
+): string {
   const lines = [
     '## Requests to the pipeline',
     '',
@@ -106,9 +116,10 @@ export function requestsSection(allowedActions: string[], review: boolean): stri
     '---'
   ]
   const allowed: string[] = []
-  if (allowedActions.includes('move_state')) {
-    lines.push('move_state: <one of the pipeline states>')
-    allowed.push('`move_state` (move the issue to another state)')
+  if (allowedActions.includes('move_state') && moveTargets.length > 0) {
+    lines.push('move_state: <one of the states below>')
+    const to = moveTargets.map((s) => JSON.stringify(s)).join(', ')
+    allowed.push(`\`move_state\` (move the issue to one of: ${to})`)
   }
   if (allowedActions.includes('comment')) {
     lines.push('comment: <text for a comment on the issue>')

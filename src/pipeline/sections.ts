@@ -9,9 +9,13 @@ const MAX_REPLY = 20_000
  * The pipeline's own prompt sections after the automation's instructions: what the agent may
  * request, and why this run happens (a review, a rework, a refused deliverable, a reply).
  */
-export function pipelineSections(plan: StagePlan, allowedActions: string[]): string[] {
+export function pipelineSections(
+  plan: StagePlan,
+  allowedActions: string[],
+  moveTargets: string[]
+): string[] {
   const review = plan.kind === 'review'
-  const out = [requestsSection(allowedActions, review)]
+  const out = [requestsSection(allowedActions, review, moveTargets)]
   if (review) {
     out.push(
       [
@@ -21,12 +25,13 @@ export function pipelineSections(plan: StagePlan, allowedActions: string[]): str
         'Start your deliverable with front matter `verdict: PASS` when the work is done as scoped, or `verdict: FAIL` with specific findings (file and line) below it.'
       ].join('\n')
     )
-  } else if (plan.round > 0) {
+  } else if (plan.sentBackBy) {
+    const by = plan.sentBackBy
     out.push(
       [
         '## Review findings',
         '',
-        `A review of your earlier work on this issue failed (round ${plan.round}). Its findings are in the newest review deliverable among the prior handoffs.`,
+        `The ${by} stage sent your earlier work on this issue back (review round ${plan.round + 1}). Its reasons are in the newest ${by} deliverable among the prior handoffs.`,
         'Address every finding, and say in your deliverable how each was resolved.'
       ].join('\n')
     )

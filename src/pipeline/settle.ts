@@ -1,7 +1,9 @@
 import { knownStates } from '../config/load.js'
+import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import { recordAfter } from './advance.js'
 import type { StagePlan } from './plan.js'
+import { moveScope } from './move-scope.js'
 import { recordStage, recordStart, type IssueRecord } from './record.js'
 import { permittedRequests, readRequests, type AgentRequests } from './requests.js'
 import type { FinalisedStage } from './stage.js'
@@ -49,23 +51,34 @@ export async function settleStage(o: {
   const profile = config.agent.profiles[plan.profile]!
   const refused = refusalsOf(result)
   let requests: AgentRequests = {}
+  const refusedRequests: string[] = []
   if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
     const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes)
     const read = readRequests(text ?? '')
-    const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config))
+    const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config), {
+      from: o.state,
+      profile: plan.profile,
+      states: moveScope(config, o.state, profile)
+    })
     requests = allowed.permitted
-    refused.push(...[...read.problems, ...allowed.refused].map((r) => `request refused: ${r}`))
+    refusedRequests.push(...read.problems, ...allowed.refused)
+    refused.push(...refusedRequests.map((r) => `request refused: ${r}`))
   }
+  const started = recordStart(o.record, o.state, plan)
+  const visited = started.visited ?? []
+  if (!visited.some((s) => sameState(s, o.state))) started.visited = [...visited, o.state]
   const decided = decideNext({
     config,
     automation: o.automation,
     kind: plan.kind,
+    state: o.state,
     profile: plan.profile,
     outcome: result.outcome,
     reason: result.reason,
     attempt: plan.attempt,
     recheckSpent: Boolean(plan.recheck),
     round: plan.round,
+    visited: started.visited ?? [],
     transitions: o.record.transitions,
     requests,
     pendingMove: o.record.pendingMove,
@@ -82,7 +95,7 @@ export async function settleStage(o: {
     attempt: plan.attempt
   }
   const stats = result.agent?.stats
-  const record = recordStage(recordStart(o.record, o.state, plan), {
+  const record = recordStage(started, {
     ...stage,
     round: plan.round,
     outcome: result.outcome,
@@ -94,7 +107,10 @@ export async function settleStage(o: {
     ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
     ...(o.commit ? { commit: o.commit } : {}),
     ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {}),
-    ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {})
+    ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {}),
+    ...(refusedRequests.length > 0
+      ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
+      : {})
   })
   const current = {
     kind: plan.kind,

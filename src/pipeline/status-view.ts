@@ -154,6 +154,11 @@ export function renderStatusComment(o: StatusCommentInput): string {
       fencedQuestion(w.question)
     )
   }
+  const refused = refusedRequests(o.record)
+  if (refused.length > 0) {
+    if (tail.length > 0) tail.push('')
+    tail.push('**Refused requests:**', '', ...refused)
+  }
   if (o.record.halted !== undefined) {
     if (tail.length > 0) tail.push('')
     tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`)
@@ -181,6 +186,19 @@ export function renderStatusComment(o: StatusCommentInput): string {
     body = assemble(rows, true)
   }
   return Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body
+}
+
+const MAX_REFUSED_SHOWN = 5
+
+/** The newest requests agents made that were not carried out, as list items. */
+function refusedRequests(record: IssueRecord): string[] {
+  const lines = chronological(record.stages).flatMap((s) =>
+    (Array.isArray(s.refused) ? s.refused : []).map(
+      (r) =>
+        `- ${cellText(s.profile, MAX_PROFILE_LABEL)} in ${cellText(s.state, MAX_STATE_LABEL)}: ${cellText(r, MAX_REASON)}`
+    )
+  )
+  return lines.slice(-MAX_REFUSED_SHOWN)
 }
 
 /**
@@ -248,6 +266,8 @@ function fitRecord(record: IssueRecord): string {
     entry: record.entry,
     transitions: record.transitions,
     round: record.round,
+    ...(record.visited ? { visited: record.visited.map(short) } : {}),
+    ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
     ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
     stages: [],
     ...(record.waiting

@@ -1,17 +1,19 @@
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
+import { sendsBack } from './move-scope.js'
 import type { StageOutcome } from './outcome.js'
 import type { StageKind } from './record.js'
 import type { AgentRequests } from './requests.js'
 
-/** Review rounds before a reviewer's FAIL escalates instead of sending the work back. */
-const MAX_REVIEW_ROUNDS = 3
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
 export const TRANSITION_BUDGET = 30
 
 /** What the pipeline does after a stage. */
 export type Next =
-  /** Move the issue; the stage for the new state starts next (if any). */
-  | { kind: 'move'; to: string; why: string }
+  /**
+   * Move the issue; the stage for the new state starts next (if any). `round` is set when the
+   * move sends the work back to a state it was already in: the review round it starts.
+   */
+  | { kind: 'move'; to: string; why: string; round?: number }
   /** Run the reviewer on the work just done, in the same state. */
   | { kind: 'review'; reviewer: string; pendingMove?: string }
   /** Send the reviewed work back to its profile, in the same state. */
@@ -29,6 +31,8 @@ export interface StageFacts {
   config: WorkflowConfig
   automation: AutomationConfig
   kind: StageKind
+  /** The state the stage ran in. */
+  state: string
   profile: string
   outcome: StageOutcome
   reason: string
@@ -36,7 +40,10 @@ export interface StageFacts {
   attempt: number
   /** A rerun for a deliverable that failed its checks was already spent in this entry. */
   recheckSpent: boolean
+  /** Review rounds spent since a person last moved the issue (see IssueRecord.round). */
   round: number
+  /** The states the issue entered since then, the stage's own included. */
+  visited: string[]
   transitions: number
   /** The requests the profile was allowed to make (see permittedRequests). */
   requests: AgentRequests
@@ -112,12 +119,12 @@ function afterSuccess(f: StageFacts, escalate: (why: string) => Next): Next {
     }
     if (f.requests.verdict === 'PASS') {
       const to = f.pendingMove
-      return to
-        ? budgeted(f, { kind: 'move', to, why: 'the review passed' })
-        : { kind: 'stop', why: 'the review passed' }
+      return to ? move(f, to, 'the review passed') : { kind: 'stop', why: 'the review passed' }
     }
-    if (f.round + 1 >= MAX_REVIEW_ROUNDS) {
-      return escalate(`the review failed ${f.round + 1} times; a person needs to look at it`)
+    if (f.round + 1 >= config.agent.maxReviewRounds) {
+      return escalate(
+        `the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}); a person needs to look at it, then move the issue into a state to start again`
+      )
     }
     return {
       kind: 'rework',
@@ -137,10 +144,33 @@ function afterSuccess(f: StageFacts, escalate: (why: string) => Next): Next {
       why: done ? `the pipeline reached its end` : `no move follows the ${f.profile} stage`
     }
   }
+  return move(
+    f,
+    moveTo,
+    f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`
+  )
+}
+
+/**
+ * A move, unless it is spent: a move that sends the work back to a state the issue was already
+ * in starts a new review round, and the one that would pass agent.max_review_rounds escalates.
+ */
+function move(f: StageFacts, to: string, why: string): Next {
+  if (!sendsBack(f.config, f.state, to, f.visited)) return budgeted(f, { kind: 'move', to, why })
+  const max = f.config.agent.maxReviewRounds
+  if (f.round + 1 >= max) {
+    const where = f.handoffPath ? `; its reasons are in ${f.handoffPath}` : ''
+    return {
+      kind: 'escalate',
+      why: `${f.profile} sent the work back to "${to}" after ${max} review round${max === 1 ? '' : 's'} (agent.max_review_rounds: ${max})${where}; a person needs to look at it, then move the issue into a state to start again`,
+      to: f.config.tracker.failedState
+    }
+  }
   return budgeted(f, {
     kind: 'move',
-    to: moveTo,
-    why: f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`
+    to,
+    why: `${why}; review round ${f.round + 2}`,
+    round: f.round + 1
   })
 }
 

@@ -26,6 +26,17 @@ function inlineMarkdown(text: string): string {
   )
 }
 
+/**
+ * An agent's Markdown, for a comment in its name: it reads the same, but a word joiner after
+ * each `@`, after a `<` that could open a tag or an HTML comment, and between `!` and `[` means
+ * no one is mentioned, no raw HTML is rendered, and no image is fetched (an image URL carries
+ * whatever an injected agent put in it to that host the moment anyone opens the issue). Code
+ * spans and blocks are treated the same: telling them apart as GitHub does is not needed.
+ */
+export function agentMarkdown(text: string): string {
+  return text.replace(/@|<(?=[A-Za-z/!?])|!(?=\[)/g, (c) => `${c}\u2060`)
+}
+
 /** One table cell (or any inline spot) of untrusted text. */
 export function cellText(text: unknown, max = 200): string {
   return inlineMarkdown(clip(oneLine(text), max))

@@ -27,6 +27,23 @@ describe('WORKFLOW.md mistakes, one line each', () => {
     ])
   })
 
+  it('pins an unknown state in allowed_states, and warns when the profile may not move', () => {
+    const moves = '      allowed_actions: [comment, move_state]'
+    expect(errorsOf(edit(moves, `${moves}\n      allowed_states: [Done, Reveiwing]`))).toEqual([
+      'WORKFLOW.md:13:30: agent.profiles.researcher.allowed_states[1]: unknown state "Reveiwing"; did you mean "Reviewing"?'
+    ])
+    const review = '      instructions_file: agents/reviewer/INSTRUCTIONS.md'
+    expect(warningsOf(edit(review, `${review}\n      allowed_states: [Done]`))).toEqual([
+      'WORKFLOW.md:16:7: warning: agent.profiles.reviewer.allowed_states: has no effect: profile "reviewer" may not move the issue; add move_state to its allowed_actions'
+    ])
+  })
+
+  it('pins a max_review_rounds below one', () => {
+    expect(errorsOf(edit('agent:\n', 'agent:\n  max_review_rounds: 0\n'))).toEqual([
+      'WORKFLOW.md:8:22: agent.max_review_rounds: must be greater than 0'
+    ])
+  })
+
   it('lists the allowed actions when no name is close', () => {
     expect(errorsOf(edit('[comment, move_state]', '[deploy]'))).toEqual([
       'WORKFLOW.md:12:25: agent.profiles.researcher.allowed_actions[0]: unknown action "deploy"; use one of: comment, comment_pr, create_issue, move_state, provide_input, merge_pr'
@@ -408,7 +425,7 @@ describe('WORKFLOW.md mistakes, one line each', () => {
       [
         'WORKFLOW.md:3:1: unknown key "trackr"; did you mean "tracker"?',
         'WORKFLOW.md:8:14: agent.max_turns: must be greater than 0',
-        'WORKFLOW.md:9:3: agent: unknown key "polling"; remove it, or use one of: command, max_turns, max_retries, stall_timeout_ms, turn_timeout_ms, reviewer_profile, auto_review, profiles',
+        'WORKFLOW.md:9:3: agent: unknown key "polling"; remove it, or use one of: command, max_turns, max_retries, stall_timeout_ms, turn_timeout_ms, reviewer_profile, auto_review, max_review_rounds, profiles',
         'WORKFLOW.md:14:25: agent.profiles.researcher.allowed_actions[0]: unknown action "coment"; did you mean "comment"?',
         'WORKFLOW.md:15:5: agent.profiles.reviewer: missing required key "soul_file"; add it',
         'WORKFLOW.md:22:14: automations[0].profile: no profile named "researchr"; did you mean "researcher"?'

@@ -27,7 +27,8 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       stallTimeoutMs: 300000,
       turnTimeoutMs: 3600000,
       reviewerProfile: 'reviewer',
-      autoReview: false
+      autoReview: false,
+      maxReviewRounds: 3
     })
     expect(Object.keys(config.agent.profiles)).toEqual(['researcher', 'implementer', 'reviewer'])
     expect(config.agent.profiles.researcher).toEqual({
@@ -47,6 +48,7 @@ describe("the handoff guide's example WORKFLOW.md", () => {
         /^# researcher INSTRUCTIONS\n[^]*\{\{ run\.handoff_path \}\}/
       ),
       allowedActions: ['comment', 'move_state'],
+      allowedStates: [],
       enabled: true,
       commitPaths: [],
       requiredSections: [],

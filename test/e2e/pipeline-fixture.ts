@@ -9,6 +9,8 @@ export interface PipelineOptions {
   agent?: string
   /** Extra keys for the researcher profile, e.g. `commit_paths: ["docs/**"]`. */
   researcher?: string
+  /** Extra keys for the reviewer profile, e.g. `allowed_states: [Closed]`. */
+  reviewer?: string
   /** Extra files on the default branch. */
   files?: Record<string, string>
 }
@@ -46,7 +48,11 @@ ${(o.researcher ?? '')
       soul_file: .itervox/agents/reviewer/SOUL.md
       instructions_file: .itervox/agents/reviewer/INSTRUCTIONS.md
       allowed_actions: ["move_state", "comment"]
-automations:
+${(o.reviewer ?? '')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => `      ${l}\n`)
+  .join('')}automations:
   - id: research
     trigger: { type: issue_entered_state, state: Todo }
     profile: researcher

@@ -38,9 +38,16 @@ interface Drive {
 async function drive(
   w: MemoryWorld,
   first: JobTrigger,
-  o: { before?: (n: number) => void; recover?: () => void; ws?: MemoryWorkspace } = {}
+  o: {
+    before?: (n: number) => void
+    recover?: () => void
+    ws?: MemoryWorkspace
+    /** Run ids are `<prefix><n>`: a second drive of one world needs its own. */
+    prefix?: string
+  } = {}
 ): Promise<Drive> {
-  const queue: { trigger: JobTrigger; id: string }[] = [{ trigger: first, id: 'run1' }]
+  const prefix = o.prefix ?? 'run'
+  const queue: { trigger: JobTrigger; id: string }[] = [{ trigger: first, id: `${prefix}1` }]
   const results: Ended[] = []
   let reruns = 0
   let n = 0
@@ -68,7 +75,7 @@ async function drive(
     for (const wk of w.wakeups.slice(seen)) {
       queue.push({
         trigger: { source: 'wake', issue: wk.issue, actor: bot, state: wk.state, wake: wk },
-        id: `run${n + 2 + queue.length}`
+        id: `${prefix}${n + 2 + queue.length}`
       })
     }
     n++
@@ -183,6 +190,105 @@ describe('the one job loop, in memory', () => {
     expect(r.warnings.join(' ')).toContain('recovered from')
     expect(keys(w)).toEqual(['Todo/1/researcher/0'])
     expect(w.state('7')).toBe('Researching')
+  })
+})
+
+// The seed's reviewer sends the work back with move_state, and says FAIL every time; it also
+// tries to reset its own count from the front matter, which only the record may hold.
+const ALWAYS_FAIL =
+  '---\nmove_state: Researching\nverdict: FAIL\nround: 0\nmax_review_rounds: 99\n---\n# Review\n\n## Critical\n- src/a.ts:1 is wrong\n'
+const alwaysFail: AgentScript = (k) => (k.profile === 'reviewer' ? { text: ALWAYS_FAIL } : {})
+
+describe('review rounds', () => {
+  it('stops an always-FAIL reviewer at agent.max_review_rounds and says so on the issue', async () => {
+    const w = world(alwaysFail)
+    const { results } = await drive(w, todo)
+    expect(w.agentRuns.map((k) => `${k.state}/${k.profile}/${k.round}`)).toEqual([
+      'Todo/researcher/0',
+      'Researching/implementer/0',
+      'Implementing/reviewer/0',
+      'Researching/implementer/1',
+      'Implementing/reviewer/1',
+      'Researching/implementer/2',
+      'Implementing/reviewer/2'
+    ])
+    expect(w.state('7')).toBe("Won't Do")
+    const stopped = w.comments.find((c) => c.key.startsWith('itervox:stopped'))?.body
+    expect(stopped).toContain('**The itervox pipeline stopped.**')
+    expect(stopped).toContain('reviewer sent the work back to "Researching" after 3 review rounds')
+    expect(stopped).toContain('agent.max_review_rounds: 3')
+    expect(w.record()).toMatchObject({ round: 2, halted: expect.stringContaining('review rounds') })
+    const last = results.at(-1)!
+    expect('summary' in last && last.summary).toMatch(/^escalated to "Won't Do"/)
+    expect(w.wakeups.filter((x) => x.state === 'Researching')).toHaveLength(3)
+  })
+
+  it('counts the rounds per issue, and starts again only when a person moves the issue', async () => {
+    const w = world(alwaysFail)
+    await drive(w, todo)
+    expect(w.state('7')).toBe("Won't Do")
+    w.labels.set('7', ['Researching'])
+    const before = w.agentRuns.length
+    await drive(
+      w,
+      { source: 'label', issue: '7', actor: ada, label: 'Researching' },
+      { prefix: 'again' }
+    )
+    expect(w.agentRuns.slice(before).map((k) => `${k.profile}/${k.round}`)).toEqual([
+      'implementer/0',
+      'reviewer/0',
+      'implementer/1',
+      'reviewer/1',
+      'implementer/2',
+      'reviewer/2'
+    ])
+    expect(w.state('7')).toBe("Won't Do")
+  })
+
+  it('escalates on the first send-back with max_review_rounds: 1', async () => {
+    const one = seedConfig({ agent: 'max_review_rounds: 1' })
+    const w = new MemoryWorld(one, STATES, alwaysFail)
+    w.labels.set('7', ['Todo'])
+    await drive(w, todo)
+    expect(w.agentRuns.map((k) => k.profile)).toEqual(['researcher', 'implementer', 'reviewer'])
+    expect(w.state('7')).toBe("Won't Do")
+  })
+
+  it('refuses a move outside the pipeline, goes on by the policy, and shows the refusal', async () => {
+    const w = world((k) =>
+      k.profile === 'reviewer' ? { text: '---\nmove_state: Closed\n---\n# Review\n' } : {}
+    )
+    const { results } = await drive(w, todo)
+    expect(w.state('7')).toBe('Reviewing')
+    const review = results.at(-1) as JobResult
+    expect(review.refused).toEqual([
+      'request refused: move_state: "Closed" is outside the pipeline from "Implementing" (it may move to "Reviewing", "Researching", "Todo", "Done", "Won\'t Do"); to allow it, add it to agent.profiles.reviewer.allowed_states'
+    ])
+    expect(w.record()?.stages.at(-1)?.refused).toEqual([
+      expect.stringContaining('add it to agent.profiles.reviewer.allowed_states')
+    ])
+  })
+
+  it("posts an agent's comment without its raw HTML, remote images or mentions", async () => {
+    const comment =
+      '"Done. <img src=https://evil.example/p.png?d=x> ![p](https://evil.example/q.png) <b>@ada</b>"'
+    const w = world((k) =>
+      k.profile === 'researcher' ? { text: `---\ncomment: ${comment}\n---\n# Research\n` } : {}
+    )
+    await job(w, todo, { id: 'run1', attempt: '1' })
+    const posted = w.comments.find((c) => c.agent === 'researcher')!.body
+    expect(posted).not.toMatch(/<[A-Za-z/]|!\[|@[a-z]/)
+    expect(posted.replace(/\u2060/g, '')).toBe(comment.slice(1, -1))
+  })
+
+  it("allows a state the profile's allowed_states adds", async () => {
+    const wide = seedConfig({ reviewer: 'allowed_states: [Closed]' })
+    const w = new MemoryWorld(wide, [...STATES, 'Closed'], (k) =>
+      k.profile === 'reviewer' ? { text: '---\nmove_state: Closed\n---\n# Review\n' } : {}
+    )
+    w.labels.set('7', ['Todo'])
+    await drive(w, todo)
+    expect(w.state('7')).toBe('Closed')
   })
 })
 

@@ -152,4 +152,25 @@ describe('planStage', () => {
       skip: 'no stage of this issue is waiting for input'
     })
   })
+
+  it("carries the review round into the pipeline's own entries, and tells the stage sent back to", () => {
+    const record: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Todo',
+      entry: 4,
+      round: 2,
+      sentBack: { entry: 4, by: 'reviewer' },
+      stages: [stage({ entry: 3, state: 'Implementing', profile: 'reviewer' })]
+    }
+    expect(planStage(input(record, { source: 'wake', wake: { entry: 4 } }))).toMatchObject({
+      entry: 4,
+      newEntry: false,
+      round: 2,
+      sentBackBy: 'reviewer'
+    })
+    // A person's move is a new entry: the rounds start again.
+    const person = planStage(input({ ...record, state: 'Reviewing' }, {}))
+    expect(person).toMatchObject({ entry: 5, newEntry: true, round: 0 })
+    expect(person).not.toHaveProperty('sentBackBy')
+  })
 })

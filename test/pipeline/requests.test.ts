@@ -37,30 +37,48 @@ describe('agent requests in deliverable front matter', () => {
     expect(readRequests('--- \nverdict: pass\n---\n')).toEqual({ requests: {}, problems: [] })
   })
 
+  const anywhere = { from: 'Todo', profile: 'reviewer', states: ['Todo', 'Done', 'Closed'] }
+
   it('keeps only what the profile allows, and moves only to known states', () => {
     const requests = { moveState: 'done', comment: 'hi', commentPr: 'pr', verdict: 'FAIL' as const }
-    expect(permittedRequests(requests, ['move_state', 'comment'], ['Todo', 'Done'])).toEqual({
+    expect(
+      permittedRequests(requests, ['move_state', 'comment'], ['Todo', 'Done'], anywhere)
+    ).toEqual({
       permitted: { moveState: 'Done', comment: 'hi', verdict: 'FAIL' },
       refused: ['comment_pr: the profile may not comment on the pull request']
     })
-    expect(permittedRequests({ moveState: 'Shipped' }, ['move_state'], ['Done']).refused).toEqual([
-      'move_state: "Shipped" is not a state of WORKFLOW.md'
-    ])
-    expect(permittedRequests({ moveState: 'Done' }, [], ['Done']).refused).toEqual([
+    expect(
+      permittedRequests({ moveState: 'Shipped' }, ['move_state'], ['Done'], anywhere).refused
+    ).toEqual(['move_state: "Shipped" is not a state of WORKFLOW.md'])
+    expect(permittedRequests({ moveState: 'Done' }, [], ['Done'], anywhere).refused).toEqual([
       'move_state: the profile may not move the issue'
     ])
   })
 
-  it('tells the agent which requests its profile may make', () => {
-    const text = requestsSection(['move_state'], true)
-    expect(text).toContain('`move_state` (move the issue to another state)')
+  it("refuses a move outside the stage's scope, with one line saying what to change", () => {
+    const scope = { from: 'Implementing', profile: 'reviewer', states: ['Reviewing', 'Done'] }
+    const known = ['Implementing', 'Reviewing', 'Done', 'Closed']
+    expect(permittedRequests({ moveState: 'closed' }, ['move_state'], known, scope)).toEqual({
+      permitted: {},
+      refused: [
+        'move_state: "Closed" is outside the pipeline from "Implementing" (it may move to "Reviewing", "Done"); to allow it, add it to agent.profiles.reviewer.allowed_states'
+      ]
+    })
+    expect(
+      permittedRequests({ moveState: 'done' }, ['move_state'], known, scope).permitted
+    ).toEqual({ moveState: 'Done' })
+  })
+
+  it('tells the agent which requests its profile may make, and where it may move the issue', () => {
+    const text = requestsSection(['move_state'], true, ['Reviewing', 'Done'])
+    expect(text).toContain('`move_state` (move the issue to one of: "Reviewing", "Done")')
     expect(text).toContain('`verdict` (required in this review')
     expect(text).not.toContain('comment:')
-    expect(requestsSection([], false)).toContain('may not request any action')
+    expect(requestsSection([], false, [])).toContain('may not request any action')
   })
 
   it('tells the agent how to ask a person, in words that ask nothing when echoed', () => {
-    const text = requestsSection([], false)
+    const text = requestsSection([], false, [])
     expect(text).toContain('a line holding only `<!-- itervox:needs-input -->`')
     expect(findNeedsInput(text)).toBeUndefined()
   })

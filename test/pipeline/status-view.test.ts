@@ -298,6 +298,16 @@ describe('renderStatusComment', () => {
     expect(readRecordFromComment(body)).toEqual(r)
   })
 
+  it("lists the agents' refused requests, escaped, with what to change", () => {
+    const refused = ['move_state: "Closed" is outside the pipeline <b>; add it to allowed_states']
+    const r = record({ stages: [stage(), stage({ profile: 'reviewer', refused })] })
+    const body = renderStatusComment({ config: seed(), record: r, issueRef: '#12', marker: 'm' })
+    expect(body).toContain(
+      '\n**Refused requests:**\n\n- reviewer in Todo: move_state: "Closed" is outside the pipeline &#60;b&#62;; add it to allowed_states\n'
+    )
+    expect(readRecordFromComment(body)).toEqual(r)
+  })
+
   it('fences the question and shows why a pipeline halted', () => {
     const r = record({ waiting, halted: 'loop budget spent after 12 moves\n# heading <b>' })
     const body = renderStatusComment({ config: seed(), record: r, issueRef: '#12', marker: 'm' })

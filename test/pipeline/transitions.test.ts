@@ -7,12 +7,14 @@ const facts = (over: Partial<StageFacts> = {}): StageFacts => ({
   config,
   automation: config.automations[0]!,
   kind: 'work',
+  state: 'Todo',
   profile: 'researcher',
   outcome: 'succeeded',
   reason: 'exit code 0',
   attempt: 0,
   recheckSpent: false,
   round: 0,
+  visited: ['Todo'],
   transitions: 0,
   requests: {},
   ...over
@@ -99,6 +101,56 @@ describe('decideNext', () => {
     expect(decideNext(facts({ ...base }))).toMatchObject({
       kind: 'retry',
       recheck: expect.stringContaining('verdict')
+    })
+  })
+
+  it('counts a move back to a state the issue was in as a review round, up to agent.max_review_rounds', () => {
+    const back = {
+      automation: config.automations[2]!,
+      state: 'Implementing',
+      profile: 'reviewer',
+      visited: ['Todo', 'Researching', 'Implementing'],
+      requests: { moveState: 'Researching' }
+    }
+    expect(decideNext(facts(back))).toEqual({
+      kind: 'move',
+      to: 'Researching',
+      why: 'reviewer asked for it; review round 2',
+      round: 1
+    })
+    expect(decideNext(facts({ ...back, round: 1 }))).toMatchObject({ kind: 'move', round: 2 })
+    const spent = decideNext(facts({ ...back, round: 2, handoffPath: 'r.md' }))
+    expect(spent).toMatchObject({ kind: 'escalate', to: "Won't Do" })
+    expect(spent.kind === 'escalate' && spent.why).toBe(
+      'reviewer sent the work back to "Researching" after 3 review rounds (agent.max_review_rounds: 3); its reasons are in r.md; a person needs to look at it, then move the issue into a state to start again'
+    )
+    // On through the pipeline, or to a state not yet visited, is no new round.
+    expect(decideNext(facts({ ...back, round: 2, requests: { moveState: 'Done' } }))).toMatchObject(
+      { kind: 'move', to: 'Done' }
+    )
+    const onward = { ...back, state: 'Researching', automation: config.automations[1]! }
+    expect(decideNext(facts({ ...onward, round: 2, requests: {} }))).toEqual({
+      kind: 'move',
+      to: 'Implementing',
+      why: 'automation implement'
+    })
+  })
+
+  it('uses agent.max_review_rounds for auto_review too', () => {
+    const five = seedConfig({
+      agent: 'auto_review: true\nreviewer_profile: reviewer\nmax_review_rounds: 5'
+    })
+    const fail = {
+      config: five,
+      kind: 'review' as const,
+      profile: 'reviewer',
+      reviewed: 'researcher',
+      requests: { verdict: 'FAIL' as const }
+    }
+    expect(decideNext(facts({ ...fail, round: 3 }))).toMatchObject({ kind: 'rework', round: 4 })
+    expect(decideNext(facts({ ...fail, round: 4 }))).toMatchObject({
+      kind: 'escalate',
+      why: expect.stringContaining('agent.max_review_rounds: 5')
     })
   })
 

@@ -123,7 +123,8 @@ async function prompt() {
         round: 0,
         resume: 0
       },
-      profile.allowedActions
+      profile.allowedActions,
+      []
     )
   })
 }
@@ -231,10 +232,17 @@ describe("the pipeline's own headings", () => {
     }
     const written = [
       ...pipelineSections(
-        { ...plan, round: 2, recheck: 'x', reply: { body: 'y', author: 'ada' } },
-        ['comment']
+        {
+          ...plan,
+          round: 2,
+          sentBackBy: 'reviewer',
+          recheck: 'x',
+          reply: { body: 'y', author: 'ada' }
+        },
+        ['comment'],
+        []
       ),
-      ...pipelineSections({ ...plan, kind: 'review', round: 0, reviewed: 'r' }, []),
+      ...pipelineSections({ ...plan, kind: 'review', round: 0, reviewed: 'r' }, [], []),
       renderRunContext(TS, OWN),
       renderHandoffBlock([{ name: 'x.partial.md', text: 'y' }], {
         budgetBytes: 1000,
