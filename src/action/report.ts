@@ -25,6 +25,8 @@ export interface StageReport {
   figures?: PromptFigures
   /** Paths the stage wrote but may not commit, with why; `.git` changes put back. */
   refused: string[]
+  /** Secrets kept out of commits, comments, the record: where, and which kind. */
+  withheld: string[]
   warnings: string[]
   agentStats?: { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number }
   /** Why the job fails whatever the outcome: the pipeline cannot go on without a person. */
@@ -88,6 +90,9 @@ export function renderSummary(r: StageReport): string {
   if (r.status) md += `\n${r.status}\n`
   if (r.refused.length > 0) {
     md += `\n### Refused\n\n${r.refused.map((x) => `- ${cell(x)}`).join('\n')}\n`
+  }
+  if (r.withheld.length > 0) {
+    md += `\n### Secrets withheld\n\nNothing below left the runner; rotate any that are real.\n\n${r.withheld.map((x) => `- ${cell(x)}`).join('\n')}\n`
   }
   if (r.warnings.length > 0) {
     md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`

@@ -8,6 +8,7 @@ import { UserError } from '../errors.js'
 import { runTimestamp } from '../handoff/index.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
+import { jobSecrets, secretNamesOf } from '../secrets/job-secrets.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
 import type { StageKind } from '../pipeline/record.js'
 import type { AgentRequests } from '../pipeline/requests.js'
@@ -180,6 +181,7 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
       workDir,
       workflowPath: o.workflowPath,
       parentEnv: o.parentEnv,
+      secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
       ...(o.signal ? { signal: o.signal } : {}),
       onStart: (s) => {
         start = {

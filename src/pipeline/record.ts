@@ -33,7 +33,9 @@ const stageRecordSchema = z.object({
   /** The commit holding it, where it landed. */
   commit: z.string().optional(),
   /** Set when the issue branch refused the push and the work went to this ref instead. */
-  rescuedTo: z.string().optional()
+  rescuedTo: z.string().optional(),
+  /** Secrets kept out of what the stage left: where, and which kind (never the value). */
+  withheld: z.array(z.string()).optional()
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 

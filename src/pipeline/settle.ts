@@ -92,7 +92,8 @@ export async function settleStage(o: {
     durationMs: Date.now() - o.startedAt.getTime(),
     ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
     ...(o.commit ? { commit: o.commit } : {}),
-    ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {})
+    ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {}),
+    ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {})
   })
   const current = {
     kind: plan.kind,

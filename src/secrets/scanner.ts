@@ -85,6 +85,24 @@ export class SecretScanner {
     return { text: out + text.slice(at), kinds }
   }
 
+  /**
+   * For text that arrives a line at a time (an agent's output): each line redacted, and every
+   * line of a private key block, which no single line shows whole.
+   */
+  lines(): (line: string) => string {
+    let inKey = false
+    return (line) => {
+      if (inKey) {
+        if (/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)) inKey = false
+        return '[redacted: private key]'
+      }
+      if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)) {
+        inKey = !/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)
+      }
+      return this.redact(line).text
+    }
+  }
+
   /** Every string inside `value` (an object read back as JSON, say) redacted. */
   redactDeep<T>(value: T): { value: T; kinds: string[] } {
     const kinds: string[] = []

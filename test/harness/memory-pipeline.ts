@@ -17,6 +17,7 @@ import type {
 } from '../../src/pipeline/ports.js'
 import { parseRecord, type IssueRecord } from '../../src/pipeline/record.js'
 import type { StageInput, StageResult } from '../../src/pipeline/stage.js'
+import { SecretScanner } from '../../src/secrets/scanner.js'
 import type { Issue } from '../../src/tracker/types.js'
 
 export type FaultKind = 'fail' | 'lost' | 'kill'
@@ -58,6 +59,8 @@ export class MemoryWorld {
   /** The record as stored: JSON, as a comment or file would hold it. */
   stored: string | null = null
   faults = new Map<string, Fault>()
+  /** The job's secrets; the stand-in agent commits what it is told, unscreened. */
+  secrets = new SecretScanner([])
   private shas = 0
   private onKill: (() => void) | undefined
 
@@ -267,6 +270,7 @@ export function memoryStage(w: MemoryWorld) {
       handoffPath: path,
       commit: { sha, committed: [path], dropped: [] },
       gitDir: null,
+      withheld: [],
       warnings: []
     }
   }
@@ -288,6 +292,7 @@ export function job(
     workDir: '/memory',
     workflowPath: 'WORKFLOW.md',
     parentEnv: {},
+    secrets: w.secrets,
     stage: memoryStage(w)
   }
   const killed = w.killed().then(() => {

@@ -89,6 +89,7 @@ function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: strin
     workDir: '/memory',
     workflowPath: 'WORKFLOW.md',
     parentEnv: {},
+    secrets: s.w.secrets,
     stage: memoryStage(s.w)
   })
 }
