@@ -92,7 +92,7 @@ export function renderSummary(r: StageReport): string {
     md += `\n### Refused\n\n${r.refused.map((x) => `- ${cell(x)}`).join('\n')}\n`
   }
   if (r.withheld.length > 0) {
-    md += `\n### Secrets withheld\n\nNothing below left the runner; rotate any that are real.\n\n${r.withheld.map((x) => `- ${cell(x)}`).join('\n')}\n`
+    md += `\n### Secrets withheld\n\nFound in what this stage would have published, and kept out of it (values are never shown). Rotate any that are real.\n\n${r.withheld.map((x) => `- ${cell(x)}`).join('\n')}\n`
   }
   if (r.warnings.length > 0) {
     md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`

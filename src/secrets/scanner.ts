@@ -39,7 +39,7 @@ export class SecretScanner {
   private readonly found = new Map<string, { kind: string; label: string }>()
   private readonly needles: string[] = []
 
-  constructor(readonly secrets: readonly KnownSecret[]) {
+  constructor(secrets: readonly KnownSecret[]) {
     const exact: string[] = []
     const anyCase: string[] = []
     for (const s of secrets) {
@@ -56,11 +56,6 @@ export class SecretScanner {
     }
     this.known = alternation(exact, 'g')
     this.knownAnyCase = alternation(anyCase, 'gi')
-  }
-
-  /** A scanner that also knows `more`. */
-  with(more: readonly KnownSecret[]): SecretScanner {
-    return new SecretScanner([...this.secrets, ...more])
   }
 
   /** Every form of every known value: what a log masker should hide. */

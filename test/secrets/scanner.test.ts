@@ -137,6 +137,20 @@ describe('SecretScanner: key shapes', () => {
     expect(plain.redact(`key:\n${cut}\nmore`).text).toBe('key:\n[redacted: private key]')
   })
 
+  it('redacts every line of a private key block when text comes a line at a time', () => {
+    const line = plain.lines()
+    const out = ['before', ...keyShaped.privateKey.split('\n'), 'after'].map(line)
+    expect(out).toEqual([
+      'before',
+      '[redacted: private key]',
+      '[redacted: private key]',
+      '[redacted: private key]',
+      '[redacted: private key]',
+      'after'
+    ])
+    expect(line('service-key-0123')).toBe('[redacted: MY_SERVICE_KEY]')
+  })
+
   it('finds nothing in ordinary Markdown: hashes, UUIDs, base64, slugs, examples', () => {
     const text = [
       '# Research: CSV export',
