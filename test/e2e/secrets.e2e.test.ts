@@ -30,19 +30,20 @@ afterEach(async () => {
   current = undefined
 })
 
+// isolation: none, where the agent holds the key and can read the action's environment.
+const step = (p: Pipeline, inputs: Record<string, string> = {}, mode = 'leak') => ({
+  event: 'issues.labeled' as const,
+  eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' },
+  inputs: { isolation: 'none', ...inputs },
+  env: { ITERVOX_FAKE_AGENT_MODE: mode, ANTHROPIC_API_KEY: MODEL_KEY }
+})
+
 async function leakyRun(
   inputs: Record<string, string> = {}
 ): Promise<{ p: Pipeline; run: ActionRun }> {
   const p = await startPipeline({ researcher: 'commit_paths: ["docs/**"]' })
   current = p
-  const run = await runAction('main', p.sb, p.gh, {
-    event: 'issues.labeled',
-    eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' },
-    // isolation: none, where the agent holds the key and can read the action's environment.
-    inputs: { isolation: 'none', ...inputs },
-    env: { ITERVOX_FAKE_AGENT_MODE: 'leak', ANTHROPIC_API_KEY: MODEL_KEY }
-  })
-  return { p, run }
+  return { p, run: await runAction('main', p.sb, p.gh, step(p, inputs)) }
 }
 
 /** Everything the origin holds: every commit's message and every file of every ref. */
@@ -93,6 +94,31 @@ describe('a hostile agent that publishes the secrets it holds', () => {
     const status = comments.find((c) => c.includes('itervox:status'))!
     expect(status).toContain('**Secrets withheld** (researcher, run 1001/1):')
     expect(status).toContain('docs/leak.md: not committed, it holds the value of github-token')
+  })
+
+  it('keeps them out of the partial the post step pushes after the main step was killed', async () => {
+    const p = await startPipeline({ researcher: 'commit_paths: ["docs/**"]' })
+    current = p
+    const main = await runAction('main', p.sb, p.gh, {
+      // Its output, once printed, says the agent runs and has written its files.
+      ...step(p, { 'show-agent-output': 'true' }, 'leak-hang'),
+      interrupt: { when: /AGENT-CHATTER/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    const post = await runAction('post', p.sb, p.gh, { ...step(p), state: main.state })
+    expect(post.code).toBe(0)
+    const files = git(p.sb.origin, 'ls-tree', '-r', '--name-only', 'refs/heads/itervox/1')
+    expect(files).toMatch(/_researcher\.partial\.md/)
+    expectNoLeak('the origin', originText(p))
+    for (const c of p.gh.commentsOf(p.issue)) expectNoLeak('a comment', c.body)
+    expectNoLeak('the post log', shownLog(post))
+    expectNoLeak('the post summary', post.summary)
+    expect(post.summary).toContain('### Secrets withheld')
+    expect(post.summary).toMatch(
+      /_researcher\.partial\.md: the value of ANTHROPIC_API_KEY, an Anthropic API key and the value of github-token redacted/
+    )
+    const said = p.gh.commentsOf(p.issue).find((c) => c.body.includes('did not finish'))
+    expect(said?.body).toContain('**Secrets withheld:**')
   })
 
   it("keeps the agent's output out of the log unless show-agent-output is true, and masks it then", async () => {
