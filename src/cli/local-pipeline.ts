@@ -218,7 +218,8 @@ async function runLocalStep(o: LocalPipelineOptions): Promise<Step> {
       stateAfter: r.stateAfter ?? state,
       requests: r.requests ?? {},
       refused: r.refused,
-      warnings: r.warnings,
+      // Which file or comment had a secret kept out of it, and of which kind.
+      warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
       ...(succeeded ? {} : { logPath: join(workDir, 'agent.log') })
     }
   }
