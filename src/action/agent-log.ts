@@ -5,7 +5,8 @@ import { sanitizeUntrusted } from '../handoff/index.js'
  * Echoes an agent's output into the job log without letting it act on the runner. The runner
  * executes `::set-output`, `::save-state` and friends found at the start of any stdout line,
  * so every line is prefixed (a command must start the line) and the whole echo also sits
- * between `::stop-commands::` and a per-run random token the agent never sees.
+ * between `::stop-commands::` and a per-run random token the agent never sees. Each line goes
+ * through `redact` first (the runner masks only the exact values it was told of).
  */
 export class AgentLogEcho {
   private readonly token = randomBytes(16).toString('hex')
@@ -14,7 +15,8 @@ export class AgentLogEcho {
 
   constructor(
     private readonly write: (text: string) => void,
-    private readonly title: string
+    private readonly title: string,
+    private readonly redact: (line: string) => string
   ) {}
 
   push(chunk: string): void {
@@ -38,6 +40,6 @@ export class AgentLogEcho {
       this.write(`::group::${this.title}\n::stop-commands::${this.token}\n`)
       this.open = true
     }
-    this.write(`│ ${sanitizeUntrusted(raw).text}\n`)
+    this.write(`│ ${this.redact(sanitizeUntrusted(raw).text)}\n`)
   }
 }

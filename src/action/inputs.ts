@@ -13,6 +13,8 @@ export interface Settings {
   state?: string
   chain: ChainMode
   dryRun: boolean
+  /** Print the agent's whole output in the job log (secrets masked); otherwise its result only. */
+  showAgentOutput: boolean
   /** `user`: the agent runs as a second Unix user, `agentUser`; `none`: as the runner's. */
   isolation: IsolationMode
   agentUser: string
@@ -42,10 +44,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
     throw new UserError(`input chain is "${chain}"; use dispatch, label or none`)
   }
-  const dryRunText = (core.getInput('dry-run') || 'false').toLowerCase()
-  if (dryRunText !== 'true' && dryRunText !== 'false') {
-    throw new UserError(`input dry-run is "${dryRunText}"; use true or false`)
-  }
+  const dryRun = booleanInput('dry-run')
+  const showAgentOutput = booleanInput('show-agent-output')
   const isolation = core.getInput('isolation') || 'user'
   if (isolation !== 'user' && isolation !== 'none') {
     throw new UserError(`input isolation is "${isolation}"; use user or none`)
@@ -63,7 +63,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     issue: core.getInput('issue') || undefined,
     state: core.getInput('state') || undefined,
     chain,
-    dryRun: dryRunText === 'true',
+    dryRun,
+    showAgentOutput,
     isolation,
     agentUser: core.getInput('agent-user') || DEFAULT_AGENT_USER,
     repository: { owner, repo },
@@ -78,6 +79,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
     actor: env.GITHUB_ACTOR || ''
   }
+}
+
+function booleanInput(name: string): boolean {
+  const text = (core.getInput(name) || 'false').toLowerCase()
+  if (text !== 'true' && text !== 'false') {
+    throw new UserError(`input ${name} is "${text}"; use true or false`)
+  }
+  return text === 'true'
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

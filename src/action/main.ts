@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { failureLine } from './failure-line.js'
+import { maskedSecrets } from './masked-secrets.js'
 import { readSettings } from './inputs.js'
 import { publishReport } from './outputs.js'
 import { isUnfinished } from '../pipeline/outcome.js'
@@ -28,12 +29,18 @@ async function main(): Promise<void> {
       core.setFailed(oneLine(report.failure))
     }
   } catch (err) {
+    // The runner's masks cover known values; a key recognised by its shape needs the scanner.
+    const secrets = maskedSecrets([], core.getInput('github-token'))
     const failure = failureLine(err)
-    const message = oneLine(failure.line)
-    if (failure.ours) core.debug((err as Error)?.stack ?? String(err))
-    await publishReport({ outcome: 'failed', reason: message, refused: [], warnings: [] }).catch(
-      () => {}
-    )
+    const message = secrets.redact(oneLine(failure.line)).text
+    if (failure.ours) core.debug(secrets.redact((err as Error)?.stack ?? String(err)).text)
+    await publishReport({
+      outcome: 'failed',
+      reason: message,
+      refused: [],
+      withheld: [],
+      warnings: []
+    }).catch(() => {})
     core.setFailed(message)
   }
 }

@@ -14,7 +14,9 @@ import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { failureLine } from './failure-line.js'
-import { renderSummary } from './report.js'
+import { cellText } from '../pipeline/untrusted-text.js'
+import { maskedSecrets } from './masked-secrets.js'
+import { renderSummary, type StageReport } from './report.js'
 import { CONTEXT_STATE } from './stage-job.js'
 
 /**
@@ -47,7 +49,11 @@ async function post(): Promise<void> {
       'the stage context left by the main step is not one this action wrote; nothing was committed'
     )
   }
-  const tracker = trackerFromEnv(core.getInput('github-token'))
+  const token = core.getInput('github-token')
+  // The profile's secrets by name (the context holds names only), their values from here.
+  const secrets = maskedSecrets(ctx.secretNames, token)
+  const say = (body: string) => secrets.redact(body).text
+  const tracker = trackerFromEnv(token)
   const defaultBranch = (await tracker.getRepo()).defaultBranch
   if (ctx.branch === defaultBranch) {
     throw new UserError(
@@ -66,7 +72,9 @@ async function post(): Promise<void> {
     await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
     await tracker.comment(
       Number(ctx.issue),
-      `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`
+      say(
+        `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`
+      )
     )
     return
   }
@@ -94,13 +102,13 @@ async function post(): Promise<void> {
     ? {
         commit: { sha: judged.sha, dropped: [] },
         handoffPath: judged.handoffPath,
+        withheld: [] as string[],
         warnings: [] as string[]
       }
-    : await finaliseStage(trusted, { outcome: 'cancelled', reason })
+    : await finaliseStage(trusted, { outcome: 'cancelled', reason }, secrets)
   let pushed: string | undefined
   let where = ''
   if (done.commit.sha) {
-    const token = core.getInput('github-token')
     const workspace = new RemoteWorkspace({
       repo: ctx.repo,
       baseBranch: defaultBranch,
@@ -126,25 +134,26 @@ async function post(): Promise<void> {
     ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
     : 'Move the issue back into its state to run the stage again.'
   await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
+  const withheld = done.withheld.length
+    ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
+    : ''
   await tracker.comment(
     Number(ctx.issue),
-    `**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}`
+    say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`)
   )
-  await core.summary
-    .addRaw(
-      renderSummary({
-        outcome: judged?.outcome ?? 'cancelled',
-        reason,
-        issue: ctx.issue,
-        profile: ctx.profile,
-        branch: ctx.branch,
-        commit: pushed,
-        handoffPath: done.handoffPath ?? undefined,
-        refused: done.commit.dropped.map((d) => `${d.path}: ${d.reason}`),
-        warnings: done.warnings
-      })
-    )
-    .write()
+  const summary = secrets.redactDeep<StageReport>({
+    outcome: judged?.outcome ?? 'cancelled',
+    reason,
+    issue: ctx.issue,
+    profile: ctx.profile,
+    branch: ctx.branch,
+    commit: pushed,
+    handoffPath: done.handoffPath ?? undefined,
+    refused: done.commit.dropped.map((d) => `${d.path}: ${d.reason}`),
+    withheld: done.withheld,
+    warnings: done.warnings
+  }).value
+  await core.summary.addRaw(renderSummary(summary)).write()
 }
 
 /**

@@ -27,6 +27,8 @@ export interface StageReport {
   figures?: PromptFigures
   /** Paths the stage wrote but may not commit, with why; `.git` changes put back. */
   refused: string[]
+  /** Secrets kept out of commits, comments, the record: where, and which kind. */
+  withheld: string[]
   warnings: string[]
   agentStats?: AgentStats
   /** Why the job fails whatever the outcome: the pipeline cannot go on without a person. */
@@ -81,6 +83,9 @@ export function renderSummary(r: StageReport): string {
   if (r.status) md += `\n${r.status}\n`
   if (r.refused.length > 0) {
     md += `\n### Refused\n\n${r.refused.map((x) => `- ${cell(x)}`).join('\n')}\n`
+  }
+  if (r.withheld.length > 0) {
+    md += `\n### Secrets withheld\n\nFound in what this stage would have published, and kept out of it (values are never shown). Rotate any that are real.\n\n${r.withheld.map((x) => `- ${cell(x)}`).join('\n')}\n`
   }
   if (r.warnings.length > 0) {
     md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`

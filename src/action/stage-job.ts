@@ -10,10 +10,14 @@ import { runJob, type JobResult } from '../pipeline/job.js'
 import { pipelineDiagram, stageTable } from '../pipeline/status-view.js'
 import { contextPathOf } from '../pipeline/stage.js'
 import { runnerInstallation } from '../isolation/runner-paths.js'
+import { clip } from '../pipeline/untrusted-text.js'
+import { secretNamesOf } from '../secrets/job-secrets.js'
+import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { GitHubPort } from '../tracker/github-port.js'
 import { AgentLogEcho } from './agent-log.js'
+import { maskedSecrets } from './masked-secrets.js'
 import { readEvent, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import type { StageReport } from './report.js'
@@ -26,21 +30,28 @@ export const CONTEXT_STATE = 'context'
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000
 
+// The final text is capped where it is read; the log shows its start.
+const MAX_RESULT_IN_LOG = 4000
+
 const NOT_ISOLATED =
   "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user"
 
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
   const started = Date.now()
-  const report = (
-    r: Partial<StageReport> & Pick<StageReport, 'outcome' | 'reason'>
-  ): StageReport => ({
-    refused: [],
-    warnings: [],
-    runUrl: s.runUrl,
-    durationMs: Date.now() - started,
-    ...r
-  })
+  let secrets = maskedSecrets([], s.token)
+  // Whatever the report says goes into the outputs, the summary and the log: none of it
+  // may hold a secret, whoever wrote it.
+  const report = (r: Partial<StageReport> & Pick<StageReport, 'outcome' | 'reason'>): StageReport =>
+    secrets.redactDeep({
+      refused: [],
+      withheld: [],
+      warnings: [],
+      runUrl: s.runUrl,
+      durationMs: Date.now() - started,
+      ...r
+    }).value
+  const info = (line: string) => core.info(secrets.redact(line).text)
 
   const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
     issue: s.issue,
@@ -82,6 +93,8 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     process.env
   )
   const configWarnings = warnings.map((w) => `${w.location.file}:${w.location.line}: ${w.message}`)
+  // The profiles' `env` names more secrets: every variable any of them hands an agent.
+  secrets = maskedSecrets(secretNamesOf(config), s.token)
   if (config.tracker.kind !== 'github') {
     throw new UserError(
       `${s.workflowFile}: tracker.kind is "${config.tracker.kind}"; the action works on GitHub issues, so set it to github`
@@ -93,7 +106,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     owner: s.repository.owner,
     repo: s.repository.repo,
     states: knownStates(config),
-    log: (m) => core.info(m)
+    log: info
   })
   const tracker = new GitHubPort({
     api,
@@ -111,12 +124,13 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
   let isolation: Promise<Isolation> | undefined
   const isolate = () =>
     (isolation ??= isolationFor(s).then((iso) => {
-      core.info(
+      info(
         `the agent runs as ${iso.user.name} (uid ${iso.user.uid})${iso.closed.length ? `; closed to other users: ${iso.closed.join(', ')}` : ''}`
       )
       return iso
     }))
   let echo: AgentLogEcho | undefined
+  const seen = { events: 0, tools: 0, bytes: 0 }
   const r = await runJob({
     trigger: {
       source: trigger.source,
@@ -139,13 +153,14 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     workflowPath: s.workflowFile,
     trustedCommit: base.baseSha,
     parentEnv: process.env,
+    secrets,
     ...(s.isolation === 'user' ? { isolate } : {}),
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
-    log: (line) => core.info(line),
+    log: info,
     onStart: ({ issue, state, plan, branch, recovered }) => {
-      core.info(
+      info(
         `${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
           (plan.attempt > 0 ? `, attempt ${plan.attempt + 1}` : '') +
           (plan.reply ? `, resumed by @${plan.reply.author}'s reply` : '') +
@@ -153,14 +168,29 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
       )
       if (recovered) return
       core.saveState(CONTEXT_STATE, contextPathOf(workDir))
-      echo = new AgentLogEcho((t) => process.stdout.write(t), `agent output (${plan.profile})`)
+      if (s.showAgentOutput) {
+        const title = `agent output (${plan.profile}, secrets masked)`
+        echo = new AgentLogEcho((t) => process.stdout.write(t), title, secrets.lines())
+      } else {
+        info(
+          `the agent's output goes to ${join(workDir, 'agent.log')} on the runner only; show-agent-output: true prints it here, secrets masked`
+        )
+      }
     },
     onActivity: (e) => {
-      if (e.kind === 'output' && e.text) echo?.push(e.text)
+      if (e.kind === 'output' && e.text) {
+        seen.bytes += Buffer.byteLength(e.text)
+        echo?.push(e.text)
+      }
+      if (e.kind === 'event') {
+        seen.events++
+        if (e.text?.startsWith('tool ')) seen.tools++
+      }
     }
   })
   echo?.close()
-  core.info(`GitHub API requests: ${api.requestCount}`)
+  if (r.agentStats) logAgentEnd(r, seen, secrets)
+  info(`GitHub API requests: ${api.requestCount}`)
   return report({
     ...reportOf(r, s),
     warnings: [
@@ -170,6 +200,32 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     ],
     ...(r.next ? { status: statusOf(r, config) } : {})
   })
+}
+
+/**
+ * What the log shows of an agent by default: how much it said, how it ended, and its final
+ * text (the result event), masked and unable to run workflow commands.
+ */
+function logAgentEnd(
+  r: JobResult,
+  seen: { events: number; tools: number; bytes: number },
+  secrets: SecretScanner
+): void {
+  const stats = r.agentStats
+  const figures = [
+    `${seen.bytes} bytes of output`,
+    ...(seen.events ? [`${seen.events} events (${seen.tools} tool calls)`] : []),
+    ...(stats?.turns !== undefined ? [`${stats.turns} turns`] : [])
+  ]
+  core.info(secrets.redact(`agent ended ${r.outcome}: ${figures.join(', ')}`).text)
+  if (!r.resultText) return
+  const result = new AgentLogEcho(
+    (t) => process.stdout.write(t),
+    `agent result (${r.plan?.profile ?? 'agent'}, secrets masked)`,
+    secrets.lines()
+  )
+  result.push(clip(r.resultText, MAX_RESULT_IN_LOG))
+  result.close()
 }
 
 /** The agent user, and the runner's own folders closed to it. */
@@ -229,7 +285,8 @@ function reportOf(
     ...(r.agentStats ? { agentStats: r.agentStats } : {}),
     ...(r.failure ? { failure: r.failure } : {}),
     ...(r.unsaved ? { unsaved: r.unsaved } : {}),
-    refused: r.refused
+    refused: r.refused,
+    withheld: r.withheld
   }
 }
 

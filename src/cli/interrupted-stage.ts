@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { endGroup, groupAlive } from '../agent/process-group.js'
 import { loadStageContext } from '../pipeline/stage-context.js'
 import { contextPathOf, finaliseStage } from '../pipeline/stage.js'
+import { jobSecrets } from '../secrets/job-secrets.js'
 import { ensureRunsDir, RUNS_DIR } from '../tracker/local-record.js'
 import { discardUncommitted } from './local-branch.js'
 
@@ -45,7 +46,8 @@ export async function finishInterruptedStage(root: string, id: string): Promise<
         {
           outcome: 'cancelled',
           reason: 'the run was interrupted before the stage finished'
-        }
+        },
+        jobSecrets(ctx.secretNames, process.env)
       )
       if (done.handoffPath) note = `saved the interrupted run's work as ${done.handoffPath}`
     }

@@ -9,6 +9,7 @@ import { runTimestamp } from '../handoff/index.js'
 import { CommandUnavailableError } from '../pipeline/command-check.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
+import { jobSecrets, secretNamesOf } from '../secrets/job-secrets.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
 import type { StageKind } from '../pipeline/record.js'
 import type { AgentRequests } from '../pipeline/requests.js'
@@ -188,6 +189,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       workflowPath: o.workflowPath,
       trustedCommit,
       parentEnv: o.parentEnv,
+      secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
       ...(o.signal ? { signal: o.signal } : {}),
       onStart: (s) => {
         start = {
@@ -228,7 +230,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       stateAfter: r.stateAfter ?? state,
       requests: r.requests ?? {},
       refused: r.refused,
-      warnings: r.warnings,
+      // Which file or comment had a secret kept out of it, and of which kind.
+      warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
       ...(succeeded ? {} : { logPath: join(workDir, 'agent.log') })
     }
   }

@@ -60,7 +60,14 @@ export interface CommitOptions {
   trailers: readonly Trailer[]
   identity?: Identity
   maxFileBytes?: number
+  /**
+   * Sees what is about to be stored at `path` (a file's bytes, a symlink's target) and says
+   * what to store instead, or why the path stays out of the commit.
+   */
+  screen?: (path: string, content: Buffer, kind: 'file' | 'symlink') => Screened
 }
+
+export type Screened = { content: Buffer } | { refuse: string }
 
 interface Dropped {
   path: string
@@ -263,11 +270,17 @@ async function decide(
     if (found.kind === 'gone') {
       if (baseMode !== null) updates.push({ path: p, remove: true })
     } else if (found.kind === 'file') {
-      updates.push({ path: p, mode: found.mode, content: found.content })
+      const screened = o.screen ? o.screen(p, found.content, 'file') : { content: found.content }
+      if ('refuse' in screened) drop(p, screened.refuse)
+      else updates.push({ path: p, mode: found.mode, content: screened.content })
     } else if (found.kind === 'symlink') {
       if (!globbed) drop(p, 'a symlink, not a regular file')
       else if (!found.inside) drop(p, 'symlink pointing outside the repository')
-      else updates.push({ path: p, mode: '120000', content: found.target })
+      else {
+        const screened = o.screen ? o.screen(p, found.target, 'symlink') : { content: found.target }
+        if ('refuse' in screened) drop(p, screened.refuse)
+        else updates.push({ path: p, mode: '120000', content: screened.content })
+      }
     } else {
       drop(p, found.reason)
     }

@@ -21,7 +21,9 @@ import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
 import { cannotRunAs, type Isolation } from '../isolation/sandbox.js'
+import { inWords, type SecretScanner } from '../secrets/scanner.js'
 import { commandUnavailable, type CommandUnavailableError } from './command-check.js'
+import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
@@ -40,6 +42,8 @@ export interface JobInput {
   /** The commit WORKFLOW.md was read from: the agent gets its agent configuration. */
   trustedCommit: string
   parentEnv: Record<string, string | undefined>
+  /** The job's secrets: none reaches a commit, a comment or the record. */
+  secrets: SecretScanner
   /** Run the agent as a second Unix user; absent for isolation: none. */
   isolate?: () => Promise<Isolation>
   signal?: AbortSignal
@@ -81,10 +85,14 @@ export interface JobResult {
   record?: IssueRecord
   requests?: AgentRequests
   refused: string[]
+  /** Secrets kept from a commit, a comment or the record: where, and which kind. */
+  withheld: string[]
   warnings: string[]
   figures?: PromptFigures
   prompt?: string
   agentStats?: AgentStats
+  /** The agent's final text (capped; secrets redacted). */
+  resultText?: string
   /** The job must fail, whatever the stage's outcome: the pipeline cannot go on by itself. */
   failure?: string
   /** A deliverable that could be pushed nowhere: its text, for the job summary. */
@@ -107,15 +115,21 @@ const UNSAVED_IN_COMMENT = 3000
  * agent leaves the pipeline stopped without saying so. When the agent's command cannot be run,
  * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
  */
-export async function runJob(j: JobInput): Promise<JobResult> {
+export async function runJob(input: JobInput): Promise<JobResult> {
   const started = Date.now()
+  const withheld: string[] = []
+  const j: JobInput = {
+    ...input,
+    tracker: guardedTracker(input.tracker, input.secrets, (line) => withheld.push(line))
+  }
   const t = j.trigger
   const result = (r: Partial<JobResult> & Pick<JobResult, 'outcome' | 'reason'>): JobResult => ({
     refused: [],
     warnings: [],
     finishedOwed: 0,
     durationMs: Date.now() - started,
-    ...r
+    ...r,
+    withheld: [...withheld]
   })
 
   const authorization = await j.tracker.authorize(t)
@@ -226,6 +240,7 @@ export async function runJob(j: JobInput): Promise<JobResult> {
         workflowPath: j.workflowPath,
         workDir: j.workDir,
         parentEnv: j.parentEnv,
+        secrets: j.secrets,
         ...(j.isolate ? { isolate: j.isolate } : {}),
         sections: pipelineSections(
           plan,
@@ -249,7 +264,8 @@ export async function runJob(j: JobInput): Promise<JobResult> {
         warnings: staged.warnings
       })
     }
-    stage = staged
+    stage = withoutSecrets(staged, j.secrets)
+    withheld.push(...stage.withheld)
     if (stage.commit.sha) {
       j.log?.(
         `the stage ended ${stage.outcome}; publishing ${stage.commit.sha.slice(0, 12)} to ${prepared.branch}`
@@ -336,6 +352,7 @@ export async function runJob(j: JobInput): Promise<JobResult> {
     ...(pullRequest ? { pullRequest } : {}),
     ...(figures ? { figures } : {}),
     ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+    ...(stage.agent?.resultText ? { resultText: stage.agent.resultText } : {}),
     ...(unsaved ? { unsaved } : {}),
     next,
     requests: settled.requests,
@@ -447,7 +464,36 @@ function recoveredStage(landed: LandedStage): FinalisedStage {
       dropped: []
     },
     gitDir: null,
+    withheld: [],
     warnings: [`recovered from ${landed.sha.slice(0, 12)}, which run ${landed.run} pushed`]
+  }
+}
+
+/**
+ * The agent's own words that travel on (its question goes into a comment and the record, its
+ * final text into the log) with every secret redacted, each finding added to `withheld`.
+ */
+function withoutSecrets(stage: FinalisedStage, secrets: SecretScanner): FinalisedStage {
+  const agent = stage.agent
+  if (!agent) return stage
+  const lines: string[] = []
+  const clean = (where: string, text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined
+    const r = secrets.redact(text)
+    if (r.kinds.length > 0) lines.push(`${where}: ${inWords(r.kinds)} redacted`)
+    return r.text
+  }
+  const question = clean("the agent's question", agent.question)
+  const resultText = clean("the agent's final text", agent.resultText)
+  return {
+    ...stage,
+    agent: {
+      ...agent,
+      reason: secrets.redact(agent.reason).text,
+      ...(question !== undefined ? { question } : {}),
+      ...(resultText !== undefined ? { resultText } : {})
+    },
+    withheld: [...stage.withheld, ...lines]
   }
 }
 

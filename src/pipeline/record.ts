@@ -44,7 +44,9 @@ const stageRecordSchema = z.object({
   rescuedTo: z.string().optional(),
   agent: agentStatsSchema.optional(),
   /** The agent's requests that were not carried out, one line each saying what to change. */
-  refused: z.array(z.string()).max(10).optional()
+  refused: z.array(z.string()).max(10).optional(),
+  /** Secrets kept out of what the stage left: where, and which kind (never the value). */
+  withheld: z.array(z.string()).optional()
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 

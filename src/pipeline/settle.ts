@@ -110,7 +110,8 @@ export async function settleStage(o: {
     ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {}),
     ...(refusedRequests.length > 0
       ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
-      : {})
+      : {}),
+    ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {})
   })
   const current = {
     kind: plan.kind,

@@ -32,6 +32,11 @@ const stageContextSchema = z.object({
   requiredSections: z.array(z.string()),
   maxFileBytes: z.number(),
   commitPaths: z.array(z.string()),
+  /**
+   * The variables the profile's `env` hands the agent: their values (read from the
+   * environment again, never stored here) are secrets no commit may hold.
+   */
+  secretNames: z.array(z.string()).default([]),
   /** Repo-relative WORKFLOW.md, never committed by a stage. */
   workflowPath: z.string(),
   startedAt: z.string(),

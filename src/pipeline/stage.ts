@@ -13,6 +13,8 @@ import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
 import { agentConfigAt } from '../git/agent-config.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
+import { commitScreen } from '../secrets/commit-screen.js'
+import type { SecretScanner } from '../secrets/scanner.js'
 import type { Issue } from '../tracker/types.js'
 import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
@@ -42,6 +44,8 @@ export interface StageInput {
   /** A private folder outside the worktree: prompt file, agent log, stage context. */
   workDir: string
   parentEnv: Record<string, string | undefined>
+  /** The job's secrets: nothing the stage commits holds one. */
+  secrets: SecretScanner
   /** Run the agent as a second Unix user (isolation: user); called once an agent will run. */
   isolate?: () => Promise<Isolation>
   /** Our own prompt sections after the automation's instructions. */
@@ -65,6 +69,8 @@ export interface FinalisedStage extends StageEnd {
   commit: CommitResult
   /** What the agent changed under `.git`, put back before committing. */
   gitDir: GitDirReport | null
+  /** Secrets kept out of the commit: which file, which kind, one line each. */
+  withheld: string[]
   warnings: string[]
 }
 
@@ -124,6 +130,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     requiredSections: input.profile.requiredSections,
     maxFileBytes: input.config.handoff.maxFileBytes,
     commitPaths: input.profile.commitPaths,
+    secretNames: input.profile.env,
     workflowPath: input.workflowPath,
     startedAt: new Date().toISOString(),
     key: input.key,
@@ -177,7 +184,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     ctx.tree = await isolated.close(input.killGraceMs ?? 5000)
     saveStageContext(contextPath, ctx)
   }
-  const finalised = await finaliseStage(ctx, end)
+  const finalised = await finaliseStage(ctx, end, input.secrets)
   saveStageContext(contextPath, {
     ...ctx,
     phase: 'committed',
@@ -246,14 +253,21 @@ async function openIsolated(
  * deliverable, turn a failed run's file into its partial, and commit what the profile may
  * write. Runs in the main step, or in the `post:` step when the main step was cancelled.
  */
-export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<FinalisedStage> {
+export async function finaliseStage(
+  ctx: StageContext,
+  end: StageEnd,
+  secrets: SecretScanner
+): Promise<FinalisedStage> {
   const warnings: string[] = []
+  const withheld: string[] = []
   const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null
   // An isolated agent's files are read from its tree, taken back once it was gone; one that
   // left no tree (it moved its own away) leaves only what the stage writes for it.
   const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo
 
-  let { outcome, reason } = end
+  let { outcome } = end
+  // The reason may quote the agent (its last error line); it goes into the commit message.
+  let reason = secrets.redact(end.reason).text
   let path: string | null = ctx.handoffPath
   if (outcome === 'succeeded') {
     const check = await checkDeliverable(files, ctx.handoffPath, {
@@ -302,6 +316,7 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
       ctx.workflowPath
     ],
     ...(givenConfig ? { givenConfig } : {}),
+    screen: commitScreen(secrets, path ? [path] : [], withheld),
     message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
     trailers: stageTrailers({
       profile: ctx.profile,
@@ -323,7 +338,16 @@ export async function finaliseStage(ctx: StageContext, end: StageEnd): Promise<F
   const committedPath = path && commit.committed.includes(path) ? path : null
   const refused = commit.dropped.find((d) => d.path === path)
   if (refused) warnings.push(`${path} was not committed: ${refused.reason}`)
-  return { outcome, reason, agent: end.agent, handoffPath: committedPath, commit, gitDir, warnings }
+  return {
+    outcome,
+    reason,
+    agent: end.agent,
+    handoffPath: committedPath,
+    commit,
+    gitDir,
+    withheld,
+    warnings
+  }
 }
 
 /** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */

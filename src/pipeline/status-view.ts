@@ -145,9 +145,10 @@ export function renderStatusComment(o: StatusCommentInput): string {
     `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
     ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
   ]
-  const tail: string[] = []
+  const tail: string[] = withheldLines(o.record)
   const w = o.record.waiting
   if (w) {
+    if (tail.length > 0) tail.push('')
     tail.push(
       `**Waiting for input:** ${cellText(w.profile, MAX_PROFILE_LABEL)} (in ${cellText(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`,
       '',
@@ -319,6 +320,21 @@ function mermaidText(text: string, max: number): string {
 /** Our own text (the issue reference): escaped, but `#12` still links. */
 function plainText(text: string): string {
   return oneLine(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
+const MAX_WITHHELD_STAGES = 5
+
+/** One line per stage whose secrets were kept out of its commit, comments or record. */
+function withheldLines(record: IssueRecord): string[] {
+  const stages = chronological(record.stages).filter((s) => s.withheld?.length)
+  return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
+    const what = (s.withheld ?? []).map((w) => cellText(w, 200)).join('; ')
+    return [
+      ...(i > 0 ? [''] : []),
+      `**Secrets withheld** (${cellText(s.profile, MAX_PROFILE_LABEL)}, run ${cellText(s.run, 40)}): ${what}. Rotate them if they are real.`
+    ]
+  })
 }
 
 /** The question, capped, in a fence it cannot close. */

@@ -3,7 +3,13 @@ import { renderSummary } from '../../src/action/report.js'
 
 describe('renderSummary', () => {
   it('shows what the CLI reported, under the same names whichever CLI it was', () => {
-    const base = { outcome: 'succeeded' as const, reason: 'exit code 0', refused: [], warnings: [] }
+    const base = {
+      outcome: 'succeeded' as const,
+      reason: 'exit code 0',
+      refused: [],
+      warnings: [],
+      withheld: []
+    }
     const claude = { turns: 2, inputTokens: 2400, outputTokens: 80, costUsd: 0.0112 }
     expect(renderSummary({ ...base, agentStats: claude })).toContain(
       '| Agent | 2 turns, 2400 input tokens, 80 output tokens, $0.0112 |'

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { startFakeModelApi, streamedReply } from '../agent/fake-model-api.js'
 import type { FakeModelApi, ModelApiKind, Seen } from '../agent/fake-model-api.js'
-import { git, runAction, sharedDir, sharedFile, testUser } from '../harness/action-run.js'
+import { git, runAction, sharedDir, sharedFile, shownLog, testUser } from '../harness/action-run.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const REAL_KEY = 'sk-real-0123456789abcdef'
@@ -142,7 +142,7 @@ describe.each(CASES)('$command with $keyVar in the job', (c) => {
     // The model's reply is in the committed deliverable.
     const path = run.outputs['handoff-path'] ?? ''
     expect(git(p.sb.origin, 'show', `refs/heads/itervox/${p.issue}:${path}`)).toContain(REPLY)
-    expect(run.stdout).not.toContain(REAL_KEY)
+    expect(shownLog(run)).not.toContain(REAL_KEY)
   })
 
   if (c.negative) {

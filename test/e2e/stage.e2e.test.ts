@@ -221,6 +221,7 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
+      inputs: { 'show-agent-output': 'true' },
       env: { ITERVOX_FAKE_AGENT_MODE: 'workflow-commands' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
@@ -329,6 +330,8 @@ describe('a stage run by the bundled action', () => {
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       env: { ITERVOX_FAKE_AGENT_MODE: 'stall' },
+      // The agent's output, once it is printed: the agent runs.
+      inputs: { 'show-agent-output': 'true' },
       interrupt: { when: /agent output/, signal: 'SIGINT' }
     })
     expect(run.outputs.outcome).toBe('cancelled')
@@ -344,6 +347,7 @@ describe('a stage run by the bundled action', () => {
     const main = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term', ITERVOX_FAKE_AGENT_PID_FILE: pids },
+      inputs: { 'show-agent-output': 'true' },
       interrupt: { when: /agent output/, signal: 'SIGKILL' }
     })
     expect(main.signal).toBe('SIGKILL')

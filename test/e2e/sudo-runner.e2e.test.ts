@@ -162,6 +162,8 @@ describe('on a hosted-style runner (an unprivileged user with passwordless sudo)
     const pids = sharedFile(sharedDir(), 'pids')
     const { p, run } = await stage(sudoRunner, {
       env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term', ITERVOX_FAKE_AGENT_PID_FILE: pids },
+      // The agent's output, once it is printed: the agent runs.
+      inputs: { 'show-agent-output': 'true' },
       interrupt: { when: /agent output/, signal: 'SIGKILL' }
     })
     expect(run.signal).toBe('SIGKILL')

@@ -225,6 +225,17 @@ export async function runAction(
   }
 }
 
+/**
+ * The step's log as the runner shows it: the runner takes `::add-mask::` commands (which name
+ * the secret to mask) out of the log and masks that secret from then on.
+ */
+export function shownLog(run: Pick<ActionRun, 'stdout' | 'stderr'>): string {
+  return (run.stdout + run.stderr)
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n')
+}
+
 /** `name<<delimiter\nvalue\ndelimiter` records, as @actions/core writes them. */
 function parseFileCommand(text: string): Record<string, string> {
   const out: Record<string, string> = {}

@@ -18,6 +18,7 @@ import type {
 } from '../../src/pipeline/ports.js'
 import { parseRecord, type IssueRecord } from '../../src/pipeline/record.js'
 import type { StageInput, StageResult } from '../../src/pipeline/stage.js'
+import { SecretScanner } from '../../src/secrets/scanner.js'
 import type { Issue } from '../../src/tracker/types.js'
 
 export type FaultKind = 'fail' | 'lost' | 'kill'
@@ -59,6 +60,8 @@ export class MemoryWorld {
   /** The record as stored: JSON, as a comment or file would hold it. */
   stored: string | null = null
   faults = new Map<string, Fault>()
+  /** The job's secrets; the stand-in agent commits what it is told, unscreened. */
+  secrets = new SecretScanner([])
   private shas = 0
   private onKill: (() => void) | undefined
 
@@ -269,6 +272,7 @@ export function memoryStage(w: MemoryWorld) {
       handoffPath: path,
       commit: { sha, committed: [path], dropped: [] },
       gitDir: null,
+      withheld: [],
       warnings: []
     }
   }
@@ -292,6 +296,7 @@ export function job(
     // The memory world's stages read no git.
     trustedCommit: 'memory',
     parentEnv: {},
+    secrets: w.secrets,
     stage: memoryStage(w)
   }
   const killed = w.killed().then(() => {

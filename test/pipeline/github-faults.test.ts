@@ -91,6 +91,7 @@ function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: strin
     // The memory world's stages read no git.
     trustedCommit: 'memory',
     parentEnv: {},
+    secrets: s.w.secrets,
     stage: memoryStage(s.w)
   })
 }

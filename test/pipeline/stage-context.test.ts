@@ -21,6 +21,7 @@ const CTX: StageContext = {
   requiredSections: ['Summary'],
   maxFileBytes: 1024,
   commitPaths: ['src/**'],
+  secretNames: ['SERVICE_TOKEN'],
   workflowPath: 'WORKFLOW.md',
   startedAt: '2026-05-26T14:30:45.000Z',
   key: {

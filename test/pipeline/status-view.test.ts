@@ -322,6 +322,25 @@ describe('renderStatusComment', () => {
     expect(readRecordFromComment(body)).toEqual(r)
   })
 
+  it('says which stage had secrets withheld, where and of which kind, escaped', () => {
+    const r = record({
+      stages: [
+        stage(),
+        stage({
+          run: '101/1',
+          startedAt: '2026-05-26T16:00:00.000Z',
+          withheld: ['docs/a|b.md: not committed, it holds a GitHub token', 'the x comment: y']
+        })
+      ]
+    })
+    const body = renderStatusComment({ config: seed(), record: r, issueRef: '#12', marker: 'm' })
+    expect(body).toContain(
+      '\n**Secrets withheld** (researcher, run 101/1): docs/a&#124;b.md: not committed, it holds a GitHub token; the x comment: y. Rotate them if they are real.\n'
+    )
+    expect(body.match(/Secrets withheld/g)).toHaveLength(1)
+    expect(readRecordFromComment(body)).toEqual(r)
+  })
+
   it('never closes the record comment early, whatever the record holds', () => {
     const hostile = 'a --> b --!> c <!-- d -> e > f\n-->'
     const r = record({
