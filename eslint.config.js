@@ -4,15 +4,9 @@ import prettier from 'eslint-config-prettier'
 
 // The core decides; the adapters talk to GitHub, the runner and the terminal. A core file that
 // imported an adapter (or the libraries only adapters use) could no longer run in both.
-const CORE = [
-  'src/config',
-  'src/handoff',
-  'src/prompt',
-  'src/agent',
-  'src/pipeline',
-  'src/secrets'
-]
-const CORE_ONLY = 'the core (config, handoff, prompt, agent, pipeline) never imports an adapter'
+const CORE = ['src/config', 'src/handoff', 'src/prompt', 'src/agent', 'src/pipeline', 'src/secrets']
+const CORE_ONLY =
+  'the core (config, handoff, prompt, agent, pipeline, secrets) never imports an adapter'
 
 export default tseslint.config(
   { ignores: ['dist/', '.build/', 'node_modules/', 'coverage/', 'test/fixtures/'] },
