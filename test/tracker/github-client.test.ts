@@ -59,7 +59,7 @@ describe('GitHub client: a timeout on every request', () => {
   it('gives up on a request that is never answered and sends it again', async () => {
     const n = fake.addIssue({ title: 'x' })
     fake.fail(OP.issue, FAULTS.timeout())
-    const c = client({ timeoutMs: 200 })
+    const c = client({ timeoutMs: 1000 })
     const started = Date.now()
     const { data } = await c.octokit.rest.issues.get({ ...where, issue_number: n })
     expect(data.number).toBe(n)
