@@ -63,7 +63,8 @@ describe('itervox-handoff validate', () => {
 
   it('renders every template strictly, on a first run and on a retry, with file:line', async () => {
     const { repo, withClaude } = await initialised()
-    change(repo, 'WORKFLOW.md', '{{ issue.title }}', '{{ issue.titel }}')
+    // Two in one file: each is reported, not only the first.
+    change(repo, 'WORKFLOW.md', '{{ issue.title }}', '{{ issue.titel }} {{ trigger.sate }}')
     change(
       repo,
       '.itervox/agents/researcher/SOUL.md',
@@ -83,12 +84,17 @@ describe('itervox-handoff validate', () => {
     const soul = lineOf(repo, '.itervox/agents/researcher/SOUL.md', 'shout')
     const retry = lineOf(repo, '.itervox/agents/implementer/INSTRUCTIONS.md', 'attempt.count')
     const lines = r.stderr.split('\n').filter(Boolean)
-    expect(lines).toHaveLength(3)
+    expect(lines).toHaveLength(4)
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
           new RegExp(
-            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: issue\\.titel; `
+            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: issue\\.titel; did you mean issue\\.title\\? Otherwise use one of issue\\.\\*, .* or guard it with \\{% if %\\} or \\| default: "\\.\\.\\."$`
+          )
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: trigger\\.sate; did you mean trigger\\.state\\? `
           )
         ),
         expect.stringMatching(
