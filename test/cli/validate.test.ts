@@ -1,6 +1,7 @@
 // `validate` checks what a run will need, through the bundled CLI, in a repository `init` set up.
 import { describe, expect, it } from '@jest/globals'
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { installFakeAgents } from '../agent/fake-agents.js'
 import { cli, repoWith } from './helpers.js'
@@ -110,6 +111,17 @@ describe('itervox-handoff validate', () => {
       ])
     )
     expect(r.stdout).toBe('')
+  })
+
+  it('refuses a workflow file outside the repository, whose profile files it cannot find', async () => {
+    const { repo, withClaude } = await initialised()
+    const outside = join(mkdtempSync(join(tmpdir(), 'outside-')), 'x.md')
+    writeFileSync(outside, readFileSync(join(repo, 'WORKFLOW.md')))
+    const r = await cli(repo, ['validate', '--workflow', outside], withClaude)
+    expect(r.code).toBe(1)
+    expect(r.stderr.trim()).toBe(
+      `${outside} is outside the repository ${repo}; the workflow file must be in it (its profile files are found relative to it): copy it into the repository and pass that path`
+    )
   })
 
   it("checks the workflow's label list against the states that start a stage", async () => {
