@@ -119,6 +119,18 @@ const MODEL_VARIABLES: Record<PresetName, readonly string[]> = {
   generic: []
 }
 
+/**
+ * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
+ * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
+ */
+export function derivedVariables(
+  preset: PresetName,
+  env: Record<string, string>
+): Record<string, string> {
+  if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY) return {}
+  return { CODEX_API_KEY: env.OPENAI_API_KEY }
+}
+
 /** The variables a preset's CLI is given by default. */
 export function modelVariables(preset: PresetName): readonly string[] {
   return MODEL_VARIABLES[preset]

@@ -10,7 +10,7 @@ import { LineSplitter } from './lines.js'
 import { CpuMeter, Liveness } from './liveness.js'
 import { LogFile } from './log-file.js'
 import { processGroup, track, type ProcessSet } from './process-set.js'
-import { allowedNames, presetFor, type Preset } from './presets.js'
+import { allowedNames, derivedVariables, presetFor, type Preset } from './presets.js'
 import type { AgentActivity, AgentRunResult, RunAgentOptions } from './types.js'
 
 const DEFAULT_KILL_GRACE_MS = 5000
@@ -46,6 +46,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME
   const given = { ...parentIdentity(opts.parentEnv), allowed, home }
   const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env }
+  Object.assign(env, derivedVariables(preset.name, env))
   if (opts.sandbox) {
     // The proxy holds the model key: the agent gets its placeholder, never the key itself.
     for (const name of opts.sandbox.env.unset) delete env[name]

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { closest } from '../config/did-you-mean.js'
 import { UserError } from '../errors.js'
 
 export interface Command {
@@ -39,6 +40,15 @@ export function parseCommandArgs<O extends Options>(
     return { values, help: false }
   } catch (err) {
     if (err instanceof UserError) throw err
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message)?.[1]
+    if (unknown !== undefined) {
+      const flags = [...Object.keys(options), 'help'].map((o) => `--${o}`)
+      const near = closest(unknown, flags)
+      const hint = near === undefined ? '' : `did you mean ${near}? `
+      throw new UserError(
+        `unknown option ${unknown} for ${name}; ${hint}see itervox-handoff ${name} --help`
+      )
+    }
     throw new UserError(`${name}: ${(err as Error).message}; see itervox-handoff ${name} --help`)
   }
 }

@@ -28,7 +28,8 @@ const USAGE = `
 Usage: itervox-handoff demo [--fail-at PROFILE] [--agent claude|codex|gemini] [--dir DIR] [--json]
 
 Builds a fresh git repository with a sample issue, DEMO-1, and the research → implement →
-review pipeline that init writes; runs the pipeline to its end on the local tracker; and
+review pipeline that init writes (except that the implementer may commit only src/**); runs
+the pipeline to its end on the local tracker; and
 prints the trail: each stage, its outcome and deliverable, and the pipeline diagram. The
 built-in scripted agent needs no model and no network. The repository is kept for a look
 around (a new temporary folder unless --dir is given).

@@ -1,5 +1,5 @@
 import type { ReadAutomation } from './automations.js'
-import { didYouMean } from './did-you-mean.js'
+import { didYouMean, editDistance } from './did-you-mean.js'
 import { sameState, stateKey, statesOf } from './lookup.js'
 import type { Problems } from './problems.js'
 import { type Path, quoted } from './source-map.js'
@@ -62,7 +62,40 @@ export function checkReferences(refs: References, problems: Problems): void {
       }
     }
   }
-  if (refs.tracker) checkEndStates(refs.tracker, starters, problems)
+  if (refs.tracker) {
+    checkEndStates(refs.tracker, starters, problems)
+    checkEndStateSpelling(refs, problems)
+  }
+}
+
+/**
+ * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
+ * it is known by being written. One that is not a state of the pipeline but one edit from one
+ * is taken for a misspelling of it.
+ */
+function checkEndStateSpelling(refs: References, problems: Problems): void {
+  const tracker = refs.tracker!
+  const declared = [
+    ...tracker.activeStates,
+    ...tracker.terminalStates,
+    ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
+    ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
+  ].filter(Boolean)
+  const ends: [string, string | undefined][] = [
+    ['completion_state', tracker.completionState],
+    ['failed_state', tracker.failedState]
+  ]
+  for (const [key, state] of ends) {
+    const path = ['tracker', key]
+    if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state))) continue
+    // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
+    const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1)
+    if (near === undefined) continue
+    problems.errorAt(
+      path,
+      `unknown state ${problems.quote(path, state)}; did you mean ${quoted(near)}? If ${quoted(state)} is meant, list it in tracker.terminal_states`
+    )
+  }
 }
 
 /** Where the pipeline ends must not start it again. */

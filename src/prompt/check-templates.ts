@@ -2,7 +2,7 @@ import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/
 import { UserError } from '../errors.js'
 import { handoffPath } from '../handoff/index.js'
 import { templateBindings } from './bindings.js'
-import { renderTemplate, type TemplateSource } from './template.js'
+import { renderTemplate, TemplateError, type TemplateSource } from './template.js'
 
 const SAMPLE_TIMESTAMP = '2026-01-01T00-00-00.000Z'
 
@@ -15,11 +15,19 @@ const SAMPLE_TIMESTAMP = '2026-01-01T00-00-00.000Z'
 export async function checkTemplates(config: WorkflowConfig): Promise<UserError[]> {
   const found = new Map<string, UserError>()
   const render = async (src: TemplateSource, bindings: Record<string, unknown>) => {
-    try {
-      await renderTemplate(src, bindings)
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err
-      found.set(err.format(), err)
+    // Liquid stops at the first undefined variable: each one found is defined and the template
+    // rendered again, so every one is reported.
+    for (let given = bindings; ;) {
+      try {
+        await renderTemplate(src, given)
+        return
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err
+        found.set(err.format(), err)
+        const defined = err instanceof TemplateError && withVariable(given, err.variable)
+        if (!defined) return
+        given = defined
+      }
     }
   }
   for (const { profile, automation } of stages(config)) {
@@ -52,6 +60,20 @@ export async function checkTemplates(config: WorkflowConfig): Promise<UserError[
     }
   }
   return [...found.values()]
+}
+
+/** `bindings` with the dotted `name` set to a sample value, or undefined when it cannot be. */
+function withVariable(
+  bindings: Record<string, unknown>,
+  name: string | undefined
+): Record<string, unknown> | undefined {
+  const [head, field, ...rest] = name?.split('.') ?? []
+  if (head === undefined || rest.length > 0 || !/^\w+$/.test(`${head}${field ?? ''}`)) return
+  if (field === undefined)
+    return Object.hasOwn(bindings, head) ? undefined : { ...bindings, [head]: '' }
+  const parent = bindings[head] ?? {}
+  if (typeof parent !== 'object' || Array.isArray(parent) || Object.hasOwn(parent, field)) return
+  return { ...bindings, [head]: { ...parent, [field]: '' } }
 }
 
 /** Each automation with its profile, and each profile no automation runs (a reviewer) alone. */

@@ -1,4 +1,5 @@
 import { Liquid } from 'liquidjs'
+import { closest } from '../config/did-you-mean.js'
 import { UserError } from '../errors.js'
 
 /** A Liquid template and where its first character sits in a user's file. */
@@ -52,6 +53,17 @@ for (const tag of ['include', 'render', 'layout']) {
   })
 }
 
+/** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
+export class TemplateError extends UserError {
+  constructor(
+    message: string,
+    location: UserError['location'],
+    readonly variable?: string
+  ) {
+    super(message, location)
+  }
+}
+
 interface LiquidErrorLike {
   message: string
   token?: { getPosition?: () => [number, number] }
@@ -66,7 +78,7 @@ export async function renderTemplate(
   try {
     out = await engine.parseAndRender(src.text, bindings)
   } catch (err) {
-    throw templateError(src, err as LiquidErrorLike)
+    throw templateError(src, err as LiquidErrorLike, bindings)
   }
   if (out.length > OUTPUT_LIMIT_CHARS) {
     throw new UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line })
@@ -74,23 +86,45 @@ export async function renderTemplate(
   return out
 }
 
-function templateError(src: TemplateSource, err: LiquidErrorLike): UserError {
+function templateError(
+  src: TemplateSource,
+  err: LiquidErrorLike,
+  bindings: Record<string, unknown>
+): TemplateError {
   const pos = err.token?.getPosition?.()
   // liquidjs appends ", line:L, col:C" (and sometimes a source excerpt) to its messages.
   const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '')
   const line = pos ? src.line + pos[0] - 1 : src.line
   const col = pos ? pos[1] : undefined
-  const message = Object.hasOwn(LIMITS, reason) ? LIMITS[reason] : `${reason}; ${hint(reason)}`
-  return new UserError(`${src.what}: ${message}`, { file: src.file, line, col })
+  const variable = /^undefined variable: (.+)$/.exec(reason)?.[1]
+  const message = Object.hasOwn(LIMITS, reason)
+    ? LIMITS[reason]
+    : `${reason}; ${hint(reason, variable, bindings)}`
+  return new TemplateError(`${src.what}: ${message}`, { file: src.file, line, col }, variable)
 }
 
-function hint(reason: string): string {
-  if (reason.startsWith('undefined variable')) {
-    return 'use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default:'
+function hint(
+  reason: string,
+  variable: string | undefined,
+  bindings: Record<string, unknown>
+): string {
+  if (variable !== undefined) {
+    const near = closest(variable, bindingNames(bindings))
+    const guess = near === undefined ? '' : `did you mean ${near}? Otherwise `
+    return `${guess}use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."`
   }
   if (reason.startsWith('undefined filter')) return 'use a standard Liquid filter'
   if (reason.includes('cannot include files')) return 'put the text in the template itself'
   return 'fix the Liquid syntax'
+}
+
+/** `issue.title`, `run.handoff_path`, `profile`, ...: each binding and each field of one. */
+function bindingNames(bindings: Record<string, unknown>): string[] {
+  return Object.entries(bindings).flatMap(([name, value]) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.keys(value).map((field) => `${name}.${field}`)
+      : [name]
+  )
 }
 
 function millions(n: number): string {

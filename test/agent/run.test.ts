@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { runAgent } from '../../src/agent/run.js'
@@ -386,6 +386,31 @@ describe('runAgent with the codex and gemini presets', () => {
     expect(await runAgent(setup('codex', 'needs-input').opts)).toMatchObject({
       outcome: 'input_required',
       question: 'Which branch should the fix target?'
+    })
+  })
+
+  it('gives codex CODEX_API_KEY from OPENAI_API_KEY, which codex alone would not send', async () => {
+    // A `codex` that records the environment it was started with.
+    const dir = mkdtempSync(join(tmpdir(), 'codex-env-'))
+    roots.push(dir)
+    const record = join(dir, 'env.json')
+    writeFileSync(
+      join(dir, 'codex'),
+      `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.env))\n`,
+      { mode: 0o755 }
+    )
+    const envOf = async (keys: Record<string, string>) => {
+      const t = setup('codex', 'good', {}, { PATH: `${dir}:${process.env.PATH}`, ...keys })
+      await runAgent(t.opts)
+      return JSON.parse(readFileSync(record, 'utf8')) as Record<string, string>
+    }
+    expect(await envOf({ OPENAI_API_KEY: 'sk-openai' })).toMatchObject({
+      OPENAI_API_KEY: 'sk-openai',
+      CODEX_API_KEY: 'sk-openai'
+    })
+    // A CODEX_API_KEY of its own is kept.
+    expect(await envOf({ OPENAI_API_KEY: 'sk-openai', CODEX_API_KEY: 'sk-codex' })).toMatchObject({
+      CODEX_API_KEY: 'sk-codex'
     })
   })
 

@@ -207,8 +207,12 @@ describe('itervox-handoff CLI (dist)', () => {
     expect(bad.stderr.trim()).toBe('unknown command "frobnicate"; run itervox-handoff --help')
     const flag = await cli(repo, ['validate', '--wokflow', 'x'])
     expect(flag.code).toBe(1)
-    expect(flag.stderr.trim()).toMatch(
-      /^validate: Unknown option '--wokflow'.*; see itervox-handoff validate --help$/
+    expect(flag.stderr.trim()).toBe(
+      'unknown option --wokflow for validate; did you mean --workflow? see itervox-handoff validate --help'
+    )
+    const far = await cli(repo, ['run', '--frobnicate'])
+    expect(far.stderr.trim()).toBe(
+      'unknown option --frobnicate for run; see itervox-handoff run --help'
     )
   })
 })

@@ -1,6 +1,7 @@
 // `validate` checks what a run will need, through the bundled CLI, in a repository `init` set up.
 import { describe, expect, it } from '@jest/globals'
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { installFakeAgents } from '../agent/fake-agents.js'
 import { cli, repoWith } from './helpers.js'
@@ -63,7 +64,8 @@ describe('itervox-handoff validate', () => {
 
   it('renders every template strictly, on a first run and on a retry, with file:line', async () => {
     const { repo, withClaude } = await initialised()
-    change(repo, 'WORKFLOW.md', '{{ issue.title }}', '{{ issue.titel }}')
+    // Two in one file: each is reported, not only the first.
+    change(repo, 'WORKFLOW.md', '{{ issue.title }}', '{{ issue.titel }} {{ trigger.sate }}')
     change(
       repo,
       '.itervox/agents/researcher/SOUL.md',
@@ -83,12 +85,17 @@ describe('itervox-handoff validate', () => {
     const soul = lineOf(repo, '.itervox/agents/researcher/SOUL.md', 'shout')
     const retry = lineOf(repo, '.itervox/agents/implementer/INSTRUCTIONS.md', 'attempt.count')
     const lines = r.stderr.split('\n').filter(Boolean)
-    expect(lines).toHaveLength(3)
+    expect(lines).toHaveLength(4)
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
           new RegExp(
-            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: issue\\.titel; `
+            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: issue\\.titel; did you mean issue\\.title\\? Otherwise use one of issue\\.\\*, .* or guard it with \\{% if %\\} or \\| default: "\\.\\.\\."$`
+          )
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^WORKFLOW\\.md:${body}:\\d+: prompt template: undefined variable: trigger\\.sate; did you mean trigger\\.state\\? `
           )
         ),
         expect.stringMatching(
@@ -104,6 +111,17 @@ describe('itervox-handoff validate', () => {
       ])
     )
     expect(r.stdout).toBe('')
+  })
+
+  it('refuses a workflow file outside the repository, whose profile files it cannot find', async () => {
+    const { repo, withClaude } = await initialised()
+    const outside = join(mkdtempSync(join(tmpdir(), 'outside-')), 'x.md')
+    writeFileSync(outside, readFileSync(join(repo, 'WORKFLOW.md')))
+    const r = await cli(repo, ['validate', '--workflow', outside], withClaude)
+    expect(r.code).toBe(1)
+    expect(r.stderr.trim()).toBe(
+      `${outside} is outside the repository ${repo}; the workflow file must be in it (its profile files are found relative to it): copy it into the repository and pass that path`
+    )
   })
 
   it("checks the workflow's label list against the states that start a stage", async () => {

@@ -24,6 +24,23 @@ describe('where a pipeline ends', () => {
     )
     expect(warningsOf(text)).toEqual([])
   })
+
+  it('takes a misspelt end state for the state it nearly names, at its line and column', () => {
+    const text = edit(
+      '  completion_state: Done',
+      '  terminal_states: [Done, Blocked]\n  completion_state: Don\n  failed_state: "Blokced"'
+    )
+    expect(errorsOf(text)).toEqual([
+      'WORKFLOW.md:7:21: tracker.completion_state: unknown state "Don"; did you mean "Done"? If "Don" is meant, list it in tracker.terminal_states',
+      'WORKFLOW.md:8:17: tracker.failed_state: unknown state "Blokced"; did you mean "Blocked"? If "Blokced" is meant, list it in tracker.terminal_states'
+    ])
+    // A state of its own, named only as an end state, is one.
+    const own = edit(
+      '  completion_state: Done',
+      "  completion_state: Done\n  failed_state: Won't Do"
+    )
+    expect(parse(own).config.tracker.failedState).toBe("Won't Do")
+  })
 })
 
 describe('states the profiles tell an agent to ask for', () => {

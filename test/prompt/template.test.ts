@@ -31,7 +31,7 @@ describe('renderTemplate', () => {
   it('reports an undefined variable at the file line and column', async () => {
     const msg = await errorOf(renderTemplate(src('line one\n  {{ issue.number }}'), { issue: {} }))
     expect(msg).toBe(
-      'WORKFLOW.md:21:6: prompt template: undefined variable: issue.number; use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default:'
+      'WORKFLOW.md:21:6: prompt template: undefined variable: issue.number; use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."'
     )
   })
 
