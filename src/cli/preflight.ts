@@ -43,15 +43,15 @@ export async function preflight(config: WorkflowConfig, root: string): Promise<P
       pathVar: process.env.PATH
     })
     if (!problem) continue
-    if (!problem.missing) {
-      errors.push(problem)
-      continue
-    }
     const names = [first!, ...others].map((p) => JSON.stringify(p.name)).join(', ')
     const text = problem.problem.replace(
       `of profile ${JSON.stringify(first!.name)}`,
       `of profile${others.length > 0 ? 's' : ''} ${names}`
     )
+    if (!problem.missing) {
+      errors.push(new UserError(text, problem.location))
+      continue
+    }
     const where = problem.location ? `${formatLocation(problem.location)}: ` : ''
     warnings.push(`${where}warning: ${text}; a stage does not start without it`)
   }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { resolveCommand } from '../agent/command.js'
+import { closest } from '../config/did-you-mean.js'
 import type { ProfileConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 
@@ -15,6 +16,9 @@ export interface CommandCheck {
   /** For an agent that runs as another user: why that user cannot run the file, or null. */
   cannotRun?: (file: string) => string | null
 }
+
+// The CLIs a misspelt command most likely meant.
+const PRESETS = ['claude', 'codex', 'gemini']
 
 /** A stage that cannot start because its agent's command is missing or not runnable. */
 export class CommandUnavailableError extends UserError {
@@ -43,11 +47,17 @@ export function commandUnavailable(c: CommandCheck): CommandUnavailableError | n
   let problem: string
   let missing = false
   if ('error' in found) {
-    missing = !command.includes('/') || !existsSync(resolve(c.cwd, command))
+    // A relative path names a file of the repository, which no later step installs.
+    const script = command.includes('/') && !isAbsolute(command)
+    missing = !script && !existsSync(command)
     const fix = missing
       ? 'install it (in CI: in a step before this action)'
-      : 'make it executable (chmod +x, and commit that)'
-    problem = `${found.error}; ${fix} or fix ${profile.commandAt.key}`
+      : existsSync(resolve(c.cwd, command))
+        ? 'make it executable (chmod +x, and commit that)'
+        : 'commit it'
+    const meant = missing ? closest(command, PRESETS) : undefined
+    const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : ''
+    problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`
   } else {
     // A repository script is run from the agent's own clone, which that user owns.
     const barred = isAbsolute(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null

@@ -58,7 +58,28 @@ describe('itervox-handoff validate', () => {
     expect(r.code).toBe(1)
     const line = lineOf(repo, 'WORKFLOW.md', 'command: ./agent.sh')
     expect(r.stderr).toBe(
-      `WORKFLOW.md:${line}: the researcher stage cannot start: command "./agent.sh" of profile "researcher" is not executable; make it executable (chmod +x, and commit that) or fix agent.profiles.researcher.command\n`
+      `WORKFLOW.md:${line}: command "./agent.sh" of profile "researcher" is not executable; make it executable (chmod +x, and commit that) or fix agent.profiles.researcher.command\n`
+    )
+  })
+
+  it('refuses a repository script that is not there, naming every profile that uses it', async () => {
+    const { repo, withClaude } = await initialised()
+    change(repo, 'WORKFLOW.md', 'command: claude', 'command: scripts/agnet.sh')
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(1)
+    const line = lineOf(repo, 'WORKFLOW.md', 'command: scripts/agnet.sh')
+    expect(r.stderr).toBe(
+      `WORKFLOW.md:${line}: command "scripts/agnet.sh" of profiles "researcher", "implementer", "reviewer" does not exist; commit it or fix agent.command\n`
+    )
+  })
+
+  it('names the CLI a misspelt command most likely meant', async () => {
+    const { repo, withClaude } = await initialised()
+    change(repo, 'WORKFLOW.md', 'command: claude', 'command: claud')
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain(
+      'command "claud" of profiles "researcher", "implementer", "reviewer" was not found on PATH (did you mean "claude"?); install it'
     )
   })
 

@@ -45,7 +45,7 @@ describe('a stage whose agent command cannot run', () => {
     const run = await runAction('main', p.sb, p.gh, labeled(p))
     expect(run.code).toBe(1)
     expect(errorLines(run.stdout)).toEqual([
-      `::error::WORKFLOW.md:${commandLine('claud')}: the researcher stage cannot start: command "claud" of profile "researcher" was not found on PATH; install it (in CI: in a step before this action) or fix agent.command`
+      `::error::WORKFLOW.md:${commandLine('claud')}: the researcher stage cannot start: command "claud" of profile "researcher" was not found on PATH (did you mean "claude"?); install it (in CI: in a step before this action) or fix agent.command`
     ])
     expect(run.outputs.outcome).toBe('failed')
     expect(run.stdout).not.toContain('agent output')
