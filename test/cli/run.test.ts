@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
+import { keyShaped } from '../secrets/key-samples.js'
 import { cli, git, repoWith, ROOT, writeTestAgent } from './helpers.js'
 
 const ISSUE = (state: string) =>
@@ -272,6 +273,35 @@ describe('itervox-handoff run', () => {
       body: 'The CSV code is in src/report.'
     })
     expect(out.stages.map((s) => s.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+  })
+
+  it('carries out requests whose values held a secret: the redaction keeps the front matter valid YAML', async () => {
+    const { repo } = localPipeline()
+    const key = keyShaped.anthropic
+    const env = {
+      ITERVOX_TEST_AGENT: JSON.stringify({
+        researcher: `front:comment: here is ${key} for you`,
+        implementer: `front:comment: "${key} is the key, quoted"`,
+        reviewer: `front:move_state: Done\ncomment: ${key}`
+      })
+    }
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages.map((s) => s.refused.filter((x) => x.startsWith('request')))).toEqual([
+      [],
+      [],
+      []
+    ])
+    const issue = issueIn(repo)
+    expect(issue.state).toBe('Done')
+    expect(issue.comments.map((c) => c.body)).toEqual([
+      'here is (redacted Anthropic API key) for you',
+      '(redacted Anthropic API key) is the key, quoted',
+      '(redacted Anthropic API key)'
+    ])
+    expect(git(repo, 'log', '-p', '--all')).not.toContain(key.slice(0, 20))
+    expect(readFileSync(join(repo, '.itervox/issues/ENG-1.md'), 'utf8')).not.toContain(key)
   })
 
   it('puts back an issue file that an interrupted run left set aside', async () => {
