@@ -232,7 +232,9 @@ describe('itervox-handoff run', () => {
     const first = readdirSync(prompts).sort()
     const paused = readFileSync(join(prompts, first[0]!), 'utf8')
     const resumedPrompt = readFileSync(join(prompts, first[1]!), 'utf8')
-    expect(resumedPrompt).toMatch(/## Reply from @\S+\n\nYou asked for input/)
+    expect(resumedPrompt).toMatch(
+      /## Reply from @\S+\n\nYou asked for input and a person allowed to run this pipeline answered\./
+    )
     expect(resumedPrompt).toContain('Postgres, please.')
     const path = (p: string) => /run\.handoff_path: `([^`]+)`/.exec(p)?.[1]
     expect(path(resumedPrompt)).toBe(path(paused))
