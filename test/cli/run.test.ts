@@ -306,6 +306,37 @@ describe('itervox-handoff run', () => {
     expect(readFileSync(join(repo, '.itervox/issues/ENG-1.md'), 'utf8')).not.toContain(key)
   })
 
+  it('reports refused requests whole, no tracker file the agent left alone, and a file with a secret once', async () => {
+    const { repo } = localPipeline()
+    // Issue files the user never committed: every stage finds them in the tree.
+    for (let n = 2; n <= 9; n++)
+      writeFileSync(join(repo, `.itervox/issues/ENG-${n}.md`), ISSUE('Todo'))
+    const env = {
+      ITERVOX_TEST_AGENT: JSON.stringify({ researcher: 'front:move_state: Done' }),
+      ITERVOX_TEST_AGENT_FILES: JSON.stringify({
+        researcher: { '.itervox/issues/ENG-3.md': ISSUE('Done') },
+        implementer: { 'leak.txt': `key ${keyShaped.anthropic}\n` }
+      })
+    }
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
+    expect(r.code).toBe(0)
+    const lines = r.stdout.split('\n')
+    const of = (profile: string) => {
+      const at = lines.findIndex((l) => l.startsWith(`✓ ${profile} `))
+      const end = lines.findIndex((l, i) => i > at && !l.startsWith('    '))
+      // The first indented line names the deliverable.
+      return lines.slice(at + 2, end)
+    }
+    expect(of('researcher')).toEqual([
+      '    request refused: move_state: the profile may not move the issue',
+      '    .itervox/issues/ENG-3.md was not committed: forbidden path'
+    ])
+    expect(of('implementer')).toEqual([
+      '    warning: secret withheld: leak.txt: not committed, it holds an Anthropic API key'
+    ])
+    expect(of('reviewer')).toEqual([])
+  })
+
   it('puts back an issue file that an interrupted run left set aside', async () => {
     const { repo } = localPipeline()
     mkdirSync(join(repo, '.itervox/runs'), { recursive: true })
