@@ -337,6 +337,22 @@ describe('itervox-handoff run', () => {
     expect(of('reviewer')).toEqual([])
   })
 
+  it("prompt says so when HEAD is not the issue's branch, whose handoffs it would not show", async () => {
+    const { repo } = localPipeline()
+    const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
+    expect((await cli(repo, args)).stderr).toBe('')
+    await cli(repo, ['run', '--issue', 'ENG-1'])
+    const onMain = await cli(repo, args)
+    expect(onMain.stderr).toBe(
+      "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
+    )
+    expect(onMain.stdout).not.toContain('_researcher.md')
+    git(repo, 'switch', '--quiet', 'itervox/ENG-1')
+    const onBranch = await cli(repo, args)
+    expect(onBranch.stderr).toBe('')
+    expect(onBranch.stdout).toContain('_researcher.md')
+  })
+
   it('puts back an issue file that an interrupted run left set aside', async () => {
     const { repo } = localPipeline()
     mkdirSync(join(repo, '.itervox/runs'), { recursive: true })
