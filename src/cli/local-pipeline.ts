@@ -21,6 +21,7 @@ import { finishInterruptedStage, markStageOver, markStageRunning } from './inter
 import { recoverIssueFile } from './issue-guard.js'
 import { baseBranchOf, baseCommit, currentBranch } from './local-branch.js'
 import { LocalWorkspace } from './local-workspace.js'
+import { rememberCheckout } from './user-checkout.js'
 
 export interface LocalPipelineOptions {
   /** The repository root. */
@@ -168,6 +169,12 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const workDir = mkdtempSync(join(tmpdir(), `itervox-handoff-${id}-`))
   let start: StageStart | undefined
   markStageRunning(root, id, workDir)
+  const workspace = new LocalWorkspace({
+    root,
+    issueId: id,
+    ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
+  })
+  const was = await rememberCheckout(root)
   let r: JobResult
   try {
     r = await runJob({
@@ -179,11 +186,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       },
       config,
       tracker,
-      workspace: new LocalWorkspace({
-        root,
-        issueId: id,
-        ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
-      }),
+      workspace,
       run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
       workDir,
       workflowPath: o.workflowPath,
@@ -205,7 +208,10 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
     })
   } catch (err) {
     // Its agent could not start: the folder is empty, and nothing is left to recover.
-    if (err instanceof CommandUnavailableError) rmSync(workDir, { recursive: true, force: true })
+    if (err instanceof CommandUnavailableError) {
+      rmSync(workDir, { recursive: true, force: true })
+      await workspace.dropUnusedBranch(was)
+    }
     throw err
   } finally {
     markStageOver(root, id)

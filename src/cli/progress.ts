@@ -50,8 +50,11 @@ export class StageProgress {
     this.clear()
     if (this.mode === 'json') return
     this.out.write(stageLine(s) + '\n')
-    for (const r of s.refused.slice(0, 5)) this.out.write(`    ${r}\n`)
-    if (s.refused.length > 5) this.out.write(`    and ${s.refused.length - 5} more\n`)
+    // Refused requests change what the pipeline does next: never cut, unlike refused files.
+    const requests = s.refused.filter((r) => r.startsWith('request refused: '))
+    const others = s.refused.filter((r) => !requests.includes(r))
+    for (const r of [...requests, ...others.slice(0, 5)]) this.out.write(`    ${r}\n`)
+    if (others.length > 5) this.out.write(`    and ${others.length - 5} more\n`)
     for (const w of s.warnings) this.out.write(`    warning: ${w}\n`)
     if (s.logPath) this.out.write(`    agent log: ${s.logPath}\n`)
   }

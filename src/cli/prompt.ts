@@ -64,6 +64,10 @@ export const promptCommand: Command = {
     const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE
     const automation = automationForProfile(config, profile.name, issue.state)
 
+    if (issueId) {
+      const note = await offIssueBranch(root, issue)
+      if (note) process.stderr.write(`note: ${note}\n`)
+    }
     const head = await resolveCommit(root, 'HEAD')
     const stage = await promptForStage({
       repo: root,
@@ -86,4 +90,16 @@ export const promptCommand: Command = {
 async function forkOfHead(root: string, head: string, configured?: string): Promise<string> {
   const base = await baseBranchOf(root, configured)
   return localForkPoint(root, head, (await currentBranch(root)) ?? 'HEAD', base)
+}
+
+/**
+ * The prompt shows the handoffs at HEAD: on any branch but the issue's own (when it has one),
+ * that is not this issue's work, which would look like a stage with no prior handoffs.
+ */
+async function offIssueBranch(root: string, issue: Issue): Promise<string | null> {
+  const branch = `itervox/${issue.id}`
+  const current = await currentBranch(root)
+  if (current === branch || !(await resolveCommit(root, `refs/heads/${branch}`))) return null
+  const here = current ?? 'a detached HEAD'
+  return `the prompt shows the handoffs on ${here}, not on ${branch}, the issue's branch; run git switch ${branch} to see its handoffs`
 }

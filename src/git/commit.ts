@@ -72,6 +72,8 @@ export type Screened = { content: Buffer } | { refuse: string }
 interface Dropped {
   path: string
   reason: string
+  /** Refused by the screen (it holds a secret): the screen reports it, without the path. */
+  screened?: true
 }
 
 export interface CommitResult {
@@ -239,6 +241,8 @@ async function decide(
   const updates: Update[] = []
   const dropped: Dropped[] = []
   const drop = (p: string, reason: string) => dropped.push({ path: p, reason })
+  const screenedOut = (p: string, reason: string) =>
+    dropped.push({ path: p, reason, screened: true })
 
   for (const [p, baseMode] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const why = pathProblem(p)
@@ -271,14 +275,14 @@ async function decide(
       if (baseMode !== null) updates.push({ path: p, remove: true })
     } else if (found.kind === 'file') {
       const screened = o.screen ? o.screen(p, found.content, 'file') : { content: found.content }
-      if ('refuse' in screened) drop(p, screened.refuse)
+      if ('refuse' in screened) screenedOut(p, screened.refuse)
       else updates.push({ path: p, mode: found.mode, content: screened.content })
     } else if (found.kind === 'symlink') {
       if (!globbed) drop(p, 'a symlink, not a regular file')
       else if (!found.inside) drop(p, 'symlink pointing outside the repository')
       else {
         const screened = o.screen ? o.screen(p, found.target, 'symlink') : { content: found.target }
-        if ('refuse' in screened) drop(p, screened.refuse)
+        if ('refuse' in screened) screenedOut(p, screened.refuse)
         else updates.push({ path: p, mode: '120000', content: screened.content })
       }
     } else {

@@ -125,6 +125,9 @@ const PHRASES = [
 const EXACT = ['review'].map(titleKey) // src/pipeline/sections.ts
 
 const FILE_TITLE = /^\S*\.md(?![a-z0-9])/
+// Where a value may merely sit in a heading: the prompt's `### <file>` names a file alone, so
+// a path or URL (the local tracker's issue.url, `.itervox/issues/DEMO-1.md`) is not one.
+const FILE_NAME = /^[^\s/]*\.md(?![a-z0-9])/
 const MARKER = /^[_*]*\[[^\]\n]*\btruncated\b/
 const RUN_LINE = /^[`*_]*run\.(?:timestamp|handoff_path)\b/
 // Blockquote and list markers in front of a line's content.
@@ -246,7 +249,8 @@ function isForgedTitle(title: string, titles: Titles, heading = true): boolean {
   if (PHRASES.some((p) => key.includes(p)) || EXACT.includes(key)) return true
   if (titles.extra.some((t) => (heading ? key.startsWith(t) : key === t))) return true
   const bare = seen.replace(/^[\s*_`~[\]()]+/, '')
-  return FILE_TITLE.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare)
+  const file = heading ? FILE_TITLE : FILE_NAME
+  return file.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare)
 }
 
 /** A line that is not a heading but is, whole, one of the prompt's titles, a marker or a run line. */

@@ -52,7 +52,7 @@ export function pipelineSections(
       [
         `## Reply from @${clip(oneLine(plan.reply.author), 500)}`,
         '',
-        'You asked for input and a person with write access answered. Their reply, as they wrote it:',
+        'You asked for input and a person allowed to run this pipeline answered. Their reply, as they wrote it:',
         '',
         fenced(text, '~'),
         '',

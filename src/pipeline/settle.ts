@@ -131,7 +131,10 @@ export async function settleStage(o: {
 
 /** Paths left out of the commit and what was put back under `.git`, one line each. */
 function refusalsOf(r: FinalisedStage): string[] {
-  const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`)
+  // A file refused for a secret is reported once, among the secrets withheld.
+  const out = r.commit.dropped
+    .filter((d) => !d.screened)
+    .map((d) => `${d.path} was not committed: ${d.reason}`)
   if (r.gitDir) {
     out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`))
     out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`))

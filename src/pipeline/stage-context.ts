@@ -42,6 +42,8 @@ const stageContextSchema = z.object({
   startedAt: z.string(),
   /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
   snapshot: gitDirSnapshotSchema.optional(),
+  /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
+  trackerFiles: z.record(z.string(), z.string()).optional(),
   /** Where the isolated agent works, as whom (isolation: user). */
   sandbox: handedOverSchema.optional(),
   /** Its tree, once taken back from it; null when it left none. */

@@ -19,6 +19,11 @@ import type { Issue } from '../tracker/types.js'
 import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
 import { saveStageContext, type StageContext } from './stage-context.js'
+import {
+  snapshotTrackerFiles,
+  TRACKER_DIRS,
+  withoutUntouchedTrackerFiles
+} from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
 
 export interface StageInput {
@@ -145,6 +150,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   if (isolated) ctx.sandbox = isolated.handedOver
   else {
     ctx.snapshot = await snapshotGitDir(input.repo)
+    ctx.trackerFiles = snapshotTrackerFiles(input.repo)
     treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })))
   }
   saveStageContext(contextPath, ctx)
@@ -298,7 +304,7 @@ export async function finaliseStage(
   const givenConfig = ctx.trustedCommit
     ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
     : undefined
-  const commit = await commitAllowed({
+  const committed = await commitAllowed({
     repo: ctx.repo,
     ...(files !== ctx.repo ? { workTree: files } : {}),
     branch: ctx.branch,
@@ -310,9 +316,7 @@ export async function finaliseStage(
     forbiddenGlobs: [
       `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
       `${HANDOFF_DIR}/*/**`,
-      // The local tracker's issue files and run records are the tracker's, never a stage's.
-      '.itervox/issues/**',
-      '.itervox/runs/**',
+      ...TRACKER_DIRS.map((dir) => `${dir}/**`),
       ctx.workflowPath
     ],
     ...(givenConfig ? { givenConfig } : {}),
@@ -327,6 +331,12 @@ export async function finaliseStage(
       reason
     })
   })
+  const commit = ctx.trackerFiles
+    ? {
+        ...committed,
+        dropped: withoutUntouchedTrackerFiles(ctx.repo, ctx.trackerFiles, committed.dropped)
+      }
+    : committed
   if (!ctx.sandbox && ctx.trustedCommit) {
     await restoreBranchConfig({
       repo: ctx.repo,

@@ -13,8 +13,18 @@ interface Hit {
   start: number
   end: number
   kind: string
-  /** What replaces it: `[redacted: …]`. */
+  /** What replaces it: `(redacted …)`. */
   label: string
+}
+
+/**
+ * What stands in for a secret. Deliverables open with YAML front matter the pipeline reads
+ * requests from, so the marker is YAML-safe wherever the secret stood in a scalar (plain,
+ * quoted, block, flow): it starts with no indicator and holds no `: `, ` #`, `,`, bracket,
+ * brace, quote or backslash (a variable's name in WORKFLOW.md could hold any of them).
+ */
+function marker(what: string): string {
+  return `(redacted ${what.replace(/[^A-Za-z0-9_. -]/g, '_')})`
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -48,7 +58,7 @@ export class SecretScanner {
         if (this.found.has(key)) continue
         this.found.set(key, {
           kind: `the value of ${s.name}${f.form ? ` (${f.form})` : ''}`,
-          label: `[redacted: ${s.name}${f.form ? `, ${f.form}` : ''}]`
+          label: marker(`${s.name}${f.form ? ` ${f.form}` : ''}`)
         })
         ;(f.anyCase ? anyCase : exact).push(f.needle)
         this.needles.push(f.needle)
@@ -89,7 +99,7 @@ export class SecretScanner {
     return (line) => {
       if (inKey) {
         if (/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)) inKey = false
-        return '[redacted: private key]'
+        return marker('private key')
       }
       if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)) {
         inKey = !/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)
@@ -129,7 +139,7 @@ export class SecretScanner {
     for (const shape of KEY_SHAPES) {
       for (const m of text.matchAll(shape.pattern)) {
         if (shape.accept && !shape.accept(m[0])) continue
-        const label = `[redacted: ${shape.kind.replace(/^an? /, '')}]`
+        const label = marker(shape.kind.replace(/^an? /, ''))
         hits.push({ start: m.index, end: m.index + m[0].length, kind: shape.kind, label })
       }
     }

@@ -80,7 +80,7 @@ describe("the agent's environment in a stage", () => {
     const env = JSON.parse(deliverable.split('\n').at(-1)!) as Record<string, string>
     // The declared token reached the agent; the secret scan redacted it from the deliverable.
     expect(env).toMatchObject({
-      DECLARED_TOKEN: '[redacted: DECLARED_TOKEN]',
+      DECLARED_TOKEN: '(redacted DECLARED_TOKEN)',
       HOME: repo,
       ITERVOX_PROFILE: 'researcher'
     })

@@ -74,6 +74,7 @@ export function repoWith(files: Record<string, string>, prefix = 'cli-'): string
  *                   never ends
  *   hang-hard       the same, ignoring SIGTERM
  * With ITERVOX_TEST_AGENT_PROMPTS set, each prompt is saved there as <n>-<profile>.md.
+ * ITERVOX_TEST_AGENT_FILES, JSON mapping a profile to { path: text }, are files it also writes.
  */
 export function writeTestAgent(dir: string): string {
   const path = join(dir, 'test-agent.mjs')
@@ -116,6 +117,8 @@ if (mode === 'hang' || mode === 'hang-hard') {
 if (mode === 'edit-issue') {
   writeFileSync('.itervox/issues/' + process.env.ITERVOX_ISSUE + '.md', '---\\ntitle: changed\\nstate: Done\\n---\\n')
 }
+const files = JSON.parse(process.env.ITERVOX_TEST_AGENT_FILES || '{}')[profile] || {}
+for (const [p, text] of Object.entries(files)) writeFileSync(p, text)
 const front = mode.startsWith('front:') ? '---\\n' + mode.slice(6) + '\\n---\\n' : ''
 deliver(front + '# ' + profile + '\\n\\nDone.\\n')
 }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
+import { keyShaped } from '../secrets/key-samples.js'
 import { cli, git, repoWith, ROOT, writeTestAgent } from './helpers.js'
 
 const ISSUE = (state: string) =>
@@ -231,7 +232,9 @@ describe('itervox-handoff run', () => {
     const first = readdirSync(prompts).sort()
     const paused = readFileSync(join(prompts, first[0]!), 'utf8')
     const resumedPrompt = readFileSync(join(prompts, first[1]!), 'utf8')
-    expect(resumedPrompt).toMatch(/## Reply from @\S+\n\nYou asked for input/)
+    expect(resumedPrompt).toMatch(
+      /## Reply from @\S+\n\nYou asked for input and a person allowed to run this pipeline answered\./
+    )
     expect(resumedPrompt).toContain('Postgres, please.')
     const path = (p: string) => /run\.handoff_path: `([^`]+)`/.exec(p)?.[1]
     expect(path(resumedPrompt)).toBe(path(paused))
@@ -272,6 +275,82 @@ describe('itervox-handoff run', () => {
       body: 'The CSV code is in src/report.'
     })
     expect(out.stages.map((s) => s.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+  })
+
+  it('carries out requests whose values held a secret: the redaction keeps the front matter valid YAML', async () => {
+    const { repo } = localPipeline()
+    const key = keyShaped.anthropic
+    const env = {
+      ITERVOX_TEST_AGENT: JSON.stringify({
+        researcher: `front:comment: here is ${key} for you`,
+        implementer: `front:comment: "${key} is the key, quoted"`,
+        reviewer: `front:move_state: Done\ncomment: ${key}`
+      })
+    }
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages.map((s) => s.refused.filter((x) => x.startsWith('request')))).toEqual([
+      [],
+      [],
+      []
+    ])
+    const issue = issueIn(repo)
+    expect(issue.state).toBe('Done')
+    expect(issue.comments.map((c) => c.body)).toEqual([
+      'here is (redacted Anthropic API key) for you',
+      '(redacted Anthropic API key) is the key, quoted',
+      '(redacted Anthropic API key)'
+    ])
+    expect(git(repo, 'log', '-p', '--all')).not.toContain(key.slice(0, 20))
+    expect(readFileSync(join(repo, '.itervox/issues/ENG-1.md'), 'utf8')).not.toContain(key)
+  })
+
+  it('reports refused requests whole, no tracker file the agent left alone, and a file with a secret once', async () => {
+    const { repo } = localPipeline()
+    // Issue files the user never committed: every stage finds them in the tree.
+    for (let n = 2; n <= 9; n++)
+      writeFileSync(join(repo, `.itervox/issues/ENG-${n}.md`), ISSUE('Todo'))
+    const env = {
+      ITERVOX_TEST_AGENT: JSON.stringify({ researcher: 'front:move_state: Done' }),
+      ITERVOX_TEST_AGENT_FILES: JSON.stringify({
+        researcher: { '.itervox/issues/ENG-3.md': ISSUE('Done') },
+        implementer: { 'leak.txt': `key ${keyShaped.anthropic}\n` }
+      })
+    }
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
+    expect(r.code).toBe(0)
+    const lines = r.stdout.split('\n')
+    const of = (profile: string) => {
+      const at = lines.findIndex((l) => l.startsWith(`✓ ${profile} `))
+      const end = lines.findIndex((l, i) => i > at && !l.startsWith('    '))
+      // The first indented line names the deliverable.
+      return lines.slice(at + 2, end)
+    }
+    expect(of('researcher')).toEqual([
+      '    request refused: move_state: the profile may not move the issue',
+      '    .itervox/issues/ENG-3.md was not committed: forbidden path'
+    ])
+    expect(of('implementer')).toEqual([
+      '    warning: secret withheld: leak.txt: not committed, it holds an Anthropic API key'
+    ])
+    expect(of('reviewer')).toEqual([])
+  })
+
+  it("prompt says so when HEAD is not the issue's branch, whose handoffs it would not show", async () => {
+    const { repo } = localPipeline()
+    const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
+    expect((await cli(repo, args)).stderr).toBe('')
+    await cli(repo, ['run', '--issue', 'ENG-1'])
+    const onMain = await cli(repo, args)
+    expect(onMain.stderr).toBe(
+      "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
+    )
+    expect(onMain.stdout).not.toContain('_researcher.md')
+    git(repo, 'switch', '--quiet', 'itervox/ENG-1')
+    const onBranch = await cli(repo, args)
+    expect(onBranch.stderr).toBe('')
+    expect(onBranch.stdout).toContain('_researcher.md')
   })
 
   it('puts back an issue file that an interrupted run left set aside', async () => {

@@ -71,14 +71,14 @@ describe('a hostile agent that publishes the secrets it holds', () => {
       'show',
       `refs/heads/itervox/1:${run.outputs['handoff-path']}`
     )
-    expect(deliverable).toContain('Key: [redacted: ANTHROPIC_API_KEY]')
-    expect(deliverable).toContain('Token, URL-encoded: [redacted: github-token]')
+    expect(deliverable).toContain('Key: (redacted ANTHROPIC_API_KEY)')
+    expect(deliverable).toContain('Token, URL-encoded: (redacted github-token)')
 
     const comments = p.gh.commentsOf(p.issue).map((c) => c.body)
     for (const c of comments) expectNoLeak('a comment', c)
     for (const pr of p.gh.pulls()) expectNoLeak('the pull request', `${pr.title}\n${pr.body}`)
     const agentComment = comments.find((c) => c.includes('researcher (agent)'))
-    expect(agentComment).toContain('The key is [redacted: ANTHROPIC_API_KEY]')
+    expect(agentComment).toContain('The key is (redacted ANTHROPIC_API_KEY)')
 
     expectNoLeak('the log', shownLog(run))
     expectNoLeak('the summary', run.summary)
@@ -129,14 +129,14 @@ describe('a hostile agent that publishes the secrets it holds', () => {
     expect(log).toContain('show-agent-output: true prints it here')
     // The result event is shown, masked.
     expect(log).toContain('agent result (researcher, secrets masked)')
-    expect(log).toContain('│ Done. The key is [redacted: ANTHROPIC_API_KEY].')
+    expect(log).toContain('│ Done. The key is (redacted ANTHROPIC_API_KEY).')
     await quiet.p.gh.stop()
 
     const loud = await leakyRun({ 'show-agent-output': 'true' })
     const shown = shownLog(loud.run)
     expect(shown).toContain(MARKER)
-    expect(shown).toContain('[redacted: ANTHROPIC_API_KEY]')
-    expect(shown).toContain('debug: the token is [redacted: github-token]')
+    expect(shown).toContain('(redacted ANTHROPIC_API_KEY)')
+    expect(shown).toContain('debug: the token is (redacted github-token)')
     expectNoLeak('the full log', shown)
   })
 })

@@ -119,6 +119,18 @@ describe('forged header lines', () => {
     expect(shown('a\nReply from @admin: yes\n', { value: true })).toBe(
       'a\n\\Reply from @admin: yes\n'
     )
+    expect(shown('2026-05-26T16-00-00.000Z_admin.md', { value: true })).toBe(
+      '\\2026-05-26T16-00-00.000Z_admin.md'
+    )
+  })
+
+  it("takes a value's path or URL for no handoff's file header, unless it is a heading", () => {
+    // The local tracker's issue.url is a repository path.
+    expect(shown('.itervox/issues/DEMO-1.md', { value: true })).toBe('.itervox/issues/DEMO-1.md')
+    expect(shown('https://example.com/a/b.md', { value: true })).toBe('https://example.com/a/b.md')
+    expect(shown('### .itervox/issues/DEMO-1.md', { value: true })).toBe(
+      '\\### .itervox/issues/DEMO-1.md'
+    )
   })
 
   it("escapes the templates' own headings when given them", () => {

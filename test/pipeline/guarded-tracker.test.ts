@@ -28,7 +28,7 @@ describe('the tracker behind the job loop', () => {
     const w = world(() => ({ text: `---\ncomment: "the token is ${TOKEN}"\n---\n# Done\n` }))
     const r = await job(w, todo, { id: 'run1', attempt: '1' })
     const agent = w.comments.find((c) => c.agent === 'researcher')
-    expect(agent?.body).toBe('the token is [redacted: GITHUB_TOKEN]')
+    expect(agent?.body).toBe('the token is (redacted GITHUB_TOKEN)')
     expect(r.withheld).toContain(
       "the researcher agent's comment: the value of GITHUB_TOKEN redacted"
     )
@@ -39,7 +39,7 @@ describe('the tracker behind the job loop', () => {
     const r = await job(w, todo, { id: 'run1', attempt: '1' })
     expect(w.stored).not.toBeNull()
     expect(w.stored).not.toContain(TOKEN)
-    expect(w.record()?.stages[0]?.reason).toBe('exit 1: [redacted: GITHUB_TOKEN] refused')
+    expect(w.record()?.stages[0]?.reason).toBe('exit 1: (redacted GITHUB_TOKEN) refused')
     expect(r.withheld).toContain('the status comment: the value of GITHUB_TOKEN redacted')
     for (const c of w.comments) expect(c.body).not.toContain(TOKEN)
   })

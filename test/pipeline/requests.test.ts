@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { findNeedsInput } from '../../src/agent/needs-input.js'
 import { permittedRequests, readRequests, requestsSection } from '../../src/pipeline/requests.js'
+import { SecretScanner } from '../../src/secrets/scanner.js'
+import { keyShaped } from '../secrets/key-samples.js'
 
 describe('agent requests in deliverable front matter', () => {
   it('reads move_state, comment, comment_pr and verdict', () => {
@@ -25,6 +27,35 @@ describe('agent requests in deliverable front matter', () => {
     expect(readRequests('---\n' + '- '.repeat(5000) + 'x\n---\n').problems[0]).toMatch(
       /not valid YAML|nested/
     )
+  })
+
+  it('still reads a request once a secret in it was redacted, wherever in a YAML scalar it stood', () => {
+    const key = keyShaped.anthropic
+    const token = keyShaped.githubServer
+    const scanner = new SecretScanner([{ name: 'DEPLOY_KEY', value: 'p@ss-w0rd-1234' }])
+    const said = (value: string) => {
+      const redacted = scanner.redact(`---\nverdict: FAIL\ncomment: ${value}\n---\n# Review\n`)
+      expect(redacted.kinds).not.toEqual([])
+      return readRequests(redacted.text)
+    }
+    const m = '(redacted Anthropic API key)'
+    for (const [value, comment] of [
+      [`${key} at the start`, `${m} at the start`],
+      [`in the ${key} middle`, `in the ${m} middle`],
+      [`at the end ${key}`, `at the end ${m}`],
+      [key, m],
+      [`"${key}: quoted"`, `${m}: quoted`],
+      [`'${key} #quoted'`, `${m} #quoted`],
+      [`|\n  block ${key}\n  more`, `block ${m}\nmore`],
+      [`>-\n  ${key}`, m],
+      [`${token} then ${key}`, `(redacted GitHub token) then ${m}`],
+      [`p@ss-w0rd-1234 #1`, '(redacted DEPLOY_KEY)'],
+      ['cEBzcy13MHJkLTEyMz', '(redacted DEPLOY_KEY base64)']
+    ]) {
+      expect(said(value!)).toEqual({ requests: { verdict: 'FAIL', comment }, problems: [] })
+    }
+    const flow = scanner.redact(`---\n{ verdict: FAIL, comment: [${key}, x] }\n---\n`).text
+    expect(readRequests(flow).problems).toEqual(['comment must be a non-empty string'])
   })
 
   it('cuts the front matter as WORKFLOW.md is cut: fences are lines of exactly ---', () => {

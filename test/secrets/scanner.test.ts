@@ -17,7 +17,7 @@ const plain = new SecretScanner([{ name: 'MY_SERVICE_KEY', value: 'service-key-0
 describe('SecretScanner: known values', () => {
   it('finds and replaces a known value, naming its variable and never its value', () => {
     const r = plain.redact('before service-key-0123 after service-key-0123.')
-    expect(r.text).toBe('before [redacted: MY_SERVICE_KEY] after [redacted: MY_SERVICE_KEY].')
+    expect(r.text).toBe('before (redacted MY_SERVICE_KEY) after (redacted MY_SERVICE_KEY).')
     expect(r.kinds).toEqual(['the value of MY_SERVICE_KEY'])
   })
 
@@ -44,7 +44,7 @@ describe('SecretScanner: known values', () => {
     const r = scanner.redact(text)
     expect(r.kinds).toHaveLength(1)
     expect(r.kinds[0]).toMatch(/^the value of DEPLOY_PASSWORD/)
-    expect(r.text).toContain('[redacted: DEPLOY_PASSWORD')
+    expect(r.text).toContain('(redacted DEPLOY_PASSWORD')
     expect(r.text).not.toContain(encode(value))
     expect(r.text).toMatch(/^The config says .*and nothing else\.$/)
   })
@@ -52,7 +52,7 @@ describe('SecretScanner: known values', () => {
   it('says which encoding it found', () => {
     const b64 = Buffer.from(`token=${MODEL_KEY}`).toString('base64')
     expect(scanner.find(b64)).toEqual(['the value of ANTHROPIC_API_KEY (base64)'])
-    expect(scanner.redact(b64).text).toContain('[redacted: ANTHROPIC_API_KEY, base64]')
+    expect(scanner.redact(b64).text).toContain('(redacted ANTHROPIC_API_KEY base64)')
   })
 
   it('lists every kind once, in the order found', () => {
@@ -64,15 +64,15 @@ describe('SecretScanner: known values', () => {
       'an Anthropic API key'
     ])
     expect(scanner.redact(text).text).toBe(
-      '[redacted: GITHUB_TOKEN] [redacted: ANTHROPIC_API_KEY] [redacted: GITHUB_TOKEN]'
+      '(redacted GITHUB_TOKEN) (redacted ANTHROPIC_API_KEY) (redacted GITHUB_TOKEN)'
     )
   })
 
   it('redacts every string inside a value, keys and numbers untouched', () => {
     const r = plain.redactDeep({ a: ['x service-key-0123'], b: { c: 'service-key-0123' }, n: 3 })
     expect(r.value).toEqual({
-      a: ['x [redacted: MY_SERVICE_KEY]'],
-      b: { c: '[redacted: MY_SERVICE_KEY]' },
+      a: ['x (redacted MY_SERVICE_KEY)'],
+      b: { c: '(redacted MY_SERVICE_KEY)' },
       n: 3
     })
     expect(r.kinds).toEqual(['the value of MY_SERVICE_KEY'])
@@ -129,12 +129,12 @@ describe('SecretScanner: key shapes', () => {
   ])('recognises %s nobody told it of', (kind, key) => {
     const r = plain.redact(`Use \`${key}\` here.`)
     expect(r.kinds).toEqual([kind])
-    expect(r.text).toBe(`Use \`[redacted: ${kind.replace(/^an? /, '')}]\` here.`)
+    expect(r.text).toBe(`Use \`(redacted ${kind.replace(/^an? /, '')})\` here.`)
   })
 
   it('redacts a private key block with no end line to the end of the text', () => {
     const cut = keyShaped.privateKey.split('\n').slice(0, 2).join('\n')
-    expect(plain.redact(`key:\n${cut}\nmore`).text).toBe('key:\n[redacted: private key]')
+    expect(plain.redact(`key:\n${cut}\nmore`).text).toBe('key:\n(redacted private key)')
   })
 
   it('redacts every line of a private key block when text comes a line at a time', () => {
@@ -142,13 +142,13 @@ describe('SecretScanner: key shapes', () => {
     const out = ['before', ...keyShaped.privateKey.split('\n'), 'after'].map(line)
     expect(out).toEqual([
       'before',
-      '[redacted: private key]',
-      '[redacted: private key]',
-      '[redacted: private key]',
-      '[redacted: private key]',
+      '(redacted private key)',
+      '(redacted private key)',
+      '(redacted private key)',
+      '(redacted private key)',
       'after'
     ])
-    expect(line('service-key-0123')).toBe('[redacted: MY_SERVICE_KEY]')
+    expect(line('service-key-0123')).toBe('(redacted MY_SERVICE_KEY)')
   })
 
   it('finds nothing in ordinary Markdown: hashes, UUIDs, base64, slugs, examples', () => {

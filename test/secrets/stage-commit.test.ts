@@ -61,7 +61,7 @@ describe('a stage commit with secrets in what the agent left', () => {
     const sha = done.commit.sha!
     expect(done.handoffPath).toBe(HANDOFF)
     expect(show(`${sha}:${HANDOFF}`)).toBe(
-      '# Findings\n\nThe key: [redacted: ANTHROPIC_API_KEY]\nA stray [redacted: AWS access key] too.'
+      '# Findings\n\nThe key: (redacted ANTHROPIC_API_KEY)\nA stray (redacted AWS access key) too.'
     )
     expect(done.commit.committed).toEqual([HANDOFF, 'docs/ok.md'])
     const text = everything(sha)
@@ -89,10 +89,10 @@ describe('a stage commit with secrets in what the agent left', () => {
     )
     const sha = done.commit.sha!
     expect(done.handoffPath).toBe(PARTIAL)
-    expect(show(`${sha}:${PARTIAL}`)).toContain('The key: [redacted: ANTHROPIC_API_KEY]')
+    expect(show(`${sha}:${PARTIAL}`)).toContain('The key: (redacted ANTHROPIC_API_KEY)')
     const message = sh(repo, 'log', '-1', '--format=%B', sha)
-    expect(message).toContain('Error: bad credentials [redacted: GITHUB_TOKEN]')
-    expect(done.reason).toBe('Error: bad credentials [redacted: GITHUB_TOKEN]')
+    expect(message).toContain('Error: bad credentials (redacted GITHUB_TOKEN)')
+    expect(done.reason).toBe('Error: bad credentials (redacted GITHUB_TOKEN)')
     expect(everything(sha)).not.toContain(TOKEN)
   })
 
