@@ -27917,8 +27917,38 @@ function checkReferences(refs, problems) {
             }
         }
     }
-    if (refs.tracker)
+    if (refs.tracker) {
         checkEndStates(refs.tracker, starters, problems);
+        checkEndStateSpelling(refs, problems);
+    }
+}
+/**
+ * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
+ * it is known by being written. One that is not a state of the pipeline but one edit from one
+ * is taken for a misspelling of it.
+ */
+function checkEndStateSpelling(refs, problems) {
+    const tracker = refs.tracker;
+    const declared = [
+        ...tracker.activeStates,
+        ...tracker.terminalStates,
+        ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
+        ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
+    ].filter(Boolean);
+    const ends = [
+        ['completion_state', tracker.completionState],
+        ['failed_state', tracker.failedState]
+    ];
+    for (const [key, state] of ends) {
+        const path = ['tracker', key];
+        if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state)))
+            continue;
+        // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
+        const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1);
+        if (near === undefined)
+            continue;
+        problems.errorAt(path, `unknown state ${problems.quote(path, state)}; did you mean ${quoted(near)}? If ${quoted(state)} is meant, list it in tracker.terminal_states`);
+    }
 }
 /** Where the pipeline ends must not start it again. */
 function checkEndStates(tracker, starters, problems) {
@@ -29342,6 +29372,7 @@ const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 ;// CONCATENATED MODULE: ./.build/cli/args.js
 
 
+
 /**
  * Parses a command's flags; `--help` prints its usage. Unknown flags and stray arguments are
  * user errors that point at the command's help.
@@ -29368,6 +29399,13 @@ function parseCommandArgs(name, usage, argv, options) {
     catch (err) {
         if (err instanceof errors_UserError)
             throw err;
+        const unknown = /^Unknown option '([^']+)'/.exec(err.message)?.[1];
+        if (unknown !== undefined) {
+            const flags = [...Object.keys(options), 'help'].map((o) => `--${o}`);
+            const near = closest(unknown, flags);
+            const hint = near === undefined ? '' : `did you mean ${near}? `;
+            throw new errors_UserError(`unknown option ${unknown} for ${name}; ${hint}see itervox-handoff ${name} --help`);
+        }
         throw new errors_UserError(`${name}: ${err.message}; see itervox-handoff ${name} --help`);
     }
 }
@@ -29742,6 +29780,9 @@ const PHRASES = [
 /** A title the prompt writes that starts many ordinary headings: only the whole title counts. */
 const EXACT = ['review'].map(titleKey); // src/pipeline/sections.ts
 const FILE_TITLE = /^\S*\.md(?![a-z0-9])/;
+// Where a value may merely sit in a heading: the prompt's `### <file>` names a file alone, so
+// a path or URL (the local tracker's issue.url, `.itervox/issues/DEMO-1.md`) is not one.
+const FILE_NAME = /^[^\s/]*\.md(?![a-z0-9])/;
 const MARKER = /^[_*]*\[[^\]\n]*\btruncated\b/;
 const RUN_LINE = /^[`*_]*run\.(?:timestamp|handoff_path)\b/;
 // Blockquote and list markers in front of a line's content.
@@ -29851,7 +29892,8 @@ function isForgedTitle(title, titles, heading = true) {
     if (titles.extra.some((t) => (heading ? key.startsWith(t) : key === t)))
         return true;
     const bare = seen.replace(/^[\s*_`~[\]()]+/, '');
-    return FILE_TITLE.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare);
+    const file = heading ? FILE_TITLE : FILE_NAME;
+    return file.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare);
 }
 /** A line that is not a heading but is, whole, one of the prompt's titles, a marker or a run line. */
 function isBareForgery(line, titles) {
@@ -30674,6 +30716,9 @@ async function writeNew(path, text) {
 
 
 
+
+// The CLIs a misspelt command most likely meant.
+const PRESETS = ['claude', 'codex', 'gemini'];
 /** A stage that cannot start because its agent's command is missing or not runnable. */
 class CommandUnavailableError extends errors_UserError {
     problem;
@@ -30701,11 +30746,17 @@ function commandUnavailable(c) {
     let problem;
     let missing = false;
     if ('error' in found) {
-        missing = !command.includes('/') || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command));
+        // A relative path names a file of the repository, which no later step installs.
+        const script = command.includes('/') && !(0,external_node_path_namespaceObject.isAbsolute)(command);
+        missing = !script && !(0,external_node_fs_namespaceObject.existsSync)(command);
         const fix = missing
             ? 'install it (in CI: in a step before this action)'
-            : 'make it executable (chmod +x, and commit that)';
-        problem = `${found.error}; ${fix} or fix ${profile.commandAt.key}`;
+            : (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command))
+                ? 'make it executable (chmod +x, and commit that)'
+                : 'commit it';
+        const meant = missing ? closest(command, PRESETS) : undefined;
+        const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
+        problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
     }
     else {
         // A repository script is run from the agent's own clone, which that user owns.
@@ -31302,7 +31353,7 @@ function pipelineSections(plan, allowedActions, moveTargets) {
         out.push([
             `## Reply from @${untrusted_text_clip(untrusted_text_oneLine(plan.reply.author), 500)}`,
             '',
-            'You asked for input and a person with write access answered. Their reply, as they wrote it:',
+            'You asked for input and a person allowed to run this pipeline answered. Their reply, as they wrote it:',
             '',
             untrusted_text_fenced(text, '~'),
             '',
@@ -31625,7 +31676,10 @@ async function settleStage(o) {
 }
 /** Paths left out of the commit and what was put back under `.git`, one line each. */
 function refusalsOf(r) {
-    const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`);
+    // A file refused for a secret is reported once, among the secrets withheld.
+    const out = r.commit.dropped
+        .filter((d) => !d.screened)
+        .map((d) => `${d.path} was not committed: ${d.reason}`);
     if (r.gitDir) {
         out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`));
         out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`));
@@ -32533,6 +32587,8 @@ const stageContextSchema = object({
     startedAt: schemas_string(),
     /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
     snapshot: gitDirSnapshotSchema.optional(),
+    /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
+    trackerFiles: record(schemas_string(), schemas_string()).optional(),
     /** Where the isolated agent works, as whom (isolation: user). */
     sandbox: handedOverSchema.optional(),
     /** Its tree, once taken back from it; null when it left none. */
@@ -33171,6 +33227,15 @@ const KEY_SHAPES = [
 ;// CONCATENATED MODULE: ./.build/secrets/scanner.js
 
 
+/**
+ * What stands in for a secret. Deliverables open with YAML front matter the pipeline reads
+ * requests from, so the marker is YAML-safe wherever the secret stood in a scalar (plain,
+ * quoted, block, flow): it starts with no indicator and holds no `: `, ` #`, `,`, bracket,
+ * brace, quote or backslash (a variable's name in WORKFLOW.md could hold any of them).
+ */
+function marker(what) {
+    return `(redacted ${what.replace(/[^A-Za-z0-9_. -]/g, '_')})`;
+}
 const scanner_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One regular expression for many literal needles, the longest tried first. */
 function alternation(needles, flags) {
@@ -33201,7 +33266,7 @@ class SecretScanner {
                     continue;
                 this.found.set(key, {
                     kind: `the value of ${s.name}${f.form ? ` (${f.form})` : ''}`,
-                    label: `[redacted: ${s.name}${f.form ? `, ${f.form}` : ''}]`
+                    label: marker(`${s.name}${f.form ? ` ${f.form}` : ''}`)
                 });
                 (f.anyCase ? anyCase : exact).push(f.needle);
                 this.needles.push(f.needle);
@@ -33240,7 +33305,7 @@ class SecretScanner {
             if (inKey) {
                 if (/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line))
                     inKey = false;
-                return '[redacted: private key]';
+                return marker('private key');
             }
             if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)) {
                 inKey = !/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line);
@@ -33281,7 +33346,7 @@ class SecretScanner {
             for (const m of text.matchAll(shape.pattern)) {
                 if (shape.accept && !shape.accept(m[0]))
                     continue;
-                const label = `[redacted: ${shape.kind.replace(/^an? /, '')}]`;
+                const label = marker(shape.kind.replace(/^an? /, ''));
                 hits.push({ start: m.index, end: m.index + m[0].length, kind: shape.kind, label });
             }
         }
@@ -34332,6 +34397,15 @@ const MODEL_VARIABLES = {
     ],
     generic: []
 };
+/**
+ * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
+ * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
+ */
+function derivedVariables(preset, env) {
+    if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY)
+        return {};
+    return { CODEX_API_KEY: env.OPENAI_API_KEY };
+}
 /** The variables a preset's CLI is given by default. */
 function modelVariables(preset) {
     return MODEL_VARIABLES[preset];
@@ -34608,6 +34682,7 @@ async function runAgent(opts) {
     const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
     const given = { ...parentIdentity(opts.parentEnv), allowed, home };
     const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
+    Object.assign(env, derivedVariables(preset.name, env));
     if (opts.sandbox) {
         // The proxy holds the model key: the agent gets its placeholder, never the key itself.
         for (const name of opts.sandbox.env.unset)
@@ -35022,6 +35097,7 @@ async function decide(tree, changed, o) {
     const updates = [];
     const dropped = [];
     const drop = (p, reason) => dropped.push({ path: p, reason });
+    const screenedOut = (p, reason) => dropped.push({ path: p, reason, screened: true });
     for (const [p, baseMode] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const why = pathProblem(p);
         if (why) {
@@ -35057,7 +35133,7 @@ async function decide(tree, changed, o) {
         else if (found.kind === 'file') {
             const screened = o.screen ? o.screen(p, found.content, 'file') : { content: found.content };
             if ('refuse' in screened)
-                drop(p, screened.refuse);
+                screenedOut(p, screened.refuse);
             else
                 updates.push({ path: p, mode: found.mode, content: screened.content });
         }
@@ -35069,7 +35145,7 @@ async function decide(tree, changed, o) {
             else {
                 const screened = o.screen ? o.screen(p, found.target, 'symlink') : { content: found.target };
                 if ('refuse' in screened)
-                    drop(p, screened.refuse);
+                    screenedOut(p, screened.refuse);
                 else
                     updates.push({ path: p, mode: '120000', content: screened.content });
             }
@@ -35636,6 +35712,62 @@ async function makeFolders(tree, rel) {
     return true;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/tracker-files.js
+
+
+
+// The local tracker's issue files and run records: the tracker's, never a stage's. They sit
+// uncommitted in the user's checkout while a local stage runs, so every stage finds them.
+const TRACKER_DIRS = ['.itervox/issues', '.itervox/runs'];
+/** Each regular file under the tracker's folders, by repo-relative path, to its content's hash. */
+function snapshotTrackerFiles(repo) {
+    const out = {};
+    const walk = (rel) => {
+        let names;
+        try {
+            names = (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(repo, rel));
+        }
+        catch {
+            return;
+        }
+        for (const name of names) {
+            const path = `${rel}/${name}`;
+            const hash = fileHash(repo, path);
+            if (hash === 'dir')
+                walk(path);
+            else if (hash)
+                out[path] = hash;
+        }
+    };
+    for (const dir of TRACKER_DIRS)
+        walk(dir);
+    return out;
+}
+/**
+ * The commit's refusals without the tracker's files the agent left as they were before the
+ * stage: being refused is no news about them. Any it added, changed or removed still count.
+ */
+function withoutUntouchedTrackerFiles(repo, before, dropped) {
+    return dropped.filter((d) => !TRACKER_DIRS.some((dir) => d.path.startsWith(`${dir}/`)) ||
+        before[d.path] === undefined ||
+        fileHash(repo, d.path) !== before[d.path]);
+}
+function fileHash(repo, path) {
+    try {
+        const st = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(repo, path));
+        if (st.isDirectory())
+            return 'dir';
+        if (!st.isFile())
+            return null;
+        return (0,external_node_crypto_namespaceObject.createHash)('sha256')
+            .update((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(repo, path)))
+            .digest('hex');
+    }
+    catch {
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/prompt/bindings.js
 /**
  * Snake-case bindings as itervox templates expect them. Optional fields are present and null,
@@ -35677,6 +35809,7 @@ var liquid_node = __nccwpck_require__(8694);
 ;// CONCATENATED MODULE: ./.build/prompt/template.js
 
 
+
 // A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
 // mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
 // long before it uses up the runner: liquidjs charges every range, array and string it builds
@@ -35714,6 +35847,14 @@ for (const tag of ['include', 'render', 'layout']) {
         render() { }
     });
 }
+/** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
+class TemplateError extends errors_UserError {
+    variable;
+    constructor(message, location, variable) {
+        super(message, location);
+        this.variable = variable;
+    }
+}
 /** Renders strictly: an undefined variable or filter is a user error at the template's line. */
 async function renderTemplate(src, bindings) {
     let out;
@@ -35721,31 +35862,42 @@ async function renderTemplate(src, bindings) {
         out = await engine.parseAndRender(src.text, bindings);
     }
     catch (err) {
-        throw templateError(src, err);
+        throw templateError(src, err, bindings);
     }
     if (out.length > OUTPUT_LIMIT_CHARS) {
         throw new errors_UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
     }
     return out;
 }
-function templateError(src, err) {
+function templateError(src, err, bindings) {
     const pos = err.token?.getPosition?.();
     // liquidjs appends ", line:L, col:C" (and sometimes a source excerpt) to its messages.
     const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '');
     const line = pos ? src.line + pos[0] - 1 : src.line;
     const col = pos ? pos[1] : undefined;
-    const message = Object.hasOwn(LIMITS, reason) ? LIMITS[reason] : `${reason}; ${hint(reason)}`;
-    return new errors_UserError(`${src.what}: ${message}`, { file: src.file, line, col });
+    const variable = /^undefined variable: (.+)$/.exec(reason)?.[1];
+    const message = Object.hasOwn(LIMITS, reason)
+        ? LIMITS[reason]
+        : `${reason}; ${hint(reason, variable, bindings)}`;
+    return new TemplateError(`${src.what}: ${message}`, { file: src.file, line, col }, variable);
 }
-function hint(reason) {
-    if (reason.startsWith('undefined variable')) {
-        return 'use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default:';
+function hint(reason, variable, bindings) {
+    if (variable !== undefined) {
+        const near = closest(variable, bindingNames(bindings));
+        const guess = near === undefined ? '' : `did you mean ${near}? Otherwise `;
+        return `${guess}use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."`;
     }
     if (reason.startsWith('undefined filter'))
         return 'use a standard Liquid filter';
     if (reason.includes('cannot include files'))
         return 'put the text in the template itself';
     return 'fix the Liquid syntax';
+}
+/** `issue.title`, `run.handoff_path`, `profile`, ...: each binding and each field of one. */
+function bindingNames(bindings) {
+    return Object.entries(bindings).flatMap(([name, value]) => value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.keys(value).map((field) => `${name}.${field}`)
+        : [name]);
 }
 function millions(n) {
     return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n);
@@ -35930,6 +36082,7 @@ async function promptForStage(o) {
 
 
 
+
 /** Where an isolated agent's prompt file is, in its HOME. */
 const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
@@ -35984,6 +36137,7 @@ async function runStage(input) {
         ctx.sandbox = isolated.handedOver;
     else {
         ctx.snapshot = await snapshotGitDir(input.repo);
+        ctx.trackerFiles = snapshotTrackerFiles(input.repo);
         treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })));
     }
     saveStageContext(contextPath, ctx);
@@ -36121,7 +36275,7 @@ async function finaliseStage(ctx, end, secrets) {
     const givenConfig = ctx.trustedCommit
         ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
         : undefined;
-    const commit = await commitAllowed({
+    const committed = await commitAllowed({
         repo: ctx.repo,
         ...(files !== ctx.repo ? { workTree: files } : {}),
         branch: ctx.branch,
@@ -36133,9 +36287,7 @@ async function finaliseStage(ctx, end, secrets) {
         forbiddenGlobs: [
             `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
             `${HANDOFF_DIR}/*/**`,
-            // The local tracker's issue files and run records are the tracker's, never a stage's.
-            '.itervox/issues/**',
-            '.itervox/runs/**',
+            ...TRACKER_DIRS.map((dir) => `${dir}/**`),
             ctx.workflowPath
         ],
         ...(givenConfig ? { givenConfig } : {}),
@@ -36150,6 +36302,12 @@ async function finaliseStage(ctx, end, secrets) {
             reason
         })
     });
+    const commit = ctx.trackerFiles
+        ? {
+            ...committed,
+            dropped: withoutUntouchedTrackerFiles(ctx.repo, ctx.trackerFiles, committed.dropped)
+        }
+        : committed;
     if (!ctx.sandbox && ctx.trustedCommit) {
         await restoreBranchConfig({
             repo: ctx.repo,
@@ -36644,7 +36802,7 @@ async function noticeUnrecorded(j, issue, why, branch) {
 
 ;// CONCATENATED MODULE: ./.build/secrets/known-secrets.js
 
-const PRESETS = ['claude', 'codex', 'gemini', 'generic'];
+const known_secrets_PRESETS = ['claude', 'codex', 'gemini', 'generic'];
 // The runner's tokens, whatever the workflow calls its own variables.
 const RUNNER_SECRETS = [
     'GITHUB_TOKEN',
@@ -36664,7 +36822,7 @@ const SECRET_NAME = /(?:^|[_-])(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCES
 const MIN_LENGTH = 8;
 /** Every model key variable a preset's CLI reads. */
 function modelKeyNames() {
-    return PRESETS.flatMap((p) => modelProvider(p)?.credentials.map((c) => c.variable) ?? []);
+    return known_secrets_PRESETS.flatMap((p) => modelProvider(p)?.credentials.map((c) => c.variable) ?? []);
 }
 /**
  * The secrets of `env` the action knows of: the runner's tokens, every preset's model keys,
@@ -37093,7 +37251,47 @@ async function readCommittedFile(repo, commit, path, maxBytes) {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/cli/user-checkout.js
+
+
+
+async function rememberCheckout(root) {
+    const branch = await currentBranch(root);
+    if (branch)
+        return { branch };
+    const sha = await repo_resolveCommit(root, 'HEAD');
+    return sha ? { detached: sha } : null;
+}
+/**
+ * Puts the user back where they were once a run has switched to the issue branch. Never
+ * forced: what git will not carry over stays, and a warning (returned) says where they are.
+ */
+async function restoreCheckout(root, was) {
+    if (!was)
+        return null;
+    const now = await currentBranch(root);
+    if ('branch' in was
+        ? now === was.branch
+        : !now && (await repo_resolveCommit(root, 'HEAD')) === was.detached)
+        return null;
+    const args = 'branch' in was ? [was.branch] : ['--detach', was.detached];
+    try {
+        await git_git(root, ['checkout', '--quiet', ...args]);
+        return null;
+    }
+    catch (err) {
+        if (!(err instanceof git_errors_GitError))
+            throw err;
+        const said = err.stderr.trim().split('\n')[0] ?? '';
+        const back = 'branch' in was ? was.branch : was.detached.slice(0, 12);
+        return `you are still on ${now ?? 'a detached HEAD'}: git could not switch back to ${back} (${said})`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/local-workspace.js
+
+
+
 
 
 
@@ -37104,6 +37302,8 @@ async function readCommittedFile(repo, commit, path, maxBytes) {
  */
 class LocalWorkspace {
     o;
+    /** The issue branch, when this run made it. */
+    made = null;
     constructor(o) {
         this.o = o;
     }
@@ -37111,7 +37311,25 @@ class LocalWorkspace {
         await assertCleanWorktree(this.o.root);
         const base = await baseBranchOf(this.o.root, this.o.baseBranch);
         const b = await checkoutIssueBranch(this.o.root, this.o.issueId, base);
+        if (b.created)
+            this.made = b;
         return { ...b, repo: this.o.root, baseBranch: base };
+    }
+    /**
+     * After a stage that could not start: the branch this run made for it, still holding no
+     * commit of its own, is deleted once the user is back where they were, so a later run
+     * starts it afresh from the base branch (with whatever was committed there meanwhile).
+     */
+    async dropUnusedBranch(was) {
+        const made = this.made;
+        if (!made)
+            return;
+        if ((await repo_resolveCommit(this.o.root, `refs/heads/${made.branch}`)) !== made.baseSha)
+            return;
+        if (await restoreCheckout(this.o.root, was))
+            return;
+        await git_git(this.o.root, ['branch', '--quiet', '-D', made.branch]);
+        this.made = null;
     }
     findLanded(prepared, key) {
         return findLandedStage(this.o.root, prepared.baseSha, key);
@@ -37133,6 +37351,7 @@ class LocalWorkspace {
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/local-pipeline.js
+
 
 
 
@@ -37221,6 +37440,12 @@ async function runLocalStep(o, trustedCommit) {
     const workDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `itervox-handoff-${id}-`));
     let start;
     markStageRunning(root, id, workDir);
+    const workspace = new LocalWorkspace({
+        root,
+        issueId: id,
+        ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
+    });
+    const was = await rememberCheckout(root);
     let r;
     try {
         r = await runJob({
@@ -37232,11 +37457,7 @@ async function runLocalStep(o, trustedCommit) {
             },
             config,
             tracker,
-            workspace: new LocalWorkspace({
-                root,
-                issueId: id,
-                ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
-            }),
+            workspace,
             run: { id: `local-${runTimestamp(startedAt)}`, attempt: '1' },
             workDir,
             workflowPath: o.workflowPath,
@@ -37259,8 +37480,10 @@ async function runLocalStep(o, trustedCommit) {
     }
     catch (err) {
         // Its agent could not start: the folder is empty, and nothing is left to recover.
-        if (err instanceof CommandUnavailableError)
+        if (err instanceof CommandUnavailableError) {
             (0,external_node_fs_namespaceObject.rmSync)(workDir, { recursive: true, force: true });
+            await workspace.dropUnusedBranch(was);
+        }
         throw err;
     }
     finally {
@@ -37370,10 +37593,13 @@ class StageProgress {
         if (this.mode === 'json')
             return;
         this.out.write(stageLine(s) + '\n');
-        for (const r of s.refused.slice(0, 5))
+        // Refused requests change what the pipeline does next: never cut, unlike refused files.
+        const requests = s.refused.filter((r) => r.startsWith('request refused: '));
+        const others = s.refused.filter((r) => !requests.includes(r));
+        for (const r of [...requests, ...others.slice(0, 5)])
             this.out.write(`    ${r}\n`);
-        if (s.refused.length > 5)
-            this.out.write(`    and ${s.refused.length - 5} more\n`);
+        if (others.length > 5)
+            this.out.write(`    and ${others.length - 5} more\n`);
         for (const w of s.warnings)
             this.out.write(`    warning: ${w}\n`);
         if (s.logPath)
@@ -37624,7 +37850,8 @@ const USAGE = `
 Usage: itervox-handoff demo [--fail-at PROFILE] [--agent claude|codex|gemini] [--dir DIR] [--json]
 
 Builds a fresh git repository with a sample issue, DEMO-1, and the research → implement →
-review pipeline that init writes; runs the pipeline to its end on the local tracker; and
+review pipeline that init writes (except that the implementer may commit only src/**); runs
+the pipeline to its end on the local tracker; and
 prints the trail: each stage, its outcome and deliverable, and the pipeline diagram. The
 built-in scripted agent needs no model and no network. The repository is kept for a look
 around (a new temporary folder unless --dir is given).
@@ -38179,10 +38406,19 @@ function loadingEnv(text) {
 
 
 
+
+
 /** Loads WORKFLOW.md for a CLI command, printing each warning on stderr. */
 function loadWorkflowForCli(path) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(path)) {
         throw new errors_UserError(`${path} not found; run itervox-handoff init, or pass --workflow FILE`);
+    }
+    // Profile files are found relative to the workflow file, in its repository: one elsewhere
+    // would be checked against files that are not this repository's.
+    const root = repoRootOf(process.cwd());
+    const rel = (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.resolve)(path));
+    if (rel.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(rel)) {
+        throw new errors_UserError(`${path} is outside the repository ${root}; the workflow file must be in it (its profile files are found relative to it): copy it into the repository and pass that path`);
     }
     const { config, warnings } = loadWorkflowFile(path, process.env);
     for (const w of warnings)
@@ -38252,6 +38488,11 @@ const promptCommand = {
         const issueId = stringOpt(values.issue);
         const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE;
         const automation = automationForProfile(config, profile.name, issue.state);
+        if (issueId) {
+            const note = await offIssueBranch(root, issue);
+            if (note)
+                process.stderr.write(`note: ${note}\n`);
+        }
         const head = await repo_resolveCommit(root, 'HEAD');
         const stage = await promptForStage({
             repo: root,
@@ -38274,6 +38515,18 @@ const promptCommand = {
 async function forkOfHead(root, head, configured) {
     const base = await baseBranchOf(root, configured);
     return localForkPoint(root, head, (await currentBranch(root)) ?? 'HEAD', base);
+}
+/**
+ * The prompt shows the handoffs at HEAD: on any branch but the issue's own (when it has one),
+ * that is not this issue's work, which would look like a stage with no prior handoffs.
+ */
+async function offIssueBranch(root, issue) {
+    const branch = `itervox/${issue.id}`;
+    const current = await currentBranch(root);
+    if (current === branch || !(await repo_resolveCommit(root, `refs/heads/${branch}`)))
+        return null;
+    const here = current ?? 'a detached HEAD';
+    return `the prompt shows the handoffs on ${here}, not on ${branch}, the issue's branch; run git switch ${branch} to see its handoffs`;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/interrupts.js
@@ -38305,43 +38558,6 @@ async function withInterrupts(work, err = process.stderr) {
     finally {
         for (const [name, h] of handlers)
             process.off(name, h);
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/cli/user-checkout.js
-
-
-
-async function rememberCheckout(root) {
-    const branch = await currentBranch(root);
-    if (branch)
-        return { branch };
-    const sha = await repo_resolveCommit(root, 'HEAD');
-    return sha ? { detached: sha } : null;
-}
-/**
- * Puts the user back where they were once a run has switched to the issue branch. Never
- * forced: what git will not carry over stays, and a warning (returned) says where they are.
- */
-async function restoreCheckout(root, was) {
-    if (!was)
-        return null;
-    const now = await currentBranch(root);
-    if ('branch' in was
-        ? now === was.branch
-        : !now && (await repo_resolveCommit(root, 'HEAD')) === was.detached)
-        return null;
-    const args = 'branch' in was ? [was.branch] : ['--detach', was.detached];
-    try {
-        await git_git(root, ['checkout', '--quiet', ...args]);
-        return null;
-    }
-    catch (err) {
-        if (!(err instanceof git_errors_GitError))
-            throw err;
-        const said = err.stderr.trim().split('\n')[0] ?? '';
-        const back = 'branch' in was ? was.branch : was.detached.slice(0, 12);
-        return `you are still on ${now ?? 'a detached HEAD'}: git could not switch back to ${back} (${said})`;
     }
 }
 
@@ -38525,13 +38741,22 @@ const SAMPLE_TIMESTAMP = '2026-01-01T00-00-00.000Z';
 async function checkTemplates(config) {
     const found = new Map();
     const render = async (src, bindings) => {
-        try {
-            await renderTemplate(src, bindings);
-        }
-        catch (err) {
-            if (!(err instanceof errors_UserError))
-                throw err;
-            found.set(err.format(), err);
+        // Liquid stops at the first undefined variable: each one found is defined and the template
+        // rendered again, so every one is reported.
+        for (let given = bindings;;) {
+            try {
+                await renderTemplate(src, given);
+                return;
+            }
+            catch (err) {
+                if (!(err instanceof errors_UserError))
+                    throw err;
+                found.set(err.format(), err);
+                const defined = err instanceof TemplateError && withVariable(given, err.variable);
+                if (!defined)
+                    return;
+                given = defined;
+            }
         }
     };
     for (const { profile, automation } of stages(config)) {
@@ -38561,6 +38786,18 @@ async function checkTemplates(config) {
         }
     }
     return [...found.values()];
+}
+/** `bindings` with the dotted `name` set to a sample value, or undefined when it cannot be. */
+function withVariable(bindings, name) {
+    const [head, field, ...rest] = name?.split('.') ?? [];
+    if (head === undefined || rest.length > 0 || !/^\w+$/.test(`${head}${field ?? ''}`))
+        return;
+    if (field === undefined)
+        return Object.hasOwn(bindings, head) ? undefined : { ...bindings, [head]: '' };
+    const parent = bindings[head] ?? {};
+    if (typeof parent !== 'object' || Array.isArray(parent) || Object.hasOwn(parent, field))
+        return;
+    return { ...bindings, [head]: { ...parent, [field]: '' } };
 }
 /** Each automation with its profile, and each profile no automation runs (a reviewer) alone. */
 function stages(config) {
@@ -38640,12 +38877,12 @@ async function preflight(config, root) {
         });
         if (!problem)
             continue;
-        if (!problem.missing) {
-            errors.push(problem);
-            continue;
-        }
         const names = [first, ...others].map((p) => JSON.stringify(p.name)).join(', ');
         const text = problem.problem.replace(`of profile ${JSON.stringify(first.name)}`, `of profile${others.length > 0 ? 's' : ''} ${names}`);
+        if (!problem.missing) {
+            errors.push(new errors_UserError(text, problem.location));
+            continue;
+        }
         const where = problem.location ? `${formatLocation(problem.location)}: ` : '';
         warnings.push(`${where}warning: ${text}; a stage does not start without it`);
     }

@@ -46005,7 +46005,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _outputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2316);
 /* harmony import */ var _pipeline_outcome_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2505);
 /* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(3935);
-/* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3293);
+/* harmony import */ var _stage_job_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1035);
 
 
 
@@ -46186,7 +46186,7 @@ async function publishReport(r) {
 
 /***/ }),
 
-/***/ 3293:
+/***/ 1035:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47476,8 +47476,38 @@ function checkReferences(refs, problems) {
             }
         }
     }
-    if (refs.tracker)
+    if (refs.tracker) {
         checkEndStates(refs.tracker, starters, problems);
+        checkEndStateSpelling(refs, problems);
+    }
+}
+/**
+ * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
+ * it is known by being written. One that is not a state of the pipeline but one edit from one
+ * is taken for a misspelling of it.
+ */
+function checkEndStateSpelling(refs, problems) {
+    const tracker = refs.tracker;
+    const declared = [
+        ...tracker.activeStates,
+        ...tracker.terminalStates,
+        ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
+        ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
+    ].filter(Boolean);
+    const ends = [
+        ['completion_state', tracker.completionState],
+        ['failed_state', tracker.failedState]
+    ];
+    for (const [key, state] of ends) {
+        const path = ['tracker', key];
+        if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state)))
+            continue;
+        // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
+        const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1);
+        if (near === undefined)
+            continue;
+        problems.errorAt(path, `unknown state ${problems.quote(path, state)}; did you mean ${source_map_quoted(near)}? If ${source_map_quoted(state)} is meant, list it in tracker.terminal_states`);
+    }
 }
 /** Where the pipeline ends must not start it again. */
 function checkEndStates(tracker, starters, problems) {
@@ -49583,6 +49613,9 @@ const PHRASES = [
 /** A title the prompt writes that starts many ordinary headings: only the whole title counts. */
 const EXACT = ['review'].map(titleKey); // src/pipeline/sections.ts
 const FILE_TITLE = /^\S*\.md(?![a-z0-9])/;
+// Where a value may merely sit in a heading: the prompt's `### <file>` names a file alone, so
+// a path or URL (the local tracker's issue.url, `.itervox/issues/DEMO-1.md`) is not one.
+const FILE_NAME = /^[^\s/]*\.md(?![a-z0-9])/;
 const MARKER = /^[_*]*\[[^\]\n]*\btruncated\b/;
 const RUN_LINE = /^[`*_]*run\.(?:timestamp|handoff_path)\b/;
 // Blockquote and list markers in front of a line's content.
@@ -49692,7 +49725,8 @@ function isForgedTitle(title, titles, heading = true) {
     if (titles.extra.some((t) => (heading ? key.startsWith(t) : key === t)))
         return true;
     const bare = seen.replace(/^[\s*_`~[\]()]+/, '');
-    return FILE_TITLE.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare);
+    const file = heading ? FILE_TITLE : FILE_NAME;
+    return file.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare);
 }
 /** A line that is not a heading but is, whole, one of the prompt's titles, a marker or a run line. */
 function isBareForgery(line, titles) {
@@ -51001,7 +51035,7 @@ function pipelineSections(plan, allowedActions, moveTargets) {
         out.push([
             `## Reply from @${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.reply.author), 500)}`,
             '',
-            'You asked for input and a person with write access answered. Their reply, as they wrote it:',
+            'You asked for input and a person allowed to run this pipeline answered. Their reply, as they wrote it:',
             '',
             (0,untrusted_text/* fenced */.OF)(text, '~'),
             '',
@@ -51324,7 +51358,10 @@ async function settleStage(o) {
 }
 /** Paths left out of the commit and what was put back under `.git`, one line each. */
 function refusalsOf(r) {
-    const out = r.commit.dropped.map((d) => `${d.path} was not committed: ${d.reason}`);
+    // A file refused for a secret is reported once, among the secrets withheld.
+    const out = r.commit.dropped
+        .filter((d) => !d.screened)
+        .map((d) => `${d.path} was not committed: ${d.reason}`);
     if (r.gitDir) {
         out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`));
         out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`));
@@ -51861,6 +51898,8 @@ const stageContextSchema = schemas/* object */.Ikc({
     startedAt: schemas/* string */.YjP(),
     /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
     snapshot: gitDirSnapshotSchema.optional(),
+    /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
+    trackerFiles: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
     /** Where the isolated agent works, as whom (isolation: user). */
     sandbox: handedOverSchema.optional(),
     /** Its tree, once taken back from it; null when it left none. */
@@ -52392,6 +52431,9 @@ function isExecutableFile(path) {
 
 
 
+
+// The CLIs a misspelt command most likely meant.
+const PRESETS = ['claude', 'codex', 'gemini'];
 /** A stage that cannot start because its agent's command is missing or not runnable. */
 class CommandUnavailableError extends errors/* UserError */.yo {
     problem;
@@ -52419,11 +52461,17 @@ function commandUnavailable(c) {
     let problem;
     let missing = false;
     if ('error' in found) {
-        missing = !command.includes('/') || !(0,external_node_fs_.existsSync)((0,external_node_path_.resolve)(c.cwd, command));
+        // A relative path names a file of the repository, which no later step installs.
+        const script = command.includes('/') && !(0,external_node_path_.isAbsolute)(command);
+        missing = !script && !(0,external_node_fs_.existsSync)(command);
         const fix = missing
             ? 'install it (in CI: in a step before this action)'
-            : 'make it executable (chmod +x, and commit that)';
-        problem = `${found.error}; ${fix} or fix ${profile.commandAt.key}`;
+            : (0,external_node_fs_.existsSync)((0,external_node_path_.resolve)(c.cwd, command))
+                ? 'make it executable (chmod +x, and commit that)'
+                : 'commit it';
+        const meant = missing ? closest(command, PRESETS) : undefined;
+        const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
+        problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
     }
     else {
         // A repository script is run from the agent's own clone, which that user owns.
@@ -53357,6 +53405,15 @@ const MODEL_VARIABLES = {
     ],
     generic: []
 };
+/**
+ * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
+ * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
+ */
+function derivedVariables(preset, env) {
+    if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY)
+        return {};
+    return { CODEX_API_KEY: env.OPENAI_API_KEY };
+}
 /** The variables a preset's CLI is given by default. */
 function modelVariables(preset) {
     return MODEL_VARIABLES[preset];
@@ -53633,6 +53690,7 @@ async function runAgent(opts) {
     const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
     const given = { ...parentIdentity(opts.parentEnv), allowed, home };
     const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
+    Object.assign(env, derivedVariables(preset.name, env));
     if (opts.sandbox) {
         // The proxy holds the model key: the agent gets its placeholder, never the key itself.
         for (const name of opts.sandbox.env.unset)
@@ -54047,6 +54105,7 @@ async function decide(tree, changed, o) {
     const updates = [];
     const dropped = [];
     const drop = (p, reason) => dropped.push({ path: p, reason });
+    const screenedOut = (p, reason) => dropped.push({ path: p, reason, screened: true });
     for (const [p, baseMode] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const why = pathProblem(p);
         if (why) {
@@ -54082,7 +54141,7 @@ async function decide(tree, changed, o) {
         else if (found.kind === 'file') {
             const screened = o.screen ? o.screen(p, found.content, 'file') : { content: found.content };
             if ('refuse' in screened)
-                drop(p, screened.refuse);
+                screenedOut(p, screened.refuse);
             else
                 updates.push({ path: p, mode: found.mode, content: screened.content });
         }
@@ -54094,7 +54153,7 @@ async function decide(tree, changed, o) {
             else {
                 const screened = o.screen ? o.screen(p, found.target, 'symlink') : { content: found.target };
                 if ('refuse' in screened)
-                    drop(p, screened.refuse);
+                    screenedOut(p, screened.refuse);
                 else
                     updates.push({ path: p, mode: '120000', content: screened.content });
             }
@@ -54394,6 +54453,62 @@ async function makeFolders(tree, rel) {
     return true;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/tracker-files.js
+
+
+
+// The local tracker's issue files and run records: the tracker's, never a stage's. They sit
+// uncommitted in the user's checkout while a local stage runs, so every stage finds them.
+const TRACKER_DIRS = ['.itervox/issues', '.itervox/runs'];
+/** Each regular file under the tracker's folders, by repo-relative path, to its content's hash. */
+function snapshotTrackerFiles(repo) {
+    const out = {};
+    const walk = (rel) => {
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(repo, rel));
+        }
+        catch {
+            return;
+        }
+        for (const name of names) {
+            const path = `${rel}/${name}`;
+            const hash = fileHash(repo, path);
+            if (hash === 'dir')
+                walk(path);
+            else if (hash)
+                out[path] = hash;
+        }
+    };
+    for (const dir of TRACKER_DIRS)
+        walk(dir);
+    return out;
+}
+/**
+ * The commit's refusals without the tracker's files the agent left as they were before the
+ * stage: being refused is no news about them. Any it added, changed or removed still count.
+ */
+function withoutUntouchedTrackerFiles(repo, before, dropped) {
+    return dropped.filter((d) => !TRACKER_DIRS.some((dir) => d.path.startsWith(`${dir}/`)) ||
+        before[d.path] === undefined ||
+        fileHash(repo, d.path) !== before[d.path]);
+}
+function fileHash(repo, path) {
+    try {
+        const st = (0,external_node_fs_.lstatSync)((0,external_node_path_.join)(repo, path));
+        if (st.isDirectory())
+            return 'dir';
+        if (!st.isFile())
+            return null;
+        return (0,external_node_crypto_.createHash)('sha256')
+            .update((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(repo, path)))
+            .digest('hex');
+    }
+    catch {
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/prompt/bindings.js
 /**
  * Snake-case bindings as itervox templates expect them. Optional fields are present and null,
@@ -54435,6 +54550,7 @@ var liquid_node = __nccwpck_require__(8694);
 ;// CONCATENATED MODULE: ./.build/prompt/template.js
 
 
+
 // A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
 // mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
 // long before it uses up the runner: liquidjs charges every range, array and string it builds
@@ -54472,6 +54588,14 @@ for (const tag of ['include', 'render', 'layout']) {
         render() { }
     });
 }
+/** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
+class TemplateError extends errors/* UserError */.yo {
+    variable;
+    constructor(message, location, variable) {
+        super(message, location);
+        this.variable = variable;
+    }
+}
 /** Renders strictly: an undefined variable or filter is a user error at the template's line. */
 async function renderTemplate(src, bindings) {
     let out;
@@ -54479,31 +54603,42 @@ async function renderTemplate(src, bindings) {
         out = await engine.parseAndRender(src.text, bindings);
     }
     catch (err) {
-        throw templateError(src, err);
+        throw templateError(src, err, bindings);
     }
     if (out.length > OUTPUT_LIMIT_CHARS) {
         throw new errors/* UserError */.yo(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
     }
     return out;
 }
-function templateError(src, err) {
+function templateError(src, err, bindings) {
     const pos = err.token?.getPosition?.();
     // liquidjs appends ", line:L, col:C" (and sometimes a source excerpt) to its messages.
     const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '');
     const line = pos ? src.line + pos[0] - 1 : src.line;
     const col = pos ? pos[1] : undefined;
-    const message = Object.hasOwn(LIMITS, reason) ? LIMITS[reason] : `${reason}; ${hint(reason)}`;
-    return new errors/* UserError */.yo(`${src.what}: ${message}`, { file: src.file, line, col });
+    const variable = /^undefined variable: (.+)$/.exec(reason)?.[1];
+    const message = Object.hasOwn(LIMITS, reason)
+        ? LIMITS[reason]
+        : `${reason}; ${hint(reason, variable, bindings)}`;
+    return new TemplateError(`${src.what}: ${message}`, { file: src.file, line, col }, variable);
 }
-function hint(reason) {
-    if (reason.startsWith('undefined variable')) {
-        return 'use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default:';
+function hint(reason, variable, bindings) {
+    if (variable !== undefined) {
+        const near = closest(variable, bindingNames(bindings));
+        const guess = near === undefined ? '' : `did you mean ${near}? Otherwise `;
+        return `${guess}use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."`;
     }
     if (reason.startsWith('undefined filter'))
         return 'use a standard Liquid filter';
     if (reason.includes('cannot include files'))
         return 'put the text in the template itself';
     return 'fix the Liquid syntax';
+}
+/** `issue.title`, `run.handoff_path`, `profile`, ...: each binding and each field of one. */
+function bindingNames(bindings) {
+    return Object.entries(bindings).flatMap(([name, value]) => value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.keys(value).map((field) => `${name}.${field}`)
+        : [name]);
 }
 function millions(n) {
     return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n);
@@ -54688,6 +54823,7 @@ async function promptForStage(o) {
 
 
 
+
 /** Where an isolated agent's prompt file is, in its HOME. */
 const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
@@ -54742,6 +54878,7 @@ async function runStage(input) {
         ctx.sandbox = isolated.handedOver;
     else {
         ctx.snapshot = await snapshotGitDir(input.repo);
+        ctx.trackerFiles = snapshotTrackerFiles(input.repo);
         treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })));
     }
     saveStageContext(contextPath, ctx);
@@ -54879,7 +55016,7 @@ async function finaliseStage(ctx, end, secrets) {
     const givenConfig = ctx.trustedCommit
         ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
         : undefined;
-    const commit = await commitAllowed({
+    const committed = await commitAllowed({
         repo: ctx.repo,
         ...(files !== ctx.repo ? { workTree: files } : {}),
         branch: ctx.branch,
@@ -54891,9 +55028,7 @@ async function finaliseStage(ctx, end, secrets) {
         forbiddenGlobs: [
             `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
             `${HANDOFF_DIR}/*/**`,
-            // The local tracker's issue files and run records are the tracker's, never a stage's.
-            '.itervox/issues/**',
-            '.itervox/runs/**',
+            ...TRACKER_DIRS.map((dir) => `${dir}/**`),
             ctx.workflowPath
         ],
         ...(givenConfig ? { givenConfig } : {}),
@@ -54908,6 +55043,12 @@ async function finaliseStage(ctx, end, secrets) {
             reason
         })
     });
+    const commit = ctx.trackerFiles
+        ? {
+            ...committed,
+            dropped: withoutUntouchedTrackerFiles(ctx.repo, ctx.trackerFiles, committed.dropped)
+        }
+        : committed;
     if (!ctx.sandbox && ctx.trustedCommit) {
         await restoreBranchConfig({
             repo: ctx.repo,
@@ -63191,6 +63332,15 @@ const KEY_SHAPES = [
 ;// CONCATENATED MODULE: ./.build/secrets/scanner.js
 
 
+/**
+ * What stands in for a secret. Deliverables open with YAML front matter the pipeline reads
+ * requests from, so the marker is YAML-safe wherever the secret stood in a scalar (plain,
+ * quoted, block, flow): it starts with no indicator and holds no `: `, ` #`, `,`, bracket,
+ * brace, quote or backslash (a variable's name in WORKFLOW.md could hold any of them).
+ */
+function marker(what) {
+    return `(redacted ${what.replace(/[^A-Za-z0-9_. -]/g, '_')})`;
+}
 const scanner_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One regular expression for many literal needles, the longest tried first. */
 function alternation(needles, flags) {
@@ -63221,7 +63371,7 @@ class SecretScanner {
                     continue;
                 this.found.set(key, {
                     kind: `the value of ${s.name}${f.form ? ` (${f.form})` : ''}`,
-                    label: `[redacted: ${s.name}${f.form ? `, ${f.form}` : ''}]`
+                    label: marker(`${s.name}${f.form ? ` ${f.form}` : ''}`)
                 });
                 (f.anyCase ? anyCase : exact).push(f.needle);
                 this.needles.push(f.needle);
@@ -63260,7 +63410,7 @@ class SecretScanner {
             if (inKey) {
                 if (/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line))
                     inKey = false;
-                return '[redacted: private key]';
+                return marker('private key');
             }
             if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line)) {
                 inKey = !/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(line);
@@ -63301,7 +63451,7 @@ class SecretScanner {
             for (const m of text.matchAll(shape.pattern)) {
                 if (shape.accept && !shape.accept(m[0]))
                     continue;
-                const label = `[redacted: ${shape.kind.replace(/^an? /, '')}]`;
+                const label = marker(shape.kind.replace(/^an? /, ''));
                 hits.push({ start: m.index, end: m.index + m[0].length, kind: shape.kind, label });
             }
         }
