@@ -6,12 +6,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      { useESM: true, tsconfig: 'tsconfig.test.json', diagnostics: { ignoreCodes: [151002] } }
-    ]
-  },
+  transform: { '^.+\\.ts$': '<rootDir>/test/esbuild-transformer.js' },
   clearMocks: true,
   // Most suites spend their time waiting on the git, node and fake-agent processes they spawn,
   // so 1.5 workers per core keep the cores busy (jest's default is one worker fewer than cores).

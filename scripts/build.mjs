@@ -40,8 +40,16 @@ try {
   const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', 'false']
   if (!check) tsc.push('--noCheck')
   if (await node(...tsc, '--outDir', js)) {
-    // The bundles are independent; building them side by side uses both cores.
-    const ncc = ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', '--license', 'licenses.txt']
+    // The bundles are independent; building them side by side uses both cores. No ncc cache:
+    // it is kept per checkout path, so a fresh clone never reads it back, and a warm one did
+    // not build faster here; writing it cost ~60 MB and some CPU per build.
+    const ncc = [
+      'node_modules/@vercel/ncc/dist/ncc/cli.js',
+      'build',
+      '--license',
+      'licenses.txt',
+      '--no-cache'
+    ]
     const bundles = Object.entries(entries).map(([name, entry]) =>
       node(...ncc, join(js, entry), '-o', join(out, name), '-q')
     )

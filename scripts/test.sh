@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The project's whole check: types, lint, format and dist/ matching a fresh build, then every test.
+# The project's whole check: types, lint, format, unused code, dist/ matching a fresh build, and
+# every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # What npm puts on PATH for scripts, so that tools start without npx's second or so each.
@@ -32,23 +33,26 @@ dist_check() {
 timed contract npm run --silent test:contract >"$tmp/contract.log" 2>&1 &
 contract=$!
 
-# The checks are independent, so they share both cores, the longest (dist) first. Each writes
-# to its own log, printed whole under its name once all have ended.
-pids=()
-timed dist dist_check >"$tmp/dist.log" 2>&1 &
-pids+=($!)
-timed typecheck tsc --noEmit -p tsconfig.test.json >"$tmp/typecheck.log" 2>&1 &
-pids+=($!)
-timed lint eslint . >"$tmp/lint.log" 2>&1 &
-pids+=($!)
-timed unused knip --no-progress >"$tmp/unused.log" 2>&1 &
-pids+=($!)
-timed format prettier --check . --log-level warn >"$tmp/format.log" 2>&1 &
-pids+=($!)
-timed checks wait "${pids[@]}"
+# Everything is independent, so it all shares both cores at once: jest is mostly CPU-bound
+# and so are the checks, and either alone leaves a core idle now and then (jest while a suite
+# waits on a process, the checks once only the dist build is left). The checks each write to
+# their own log, printed whole under its name after jest's output.
+{
+  timed dist dist_check >"$tmp/dist.log" 2>&1 &
+  timed types node scripts/types-and-lint.mjs >"$tmp/types.log" 2>&1 &
+  timed unused knip --no-progress >"$tmp/unused.log" 2>&1 &
+  timed format prettier --check . --log-level warn >"$tmp/format.log" 2>&1 &
+  timed checks wait
+} &
+checks_pid=$!
 
-checks=(typecheck lint unused format dist)
-titles=(typecheck lint 'no unused code' format 'dist/ matches a fresh build')
+echo '== jest'
+timed jest env NODE_OPTIONS=--experimental-vm-modules NODE_NO_WARNINGS=1 \
+  jest --ci --json --outputFile="$tmp/jest.json" "$@"
+wait "$checks_pid"
+
+checks=(types unused format dist)
+titles=('typecheck and lint' 'no unused code' format 'dist/ matches a fresh build')
 failed=()
 for i in "${!checks[@]}"; do
   name=${checks[$i]}
@@ -56,25 +60,19 @@ for i in "${!checks[@]}"; do
   cat "$tmp/$name.log"
   [ "$(cat "$tmp/$name.status")" = 0 ] || failed+=("${titles[$i]}")
 done
-
-if [ ${#failed[@]} = 0 ]; then
-  echo '== jest'
-  timed jest env NODE_OPTIONS=--experimental-vm-modules NODE_NO_WARNINGS=1 \
-    jest --ci --json --outputFile="$tmp/jest.json" "$@"
-  node -e '
+[ ! -f "$tmp/jest.json" ] || node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))
 console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)
 ' "$tmp/jest.json"
-  [ "$(cat "$tmp/jest.status")" = 0 ] || failed+=(jest)
-fi
+[ "$(cat "$tmp/jest.status")" = 0 ] || failed+=(jest)
 
 wait "$contract"
 echo '== agent CLI contract suite'
 cat "$tmp/contract.log"
 [ "$(cat "$tmp/contract.status")" = 0 ] || failed+=('agent CLI contract suite')
 
-phases=(typecheck lint unused format dist checks jest contract)
-labels=(typecheck lint 'unused code' format 'dist check' 'these 5 side by side' jest
+phases=(types unused format dist checks jest contract)
+labels=('typecheck and lint' 'unused code' format 'dist check' 'these 4 side by side' 'jest, beside them'
   'contract (beside all)')
 echo
 printf '%-22s %s\n' phase seconds

@@ -1,31 +1,11 @@
 // The CLI from source (not dist/): a profile's `env` reaches its agent through the whole
 // stage (WORKFLOW.md, the stage, the runner), and nothing else of the job's environment does.
 import { describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
-import { cliEnv, git, repoWith, ROOT, type Run } from './helpers.js'
-
-const SOURCE_CLI = join(ROOT, 'src', 'cli', 'index.ts')
-// The run happens in a throwaway repository, where `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
-
-function cliFromSource(cwd: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', TSX, SOURCE_CLI, ...args],
-      { cwd, env: cliEnv(cwd, env) },
-      (err, stdout, stderr) => {
-        const code = err ? (err as { code?: unknown }).code : 0
-        done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
-      }
-    )
-  })
-}
+import { cliFromSource, git, repoWith } from './helpers.js'
 
 /** A plain-text agent whose deliverable is its environment, as JSON after a heading. */
 function envDumpAgent(): string {

@@ -1,37 +1,14 @@
 // The CLI from source (not dist/), given files that are not what they should be: each run
 // ends at once with exit 1 and one line that says what to change.
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { makeFifo } from '../helpers/fifo.js'
-import { cliEnv, repoWith, ROOT, type Run } from './helpers.js'
+import { cliFromSource, repoWith, ROOT } from './helpers.js'
 
-const SOURCE_CLI = join(ROOT, 'src', 'cli', 'index.ts')
-// The runs happen in throwaway repositories, where `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
 const SEED = join(ROOT, 'test', 'fixtures', 'workflows', 'seed')
 const KEY = { LINEAR_API_KEY: 'lin_test' }
 const stopWatchdogs: (() => void)[] = []
-
-function cliFromSource(
-  cwd: string,
-  args: string[],
-  env: Record<string, string> = {}
-): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', TSX, SOURCE_CLI, ...args],
-      { cwd, env: cliEnv(cwd, env) },
-      (err, stdout, stderr) => {
-        const code = err ? (err as { code?: unknown }).code : 0
-        done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
-      }
-    )
-  })
-}
 
 // The seed WORKFLOW.md's warnings come first.
 function lastLine(stderr: string): string | undefined {

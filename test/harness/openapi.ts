@@ -1,9 +1,14 @@
 // GitHub's published OpenAPI description (the subset in test/fixtures/openapi/github-subset.json,
 // made by scripts/extract-openapi.ts), compiled with ajv: which operation a request is, and whether
 // its parameters, its body and the fake's answer conform.
-import { readFileSync } from 'node:fs'
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv'
+import { createHash } from 'node:crypto'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { _, Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import standaloneModule from 'ajv/dist/standalone/index.js'
 
 type Schema = Record<string, unknown>
 
@@ -94,13 +99,110 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
   })
 }
 
+const require = createRequire(import.meta.url)
+
+/** GitHub's own formats, beside ajv-formats' full set. */
+const GITHUB_FORMATS = {
+  int64: { type: 'number' as const, validate: (n: number) => Number.isInteger(n) },
+  'repo.nwo': /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/
+}
+
+/** The validators' source refers to every format through `require("formats")`. */
+function formats(): Record<string, unknown> {
+  const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: object }
+  return { ...fullFormats, ...GITHUB_FORMATS }
+}
+
 function newAjv(coerceTypes: boolean, file: SubsetFile): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes })
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    coerceTypes,
+    code: { source: true, formats: _`require("formats")` }
+  })
   addFormatsModule.default(ajv)
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) })
-  ajv.addFormat('repo.nwo', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/)
+  for (const [name, format] of Object.entries(GITHUB_FORMATS)) ajv.addFormat(name, format)
   ajv.addSchema({ $id: file.id, definitions: file.definitions })
   return ajv
+}
+
+/** The schemas of one operation, as compiled: path and query coerce, body and response do not. */
+interface OperationSchemas {
+  path: AnySchema
+  query: AnySchema
+  body: AnySchema | null
+  response: AnySchema | null
+}
+
+interface Validators {
+  path: ValidateFunction
+  query: ValidateFunction
+  body: ValidateFunction | null
+  response: ValidateFunction | null
+}
+
+/**
+ * Compiles every operation's validators. ajv takes over a second for the subset, and every
+ * suite that serves the fake would pay it again (jest gives each its own modules), so the
+ * generated code is kept in the temp folder, named by a hash of all that goes into it.
+ */
+function compileValidators(file: SubsetFile, ops: OperationSchemas[]): Validators[] {
+  const versions = ['ajv', 'ajv-formats'].map(
+    (name) => (require(`${name}/package.json`) as { version: string }).version
+  )
+  const key = createHash('sha256')
+    .update(JSON.stringify({ versions, file: file.id, definitions: file.definitions, ops }))
+    .update(Object.values(GITHUB_FORMATS).map(String).join('\n'))
+    .update(newAjv.toString() + generate.toString())
+    .digest('hex')
+    .slice(0, 16)
+  const cache = join(tmpdir(), `handoff-openapi-${key}.json`)
+  let code: { coercing: string; strict: string }
+  try {
+    code = JSON.parse(readFileSync(cache, 'utf8')) as typeof code
+  } catch {
+    code = { coercing: generate(newAjv(true, file), ops, ['path', 'query']), strict: '' }
+    code.strict = generate(newAjv(false, file), ops, ['body', 'response'])
+    const partial = `${cache}.${process.pid}`
+    writeFileSync(partial, JSON.stringify(code))
+    renameSync(partial, cache)
+  }
+  const exported: Record<string, ValidateFunction> = {}
+  const shared = formats()
+  for (const source of [code.coercing, code.strict]) {
+    const load = new Function('require', 'exports', source) as (
+      r: (id: string) => unknown,
+      e: object
+    ) => void
+    load((id) => (id === 'formats' ? shared : require(id)), exported)
+  }
+  const parameters = (name: string) => {
+    const validate = exported[name]
+    if (!validate) throw new Error(`${cache} has no validator ${name}`)
+    return validate
+  }
+  return ops.map((_op, i) => ({
+    path: parameters(`${i}.path`),
+    query: parameters(`${i}.query`),
+    body: exported[`${i}.body`] ?? null,
+    response: exported[`${i}.response`] ?? null
+  }))
+}
+
+/** The standalone source of these kinds of validator, exported as `<operation index>.<kind>`. */
+function generate(ajv: Ajv, ops: OperationSchemas[], kinds: (keyof OperationSchemas)[]): string {
+  const refs: Record<string, string> = {}
+  ops.forEach((op, i) => {
+    for (const kind of kinds) {
+      const schema = op[kind]
+      if (schema === null) continue
+      // A plain id: ajv resolves the schemas' references against it as a base.
+      const id = `v${i}${kind}`
+      ajv.addSchema(schema, id)
+      refs[`${i}.${kind}`] = id
+    }
+  })
+  return standaloneModule.default(ajv, refs)
 }
 
 export class OpenApiSubset {
@@ -109,10 +211,19 @@ export class OpenApiSubset {
 
   private constructor(file: SubsetFile) {
     this.source = file.source
-    const strict = newAjv(false, file)
+    const operations = Object.entries(file.operations)
     // Path and query values arrive as strings; `issue_number=7` must satisfy `type: integer`.
-    const coercing = newAjv(true, file)
-    this.compiled = Object.entries(file.operations).map(([key, spec]) => {
+    const validators = compileValidators(
+      file,
+      operations.map(([, spec]) => ({
+        path: parameterSchema(spec.parameters, 'path'),
+        query: parameterSchema(spec.parameters, 'query'),
+        body: spec.requestBody ? (closeObjects(spec.requestBody.schema) as Schema) : null,
+        response: spec.response.schema
+      }))
+    )
+    this.compiled = operations.map(([key, spec], i) => {
+      const v = validators[i]!
       const [method = '', template = ''] = key.split(' ')
       const names: string[] = []
       const pattern = new RegExp(
@@ -130,12 +241,7 @@ export class OpenApiSubset {
         pattern,
         names,
         literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length,
-        path: coercing.compile(parameterSchema(spec.parameters, 'path')),
-        query: coercing.compile(parameterSchema(spec.parameters, 'query')),
-        body: spec.requestBody
-          ? strict.compile(closeObjects(spec.requestBody.schema) as Schema)
-          : null,
-        response: spec.response.schema ? strict.compile(spec.response.schema) : null
+        ...v
       }
     })
     // The most literal template wins: `/issues/comments/{id}` before `/issues/{issue_number}`.
