@@ -72,10 +72,16 @@ function onePass(text: string): HiddenMarkdown {
     else if (!d) prose.push(lines[i] as string)
     else {
       if (!used.has(normalLabel(d.label))) count++
-      else if (d.hasTitle) {
-        count++
-        out.push(`${d.prefix}[${d.label}]: ${d.destination}`)
-      } else out.push(...lines.slice(i, d.end + 1))
+      else {
+        // A destination in angle brackets can look like an HTML tag; its attributes show
+        // nowhere either.
+        const kept = d.hasTitle
+          ? `${d.prefix}[${d.label}]: ${d.destination}`
+          : lines.slice(i, d.end + 1).join('\n')
+        const inline = removeAttributes(kept)
+        count += inline.count + (d.hasTitle ? 1 : 0)
+        out.push(inline.text)
+      }
       i = d.end
     }
   }
@@ -210,9 +216,15 @@ function removeInline(text: string): HiddenMarkdown {
       count++
       return '![]'
     })
-    .replace(HTML_ATTRIBUTE, (_m, tag: string) => {
-      count++
-      return tag
-    })
+  const attributes = removeAttributes(out)
+  return { text: attributes.text, count: count + attributes.count }
+}
+
+function removeAttributes(text: string): HiddenMarkdown {
+  let count = 0
+  const out = text.replace(HTML_ATTRIBUTE, (_m, tag: string) => {
+    count++
+    return tag
+  })
   return { text: out, count }
 }

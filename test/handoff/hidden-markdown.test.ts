@@ -39,6 +39,14 @@ describe('Markdown GitHub renders as nothing', () => {
     expect(removeHiddenMarkdown(input)).toEqual({ text: input, count: 0 })
   })
 
+  it('drops HTML attributes from a used definition whose destination looks like a tag', () => {
+    // Found by the property below: the definition was kept whole, its alt and title with it.
+    expect(removeHiddenMarkdown('[d]:<img alt=a title="b">\n[d]\n')).toEqual({
+      text: '[d]:<img>\n[d]\n',
+      count: 2
+    })
+  })
+
   it('is part of sanitizeUntrusted, counted and described', () => {
     const r = sanitizeUntrusted('x\n[//]: # (hidden)\n<!-- also -->y')
     expect(r.text).toBe('x\ny')
