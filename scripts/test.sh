@@ -35,9 +35,12 @@ contract=$!
 
 # Everything is independent, so it all shares both cores at once: jest is mostly CPU-bound
 # and so are the checks, and either alone leaves a core idle now and then (jest while a suite
-# waits on a process, the checks once only the dist build is left). The checks each write to
-# their own log, printed whole under its name after jest's output.
+# waits on a process, the checks once only the dist build is left). jest's tests have
+# timeouts and the checks have none, so the checks run niced: they take what jest leaves,
+# and a multi-stage e2e test is not starved past its timeout. The checks each write to their
+# own log, printed whole under its name after jest's output.
 {
+  renice -n 10 -p "$BASHPID" >/dev/null
   timed dist dist_check >"$tmp/dist.log" 2>&1 &
   timed types node scripts/types-and-lint.mjs >"$tmp/types.log" 2>&1 &
   timed unused knip --no-progress >"$tmp/unused.log" 2>&1 &
