@@ -62526,12 +62526,16 @@ function onePass(text) {
         else {
             if (!used.has(normalLabel(d.label)))
                 count++;
-            else if (d.hasTitle) {
-                count++;
-                out.push(`${d.prefix}[${d.label}]: ${d.destination}`);
+            else {
+                // A destination in angle brackets can look like an HTML tag; its attributes show
+                // nowhere either.
+                const kept = d.hasTitle
+                    ? `${d.prefix}[${d.label}]: ${d.destination}`
+                    : lines.slice(i, d.end + 1).join('\n');
+                const inline = removeAttributes(kept);
+                count += inline.count + (d.hasTitle ? 1 : 0);
+                out.push(inline.text);
             }
-            else
-                out.push(...lines.slice(i, d.end + 1));
             i = d.end;
         }
     }
@@ -62657,8 +62661,13 @@ function removeInline(text) {
         .replace(IMAGE_ALT, () => {
         count++;
         return '![]';
-    })
-        .replace(HTML_ATTRIBUTE, (_m, tag) => {
+    });
+    const attributes = removeAttributes(out);
+    return { text: attributes.text, count: count + attributes.count };
+}
+function removeAttributes(text) {
+    let count = 0;
+    const out = text.replace(HTML_ATTRIBUTE, (_m, tag) => {
         count++;
         return tag;
     });
