@@ -33374,6 +33374,16 @@ class SecretScanner {
 function unique(items) {
     return [...new Set(items)];
 }
+/**
+ * `text` with its secrets redacted; a finding is told to `note` in one line naming `where`
+ * and the kinds found, never the value.
+ */
+function redactNoting(secrets, where, text, note) {
+    const r = secrets.redact(text);
+    if (r.kinds.length > 0)
+        note(`${where}: ${inWords(r.kinds)} redacted`);
+    return r.text;
+}
 /** `a GitHub token and the value of ANTHROPIC_API_KEY`, for one line of a report. */
 function inWords(kinds) {
     if (kinds.length <= 1)
@@ -33391,12 +33401,7 @@ function inWords(kinds) {
  * to `withheld` in one line naming where, never the value.
  */
 function guardedTracker(tracker, secrets, withheld) {
-    const clean = (where, text) => {
-        const r = secrets.redact(text);
-        if (r.kinds.length > 0)
-            withheld(`${where}: ${inWords(r.kinds)} redacted`);
-        return r.text;
-    };
+    const clean = (where, text) => redactNoting(secrets, where, text, withheld);
     // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
     const passOn = (k) => {
         const v = tracker[k];
@@ -35623,9 +35628,14 @@ async function realParents(tree, p) {
     return true;
 }
 /** Makes the folders on the way to `p`; false when something else is in the way. */
-async function makeParents(tree, p) {
-    const parts = p.split('/');
-    for (let i = 1; i < parts.length; i++) {
+function makeParents(tree, p) {
+    const parent = external_node_path_namespaceObject.posix.dirname(p);
+    return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
+}
+/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
+async function makeFolders(tree, rel) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
         const dir = external_node_path_namespaceObject.join(tree, ...parts.slice(0, i));
         const st = await lstat_lstatOrNull(dir);
         if (!st)
@@ -35670,9 +35680,6 @@ function commitScreen(scanner, deliverables, withheld) {
 ;// CONCATENATED MODULE: ./.build/pipeline/agent-workspace.js
 
 
-
-
-
 /**
  * The tree as the agent finds it: its CLI's configuration (`.claude/`, `CLAUDE.md`, ...) as
  * the trusted commit has it, not as the issue branch does (an earlier agent or a push could
@@ -35706,19 +35713,6 @@ async function restoreBranchConfig(o) {
         commit: o.head,
         replacing: [...given.keys(), ...o.refused]
     });
-}
-/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
-async function makeFolders(tree, rel) {
-    const parts = rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-        const dir = (0,external_node_path_namespaceObject.join)(tree, ...parts.slice(0, i));
-        const st = await lstat_lstatOrNull(dir);
-        if (!st)
-            await (0,promises_namespaceObject.mkdir)(dir);
-        else if (!st.isDirectory())
-            return false;
-    }
-    return true;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/tracker-files.js
@@ -36723,14 +36717,7 @@ function withoutSecrets(stage, secrets) {
     if (!agent)
         return stage;
     const lines = [];
-    const clean = (where, text) => {
-        if (text === undefined)
-            return undefined;
-        const r = secrets.redact(text);
-        if (r.kinds.length > 0)
-            lines.push(`${where}: ${inWords(r.kinds)} redacted`);
-        return r.text;
-    };
+    const clean = (where, text) => text === undefined ? undefined : redactNoting(secrets, where, text, (l) => lines.push(l));
     const question = clean("the agent's question", agent.question);
     const resultText = clean("the agent's final text", agent.resultText);
     return {

@@ -52493,12 +52493,7 @@ function commandUnavailable(c) {
  * to `withheld` in one line naming where, never the value.
  */
 function guardedTracker(tracker, secrets, withheld) {
-    const clean = (where, text) => {
-        const r = secrets.redact(text);
-        if (r.kinds.length > 0)
-            withheld(`${where}: ${(0,secrets_scanner/* inWords */.r)(r.kinds)} redacted`);
-        return r.text;
-    };
+    const clean = (where, text) => (0,secrets_scanner/* redactNoting */.nu)(secrets, where, text, withheld);
     // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
     const passOn = (k) => {
         const v = tracker[k];
@@ -52513,7 +52508,7 @@ function guardedTracker(tracker, secrets, withheld) {
         saveRecord: (issue, record) => {
             const r = secrets.redactDeep(record);
             if (r.kinds.length > 0)
-                withheld(`the status comment: ${(0,secrets_scanner/* inWords */.r)(r.kinds)} redacted`);
+                withheld(`the status comment: ${(0,secrets_scanner/* inWords */.r4)(r.kinds)} redacted`);
             return tracker.saveRecord(issue, r.value);
         },
         moveState: passOn('moveState'),
@@ -54353,9 +54348,14 @@ async function realParents(tree, p) {
     return true;
 }
 /** Makes the folders on the way to `p`; false when something else is in the way. */
-async function makeParents(tree, p) {
-    const parts = p.split('/');
-    for (let i = 1; i < parts.length; i++) {
+function makeParents(tree, p) {
+    const parent = external_node_path_.posix.dirname(p);
+    return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
+}
+/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
+async function makeFolders(tree, rel) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
         const dir = external_node_path_.join(tree, ...parts.slice(0, i));
         const st = await lstatOrNull(dir);
         if (!st)
@@ -54382,14 +54382,14 @@ function commitScreen(scanner, deliverables, withheld) {
     return (path, content, kind) => {
         const inPath = scanner.find(path);
         if (inPath.length > 0) {
-            withheld.push(`a file was not committed: its path holds ${(0,secrets_scanner/* inWords */.r)(inPath)}`);
-            return { refuse: `its path holds ${(0,secrets_scanner/* inWords */.r)(inPath)}` };
+            withheld.push(`a file was not committed: its path holds ${(0,secrets_scanner/* inWords */.r4)(inPath)}`);
+            return { refuse: `its path holds ${(0,secrets_scanner/* inWords */.r4)(inPath)}` };
         }
         const text = content.toString('utf8');
         const found = scanner.redact(text);
         if (found.kinds.length === 0)
             return { content };
-        const what = (0,secrets_scanner/* inWords */.r)(found.kinds);
+        const what = (0,secrets_scanner/* inWords */.r4)(found.kinds);
         if (kind === 'file' && deliverables.includes(path)) {
             withheld.push(`${path}: ${what} redacted`);
             return { content: external_node_buffer_.Buffer.from(found.text, 'utf8') };
@@ -54400,9 +54400,6 @@ function commitScreen(scanner, deliverables, withheld) {
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/agent-workspace.js
-
-
-
 
 
 /**
@@ -54438,19 +54435,6 @@ async function restoreBranchConfig(o) {
         commit: o.head,
         replacing: [...given.keys(), ...o.refused]
     });
-}
-/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
-async function makeFolders(tree, rel) {
-    const parts = rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-        const dir = (0,external_node_path_.join)(tree, ...parts.slice(0, i));
-        const st = await lstatOrNull(dir);
-        if (!st)
-            await (0,promises_namespaceObject.mkdir)(dir);
-        else if (!st.isDirectory())
-            return false;
-    }
-    return true;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/tracker-files.js
@@ -55455,14 +55439,7 @@ function withoutSecrets(stage, secrets) {
     if (!agent)
         return stage;
     const lines = [];
-    const clean = (where, text) => {
-        if (text === undefined)
-            return undefined;
-        const r = secrets.redact(text);
-        if (r.kinds.length > 0)
-            lines.push(`${where}: ${(0,secrets_scanner/* inWords */.r)(r.kinds)} redacted`);
-        return r.text;
-    };
+    const clean = (where, text) => text === undefined ? undefined : (0,secrets_scanner/* redactNoting */.nu)(secrets, where, text, (l) => lines.push(l));
     const question = clean("the agent's question", agent.question);
     const resultText = clean("the agent's final text", agent.resultText);
     return {
@@ -63244,7 +63221,7 @@ function secretNamesOf(config) {
 }
 /** The scanner for one job: the secrets of `env` (see knownSecrets), `names`, and `extra`. */
 function jobSecrets(names, env, extra = []) {
-    return new scanner/* SecretScanner */.J(knownSecrets(env, names, extra));
+    return new scanner/* SecretScanner */.Jq(knownSecrets(env, names, extra));
 }
 
 
@@ -63256,8 +63233,9 @@ function jobSecrets(names, env, extra = []) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  J: () => (/* binding */ SecretScanner),
-  r: () => (/* binding */ inWords)
+  Jq: () => (/* binding */ SecretScanner),
+  r4: () => (/* binding */ inWords),
+  nu: () => (/* binding */ redactNoting)
 });
 
 // EXTERNAL MODULE: external "node:buffer"
@@ -63478,6 +63456,16 @@ class SecretScanner {
 }
 function unique(items) {
     return [...new Set(items)];
+}
+/**
+ * `text` with its secrets redacted; a finding is told to `note` in one line naming `where`
+ * and the kinds found, never the value.
+ */
+function redactNoting(secrets, where, text, note) {
+    const r = secrets.redact(text);
+    if (r.kinds.length > 0)
+        note(`${where}: ${inWords(r.kinds)} redacted`);
+    return r.text;
 }
 /** `a GitHub token and the value of ANTHROPIC_API_KEY`, for one line of a report. */
 function inWords(kinds) {

@@ -48664,12 +48664,7 @@ function command_check_commandUnavailable(c) {
  * to `withheld` in one line naming where, never the value.
  */
 function guarded_tracker_guardedTracker(tracker, secrets, withheld) {
-    const clean = (where, text) => {
-        const r = secrets.redact(text);
-        if (r.kinds.length > 0)
-            withheld(`${where}: ${inWords(r.kinds)} redacted`);
-        return r.text;
-    };
+    const clean = (where, text) => redactNoting(secrets, where, text, withheld);
     // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
     const passOn = (k) => {
         const v = tracker[k];
@@ -49078,14 +49073,7 @@ function withoutSecrets(stage, secrets) {
     if (!agent)
         return stage;
     const lines = [];
-    const clean = (where, text) => {
-        if (text === undefined)
-            return undefined;
-        const r = secrets.redact(text);
-        if (r.kinds.length > 0)
-            lines.push(`${where}: ${inWords(r.kinds)} redacted`);
-        return r.text;
-    };
+    const clean = (where, text) => text === undefined ? undefined : redactNoting(secrets, where, text, (l) => lines.push(l));
     const question = clean("the agent's question", agent.question);
     const resultText = clean("the agent's final text", agent.resultText);
     return {
@@ -56589,9 +56577,14 @@ async function realParents(tree, p) {
     return true;
 }
 /** Makes the folders on the way to `p`; false when something else is in the way. */
-async function makeParents(tree, p) {
-    const parts = p.split('/');
-    for (let i = 1; i < parts.length; i++) {
+function makeParents(tree, p) {
+    const parent = external_node_path_.posix.dirname(p);
+    return parent === '.' ? Promise.resolve(true) : agent_config_makeFolders(tree, parent);
+}
+/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
+async function agent_config_makeFolders(tree, rel) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
         const dir = external_node_path_.join(tree, ...parts.slice(0, i));
         const st = await (0,lstat/* lstatOrNull */.n)(dir);
         if (!st)
@@ -56622,14 +56615,14 @@ function commitScreen(scanner, deliverables, withheld) {
     return (path, content, kind) => {
         const inPath = scanner.find(path);
         if (inPath.length > 0) {
-            withheld.push(`a file was not committed: its path holds ${(0,secrets_scanner/* inWords */.r)(inPath)}`);
-            return { refuse: `its path holds ${(0,secrets_scanner/* inWords */.r)(inPath)}` };
+            withheld.push(`a file was not committed: its path holds ${(0,secrets_scanner/* inWords */.r4)(inPath)}`);
+            return { refuse: `its path holds ${(0,secrets_scanner/* inWords */.r4)(inPath)}` };
         }
         const text = content.toString('utf8');
         const found = scanner.redact(text);
         if (found.kinds.length === 0)
             return { content };
-        const what = (0,secrets_scanner/* inWords */.r)(found.kinds);
+        const what = (0,secrets_scanner/* inWords */.r4)(found.kinds);
         if (kind === 'file' && deliverables.includes(path)) {
             withheld.push(`${path}: ${what} redacted`);
             return { content: external_node_buffer_.Buffer.from(found.text, 'utf8') };
@@ -56640,9 +56633,6 @@ function commitScreen(scanner, deliverables, withheld) {
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/agent-workspace.js
-
-
-
 
 
 /**
@@ -56678,19 +56668,6 @@ async function restoreBranchConfig(o) {
         commit: o.head,
         replacing: [...given.keys(), ...o.refused]
     });
-}
-/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
-async function makeFolders(tree, rel) {
-    const parts = rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-        const dir = join(tree, ...parts.slice(0, i));
-        const st = await lstatOrNull(dir);
-        if (!st)
-            await mkdir(dir);
-        else if (!st.isDirectory())
-            return false;
-    }
-    return true;
 }
 
 // EXTERNAL MODULE: ./.build/pipeline/outcome.js + 1 modules
@@ -57437,7 +57414,7 @@ function secretNamesOf(config) {
 }
 /** The scanner for one job: the secrets of `env` (see knownSecrets), `names`, and `extra`. */
 function jobSecrets(names, env, extra = []) {
-    return new scanner/* SecretScanner */.J(knownSecrets(env, names, extra));
+    return new scanner/* SecretScanner */.Jq(knownSecrets(env, names, extra));
 }
 
 
@@ -57449,9 +57426,11 @@ function jobSecrets(names, env, extra = []) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  J: () => (/* binding */ SecretScanner),
-  r: () => (/* binding */ inWords)
+  Jq: () => (/* binding */ SecretScanner),
+  r4: () => (/* binding */ inWords)
 });
+
+// UNUSED EXPORTS: redactNoting
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
@@ -57671,6 +57650,16 @@ class SecretScanner {
 }
 function unique(items) {
     return [...new Set(items)];
+}
+/**
+ * `text` with its secrets redacted; a finding is told to `note` in one line naming `where`
+ * and the kinds found, never the value.
+ */
+function redactNoting(secrets, where, text, note) {
+    const r = secrets.redact(text);
+    if (r.kinds.length > 0)
+        note(`${where}: ${inWords(r.kinds)} redacted`);
+    return r.text;
 }
 /** `a GitHub token and the value of ANTHROPIC_API_KEY`, for one line of a report. */
 function inWords(kinds) {

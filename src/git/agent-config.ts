@@ -78,9 +78,15 @@ async function realParents(tree: string, p: string): Promise<boolean> {
 }
 
 /** Makes the folders on the way to `p`; false when something else is in the way. */
-async function makeParents(tree: string, p: string): Promise<boolean> {
-  const parts = p.split('/')
-  for (let i = 1; i < parts.length; i++) {
+function makeParents(tree: string, p: string): Promise<boolean> {
+  const parent = path.posix.dirname(p)
+  return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent)
+}
+
+/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
+export async function makeFolders(tree: string, rel: string): Promise<boolean> {
+  const parts = rel.split('/')
+  for (let i = 1; i <= parts.length; i++) {
     const dir = path.join(tree, ...parts.slice(0, i))
     const st = await lstatOrNull(dir)
     if (!st) await mkdir(dir)

@@ -1,7 +1,4 @@
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import { agentConfigAt, putAgentConfig } from '../git/agent-config.js'
-import { lstatOrNull } from '../git/lstat.js'
+import { agentConfigAt, makeFolders, putAgentConfig } from '../git/agent-config.js'
 import { HANDOFF_DIR } from '../handoff/index.js'
 
 /**
@@ -50,16 +47,4 @@ export async function restoreBranchConfig(o: {
     commit: o.head,
     replacing: [...given.keys(), ...o.refused]
   })
-}
-
-/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
-async function makeFolders(tree: string, rel: string): Promise<boolean> {
-  const parts = rel.split('/')
-  for (let i = 1; i <= parts.length; i++) {
-    const dir = join(tree, ...parts.slice(0, i))
-    const st = await lstatOrNull(dir)
-    if (!st) await mkdir(dir)
-    else if (!st.isDirectory()) return false
-  }
-  return true
 }

@@ -1,4 +1,4 @@
-import { inWords, type SecretScanner } from '../secrets/scanner.js'
+import { inWords, redactNoting, type SecretScanner } from '../secrets/scanner.js'
 import type { Tracker } from './ports.js'
 
 /**
@@ -13,11 +13,7 @@ export function guardedTracker(
   secrets: SecretScanner,
   withheld: (line: string) => void
 ): Tracker {
-  const clean = (where: string, text: string): string => {
-    const r = secrets.redact(text)
-    if (r.kinds.length > 0) withheld(`${where}: ${inWords(r.kinds)} redacted`)
-    return r.text
-  }
+  const clean = (where: string, text: string) => redactNoting(secrets, where, text, withheld)
   // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
   const passOn = <K extends keyof Tracker>(k: K): Tracker[K] => {
     const v = tracker[k]

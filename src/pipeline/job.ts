@@ -21,7 +21,7 @@ import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
 import { cannotRunAs, type Isolation } from '../isolation/sandbox.js'
-import { inWords, type SecretScanner } from '../secrets/scanner.js'
+import { redactNoting, type SecretScanner } from '../secrets/scanner.js'
 import { commandUnavailable, type CommandUnavailableError } from './command-check.js'
 import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
@@ -477,12 +477,8 @@ function withoutSecrets(stage: FinalisedStage, secrets: SecretScanner): Finalise
   const agent = stage.agent
   if (!agent) return stage
   const lines: string[] = []
-  const clean = (where: string, text: string | undefined): string | undefined => {
-    if (text === undefined) return undefined
-    const r = secrets.redact(text)
-    if (r.kinds.length > 0) lines.push(`${where}: ${inWords(r.kinds)} redacted`)
-    return r.text
-  }
+  const clean = (where: string, text: string | undefined): string | undefined =>
+    text === undefined ? undefined : redactNoting(secrets, where, text, (l) => lines.push(l))
   const question = clean("the agent's question", agent.question)
   const resultText = clean("the agent's final text", agent.resultText)
   return {

@@ -158,6 +158,21 @@ function unique(items: string[]): string[] {
   return [...new Set(items)]
 }
 
+/**
+ * `text` with its secrets redacted; a finding is told to `note` in one line naming `where`
+ * and the kinds found, never the value.
+ */
+export function redactNoting(
+  secrets: SecretScanner,
+  where: string,
+  text: string,
+  note: (line: string) => void
+): string {
+  const r = secrets.redact(text)
+  if (r.kinds.length > 0) note(`${where}: ${inWords(r.kinds)} redacted`)
+  return r.text
+}
+
 /** `a GitHub token and the value of ANTHROPIC_API_KEY`, for one line of a report. */
 export function inWords(kinds: readonly string[]): string {
   if (kinds.length <= 1) return kinds[0] ?? 'nothing'
