@@ -169,7 +169,8 @@ describe('itervox-handoff CLI (dist)', () => {
       ['prompt', '--profile', 'researcher', '--timestamp', '2026-05-26 14:58'],
       KEY
     )
-    expect(ts.code).toBe(1)
+    // A bad option value is a usage mistake.
+    expect(ts.code).toBe(2)
     expect(ts.stderr).toContain(
       '--timestamp "2026-05-26 14:58" is not of the form YYYY-MM-DDTHH-MM-SS.mmmZ'
     )
