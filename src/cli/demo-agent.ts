@@ -13,6 +13,8 @@ export const FAIL_AT_VAR = 'ITERVOX_DEMO_FAIL_AT'
  */
 export const demoAgentCommand: Command = {
   summary: "the demo's scripted agent",
+  usage:
+    'Usage: itervox-handoff __demo-agent (run by itervox-handoff demo, with the prompt on stdin)',
   async run() {
     const prompt = await readStdin()
     const path = process.env.ITERVOX_HANDOFF_PATH

@@ -17,11 +17,11 @@ import { git, gitBytes } from '../git/git.js'
 import { formatDuration } from '../pipeline/duration.js'
 import { pipelineDiagram } from '../pipeline/status-view.js'
 import { createLocalIssue, readLocalIssue, type LocalComment } from '../tracker/local.js'
-import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { FAIL_AT_VAR } from './demo-agent.js'
 import { ensureGitignore } from './gitignore.js'
 import { runLocalPipeline, type LocalPipelineResult, type LocalStage } from './local-pipeline.js'
-import { outputMode, StageProgress, stageName, type Out } from './progress.js'
+import { colourOn, outputMode, StageProgress, stageName, type Out } from './progress.js'
 import { PROFILES, scaffoldFiles, STATES } from './scaffold.js'
 
 const USAGE = `
@@ -71,6 +71,7 @@ const PROJECT: Record<string, string> = {
 
 export const demoCommand: Command = {
   summary: 'run the three-profile pipeline on a sample issue, start to end',
+  usage: USAGE,
   async run(argv) {
     const { values, help } = parseCommandArgs('demo', USAGE, argv, {
       'fail-at': { type: 'string' },
@@ -82,14 +83,23 @@ export const demoCommand: Command = {
     const failAt = stringOpt(values['fail-at'])
     const agent = stringOpt(values.agent)
     if (failAt !== undefined && !(PROFILES as readonly string[]).includes(failAt)) {
-      throw new UserError(`demo: --fail-at takes one of ${PROFILES.join(', ')}, not "${failAt}"`)
+      throw new UsageError(
+        `demo: --fail-at takes one of ${PROFILES.join(', ')}, not "${failAt}"`,
+        'demo'
+      )
     }
     if (agent !== undefined) {
       if (!AGENTS.includes(agent)) {
-        throw new UserError(`demo: --agent takes one of ${AGENTS.join(', ')}, not "${agent}"`)
+        throw new UsageError(
+          `demo: --agent takes one of ${AGENTS.join(', ')}, not "${agent}"`,
+          'demo'
+        )
       }
       if (failAt)
-        throw new UserError('demo: --fail-at works with the scripted agent only; leave out --agent')
+        throw new UsageError(
+          'demo: --fail-at works with the scripted agent only; leave out --agent',
+          'demo'
+        )
       const found = resolveCommand(agent, process.cwd(), process.env.PATH, agent)
       if ('error' in found) {
         throw new UserError(`demo: --agent ${agent}: ${agent} is not installed (not found on PATH)`)
@@ -109,7 +119,7 @@ export const demoCommand: Command = {
           '\n'
       )
     }
-    const progress = new StageProgress(out, mode)
+    const progress = new StageProgress(out, mode, colourOn(mode))
     let result: LocalPipelineResult
     try {
       result = await runLocalPipeline({

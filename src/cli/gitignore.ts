@@ -72,9 +72,21 @@ interface Ignored {
 }
 
 /** Which probe paths git ignores, and by which rule (negated matches are not ignores). */
-async function ignoredProbes(root: string): Promise<Ignored[]> {
-  const r = await git(root, ['check-ignore', '--no-index', '--verbose', '-z', '--stdin'], {
-    input: PROBES.map((p) => `${p}\0`).join(''),
+function ignoredProbes(root: string): Promise<Ignored[]> {
+  return checkIgnore(root, PROBES, ['--no-index'])
+}
+
+/**
+ * Which of these root-relative paths a rule leaves out of `git add`, and by which rule. A
+ * path git already tracks is committed whatever the rules say.
+ */
+export function ignoringRules(root: string, paths: string[]): Promise<Ignored[]> {
+  return checkIgnore(root, paths, [])
+}
+
+async function checkIgnore(root: string, paths: string[], flags: string[]): Promise<Ignored[]> {
+  const r = await git(root, ['check-ignore', ...flags, '--verbose', '-z', '--stdin'], {
+    input: paths.map((p) => `${p}\0`).join(''),
     okCodes: [1]
   })
   const fields = r.stdout.split('\0')

@@ -1,6 +1,9 @@
+import { closest } from '../config/did-you-mean.js'
 import { UserError } from '../errors.js'
 import { GitError } from '../git/git-errors.js'
+import { usageLine, UsageError } from './args.js'
 import { commands } from './commands.js'
+import { cliVersion } from './version.js'
 
 const USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
 
@@ -11,17 +14,71 @@ ${Object.entries(commands)
   .map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`)
   .join('\n')}
 
-Run "itervox-handoff <command> --help" for a command's options.`
+Run "itervox-handoff help <command>" (or "itervox-handoff <command> --help") for a command's
+options, "itervox-handoff --version" for the version.
+
+Exit status: 0 done; 1 a mistake in a file, problems found, or a pipeline that gave up;
+2 a usage mistake; 70 an internal error (a bug: please report it); 130 interrupted.`
+
+// Exit statuses, as the README's table lists them.
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
+const EXIT_INTERNAL = 70
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE + '\n')
-    return name ? 0 : 1
+  if (name === undefined) {
+    throw new UsageError(
+      'no command given; name one of the commands above, e.g. itervox-handoff validate'
+    )
   }
-  const command = commands[name]
-  if (!command) throw new UserError(`unknown command "${name}"; run itervox-handoff --help`)
-  return command.run(rest)
+  if (name === '--help' || name === '-h') {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  if (name === '--version' || name === '-V') return printVersion()
+  if (name === 'help') return help(rest)
+  return commandNamed(name).run(rest)
+}
+
+/** `help` alone lists the commands; `help <command>` shows that command's options. */
+function help(args: string[]): number {
+  const [name, ...extra] = args
+  if (name === undefined) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  if (extra.length > 0) {
+    throw new UsageError(
+      `help takes one command, not "${args.join(' ')}"; e.g. itervox-handoff help run`
+    )
+  }
+  process.stdout.write(commandNamed(name).usage.trim() + '\n')
+  return 0
+}
+
+function commandNamed(name: string) {
+  // Own entries only: "constructor" is no command.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (command) return command
+  const visible = Object.keys(commands)
+  const near = closest(name, visible)
+  const what = name.startsWith('-') ? `option ${name} before a command` : `command "${name}"`
+  const hint =
+    near === undefined ? `the commands are ${visible.join(', ')}` : `did you mean ${near}?`
+  throw new UsageError(`unknown ${what}; ${hint}`)
+}
+
+function printVersion(): number {
+  const version = cliVersion()
+  if (version === undefined) {
+    process.stderr.write(
+      'itervox-handoff: version unknown: no package.json of handoff-action above this script; run the CLI from the package (dist/cli/index.js)\n'
+    )
+    return EXIT_FAILURE
+  }
+  process.stdout.write(`itervox-handoff ${version}\n`)
+  return 0
 }
 
 main(process.argv.slice(2)).then(
@@ -29,19 +86,24 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (err: unknown) => {
-    if (err instanceof UserError) {
+    if (err instanceof UsageError) {
+      // The usage first, so that the last line is the one that says what to change.
+      const command = err.command === undefined ? undefined : commands[err.command]
+      process.stderr.write(`${command ? usageLine(command.usage) : USAGE}\n${err.format()}\n`)
+      process.exitCode = EXIT_USAGE
+    } else if (err instanceof UserError) {
       process.stderr.write(err.format() + '\n')
-      process.exitCode = 1
+      process.exitCode = EXIT_FAILURE
     } else if (err instanceof GitError) {
       // Names the command and what git said (a full disk, a broken repository): not our bug.
       process.stderr.write(`itervox-handoff: ${err.message}\n`)
-      process.exitCode = 1
+      process.exitCode = EXIT_FAILURE
     } else {
       // Not the user's doing: show everything so it can be reported.
       process.stderr.write(
         `itervox-handoff: internal error: ${(err as Error)?.stack ?? String(err)}\n`
       )
-      process.exitCode = 2
+      process.exitCode = EXIT_INTERNAL
     }
   }
 )

@@ -2,17 +2,18 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { formatWarning, loadWorkflowFile, readWorkflowText } from '../config/load.js'
 import type { Env } from '../config/interpolate.js'
-import { UserError } from '../errors.js'
+import type { WorkflowConfig } from '../config/types.js'
+import { formatLocation, UserError } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { repoRoot } from '../git/repo.js'
 import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
 import { ACTIONS_WORKFLOW_PATH, actionsWorkflow, agentSecrets } from './actions-workflow.js'
-import { parseCommandArgs, stringOpt, type Command } from './args.js'
-import { ensureGitignore } from './gitignore.js'
+import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
+import { ensureGitignore, ignoringRules } from './gitignore.js'
 import { scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
 
 const USAGE = `
-Usage: itervox-handoff init [--tracker github|local] [--force]
+Usage: itervox-handoff init [--tracker github|local] [--force] [--workflow-only]
 
 Sets up a research → implement → review pipeline at the root of the current git repository:
   WORKFLOW.md                          the states, the three profiles and their automations
@@ -23,67 +24,134 @@ Sets up a research → implement → review pipeline at the root of the current 
                                        or the handoffs (checked with git check-ignore)
   ${ACTIONS_WORKFLOW_PATH.padEnd(37)}the GitHub workflow that runs the stages
                                        (github tracker only), made from WORKFLOW.md's states
-Existing files are kept unless --force is given; running init twice changes nothing.
+Existing files are kept unless --force is given; running init twice changes nothing. A
+.gitignore rule that would leave WORKFLOW.md or the GitHub workflow out of a commit is a
+warning. Exits 0 when every file is in place.
 
 Options:
-  --tracker KIND   github (default): issues and labels on GitHub; local: issue files in
-                   .itervox/issues/, run with itervox-handoff run
-  --force          overwrite the files above that already exist (.gitignore is only patched)
-  -h, --help       show this help
+  --tracker KIND    github (default): issues and labels on GitHub; local: issue files in
+                    .itervox/issues/, run with itervox-handoff run
+  --force           overwrite the files above that already exist (.gitignore is only patched)
+  --workflow-only   rewrite just ${ACTIONS_WORKFLOW_PATH} from WORKFLOW.md as it
+                    is now (after you changed its states), touching nothing else
+  -h, --help        show this help
 `
 
 export const initCommand: Command = {
   summary: 'set up WORKFLOW.md, the profiles, .gitignore and the GitHub workflow',
+  usage: USAGE,
   async run(argv) {
     const { values, help } = parseCommandArgs('init', USAGE, argv, {
       tracker: { type: 'string' },
-      force: { type: 'boolean' }
+      force: { type: 'boolean' },
+      'workflow-only': { type: 'boolean' }
     })
     if (help) return 0
-    const tracker = stringOpt(values.tracker) ?? 'github'
+    const given = stringOpt(values.tracker)
+    const tracker = given ?? 'github'
     if (tracker !== 'github' && tracker !== 'local') {
-      throw new UserError(`init: --tracker must be github or local, not "${tracker}"`)
+      throw new UsageError(`init: --tracker must be github or local, not "${tracker}"`, 'init')
+    }
+    const root = await repoRoot(process.cwd())
+    if (values['workflow-only'] === true) {
+      if (given !== undefined) {
+        throw new UsageError(
+          'init: --workflow-only takes the tracker from WORKFLOW.md; leave out --tracker',
+          'init'
+        )
+      }
+      return writeActionsWorkflowOnly(root)
     }
     const force = values.force === true
-    const root = await repoRoot(process.cwd())
-    const report = (what: string, path: string) =>
-      process.stdout.write(`${what.padEnd(10)}${path}\n`)
 
     const files = scaffoldFiles({ tracker, command: 'claude', implementerPaths: ['**'] })
     for (const f of files) report(place(root, f, force), f.path)
 
     // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
-    const workflowFile = relative(process.cwd(), join(root, 'WORKFLOW.md'))
-    const { config, warnings } = loadWorkflowFile(
-      workflowFile,
-      loadingEnv(readWorkflowText(workflowFile))
-    )
-    for (const w of warnings) process.stderr.write(formatWarning(w) + '\n')
+    const config = loadKeptWorkflow(root)
     if (tracker === 'github') {
       const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
       const what = place(root, file, force)
       report(what, file.path)
       if (what === 'kept' && !holdsText(join(root, file.path), file.text)) {
         process.stderr.write(
-          `note: ${file.path} differs from what WORKFLOW.md calls for; delete it and run init again to rewrite it\n`
+          `note: ${file.path} differs from what WORKFLOW.md calls for; run itervox-handoff init --workflow-only to rewrite it\n`
         )
       }
     }
     report(await ensureGitignore(root), '.gitignore')
     if (tracker === 'local') report(issuesFolder(root), `${LOCAL_ISSUES_DIR}/`)
+    await warnIgnored(root, tracker === 'github' ? [WORKFLOW, ACTIONS_WORKFLOW_PATH] : [WORKFLOW])
 
     const secrets = agentSecrets(config)
     const secret = secrets.length
       ? `the secret${secrets.length > 1 ? 's' : ''} ${secrets.join(', ')}`
       : 'the secret for your agent CLI'
+    const start = startState(config)
     process.stdout.write(
       '\nNext: commit these files' +
         (tracker === 'github'
-          ? `, add ${secret} to the repository, and label an issue "${STATES.start}".\n`
-          : `, write .itervox/issues/<ID>.md (title, state: ${STATES.start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`)
+          ? `, add ${secret} to the repository, and label an issue "${start}".\n`
+          : `, write .itervox/issues/<ID>.md (title, state: ${start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`)
     )
     return 0
   }
+}
+
+const WORKFLOW = 'WORKFLOW.md'
+
+function report(what: string, path: string): void {
+  process.stdout.write(`${what.padEnd(10)}${path}\n`)
+}
+
+/** WORKFLOW.md at the root, as it is now; its warnings go to stderr. */
+function loadKeptWorkflow(root: string): WorkflowConfig {
+  const workflowFile = relative(process.cwd(), join(root, WORKFLOW)) || WORKFLOW
+  const { config, warnings } = loadWorkflowFile(
+    workflowFile,
+    loadingEnv(readWorkflowText(workflowFile))
+  )
+  for (const w of warnings) process.stderr.write(formatWarning(w) + '\n')
+  return config
+}
+
+/** `init --workflow-only`: the GitHub workflow made again from WORKFLOW.md, nothing else. */
+async function writeActionsWorkflowOnly(root: string): Promise<number> {
+  if (!existsSync(join(root, WORKFLOW))) {
+    throw new UserError(
+      `no ${WORKFLOW} at the repository root ${root}; run itervox-handoff init first`
+    )
+  }
+  const config = loadKeptWorkflow(root)
+  if (config.tracker.kind !== 'github') {
+    throw new UserError(
+      `${WORKFLOW} uses the ${config.tracker.kind} tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github`,
+      { file: WORKFLOW }
+    )
+  }
+  const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
+  const path = join(root, file.path)
+  const same = existsSync(path) && statSync(path).isFile() && holdsText(path, file.text)
+  report(same ? 'unchanged' : place(root, file, true), file.path)
+  await warnIgnored(root, [ACTIONS_WORKFLOW_PATH])
+  if (!same) process.stdout.write(`\nNext: commit ${file.path}.\n`)
+  return 0
+}
+
+/** A warning for each file a .gitignore rule would leave out of `git add`. */
+async function warnIgnored(root: string, paths: string[]): Promise<void> {
+  for (const hit of await ignoringRules(root, paths)) {
+    const where = formatLocation({ file: hit.source, line: hit.line })
+    process.stderr.write(
+      `${where}: warning: the rule "${hit.pattern}" ignores ${hit.path}, so git add leaves it out; remove the rule, or add "!/${hit.path}" after it\n`
+    )
+  }
+}
+
+/** The state that starts the pipeline: the first enabled automation's first state. */
+function startState(config: WorkflowConfig): string {
+  const first = config.automations.find((a) => a.enabled)?.states[0]
+  return first ?? config.tracker.activeStates[0] ?? STATES.start
 }
 
 /** Writes the file unless it exists (or with --force); says what it did. */

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { formatWarning } from '../config/load.js'
 import { unknownStateMentions } from '../config/state-mentions.js'
 import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
-import { formatLocation, messageOf, UserError } from '../errors.js'
+import { formatLocation, type Location, messageOf, UserError } from '../errors.js'
 import { readCappedText } from '../files/read-capped.js'
 import { commandUnavailable } from '../pipeline/command-check.js'
 import { checkTemplates } from '../prompt/check-templates.js'
@@ -12,10 +11,19 @@ import { ACTIONS_WORKFLOW_PATH, labelListProblems } from './actions-workflow.js'
 // A workflow file is a few KiB.
 const WORKFLOW_YML_MAX_BYTES = 256 * 1024
 
+export interface PreflightWarning {
+  message: string
+  location?: Location
+}
+
 export interface Preflight {
   errors: UserError[]
-  /** One line each, `file:line: warning: message`. */
-  warnings: string[]
+  warnings: PreflightWarning[]
+}
+
+/** `file:line:col: warning: message`, as a person reads it. */
+export function warningLine(w: PreflightWarning): string {
+  return `${w.location ? `${formatLocation(w.location)}: ` : ''}warning: ${w.message}`
 }
 
 /**
@@ -26,7 +34,7 @@ export interface Preflight {
  */
 export async function preflight(config: WorkflowConfig, root: string): Promise<Preflight> {
   const errors = await checkTemplates(config)
-  const warnings = unknownStateMentions(config).map(formatWarning)
+  const warnings: PreflightWarning[] = unknownStateMentions(config)
 
   // Profiles that share a command (agent.command) are checked and reported together.
   const groups = new Map<string, ProfileConfig[]>()
@@ -52,8 +60,10 @@ export async function preflight(config: WorkflowConfig, root: string): Promise<P
       errors.push(new UserError(text, problem.location))
       continue
     }
-    const where = problem.location ? `${formatLocation(problem.location)}: ` : ''
-    warnings.push(`${where}warning: ${text}; a stage does not start without it`)
+    warnings.push({
+      message: `${text}; a stage does not start without it`,
+      location: problem.location
+    })
   }
 
   const workflow = join(root, ACTIONS_WORKFLOW_PATH)
@@ -65,12 +75,15 @@ export async function preflight(config: WorkflowConfig, root: string): Promise<P
     } catch (err) {
       return {
         errors,
-        warnings: [...warnings, `${shown}: warning: not checked: ${messageOf(err)}`]
+        warnings: [
+          ...warnings,
+          { message: `not checked: ${messageOf(err)}`, location: { file: shown } }
+        ]
       }
     }
     for (const p of labelListProblems(text, config)) {
       if (p.error) errors.push(new UserError(p.message, { file: shown, line: p.line }))
-      else warnings.push(`${shown}:${p.line}: warning: ${p.message}`)
+      else warnings.push({ message: p.message, location: { file: shown, line: p.line } })
     }
   }
   return { errors, warnings }

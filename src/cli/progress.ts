@@ -10,10 +10,24 @@ export interface Out {
   columns?: number
 }
 
-export function outputMode(json: boolean, out: Out): OutputMode {
+/**
+ * JSON when asked; the live line only on a terminal that can move the cursor: never into a
+ * pipe or a file, nor with TERM=dumb (an editor's shell, a CI log).
+ */
+export function outputMode(json: boolean, out: Out, env: Env = process.env): OutputMode {
   if (json) return 'json'
-  return out.isTTY ? 'tty' : 'plain'
+  return out.isTTY && env.TERM !== 'dumb' ? 'tty' : 'plain'
 }
+
+type Env = Record<string, string | undefined>
+
+/** Colour only on the live terminal, and not when NO_COLOR is set (https://no-color.org). */
+export function colourOn(mode: OutputMode, env: Env = process.env): boolean {
+  return mode === 'tty' && !env.NO_COLOR
+}
+
+const COLOURS = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m' } as const
+const RESET = '\x1b[39m'
 
 const TICK_MS = 200
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
@@ -29,7 +43,8 @@ export class StageProgress {
 
   constructor(
     private readonly out: Out,
-    private readonly mode: OutputMode
+    private readonly mode: OutputMode,
+    private readonly colour = false
   ) {}
 
   start(s: StageStart): void {
@@ -49,7 +64,7 @@ export class StageProgress {
   end(s: LocalStage): void {
     this.clear()
     if (this.mode === 'json') return
-    this.out.write(stageLine(s) + '\n')
+    this.out.write(stageLine(s, this.colour) + '\n')
     // Refused requests change what the pipeline does next: never cut, unlike refused files.
     const requests = s.refused.filter((r) => r.startsWith('request refused: '))
     const others = s.refused.filter((r) => !requests.includes(r))
@@ -85,8 +100,14 @@ export function stageName(s: StageStart): string {
   return `${s.profile} in "${s.state}"${extra.length ? ` (${extra.join(', ')})` : ''}`
 }
 
-function stageLine(s: LocalStage): string {
-  const mark = s.outcome === 'succeeded' ? '✓' : s.outcome === 'input_required' ? '?' : '✗'
+function stageLine(s: LocalStage, colour: boolean): string {
+  const [sign, hue] =
+    s.outcome === 'succeeded'
+      ? (['✓', 'green'] as const)
+      : s.outcome === 'input_required'
+        ? (['?', 'yellow'] as const)
+        : (['✗', 'red'] as const)
+  const mark = colour ? `${COLOURS[hue]}${sign}${RESET}` : sign
   const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`
   const file = s.handoffPath ? `\n    ${s.handoffPath}` : ''
   return `${mark} ${stageName(s)} · ${what} · ${formatDuration(s.durationMs, { tenths: true })} · ${s.summary}${file}`

@@ -1,16 +1,15 @@
 import { automationForProfile, unknownProfileError } from '../config/lookup.js'
-import { UserError } from '../errors.js'
 import { repoRoot, resolveCommit } from '../git/repo.js'
 import { isRunTimestamp, runTimestamp } from '../handoff/index.js'
 import { promptForStage } from '../pipeline/stage-prompt.js'
 import { readLocalIssue } from '../tracker/local.js'
 import type { Issue } from '../tracker/types.js'
-import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { baseBranchOf, currentBranch, localForkPoint } from './local-branch.js'
-import { loadWorkflowForCli } from './workflow.js'
+import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
-Usage: itervox-handoff prompt --profile NAME [--issue ID] [--timestamp TS] [--workflow FILE]
+Usage: itervox-handoff prompt --profile NAME [--issue ID] [--timestamp TS] [--workflow FILE] [--json]
 
 Prints the whole prompt the profile's agent would get for a stage run now, built from the
 handoffs committed at HEAD since it left the base branch (workspace.base_branch, or the
@@ -20,9 +19,27 @@ Options:
   --profile NAME    the profile to run (required)
   --issue ID        read the issue from .itervox/issues/ID.md (the local tracker)
   --timestamp TS    run timestamp, YYYY-MM-DDTHH-MM-SS.mmmZ (default: now)
-  --workflow FILE   the workflow file (default: WORKFLOW.md)
+  --workflow FILE   the workflow file (default: the WORKFLOW.md here or in the nearest
+                    folder above, up to the repository's top level)
+  --json            print one JSON object: the prompt and what went into it (see the README)
   -h, --help        show this help
 `
+
+/** What `prompt --json` prints; the README documents it, so keys are only ever added. */
+interface PromptJson {
+  profile: string
+  issue: string | null
+  state: string | null
+  automation: string | null
+  timestamp: string
+  handoffPath: string
+  priorHandoffs: string[]
+  droppedHandoffs: number
+  bytes: number
+  notes: string[]
+  warnings: string[]
+  prompt: string
+}
 
 // Without --issue, the prompt is shown for a stand-in so templates still render.
 const PLACEHOLDER_ISSUE: Issue = {
@@ -38,23 +55,31 @@ const PLACEHOLDER_ISSUE: Issue = {
 
 export const promptCommand: Command = {
   summary: "print the prompt a profile's agent would get now",
+  usage: USAGE,
   async run(argv) {
     const { values, help } = parseCommandArgs('prompt', USAGE, argv, {
       profile: { type: 'string' },
       issue: { type: 'string' },
       timestamp: { type: 'string' },
-      workflow: { type: 'string' }
+      workflow: { type: 'string' },
+      json: { type: 'boolean' }
     })
     if (help) return 0
     const profileName = stringOpt(values.profile)
-    if (!profileName) throw new UserError('prompt: --profile NAME is required')
-    const timestamp = stringOpt(values.timestamp) ?? runTimestamp(new Date())
-    if (!isRunTimestamp(timestamp)) {
-      throw new UserError(
-        `prompt: --timestamp "${timestamp}" is not of the form YYYY-MM-DDTHH-MM-SS.mmmZ, e.g. 2026-05-26T14-30-45.000Z`
+    if (!profileName) {
+      throw new UsageError(
+        'prompt: --profile NAME is required, e.g. --profile researcher',
+        'prompt'
       )
     }
-    const workflowFile = stringOpt(values.workflow) ?? 'WORKFLOW.md'
+    const timestamp = stringOpt(values.timestamp) ?? runTimestamp(new Date())
+    if (!isRunTimestamp(timestamp)) {
+      throw new UsageError(
+        `prompt: --timestamp "${timestamp}" is not of the form YYYY-MM-DDTHH-MM-SS.mmmZ, e.g. 2026-05-26T14-30-45.000Z`,
+        'prompt'
+      )
+    }
+    const workflowFile = findWorkflowFile(stringOpt(values.workflow))
     const root = await repoRoot(process.cwd())
     const config = loadWorkflowForCli(workflowFile)
     const profile = config.agent.profiles[profileName]
@@ -64,10 +89,7 @@ export const promptCommand: Command = {
     const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE
     const automation = automationForProfile(config, profile.name, issue.state)
 
-    if (issueId) {
-      const note = await offIssueBranch(root, issue)
-      if (note) process.stderr.write(`note: ${note}\n`)
-    }
+    const note = issueId ? await offIssueBranch(root, issue) : null
     const head = await resolveCommit(root, 'HEAD')
     const stage = await promptForStage({
       repo: root,
@@ -80,6 +102,25 @@ export const promptCommand: Command = {
       attempt: null,
       timestamp
     })
+    if (values.json === true) {
+      const out: PromptJson = {
+        profile: profile.name,
+        issue: issueId ? issue.id : null,
+        state: issue.state,
+        automation: automation?.id ?? null,
+        timestamp,
+        handoffPath: stage.handoffPath,
+        priorHandoffs: stage.figures.included,
+        droppedHandoffs: stage.figures.dropped,
+        bytes: stage.figures.bytes,
+        notes: note ? [note] : [],
+        warnings: stage.warnings,
+        prompt: stage.prompt
+      }
+      process.stdout.write(JSON.stringify(out, null, 2) + '\n')
+      return 0
+    }
+    if (note) process.stderr.write(`note: ${note}\n`)
     for (const w of stage.warnings) process.stderr.write(`warning: ${w}\n`)
     process.stdout.write(stage.prompt + '\n')
     return 0

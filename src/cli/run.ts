@@ -1,13 +1,13 @@
 import { userInfo } from 'node:os'
 import { relative, resolve } from 'node:path'
-import { UserError } from '../errors.js'
+
 import { repoRoot } from '../git/repo.js'
-import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { withInterrupts } from './interrupts.js'
 import { runLocalPipeline, type LocalPipelineResult } from './local-pipeline.js'
-import { outputMode, StageProgress, type Out } from './progress.js'
+import { colourOn, outputMode, StageProgress, type Out } from './progress.js'
 import { rememberCheckout, restoreCheckout } from './user-checkout.js'
-import { loadWorkflowForCli } from './workflow.js'
+import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
 Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow FILE] [--json]
@@ -23,16 +23,18 @@ Options:
   --issue ID        the local issue, e.g. DEMO-1 (required)
   --until-idle      follow the pipeline until it stops, waits for an answer or escalates
   --reply TEXT      answer the question a waiting stage asked, and resume that stage
-  --workflow FILE   the workflow file (default: WORKFLOW.md)
+  --workflow FILE   the workflow file (default: the WORKFLOW.md here or in the nearest
+                    folder above, up to the repository's top level)
   --json            print one JSON object at the end instead of progress lines
   -h, --help        show this help
 
 Exit status: 0 when the pipeline ran or had nothing to run, 1 on a mistake or when the
-pipeline escalated (gave up), 130 when interrupted.
+pipeline escalated (gave up), 2 on a usage mistake, 130 when interrupted.
 `
 
 export const runCommand: Command = {
   summary: "run the stage for a local issue's state (or the whole pipeline)",
+  usage: USAGE,
   async run(argv) {
     const { values, help } = parseCommandArgs('run', USAGE, argv, {
       issue: { type: 'string' },
@@ -43,17 +45,17 @@ export const runCommand: Command = {
     })
     if (help) return 0
     const issueId = stringOpt(values.issue)
-    if (!issueId) throw new UserError('run: --issue ID is required, e.g. --issue DEMO-1')
+    if (!issueId) throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run')
     const replyText = stringOpt(values.reply)
     if (replyText !== undefined && !replyText.trim()) {
-      throw new UserError('run: --reply needs the text of your answer')
+      throw new UsageError('run: --reply needs the text of your answer', 'run')
     }
-    const workflowFile = stringOpt(values.workflow) ?? 'WORKFLOW.md'
+    const workflowFile = findWorkflowFile(stringOpt(values.workflow))
     const root = await repoRoot(process.cwd())
     const config = loadWorkflowForCli(workflowFile)
 
     const mode = outputMode(values.json === true, process.stdout)
-    const progress = new StageProgress(process.stdout, mode)
+    const progress = new StageProgress(process.stdout, mode, colourOn(mode))
     const was = await rememberCheckout(root)
     let ran: { result: LocalPipelineResult; interrupted: boolean }
     try {

@@ -1,12 +1,14 @@
-import { UserErrors } from '../errors.js'
 import { dirname, resolve } from 'node:path'
+import { formatWarning } from '../config/load.js'
+import type { WorkflowConfig } from '../config/types.js'
+import { UserError, UserErrors } from '../errors.js'
 import { repoRootOf } from '../config/disk-files.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
-import { preflight } from './preflight.js'
-import { loadWorkflowForCli } from './workflow.js'
+import { preflight, warningLine } from './preflight.js'
+import { findWorkflowFile, loadWorkflowChecked } from './workflow.js'
 
 const USAGE = `
-Usage: itervox-handoff validate [--workflow FILE]
+Usage: itervox-handoff validate [--workflow FILE] [--json]
 
 Checks WORKFLOW.md and the profile files it names, and what a run will need: every
 template rendered strictly against a sample issue (first run and retry), the states the
@@ -17,28 +19,52 @@ found here (CI installs its CLI in a step before the action; a stage does not st
 it).
 
 Options:
-  --workflow FILE   the workflow file (default: WORKFLOW.md)
+  --workflow FILE   the workflow file (default: the WORKFLOW.md here or in the nearest
+                    folder above, up to the repository's top level)
+  --json            print one JSON object instead (see the README); exits 1 when it
+                    holds errors
   -h, --help        show this help
 `
 
+/** One problem in `validate --json`; `line` and `col` are null when there is no position. */
+interface JsonProblem {
+  file: string | null
+  line: number | null
+  col: number | null
+  message: string
+}
+
+/** What `validate --json` prints; the README documents it, so keys are only ever added. */
+interface ValidateJson {
+  file: string
+  valid: boolean
+  errors: JsonProblem[]
+  warnings: JsonProblem[]
+  profiles: string[]
+  automations: { states: string[]; profile: string; moveToState: string | null }[]
+}
+
 export const validateCommand: Command = {
   summary: 'check WORKFLOW.md and its profile files',
+  usage: USAGE,
   async run(argv) {
     const { values, help } = parseCommandArgs('validate', USAGE, argv, {
-      workflow: { type: 'string' }
+      workflow: { type: 'string' },
+      json: { type: 'boolean' }
     })
     if (help) return 0
-    const file = stringOpt(values.workflow) ?? 'WORKFLOW.md'
-    const config = loadWorkflowForCli(file)
+    const file = findWorkflowFile(stringOpt(values.workflow))
+    if (values.json === true) return printJson(await validateJson(file))
+
+    const { config, warnings } = loadWorkflowChecked(file)
+    for (const w of warnings) process.stderr.write(formatWarning(w) + '\n')
     const found = await preflight(config, repoRootOf(dirname(resolve(file))))
-    for (const w of found.warnings) process.stderr.write(w + '\n')
+    for (const w of found.warnings) process.stderr.write(warningLine(w) + '\n')
     if (found.errors.length > 0) throw new UserErrors(found.errors)
+    const chain = enabledAutomations(config).map(
+      (a) => `${a.states.join('|')} → ${a.profile}${a.moveToState ? ` → ${a.moveToState}` : ''}`
+    )
     const profiles = Object.keys(config.agent.profiles)
-    const chain = config.automations
-      .filter((a) => a.enabled)
-      .map(
-        (a) => `${a.states.join('|')} → ${a.profile}${a.moveToState ? ` → ${a.moveToState}` : ''}`
-      )
     process.stdout.write(
       `${file} is valid: ${profiles.length} profile${profiles.length === 1 ? '' : 's'} (${profiles.join(', ')}), ` +
         `${chain.length} automation${chain.length === 1 ? '' : 's'}\n` +
@@ -46,4 +72,55 @@ export const validateCommand: Command = {
     )
     return 0
   }
+}
+
+/** Every problem as data: loading stops at the first kind of mistake, as it does for people. */
+async function validateJson(file: string): Promise<ValidateJson> {
+  const out: ValidateJson = {
+    file,
+    valid: false,
+    errors: [],
+    warnings: [],
+    profiles: [],
+    automations: []
+  }
+  let config: WorkflowConfig
+  try {
+    const loaded = loadWorkflowChecked(file)
+    config = loaded.config
+    out.warnings = loaded.warnings.map((w) => problem(w.message, w.location))
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e
+    out.errors = (e instanceof UserErrors ? e.errors : [e]).map((u) =>
+      problem(u.message, u.location)
+    )
+    return out
+  }
+  const found = await preflight(config, repoRootOf(dirname(resolve(file))))
+  out.errors = found.errors.map((u) => problem(u.message, u.location))
+  out.warnings.push(...found.warnings.map((w) => problem(w.message, w.location)))
+  out.valid = out.errors.length === 0
+  out.profiles = Object.keys(config.agent.profiles)
+  out.automations = enabledAutomations(config).map((a) => ({
+    states: a.states,
+    profile: a.profile,
+    moveToState: a.moveToState ?? null
+  }))
+  return out
+}
+
+function printJson(out: ValidateJson): number {
+  process.stdout.write(JSON.stringify(out, null, 2) + '\n')
+  return out.valid ? 0 : 1
+}
+
+function enabledAutomations(config: WorkflowConfig) {
+  return config.automations.filter((a) => a.enabled)
+}
+
+function problem(
+  message: string,
+  at: { file: string; line?: number; col?: number } | undefined
+): JsonProblem {
+  return { file: at?.file ?? null, line: at?.line ?? null, col: at?.col ?? null, message }
 }

@@ -63,3 +63,12 @@ export function interpolate(text: string, env: Env): Interpolated {
   result.value += text.slice(i)
   return result
 }
+
+/**
+ * What to write instead of a `$` that names no variable. `$$` is a literal `$`, except where
+ * no `$` may stay at all (a command, which runs without a shell: command.ts), so the advice
+ * never leads into that rule.
+ */
+export function literalDollarAdvice(dollarAllowed: boolean): string {
+  return dollarAllowed ? 'write $$ for a literal $' : 'a command may not hold a literal $'
+}

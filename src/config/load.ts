@@ -40,6 +40,11 @@ const NO_FRONT_MATTER =
   'missing itervox_schema_version: the file has no front matter (line 1 is not exactly "---"); ' +
   'start the file with a "---" line, "itervox_schema_version: 2" and the settings, then a closing "---"'
 
+// itervox reads an unclosed front matter to the end of the file; when that fails, the prompt
+// template was taken for settings, and yaml's errors would point into it.
+const UNCLOSED =
+  'the front matter that starts here is never closed; add a "---" line after the last setting, before the prompt template'
+
 /**
  * Reads WORKFLOW.md: front matter with positions, `$VAR` interpolation, schema checks, the
  * profile files. Every problem found is thrown at once as UserErrors, one line each.
@@ -50,6 +55,9 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     throw new UserErrors([new UserError(NO_FRONT_MATTER, { file: opts.file, line: 1, col: 1 })])
   }
   const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine)
+  if (parts.unclosed && tree.errors.length > 0) {
+    throw new UserErrors([new UserError(UNCLOSED, { file: opts.file, line: 1, col: 1 })])
+  }
   const problems = new Problems(opts.file, tree.map)
   for (const w of tree.warnings) problems.warn(w.pos, w.message)
   for (const e of tree.errors) problems.error(e.pos, e.message)

@@ -17,7 +17,7 @@ export function checkSchemaVersion(root: Record<string, unknown>, problems: Prob
   } else if (version === 1) {
     problems.error(
       at,
-      'itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into soul_file and instructions_file and set itervox_schema_version: 2 (itervox init --update --workflow WORKFLOW.md does this)'
+      'itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into the files named by soul_file and instructions_file (itervox-handoff init writes an example of each) and set itervox_schema_version: 2'
     )
   } else if (
     typeof version === 'number' &&
@@ -26,7 +26,7 @@ export function checkSchemaVersion(root: Record<string, unknown>, problems: Prob
   ) {
     problems.error(
       at,
-      `unsupported itervox_schema_version ${version}: latest supported version is ${SCHEMA_VERSION}`
+      `unsupported itervox_schema_version ${version}: this itervox-handoff reads version ${SCHEMA_VERSION}; write itervox_schema_version: ${SCHEMA_VERSION}, or use a newer itervox-handoff`
     )
   } else if (version !== SCHEMA_VERSION) {
     problems.error(

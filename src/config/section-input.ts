@@ -1,5 +1,5 @@
 import { DAEMON_ONLY_KEYS, SCHEMA_1_KEYS, type Section } from './daemon-keys.js'
-import { type Env, interpolate } from './interpolate.js'
+import { type Env, interpolate, literalDollarAdvice } from './interpolate.js'
 import type { Problems } from './problems.js'
 import type { Path } from './source-map.js'
 
@@ -57,16 +57,22 @@ function interpolateTree(value: unknown, path: Path, problems: Problems, env: En
 
 function interpolateValue(text: string, path: Path, problems: Problems, env: Env): string {
   const result = interpolate(text, env)
+  // agent.command and a profile's command.
+  const command = path.at(-1) === 'command'
   for (const name of result.missing) {
     problems.errorAt(
       path,
-      `environment variable ${name} is not set or is empty; set it, or write $$ for a literal $`
+      command
+        ? `environment variable ${name} is not set or is empty; set it, or leave it out (${literalDollarAdvice(false)})`
+        : `environment variable ${name} is not set or is empty; set it, or ${literalDollarAdvice(true)}`
     )
   }
   if (result.malformed) {
     problems.errorAt(
       path,
-      'a "${" must be followed by a variable name and "}", as in ${NAME}; write $$ for a literal $'
+      command
+        ? `a "\${" must be followed by a variable name and "}", as in \${NAME} (${literalDollarAdvice(false)})`
+        : `a "\${" must be followed by a variable name and "}", as in \${NAME}; ${literalDollarAdvice(true)}`
     )
   }
   if (result.missing.length > 0 || result.malformed) {

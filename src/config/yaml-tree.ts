@@ -69,7 +69,9 @@ export function readYamlTree(text: string, firstLine: number): YamlTree {
       message: 'YAML: the front matter holds more than one document; remove the "..." line'
     })
   }
-  for (const e of doc.errors) tree.errors.push({ pos: toPos(e.pos[0]), message: yamlMessage(e) })
+  for (const e of placedErrors(text, doc.errors)) {
+    tree.errors.push({ pos: toPos(e.pos[0]), message: e.message })
+  }
   for (const w of doc.warnings)
     tree.warnings.push({ pos: toPos(w.pos[0]), message: yamlMessage(w) })
   if (tree.errors.length > 0 || doc.contents === null) return tree
@@ -82,6 +84,44 @@ export function readYamlTree(text: string, firstLine: number): YamlTree {
     tree.errors.push({ pos: e.pos, message: e.message })
   }
   return tree
+}
+
+interface YamlError {
+  code: string
+  pos: [number, number]
+  message: string
+}
+
+const DEEPER =
+  'YAML: indented deeper than the key above, which already has a value; line it up with that key'
+
+/**
+ * yaml's errors, each where the user has to look. yaml puts a badly indented key at the start
+ * of the blank and comment lines before it, and a key indented deeper than a key with a value
+ * at that value, a line early (twice: as a nested and as a multi-line key).
+ */
+function placedErrors(text: string, errors: readonly YamlError[]): YamlError[] {
+  const spansLine = (e: YamlError) => text.slice(e.pos[0], e.pos[1]).includes('\n')
+  const deeper = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && spansLine(e))
+  const out: YamlError[] = []
+  for (const e of errors) {
+    if (deeper.includes(e)) {
+      const offset = contentAfter(text, text.indexOf('\n', e.pos[0]))
+      out.push({ ...e, pos: [offset, offset], message: DEEPER })
+    } else if (!(e.code === 'BLOCK_AS_IMPLICIT_KEY' && deeper.some((d) => d.pos[0] === e.pos[0]))) {
+      const offset = e.code === 'BAD_INDENT' ? contentAfter(text, e.pos[0]) : e.pos[0]
+      out.push({ ...e, pos: [offset, e.pos[1]], message: yamlMessage(e) })
+    }
+  }
+  return out
+}
+
+/** The offset of the first character at or after `from` that is not blank or a comment. */
+function contentAfter(text: string, from: number): number {
+  const content = /[ \t\r\n]*(?:#[^\n]*[ \t\r\n]*)*/y
+  content.lastIndex = from
+  content.exec(text)
+  return Math.min(content.lastIndex, text.length)
 }
 
 function yamlMessage(e: { message: string }): string {

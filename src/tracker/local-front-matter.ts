@@ -12,6 +12,11 @@ export interface IssueFrontMatter {
   updated?: string
 }
 
+const NO_FRONT_MATTER =
+  'the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"'
+const UNCLOSED =
+  'the front matter that starts here is never closed; add a "---" line after its last field, before the description'
+
 /**
  * Cuts an issue file into its front matter and its trimmed body. The YAML is read as
  * WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field of the
@@ -22,7 +27,11 @@ export function readIssueFrontMatter(
   file: string
 ): { meta: IssueFrontMatter; body: string } {
   const parts = splitFrontMatter(text)
-  if (parts.frontMatter === null) return { meta: { labels: [] }, body: parts.body }
+  // Without one the issue has no state, and the run would stop at that instead of at this.
+  if (parts.frontMatter === null) throw new UserError(NO_FRONT_MATTER, { file, line: 1, col: 1 })
+  // Read on, the description would be taken for fields and yaml's error would point into it;
+  // and the state could not be moved (setLocalIssueState writes before the closing line).
+  if (parts.unclosed) throw new UserError(UNCLOSED, { file, line: 1, col: 1 })
   const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine)
   const first = tree.errors[0]
   if (first) throw new UserError(`invalid front matter: ${first.message}`, { file, ...first.pos })
@@ -30,7 +39,7 @@ export function readIssueFrontMatter(
   if (!isMap(root)) {
     throw new UserError('front matter must be a map of keys (title, state, labels, ...)', {
       file,
-      line: 2
+      ...tree.map.value([])
     })
   }
   const at = (path: (string | number)[]) => ({ file, ...tree.map.value(path) })

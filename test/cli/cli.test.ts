@@ -169,7 +169,8 @@ describe('itervox-handoff CLI (dist)', () => {
       ['prompt', '--profile', 'researcher', '--timestamp', '2026-05-26 14:58'],
       KEY
     )
-    expect(ts.code).toBe(1)
+    // A bad option value is a usage mistake.
+    expect(ts.code).toBe(2)
     expect(ts.stderr).toContain(
       '--timestamp "2026-05-26 14:58" is not of the form YYYY-MM-DDTHH-MM-SS.mmmZ'
     )
@@ -202,17 +203,19 @@ describe('itervox-handoff CLI (dist)', () => {
     }
     const top = await cli(repo, ['--help'])
     expect(top.stdout).toContain('validate')
+    // A usage mistake: the usage, then one line saying what to change; exit 2.
+    const last = (stderr: string) => stderr.trimEnd().split('\n').at(-1)
     const bad = await cli(repo, ['frobnicate'])
-    expect(bad.code).toBe(1)
-    expect(bad.stderr.trim()).toBe('unknown command "frobnicate"; run itervox-handoff --help')
+    expect(bad.code).toBe(2)
+    expect(last(bad.stderr)).toBe(
+      'unknown command "frobnicate"; the commands are init, validate, prompt, run, demo'
+    )
     const flag = await cli(repo, ['validate', '--wokflow', 'x'])
-    expect(flag.code).toBe(1)
-    expect(flag.stderr.trim()).toBe(
-      'unknown option --wokflow for validate; did you mean --workflow? see itervox-handoff validate --help'
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toBe(
+      'Usage: itervox-handoff validate [--workflow FILE] [--json]\nvalidate: unknown option --wokflow; did you mean --workflow?\n'
     )
     const far = await cli(repo, ['run', '--frobnicate'])
-    expect(far.stderr.trim()).toBe(
-      'unknown option --frobnicate for run; see itervox-handoff run --help'
-    )
+    expect(last(far.stderr)).toBe('run: unknown option --frobnicate; see itervox-handoff help run')
   })
 })

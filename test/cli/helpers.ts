@@ -2,7 +2,7 @@
 // has it, in throwaway git repositories, with a scripted agent whose behaviour each test picks
 // per profile.
 import { execFile, execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -40,10 +40,14 @@ let bundled: string | undefined
 /**
  * `src/cli` bundled by esbuild into a temp folder, once per suite. Running the source through
  * tsx instead compiled and loaded every module again in each run, six times the CPU of a run.
+ * The folder is laid out as the package is (dist/cli/ below its package.json), so that
+ * `--version` finds the version.
  */
 function sourceBundle(): string {
   if (bundled) return bundled
-  const out = join(mkdtempSync(join(tmpdir(), 'cli-source-')), 'index.mjs')
+  const dir = mkdtempSync(join(tmpdir(), 'cli-source-'))
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'))
+  const out = join(dir, 'dist', 'cli', 'index.mjs')
   buildSync({
     entryPoints: [join(ROOT, 'src', 'cli', 'index.ts')],
     outfile: out,

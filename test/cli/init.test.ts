@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { actionlint } from '../helpers/actionlint.js'
-import { cli, git, repoWith, ROOT } from './helpers.js'
+import { cliFromSource as cli, git, repoWith, ROOT } from './helpers.js'
 
 const WORKFLOW = '.github/workflows/itervox.yml'
 
@@ -94,12 +94,22 @@ describe('itervox-handoff init', () => {
     const kept = await cli(repo, ['init'])
     expect(kept.stdout).toContain(`kept      ${WORKFLOW}`)
     expect(kept.stderr).toBe(
-      `note: ${WORKFLOW} differs from what WORKFLOW.md calls for; delete it and run init again to rewrite it\n`
+      `note: ${WORKFLOW} differs from what WORKFLOW.md calls for; run itervox-handoff init --workflow-only to rewrite it\n`
     )
     expect(readFileSync(join(repo, 'WORKFLOW.md'), 'utf8')).toBe(edited)
-    rmSync(join(repo, WORKFLOW))
-    const again = await cli(repo, ['init'])
-    expect(again.stdout).toContain(`created   ${WORKFLOW}`)
+    // The next step names the start state WORKFLOW.md has now.
+    expect(kept.stdout).toContain(`and label an issue "Won't wait".\n`)
+    const soul = join(repo, '.itervox/agents/reviewer/SOUL.md')
+    writeFileSync(soul, '# my reviewer\n')
+    const again = await cli(repo, ['init', '--workflow-only'])
+    expect(again).toEqual({
+      code: 0,
+      stdout: `rewritten ${WORKFLOW}\n\nNext: commit ${WORKFLOW}.\n`,
+      stderr: ''
+    })
+    expect(readFileSync(soul, 'utf8')).toBe('# my reviewer\n')
+    expect(readFileSync(join(repo, 'WORKFLOW.md'), 'utf8')).toBe(edited)
+    expect((await cli(repo, ['init', '--workflow-only'])).stdout).toBe(`unchanged ${WORKFLOW}\n`)
     expect(yml()).toContain(`contains(fromJSON('["Won''t wait","Implementing","Reviewing"]')`)
     copyFileSync(join(repo, WORKFLOW), join(written, 'quoted-state.yml'))
     const lint = await actionlint(`${written}/*.yml`)
@@ -158,9 +168,47 @@ describe('itervox-handoff init', () => {
       '.itervox/.gitignore:1: the rule "agents/" still ignores .itervox/agents/researcher/SOUL.md; remove that rule, or re-include the path after it\n'
     )
     const bad = await cli(repo, ['init', '--tracker', 'jira'])
-    expect([bad.code, bad.stderr]).toEqual([
-      1,
-      'init: --tracker must be github or local, not "jira"\n'
+    expect([bad.code, bad.stderr.split('\n').slice(1)]).toEqual([
+      2,
+      ['init: --tracker must be github or local, not "jira"', '']
     ])
+  })
+
+  it('exits 0 having written everything, and warns when a rule would leave WORKFLOW.md out of a commit', async () => {
+    const repo = repoWith({
+      '.gitignore': 'node_modules/\n/*.md\n!README.md\n',
+      'README.md': '# app\n'
+    })
+    const r = await cli(repo, ['init'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe(
+      '.gitignore:2: warning: the rule "/*.md" ignores WORKFLOW.md, so git add leaves it out; remove the rule, or add "!/WORKFLOW.md" after it\n'
+    )
+    for (const p of [...PLACED, WORKFLOW]) expect(existsSync(join(repo, p))).toBe(true)
+    // Once committed, a file is tracked whatever the rules say.
+    git(repo, 'add', '--force', 'WORKFLOW.md')
+    expect((await cli(repo, ['init'])).stderr).toBe('')
+  })
+
+  it('finds the repository root from a subfolder, and --workflow-only needs a github WORKFLOW.md', async () => {
+    const repo = repoWith({ 'src/app.js': '' })
+    const r = await cli(join(repo, 'src'), ['init', '--tracker', 'local'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('(title, state: Todo)')
+    expect(existsSync(join(repo, 'WORKFLOW.md'))).toBe(true)
+    const only = await cli(join(repo, 'src'), ['init', '--workflow-only'])
+    expect(only).toMatchObject({
+      code: 1,
+      stderr:
+        'WORKFLOW.md: WORKFLOW.md uses the local tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github\n'
+    })
+    expect(existsSync(join(repo, WORKFLOW))).toBe(false)
+    const both = await cli(repo, ['init', '--workflow-only', '--tracker', 'github'])
+    expect(both.code).toBe(2)
+    const none = await cli(repoWith({}), ['init', '--workflow-only'])
+    expect(none.code).toBe(1)
+    expect(none.stderr).toMatch(
+      /^no WORKFLOW\.md at the repository root \S+; run itervox-handoff init first\n$/
+    )
   })
 })

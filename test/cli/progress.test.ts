@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import type { LocalStage } from '../../src/cli/local-pipeline.js'
-import { outputMode, StageProgress } from '../../src/cli/progress.js'
+import { colourOn, outputMode, StageProgress } from '../../src/cli/progress.js'
 
 function sink(isTTY: boolean) {
   const writes: string[] = []
@@ -34,9 +34,32 @@ const END: LocalStage = {
 
 describe('stage progress', () => {
   it('picks the mode from --json and the terminal', () => {
-    expect(outputMode(true, { isTTY: true, write: () => true })).toBe('json')
-    expect(outputMode(false, { isTTY: true, write: () => true })).toBe('tty')
+    expect(outputMode(true, { isTTY: true, write: () => true }, {})).toBe('json')
+    expect(outputMode(false, { isTTY: true, write: () => true }, {})).toBe('tty')
     expect(outputMode(false, { write: () => true })).toBe('plain')
+  })
+
+  it('draws no live line for TERM=dumb, and no colour for NO_COLOR or off a terminal', () => {
+    const tty = { isTTY: true, write: () => true }
+    expect(outputMode(false, tty, { TERM: 'dumb' })).toBe('plain')
+    expect(outputMode(false, tty, { TERM: 'xterm-256color' })).toBe('tty')
+    expect(outputMode(false, { isTTY: false, write: () => true }, {})).toBe('plain')
+    expect(colourOn('tty', {})).toBe(true)
+    expect(colourOn('tty', { NO_COLOR: '1' })).toBe(false)
+    // no-color.org: an empty NO_COLOR does not count.
+    expect(colourOn('tty', { NO_COLOR: '' })).toBe(true)
+    expect(colourOn('plain', {})).toBe(false)
+    expect(colourOn('json', {})).toBe(false)
+  })
+
+  it('colours only the outcome mark, and only when asked', () => {
+    const coloured = sink(true)
+    new StageProgress(coloured.out, 'tty', true).end({ ...END, refused: [], logPath: undefined })
+    expect(coloured.writes[0]).toMatch(/^\x1b\[31m✗\x1b\[39m implementer in "Implementing"/)
+    const mono = sink(true)
+    new StageProgress(mono.out, 'tty', false).end({ ...END, refused: [], logPath: undefined })
+    expect(mono.writes[0]).toMatch(/^✗ implementer/)
+    expect(mono.writes.join('')).not.toContain('\x1b')
   })
 
   it('rewrites one line with the time so far on a terminal, then leaves the outcome', () => {

@@ -380,8 +380,15 @@ describe('itervox-handoff run', () => {
 
   it('reports every user mistake as one line', async () => {
     const { repo } = localPipeline()
-    const cases: [string[], string][] = [
+    const usage = [
       [['run'], 'run: --issue ID is required, e.g. --issue DEMO-1'],
+      [['run', '--issue', 'ENG-1', '--reply', ' '], 'run: --reply needs the text of your answer']
+    ]
+    for (const [args, message] of usage) {
+      const r = await cli(repo, args as string[])
+      expect([r.code, r.stderr.split('\n').slice(1)]).toEqual([2, [message, '']])
+    }
+    const cases: [string[], string][] = [
       [
         ['run', '--issue', 'ENG-9'],
         'no local issue ENG-9; create .itervox/issues/ENG-9.md with title and state in its front matter'
@@ -389,8 +396,7 @@ describe('itervox-handoff run', () => {
       [
         ['run', '--issue', '../x'],
         'issue "../x" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1'
-      ],
-      [['run', '--issue', 'ENG-1', '--reply', ' '], 'run: --reply needs the text of your answer']
+      ]
     ]
     for (const [args, message] of cases) {
       const r = await cli(repo, args)
@@ -406,6 +412,18 @@ describe('itervox-handoff run', () => {
     expect(stateless.stderr).toBe(
       'ENG-3 has no state; add "state: Todo" to the front matter of its issue file\n'
     )
+    // Without its front matter, the file says so rather than that the issue has no state.
+    writeFileSync(join(repo, '.itervox/issues/ENG-4.md'), 'title: x\nstate: Todo\n\nBody\n')
+    const bare = await cli(repo, ['run', '--issue', 'ENG-4'])
+    expect([bare.code, bare.stderr]).toEqual([
+      1,
+      '.itervox/issues/ENG-4.md:1:1: the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"\n'
+    ])
+    // A byte-order mark (as some Windows editors write) is no mistake.
+    writeFileSync(join(repo, '.itervox/issues/ENG-5.md'), `\uFEFF${ISSUE('Done')}`)
+    const bom = await cli(repo, ['run', '--issue', 'ENG-5'])
+    expect(bom.code).toBe(0)
+    expect(bom.stdout).toMatch(/^ENG-5 is in "Done"; nothing to run: /)
   })
 })
 

@@ -104,13 +104,15 @@ describe('WORKFLOW.md mistakes, one line each', () => {
     [
       'itervox_schema_version: 2',
       'itervox_schema_version: 3',
-      ['WORKFLOW.md:2:25: unsupported itervox_schema_version 3: latest supported version is 2']
+      [
+        'WORKFLOW.md:2:25: unsupported itervox_schema_version 3: this itervox-handoff reads version 2; write itervox_schema_version: 2, or use a newer itervox-handoff'
+      ]
     ],
     [
       'itervox_schema_version: 2',
       'itervox_schema_version: 1',
       [
-        'WORKFLOW.md:2:25: itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into soul_file and instructions_file and set itervox_schema_version: 2 (itervox init --update --workflow WORKFLOW.md does this)'
+        'WORKFLOW.md:2:25: itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into the files named by soul_file and instructions_file (itervox-handoff init writes an example of each) and set itervox_schema_version: 2'
       ]
     ],
     [
@@ -503,6 +505,49 @@ describe('a disabled reviewer profile', () => {
     )
     expect(errorsOf(text)).toEqual([
       'WORKFLOW.md:8:21: agent.reviewer_profile: profile "reviewer" is disabled; enable it or name another profile'
+    ])
+  })
+})
+
+describe('messages that used to mislead', () => {
+  it('points an unclosed front matter that reads on into the body at its opening "---"', () => {
+    const unclosed = BASE.replace(/\n---\n\nWork on/, '\n\nWork on: {{ issue.title }}')
+    expect(errorsOf(unclosed)).toEqual([
+      'WORKFLOW.md:1:1: the front matter that starts here is never closed; add a "---" line after the last setting, before the prompt template'
+    ])
+  })
+
+  it('reports a badly indented key on its own line, past a comment before it', () => {
+    expect(
+      errorsOf(edit('  completion_state: Done', '  # the end\n   completion_state: Done'))
+    ).toEqual(['WORKFLOW.md:7:4: YAML: All mapping items must start at the same column'])
+  })
+
+  it('reports a key indented deeper than the one above on its own line', () => {
+    expect(errorsOf(edit('  completion_state: Done', '    completion_state: Done'))).toEqual([
+      'WORKFLOW.md:6:5: YAML: All mapping items must start at the same column'
+    ])
+    const deeper = edit(
+      '  completion_state: Done',
+      '  completion_state: Done\n    failed_state: Blocked'
+    )
+    expect(errorsOf(deeper)).toEqual([
+      'WORKFLOW.md:7:5: YAML: indented deeper than the key above, which already has a value; line it up with that key'
+    ])
+  })
+
+  it('never advises $$ in a command, where no $ may stay', () => {
+    const text = edit('agent:\n', 'agent:\n  command: claude --model $MODEL\n')
+    expect(errorsOf(text)).toEqual([
+      'WORKFLOW.md:8:12: agent.command: environment variable MODEL is not set or is empty; set it, or leave it out (a command may not hold a literal $)'
+    ])
+    const malformed = edit('agent:\n', 'agent:\n  command: claude ${MODEL\n')
+    expect(errorsOf(malformed)).toEqual([
+      'WORKFLOW.md:8:12: agent.command: a "${" must be followed by a variable name and "}", as in ${NAME} (a command may not hold a literal $)'
+    ])
+    // Elsewhere $$ is the way to a literal $ (load.test.ts reads it).
+    expect(errorsOf(edit('completion_state: Done', 'completion_state: $DONE'))).toEqual([
+      'WORKFLOW.md:6:21: tracker.completion_state: environment variable DONE is not set or is empty; set it, or write $$ for a literal $'
     ])
   })
 })

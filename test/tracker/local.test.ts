@@ -131,6 +131,28 @@ describe('local tracker', () => {
       )
     })
 
+    it('says the front matter is missing, or never closed, at line 1', () => {
+      expect(errorOf('title: Add CSV\nstate: Todo\n\nBody\n')).toBe(
+        `${FILE}:1:1: the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"`
+      )
+      expect(errorOf('---\ntitle: Add CSV\nstate: Todo\n\nUsers want: CSV: now\n')).toBe(
+        `${FILE}:1:1: the front matter that starts here is never closed; add a "---" line after its last field, before the description`
+      )
+      // Read to the end it would load, but its state could not be moved.
+      expect(errorOf('---\ntitle: Add CSV\nstate: Todo\n')).toMatch(
+        /^\S+:1:1: the front matter that starts here is never closed;/
+      )
+    })
+
+    it('gives each mistake the line it is on', () => {
+      expect(errorOf('---\ntitle: Add CSV\n  state: Todo\n---\nBody\n')).toBe(
+        `${FILE}:3:3: invalid front matter: YAML: indented deeper than the key above, which already has a value; line it up with that key`
+      )
+      expect(errorOf('---\n# the fields\n\n- title\n---\nBody\n')).toBe(
+        `${FILE}:4:1: front matter must be a map of keys (title, state, labels, ...)`
+      )
+    })
+
     it('takes numbers and booleans as text', () => {
       const issue = parseLocalIssue(
         '---\ntitle: 2026\nstate: true\nlabels: [1, bug]\ncreated: 7\n---\n',
