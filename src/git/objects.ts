@@ -113,17 +113,17 @@ export class GitObjects {
     if (!root) throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`)
     const [self] = await this.request('info', [`${root.oid}:${dir}`])
     const what = `${dir} at ${commitish}`
-    if (self?.type === 'tree') return { kind: 'tree', oid: self.oid, size: self.size, what }
+    if (self?.type === 'tree') {
+      this.checkTreeSize(self.size, what)
+      return { kind: 'tree', oid: self.oid, size: self.size, what }
+    }
     // Missing, or not a directory: walk down from the root to say which.
     let tree: { oid: string; size?: number } = root
     for (let i = 0; i < parts.length; i++) {
       const here = parts.slice(0, i).join('/') || '/'
       const raw = await this.readRawTree({ ...tree, what: `${here} at ${commitish}` })
-      const at = Array.from({ length: raw.count }, (_, j) => j).find(
-        (j) => raw.name(j) === parts[i]
-      )
-      if (at === undefined) return { kind: 'missing' }
-      const entry = raw.entry(at)
+      const entry = raw.entries().find((e) => e.name === parts[i])
+      if (!entry) return { kind: 'missing' }
       const path = parts.slice(0, i + 1).join('/')
       if (entry.type !== 'tree') return { kind: 'other', mode: entry.mode, path }
       tree = { oid: entry.oid }
@@ -136,11 +136,7 @@ export class GitObjects {
     const { what } = tree
     const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree]
     if (info?.size === undefined) throw new Error(`${what}: tree ${tree.oid} is missing`)
-    if (info.size > this.maxTreeBytes) {
-      throw new UserError(
-        `${what} is a ${info.size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`
-      )
-    }
+    this.checkTreeSize(info.size, what)
     const [found] = await this.request('contents', [tree.oid])
     if (found?.type !== 'tree' || !found.data) throw new Error(`${what}: ${tree.oid} is not a tree`)
     return new RawTree(found.data, tree.oid.length / 2)
@@ -169,6 +165,14 @@ export class GitObjects {
     this.batch.stdin.end()
     await this.batchExit
     this.batch = undefined
+  }
+
+  private checkTreeSize(size: number, what: string): void {
+    if (size > this.maxTreeBytes) {
+      throw new UserError(
+        `${what} is a ${size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`
+      )
+    }
   }
 
   private request(kind: Pending['kind'], names: string[]): Promise<(Found | null)[]> {
