@@ -9,6 +9,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { UserError } from '../errors.js'
 import { gitInvocation } from './git.js'
+import { RawTree } from './raw-tree.js'
 
 export interface TreeEntry {
   /** Six digits, as `git ls-tree` shows them: `100644`, `100755`, `120000`, `160000`, `040000`. */
@@ -21,6 +22,12 @@ export interface TreeEntry {
   /** The entry's name inside the listed directory. */
   name: string
 }
+
+/** Where a directory is: a tree (to read with `readRawTree`), or why there is none. */
+export type TreeLocation =
+  | { kind: 'tree'; oid: string; size: number; what: string }
+  | { kind: 'missing' }
+  | { kind: 'other'; mode: string; path: string }
 
 export interface TreeListing {
   /** `other`: the path, or one of its parent directories, exists but is not a directory. */
@@ -91,6 +98,13 @@ export class GitObjects {
    * a symlink, a gitlink or a file, or sits under one, is `other` and nothing of it is listed.
    */
   async listTree(commitish: string, dir: string): Promise<TreeListing> {
+    const found = await this.findTree(commitish, dir)
+    if (found.kind !== 'tree') return { ...found, entries: [] }
+    return { kind: 'tree', entries: (await this.readRawTree(found)).entries() }
+  }
+
+  /** Where `dir` is at `commitish`, without reading its entries (see `listTree`). */
+  async findTree(commitish: string, dir: string): Promise<TreeLocation> {
     if (commitish === '' || /[\0\n\r]/.test(commitish)) {
       throw new Error(`not a commit: ${JSON.stringify(commitish)}`)
     }
@@ -98,22 +112,34 @@ export class GitObjects {
     const [root] = await this.request('info', [`${commitish}^{tree}`])
     if (!root) throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`)
     const [self] = await this.request('info', [`${root.oid}:${dir}`])
+    const what = `${dir} at ${commitish}`
     if (self?.type === 'tree') {
-      return { kind: 'tree', entries: await this.readTree(self, `${dir} at ${commitish}`) }
+      this.checkTreeSize(self.size, what)
+      return { kind: 'tree', oid: self.oid, size: self.size, what }
     }
     // Missing, or not a directory: walk down from the root to say which.
     let tree: { oid: string; size?: number } = root
     for (let i = 0; i < parts.length; i++) {
       const here = parts.slice(0, i).join('/') || '/'
-      const entry = (await this.readTree(tree, `${here} at ${commitish}`)).find(
-        (e) => e.name === parts[i]
-      )
-      if (!entry) return { kind: 'missing', entries: [] }
+      const raw = await this.readRawTree({ ...tree, what: `${here} at ${commitish}` })
+      const entry = raw.entries().find((e) => e.name === parts[i])
+      if (!entry) return { kind: 'missing' }
       const path = parts.slice(0, i + 1).join('/')
-      if (entry.type !== 'tree') return { kind: 'other', mode: entry.mode, path, entries: [] }
+      if (entry.type !== 'tree') return { kind: 'other', mode: entry.mode, path }
       tree = { oid: entry.oid }
     }
-    return { kind: 'missing', entries: [] }
+    return { kind: 'missing' }
+  }
+
+  /** A tree's entries, indexed but not yet parsed (`findTree` says where it is). */
+  async readRawTree(tree: { oid: string; size?: number; what: string }): Promise<RawTree> {
+    const { what } = tree
+    const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree]
+    if (info?.size === undefined) throw new Error(`${what}: tree ${tree.oid} is missing`)
+    this.checkTreeSize(info.size, what)
+    const [found] = await this.request('contents', [tree.oid])
+    if (found?.type !== 'tree' || !found.data) throw new Error(`${what}: ${tree.oid} is not a tree`)
+    return new RawTree(found.data, tree.oid.length / 2)
   }
 
   /** The sizes of blobs, without reading them. */
@@ -141,17 +167,12 @@ export class GitObjects {
     this.batch = undefined
   }
 
-  private async readTree(tree: { oid: string; size?: number }, what: string): Promise<TreeEntry[]> {
-    const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree]
-    if (info?.size === undefined) throw new Error(`${what}: tree ${tree.oid} is missing`)
-    if (info.size > this.maxTreeBytes) {
+  private checkTreeSize(size: number, what: string): void {
+    if (size > this.maxTreeBytes) {
       throw new UserError(
-        `${what} is a ${info.size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`
+        `${what} is a ${size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`
       )
     }
-    const [found] = await this.request('contents', [tree.oid])
-    if (found?.type !== 'tree' || !found.data) throw new Error(`${what}: ${tree.oid} is not a tree`)
-    return parseTree(found.data, tree.oid.length / 2)
   }
 
   private request(kind: Pending['kind'], names: string[]): Promise<(Found | null)[]> {
@@ -265,28 +286,6 @@ export class GitObjects {
     this.buffered -= n
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts, n)
   }
-}
-
-/** Parses a raw tree object: `<mode> <name>\0<binary oid>` per entry. */
-function parseTree(data: Buffer, oidBytes: number): TreeEntry[] {
-  const entries: TreeEntry[] = []
-  let i = 0
-  while (i < data.length) {
-    const sp = data.indexOf(0x20, i)
-    const nul = sp < 0 ? -1 : data.indexOf(0, sp + 1)
-    if (nul < 0 || nul + 1 + oidBytes > data.length) throw new Error('malformed git tree object')
-    const mode = data.toString('latin1', i, sp).padStart(6, '0')
-    entries.push({
-      mode,
-      type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
-      oid: data.toString('hex', nul + 1, nul + 1 + oidBytes),
-      size: null,
-      // Names that are not UTF-8 come out with U+FFFD; such names are never shown, only reported.
-      name: data.toString('utf8', sp + 1, nul)
-    })
-    i = nul + 1 + oidBytes
-  }
-  return entries
 }
 
 function blob(oid: string, found: Found | null): Found {

@@ -3,10 +3,11 @@
 // that does not fit, so the cost follows what is shown, not the size of the history.
 import type { GitObjects, TreeEntry } from '../git/objects.js'
 import { BlockBudget } from './budget.js'
-import { isSafeName, selectCandidates, type Candidates, type DirEntry } from './candidates.js'
+import { selectCandidates, type Candidates, type DirEntry } from './candidates.js'
 import { cleanHandoffText, describeCleaning } from './handoff-text.js'
 import { JOIN, fileHeader } from './layout.js'
 import { HANDOFF_DIR } from './naming.js'
+import { treeCandidates } from './tree-candidates.js'
 import { addCounts, emptyCounts, type SanitizeCounts } from './sanitize.js'
 import { decodeUtf8, utf8Length, type Decoded } from './utf8.js'
 
@@ -150,18 +151,23 @@ export async function buildHandoffBlock(
   opts: BlockOptions
 ): Promise<BlockResult> {
   checkOptions(opts)
-  const listing = await git.listTree(at.head, HANDOFF_DIR)
-  if (listing.kind === 'missing') return noBlock([])
-  if (listing.kind === 'other') {
+  const head = await git.findTree(at.head, HANDOFF_DIR)
+  if (head.kind === 'missing') return noBlock([])
+  if (head.kind === 'other') {
     const what =
-      listing.path === HANDOFF_DIR ? HANDOFF_DIR : `${listing.path} (a parent of ${HANDOFF_DIR})`
+      head.path === HANDOFF_DIR ? HANDOFF_DIR : `${head.path} (a parent of ${HANDOFF_DIR})`
     return noBlock([
-      `refused ${what} at ${at.head}: it is ${describeMode(listing.mode)}, not a directory; no prior handoff was read`
+      `refused ${what} at ${at.head}: it is ${describeMode(head.mode)}, not a directory; no prior handoff was read`
     ])
   }
-  const trail = at.since ? await branchOwn(git, listing.entries, at.since) : null
-  const found = selectCandidates(trail?.entries ?? listing.entries, opts)
-  if (trail?.warning) found.warnings.unshift(trail.warning)
+  const before = at.since ? await git.findTree(at.since, HANDOFF_DIR) : null
+  // The same directory at the fork point: the branch added no handoff, nothing to read.
+  if (before?.kind === 'tree' && before.oid === head.oid) return noBlock([])
+  const found = treeCandidates(
+    await git.readRawTree(head),
+    before?.kind === 'tree' ? await git.readRawTree(before) : null,
+    opts
+  )
   const files = found.entries
   const sizeOf = async (file: TreeEntry, i: number): Promise<number> => {
     if (file.size === null) {
@@ -201,32 +207,6 @@ export async function buildHandoffBlock(
     step = it.next(decodeUtf8(bytes))
   }
   return step.value
-}
-
-/**
- * The entries the branch added: a name the base branch already had at the fork point is
- * another issue's deliverable, also when this branch changed its text.
- */
-async function branchOwn(
-  git: GitObjects,
-  entries: TreeEntry[],
-  since: string
-): Promise<{ entries: TreeEntry[]; warning?: string }> {
-  const before = await git.listTree(since, HANDOFF_DIR)
-  if (before.kind !== 'tree') return { entries }
-  const oids = new Map(before.entries.map((e) => [e.name, e.oid]))
-  const changed: string[] = []
-  const own = entries.filter((e) => {
-    const oid = oids.get(e.name)
-    if (oid !== undefined && oid !== e.oid && isSafeName(e.name)) changed.push(e.name)
-    return oid === undefined
-  })
-  if (changed.length === 0) return { entries: own }
-  const shown = changed.slice(0, 10).join(', ') + (changed.length > 10 ? ', …' : '')
-  return {
-    entries: own,
-    warning: `left out ${changed.length} handoff file${changed.length === 1 ? '' : 's'} that ${changed.length === 1 ? 'was' : 'were'} on the base branch before this branch left it, though this branch changed ${changed.length === 1 ? 'it' : 'them'}: ${shown}`
-  }
 }
 
 function overCap(size: number, opts: BlockOptions): Decoded | null {
