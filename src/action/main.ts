@@ -1,48 +1,9 @@
-import * as core from '@actions/core'
-import { failureLine } from './failure-line.js'
-import { maskedSecrets } from './masked-secrets.js'
-import { readSettings } from './inputs.js'
-import { publishReport } from './outputs.js'
-import { isUnfinished } from '../pipeline/outcome.js'
-import { oneLine } from '../pipeline/untrusted-text.js'
-import { runStageJob } from './stage-job.js'
+import { EOL } from 'node:os'
+import { startLine } from './start-line.js'
 
-async function main(): Promise<void> {
-  const controller = new AbortController()
-  // On cancel the runner sends SIGINT, then SIGTERM 7.5 s later, to this process only: the
-  // agent's process group is ended here and its work saved (the post step finishes the rest).
-  const onSignal = (signal: string) => {
-    if (controller.signal.aborted) return
-    core.warning(`received ${signal}: ending the agent and saving its work as a partial`)
-    controller.abort()
-  }
-  process.on('SIGINT', () => onSignal('SIGINT'))
-  process.on('SIGTERM', () => onSignal('SIGTERM'))
-
-  try {
-    const report = await runStageJob(readSettings(), controller.signal)
-    core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
-    await publishReport(report)
-    if (isUnfinished(report.outcome)) {
-      core.setFailed(`stage ${report.outcome}: ${oneLine(report.reason)}`)
-    } else if (report.failure) {
-      core.setFailed(oneLine(report.failure))
-    }
-  } catch (err) {
-    // The runner's masks cover known values; a key recognised by its shape needs the scanner.
-    const secrets = maskedSecrets([], core.getInput('github-token'))
-    const failure = failureLine(err)
-    const message = secrets.redact(oneLine(failure.line)).text
-    if (failure.ours) core.debug(secrets.redact((err as Error)?.stack ?? String(err)).text)
-    await publishReport({
-      outcome: 'failed',
-      reason: message,
-      refused: [],
-      withheld: [],
-      warnings: []
-    }).catch(() => {})
-    core.setFailed(message)
-  }
-}
-
-await main()
+// The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
+// GitHub client, git, the schemas, the templates) loads after that line. @actions/core is part
+// of that rest, as it brings an HTTP client with it: its info is a line on stdout.
+process.stdout.write(`${startLine(process.env)}${EOL}`)
+const { mainStep } = await import('./main-step.js')
+await mainStep()

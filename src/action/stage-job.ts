@@ -18,13 +18,11 @@ import { GitHubTracker } from '../tracker/github.js'
 import { GitHubPort } from '../tracker/github-port.js'
 import { AgentLogEcho } from './agent-log.js'
 import { maskedSecrets } from './masked-secrets.js'
-import { readEvent, triggerFromEvent } from './event.js'
+import { CONTEXT_STATE } from './saved-context.js'
+import { readEventOnce, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import type { StageReport } from './report.js'
 import { loadWorkflowAt } from './workflow-source.js'
-
-/** The state key under which the main step tells the post step where the stage context is. */
-export const CONTEXT_STATE = 'context'
 
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
@@ -53,7 +51,7 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     }).value
   const info = (line: string) => core.info(secrets.redact(line).text)
 
-  const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
+  const trigger = triggerFromEvent(s.eventName, readEventOnce(s.eventPath), {
     issue: s.issue,
     state: s.state
   })

@@ -1,4 +1,5 @@
 import { parseWorkflow, type LoadedWorkflow } from '../config/load.js'
+import { withProfileTexts } from '../config/profiles.js'
 import { UserError } from '../errors.js'
 import { git } from '../git/git.js'
 import { GitObjects } from '../git/objects.js'
@@ -23,15 +24,23 @@ export async function loadWorkflowAt(
     }
     const opts = { file: workflowPath, env }
     // Which profile files WORKFLOW.md names is known only once it is parsed, and parsing wants
-    // them at hand: a first pass just collects the paths.
+    // them at hand: the one pass stands in an empty text for each file and notes its path.
+    // When the files are all there, their texts go into that pass's result; a missing file, or
+    // any other mistake, takes a second pass, which reports every mistake.
     const wanted = new Set<string>()
+    let first: LoadedWorkflow | undefined
     try {
-      parseWorkflow(text, { ...opts, readFile: (p) => (wanted.add(p), '') })
+      first = parseWorkflow(text, { ...opts, readFile: (p) => (wanted.add(p), '') })
     } catch {
-      // The second pass reports every mistake.
+      // Reported below.
     }
     const files = new Map<string, string | null>()
     for (const p of wanted) files.set(p, await readRegularFile(repo, objects, commit, p))
+    if (first && [...files.values()].every((t) => t !== null)) {
+      const profiles = withProfileTexts(first.config.agent.profiles, (p) => files.get(p) ?? '')
+      const agent = { ...first.config.agent, profiles }
+      return { ...first, config: { ...first.config, agent } }
+    }
     return parseWorkflow(text, { ...opts, readFile: (p) => files.get(p) ?? null })
   } finally {
     await objects.close()

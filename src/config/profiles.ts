@@ -121,7 +121,32 @@ function readProfileFile(
     )
     return undefined
   }
-  return { file: where.path, text: text.trim() }
+  return { file: where.path, text: profileText(text) }
+}
+
+/** What of a profile file's text the profile keeps. */
+function profileText(text: string): string {
+  return text.trim()
+}
+
+/**
+ * The profiles, as readProfile makes them, with their files' texts from `read`: for a parse that
+ * stood in empty texts while it learnt which files the profiles name (the texts decide no check).
+ */
+export function withProfileTexts(
+  profiles: Record<string, ProfileConfig>,
+  read: (repoPath: string) => string
+): Record<string, ProfileConfig> {
+  // No prototype, as parseWorkflow makes it: a profile is looked up by a name from outside.
+  const out: Record<string, ProfileConfig> = Object.create(null)
+  for (const [name, profile] of Object.entries(profiles)) {
+    out[name] = {
+      ...profile,
+      soulText: profileText(read(profile.soulFile)),
+      instructionsText: profileText(read(profile.instructionsFile))
+    }
+  }
+  return out
 }
 
 /** Lower-cased, de-duplicated and sorted, as itervox keeps them; unknown names are errors. */

@@ -1,4 +1,4 @@
-import { Liquid } from 'liquidjs'
+import type { Liquid } from 'liquidjs'
 import { closest } from '../config/did-you-mean.js'
 import { UserError } from '../errors.js'
 
@@ -31,26 +31,37 @@ const LIMITS: Record<string, string> = {
   'Invalid string length': TOO_LONG
 }
 
-const engine = new Liquid({
-  strictVariables: true,
-  strictFilters: true,
-  // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
-  lenientIf: true,
-  ownPropertyOnly: true,
-  parseLimit: PARSE_LIMIT_CHARS,
-  renderLimit: RENDER_LIMIT_MS,
-  memoryLimit: MEMORY_LIMIT
-})
+let engine: Promise<Liquid> | undefined
 
-// Templates come from WORKFLOW.md and profile files on the default branch; still, a template
-// must never reach the file system, so the tags that would read one are errors.
-for (const tag of ['include', 'render', 'layout']) {
-  engine.registerTag(tag, {
-    parse() {
-      throw new Error(`{% ${tag} %} is not supported: templates cannot include files`)
-    },
-    render() {}
+/**
+ * The Liquid engine, loaded and set up when a template is first rendered: a job that renders
+ * none (a skipped event, the post step) never loads liquidjs.
+ */
+function liquid(): Promise<Liquid> {
+  engine ??= import('liquidjs').then(({ Liquid }) => {
+    const made = new Liquid({
+      strictVariables: true,
+      strictFilters: true,
+      // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
+      lenientIf: true,
+      ownPropertyOnly: true,
+      parseLimit: PARSE_LIMIT_CHARS,
+      renderLimit: RENDER_LIMIT_MS,
+      memoryLimit: MEMORY_LIMIT
+    })
+    // Templates come from WORKFLOW.md and profile files on the default branch; still, a
+    // template must never reach the file system, so the tags that would read one are errors.
+    for (const tag of ['include', 'render', 'layout']) {
+      made.registerTag(tag, {
+        parse() {
+          throw new Error(`{% ${tag} %} is not supported: templates cannot include files`)
+        },
+        render() {}
+      })
+    }
+    return made
   })
+  return engine
 }
 
 /** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
@@ -74,6 +85,7 @@ export async function renderTemplate(
   src: TemplateSource,
   bindings: Record<string, unknown>
 ): Promise<string> {
+  const engine = await liquid()
   let out: string
   try {
     out = await engine.parseAndRender(src.text, bindings)

@@ -1,0 +1,47 @@
+import * as core from '@actions/core'
+import { failureLine } from './failure-line.js'
+import { maskedSecrets } from './masked-secrets.js'
+import { readSettings } from './inputs.js'
+import { publishReport } from './outputs.js'
+import { isUnfinished } from '../pipeline/outcome.js'
+import { oneLine } from '../pipeline/untrusted-text.js'
+import { runStageJob } from './stage-job.js'
+
+/** The main step, once main.ts has said what it starts: the stage, its report and outputs. */
+export async function mainStep(): Promise<void> {
+  const controller = new AbortController()
+  // On cancel the runner sends SIGINT, then SIGTERM 7.5 s later, to this process only: the
+  // agent's process group is ended here and its work saved (the post step finishes the rest).
+  const onSignal = (signal: string) => {
+    if (controller.signal.aborted) return
+    core.warning(`received ${signal}: ending the agent and saving its work as a partial`)
+    controller.abort()
+  }
+  process.on('SIGINT', () => onSignal('SIGINT'))
+  process.on('SIGTERM', () => onSignal('SIGTERM'))
+
+  try {
+    const report = await runStageJob(readSettings(), controller.signal)
+    core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
+    await publishReport(report)
+    if (isUnfinished(report.outcome)) {
+      core.setFailed(`stage ${report.outcome}: ${oneLine(report.reason)}`)
+    } else if (report.failure) {
+      core.setFailed(oneLine(report.failure))
+    }
+  } catch (err) {
+    // The runner's masks cover known values; a key recognised by its shape needs the scanner.
+    const secrets = maskedSecrets([], core.getInput('github-token'))
+    const failure = failureLine(err)
+    const message = secrets.redact(oneLine(failure.line)).text
+    if (failure.ours) core.debug(secrets.redact((err as Error)?.stack ?? String(err)).text)
+    await publishReport({
+      outcome: 'failed',
+      reason: message,
+      refused: [],
+      withheld: [],
+      warnings: []
+    }).catch(() => {})
+    core.setFailed(message)
+  }
+}

@@ -1,0 +1,176 @@
+import * as core from '@actions/core'
+import { endGroup, groupAlive } from '../agent/process-group.js'
+import { UserError } from '../errors.js'
+import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
+import { takeBack } from '../isolation/agent-tree.js'
+import { findPrivilege } from '../isolation/privilege.js'
+import { UserProcesses } from '../isolation/user-processes.js'
+import { RemoteWorkspace } from '../git/remote-workspace.js'
+import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
+import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
+import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
+import { GitHubTracker } from '../tracker/github.js'
+import { finaliseStage } from '../pipeline/stage.js'
+import { failureLine } from './failure-line.js'
+import { cellText } from '../pipeline/untrusted-text.js'
+import { maskedSecrets } from './masked-secrets.js'
+import { renderSummary, type StageReport } from './report.js'
+import { ownFile } from './saved-context.js'
+
+/**
+ * The `post:` step, for a stage context that post.ts found unfinished. When the main step was
+ * cancelled or timed out before its stage was published, this ends the agent's process group
+ * if it still runs, commits the run's file as a partial (or a note saying what happened) and
+ * pushes it, so a cancelled run loses nothing.
+ */
+export async function finishStage(path: string): Promise<void> {
+  try {
+    const token = core.getInput('github-token')
+    if (token) core.setSecret(token)
+    await finish(path)
+  } catch (err) {
+    core.setFailed(failureLine(err).line)
+  }
+}
+
+async function finish(path: string): Promise<void> {
+  const ctx = ownFile(path) ? loadStageContext(path) : null
+  if (!ctx || ctx.phase === 'done') {
+    core.info('the stage finished in the main step; nothing to do')
+    return
+  }
+  // The context file sits where the agent could have written it: only a narrow shape is
+  // trusted, the branch may never be the default branch, and only the run's partial is
+  // committed (no commit_paths, no files outside .git restored).
+  const workspace = process.env.GITHUB_WORKSPACE
+  const parsed = parseRunFileName(ctx.handoffPath.slice(HANDOFF_DIR.length + 1))
+  if (
+    !workspace ||
+    ctx.repo !== workspace ||
+    !parsed ||
+    ctx.handoffPath !== handoffPath(parsed.timestamp, parsed.profile) ||
+    parsed.profile !== ctx.profile ||
+    !/^[0-9a-f]{40,64}$/.test(ctx.baseSha) ||
+    !/^[1-9]\d{0,9}$/.test(ctx.issue)
+  ) {
+    throw new UserError(
+      'the stage context left by the main step is not one this action wrote; nothing was committed'
+    )
+  }
+  const token = core.getInput('github-token')
+  // The profile's secrets by name (the context holds names only), their values from here.
+  const secrets = maskedSecrets(ctx.secretNames, token)
+  const say = (body: string) => secrets.redact(body).text
+  const tracker = trackerFromEnv(token)
+  const defaultBranch = (await tracker.getRepo()).defaultBranch
+  if (ctx.branch === defaultBranch) {
+    throw new UserError(
+      `the stage context names the default branch ${defaultBranch}; nothing was committed`
+    )
+  }
+  const trusted: StageContext = {
+    ...ctx,
+    commitPaths: [],
+    snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
+  }
+
+  if (ctx.phase === 'published') {
+    // The work is on the remote; only the pipeline's next step may be missing.
+    saveStageContext(path, { ...ctx, phase: 'done' })
+    await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
+    await tracker.comment(
+      Number(ctx.issue),
+      say(
+        `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`
+      )
+    )
+    return
+  }
+  if (ctx.sandbox) {
+    // Everything of the agent user ends before its tree is taken back and read.
+    const privilege = findPrivilege()
+    const user = ctx.sandbox.user
+    if (!privilege || user.name !== (core.getInput('agent-user') || DEFAULT_AGENT_USER)) {
+      throw new UserError(
+        `the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`
+      )
+    }
+    await new UserProcesses(user, privilege).end(2000)
+    if (ctx.tree === undefined) trusted.tree = await takeBack(privilege, ctx.sandbox)
+  } else if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
+    core.info(`ending the agent's process group ${ctx.agentPgid}`)
+    await endGroup(ctx.agentPgid, 2000)
+  }
+  // A stage already judged and committed keeps its outcome: only its publishing was cut short.
+  const judged = ctx.phase === 'committed' ? ctx.committed : undefined
+  const reason = judged
+    ? `the job ended after the stage ${judged.outcome === 'succeeded' ? 'finished' : 'ended'} (${judged.outcome}), before it was published`
+    : 'the job was cancelled or timed out before the stage finished'
+  const done = judged
+    ? {
+        commit: { sha: judged.sha, dropped: [] },
+        handoffPath: judged.handoffPath,
+        withheld: [] as string[],
+        warnings: [] as string[]
+      }
+    : await finaliseStage(trusted, { outcome: 'cancelled', reason }, secrets)
+  let pushed: string | undefined
+  let where = ''
+  if (done.commit.sha) {
+    const workspace = new RemoteWorkspace({
+      repo: ctx.repo,
+      baseBranch: defaultBranch,
+      ...(token
+        ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
+        : {})
+    })
+    const prepared = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
+    const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`
+    const published = await workspace.publish(prepared, done.commit.sha, rescue)
+    if ('failed' in published) {
+      where = ` Its work could not be pushed (${published.failed}).`
+    } else {
+      pushed = published.commit
+      const ref = published.rescuedTo ?? ctx.branch
+      core.info(`pushed ${pushed.slice(0, 12)} to ${ref}`)
+      if (done.handoffPath) where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`
+    }
+  }
+  saveStageContext(path, { ...ctx, phase: 'done' })
+  // An unfinished stage must not look like a pipeline still at work.
+  const again = judged
+    ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
+    : 'Move the issue back into its state to run the stage again.'
+  await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
+  const withheld = done.withheld.length
+    ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
+    : ''
+  await tracker.comment(
+    Number(ctx.issue),
+    say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`)
+  )
+  const summary = secrets.redactDeep<StageReport>({
+    outcome: judged?.outcome ?? 'cancelled',
+    reason,
+    issue: ctx.issue,
+    profile: ctx.profile,
+    branch: ctx.branch,
+    commit: pushed,
+    handoffPath: done.handoffPath ?? undefined,
+    refused: done.commit.dropped.map((d) => `${d.path}: ${d.reason}`),
+    withheld: done.withheld,
+    warnings: done.warnings
+  }).value
+  await core.summary.addRaw(renderSummary(summary)).write()
+}
+
+function trackerFromEnv(token: string): GitHubTracker {
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
+  return new GitHubTracker({
+    token,
+    apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    owner,
+    repo,
+    states: []
+  })
+}
