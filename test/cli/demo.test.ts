@@ -156,28 +156,35 @@ describe('itervox-handoff demo', () => {
   it('reports every mistake in its options as one line', async () => {
     const full = mkdtempSync(join(tmpdir(), 'cli-demo-'))
     writeFileSync(join(full, 'x'), '')
-    const cases: [string[], string][] = [
+    const usage =
+      'Usage: itervox-handoff demo [--fail-at PROFILE] [--agent claude|codex|gemini] [--dir DIR] [--json]\n'
+    // A usage mistake exits 2 with the usage first; a machine that cannot run it exits 1.
+    const cases: [string[], number, string][] = [
       [
         ['demo', '--fail-at', 'tester'],
-        'demo: --fail-at takes one of researcher, implementer, reviewer, not "tester"'
+        2,
+        usage + 'demo: --fail-at takes one of researcher, implementer, reviewer, not "tester"'
       ],
       [
         ['demo', '--agent', 'cursor'],
-        'demo: --agent takes one of claude, codex, gemini, not "cursor"'
+        2,
+        usage + 'demo: --agent takes one of claude, codex, gemini, not "cursor"'
       ],
       [
         ['demo', '--agent', 'codex'],
+        1,
         'demo: --agent codex: codex is not installed (not found on PATH)'
       ],
       [
         ['demo', '--agent', 'claude', '--fail-at', 'reviewer'],
-        'demo: --fail-at works with the scripted agent only; leave out --agent'
+        2,
+        usage + 'demo: --fail-at works with the scripted agent only; leave out --agent'
       ],
-      [['demo', '--dir', full], `demo: --dir ${full} is not empty; give a new or empty folder`]
+      [['demo', '--dir', full], 1, `demo: --dir ${full} is not empty; give a new or empty folder`]
     ]
-    for (const [args, message] of cases) {
+    for (const [args, code, message] of cases) {
       const r = await cli(full, args, { PATH: '/nonexistent' })
-      expect([r.code, r.stderr]).toEqual([1, message + '\n'])
+      expect([r.code, r.stderr]).toEqual([code, message + '\n'])
     }
   })
 })
