@@ -3,11 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { parse } from 'yaml'
+import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
 import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
 import { loadWorkflowFile } from '../../src/config/load.js'
 import { actionlint, findings, type Lint } from '../helpers/actionlint.js'
 
 const DIR = '.github/workflows'
+const CLAUDE = AGENT_CLI_VERSIONS.claude
 
 type Step = { name?: string; id?: string; uses?: string; run?: string } & Record<string, unknown>
 interface Job {
@@ -150,7 +152,8 @@ describe.each([
       chain
     })
     expect(action?.env).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' })
-    const install = stepIndex((s) => s.run === 'npm install -g @anthropic-ai/claude-code')
+    // The version the contract suite tests, as the workflows init writes pin it.
+    const install = stepIndex((s) => s.run === `npm install -g ${CLAUDE.pkg}@${CLAUDE.version}`)
     expect(install).toBeGreaterThan(-1)
     expect(install).toBeLessThan(actionAt)
     // No other step sees the model key; the App key only reaches the token step.
