@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url'
 
 const OPERATIONS = [
   'GET /repos/{owner}/{repo}',
+  'GET /repos/{owner}/{repo}/actions/permissions',
+  'GET /repos/{owner}/{repo}/actions/permissions/workflow',
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
   'GET /repos/{owner}/{repo}/issues/{issue_number}',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',

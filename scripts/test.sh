@@ -19,15 +19,6 @@ timed() {
   echo "$status" >"$tmp/$name.status"
 }
 
-dist_check() {
-  node scripts/build.mjs "$tmp/dist" --no-check || return 1
-  if ! diff -r "$tmp/dist" dist >/dev/null 2>&1; then
-    echo 'dist/ differs from a fresh build: run `npm run build` and commit dist/.'
-    diff -rq "$tmp/dist" dist || true
-    return 1
-  fi
-}
-
 # The agent CLI contract suite spends most of its time waiting on the real CLIs, so it runs
 # beside everything else, from the start; its log is printed at the end.
 timed contract npm run --silent test:contract >"$tmp/contract.log" 2>&1 &
@@ -41,7 +32,7 @@ contract=$!
 # own log, printed whole under its name after jest's output.
 {
   renice -n 10 -p "$BASHPID" >/dev/null
-  timed dist dist_check >"$tmp/dist.log" 2>&1 &
+  timed dist bash scripts/dist-check.sh >"$tmp/dist.log" 2>&1 &
   timed types node scripts/types-and-lint.mjs >"$tmp/types.log" 2>&1 &
   timed unused knip --no-progress >"$tmp/unused.log" 2>&1 &
   timed format prettier --check . --log-level warn >"$tmp/format.log" 2>&1 &

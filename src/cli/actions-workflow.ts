@@ -2,18 +2,19 @@ import { basename } from 'node:path'
 import { sameState } from '../config/lookup.js'
 import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import type { WorkflowConfig } from '../config/types.js'
+import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
 
 export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1'
 
-// The agent CLIs the presets know: their npm package and the key they read (`codex exec`
-// reads CODEX_API_KEY; with only OPENAI_API_KEY it sends no key at all).
-const AGENT_CLIS: Record<string, { pkg: string; secret: string }> = {
-  claude: { pkg: '@anthropic-ai/claude-code', secret: 'ANTHROPIC_API_KEY' },
-  codex: { pkg: '@openai/codex', secret: 'CODEX_API_KEY' },
-  gemini: { pkg: '@google/gemini-cli', secret: 'GEMINI_API_KEY' }
+// The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
+// OPENAI_API_KEY it sends no key at all).
+const AGENT_SECRETS: Record<AgentCliName, string> = {
+  claude: 'ANTHROPIC_API_KEY',
+  codex: 'CODEX_API_KEY',
+  gemini: 'GEMINI_API_KEY'
 }
 
 // Above the agent's own deadline, so the action can still commit a partial and report.
@@ -105,7 +106,9 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     ...(clis.packages.length > 0
       ? [
           '',
-          '      # Installed before any secret is in the environment. Pin a version in your copy.',
+          '      # Installed before any secret is in the environment, at the version the action was',
+          '      # tested with. To update: change it here, or run itervox-handoff init --workflow-only',
+          '      # with a newer itervox-handoff.',
           '      - name: Install the agent CLI',
           `        run: npm install -g ${clis.packages.join(' ')}`
         ]
@@ -211,10 +214,11 @@ function agentClis(config: WorkflowConfig): {
   for (const p of Object.values(config.agent.profiles)) {
     if (!p.enabled) continue
     const command = p.argv[0] ?? ''
-    const known = AGENT_CLIS[basename(command)]
-    if (known) {
-      packages.add(known.pkg)
-      secrets.add(known.secret)
+    const name = basename(command)
+    if (Object.hasOwn(AGENT_SECRETS, name)) {
+      const { pkg, version } = AGENT_CLI_VERSIONS[name as AgentCliName]
+      packages.add(`${pkg}@${version}`)
+      secrets.add(AGENT_SECRETS[name as AgentCliName])
     } else if (!command.includes('/')) {
       // A script in the repository needs no installing; anything else does.
       others.add(command)

@@ -2,12 +2,14 @@ import type { Command } from './args.js'
 import { demoCommand } from './demo.js'
 import { demoAgentCommand } from './demo-agent.js'
 import { initCommand } from './init.js'
+import { labelsCommand } from './labels.js'
 import { promptCommand } from './prompt.js'
 import { runCommand } from './run.js'
 import { validateCommand } from './validate.js'
 
 export const commands: Record<string, Command> = {
   init: initCommand,
+  labels: labelsCommand,
   validate: validateCommand,
   prompt: promptCommand,
   run: runCommand,

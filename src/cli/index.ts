@@ -3,7 +3,7 @@ import { UserError } from '../errors.js'
 import { GitError } from '../git/git-errors.js'
 import { usageLine, UsageError } from './args.js'
 import { commands } from './commands.js'
-import { cliVersion } from './version.js'
+import { cliVersion, PACKAGE_NAME } from './version.js'
 
 const USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
 
@@ -73,7 +73,7 @@ function printVersion(): number {
   const version = cliVersion()
   if (version === undefined) {
     process.stderr.write(
-      'itervox-handoff: version unknown: no package.json of handoff-action above this script; run the CLI from the package (dist/cli/index.js)\n'
+      `itervox-handoff: version unknown: no package.json of ${PACKAGE_NAME} above this script; run the CLI from the package (dist/cli/index.js)\n`
     )
     return EXIT_FAILURE
   }

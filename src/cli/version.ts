@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
-const PACKAGE_NAME = 'handoff-action'
+/** The npm package the CLI is published in. */
+export const PACKAGE_NAME = '@itervox/handoff'
 
 /**
  * This CLI's version, from the package.json of the package it runs from: the bundle is

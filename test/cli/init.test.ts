@@ -10,6 +10,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
 import { actionlint } from '../helpers/actionlint.js'
 import { cliFromSource as cli, git, repoWith, ROOT } from './helpers.js'
 
@@ -74,7 +75,8 @@ describe('itervox-handoff init', () => {
     expect(yml()).toContain(
       `contains(fromJSON('["Todo","Implementing","Reviewing"]'), github.event.label.name)`
     )
-    expect(yml()).toContain('run: npm install -g @anthropic-ai/claude-code')
+    const { pkg, version } = AGENT_CLI_VERSIONS.claude
+    expect(yml()).toContain(`run: npm install -g ${pkg}@${version}\n`)
     expect(yml()).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}')
     expect(yml()).toContain('timeout-minutes: 75')
     // The README shows this very file (without its header comment) as the workflow to add.

@@ -5,16 +5,14 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { AGENT_CLI_VERSIONS, type AgentCliName } from '../../src/agent/cli-versions.js'
 
 const run = promisify(execFile)
 
-export type CliName = 'claude' | 'codex' | 'gemini'
+export type CliName = AgentCliName
 
-export const PINNED: Record<CliName, { pkg: string; version: string }> = {
-  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
-  codex: { pkg: '@openai/codex', version: '0.171.0' },
-  gemini: { pkg: '@google/gemini-cli', version: '0.61.0' }
-}
+// Kept in src, so that the workflows `init` writes install the very versions tested here.
+export const PINNED = AGENT_CLI_VERSIONS
 
 function cacheRoot(): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache')

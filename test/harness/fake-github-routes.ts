@@ -209,6 +209,31 @@ export function routes(
       body: repoJson(roots, repo, state.openIssueCount())
     }),
 
+    'GET /repos/{owner}/{repo}/actions/permissions': () => {
+      const a = state.actionsSettings
+      const body = a.enabled
+        ? {
+            enabled: true,
+            allowed_actions: a.allowedActions,
+            ...(a.allowedActions === 'selected'
+              ? {
+                  selected_actions_url: `${roots.api}/repos/${state.fullName}/actions/permissions/selected-actions`
+                }
+              : {}),
+            sha_pinning_required: a.shaPinningRequired
+          }
+        : { enabled: false }
+      return { status: 200, body }
+    },
+
+    'GET /repos/{owner}/{repo}/actions/permissions/workflow': () => ({
+      status: 200,
+      body: {
+        default_workflow_permissions: state.actionsSettings.defaultWorkflowPermissions,
+        can_approve_pull_request_reviews: state.actionsSettings.canApprovePullRequestReviews
+      }
+    }),
+
     'GET /repos/{owner}/{repo}/collaborators/{username}/permission': (req) => {
       const username = req.params.username ?? ''
       const role = state.roleOf(username)

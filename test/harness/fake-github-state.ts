@@ -93,10 +93,27 @@ export function fakeSha(seed: string): string {
   return out.slice(0, 40)
 }
 
+/** Settings → Actions → General, as a new repository has them; tests change them directly. */
+export interface ActionsSettings {
+  enabled: boolean
+  allowedActions: 'all' | 'local_only' | 'selected'
+  shaPinningRequired: boolean
+  defaultWorkflowPermissions: 'read' | 'write'
+  /** "Allow GitHub Actions to create and approve pull requests". */
+  canApprovePullRequestReviews: boolean
+}
+
 export class GitHubState {
   readonly repoRecord: RepoRecord
   readonly tokenUser: UserRecord
   readonly dispatches: Dispatch[] = []
+  readonly actionsSettings: ActionsSettings = {
+    enabled: true,
+    allowedActions: 'all',
+    shaPinningRequired: false,
+    defaultWorkflowPermissions: 'read',
+    canApprovePullRequestReviews: false
+  }
   private nextId = 1000
   private nextNumber = 1
   private readonly users = new Map<string, UserRecord>()

@@ -46,6 +46,10 @@ describe('fake GitHub: its answers conform to the OpenAPI description', () => {
       return res.data as Record<string, unknown>
     }
     await expectStatus('GET', R, 200)
+    await expectStatus('GET', `${R}/actions/permissions`, 200)
+    fake.actionsSettings.allowedActions = 'selected'
+    await expectStatus('GET', `${R}/actions/permissions`, 200)
+    await expectStatus('GET', `${R}/actions/permissions/workflow`, 200)
     await expectStatus('GET', `${R}/collaborators/alice/permission`, 200)
     await expectStatus('GET', `${R}/issues/${issue}`, 200)
     await expectStatus('GET', `${R}/issues/${pr}`, 200)

@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { parse } from 'yaml'
+import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
 import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
 import { loadWorkflowFile } from '../../src/config/load.js'
+import type { WorkflowConfig } from '../../src/config/types.js'
+import { actionsWorkflow } from '../../src/cli/actions-workflow.js'
+import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { actionlint, findings, type Lint } from '../helpers/actionlint.js'
 
 const DIR = '.github/workflows'
+const CLAUDE = AGENT_CLI_VERSIONS.claude
 
 type Step = { name?: string; id?: string; uses?: string; run?: string } & Record<string, unknown>
 interface Job {
@@ -36,9 +41,23 @@ function load(file: string): { workflow: Workflow; job: Job } {
 const ACTION_INPUTS = Object.keys(
   (parse(readFileSync('action.yml', 'utf8')) as { inputs: Record<string, unknown> }).inputs
 )
-const SEED = loadWorkflowFile('test/fixtures/workflows/seed/WORKFLOW.md', {
-  LINEAR_API_KEY: 'lin_api_test'
-}).config
+// The pipeline `init` writes, which the README and these examples show.
+const SEED = initPipeline()
+
+function initPipeline(): WorkflowConfig {
+  const dir = mkdtempSync(join(tmpdir(), 'itervox-init-pipeline-'))
+  for (const f of scaffoldFiles({
+    tracker: 'github',
+    command: 'claude',
+    implementerPaths: ['**']
+  })) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true })
+    writeFileSync(join(dir, f.path), f.text)
+  }
+  const { config } = loadWorkflowFile(join(dir, 'WORKFLOW.md'), {})
+  rmSync(dir, { recursive: true, force: true })
+  return config
+}
 
 describe('workflow files', () => {
   // One actionlint run over our workflows and a broken copy of one of them.
@@ -111,6 +130,9 @@ describe.each([
   })
 
   it('filters in `if:` on the pipeline state labels and on needs-input replies by people', () => {
+    // Exactly the `if:` init writes for its pipeline.
+    const written = parse(actionsWorkflow(SEED)) as Workflow
+    expect(job.if).toBe(Object.values(written.jobs)[0]!.if)
     for (const state of SEED.tracker.activeStates) expect(job.if).toContain(`"${state}"`)
     expect(job.if).toContain("contains(github.event.issue.labels.*.name, 'needs-input')")
     expect(job.if).toContain('github.event.comment.author_association')
@@ -150,7 +172,8 @@ describe.each([
       chain
     })
     expect(action?.env).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.ANTHROPIC_API_KEY }}' })
-    const install = stepIndex((s) => s.run === 'npm install -g @anthropic-ai/claude-code')
+    // The version the contract suite tests, as the workflows init writes pin it.
+    const install = stepIndex((s) => s.run === `npm install -g ${CLAUDE.pkg}@${CLAUDE.version}`)
     expect(install).toBeGreaterThan(-1)
     expect(install).toBeLessThan(actionAt)
     // No other step sees the model key; the App key only reaches the token step.

@@ -1,0 +1,104 @@
+// The package as npm would publish it: `npm pack` once, then the tarball run through `npm exec`
+// in an empty folder with a cache of its own and --offline. The bundle in dist/ holds every
+// runtime package, so the tarball must install nothing else: any download would fail here.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ROOT, type Run } from './helpers.js'
+
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+
+interface Packed {
+  filename: string
+  files: { path: string }[]
+}
+
+let dir: string
+let tarball: string
+let packed: Packed
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'handoff-pack-'))
+  const out = execFileSync(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+    { cwd: ROOT, encoding: 'utf8', env: npmEnv() }
+  )
+  packed = (JSON.parse(out) as Packed[])[0]!
+  tarball = join(dir, packed.filename)
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** npm with a HOME and cache of its own, offline, and none of jest's switches. */
+function npmEnv(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    npm_config_cache: join(dir, 'npm-cache'),
+    npm_config_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false'
+  }
+}
+
+/** `npm exec --package=<tarball> -- itervox-handoff ARGS` in `cwd`. */
+function npmExec(cwd: string, args: string[]): Promise<Run> {
+  const argv = ['exec', '--yes', `--package=${tarball}`, '--', 'itervox-handoff', ...args]
+  return new Promise((done) => {
+    execFile('npm', argv, { cwd, env: npmEnv() }, (err, stdout, stderr) => {
+      const code = err ? (err as { code?: unknown }).code : 0
+      done({ code: typeof code === 'number' ? code : 1, stdout, stderr })
+    })
+  })
+}
+
+describe('the published package', () => {
+  it('holds the bundles, the action and the documents, and no dependency', () => {
+    const paths = packed.files.map((f) => f.path)
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'CHANGELOG.md',
+        'action.yml',
+        'dist/cli/index.js',
+        'dist/main/index.js',
+        'dist/post/index.js'
+      ])
+    )
+    const outside = paths.filter(
+      (p) =>
+        !p.startsWith('dist/') &&
+        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'action.yml'].includes(p)
+    )
+    expect(outside).toEqual([])
+    const manifest = JSON.parse(
+      execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })
+    ) as Record<string, unknown>
+    expect(manifest).toMatchObject({
+      name: '@itervox/handoff',
+      bin: { 'itervox-handoff': 'dist/cli/index.js' },
+      publishConfig: { access: 'public' }
+    })
+    expect(manifest).not.toHaveProperty('private')
+    expect(manifest).not.toHaveProperty('dependencies')
+  })
+
+  it('runs from the tarball in an empty folder, offline: --version, then the demo', async () => {
+    const empty = join(dir, 'empty')
+    mkdirSync(empty)
+    const version = await npmExec(empty, ['--version'])
+    expect(version).toMatchObject({ code: 0, stdout: `itervox-handoff ${PKG.version}\n` })
+
+    const demo = await npmExec(empty, ['demo', '--dir', join(dir, 'demo')])
+    expect(demo.stderr).toBe('')
+    expect(demo.code).toBe(0)
+    expect(demo.stdout).toContain('DEMO-1 is in "Done"')
+    // npm installed it outside the folder; nothing was written here.
+    expect(execFileSync('ls', ['-A', empty], { encoding: 'utf8' })).toBe('')
+  }, 120_000)
+})
