@@ -147,8 +147,13 @@ describe('validateBranchName', () => {
     const parts = ['a', 'b/', '/', '.', '..', '.lock', '@', '@{', '{', '-', ' ', '~', '^', ':']
     parts.push('?', '*', '[', '\\', '\x7f', '\t', 'é', 'HEAD')
     let seed = 7
-    const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length]!
-    const names = [...parts, ...Array.from({ length: 300 }, () => pick() + pick() + pick())]
+    const pick = () => parts[((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) % parts.length]!
+    const edges = ['a.lock', 'a.lock/b', 'b/a.lock', 'a/.b', 'a//b', 'a.', '/a', 'a/', 'a@b', 'a{b']
+    const names = [
+      ...parts,
+      ...edges,
+      ...Array.from({ length: 300 }, () => pick() + pick() + pick())
+    ]
     for (const name of new Set(names)) {
       const r = spawnSync('git', ['check-ref-format', '--branch', name], { encoding: 'utf8' })
       const gitSays = r.status === 0 && r.stdout.trim() === name
