@@ -2,8 +2,9 @@ import * as core from '@actions/core'
 import { dirname, join } from 'node:path'
 import { knownStates } from '../config/load.js'
 import { UserError } from '../errors.js'
-import { prepareIssueBranch } from '../git/branch.js'
+import { fetchHeads, validateBranchName } from '../git/branch.js'
 import { minimumVersion, type GitAuth } from '../git/git.js'
+import { closeSharedObjects } from '../git/objects.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
@@ -36,6 +37,14 @@ const NOT_ISOLATED =
 
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
+  try {
+    return await stageJob(s, signal)
+  } finally {
+    await closeSharedObjects()
+  }
+}
+
+async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
   const started = Date.now()
   let secrets = maskedSecrets([], s.token)
   // Whatever the report says goes into the outputs, the summary and the log: none of it
@@ -76,17 +85,29 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
   if (git.warning) core.warning(git.warning)
   const auth: GitAuth = { serverUrl: s.serverUrl, token: s.token }
   const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`
-  // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
-  const base = await prepareIssueBranch({
+  // The issue branch the stage will most likely work on is fetched with the default branch, in
+  // one listing and one fetch; the workspace asks the remote again only if it is another.
+  const likely = trigger.pullRequest?.headRef ?? `itervox/${issueNumber}`
+  const fetched = await fetchHeads({
     repo: s.workspace,
-    branch: defaultBranch,
-    base: defaultBranch,
+    branches: [
+      defaultBranch,
+      ...(await validateBranchName(likely).then(
+        () => [likely],
+        () => []
+      ))
+    ],
     remoteUrl,
     auth
   })
+  // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
+  const trusted = fetched.heads.get(defaultBranch)
+  if (!trusted) {
+    throw new UserError(`the base branch "${defaultBranch}" does not exist on ${fetched.remote}`)
+  }
   const { config, warnings } = await loadWorkflowAt(
     s.workspace,
-    base.baseSha,
+    trusted,
     s.workflowFile,
     process.env
   )
@@ -144,12 +165,13 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
     workspace: new RemoteWorkspace({
       repo: s.workspace,
       baseBranch: config.workspace.baseBranch ?? defaultBranch,
-      auth
+      auth,
+      fetched
     }),
     run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
     workDir,
     workflowPath: s.workflowFile,
-    trustedCommit: base.baseSha,
+    trustedCommit: trusted,
     parentEnv: process.env,
     secrets,
     ...(s.isolation === 'user' ? { isolate } : {}),

@@ -1,9 +1,8 @@
 import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { isAgentConfig } from '../agent/config-paths.js'
-import { git } from './git.js'
 import { lstatOrNull } from './lstat.js'
-import { GitObjects } from './objects.js'
+import { sharedObjects } from './objects.js'
 
 export interface ConfigEntry {
   /** `100644`, `100755` or `120000`. */
@@ -11,16 +10,27 @@ export interface ConfigEntry {
   oid: string
 }
 
-/** The agent configuration a commit holds, by path (gitlinks are never anyone's settings). */
+/**
+ * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
+ * trees walked through the stage's object reader, a level at a time.
+ */
 export async function agentConfigAt(
   repo: string,
   commit: string
 ): Promise<Map<string, ConfigEntry>> {
-  const out = (await git(repo, ['ls-tree', '-r', '-z', '--full-tree', commit])).stdout
+  const objects = sharedObjects(repo)
   const found = new Map<string, ConfigEntry>()
-  for (const line of out.split('\0')) {
-    const m = /^(\d{6}) blob ([0-9a-f]+)\t(.*)$/s.exec(line)
-    if (m && isAgentConfig(m[3]!)) found.set(m[3]!, { mode: m[1]!, oid: m[2]! })
+  for (let level = ['']; level.length > 0;) {
+    const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)))
+    const next: string[] = []
+    listings.forEach((listing, i) => {
+      for (const e of listing.entries) {
+        const p = level[i] ? `${level[i]}/${e.name}` : e.name
+        if (e.type === 'tree') next.push(p)
+        else if (e.type === 'blob' && isAgentConfig(p)) found.set(p, { mode: e.mode, oid: e.oid })
+      }
+    })
+    level = next
   }
   return found
 }
@@ -45,24 +55,19 @@ export async function putAgentConfig(o: {
   }
   const skipped: string[] = []
   if (wanted.size === 0) return skipped
-  const objects = new GitObjects(o.repo)
-  try {
-    const blobs = await objects.readBlobs([...wanted.values()].map((e) => e.oid))
-    for (const [p, entry] of wanted) {
-      const file = path.join(o.tree, p)
-      if (!(await makeParents(o.tree, p)) || (await lstatOrNull(file))) {
-        skipped.push(p)
-        continue
-      }
-      const content = blobs.get(entry.oid)!
-      if (entry.mode === '120000') await symlink(content, file)
-      else {
-        await writeFile(file, content, { flag: 'wx' })
-        if (entry.mode === '100755') await chmod(file, 0o755)
-      }
+  const blobs = await sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid))
+  for (const [p, entry] of wanted) {
+    const file = path.join(o.tree, p)
+    if (!(await makeParents(o.tree, p)) || (await lstatOrNull(file))) {
+      skipped.push(p)
+      continue
     }
-  } finally {
-    await objects.close()
+    const content = blobs.get(entry.oid)!
+    if (entry.mode === '120000') await symlink(content, file)
+    else {
+      await writeFile(file, content, { flag: 'wx' })
+      if (entry.mode === '100755') await chmod(file, 0o755)
+    }
   }
   return skipped
 }

@@ -4,7 +4,8 @@ import { UserError } from '../errors.js'
 import { git, type GitAuth } from './git.js'
 import { lstatOrNull } from './lstat.js'
 import { forkPoint } from './fork-point.js'
-import { isShallow, resolveCommit } from './repo.js'
+import { sharedObjects } from './objects.js'
+import { isShallow } from './repo.js'
 
 export interface PrepareOptions {
   /** The workspace: a checkout (shallow or not), or an empty or missing directory. */
@@ -36,32 +37,36 @@ export interface PreparedBranch {
 
 const DEFAULT_DEPTH = 100
 
+/** Branches of the remote, listed and fetched together: what one `ls-remote` and one `fetch` learnt. */
+export interface FetchedHeads {
+  remote: string
+  /** The branches asked about. */
+  asked: string[]
+  /** Each of them the remote has, to the commit fetched; the others it does not have. */
+  heads: Map<string, string>
+}
+
 /**
- * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
- * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
- * dirty reused workspace, and in an empty directory.
+ * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
+ * `fetch` (shallow when the workspace is), making the repository first when there is none.
  */
-export async function prepareIssueBranch(o: PrepareOptions): Promise<PreparedBranch> {
+export async function fetchHeads(
+  o: Omit<PrepareOptions, 'branch' | 'base'> & { branches: string[] }
+): Promise<FetchedHeads> {
   const remote = o.remote ?? 'origin'
   const repo = path.resolve(o.repo)
-  await validateBranchName(o.branch)
-  await validateBranchName(o.base)
+  const asked = [...new Set(o.branches)]
+  for (const name of asked) await validateBranchName(name)
   validateRemoteName(remote)
 
   const fresh = await ensureRepository(repo, remote, o.remoteUrl)
   await removeStaleLocks(repo)
-  const heads = await remoteHeads(repo, remote, [o.branch, o.base], o.auth)
-  const created = !heads.has(o.branch)
-  // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
-  if (!heads.has(o.base)) {
-    throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`)
-  }
-  const source = created ? o.base : o.branch
+  const listed = await remoteHeads(repo, remote, asked, o.auth)
+  const present = asked.filter((name) => listed.has(name))
+  const heads = new Map<string, string>()
+  if (present.length === 0) return { remote, asked, heads }
   const depth = o.depth ?? DEFAULT_DEPTH
   const shallow = fresh || (await isShallow(repo))
-  const tracking = (name: string) => `refs/remotes/${remote}/${name}`
-  const refspec = (name: string) => `+refs/heads/${name}:${tracking(name)}`
-  const refspecs = source === o.base ? [refspec(o.base)] : [refspec(source), refspec(o.base)]
   await git(
     repo,
     [
@@ -70,38 +75,85 @@ export async function prepareIssueBranch(o: PrepareOptions): Promise<PreparedBra
       '--recurse-submodules=no',
       ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
       remote,
-      ...refspecs
+      ...present.map((name) => refspec(remote, name))
     ],
     { auth: o.auth }
   )
-  const baseSha = await resolveCommit(repo, tracking(source))
-  if (!baseSha) throw new Error(`fetching ${source} left no ${tracking(source)}`)
-  const forkSha =
-    source === o.base
-      ? baseSha
-      : await forkPoint({
-          repo,
-          head: baseSha,
-          base: tracking(o.base),
-          branch: o.branch,
-          baseBranch: o.base,
-          deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
-        })
+  const objects = sharedObjects(repo)
+  for (const name of present) {
+    const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`)
+    if (!sha) throw new Error(`fetching ${name} left no ${tracking(remote, name)}`)
+    heads.set(name, sha)
+  }
+  return { remote, asked, heads }
+}
+
+const tracking = (remote: string, name: string) => `refs/remotes/${remote}/${name}`
+const refspec = (remote: string, name: string) => `+refs/heads/${name}:${tracking(remote, name)}`
+
+/**
+ * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
+ * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
+ * dirty reused workspace, and in an empty directory. What `fetched` already says of both
+ * branches is not asked of the remote again.
+ */
+export async function prepareIssueBranch(
+  o: PrepareOptions & { fetched?: FetchedHeads }
+): Promise<PreparedBranch> {
+  const remote = o.remote ?? 'origin'
+  const repo = path.resolve(o.repo)
+  const known =
+    o.fetched?.remote === remote &&
+    o.fetched.asked.includes(o.branch) &&
+    o.fetched.asked.includes(o.base)
+  const { heads } =
+    known && o.fetched ? o.fetched : await fetchHeads({ ...o, branches: [o.branch, o.base] })
+  // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
+  const baseHead = heads.get(o.base)
+  if (!baseHead) throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`)
+  const head = heads.get(o.branch)
+  const created = head === undefined
+  const baseSha = head ?? baseHead
+  const refspecs = created
+    ? [refspec(remote, o.base)]
+    : [o.branch, o.base].map((n) => refspec(remote, n))
+  const forkSha = created
+    ? baseSha
+    : await forkPoint({
+        repo,
+        head: baseSha,
+        base: tracking(remote, o.base),
+        branch: o.branch,
+        baseBranch: o.base,
+        deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
+      })
   // --force: a reused workspace may hold changes or untracked files in the way.
   await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha])
   return { branch: o.branch, baseSha, forkSha, created }
 }
 
 /**
- * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
- * issues and pull requests, so they are data: checked here and only ever passed as argv.
+ * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
+ * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
+ * so they are data: checked here and only ever passed as argv.
  */
-export async function validateBranchName(name: string): Promise<string> {
-  const bad = () => new UserError(`"${name}" is not a valid branch name`)
-  if (!name || name.startsWith('-') || name.includes('@{')) throw bad()
-  const r = await git('/', ['check-ref-format', '--branch', name], { okCodes: [128] })
-  if (r.code !== 0 || r.stdout.trim() !== name) throw bad()
-  return name
+export function validateBranchName(name: string): Promise<string> {
+  return badBranchName(name)
+    ? Promise.reject(new UserError(`"${name}" is not a valid branch name`))
+    : Promise.resolve(name)
+}
+
+function badBranchName(name: string): boolean {
+  return (
+    name === '' ||
+    name === 'HEAD' ||
+    name === '@' ||
+    name.startsWith('-') ||
+    name.endsWith('.') ||
+    [...name].some((c) => c <= ' ' || c === '\x7f') ||
+    /[~^:?*[\\]|\.\.|@\{/.test(name) ||
+    name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock'))
+  )
 }
 
 function validateRemoteName(name: string): void {
@@ -111,14 +163,11 @@ function validateRemoteName(name: string): void {
 }
 
 /**
- * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it. `reset` runs
- * no hooks, and the hardened config switches off any a repository declares.
+ * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
+ * The hardened config switches off any hook a repository declares.
  */
 export async function resetBranchTo(repo: string, branch: string, sha: string): Promise<void> {
-  const ref = `refs/heads/${branch}`
-  await git(repo, ['update-ref', '-m', 'handoff-action', ref, sha])
-  await git(repo, ['symbolic-ref', 'HEAD', ref])
-  await git(repo, ['reset', '--hard', '--quiet'])
+  await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha])
 }
 
 /** True when a new repository had to be made (nothing to reuse). */

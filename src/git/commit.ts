@@ -7,8 +7,10 @@ import { isAgentConfig, namedExplicitly } from '../agent/config-paths.js'
 import type { ConfigEntry } from './agent-config.js'
 import { resetBranchTo, validateBranchName } from './branch.js'
 import { git } from './git.js'
-import { objectFormat, objectId, verifyBaseTrees } from './integrity.js'
+import { formatOf, objectId, verifyBaseTrees } from './integrity.js'
+import { writeBlob } from './loose-object.js'
 import { lstatOrNull } from './lstat.js'
+import { sharedObjects } from './objects.js'
 import { formatMessage, type Trailer } from './trailers.js'
 
 export interface Identity {
@@ -103,6 +105,9 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
   const index = path.join(repo, '.git', `index.handoff-${randomBytes(6).toString('hex')}`)
   const files = o.workTree ? path.resolve(o.workTree) : repo
   const env: Record<string, string> = { GIT_INDEX_FILE: index }
+  const baseSha = await sharedObjects(repo).resolve(`${o.baseSha}^{commit}`)
+  if (!baseSha) throw new Error(`the base commit ${o.baseSha} is not in ${repo}`)
+  const algo = formatOf(baseSha)
   try {
     if (files === repo) {
       await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index })
@@ -117,7 +122,7 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
         okCodes: [1]
       })
     }
-    const changed = await worktreeChanges(repo, files, env)
+    const changed = await worktreeChanges(repo, files, env, algo)
     delete env.GIT_WORK_TREE
     for (const p of o.deliverablePaths) if (!changed.has(p)) changed.set(p, null)
 
@@ -125,13 +130,12 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
     const committed = updates.map((u) => u.path).sort()
     if (updates.length === 0) return { sha: null, committed, dropped }
 
-    await verifyBaseTrees(repo, o.baseSha, committed)
+    const baseTree = await verifyBaseTrees(repo, baseSha, committed)
     await git(repo, ['update-index', '--add', '-z', '--index-info'], {
       env,
-      input: await indexInfo(repo, updates)
+      input: await indexInfo(repo, updates, algo)
     })
     const tree = (await git(repo, ['write-tree'], { env })).stdout.trim()
-    const baseTree = (await git(repo, ['rev-parse', `${o.baseSha}^{tree}`])).stdout.trim()
     if (tree === baseTree) return { sha: null, committed: [], dropped }
 
     const id = o.identity ?? BOT_IDENTITY
@@ -189,9 +193,9 @@ async function seedIndex(repo: string, baseSha: string, env: { GIT_INDEX_FILE: s
 async function worktreeChanges(
   repo: string,
   tree: string,
-  env: Record<string, string>
+  env: Record<string, string>,
+  algo: 'sha1' | 'sha256'
 ): Promise<Map<string, string | null>> {
-  const algo = await objectFormat(repo)
   const changed = new Map<string, string | null>()
   // A submodule's own repository is the agent's to plant; it is never looked into.
   const diff = (
@@ -404,16 +408,17 @@ function withoutConflicts(
 }
 
 /** `update-index --index-info` lines: removals first, so a path can change from file to directory. */
-async function indexInfo(repo: string, updates: Update[]): Promise<Buffer> {
-  const zero = '0'.repeat((await objectFormat(repo)) === 'sha256' ? 64 : 40)
+async function indexInfo(
+  repo: string,
+  updates: Update[],
+  algo: 'sha1' | 'sha256'
+): Promise<Buffer> {
+  const zero = '0'.repeat(algo === 'sha256' ? 64 : 40)
   const lines: string[] = []
   for (const u of updates) if ('remove' in u) lines.push(`0 ${zero}\t${u.path}\0`)
   for (const u of updates) {
     if ('remove' in u) continue
-    const blob = await git(repo, ['hash-object', '-w', '--no-filters', '-t', 'blob', '--stdin'], {
-      input: u.content
-    })
-    lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`)
+    lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`)
   }
   return Buffer.from(lines.join(''), 'utf8')
 }

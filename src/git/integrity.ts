@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import { git, gitBytes } from './git.js'
 import { GitDirTamperedError } from './guard.js'
+import { sharedObjects } from './objects.js'
 
 /**
  * Checks that the base commit and the trees a new commit is built from (the root and every
- * directory above a changed path) hash to their names. An agent running as our user can
+ * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
  * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
  * under its name would slip extra files into the commit we push. Trees the commit does not
  * touch are referenced by name only, and the remote already holds the real ones.
@@ -13,8 +13,8 @@ export async function verifyBaseTrees(
   repo: string,
   commitSha: string,
   paths: readonly string[]
-): Promise<void> {
-  const algo = await objectFormat(repo)
+): Promise<string> {
+  const algo = formatOf(commitSha)
   const idLength = algo === 'sha256' ? 32 : 20
 
   const commit = await readVerified(repo, 'commit', commitSha, algo)
@@ -35,12 +35,15 @@ export async function verifyBaseTrees(
       if (entry.mode === '40000' && wanted.has(full)) queue.push([full, entry.id])
     }
   }
+  return root
 }
 
-/** The repository's hash: object names are 40 hex digits with sha1, 64 with sha256. */
-export async function objectFormat(repo: string): Promise<'sha1' | 'sha256'> {
-  const r = await git(repo, ['rev-parse', '--show-object-format'])
-  return r.stdout.trim() === 'sha256' ? 'sha256' : 'sha1'
+/**
+ * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
+ * with sha256. Known from any such name, so git is never asked.
+ */
+export function formatOf(oid: string): 'sha1' | 'sha256' {
+  return oid.length === 64 ? 'sha256' : 'sha1'
 }
 
 /** The name git gives an object with this content. */
@@ -55,7 +58,7 @@ async function readVerified(
   algo: 'sha1' | 'sha256',
   dir?: string
 ): Promise<Buffer> {
-  const body = (await gitBytes(repo, ['cat-file', type, sha])).stdout
+  const body = await sharedObjects(repo).readObject(sha, type)
   const actual = createHash(algo).update(`${type} ${body.length}\0`).update(body).digest('hex')
   if (actual !== sha) {
     const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`

@@ -7,6 +7,8 @@
 // an object. Trees are read as raw objects, so listing a directory costs one object however many
 // files it holds; blob sizes are asked only for the blobs that may be read.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { Socket } from 'node:net'
+import path from 'node:path'
 import { UserError } from '../errors.js'
 import { gitInvocation } from './git.js'
 import { RawTree } from './raw-tree.js'
@@ -75,6 +77,25 @@ interface Pending {
   reject: (err: Error) => void
 }
 
+// One reader per repository for the whole stage (see sharedObjects): every git object a stage
+// reads goes through it, so a stage starts one `cat-file` however many readers it has.
+const shared = new Map<string, GitObjects>()
+
+/** The stage's object reader of `repo`, started on first use; `closeSharedObjects` ends it. */
+export function sharedObjects(repo: string): GitObjects {
+  const dir = path.resolve(repo)
+  let objects = shared.get(dir)
+  if (!objects) shared.set(dir, (objects = new GitObjects(dir)))
+  return objects
+}
+
+/** Ends every shared reader: at the end of a stage. */
+export async function closeSharedObjects(): Promise<void> {
+  const all = [...shared.values()]
+  shared.clear()
+  await Promise.all(all.map((o) => o.close()))
+}
+
 export class GitObjects {
   private batch?: ChildProcessWithoutNullStreams
   private batchExit?: Promise<void>
@@ -111,7 +132,7 @@ export class GitObjects {
     const parts = checkDir(dir)
     const [root] = await this.request('info', [`${commitish}^{tree}`])
     if (!root) throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`)
-    const [self] = await this.request('info', [`${root.oid}:${dir}`])
+    const [self] = parts.length ? await this.request('info', [`${root.oid}:${dir}`]) : [root]
     const what = `${dir} at ${commitish}`
     if (self?.type === 'tree') {
       this.checkTreeSize(self.size, what)
@@ -142,6 +163,23 @@ export class GitObjects {
     return new RawTree(found.data, tree.oid.length / 2)
   }
 
+  /** The object id `rev` names (`refs/remotes/origin/main^{commit}`), or null when none. */
+  async resolve(rev: string): Promise<string | null> {
+    if (rev === '' || /[\0\n\r]/.test(rev))
+      throw new Error(`not a revision: ${JSON.stringify(rev)}`)
+    const [found] = await this.request('info', [rev])
+    return found?.oid ?? null
+  }
+
+  /** The raw bytes of a commit or a tree, as git stores them (to be hashed, or parsed). */
+  async readObject(oid: string, type: 'commit' | 'tree'): Promise<Buffer> {
+    const [id] = checkOids([oid])
+    const [found] = await this.request('contents', [id!])
+    if (!found?.data) throw new Error(`git object ${oid} is missing`)
+    if (found.type !== type) throw new Error(`git object ${oid} is a ${found.type}, not a ${type}`)
+    return found.data
+  }
+
   /** The sizes of blobs, without reading them. */
   async blobSizes(oids: string[]): Promise<Map<string, number>> {
     const unique = checkOids(oids)
@@ -162,6 +200,8 @@ export class GitObjects {
 
   async close(): Promise<void> {
     if (!this.batch) return
+    // Held open until git has exited, which an idle reader would not wait for.
+    this.batch.ref()
     this.batch.stdin.end()
     await this.batchExit
     this.batch = undefined
@@ -186,6 +226,7 @@ export class GitObjects {
         })
     )
     proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''))
+    ;(proc.stdout as Socket).ref()
     return Promise.all(replies)
   }
 
@@ -203,6 +244,10 @@ export class GitObjects {
     this.chunks = []
     this.buffered = 0
     this.stderr = ''
+    // An idle reader never keeps the process alive (only a pending reply does), so a stage's
+    // shared reader that nothing closed cannot hold a finished step open.
+    child.unref()
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as Socket).unref()
     child.stdout.on('data', (d: Buffer) => this.onData(d))
     child.stderr.on('data', (d: Buffer) => {
       if (this.stderr.length < MAX_STDERR) this.stderr += d.toString('utf8')
@@ -254,6 +299,7 @@ export class GitObjects {
       this.waiting.shift()
       p.resolve({ ...p.header, data })
     }
+    if (this.waiting.length === 0) (this.batch?.stdout as Socket | undefined)?.unref()
   }
 
   private findNewline(): number {
@@ -300,7 +346,9 @@ function checkOids(oids: string[]): string[] {
   return unique
 }
 
+/** The parts of a repo-relative directory; none for `''`, the root. */
 function checkDir(dir: string): string[] {
+  if (dir === '') return []
   const parts = dir.split('/')
   if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
     throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`)

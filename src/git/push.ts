@@ -3,9 +3,9 @@ import path from 'node:path'
 import { UserError } from '../errors.js'
 import { resetBranchTo, validateBranchName } from './branch.js'
 import { gitFailure } from './git-errors.js'
-import { git, gitBytes, gitVersion, PUSH_GIT_VERSION, versionAtLeast, type GitAuth } from './git.js'
+import { git, gitVersion, PUSH_GIT_VERSION, versionAtLeast, type GitAuth } from './git.js'
+import { sharedObjects } from './objects.js'
 import { refRejection, remoteFailure, type RemoteFailure } from './remote-failure.js'
-import { resolveCommit } from './repo.js'
 
 export interface PushOptions {
   repo: string
@@ -260,7 +260,7 @@ async function fetchBranch(net: Net): Promise<string | null | RemoteFailure> {
     if (failure) return failure
     throw gitFailure(net.repo, args, r.code, r.stderr)
   }
-  const head = await resolveCommit(net.repo, tracking)
+  const head = await sharedObjects(net.repo).resolve(`${tracking}^{commit}`)
   if (!head) throw new Error(`fetching ${net.branch} left no ${tracking}`)
   return head
 }
@@ -324,7 +324,7 @@ interface CommitInfo {
 }
 
 async function readCommit(repo: string, sha: string): Promise<CommitInfo> {
-  const raw = (await gitBytes(repo, ['cat-file', 'commit', sha])).stdout
+  const raw = await sharedObjects(repo).readObject(sha, 'commit')
   const split = raw.indexOf('\n\n')
   const headers = raw
     .subarray(0, split < 0 ? raw.length : split)

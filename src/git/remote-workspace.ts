@@ -1,8 +1,9 @@
 import { messageOf } from '../errors.js'
 import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
-import { prepareIssueBranch } from './branch.js'
+import { prepareIssueBranch, type FetchedHeads } from './branch.js'
 import { readCommittedFile } from './committed-file.js'
 import { git, type GitAuth } from './git.js'
+import { sharedObjects } from './objects.js'
 import { pushWithRetry } from './push.js'
 import { findLandedStage, type StageKey } from './trailers.js'
 
@@ -13,7 +14,14 @@ import { findLandedStage, type StageKey } from './trailers.js'
  */
 export class RemoteWorkspace implements Workspace {
   constructor(
-    private readonly o: { repo: string; baseBranch: string; auth?: GitAuth; remote?: string }
+    private readonly o: {
+      repo: string
+      baseBranch: string
+      auth?: GitAuth
+      remote?: string
+      /** What the job already fetched (the default branch, the likely issue branch). */
+      fetched?: FetchedHeads
+    }
   ) {}
 
   async prepare(branch: string): Promise<PreparedBranch> {
@@ -21,7 +29,8 @@ export class RemoteWorkspace implements Workspace {
       repo: this.o.repo,
       branch,
       base: this.o.baseBranch,
-      ...(this.o.auth ? { auth: this.o.auth } : {})
+      ...(this.o.auth ? { auth: this.o.auth } : {}),
+      ...(this.o.fetched ? { fetched: this.o.fetched } : {})
     })
     return { ...prepared, repo: this.o.repo, baseBranch: this.o.baseBranch }
   }
@@ -56,11 +65,11 @@ export class RemoteWorkspace implements Workspace {
   }
 
   async readCommitted(commit: string, path: string, maxBytes: number): Promise<string | null> {
-    const has = await git(this.o.repo, ['cat-file', '-e', `${commit}^{commit}`], {
-      okCodes: [1, 128]
-    })
+    const has = await sharedObjects(this.o.repo)
+      .resolve(`${commit}^{commit}`)
+      .catch(() => null)
     // A re-run finishing an earlier run's comments may not have that commit yet.
-    if (has.code !== 0 && /^[0-9a-f]{40,64}$/.test(commit)) {
+    if (!has && /^[0-9a-f]{40,64}$/.test(commit)) {
       await git(
         this.o.repo,
         ['fetch', '--no-tags', '--depth=1', this.o.remote ?? 'origin', commit],

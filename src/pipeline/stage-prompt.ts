@@ -1,5 +1,5 @@
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
-import { GitObjects } from '../git/objects.js'
+import { sharedObjects } from '../git/objects.js'
 import { buildHandoffBlock, handoffPath } from '../handoff/index.js'
 import { buildStagePrompt } from '../prompt/stage-prompt.js'
 import type { Issue } from '../tracker/types.js'
@@ -43,18 +43,13 @@ export async function promptForStage(o: {
   let block = { text: '', included: [] as string[], dropped: 0, bytes: 0, warnings: [] as string[] }
   let truncatedFile: string | undefined
   if (o.commit) {
-    const git = new GitObjects(o.repo)
-    try {
-      const built = await buildHandoffBlock(
-        git,
-        { head: o.commit, since: o.since },
-        { ...o.config.handoff, ownPath }
-      )
-      block = built
-      truncatedFile = built.truncatedFile
-    } finally {
-      await git.close()
-    }
+    const built = await buildHandoffBlock(
+      sharedObjects(o.repo),
+      { head: o.commit, since: o.since },
+      { ...o.config.handoff, ownPath }
+    )
+    block = built
+    truncatedFile = built.truncatedFile
   }
   const stage = await buildStagePrompt({
     config: o.config,

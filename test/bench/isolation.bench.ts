@@ -14,11 +14,9 @@ import { commitAllowed } from '../../src/git/commit.js'
 import { ensureAgentUser } from '../../src/isolation/agent-user.js'
 import { openSandbox, startIsolation } from '../../src/isolation/sandbox.js'
 import { findPrivilege } from '../../src/isolation/privilege.js'
-import { checkoutShallow, runAction } from '../harness/action-run.js'
-import { startPipeline } from '../e2e/pipeline-fixture.js'
+import { firstStage, median } from './stage-run.js'
 
 const RUNS = 9
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const USER = 'itervox-bench'
 
 if (process.getuid?.() !== 0) throw new Error('the isolation bench creates users: run it as root')
@@ -158,17 +156,8 @@ for (let i = 0; i < RUNS; i++) {
 const stage = { user: [] as number[], none: [] as number[] }
 for (let i = 0; i < 5; i++) {
   for (const isolation of ['user', 'none'] as const) {
-    const p = await startPipeline({ command: 'generic-agent' })
-    checkoutShallow(p.sb)
-    const t0 = performance.now()
-    const run = await runAction('main', p.sb, p.gh, {
-      event: 'issues.labeled',
-      eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada', title: 'x' },
-      inputs: { isolation, 'agent-user': USER }
-    })
-    stage[isolation].push(performance.now() - t0)
-    if (run.outputs.outcome !== 'succeeded')
-      throw new Error(`stage ${run.outputs.outcome}: ${run.stdout}`)
+    const { p, ms } = await firstStage({ isolation, 'agent-user': USER })
+    stage[isolation].push(ms)
     await p.gh.stop()
   }
 }

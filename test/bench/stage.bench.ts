@@ -1,80 +1,173 @@
-// What a stage costs beyond the agent: the bundled action (dist/main) running a stage whose
-// agent exits at once, beside a shell script doing the same git work (fetch, branch, commit,
-// push), plus the API requests it makes; then the whole three-stage seed pipeline, job after
-// job by dispatch, with instant agents. Needs a fresh `npm run build`.
-import { execFileSync } from 'node:child_process'
+// What a stage costs beyond the agent: the bundled action (dist/main) running an issue's first
+// stage with an agent that exits at once, beside a minimal Node script (built-ins only) doing
+// the same fetch, commit, push and API requests; the git it starts; what isolating the agent
+// costs; and the API requests of whole pipelines, three and ten stages, job after job by
+// dispatch. Needs root (isolation: user, the default) and a fresh `npm run build`.
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { checkoutShallow, runAction } from '../harness/action-run.js'
 import { drive } from '../e2e/drive.js'
-import { startPipeline } from '../e2e/pipeline-fixture.js'
+import { startPipeline, type PipelineOptions } from '../e2e/pipeline-fixture.js'
+import type { RecordedRequest } from '../harness/fake-github.js'
+import { gitCounter, isNetworkOp } from '../harness/git-count.js'
+import { checkoutShallow } from '../harness/action-run.js'
+import { firstStage, laterStage, median, todo } from './stage-run.js'
 
-const RUNS = 7
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
-const instant = { command: 'generic-agent' }
-const todo = (issue: number) => ({
-  event: 'issues.labeled' as const,
-  eventOptions: { issue, label: 'Todo', labels: ['Todo'], sender: 'ada', title: 'Add CSV export' }
-})
+const RUNS = 5
 
-// The same git work a stage does, as a plain script: the baseline the action is held to.
-const BASELINE = `set -e
-cd "$1"
-git fetch --quiet --depth=100 origin main
-git checkout --quiet -B itervox/1 origin/main
-mkdir -p .itervox/handoff
-printf '# Research\\n' > .itervox/handoff/x_researcher.md
-git add .itervox/handoff/x_researcher.md
-git -c user.name=bot -c user.email=bot@x commit --quiet -m stage
-git push --quiet origin itervox/1
+// The same work as a stage, as plainly as Node does it: git through child_process, then the
+// stage's API requests, one after another, through the global fetch.
+const BASELINE = `import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+const [ws, api, list] = process.argv.slice(2)
+const git = (...a) => execFileSync('git', a, { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] })
+git('ls-remote', '--heads', 'origin', 'refs/heads/main', 'refs/heads/itervox/1')
+git('fetch', '--quiet', '--depth=100', 'origin', '+refs/heads/main:refs/remotes/origin/main')
+git('checkout', '--quiet', '-B', 'itervox/1', 'origin/main')
+mkdirSync(ws + '/.itervox/handoff', { recursive: true })
+writeFileSync(ws + '/.itervox/handoff/x_researcher.md', '# Research\\n')
+git('add', '.itervox/handoff/x_researcher.md')
+git('-c', 'user.name=bot', '-c', 'user.email=bot@x', 'commit', '--quiet', '-m', 'stage')
+git('push', '--quiet', 'origin', 'itervox/1')
+for (const r of JSON.parse(readFileSync(list, 'utf8'))) {
+  const res = await fetch(api + r.path + (r.query ? '?' + new URLSearchParams(r.query) : ''), {
+    method: r.method,
+    headers: { authorization: 'Bearer ghs_test_token', 'content-type': 'application/json' },
+    ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) })
+  })
+  await res.arrayBuffer()
+}
 `
 
-const stage: number[] = []
-const baseline: number[] = []
-let requests = 0
-for (let i = 0; i < RUNS; i++) {
-  const p = await startPipeline(instant)
-  checkoutShallow(p.sb)
-  const t0 = performance.now()
-  const run = await runAction('main', p.sb, p.gh, todo(p.issue))
-  stage.push(performance.now() - t0)
-  if (run.outputs.outcome !== 'succeeded')
-    throw new Error(`stage ${run.outputs.outcome}: ${run.stdout}`)
-  requests = p.gh.requests.length
-  await p.gh.stop()
+const replayable = (rs: RecordedRequest[]) =>
+  rs.map((r) => ({
+    method: r.method,
+    path: r.path,
+    ...(Object.keys(r.query).length ? { query: r.query } : {}),
+    ...(r.body === undefined || r.body === null || r.body === '' ? {} : { body: r.body })
+  }))
 
-  const q = await startPipeline(instant)
+const ms = { user: [] as number[], none: [] as number[], baseline: [] as number[] }
+const counts = { first: [] as string[][], later: [] as string[][] }
+const requests = { first: 0, later: 0 }
+for (let i = 0; i < RUNS; i++) {
+  const counter = gitCounter()
+  const path = (p: { sb: { agentsBin: string } }) => ({
+    PATH: counter.path(`${p.sb.agentsBin}:${process.env.PATH}`)
+  })
+  const first = await firstStage({}, path)
+  ms.user.push(first.ms)
+  counts.first = counter.take()
+  const asked = replayable(first.p.gh.requests)
+  requests.first = asked.length
+  await laterStage(first.p, path(first.p))
+  counts.later = counter.take()
+  requests.later = first.p.gh.requests.length - asked.length
+  await first.p.gh.stop()
+
+  const none = await firstStage({ isolation: 'none' })
+  ms.none.push(none.ms)
+  await none.p.gh.stop()
+
+  const q = await startPipeline({ command: 'generic-agent' })
   checkoutShallow(q.sb)
-  const script = join(q.sb.dir, 'baseline.sh')
+  const script = join(q.sb.dir, 'baseline.mjs')
+  const list = join(q.sb.dir, 'requests.json')
   writeFileSync(script, BASELINE)
-  const t1 = performance.now()
-  execFileSync('sh', [script, q.sb.workspace])
-  baseline.push(performance.now() - t1)
+  writeFileSync(list, JSON.stringify(asked))
+  const t0 = performance.now()
+  // Not synchronous: the fake GitHub answers from this process.
+  await promisify(execFile)(process.execPath, [script, q.sb.workspace, q.gh.url, list])
+  ms.baseline.push(performance.now() - t0)
   await q.gh.stop()
 }
 
-const pipelineMs: number[] = []
-let pipelineRequests = 0
-let stages = 0
-for (let i = 0; i < 3; i++) {
-  const p = await startPipeline(instant)
-  const t0 = performance.now()
-  const runs = await drive(p, todo(p.issue))
-  pipelineMs.push(performance.now() - t0)
-  pipelineRequests = p.gh.requests.length
-  stages = runs.filter((r) => r.outputs.outcome === 'succeeded').length
+/** The API requests of a whole pipeline, driven job after job by its dispatches. */
+async function pipelineRequests(o: PipelineOptions): Promise<{ requests: number; stages: number }> {
+  const p = await startPipeline({ command: 'generic-agent', ...o })
+  const runs = await drive(p, todo(p.issue), {}, 14)
   await p.gh.stop()
+  return {
+    requests: p.gh.requests.length,
+    stages: runs.filter((r) => r.outputs.outcome === 'succeeded').length
+  }
 }
 
-const s = median(stage)
-const b = median(baseline)
+// Ten stages: states S1..S10 after Todo, each entered state starting the next profile.
+function tenStages(): PipelineOptions {
+  const n = 10
+  const states = ['Todo', ...Array.from({ length: n }, (_, i) => `S${i + 1}`)]
+  const files: Record<string, string> = {}
+  const profiles: string[] = []
+  const automations: string[] = []
+  for (let i = 1; i <= n; i++) {
+    files[`.itervox/agents/p${i}/SOUL.md`] = `# p${i}\n\nYou are stage ${i}.\n`
+    files[`.itervox/agents/p${i}/INSTRUCTIONS.md`] =
+      `# p${i}\n\n## Handoff Protocol\n- Write your deliverable to \`{{ run.handoff_path }}\`.\n`
+    profiles.push(
+      `    p${i}:\n      soul_file: .itervox/agents/p${i}/SOUL.md\n      instructions_file: .itervox/agents/p${i}/INSTRUCTIONS.md\n      allowed_actions: ["move_state", "comment"]`
+    )
+    automations.push(
+      `  - id: stage${i}\n    trigger: { type: issue_entered_state, state: ${states[i - 1]} }\n    profile: p${i}\n    policy: { move_to_state: ${states[i]} }`
+    )
+  }
+  files['WORKFLOW.md'] = `---
+itervox_schema_version: 2
+tracker:
+  kind: github
+  active_states: [${states.map((s) => `"${s}"`).join(', ')}]
+  completion_state: "Done"
+  failed_state: "Won't Do"
+agent:
+  command: generic-agent
+  max_retries: 1
+  profiles:
+${profiles.join('\n')}
+automations:
+${automations.join('\n')}
+---
+
+Work on issue {{ issue.identifier }}: {{ issue.title }}.
+`
+  return { files }
+}
+
+const three = await pipelineRequests({})
+const ten = await pipelineRequests(tenStages())
+
+const u = median(ms.user)
+const b = median(ms.baseline)
+const net = (calls: string[][]) => calls.filter(isNetworkOp).length
 console.log('| measure | value |')
 console.log('|---|---|')
-console.log(`| stage, instant agent (dist/main), median of ${RUNS} | ${s.toFixed(0)} ms |`)
-console.log(`| same git work as a shell script, median of ${RUNS} | ${b.toFixed(0)} ms |`)
-console.log(`| ratio (target under 1.5x) | ${(s / b).toFixed(2)}x |`)
-console.log(`| API requests, happy path (target at most 8) | ${requests} |`)
 console.log(
-  `| three-stage pipeline by dispatch, median of 3 | ${median(pipelineMs).toFixed(0)} ms (${stages} stages) |`
+  `| first stage, instant agent (dist/main, isolation user), median of ${RUNS} | ${u.toFixed(0)} ms |`
 )
-console.log(`| API requests, whole pipeline (target at most 30) | ${pipelineRequests} |`)
+console.log(
+  `| the same fetch, commit, push and requests as a Node script, median of ${RUNS} | ${b.toFixed(0)} ms |`
+)
+const n = median(ms.none)
+console.log(`| ratio to the script, isolation user (target at most 2x) | ${(u / b).toFixed(2)}x |`)
+console.log(`| ratio to the script, isolation none | ${(n / b).toFixed(2)}x |`)
+console.log(
+  `| the same stage with isolation none, median of ${RUNS} | ${median(ms.none).toFixed(0)} ms |`
+)
+console.log(
+  `| agent isolation's cost (user minus none; parts: isolation.bench.ts) | ${(u - median(ms.none)).toFixed(0)} ms |`
+)
+console.log(
+  `| git processes, first stage / later stage (target at most 18) | ${counts.first.length} / ${counts.later.length} |`
+)
+console.log(
+  `| git network operations, first / later (target at most 3) | ${net(counts.first)} / ${net(counts.later)} |`
+)
+console.log(
+  `| API requests, first stage (target at most 8) / later stage (at most 6) | ${requests.first} / ${requests.later} |`
+)
+console.log(
+  `| API requests, three-stage pipeline, ${three.stages} stages (target at most 19) | ${three.requests} |`
+)
+console.log(
+  `| API requests, ten-stage pipeline, ${ten.stages} stages (target at most 61) | ${ten.requests} |`
+)

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../../src/errors.js'
@@ -139,5 +140,30 @@ describe('validateBranchName', () => {
 
   it.each(['itervox/12', 'feature/a.b_c-d'])('accepts %j', async (name) => {
     await expect(validateBranchName(name)).resolves.toBe(name)
+  })
+
+  it('agrees with git check-ref-format --branch, which it no longer starts', async () => {
+    // Every rule's characters, each alone and in small random names (seeded, so repeatable).
+    const parts = ['a', 'b/', '/', '.', '..', '.lock', '@', '@{', '{', '-', ' ', '~', '^', ':']
+    parts.push('?', '*', '[', '\\', '\x7f', '\t', 'é', 'HEAD')
+    let seed = 7
+    const pick = () => parts[((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) % parts.length]!
+    const edges = ['a.lock', 'a.lock/b', 'b/a.lock', 'a/.b', 'a//b', 'a.', '/a', 'a/', 'a@b', 'a{b']
+    const names = [
+      ...parts,
+      ...edges,
+      ...Array.from({ length: 300 }, () => pick() + pick() + pick())
+    ]
+    for (const name of new Set(names)) {
+      const r = spawnSync('git', ['check-ref-format', '--branch', name], { encoding: 'utf8' })
+      const gitSays = r.status === 0 && r.stdout.trim() === name
+      const oursSays = await validateBranchName(name).then(
+        () => true,
+        () => false
+      )
+      // HEAD and @, which git takes as branch names, name the current commit in a revision.
+      const valid = gitSays && name !== 'HEAD' && name !== '@'
+      expect({ name, valid: oursSays }).toEqual({ name, valid })
+    }
   })
 })

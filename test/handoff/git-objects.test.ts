@@ -113,9 +113,22 @@ describe('GitObjects.listTree', () => {
 
   it('refuses paths that could leave the tree', async () => {
     const { head, objects } = await repoWith([{ path: 'd/a.md', data: '1' }])
-    for (const bad of ['', '/d', 'd/', '../d', 'd/../d', './d']) {
+    for (const bad of ['/d', 'd/', '../d', 'd/../d', './d']) {
       await expect(objects.listTree(head, bad)).rejects.toThrow(/not a repository-relative/)
     }
+  })
+
+  it('lists the root for an empty path', async () => {
+    const { head, objects } = await repoWith([
+      { path: 'top.md', data: '1' },
+      { path: 'd/a.md', data: '2' }
+    ])
+    const root = await objects.listTree(head, '')
+    expect(root.kind).toBe('tree')
+    expect(root.entries.map((e) => [e.name, e.type])).toEqual([
+      ['d', 'tree'],
+      ['top.md', 'blob']
+    ])
   })
 
   it('ignores GIT_DIR and friends in the environment', async () => {

@@ -1,0 +1,59 @@
+// One stage of the bundled action (dist/main) with an instant agent, timed by the real clock:
+// shared by the stage and isolation benches. Needs a fresh `npm run build`.
+import { checkoutShallow, runAction, type ActionRun } from '../harness/action-run.js'
+import { startPipeline, type Pipeline } from '../e2e/pipeline-fixture.js'
+
+export const median = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+
+export const todo = (issue: number) => ({
+  event: 'issues.labeled' as const,
+  eventOptions: { issue, label: 'Todo', labels: ['Todo'], sender: 'ada', title: 'Add CSV export' }
+})
+
+export interface TimedStage {
+  p: Pipeline
+  run: ActionRun
+  ms: number
+}
+
+/** An issue's first stage, after a shallow checkout as actions/checkout makes one. */
+export async function firstStage(
+  inputs: Record<string, string> = {},
+  env: (p: Pipeline) => Record<string, string> = () => ({})
+): Promise<TimedStage> {
+  const p = await startPipeline({ command: 'generic-agent' })
+  checkoutShallow(p.sb)
+  const t0 = performance.now()
+  const run = await runAction('main', p.sb, p.gh, { ...todo(p.issue), inputs, env: env(p) })
+  const ms = performance.now() - t0
+  if (run.outputs.outcome !== 'succeeded') {
+    throw new Error(`stage ${run.outputs.outcome}: ${run.stdout}`)
+  }
+  return { p, run, ms }
+}
+
+/** The stage the first one woke, by the dispatch the fake GitHub recorded. */
+export async function laterStage(
+  p: Pipeline,
+  env: Record<string, string> = {}
+): Promise<{ run: ActionRun; ms: number }> {
+  const dispatch = p.gh.dispatches.at(-1)
+  if (!dispatch) throw new Error('the first stage woke no next one')
+  const t0 = performance.now()
+  const run = await runAction('main', p.sb, p.gh, {
+    event: 'repository_dispatch',
+    eventOptions: {
+      eventType: dispatch.eventType,
+      clientPayload: dispatch.clientPayload,
+      sender: 'github-actions[bot]',
+      senderType: 'Bot'
+    },
+    env: { GITHUB_RUN_ID: '1002', ...env }
+  })
+  const ms = performance.now() - t0
+  if (run.outputs.outcome !== 'succeeded') {
+    throw new Error(`stage ${run.outputs.outcome}: ${run.stdout}`)
+  }
+  return { run, ms }
+}
