@@ -27320,6 +27320,8 @@ function markerOf(workDir) {
 ;// CONCATENATED MODULE: ./.build/git/repo.js
 
 
+
+
 /** The top of the git checkout that holds `dir`; a user error outside one. */
 async function repoRoot(dir) {
     const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
@@ -27329,13 +27331,18 @@ async function repoRoot(dir) {
     return r.stdout.trim();
 }
 /** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
-async function repo_resolveCommit(repo, rev) {
+async function resolveCommit(repo, rev) {
     const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
         okCodes: [1, 128]
     });
     return r.code === 0 ? r.stdout.trim() : null;
 }
+/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
 async function repo_isShallow(repo) {
+    const gitDir = await lstat_lstatOrNull(external_node_path_namespaceObject.join(repo, '.git'));
+    if (gitDir?.isDirectory()) {
+        return ((await lstat_lstatOrNull(external_node_path_namespaceObject.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+    }
     const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
     return r.stdout.trim() === 'true';
 }
@@ -27388,7 +27395,453 @@ async function mergeBase(repo, a, b) {
     return r.code === 0 ? r.stdout.trim() : null;
 }
 
+;// CONCATENATED MODULE: ./.build/git/raw-tree.js
+class RawTree {
+    data;
+    oidBytes;
+    /** Entry i is `data[start[i], nul[i])` (`<mode> <name>`), then its oid. */
+    start;
+    space;
+    nul;
+    count;
+    constructor(data, oidBytes) {
+        this.data = data;
+        this.oidBytes = oidBytes;
+        // A byte loop: most names are short, and calling indexOf twice an entry costs more.
+        const start = [];
+        const space = [];
+        const nul = [];
+        const n = data.length;
+        let i = 0;
+        while (i < n) {
+            let sp = i;
+            while (sp < n && data[sp] !== 0x20)
+                sp++;
+            let end = sp + 1;
+            while (end < n && data[end] !== 0)
+                end++;
+            if (end >= n || end + 1 + oidBytes > n)
+                throw new Error('malformed git tree object');
+            start.push(i);
+            space.push(sp);
+            nul.push(end);
+            i = end + 1 + oidBytes;
+        }
+        this.start = Int32Array.from(start);
+        this.space = Int32Array.from(space);
+        this.nul = Int32Array.from(nul);
+        this.count = start.length;
+    }
+    /** The name, decoded as UTF-8 (bytes that are not UTF-8 come out as U+FFFD). */
+    name(i) {
+        return this.data.toString('utf8', this.space[i] + 1, this.nul[i]);
+    }
+    /** Six digits, as `git ls-tree` shows them. */
+    mode(i) {
+        return this.data.toString('latin1', this.start[i], this.space[i]).padStart(6, '0');
+    }
+    oid(i) {
+        const at = this.nul[i] + 1;
+        return this.data.toString('hex', at, at + this.oidBytes);
+    }
+    entry(i) {
+        const mode = this.mode(i);
+        return {
+            mode,
+            type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
+            oid: this.oid(i),
+            size: null,
+            name: this.name(i)
+        };
+    }
+    entries() {
+        return Array.from({ length: this.count }, (_, i) => this.entry(i));
+    }
+    /** Byte order of entry i's name against entry j's of `other` (negative: i's is first). */
+    compareNames(i, other, j) {
+        // A byte loop: neighbouring names differ early, and a native call per pair costs more.
+        const a = this.data;
+        const b = other.data;
+        let x = this.space[i] + 1;
+        let y = other.space[j] + 1;
+        const xEnd = this.nul[i];
+        const yEnd = other.nul[j];
+        for (; x < xEnd && y < yEnd; x++, y++) {
+            if (a[x] !== b[y])
+                return a[x] - b[y];
+        }
+        return xEnd - x - (yEnd - y);
+    }
+    /** Where entry i's name starts in `data`; it ends at `nameEnd(i)`. */
+    nameStart(i) {
+        return this.space[i] + 1;
+    }
+    nameEnd(i) {
+        return this.nul[i];
+    }
+    /** True when entry i's mode is exactly `100644`, a plain file. */
+    isPlainFile(i) {
+        const d = this.data;
+        const m = this.start[i];
+        return (this.space[i] - m === 6 &&
+            d[m] === 0x31 &&
+            d[m + 1] === 0x30 &&
+            d[m + 2] === 0x30 &&
+            d[m + 3] === 0x36 &&
+            d[m + 4] === 0x34 &&
+            d[m + 5] === 0x34);
+    }
+    sameOid(i, other, j) {
+        const a = this.nul[i] + 1;
+        const b = other.nul[j] + 1;
+        return this.data.compare(other.data, b, b + other.oidBytes, a, a + this.oidBytes) === 0;
+    }
+    /**
+     * True when the names rise strictly in byte order from entry `from` on. Git sorts a subdirectory as if its name
+     * ended in `/`, so a valid tree can fail this (`a` a directory beside `a.md`); so can a
+     * hand-made, unsorted one.
+     */
+    namesAscend(from = 0) {
+        for (let i = from + 1; i < this.count; i++)
+            if (this.compareNames(i - 1, this, i) >= 0)
+                return false;
+        return true;
+    }
+    /** How many leading entries are byte for byte the same in `other`. */
+    commonLeadingEntries(other) {
+        if (this.oidBytes !== other.oidBytes)
+            return 0;
+        // Identical bytes from the start index the same entries, so a binary search over this
+        // tree's entry ends finds the longest shared run of whole entries.
+        const endOf = (i) => this.nul[i - 1] + 1 + this.oidBytes;
+        let lo = 0;
+        let hi = Math.min(this.count, other.count);
+        while (lo < hi) {
+            const mid = Math.ceil((lo + hi) / 2);
+            const end = endOf(mid);
+            const same = end <= other.data.length && this.data.compare(other.data, 0, end, 0, end) === 0;
+            if (same)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/git/objects.js
+// Reads trees and blobs straight from git's object store, so committed files are never read
+// through the file system (a committed symlink is only ever a blob holding its target). This is
+// the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
+// (git 2.36+), started with an argv array, never a shell, through git.ts's `gitInvocation` (the
+// same executable, hardening and environment as every other git we run), and with nothing from
+// the repository's config or the environment able to run a program, reach the network or swap
+// an object. Trees are read as raw objects, so listing a directory costs one object however many
+// files it holds; blob sizes are asked only for the blobs that may be read.
+
+
+
+
+
+// Added to git.ts's hardening. No transport at all, so a partial clone cannot fetch a missing
+// object behind our back: `protocol.file.allow=always` there would outrank `protocol.allow`.
+const GIT_OPTIONS = [
+    '-c',
+    'protocol.allow=never',
+    '-c',
+    'protocol.file.allow=never',
+    '--no-replace-objects'
+];
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const MAX_STDERR = 4096;
+// 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
+// what one listing can cost.
+const MAX_TREE_BYTES = 16 * 1024 * 1024;
+// One reader per repository for the whole stage (see sharedObjects): every git object a stage
+// reads goes through it, so a stage starts one `cat-file` however many readers it has.
+const shared = new Map();
+/** The stage's object reader of `repo`, started on first use; `closeSharedObjects` ends it. */
+function objects_sharedObjects(repo) {
+    const dir = external_node_path_namespaceObject.resolve(repo);
+    let objects = shared.get(dir);
+    if (!objects)
+        shared.set(dir, (objects = new GitObjects(dir)));
+    return objects;
+}
+/** Ends every shared reader: at the end of a stage. */
+async function closeSharedObjects() {
+    const all = [...shared.values()];
+    shared.clear();
+    await Promise.all(all.map((o) => o.close()));
+}
+class GitObjects {
+    repoDir;
+    batch;
+    batchExit;
+    batchError;
+    waiting = [];
+    chunks = [];
+    buffered = 0;
+    stderr = '';
+    maxTreeBytes;
+    constructor(repoDir, opts = {}) {
+        this.repoDir = repoDir;
+        this.maxTreeBytes = opts.maxTreeBytes ?? MAX_TREE_BYTES;
+    }
+    /**
+     * Lists the directory `dir` (repo-relative, forward slashes) at `commitish`. A `dir` that is
+     * a symlink, a gitlink or a file, or sits under one, is `other` and nothing of it is listed.
+     */
+    async listTree(commitish, dir) {
+        const found = await this.findTree(commitish, dir);
+        if (found.kind !== 'tree')
+            return { ...found, entries: [] };
+        return { kind: 'tree', entries: (await this.readRawTree(found)).entries() };
+    }
+    /** Where `dir` is at `commitish`, without reading its entries (see `listTree`). */
+    async findTree(commitish, dir) {
+        if (commitish === '' || /[\0\n\r]/.test(commitish)) {
+            throw new Error(`not a commit: ${JSON.stringify(commitish)}`);
+        }
+        const parts = checkDir(dir);
+        const [root] = await this.request('info', [`${commitish}^{tree}`]);
+        if (!root)
+            throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`);
+        const [self] = parts.length ? await this.request('info', [`${root.oid}:${dir}`]) : [root];
+        const what = `${dir} at ${commitish}`;
+        if (self?.type === 'tree') {
+            this.checkTreeSize(self.size, what);
+            return { kind: 'tree', oid: self.oid, size: self.size, what };
+        }
+        // Missing, or not a directory: walk down from the root to say which.
+        let tree = root;
+        for (let i = 0; i < parts.length; i++) {
+            const here = parts.slice(0, i).join('/') || '/';
+            const raw = await this.readRawTree({ ...tree, what: `${here} at ${commitish}` });
+            const entry = raw.entries().find((e) => e.name === parts[i]);
+            if (!entry)
+                return { kind: 'missing' };
+            const path = parts.slice(0, i + 1).join('/');
+            if (entry.type !== 'tree')
+                return { kind: 'other', mode: entry.mode, path };
+            tree = { oid: entry.oid };
+        }
+        return { kind: 'missing' };
+    }
+    /** A tree's entries, indexed but not yet parsed (`findTree` says where it is). */
+    async readRawTree(tree) {
+        const { what } = tree;
+        const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree];
+        if (info?.size === undefined)
+            throw new Error(`${what}: tree ${tree.oid} is missing`);
+        this.checkTreeSize(info.size, what);
+        const [found] = await this.request('contents', [tree.oid]);
+        if (found?.type !== 'tree' || !found.data)
+            throw new Error(`${what}: ${tree.oid} is not a tree`);
+        return new RawTree(found.data, tree.oid.length / 2);
+    }
+    /** The object id `rev` names (`refs/remotes/origin/main^{commit}`), or null when none. */
+    async resolve(rev) {
+        if (rev === '' || /[\0\n\r]/.test(rev))
+            throw new Error(`not a revision: ${JSON.stringify(rev)}`);
+        const [found] = await this.request('info', [rev]);
+        return found?.oid ?? null;
+    }
+    /** The raw bytes of a commit or a tree, as git stores them (to be hashed, or parsed). */
+    async readObject(oid, type) {
+        const [id] = checkOids([oid]);
+        const [found] = await this.request('contents', [id]);
+        if (!found?.data)
+            throw new Error(`git object ${oid} is missing`);
+        if (found.type !== type)
+            throw new Error(`git object ${oid} is a ${found.type}, not a ${type}`);
+        return found.data;
+    }
+    /** The sizes of blobs, without reading them. */
+    async blobSizes(oids) {
+        const unique = checkOids(oids);
+        const found = await this.request('info', unique);
+        const sizes = new Map();
+        unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i] ?? null).size));
+        return sizes;
+    }
+    /** The contents of blobs. */
+    async readBlobs(oids) {
+        const unique = checkOids(oids);
+        const found = await this.request('contents', unique);
+        const blobs = new Map();
+        unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i] ?? null).data));
+        return blobs;
+    }
+    async close() {
+        if (!this.batch)
+            return;
+        // Held open until git has exited, which an idle reader would not wait for.
+        this.batch.ref();
+        this.batch.stdin.end();
+        await this.batchExit;
+        this.batch = undefined;
+    }
+    checkTreeSize(size, what) {
+        if (size > this.maxTreeBytes) {
+            throw new errors_UserError(`${what} is a ${size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`);
+        }
+    }
+    request(kind, names) {
+        if (names.length === 0)
+            return Promise.resolve([]);
+        const proc = this.startBatch();
+        const replies = names.map((name) => new Promise((resolve, reject) => {
+            if (this.batchError)
+                return reject(this.batchError);
+            this.waiting.push({ kind, name, resolve, reject });
+        }));
+        proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''));
+        proc.stdout.ref();
+        return Promise.all(replies);
+    }
+    startBatch() {
+        if (this.batch)
+            return this.batch;
+        // The same git, hardening and environment as every other git we run (git.ts).
+        const { file, args, env } = gitInvocation(this.repoDir, { env: { GIT_NO_LAZY_FETCH: '1' } });
+        const child = (0,external_node_child_process_namespaceObject.spawn)(file, [...args, ...GIT_OPTIONS, 'cat-file', '--batch-command'], {
+            cwd: this.repoDir,
+            env,
+            stdio: ['pipe', 'pipe', 'pipe']
+        });
+        this.batch = child;
+        this.batchError = undefined;
+        this.chunks = [];
+        this.buffered = 0;
+        this.stderr = '';
+        // An idle reader never keeps the process alive (only a pending reply does), so a stage's
+        // shared reader that nothing closed cannot hold a finished step open.
+        child.unref();
+        for (const stream of [child.stdin, child.stdout, child.stderr])
+            stream.unref();
+        child.stdout.on('data', (d) => this.onData(d));
+        child.stderr.on('data', (d) => {
+            if (this.stderr.length < MAX_STDERR)
+                this.stderr += d.toString('utf8');
+        });
+        // A write after git died fails with EPIPE; the exit below reports why.
+        child.stdin.on('error', () => undefined);
+        this.batchExit = new Promise((resolve) => {
+            const fail = (why) => {
+                const old = /batch-command/.test(this.stderr) ? ' (git 2.36 or later is needed)' : '';
+                this.batchError = new Error(`git cat-file ${why}: ${firstLine(this.stderr)}${old}`);
+                for (const p of this.waiting.splice(0))
+                    p.reject(this.batchError);
+                this.batch = undefined;
+                resolve();
+            };
+            child.on('error', (e) => fail(`could not start (${e.message})`));
+            child.on('close', (code) => fail(`exited (${code})`));
+        });
+        return child;
+    }
+    // Replies come in request order: `<oid> <type> <size>\n`, then for `contents` the bytes and
+    // `\n`; or `<name> missing\n` (also `ambiguous`).
+    onData(chunk) {
+        this.chunks.push(chunk);
+        this.buffered += chunk.length;
+        for (let p = this.waiting[0]; p; p = this.waiting[0]) {
+            if (!p.header) {
+                const nl = this.findNewline();
+                if (nl < 0)
+                    return;
+                const line = this.take(nl + 1).toString('utf8', 0, nl);
+                const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(line);
+                if (!m) {
+                    this.waiting.shift();
+                    if (line.endsWith(' missing'))
+                        p.resolve(null);
+                    else
+                        p.reject(new Error(`git cat-file: ${p.name}: ${line}`));
+                    continue;
+                }
+                const [, oid = '', type = '', size = ''] = m;
+                p.header = { oid, type, size: Number(size) };
+                if (p.kind === 'info') {
+                    this.waiting.shift();
+                    p.resolve(p.header);
+                    continue;
+                }
+            }
+            if (this.buffered < p.header.size + 1)
+                return;
+            const data = this.take(p.header.size);
+            this.take(1);
+            this.waiting.shift();
+            p.resolve({ ...p.header, data });
+        }
+        if (this.waiting.length === 0)
+            this.batch?.stdout?.unref();
+    }
+    findNewline() {
+        let offset = 0;
+        for (const c of this.chunks) {
+            const i = c.indexOf(0x0a);
+            if (i >= 0)
+                return offset + i;
+            offset += c.length;
+        }
+        return -1;
+    }
+    take(n) {
+        const parts = [];
+        let need = n;
+        while (need > 0) {
+            const c = this.chunks[0];
+            // Callers take only what `buffered` says has arrived.
+            if (!c)
+                throw new Error(`git cat-file: ${n} bytes asked for, ${n - need} buffered`);
+            if (c.length <= need) {
+                parts.push(c);
+                this.chunks.shift();
+                need -= c.length;
+            }
+            else {
+                parts.push(c.subarray(0, need));
+                this.chunks[0] = c.subarray(need);
+                need = 0;
+            }
+        }
+        this.buffered -= n;
+        return parts.length === 1 ? parts[0] : Buffer.concat(parts, n);
+    }
+}
+function blob(oid, found) {
+    if (!found)
+        throw new Error(`git object ${oid} is missing`);
+    if (found.type !== 'blob')
+        throw new Error(`git object ${oid} is a ${found.type}, not a blob`);
+    return found;
+}
+function checkOids(oids) {
+    const unique = [...new Set(oids)];
+    for (const oid of unique)
+        if (!OID.test(oid))
+            throw new Error(`not an object id: ${oid}`);
+    return unique;
+}
+/** The parts of a repo-relative directory; none for `''`, the root. */
+function checkDir(dir) {
+    if (dir === '')
+        return [];
+    const parts = dir.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
+        throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`);
+    }
+    return parts;
+}
+function firstLine(text) {
+    return text.trim().split('\n')[0] || 'no message';
+}
+
 ;// CONCATENATED MODULE: ./.build/git/branch.js
+
 
 
 
@@ -27398,47 +27851,73 @@ async function mergeBase(repo, a, b) {
 
 const DEFAULT_DEPTH = 100;
 /**
- * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
- * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
- * dirty reused workspace, and in an empty directory.
+ * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
+ * `fetch` (shallow when the workspace is), making the repository first when there is none.
  */
-async function prepareIssueBranch(o) {
+async function fetchHeads(o) {
     const remote = o.remote ?? 'origin';
     const repo = path.resolve(o.repo);
-    await validateBranchName(o.branch);
-    await validateBranchName(o.base);
+    const asked = [...new Set(o.branches)];
+    for (const name of asked)
+        await validateBranchName(name);
     validateRemoteName(remote);
     const fresh = await ensureRepository(repo, remote, o.remoteUrl);
     await removeStaleLocks(repo);
-    const heads = await remoteHeads(repo, remote, [o.branch, o.base], o.auth);
-    const created = !heads.has(o.branch);
-    // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
-    if (!heads.has(o.base)) {
-        throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
-    }
-    const source = created ? o.base : o.branch;
+    const listed = await remoteHeads(repo, remote, asked, o.auth);
+    const present = asked.filter((name) => listed.has(name));
+    const heads = new Map();
+    if (present.length === 0)
+        return { remote, asked, heads };
     const depth = o.depth ?? DEFAULT_DEPTH;
     const shallow = fresh || (await isShallow(repo));
-    const tracking = (name) => `refs/remotes/${remote}/${name}`;
-    const refspec = (name) => `+refs/heads/${name}:${tracking(name)}`;
-    const refspecs = source === o.base ? [refspec(o.base)] : [refspec(source), refspec(o.base)];
     await git(repo, [
         'fetch',
         '--no-tags',
         '--recurse-submodules=no',
         ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
         remote,
-        ...refspecs
+        ...present.map((name) => refspec(remote, name))
     ], { auth: o.auth });
-    const baseSha = await resolveCommit(repo, tracking(source));
-    if (!baseSha)
-        throw new Error(`fetching ${source} left no ${tracking(source)}`);
-    const forkSha = source === o.base
+    const objects = sharedObjects(repo);
+    for (const name of present) {
+        const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);
+        if (!sha)
+            throw new Error(`fetching ${name} left no ${tracking(remote, name)}`);
+        heads.set(name, sha);
+    }
+    return { remote, asked, heads };
+}
+const tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
+const refspec = (remote, name) => `+refs/heads/${name}:${tracking(remote, name)}`;
+/**
+ * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
+ * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
+ * dirty reused workspace, and in an empty directory. What `fetched` already says of both
+ * branches is not asked of the remote again.
+ */
+async function prepareIssueBranch(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = path.resolve(o.repo);
+    const known = o.fetched?.remote === remote &&
+        o.fetched.asked.includes(o.branch) &&
+        o.fetched.asked.includes(o.base);
+    const { heads } = known && o.fetched ? o.fetched : await fetchHeads({ ...o, branches: [o.branch, o.base] });
+    // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
+    const baseHead = heads.get(o.base);
+    if (!baseHead)
+        throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
+    const head = heads.get(o.branch);
+    const created = head === undefined;
+    const baseSha = head ?? baseHead;
+    const refspecs = created
+        ? [refspec(remote, o.base)]
+        : [o.branch, o.base].map((n) => refspec(remote, n));
+    const forkSha = created
         ? baseSha
         : await forkPoint({
             repo,
             head: baseSha,
-            base: tracking(o.base),
+            base: tracking(remote, o.base),
             branch: o.branch,
             baseBranch: o.base,
             deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
@@ -27448,17 +27927,24 @@ async function prepareIssueBranch(o) {
     return { branch: o.branch, baseSha, forkSha, created };
 }
 /**
- * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
- * issues and pull requests, so they are data: checked here and only ever passed as argv.
+ * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
+ * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
+ * so they are data: checked here and only ever passed as argv.
  */
-async function validateBranchName(name) {
-    const bad = () => new errors_UserError(`"${name}" is not a valid branch name`);
-    if (!name || name.startsWith('-') || name.includes('@{'))
-        throw bad();
-    const r = await git_git('/', ['check-ref-format', '--branch', name], { okCodes: [128] });
-    if (r.code !== 0 || r.stdout.trim() !== name)
-        throw bad();
-    return name;
+function validateBranchName(name) {
+    return badBranchName(name)
+        ? Promise.reject(new errors_UserError(`"${name}" is not a valid branch name`))
+        : Promise.resolve(name);
+}
+function badBranchName(name) {
+    return (name === '' ||
+        name === 'HEAD' ||
+        name === '@' ||
+        name.startsWith('-') ||
+        name.endsWith('.') ||
+        [...name].some((c) => c <= ' ' || c === '\x7f') ||
+        /[~^:?*[\\]|\.\.|@\{/.test(name) ||
+        name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
 }
 function validateRemoteName(name) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
@@ -27466,14 +27952,11 @@ function validateRemoteName(name) {
     }
 }
 /**
- * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it. `reset` runs
- * no hooks, and the hardened config switches off any a repository declares.
+ * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
+ * The hardened config switches off any hook a repository declares.
  */
 async function resetBranchTo(repo, branch, sha) {
-    const ref = `refs/heads/${branch}`;
-    await git_git(repo, ['update-ref', '-m', 'handoff-action', ref, sha]);
-    await git_git(repo, ['symbolic-ref', 'HEAD', ref]);
-    await git_git(repo, ['reset', '--hard', '--quiet']);
+    await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
 }
 /** True when a new repository had to be made (nothing to reuse). */
 async function ensureRepository(repo, remote, url) {
@@ -28912,7 +29395,7 @@ function keepEnd(text, max) {
     return '…' + text.slice(start).trimStart();
 }
 /** The first non-empty line, trimmed and capped: a reason must stay on one line. */
-function firstLine(text, max = 200) {
+function text_firstLine(text, max = 200) {
     // A lone CR or another line separator would start a new line in the runner's log, where a
     // line beginning `::` is a workflow command; control characters go too.
     const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? '';
@@ -29197,7 +29680,7 @@ function errorReason(r, status, text) {
     }
     if (subtype && subtype !== 'success')
         return subtype.replace(/_/g, ' ');
-    return firstLine(text ?? '') || 'the agent reported an error';
+    return text_firstLine(text ?? '') || 'the agent reported an error';
 }
 // In print mode nobody can answer the CLI's own question tool, so the CLI denies it and lists
 // the denial in the result: the agent did need a human.
@@ -29289,7 +29772,7 @@ class CodexParser extends JsonStreamParser {
         return `${safeName(kind)} ${type.slice('item.'.length)}`;
     }
     fail(message) {
-        this.error = firstLine(message) || 'error';
+        this.error = text_firstLine(message) || 'error';
         if (mentionsRateLimit(message))
             this.rateLimited = true;
     }
@@ -29356,7 +29839,7 @@ class GeminiParser extends JsonStreamParser {
         if (error || (typeof r?.status === 'string' && r.status !== 'success')) {
             const message = asString(error?.message) ?? '';
             const kind = asString(error?.type) ?? '';
-            findings.error = firstLine(message) || safeName(kind) || 'the agent reported an error';
+            findings.error = text_firstLine(message) || safeName(kind) || 'the agent reported an error';
             if (mentionsRateLimit(`${message} ${kind}`))
                 findings.rateLimited = true;
             return findings;
@@ -29957,13 +30440,13 @@ function abortReason(signal) {
 
 /**
  * Checks that the base commit and the trees a new commit is built from (the root and every
- * directory above a changed path) hash to their names. An agent running as our user can
+ * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
  * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
  * under its name would slip extra files into the commit we push. Trees the commit does not
  * touch are referenced by name only, and the remote already holds the real ones.
  */
 async function verifyBaseTrees(repo, commitSha, paths) {
-    const algo = await objectFormat(repo);
+    const algo = formatOf(commitSha);
     const idLength = algo === 'sha256' ? 32 : 20;
     const commit = await readVerified(repo, 'commit', commitSha, algo);
     const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
@@ -29985,18 +30468,21 @@ async function verifyBaseTrees(repo, commitSha, paths) {
                 queue.push([full, entry.id]);
         }
     }
+    return root;
 }
-/** The repository's hash: object names are 40 hex digits with sha1, 64 with sha256. */
-async function objectFormat(repo) {
-    const r = await git_git(repo, ['rev-parse', '--show-object-format']);
-    return r.stdout.trim() === 'sha256' ? 'sha256' : 'sha1';
+/**
+ * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
+ * with sha256. Known from any such name, so git is never asked.
+ */
+function formatOf(oid) {
+    return oid.length === 64 ? 'sha256' : 'sha1';
 }
 /** The name git gives an object with this content. */
 function objectId(type, body, algo) {
     return (0,external_node_crypto_namespaceObject.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
 }
 async function readVerified(repo, type, sha, algo, dir) {
-    const body = (await gitBytes(repo, ['cat-file', type, sha])).stdout;
+    const body = await objects_sharedObjects(repo).readObject(sha, type);
     const actual = (0,external_node_crypto_namespaceObject.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
     if (actual !== sha) {
         const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
@@ -30023,7 +30509,47 @@ function tampered(what) {
     return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
 }
 
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./.build/git/loose-object.js
+
+
+
+
+
+
+
+/**
+ * Stores `content` as a blob the way `git hash-object -w` does, without starting a git: a loose
+ * object, `<type> <size>\0<content>` deflated, at `.git/objects/<2 hex>/<rest>`, written to a
+ * temporary file and renamed into place. One already there is replaced, not trusted: an agent
+ * running as our user could have put other bytes under that name. Returns the blob's name.
+ */
+async function writeBlob(repo, content, algo) {
+    const oid = objectId('blob', content, algo);
+    const objects = external_node_path_namespaceObject.join(repo, '.git', 'objects');
+    const dir = external_node_path_namespaceObject.join(objects, oid.slice(0, 2));
+    const st = await lstat_lstatOrNull(dir);
+    if (st && !st.isDirectory()) {
+        throw new GitDirTamperedError(`${dir} is not a directory; refusing to write objects through it`);
+    }
+    if (!st)
+        await (0,promises_namespaceObject.mkdir)(dir);
+    const body = (0,external_node_zlib_namespaceObject.deflateSync)(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]));
+    const tmp = external_node_path_namespaceObject.join(objects, `tmp_obj_${(0,external_node_crypto_namespaceObject.randomBytes)(8).toString('hex')}`);
+    try {
+        await (0,promises_namespaceObject.writeFile)(tmp, body, { flag: 'wx', mode: 0o444 });
+        await (0,promises_namespaceObject.rename)(tmp, external_node_path_namespaceObject.join(dir, oid.slice(2)));
+    }
+    finally {
+        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+    }
+    return oid;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/commit.js
+
+
 
 
 
@@ -30064,6 +30590,10 @@ async function commitAllowed(o) {
     const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`);
     const files = o.workTree ? external_node_path_namespaceObject.resolve(o.workTree) : repo;
     const env = { GIT_INDEX_FILE: index };
+    const baseSha = await objects_sharedObjects(repo).resolve(`${o.baseSha}^{commit}`);
+    if (!baseSha)
+        throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
+    const algo = formatOf(baseSha);
     try {
         if (files === repo) {
             await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
@@ -30079,7 +30609,7 @@ async function commitAllowed(o) {
                 okCodes: [1]
             });
         }
-        const changed = await worktreeChanges(repo, files, env);
+        const changed = await worktreeChanges(repo, files, env, algo);
         delete env.GIT_WORK_TREE;
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
@@ -30088,13 +30618,12 @@ async function commitAllowed(o) {
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
-        await verifyBaseTrees(repo, o.baseSha, committed);
+        const baseTree = await verifyBaseTrees(repo, baseSha, committed);
         await git_git(repo, ['update-index', '--add', '-z', '--index-info'], {
             env,
-            input: await indexInfo(repo, updates)
+            input: await indexInfo(repo, updates, algo)
         });
         const tree = (await git_git(repo, ['write-tree'], { env })).stdout.trim();
-        const baseTree = (await git_git(repo, ['rev-parse', `${o.baseSha}^{tree}`])).stdout.trim();
         if (tree === baseTree)
             return { sha: null, committed: [], dropped };
         const id = o.identity ?? BOT_IDENTITY;
@@ -30145,8 +30674,7 @@ async function seedIndex(repo, baseSha, env) {
  * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
  * lists a symlinked directory as the link itself and never walks into it.
  */
-async function worktreeChanges(repo, tree, env) {
-    const algo = await objectFormat(repo);
+async function worktreeChanges(repo, tree, env, algo) {
     const changed = new Map();
     // A submodule's own repository is the agent's to plant; it is never looked into.
     const diff = (await git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
@@ -30345,8 +30873,8 @@ function withoutConflicts(updates, changed, dropped) {
     });
 }
 /** `update-index --index-info` lines: removals first, so a path can change from file to directory. */
-async function indexInfo(repo, updates) {
-    const zero = '0'.repeat((await objectFormat(repo)) === 'sha256' ? 64 : 40);
+async function indexInfo(repo, updates, algo) {
+    const zero = '0'.repeat(algo === 'sha256' ? 64 : 40);
     const lines = [];
     for (const u of updates)
         if ('remove' in u)
@@ -30354,409 +30882,9 @@ async function indexInfo(repo, updates) {
     for (const u of updates) {
         if ('remove' in u)
             continue;
-        const blob = await git_git(repo, ['hash-object', '-w', '--no-filters', '-t', 'blob', '--stdin'], {
-            input: u.content
-        });
-        lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`);
+        lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`);
     }
     return Buffer.from(lines.join(''), 'utf8');
-}
-
-;// CONCATENATED MODULE: ./.build/git/raw-tree.js
-class RawTree {
-    data;
-    oidBytes;
-    /** Entry i is `data[start[i], nul[i])` (`<mode> <name>`), then its oid. */
-    start;
-    space;
-    nul;
-    count;
-    constructor(data, oidBytes) {
-        this.data = data;
-        this.oidBytes = oidBytes;
-        // A byte loop: most names are short, and calling indexOf twice an entry costs more.
-        const start = [];
-        const space = [];
-        const nul = [];
-        const n = data.length;
-        let i = 0;
-        while (i < n) {
-            let sp = i;
-            while (sp < n && data[sp] !== 0x20)
-                sp++;
-            let end = sp + 1;
-            while (end < n && data[end] !== 0)
-                end++;
-            if (end >= n || end + 1 + oidBytes > n)
-                throw new Error('malformed git tree object');
-            start.push(i);
-            space.push(sp);
-            nul.push(end);
-            i = end + 1 + oidBytes;
-        }
-        this.start = Int32Array.from(start);
-        this.space = Int32Array.from(space);
-        this.nul = Int32Array.from(nul);
-        this.count = start.length;
-    }
-    /** The name, decoded as UTF-8 (bytes that are not UTF-8 come out as U+FFFD). */
-    name(i) {
-        return this.data.toString('utf8', this.space[i] + 1, this.nul[i]);
-    }
-    /** Six digits, as `git ls-tree` shows them. */
-    mode(i) {
-        return this.data.toString('latin1', this.start[i], this.space[i]).padStart(6, '0');
-    }
-    oid(i) {
-        const at = this.nul[i] + 1;
-        return this.data.toString('hex', at, at + this.oidBytes);
-    }
-    entry(i) {
-        const mode = this.mode(i);
-        return {
-            mode,
-            type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob',
-            oid: this.oid(i),
-            size: null,
-            name: this.name(i)
-        };
-    }
-    entries() {
-        return Array.from({ length: this.count }, (_, i) => this.entry(i));
-    }
-    /** Byte order of entry i's name against entry j's of `other` (negative: i's is first). */
-    compareNames(i, other, j) {
-        // A byte loop: neighbouring names differ early, and a native call per pair costs more.
-        const a = this.data;
-        const b = other.data;
-        let x = this.space[i] + 1;
-        let y = other.space[j] + 1;
-        const xEnd = this.nul[i];
-        const yEnd = other.nul[j];
-        for (; x < xEnd && y < yEnd; x++, y++) {
-            if (a[x] !== b[y])
-                return a[x] - b[y];
-        }
-        return xEnd - x - (yEnd - y);
-    }
-    /** Where entry i's name starts in `data`; it ends at `nameEnd(i)`. */
-    nameStart(i) {
-        return this.space[i] + 1;
-    }
-    nameEnd(i) {
-        return this.nul[i];
-    }
-    /** True when entry i's mode is exactly `100644`, a plain file. */
-    isPlainFile(i) {
-        const d = this.data;
-        const m = this.start[i];
-        return (this.space[i] - m === 6 &&
-            d[m] === 0x31 &&
-            d[m + 1] === 0x30 &&
-            d[m + 2] === 0x30 &&
-            d[m + 3] === 0x36 &&
-            d[m + 4] === 0x34 &&
-            d[m + 5] === 0x34);
-    }
-    sameOid(i, other, j) {
-        const a = this.nul[i] + 1;
-        const b = other.nul[j] + 1;
-        return this.data.compare(other.data, b, b + other.oidBytes, a, a + this.oidBytes) === 0;
-    }
-    /**
-     * True when the names rise strictly in byte order from entry `from` on. Git sorts a subdirectory as if its name
-     * ended in `/`, so a valid tree can fail this (`a` a directory beside `a.md`); so can a
-     * hand-made, unsorted one.
-     */
-    namesAscend(from = 0) {
-        for (let i = from + 1; i < this.count; i++)
-            if (this.compareNames(i - 1, this, i) >= 0)
-                return false;
-        return true;
-    }
-    /** How many leading entries are byte for byte the same in `other`. */
-    commonLeadingEntries(other) {
-        if (this.oidBytes !== other.oidBytes)
-            return 0;
-        // Identical bytes from the start index the same entries, so a binary search over this
-        // tree's entry ends finds the longest shared run of whole entries.
-        const endOf = (i) => this.nul[i - 1] + 1 + this.oidBytes;
-        let lo = 0;
-        let hi = Math.min(this.count, other.count);
-        while (lo < hi) {
-            const mid = Math.ceil((lo + hi) / 2);
-            const end = endOf(mid);
-            const same = end <= other.data.length && this.data.compare(other.data, 0, end, 0, end) === 0;
-            if (same)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return lo;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/git/objects.js
-// Reads trees and blobs straight from git's object store, so committed files are never read
-// through the file system (a committed symlink is only ever a blob holding its target). This is
-// the only place the handoff engine runs git: one long-lived `git cat-file --batch-command`
-// (git 2.36+), started with an argv array, never a shell, through git.ts's `gitInvocation` (the
-// same executable, hardening and environment as every other git we run), and with nothing from
-// the repository's config or the environment able to run a program, reach the network or swap
-// an object. Trees are read as raw objects, so listing a directory costs one object however many
-// files it holds; blob sizes are asked only for the blobs that may be read.
-
-
-
-
-// Added to git.ts's hardening. No transport at all, so a partial clone cannot fetch a missing
-// object behind our back: `protocol.file.allow=always` there would outrank `protocol.allow`.
-const GIT_OPTIONS = [
-    '-c',
-    'protocol.allow=never',
-    '-c',
-    'protocol.file.allow=never',
-    '--no-replace-objects'
-];
-const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const MAX_STDERR = 4096;
-// 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
-// what one listing can cost.
-const MAX_TREE_BYTES = 16 * 1024 * 1024;
-class GitObjects {
-    repoDir;
-    batch;
-    batchExit;
-    batchError;
-    waiting = [];
-    chunks = [];
-    buffered = 0;
-    stderr = '';
-    maxTreeBytes;
-    constructor(repoDir, opts = {}) {
-        this.repoDir = repoDir;
-        this.maxTreeBytes = opts.maxTreeBytes ?? MAX_TREE_BYTES;
-    }
-    /**
-     * Lists the directory `dir` (repo-relative, forward slashes) at `commitish`. A `dir` that is
-     * a symlink, a gitlink or a file, or sits under one, is `other` and nothing of it is listed.
-     */
-    async listTree(commitish, dir) {
-        const found = await this.findTree(commitish, dir);
-        if (found.kind !== 'tree')
-            return { ...found, entries: [] };
-        return { kind: 'tree', entries: (await this.readRawTree(found)).entries() };
-    }
-    /** Where `dir` is at `commitish`, without reading its entries (see `listTree`). */
-    async findTree(commitish, dir) {
-        if (commitish === '' || /[\0\n\r]/.test(commitish)) {
-            throw new Error(`not a commit: ${JSON.stringify(commitish)}`);
-        }
-        const parts = checkDir(dir);
-        const [root] = await this.request('info', [`${commitish}^{tree}`]);
-        if (!root)
-            throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`);
-        const [self] = await this.request('info', [`${root.oid}:${dir}`]);
-        const what = `${dir} at ${commitish}`;
-        if (self?.type === 'tree') {
-            this.checkTreeSize(self.size, what);
-            return { kind: 'tree', oid: self.oid, size: self.size, what };
-        }
-        // Missing, or not a directory: walk down from the root to say which.
-        let tree = root;
-        for (let i = 0; i < parts.length; i++) {
-            const here = parts.slice(0, i).join('/') || '/';
-            const raw = await this.readRawTree({ ...tree, what: `${here} at ${commitish}` });
-            const entry = raw.entries().find((e) => e.name === parts[i]);
-            if (!entry)
-                return { kind: 'missing' };
-            const path = parts.slice(0, i + 1).join('/');
-            if (entry.type !== 'tree')
-                return { kind: 'other', mode: entry.mode, path };
-            tree = { oid: entry.oid };
-        }
-        return { kind: 'missing' };
-    }
-    /** A tree's entries, indexed but not yet parsed (`findTree` says where it is). */
-    async readRawTree(tree) {
-        const { what } = tree;
-        const [info] = tree.size === undefined ? await this.request('info', [tree.oid]) : [tree];
-        if (info?.size === undefined)
-            throw new Error(`${what}: tree ${tree.oid} is missing`);
-        this.checkTreeSize(info.size, what);
-        const [found] = await this.request('contents', [tree.oid]);
-        if (found?.type !== 'tree' || !found.data)
-            throw new Error(`${what}: ${tree.oid} is not a tree`);
-        return new RawTree(found.data, tree.oid.length / 2);
-    }
-    /** The sizes of blobs, without reading them. */
-    async blobSizes(oids) {
-        const unique = checkOids(oids);
-        const found = await this.request('info', unique);
-        const sizes = new Map();
-        unique.forEach((oid, i) => sizes.set(oid, blob(oid, found[i] ?? null).size));
-        return sizes;
-    }
-    /** The contents of blobs. */
-    async readBlobs(oids) {
-        const unique = checkOids(oids);
-        const found = await this.request('contents', unique);
-        const blobs = new Map();
-        unique.forEach((oid, i) => blobs.set(oid, blob(oid, found[i] ?? null).data));
-        return blobs;
-    }
-    async close() {
-        if (!this.batch)
-            return;
-        this.batch.stdin.end();
-        await this.batchExit;
-        this.batch = undefined;
-    }
-    checkTreeSize(size, what) {
-        if (size > this.maxTreeBytes) {
-            throw new errors_UserError(`${what} is a ${size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`);
-        }
-    }
-    request(kind, names) {
-        if (names.length === 0)
-            return Promise.resolve([]);
-        const proc = this.startBatch();
-        const replies = names.map((name) => new Promise((resolve, reject) => {
-            if (this.batchError)
-                return reject(this.batchError);
-            this.waiting.push({ kind, name, resolve, reject });
-        }));
-        proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''));
-        return Promise.all(replies);
-    }
-    startBatch() {
-        if (this.batch)
-            return this.batch;
-        // The same git, hardening and environment as every other git we run (git.ts).
-        const { file, args, env } = gitInvocation(this.repoDir, { env: { GIT_NO_LAZY_FETCH: '1' } });
-        const child = (0,external_node_child_process_namespaceObject.spawn)(file, [...args, ...GIT_OPTIONS, 'cat-file', '--batch-command'], {
-            cwd: this.repoDir,
-            env,
-            stdio: ['pipe', 'pipe', 'pipe']
-        });
-        this.batch = child;
-        this.batchError = undefined;
-        this.chunks = [];
-        this.buffered = 0;
-        this.stderr = '';
-        child.stdout.on('data', (d) => this.onData(d));
-        child.stderr.on('data', (d) => {
-            if (this.stderr.length < MAX_STDERR)
-                this.stderr += d.toString('utf8');
-        });
-        // A write after git died fails with EPIPE; the exit below reports why.
-        child.stdin.on('error', () => undefined);
-        this.batchExit = new Promise((resolve) => {
-            const fail = (why) => {
-                const old = /batch-command/.test(this.stderr) ? ' (git 2.36 or later is needed)' : '';
-                this.batchError = new Error(`git cat-file ${why}: ${objects_firstLine(this.stderr)}${old}`);
-                for (const p of this.waiting.splice(0))
-                    p.reject(this.batchError);
-                this.batch = undefined;
-                resolve();
-            };
-            child.on('error', (e) => fail(`could not start (${e.message})`));
-            child.on('close', (code) => fail(`exited (${code})`));
-        });
-        return child;
-    }
-    // Replies come in request order: `<oid> <type> <size>\n`, then for `contents` the bytes and
-    // `\n`; or `<name> missing\n` (also `ambiguous`).
-    onData(chunk) {
-        this.chunks.push(chunk);
-        this.buffered += chunk.length;
-        for (let p = this.waiting[0]; p; p = this.waiting[0]) {
-            if (!p.header) {
-                const nl = this.findNewline();
-                if (nl < 0)
-                    return;
-                const line = this.take(nl + 1).toString('utf8', 0, nl);
-                const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(line);
-                if (!m) {
-                    this.waiting.shift();
-                    if (line.endsWith(' missing'))
-                        p.resolve(null);
-                    else
-                        p.reject(new Error(`git cat-file: ${p.name}: ${line}`));
-                    continue;
-                }
-                const [, oid = '', type = '', size = ''] = m;
-                p.header = { oid, type, size: Number(size) };
-                if (p.kind === 'info') {
-                    this.waiting.shift();
-                    p.resolve(p.header);
-                    continue;
-                }
-            }
-            if (this.buffered < p.header.size + 1)
-                return;
-            const data = this.take(p.header.size);
-            this.take(1);
-            this.waiting.shift();
-            p.resolve({ ...p.header, data });
-        }
-    }
-    findNewline() {
-        let offset = 0;
-        for (const c of this.chunks) {
-            const i = c.indexOf(0x0a);
-            if (i >= 0)
-                return offset + i;
-            offset += c.length;
-        }
-        return -1;
-    }
-    take(n) {
-        const parts = [];
-        let need = n;
-        while (need > 0) {
-            const c = this.chunks[0];
-            // Callers take only what `buffered` says has arrived.
-            if (!c)
-                throw new Error(`git cat-file: ${n} bytes asked for, ${n - need} buffered`);
-            if (c.length <= need) {
-                parts.push(c);
-                this.chunks.shift();
-                need -= c.length;
-            }
-            else {
-                parts.push(c.subarray(0, need));
-                this.chunks[0] = c.subarray(need);
-                need = 0;
-            }
-        }
-        this.buffered -= n;
-        return parts.length === 1 ? parts[0] : Buffer.concat(parts, n);
-    }
-}
-function blob(oid, found) {
-    if (!found)
-        throw new Error(`git object ${oid} is missing`);
-    if (found.type !== 'blob')
-        throw new Error(`git object ${oid} is a ${found.type}, not a blob`);
-    return found;
-}
-function checkOids(oids) {
-    const unique = [...new Set(oids)];
-    for (const oid of unique)
-        if (!OID.test(oid))
-            throw new Error(`not an object id: ${oid}`);
-    return unique;
-}
-function checkDir(dir) {
-    const parts = dir.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
-        throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`);
-    }
-    return parts;
-}
-function objects_firstLine(text) {
-    return text.trim().split('\n')[0] || 'no message';
 }
 
 ;// CONCATENATED MODULE: ./.build/git/agent-config.js
@@ -30765,15 +30893,26 @@ function objects_firstLine(text) {
 
 
 
-
-/** The agent configuration a commit holds, by path (gitlinks are never anyone's settings). */
+/**
+ * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
+ * trees walked through the stage's object reader, a level at a time.
+ */
 async function agentConfigAt(repo, commit) {
-    const out = (await git_git(repo, ['ls-tree', '-r', '-z', '--full-tree', commit])).stdout;
+    const objects = objects_sharedObjects(repo);
     const found = new Map();
-    for (const line of out.split('\0')) {
-        const m = /^(\d{6}) blob ([0-9a-f]+)\t(.*)$/s.exec(line);
-        if (m && isAgentConfig(m[3]))
-            found.set(m[3], { mode: m[1], oid: m[2] });
+    for (let level = ['']; level.length > 0;) {
+        const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)));
+        const next = [];
+        listings.forEach((listing, i) => {
+            for (const e of listing.entries) {
+                const p = level[i] ? `${level[i]}/${e.name}` : e.name;
+                if (e.type === 'tree')
+                    next.push(p);
+                else if (e.type === 'blob' && isAgentConfig(p))
+                    found.set(p, { mode: e.mode, oid: e.oid });
+            }
+        });
+        level = next;
     }
     return found;
 }
@@ -30793,27 +30932,21 @@ async function putAgentConfig(o) {
     const skipped = [];
     if (wanted.size === 0)
         return skipped;
-    const objects = new GitObjects(o.repo);
-    try {
-        const blobs = await objects.readBlobs([...wanted.values()].map((e) => e.oid));
-        for (const [p, entry] of wanted) {
-            const file = external_node_path_namespaceObject.join(o.tree, p);
-            if (!(await makeParents(o.tree, p)) || (await lstat_lstatOrNull(file))) {
-                skipped.push(p);
-                continue;
-            }
-            const content = blobs.get(entry.oid);
-            if (entry.mode === '120000')
-                await (0,promises_namespaceObject.symlink)(content, file);
-            else {
-                await (0,promises_namespaceObject.writeFile)(file, content, { flag: 'wx' });
-                if (entry.mode === '100755')
-                    await (0,promises_namespaceObject.chmod)(file, 0o755);
-            }
+    const blobs = await objects_sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
+    for (const [p, entry] of wanted) {
+        const file = external_node_path_namespaceObject.join(o.tree, p);
+        if (!(await makeParents(o.tree, p)) || (await lstat_lstatOrNull(file))) {
+            skipped.push(p);
+            continue;
         }
-    }
-    finally {
-        await objects.close();
+        const content = blobs.get(entry.oid);
+        if (entry.mode === '120000')
+            await (0,promises_namespaceObject.symlink)(content, file);
+        else {
+            await (0,promises_namespaceObject.writeFile)(file, content, { flag: 'wx' });
+            if (entry.mode === '100755')
+                await (0,promises_namespaceObject.chmod)(file, 0o755);
+        }
     }
     return skipped;
 }
@@ -31241,15 +31374,9 @@ async function promptForStage(o) {
     let block = { text: '', included: [], dropped: 0, bytes: 0, warnings: [] };
     let truncatedFile;
     if (o.commit) {
-        const git = new GitObjects(o.repo);
-        try {
-            const built = await buildHandoffBlock(git, { head: o.commit, since: o.since }, { ...o.config.handoff, ownPath });
-            block = built;
-            truncatedFile = built.truncatedFile;
-        }
-        finally {
-            await git.close();
-        }
+        const built = await buildHandoffBlock(objects_sharedObjects(o.repo), { head: o.commit, since: o.since }, { ...o.config.handoff, ownPath });
+        block = built;
+        truncatedFile = built.truncatedFile;
     }
     const stage = await buildStagePrompt({
         config: o.config,
@@ -32228,7 +32355,7 @@ function checkedState(config, id, state) {
 async function checkoutIssueBranch(root, id, base) {
     const branch = await validateBranchName(`itervox/${id}`);
     const current = await currentBranch(root);
-    const existing = await repo_resolveCommit(root, `refs/heads/${branch}`);
+    const existing = await resolveCommit(root, `refs/heads/${branch}`);
     if (existing) {
         const forkSha = await localForkPoint(root, existing, branch, base);
         if (current !== branch)
@@ -32245,7 +32372,7 @@ async function checkoutIssueBranch(root, id, base) {
  * branch (origin's HEAD, then `init.defaultBranch`, `main`, `master`, whichever exists here).
  */
 async function baseBranchOf(root, configured) {
-    if (!(await repo_resolveCommit(root, 'HEAD'))) {
+    if (!(await resolveCommit(root, 'HEAD'))) {
         throw new errors_UserError('the repository has no commit yet; commit WORKFLOW.md and the profile files first');
     }
     if (configured)
@@ -32263,7 +32390,7 @@ async function baseBranchOf(root, configured) {
         named.push(init.stdout.trim());
     named.push('main', 'master');
     for (const name of named) {
-        if (name && (await repo_resolveCommit(root, `refs/heads/${name}`)))
+        if (name && (await resolveCommit(root, `refs/heads/${name}`)))
             return name;
     }
     throw new errors_UserError('cannot tell which branch is the base of issue branches here (no main or master); name it in WORKFLOW.md as workspace.base_branch');
@@ -32275,7 +32402,7 @@ async function localForkPoint(root, head, branch, base) {
 }
 /** The base branch's commit: what WORKFLOW.md and the agent configuration are trusted from. */
 async function baseCommit(root, base) {
-    const sha = await repo_resolveCommit(root, `refs/heads/${base}`);
+    const sha = await resolveCommit(root, `refs/heads/${base}`);
     if (sha)
         return sha;
     throw new errors_UserError(`the base branch "${base}" is not a branch of this repository (or has no commit yet); create it or set workspace.base_branch in WORKFLOW.md`);
@@ -32438,22 +32565,17 @@ function issue_guard_putBack(saved, path) {
 
 /** A committed regular file within `maxBytes`, as text; null when there is none. */
 async function readCommittedFile(repo, commit, path, maxBytes) {
-    const objects = new GitObjects(repo);
-    try {
-        const slash = path.lastIndexOf('/');
-        const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
-        const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
-        if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
-            return null;
-        const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
-        if (size === undefined || size > maxBytes)
-            return null;
-        const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
-        return blob ? blob.toString('utf8') : null;
-    }
-    finally {
-        await objects.close();
-    }
+    const objects = objects_sharedObjects(repo);
+    const slash = path.lastIndexOf('/');
+    const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
+    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
+    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
+        return null;
+    const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
+    if (size === undefined || size > maxBytes)
+        return null;
+    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
+    return blob ? blob.toString('utf8') : null;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/user-checkout.js
@@ -32464,7 +32586,7 @@ async function rememberCheckout(root) {
     const branch = await currentBranch(root);
     if (branch)
         return { branch };
-    const sha = await repo_resolveCommit(root, 'HEAD');
+    const sha = await resolveCommit(root, 'HEAD');
     return sha ? { detached: sha } : null;
 }
 /**
@@ -32477,7 +32599,7 @@ async function restoreCheckout(root, was) {
     const now = await currentBranch(root);
     if ('branch' in was
         ? now === was.branch
-        : !now && (await repo_resolveCommit(root, 'HEAD')) === was.detached)
+        : !now && (await resolveCommit(root, 'HEAD')) === was.detached)
         return null;
     const args = 'branch' in was ? [was.branch] : ['--detach', was.detached];
     try {
@@ -32529,7 +32651,7 @@ class LocalWorkspace {
         const made = this.made;
         if (!made)
             return;
-        if ((await repo_resolveCommit(this.o.root, `refs/heads/${made.branch}`)) !== made.baseSha)
+        if ((await resolveCommit(this.o.root, `refs/heads/${made.branch}`)) !== made.baseSha)
             return;
         if (await restoreCheckout(this.o.root, was))
             return;
@@ -33290,19 +33412,32 @@ const NEEDS_INPUT_LABEL = 'needs-input';
 /** Set when the pipeline stopped and has no failed state to move the issue to. */
 const NEEDS_ATTENTION_LABEL = 'needs-attention';
 
+;// CONCATENATED MODULE: ./.build/agent/cli-versions.js
+// The agent CLIs' npm packages at the versions the contract suite (npm run test:contract) runs
+// each preset against. Workflows that `init` writes install these versions, so a user's
+// pipeline runs what was tested. To move one on: change it here, run `npm run test:contract`
+// (it installs the new version), re-record its fixtures if the output changed
+// (scripts/record-agent-clis.ts), and regenerate the example workflows.
+const AGENT_CLI_VERSIONS = {
+    claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
+    codex: { pkg: '@openai/codex', version: '0.171.0' },
+    gemini: { pkg: '@google/gemini-cli', version: '0.61.0' }
+};
+
 ;// CONCATENATED MODULE: ./.build/cli/actions-workflow.js
+
 
 
 
 const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml';
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1';
-// The agent CLIs the presets know: their npm package and the key they read (`codex exec`
-// reads CODEX_API_KEY; with only OPENAI_API_KEY it sends no key at all).
-const AGENT_CLIS = {
-    claude: { pkg: '@anthropic-ai/claude-code', secret: 'ANTHROPIC_API_KEY' },
-    codex: { pkg: '@openai/codex', secret: 'CODEX_API_KEY' },
-    gemini: { pkg: '@google/gemini-cli', secret: 'GEMINI_API_KEY' }
+// The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
+// OPENAI_API_KEY it sends no key at all).
+const AGENT_SECRETS = {
+    claude: 'ANTHROPIC_API_KEY',
+    codex: 'CODEX_API_KEY',
+    gemini: 'GEMINI_API_KEY'
 };
 // Above the agent's own deadline, so the action can still commit a partial and report.
 const JOB_OVERHEAD_MINUTES = 15;
@@ -33392,7 +33527,9 @@ function actionsWorkflow(config) {
         ...(clis.packages.length > 0
             ? [
                 '',
-                '      # Installed before any secret is in the environment. Pin a version in your copy.',
+                '      # Installed before any secret is in the environment, at the version the action was',
+                '      # tested with. To update: change it here, or run itervox-handoff init --workflow-only',
+                '      # with a newer itervox-handoff.',
                 '      - name: Install the agent CLI',
                 `        run: npm install -g ${clis.packages.join(' ')}`
             ]
@@ -33486,10 +33623,11 @@ function agentClis(config) {
         if (!p.enabled)
             continue;
         const command = p.argv[0] ?? '';
-        const known = AGENT_CLIS[(0,external_node_path_namespaceObject.basename)(command)];
-        if (known) {
-            packages.add(known.pkg);
-            secrets.add(known.secret);
+        const name = (0,external_node_path_namespaceObject.basename)(command);
+        if (Object.hasOwn(AGENT_SECRETS, name)) {
+            const { pkg, version } = AGENT_CLI_VERSIONS[name];
+            packages.add(`${pkg}@${version}`);
+            secrets.add(AGENT_SECRETS[name]);
         }
         else if (!command.includes('/')) {
             // A script in the repository needs no installing; anything else does.
@@ -33678,6 +33816,129 @@ function loadingEnv(text) {
     return env;
 }
 
+;// CONCATENATED MODULE: ./.build/cli/github-rest.js
+// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain fetch:
+// the action's Octokit, with its retries and write queue, is for the runner.
+
+const TIMEOUT_MS = 30_000;
+/** A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com). */
+function restClient(apiUrl, token, repo, command) {
+    const root = apiUrl.replace(/\/+$/, '');
+    return {
+        repo,
+        async call(method, path, body) {
+            let res;
+            try {
+                res = await fetch(`${root}/repos/${repo}${path}`, {
+                    method,
+                    headers: {
+                        accept: 'application/vnd.github+json',
+                        authorization: `Bearer ${token}`,
+                        'x-github-api-version': '2022-11-28',
+                        'user-agent': 'itervox-handoff',
+                        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                    },
+                    body: body === undefined ? undefined : JSON.stringify(body),
+                    signal: AbortSignal.timeout(TIMEOUT_MS)
+                });
+            }
+            catch (e) {
+                const cause = e.cause?.code ?? e.message;
+                throw new errors_UserError(`${command}: cannot reach the GitHub API at ${root} (${cause}); check your connection, or GITHUB_API_URL`);
+            }
+            const text = await res.text();
+            let data;
+            try {
+                data = text ? JSON.parse(text) : null;
+            }
+            catch {
+                data = text;
+            }
+            if (res.status === 401) {
+                throw new errors_UserError(`${command}: GitHub refused the token (401 ${github_rest_messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`);
+            }
+            return { status: res.status, data };
+        }
+    };
+}
+/** GitHub's `message` in an error answer, or the status text. */
+function github_rest_messageOf(data) {
+    const message = data?.message;
+    return typeof message === 'string' ? message : 'no message';
+}
+
+;// CONCATENATED MODULE: ./.build/cli/repo-settings.js
+// What `labels` can see of the repository settings a first run depends on (Settings → Actions →
+// General), each as one line: fine, to change, or to check by hand when the token may not read
+// them (reading them takes admin on the repository).
+
+const PAGE = 'Settings → Actions → General';
+async function repoSettings(rest) {
+    return [...(await actionsPermissions(rest)), ...(await workflowPermissions(rest))];
+}
+async function actionsPermissions(rest) {
+    const r = await rest.call('GET', '/actions/permissions');
+    if (r.status !== 200)
+        return [unreadable(r.status, r.data, 'whether Actions may run')];
+    const a = r.data;
+    if (!a.enabled) {
+        return [
+            {
+                verdict: 'change',
+                text: `GitHub Actions is disabled for ${rest.repo}: in ${PAGE}, allow actions to run`
+            }
+        ];
+    }
+    const out = [];
+    if (a.allowed_actions === 'local_only') {
+        out.push({
+            verdict: 'change',
+            text: `only this repository's own actions may run: in ${PAGE}, allow itervox/handoff-action and actions/checkout`
+        });
+    }
+    else if (a.allowed_actions === 'selected') {
+        out.push({
+            verdict: 'check',
+            text: `only selected actions may run: in ${PAGE}, make sure itervox/handoff-action@* and actions/checkout@* are among them`
+        });
+    }
+    else {
+        out.push({ verdict: 'ok', text: 'GitHub Actions is enabled and may run any action' });
+    }
+    if (a.sha_pinning_required === true) {
+        out.push({
+            verdict: 'change',
+            text: 'actions must be pinned to full commit SHAs: replace @v1 and @v6 in .github/workflows/itervox.yml by the commits those tags point at'
+        });
+    }
+    return out;
+}
+async function workflowPermissions(rest) {
+    const r = await rest.call('GET', '/actions/permissions/workflow');
+    if (r.status !== 200) {
+        return [unreadable(r.status, r.data, 'whether workflows may open pull requests')];
+    }
+    const w = r.data;
+    return [
+        w.can_approve_pull_request_reviews
+            ? { verdict: 'ok', text: 'GitHub Actions may create pull requests' }
+            : {
+                verdict: 'change',
+                text: `GitHub Actions may not create pull requests, so a stage cannot open its draft pull request with GITHUB_TOKEN: in ${PAGE} → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (not needed with a GitHub App token)`
+            },
+        {
+            verdict: 'ok',
+            text: `default workflow permissions are ${w.default_workflow_permissions === 'write' ? 'read and write' : 'read-only'}: either works, the workflow asks for the permissions it needs`
+        }
+    ];
+}
+function unreadable(status, data, what) {
+    return {
+        verdict: 'check',
+        text: `cannot read ${what} (${status} ${github_rest_messageOf(data)}; it takes admin on the repository): look in ${PAGE}`
+    };
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/workflow.js
 
 
@@ -33725,6 +33986,147 @@ function loadWorkflowForCli(path) {
     for (const w of warnings)
         process.stderr.write(formatWarning(w) + '\n');
     return config;
+}
+
+;// CONCATENATED MODULE: ./.build/cli/labels.js
+
+
+
+
+
+
+
+
+
+const labels_USAGE = `
+Usage: itervox-handoff labels [--repo OWNER/NAME] [--dry-run] [--workflow FILE]
+
+Creates the labels a first run needs that the GitHub repository lacks: a label for each state
+of WORKFLOW.md (the states its automations start and move to, the active, completion and
+failed states), and ${NEEDS_INPUT_LABEL} and ${NEEDS_ATTENTION_LABEL}. Prints each label it created and each
+that already existed. Then checks what it can see of the repository's Actions settings and
+says, one line each, what to change. Exits 1 when a setting must change.
+
+The token comes from GITHUB_TOKEN or GH_TOKEN (e.g. GH_TOKEN=$(gh auth token)); it needs
+Issues: write to create labels, and admin on the repository to read its settings.
+GITHUB_API_URL names another API root (GitHub Enterprise Server).
+
+Options:
+  --repo OWNER/NAME  the repository (default: the one git remote origin points at)
+  --dry-run          print what would be created, create nothing
+  --workflow FILE    the workflow file (default: the WORKFLOW.md here or in the nearest
+                     folder above, up to the repository's top level)
+  -h, --help         show this help
+`;
+const labelsCommand = {
+    summary: "create WORKFLOW.md's state labels on GitHub and check the repository settings",
+    usage: labels_USAGE,
+    async run(argv) {
+        const { values, help } = parseCommandArgs('labels', labels_USAGE, argv, {
+            repo: { type: 'string' },
+            'dry-run': { type: 'boolean' },
+            workflow: { type: 'string' }
+        });
+        if (help)
+            return 0;
+        const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)));
+        const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
+        if (!token) {
+            throw new errors_UserError('labels: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: write on the repository (e.g. GH_TOKEN=$(gh auth token))');
+        }
+        const repo = stringOpt(values.repo) ?? (await originRepo());
+        if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+            throw new UsageError(`labels: --repo takes OWNER/NAME, not "${repo}"`, 'labels');
+        }
+        const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
+        const rest = restClient(apiUrl, token, repo, 'labels');
+        const dryRun = values['dry-run'] === true;
+        const found = await rest.call('GET', '');
+        if (found.status !== 200) {
+            throw new errors_UserError(`labels: ${repo} not found, or the token cannot see it (${found.status} ${github_rest_messageOf(found.data)}); check --repo (or git remote origin) and the token's access`);
+        }
+        for (const label of pipelineLabels(config)) {
+            const what = (await labelExists(rest, label.name))
+                ? 'exists'
+                : dryRun
+                    ? 'would create'
+                    : await createLabel(rest, label);
+            process.stdout.write(`${what.padEnd(13)}${label.name}\n`);
+        }
+        process.stdout.write(`\nSettings of ${repo}:\n`);
+        const settings = await repoSettings(rest);
+        for (const s of settings)
+            process.stdout.write(`${s.verdict.padEnd(13)}${s.text}\n`);
+        return settings.some((s) => s.verdict === 'change') ? 1 : 0;
+    }
+};
+/** The labels a run sets or a person adds: the pipeline's states, then the action's own two. */
+function pipelineLabels(config) {
+    const { tracker } = config;
+    const states = [
+        ...tracker.activeStates,
+        ...config.automations.flatMap((a) => [...a.states, ...(a.moveToState ? [a.moveToState] : [])]),
+        ...(tracker.completionState ? [tracker.completionState] : []),
+        ...(tracker.failedState ? [tracker.failedState] : [])
+    ].filter((s, i, all) => all.findIndex((o) => sameState(o, s)) === i);
+    const state = (name) => {
+        const starts = config.automations.some((a) => a.enabled && a.states.some((s) => sameState(s, name)));
+        return {
+            name,
+            color: starts ? '1d76db' : 'c5def5',
+            description: starts
+                ? 'itervox state: adding this label runs its pipeline stage'
+                : 'itervox state'
+        };
+    };
+    return [
+        ...states.map(state),
+        {
+            name: NEEDS_INPUT_LABEL,
+            color: 'fbca04',
+            description: 'itervox: a stage asked a question; answer in a comment'
+        },
+        {
+            name: NEEDS_ATTENTION_LABEL,
+            color: 'd93f0b',
+            description: 'itervox: the pipeline stopped and needs a person; see the status comment'
+        }
+    ];
+}
+async function labelExists(rest, name) {
+    const r = await rest.call('GET', `/labels/${encodeURIComponent(name)}`);
+    if (r.status === 200)
+        return true;
+    if (r.status === 404)
+        return false;
+    throw new errors_UserError(`labels: cannot read the label "${name}" of ${rest.repo} (${r.status} ${github_rest_messageOf(r.data)})`);
+}
+async function createLabel(rest, label) {
+    const r = await rest.call('POST', '/labels', label);
+    if (r.status === 201)
+        return 'created';
+    // Made by someone else since it was looked up.
+    if (r.status === 422 && JSON.stringify(r.data).includes('already_exists'))
+        return 'exists';
+    const hint = r.status === 403 || r.status === 404
+        ? '; the token needs Issues: write (a fine-grained token) or the repo scope (a classic one)'
+        : '';
+    throw new errors_UserError(`labels: GitHub refused to create the label "${label.name}" in ${rest.repo} (${r.status} ${github_rest_messageOf(r.data)})${hint}`);
+}
+/** owner/name from `git remote get-url origin`, in any of GitHub's URL forms. */
+async function originRepo() {
+    let url;
+    try {
+        url = (await (0,external_node_util_namespaceObject.promisify)(external_node_child_process_namespaceObject.execFile)('git', ['remote', 'get-url', 'origin'])).stdout.trim();
+    }
+    catch {
+        throw new UsageError('labels: no --repo given and no git remote "origin" here; pass --repo OWNER/NAME', 'labels');
+    }
+    const m = /[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(url);
+    if (!m) {
+        throw new UsageError(`labels: cannot tell the repository from origin's URL ${url.replace(/\/\/[^@/]*@/, '//')}; pass --repo OWNER/NAME`, 'labels');
+    }
+    return `${m[1]}/${m[2]}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/prompt.js
@@ -33794,7 +34196,7 @@ const promptCommand = {
         const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE;
         const automation = automationForProfile(config, profile.name, issue.state);
         const note = issueId ? await offIssueBranch(root, issue) : null;
-        const head = await repo_resolveCommit(root, 'HEAD');
+        const head = await resolveCommit(root, 'HEAD');
         const stage = await promptForStage({
             repo: root,
             commit: head,
@@ -33844,7 +34246,7 @@ async function forkOfHead(root, head, configured) {
 async function offIssueBranch(root, issue) {
     const branch = `itervox/${issue.id}`;
     const current = await currentBranch(root);
-    if (current === branch || !(await repo_resolveCommit(root, `refs/heads/${branch}`)))
+    if (current === branch || !(await resolveCommit(root, `refs/heads/${branch}`)))
         return null;
     const here = current ?? 'a detached HEAD';
     return `the prompt shows the handoffs on ${here}, not on ${branch}, the issue's branch; run git switch ${branch} to see its handoffs`;
@@ -34346,8 +34748,10 @@ function problem(message, at) {
 
 
 
+
 const commands = {
     init: initCommand,
+    labels: labelsCommand,
     validate: validateCommand,
     prompt: promptCommand,
     run: runCommand,
@@ -34360,7 +34764,8 @@ Object.defineProperty(commands, '__demo-agent', { value: demoAgentCommand, enume
 ;// CONCATENATED MODULE: ./.build/cli/version.js
 
 
-const PACKAGE_NAME = 'handoff-action';
+/** The npm package the CLI is published in. */
+const PACKAGE_NAME = '@itervox/handoff';
 /**
  * This CLI's version, from the package.json of the package it runs from: the bundle is
  * dist/cli/index.js, two folders below it, and npm's bin link is followed to it.
@@ -34450,7 +34855,7 @@ function commandNamed(name) {
 function printVersion() {
     const version = cliVersion();
     if (version === undefined) {
-        process.stderr.write('itervox-handoff: version unknown: no package.json of handoff-action above this script; run the CLI from the package (dist/cli/index.js)\n');
+        process.stderr.write(`itervox-handoff: version unknown: no package.json of ${PACKAGE_NAME} above this script; run the CLI from the package (dist/cli/index.js)\n`);
         return EXIT_FAILURE;
     }
     process.stdout.write(`itervox-handoff ${version}\n`);

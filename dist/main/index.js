@@ -540,7 +540,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 // GitHub client, git, the schemas, the templates) loads after that line. @actions/core is part
 // of that rest, as it brings an HTTP client with it: its info is a line on stdout.
 process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_1__/* .startLine */ .F)(process.env)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
-const { mainStep } = await Promise.all(/* import() */[__nccwpck_require__.e(93), __nccwpck_require__.e(725)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4725));
+const { mainStep } = await Promise.all(/* import() */[__nccwpck_require__.e(93), __nccwpck_require__.e(726)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5726));
 await mainStep();
 
 __webpack_async_result__();

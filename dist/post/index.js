@@ -317,7 +317,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 // variable, and its info a line on stdout.
 const path = process.env[`STATE_${_saved_context_js__WEBPACK_IMPORTED_MODULE_1__/* .CONTEXT_STATE */ .ck}`] ?? '';
 if ((0,_saved_context_js__WEBPACK_IMPORTED_MODULE_1__/* .unfinishedContext */ .xH)(path)) {
-    const { finishStage } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(795)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3795));
+    const { finishStage } = await Promise.all(/* import() */[__nccwpck_require__.e(371), __nccwpck_require__.e(701)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4701));
     await finishStage(path);
 }
 else {

@@ -1,8 +1,8 @@
-export const id = 795;
-export const ids = [795];
+export const id = 701;
+export const ids = [701];
 export const modules = {
 
-/***/ 3795:
+/***/ 4701:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1355,6 +1355,8 @@ function helper(argv) {
 ;// CONCATENATED MODULE: ./.build/git/repo.js
 
 
+
+
 /** The top of the git checkout that holds `dir`; a user error outside one. */
 async function repoRoot(dir) {
     const r = await git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
@@ -1365,12 +1367,17 @@ async function repoRoot(dir) {
 }
 /** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
 async function resolveCommit(repo, rev) {
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+    const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
         okCodes: [1, 128]
     });
     return r.code === 0 ? r.stdout.trim() : null;
 }
+/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
 async function isShallow(repo) {
+    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
+    if (gitDir?.isDirectory()) {
+        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+    }
     const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
     return r.stdout.trim() === 'true';
 }
@@ -1421,128 +1428,6 @@ async function forkPoint(o) {
 async function mergeBase(repo, a, b) {
     const r = await git_git(repo, ['merge-base', a, b], { okCodes: [1] });
     return r.code === 0 ? r.stdout.trim() : null;
-}
-
-;// CONCATENATED MODULE: ./.build/git/branch.js
-
-
-
-
-
-
-
-const DEFAULT_DEPTH = 100;
-/**
- * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
- * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
- * dirty reused workspace, and in an empty directory.
- */
-async function prepareIssueBranch(o) {
-    const remote = o.remote ?? 'origin';
-    const repo = external_node_path_.resolve(o.repo);
-    await validateBranchName(o.branch);
-    await validateBranchName(o.base);
-    validateRemoteName(remote);
-    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
-    await removeStaleLocks(repo);
-    const heads = await remoteHeads(repo, remote, [o.branch, o.base], o.auth);
-    const created = !heads.has(o.branch);
-    // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
-    if (!heads.has(o.base)) {
-        throw new errors_UserError(`the base branch "${o.base}" does not exist on ${remote}`);
-    }
-    const source = created ? o.base : o.branch;
-    const depth = o.depth ?? DEFAULT_DEPTH;
-    const shallow = fresh || (await isShallow(repo));
-    const tracking = (name) => `refs/remotes/${remote}/${name}`;
-    const refspec = (name) => `+refs/heads/${name}:${tracking(name)}`;
-    const refspecs = source === o.base ? [refspec(o.base)] : [refspec(source), refspec(o.base)];
-    await git_git(repo, [
-        'fetch',
-        '--no-tags',
-        '--recurse-submodules=no',
-        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
-        remote,
-        ...refspecs
-    ], { auth: o.auth });
-    const baseSha = await resolveCommit(repo, tracking(source));
-    if (!baseSha)
-        throw new Error(`fetching ${source} left no ${tracking(source)}`);
-    const forkSha = source === o.base
-        ? baseSha
-        : await forkPoint({
-            repo,
-            head: baseSha,
-            base: tracking(o.base),
-            branch: o.branch,
-            baseBranch: o.base,
-            deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
-        });
-    // --force: a reused workspace may hold changes or untracked files in the way.
-    await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
-    return { branch: o.branch, baseSha, forkSha, created };
-}
-/**
- * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash). Names come from
- * issues and pull requests, so they are data: checked here and only ever passed as argv.
- */
-async function validateBranchName(name) {
-    const bad = () => new errors_UserError(`"${name}" is not a valid branch name`);
-    if (!name || name.startsWith('-') || name.includes('@{'))
-        throw bad();
-    const r = await git_git('/', ['check-ref-format', '--branch', name], { okCodes: [128] });
-    if (r.code !== 0 || r.stdout.trim() !== name)
-        throw bad();
-    return name;
-}
-function validateRemoteName(name) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-        throw new errors_UserError(`"${name}" is not a valid remote name`);
-    }
-}
-/**
- * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it. `reset` runs
- * no hooks, and the hardened config switches off any a repository declares.
- */
-async function resetBranchTo(repo, branch, sha) {
-    const ref = `refs/heads/${branch}`;
-    await git_git(repo, ['update-ref', '-m', 'handoff-action', ref, sha]);
-    await git_git(repo, ['symbolic-ref', 'HEAD', ref]);
-    await git_git(repo, ['reset', '--hard', '--quiet']);
-}
-/** True when a new repository had to be made (nothing to reuse). */
-async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstat_lstatOrNull(external_node_path_.join(repo, '.git')));
-    if (fresh) {
-        await (0,promises_.mkdir)(repo, { recursive: true });
-        await git_git(repo, ['init', '--quiet']);
-    }
-    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
-    if (has.code === 1) {
-        if (!url) {
-            throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
-        }
-        await git_git(repo, ['remote', 'add', remote, url]);
-    }
-    return fresh;
-}
-/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-async function removeStaleLocks(repo) {
-    for (const lock of ['index.lock', 'shallow.lock']) {
-        await (0,promises_.rm)(external_node_path_.join(repo, '.git', lock), { force: true });
-    }
-}
-async function remoteHeads(repo, remote, names, auth) {
-    const refs = names.map((n) => `refs/heads/${n}`);
-    const r = await git_git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
-    const heads = new Map();
-    for (const line of r.stdout.split('\n')) {
-        const [sha, ref] = line.split('\t');
-        // ls-remote matches patterns by suffix; keep exact names only.
-        if (sha && ref && refs.includes(ref))
-            heads.set(ref.slice('refs/heads/'.length), sha);
-    }
-    return heads;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/raw-tree.js
@@ -1692,6 +1577,7 @@ class RawTree {
 
 
 
+
 // Added to git.ts's hardening. No transport at all, so a partial clone cannot fetch a missing
 // object behind our back: `protocol.file.allow=always` there would outrank `protocol.allow`.
 const GIT_OPTIONS = [
@@ -1706,7 +1592,24 @@ const MAX_STDERR = 4096;
 // 16 MiB of tree is some 250,000 entries: far beyond any handoff directory, and a bound on
 // what one listing can cost.
 const MAX_TREE_BYTES = 16 * 1024 * 1024;
-class objects_GitObjects {
+// One reader per repository for the whole stage (see sharedObjects): every git object a stage
+// reads goes through it, so a stage starts one `cat-file` however many readers it has.
+const shared = new Map();
+/** The stage's object reader of `repo`, started on first use; `closeSharedObjects` ends it. */
+function objects_sharedObjects(repo) {
+    const dir = external_node_path_.resolve(repo);
+    let objects = shared.get(dir);
+    if (!objects)
+        shared.set(dir, (objects = new GitObjects(dir)));
+    return objects;
+}
+/** Ends every shared reader: at the end of a stage. */
+async function closeSharedObjects() {
+    const all = [...shared.values()];
+    shared.clear();
+    await Promise.all(all.map((o) => o.close()));
+}
+class GitObjects {
     repoDir;
     batch;
     batchExit;
@@ -1739,7 +1642,7 @@ class objects_GitObjects {
         const [root] = await this.request('info', [`${commitish}^{tree}`]);
         if (!root)
             throw new Error(`git has no commit or tree ${JSON.stringify(commitish)}`);
-        const [self] = await this.request('info', [`${root.oid}:${dir}`]);
+        const [self] = parts.length ? await this.request('info', [`${root.oid}:${dir}`]) : [root];
         const what = `${dir} at ${commitish}`;
         if (self?.type === 'tree') {
             this.checkTreeSize(self.size, what);
@@ -1772,6 +1675,23 @@ class objects_GitObjects {
             throw new Error(`${what}: ${tree.oid} is not a tree`);
         return new RawTree(found.data, tree.oid.length / 2);
     }
+    /** The object id `rev` names (`refs/remotes/origin/main^{commit}`), or null when none. */
+    async resolve(rev) {
+        if (rev === '' || /[\0\n\r]/.test(rev))
+            throw new Error(`not a revision: ${JSON.stringify(rev)}`);
+        const [found] = await this.request('info', [rev]);
+        return found?.oid ?? null;
+    }
+    /** The raw bytes of a commit or a tree, as git stores them (to be hashed, or parsed). */
+    async readObject(oid, type) {
+        const [id] = checkOids([oid]);
+        const [found] = await this.request('contents', [id]);
+        if (!found?.data)
+            throw new Error(`git object ${oid} is missing`);
+        if (found.type !== type)
+            throw new Error(`git object ${oid} is a ${found.type}, not a ${type}`);
+        return found.data;
+    }
     /** The sizes of blobs, without reading them. */
     async blobSizes(oids) {
         const unique = checkOids(oids);
@@ -1791,6 +1711,8 @@ class objects_GitObjects {
     async close() {
         if (!this.batch)
             return;
+        // Held open until git has exited, which an idle reader would not wait for.
+        this.batch.ref();
         this.batch.stdin.end();
         await this.batchExit;
         this.batch = undefined;
@@ -1810,6 +1732,7 @@ class objects_GitObjects {
             this.waiting.push({ kind, name, resolve, reject });
         }));
         proc.stdin.write(names.map((n) => `${kind} ${n}\n`).join(''));
+        proc.stdout.ref();
         return Promise.all(replies);
     }
     startBatch() {
@@ -1827,6 +1750,11 @@ class objects_GitObjects {
         this.chunks = [];
         this.buffered = 0;
         this.stderr = '';
+        // An idle reader never keeps the process alive (only a pending reply does), so a stage's
+        // shared reader that nothing closed cannot hold a finished step open.
+        child.unref();
+        for (const stream of [child.stdin, child.stdout, child.stderr])
+            stream.unref();
         child.stdout.on('data', (d) => this.onData(d));
         child.stderr.on('data', (d) => {
             if (this.stderr.length < MAX_STDERR)
@@ -1883,6 +1811,8 @@ class objects_GitObjects {
             this.waiting.shift();
             p.resolve({ ...p.header, data });
         }
+        if (this.waiting.length === 0)
+            this.batch?.stdout?.unref();
     }
     findNewline() {
         let offset = 0;
@@ -1931,7 +1861,10 @@ function checkOids(oids) {
             throw new Error(`not an object id: ${oid}`);
     return unique;
 }
+/** The parts of a repo-relative directory; none for `''`, the root. */
 function checkDir(dir) {
+    if (dir === '')
+        return [];
     const parts = dir.split('/');
     if (parts.some((p) => p === '' || p === '.' || p === '..' || /[\0\n\r]/.test(p))) {
         throw new Error(`not a repository-relative directory: ${JSON.stringify(dir)}`);
@@ -1942,26 +1875,174 @@ function firstLine(text) {
     return text.trim().split('\n')[0] || 'no message';
 }
 
+;// CONCATENATED MODULE: ./.build/git/branch.js
+
+
+
+
+
+
+
+
+const DEFAULT_DEPTH = 100;
+/**
+ * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
+ * `fetch` (shallow when the workspace is), making the repository first when there is none.
+ */
+async function fetchHeads(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = external_node_path_.resolve(o.repo);
+    const asked = [...new Set(o.branches)];
+    for (const name of asked)
+        await validateBranchName(name);
+    validateRemoteName(remote);
+    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
+    await removeStaleLocks(repo);
+    const listed = await remoteHeads(repo, remote, asked, o.auth);
+    const present = asked.filter((name) => listed.has(name));
+    const heads = new Map();
+    if (present.length === 0)
+        return { remote, asked, heads };
+    const depth = o.depth ?? DEFAULT_DEPTH;
+    const shallow = fresh || (await isShallow(repo));
+    await git_git(repo, [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
+        remote,
+        ...present.map((name) => refspec(remote, name))
+    ], { auth: o.auth });
+    const objects = objects_sharedObjects(repo);
+    for (const name of present) {
+        const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);
+        if (!sha)
+            throw new Error(`fetching ${name} left no ${tracking(remote, name)}`);
+        heads.set(name, sha);
+    }
+    return { remote, asked, heads };
+}
+const tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
+const refspec = (remote, name) => `+refs/heads/${name}:${tracking(remote, name)}`;
+/**
+ * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
+ * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
+ * dirty reused workspace, and in an empty directory. What `fetched` already says of both
+ * branches is not asked of the remote again.
+ */
+async function prepareIssueBranch(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = external_node_path_.resolve(o.repo);
+    const known = o.fetched?.remote === remote &&
+        o.fetched.asked.includes(o.branch) &&
+        o.fetched.asked.includes(o.base);
+    const { heads } = known && o.fetched ? o.fetched : await fetchHeads({ ...o, branches: [o.branch, o.base] });
+    // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
+    const baseHead = heads.get(o.base);
+    if (!baseHead)
+        throw new errors_UserError(`the base branch "${o.base}" does not exist on ${remote}`);
+    const head = heads.get(o.branch);
+    const created = head === undefined;
+    const baseSha = head ?? baseHead;
+    const refspecs = created
+        ? [refspec(remote, o.base)]
+        : [o.branch, o.base].map((n) => refspec(remote, n));
+    const forkSha = created
+        ? baseSha
+        : await forkPoint({
+            repo,
+            head: baseSha,
+            base: tracking(remote, o.base),
+            branch: o.branch,
+            baseBranch: o.base,
+            deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
+        });
+    // --force: a reused workspace may hold changes or untracked files in the way.
+    await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
+    return { branch: o.branch, baseSha, forkSha, created };
+}
+/**
+ * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
+ * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
+ * so they are data: checked here and only ever passed as argv.
+ */
+function validateBranchName(name) {
+    return badBranchName(name)
+        ? Promise.reject(new errors_UserError(`"${name}" is not a valid branch name`))
+        : Promise.resolve(name);
+}
+function badBranchName(name) {
+    return (name === '' ||
+        name === 'HEAD' ||
+        name === '@' ||
+        name.startsWith('-') ||
+        name.endsWith('.') ||
+        [...name].some((c) => c <= ' ' || c === '\x7f') ||
+        /[~^:?*[\\]|\.\.|@\{/.test(name) ||
+        name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
+}
+function validateRemoteName(name) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+        throw new errors_UserError(`"${name}" is not a valid remote name`);
+    }
+}
+/**
+ * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
+ * The hardened config switches off any hook a repository declares.
+ */
+async function resetBranchTo(repo, branch, sha) {
+    await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
+}
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo, remote, url) {
+    const fresh = !(await lstat_lstatOrNull(external_node_path_.join(repo, '.git')));
+    if (fresh) {
+        await (0,promises_.mkdir)(repo, { recursive: true });
+        await git_git(repo, ['init', '--quiet']);
+    }
+    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
+    if (has.code === 1) {
+        if (!url) {
+            throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+        }
+        await git_git(repo, ['remote', 'add', remote, url]);
+    }
+    return fresh;
+}
+/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
+async function removeStaleLocks(repo) {
+    for (const lock of ['index.lock', 'shallow.lock']) {
+        await (0,promises_.rm)(external_node_path_.join(repo, '.git', lock), { force: true });
+    }
+}
+async function remoteHeads(repo, remote, names, auth) {
+    const refs = names.map((n) => `refs/heads/${n}`);
+    const r = await git_git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
+    const heads = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const [sha, ref] = line.split('\t');
+        // ls-remote matches patterns by suffix; keep exact names only.
+        if (sha && ref && refs.includes(ref))
+            heads.set(ref.slice('refs/heads/'.length), sha);
+    }
+    return heads;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/committed-file.js
 
 /** A committed regular file within `maxBytes`, as text; null when there is none. */
 async function readCommittedFile(repo, commit, path, maxBytes) {
-    const objects = new objects_GitObjects(repo);
-    try {
-        const slash = path.lastIndexOf('/');
-        const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
-        const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
-        if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
-            return null;
-        const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
-        if (size === undefined || size > maxBytes)
-            return null;
-        const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
-        return blob ? blob.toString('utf8') : null;
-    }
-    finally {
-        await objects.close();
-    }
+    const objects = objects_sharedObjects(repo);
+    const slash = path.lastIndexOf('/');
+    const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
+    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
+    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
+        return null;
+    const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
+    if (size === undefined || size > maxBytes)
+        return null;
+    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
+    return blob ? blob.toString('utf8') : null;
 }
 
 // EXTERNAL MODULE: external "node:timers/promises"
@@ -2227,7 +2308,7 @@ async function fetchBranch(net) {
             return failure;
         throw gitFailure(net.repo, args, r.code, r.stderr);
     }
-    const head = await resolveCommit(net.repo, tracking);
+    const head = await objects_sharedObjects(net.repo).resolve(`${tracking}^{commit}`);
     if (!head)
         throw new Error(`fetching ${net.branch} left no ${tracking}`);
     return head;
@@ -2260,7 +2341,7 @@ async function replayOnto(repo, commit, sha, head, attempt, branch) {
     return r.stdout.trim();
 }
 async function readCommit(repo, sha) {
-    const raw = (await gitBytes(repo, ['cat-file', 'commit', sha])).stdout;
+    const raw = await objects_sharedObjects(repo).readObject(sha, 'commit');
     const split = raw.indexOf('\n\n');
     const headers = raw
         .subarray(0, split < 0 ? raw.length : split)
@@ -2610,6 +2691,7 @@ async function findLandedStage(repo, head, key, maxCount = 200) {
 
 
 
+
 /**
  * The action's git side: the issue branch fetched from `origin` (or made from the base
  * branch), and a stage's commit pushed back, or to a rescue branch when the issue branch
@@ -2625,7 +2707,8 @@ class RemoteWorkspace {
             repo: this.o.repo,
             branch,
             base: this.o.baseBranch,
-            ...(this.o.auth ? { auth: this.o.auth } : {})
+            ...(this.o.auth ? { auth: this.o.auth } : {}),
+            ...(this.o.fetched ? { fetched: this.o.fetched } : {})
         });
         return { ...prepared, repo: this.o.repo, baseBranch: this.o.baseBranch };
     }
@@ -2658,11 +2741,11 @@ class RemoteWorkspace {
         }
     }
     async readCommitted(commit, path, maxBytes) {
-        const has = await git_git(this.o.repo, ['cat-file', '-e', `${commit}^{commit}`], {
-            okCodes: [1, 128]
-        });
+        const has = await objects_sharedObjects(this.o.repo)
+            .resolve(`${commit}^{commit}`)
+            .catch(() => null);
         // A re-run finishing an earlier run's comments may not have that commit yet.
-        if (has.code !== 0 && /^[0-9a-f]{40,64}$/.test(commit)) {
+        if (!has && /^[0-9a-f]{40,64}$/.test(commit)) {
             await git_git(this.o.repo, ['fetch', '--no-tags', '--depth=1', this.o.remote ?? 'origin', commit], { ...(this.o.auth ? { auth: this.o.auth } : {}), okCodes: [1, 128] });
         }
         return readCommittedFile(this.o.repo, commit, path, maxBytes).catch(() => null);
@@ -6247,13 +6330,13 @@ function abortReason(signal) {
 
 /**
  * Checks that the base commit and the trees a new commit is built from (the root and every
- * directory above a changed path) hash to their names. An agent running as our user can
+ * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
  * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
  * under its name would slip extra files into the commit we push. Trees the commit does not
  * touch are referenced by name only, and the remote already holds the real ones.
  */
 async function verifyBaseTrees(repo, commitSha, paths) {
-    const algo = await objectFormat(repo);
+    const algo = formatOf(commitSha);
     const idLength = algo === 'sha256' ? 32 : 20;
     const commit = await readVerified(repo, 'commit', commitSha, algo);
     const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
@@ -6275,18 +6358,21 @@ async function verifyBaseTrees(repo, commitSha, paths) {
                 queue.push([full, entry.id]);
         }
     }
+    return root;
 }
-/** The repository's hash: object names are 40 hex digits with sha1, 64 with sha256. */
-async function objectFormat(repo) {
-    const r = await git_git(repo, ['rev-parse', '--show-object-format']);
-    return r.stdout.trim() === 'sha256' ? 'sha256' : 'sha1';
+/**
+ * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
+ * with sha256. Known from any such name, so git is never asked.
+ */
+function formatOf(oid) {
+    return oid.length === 64 ? 'sha256' : 'sha1';
 }
 /** The name git gives an object with this content. */
 function objectId(type, body, algo) {
     return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
 }
 async function readVerified(repo, type, sha, algo, dir) {
-    const body = (await gitBytes(repo, ['cat-file', type, sha])).stdout;
+    const body = await objects_sharedObjects(repo).readObject(sha, type);
     const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
     if (actual !== sha) {
         const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
@@ -6313,7 +6399,47 @@ function tampered(what) {
     return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
 }
 
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __webpack_require__(8522);
+;// CONCATENATED MODULE: ./.build/git/loose-object.js
+
+
+
+
+
+
+
+/**
+ * Stores `content` as a blob the way `git hash-object -w` does, without starting a git: a loose
+ * object, `<type> <size>\0<content>` deflated, at `.git/objects/<2 hex>/<rest>`, written to a
+ * temporary file and renamed into place. One already there is replaced, not trusted: an agent
+ * running as our user could have put other bytes under that name. Returns the blob's name.
+ */
+async function writeBlob(repo, content, algo) {
+    const oid = objectId('blob', content, algo);
+    const objects = external_node_path_.join(repo, '.git', 'objects');
+    const dir = external_node_path_.join(objects, oid.slice(0, 2));
+    const st = await lstat_lstatOrNull(dir);
+    if (st && !st.isDirectory()) {
+        throw new GitDirTamperedError(`${dir} is not a directory; refusing to write objects through it`);
+    }
+    if (!st)
+        await (0,promises_.mkdir)(dir);
+    const body = (0,external_node_zlib_.deflateSync)(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]));
+    const tmp = external_node_path_.join(objects, `tmp_obj_${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
+    try {
+        await (0,promises_.writeFile)(tmp, body, { flag: 'wx', mode: 0o444 });
+        await (0,promises_.rename)(tmp, external_node_path_.join(dir, oid.slice(2)));
+    }
+    finally {
+        await (0,promises_.rm)(tmp, { force: true });
+    }
+    return oid;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/commit.js
+
+
 
 
 
@@ -6354,6 +6480,10 @@ async function commitAllowed(o) {
     const index = external_node_path_.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
     const files = o.workTree ? external_node_path_.resolve(o.workTree) : repo;
     const env = { GIT_INDEX_FILE: index };
+    const baseSha = await objects_sharedObjects(repo).resolve(`${o.baseSha}^{commit}`);
+    if (!baseSha)
+        throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
+    const algo = formatOf(baseSha);
     try {
         if (files === repo) {
             await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
@@ -6369,7 +6499,7 @@ async function commitAllowed(o) {
                 okCodes: [1]
             });
         }
-        const changed = await worktreeChanges(repo, files, env);
+        const changed = await worktreeChanges(repo, files, env, algo);
         delete env.GIT_WORK_TREE;
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
@@ -6378,13 +6508,12 @@ async function commitAllowed(o) {
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
-        await verifyBaseTrees(repo, o.baseSha, committed);
+        const baseTree = await verifyBaseTrees(repo, baseSha, committed);
         await git_git(repo, ['update-index', '--add', '-z', '--index-info'], {
             env,
-            input: await indexInfo(repo, updates)
+            input: await indexInfo(repo, updates, algo)
         });
         const tree = (await git_git(repo, ['write-tree'], { env })).stdout.trim();
-        const baseTree = (await git_git(repo, ['rev-parse', `${o.baseSha}^{tree}`])).stdout.trim();
         if (tree === baseTree)
             return { sha: null, committed: [], dropped };
         const id = o.identity ?? BOT_IDENTITY;
@@ -6435,8 +6564,7 @@ async function seedIndex(repo, baseSha, env) {
  * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
  * lists a symlinked directory as the link itself and never walks into it.
  */
-async function worktreeChanges(repo, tree, env) {
-    const algo = await objectFormat(repo);
+async function worktreeChanges(repo, tree, env, algo) {
     const changed = new Map();
     // A submodule's own repository is the agent's to plant; it is never looked into.
     const diff = (await git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
@@ -6635,8 +6763,8 @@ function withoutConflicts(updates, changed, dropped) {
     });
 }
 /** `update-index --index-info` lines: removals first, so a path can change from file to directory. */
-async function indexInfo(repo, updates) {
-    const zero = '0'.repeat((await objectFormat(repo)) === 'sha256' ? 64 : 40);
+async function indexInfo(repo, updates, algo) {
+    const zero = '0'.repeat(algo === 'sha256' ? 64 : 40);
     const lines = [];
     for (const u of updates)
         if ('remove' in u)
@@ -6644,10 +6772,7 @@ async function indexInfo(repo, updates) {
     for (const u of updates) {
         if ('remove' in u)
             continue;
-        const blob = await git_git(repo, ['hash-object', '-w', '--no-filters', '-t', 'blob', '--stdin'], {
-            input: u.content
-        });
-        lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`);
+        lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`);
     }
     return Buffer.from(lines.join(''), 'utf8');
 }
@@ -6658,15 +6783,26 @@ async function indexInfo(repo, updates) {
 
 
 
-
-/** The agent configuration a commit holds, by path (gitlinks are never anyone's settings). */
+/**
+ * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
+ * trees walked through the stage's object reader, a level at a time.
+ */
 async function agent_config_agentConfigAt(repo, commit) {
-    const out = (await git_git(repo, ['ls-tree', '-r', '-z', '--full-tree', commit])).stdout;
+    const objects = objects_sharedObjects(repo);
     const found = new Map();
-    for (const line of out.split('\0')) {
-        const m = /^(\d{6}) blob ([0-9a-f]+)\t(.*)$/s.exec(line);
-        if (m && isAgentConfig(m[3]))
-            found.set(m[3], { mode: m[1], oid: m[2] });
+    for (let level = ['']; level.length > 0;) {
+        const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)));
+        const next = [];
+        listings.forEach((listing, i) => {
+            for (const e of listing.entries) {
+                const p = level[i] ? `${level[i]}/${e.name}` : e.name;
+                if (e.type === 'tree')
+                    next.push(p);
+                else if (e.type === 'blob' && isAgentConfig(p))
+                    found.set(p, { mode: e.mode, oid: e.oid });
+            }
+        });
+        level = next;
     }
     return found;
 }
@@ -6686,27 +6822,21 @@ async function agent_config_putAgentConfig(o) {
     const skipped = [];
     if (wanted.size === 0)
         return skipped;
-    const objects = new objects_GitObjects(o.repo);
-    try {
-        const blobs = await objects.readBlobs([...wanted.values()].map((e) => e.oid));
-        for (const [p, entry] of wanted) {
-            const file = external_node_path_.join(o.tree, p);
-            if (!(await makeParents(o.tree, p)) || (await lstat_lstatOrNull(file))) {
-                skipped.push(p);
-                continue;
-            }
-            const content = blobs.get(entry.oid);
-            if (entry.mode === '120000')
-                await (0,promises_.symlink)(content, file);
-            else {
-                await (0,promises_.writeFile)(file, content, { flag: 'wx' });
-                if (entry.mode === '100755')
-                    await (0,promises_.chmod)(file, 0o755);
-            }
+    const blobs = await objects_sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
+    for (const [p, entry] of wanted) {
+        const file = external_node_path_.join(o.tree, p);
+        if (!(await makeParents(o.tree, p)) || (await lstat_lstatOrNull(file))) {
+            skipped.push(p);
+            continue;
         }
-    }
-    finally {
-        await objects.close();
+        const content = blobs.get(entry.oid);
+        if (entry.mode === '120000')
+            await (0,promises_.symlink)(content, file);
+        else {
+            await (0,promises_.writeFile)(file, content, { flag: 'wx' });
+            if (entry.mode === '100755')
+                await (0,promises_.chmod)(file, 0o755);
+        }
     }
     return skipped;
 }
@@ -7486,15 +7616,9 @@ async function stage_prompt_promptForStage(o) {
     let block = { text: '', included: [], dropped: 0, bytes: 0, warnings: [] };
     let truncatedFile;
     if (o.commit) {
-        const git = new GitObjects(o.repo);
-        try {
-            const built = await buildHandoffBlock(git, { head: o.commit, since: o.since }, { ...o.config.handoff, ownPath });
-            block = built;
-            truncatedFile = built.truncatedFile;
-        }
-        finally {
-            await git.close();
-        }
+        const built = await buildHandoffBlock(sharedObjects(o.repo), { head: o.commit, since: o.since }, { ...o.config.handoff, ownPath });
+        block = built;
+        truncatedFile = built.truncatedFile;
     }
     const stage = await buildStagePrompt({
         config: o.config,
