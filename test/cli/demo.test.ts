@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { cli, git, ROOT, type Run } from './helpers.js'
 
-const README_COMMANDS = ['npm ci && npx itervox-handoff demo', 'npm ci && npm test']
+const README_COMMANDS = ['npx itervox-handoff demo', 'npm ci && npm test']
 
 /** The commands of the README's first code block. */
 function readmeCommands(): string[] {
@@ -47,14 +47,9 @@ function shell(cwd: string, command: string): Promise<Run> {
   const env = { ...process.env }
   // Jest's own switches are not part of a fresh shell.
   delete env.NODE_OPTIONS
-  // `npm ci` installs what package-lock.json pins either way; here it takes the packages the
-  // outer `npm ci` just cached without asking the registry about each again, and skips the
-  // audit and funding reports.
-  Object.assign(env, {
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false'
-  })
+  // The README's demo installs nothing: npx runs the clone's own bin, the committed bundle.
+  // Offline, npx fails rather than fetch a package, so this holds it to that.
+  env.npm_config_offline = 'true'
   return new Promise((done) => {
     execFile(
       'bash',
