@@ -1,6 +1,7 @@
 // One stage of the bundled action (dist/main) with an instant agent, timed by the real clock:
 // shared by the stage and isolation benches. Needs a fresh `npm run build`.
 import { checkoutShallow, runAction, type ActionRun } from '../harness/action-run.js'
+import { wakeUp } from '../e2e/drive.js'
 import { startPipeline, type Pipeline } from '../e2e/pipeline-fixture.js'
 
 export const median = (xs: number[]) =>
@@ -42,13 +43,7 @@ export async function laterStage(
   if (!dispatch) throw new Error('the first stage woke no next one')
   const t0 = performance.now()
   const run = await runAction('main', p.sb, p.gh, {
-    event: 'repository_dispatch',
-    eventOptions: {
-      eventType: dispatch.eventType,
-      clientPayload: dispatch.clientPayload,
-      sender: 'github-actions[bot]',
-      senderType: 'Bot'
-    },
+    ...wakeUp(dispatch),
     env: { GITHUB_RUN_ID: '1002', ...env }
   })
   const ms = performance.now() - t0

@@ -1,6 +1,7 @@
 // Drives a pipeline through the bundled action: each repository_dispatch the fake GitHub
 // records becomes the next job's event, as GitHub would deliver it, until none is left.
 import { runAction, type ActionRun, type RunOptions } from '../harness/action-run.js'
+import type { FakeGitHub } from '../harness/fake-github.js'
 import type { Pipeline } from './pipeline-fixture.js'
 
 // Every job gets its own run id, as on GitHub; a test that re-runs a job reuses one on purpose.
@@ -24,18 +25,20 @@ export async function drive(
     )
     const dispatch = p.gh.dispatches[seen]
     seen = p.gh.dispatches.length
-    next = dispatch
-      ? {
-          event: 'repository_dispatch',
-          eventOptions: {
-            eventType: dispatch.eventType,
-            clientPayload: dispatch.clientPayload,
-            sender: 'github-actions[bot]',
-            senderType: 'Bot'
-          },
-          env
-        }
-      : undefined
+    next = dispatch ? { ...wakeUp(dispatch), env } : undefined
   }
   return runs
+}
+
+/** The repository_dispatch event GitHub delivers for a wake-up the fake GitHub recorded. */
+export function wakeUp(dispatch: FakeGitHub['dispatches'][number]): RunOptions {
+  return {
+    event: 'repository_dispatch',
+    eventOptions: {
+      eventType: dispatch.eventType,
+      clientPayload: dispatch.clientPayload,
+      sender: 'github-actions[bot]',
+      senderType: 'Bot'
+    }
+  }
 }

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { checkoutShallow, runAction, type RunOptions } from '../harness/action-run.js'
 import { gitCounter, isNetworkOp, subcommand } from '../harness/git-count.js'
+import { wakeUp } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const MAX_GIT = 18
@@ -28,16 +29,7 @@ describe('the git a stage runs', () => {
       eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada', title: 'x' }
     })
     const dispatch = p.gh.dispatches[0]!
-    const later = await run({
-      event: 'repository_dispatch',
-      eventOptions: {
-        eventType: dispatch.eventType,
-        clientPayload: dispatch.clientPayload,
-        sender: 'github-actions[bot]',
-        senderType: 'Bot'
-      },
-      env: { GITHUB_RUN_ID: '1002' }
-    })
+    const later = await run({ ...wakeUp(dispatch), env: { GITHUB_RUN_ID: '1002' } })
 
     for (const calls of [first, later]) {
       const subs = calls.map(subcommand)
