@@ -15,7 +15,13 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)))
 // relative to the checkout, so this folder has a fixed name (a fresh temp dir would give other
 // bytes each time): one build at a time per checkout.
 const js = '.build'
-const entries = { main: 'action/main.js', post: 'action/post.js', cli: 'cli/index.js' }
+// The two steps' entries are small and load the steps' shared bundle only when they need it.
+const entries = {
+  main: 'action/main.js',
+  post: 'action/post.js',
+  steps: 'action/steps.js',
+  cli: 'cli/index.js'
+}
 
 /**
  * Runs a node script and passes on its output in one piece, so that builds side by side stay

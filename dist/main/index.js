@@ -1,528 +1,39 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 2613:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-
-/***/ }),
-
-/***/ 181:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
-
-/***/ }),
-
-/***/ 5317:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-
-/***/ }),
-
-/***/ 6982:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-
-/***/ }),
-
-/***/ 4434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 9896:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-
-/***/ }),
-
-/***/ 8611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 5692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 9278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 4589:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
-
-/***/ }),
-
-/***/ 6698:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
-
-/***/ }),
-
-/***/ 4573:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-
-/***/ }),
-
-/***/ 1421:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-
-/***/ }),
-
-/***/ 7540:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
-
-/***/ }),
-
-/***/ 7598:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-
-/***/ }),
-
-/***/ 3053:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
-
-/***/ }),
-
-/***/ 610:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
-
-/***/ }),
-
-/***/ 8474:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
-/***/ 1455:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-
-/***/ }),
-
-/***/ 7067:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-
-/***/ }),
-
-/***/ 2467:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
-
-/***/ }),
-
-/***/ 4708:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-
-/***/ }),
-
-/***/ 7030:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-
-/***/ }),
-
-/***/ 8161:
+/***/ 161:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 
 /***/ }),
 
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 643:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-
-/***/ }),
-
-/***/ 1792:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
-
-/***/ }),
-
-/***/ 7075:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-
-/***/ }),
-
-/***/ 6193:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-
-/***/ }),
-
-/***/ 8500:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-
-/***/ }),
-
-/***/ 1692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
-
-/***/ }),
-
-/***/ 3136:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-
-/***/ }),
-
-/***/ 7975:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-
-/***/ }),
-
-/***/ 3429:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
-
-/***/ }),
-
-/***/ 5919:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 857:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
-
-/***/ }),
-
-/***/ 6928:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-
-/***/ }),
-
-/***/ 932:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
-
-/***/ }),
-
-/***/ 2203:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
-
-/***/ }),
-
-/***/ 3193:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-
-/***/ }),
-
-/***/ 3557:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-
-/***/ }),
-
-/***/ 4756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 9023:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
-
-/***/ }),
-
-/***/ 4485:
+/***/ 344:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   NO: () => (/* binding */ triggerFromEvent),
-/* harmony export */   w8: () => (/* binding */ readEventOnce)
-/* harmony export */ });
-/* unused harmony export readEvent */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9243);
-/* harmony import */ var _files_read_capped_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2528);
-/* harmony import */ var _pipeline_names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9641);
-/* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3935);
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  g: () => (/* binding */ loadSteps)
+});
 
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./.build/action/load-steps.js
 
 
 /**
- * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
- * owed step it wakes. What runs is read from the issue's record.
+ * The steps' code, from the one bundle beside this step's own (dist/steps/index.js next to
+ * dist/main and dist/post), so that the two steps do not each carry a copy of the program.
+ * The path is built at run time and the import left to node: a bundler would otherwise pull the
+ * whole program into this light entry again.
  */
-const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
-// GitHub caps webhook payloads at 25 MB.
-const EVENT_MAX_BYTES = 32 * 1024 * 1024;
-const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
-/** The event payload file: a JSON object, or a UserError naming the file. */
-function readEvent(path) {
-    let text;
-    try {
-        text = (0,_files_read_capped_js__WEBPACK_IMPORTED_MODULE_1__/* .readCappedText */ .h5)(path, EVENT_MAX_BYTES);
-    }
-    catch (err) {
-        // The refusal says what the file is; what to change is always the path.
-        const what = err.message.split(';')[0];
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`cannot use the event payload (${what}); ${FIX}`, { file: path });
-    }
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (err) {
-        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
-        // offset becomes the line and column.
-        const message = err.message;
-        const offset = /at position (\d+)/.exec(message);
-        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`the event payload is not JSON (${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)((0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
-    }
-    if (!isRecord(value)) {
-        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
-    }
-    return value;
-}
-let read;
-/** readEvent, once per process: the main step's first line and its stage read one payload. */
-function readEventOnce(path) {
-    if (read?.path !== path)
-        read = { path, payload: readEvent(path) };
-    return read.payload;
-}
-/**
- * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
- * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
- * A payload field of the wrong type counts as absent.
- */
-function triggerFromEvent(eventName, payload, overrides) {
-    const sender = record(payload.sender);
-    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
-    const repository = record(payload.repository);
-    const defaultBranch = str(repository.default_branch);
-    const action = str(payload.action);
-    const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
-    switch (eventName) {
-        case 'issues':
-        case 'pull_request':
-        case 'pull_request_target': {
-            if (action !== 'labeled') {
-                return {
-                    kind: 'skip',
-                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
-                };
-            }
-            const label = str(record(payload.label).name);
-            if (!label)
-                return { kind: 'skip', reason: 'the labeled event carries no label' };
-            if (eventName === 'issues') {
-                const number = issueNumber(record(payload.issue).number);
-                if (!number)
-                    return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
-            }
-            const pr = record(payload.pull_request);
-            const number = issueNumber(pr.number);
-            const head = record(pr.head);
-            const headRef = str(head.ref);
-            if (!number || !headRef) {
-                return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
-            }
-            const headRepo = str(record(head.repo).full_name);
-            return {
-                kind: 'run',
-                source: 'label',
-                issue: String(number),
-                label,
-                actor,
-                defaultBranch,
-                pullRequest: {
-                    number,
-                    headRef,
-                    fork: !headRepo || headRepo !== str(repository.full_name)
-                }
-            };
-        }
-        case 'workflow_dispatch': {
-            const inputs = record(payload.inputs);
-            const issue = overrides.issue ?? text(inputs.issue);
-            if (!issue) {
-                return {
-                    kind: 'skip',
-                    reason: 'workflow_dispatch without an issue: set the action input issue'
-                };
-            }
-            const state = overrides.state ?? text(inputs.state);
-            return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
-        }
-        case 'repository_dispatch': {
-            if (action !== _pipeline_names_js__WEBPACK_IMPORTED_MODULE_3__/* .DISPATCH_TYPE */ .wb) {
-                return {
-                    kind: 'skip',
-                    reason: `repository_dispatch of type ${shown(action)} is not ${_pipeline_names_js__WEBPACK_IMPORTED_MODULE_3__/* .DISPATCH_TYPE */ .wb}`
-                };
-            }
-            const client = record(payload.client_payload);
-            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
-            if (extra.length > 0) {
-                return {
-                    kind: 'deny',
-                    reason: `the ${_pipeline_names_js__WEBPACK_IMPORTED_MODULE_3__/* .DISPATCH_TYPE */ .wb} dispatch carries ${extra
-                        .slice(0, 3)
-                        .map((k) => (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)((0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(k), 40))
-                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
-                };
-            }
-            const issue = overrides.issue ?? text(client.issue);
-            if (!issue)
-                return { kind: 'skip', reason: `the ${_pipeline_names_js__WEBPACK_IMPORTED_MODULE_3__/* .DISPATCH_TYPE */ .wb} dispatch carries no issue` };
-            const state = overrides.state ?? text(client.state);
-            const entry = client.entry;
-            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
-                ? client.step
-                : undefined;
-            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
-                ? { entry, ...(step ? { step } : {}) }
-                : undefined;
-            return {
-                kind: 'run',
-                source: 'wake',
-                issue,
-                state,
-                actor,
-                defaultBranch,
-                ...(wake ? { wake } : {})
-            };
-        }
-        case 'issue_comment': {
-            if (action !== 'created') {
-                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
-            }
-            const number = issueNumber(record(payload.issue).number);
-            const comment = record(payload.comment);
-            const body = str(comment.body);
-            if (!number || !body)
-                return { kind: 'skip', reason: 'the comment event carries no issue or text' };
-            return {
-                kind: 'run',
-                source: 'comment',
-                issue: String(number),
-                actor,
-                defaultBranch,
-                reply: { body, author: str(record(comment.user).login) ?? actor.login }
-            };
-        }
-        default:
-            return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
-    }
-}
-function lineAndColumn(text, offset) {
-    const before = text.slice(0, offset);
-    const lineStart = before.lastIndexOf('\n') + 1;
-    return { line: before.split('\n').length, col: offset - lineStart + 1 };
-}
-function isRecord(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
-function record(v) {
-    return isRecord(v) ? v : {};
-}
-function str(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-function issueNumber(v) {
-    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
-}
-/** The payload's action in a skip reason: quoted, on one line, short. */
-function shown(action) {
-    return action === undefined ? '(with no action)' : JSON.stringify((0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)((0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(action), 60));
+async function loadSteps() {
+    const here = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    const bundle = (0,external_node_url_namespaceObject.pathToFileURL)((0,external_node_path_namespaceObject.join)(here, '..', 'steps', 'index.js')).href;
+    return (await import(/* webpackIgnore: true */ bundle));
 }
 
 
@@ -532,15 +43,17 @@ function shown(action) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8161);
-/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1328);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
+/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(344);
+/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(648);
+
 
 
 // The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
 // GitHub client, git, the schemas, the templates) loads after that line. @actions/core is part
 // of that rest, as it brings an HTTP client with it: its info is a line on stdout.
-process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_1__/* .startLine */ .F)(process.env)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
-const { mainStep } = await Promise.all(/* import() */[__nccwpck_require__.e(93), __nccwpck_require__.e(726)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5726));
+process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_2__/* .startLine */ .F)(process.env)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
+const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_1__/* .loadSteps */ .g)();
 await mainStep();
 
 __webpack_async_result__();
@@ -548,68 +61,16 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1328:
+/***/ 648:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ startLine)
-/* harmony export */ });
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4485);
 
-// Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
-// left out of the line, which is printed before any secret is masked.
-const NAME = /^[\w.@/-]{1,200}$/;
-const NUMBER = /^\d{1,20}$/;
-/**
- * The main step's first log line, said before the rest of the program loads: which action at
- * which ref starts, for which event, issue and run. It reads what the runner provides, as
- * @actions/core would (an input is INPUT_<NAME>, trimmed), without loading it.
- */
-function startLine(env) {
-    const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
-    const event = env.GITHUB_EVENT_NAME ?? '';
-    const issue = issueOf(env, event);
-    const run = env.GITHUB_RUN_ID ?? '';
-    const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
-    const parts = [
-        NAME.test(event) ? `${event} event` : 'an event',
-        ...(issue ? [`issue #${issue}`] : []),
-        ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
-    ];
-    return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
-}
-/** The issue the event names, if it names one; the stage reports any problem with it. */
-function issueOf(env, event) {
-    const path = env.GITHUB_EVENT_PATH;
-    if (!path)
-        return undefined;
-    const input = (name) => env[`INPUT_${name.toUpperCase()}`]?.trim() || undefined;
-    try {
-        const trigger = (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .triggerFromEvent */ .NO)(event, (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .readEventOnce */ .w8)(path), {
-            issue: input('issue'),
-            state: input('state')
-        });
-        const issue = trigger.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
-        return /^[1-9]\d{0,9}$/.test(issue) ? issue : undefined;
-    }
-    catch {
-        // An unreadable payload is the stage's to report, after it has checked the inputs.
-        return undefined;
-    }
-}
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  F: () => (/* binding */ startLine)
+});
 
-
-/***/ }),
-
-/***/ 9243:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   bD: () => (/* binding */ messageOf),
-/* harmony export */   tQ: () => (/* binding */ UserErrors),
-/* harmony export */   yo: () => (/* binding */ UserError)
-/* harmony export */ });
-/* unused harmony export formatLocation */
+;// CONCATENATED MODULE: ./.build/errors.js
 /**
  * A mistake the user can fix. It prints as one line, `file:line:col: message`, and the
  * message says what to change; adapters print it without a stack trace.
@@ -655,22 +116,13 @@ function messageOf(err) {
     return err instanceof Error ? err.message : String(err);
 }
 
-
-/***/ }),
-
-/***/ 2528:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   h5: () => (/* binding */ readCappedText)
-/* harmony export */ });
-/* unused harmony exports FileRefused, readCappedFile */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./.build/files/read-capped.js
 
 
 /** A user's file that cannot be used as it is; the message says what to change. */
-class FileRefused extends _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UserError */ .yo {
+class FileRefused extends UserError {
     reason;
     code;
     constructor(message, reason, file, 
@@ -685,7 +137,7 @@ class FileRefused extends _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UserError *
 // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
 // nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
 // neither flag.
-const OPEN_FLAGS = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0) | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOCTTY ?? 0);
+const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0) | (external_node_fs_namespaceObject.constants.O_NOCTTY ?? 0);
 const CHUNK = 64 * 1024;
 /**
  * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
@@ -695,14 +147,14 @@ const CHUNK = 64 * 1024;
 function readCappedFile(path, maxBytes, display = path) {
     let fd;
     try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, OPEN_FLAGS);
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, OPEN_FLAGS);
     }
     catch (e) {
         throw systemRefusal(e, display);
     }
     try {
         // fstat the descriptor, not the path: what was opened is what is judged.
-        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
+        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
         if (!st.isFile()) {
             throw new FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
         }
@@ -713,7 +165,7 @@ function readCappedFile(path, maxBytes, display = path) {
         let total = 0;
         for (;;) {
             const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buf, 0, buf.length, null);
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
             if (n === 0)
                 break;
             chunks.push(buf.subarray(0, n));
@@ -727,7 +179,7 @@ function readCappedFile(path, maxBytes, display = path) {
         throw e instanceof FileRefused ? e : systemRefusal(e, display);
     }
     finally {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
 /** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
@@ -776,20 +228,15 @@ function sizeText(bytes) {
     return `${bytes} bytes`;
 }
 
-
-/***/ }),
-
-/***/ 106:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  c5: () => (/* binding */ addCounts),
-  jw: () => (/* binding */ describeSanitizeCounts),
-  W1: () => (/* binding */ emptyCounts),
-  _2: () => (/* binding */ sanitizeUntrusted)
-});
+;// CONCATENATED MODULE: ./.build/pipeline/names.js
+// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
+// workflows already written (their `if:` filters and `repository_dispatch` types name them).
+/** The repository_dispatch type that starts a stage. */
+const DISPATCH_TYPE = 'itervox-handoff';
+/** Set while a stage waits for a person's reply. */
+const NEEDS_INPUT_LABEL = 'needs-input';
+/** Set when the pipeline stopped and has no failed state to move the issue to. */
+const NEEDS_ATTENTION_LABEL = 'needs-attention';
 
 ;// CONCATENATED MODULE: ./.build/handoff/hidden-markdown.js
 // Markdown that GitHub renders as nothing: a person reading the issue, the comment or the
@@ -1174,45 +621,13 @@ function removeHiddenCharacters(input, counts) {
     return out.join('');
 }
 
-
-/***/ }),
-
-/***/ 9641:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   wb: () => (/* binding */ DISPATCH_TYPE)
-/* harmony export */ });
-/* unused harmony exports NEEDS_INPUT_LABEL, NEEDS_ATTENTION_LABEL */
-// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
-// workflows already written (their `if:` filters and `repository_dispatch` types name them).
-/** The repository_dispatch type that starts a stage. */
-const DISPATCH_TYPE = 'itervox-handoff';
-/** Set while a stage waits for a person's reply. */
-const NEEDS_INPUT_LABEL = 'needs-input';
-/** Set when the pipeline stopped and has no failed state to move the issue to. */
-const NEEDS_ATTENTION_LABEL = 'needs-attention';
-
-
-/***/ }),
-
-/***/ 3935:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   Ie: () => (/* binding */ cellText),
-/* harmony export */   OF: () => (/* binding */ fenced),
-/* harmony export */   TN: () => (/* binding */ oneLine),
-/* harmony export */   vE: () => (/* binding */ agentMarkdown)
-/* harmony export */ });
-/* harmony import */ var _handoff_sanitize_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(106);
+;// CONCATENATED MODULE: ./.build/pipeline/untrusted-text.js
 
 // Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
 // job summary or a prompt: one set of helpers, so every place escapes the same way.
 /** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
 function oneLine(text) {
-    return (0,_handoff_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .sanitizeUntrusted */ ._2)(String(text ?? ''))
+    return sanitizeUntrusted(String(text ?? ''))
         .text.replace(/\s+/g, ' ')
         .trim();
 }
@@ -1251,6 +666,248 @@ function fenced(text, char = '`', info = 'text') {
     return `${fence}${info}\n${text}\n${fence}`;
 }
 
+;// CONCATENATED MODULE: ./.build/action/event.js
+
+
+
+
+/**
+ * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
+ * owed step it wakes. What runs is read from the issue's record.
+ */
+const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
+// GitHub caps webhook payloads at 25 MB.
+const EVENT_MAX_BYTES = 32 * 1024 * 1024;
+const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
+/** The event payload file: a JSON object, or a UserError naming the file. */
+function readEvent(path) {
+    let text;
+    try {
+        text = readCappedText(path, EVENT_MAX_BYTES);
+    }
+    catch (err) {
+        // The refusal says what the file is; what to change is always the path.
+        const what = err.message.split(';')[0];
+        throw new UserError(`cannot use the event payload (${what}); ${FIX}`, { file: path });
+    }
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
+        // offset becomes the line and column.
+        const message = err.message;
+        const offset = /at position (\d+)/.exec(message);
+        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
+        throw new UserError(`the event payload is not JSON (${clip(oneLine(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
+    }
+    if (!isRecord(value)) {
+        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+        throw new UserError(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
+    }
+    return value;
+}
+let read;
+/** readEvent, once per process: the main step's first line and its stage read one payload. */
+function readEventOnce(path) {
+    if (read?.path !== path)
+        read = { path, payload: readEvent(path) };
+    return read.payload;
+}
+/**
+ * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
+ * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
+ * A payload field of the wrong type counts as absent.
+ */
+function triggerFromEvent(eventName, payload, overrides) {
+    const sender = record(payload.sender);
+    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
+    const repository = record(payload.repository);
+    const defaultBranch = str(repository.default_branch);
+    const action = str(payload.action);
+    const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+    switch (eventName) {
+        case 'issues':
+        case 'pull_request':
+        case 'pull_request_target': {
+            if (action !== 'labeled') {
+                return {
+                    kind: 'skip',
+                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
+                };
+            }
+            const label = str(record(payload.label).name);
+            if (!label)
+                return { kind: 'skip', reason: 'the labeled event carries no label' };
+            if (eventName === 'issues') {
+                const number = issueNumber(record(payload.issue).number);
+                if (!number)
+                    return { kind: 'skip', reason: 'the issues event carries no issue number' };
+                return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
+            }
+            const pr = record(payload.pull_request);
+            const number = issueNumber(pr.number);
+            const head = record(pr.head);
+            const headRef = str(head.ref);
+            if (!number || !headRef) {
+                return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
+            }
+            const headRepo = str(record(head.repo).full_name);
+            return {
+                kind: 'run',
+                source: 'label',
+                issue: String(number),
+                label,
+                actor,
+                defaultBranch,
+                pullRequest: {
+                    number,
+                    headRef,
+                    fork: !headRepo || headRepo !== str(repository.full_name)
+                }
+            };
+        }
+        case 'workflow_dispatch': {
+            const inputs = record(payload.inputs);
+            const issue = overrides.issue ?? text(inputs.issue);
+            if (!issue) {
+                return {
+                    kind: 'skip',
+                    reason: 'workflow_dispatch without an issue: set the action input issue'
+                };
+            }
+            const state = overrides.state ?? text(inputs.state);
+            return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
+        }
+        case 'repository_dispatch': {
+            if (action !== DISPATCH_TYPE) {
+                return {
+                    kind: 'skip',
+                    reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
+                };
+            }
+            const client = record(payload.client_payload);
+            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
+            if (extra.length > 0) {
+                return {
+                    kind: 'deny',
+                    reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
+                        .slice(0, 3)
+                        .map((k) => clip(oneLine(k), 40))
+                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
+                };
+            }
+            const issue = overrides.issue ?? text(client.issue);
+            if (!issue)
+                return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
+            const state = overrides.state ?? text(client.state);
+            const entry = client.entry;
+            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
+                ? client.step
+                : undefined;
+            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
+                ? { entry, ...(step ? { step } : {}) }
+                : undefined;
+            return {
+                kind: 'run',
+                source: 'wake',
+                issue,
+                state,
+                actor,
+                defaultBranch,
+                ...(wake ? { wake } : {})
+            };
+        }
+        case 'issue_comment': {
+            if (action !== 'created') {
+                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
+            }
+            const number = issueNumber(record(payload.issue).number);
+            const comment = record(payload.comment);
+            const body = str(comment.body);
+            if (!number || !body)
+                return { kind: 'skip', reason: 'the comment event carries no issue or text' };
+            return {
+                kind: 'run',
+                source: 'comment',
+                issue: String(number),
+                actor,
+                defaultBranch,
+                reply: { body, author: str(record(comment.user).login) ?? actor.login }
+            };
+        }
+        default:
+            return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
+    }
+}
+function lineAndColumn(text, offset) {
+    const before = text.slice(0, offset);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: before.split('\n').length, col: offset - lineStart + 1 };
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
+function record(v) {
+    return isRecord(v) ? v : {};
+}
+function str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+function issueNumber(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+/** The payload's action in a skip reason: quoted, on one line, short. */
+function shown(action) {
+    return action === undefined ? '(with no action)' : JSON.stringify(clip(oneLine(action), 60));
+}
+
+;// CONCATENATED MODULE: ./.build/action/start-line.js
+
+// Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
+// left out of the line, which is printed before any secret is masked.
+const NAME = /^[\w.@/-]{1,200}$/;
+const NUMBER = /^\d{1,20}$/;
+/**
+ * The main step's first log line, said before the rest of the program loads: which action at
+ * which ref starts, for which event, issue and run. It reads what the runner provides, as
+ * @actions/core would (an input is INPUT_<NAME>, trimmed), without loading it.
+ */
+function startLine(env) {
+    const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
+    const event = env.GITHUB_EVENT_NAME ?? '';
+    const issue = issueOf(env, event);
+    const run = env.GITHUB_RUN_ID ?? '';
+    const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
+    const parts = [
+        NAME.test(event) ? `${event} event` : 'an event',
+        ...(issue ? [`issue #${issue}`] : []),
+        ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
+    ];
+    return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
+}
+/** The issue the event names, if it names one; the stage reports any problem with it. */
+function issueOf(env, event) {
+    const path = env.GITHUB_EVENT_PATH;
+    if (!path)
+        return undefined;
+    const input = (name) => env[`INPUT_${name.toUpperCase()}`]?.trim() || undefined;
+    try {
+        const trigger = triggerFromEvent(event, readEventOnce(path), {
+            issue: input('issue'),
+            state: input('state')
+        });
+        const issue = trigger.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
+        return /^[1-9]\d{0,9}$/.test(issue) ? issue : undefined;
+    }
+    catch {
+        // An unreadable payload is the stage's to report, after it has checked the inputs.
+        return undefined;
+    }
+}
+
 
 /***/ })
 
@@ -1276,7 +933,7 @@ function fenced(text, char = '`', info = 'text') {
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
@@ -1285,9 +942,6 @@ function fenced(text, char = '`', info = 'text') {
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
-/******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -1362,36 +1016,6 @@ function fenced(text, char = '`', info = 'text') {
 /******/ 	};
 /******/ })();
 /******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
-/******/ 	};
-/******/ })();
-/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -1404,105 +1028,9 @@ function fenced(text, char = '`', info = 'text') {
 /******/ 	};
 /******/ })();
 /******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".index.js";
-/******/ 	};
-/******/ })();
-/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

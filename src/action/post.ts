@@ -1,4 +1,5 @@
 import { EOL } from 'node:os'
+import { loadSteps } from './load-steps.js'
 import { CONTEXT_STATE, unfinishedContext } from './saved-context.js'
 
 // The post step runs after every job and almost always finds the stage finished. That much is
@@ -8,7 +9,7 @@ import { CONTEXT_STATE, unfinishedContext } from './saved-context.js'
 // variable, and its info a line on stdout.
 const path = process.env[`STATE_${CONTEXT_STATE}`] ?? ''
 if (unfinishedContext(path)) {
-  const { finishStage } = await import('./post-finish.js')
+  const { finishStage } = await loadSteps()
   await finishStage(path)
 } else {
   process.stdout.write(`the stage finished in the main step; nothing to do${EOL}`)

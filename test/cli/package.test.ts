@@ -67,7 +67,8 @@ describe('the published package', () => {
         'action.yml',
         'dist/cli/index.js',
         'dist/main/index.js',
-        'dist/post/index.js'
+        'dist/post/index.js',
+        'dist/steps/index.js'
       ])
     )
     const outside = paths.filter(
