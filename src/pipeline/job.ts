@@ -13,7 +13,14 @@ import { hasFlag, withFlag } from './flags.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
 import { planStage, type StagePlan } from './plan.js'
-import type { JobTrigger, PreparedBranch, Published, Tracker, Workspace } from './ports.js'
+import type {
+  JobTrigger,
+  PreparedBranch,
+  Published,
+  PullRequestRef,
+  Tracker,
+  Workspace
+} from './ports.js'
 import { emptyRecord, type IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import { pipelineSections } from './sections.js'
@@ -76,7 +83,7 @@ export interface JobResult {
   commit?: string
   handoffPath?: string
   rescuedTo?: string
-  pullRequest?: { number: number; url: string }
+  pullRequest?: PullRequestRef
   next?: Next
   /** What the pipeline does next, in a sentence. */
   summary?: string
@@ -299,6 +306,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
     })
     pullRequest = pr.pullRequest
+    if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
+      const node = record.pullRequestNode
+      if (node) pullRequest = { ...pullRequest, node }
+    }
     if (pr.problem) warnings.push(`no pull request: ${pr.problem}`)
   }
 
@@ -331,7 +342,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
       ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
       : {}),
-    ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+    ...(pullRequest ? { pullRequest } : {}),
+    ...(j.config.tracker.completionState
+      ? { completionState: j.config.tracker.completionState }
+      : {}),
     replied: plan.reply !== undefined,
     runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
     replyHint: j.tracker.replyHint(issue)
@@ -339,7 +353,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const intent: IssueRecord = {
     ...settled.record,
     owed: { run, effects },
-    ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+    ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+    ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
   }
   let summary = describe(next)
   const done = {
