@@ -3,6 +3,7 @@ import { findAutomation } from '../config/load.js'
 import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
+import type { Identity } from '../git/commit.js'
 import { runTimestamp } from '../handoff/index.js'
 import type { Issue } from '../tracker/types.js'
 import { carryOut } from './apply.js'
@@ -56,6 +57,9 @@ export interface JobInput {
   signal?: AbortSignal
   killGraceMs?: number
   dryRun?: boolean
+  /** Who each stage's commit is by, and who made it; the default token's bot when absent. */
+  author?: Identity
+  committer?: Identity
   onActivity?: (e: AgentActivity) => void
   /** Told once the stage to run is known, before the agent starts. */
   onStart?: (s: JobStart) => void
@@ -257,7 +261,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         ...(j.signal ? { signal: j.signal } : {}),
         ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
         ...(j.onActivity ? { onActivity: j.onActivity } : {}),
-        ...(j.dryRun ? { dryRun: true } : {})
+        ...(j.dryRun ? { dryRun: true } : {}),
+        ...(j.author ? { author: j.author } : {}),
+        ...(j.committer ? { committer: j.committer } : {})
       })
     )
     figures = staged.figures
