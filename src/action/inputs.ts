@@ -1,7 +1,9 @@
 import * as core from '@actions/core'
 import { UserError } from '../errors.js'
+import type { Identity } from '../git/commit.js'
 import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
 import type { IsolationMode } from '../isolation/sandbox.js'
+import { identityInput } from './identity-input.js'
 
 type ChainMode = 'dispatch' | 'label' | 'none'
 
@@ -18,6 +20,9 @@ export interface Settings {
   /** `user`: the agent runs as a second Unix user, `agentUser`; `none`: as the runner's. */
   isolation: IsolationMode
   agentUser: string
+  /** Who stage commits are by, and who made them; absent: github-actions[bot]. */
+  author?: Identity
+  committer?: Identity
   repository: { owner: string; repo: string }
   eventName: string
   eventPath: string
@@ -50,6 +55,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (isolation !== 'user' && isolation !== 'none') {
     throw new UserError(`input isolation is "${isolation}"; use user or none`)
   }
+  const author = identityInput('commit-author', core.getInput('commit-author'))
+  // An App's bot that writes the commits makes them too, unless told otherwise.
+  const committer = identityInput('commit-committer', core.getInput('commit-committer')) ?? author
   const repository = required(env, 'GITHUB_REPOSITORY')
   const [owner, repo, ...rest] = repository.split('/')
   if (!owner || !repo || rest.length > 0) {
@@ -67,6 +75,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     showAgentOutput,
     isolation,
     agentUser: core.getInput('agent-user') || DEFAULT_AGENT_USER,
+    ...(author ? { author } : {}),
+    ...(committer ? { committer } : {}),
     repository: { owner, repo },
     eventName: required(env, 'GITHUB_EVENT_NAME'),
     eventPath: required(env, 'GITHUB_EVENT_PATH'),

@@ -77,8 +77,10 @@ export function renderSummary(r: StageReport): string {
   add('Agent', agentFigures(r.agentStats))
   add('Run', r.runUrl && `[logs](${r.runUrl})`)
 
-  let md = `## itervox handoff: ${r.outcome}\n\n| | |\n|---|---|\n`
-  md += rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n') + '\n'
+  // The first row is the table's header: an empty header row would open the summary.
+  const [head, ...rest] = rows.map(([k, v]) => `| ${k} | ${v} |`)
+  let md = `## itervox handoff: ${r.outcome}\n\n${head}\n|---|---|\n`
+  md += rest.map((row) => `${row}\n`).join('')
   if (r.failure) md += `\n**The pipeline needs a person:** ${cell(r.failure)}\n`
   if (r.status) md += `\n${r.status}\n`
   if (r.refused.length > 0) {

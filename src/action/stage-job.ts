@@ -178,6 +178,8 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
+    ...(s.author ? { author: s.author } : {}),
+    ...(s.committer ? { committer: s.committer } : {}),
     log: info,
     onStart: ({ issue, state, plan, branch, recovered }) => {
       info(

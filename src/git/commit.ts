@@ -60,7 +60,9 @@ export interface CommitOptions {
   givenConfig?: ReadonlyMap<string, ConfigEntry>
   message: string
   trailers: readonly Trailer[]
-  identity?: Identity
+  /** Who the commit is by and who made it; both default to BOT_IDENTITY. */
+  author?: Identity
+  committer?: Identity
   maxFileBytes?: number
   /**
    * Sees what is about to be stored at `path` (a file's bytes, a symlink's target) and says
@@ -138,16 +140,17 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
     const tree = (await git(repo, ['write-tree'], { env })).stdout.trim()
     if (tree === baseTree) return { sha: null, committed: [], dropped }
 
-    const id = o.identity ?? BOT_IDENTITY
+    const author = o.author ?? BOT_IDENTITY
+    const committer = o.committer ?? BOT_IDENTITY
     const commit = await git(
       repo,
       ['commit-tree', '--no-gpg-sign', tree, '-p', o.baseSha, '-F', '-'],
       {
         env: {
-          GIT_AUTHOR_NAME: id.name,
-          GIT_AUTHOR_EMAIL: id.email,
-          GIT_COMMITTER_NAME: id.name,
-          GIT_COMMITTER_EMAIL: id.email
+          GIT_AUTHOR_NAME: author.name,
+          GIT_AUTHOR_EMAIL: author.email,
+          GIT_COMMITTER_NAME: committer.name,
+          GIT_COMMITTER_EMAIL: committer.email
         },
         input: formatMessage(o.message, o.trailers)
       }

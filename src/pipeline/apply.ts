@@ -66,6 +66,16 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
         performed++
         break
       }
+      case 'ready': {
+        // A person who moved the issue on meanwhile decides what the pull request is.
+        if (state === null || !sameState(state, e.state)) break
+        await o.tracker.readyForReview(issue(), {
+          number: e.pullRequest,
+          ...(e.node ? { node: e.node } : {})
+        })
+        performed++
+        break
+      }
       case 'comment':
         await o.tracker.comment(issue(), { key: e.key, body: e.body })
         performed++

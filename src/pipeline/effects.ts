@@ -1,3 +1,4 @@
+import { sameState } from '../config/lookup.js'
 import type { Tracker } from './ports.js'
 import type { Effect } from './record.js'
 import type { AgentRequests } from './requests.js'
@@ -21,7 +22,9 @@ export interface EffectInput {
   /** The agent's permitted requests, when its deliverable landed at `commit`. */
   requests?: AgentRequests
   deliverable?: { commit: string; path: string }
-  pullRequest?: number
+  pullRequest?: { number: number; node?: string }
+  /** The state that completes the pipeline: reaching it readies the pull request. */
+  completionState?: string
   /** The stage was resumed by a person's reply. */
   replied: boolean
   /** How comments link to the run or say where the work is. */
@@ -46,7 +49,7 @@ export function effectsOf(o: EffectInput): Effect[] {
         kind: 'agent-comment',
         key: key('agent-pr'),
         ...at,
-        pullRequest: o.pullRequest
+        pullRequest: o.pullRequest.number
       })
     }
   }
@@ -56,6 +59,14 @@ export function effectsOf(o: EffectInput): Effect[] {
   switch (next.kind) {
     case 'move':
       out.push({ kind: 'move', from: o.state, to: next.to })
+      if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
+        out.push({
+          kind: 'ready',
+          state: next.to,
+          pullRequest: o.pullRequest.number,
+          ...(o.pullRequest.node ? { node: o.pullRequest.node } : {})
+        })
+      }
       // With chain: label the move's own label event starts the next stage.
       if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
         out.push({ kind: 'wake', state: next.to, entry: o.entry })

@@ -39,6 +39,8 @@ export function guardedTracker(
     wake: passOn('wake'),
     publish: (issue, o) =>
       tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
+    // The body it writes holds only the issue's number.
+    readyForReview: passOn('readyForReview'),
     runLine: passOn('runLine'),
     replyHint: passOn('replyHint'),
     blobUrl: passOn('blobUrl')

@@ -3,6 +3,7 @@ import { findAutomation } from '../config/load.js'
 import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
+import type { Identity } from '../git/commit.js'
 import { runTimestamp } from '../handoff/index.js'
 import type { Issue } from '../tracker/types.js'
 import { carryOut } from './apply.js'
@@ -13,7 +14,14 @@ import { hasFlag, withFlag } from './flags.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
 import { planStage, type StagePlan } from './plan.js'
-import type { JobTrigger, PreparedBranch, Published, Tracker, Workspace } from './ports.js'
+import type {
+  JobTrigger,
+  PreparedBranch,
+  Published,
+  PullRequestRef,
+  Tracker,
+  Workspace
+} from './ports.js'
 import { emptyRecord, type IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import { pipelineSections } from './sections.js'
@@ -49,6 +57,9 @@ export interface JobInput {
   signal?: AbortSignal
   killGraceMs?: number
   dryRun?: boolean
+  /** Who each stage's commit is by, and who made it; the default token's bot when absent. */
+  author?: Identity
+  committer?: Identity
   onActivity?: (e: AgentActivity) => void
   /** Told once the stage to run is known, before the agent starts. */
   onStart?: (s: JobStart) => void
@@ -76,7 +87,7 @@ export interface JobResult {
   commit?: string
   handoffPath?: string
   rescuedTo?: string
-  pullRequest?: { number: number; url: string }
+  pullRequest?: PullRequestRef
   next?: Next
   /** What the pipeline does next, in a sentence. */
   summary?: string
@@ -250,7 +261,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
         ...(j.signal ? { signal: j.signal } : {}),
         ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
         ...(j.onActivity ? { onActivity: j.onActivity } : {}),
-        ...(j.dryRun ? { dryRun: true } : {})
+        ...(j.dryRun ? { dryRun: true } : {}),
+        ...(j.author ? { author: j.author } : {}),
+        ...(j.committer ? { committer: j.committer } : {})
       })
     )
     figures = staged.figures
@@ -299,6 +312,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
     })
     pullRequest = pr.pullRequest
+    if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
+      const node = record.pullRequestNode
+      if (node) pullRequest = { ...pullRequest, node }
+    }
     if (pr.problem) warnings.push(`no pull request: ${pr.problem}`)
   }
 
@@ -331,7 +348,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
       ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
       : {}),
-    ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+    ...(pullRequest ? { pullRequest } : {}),
+    ...(j.config.tracker.completionState
+      ? { completionState: j.config.tracker.completionState }
+      : {}),
     replied: plan.reply !== undefined,
     runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
     replyHint: j.tracker.replyHint(issue)
@@ -339,7 +359,8 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const intent: IssueRecord = {
     ...settled.record,
     owed: { run, effects },
-    ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+    ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+    ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
   }
   let summary = describe(next)
   const done = {

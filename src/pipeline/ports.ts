@@ -25,6 +25,13 @@ export type Authorization = { allowed: true } | { allowed: false; reason: string
 
 export type Flag = 'needs-attention' | 'needs-input'
 
+/** The issue's pull request; `node` is its GraphQL id, where the tracker has one. */
+export interface PullRequestRef {
+  number: number
+  url: string
+  node?: string
+}
+
 export interface Tracker {
   /**
    * How the next stage starts: `dispatch` wakes it explicitly, `label` relies on the state
@@ -55,7 +62,12 @@ export interface Tracker {
   publish(
     issue: Issue,
     o: { branch: string; baseBranch: string; commit: string; created: boolean; known?: number }
-  ): Promise<{ pullRequest?: { number: number; url: string }; problem?: string }>
+  ): Promise<{ pullRequest?: PullRequestRef; problem?: string }>
+  /**
+   * The pipeline is complete: the pull request leaves draft and says it closes the issue.
+   * Idempotent; a tracker without pull requests does nothing.
+   */
+  readyForReview(issue: Issue, pr: { number: number; node?: string }): Promise<void>
   /** A link to the run, for comments (`[Run 12](…)`), or a sentence saying where work is. */
   runLine(branch: string | null): string
   /** How a person answers an agent's question here. */

@@ -105,6 +105,17 @@ const effectSchema = z.discriminatedUnion('kind', [
     flag: z.enum(['needs-attention', 'needs-input']),
     on: z.boolean()
   }),
+  /**
+   * The pipeline reached its completion state: the pull request leaves draft and says it
+   * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
+   */
+  z.object({
+    kind: z.literal('ready'),
+    state: z.string(),
+    pullRequest: count,
+    /** The pull request's GraphQL node id, when known (saves a lookup). */
+    node: z.string().optional()
+  }),
   /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
   z.object({
     kind: z.literal('wake'),
@@ -153,7 +164,9 @@ const issueRecordSchema = z.object({
   /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
   halted: z.string().optional(),
   /** The issue's pull request, once known: saves a lookup. */
-  pullRequest: count.optional()
+  pullRequest: count.optional(),
+  /** Its GraphQL node id, which marking it ready for review needs. */
+  pullRequestNode: z.string().max(100).optional()
 })
 export type IssueRecord = z.infer<typeof issueRecordSchema>
 

@@ -13,6 +13,8 @@ import { stageOutcomeSchema } from './outcome.js'
  * runner's temp folder, which the agent's working tree does not contain; still, it is read
  * back through this schema, as anything on disk an agent might reach.
  */
+const identitySchema = z.object({ name: z.string(), email: z.string() })
+
 const stageContextSchema = z.object({
   repo: z.string(),
   branch: z.string(),
@@ -48,6 +50,9 @@ const stageContextSchema = z.object({
   sandbox: handedOverSchema.optional(),
   /** Its tree, once taken back from it; null when it left none. */
   tree: z.string().nullable().optional(),
+  /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
+  author: identitySchema.optional(),
+  committer: identitySchema.optional(),
   /** Which stage of which issue this is; its commit carries it as trailers. */
   key: stageKeySchema.optional(),
   /** The agent's process group, once it runs. */

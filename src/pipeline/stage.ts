@@ -7,7 +7,7 @@ import { presetFor } from '../agent/presets.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
-import { commitAllowed, type CommitResult } from '../git/commit.js'
+import { commitAllowed, type CommitResult, type Identity } from '../git/commit.js'
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
@@ -60,6 +60,9 @@ export interface StageInput {
   onActivity?: (e: AgentActivity) => void
   /** Stop once the prompt is built. */
   dryRun?: boolean
+  /** Who the stage's commit is by, and who made it. */
+  author?: Identity
+  committer?: Identity
 }
 
 export interface StageEnd {
@@ -139,6 +142,8 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     workflowPath: input.workflowPath,
     startedAt: new Date().toISOString(),
     key: input.key,
+    ...(input.author ? { author: input.author } : {}),
+    ...(input.committer ? { committer: input.committer } : {}),
     phase: 'agent'
   }
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
@@ -320,6 +325,8 @@ export async function finaliseStage(
       ctx.workflowPath
     ],
     ...(givenConfig ? { givenConfig } : {}),
+    ...(ctx.author ? { author: ctx.author } : {}),
+    ...(ctx.committer ? { committer: ctx.committer } : {}),
     screen: commitScreen(secrets, path ? [path] : [], withheld),
     message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
     trailers: stageTrailers({

@@ -75,7 +75,7 @@ export function pipelineDiagram(config: WorkflowConfig, current: string | null):
     lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`)
   for (const e of edges) lines.push(`  ${e}`)
   if (marked) {
-    lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px')
+    lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328')
     lines.push(`  class ${marked} current`)
   }
   return lines.join('\n')

@@ -5,7 +5,7 @@ import { knownStates } from '../config/load.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
-import type { Flag, JobTrigger, Tracker } from '../pipeline/ports.js'
+import type { Flag, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { readRecordFromComment, renderStatusComment } from '../pipeline/status-view.js'
 import { authorizeActor } from './authorize.js'
@@ -18,6 +18,15 @@ export const STATUS_MARKER = 'itervox:status'
 
 /** The identity of the default `GITHUB_TOKEN`. */
 const ACTIONS_BOT = 'github-actions[bot]'
+
+/**
+ * The pull request's body is fixed (the trail is in the status comment and the files) until the
+ * pipeline completes; then it closes the issue when merged.
+ */
+function pullBody(issue: Issue, complete: boolean): string {
+  const text = `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`
+  return complete ? `${text}\nCloses ${issue.identifier}\n` : text
+}
 
 export interface GitHubPortOptions {
   api: GitHubTracker
@@ -173,7 +182,7 @@ export class GitHubPort implements Tracker {
   async publish(
     issue: Issue,
     o: { branch: string; baseBranch: string; commit: string; created: boolean; known?: number }
-  ): Promise<{ pullRequest?: { number: number; url: string }; problem?: string }> {
+  ): Promise<{ pullRequest?: PullRequestRef; problem?: string }> {
     // The body is static (the trail is in the status comment and the files), so a pull request
     // the record already knows needs nothing.
     if (o.known !== undefined && !o.created) {
@@ -184,15 +193,20 @@ export class GitHubPort implements Tracker {
         head: o.branch,
         base: o.baseBranch,
         title: `itervox: ${issue.identifier} ${issue.title}`.slice(0, 250),
-        body: `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`,
+        body: pullBody(issue, false),
         branchIsNew: o.created
       })
-      return { pullRequest: { number: pr.number, url: pr.url } }
+      return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } }
     } catch (err) {
       // The pipeline goes on without its pull request (e.g. when the repository forbids
       // Actions to open one); the job summary says why.
       return { problem: messageOf(err) }
     }
+  }
+
+  async readyForReview(issue: Issue, pr: { number: number; node?: string }): Promise<void> {
+    const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId
+    await this.api.readyPull(node, pullBody(issue, true))
   }
 
   runLine(): string {

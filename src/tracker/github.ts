@@ -27,6 +27,8 @@ export interface PullInfo {
   baseRef: string
   draft: boolean
   state: string
+  /** The GraphQL node id. */
+  nodeId: string
 }
 
 export interface LivingComment {
@@ -53,6 +55,18 @@ const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/
 
 const DISPATCH_MAX_KEYS = 10
+
+export interface PullRef {
+  number: number
+  url: string
+  nodeId: string
+  created: boolean
+}
+
+const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
+  updatePullRequest(input: { pullRequestId: $id, body: $body }) { pullRequest { number } }
+  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
+}`
 
 export class GitHubTracker {
   private readonly octokit: Octokit
@@ -166,7 +180,8 @@ export class GitHubTracker {
       headRepoFullName: data.head.repo?.full_name ?? null,
       baseRef: data.base.ref,
       draft: data.draft ?? false,
-      state: data.state
+      state: data.state,
+      nodeId: data.node_id
     }
   }
 
@@ -182,7 +197,7 @@ export class GitHubTracker {
     title: string
     body: string
     branchIsNew?: boolean
-  }): Promise<{ number: number; url: string; created: boolean }> {
+  }): Promise<PullRef> {
     if (!o.branchIsNew) {
       const existing = await this.findOpenPull(o.head, o.base)
       if (existing) return this.updatePullBody(existing, o.body)
@@ -209,7 +224,7 @@ export class GitHubTracker {
   private async findOpenPull(
     head: string,
     base: string
-  ): Promise<{ number: number; url: string; body: string | null } | undefined> {
+  ): Promise<(PullRef & { body: string | null }) | undefined> {
     const { data } = await this.call(`list pull requests from ${head}`, 'pull-requests: read', () =>
       this.octokit.rest.pulls.list({
         ...this.where,
@@ -219,13 +234,15 @@ export class GitHubTracker {
       })
     )
     const pr = data.find((p) => p.head.ref === head && p.base.ref === base)
-    return pr ? { number: pr.number, url: pr.html_url, body: pr.body } : undefined
+    return pr
+      ? { number: pr.number, url: pr.html_url, nodeId: pr.node_id, body: pr.body, created: false }
+      : undefined
   }
 
   private async createPull(
     o: { head: string; base: string; title: string; body: string },
     draft: boolean
-  ): Promise<{ number: number; url: string; created: boolean }> {
+  ): Promise<PullRef> {
     // Safe to send again: a second create is refused as "already exists", handled above.
     const { data } = await this.octokit.rest.pulls.create({
       request: { idempotent: true },
@@ -236,19 +253,34 @@ export class GitHubTracker {
       body: o.body,
       ...(draft ? { draft: true } : {})
     })
-    return { number: data.number, url: data.html_url, created: true }
+    return { number: data.number, url: data.html_url, nodeId: data.node_id, created: true }
   }
 
   private async updatePullBody(
-    pr: { number: number; url: string; body: string | null },
+    pr: PullRef & { body: string | null },
     body: string
-  ): Promise<{ number: number; url: string; created: boolean }> {
+  ): Promise<PullRef> {
     if (pr.body !== body) {
       await this.call(`update pull request #${pr.number}`, 'pull-requests: write', () =>
         this.octokit.rest.pulls.update({ ...this.where, pull_number: pr.number, body })
       )
     }
-    return { number: pr.number, url: pr.url, created: false }
+    return { number: pr.number, url: pr.url, nodeId: pr.nodeId, created: false }
+  }
+
+  /**
+   * Gives the pull request `body` and takes it out of draft, in one GraphQL request (REST
+   * cannot change `draft`). A pull request that is no longer a draft is left as it is.
+   */
+  async readyPull(nodeId: string, body: string): Promise<void> {
+    await this.call('mark the pull request ready for review', 'pull-requests: write', () =>
+      this.octokit.graphql(READY_MUTATION, {
+        id: nodeId,
+        body,
+        // Both fields set a value, so sending them again changes nothing.
+        request: { idempotent: true }
+      })
+    )
   }
 
   /**

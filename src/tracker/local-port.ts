@@ -80,6 +80,10 @@ export class LocalPort implements Tracker {
     return {}
   }
 
+  async readyForReview() {
+    // A local issue has no pull request: the branch is the user's to merge.
+  }
+
   runLine(branch: string | null): string {
     return branch ? `The stages' commits are on branch ${branch}.` : ''
   }

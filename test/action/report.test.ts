@@ -20,4 +20,22 @@ describe('renderSummary', () => {
     ).toContain('| Agent | 3000 input tokens, 120 output tokens |')
     expect(renderSummary({ ...base, agentStats: {} })).not.toContain('| Agent |')
   })
+
+  it('opens with content: the first row is the header, never an empty one', () => {
+    const md = renderSummary({
+      outcome: 'succeeded',
+      reason: 'exit code 0',
+      issue: '7',
+      profile: 'researcher',
+      refused: [],
+      warnings: [],
+      withheld: []
+    })
+    expect(
+      md.startsWith(
+        '## itervox handoff: succeeded\n\n| Issue | 7 |\n|---|---|\n| Profile | researcher |\n'
+      )
+    ).toBe(true)
+    expect(md).not.toContain('| | |')
+  })
 })

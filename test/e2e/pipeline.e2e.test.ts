@@ -83,8 +83,10 @@ describe('the seed pipeline, job after job', () => {
       'reviewer.md'
     ])
     const pr = p.gh.pulls()[0]!
-    // The body is static: the trail is in the status comment and the files.
+    // Done completes the pipeline: the draft is ready for review and closes the issue.
     expect(pr.body).toContain(`Pipeline branch for #${p.issue}`)
+    expect(pr.body).toContain(`Closes #${p.issue}`)
+    expect(pr.draft).toBe(false)
     const status = p.gh
       .comments(p.issue)
       .filter((c) => c.body.startsWith('<!-- itervox:status -->'))

@@ -117,6 +117,34 @@ describe('a stage run by the bundled action', () => {
     )
   })
 
+  it('commits as the commit-author and commit-committer inputs say, and refuses a malformed one in one line', async () => {
+    const p = await pipeline()
+    checkoutShallow(p.sb)
+    const app = 'my-app[bot] <123+my-app[bot]@users.noreply.github.com>'
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      inputs: { 'commit-author': app, 'commit-committer': 'Ops <ops@example.com>' }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    const who = git(
+      p.sb.origin,
+      'log',
+      '-1',
+      '--format=%an <%ae>|%cn <%ce>',
+      'refs/heads/itervox/1'
+    )
+    expect(who).toBe(`${app}|Ops <ops@example.com>`)
+
+    const bad = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      inputs: { 'commit-author': 'my-app[bot]' }
+    })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stdout).toContain(
+      '::error::input commit-author is "my-app[bot]"; use "Name <email>", e.g. '
+    )
+  })
+
   it('works in an empty workspace, with no checkout before it', async () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, labeled(p))

@@ -108,6 +108,16 @@ describe('commitAllowed', () => {
     )
   })
 
+  it('writes the author and committer it is given', async () => {
+    write(work, DELIVERABLE, '# Findings\n')
+    const author = { name: 'my-app[bot]', email: '1+my-app[bot]@users.noreply.github.com' }
+    const committer = { name: 'Ops', email: 'ops@example.com' }
+    const { sha } = await commit({ author, committer })
+    expect(sh(work, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', sha!)).toBe(
+      `${author.name} <${author.email}>|Ops <ops@example.com>`
+    )
+  })
+
   it('points the branch at the commit and resets the worktree to it', async () => {
     write(work, DELIVERABLE, '# Findings\n')
     write(work, 'WORKFLOW.md', 'hijacked\n')

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { GitHubState, type RepoOptions } from './fake-github-state.js'
+import { answerGraphql } from './fake-github-graphql.js'
 import { errorReply, notFound, routes, type Reply, type Route } from './fake-github-routes.js'
 import { OpenApiSubset } from './openapi.js'
 
@@ -302,22 +303,12 @@ export class FakeGitHub extends GitHubState {
     return fault && 'answerLost' in fault ? 'reset' : reply
   }
 
-  /**
-   * GraphQL serves the one query the action makes, who the token acts as; anything else is
-   * answered as GitHub answers a query it cannot parse, and listed as a violation.
-   */
   private graphql(raw: Buffer | 'too large'): Reply {
-    let query: string
-    try {
-      query = String((JSON.parse(raw.toString()) as { query?: unknown }).query ?? '')
-    } catch {
-      query = ''
+    const answer = answerGraphql(this, raw)
+    if (answer.violation) {
+      this.violations.push({ method: 'POST', path: '/graphql', errors: [answer.violation] })
     }
-    if (query.replace(/\s+/g, ' ').trim() !== 'query { viewer { login } }') {
-      this.violations.push({ method: 'POST', path: '/graphql', errors: [`query ${query}`] })
-      return { status: 200, body: { errors: [{ message: 'Parse error' }] } }
-    }
-    return { status: 200, body: { data: { viewer: { login: this.tokenUser.login } } } }
+    return { status: answer.status, body: answer.body }
   }
 
   private takeHooks(key: string): Array<() => void | Promise<void>> {

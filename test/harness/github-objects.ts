@@ -73,6 +73,9 @@ export interface Roots {
 const nodeId = (kind: string, id: number): string =>
   `${kind}_${Buffer.from(`${kind}:${id}`).toString('base64url')}`
 
+/** A pull request's GraphQL node id, as its REST `node_id` gives it. */
+export const pullNodeId = (id: number): string => nodeId('PR', id)
+
 /** Role → the coarse `permission` GitHub reports beside `role_name`. */
 const PERMISSION_OF_ROLE: Record<Role, 'admin' | 'write' | 'read'> = {
   admin: 'admin',
@@ -311,7 +314,7 @@ export function pullJson(
   const out: Record<string, unknown> = {
     url: api,
     id: i.id,
-    node_id: nodeId('PR', i.id),
+    node_id: pullNodeId(i.id),
     html_url: html,
     diff_url: `${html}.diff`,
     patch_url: `${html}.patch`,

@@ -53,6 +53,8 @@ export class MemoryWorld {
   readonly labels = new Map<string, string[]>()
   readonly comments: { issue: string; key: string; body: string; agent?: string }[] = []
   readonly wakeups: { issue: string; state: string; entry: number; step?: string }[] = []
+  /** Pull requests marked ready for review. */
+  readonly readied: { issue: string; pullRequest: number }[] = []
   readonly branches = new Map<string, string[]>()
   readonly commits = new Map<string, Commit>()
   readonly agentRuns: StageKey[] = []
@@ -180,6 +182,12 @@ class MemoryTracker implements Tracker {
 
   publish() {
     return this.w.gate('publish', () => ({ pullRequest: { number: 100, url: 'https://pr' } }))
+  }
+
+  readyForReview(issue: Issue, pr: { number: number }) {
+    return this.w.gate('readyForReview', () => {
+      this.w.readied.push({ issue: issue.id, pullRequest: pr.number })
+    })
   }
 
   runLine(): string {

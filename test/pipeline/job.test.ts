@@ -289,6 +289,51 @@ describe('review rounds', () => {
     w.labels.set('7', ['Todo'])
     await drive(w, todo)
     expect(w.state('7')).toBe('Closed')
+    // Closed is not the completion state: the pull request stays a draft.
+    expect(w.readied).toEqual([])
+  })
+})
+
+describe('the completion state', () => {
+  const toDone = (): MemoryWorld =>
+    world((k) =>
+      k.profile === 'reviewer' ? { text: '---\nmove_state: Done\n---\n# Review\n' } : {}
+    )
+
+  it('readies the pull request once the move to it lands', async () => {
+    const w = toDone()
+    await drive(w, todo)
+    expect(w.state('7')).toBe('Done')
+    expect(w.readied).toEqual([{ issue: '7', pullRequest: 100 }])
+    expect(w.calls.slice(-2)).toEqual(['moveState', 'readyForReview'])
+  })
+
+  it('leaves it owed when it fails, and a re-run readies it without running the agent', async () => {
+    const w = toDone()
+    const d = await drive(w, todo, {
+      before: (n) => {
+        if (n === 2) w.faults.set('readyForReview', { kind: 'fail', times: 1 })
+      }
+    })
+    expect(d.reruns).toBe(1)
+    expect(w.readied).toEqual([{ issue: '7', pullRequest: 100 }])
+    expect(keys(w)).toHaveLength(3)
+    expect(w.labels.get('7')).toEqual(['Done'])
+    expect(w.record()?.owed).toBeUndefined()
+  })
+
+  it('leaves the pull request alone when a person moved the issue on meanwhile', async () => {
+    const w = toDone()
+    const d = await drive(w, todo, {
+      before: (n) => {
+        if (n === 2) {
+          w.faults.set('moveState', { kind: 'kill', times: 1 })
+        }
+      },
+      recover: () => w.labels.set('7', ['Todo'])
+    })
+    expect(d.reruns).toBe(1)
+    expect(w.readied).toEqual([])
   })
 })
 

@@ -63,7 +63,7 @@ const DIAGRAM_LINE = new RegExp(
     '^flowchart LR$',
     `^  s\\d+\\[${LABEL}\\]$`,
     `^  s\\d+ (?:-->|-\\.->)\\|${LABEL}\\| s\\d+$`,
-    '^  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px$',
+    '^  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328$',
     '^  class s\\d+ current$'
   ].join('|'),
   'u'
@@ -94,7 +94,7 @@ describe('pipelineDiagram', () => {
         '  s0 -.->|"retries spent"| s5',
         '  s1 -.->|"retries spent"| s5',
         '  s2 -.->|"retries spent"| s5',
-        '  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px',
+        '  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328',
         '  class s1 current'
       ].join('\n')
     )

@@ -86,3 +86,43 @@ describe("the record is read only from the pipeline's own comment", () => {
     expect(gh.comments(n)).toHaveLength(1)
   })
 })
+
+describe('the pull request at the completion state', () => {
+  it('leaves draft and closes the issue, in one request when its node id is known', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Done'] })
+    const p = port(gh)
+    const issue = await p.getIssue(String(n))
+    const made = await p.publish(issue, {
+      branch: 'itervox/1',
+      baseBranch: 'main',
+      commit: 'c',
+      created: true
+    })
+    const pr = made.pullRequest!
+    expect(gh.pulls()[0]).toMatchObject({ draft: true })
+    expect(gh.pulls()[0]!.body).not.toContain('Closes')
+    const before = gh.requests.length
+    await p.readyForReview(issue, pr)
+    await p.readyForReview(issue, pr)
+    expect(gh.requests.slice(before).map((r) => r.operation)).toEqual([
+      'POST /graphql',
+      'POST /graphql'
+    ])
+    expect(gh.pulls()[0]).toMatchObject({ draft: false })
+    expect(gh.pulls()[0]!.body).toContain(`Closes #${n}`)
+  })
+
+  it('looks the node id up when the record has only the number', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Done'] })
+    const pr = gh.addPull({ title: 'itervox', head: 'itervox/1', draft: true })
+    const p = port(gh)
+    await p.readyForReview(await p.getIssue(String(n)), { number: pr })
+    expect(gh.requests.map((r) => r.operation).slice(-2)).toEqual([
+      'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+      'POST /graphql'
+    ])
+    expect(gh.pulls().find((x) => x.number === pr)).toMatchObject({ draft: false })
+  })
+})

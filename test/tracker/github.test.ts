@@ -132,7 +132,8 @@ describe('GitHubTracker: repository, permissions and pull requests', () => {
       headRepoFullName: 'octo-org/demo',
       baseRef: 'main',
       draft: true,
-      state: 'open'
+      state: 'open',
+      nodeId: expect.stringMatching(/^PR_/)
     })
     expect(await t.getPull(forked)).toMatchObject({ headRepoFullName: 'mallory/demo' })
     expect((await failure(t.getPull(99))).message).toBe(
@@ -150,6 +151,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
     expect(created).toEqual({
       number: 1,
       url: 'https://github.com/octo-org/demo/pull/1',
+      nodeId: expect.stringMatching(/^PR_/),
       created: true
     })
     expect(fake.pulls()).toMatchObject([{ draft: true, head: 'itervox/7', body: 'first' }])
