@@ -28925,6 +28925,17 @@ const effectSchema = discriminatedUnion('kind', [
         flag: schemas_enum(['needs-attention', 'needs-input']),
         on: schemas_boolean()
     }),
+    /**
+     * The pipeline reached its completion state: the pull request leaves draft and says it
+     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
+     */
+    object({
+        kind: literal('ready'),
+        state: schemas_string(),
+        pullRequest: count,
+        /** The pull request's GraphQL node id, when known (saves a lookup). */
+        node: schemas_string().optional()
+    }),
     /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
     object({
         kind: literal('wake'),
@@ -28970,7 +28981,9 @@ const issueRecordSchema = object({
     /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
     halted: schemas_string().optional(),
     /** The issue's pull request, once known: saves a lookup. */
-    pullRequest: count.optional()
+    pullRequest: count.optional(),
+    /** Its GraphQL node id, which marking it ready for review needs. */
+    pullRequestNode: schemas_string().max(100).optional()
 });
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 function record_parseRecord(value) {
@@ -29073,7 +29086,7 @@ function pipelineDiagram(config, current) {
     for (const e of edges)
         lines.push(`  ${e}`);
     if (marked) {
-        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px');
+        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
         lines.push(`  class ${marked} current`);
     }
     return lines.join('\n');
@@ -31098,6 +31111,7 @@ function commandUnavailable(c) {
 
 ;// CONCATENATED MODULE: ./.build/pipeline/effects.js
 
+
 /**
  * The decision as data: the tracker effects that carry it out, in order. Each is idempotent,
  * so whoever finds them owed (a re-run, the next stage's job) can carry them out again.
@@ -31114,7 +31128,7 @@ function effectsOf(o) {
                 kind: 'agent-comment',
                 key: key('agent-pr'),
                 ...at,
-                pullRequest: o.pullRequest
+                pullRequest: o.pullRequest.number
             });
         }
     }
@@ -31126,6 +31140,14 @@ function effectsOf(o) {
     switch (next.kind) {
         case 'move':
             out.push({ kind: 'move', from: o.state, to: next.to });
+            if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
+                out.push({
+                    kind: 'ready',
+                    state: next.to,
+                    pullRequest: o.pullRequest.number,
+                    ...(o.pullRequest.node ? { node: o.pullRequest.node } : {})
+                });
+            }
             // With chain: label the move's own label event starts the next stage.
             if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
                 out.push({ kind: 'wake', state: next.to, entry: o.entry });
@@ -31380,6 +31402,17 @@ async function carryOut(o) {
                     break;
                 await o.tracker.setFlag(issue(), e.flag, e.on);
                 labels = withFlag(labels, e.flag, e.on);
+                performed++;
+                break;
+            }
+            case 'ready': {
+                // A person who moved the issue on meanwhile decides what the pull request is.
+                if (state === null || !sameState(state, e.state))
+                    break;
+                await o.tracker.readyForReview(issue(), {
+                    number: e.pullRequest,
+                    ...(e.node ? { node: e.node } : {})
+                });
                 performed++;
                 break;
             }
@@ -33370,6 +33403,7 @@ async function findLandedStage(repo, head, key, maxCount = 200) {
  * runner's temp folder, which the agent's working tree does not contain; still, it is read
  * back through this schema, as anything on disk an agent might reach.
  */
+const stage_context_identitySchema = object({ name: schemas_string(), email: schemas_string() });
 const stageContextSchema = object({
     repo: schemas_string(),
     branch: schemas_string(),
@@ -33404,6 +33438,9 @@ const stageContextSchema = object({
     sandbox: handedOverSchema.optional(),
     /** Its tree, once taken back from it; null when it left none. */
     tree: schemas_string().nullable().optional(),
+    /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
+    author: stage_context_identitySchema.optional(),
+    committer: stage_context_identitySchema.optional(),
     /** Which stage of which issue this is; its commit carries it as trailers. */
     key: stageKeySchema.optional(),
     /** The agent's process group, once it runs. */
@@ -34229,6 +34266,8 @@ function guardedTracker(tracker, secrets, withheld) {
         setFlag: passOn('setFlag'),
         wake: passOn('wake'),
         publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
+        // The body it writes holds only the issue's number.
+        readyForReview: passOn('readyForReview'),
         runLine: passOn('runLine'),
         replyHint: passOn('replyHint'),
         blobUrl: passOn('blobUrl')
@@ -35873,13 +35912,14 @@ async function commitAllowed(o) {
         const tree = (await git_git(repo, ['write-tree'], { env })).stdout.trim();
         if (tree === baseTree)
             return { sha: null, committed: [], dropped };
-        const id = o.identity ?? BOT_IDENTITY;
+        const author = o.author ?? BOT_IDENTITY;
+        const committer = o.committer ?? BOT_IDENTITY;
         const commit = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree, '-p', o.baseSha, '-F', '-'], {
             env: {
-                GIT_AUTHOR_NAME: id.name,
-                GIT_AUTHOR_EMAIL: id.email,
-                GIT_COMMITTER_NAME: id.name,
-                GIT_COMMITTER_EMAIL: id.email
+                GIT_AUTHOR_NAME: author.name,
+                GIT_AUTHOR_EMAIL: author.email,
+                GIT_COMMITTER_NAME: committer.name,
+                GIT_COMMITTER_EMAIL: committer.email
             },
             input: formatMessage(o.message, o.trailers)
         });
@@ -36713,6 +36753,8 @@ async function runStage(input) {
         workflowPath: input.workflowPath,
         startedAt: new Date().toISOString(),
         key: input.key,
+        ...(input.author ? { author: input.author } : {}),
+        ...(input.committer ? { committer: input.committer } : {}),
         phase: 'agent'
     };
     // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
@@ -36879,6 +36921,8 @@ async function finaliseStage(ctx, end, secrets) {
             ctx.workflowPath
         ],
         ...(givenConfig ? { givenConfig } : {}),
+        ...(ctx.author ? { author: ctx.author } : {}),
+        ...(ctx.committer ? { committer: ctx.committer } : {}),
         screen: commitScreen(secrets, path ? [path] : [], withheld),
         message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
         trailers: stageTrailers({
@@ -37090,7 +37134,9 @@ async function runJob(input) {
             ...(j.signal ? { signal: j.signal } : {}),
             ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
             ...(j.onActivity ? { onActivity: j.onActivity } : {}),
-            ...(j.dryRun ? { dryRun: true } : {})
+            ...(j.dryRun ? { dryRun: true } : {}),
+            ...(j.author ? { author: j.author } : {}),
+            ...(j.committer ? { committer: j.committer } : {})
         }));
         figures = staged.figures;
         if (staged.dryRun) {
@@ -37129,6 +37175,11 @@ async function runJob(input) {
             ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
         });
         pullRequest = pr.pullRequest;
+        if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
+            const node = record.pullRequestNode;
+            if (node)
+                pullRequest = { ...pullRequest, node };
+        }
         if (pr.problem)
             warnings.push(`no pull request: ${pr.problem}`);
     }
@@ -37161,7 +37212,10 @@ async function runJob(input) {
         ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
             ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
             : {}),
-        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(j.config.tracker.completionState
+            ? { completionState: j.config.tracker.completionState }
+            : {}),
         replied: plan.reply !== undefined,
         runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
         replyHint: j.tracker.replyHint(issue)
@@ -37169,7 +37223,8 @@ async function runJob(input) {
     const intent = {
         ...settled.record,
         owed: { run, effects },
-        ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
     };
     let summary = effects_describe(next);
     const done = {
@@ -37563,6 +37618,9 @@ class LocalPort {
     }
     async publish() {
         return {};
+    }
+    async readyForReview() {
+        // A local issue has no pull request: the branch is the user's to merge.
     }
     runLine(branch) {
         return branch ? `The stages' commits are on branch ${branch}.` : '';

@@ -50347,7 +50347,25 @@ function readLines(file) {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/action/identity-input.js
+
+// "Name <email>", as git writes it. Angle brackets and line breaks in either part would change
+// what git records (or be refused by it), so they are refused here, in one line.
+const NAME_EMAIL = /^([^<>\r\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/;
+/** The identity an input names, or undefined when it is empty. */
+function identityInput(name, text) {
+    const trimmed = text.trim();
+    if (!trimmed)
+        return undefined;
+    const m = NAME_EMAIL.exec(trimmed);
+    if (!m?.[1] || !m[2]) {
+        throw new errors_UserError(`input ${name} is ${JSON.stringify(trimmed.slice(0, 200))}; use "Name <email>", e.g. "my-app[bot] <123456+my-app[bot]@users.noreply.github.com>"`);
+    }
+    return { name: m[1].trim(), email: m[2] };
+}
+
 ;// CONCATENATED MODULE: ./.build/action/inputs.js
+
 
 
 
@@ -50369,6 +50387,9 @@ function readSettings(env = process.env) {
     if (isolation !== 'user' && isolation !== 'none') {
         throw new errors_UserError(`input isolation is "${isolation}"; use user or none`);
     }
+    const author = identityInput('commit-author', getInput('commit-author'));
+    // An App's bot that writes the commits makes them too, unless told otherwise.
+    const committer = identityInput('commit-committer', getInput('commit-committer')) ?? author;
     const repository = required(env, 'GITHUB_REPOSITORY');
     const [owner, repo, ...rest] = repository.split('/');
     if (!owner || !repo || rest.length > 0) {
@@ -50386,6 +50407,8 @@ function readSettings(env = process.env) {
         showAgentOutput,
         isolation,
         agentUser: getInput('agent-user') || DEFAULT_AGENT_USER,
+        ...(author ? { author } : {}),
+        ...(committer ? { committer } : {}),
         repository: { owner, repo },
         eventName: required(env, 'GITHUB_EVENT_NAME'),
         eventPath: required(env, 'GITHUB_EVENT_PATH'),
@@ -50482,8 +50505,10 @@ function renderSummary(r) {
     }
     add('Agent', agentFigures(r.agentStats));
     add('Run', r.runUrl && `[logs](${r.runUrl})`);
-    let md = `## itervox handoff: ${r.outcome}\n\n| | |\n|---|---|\n`;
-    md += rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n') + '\n';
+    // The first row is the table's header: an empty header row would open the summary.
+    const [head, ...rest] = rows.map(([k, v]) => `| ${k} | ${v} |`);
+    let md = `## itervox handoff: ${r.outcome}\n\n${head}\n|---|---|\n`;
+    md += rest.map((row) => `${row}\n`).join('');
     if (r.failure)
         md += `\n**The pipeline needs a person:** ${cell(r.failure)}\n`;
     if (r.status)
@@ -63204,6 +63229,17 @@ const effectSchema = discriminatedUnion('kind', [
         flag: schemas_enum(['needs-attention', 'needs-input']),
         on: schemas_boolean()
     }),
+    /**
+     * The pipeline reached its completion state: the pull request leaves draft and says it
+     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
+     */
+    object({
+        kind: literal('ready'),
+        state: schemas_string(),
+        pullRequest: count,
+        /** The pull request's GraphQL node id, when known (saves a lookup). */
+        node: schemas_string().optional()
+    }),
     /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
     object({
         kind: literal('wake'),
@@ -63249,7 +63285,9 @@ const issueRecordSchema = object({
     /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
     halted: schemas_string().optional(),
     /** The issue's pull request, once known: saves a lookup. */
-    pullRequest: count.optional()
+    pullRequest: count.optional(),
+    /** Its GraphQL node id, which marking it ready for review needs. */
+    pullRequestNode: schemas_string().max(100).optional()
 });
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 function parseRecord(value) {
@@ -63470,6 +63508,7 @@ class RemoteWorkspace {
 
 ;// CONCATENATED MODULE: ./.build/pipeline/effects.js
 
+
 /**
  * The decision as data: the tracker effects that carry it out, in order. Each is idempotent,
  * so whoever finds them owed (a re-run, the next stage's job) can carry them out again.
@@ -63486,7 +63525,7 @@ function effectsOf(o) {
                 kind: 'agent-comment',
                 key: key('agent-pr'),
                 ...at,
-                pullRequest: o.pullRequest
+                pullRequest: o.pullRequest.number
             });
         }
     }
@@ -63498,6 +63537,14 @@ function effectsOf(o) {
     switch (next.kind) {
         case 'move':
             out.push({ kind: 'move', from: o.state, to: next.to });
+            if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
+                out.push({
+                    kind: 'ready',
+                    state: next.to,
+                    pullRequest: o.pullRequest.number,
+                    ...(o.pullRequest.node ? { node: o.pullRequest.node } : {})
+                });
+            }
             // With chain: label the move's own label event starts the next stage.
             if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
                 out.push({ kind: 'wake', state: next.to, entry: o.entry });
@@ -65038,6 +65085,17 @@ async function carryOut(o) {
                 performed++;
                 break;
             }
+            case 'ready': {
+                // A person who moved the issue on meanwhile decides what the pull request is.
+                if (state === null || !sameState(state, e.state))
+                    break;
+                await o.tracker.readyForReview(issue(), {
+                    number: e.pullRequest,
+                    ...(e.node ? { node: e.node } : {})
+                });
+                performed++;
+                break;
+            }
             case 'comment':
                 await o.tracker.comment(issue(), { key: e.key, body: e.body });
                 performed++;
@@ -66169,6 +66227,7 @@ function markerOf(workDir) {
  * runner's temp folder, which the agent's working tree does not contain; still, it is read
  * back through this schema, as anything on disk an agent might reach.
  */
+const stage_context_identitySchema = object({ name: schemas_string(), email: schemas_string() });
 const stageContextSchema = object({
     repo: schemas_string(),
     branch: schemas_string(),
@@ -66203,6 +66262,9 @@ const stageContextSchema = object({
     sandbox: handedOverSchema.optional(),
     /** Its tree, once taken back from it; null when it left none. */
     tree: schemas_string().nullable().optional(),
+    /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
+    author: stage_context_identitySchema.optional(),
+    committer: stage_context_identitySchema.optional(),
     /** Which stage of which issue this is; its commit carries it as trailers. */
     key: stageKeySchema.optional(),
     /** The agent's process group, once it runs. */
@@ -66814,6 +66876,8 @@ function guardedTracker(tracker, secrets, withheld) {
         setFlag: passOn('setFlag'),
         wake: passOn('wake'),
         publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
+        // The body it writes holds only the issue's number.
+        readyForReview: passOn('readyForReview'),
         runLine: passOn('runLine'),
         replyHint: passOn('replyHint'),
         blobUrl: passOn('blobUrl')
@@ -68353,13 +68417,14 @@ async function commitAllowed(o) {
         const tree = (await git_git(repo, ['write-tree'], { env })).stdout.trim();
         if (tree === baseTree)
             return { sha: null, committed: [], dropped };
-        const id = o.identity ?? BOT_IDENTITY;
+        const author = o.author ?? BOT_IDENTITY;
+        const committer = o.committer ?? BOT_IDENTITY;
         const commit = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree, '-p', o.baseSha, '-F', '-'], {
             env: {
-                GIT_AUTHOR_NAME: id.name,
-                GIT_AUTHOR_EMAIL: id.email,
-                GIT_COMMITTER_NAME: id.name,
-                GIT_COMMITTER_EMAIL: id.email
+                GIT_AUTHOR_NAME: author.name,
+                GIT_AUTHOR_EMAIL: author.email,
+                GIT_COMMITTER_NAME: committer.name,
+                GIT_COMMITTER_EMAIL: committer.email
             },
             input: formatMessage(o.message, o.trailers)
         });
@@ -69193,6 +69258,8 @@ async function runStage(input) {
         workflowPath: input.workflowPath,
         startedAt: new Date().toISOString(),
         key: input.key,
+        ...(input.author ? { author: input.author } : {}),
+        ...(input.committer ? { committer: input.committer } : {}),
         phase: 'agent'
     };
     // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
@@ -69359,6 +69426,8 @@ async function finaliseStage(ctx, end, secrets) {
             ctx.workflowPath
         ],
         ...(givenConfig ? { givenConfig } : {}),
+        ...(ctx.author ? { author: ctx.author } : {}),
+        ...(ctx.committer ? { committer: ctx.committer } : {}),
         screen: commitScreen(secrets, path ? [path] : [], withheld),
         message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
         trailers: stageTrailers({
@@ -69570,7 +69639,9 @@ async function runJob(input) {
             ...(j.signal ? { signal: j.signal } : {}),
             ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
             ...(j.onActivity ? { onActivity: j.onActivity } : {}),
-            ...(j.dryRun ? { dryRun: true } : {})
+            ...(j.dryRun ? { dryRun: true } : {}),
+            ...(j.author ? { author: j.author } : {}),
+            ...(j.committer ? { committer: j.committer } : {})
         }));
         figures = staged.figures;
         if (staged.dryRun) {
@@ -69609,6 +69680,11 @@ async function runJob(input) {
             ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
         });
         pullRequest = pr.pullRequest;
+        if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
+            const node = record.pullRequestNode;
+            if (node)
+                pullRequest = { ...pullRequest, node };
+        }
         if (pr.problem)
             warnings.push(`no pull request: ${pr.problem}`);
     }
@@ -69641,7 +69717,10 @@ async function runJob(input) {
         ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
             ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
             : {}),
-        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(j.config.tracker.completionState
+            ? { completionState: j.config.tracker.completionState }
+            : {}),
         replied: plan.reply !== undefined,
         runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
         replyHint: j.tracker.replyHint(issue)
@@ -69649,7 +69728,8 @@ async function runJob(input) {
     const intent = {
         ...settled.record,
         owed: { run, effects },
-        ...(pullRequest ? { pullRequest: pullRequest.number } : {})
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
     };
     let summary = effects_describe(next);
     const done = {
@@ -69931,7 +70011,7 @@ function pipelineDiagram(config, current) {
     for (const e of edges)
         lines.push(`  ${e}`);
     if (marked) {
-        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px');
+        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
         lines.push(`  class ${marked} current`);
     }
     return lines.join('\n');
@@ -75348,6 +75428,10 @@ const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
 const github_MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
 const DISPATCH_MAX_KEYS = 10;
+const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
+  updatePullRequest(input: { pullRequestId: $id, body: $body }) { pullRequest { number } }
+  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
+}`;
 class GitHubTracker {
     octokit;
     countRequests;
@@ -75449,7 +75533,8 @@ class GitHubTracker {
             headRepoFullName: data.head.repo?.full_name ?? null,
             baseRef: data.base.ref,
             draft: data.draft ?? false,
-            state: data.state
+            state: data.state,
+            nodeId: data.node_id
         };
     }
     /**
@@ -75493,7 +75578,9 @@ class GitHubTracker {
             base
         }));
         const pr = data.find((p) => p.head.ref === head && p.base.ref === base);
-        return pr ? { number: pr.number, url: pr.html_url, body: pr.body } : undefined;
+        return pr
+            ? { number: pr.number, url: pr.html_url, nodeId: pr.node_id, body: pr.body, created: false }
+            : undefined;
     }
     async createPull(o, draft) {
         // Safe to send again: a second create is refused as "already exists", handled above.
@@ -75506,13 +75593,25 @@ class GitHubTracker {
             body: o.body,
             ...(draft ? { draft: true } : {})
         });
-        return { number: data.number, url: data.html_url, created: true };
+        return { number: data.number, url: data.html_url, nodeId: data.node_id, created: true };
     }
     async updatePullBody(pr, body) {
         if (pr.body !== body) {
             await this.call(`update pull request #${pr.number}`, 'pull-requests: write', () => this.octokit.rest.pulls.update({ ...this.where, pull_number: pr.number, body }));
         }
-        return { number: pr.number, url: pr.url, created: false };
+        return { number: pr.number, url: pr.url, nodeId: pr.nodeId, created: false };
+    }
+    /**
+     * Gives the pull request `body` and takes it out of draft, in one GraphQL request (REST
+     * cannot change `draft`). A pull request that is no longer a draft is left as it is.
+     */
+    async readyPull(nodeId, body) {
+        await this.call('mark the pull request ready for review', 'pull-requests: write', () => this.octokit.graphql(READY_MUTATION, {
+            id: nodeId,
+            body,
+            // Both fields set a value, so sending them again changes nothing.
+            request: { idempotent: true }
+        }));
     }
     /**
      * Moves an issue from one state label to another in one write: its labels become every
@@ -75728,6 +75827,14 @@ async function authorizeActor(o) {
 const STATUS_MARKER = 'itervox:status';
 /** The identity of the default `GITHUB_TOKEN`. */
 const ACTIONS_BOT = 'github-actions[bot]';
+/**
+ * The pull request's body is fixed (the trail is in the status comment and the files) until the
+ * pipeline completes; then it closes the issue when merged.
+ */
+function pullBody(issue, complete) {
+    const text = `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`;
+    return complete ? `${text}\nCloses ${issue.identifier}\n` : text;
+}
 class GitHubPort {
     o;
     wakes;
@@ -75858,16 +75965,20 @@ class GitHubPort {
                 head: o.branch,
                 base: o.baseBranch,
                 title: `itervox: ${issue.identifier} ${issue.title}`.slice(0, 250),
-                body: `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`,
+                body: pullBody(issue, false),
                 branchIsNew: o.created
             });
-            return { pullRequest: { number: pr.number, url: pr.url } };
+            return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } };
         }
         catch (err) {
             // The pipeline goes on without its pull request (e.g. when the repository forbids
             // Actions to open one); the job summary says why.
             return { problem: messageOf(err) };
         }
+    }
+    async readyForReview(issue, pr) {
+        const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
+        await this.api.readyPull(node, pullBody(issue, true));
     }
     runLine() {
         return `[Run ${this.o.runId}](${this.o.runUrl})`;
@@ -76396,6 +76507,8 @@ async function stageJob(s, signal) {
         signal,
         killGraceMs: CANCEL_GRACE_MS,
         dryRun: s.dryRun,
+        ...(s.author ? { author: s.author } : {}),
+        ...(s.committer ? { committer: s.committer } : {}),
         log: info,
         onStart: ({ issue, state, plan, branch, recovered }) => {
             info(`${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
