@@ -7,7 +7,13 @@ cd "$(dirname "$0")/.."
 PATH=$PWD/node_modules/.bin:$PATH
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# Everything the tests make in the temporary folder goes into one, removed at the end, so runs
+# leave nothing behind. It is sticky and open to all, as /tmp is: an isolated agent runs as
+# another user and reaches the folders a test shares with it.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/itervox-test.XXXXXX")
+chmod 1777 "$TMPDIR"
+export TMPDIR
+trap 'rm -rf "$tmp" "$TMPDIR"' EXIT
 TIMEFORMAT=%1R
 
 # timed NAME COMMAND...: runs COMMAND and leaves its exit status in $tmp/NAME.status and its
