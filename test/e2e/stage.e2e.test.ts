@@ -350,6 +350,9 @@ describe('a stage run by the bundled action', () => {
       env: { ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(run.outputs.outcome).toBe('skipped')
+    // The prompt names the path the agent would write; nothing reports it as written.
+    expect(run.outputs['handoff-path']).toBe('')
+    expect(run.summary).not.toMatch(/\| (Deliverable|Commit) \|/)
     expect(run.summary).toContain('Work on issue #1: Add CSV export.')
     expect(run.summary).toContain('## Run Context')
     expect(branchFiles(p)).toBeNull()
