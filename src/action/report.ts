@@ -47,6 +47,7 @@ const MAX_PROMPT_IN_SUMMARY = 512 * 1024
 const cell = (text: string) => cellText(text, 500)
 
 export function renderSummary(r: StageReport): string {
+  if (r.outcome === 'denied') return deniedSummary(r)
   const rows: [string, string][] = []
   const add = (k: string, v: string | undefined) => {
     if (v) rows.push([k, v])
@@ -89,9 +90,7 @@ export function renderSummary(r: StageReport): string {
   if (r.withheld.length > 0) {
     md += `\n### Secrets withheld\n\nFound in what this stage would have published, and kept out of it (values are never shown). Rotate any that are real.\n\n${r.withheld.map((x) => `- ${cell(x)}`).join('\n')}\n`
   }
-  if (r.warnings.length > 0) {
-    md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`
-  }
+  md += warningsOf(r)
   if (r.unsaved) {
     md += `\n<details open><summary>Unsaved deliverable ${cell(r.unsaved.path)}</summary>\n\n${fenced(r.unsaved.text.slice(0, MAX_PROMPT_IN_SUMMARY), '`', 'markdown')}\n\n</details>\n`
   }
@@ -101,4 +100,20 @@ export function renderSummary(r: StageReport): string {
     md += `\n<details><summary>Prompt (dry run)</summary>\n\n${fenced(shown, '`', 'markdown')}\n\n</details>\n`
   }
   return md
+}
+
+/**
+ * A denied run ran nothing and wrote nothing (no comment either: the one who caused it may not
+ * write here, and a comment would let anyone who can label make the pipeline speak): one line
+ * says who was refused and why, with the warnings about the config, if any.
+ */
+function deniedSummary(r: StageReport): string {
+  const issue = r.issue && (r.issueUrl ? `[#${cell(r.issue)}](${r.issueUrl})` : cell(r.issue))
+  const line = `denied${issue ? ` on ${issue}` : ''}: ${cell(r.reason) || 'no reason given'}`
+  return `## itervox handoff: denied\n\n${line}\n${warningsOf(r)}`
+}
+
+function warningsOf(r: StageReport): string {
+  if (r.warnings.length === 0) return ''
+  return `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`
 }

@@ -220,7 +220,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       ...configWarnings,
       ...r.warnings
     ],
-    ...(r.next ? { status: statusOf(r, config) } : {})
+    ...(r.next ? { status: statusOf(r, config, tracker) } : {})
   })
 }
 
@@ -312,7 +312,12 @@ function reportOf(
   }
 }
 
-function statusOf(r: JobResult, config: Parameters<typeof pipelineDiagram>[0]): string | undefined {
+function statusOf(
+  r: JobResult,
+  config: Parameters<typeof pipelineDiagram>[0],
+  tracker: GitHubPort
+): string | undefined {
   if (!r.record) return undefined
-  return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${stageTable(r.record)}`
+  const table = stageTable(r.record, { blobUrl: (c, p) => tracker.blobUrl(c, p) })
+  return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${table}`
 }

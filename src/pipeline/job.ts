@@ -197,7 +197,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     round: plan.round,
     resume: plan.resume
   }
-  const landed = await j.workspace.findLanded(prepared, key)
+  // A dry run only shows the prompt: finishing a landed stage would report (and act on) a
+  // deliverable it never wrote.
+  const landed = j.dryRun ? null : await j.workspace.findLanded(prepared, key)
   const profile = j.config.agent.profiles[plan.profile]!
   // A stand-in stage (the loop's tests) runs no command.
   if (!landed && !j.dryRun && !j.stage) {

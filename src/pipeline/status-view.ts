@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer'
-import { stateKey } from '../config/lookup.js'
+import { sameState, stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
 import { agentFigures } from './agent-figures.js'
@@ -27,8 +27,9 @@ const MAX_QUESTION = 4000
 /**
  * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
  * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, a dashed review loop when
- * `auto_review` is on, and `current` (matched case-insensitively, like labels) styled.
+ * `retries spent` edge from each working state to the failed state, the send-backs review
+ * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
+ * styled.
  */
 export function pipelineDiagram(config: WorkflowConfig, current: string | null): string {
   const nodes = new Map<string, { id: string; label: string }>()
@@ -58,13 +59,12 @@ export function pipelineDiagram(config: WorkflowConfig, current: string | null):
   if (completionState) node(completionState)
   const failed = failedState ? node(failedState) : null
 
-  const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined
+  for (const [from, to, label] of sendBackEdges(config)) {
+    edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`)
+  }
   for (const a of automations) {
     for (const state of a.states) {
       const from = node(state)
-      if (reviewer && a.profile !== reviewer) {
-        edges.add(`${from} -.->|"${mermaidText(`${reviewer} FAIL`, MAX_PROFILE_LABEL)}"| ${from}`)
-      }
       if (failed && failed !== from) edges.add(`${from} -.->|"retries spent"| ${failed}`)
     }
   }
@@ -81,38 +81,82 @@ export function pipelineDiagram(config: WorkflowConfig, current: string | null):
   return lines.join('\n')
 }
 
+/**
+ * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
+ * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
+ * `move_state` may send the work back to a state whose automation leads into its own (the
+ * agent may name any earlier state; the one step back is what a reviewer's send-back is).
+ * None when `max_review_rounds` is 1: the first send-back escalates instead.
+ */
+function sendBackEdges(config: WorkflowConfig): [string, string, string][] {
+  if (config.agent.maxReviewRounds <= 1) return []
+  const automations = config.automations.filter((a) => a.enabled)
+  const out: [string, string, string][] = []
+  const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined
+  for (const a of automations) {
+    const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state')
+    for (const state of a.states) {
+      if (reviewer && a.profile !== reviewer) out.push([state, state, `${reviewer} FAIL`])
+      if (!mayMove) continue
+      for (const before of automations) {
+        if (!before.moveToState || !sameState(before.moveToState, state)) continue
+        for (const back of before.states) {
+          if (!sameState(back, state)) out.push([state, back, 'sent back'])
+        }
+      }
+    }
+  }
+  return out
+}
+
 export interface StageTableOptions {
-  /** A link to a committed file; without it the deliverable is shown as its path. */
-  blobUrl?: (path: string) => string
+  /**
+   * A link to a file at a commit. A stage's deliverable links to the commit the record says
+   * holds it, which later pushes cannot change; without one it never reached the repository,
+   * and is shown as its path.
+   */
+  blobUrl?: (commit: string, path: string) => string | undefined
   /** Show only the newest this many stages. */
   maxRows?: number
 }
 
-/** A Markdown table of the record's stages, oldest first; every cell is escaped and capped. */
+/**
+ * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
+ * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
+ * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
+ * cell is escaped and capped.
+ */
 export function stageTable(record: IssueRecord, options: StageTableOptions = {}): string {
   const stages = chronological(record.stages)
   if (stages.length === 0) return '_No stage has run yet._'
   const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length))
-  const rows = stages.slice(stages.length - shown).map((s) => {
+  const first = stages.length - shown
+  const rows = stages.slice(first).map((s, i) => {
     const cells = [
-      utcTime(s.startedAt),
+      String(first + i + 1),
       cellText(s.state),
       cellText(s.profile),
-      runKind(s),
       cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-      formatDuration(s.durationMs),
-      agentFigures(s.agent),
-      deliverable(s.handoffPath, options.blobUrl),
+      deliverable(s, options.blobUrl),
       link(cellText(s.run, 40), s.runUrl)
     ]
     return `| ${cells.join(' | ')} |`
   })
-  const hidden = stages.length - shown
+  const details = stages.slice(first).map((s, i) => {
+    const figures = agentFigures(s.agent)
+    return (
+      `- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
+      (figures ? `; ${figures}` : '')
+    )
+  })
   return [
-    ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
-    '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Agent | Deliverable | Run |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...rows
+    ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
+    '| # | State | Profile | Outcome | Deliverable | Run |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    ...(details.length > 0
+      ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
+      : [])
   ].join('\n')
 }
 
@@ -123,7 +167,7 @@ export interface StatusCommentInput {
   issueRef: string
   /** The first line is `<!-- marker -->`, by which the tracker finds its comment again. */
   marker: string
-  blobUrl?: (path: string) => string
+  blobUrl?: StageTableOptions['blobUrl']
   /** A standing warning about how the stages run (isolation: none), under the state line. */
   warning?: string
 }
@@ -361,11 +405,27 @@ function utcTime(iso: string): string {
 
 // Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
 const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/
+// A commit id, nothing else: it becomes part of the link's path.
+const COMMIT = /^[0-9a-f]{7,64}$/
 
-function deliverable(path: string | undefined, blobUrl?: (path: string) => string): string {
+/**
+ * The deliverable linked at its commit, by its file name less the timestamp (which is in the
+ * details) to keep the column narrow; its path where there is no link.
+ */
+function deliverable(s: StageRecord, blobUrl: StageTableOptions['blobUrl']): string {
+  const path = s.handoffPath
   if (!path) return ''
-  const linkable = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..')
-  return linkable ? link(cellText(path.split('/').pop()), blobUrl(path)) : cellText(path)
+  const url =
+    blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
+      ? safeUrl(blobUrl(String(s.commit), path))
+      : null
+  if (!url) return cellText(path)
+  return `[${cellText(
+    path
+      .split('/')
+      .pop()
+      ?.replace(/^[^_]*_/, '')
+  )}](${url})`
 }
 
 function link(text: string, url: string | undefined): string {

@@ -3,6 +3,7 @@
 // Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
 import { isBot } from '../pipeline/actor.js'
 import type { Authorization } from '../pipeline/ports.js'
+import { oneLine } from '../pipeline/untrusted-text.js'
 import type { Permission } from './github.js'
 
 const ALLOWED: readonly Permission[] = ['admin', 'maintain', 'write']
@@ -15,8 +16,9 @@ export async function authorizeActor(o: {
   /** Bot logins allowed to start stages, compared exactly but ignoring case. */
   allowedBots?: string[]
 }): Promise<Authorization> {
-  const who = JSON.stringify(o.actor)
   if (!o.actor) return { allowed: false, reason: 'the event names no actor to authorise' }
+  // The login as GitHub shows it; whoever shows the reason escapes it.
+  const who = `@${oneLine(o.actor)}`
   if (isBot(o.actor, o.actorType)) {
     const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase())
     // An app's bot is not a collaborator, so the list is the whole decision for bots.

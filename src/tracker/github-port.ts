@@ -105,11 +105,7 @@ export class GitHubPort implements Tracker {
       issueRef: issue.identifier,
       marker: STATUS_MARKER,
       ...(this.o.warning ? { warning: this.o.warning } : {}),
-      blobUrl: (path) => {
-        const at =
-          [...record.stages].reverse().find((s) => s.handoffPath === path)?.commit ?? 'HEAD'
-        return this.blobUrl(at, path)
-      }
+      blobUrl: (commit, path) => this.blobUrl(commit, path)
     })
     // The marker line is added by the API wrapper.
     const body = status.split('\n').slice(1).join('\n')

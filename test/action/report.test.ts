@@ -38,4 +38,30 @@ describe('renderSummary', () => {
     ).toBe(true)
     expect(md).not.toContain('| | |')
   })
+
+  it('leaves one escaped line for a denied run: who was refused, and why', () => {
+    const base = { outcome: 'denied' as const, refused: [], warnings: [], withheld: [] }
+    expect(
+      renderSummary({
+        ...base,
+        reason:
+          '@tim has triage permission on this repository; stages need write, maintain or admin',
+        runUrl: 'https://github.com/o/r/actions/runs/1'
+      })
+    ).toBe(
+      '## itervox handoff: denied\n\ndenied: @\u2060tim has triage permission on this repository; stages need write, maintain or admin\n'
+    )
+    const hostile = renderSummary({
+      ...base,
+      issue: '7',
+      issueUrl: 'https://github.com/o/r/issues/7',
+      reason: '@x\n\n| a | b |\n<img src=https://evil.example/p.png> [y](javascript:alert(1))',
+      warnings: ['WORKFLOW.md:3: unknown key']
+    })
+    const [, , line, ...rest] = hostile.split('\n')
+    expect(line).toBe(
+      'denied on [#7](https://github.com/o/r/issues/7): @\u2060x &#124; a &#124; b &#124; &#60;img src=https://evil.example/p.png&#62; &#91;y&#93;(javascript:alert(1))'
+    )
+    expect(rest.join('\n')).toBe('\n### Warnings\n\n- WORKFLOW.md:3: unknown key\n')
+  })
 })

@@ -307,7 +307,9 @@ describe('a stage run by the bundled action', () => {
     const run = await runAction('main', p.sb, p.gh, labeled(p, 'tim'))
     expect(run.code).toBe(0)
     expect(run.outputs.outcome).toBe('denied')
-    expect(run.summary).toContain('triage')
+    expect(run.summary).toBe(
+      '## itervox handoff: denied\n\ndenied: @\u2060tim has triage permission on this repository; stages need write, maintain or admin\n'
+    )
     expect(branchFiles(p)).toBeNull()
     expect(p.gh.labels(p.issue)).toEqual(['Todo'])
     expect(p.gh.requests.filter((r) => r.method !== 'GET')).toEqual([])
@@ -348,6 +350,9 @@ describe('a stage run by the bundled action', () => {
       env: { ITERVOX_FAKE_AGENT_MODE: 'exit1' }
     })
     expect(run.outputs.outcome).toBe('skipped')
+    // The prompt names the path the agent would write; nothing reports it as written.
+    expect(run.outputs['handoff-path']).toBe('')
+    expect(run.summary).not.toMatch(/\| (Deliverable|Commit) \|/)
     expect(run.summary).toContain('Work on issue #1: Add CSV export.')
     expect(run.summary).toContain('## Run Context')
     expect(branchFiles(p)).toBeNull()

@@ -255,6 +255,11 @@ export class MemoryWorkspace implements Workspace {
 /** The stand-in for runStage: the scripted agent, then a commit carrying the stage's key. */
 export function memoryStage(w: MemoryWorld) {
   return async (input: StageInput): Promise<StageResult> => {
+    if (input.dryRun) {
+      const handoffPath = `.itervox/handoff/${input.timestamp}_${input.profile.name}.md`
+      const figures = { bytes: 0, included: [], dropped: 0, blockBytes: 0 }
+      return { dryRun: true, prompt: `write ${handoffPath}`, figures, handoffPath, warnings: [] }
+    }
     w.agentRuns.push(input.key)
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
@@ -291,7 +296,8 @@ export function job(
   w: MemoryWorld,
   trigger: JobTrigger,
   run: { id: string; attempt: string },
-  ws = new MemoryWorkspace(w)
+  ws = new MemoryWorkspace(w),
+  o: { dryRun?: boolean } = {}
 ): Promise<JobResult> {
   const input: JobInput = {
     trigger,
@@ -305,7 +311,8 @@ export function job(
     trustedCommit: 'memory',
     parentEnv: {},
     secrets: w.secrets,
-    stage: memoryStage(w)
+    stage: memoryStage(w),
+    ...(o.dryRun ? { dryRun: true } : {})
   }
   const killed = w.killed().then(() => {
     throw new Killed('the job was killed')

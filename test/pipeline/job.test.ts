@@ -191,6 +191,24 @@ describe('the one job loop, in memory', () => {
     expect(keys(w)).toEqual(['Todo/1/researcher/0'])
     expect(w.state('7')).toBe('Researching')
   })
+
+  it('a dry run reports no deliverable and finishes nothing, even when a stage has landed', async () => {
+    const w = world()
+    const ws = new MemoryWorkspace(w)
+    w.faults.set('saveRecord', { kind: 'kill', times: 1 })
+    await expect(job(w, todo, { id: 'run1', attempt: '1' }, ws)).rejects.toBeInstanceOf(Killed)
+    const dry = await job(w, todo, { id: 'run2', attempt: '1' }, ws, { dryRun: true })
+    expect(dry).toMatchObject({ outcome: 'skipped', prompt: expect.stringContaining('write ') })
+    expect(dry.handoffPath).toBeUndefined()
+    expect(dry.commit).toBeUndefined()
+    expect(dry.record).toBeUndefined()
+    expect(w.state('7')).toBe('Todo')
+    expect(w.wakeups).toEqual([])
+    // The real run after it still finds the landed stage.
+    const r = await job(w, todo, { id: 'run3', attempt: '1' }, ws)
+    expect(r.warnings.join(' ')).toContain('recovered from')
+    expect(keys(w)).toEqual(['Todo/1/researcher/0'])
+  })
 })
 
 // The seed's reviewer sends the work back with move_state, and says FAIL every time; it also

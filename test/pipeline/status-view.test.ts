@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { loadWorkflowFile } from '../../src/config/load.js'
+import { scaffoldFiles } from '../../src/cli/scaffold.js'
+import { loadWorkflowFile, parseWorkflow } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
 import type { IssueRecord, StageRecord } from '../../src/pipeline/record.js'
 import {
@@ -18,7 +19,22 @@ function seed(): WorkflowConfig {
   return loadWorkflowFile(SEED, { LINEAR_API_KEY: 'lin_api_test' }).config
 }
 
-const BLOB = (path: string) => `https://github.com/o/r/blob/itervox/12/${path}`
+/** The action's blob links: `<server>/<owner>/<repo>/blob/<commit>/<path>`. */
+const BLOB = (commit: string, path: string) => `https://github.com/o/r/blob/${commit}/${path}`
+const SHA = '0123456789abcdef0123456789abcdef01234567'
+
+/** WORKFLOW.md as `init` (and `demo`) write it. */
+function scaffolded(): WorkflowConfig {
+  const [workflow] = scaffoldFiles({ tracker: 'github', command: 'claude', implementerPaths: [] })
+  return parseWorkflow(defined(workflow, 'WORKFLOW.md').text, {
+    file: 'WORKFLOW.md',
+    env: {},
+    readFile: (path) =>
+      scaffoldFiles({ tracker: 'github', command: 'claude', implementerPaths: [] }).find(
+        (f) => f.path === path
+      )?.text ?? null
+  }).config
+}
 
 function stage(over: Partial<StageRecord> = {}): StageRecord {
   return {
@@ -35,6 +51,7 @@ function stage(over: Partial<StageRecord> = {}): StageRecord {
     startedAt: '2026-05-26T15:12:00.000Z',
     durationMs: 242_000,
     handoffPath: '.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md',
+    commit: SHA,
     ...over
   }
 }
@@ -91,6 +108,9 @@ describe('pipelineDiagram', () => {
         '  s0 -->|"researcher"| s1',
         '  s1 -->|"implementer"| s2',
         '  s2 -->|"reviewer"| s3',
+        // Every seed profile may move_state: each may send the work one state back.
+        '  s1 -.->|"sent back"| s0',
+        '  s2 -.->|"sent back"| s1',
         '  s0 -.->|"retries spent"| s5',
         '  s1 -.->|"retries spent"| s5',
         '  s2 -.->|"retries spent"| s5',
@@ -121,6 +141,22 @@ describe('pipelineDiagram', () => {
     expect(diagram).not.toContain('s2 -.->|"reviewer FAIL"| s2')
     expect(diagram).not.toContain('implementer')
     expect(diagram.split('\n').filter((l) => l.includes('reviewer FAIL'))).toHaveLength(1)
+  })
+
+  it("draws the reviewer's send-back of init's pipeline, from the config alone", () => {
+    const config = scaffolded()
+    const diagram = pipelineDiagram(config, null)
+    const ids = Object.fromEntries(
+      [...diagram.matchAll(/ {2}(s\d+)\["([^"]*)"\]/g)].map((m) => [decode(m[2] ?? ''), m[1]])
+    )
+    const back = diagram.split('\n').filter((l) => l.includes('sent back'))
+    // Only the reviewer may move_state: it sends the work back to the implementer.
+    expect(back).toEqual([`  ${ids.Reviewing} -.->|"sent back"| ${ids.Implementing}`])
+    // One review round only: the first send-back escalates, so there is none to draw.
+    config.agent.maxReviewRounds = 1
+    config.agent.autoReview = true
+    config.agent.reviewerProfile = 'reviewer'
+    expect(pipelineDiagram(config, null)).not.toMatch(/sent back|FAIL/)
   })
 
   it('keeps hostile state and profile names inside their labels', () => {
@@ -191,12 +227,54 @@ describe('stageTable', () => {
     })
     expect(stageTable(r, { blobUrl: BLOB })).toBe(
       [
-        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Agent | Deliverable | Run |',
-        '|---|---|---|---|---|---|---|---|---|',
-        '| 2026-05-26 15:12:00 | Todo | researcher | work, attempt 1 | succeeded | 4m 2s | 12 turns, 5120 input tokens, 230 output tokens, $0.0420 | [2026-05-26T15-12-00.000Z_researcher.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md) | [100/1](https://github.com/o/r/actions/runs/100/attempts/1) |',
-        '| 2026-05-26 16:00:00 | Researching | implementer | review, attempt 2, round 2 | timed_out — the deadline passed | 1h 2m |  | [2026-05-26T16-00-00.000Z_implementer.partial.md](https://github.com/o/r/blob/itervox/12/.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md) | 101/2 |'
+        '| # | State | Profile | Outcome | Deliverable | Run |',
+        '|---|---|---|---|---|---|',
+        `| 1 | Todo | researcher | succeeded | [researcher.md](https://github.com/o/r/blob/${SHA}/.itervox/handoff/2026-05-26T15-12-00.000Z_researcher.md) | [100/1](https://github.com/o/r/actions/runs/100/attempts/1) |`,
+        `| 2 | Researching | implementer | timed_out — the deadline passed | [implementer.partial.md](https://github.com/o/r/blob/${SHA}/.itervox/handoff/2026-05-26T16-00-00.000Z_implementer.partial.md) | 101/2 |`,
+        '',
+        '<details><summary>Stage details</summary>',
+        '',
+        '- **1** started 2026-05-26 15:12:00 UTC, work, attempt 1, took 4m 2s; 12 turns, 5120 input tokens, 230 output tokens, $0.0420',
+        '- **2** started 2026-05-26 16:00:00 UTC, review, attempt 2, round 2, took 1h 2m',
+        '',
+        '</details>'
       ].join('\n')
     )
+  })
+
+  it('links a deliverable only at the commit the record names', () => {
+    const table = stageTable(
+      record({ stages: [stage({ commit: undefined }), stage({ commit: 'HEAD' })] }),
+      { blobUrl: BLOB }
+    )
+    // It never reached the repository (or the commit is not one): its path, unlinked.
+    expect(
+      table.match(/\| \.itervox\/handoff\/2026-05-26T15-12-00\.000Z_researcher\.md \|/g)
+    ).toHaveLength(2)
+    expect(table).not.toContain('/blob/')
+  })
+
+  it('keeps a hostile commit, path or branch in the link from opening another link', () => {
+    const evil = ') ![x](https://evil.example/p.png) [y](javascript:alert(1)'
+    const table = stageTable(
+      record({
+        stages: [
+          stage({ commit: `${SHA}${evil}` }),
+          stage({ handoffPath: `.itervox/handoff/a${evil}.md` }),
+          stage({ run: `1/1]${evil}`, runUrl: `https://github.com/o/r/actions/runs/1${evil}` })
+        ]
+      }),
+      // A link to the file on a branch named by an attacker, as a tracker might make one.
+      { blobUrl: (_commit, path) => `https://github.com/o/r/blob/itervox/x${evil}/${path}` }
+    )
+    const rows = table.split('\n').slice(2, 5)
+    for (const row of rows) {
+      // Six cells, and at most the two links we made: nothing opened a link or an image.
+      expect(row.split(' | ')).toHaveLength(6)
+      expect(row).not.toMatch(/!\[|\]\((?!https:\/\/github\.com\/o\/r\/)/)
+      expect(row.match(/\]\(/g)?.length ?? 0).toBeLessThanOrEqual(2)
+    }
+    expect(rows[2]).toContain('(https://github.com/o/r/blob/itervox/x%29%20!%5Bx%5D%28')
   })
 
   it('shows the path when there is no link, and says when nothing ran', () => {
@@ -206,7 +284,7 @@ describe('stageTable', () => {
     expect(stageTable(record({ stages: [] }))).toBe('_No stage has run yet._')
   })
 
-  it('escapes hostile reasons so every row keeps its nine cells', () => {
+  it('escapes hostile reasons so every row keeps its six cells', () => {
     const reason =
       'x --> y | z\n\n| a | b |\r\n`code` <script>alert(1)</script> [click](javascript:alert(1)) ' +
       '![img](https://evil.example/p.png) @octocat #1 \\| &#124;'
@@ -214,8 +292,8 @@ describe('stageTable', () => {
       record({ stages: [stage({ outcome: 'failed', reason, runUrl: undefined })] })
     )
     const row = table.split('\n')[2]
-    expect(table.split('\n')).toHaveLength(3)
-    expect(row?.split('|')).toHaveLength(11)
+    expect(table.split('\n')[3]).toBe('')
+    expect(row?.split('|')).toHaveLength(8)
     expect(row).not.toMatch(/[<>`[\]\\]/)
     expect(row).toContain('failed — x --&#62; y &#124; z &#124; a &#124; b &#124;')
     // No one is mentioned and no issue is linked by a reason.

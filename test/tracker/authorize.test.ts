@@ -37,7 +37,7 @@ describe('authorizeActor', () => {
   it.each(['triage', 'read'])('denies a collaborator with %s, naming it', async (role) => {
     expect(await authorizeActor({ tracker, actor: `${role}-user` })).toEqual({
       allowed: false,
-      reason: `"${role}-user" has ${role} permission on this repository; stages need write, maintain or admin`
+      reason: `@${role}-user has ${role} permission on this repository; stages need write, maintain or admin`
     })
   })
 
@@ -45,7 +45,7 @@ describe('authorizeActor', () => {
     expect(await authorizeActor({ tracker, actor: 'outsider' })).toEqual({
       allowed: false,
       reason:
-        '"outsider" is not a collaborator on this repository; stages need write, maintain or admin'
+        '@outsider is not a collaborator on this repository; stages need write, maintain or admin'
     })
   })
 
@@ -59,7 +59,7 @@ describe('authorizeActor', () => {
       const result = await authorizeActor({ tracker, actor, actorType })
       expect(result).toEqual({
         allowed: false,
-        reason: `"${actor}" is a bot and not in the allowed bots; add it there to let it start stages`
+        reason: `@${actor} is a bot and not in the allowed bots; add it there to let it start stages`
       })
     }
     expect(fake.requests.length).toBe(before)
