@@ -45,9 +45,11 @@ const DOCUMENTS = [
 
 function main(): void {
   const pkgDir = resolve(process.argv[2] ?? '/tmp/gqls/node_modules/@octokit/graphql-schema')
-  const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
-    version: string
-  }).version
+  const version = (
+    JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+      version: string
+    }
+  ).version
   // GitHub's published SDL defines a few fields twice and deprecates a few interface fields
   // only on their implementations, which graphql-js would refuse; the subset is checked below.
   const schema = buildSchema(readFileSync(join(pkgDir, 'schema.graphql'), 'utf8'), {
@@ -106,7 +108,9 @@ function main(): void {
     const errors = validate(subset, parse(text))
     if (errors.length) throw new Error(`the subset refuses ${text}: ${errors[0]?.message}`)
   }
-  console.log(`wrote ${target}: ${DOCUMENTS.length} documents from @octokit/graphql-schema ${version}`)
+  console.log(
+    `wrote ${target}: ${DOCUMENTS.length} documents from @octokit/graphql-schema ${version}`
+  )
 }
 
 /** Input objects (every field), enums and scalars an argument or variable can carry. */

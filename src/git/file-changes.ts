@@ -6,7 +6,7 @@ import { sharedObjects } from './objects.js'
  * `createCommitOnBranch`; the contents travel base64 in one GraphQL request, so the action keeps
  * that request small and pushes a bigger change the ordinary way.
  */
-export const SIGNED_MAX_BYTES = 10 * 1024 * 1024
+const SIGNED_MAX_BYTES = 10 * 1024 * 1024
 
 /** `createCommitOnBranch`'s `fileChanges`: each added or changed file whole, base64. */
 export interface FileChanges {
