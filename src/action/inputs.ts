@@ -17,6 +17,8 @@ export interface Settings {
   dryRun: boolean
   /** Print the agent's whole output in the job log (secrets masked); otherwise its result only. */
   showAgentOutput: boolean
+  /** GitHub creates the stage commits (createCommitOnBranch), signed and marked Verified. */
+  signCommits: boolean
   /** `user`: the agent runs as a second Unix user, `agentUser`; `none`: as the runner's. */
   isolation: IsolationMode
   agentUser: string
@@ -51,6 +53,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
   const dryRun = booleanInput('dry-run')
   const showAgentOutput = booleanInput('show-agent-output')
+  const signCommits = booleanInput('sign-commits')
   const isolation = core.getInput('isolation') || 'user'
   if (isolation !== 'user' && isolation !== 'none') {
     throw new UserError(`input isolation is "${isolation}"; use user or none`)
@@ -73,6 +76,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     chain,
     dryRun,
     showAgentOutput,
+    signCommits,
     isolation,
     agentUser: core.getInput('agent-user') || DEFAULT_AGENT_USER,
     ...(author ? { author } : {}),

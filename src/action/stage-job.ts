@@ -166,7 +166,8 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       repo: s.workspace,
       baseBranch: config.workspace.baseBranch ?? defaultBranch,
       auth,
-      fetched
+      fetched,
+      ...(s.signCommits ? { signer: api.commitSigner() } : {})
     }),
     run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
     workDir,

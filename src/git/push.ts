@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { resetBranchTo, validateBranchName } from './branch.js'
+import type { CommitSigner } from './commit-signer.js'
+import { fileChangesOf } from './file-changes.js'
 import { gitFailure } from './git-errors.js'
 import { git, gitVersion, PUSH_GIT_VERSION, versionAtLeast, type GitAuth } from './git.js'
 import { sharedObjects } from './objects.js'
@@ -28,6 +30,11 @@ export interface PushOptions {
   backoffMs?: number
   /** A transfer that moves no byte for this many seconds is given up, and retried. Default 60. */
   stallSeconds?: number
+  /**
+   * Has GitHub create the commit instead (signed, so marked Verified), with the same
+   * compare-and-swap; a change it cannot express is pushed, and `notice` says why.
+   */
+  signer?: CommitSigner
 }
 
 export interface PushResult {
@@ -37,6 +44,10 @@ export interface PushResult {
   attempts: number
   /** The commit was re-created on top of commits pushed meanwhile. */
   rebased: boolean
+  /** With a signer: GitHub created the commit (`sha` is its, not the stage's local one). */
+  signed?: true
+  /** With a signer: why the commit was pushed unsigned instead, in one line. */
+  notice?: string
 }
 
 export type PushFailure =
@@ -128,12 +139,83 @@ export async function pushWithRetry(o: PushOptions): Promise<PushResult> {
   let sha = o.sha
   let parent = o.baseSha
   let expected: string | null = o.created ? null : o.baseSha
+  let signer = o.signer
+  let notice: string | undefined
+  /** Whether the mutation can say what `sha` changes; when not, pushing takes over. */
+  const signable = async (): Promise<boolean> => {
+    if (!signer) return false
+    const changes = await fileChangesOf(repo, parent, sha)
+    if (!('unsupported' in changes)) return true
+    notice = `sign-commits: the stage's commit was pushed unsigned, because ${changes.unsupported}, which createCommitOnBranch cannot express`
+    signer = undefined
+    return false
+  }
+  /** GitHub's commit, fetched; the local branch then names it. */
+  const adoptSigned = async (oid: string, ours: string, sent: number): Promise<PushResult> => {
+    const head = await fetchHead()
+    const objects = sharedObjects(repo)
+    const [theirs, wanted] = [
+      await objects.resolve(`${oid}^{tree}`),
+      await objects.resolve(`${ours}^{tree}`)
+    ]
+    if (head === null || !theirs) {
+      throw new PushError(
+        'rewritten',
+        `${o.branch} no longer holds the commit GitHub created (${oid}) on ${remote}`,
+        sent
+      )
+    }
+    if (theirs !== wanted) {
+      throw new Error(
+        `GitHub's commit ${oid} on ${o.branch} does not hold the stage's tree ${wanted ?? ''}`
+      )
+    }
+    await resetBranchTo(repo, o.branch, oid)
+    return { sha: oid, attempts: sent, rebased: ours !== o.sha, signed: true }
+  }
+  // Decided before anything is sent.
+  await signable()
   for (let attempt = 1; ;) {
-    const verdict = await pushOnce(net, sha, expected)
-    pushes++
+    let verdict: Verdict
+    let made: string | undefined
+    if (signer && expected === null) {
+      // createCommitOnBranch needs the branch: it is made at the stage's base, a commit the
+      // remote has, with the same lease (nothing may be there yet).
+      verdict = await pushOnce(net, parent, null)
+      pushes++
+      if (verdict.kind === 'ok') {
+        expected = parent
+        continue
+      }
+    } else if (signer && expected !== null && (await signable())) {
+      const changes = await fileChangesOf(repo, parent, sha)
+      if ('unsupported' in changes) throw new Error(changes.unsupported)
+      const text = commit.message.toString('utf8')
+      const nl = text.indexOf('\n')
+      const answer = await signer.createCommit({
+        branch: o.branch,
+        expectedHeadOid: expected,
+        headline: nl < 0 ? text : text.slice(0, nl),
+        body:
+          nl < 0
+            ? ''
+            : text
+                .slice(nl + 1)
+                .replace(/^\n+/, '')
+                .trimEnd(),
+        fileChanges: changes
+      })
+      pushes++
+      if (answer.kind === 'ok') made = answer.oid
+      verdict = answer.kind === 'ok' ? { kind: 'ok' } : answer
+    } else {
+      verdict = await pushOnce(net, sha, expected)
+      pushes++
+    }
+    if (made) return adoptSigned(made, sha, pushes)
     if (verdict.kind === 'ok') {
       if (sha !== o.sha) await resetBranchTo(repo, o.branch, sha)
-      return { sha, attempts: pushes, rebased: sha !== o.sha }
+      return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) }
     }
     if (verdict.kind === 'refused') {
       throw new PushError(
@@ -158,7 +240,16 @@ export async function pushWithRetry(o: PushOptions): Promise<PushResult> {
     }
     if (head !== null && (await isAncestor(repo, sha, head))) {
       if (sha !== o.sha) await resetBranchTo(repo, o.branch, sha)
-      return { sha, attempts: pushes, rebased: sha !== o.sha }
+      return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) }
+    }
+    // A commit GitHub made from an earlier send whose answer was lost: our change on our parent.
+    if (
+      signer &&
+      head !== null &&
+      expected !== null &&
+      (await sameChange(repo, head, expected, sha))
+    ) {
+      return adoptSigned(head, sha, pushes)
     }
     if (head !== null && !(await isAncestor(repo, parent, head))) {
       throw new PushError(
@@ -263,6 +354,22 @@ async function fetchBranch(net: Net): Promise<string | null | RemoteFailure> {
   const head = await sharedObjects(net.repo).resolve(`${tracking}^{commit}`)
   if (!head) throw new Error(`fetching ${net.branch} left no ${tracking}`)
   return head
+}
+
+/** `head` makes exactly the change `sha` makes, on `parent`. */
+async function sameChange(
+  repo: string,
+  head: string,
+  parent: string,
+  sha: string
+): Promise<boolean> {
+  const objects = sharedObjects(repo)
+  const info = await readCommit(repo, head)
+  return (
+    info.parents.length === 1 &&
+    info.parents[0] === parent &&
+    (await objects.resolve(`${head}^{tree}`)) === (await objects.resolve(`${sha}^{tree}`))
+  )
 }
 
 async function isAncestor(repo: string, a: string, b: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import { messageOf } from '../errors.js'
 import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
 import { prepareIssueBranch, type FetchedHeads } from './branch.js'
 import { readCommittedFile } from './committed-file.js'
+import type { CommitSigner } from './commit-signer.js'
 import { git, type GitAuth } from './git.js'
 import { sharedObjects } from './objects.js'
 import { pushWithRetry } from './push.js'
@@ -21,6 +22,8 @@ export class RemoteWorkspace implements Workspace {
       remote?: string
       /** What the job already fetched (the default branch, the likely issue branch). */
       fetched?: FetchedHeads
+      /** GitHub creates the issue branch's commits (`sign-commits`); a rescue is pushed. */
+      signer?: CommitSigner
     }
   ) {}
 
@@ -40,7 +43,7 @@ export class RemoteWorkspace implements Workspace {
   }
 
   async publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published> {
-    const push = (branch: string, created: boolean) =>
+    const push = (branch: string, created: boolean, signer?: CommitSigner) =>
       pushWithRetry({
         repo: this.o.repo,
         branch,
@@ -48,11 +51,13 @@ export class RemoteWorkspace implements Workspace {
         baseSha: prepared.baseSha,
         created,
         ...(this.o.remote ? { remote: this.o.remote } : {}),
-        ...(this.o.auth ? { auth: this.o.auth } : {})
+        ...(this.o.auth ? { auth: this.o.auth } : {}),
+        ...(signer ? { signer } : {})
       })
     let refusal: string
     try {
-      return { commit: (await push(prepared.branch, prepared.created)).sha }
+      const pushed = await push(prepared.branch, prepared.created, this.o.signer)
+      return { commit: pushed.sha, ...(pushed.notice ? { notice: pushed.notice } : {}) }
     } catch (err) {
       refusal = messageOf(err)
     }

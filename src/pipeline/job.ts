@@ -304,6 +304,10 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       : undefined
 
   const warnings = [...stage.warnings]
+  if (published && 'notice' in published && published.notice) {
+    j.log?.(published.notice)
+    warnings.push(published.notice)
+  }
   let pullRequest: JobResult['pullRequest']
   if (commit && !rescuedTo && !issue.isPullRequest) {
     const pr = await j.tracker.publish(issue, {

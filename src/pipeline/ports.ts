@@ -98,7 +98,13 @@ export type PublishTarget = Pick<PreparedBranch, 'branch' | 'baseSha' | 'created
 
 export type Published =
   /** On the issue branch (`rescuedTo` unset) or, when the branch refused it, on a rescue ref. */
-  | { commit: string; rescuedTo?: string; refusal?: string }
+  | {
+      commit: string
+      rescuedTo?: string
+      refusal?: string
+      /** Said in the log and the summary: e.g. why a commit meant to be signed was pushed. */
+      notice?: string
+    }
   /** Nowhere: the deliverable's text is all that is left to show. */
   | { failed: string }
 

@@ -4,6 +4,7 @@
 import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
+import { GitHubCommitSigner } from './github-commits.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
@@ -87,6 +88,11 @@ export class GitHubTracker {
   /** HTTP requests sent so far, retries included. */
   get requestCount(): number {
     return this.countRequests()
+  }
+
+  /** Has GitHub create (and sign) stage commits, through this client's requests. */
+  commitSigner(): GitHubCommitSigner {
+    return new GitHubCommitSigner(this.octokit, this.where)
   }
 
   private get where(): { owner: string; repo: string } {

@@ -237,7 +237,7 @@ export class FakeGitHub extends GitHubState {
     }
     if (record.method === 'POST' && url.pathname === '/graphql') {
       record.operation = 'POST /graphql'
-      return this.graphql(raw)
+      return this.graphql(record, raw)
     }
     const op = this.api.match(record.method, url.pathname)
     if (!op) {
@@ -303,8 +303,15 @@ export class FakeGitHub extends GitHubState {
     return fault && 'answerLost' in fault ? 'reset' : reply
   }
 
-  private graphql(raw: Buffer | 'too large'): Reply {
-    const answer = answerGraphql(this, raw)
+  private async graphql(record: RecordedRequest, raw: Buffer | 'too large'): Promise<Reply> {
+    let doc: { query?: unknown; variables?: unknown } | undefined
+    try {
+      doc = raw === 'too large' ? undefined : (JSON.parse(raw.toString()) as typeof doc)
+    } catch {
+      doc = undefined
+    }
+    record.body = doc
+    const answer = await answerGraphql(this, doc, this.opts.originDir)
     if (answer.violation) {
       this.violations.push({ method: 'POST', path: '/graphql', errors: [answer.violation] })
     }
