@@ -29040,8 +29040,9 @@ const MAX_QUESTION = 4000;
 /**
  * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
  * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, a dashed review loop when
- * `auto_review` is on, and `current` (matched case-insensitively, like labels) styled.
+ * `retries spent` edge from each working state to the failed state, the send-backs review
+ * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
+ * styled.
  */
 function pipelineDiagram(config, current) {
     const nodes = new Map();
@@ -29068,13 +29069,12 @@ function pipelineDiagram(config, current) {
     if (completionState)
         node(completionState);
     const failed = failedState ? node(failedState) : null;
-    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const [from, to, label] of sendBackEdges(config)) {
+        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
+    }
     for (const a of automations) {
         for (const state of a.states) {
             const from = node(state);
-            if (reviewer && a.profile !== reviewer) {
-                edges.add(`${from} -.->|"${mermaidText(`${reviewer} FAIL`, MAX_PROFILE_LABEL)}"| ${from}`);
-            }
             if (failed && failed !== from)
                 edges.add(`${from} -.->|"retries spent"| ${failed}`);
         }
@@ -29091,32 +29091,74 @@ function pipelineDiagram(config, current) {
     }
     return lines.join('\n');
 }
-/** A Markdown table of the record's stages, oldest first; every cell is escaped and capped. */
+/**
+ * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
+ * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
+ * `move_state` may send the work back to a state whose automation leads into its own (the
+ * agent may name any earlier state; the one step back is what a reviewer's send-back is).
+ * None when `max_review_rounds` is 1: the first send-back escalates instead.
+ */
+function sendBackEdges(config) {
+    if (config.agent.maxReviewRounds <= 1)
+        return [];
+    const automations = config.automations.filter((a) => a.enabled);
+    const out = [];
+    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const a of automations) {
+        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
+        for (const state of a.states) {
+            if (reviewer && a.profile !== reviewer)
+                out.push([state, state, `${reviewer} FAIL`]);
+            if (!mayMove)
+                continue;
+            for (const before of automations) {
+                if (!before.moveToState || !sameState(before.moveToState, state))
+                    continue;
+                for (const back of before.states) {
+                    if (!sameState(back, state))
+                        out.push([state, back, 'sent back']);
+                }
+            }
+        }
+    }
+    return out;
+}
+/**
+ * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
+ * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
+ * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
+ * cell is escaped and capped.
+ */
 function stageTable(record, options = {}) {
     const stages = chronological(record.stages);
     if (stages.length === 0)
         return '_No stage has run yet._';
     const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
-    const rows = stages.slice(stages.length - shown).map((s) => {
+    const first = stages.length - shown;
+    const rows = stages.slice(first).map((s, i) => {
         const cells = [
-            utcTime(s.startedAt),
+            String(first + i + 1),
             cellText(s.state),
             cellText(s.profile),
-            runKind(s),
             cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-            formatDuration(s.durationMs),
-            agentFigures(s.agent),
-            deliverable(s.handoffPath, options.blobUrl),
+            deliverable(s, options.blobUrl),
             status_view_link(cellText(s.run, 40), s.runUrl)
         ];
         return `| ${cells.join(' | ')} |`;
     });
-    const hidden = stages.length - shown;
+    const details = stages.slice(first).map((s, i) => {
+        const figures = agentFigures(s.agent);
+        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
+            (figures ? `; ${figures}` : ''));
+    });
     return [
-        ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
-        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Agent | Deliverable | Run |',
-        '|---|---|---|---|---|---|---|---|---|',
-        ...rows
+        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
+        '| # | State | Profile | Outcome | Deliverable | Run |',
+        '|---|---|---|---|---|---|',
+        ...rows,
+        ...(details.length > 0
+            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
+            : [])
     ].join('\n');
 }
 /**
@@ -29334,11 +29376,25 @@ function utcTime(iso) {
 }
 // Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
 const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
-function deliverable(path, blobUrl) {
+// A commit id, nothing else: it becomes part of the link's path.
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/**
+ * The deliverable linked at its commit, by its file name less the timestamp (which is in the
+ * details) to keep the column narrow; its path where there is no link.
+ */
+function deliverable(s, blobUrl) {
+    const path = s.handoffPath;
     if (!path)
         return '';
-    const linkable = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..');
-    return linkable ? status_view_link(cellText(path.split('/').pop()), blobUrl(path)) : cellText(path);
+    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
+        ? safeUrl(blobUrl(String(s.commit), path))
+        : null;
+    if (!url)
+        return cellText(path);
+    return `[${cellText(path
+        .split('/')
+        .pop()
+        ?.replace(/^[^_]*_/, ''))}](${url})`;
 }
 function status_view_link(text, url) {
     const safe = safeUrl(url);
@@ -37076,7 +37132,9 @@ async function runJob(input) {
         round: plan.round,
         resume: plan.resume
     };
-    const landed = await j.workspace.findLanded(prepared, key);
+    // A dry run only shows the prompt: finishing a landed stage would report (and act on) a
+    // deliverable it never wrote.
+    const landed = j.dryRun ? null : await j.workspace.findLanded(prepared, key);
     const profile = j.config.agent.profiles[plan.profile];
     // A stand-in stage (the loop's tests) runs no command.
     if (!landed && !j.dryRun && !j.stage) {
@@ -37165,6 +37223,10 @@ async function runJob(input) {
         ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
         : undefined;
     const warnings = [...stage.warnings];
+    if (published && 'notice' in published && published.notice) {
+        j.log?.(published.notice);
+        warnings.push(published.notice);
+    }
     let pullRequest;
     if (commit && !rescuedTo && !issue.isPullRequest) {
         const pr = await j.tracker.publish(issue, {

@@ -50383,6 +50383,7 @@ function readSettings(env = process.env) {
     }
     const dryRun = booleanInput('dry-run');
     const showAgentOutput = booleanInput('show-agent-output');
+    const signCommits = booleanInput('sign-commits');
     const isolation = getInput('isolation') || 'user';
     if (isolation !== 'user' && isolation !== 'none') {
         throw new errors_UserError(`input isolation is "${isolation}"; use user or none`);
@@ -50405,6 +50406,7 @@ function readSettings(env = process.env) {
         chain,
         dryRun,
         showAgentOutput,
+        signCommits,
         isolation,
         agentUser: getInput('agent-user') || DEFAULT_AGENT_USER,
         ...(author ? { author } : {}),
@@ -50481,6 +50483,8 @@ const MAX_PROMPT_IN_SUMMARY = 512 * 1024;
 /** One cell of a Markdown table, from untrusted text. */
 const cell = (text) => cellText(text, 500);
 function renderSummary(r) {
+    if (r.outcome === 'denied')
+        return deniedSummary(r);
     const rows = [];
     const add = (k, v) => {
         if (v)
@@ -50519,9 +50523,7 @@ function renderSummary(r) {
     if (r.withheld.length > 0) {
         md += `\n### Secrets withheld\n\nFound in what this stage would have published, and kept out of it (values are never shown). Rotate any that are real.\n\n${r.withheld.map((x) => `- ${cell(x)}`).join('\n')}\n`;
     }
-    if (r.warnings.length > 0) {
-        md += `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`;
-    }
+    md += warningsOf(r);
     if (r.unsaved) {
         md += `\n<details open><summary>Unsaved deliverable ${cell(r.unsaved.path)}</summary>\n\n${fenced(r.unsaved.text.slice(0, MAX_PROMPT_IN_SUMMARY), '`', 'markdown')}\n\n</details>\n`;
     }
@@ -50530,6 +50532,21 @@ function renderSummary(r) {
         md += `\n<details><summary>Prompt (dry run)</summary>\n\n${fenced(shown, '`', 'markdown')}\n\n</details>\n`;
     }
     return md;
+}
+/**
+ * A denied run ran nothing and wrote nothing (no comment either: the one who caused it may not
+ * write here, and a comment would let anyone who can label make the pipeline speak): one line
+ * says who was refused and why, with the warnings about the config, if any.
+ */
+function deniedSummary(r) {
+    const issue = r.issue && (r.issueUrl ? `[#${cell(r.issue)}](${r.issueUrl})` : cell(r.issue));
+    const line = `denied${issue ? ` on ${issue}` : ''}: ${cell(r.reason) || 'no reason given'}`;
+    return `## itervox handoff: denied\n\n${line}\n${warningsOf(r)}`;
+}
+function warningsOf(r) {
+    if (r.warnings.length === 0)
+        return '';
+    return `\n### Warnings\n\n${r.warnings.map((x) => `- ${cell(x)}`).join('\n')}\n`;
 }
 
 ;// CONCATENATED MODULE: ./.build/action/outputs.js
@@ -62817,6 +62834,63 @@ async function readCommittedFile(repo, commit, path, maxBytes) {
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./.build/git/file-changes.js
+
+
+/**
+ * The most file contents one signed commit sends. GitHub documents no limit for
+ * `createCommitOnBranch`; the contents travel base64 in one GraphQL request, so the action keeps
+ * that request small and pushes a bigger change the ordinary way.
+ */
+const SIGNED_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * What turns `from` into `to`, as `createCommitOnBranch` takes it; or why it cannot say it.
+ * The mutation writes plain files (mode 100644) only: a symlink, an executable file, or a path
+ * that was either before, cannot be expressed.
+ */
+async function fileChangesOf(repo, from, to, maxBytes = SIGNED_MAX_BYTES) {
+    const diff = await git_git(repo, ['diff-tree', '-r', '-z', '--no-renames', from, to]);
+    const fields = diff.stdout.split('\0');
+    const deletions = [];
+    const added = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+        // `:<old mode> <new mode> <old id> <new id> <status>`, then the path.
+        const [oldMode = '', newMode = '', , id = '', status = ''] = (fields[i] ?? '')
+            .slice(1)
+            .split(' ');
+        const p = fields[i + 1] ?? '';
+        if (status === 'D') {
+            deletions.push({ path: p });
+            continue;
+        }
+        if (newMode === '120000')
+            return { unsupported: `${p} is a symlink` };
+        if (newMode === '100755')
+            return { unsupported: `${p} is executable (mode 100755)` };
+        if (newMode !== '100644')
+            return { unsupported: `${p} has mode ${newMode}` };
+        // Whether GitHub keeps an existing file's mode when the mutation rewrites it is not said.
+        if (oldMode !== '000000' && oldMode !== '100644') {
+            return { unsupported: `${p} changes from mode ${oldMode} to 100644` };
+        }
+        added.push({ path: p, id });
+    }
+    const objects = sharedObjects(repo);
+    const sizes = await objects.blobSizes(added.map((a) => a.id));
+    const bytes = added.reduce((n, a) => n + (sizes.get(a.id) ?? 0), 0);
+    if (bytes > maxBytes) {
+        return { unsupported: `its files hold ${bytes} bytes, more than the ${maxBytes} sent signed` };
+    }
+    const blobs = await objects.readBlobs(added.map((a) => a.id));
+    return {
+        additions: added.map((a) => ({
+            path: a.path,
+            contents: (blobs.get(a.id) ?? Buffer.alloc(0)).toString('base64')
+        })),
+        deletions
+    };
+}
+
 ;// CONCATENATED MODULE: ./.build/git/remote-failure.js
 // Whether a failed push or fetch was refused by the remote (its policy: permissions, protected
 // branches, rulesets, hooks), which no retry changes, or failed on the way (GitHub's 5xx, a
@@ -62902,6 +62976,7 @@ function remoteWords(stderr) {
 
 
 
+
 /** The push cannot be done; the message says why in one line. Never retried by the caller. */
 class PushError extends errors_UserError {
     kind;
@@ -62971,13 +63046,84 @@ async function pushWithRetry(o) {
     let sha = o.sha;
     let parent = o.baseSha;
     let expected = o.created ? null : o.baseSha;
+    let signer = o.signer;
+    let notice;
+    /** Whether the mutation can say what `sha` changes; when not, pushing takes over. */
+    const signable = async () => {
+        if (!signer)
+            return false;
+        const changes = await fileChangesOf(repo, parent, sha);
+        if (!('unsupported' in changes))
+            return true;
+        notice = `sign-commits: the stage's commit was pushed unsigned, because ${changes.unsupported}, which createCommitOnBranch cannot express`;
+        signer = undefined;
+        return false;
+    };
+    /** GitHub's commit, fetched; the local branch then names it. */
+    const adoptSigned = async (oid, ours, sent) => {
+        const head = await fetchHead();
+        const objects = sharedObjects(repo);
+        const [theirs, wanted] = [
+            await objects.resolve(`${oid}^{tree}`),
+            await objects.resolve(`${ours}^{tree}`)
+        ];
+        if (head === null || !theirs) {
+            throw new PushError('rewritten', `${o.branch} no longer holds the commit GitHub created (${oid}) on ${remote}`, sent);
+        }
+        if (theirs !== wanted) {
+            throw new Error(`GitHub's commit ${oid} on ${o.branch} does not hold the stage's tree ${wanted ?? ''}`);
+        }
+        await resetBranchTo(repo, o.branch, oid);
+        return { sha: oid, attempts: sent, rebased: ours !== o.sha, signed: true };
+    };
+    // Decided before anything is sent.
+    await signable();
     for (let attempt = 1;;) {
-        const verdict = await pushOnce(net, sha, expected);
-        pushes++;
+        let verdict;
+        let made;
+        if (signer && expected === null) {
+            // createCommitOnBranch needs the branch: it is made at the stage's base, a commit the
+            // remote has, with the same lease (nothing may be there yet).
+            verdict = await pushOnce(net, parent, null);
+            pushes++;
+            if (verdict.kind === 'ok') {
+                expected = parent;
+                continue;
+            }
+        }
+        else if (signer && expected !== null && (await signable())) {
+            const changes = await fileChangesOf(repo, parent, sha);
+            if ('unsupported' in changes)
+                throw new Error(changes.unsupported);
+            const text = commit.message.toString('utf8');
+            const nl = text.indexOf('\n');
+            const answer = await signer.createCommit({
+                branch: o.branch,
+                expectedHeadOid: expected,
+                headline: nl < 0 ? text : text.slice(0, nl),
+                body: nl < 0
+                    ? ''
+                    : text
+                        .slice(nl + 1)
+                        .replace(/^\n+/, '')
+                        .trimEnd(),
+                fileChanges: changes
+            });
+            pushes++;
+            if (answer.kind === 'ok')
+                made = answer.oid;
+            verdict = answer.kind === 'ok' ? { kind: 'ok' } : answer;
+        }
+        else {
+            verdict = await pushOnce(net, sha, expected);
+            pushes++;
+        }
+        if (made)
+            return adoptSigned(made, sha, pushes);
         if (verdict.kind === 'ok') {
             if (sha !== o.sha)
                 await resetBranchTo(repo, o.branch, sha);
-            return { sha, attempts: pushes, rebased: sha !== o.sha };
+            return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
         }
         if (verdict.kind === 'refused') {
             throw new PushError('rejected', `${remote} refused the push to ${o.branch}: ${verdict.why}`, pushes);
@@ -62995,7 +63141,14 @@ async function pushWithRetry(o) {
         if (head !== null && (await isAncestor(repo, sha, head))) {
             if (sha !== o.sha)
                 await resetBranchTo(repo, o.branch, sha);
-            return { sha, attempts: pushes, rebased: sha !== o.sha };
+            return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
+        }
+        // A commit GitHub made from an earlier send whose answer was lost: our change on our parent.
+        if (signer &&
+            head !== null &&
+            expected !== null &&
+            (await sameChange(repo, head, expected, sha))) {
+            return adoptSigned(head, sha, pushes);
         }
         if (head !== null && !(await isAncestor(repo, parent, head))) {
             throw new PushError('rewritten', `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`, pushes);
@@ -63082,6 +63235,14 @@ async function fetchBranch(net) {
     if (!head)
         throw new Error(`fetching ${net.branch} left no ${tracking}`);
     return head;
+}
+/** `head` makes exactly the change `sha` makes, on `parent`. */
+async function sameChange(repo, head, parent, sha) {
+    const objects = sharedObjects(repo);
+    const info = await readCommit(repo, head);
+    return (info.parents.length === 1 &&
+        info.parents[0] === parent &&
+        (await objects.resolve(`${head}^{tree}`)) === (await objects.resolve(`${sha}^{tree}`)));
 }
 async function isAncestor(repo, a, b) {
     const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1] });
@@ -63467,18 +63628,20 @@ class RemoteWorkspace {
         return findLandedStage(this.o.repo, prepared.baseSha, key);
     }
     async publish(prepared, commit, rescueRef) {
-        const push = (branch, created) => pushWithRetry({
+        const push = (branch, created, signer) => pushWithRetry({
             repo: this.o.repo,
             branch,
             sha: commit,
             baseSha: prepared.baseSha,
             created,
             ...(this.o.remote ? { remote: this.o.remote } : {}),
-            ...(this.o.auth ? { auth: this.o.auth } : {})
+            ...(this.o.auth ? { auth: this.o.auth } : {}),
+            ...(signer ? { signer } : {})
         });
         let refusal;
         try {
-            return { commit: (await push(prepared.branch, prepared.created)).sha };
+            const pushed = await push(prepared.branch, prepared.created, this.o.signer);
+            return { commit: pushed.sha, ...(pushed.notice ? { notice: pushed.notice } : {}) };
         }
         catch (err) {
             refusal = messageOf(err);
@@ -69581,7 +69744,9 @@ async function runJob(input) {
         round: plan.round,
         resume: plan.resume
     };
-    const landed = await j.workspace.findLanded(prepared, key);
+    // A dry run only shows the prompt: finishing a landed stage would report (and act on) a
+    // deliverable it never wrote.
+    const landed = j.dryRun ? null : await j.workspace.findLanded(prepared, key);
     const profile = j.config.agent.profiles[plan.profile];
     // A stand-in stage (the loop's tests) runs no command.
     if (!landed && !j.dryRun && !j.stage) {
@@ -69670,6 +69835,10 @@ async function runJob(input) {
         ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
         : undefined;
     const warnings = [...stage.warnings];
+    if (published && 'notice' in published && published.notice) {
+        j.log?.(published.notice);
+        warnings.push(published.notice);
+    }
     let pullRequest;
     if (commit && !rescuedTo && !issue.isPullRequest) {
         const pr = await j.tracker.publish(issue, {
@@ -69965,8 +70134,9 @@ const MAX_QUESTION = 4000;
 /**
  * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
  * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, a dashed review loop when
- * `auto_review` is on, and `current` (matched case-insensitively, like labels) styled.
+ * `retries spent` edge from each working state to the failed state, the send-backs review
+ * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
+ * styled.
  */
 function pipelineDiagram(config, current) {
     const nodes = new Map();
@@ -69993,13 +70163,12 @@ function pipelineDiagram(config, current) {
     if (completionState)
         node(completionState);
     const failed = failedState ? node(failedState) : null;
-    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const [from, to, label] of sendBackEdges(config)) {
+        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
+    }
     for (const a of automations) {
         for (const state of a.states) {
             const from = node(state);
-            if (reviewer && a.profile !== reviewer) {
-                edges.add(`${from} -.->|"${mermaidText(`${reviewer} FAIL`, MAX_PROFILE_LABEL)}"| ${from}`);
-            }
             if (failed && failed !== from)
                 edges.add(`${from} -.->|"retries spent"| ${failed}`);
         }
@@ -70016,32 +70185,74 @@ function pipelineDiagram(config, current) {
     }
     return lines.join('\n');
 }
-/** A Markdown table of the record's stages, oldest first; every cell is escaped and capped. */
+/**
+ * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
+ * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
+ * `move_state` may send the work back to a state whose automation leads into its own (the
+ * agent may name any earlier state; the one step back is what a reviewer's send-back is).
+ * None when `max_review_rounds` is 1: the first send-back escalates instead.
+ */
+function sendBackEdges(config) {
+    if (config.agent.maxReviewRounds <= 1)
+        return [];
+    const automations = config.automations.filter((a) => a.enabled);
+    const out = [];
+    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const a of automations) {
+        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
+        for (const state of a.states) {
+            if (reviewer && a.profile !== reviewer)
+                out.push([state, state, `${reviewer} FAIL`]);
+            if (!mayMove)
+                continue;
+            for (const before of automations) {
+                if (!before.moveToState || !sameState(before.moveToState, state))
+                    continue;
+                for (const back of before.states) {
+                    if (!sameState(back, state))
+                        out.push([state, back, 'sent back']);
+                }
+            }
+        }
+    }
+    return out;
+}
+/**
+ * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
+ * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
+ * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
+ * cell is escaped and capped.
+ */
 function stageTable(record, options = {}) {
     const stages = chronological(record.stages);
     if (stages.length === 0)
         return '_No stage has run yet._';
     const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
-    const rows = stages.slice(stages.length - shown).map((s) => {
+    const first = stages.length - shown;
+    const rows = stages.slice(first).map((s, i) => {
         const cells = [
-            utcTime(s.startedAt),
+            String(first + i + 1),
             cellText(s.state),
             cellText(s.profile),
-            runKind(s),
             cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-            formatDuration(s.durationMs),
-            agentFigures(s.agent),
-            deliverable(s.handoffPath, options.blobUrl),
+            deliverable(s, options.blobUrl),
             status_view_link(cellText(s.run, 40), s.runUrl)
         ];
         return `| ${cells.join(' | ')} |`;
     });
-    const hidden = stages.length - shown;
+    const details = stages.slice(first).map((s, i) => {
+        const figures = agentFigures(s.agent);
+        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
+            (figures ? `; ${figures}` : ''));
+    });
     return [
-        ...(hidden > 0 ? [`_${hidden} earlier stage${hidden === 1 ? '' : 's'} not shown._`, ''] : []),
-        '| Started (UTC) | State | Profile | Kind | Outcome | Duration | Agent | Deliverable | Run |',
-        '|---|---|---|---|---|---|---|---|---|',
-        ...rows
+        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
+        '| # | State | Profile | Outcome | Deliverable | Run |',
+        '|---|---|---|---|---|---|',
+        ...rows,
+        ...(details.length > 0
+            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
+            : [])
     ].join('\n');
 }
 /**
@@ -70259,11 +70470,25 @@ function utcTime(iso) {
 }
 // Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
 const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
-function deliverable(path, blobUrl) {
+// A commit id, nothing else: it becomes part of the link's path.
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/**
+ * The deliverable linked at its commit, by its file name less the timestamp (which is in the
+ * details) to keep the column narrow; its path where there is no link.
+ */
+function deliverable(s, blobUrl) {
+    const path = s.handoffPath;
     if (!path)
         return '';
-    const linkable = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..');
-    return linkable ? status_view_link(cellText(path.split('/').pop()), blobUrl(path)) : cellText(path);
+    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
+        ? safeUrl(blobUrl(String(s.commit), path))
+        : null;
+    if (!url)
+        return cellText(path);
+    return `[${cellText(path
+        .split('/')
+        .pop()
+        ?.replace(/^[^_]*_/, ''))}](${url})`;
 }
 function status_view_link(text, url) {
     const safe = safeUrl(url);
@@ -75387,6 +75612,57 @@ function createGitHubClient(opts) {
     return { octokit, requests: () => sent };
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/github-commits.js
+
+
+const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) { commit { oid } }
+}`;
+const isGraphqlFailure = (e) => e instanceof Error && e.name === 'GraphqlResponseError';
+class GitHubCommitSigner {
+    octokit;
+    where;
+    constructor(octokit, where) {
+        this.octokit = octokit;
+        this.where = where;
+    }
+    async createCommit(c) {
+        const doing = `create the stage's commit on ${c.branch}`;
+        try {
+            const data = await this.octokit.graphql(CREATE_COMMIT, {
+                input: {
+                    branch: {
+                        repositoryNameWithOwner: `${this.where.owner}/${this.where.repo}`,
+                        branchName: c.branch
+                    },
+                    expectedHeadOid: c.expectedHeadOid,
+                    message: { headline: c.headline, ...(c.body ? { body: c.body } : {}) },
+                    fileChanges: c.fileChanges
+                },
+                // Sent twice, the second finds the branch moved by the first: the caller sees its
+                // own change there and takes it.
+                request: { idempotent: true }
+            });
+            return { kind: 'ok', oid: data.createCommitOnBranch.commit.oid };
+        }
+        catch (e) {
+            if (isGraphqlFailure(e)) {
+                const errors = e.errors ?? [];
+                if (errors.some((x) => x.type === 'STALE_DATA'))
+                    return { kind: 'moved' };
+                const said = errors.map((x) => x.message ?? x.type ?? '').join('; ');
+                const hint = errors.some((x) => x.type === 'FORBIDDEN')
+                    ? '; the token needs `permissions: contents: write`'
+                    : '';
+                return { kind: 'refused', why: `GitHub refused to ${doing}: ${said}${hint}` };
+            }
+            const err = explainFailure(e, doing, 'contents: write');
+            const transient = err instanceof GitHubUnavailableError || err instanceof GitHubRateLimitedError;
+            return { kind: transient ? 'transient' : 'refused', why: messageOf(err) };
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/label-states.js
 // On GitHub every state is a label, matched case-insensitively (itervox's convention). These
 // pure rules read the state from an issue's labels and compute the labels after a move.
@@ -75423,6 +75699,7 @@ function labelsAfterMove(labels, states, to) {
 
 
 
+
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const github_MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
@@ -75449,6 +75726,10 @@ class GitHubTracker {
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
         return this.countRequests();
+    }
+    /** Has GitHub create (and sign) stage commits, through this client's requests. */
+    commitSigner() {
+        return new GitHubCommitSigner(this.octokit, this.where);
     }
     get where() {
         return { owner: this.owner, repo: this.repo };
@@ -75787,11 +76068,13 @@ const NEEDS_ATTENTION_LABEL = 'needs-attention';
 // labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
 // Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
 
+
 const ALLOWED = ['admin', 'maintain', 'write'];
 async function authorizeActor(o) {
-    const who = JSON.stringify(o.actor);
     if (!o.actor)
         return { allowed: false, reason: 'the event names no actor to authorise' };
+    // The login as GitHub shows it; whoever shows the reason escapes it.
+    const who = `@${oneLine(o.actor)}`;
     if (isBot(o.actor, o.actorType)) {
         const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
         // An app's bot is not a collaborator, so the list is the whole decision for bots.
@@ -75896,10 +76179,7 @@ class GitHubPort {
             issueRef: issue.identifier,
             marker: STATUS_MARKER,
             ...(this.o.warning ? { warning: this.o.warning } : {}),
-            blobUrl: (path) => {
-                const at = [...record.stages].reverse().find((s) => s.handoffPath === path)?.commit ?? 'HEAD';
-                return this.blobUrl(at, path);
-            }
+            blobUrl: (commit, path) => this.blobUrl(commit, path)
         });
         // The marker line is added by the API wrapper.
         const body = status.split('\n').slice(1).join('\n');
@@ -76495,7 +76775,8 @@ async function stageJob(s, signal) {
             repo: s.workspace,
             baseBranch: config.workspace.baseBranch ?? defaultBranch,
             auth,
-            fetched
+            fetched,
+            ...(s.signCommits ? { signer: api.commitSigner() } : {})
         }),
         run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
         workDir,
@@ -76549,7 +76830,7 @@ async function stageJob(s, signal) {
             ...configWarnings,
             ...r.warnings
         ],
-        ...(r.next ? { status: statusOf(r, config) } : {})
+        ...(r.next ? { status: statusOf(r, config, tracker) } : {})
     });
 }
 /**
@@ -76622,10 +76903,11 @@ function reportOf(r, s) {
         withheld: r.withheld
     };
 }
-function statusOf(r, config) {
+function statusOf(r, config, tracker) {
     if (!r.record)
         return undefined;
-    return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${stageTable(r.record)}`;
+    const table = stageTable(r.record, { blobUrl: (c, p) => tracker.blobUrl(c, p) });
+    return `### Pipeline\n\n\`\`\`mermaid\n${pipelineDiagram(config, r.record.state)}\n\`\`\`\n\n${table}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/action/main-step.js
