@@ -76980,6 +76980,7 @@ async function mainStep() {
 
 
 
+
 /**
  * The `post:` step, for a stage context that post.ts found unfinished. When the main step was
  * cancelled or timed out before its stage was published, this ends the agent's process group
@@ -77074,7 +77075,9 @@ async function finish(path) {
             baseBranch: defaultBranch,
             ...(token
                 ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
-                : {})
+                : {}),
+            // The step's inputs are the main step's: its commits are signed the same way.
+            ...(booleanInput('sign-commits') ? { signer: tracker.commitSigner() } : {})
         });
         const prepared = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created };
         const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`;
@@ -77085,6 +77088,8 @@ async function finish(path) {
         else {
             pushed = published.commit;
             const ref = published.rescuedTo ?? ctx.branch;
+            if ('notice' in published && published.notice)
+                core_info(published.notice);
             core_info(`pushed ${pushed.slice(0, 12)} to ${ref}`);
             if (done.handoffPath)
                 where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`;

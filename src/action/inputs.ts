@@ -95,7 +95,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
 }
 
-function booleanInput(name: string): boolean {
+export function booleanInput(name: string): boolean {
   const text = (core.getInput(name) || 'false').toLowerCase()
   if (text !== 'true' && text !== 'false') {
     throw new UserError(`input ${name} is "${text}"; use true or false`)

@@ -12,6 +12,7 @@ import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { failureLine } from './failure-line.js'
+import { booleanInput } from './inputs.js'
 import { cellText } from '../pipeline/untrusted-text.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { renderSummary, type StageReport } from './report.js'
@@ -122,7 +123,9 @@ async function finish(path: string): Promise<void> {
       baseBranch: defaultBranch,
       ...(token
         ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
-        : {})
+        : {}),
+      // The step's inputs are the main step's: its commits are signed the same way.
+      ...(booleanInput('sign-commits') ? { signer: tracker.commitSigner() } : {})
     })
     const prepared = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
     const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`
@@ -132,6 +135,7 @@ async function finish(path: string): Promise<void> {
     } else {
       pushed = published.commit
       const ref = published.rescuedTo ?? ctx.branch
+      if ('notice' in published && published.notice) core.info(published.notice)
       core.info(`pushed ${pushed.slice(0, 12)} to ${ref}`)
       if (done.handoffPath) where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`
     }

@@ -143,4 +143,23 @@ describe('sign-commits: true', () => {
     expect(git(p.sb.origin, 'log', '-1', '--format=%cn', BRANCH)).toBe('github-actions[bot]')
     expect(git(p.sb.origin, 'ls-tree', BRANCH, 'tools/hi.sh')).toMatch(/^100755 /)
   })
+
+  it('signs the partial the post step pushes after the main step was killed', async () => {
+    const p = (current = await startPipeline())
+    checkoutShallow(p.sb)
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { ITERVOX_FAKE_AGENT_MODE: 'hang-ignore-term' },
+      inputs: { 'sign-commits': 'true', 'show-agent-output': 'true' },
+      interrupt: { when: /agent output/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    const post = await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })
+    expect(post.code).toBe(0)
+    expect(p.gh.violations).toEqual([])
+    expect(mutations(p)).toHaveLength(1)
+    expect(git(p.sb.origin, 'log', '-1', '--format=%cn <%ce>', BRANCH)).toBe(GITHUB)
+    const files = git(p.sb.origin, 'ls-tree', '-r', '--name-only', BRANCH).split('\n')
+    expect(files.some((f) => /\.partial\.md$/.test(f))).toBe(true)
+  })
 })
