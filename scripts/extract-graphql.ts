@@ -33,7 +33,7 @@ import {
 
 /** The documents the action sends: src/tracker/github.ts and src/tracker/github-commits.ts. */
 const DOCUMENTS = [
-  'query { viewer { login } }',
+  'query { viewer { login databaseId } }',
   `mutation ($id: ID!, $body: String!) {
     updatePullRequest(input: { pullRequestId: $id, body: $body }) { pullRequest { number } }
     markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }

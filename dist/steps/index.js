@@ -50363,6 +50363,14 @@ function identityInput(name, text) {
     }
     return { name: m[1].trim(), email: m[2] };
 }
+/**
+ * The commit identity of the token in use, as GitHub links commits to accounts: its login and
+ * `<id>+<login>@users.noreply.github.com` (an App's `my-app[bot]`, or a person's).
+ */
+async function tokenIdentity(api) {
+    const { login, databaseId } = await api.viewer();
+    return { name: login, email: `${databaseId}+${login}@users.noreply.github.com` };
+}
 
 ;// CONCATENATED MODULE: ./.build/action/inputs.js
 
@@ -50389,8 +50397,12 @@ function readSettings(env = process.env) {
         throw new errors_UserError(`input isolation is "${isolation}"; use user or none`);
     }
     const author = identityInput('commit-author', getInput('commit-author'));
-    // An App's bot that writes the commits makes them too, unless told otherwise.
-    const committer = identityInput('commit-committer', getInput('commit-committer')) ?? author;
+    const committer = identityInput('commit-committer', getInput('commit-committer'));
+    // The runner fills job-token with the job's GITHUB_TOKEN; a github-token other than it is
+    // an App's or a person's, whose identity the stage asks for when it needs it.
+    const jobToken = getInput('job-token');
+    if (jobToken)
+        core_setSecret(jobToken);
     const repository = required(env, 'GITHUB_REPOSITORY');
     const [owner, repo, ...rest] = repository.split('/');
     if (!owner || !repo || rest.length > 0) {
@@ -50411,6 +50423,7 @@ function readSettings(env = process.env) {
         agentUser: getInput('agent-user') || DEFAULT_AGENT_USER,
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
+        ownToken: !jobToken || jobToken === token,
         repository: { owner, repo },
         eventName: required(env, 'GITHUB_EVENT_NAME'),
         eventPath: required(env, 'GITHUB_EVENT_PATH'),
@@ -75715,6 +75728,7 @@ class GitHubTracker {
     owner;
     repo;
     states;
+    whoAmI;
     constructor(opts) {
         const client = createGitHubClient(opts);
         this.octokit = client.octokit;
@@ -76002,11 +76016,14 @@ class GitHubTracker {
     }
     /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
     async viewerLogin() {
-        const data = await this.call('read who the token acts as', 'metadata: read', () => this.octokit.graphql('query { viewer { login } }', {
-            // A query changes nothing.
-            request: { idempotent: true }
-        }));
-        return data.viewer.login;
+        return (await this.viewer()).login;
+    }
+    /** Who the token acts as: an App's bot (`my-app[bot]`), a user, or github-actions[bot]. */
+    async viewer() {
+        this.whoAmI ??= this.call('read who the token acts as', 'metadata: read', () => this.octokit.graphql('query { viewer { login databaseId } }', 
+        // A query changes nothing.
+        { request: { idempotent: true } })).then((data) => data.viewer);
+        return this.whoAmI;
     }
     /**
      * Edits the living comment for `marker` in place, or creates it. Pass what `findComment`
@@ -76652,6 +76669,7 @@ async function readRegularFile(objects, commit, path) {
 
 
 
+
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000;
@@ -76751,6 +76769,10 @@ async function stageJob(s, signal) {
         chain: s.chain,
         ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
     });
+    // Stage commits are by the token's own identity unless the inputs name one: the job's token
+    // is github-actions[bot]; another token (an App's bot, a person) is asked who it is.
+    const author = s.author ?? (s.ownToken ? undefined : await tokenIdentity(api));
+    const committer = s.committer ?? author;
     const workDir = (0,external_node_path_namespaceObject.join)(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`);
     let isolation;
     const isolate = () => (isolation ??= isolationFor(s).then((iso) => {
@@ -76788,8 +76810,8 @@ async function stageJob(s, signal) {
         signal,
         killGraceMs: CANCEL_GRACE_MS,
         dryRun: s.dryRun,
-        ...(s.author ? { author: s.author } : {}),
-        ...(s.committer ? { committer: s.committer } : {}),
+        ...(author ? { author } : {}),
+        ...(committer ? { committer } : {}),
         log: info,
         onStart: ({ issue, state, plan, branch, recovered }) => {
             info(`${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +

@@ -17,3 +17,14 @@ export function identityInput(name: string, text: string): Identity | undefined 
   }
   return { name: m[1].trim(), email: m[2] }
 }
+
+/**
+ * The commit identity of the token in use, as GitHub links commits to accounts: its login and
+ * `<id>+<login>@users.noreply.github.com` (an App's `my-app[bot]`, or a person's).
+ */
+export async function tokenIdentity(api: {
+  viewer(): Promise<{ login: string; databaseId: number }>
+}): Promise<Identity> {
+  const { login, databaseId } = await api.viewer()
+  return { name: login, email: `${databaseId}+${login}@users.noreply.github.com` }
+}

@@ -22,9 +22,11 @@ export interface Settings {
   /** `user`: the agent runs as a second Unix user, `agentUser`; `none`: as the runner's. */
   isolation: IsolationMode
   agentUser: string
-  /** Who stage commits are by, and who made them; absent: github-actions[bot]. */
+  /** Who stage commits are by, and who made them; absent: the token's own identity. */
   author?: Identity
   committer?: Identity
+  /** github-token is the job's own GITHUB_TOKEN, whose identity is github-actions[bot]. */
+  ownToken: boolean
   repository: { owner: string; repo: string }
   eventName: string
   eventPath: string
@@ -59,8 +61,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new UserError(`input isolation is "${isolation}"; use user or none`)
   }
   const author = identityInput('commit-author', core.getInput('commit-author'))
-  // An App's bot that writes the commits makes them too, unless told otherwise.
-  const committer = identityInput('commit-committer', core.getInput('commit-committer')) ?? author
+  const committer = identityInput('commit-committer', core.getInput('commit-committer'))
+  // The runner fills job-token with the job's GITHUB_TOKEN; a github-token other than it is
+  // an App's or a person's, whose identity the stage asks for when it needs it.
+  const jobToken = core.getInput('job-token')
+  if (jobToken) core.setSecret(jobToken)
   const repository = required(env, 'GITHUB_REPOSITORY')
   const [owner, repo, ...rest] = repository.split('/')
   if (!owner || !repo || rest.length > 0) {
@@ -81,6 +86,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     agentUser: core.getInput('agent-user') || DEFAULT_AGENT_USER,
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
+    ownToken: !jobToken || jobToken === token,
     repository: { owner, repo },
     eventName: required(env, 'GITHUB_EVENT_NAME'),
     eventPath: required(env, 'GITHUB_EVENT_PATH'),

@@ -22,6 +22,7 @@ import { maskedSecrets } from './masked-secrets.js'
 import { CONTEXT_STATE } from './saved-context.js'
 import { readEventOnce, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
+import { tokenIdentity } from './identity-input.js'
 import type { StageReport } from './report.js'
 import { loadWorkflowAt } from './workflow-source.js'
 
@@ -139,6 +140,11 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
   })
 
+  // Stage commits are by the token's own identity unless the inputs name one: the job's token
+  // is github-actions[bot]; another token (an App's bot, a person) is asked who it is.
+  const author = s.author ?? (s.ownToken ? undefined : await tokenIdentity(api))
+  const committer = s.committer ?? author
+
   const workDir = join(s.runnerTemp, 'itervox-handoff', `${s.runId}-${s.runAttempt}-${issueNumber}`)
   let isolation: Promise<Isolation> | undefined
   const isolate = () =>
@@ -179,8 +185,8 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
-    ...(s.author ? { author: s.author } : {}),
-    ...(s.committer ? { committer: s.committer } : {}),
+    ...(author ? { author } : {}),
+    ...(committer ? { committer } : {}),
     log: info,
     onStart: ({ issue, state, plan, branch, recovered }) => {
       info(

@@ -75,6 +75,7 @@ export class GitHubTracker {
   private readonly owner: string
   private readonly repo: string
   private readonly states: string[]
+  private whoAmI: Promise<{ login: string; databaseId: number }> | undefined
 
   constructor(opts: GitHubTrackerOptions) {
     const client = createGitHubClient(opts)
@@ -414,13 +415,19 @@ export class GitHubTracker {
 
   /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
   async viewerLogin(): Promise<string> {
-    const data = await this.call('read who the token acts as', 'metadata: read', () =>
-      this.octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }', {
+    return (await this.viewer()).login
+  }
+
+  /** Who the token acts as: an App's bot (`my-app[bot]`), a user, or github-actions[bot]. */
+  async viewer(): Promise<{ login: string; databaseId: number }> {
+    this.whoAmI ??= this.call('read who the token acts as', 'metadata: read', () =>
+      this.octokit.graphql<{ viewer: { login: string; databaseId: number } }>(
+        'query { viewer { login databaseId } }',
         // A query changes nothing.
-        request: { idempotent: true }
-      })
-    )
-    return data.viewer.login
+        { request: { idempotent: true } }
+      )
+    ).then((data) => data.viewer)
+    return this.whoAmI
   }
 
   /**

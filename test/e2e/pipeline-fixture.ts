@@ -13,6 +13,8 @@ export interface PipelineOptions {
   reviewer?: string
   /** Extra files on the default branch. */
   files?: Record<string, string>
+  /** Who the fake GitHub says the token is (default github-actions[bot]). */
+  tokenLogin?: string
 }
 
 export function workflowMd(o: PipelineOptions = {}): string {
@@ -97,7 +99,12 @@ export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> 
     ...profileFiles(),
     ...o.files
   })
-  const gh = await startFakeGitHub({ owner: OWNER, repo: REPO, originDir: sb.origin })
+  const gh = await startFakeGitHub({
+    owner: OWNER,
+    repo: REPO,
+    originDir: sb.origin,
+    ...(o.tokenLogin ? { tokenLogin: o.tokenLogin } : {})
+  })
   gh.addCollaborator('ada', 'write')
   gh.addCollaborator('tim', 'triage')
   const issue = gh.addIssue({

@@ -145,6 +145,35 @@ describe('a stage run by the bundled action', () => {
     )
   })
 
+  it("commits as an App token's bot, asking GitHub once who the token is, and as github-actions[bot] with the job's token", async () => {
+    const p = await pipeline({ tokenLogin: 'my-app[bot]' })
+    checkoutShallow(p.sb)
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      inputs: { 'github-token': 'ghs_app_installation', 'job-token': 'ghs_job_own' }
+    })
+    expect(run.outputs.outcome).toBe('succeeded')
+    expect(p.gh.violations).toEqual([])
+    const who = git(p.sb.origin, 'log', '-1', '--format=%an <%ae>|%cn', 'refs/heads/itervox/1')
+    expect(who).toMatch(
+      /^my-app\[bot\] <\d+\+my-app\[bot\]@users\.noreply\.github\.com>\|my-app\[bot\]$/
+    )
+    expect(p.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1)
+
+    const q = await pipeline()
+    checkoutShallow(q.sb)
+    const own = await runAction('main', q.sb, q.gh, {
+      ...labeled(q),
+      inputs: { 'github-token': 'ghs_job_own', 'job-token': 'ghs_job_own' }
+    })
+    expect(own.outputs.outcome).toBe('succeeded')
+    expect(git(q.sb.origin, 'log', '-1', '--format=%an', 'refs/heads/itervox/1')).toBe(
+      'github-actions[bot]'
+    )
+    expect(q.gh.requests.filter((r) => r.path === '/graphql')).toEqual([])
+    await q.gh.stop()
+  })
+
   it('works in an empty workspace, with no checkout before it', async () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, labeled(p))

@@ -86,7 +86,7 @@ export async function answerGraphql(
   }
   let violation: string | undefined
   const rootValue = {
-    viewer: () => ({ login: state.tokenUser.login }),
+    viewer: () => ({ login: state.tokenUser.login, databaseId: state.tokenUser.id }),
     updatePullRequest: ({ input }: { input: { pullRequestId: string; body?: string | null } }) => {
       const pr = pullByNode(state, input.pullRequestId)
       if (input.body !== undefined && input.body !== null) pr.body = input.body
