@@ -708,13 +708,6 @@ function readEvent(path) {
     }
     return value;
 }
-let read;
-/** readEvent, once per process: the main step's first line and its stage read one payload. */
-function readEventOnce(path) {
-    if (read?.path !== path)
-        read = { path, payload: readEvent(path) };
-    return read.payload;
-}
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
@@ -888,14 +881,17 @@ function startLine(env) {
     ];
     return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
 }
-/** The issue the event names, if it names one; the stage reports any problem with it. */
+/**
+ * The issue the event names, if it names one; the stage reports any problem with it. The stage's
+ * code is another bundle (dist/steps), so it reads the payload again: a file of a few KB.
+ */
 function issueOf(env, event) {
     const path = env.GITHUB_EVENT_PATH;
     if (!path)
         return undefined;
     const input = (name) => env[`INPUT_${name.toUpperCase()}`]?.trim() || undefined;
     try {
-        const trigger = triggerFromEvent(event, readEventOnce(path), {
+        const trigger = triggerFromEvent(event, readEvent(path), {
             issue: input('issue'),
             state: input('state')
         });

@@ -76142,7 +76142,6 @@ class GitHubPort {
     states;
     /** Per issue: the marked comments by this token's identity, and the living status comment. */
     seen = new Map();
-    identity;
     constructor(o) {
         this.o = o;
         this.api = o.api;
@@ -76297,8 +76296,8 @@ class GitHubPort {
         const bots = marked.filter((c) => c.bot);
         if (bots.every((c) => c.author === ACTIONS_BOT))
             return bots;
-        this.identity ??= this.api.viewerLogin();
-        const me = (await this.identity).toLowerCase();
+        // The tracker asks once and keeps the answer.
+        const me = (await this.api.viewerLogin()).toLowerCase();
         return bots.filter((c) => c.author.toLowerCase() === me);
     }
 }
@@ -76434,13 +76433,6 @@ function readEvent(path) {
         throw new errors_UserError(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
     }
     return value;
-}
-let read;
-/** readEvent, once per process: the main step's first line and its stage read one payload. */
-function readEventOnce(path) {
-    if (read?.path !== path)
-        read = { path, payload: readEvent(path) };
-    return read.payload;
 }
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
@@ -76699,7 +76691,7 @@ async function stageJob(s, signal) {
         ...r
     }).value;
     const info = (line) => core_info(secrets.redact(line).text);
-    const trigger = triggerFromEvent(s.eventName, readEventOnce(s.eventPath), {
+    const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
         issue: s.issue,
         state: s.state
     });

@@ -73,14 +73,6 @@ export function readEvent(path: string): Payload {
   return value
 }
 
-let read: { path: string; payload: Payload } | undefined
-
-/** readEvent, once per process: the main step's first line and its stage read one payload. */
-export function readEventOnce(path: string): Payload {
-  if (read?.path !== path) read = { path, payload: readEvent(path) }
-  return read.payload
-}
-
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.

@@ -20,7 +20,7 @@ import { GitHubPort } from '../tracker/github-port.js'
 import { AgentLogEcho } from './agent-log.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { CONTEXT_STATE } from './saved-context.js'
-import { readEventOnce, triggerFromEvent } from './event.js'
+import { readEvent, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import { tokenIdentity } from './identity-input.js'
 import type { StageReport } from './report.js'
@@ -61,7 +61,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     }).value
   const info = (line: string) => core.info(secrets.redact(line).text)
 
-  const trigger = triggerFromEvent(s.eventName, readEventOnce(s.eventPath), {
+  const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
     issue: s.issue,
     state: s.state
   })

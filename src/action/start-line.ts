@@ -1,4 +1,4 @@
-import { readEventOnce, triggerFromEvent } from './event.js'
+import { readEvent, triggerFromEvent } from './event.js'
 
 // Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
 // left out of the line, which is printed before any secret is masked.
@@ -24,13 +24,16 @@ export function startLine(env: NodeJS.ProcessEnv): string {
   return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`
 }
 
-/** The issue the event names, if it names one; the stage reports any problem with it. */
+/**
+ * The issue the event names, if it names one; the stage reports any problem with it. The stage's
+ * code is another bundle (dist/steps), so it reads the payload again: a file of a few KB.
+ */
 function issueOf(env: NodeJS.ProcessEnv, event: string): string | undefined {
   const path = env.GITHUB_EVENT_PATH
   if (!path) return undefined
   const input = (name: string) => env[`INPUT_${name.toUpperCase()}`]?.trim() || undefined
   try {
-    const trigger = triggerFromEvent(event, readEventOnce(path), {
+    const trigger = triggerFromEvent(event, readEvent(path), {
       issue: input('issue'),
       state: input('state')
     })

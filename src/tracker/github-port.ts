@@ -47,7 +47,6 @@ export class GitHubPort implements Tracker {
   private readonly states: string[]
   /** Per issue: the marked comments by this token's identity, and the living status comment. */
   private readonly seen = new Map<number, { keys: Set<string>; living: LivingComment | null }>()
-  private identity: Promise<string> | undefined
 
   constructor(private readonly o: GitHubPortOptions) {
     this.api = o.api
@@ -228,8 +227,8 @@ export class GitHubPort implements Tracker {
   private async byOurIdentity(marked: MarkedComment[]): Promise<MarkedComment[]> {
     const bots = marked.filter((c) => c.bot)
     if (bots.every((c) => c.author === ACTIONS_BOT)) return bots
-    this.identity ??= this.api.viewerLogin()
-    const me = (await this.identity).toLowerCase()
+    // The tracker asks once and keeps the answer.
+    const me = (await this.api.viewerLogin()).toLowerCase()
     return bots.filter((c) => c.author.toLowerCase() === me)
   }
 }
