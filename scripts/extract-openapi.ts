@@ -20,6 +20,7 @@ const OPERATIONS = [
   'GET /repos/{owner}/{repo}/actions/permissions',
   'GET /repos/{owner}/{repo}/actions/permissions/workflow',
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
+  'GET /repos/{owner}/{repo}/issues',
   'GET /repos/{owner}/{repo}/issues/{issue_number}',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',
   'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',

@@ -2,6 +2,7 @@ import { basename } from 'node:path'
 import { sameState } from '../config/lookup.js'
 import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import type { WorkflowConfig } from '../config/types.js'
+import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
 
 export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
@@ -17,9 +18,6 @@ const AGENT_SECRETS: Record<AgentCliName, string> = {
   gemini: 'GEMINI_API_KEY'
 }
 
-// Above the agent's own deadline, so the action can still commit a partial and report.
-const JOB_OVERHEAD_MINUTES = 15
-
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
  * example workflow: one job per stage, started by a label that starts an automation, a
@@ -31,7 +29,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   // A JSON array inside a single-quoted expression string, where a quote is written twice.
   const labels = JSON.stringify(startStates(config)).replace(/'/g, "''")
   const clis = agentClis(config)
-  const minutes = Math.ceil(config.agent.turnTimeoutMs / 60_000)
+  const minutes = stageJobMinutes(config)
   const lines = [
     '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
     "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
@@ -94,8 +92,8 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '    concurrency:',
     '      group: itervox-${{ github.event.issue.number || github.event.pull_request.number || github.event.client_payload.issue || inputs.issue }}',
     '      cancel-in-progress: false',
-    `    # agent.turn_timeout_ms (${minutes} minutes) and time to commit what the agent left.`,
-    `    timeout-minutes: ${minutes + JOB_OVERHEAD_MINUTES}`,
+    `    # agent.turn_timeout_ms (${minutes.agent} minutes) and time to commit what the agent left.`,
+    `    timeout-minutes: ${minutes.job}`,
     '    steps:',
     '      # The action fetches the issue branch and pushes with its own token; no credential',
     '      # is left in .git for the agent to find.',

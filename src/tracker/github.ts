@@ -9,6 +9,8 @@ import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
 
+type IssueData = Awaited<ReturnType<Octokit['rest']['issues']['get']>>['data']
+
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
 const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none']
@@ -122,6 +124,36 @@ export class GitHubTracker {
         throw e
       }
     })
+    return this.issueFrom(data)
+  }
+
+  /**
+   * The open issues and pull requests carrying `label`, 100 to a request. (GitHub matches
+   * label names in any case, as states are matched.)
+   */
+  async openIssuesLabelled(
+    label: string
+  ): Promise<Array<Issue | { number: number; problem: string }>> {
+    const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () =>
+      this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+        ...this.where,
+        state: 'open',
+        labels: label,
+        per_page: 100
+      })
+    )
+    return list.map((data) => {
+      try {
+        return this.issueFrom(data)
+      } catch (e) {
+        // One issue's labels (two states, say) are that issue's problem, not the listing's.
+        if (e instanceof UserError) return { number: data.number, problem: e.message }
+        throw e
+      }
+    })
+  }
+
+  private issueFrom(data: IssueData): Issue {
     const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
     return {
       id: String(data.number),

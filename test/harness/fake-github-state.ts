@@ -342,6 +342,11 @@ export class GitHubState {
     return this.commentList.find((c) => c.id === id)
   }
 
+  /** Every issue and pull request, newest first (GitHub's default order for a listing). */
+  issueRecords(): IssueRecord[] {
+    return [...this.issues.values()].sort((a, b) => b.number - a.number)
+  }
+
   pullRecords(): Array<IssueRecord & { pull: PullRecord }> {
     return [...this.issues.values()].filter(
       (i): i is IssueRecord & { pull: PullRecord } => i.pull !== undefined
