@@ -5,6 +5,7 @@ import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
+import { GitHubRefs } from './github-refs.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
@@ -96,6 +97,11 @@ export class GitHubTracker {
   /** Has GitHub create (and sign) stage commits, through this client's requests. */
   commitSigner(): GitHubCommitSigner {
     return new GitHubCommitSigner(this.octokit, this.where)
+  }
+
+  /** Records kept as refs in the repository, through this client's requests. */
+  refs(): GitHubRefs {
+    return new GitHubRefs(this.octokit, this.where)
   }
 
   private get where(): { owner: string; repo: string } {

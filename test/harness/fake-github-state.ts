@@ -10,6 +10,7 @@ import type {
   Role,
   UserRecord
 } from './github-objects.js'
+import type { RunRecord } from './fake-github-git.js'
 
 export interface RepoOptions {
   /** Repository owner login; default `octo-org`. */
@@ -107,6 +108,8 @@ export class GitHubState {
   readonly repoRecord: RepoRecord
   readonly tokenUser: UserRecord
   readonly dispatches: Dispatch[] = []
+  /** Workflow runs by id, for `GET /actions/runs/{run_id}`; tests add them with `setRun`. */
+  readonly runs = new Map<number, RunRecord>()
   readonly actionsSettings: ActionsSettings = {
     enabled: true,
     allowedActions: 'all',
@@ -279,6 +282,11 @@ export class GitHubState {
 
   repoLabels(): LabelRecord[] {
     return [...this.labelsByKey.values()]
+  }
+
+  /** Adds or changes a workflow run (the run of a stage, as GitHub reports it). */
+  setRun(id: number, status: RunRecord['status'], conclusion: string | null = null): void {
+    this.runs.set(id, { id, status, conclusion })
   }
 
   // ---- what the routes use -----------------------------------------------------------------
