@@ -2,13 +2,16 @@
 // automation is read once (its status comment's record), and what its record says it is owed
 // (stage-owed.ts) is started by the same repository_dispatch the pipeline's own wake-up sends,
 // once per owed step even when two reconciles overlap: a claim is taken before the dispatch.
-import { sameState } from '../config/lookup.js'
+import { knownStates, sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
+import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { owedWake } from '../pipeline/stage-owed.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import type { GitHubTracker } from './github.js'
-import type { GitHubPort } from './github-port.js'
+import { refClaims } from './dispatch-claims.js'
+import { GitHubTracker } from './github.js'
+import type { GitHubClientOptions } from './github-client.js'
+import { GitHubPort } from './github-port.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
 export interface DispatchClaims {
@@ -115,6 +118,53 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
     failed: failedIssues.size,
     requests: api.requestCount - first
   }
+}
+
+export interface RepositoryReconcile {
+  config: WorkflowConfig
+  client: GitHubClientOptions
+  owner: string
+  repo: string
+  serverUrl: string
+  /** Who claims wake-ups: the run's id, or `cli`. */
+  by: string
+  /** A tree the repository has (the default branch head's); asked of the API when absent. */
+  tree?: string
+  dryRun: boolean
+  log: (line: string) => void
+  /** Default: the stage job's timeout, as init writes it. */
+  staleAfterMs?: number
+  now?: () => Date
+}
+
+/** The reconcile for one repository, with the GitHub client, port and claims it needs. */
+export function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSummary> {
+  const api = new GitHubTracker({
+    ...o.client,
+    owner: o.owner,
+    repo: o.repo,
+    states: knownStates(o.config)
+  })
+  const port = new GitHubPort({
+    api,
+    config: o.config,
+    owner: o.owner,
+    repo: o.repo,
+    serverUrl: o.serverUrl,
+    runId: o.by,
+    runUrl: o.serverUrl,
+    chain: 'dispatch'
+  })
+  const refs = api.refs()
+  const claims = refClaims({
+    refs,
+    tree: async () =>
+      o.tree ?? refs.treeOf(await api.branchHead((await api.getRepo()).defaultBranch)),
+    by: o.by,
+    staleAfterMs: o.staleAfterMs ?? stageJobMinutes(o.config).job * 60_000,
+    ...(o.now ? { now: o.now } : {})
+  })
+  return reconcileIssues({ api, port, config: o.config, claims, dryRun: o.dryRun, log: o.log })
 }
 
 /** The summary line both the action and the CLI end with. */

@@ -202,6 +202,16 @@ export class GitHubTracker {
     return { defaultBranch: data.default_branch, fork: data.fork }
   }
 
+  /** The commit the branch points at (one request). */
+  async branchHead(branch: string): Promise<string> {
+    const { data } = await this.call(`read the head of ${branch}`, 'contents: read', () =>
+      this.octokit.rest.git.listMatchingRefs({ ...this.where, ref: `heads/${branch}` })
+    )
+    const head = data.find((r) => r.ref === `refs/heads/${branch}`)
+    if (!head) throw new UserError(`branch ${branch} does not exist in ${this.owner}/${this.repo}`)
+    return head.object.sha
+  }
+
   async getPull(number: number): Promise<PullInfo> {
     const data = await this.call(
       `read pull request #${number}`,
