@@ -8,7 +8,7 @@ import { identityInput } from './identity-input.js'
 type ChainMode = 'dispatch' | 'label' | 'none'
 
 /** `stage` runs the stage the event is for; `reconcile` starts every stage the records owe. */
-export type ActionMode = 'stage' | 'reconcile'
+type ActionMode = 'stage' | 'reconcile'
 
 /** Everything the action reads from its inputs and the runner, checked once, in one place. */
 export interface Settings {

@@ -10,6 +10,9 @@ export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1'
 
+/** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
+const RECONCILE_CRON = '*/15 * * * *'
+
 // The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
 // OPENAI_API_KEY it sends no key at all).
 const AGENT_SECRETS: Record<AgentCliName, string> = {
@@ -61,6 +64,10 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '  # workflow, but a repository_dispatch does.',
     '  repository_dispatch:',
     `    types: [${DISPATCH_TYPE}]`,
+    '  # Every 15 minutes (best effort: GitHub may run it late, or skip it under load), the',
+    '  # reconcile job starts what an event missed.',
+    '  schedule:',
+    `    - cron: '${RECONCILE_CRON}'`,
     '',
     '# The job token may push the issue branch, send the dispatch, open the pull request, and',
     '# change labels and comments. Nothing else.',
@@ -128,9 +135,33 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '          issue: ${{ inputs.issue || github.event.client_payload.issue }}',
     '          state: ${{ inputs.state || github.event.client_payload.state }}',
     '          chain: dispatch',
+    '',
+    ...reconcileJob(),
     ''
   ]
   return lines.join('\n')
+}
+
+/**
+ * The scheduled job: no agent, no checkout, a few requests per issue in a state that starts a
+ * stage. It starts, once each, the stages a lost label event or wake-up left unstarted.
+ */
+function reconcileJob(): string[] {
+  return [
+    '  reconcile:',
+    "    if: github.event_name == 'schedule'",
+    '    runs-on: ubuntu-latest',
+    '    # One reconcile at a time; an overlapping one would still start each stage once.',
+    '    concurrency:',
+    '      group: itervox-reconcile',
+    '      cancel-in-progress: false',
+    '    timeout-minutes: 10',
+    '    steps:',
+    '      - name: Start the stages events missed',
+    `        uses: ${ACTION_REF}`,
+    '        with:',
+    '          mode: reconcile'
+  ]
 }
 
 // The label list of a job's `if:`, as actionsWorkflow writes it.

@@ -23,7 +23,7 @@ export interface DispatchClaims {
   drop(issue: number, key: string): Promise<void>
 }
 
-export interface ReconcileInput {
+interface ReconcileInput {
   api: GitHubTracker
   /** Reads each issue's record and sends its wake-up, as a stage's job does. */
   port: GitHubPort
@@ -45,7 +45,7 @@ export interface ReconcileSummary {
   requests: number
 }
 
-export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
+async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
   const { api, log } = o
   const first = api.requestCount
   const held = o.dryRun ? [] : await o.claims.held()

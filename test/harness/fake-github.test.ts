@@ -53,6 +53,7 @@ describe('fake GitHub: its answers conform to the OpenAPI description', () => {
     await expectStatus('GET', `${R}/collaborators/alice/permission`, 200)
     await expectStatus('GET', `${R}/issues/${issue}`, 200)
     await expectStatus('GET', `${R}/issues/${pr}`, 200)
+    await expectStatus('GET', `${R}/issues?labels=TODO&state=open`, 200)
     await expectStatus('GET', `${R}/issues/${issue}/labels`, 200)
     await expectStatus('POST', `${R}/issues/${issue}/labels`, 200, { labels: ['extra'] })
     await expectStatus('PUT', `${R}/issues/${issue}/labels`, 200, { labels: ['plan', 'bug'] })
