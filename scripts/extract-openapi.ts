@@ -20,6 +20,7 @@ const OPERATIONS = [
   'GET /repos/{owner}/{repo}/actions/permissions',
   'GET /repos/{owner}/{repo}/actions/permissions/workflow',
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
+  'GET /repos/{owner}/{repo}/issues',
   'GET /repos/{owner}/{repo}/issues/{issue_number}',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',
   'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
@@ -35,7 +36,14 @@ const OPERATIONS = [
   'POST /repos/{owner}/{repo}/pulls',
   'GET /repos/{owner}/{repo}/pulls/{pull_number}',
   'PATCH /repos/{owner}/{repo}/pulls/{pull_number}',
-  'POST /repos/{owner}/{repo}/dispatches'
+  'POST /repos/{owner}/{repo}/dispatches',
+  'GET /repos/{owner}/{repo}/actions/runs/{run_id}',
+  'POST /repos/{owner}/{repo}/git/commits',
+  'GET /repos/{owner}/{repo}/git/commits/{commit_sha}',
+  'POST /repos/{owner}/{repo}/git/refs',
+  'PATCH /repos/{owner}/{repo}/git/refs/{ref}',
+  'DELETE /repos/{owner}/{repo}/git/refs/{ref}',
+  'GET /repos/{owner}/{repo}/git/matching-refs/{ref}'
 ]
 
 /** Keywords that only document a schema; dropping them changes no validation result. */

@@ -7,8 +7,12 @@ import { identityInput } from './identity-input.js'
 
 type ChainMode = 'dispatch' | 'label' | 'none'
 
+/** `stage` runs the stage the event is for; `reconcile` starts every stage the records owe. */
+type ActionMode = 'stage' | 'reconcile'
+
 /** Everything the action reads from its inputs and the runner, checked once, in one place. */
 export interface Settings {
+  mode: ActionMode
   token: string
   workflowFile: string
   issue?: string
@@ -38,6 +42,8 @@ export interface Settings {
   runUrl: string
   runnerTemp: string
   actor: string
+  /** GITHUB_REF: for a scheduled run, the default branch (its event names no repository). */
+  ref: string
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -49,6 +55,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   core.setSecret(token)
   core.setSecret(Buffer.from(`x-access-token:${token}`).toString('base64'))
 
+  const mode = core.getInput('mode') || 'stage'
+  if (mode !== 'stage' && mode !== 'reconcile') {
+    throw new UserError(`input mode is "${mode}"; use stage or reconcile`)
+  }
   const chain = core.getInput('chain') || 'dispatch'
   if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
     throw new UserError(`input chain is "${chain}"; use dispatch, label or none`)
@@ -74,6 +84,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
   const runId = env.GITHUB_RUN_ID || '0'
   return {
+    mode,
     token,
     workflowFile: core.getInput('workflow-file') || 'WORKFLOW.md',
     issue: core.getInput('issue') || undefined,
@@ -97,7 +108,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
     runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
-    actor: env.GITHUB_ACTOR || ''
+    actor: env.GITHUB_ACTOR || '',
+    ref: env.GITHUB_REF || ''
   }
 }
 

@@ -5,6 +5,7 @@ import { readSettings } from './inputs.js'
 import { publishReport } from './outputs.js'
 import { isUnfinished } from '../pipeline/outcome.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
+import { runReconcileJob } from './reconcile-job.js'
 import { runStageJob } from './stage-job.js'
 
 /** The main step, once main.ts has said what it starts: the stage, its report and outputs. */
@@ -21,7 +22,9 @@ export async function mainStep(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'))
 
   try {
-    const report = await runStageJob(readSettings(), controller.signal)
+    const settings = readSettings()
+    if (settings.mode === 'reconcile') return await runReconcileJob(settings)
+    const report = await runStageJob(settings, controller.signal)
     core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
     await publishReport(report)
     if (isUnfinished(report.outcome)) {

@@ -2,12 +2,16 @@ import { basename } from 'node:path'
 import { sameState } from '../config/lookup.js'
 import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import type { WorkflowConfig } from '../config/types.js'
+import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
 
 export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1'
+
+/** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
+const RECONCILE_CRON = '*/15 * * * *'
 
 // The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
 // OPENAI_API_KEY it sends no key at all).
@@ -16,9 +20,6 @@ const AGENT_SECRETS: Record<AgentCliName, string> = {
   codex: 'CODEX_API_KEY',
   gemini: 'GEMINI_API_KEY'
 }
-
-// Above the agent's own deadline, so the action can still commit a partial and report.
-const JOB_OVERHEAD_MINUTES = 15
 
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
@@ -31,7 +32,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   // A JSON array inside a single-quoted expression string, where a quote is written twice.
   const labels = JSON.stringify(startStates(config)).replace(/'/g, "''")
   const clis = agentClis(config)
-  const minutes = Math.ceil(config.agent.turnTimeoutMs / 60_000)
+  const minutes = stageJobMinutes(config)
   const lines = [
     '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
     "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
@@ -63,6 +64,10 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '  # workflow, but a repository_dispatch does.',
     '  repository_dispatch:',
     `    types: [${DISPATCH_TYPE}]`,
+    '  # Every 15 minutes (best effort: GitHub may run it late, or skip it under load), the',
+    '  # reconcile job starts what an event missed.',
+    '  schedule:',
+    `    - cron: '${RECONCILE_CRON}'`,
     '',
     '# The job token may push the issue branch, send the dispatch, open the pull request, and',
     '# change labels and comments. Nothing else.',
@@ -94,8 +99,8 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '    concurrency:',
     '      group: itervox-${{ github.event.issue.number || github.event.pull_request.number || github.event.client_payload.issue || inputs.issue }}',
     '      cancel-in-progress: false',
-    `    # agent.turn_timeout_ms (${minutes} minutes) and time to commit what the agent left.`,
-    `    timeout-minutes: ${minutes + JOB_OVERHEAD_MINUTES}`,
+    `    # agent.turn_timeout_ms (${minutes.agent} minutes) and time to commit what the agent left.`,
+    `    timeout-minutes: ${minutes.job}`,
     '    steps:',
     '      # The action fetches the issue branch and pushes with its own token; no credential',
     '      # is left in .git for the agent to find.',
@@ -130,9 +135,33 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '          issue: ${{ inputs.issue || github.event.client_payload.issue }}',
     '          state: ${{ inputs.state || github.event.client_payload.state }}',
     '          chain: dispatch',
+    '',
+    ...reconcileJob(),
     ''
   ]
   return lines.join('\n')
+}
+
+/**
+ * The scheduled job: no agent, no checkout, a few requests per issue in a state that starts a
+ * stage. It starts, once each, the stages a lost label event or wake-up left unstarted.
+ */
+function reconcileJob(): string[] {
+  return [
+    '  reconcile:',
+    "    if: github.event_name == 'schedule'",
+    '    runs-on: ubuntu-latest',
+    '    # One reconcile at a time; an overlapping one would still start each stage once.',
+    '    concurrency:',
+    '      group: itervox-reconcile',
+    '      cancel-in-progress: false',
+    '    timeout-minutes: 10',
+    '    steps:',
+    '      - name: Start the stages events missed',
+    `        uses: ${ACTION_REF}`,
+    '        with:',
+    '          mode: reconcile'
+  ]
 }
 
 // The label list of a job's `if:`, as actionsWorkflow writes it.

@@ -4,6 +4,7 @@ import { demoAgentCommand } from './demo-agent.js'
 import { initCommand } from './init.js'
 import { labelsCommand } from './labels.js'
 import { promptCommand } from './prompt.js'
+import { reconcileCommand } from './reconcile.js'
 import { runCommand } from './run.js'
 import { validateCommand } from './validate.js'
 
@@ -13,6 +14,7 @@ export const commands: Record<string, Command> = {
   validate: validateCommand,
   prompt: promptCommand,
   run: runCommand,
+  reconcile: reconcileCommand,
   demo: demoCommand
 }
 

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { messageOf, restClient, type Rest } from './github-rest.js'
+import { originRepo } from './origin-repo.js'
 import { repoSettings } from './repo-settings.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
@@ -53,7 +52,7 @@ export const labelsCommand: Command = {
         'labels: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: write on the repository (e.g. GH_TOKEN=$(gh auth token))'
       )
     }
-    const repo = stringOpt(values.repo) ?? (await originRepo())
+    const repo = stringOpt(values.repo) ?? (await originRepo('labels'))
     if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
       throw new UsageError(`labels: --repo takes OWNER/NAME, not "${repo}"`, 'labels')
     }
@@ -140,25 +139,4 @@ async function createLabel(rest: Rest, label: LabelSpec): Promise<'created' | 'e
   throw new UserError(
     `labels: GitHub refused to create the label "${label.name}" in ${rest.repo} (${r.status} ${messageOf(r.data)})${hint}`
   )
-}
-
-/** owner/name from `git remote get-url origin`, in any of GitHub's URL forms. */
-async function originRepo(): Promise<string> {
-  let url: string
-  try {
-    url = (await promisify(execFile)('git', ['remote', 'get-url', 'origin'])).stdout.trim()
-  } catch {
-    throw new UsageError(
-      'labels: no --repo given and no git remote "origin" here; pass --repo OWNER/NAME',
-      'labels'
-    )
-  }
-  const m = /[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(url)
-  if (!m) {
-    throw new UsageError(
-      `labels: cannot tell the repository from origin's URL ${url.replace(/\/\/[^@/]*@/, '//')}; pass --repo OWNER/NAME`,
-      'labels'
-    )
-  }
-  return `${m[1]}/${m[2]}`
 }

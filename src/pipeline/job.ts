@@ -22,7 +22,7 @@ import type {
   Tracker,
   Workspace
 } from './ports.js'
-import { emptyRecord, type IssueRecord } from './record.js'
+import { emptyRecord, HALTED_ON_EFFECTS, type IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import { pipelineSections } from './sections.js'
 import { settleStage } from './settle.js'
@@ -113,8 +113,6 @@ export interface JobResult {
   durationMs: number
 }
 
-// How the record says a decision's effects failed (and are owed).
-const HALTED = 'the next step ('
 
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000
@@ -426,7 +424,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     })
   } catch (err) {
     const why = oneLine(messageOf(err))
-    const halted = `${HALTED}${summary}) failed: ${why}`
+    const halted = `${HALTED_ON_EFFECTS}${summary}) failed: ${why}`
     // The record still says what is owed; a re-run or the next event carries it out.
     await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined)
     await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined)
@@ -454,12 +452,12 @@ async function finishOwed(
     issue,
     effects: record.owed.effects,
     resendWakes:
-      record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED) ?? false),
+      record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
     maxFileBytes: j.config.handoff.maxFileBytes
   })
   const after: IssueRecord = { ...record }
   delete after.owed
-  const wasHalted = after.halted?.startsWith(HALTED) ?? false
+  const wasHalted = after.halted?.startsWith(HALTED_ON_EFFECTS) ?? false
   if (wasHalted) delete after.halted
   if (carried.performed > 0) {
     j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`)

@@ -108,7 +108,10 @@ function planOf(o: PlanInput): StagePlan | { skip: string } {
   const c = record.continuation
   const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state)
   if (trigger.source === 'wake' && trigger.wake) {
-    if (!sameEntry || trigger.wake.entry !== record.entry) {
+    // The entry after the record's, in a state the record did not see the issue enter, is the
+    // reconcile's wake-up for a person's move whose label event started nothing.
+    const unseen = !sameEntry && trigger.wake.entry === record.entry + 1
+    if (!unseen && (!sameEntry || trigger.wake.entry !== record.entry)) {
       return { skip: `the wake-up was for an earlier entry into "${state}"` }
     }
   }

@@ -170,6 +170,9 @@ const issueRecordSchema = z.object({
 })
 export type IssueRecord = z.infer<typeof issueRecordSchema>
 
+/** How the record's `halted` says a decision's effects failed (and are owed). */
+export const HALTED_ON_EFFECTS = 'the next step ('
+
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 export function parseRecord(value: unknown): IssueRecord | null {
   const parsed = issueRecordSchema.safeParse(value)

@@ -5,9 +5,12 @@ import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
+import { GitHubRefs } from './github-refs.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
+
+type IssueData = Awaited<ReturnType<Octokit['rest']['issues']['get']>>['data']
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
@@ -96,6 +99,11 @@ export class GitHubTracker {
     return new GitHubCommitSigner(this.octokit, this.where)
   }
 
+  /** Records kept as refs in the repository, through this client's requests. */
+  refs(): GitHubRefs {
+    return new GitHubRefs(this.octokit, this.where)
+  }
+
   private get where(): { owner: string; repo: string } {
     return { owner: this.owner, repo: this.repo }
   }
@@ -122,6 +130,36 @@ export class GitHubTracker {
         throw e
       }
     })
+    return this.issueFrom(data)
+  }
+
+  /**
+   * The open issues and pull requests carrying `label`, 100 to a request. (GitHub matches
+   * label names in any case, as states are matched.)
+   */
+  async openIssuesLabelled(
+    label: string
+  ): Promise<Array<Issue | { number: number; problem: string }>> {
+    const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () =>
+      this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+        ...this.where,
+        state: 'open',
+        labels: label,
+        per_page: 100
+      })
+    )
+    return list.map((data) => {
+      try {
+        return this.issueFrom(data)
+      } catch (e) {
+        // One issue's labels (two states, say) are that issue's problem, not the listing's.
+        if (e instanceof UserError) return { number: data.number, problem: e.message }
+        throw e
+      }
+    })
+  }
+
+  private issueFrom(data: IssueData): Issue {
     const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
     return {
       id: String(data.number),
@@ -162,6 +200,16 @@ export class GitHubTracker {
       this.octokit.rest.repos.get(this.where)
     )
     return { defaultBranch: data.default_branch, fork: data.fork }
+  }
+
+  /** The commit the branch points at (one request). */
+  async branchHead(branch: string): Promise<string> {
+    const { data } = await this.call(`read the head of ${branch}`, 'contents: read', () =>
+      this.octokit.rest.git.listMatchingRefs({ ...this.where, ref: `heads/${branch}` })
+    )
+    const head = data.find((r) => r.ref === `refs/heads/${branch}`)
+    if (!head) throw new UserError(`branch ${branch} does not exist in ${this.owner}/${this.repo}`)
+    return head.object.sha
   }
 
   async getPull(number: number): Promise<PullInfo> {

@@ -208,7 +208,7 @@ describe('itervox-handoff CLI (dist)', () => {
     const bad = await cli(repo, ['frobnicate'])
     expect(bad.code).toBe(2)
     expect(last(bad.stderr)).toBe(
-      'unknown command "frobnicate"; the commands are init, labels, validate, prompt, run, demo'
+      'unknown command "frobnicate"; the commands are init, labels, validate, prompt, run, reconcile, demo'
     )
     const flag = await cli(repo, ['validate', '--wokflow', 'x'])
     expect(flag.code).toBe(2)

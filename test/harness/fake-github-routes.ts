@@ -241,6 +241,21 @@ export function routes(
       return { status: 200, body: permissionJson(roots, state.user(username), role) }
     },
 
+    'GET /repos/{owner}/{repo}/issues': (req) => {
+      // Open issues by default; `labels` is a comma-separated list the issue must carry all of,
+      // matched as GitHub matches label names, in any case.
+      const wanted = (req.query.labels ?? '')
+        .split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter((l) => l !== '')
+      const which = req.query.state ?? 'open'
+      const list = state
+        .issueRecords()
+        .filter((i) => which === 'all' || i.state === which)
+        .filter((i) => wanted.every((l) => i.labels.includes(l)))
+      return page(list, req, issueOut)
+    },
+
     'GET /repos/{owner}/{repo}/issues/{issue_number}': (req) => {
       const i = issueParam(req)
       return i ? { status: 200, body: issueOut(i) } : notFound()

@@ -10,6 +10,7 @@ import type {
   Role,
   UserRecord
 } from './github-objects.js'
+import type { RunRecord } from './fake-github-git.js'
 
 export interface RepoOptions {
   /** Repository owner login; default `octo-org`. */
@@ -107,6 +108,8 @@ export class GitHubState {
   readonly repoRecord: RepoRecord
   readonly tokenUser: UserRecord
   readonly dispatches: Dispatch[] = []
+  /** Workflow runs by id, for `GET /actions/runs/{run_id}`; tests add them with `setRun`. */
+  readonly runs = new Map<number, RunRecord>()
   readonly actionsSettings: ActionsSettings = {
     enabled: true,
     allowedActions: 'all',
@@ -281,6 +284,11 @@ export class GitHubState {
     return [...this.labelsByKey.values()]
   }
 
+  /** Adds or changes a workflow run (the run of a stage, as GitHub reports it). */
+  setRun(id: number, status: RunRecord['status'], conclusion: string | null = null): void {
+    this.runs.set(id, { id, status, conclusion })
+  }
+
   // ---- what the routes use -----------------------------------------------------------------
 
   recordDispatch(eventType: string, clientPayload: Record<string, unknown>): void {
@@ -340,6 +348,11 @@ export class GitHubState {
 
   findComment(id: number): CommentRecord | undefined {
     return this.commentList.find((c) => c.id === id)
+  }
+
+  /** Every issue and pull request, newest first (GitHub's default order for a listing). */
+  issueRecords(): IssueRecord[] {
+    return [...this.issues.values()].sort((a, b) => b.number - a.number)
   }
 
   pullRecords(): Array<IssueRecord & { pull: PullRecord }> {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { GitHubState, type RepoOptions } from './fake-github-state.js'
 import { answerGraphql } from './fake-github-graphql.js'
+import { gitRoutes } from './fake-github-git.js'
 import { errorReply, notFound, routes, type Reply, type Route } from './fake-github-routes.js'
 import { OpenApiSubset } from './openapi.js'
 
@@ -137,11 +138,14 @@ export class FakeGitHub extends GitHubState {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     this.server = server
     this.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    this.routeTable = routes(
-      this,
-      { api: this.base, html: this.opts.htmlUrl ?? 'https://github.com' },
-      { draftPullRequests: this.opts.draftPullRequests ?? true, originDir: this.opts.originDir }
-    )
+    const roots = { api: this.base, html: this.opts.htmlUrl ?? 'https://github.com' }
+    this.routeTable = {
+      ...routes(this, roots, {
+        draftPullRequests: this.opts.draftPullRequests ?? true,
+        originDir: this.opts.originDir
+      }),
+      ...gitRoutes(this, roots, this.opts.originDir, this.runs)
+    }
     return this
   }
 

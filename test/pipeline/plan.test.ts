@@ -85,6 +85,33 @@ describe('planStage', () => {
     })
   })
 
+  it("starts the entry after the record's on a wake-up for a state the record never saw entered", () => {
+    // A person moved the issue to Todo and the label event started nothing: the reconcile wakes
+    // the next entry.
+    const record: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Done',
+      entry: 3,
+      stages: [stage({ entry: 3, state: 'Done' })]
+    }
+    expect(planStage(input(record, { source: 'wake', wake: { entry: 4 } }))).toMatchObject({
+      entry: 4,
+      newEntry: true,
+      kind: 'work',
+      attempt: 0
+    })
+    expect(planStage(input(emptyRecord(), { source: 'wake', wake: { entry: 1 } }))).toMatchObject({
+      entry: 1,
+      newEntry: true
+    })
+    // Any other entry is no wake-up of ours for this state.
+    for (const entry of [3, 5]) {
+      expect(planStage(input(record, { source: 'wake', wake: { entry } }))).toEqual({
+        skip: 'the wake-up was for an earlier entry into "Todo"'
+      })
+    }
+  })
+
   it('a local run follows the continuation too', () => {
     const c = {
       state: 'Todo',

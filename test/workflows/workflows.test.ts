@@ -30,12 +30,14 @@ interface Workflow {
   jobs: Record<string, Job>
 }
 
-function load(file: string): { workflow: Workflow; job: Job } {
+function load(file: string): { workflow: Workflow; job: Job; reconcile: Job } {
   const workflow = parse(readFileSync(join(DIR, file), 'utf8')) as Workflow
-  const jobs = Object.values(workflow.jobs)
-  const [job] = jobs
-  if (!job || jobs.length !== 1) throw new Error(`${file} should have one job, not ${jobs.length}`)
-  return { workflow, job }
+  const names = Object.keys(workflow.jobs)
+  const { stage: job, reconcile } = workflow.jobs
+  if (!job || !reconcile || names.length !== 2) {
+    throw new Error(`${file} should have the jobs stage and reconcile, not ${names.join(', ')}`)
+  }
+  return { workflow, job, reconcile }
 }
 
 const ACTION_INPUTS = Object.keys(
@@ -125,8 +127,25 @@ describe.each([
           state: expect.objectContaining({ required: false, type: 'string' })
         }
       },
-      repository_dispatch: { types: [DISPATCH_TYPE] }
+      repository_dispatch: { types: [DISPATCH_TYPE] },
+      schedule: [{ cron: '*/15 * * * *' }]
     })
+  })
+
+  it('reconciles on the schedule only, one at a time, with the action in reconcile mode', () => {
+    const { reconcile } = load(file)
+    const written = (parse(actionsWorkflow(SEED)) as Workflow).jobs.reconcile!
+    expect(reconcile.if).toBe("github.event_name == 'schedule'")
+    expect(reconcile.concurrency).toEqual(written.concurrency)
+    expect(reconcile.concurrency).toEqual({
+      group: 'itervox-reconcile',
+      'cancel-in-progress': false
+    })
+    const step = reconcile.steps.find((s) => s.uses === 'itervox/handoff-action@v1')
+    expect(step?.with).toMatchObject({ mode: 'reconcile' })
+    expect(ACTION_INPUTS).toEqual(expect.arrayContaining(Object.keys(step?.with ?? {})))
+    // No agent: no checkout, no CLI, no model key.
+    expect(JSON.stringify(reconcile)).not.toMatch(/checkout|npm install|ANTHROPIC/)
   })
 
   it('filters in `if:` on the pipeline state labels and on needs-input replies by people', () => {

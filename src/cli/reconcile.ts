@@ -1,0 +1,72 @@
+import { UserError } from '../errors.js'
+import { reconcileRepository, summaryLine } from '../tracker/github-reconcile.js'
+import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
+import { originRepo } from './origin-repo.js'
+import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
+
+const USAGE = `
+Usage: itervox-handoff reconcile [--repo OWNER/NAME] [--dry-run] [--workflow FILE]
+
+Starts every stage the GitHub repository's issues are owed, as the scheduled reconcile job
+does: for each open issue in a state that starts an automation, reads the record in its status
+comment, and when no stage ran for the issue's current entry (a label event that started
+nothing, a lost wake-up, a queued stage), or a decision's effects were never carried out, sends
+the repository_dispatch the pipeline's own wake-up sends. A claim ref in the repository
+(refs/itervox/dispatch/...) makes each wake-up go out once, even when two reconciles overlap.
+Prints one line per issue and a summary of issues looked at, stages started and requests made.
+
+The token comes from GITHUB_TOKEN or GH_TOKEN (e.g. GH_TOKEN=$(gh auth token)); it needs
+Issues: read and Contents: write. GITHUB_API_URL names another API root (GitHub Enterprise
+Server).
+
+Options:
+  --repo OWNER/NAME  the repository (default: the one git remote origin points at)
+  --dry-run          print what would be started; claim and send nothing
+  --workflow FILE    the workflow file (default: the WORKFLOW.md here or in the nearest
+                     folder above, up to the repository's top level)
+  -h, --help         show this help
+`
+
+export const reconcileCommand: Command = {
+  summary: 'start the stages GitHub issues are owed (lost label events, lost wake-ups)',
+  usage: USAGE,
+  async run(argv) {
+    const { values, help } = parseCommandArgs('reconcile', USAGE, argv, {
+      repo: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      workflow: { type: 'string' }
+    })
+    if (help) return 0
+    const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)))
+    if (config.tracker.kind !== 'github') {
+      throw new UserError(
+        `reconcile: tracker.kind is "${config.tracker.kind}"; reconcile starts stages of GitHub issues, so set it to github`
+      )
+    }
+    const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN
+    if (!token) {
+      throw new UserError(
+        'reconcile: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: read and Contents: write on the repository (e.g. GH_TOKEN=$(gh auth token))'
+      )
+    }
+    const repo = stringOpt(values.repo) ?? (await originRepo('reconcile'))
+    const [owner, name, ...rest] = repo.split('/')
+    if (!owner || !name || rest.length > 0 || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+      throw new UsageError(`reconcile: --repo takes OWNER/NAME, not "${repo}"`, 'reconcile')
+    }
+    const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com'
+    const dryRun = values['dry-run'] === true
+    const summary = await reconcileRepository({
+      config,
+      client: { token, apiUrl, userAgent: 'itervox-handoff-cli' },
+      owner,
+      repo: name,
+      serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
+      by: 'cli',
+      dryRun,
+      log: (line) => process.stdout.write(`${line}\n`)
+    })
+    process.stdout.write(`${summaryLine(summary, dryRun)}\n`)
+    return summary.failed > 0 ? 1 : 0
+  }
+}

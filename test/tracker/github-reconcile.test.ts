@@ -1,0 +1,213 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { knownStates } from '../../src/config/lookup.js'
+import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
+import { planStage } from '../../src/pipeline/plan.js'
+import { emptyRecord, type IssueRecord, type StageRecord } from '../../src/pipeline/record.js'
+import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubPort } from '../../src/tracker/github-port.js'
+import {
+  reconcileRepository,
+  summaryLine,
+  type RepositoryReconcile
+} from '../../src/tracker/github-reconcile.js'
+import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
+import { cleanup, makeOrigin, type Origin } from '../git/repos.js'
+import { seedConfig } from '../pipeline/pipeline-config.js'
+
+const config = seedConfig()
+let origin: Origin
+let fake: FakeGitHub
+
+const stage = (over: Partial<StageRecord> = {}): StageRecord => ({
+  entry: 1,
+  state: 'Todo',
+  profile: 'researcher',
+  kind: 'work',
+  attempt: 0,
+  round: 0,
+  outcome: 'succeeded',
+  reason: 'done',
+  run: '10/1',
+  startedAt: '2026-11-30T00:00:00.000Z',
+  durationMs: 1,
+  ...over
+})
+// The researcher's stage in Todo decided to move the issue to Researching and wake its stage.
+const decided: IssueRecord = {
+  ...emptyRecord(),
+  state: 'Researching',
+  entry: 2,
+  transitions: 1,
+  stages: [stage()],
+  owed: {
+    run: '10/1',
+    effects: [
+      { kind: 'move', from: 'Todo', to: 'Researching' },
+      { kind: 'wake', state: 'Researching', entry: 2 }
+    ]
+  }
+}
+
+function api(): GitHubTracker {
+  return new GitHubTracker({
+    token: 't',
+    apiUrl: fake.url,
+    owner: 'octo-org',
+    repo: 'demo',
+    states: knownStates(config),
+    secondMs: 1
+  })
+}
+
+/** Writes the record as a stage's job does: the status comment, by the job token's bot. */
+async function saveRecord(issue: number, record: IssueRecord): Promise<void> {
+  const tracker = api()
+  const port = new GitHubPort({
+    api: tracker,
+    config,
+    owner: 'octo-org',
+    repo: 'demo',
+    serverUrl: 'https://github.com',
+    runId: '10',
+    runUrl: 'https://github.com/octo-org/demo/actions/runs/10',
+    chain: 'dispatch'
+  })
+  const found = await tracker.getIssue(String(issue))
+  await port.loadRecord(found)
+  await port.saveRecord(found, record)
+}
+
+function reconcile(over: Partial<RepositoryReconcile> = {}) {
+  const lines: string[] = []
+  const run = reconcileRepository({
+    config,
+    client: { token: 't', apiUrl: fake.url, secondMs: 1 },
+    owner: 'octo-org',
+    repo: 'demo',
+    serverUrl: 'https://github.com',
+    by: 'run 7',
+    dryRun: false,
+    log: (l) => lines.push(l),
+    ...over
+  })
+  return run.then((summary) => ({ summary, lines }))
+}
+
+const woken = () =>
+  fake.dispatches.map((d) => {
+    expect(d.eventType).toBe(DISPATCH_TYPE)
+    return d.clientPayload
+  })
+const claims = () =>
+  execFileSync('git', ['--git-dir', origin.dir, 'for-each-ref', '--format=%(refname)'])
+    .toString()
+    .split('\n')
+    .filter((r) => r.startsWith('refs/itervox/dispatch/'))
+
+beforeEach(async () => {
+  origin = makeOrigin()
+  fake = await startFakeGitHub({ originDir: origin.dir })
+})
+
+afterEach(async () => {
+  expect(fake.violations).toEqual([])
+  await fake.stop()
+  cleanup()
+})
+
+describe('reconcile of GitHub issues', () => {
+  it('repairs a lost label event: the wake-up it sends starts the new entry, once', async () => {
+    const n = fake.addIssue({ title: 'Add CSV export', labels: ['Todo'] })
+    const { summary, lines } = await reconcile()
+    expect(woken()).toEqual([{ issue: String(n), state: 'Todo', entry: 1 }])
+    expect(lines[0]).toMatch(
+      /^#1 Todo: started Todo, entry 1 \(no stage started on entering "Todo"\); \d+ requests$/
+    )
+    expect(summary).toMatchObject({ issues: 1, started: 1, failed: 0 })
+    expect(summaryLine(summary, false)).toBe(
+      `reconcile: 1 issues looked at, 1 stages started, ${summary.requests} requests`
+    )
+    // The job this wake-up starts runs the stage of entry 1, as a label event's would.
+    const plan = planStage({
+      config,
+      record: emptyRecord(),
+      state: 'Todo',
+      automation: config.automations[0]!,
+      trigger: { source: 'wake', actorIsBot: true, wake: { entry: 1 } },
+      runId: '11',
+      chain: 'dispatch'
+    })
+    expect(plan).toMatchObject({ entry: 1, newEntry: true, profile: 'researcher' })
+
+    // The next reconcile finds the claim: the job has not run yet, so nothing is sent again.
+    const again = await reconcile()
+    expect(woken()).toHaveLength(1)
+    expect(again.lines[0]).toMatch(/another reconcile started Todo, entry 1/)
+  })
+
+  it('sends one wake-up for a decision whose effects were never carried out', async () => {
+    const n = fake.addIssue({ title: 'Add CSV export', labels: ['Todo'] })
+    await saveRecord(n, decided)
+    const { summary } = await reconcile()
+    // The job finishes the move first, then runs the stage the wake-up was for.
+    expect(woken()).toEqual([{ issue: String(n), state: 'Researching', entry: 2 }])
+    expect(summary.started).toBe(1)
+  })
+
+  it('sends nothing for an entry whose stage finished, and drops its served claim', async () => {
+    const n = fake.addIssue({ title: 'Add CSV export', labels: ['Researching'] })
+    await saveRecord(n, decided)
+    await reconcile()
+    expect(woken()).toHaveLength(1)
+    expect(claims()).toEqual([`refs/itervox/dispatch/${n}/2`])
+    // The woken job ran the stage of entry 2.
+    await saveRecord(n, {
+      ...decided,
+      stages: [...decided.stages, stage({ entry: 2, state: 'Researching', run: '11/1' })]
+    })
+    const { summary, lines } = await reconcile()
+    expect(woken()).toHaveLength(1)
+    expect(lines[0]).toMatch(/nothing to start \(a stage finished for this entry\)/)
+    expect(summary).toMatchObject({ issues: 1, started: 0 })
+    expect(claims()).toEqual([])
+  })
+
+  it('two overlapping reconciles start each owed stage once', async () => {
+    const issues = [1, 2, 3].map(() => fake.addIssue({ title: 'x', labels: ['Todo'] }))
+    const [a, b] = await Promise.all([reconcile({ by: 'run 7' }), reconcile({ by: 'run 8' })])
+    expect(
+      woken()
+        .map((p) => p.issue)
+        .sort()
+    ).toEqual(issues.map(String))
+    expect(a!.summary.started + b!.summary.started).toBe(3)
+  })
+
+  it('takes over a claim older than a stage job may take, and sends the lost wake-up again once', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['Todo'] })
+    const t0 = Date.UTC(2026, 11, 1)
+    await reconcile({ now: () => new Date(t0), staleAfterMs: 60_000 })
+    await reconcile({ now: () => new Date(t0 + 60_000) })
+    expect(woken()).toHaveLength(1)
+    const later = () => new Date(t0 + 60_001)
+    await Promise.all([
+      reconcile({ now: later, staleAfterMs: 60_000, by: 'run 8' }),
+      reconcile({ now: later, staleAfterMs: 60_000, by: 'run 9' })
+    ])
+    expect(woken()).toEqual([1, 2].map(() => ({ issue: String(n), state: 'Todo', entry: 1 })))
+  })
+
+  it('prints what a dry run would start and claims and sends nothing', async () => {
+    fake.addIssue({ title: 'x', labels: ['Todo'] })
+    const { summary, lines } = await reconcile({ dryRun: true })
+    expect(lines[0]).toBe(
+      '#1 Todo: would start Todo, entry 1 (no stage started on entering "Todo")'
+    )
+    expect(summaryLine(summary, true)).toMatch(
+      /^reconcile: 1 issues looked at, 1 would start, \d+ requests$/
+    )
+    expect(woken()).toEqual([])
+    expect(claims()).toEqual([])
+  })
+})
