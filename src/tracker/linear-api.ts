@@ -325,14 +325,18 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** How long until the spent budget is back: `retry-after` seconds, or the reset's epoch. */
+/**
+ * How long until the spent budget is back: `retry-after` seconds, else the reset (epoch ms) of
+ * whichever budget, requests or complexity, has nothing left.
+ */
 function rateLimitWait(headers: Headers): number {
   const after = Number(headers.get('retry-after'))
   if (after > 0) return after * 1000
-  const resets = ['x-ratelimit-requests-reset', 'x-ratelimit-complexity-reset']
-    .map((h) => Number(headers.get(h)))
-    .filter((n) => n > 0)
-    // Linear gives epoch milliseconds; a value in seconds is taken as such.
-    .map((n) => (n < 1e12 ? n * 1000 : n) - Date.now())
-  return Math.max(0, ...resets)
+  const budgets = ['requests', 'complexity'].map((b) => ({
+    spent: headers.get(`x-ratelimit-${b}-remaining`) === '0',
+    reset: Number(headers.get(`x-ratelimit-${b}-reset`))
+  }))
+  const spent = budgets.filter((b) => b.spent && b.reset > 0)
+  const reset = Math.max(0, ...(spent.length ? spent : budgets).map((b) => b.reset || 0))
+  return Math.max(0, reset - Date.now())
 }

@@ -69,8 +69,15 @@ export class LinearTracker implements Tracker {
     }
     const names = team.states.nodes.map((s) => s.name)
     const ids = new Map<string, string>()
+    const t = o.config.tracker
+    // terminal_states has defaults (Closed, Cancelled, ...) no one team has all of: a terminal
+    // state the team lacks is one no issue can be in, so only the states stages move to must exist.
+    const optional = (state: string) =>
+      t.terminalStates.some((x) => sameState(x, state)) &&
+      ![t.completionState, t.failedState].some((x) => x !== undefined && sameState(x, state))
     for (const state of knownStates(o.config)) {
       const match = team.states.nodes.find((s) => sameState(s.name, state))
+      if (!match && optional(state)) continue
       if (!match) {
         const hint = didYouMean(state, names) || `; its states are ${names.join(', ')}`
         throw new UserError(
