@@ -12,7 +12,7 @@ import { MemoryRecordStore } from '../harness/memory-record-store.js'
 
 const SEED = 'test/fixtures/workflows/seed/WORKFLOW.md'
 
-export function linearSeedConfig(teamKey = 'ENG'): WorkflowConfig {
+function linearSeedConfig(teamKey = 'ENG'): WorkflowConfig {
   const { config } = loadWorkflowFile(SEED, { LINEAR_API_KEY: 'lin_api_seed' })
   return { ...config, tracker: { ...config.tracker, projectSlug: teamKey } }
 }
