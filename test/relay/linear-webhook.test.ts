@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto'
+import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { triggerFromEvent } from '../../src/action/event.js'
 import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
 import relayWorker, { linearRelay } from '../../src/relay/linear-webhook.js'
 import { FAULTS, startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
+import { ROOT } from '../harness/action-run.js'
 import { toDispatchEvent } from '../harness/events.js'
 
 const SECRET = 'lin_wh_test-signing-secret'
@@ -261,5 +263,24 @@ describe('Linear webhook relay', () => {
       body: { relayed: false, reason: 'the relay needs a GitHub token with contents: write' }
     })
     expect(fake.dispatches).toHaveLength(1)
+  })
+  it('works as the one file the build writes for deployment', async () => {
+    const built = (await import(join(ROOT, 'dist/relay/index.js'))) as {
+      linearRelay: typeof linearRelay
+    }
+    relay = built.linearRelay({
+      secret: SECRET,
+      githubToken: TOKEN,
+      repository: 'octo-org/demo',
+      githubApiUrl: fake.url,
+      log: (line) => logs.push(line)
+    })
+    const event = stateChange({ identifier: 'ENG-8' })
+    const forged = await send(delivery(event, { signature: sign('{}') }))
+    expect(forged.status).toBe(401)
+    expect((await send(delivery(event))).body.relayed).toBe(true)
+    expect(fake.dispatches).toEqual([
+      { eventType: DISPATCH_TYPE, clientPayload: { issue: 'ENG-8', state: 'In Progress' } }
+    ])
   })
 })
