@@ -1,7 +1,7 @@
 // Bundles each entry point with ncc into dist/ (or the folder given as the first argument).
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { rmSync, readFileSync, writeFileSync, chmodSync } from 'node:fs'
+import { rmSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -39,6 +39,22 @@ async function node(...args) {
   }
 }
 
+/**
+ * The Linear webhook relay is deployed as one file to platforms that run web-standard
+ * JavaScript, not Node: tsc's output of its one dependency-free module is that file, with no
+ * bundler around it. Reports whether it is still free of imports.
+ */
+function relay() {
+  const text = readFileSync(join(js, 'relay', 'linear-webhook.js'), 'utf8')
+  if (/^\s*import\b|\brequire\(|\bimport\(/m.test(text)) {
+    console.error('src/relay/linear-webhook.ts must import nothing: it is deployed as one file')
+    return false
+  }
+  mkdirSync(join(out, 'relay'), { recursive: true })
+  writeFileSync(join(out, 'relay', 'index.js'), text)
+  return true
+}
+
 rmSync(out, { recursive: true, force: true })
 rmSync(js, { recursive: true, force: true })
 let built = false
@@ -59,7 +75,7 @@ try {
     const bundles = Object.entries(entries).map(([name, entry]) =>
       node(...ncc, join(js, entry), '-o', join(out, name), '-q')
     )
-    built = (await Promise.all(bundles)).every(Boolean)
+    built = (await Promise.all(bundles)).every(Boolean) && relay()
   }
 } finally {
   rmSync(js, { recursive: true, force: true })

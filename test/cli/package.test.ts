@@ -68,6 +68,7 @@ describe('the published package', () => {
         'dist/cli/index.js',
         'dist/main/index.js',
         'dist/post/index.js',
+        'dist/relay/index.js',
         'dist/steps/index.js'
       ])
     )
