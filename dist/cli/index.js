@@ -7841,6 +7841,13 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
 /***/ 181:
 /***/ ((module) => {
 
@@ -7855,10 +7862,206 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 
 /***/ }),
 
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
 /***/ 9896:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 7540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 2467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 8500:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 
 /***/ }),
 
@@ -7880,6 +8083,27 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 3193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
@@ -16448,106 +16672,1560 @@ exports.visit = visit;
 exports.visitAsync = visitAsync;
 
 
-/***/ })
+/***/ }),
 
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
+/***/ 5353:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-;// CONCATENATED MODULE: ./.build/config/source-map.js
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FV: () => (/* binding */ agentEnvironment),
+/* harmony export */   Rx: () => (/* binding */ isRunnerVariable),
+/* harmony export */   b0: () => (/* binding */ parentIdentity)
+/* harmony export */ });
+// The runner's tokens and the files through which a step talks to the runner. An agent that
+// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
+// and post-step state (security.md rules 3 and 8).
+const RUNNER_NAMES = new Set([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'GH_ENTERPRISE_TOKEN',
+    'GITHUB_ENTERPRISE_TOKEN',
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY'
+]);
+// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
+// action input, `github-token` included.
+const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
+/** True for a variable the agent must never see. Names are compared case-insensitively. */
+function isRunnerVariable(name) {
+    const upper = name.toUpperCase();
+    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
+}
+/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
+function parentIdentity(parent) {
+    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
+}
+// Not secrets, and what programs need to run at all, speak the user's language and reach the
+// network through the runner's proxy.
+const BASE_NAMES = new Set([
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
+]);
+function isBaseName(name) {
+    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
+}
+/**
+ * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
+ * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
+ * pass, never a runner variable; HOME and the other identity variables are the caller's; the
+ * agent contract variables are set over anything inherited. Everything else the job holds (a
+ * cloud key, an npm token, the runner's context) stays out unless a profile names it.
+ */
+function agentEnvironment(parent, contract, opts) {
+    const allowed = new Set(opts.allowed);
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value === undefined || isRunnerVariable(name))
+            continue;
+        if (isBaseName(name) || allowed.has(name))
+            env[name] = value;
+    }
+    const identity = {
+        HOME: opts.home,
+        USER: opts.user,
+        LOGNAME: opts.logname,
+        TMPDIR: opts.tmpdir,
+        SHELL: opts.shell
+    };
+    for (const [name, value] of Object.entries(identity))
+        if (value !== undefined)
+            env[name] = value;
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
+}
+
+
+/***/ }),
+
+/***/ 105:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ AGENT_OUTCOMES)
+/* harmony export */ });
+/** Every way one agent run can end. */
+const AGENT_OUTCOMES = [
+    'succeeded',
+    'failed',
+    'stalled',
+    'timed_out',
+    'cancelled',
+    'input_required',
+    'rate_limited'
+];
+
+
+/***/ }),
+
+/***/ 6278:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ DAEMON_TRIGGER_TYPES),
+/* harmony export */   Pe: () => (/* binding */ SCHEMA_1_KEYS),
+/* harmony export */   nF: () => (/* binding */ DAEMON_ONLY_KEYS)
+/* harmony export */ });
+/**
+ * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
+ * one WORKFLOW.md can serve both.
+ */
+const DAEMON_ONLY_KEYS = {
+    root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
+    tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
+    workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
+    agent: [
+        'max_concurrent_agents',
+        'max_concurrent_agents_by_state',
+        'backend',
+        'read_timeout_ms',
+        'max_retry_backoff_ms',
+        'max_automation_queue_length',
+        'reviewer_profiles',
+        'review_quorum',
+        'reviewer_prompt',
+        'inline_input',
+        'pr_footer',
+        'pause_dispatch_when_any_in_state',
+        'merge_strategy',
+        'merge_block_labels',
+        'allow_unchecked_merge',
+        'transport_error_patterns',
+        'rate_limit_error_patterns',
+        'rate_limit_error_patterns_mode',
+        'backend_fallback',
+        'max_switches_per_issue_per_window',
+        'switch_window_hours',
+        'switch_revert_hours',
+        'ssh_hosts',
+        'ssh_strict_host_checking',
+        'dispatch_strategy',
+        'deps_analyzer_profile',
+        'available_models',
+        'base_branch'
+    ],
+    profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
+    automation: ['filter'],
+    handoff: []
+};
+const REMOVED_IN_2 = 'is not allowed in itervox_schema_version 2; remove it';
+/** Keys schema 2 rejects outright, with what to do instead. */
+const SCHEMA_1_KEYS = {
+    agent: { agent_mode: REMOVED_IN_2, enable_agent_teams: REMOVED_IN_2 },
+    profile: {
+        prompt: 'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
+    }
+};
+/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
+const DAEMON_TRIGGER_TYPES = [
+    'cron',
+    'input_required',
+    'tracker_comment_added',
+    'issue_moved_to_backlog',
+    'run_failed',
+    'pr_opened',
+    'pr_merged',
+    'rate_limited',
+    'blockers_resolved'
+];
+
+
+/***/ }),
+
+/***/ 8738:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   YC: () => (/* binding */ editDistance),
+/* harmony export */   au: () => (/* binding */ didYouMean),
+/* harmony export */   kp: () => (/* binding */ closest)
+/* harmony export */ });
+/* harmony import */ var _source_map_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4907);
+
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment), so `trackr` is one
+ * edit from `tracker` and `mvoe_state` one from `move_state`.
+ */
+function editDistance(a, b) {
+    // Every row holds b.length + 1 distances, so each index below is in range.
+    let prevPrev = [];
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                best = Math.min(best, prevPrev[j - 2] + 1);
+            }
+            row.push(best);
+        }
+        prevPrev = prev;
+        prev = row;
+    }
+    return prev[b.length];
+}
+/** The candidate closest to `input` (ignoring case), if it is close enough to be a typo. */
+function closest(input, candidates) {
+    const wanted = input.toLowerCase();
+    const limit = wanted.length <= 3 ? 1 : wanted.length <= 6 ? 2 : 3;
+    let best;
+    let bestDistance = limit + 1;
+    for (const candidate of candidates) {
+        const other = candidate.toLowerCase();
+        if (Math.abs(other.length - wanted.length) >= bestDistance)
+            continue;
+        const distance = editDistance(wanted, other);
+        if (distance < bestDistance) {
+            best = candidate;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+/** `; did you mean "x"?` when a candidate is close, else ''. */
+function didYouMean(input, candidates) {
+    const match = closest(input, candidates);
+    return match === undefined ? '' : `; did you mean ${(0,_source_map_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(match)}?`;
+}
+
+
+/***/ }),
+
+/***/ 2406:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   SE: () => (/* binding */ repoRootOf),
+/* harmony export */   ee: () => (/* binding */ repoRelativeDir),
+/* harmony export */   v6: () => (/* binding */ readRepoFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var _files_read_capped_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2528);
+
+
+
+/** The nearest folder at or above `dir` that holds `.git`; `dir` itself when there is none. */
+function repoRootOf(dir) {
+    for (let current = dir;; current = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(current)) {
+        if ((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(current, '.git')))
+            return current;
+        if ((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(current) === current)
+            return dir;
+    }
+}
+// Profile files (SOUL.md, INSTRUCTIONS.md) become prompt text: a few KiB each.
+const REPO_FILE_MAX_BYTES = 1024 * 1024;
+/**
+ * A repository-relative file's text, or null when it is missing or (through a symlink)
+ * outside the repository. A FileRefused when it is there but not a regular file, or too large.
+ */
+function readRepoFile(root, repoPath) {
+    let real;
+    try {
+        real = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(root, repoPath));
+        const inside = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(root), real);
+        if (inside.startsWith('..') || inside === '')
+            return null;
+    }
+    catch {
+        return null;
+    }
+    try {
+        return (0,_files_read_capped_js__WEBPACK_IMPORTED_MODULE_2__/* .readCappedText */ .h5)(real, REPO_FILE_MAX_BYTES, repoPath);
+    }
+    catch (e) {
+        if (e instanceof _files_read_capped_js__WEBPACK_IMPORTED_MODULE_2__/* .FileRefused */ .rV && e.reason === 'missing')
+            return null;
+        throw e;
+    }
+}
+/** `dir` relative to `root`, with `/` separators; `.` for the root itself. */
+function repoRelativeDir(root, dir) {
+    return (0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(root, dir).split(node_path__WEBPACK_IMPORTED_MODULE_1__.sep).join('/') || '.';
+}
+
+
+/***/ }),
+
+/***/ 698:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ frontMatterEnd),
+/* harmony export */   v: () => (/* binding */ splitFrontMatter)
+/* harmony export */ });
+const FENCE = '---';
+/**
+ * The index of the line that closes the front matter of a file's LF-split lines; -1 when line 1
+ * (byte-order mark aside) is not exactly `---`, `lines.length` when no later line is.
+ */
+function frontMatterEnd(lines) {
+    if (lines[0]?.replace(/^\uFEFF/, '') !== FENCE)
+        return -1;
+    const close = lines.indexOf(FENCE, 1);
+    return close === -1 ? lines.length : close;
+}
+/**
+ * CRLF becomes LF first. Front matter exists only when line 1 is exactly `---` and runs to
+ * the next line that is exactly `---`; with no closing line it is all front matter. A
+ * leading byte-order mark is dropped (itervox would not see the fence behind one).
+ */
+function splitFrontMatter(text) {
+    const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    const lines = normalised.split('\n');
+    const close = frontMatterEnd(lines);
+    if (close === -1) {
+        return { frontMatter: null, frontMatterLine: 1, unclosed: false, ...trimBody(normalised, 1) };
+    }
+    const frontMatter = lines.slice(1, close).join('\n');
+    if (close === lines.length) {
+        return { frontMatter, frontMatterLine: 2, unclosed: true, body: '', bodyLine: close + 1 };
+    }
+    return {
+        frontMatter,
+        frontMatterLine: 2,
+        unclosed: false,
+        ...trimBody(lines.slice(close + 1).join('\n'), close + 2)
+    };
+}
+function trimBody(raw, firstLine) {
+    const body = raw.trim();
+    const skipped = raw.slice(0, raw.length - raw.trimStart().length);
+    return { body, bodyLine: firstLine + (skipped.match(/\n/g)?.length ?? 0) };
+}
+
+
+/***/ }),
+
+/***/ 8378:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  B2: () => (/* reexport */ lookup/* findAutomation */.B2),
+  W3: () => (/* binding */ formatWarning),
+  uv: () => (/* reexport */ lookup/* knownStates */.uv),
+  md: () => (/* binding */ loadWorkflowFile),
+  xb: () => (/* binding */ readWorkflowText)
+});
+
+// UNUSED EXPORTS: parseWorkflow
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./.build/errors.js
+var errors = __nccwpck_require__(9243);
+// EXTERNAL MODULE: ./.build/files/read-capped.js
+var read_capped = __nccwpck_require__(2528);
+// EXTERNAL MODULE: ./.build/config/daemon-keys.js
+var daemon_keys = __nccwpck_require__(6278);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
+;// CONCATENATED MODULE: ./.build/config/command.js
+// The command is run without a shell, so shell syntax would silently mean something else.
+const SHELL_CHARS = /[;|&`$()<>]/;
+const QUOTES = /["'\\]/;
+/** Why a profile command cannot be run as written, or undefined when it can. */
+function commandProblem(command) {
+    if (SHELL_CHARS.test(command)) {
+        return 'must not contain any of ;|&`$()>< (it runs without a shell); put the pipeline in a wrapper script and name the script here';
+    }
+    if (QUOTES.test(command)) {
+        return 'must not contain quotes or backslashes (it is split on whitespace, without a shell); put the arguments in a wrapper script and name the script here';
+    }
+    if (command.trim() === '')
+        return 'must not be empty; name the agent CLI, e.g. claude';
+    return undefined;
+}
+/** A checked command as argv, split on whitespace. */
+function commandArgv(command) {
+    return command.trim().split(/\s+/);
+}
+
+// EXTERNAL MODULE: ./.build/config/section-input.js + 1 modules
+var section_input = __nccwpck_require__(9192);
+;// CONCATENATED MODULE: ./.build/config/schema.js
+
+
+
+// Each section is checked on its own (see load.ts), so one bad section hides nothing else.
+// Messages here never quote the value: it may have come from the environment.
+const schema_text = schemas/* string */.YjP().trim().min(1);
+/** Empty, `~` and '' all mean "not set", as in itervox. */
+const optionalText = schemas/* string */.YjP()
+    .nullish()
+    .transform((v) => v?.trim() || undefined);
+function withDefault(schema, fallback) {
+    return schema.nullish().transform((v) => v ?? fallback());
+}
+const positiveInt = schemas/* int */.Whr().positive();
+const command = schemas/* string */.YjP()
+    .superRefine((value, ctx) => {
+    const problem = commandProblem(value);
+    if (problem)
+        ctx.addIssue({ code: 'custom', message: problem });
+})
+    .transform((v) => v.trim());
+const DEFAULT_ACTIVE_STATES = ['Todo', 'In Progress'];
+const DEFAULT_TERMINAL_STATES = ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'];
+const LOCAL_PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
+const GITHUB_REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const trackerSchema = schemas/* strictObject */.rej({
+    kind: schemas/* enum */.k5n(['github', 'local', 'linear']),
+    api_key: optionalText,
+    project_slug: optionalText,
+    active_states: withDefault(schemas/* array */.YOg(schema_text), () => [...DEFAULT_ACTIVE_STATES]),
+    terminal_states: withDefault(schemas/* array */.YOg(schema_text), () => [...DEFAULT_TERMINAL_STATES]),
+    completion_state: optionalText,
+    failed_state: optionalText,
+    allowed_bots: withDefault(schemas/* array */.YOg(schema_text), () => [])
+})
+    .superRefine((t, ctx) => {
+    if (t.kind === 'linear' && !t.api_key) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['api_key'],
+            message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
+        });
+    }
+    const slug = t.project_slug;
+    if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['project_slug'],
+            message: 'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
+        });
+    }
+    if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['project_slug'],
+            message: 'for the github tracker this is owner/repo; inside the action it can be left out'
+        });
+    }
+});
+const BRANCH = /^(?![-/])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/;
+const workspaceSchema = schemas/* strictObject */.rej({
+    base_branch: optionalText.refine((b) => b === undefined || BRANCH.test(b), {
+        message: 'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
+    })
+});
+const agentSchema = schemas/* strictObject */.rej({
+    command: withDefault(command, () => 'claude'),
+    max_turns: withDefault(positiveInt, () => 20),
+    // itervox's daemon retries 5 times; here every retry is a CI job.
+    max_retries: withDefault(schemas/* int */.Whr().nonnegative(), () => 2),
+    stall_timeout_ms: withDefault(positiveInt, () => 300_000),
+    turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
+    reviewer_profile: optionalText,
+    auto_review: withDefault(schemas/* boolean */.zMY(), () => false),
+    // Each review round is two paid agent runs (the work, then its review).
+    max_review_rounds: withDefault(positiveInt, () => 3),
+    // Each profile is checked on its own.
+    profiles: schemas/* custom */.IeY((v) => v == null || (0,section_input/* isMap */.j)(v), {
+        message: 'must be a map from each profile name to its settings'
+    })
+        .optional()
+});
+const repoGlob = schema_text.refine((g) => !g.startsWith('/') &&
+    !g.includes('\\') &&
+    !/(^|\/)\.\.(\/|$)/.test(g) &&
+    !/^\.git(\/|$)/.test(g), {
+    message: 'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
+});
+const heading = schema_text.refine((h) => !/[\r\n]/.test(h), {
+    message: 'must be one line: a section heading such as "## Findings"'
+});
+const profileSchema = schemas/* strictObject */.rej({
+    command: command.nullish(),
+    soul_file: schema_text,
+    instructions_file: schema_text,
+    // Names are checked in profiles.ts, which can point at each one.
+    allowed_actions: withDefault(schemas/* array */.YOg(schemas/* string */.YjP()), () => []),
+    // States are checked in references.ts, which knows the tracker's.
+    allowed_states: withDefault(schemas/* array */.YOg(schema_text), () => []),
+    enabled: withDefault(schemas/* boolean */.zMY(), () => true),
+    commit_paths: withDefault(schemas/* array */.YOg(repoGlob), () => []),
+    required_sections: withDefault(schemas/* array */.YOg(heading), () => []),
+    // Names are checked in profiles.ts, which can quote each one.
+    env: withDefault(schemas/* array */.YOg(schemas/* string */.YjP()), () => [])
+});
+const triggerSchema = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('issue_entered_state'),
+    state: schema_text.nullish(),
+    states: schemas/* array */.YOg(schema_text).min(1).nullish()
+})
+    .superRefine((t, ctx) => {
+    if (t.state && t.states) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['states'],
+            message: 'use either state or states, not both'
+        });
+    }
+    else if (!t.state && !t.states) {
+        ctx.addIssue({
+            code: 'custom',
+            message: 'needs the state that starts the automation; add state: <name> or states: [<names>]'
+        });
+    }
+});
+const automationSchema = schemas/* strictObject */.rej({
+    id: schema_text,
+    enabled: withDefault(schemas/* boolean */.zMY(), () => true),
+    trigger: triggerSchema,
+    profile: schema_text,
+    instructions: schemas/* string */.YjP().nullish(),
+    policy: schemas/* strictObject */.rej({ move_to_state: optionalText }).nullish()
+});
+const handoffSchema = schemas/* strictObject */.rej({
+    budget_bytes: withDefault(positiveInt, () => 30_720),
+    max_file_bytes: withDefault(positiveInt, () => 1_048_576),
+    max_files: withDefault(positiveInt, () => 1000)
+});
+/** Only the top-level keys; the sections are checked by the schemas above. */
+const rootSchema = schemas/* strictObject */.rej({
+    itervox_schema_version: schemas/* unknown */.L5J().optional(),
+    tracker: schemas/* unknown */.L5J().optional(),
+    workspace: schemas/* unknown */.L5J().optional(),
+    agent: schemas/* unknown */.L5J().optional(),
+    automations: schemas/* array */.YOg(schemas/* unknown */.L5J()).nullish(),
+    handoff: schemas/* unknown */.L5J().optional()
+});
+
+// EXTERNAL MODULE: ./.build/config/did-you-mean.js
+var did_you_mean = __nccwpck_require__(8738);
+// EXTERNAL MODULE: ./.build/config/source-map.js
+var source_map = __nccwpck_require__(4907);
+;// CONCATENATED MODULE: ./.build/config/schema-issues.js
+
+
+
+
+/**
+ * Checks one section against its schema. Each zod issue becomes one error at the key or value
+ * it is about, saying what to write instead; returns undefined when there was any.
+ */
+function parseSection(schema, input, path, section, problems) {
+    const result = schema.safeParse(input, { reportInput: true });
+    if (result.success)
+        return result.data;
+    // Unknown keys first: a misspelt key then explains a missing one.
+    const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+    for (const issue of issues)
+        report(issue, schema, path, section, problems);
+    return undefined;
+}
+function report(issue, schema, base, section, problems) {
+    const rel = issue.path.filter((p) => typeof p !== 'symbol');
+    const path = [...base, ...rel];
+    const missing = issue.input === undefined && !problems.map.has(path);
+    if (missing && problems.isTypoTarget(path))
+        return;
+    if (missing && path.length > 0) {
+        const key = String(path[path.length - 1]);
+        const values = issue.code === 'invalid_value' ? ` (${oneOf(issue.values)})` : '';
+        problems.error(problems.map.key(path), (0,source_map/* labelled */.wW)(path.slice(0, -1), `missing required key "${key}"${values}; add it`));
+        return;
+    }
+    switch (issue.code) {
+        case 'unrecognized_keys': {
+            const known = keysAt(schema, rel);
+            // A daemon-only key is a fine guess too; it then loads with a warning.
+            const guesses = [...known, ...(rel.length === 0 ? daemon_keys/* DAEMON_ONLY_KEYS */.nF[section] : [])];
+            for (const key of issue.keys) {
+                const meant = (0,did_you_mean/* closest */.kp)(key, guesses);
+                if (meant !== undefined)
+                    problems.markTypoOf([...path, meant]);
+                problems.error(problems.map.key([...path, key]), (0,source_map/* labelled */.wW)(path, unknownKey(key, meant, known)));
+            }
+            return;
+        }
+        case 'invalid_type':
+            problems.errorAt(path, issue.input === null
+                ? `is empty; write ${expected(issue.expected)}`
+                : `must be ${expected(issue.expected)}, not ${describe(issue.input)}`);
+            return;
+        case 'invalid_value': {
+            const options = issue.values.map(String);
+            const hint = typeof issue.input === 'string' && !problems.isFromEnv(path)
+                ? (0,did_you_mean/* didYouMean */.au)(issue.input, options)
+                : '';
+            problems.errorAt(path, `must be ${oneOf(issue.values)}${hint}`);
+            return;
+        }
+        case 'too_small':
+            problems.errorAt(path, tooSmall(issue));
+            return;
+        case 'too_big':
+            problems.errorAt(path, `must be at most ${String(issue.maximum)}`);
+            return;
+        // Shapes WORKFLOW.md's schema has no better words for.
+        case 'custom':
+        case 'invalid_element':
+        case 'invalid_format':
+        case 'invalid_key':
+        case 'invalid_union':
+        case 'not_multiple_of':
+            problems.errorAt(path, issue.message);
+    }
+}
+function unknownKey(key, meant, known) {
+    const hint = meant === undefined
+        ? `; remove it, or use one of: ${known.join(', ')}`
+        : `; did you mean ${(0,source_map/* quoted */.TL)(meant)}?`;
+    return `unknown key ${(0,source_map/* quoted */.TL)(key)}${hint}`;
+}
+function tooSmall(issue) {
+    if (issue.origin === 'string')
+        return 'must not be empty';
+    if (issue.origin === 'array')
+        return `must list at least ${String(issue.minimum)}`;
+    return issue.inclusive
+        ? `must be at least ${String(issue.minimum)}`
+        : `must be greater than ${String(issue.minimum)}`;
+}
+function oneOf(values) {
+    return values.length === 1 ? String(values[0]) : `one of ${values.map(String).join(', ')}`;
+}
+function expected(type) {
+    switch (type) {
+        case 'string':
+            return 'text';
+        case 'number': // every number in the schema is a whole one
+        case 'int':
+            return 'a whole number';
+        case 'boolean':
+            return 'true or false';
+        case 'array':
+            return 'a list';
+        case 'object':
+            return 'a map of keys to values';
+        default:
+            return type;
+    }
+}
+// Numbers and booleans cannot come from the environment, so showing them leaks nothing.
+function describe(value) {
+    if (typeof value === 'string')
+        return 'text';
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    if (Array.isArray(value))
+        return 'a list';
+    return 'a map';
+}
+/** The keys the object schema at `path` (inside `schema`) accepts. */
+function keysAt(schema, path) {
+    let current = schema;
+    let i = 0;
+    for (;;) {
+        if (current instanceof schemas/* ZodPipe */.utH)
+            current = current.in;
+        else if (current instanceof schemas/* ZodOptional */.IiU || current instanceof schemas/* ZodNullable */.l1C) {
+            current = current.unwrap();
+        }
+        else if (i === path.length) {
+            return current instanceof schemas/* ZodObject */.bvH ? Object.keys(current.shape) : [];
+        }
+        else if (current instanceof schemas/* ZodObject */.bvH) {
+            current = current.shape[String(path[i++])];
+        }
+        else if (current instanceof schemas/* ZodArray */.naA) {
+            current = current.element;
+            i++;
+        }
+        else {
+            return [];
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/config/automations.js
+
+
+
+
+/**
+ * One `automations[i]` entry. Trigger types other than issue_entered_state only run in the
+ * itervox daemon: they load with a warning and give undefined, as do broken entries.
+ */
+function readAutomation(raw, index, problems, env) {
+    const path = ['automations', index];
+    const type = (0,section_input/* isMap */.j)(raw) && (0,section_input/* isMap */.j)(raw.trigger) ? raw.trigger.type : undefined;
+    if (typeof type === 'string' && daemon_keys/* DAEMON_TRIGGER_TYPES */.G.includes(type)) {
+        problems.warnAt([...path, 'trigger', 'type'], `${type} automations run only in the itervox daemon; this CI runner ignores this one`);
+        return undefined;
+    }
+    // instructions are a Liquid template: `$` there is the template's business.
+    const input = (0,section_input/* sectionInput */.M)(raw, path, 'automation', problems, { env, verbatim: ['instructions'] });
+    const parsed = parseSection(automationSchema, input, path, 'automation', problems);
+    if (!parsed)
+        return undefined;
+    const trigger = parsed.trigger;
+    const states = trigger.states ?? (trigger.state ? [trigger.state] : []);
+    const statePaths = trigger.states
+        ? trigger.states.map((_, i) => [...path, 'trigger', 'states', i])
+        : [[...path, 'trigger', 'state']];
+    const config = {
+        id: parsed.id,
+        enabled: parsed.enabled,
+        states,
+        profile: parsed.profile
+    };
+    if (parsed.instructions) {
+        const instructionsPath = [...path, 'instructions'];
+        config.instructions = parsed.instructions;
+        // A `|` or `>` block's text starts on the line after the indicator.
+        config.instructionsLine =
+            problems.map.value(instructionsPath).line + (problems.map.isBlock(instructionsPath) ? 1 : 0);
+    }
+    if (parsed.policy?.move_to_state)
+        config.moveToState = parsed.policy.move_to_state;
+    return { config, index, statePaths };
+}
+
+// EXTERNAL MODULE: ./.build/config/disk-files.js
+var disk_files = __nccwpck_require__(2406);
+// EXTERNAL MODULE: ./.build/config/front-matter.js
+var front_matter = __nccwpck_require__(698);
+;// CONCATENATED MODULE: ./.build/config/problems.js
+
+
+/** Every mistake and warning found while loading WORKFLOW.md, each tied to a file position. */
+class Problems {
+    file;
+    map;
+    errors = [];
+    found = [];
+    /** Keys some unknown key was taken for a typo of: their absence is not reported again. */
+    typoTargets = new Set();
+    broken = new Set();
+    /** Paths whose value took text from the environment: such values are never echoed. */
+    fromEnv = new Set();
+    constructor(file, map) {
+        this.file = file;
+        this.map = map;
+    }
+    error(pos, message) {
+        this.errors.push({ at: this.location(pos), message });
+    }
+    warn(pos, message) {
+        this.found.push({ message, location: this.location(pos) });
+    }
+    /** An error about the value at `path` (or its key when the value is empty or absent). */
+    errorAt(path, message) {
+        if (!this.isBroken(path))
+            this.error(this.map.value(path), (0,source_map/* labelled */.wW)(path, message));
+    }
+    /** An error about the key at `path` itself. */
+    errorAtKey(path, message) {
+        if (!this.isBroken(path))
+            this.error(this.map.key(path), (0,source_map/* labelled */.wW)(path, message));
+    }
+    /** The value at `path` already has an error; whatever follows from it is not reported. */
+    markBroken(path) {
+        this.broken.add(JSON.stringify(path));
+    }
+    isBroken(path) {
+        return this.broken.has(JSON.stringify(path));
+    }
+    warnAt(path, message) {
+        this.warn(this.map.value(path), (0,source_map/* labelled */.wW)(path, message));
+    }
+    warnAtKey(path, message) {
+        this.warn(this.map.key(path), (0,source_map/* labelled */.wW)(path, message));
+    }
+    markTypoOf(path) {
+        this.typoTargets.add(JSON.stringify(path));
+    }
+    isTypoTarget(path) {
+        return this.typoTargets.has(JSON.stringify(path));
+    }
+    markFromEnv(path) {
+        this.fromEnv.add(JSON.stringify(path));
+    }
+    isFromEnv(path) {
+        return this.fromEnv.has(JSON.stringify(path));
+    }
+    /** `"Todo"`, or a stand-in when the text came from the environment. */
+    quote(path, value) {
+        return this.isFromEnv(path) ? '(a value from the environment)' : (0,source_map/* quoted */.TL)(value);
+    }
+    /** The warnings, sorted by position. */
+    get warnings() {
+        return [...this.found].sort((a, b) => byPosition(a.location, b.location));
+    }
+    get failed() {
+        return this.errors.length > 0;
+    }
+    /** Throws all errors found so far, sorted by position, if there are any. */
+    throwIfAny() {
+        if (this.failed)
+            this.fail();
+    }
+    /** Throws all errors found so far, sorted by position. */
+    fail() {
+        const sorted = [...this.errors].sort((a, b) => byPosition(a.at, b.at));
+        const unique = new Map();
+        for (const e of sorted) {
+            const error = new errors/* UserError */.yo(e.message, e.at);
+            if (!unique.has(error.format()))
+                unique.set(error.format(), error);
+        }
+        throw new errors/* UserErrors */.tQ([...unique.values()]);
+    }
+    location(pos) {
+        return { file: this.file, line: pos.line, col: pos.col };
+    }
+}
+function byPosition(a, b) {
+    return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
+}
+
+// EXTERNAL MODULE: ./.build/agent/environment.js
+var environment = __nccwpck_require__(5353);
+;// CONCATENATED MODULE: ./.build/config/repo-path.js
+
+/**
+ * `value` (a path relative to WORKFLOW.md's folder `baseDir`) as a normalised
+ * repository-relative path, or why it cannot be one: it must stay inside the repository.
+ */
+function repoPath(baseDir, value) {
+    if (/[\u0000-\u001f]/.test(value))
+        return { problem: 'must not contain control characters' };
+    if (value.includes('\\'))
+        return { problem: 'must use "/" between folders, not "\\"' };
+    if (external_node_path_.posix.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
+        return { problem: "must be relative to WORKFLOW.md's folder, not an absolute path" };
+    }
+    const path = external_node_path_.posix.normalize(external_node_path_.posix.join(baseDir, value));
+    if (path === '..' || path.startsWith('../')) {
+        return { problem: 'must stay inside the repository; remove the ".." that leads out of it' };
+    }
+    if (path === '.' || path.endsWith('/'))
+        return { problem: 'must name a file, not a folder' };
+    return { path };
+}
+
+;// CONCATENATED MODULE: ./.build/config/profiles.js
+
+
+
+
+
+
+
+
+
+/** The daemon actions a profile may allow. */
+const ACTIONS = [
+    'comment',
+    'comment_pr',
+    'create_issue',
+    'move_state',
+    'provide_input',
+    'merge_pr'
+];
+// What a shell accepts as a variable name.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Profile names become part of handoff file names.
+const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
+/** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
+function readProfile(name, raw, ctx) {
+    const { problems } = ctx;
+    const path = ['agent', 'profiles', name];
+    if (!PROFILE_NAME.test(name)) {
+        const fixed = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+        problems.error(problems.map.key(path), `agent.profiles: profile name ${(0,source_map/* quoted */.TL)(name)} may only use letters, digits, ".", "_" and "-"; rename it` +
+            (fixed ? `, e.g. ${(0,source_map/* quoted */.TL)(fixed)}` : ''));
+    }
+    const input = (0,section_input/* sectionInput */.M)(raw ?? Object.create(null), path, 'profile', problems, {
+        env: ctx.env
+    });
+    const parsed = parseSection(profileSchema, input, path, 'profile', problems);
+    if (!parsed)
+        return undefined;
+    const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx);
+    const instructions = readProfileFile(parsed.instructions_file, [...path, 'instructions_file'], ctx);
+    const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems);
+    const env = envNames(parsed.env, [...path, 'env'], problems);
+    if (!soul || !instructions)
+        return undefined;
+    const command = parsed.command ?? ctx.defaultCommand;
+    return {
+        name,
+        command,
+        argv: commandArgv(command),
+        commandAt: commandAt(path, parsed.command !== undefined, problems),
+        soulFile: soul.file,
+        soulText: soul.text,
+        soulLine: problems.map.key([...path, 'soul_file']).line,
+        instructionsFile: instructions.file,
+        instructionsText: instructions.text,
+        allowedActions,
+        allowedStates: parsed.allowed_states,
+        enabled: parsed.enabled,
+        commitPaths: parsed.commit_paths,
+        requiredSections: parsed.required_sections,
+        env
+    };
+}
+/** Which key sets the profile's command, and its line (the profile's own, when neither is written). */
+function commandAt(path, own, problems) {
+    const key = own || !problems.map.has(['agent', 'command']) ? [...path, 'command'] : ['agent', 'command'];
+    return { line: problems.map.key(key).line, key: key.join('.') };
+}
+function readProfileFile(value, path, ctx) {
+    const where = repoPath(ctx.baseDir, value);
+    if ('problem' in where) {
+        ctx.problems.errorAtKey(path, where.problem);
+        return undefined;
+    }
+    let text;
+    try {
+        text = ctx.readFile(where.path);
+    }
+    catch (e) {
+        if (!(e instanceof errors/* UserError */.yo))
+            throw e;
+        ctx.problems.errorAtKey(path, e.format());
+        return undefined;
+    }
+    if (text === null) {
+        const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path;
+        ctx.problems.errorAtKey(path, `${what} does not exist in the repository; create it or fix the path`);
+        return undefined;
+    }
+    return { file: where.path, text: profileText(text) };
+}
+/** What of a profile file's text the profile keeps. */
+function profileText(text) {
+    return text.trim();
+}
+/**
+ * The profiles, as readProfile makes them, with their files' texts from `read`: for a parse that
+ * stood in empty texts while it learnt which files the profiles name (the texts decide no check).
+ */
+function withProfileTexts(profiles, read) {
+    // No prototype, as parseWorkflow makes it: a profile is looked up by a name from outside.
+    const out = Object.create(null);
+    for (const [name, profile] of Object.entries(profiles)) {
+        out[name] = {
+            ...profile,
+            soulText: profileText(read(profile.soulFile)),
+            instructionsText: profileText(read(profile.instructionsFile))
+        };
+    }
+    return out;
+}
+/** Lower-cased, de-duplicated and sorted, as itervox keeps them; unknown names are errors. */
+function actionNames(names, path, problems) {
+    const known = ACTIONS;
+    const out = new Set();
+    names.forEach((raw, i) => {
+        const name = raw.trim().toLowerCase();
+        if (known.includes(name)) {
+            out.add(name);
+            return;
+        }
+        const itemPath = [...path, i];
+        const hint = problems.isFromEnv(itemPath) ? '' : (0,did_you_mean/* didYouMean */.au)(name, known);
+        problems.errorAt(itemPath, `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`);
+    });
+    return [...out].sort();
+}
+/**
+ * The variables the agent may take from the job's environment, each once. The runner's own
+ * (its tokens, the action's inputs, the step's command files) are refused: the agent never
+ * gets them, named or not.
+ */
+function envNames(names, path, problems) {
+    const out = new Set();
+    names.forEach((name, i) => {
+        const itemPath = [...path, i];
+        const shown = problems.quote(itemPath, name);
+        if ((0,environment/* isRunnerVariable */.Rx)(name)) {
+            problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
+        }
+        else if (!ENV_NAME.test(name)) {
+            problems.errorAt(itemPath, `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`);
+        }
+        else {
+            out.add(name);
+        }
+    });
+    return [...out];
+}
+
+// EXTERNAL MODULE: ./.build/config/lookup.js
+var lookup = __nccwpck_require__(5351);
+;// CONCATENATED MODULE: ./.build/config/references.js
+
+
+
+/** Checks that every profile and state named anywhere exists, and that ids are unique. */
+function checkReferences(refs, problems) {
+    checkReviewer(refs, problems);
+    if (refs.tracker)
+        checkAllowedStates(refs, (0,lookup/* statesOf */.kY)(refs.tracker), problems);
+    const ids = new Map();
+    const starters = new Map();
+    for (const read of refs.automations) {
+        const { config, index } = read;
+        const path = ['automations', index];
+        const first = ids.get(config.id.toLowerCase());
+        if (first === undefined)
+            ids.set(config.id.toLowerCase(), index);
+        else {
+            problems.errorAt([...path, 'id'], `id ${problems.quote([...path, 'id'], config.id)} is already used by automations[${first}] (ids ignore case); rename one`);
+        }
+        if (checkProfile(config.profile, [...path, 'profile'], refs, problems)) {
+            const profile = refs.profiles[config.profile];
+            if (config.enabled && profile && !profile.enabled) {
+                problems.warnAt([...path, 'profile'], `profile ${(0,source_map/* quoted */.TL)(config.profile)} is disabled, so this automation will be skipped`);
+            }
+        }
+        if (refs.tracker) {
+            const known = (0,lookup/* statesOf */.kY)(refs.tracker);
+            config.states.forEach((state, i) => {
+                // One path per state; the automation's own is the fallback.
+                const at = read.statePaths[i] ?? path;
+                checkState(state, at, known, problems);
+                if (!config.enabled)
+                    return;
+                const other = starters.get((0,lookup/* stateKey */.bP)(state));
+                if (other) {
+                    problems.errorAt(at, `state ${problems.quote(at, state)} already starts automations[${other.index}] (${(0,source_map/* quoted */.TL)(other.config.id)}); a state may start only one enabled automation`);
+                }
+                else
+                    starters.set((0,lookup/* stateKey */.bP)(state), read);
+            });
+            if (config.moveToState) {
+                checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
+            }
+        }
+    }
+    if (refs.tracker) {
+        checkEndStates(refs.tracker, starters, problems);
+        checkEndStateSpelling(refs, problems);
+    }
+}
+/**
+ * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
+ * it is known by being written. One that is not a state of the pipeline but one edit from one
+ * is taken for a misspelling of it.
+ */
+function checkEndStateSpelling(refs, problems) {
+    const tracker = refs.tracker;
+    const declared = [
+        ...tracker.activeStates,
+        ...tracker.terminalStates,
+        ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
+        ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
+    ].filter(Boolean);
+    const ends = [
+        ['completion_state', tracker.completionState],
+        ['failed_state', tracker.failedState]
+    ];
+    for (const [key, state] of ends) {
+        const path = ['tracker', key];
+        if (!state || problems.isFromEnv(path) || declared.some((k) => (0,lookup/* sameState */.yY)(k, state)))
+            continue;
+        // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
+        const near = declared.find((k) => (0,did_you_mean/* editDistance */.YC)((0,lookup/* stateKey */.bP)(k), (0,lookup/* stateKey */.bP)(state)) <= 1);
+        if (near === undefined)
+            continue;
+        problems.errorAt(path, `unknown state ${problems.quote(path, state)}; did you mean ${(0,source_map/* quoted */.TL)(near)}? If ${(0,source_map/* quoted */.TL)(state)} is meant, list it in tracker.terminal_states`);
+    }
+}
+/** Where the pipeline ends must not start it again. */
+function checkEndStates(tracker, starters, problems) {
+    const starts = (state) => (state ? starters.get((0,lookup/* stateKey */.bP)(state)) : undefined);
+    const failed = starts(tracker.failedState);
+    if (failed) {
+        problems.errorAt(['tracker', 'failed_state'], `${(0,source_map/* quoted */.TL)(tracker.failedState ?? '')} starts automations[${failed.index}] (${(0,source_map/* quoted */.TL)(failed.config.id)}), so an escalated issue would run again; name a state no automation starts, e.g. "Blocked"`);
+    }
+    const done = starts(tracker.completionState);
+    if (done) {
+        problems.warnAt(['tracker', 'completion_state'], `${(0,source_map/* quoted */.TL)(tracker.completionState ?? '')} starts automations[${done.index}] (${(0,source_map/* quoted */.TL)(done.config.id)}), so the pipeline does not end there`);
+    }
+}
+function checkAllowedStates(refs, known, problems) {
+    for (const profile of Object.values(refs.profiles)) {
+        const path = ['agent', 'profiles', profile.name, 'allowed_states'];
+        profile.allowedStates.forEach((state, i) => checkState(state, [...path, i], known, problems));
+        if (profile.allowedStates.length > 0 && !profile.allowedActions.includes('move_state')) {
+            problems.warnAtKey(path, `has no effect: profile ${(0,source_map/* quoted */.TL)(profile.name)} may not move the issue; add move_state to its allowed_actions`);
+        }
+    }
+}
+function checkReviewer(refs, problems) {
+    const name = refs.reviewerProfile;
+    if (refs.autoReview && !name) {
+        problems.errorAt(['agent', 'auto_review'], 'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false');
+    }
+    if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems))
+        return;
+    if (refs.profiles[name]?.enabled === false) {
+        problems.errorAt(['agent', 'reviewer_profile'], `profile ${(0,source_map/* quoted */.TL)(name)} is disabled; enable it or name another profile`);
+    }
+}
+function checkProfile(name, path, refs, problems) {
+    if (refs.profileNames.includes(name))
+        return true;
+    const hint = problems.isFromEnv(path) ? '' : (0,did_you_mean/* didYouMean */.au)(name, refs.profileNames);
+    const fallback = refs.profileNames.length > 0
+        ? `; use one of: ${refs.profileNames.join(', ')}`
+        : '; define it under agent.profiles';
+    problems.errorAt(path, `no profile named ${problems.quote(path, name)}${hint || fallback}`);
+    return false;
+}
+function checkState(state, path, known, problems) {
+    if (known.some((k) => (0,lookup/* sameState */.yY)(k, state)))
+        return;
+    const hint = problems.isFromEnv(path) ? '' : (0,did_you_mean/* didYouMean */.au)(state, known);
+    problems.errorAt(path, `unknown state ${problems.quote(path, state)}${hint || '; add it to tracker.active_states or tracker.terminal_states'}`);
+}
+
+;// CONCATENATED MODULE: ./.build/config/schema-version.js
+const SCHEMA_VERSION = 2;
+/**
+ * itervox_schema_version must be exactly 2. Anything else decides how the rest would be read,
+ * so the caller stops at this error.
+ */
+function checkSchemaVersion(root, problems) {
+    const version = root.itervox_schema_version;
+    const at = problems.map.value(['itervox_schema_version']);
+    if (version === undefined || version === null || version === 0) {
+        problems.error(at, 'missing itervox_schema_version; add "itervox_schema_version: 2" as the first line of the front matter');
+    }
+    else if (version === 1) {
+        problems.error(at, 'itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into the files named by soul_file and instructions_file (itervox-handoff init writes an example of each) and set itervox_schema_version: 2');
+    }
+    else if (typeof version === 'number' &&
+        Number.isSafeInteger(version) &&
+        version > SCHEMA_VERSION) {
+        problems.error(at, `unsupported itervox_schema_version ${version}: this itervox-handoff reads version ${SCHEMA_VERSION}; write itervox_schema_version: ${SCHEMA_VERSION}, or use a newer itervox-handoff`);
+    }
+    else if (version !== SCHEMA_VERSION) {
+        problems.error(at, 'itervox_schema_version must be the number 2; write itervox_schema_version: 2');
+    }
+}
+
+// EXTERNAL MODULE: ./.build/config/yaml-tree.js
+var yaml_tree = __nccwpck_require__(7799);
+;// CONCATENATED MODULE: ./.build/config/load.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const NO_FRONT_MATTER = 'missing itervox_schema_version: the file has no front matter (line 1 is not exactly "---"); ' +
+    'start the file with a "---" line, "itervox_schema_version: 2" and the settings, then a closing "---"';
+// itervox reads an unclosed front matter to the end of the file; when that fails, the prompt
+// template was taken for settings, and yaml's errors would point into it.
+const UNCLOSED = 'the front matter that starts here is never closed; add a "---" line after the last setting, before the prompt template';
+/**
+ * Reads WORKFLOW.md: front matter with positions, `$VAR` interpolation, schema checks, the
+ * profile files. Every problem found is thrown at once as UserErrors, one line each.
+ */
+function parseWorkflow(text, opts) {
+    const parts = (0,front_matter/* splitFrontMatter */.v)(text);
+    if (parts.frontMatter === null) {
+        throw new errors/* UserErrors */.tQ([new errors/* UserError */.yo(NO_FRONT_MATTER, { file: opts.file, line: 1, col: 1 })]);
+    }
+    const tree = (0,yaml_tree/* readYamlTree */._)(parts.frontMatter, parts.frontMatterLine);
+    if (parts.unclosed && tree.errors.length > 0) {
+        throw new errors/* UserErrors */.tQ([new errors/* UserError */.yo(UNCLOSED, { file: opts.file, line: 1, col: 1 })]);
+    }
+    const problems = new Problems(opts.file, tree.map);
+    for (const w of tree.warnings)
+        problems.warn(w.pos, w.message);
+    for (const e of tree.errors)
+        problems.error(e.pos, e.message);
+    problems.throwIfAny();
+    const root = tree.root ?? Object.create(null);
+    if (!(0,section_input/* isMap */.j)(root)) {
+        problems.error(tree.map.value([]), 'the front matter must be "key: value" settings, starting with itervox_schema_version: 2');
+        return problems.fail();
+    }
+    checkSchemaVersion(root, problems);
+    problems.throwIfAny();
+    const { env } = opts;
+    parseSection(rootSchema, (0,section_input/* sectionInput */.M)(root, [], 'root', problems, {}), [], 'root', problems);
+    const section = (name, schema, raw, verbatim) => {
+        const input = (0,section_input/* sectionInput */.M)(raw, [name], name, problems, { env, verbatim });
+        return parseSection(schema, input, [name], name, problems);
+    };
+    const tracker = section('tracker', trackerSchema, root.tracker);
+    const workspace = section('workspace', workspaceSchema, root.workspace ?? {});
+    // Profiles are checked one by one below.
+    const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles']);
+    const handoff = section('handoff', handoffSchema, root.handoff ?? {});
+    const rawProfiles = (0,section_input/* isMap */.j)(root.agent) && (0,section_input/* isMap */.j)(root.agent.profiles) ? root.agent.profiles : {};
+    const profiles = Object.create(null);
+    const profileContext = {
+        problems,
+        env,
+        baseDir: opts.baseDir ?? external_node_path_.posix.dirname(opts.file.replace(/\\/g, '/')),
+        readFile: opts.readFile,
+        defaultCommand: agent?.command ?? 'claude'
+    };
+    for (const [name, raw] of Object.entries(rawProfiles)) {
+        const profile = readProfile(name, raw, profileContext);
+        if (profile)
+            profiles[name] = profile;
+    }
+    const automations = [];
+    if (Array.isArray(root.automations)) {
+        root.automations.forEach((raw, i) => {
+            const read = readAutomation(raw, i, problems, env);
+            if (read)
+                automations.push(read);
+        });
+    }
+    const trackerConfig = tracker && {
+        kind: tracker.kind,
+        apiKey: tracker.api_key,
+        projectSlug: tracker.project_slug,
+        activeStates: tracker.active_states,
+        terminalStates: tracker.terminal_states,
+        completionState: tracker.completion_state,
+        failedState: tracker.failed_state,
+        allowedBots: tracker.allowed_bots
+    };
+    checkReferences({
+        tracker: trackerConfig,
+        reviewerProfile: agent?.reviewer_profile,
+        autoReview: agent?.auto_review ?? false,
+        profileNames: Object.keys(rawProfiles),
+        profiles,
+        automations
+    }, problems);
+    if (problems.failed || !trackerConfig || !workspace || !agent || !handoff)
+        return problems.fail();
+    const config = {
+        file: opts.file,
+        tracker: trackerConfig,
+        workspace: { baseBranch: workspace.base_branch },
+        agent: {
+            command: agent.command,
+            maxTurns: agent.max_turns,
+            maxRetries: agent.max_retries,
+            stallTimeoutMs: agent.stall_timeout_ms,
+            turnTimeoutMs: agent.turn_timeout_ms,
+            reviewerProfile: agent.reviewer_profile,
+            autoReview: agent.auto_review,
+            maxReviewRounds: agent.max_review_rounds,
+            profiles
+        },
+        automations: automations.map((a) => a.config),
+        handoff: {
+            budgetBytes: handoff.budget_bytes,
+            maxFileBytes: handoff.max_file_bytes,
+            maxFiles: handoff.max_files
+        },
+        body: parts.body,
+        bodyLine: parts.bodyLine
+    };
+    return { config, warnings: problems.warnings };
+}
+// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
+const WORKFLOW_MAX_BYTES = 1024 * 1024;
+/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
+function readWorkflowText(path) {
+    try {
+        return (0,read_capped/* readCappedText */.h5)(path, WORKFLOW_MAX_BYTES);
+    }
+    catch (e) {
+        if (e instanceof read_capped/* FileRefused */.rV && (e.reason === 'missing' || e.reason === 'unreadable')) {
+            throw new errors/* UserError */.yo(`cannot read the workflow file (${e.code}); check the path`, {
+                file: path
+            });
+        }
+        throw e;
+    }
+}
+/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
+function loadWorkflowFile(path, env = process.env) {
+    const text = readWorkflowText(path);
+    const dir = (0,external_node_path_.dirname)((0,external_node_path_.resolve)(path));
+    const root = (0,disk_files/* repoRootOf */.SE)(dir);
+    return parseWorkflow(text, {
+        file: path,
+        env,
+        baseDir: (0,disk_files/* repoRelativeDir */.ee)(root, dir),
+        readFile: (relPath) => (0,disk_files/* readRepoFile */.v6)(root, relPath)
+    });
+}
+/** `file:line:col: warning: message`. */
+function formatWarning(w) {
+    return `${(0,errors/* formatLocation */.j$)(w.location)}: warning: ${w.message}`;
+}
+
+
+/***/ }),
+
+/***/ 5351:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B2: () => (/* binding */ findAutomation),
+/* harmony export */   Wn: () => (/* binding */ automationForProfile),
+/* harmony export */   bP: () => (/* binding */ stateKey),
+/* harmony export */   kY: () => (/* binding */ statesOf),
+/* harmony export */   o5: () => (/* binding */ unknownProfileError),
+/* harmony export */   uv: () => (/* binding */ knownStates),
+/* harmony export */   yY: () => (/* binding */ sameState)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9243);
+/* harmony import */ var _did_you_mean_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8738);
+/* harmony import */ var _source_map_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4907);
+
+
+
+/** States match case-insensitively, as GitHub labels do: equal states have equal keys. */
+function stateKey(state) {
+    return state.toLowerCase();
+}
+function sameState(a, b) {
+    return stateKey(a) === stateKey(b);
+}
+/** Active, terminal, completion and failed states, each once (first spelling wins). */
+function statesOf(tracker) {
+    const all = [
+        ...tracker.activeStates,
+        ...tracker.terminalStates,
+        ...(tracker.completionState ? [tracker.completionState] : []),
+        ...(tracker.failedState ? [tracker.failedState] : [])
+    ];
+    return all.filter((state, i) => all.findIndex((other) => sameState(other, state)) === i);
+}
+function knownStates(config) {
+    return statesOf(config.tracker);
+}
+/** The enabled automation that entering `state` starts, if any. */
+function findAutomation(config, state) {
+    return config.automations.find((a) => a.enabled && a.states.some((s) => sameState(s, state)));
+}
+/**
+ * The automation a run of `profile` belongs to: the one `state` starts when it runs this
+ * profile, else the profile's first enabled automation.
+ */
+function automationForProfile(config, profile, state) {
+    const byState = state ? findAutomation(config, state) : undefined;
+    if (byState?.profile === profile)
+        return byState;
+    return config.automations.find((a) => a.enabled && a.profile === profile);
+}
+/** The error for a profile name given outside WORKFLOW.md (e.g. `--profile`) that it lacks. */
+function unknownProfileError(config, name, where) {
+    const names = Object.keys(config.agent.profiles);
+    const hint = (0,_did_you_mean_js__WEBPACK_IMPORTED_MODULE_1__/* .didYouMean */ .au)(name, names) ||
+        (names.length > 0 ? `; it has: ${names.join(', ')}` : '; it defines no profiles');
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`${where}: ${config.file} has no profile named ${(0,_source_map_js__WEBPACK_IMPORTED_MODULE_2__/* .quoted */ .TL)(name)}${hint}`);
+}
+
+
+/***/ }),
+
+/***/ 9192:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j: () => (/* binding */ isMap),
+  M: () => (/* binding */ sectionInput)
+});
+
+// EXTERNAL MODULE: ./.build/config/daemon-keys.js
+var daemon_keys = __nccwpck_require__(6278);
+;// CONCATENATED MODULE: ./.build/config/interpolate.js
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const BRACED = /\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
+/**
+ * Replaces `$VAR` and `${VAR}` with their environment values; `$$` is a literal `$`, and so
+ * is a `$` followed by anything that cannot start a name.
+ */
+function interpolate(text, env) {
+    const result = { value: '', missing: [], usedEnv: false, malformed: false };
+    let i = 0;
+    for (let dollar = text.indexOf('$'); dollar !== -1; dollar = text.indexOf('$', i)) {
+        result.value += text.slice(i, dollar);
+        const next = text[dollar + 1];
+        let name;
+        if (next === '$') {
+            result.value += '$';
+            i = dollar + 2;
+            continue;
+        }
+        if (next === '{') {
+            BRACED.lastIndex = dollar + 1;
+            const braced = BRACED.exec(text);
+            if (!braced) {
+                result.malformed = true;
+                result.value += '$';
+                i = dollar + 1;
+                continue;
+            }
+            name = braced[1] ?? '';
+            i = BRACED.lastIndex;
+        }
+        else {
+            NAME.lastIndex = dollar + 1;
+            const bare = NAME.exec(text);
+            if (!bare) {
+                result.value += '$';
+                i = dollar + 1;
+                continue;
+            }
+            name = bare[0];
+            i = NAME.lastIndex;
+        }
+        // Own properties only: `$constructor` must not find Object.prototype.constructor.
+        const value = Object.hasOwn(env, name) ? env[name] : undefined;
+        if (typeof value === 'string' && value !== '') {
+            result.value += value;
+            result.usedEnv = true;
+        }
+        else if (!result.missing.includes(name)) {
+            result.missing.push(name);
+        }
+    }
+    result.value += text.slice(i);
+    return result;
+}
+/**
+ * What to write instead of a `$` that names no variable. `$$` is a literal `$`, except where
+ * no `$` may stay at all (a command, which runs without a shell: command.ts), so the advice
+ * never leads into that rule.
+ */
+function literalDollarAdvice(dollarAllowed) {
+    return dollarAllowed ? 'write $$ for a literal $' : 'a command may not hold a literal $';
+}
+
+;// CONCATENATED MODULE: ./.build/config/section-input.js
+
+
+/**
+ * A section ready for its schema: daemon-only keys dropped with a warning, schema-1 keys
+ * dropped with an error, and `$VAR` / `${VAR}` replaced in every string value.
+ */
+function sectionInput(raw, path, section, problems, options) {
+    if (!isMap(raw))
+        return raw;
+    const out = Object.create(null);
+    for (const [key, value] of Object.entries(raw)) {
+        const keyPath = [...path, key];
+        const rejected = daemon_keys/* SCHEMA_1_KEYS */.Pe[section]?.[key];
+        if (daemon_keys/* DAEMON_ONLY_KEYS */.nF[section].includes(key)) {
+            problems.warnAtKey(keyPath, 'used only by the itervox daemon; this CI runner ignores it');
+        }
+        else if (rejected !== undefined) {
+            problems.errorAtKey(keyPath, rejected);
+        }
+        else {
+            out[key] =
+                options.env === undefined || options.verbatim?.includes(key)
+                    ? value
+                    : interpolateTree(value, keyPath, problems, options.env);
+        }
+    }
+    return out;
+}
+function interpolateTree(value, path, problems, env) {
+    if (typeof value === 'string')
+        return interpolateValue(value, path, problems, env);
+    if (Array.isArray(value)) {
+        return value.map((item, i) => interpolateTree(item, [...path, i], problems, env));
+    }
+    if (isMap(value)) {
+        const out = Object.create(null);
+        for (const [key, item] of Object.entries(value)) {
+            out[key] = interpolateTree(item, [...path, key], problems, env);
+        }
+        return out;
+    }
+    return value;
+}
+function interpolateValue(text, path, problems, env) {
+    const result = interpolate(text, env);
+    // agent.command and a profile's command.
+    const command = path.at(-1) === 'command';
+    for (const name of result.missing) {
+        problems.errorAt(path, command
+            ? `environment variable ${name} is not set or is empty; set it, or leave it out (${literalDollarAdvice(false)})`
+            : `environment variable ${name} is not set or is empty; set it, or ${literalDollarAdvice(true)}`);
+    }
+    if (result.malformed) {
+        problems.errorAt(path, command
+            ? `a "\${" must be followed by a variable name and "}", as in \${NAME} (${literalDollarAdvice(false)})`
+            : `a "\${" must be followed by a variable name and "}", as in \${NAME}; ${literalDollarAdvice(true)}`);
+    }
+    if (result.missing.length > 0 || result.malformed) {
+        problems.markBroken(path);
+        return text;
+    }
+    if (result.usedEnv)
+        problems.markFromEnv(path);
+    return result.value;
+}
+/** A YAML map as the tree reader makes it. */
+function isMap(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === null || proto === Object.prototype;
+}
+
+
+/***/ }),
+
+/***/ 4907:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TL: () => (/* binding */ quoted),
+/* harmony export */   oY: () => (/* binding */ SourceMap),
+/* harmony export */   wW: () => (/* binding */ labelled)
+/* harmony export */ });
 const START = { line: 1, col: 1 };
 /** Where each key and value of the front matter sits in the file. */
 class SourceMap {
@@ -16611,61 +18289,254 @@ function labelled(path, message) {
     return label ? `${label}: ${message}` : message;
 }
 
-;// CONCATENATED MODULE: ./.build/config/did-you-mean.js
 
+/***/ }),
+
+/***/ 7799:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _: () => (/* binding */ readYamlTree)
+/* harmony export */ });
+/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8815);
+/* harmony import */ var _source_map_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4907);
+
+
+// A WORKFLOW.md has a few hundred nodes; these stop alias bombs and runaway nesting.
+const MAX_DEPTH = 64;
+const MAX_NODES = 100_000;
+const TOO_DEEP = `YAML: nested more than ${MAX_DEPTH} levels deep; flatten it`;
+class TooLarge extends Error {
+    pos;
+    constructor(message, pos) {
+        super(message);
+        this.pos = pos;
+    }
+}
+/** Parses YAML that starts on file line `firstLine`, keeping every key's and value's position. */
+function readYamlTree(text, firstLine) {
+    const lineCounter = new yaml__WEBPACK_IMPORTED_MODULE_0__/* .LineCounter */ .HN();
+    const toPos = (offset) => {
+        const { line, col } = lineCounter.linePos(offset);
+        return { line: line + firstLine - 1, col };
+    };
+    const map = new _source_map_js__WEBPACK_IMPORTED_MODULE_1__/* .SourceMap */ .oY({ line: firstLine, col: 1 });
+    const tree = { root: undefined, map, errors: [], warnings: [] };
+    // yaml composes recursively, and deep recursion there can even abort the process (a regular
+    // expression compiled near the stack limit), so the depth is checked on the flat CST first.
+    const tokens = Array.from(new yaml__WEBPACK_IMPORTED_MODULE_0__/* .Parser */ .iX(lineCounter.addNewLine).parse(text));
+    const tooDeep = deepestCollection(tokens, MAX_DEPTH);
+    if (tooDeep !== undefined) {
+        tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP });
+        return tree;
+    }
+    // forceDoc: even empty text composes to one document.
+    const [doc, extra] = Array.from(new yaml__WEBPACK_IMPORTED_MODULE_0__/* .Composer */ .Dk({ uniqueKeys: false }).compose(tokens, true, text.length));
+    if (!doc)
+        return tree;
+    if (extra) {
+        tree.errors.push({
+            pos: toPos(extra.range[0]),
+            message: 'YAML: the front matter holds more than one document; remove the "..." line'
+        });
+    }
+    for (const e of placedErrors(text, doc.errors)) {
+        tree.errors.push({ pos: toPos(e.pos[0]), message: e.message });
+    }
+    for (const w of doc.warnings)
+        tree.warnings.push({ pos: toPos(w.pos[0]), message: yamlMessage(w) });
+    if (tree.errors.length > 0 || doc.contents === null)
+        return tree;
+    const converter = new Converter(doc, toPos, map, tree.errors);
+    try {
+        tree.root = converter.convert(doc.contents, [], undefined, 0);
+    }
+    catch (e) {
+        if (!(e instanceof TooLarge))
+            throw e;
+        tree.errors.push({ pos: e.pos, message: e.message });
+    }
+    return tree;
+}
+const DEEPER = 'YAML: indented deeper than the key above, which already has a value; line it up with that key';
 /**
- * Edit distance with adjacent transpositions (optimal string alignment), so `trackr` is one
- * edit from `tracker` and `mvoe_state` one from `move_state`.
+ * yaml's errors, each where the user has to look. yaml puts a badly indented key at the start
+ * of the blank and comment lines before it, and a key indented deeper than a key with a value
+ * at that value, a line early (twice: as a nested and as a multi-line key).
  */
-function editDistance(a, b) {
-    // Every row holds b.length + 1 distances, so each index below is in range.
-    let prevPrev = [];
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const row = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-                best = Math.min(best, prevPrev[j - 2] + 1);
+function placedErrors(text, errors) {
+    const spansLine = (e) => text.slice(e.pos[0], e.pos[1]).includes('\n');
+    const deeper = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && spansLine(e));
+    const out = [];
+    for (const e of errors) {
+        if (deeper.includes(e)) {
+            const offset = contentAfter(text, text.indexOf('\n', e.pos[0]));
+            out.push({ ...e, pos: [offset, offset], message: DEEPER });
+        }
+        else if (!(e.code === 'BLOCK_AS_IMPLICIT_KEY' && deeper.some((d) => d.pos[0] === e.pos[0]))) {
+            const offset = e.code === 'BAD_INDENT' ? contentAfter(text, e.pos[0]) : e.pos[0];
+            out.push({ ...e, pos: [offset, e.pos[1]], message: yamlMessage(e) });
+        }
+    }
+    return out;
+}
+/** The offset of the first character at or after `from` that is not blank or a comment. */
+function contentAfter(text, from) {
+    const content = /[ \t\r\n]*(?:#[^\n]*[ \t\r\n]*)*/y;
+    content.lastIndex = from;
+    content.exec(text);
+    return Math.min(content.lastIndex, text.length);
+}
+function yamlMessage(e) {
+    return `YAML: ${e.message.replace(/\s+/g, ' ').trim()}`;
+}
+class Converter {
+    doc;
+    toPos;
+    map;
+    errors;
+    nodes = 0;
+    // Nodes being converted right now: an alias back to one of them is a cycle.
+    active = new Set();
+    // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
+    // once per repetition.
+    targets = new Map();
+    constructor(doc, toPos, map, errors) {
+        this.doc = doc;
+        this.toPos = toPos;
+        this.map = map;
+        this.errors = errors;
+    }
+    convert(node, path, keyPos, depth) {
+        const range = hasRange(node) ? node.range : undefined;
+        const pos = range ? this.toPos(range[0]) : (keyPos ?? this.map.key(path));
+        if (++this.nodes > MAX_NODES) {
+            throw new TooLarge(`YAML: more than ${MAX_NODES} values (through aliases?); simplify it`, pos);
+        }
+        if (depth > MAX_DEPTH)
+            throw new TooLarge(TOO_DEEP, pos);
+        const empty = node == null || ((0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(node) && node.value === null && range?.[0] === range?.[1]);
+        const block = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(node) && (node.type === yaml__WEBPACK_IMPORTED_MODULE_0__/* .Scalar */ .X5.BLOCK_LITERAL || node.type === yaml__WEBPACK_IMPORTED_MODULE_0__/* .Scalar */ .X5.BLOCK_FOLDED);
+        this.map.set(path, { key: keyPos, value: pos, empty, block });
+        if ((0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isAlias */ .Vj)(node)) {
+            const target = this.resolve(node);
+            if (!target || this.active.has(target)) {
+                this.errors.push({
+                    pos,
+                    message: `YAML: alias *${node.source} refers to itself or to nothing`
+                });
+                return null;
             }
-            row.push(best);
+            this.active.add(target);
+            const value = this.convert(target, path, keyPos, depth + 1);
+            this.active.delete(target);
+            this.map.set(path, { key: keyPos, value: pos, empty: false, block: false });
+            return value;
         }
-        prevPrev = prev;
-        prev = row;
+        if ((0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(node))
+            return node.value;
+        if ((0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isSeq */ .oP)(node)) {
+            this.active.add(node);
+            const items = node.items.map((item, i) => this.convert(item, [...path, i], undefined, depth + 1));
+            this.active.delete(node);
+            return items;
+        }
+        if ((0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(node)) {
+            this.active.add(node);
+            const out = this.convertMap(node.items, path, pos, depth);
+            this.active.delete(node);
+            return out;
+        }
+        return null;
     }
-    return prev[b.length];
+    resolve(alias) {
+        if (!this.targets.has(alias))
+            this.targets.set(alias, alias.resolve(this.doc));
+        return this.targets.get(alias);
+    }
+    convertMap(pairs, path, mapPos, depth) {
+        const out = Object.create(null);
+        for (const pair of pairs) {
+            const key = pair.key;
+            const keyPos = hasRange(key) ? this.toPos(key.range[0]) : mapPos;
+            if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(key)) {
+                this.errors.push({
+                    pos: keyPos,
+                    message: 'YAML: keys must be plain text, not lists, maps or aliases'
+                });
+                continue;
+            }
+            const name = keyText(key);
+            if (name === '') {
+                this.errors.push({ pos: keyPos, message: 'YAML: a key is empty; write the key before ":"' });
+                continue;
+            }
+            if (name === '<<' && key.type === yaml__WEBPACK_IMPORTED_MODULE_0__/* .Scalar */ .X5.PLAIN) {
+                this.errors.push({
+                    pos: keyPos,
+                    message: 'YAML merge keys ("<<") are not supported; write the keys out'
+                });
+                continue;
+            }
+            if (Object.hasOwn(out, name)) {
+                this.errors.push({ pos: keyPos, message: `duplicate key ${(0,_source_map_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(name)}; keep only one` });
+                continue;
+            }
+            out[name] = this.convert(pair.value, [...path, name], keyPos, depth + 1);
+        }
+        return out;
+    }
 }
-/** The candidate closest to `input` (ignoring case), if it is close enough to be a typo. */
-function closest(input, candidates) {
-    const wanted = input.toLowerCase();
-    const limit = wanted.length <= 3 ? 1 : wanted.length <= 6 ? 2 : 3;
-    let best;
-    let bestDistance = limit + 1;
-    for (const candidate of candidates) {
-        const other = candidate.toLowerCase();
-        if (Math.abs(other.length - wanted.length) >= bestDistance)
-            continue;
-        const distance = editDistance(wanted, other);
-        if (distance < bestDistance) {
-            best = candidate;
-            bestDistance = distance;
+/** The offset of a collection nested more than `limit` deep, found without recursion. */
+function deepestCollection(tokens, limit) {
+    const stack = tokens.map((token) => ({ token, depth: 0 }));
+    for (let next = stack.pop(); next; next = stack.pop()) {
+        const { token, depth } = next;
+        if ('items' in token) {
+            if (depth + 1 > limit)
+                return token.offset;
+            for (const item of token.items) {
+                for (const child of [item.key, item.value]) {
+                    if (child)
+                        stack.push({ token: child, depth: depth + 1 });
+                }
+            }
+        }
+        else if (token.type === 'document' && token.value) {
+            stack.push({ token: token.value, depth });
         }
     }
-    return best;
+    return undefined;
 }
-/** `; did you mean "x"?` when a candidate is close, else ''. */
-function didYouMean(input, candidates) {
-    const match = closest(input, candidates);
-    return match === undefined ? '' : `; did you mean ${quoted(match)}?`;
+// Keys are names: `1.0:` is the name "1.0", not the number 1.
+function keyText(key) {
+    if (typeof key.value === 'string')
+        return key.value;
+    if (key.value === null || key.value === undefined)
+        return '';
+    return key.source ?? String(key.value);
+}
+function hasRange(node) {
+    return (typeof node === 'object' && node !== null && Array.isArray(node.range));
 }
 
-;// CONCATENATED MODULE: ./.build/errors.js
+
+/***/ }),
+
+/***/ 9243:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   j$: () => (/* binding */ formatLocation),
+/* harmony export */   tQ: () => (/* binding */ UserErrors),
+/* harmony export */   yo: () => (/* binding */ UserError)
+/* harmony export */ });
 /**
  * A mistake the user can fix. It prints as one line, `file:line:col: message`, and the
  * message says what to change; adapters print it without a stack trace.
  */
-class errors_UserError extends Error {
+class UserError extends Error {
     location;
     constructor(message, location) {
         super(message);
@@ -16688,7 +18559,7 @@ function formatLocation(loc) {
     return out;
 }
 /** Many user mistakes found at once (e.g. every problem in WORKFLOW.md); each is one line. */
-class UserErrors extends errors_UserError {
+class UserErrors extends UserError {
     errors;
     constructor(errors) {
         super(errors.map((e) => e.format()).join('\n'));
@@ -16701,15 +18572,148 @@ class UserErrors extends errors_UserError {
 }
 /** An error as one line for the user: a UserError's own format, else its message. */
 function messageOf(err) {
-    if (err instanceof errors_UserError)
+    if (err instanceof UserError)
         return err.format();
     return err instanceof Error ? err.message : String(err);
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 2528:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   h5: () => (/* binding */ readCappedText),
+/* harmony export */   rV: () => (/* binding */ FileRefused),
+/* harmony export */   yB: () => (/* binding */ readCappedFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+
+
+/** A user's file that cannot be used as it is; the message says what to change. */
+class FileRefused extends _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UserError */ .yo {
+    reason;
+    code;
+    constructor(message, reason, file, 
+    /** The system error code, when the system refused. */
+    code) {
+        super(message, { file });
+        this.reason = reason;
+        this.code = code;
+        this.name = 'FileRefused';
+    }
+}
+// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
+// nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
+// neither flag.
+const OPEN_FLAGS = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK ?? 0) | (node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOCTTY ?? 0);
+const CHUNK = 64 * 1024;
+/**
+ * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
+ * reading, a FIFO, device, socket or directory, and refusing a file longer than `maxBytes`,
+ * even one that grows while it is read. `display` names the file in messages.
+ */
+function readCappedFile(path, maxBytes, display = path) {
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, OPEN_FLAGS);
+    }
+    catch (e) {
+        throw systemRefusal(e, display);
+    }
+    try {
+        // fstat the descriptor, not the path: what was opened is what is judged.
+        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
+        if (!st.isFile()) {
+            throw new FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
+        }
+        if (st.size > maxBytes)
+            throw tooLarge(maxBytes, display);
+        // Read to the end rather than trusting st.size: a file can grow after fstat.
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buf, 0, buf.length, null);
+            if (n === 0)
+                break;
+            chunks.push(buf.subarray(0, n));
+            total += n;
+            if (total > maxBytes)
+                throw tooLarge(maxBytes, display);
+        }
+        return Buffer.concat(chunks, total);
+    }
+    catch (e) {
+        throw e instanceof FileRefused ? e : systemRefusal(e, display);
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+}
+/** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
+function readCappedText(path, maxBytes, display = path) {
+    return readCappedFile(path, maxBytes, display).toString('utf8');
+}
+function systemRefusal(e, display) {
+    const code = e.code ?? 'EIO';
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return new FileRefused('no such file; check the path', 'missing', display, code);
+    }
+    // Opening a socket (as /dev/stdin can be) fails with ENXIO.
+    if (code === 'ENXIO') {
+        return new FileRefused('a socket or a missing device, not a regular file; replace it with a regular file', 'not-a-file', display, code);
+    }
+    if (code === 'EISDIR') {
+        return new FileRefused('a directory, not a regular file; name a file', 'not-a-file', display, code);
+    }
+    const fix = code === 'EACCES' || code === 'EPERM'
+        ? 'check its permissions'
+        : code === 'ELOOP'
+            ? 'its symlinks form a loop; fix the link'
+            : 'replace it with a regular file';
+    return new FileRefused(`cannot be read (${code}); ${fix}`, 'unreadable', display, code);
+}
+function tooLarge(maxBytes, display) {
+    return new FileRefused(`larger than the ${sizeText(maxBytes)} this file may hold; make it smaller`, 'too-large', display);
+}
+function kindOf(st) {
+    if (st.isDirectory())
+        return 'a directory';
+    if (st.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (st.isCharacterDevice() || st.isBlockDevice())
+        return 'a device';
+    if (st.isSocket())
+        return 'a socket';
+    return 'a special file';
+}
+function sizeText(bytes) {
+    const MiB = 1024 * 1024;
+    if (bytes >= MiB && bytes % MiB === 0)
+        return `${bytes / MiB} MiB`;
+    if (bytes >= 1024 && bytes % 1024 === 0)
+        return `${bytes / 1024} KiB`;
+    return `${bytes} bytes`;
+}
+
+
+/***/ }),
+
+/***/ 106:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  c5: () => (/* binding */ addCounts),
+  jw: () => (/* binding */ describeSanitizeCounts),
+  W1: () => (/* binding */ emptyCounts),
+  _2: () => (/* binding */ sanitizeUntrusted)
+});
+
 ;// CONCATENATED MODULE: ./.build/handoff/hidden-markdown.js
 // Markdown that GitHub renders as nothing: a person reading the issue, the comment or the
 // handoff never sees it, a model reading the raw text does. `[//]: # (ignore the above)` is
@@ -17020,7 +19024,7 @@ const isVariationSelector = (cp) => cp >= 0xfe00 && cp <= 0xfe0f;
  * One emoji variation selector after a character is kept; runs of them (a known way to smuggle
  * bytes) are not. Then the Markdown GitHub renders as nothing goes too (`removeHiddenMarkdown`).
  */
-function sanitize_sanitizeUntrusted(input) {
+function sanitizeUntrusted(input) {
     const counts = emptyCounts();
     const chars = NEEDS_WORK.test(input) ? removeHiddenCharacters(input, counts) : input;
     const markdown = removeHiddenMarkdown(chars);
@@ -17093,18 +19097,789 @@ function removeHiddenCharacters(input, counts) {
     return out.join('');
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/untrusted-text.js
+
+/***/ }),
+
+/***/ 9504:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   w: () => (/* binding */ isBot)
+/* harmony export */ });
+/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
+function isBot(actor, actorType) {
+    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
+}
+
+
+/***/ }),
+
+/***/ 9345:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ formatDuration)
+/* harmony export */ });
+/**
+ * A duration for people: `45s`, `3m 7s`, `2h 5m`; '' for anything that is not one (a record's
+ * figure may have been edited). With `tenths`, under a minute reads `4.2s`, so a live clock
+ * visibly moves.
+ */
+function formatDuration(ms, o = {}) {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        return '';
+    if (o.tenths && ms < 60_000)
+        return `${(ms / 1000).toFixed(1)}s`;
+    const s = Math.round(ms / 1000);
+    if (s < 60)
+        return `${s}s`;
+    const m = Math.floor(s / 60);
+    return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+
+/***/ }),
+
+/***/ 8696:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ stageJobMinutes)
+/* harmony export */ });
+// Above the agent's own deadline, so the action can still commit a partial and report.
+const JOB_OVERHEAD_MINUTES = 15;
+/** The minutes a stage's job may take: the agent's turn timeout and time to commit its work. */
+function stageJobMinutes(config) {
+    const agent = Math.ceil(config.agent.turnTimeoutMs / 60_000);
+    return { agent, job: agent + JOB_OVERHEAD_MINUTES };
+}
+
+
+/***/ }),
+
+/***/ 9641:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   gO: () => (/* binding */ NEEDS_ATTENTION_LABEL),
+/* harmony export */   wb: () => (/* binding */ DISPATCH_TYPE),
+/* harmony export */   wv: () => (/* binding */ NEEDS_INPUT_LABEL)
+/* harmony export */ });
+// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
+// workflows already written (their `if:` filters and `repository_dispatch` types name them).
+/** The repository_dispatch type that starts a stage. */
+const DISPATCH_TYPE = 'itervox-handoff';
+/** Set while a stage waits for a person's reply. */
+const NEEDS_INPUT_LABEL = 'needs-input';
+/** Set when the pipeline stopped and has no failed state to move the issue to. */
+const NEEDS_ATTENTION_LABEL = 'needs-attention';
+
+
+/***/ }),
+
+/***/ 2505:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   q: () => (/* binding */ stageOutcomeSchema),
+/* harmony export */   u: () => (/* binding */ isUnfinished)
+/* harmony export */ });
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/* harmony import */ var _agent_types_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(105);
+
+
+/** How a stage ended (DESIGN.md's `outcome` output): as its agent run did, or before one. */
+const stageOutcomeSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n([..._agent_types_js__WEBPACK_IMPORTED_MODULE_1__/* .AGENT_OUTCOMES */ .S, 'skipped', 'denied']);
+/**
+ * Ends in which the agent did not do its work: the run's deliverable becomes `.partial.md`,
+ * and the job fails so a person sees it (input_required is a pause, not an end).
+ */
+const UNFINISHED = new Set([
+    'failed',
+    'stalled',
+    'timed_out',
+    'cancelled',
+    'rate_limited'
+]);
+function isUnfinished(outcome) {
+    return UNFINISHED.has(outcome);
+}
+
+
+/***/ }),
+
+/***/ 2108:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FR: () => (/* binding */ emptyRecord),
+/* harmony export */   Hh: () => (/* binding */ parseRecord),
+/* harmony export */   Uj: () => (/* binding */ stageKindSchema),
+/* harmony export */   _3: () => (/* binding */ recordStage),
+/* harmony export */   _Y: () => (/* binding */ HALTED_ON_EFFECTS),
+/* harmony export */   cv: () => (/* binding */ recordStart)
+/* harmony export */ });
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
+/* harmony import */ var _outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2505);
+
+
+// The record is read back from places anyone with write access can edit (a comment, a file),
+// so its shape is defined once, as a schema, and the types are what the schema accepts.
+const count = zod__WEBPACK_IMPORTED_MODULE_1__/* .int */ .Whr().min(0);
+/** What kind of run a stage was: the state's own work, or a review of it. */
+const stageKindSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['work', 'review']);
+/** What the agent's CLI reported in its last event, under the same names for every CLI. */
+const agentStatsSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    turns: count.optional(),
+    inputTokens: count.optional(),
+    outputTokens: count.optional(),
+    costUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).optional()
+});
+/** One stage run, as the issue's record keeps it. */
+const stageRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
+    entry: count,
+    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    kind: stageKindSchema,
+    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
+    attempt: count,
+    /** The review round the run belongs to (0 before any failed review). */
+    round: count.default(0),
+    outcome: _outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .stageOutcomeSchema */ .q,
+    reason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
+    run: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    runUrl: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    startedAt: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    durationMs: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0),
+    /** The committed deliverable or partial. */
+    handoffPath: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** The commit holding it, where it landed. */
+    commit: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** Set when the issue branch refused the push and the work went to this ref instead. */
+    rescuedTo: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    agent: agentStatsSchema.optional(),
+    /** The agent's requests that were not carried out, one line each saying what to change. */
+    refused: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(10).optional(),
+    /** Secrets kept out of what the stage left: where, and which kind (never the value). */
+    withheld: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).optional()
+});
+/** A stage paused for a person's answer. */
+const waitingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    entry: count,
+    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    kind: stageKindSchema,
+    attempt: count,
+    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
+    timestamp: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    question: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+});
+/**
+ * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
+ * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
+ * comes from here, never from the wake-up's payload.
+ */
+const continuationSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    entry: count,
+    kind: stageKindSchema,
+    profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    attempt: count,
+    round: count,
+    /** Why the previous attempt's deliverable was refused, written by our own checks. */
+    recheck: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** A review's subject. */
+    reviewed: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
+    step: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+});
+/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
+const effectSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .discriminatedUnion */ .gMt('kind', [
+    /** A comment, written at most once per key. */
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('comment'), key: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), body: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }),
+    /** A comment the agent asked for, read again from its committed deliverable. */
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('agent-comment'),
+        key: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+        profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+        commit: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+        path: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+        /** Absent: on the issue. */
+        pullRequest: count.optional()
+    }),
+    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('move'), from: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), to: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }),
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('flag'),
+        flag: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['needs-attention', 'needs-input']),
+        on: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY()
+    }),
+    /**
+     * The pipeline reached its completion state: the pull request leaves draft and says it
+     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
+     */
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('ready'),
+        state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+        pullRequest: count,
+        /** The pull request's GraphQL node id, when known (saves a lookup). */
+        node: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+    }),
+    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('wake'),
+        state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+        entry: count,
+        step: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+    })
+]);
+/** What a decision still owes the tracker: written before any effect, finished by any later run. */
+const owedSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    /** The run that decided it. */
+    run: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    effects: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(effectSchema)
+});
+/**
+ * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
+ * status comment (GitHub) or beside the issue file (local), written only by this tool.
+ */
+const issueRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    v: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(1),
+    /** The state this record last saw the issue enter. */
+    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
+    entry: count,
+    /** State moves made so far, for the loop budget. */
+    transitions: count,
+    /**
+     * Review rounds spent since a person last moved the issue: each time the work goes back to a
+     * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
+     * neither the agent nor the issue's author can reset it; a person's move does.
+     */
+    round: count,
+    /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
+    visited: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(100).optional(),
+    /** The entry the work was sent back into, and the profile whose deliverable says why. */
+    sentBack: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ entry: count, by: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }).optional(),
+    /** A move decided before a review, applied when the review passes. */
+    pendingMove: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    stages: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(stageRecordSchema),
+    waiting: waitingSchema.optional(),
+    continuation: continuationSchema.optional(),
+    owed: owedSchema.optional(),
+    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
+    halted: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** The issue's pull request, once known: saves a lookup. */
+    pullRequest: count.optional(),
+    /** Its GraphQL node id, which marking it ready for review needs. */
+    pullRequestNode: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(100).optional()
+});
+/** How the record's `halted` says a decision's effects failed (and are owed). */
+const HALTED_ON_EFFECTS = 'the next step (';
+/** The record in `value`, or null when it is not shaped like one. Never throws. */
+function parseRecord(value) {
+    const parsed = issueRecordSchema.safeParse(value);
+    return parsed.success ? parsed.data : null;
+}
+function emptyRecord() {
+    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
+}
+/** Most stage records kept; older ones stay in the branch's commit trailers. */
+const MAX_STAGE_RECORDS = 50;
+/** The record once a job has decided to run a stage for `state`. */
+function recordStart(record, state, plan) {
+    const next = { ...record };
+    if (plan.newEntry) {
+        // Nothing of ours moved the issue here: a person did, and the review rounds start again.
+        Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] });
+        delete next.sentBack;
+        delete next.pendingMove;
+        delete next.halted;
+        delete next.waiting;
+        delete next.continuation;
+    }
+    if (plan.reply)
+        delete next.waiting;
+    return next;
+}
+/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
+function recordStage(record, stage) {
+    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
+}
+
+
+/***/ }),
+
+/***/ 5665:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  qi: () => (/* binding */ pipelineDiagram),
+  Tb: () => (/* binding */ readRecordFromComment),
+  uc: () => (/* binding */ renderStatusComment)
+});
+
+// UNUSED EXPORTS: MAX_RECORD_BYTES, stageTable
+
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+// EXTERNAL MODULE: ./.build/config/lookup.js
+var lookup = __nccwpck_require__(5351);
+// EXTERNAL MODULE: ./.build/handoff/sanitize.js + 1 modules
+var sanitize = __nccwpck_require__(106);
+;// CONCATENATED MODULE: ./.build/pipeline/agent-figures.js
+/**
+ * What an agent's CLI reported in its last event, in words, the same for every CLI: turns and
+ * a cost only where the CLI gives them (Claude Code), tokens for all. Empty when it gave none.
+ */
+function agentFigures(s) {
+    if (!s)
+        return '';
+    return [
+        s.turns !== undefined ? `${s.turns} turns` : '',
+        s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
+        s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
+        s.costUsd !== undefined ? `$${s.costUsd.toFixed(4)}` : ''
+    ]
+        .filter(Boolean)
+        .join(', ');
+}
+
+// EXTERNAL MODULE: ./.build/pipeline/duration.js
+var duration = __nccwpck_require__(9345);
+// EXTERNAL MODULE: ./.build/pipeline/record.js
+var record = __nccwpck_require__(2108);
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
+var untrusted_text = __nccwpck_require__(3935);
+;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
+
+
+
+
+
+
+
+/** The most record text `readRecordFromComment` accepts. */
+const MAX_RECORD_BYTES = 64 * 1024;
+// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
+const COMMENT_BUDGET = 60_000;
+// The record gets at most half of that, so the table and the question always fit beside it.
+const RECORD_BUDGET = 32 * 1024;
+const RECORD_OPEN = '<!-- itervox:record ';
+const RECORD_CLOSE = ' -->';
+const MAX_STATE_LABEL = 80;
+const MAX_PROFILE_LABEL = 60;
+const MAX_REASON = 300;
+const MAX_HALTED = 500;
+const MAX_QUESTION = 4000;
+/**
+ * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
+ * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
+ * `retries spent` edge from each working state to the failed state, the send-backs review
+ * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
+ * styled.
+ */
+function pipelineDiagram(config, current) {
+    const nodes = new Map();
+    const node = (state) => {
+        const key = (0,lookup/* stateKey */.bP)(state);
+        let n = nodes.get(key);
+        if (!n) {
+            n = { id: `s${nodes.size}`, label: state };
+            nodes.set(key, n);
+        }
+        return n.id;
+    };
+    const edges = new Set();
+    const automations = config.automations.filter((a) => a.enabled);
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (a.moveToState) {
+                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
+            }
+        }
+    }
+    const { completionState, failedState } = config.tracker;
+    if (completionState)
+        node(completionState);
+    const failed = failedState ? node(failedState) : null;
+    for (const [from, to, label] of sendBackEdges(config)) {
+        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
+    }
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (failed && failed !== from)
+                edges.add(`${from} -.->|"retries spent"| ${failed}`);
+        }
+    }
+    const marked = current ? node(current) : null;
+    const lines = ['flowchart LR'];
+    for (const n of nodes.values())
+        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
+    for (const e of edges)
+        lines.push(`  ${e}`);
+    if (marked) {
+        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
+        lines.push(`  class ${marked} current`);
+    }
+    return lines.join('\n');
+}
+/**
+ * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
+ * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
+ * `move_state` may send the work back to a state whose automation leads into its own (the
+ * agent may name any earlier state; the one step back is what a reviewer's send-back is).
+ * None when `max_review_rounds` is 1: the first send-back escalates instead.
+ */
+function sendBackEdges(config) {
+    if (config.agent.maxReviewRounds <= 1)
+        return [];
+    const automations = config.automations.filter((a) => a.enabled);
+    const out = [];
+    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const a of automations) {
+        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
+        for (const state of a.states) {
+            if (reviewer && a.profile !== reviewer)
+                out.push([state, state, `${reviewer} FAIL`]);
+            if (!mayMove)
+                continue;
+            for (const before of automations) {
+                if (!before.moveToState || !(0,lookup/* sameState */.yY)(before.moveToState, state))
+                    continue;
+                for (const back of before.states) {
+                    if (!(0,lookup/* sameState */.yY)(back, state))
+                        out.push([state, back, 'sent back']);
+                }
+            }
+        }
+    }
+    return out;
+}
+/**
+ * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
+ * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
+ * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
+ * cell is escaped and capped.
+ */
+function stageTable(record, options = {}) {
+    const stages = chronological(record.stages);
+    if (stages.length === 0)
+        return '_No stage has run yet._';
+    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
+    const first = stages.length - shown;
+    const rows = stages.slice(first).map((s, i) => {
+        const cells = [
+            String(first + i + 1),
+            (0,untrusted_text/* cellText */.Ie)(s.state),
+            (0,untrusted_text/* cellText */.Ie)(s.profile),
+            (0,untrusted_text/* cellText */.Ie)(s.outcome) + ((0,untrusted_text/* oneLine */.TN)(s.reason) ? ` — ${(0,untrusted_text/* cellText */.Ie)(s.reason, MAX_REASON)}` : ''),
+            deliverable(s, options.blobUrl),
+            status_view_link((0,untrusted_text/* cellText */.Ie)(s.run, 40), s.runUrl)
+        ];
+        return `| ${cells.join(' | ')} |`;
+    });
+    const details = stages.slice(first).map((s, i) => {
+        const figures = agentFigures(s.agent);
+        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${(0,duration/* formatDuration */.a)(s.durationMs)}` +
+            (figures ? `; ${figures}` : ''));
+    });
+    return [
+        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
+        '| # | State | Profile | Outcome | Deliverable | Run |',
+        '|---|---|---|---|---|---|',
+        ...rows,
+        ...(details.length > 0
+            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
+            : [])
+    ].join('\n');
+}
+/**
+ * The issue's one living status comment: marker, heading, current state, the diagram, the
+ * stage table, what the pipeline waits for or why it halted, and the record itself in a
+ * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
+ * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
+ */
+function renderStatusComment(o) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
+        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
+    }
+    const head = [
+        `<!-- ${o.marker} -->`,
+        `### itervox handoff: ${plainText(o.issueRef)}`,
+        '',
+        `**Current state:** ${o.record.state === null ? '_not started_' : (0,untrusted_text/* cellText */.Ie)(o.record.state, MAX_STATE_LABEL)}`,
+        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
+    ];
+    const tail = withheldLines(o.record);
+    const w = o.record.waiting;
+    if (w) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Waiting for input:** ${(0,untrusted_text/* cellText */.Ie)(w.profile, MAX_PROFILE_LABEL)} (in ${(0,untrusted_text/* cellText */.Ie)(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
+    }
+    const refused = refusedRequests(o.record);
+    if (refused.length > 0) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push('**Refused requests:**', '', ...refused);
+    }
+    if (o.record.halted !== undefined) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Halted:** ${(0,untrusted_text/* cellText */.Ie)(o.record.halted, MAX_HALTED) || 'no reason given'}`);
+    }
+    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
+    const assemble = (rows, diagram) => [
+        ...head,
+        '',
+        diagram
+            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
+            : '_The pipeline diagram is too large for this comment._',
+        '',
+        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
+        ...(tail.length > 0 ? ['', ...tail] : []),
+        '',
+        recordLine
+    ].join('\n');
+    let rows = o.record.stages.length;
+    let body = assemble(rows, true);
+    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
+        rows = Math.floor(rows / 2);
+        body = assemble(rows, true);
+    }
+    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
+}
+const MAX_REFUSED_SHOWN = 5;
+/** The newest requests agents made that were not carried out, as list items. */
+function refusedRequests(record) {
+    const lines = chronological(record.stages).flatMap((s) => (Array.isArray(s.refused) ? s.refused : []).map((r) => `- ${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)} in ${(0,untrusted_text/* cellText */.Ie)(s.state, MAX_STATE_LABEL)}: ${(0,untrusted_text/* cellText */.Ie)(r, MAX_REASON)}`));
+    return lines.slice(-MAX_REFUSED_SHOWN);
+}
+/**
+ * The record from a status comment's final hidden comment, or null when there is none or it
+ * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
+ * (anyone with write access can edit a comment).
+ */
+function readRecordFromComment(body) {
+    if (typeof body !== 'string')
+        return null;
+    const at = body.lastIndexOf(RECORD_OPEN);
+    if (at < 0)
+        return null;
+    const rest = body.slice(at + RECORD_OPEN.length);
+    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
+    const end = rest.indexOf(RECORD_CLOSE);
+    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
+        return null;
+    const json = rest.slice(0, end);
+    if (json.length > MAX_RECORD_BYTES || external_node_buffer_.Buffer.byteLength(json) > MAX_RECORD_BYTES)
+        return null;
+    // The writer escapes all of these; a raw one means the text was not written by us.
+    if (/[<>-]/.test(json))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return null;
+    }
+    return (0,record/* parseRecord */.Hh)(value);
+}
+/**
+ * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
+ * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
+ * those characters appear outside strings). Over the budget, reasons and the question are
+ * shortened, then the oldest stages dropped; the counters always survive.
+ */
+function fitRecord(record) {
+    const full = encodeRecord(record);
+    if (external_node_buffer_.Buffer.byteLength(full) <= RECORD_BUDGET)
+        return full;
+    const trimmed = {
+        ...record,
+        stages: [],
+        ...(record.waiting
+            ? { waiting: { ...record.waiting, question: (0,untrusted_text/* clip */.$Q)(record.waiting.question, MAX_QUESTION) } }
+            : {}),
+        ...(record.halted !== undefined ? { halted: (0,untrusted_text/* clip */.$Q)(record.halted, MAX_HALTED) } : {})
+    };
+    const base = external_node_buffer_.Buffer.byteLength(encodeRecord(trimmed));
+    const stages = record.stages.map((s) => ({ ...s, reason: (0,untrusted_text/* clip */.$Q)(s.reason, MAX_REASON) }));
+    let room = RECORD_BUDGET - base;
+    let keep = 0;
+    for (let i = stages.length - 1; i >= 0; i--) {
+        const size = external_node_buffer_.Buffer.byteLength(encodeRecord(stages[i])) + 1;
+        if (size > room)
+            break;
+        room -= size;
+        keep++;
+    }
+    trimmed.stages = stages.slice(stages.length - keep);
+    if (room >= 0)
+        return encodeRecord(trimmed);
+    // Only absurdly long names get here; 200 code points of anything fit many times over.
+    const short = (s) => (0,untrusted_text/* clip */.$Q)(s, 200);
+    return encodeRecord({
+        v: 1,
+        state: record.state === null ? null : short(record.state),
+        entry: record.entry,
+        transitions: record.transitions,
+        round: record.round,
+        ...(record.visited ? { visited: record.visited.map(short) } : {}),
+        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
+        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
+        stages: [],
+        ...(record.waiting
+            ? {
+                waiting: {
+                    ...record.waiting,
+                    state: short(record.waiting.state),
+                    profile: short(record.waiting.profile),
+                    timestamp: short(record.waiting.timestamp),
+                    question: short(record.waiting.question)
+                }
+            }
+            : {}),
+        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+        ...(record.continuation ? { continuation: record.continuation } : {}),
+        ...(record.owed ? { owed: record.owed } : {}),
+        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
+    });
+}
+function encodeRecord(value) {
+    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
+    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
+function chronological(stages) {
+    let last = -Infinity;
+    const keyed = stages.map((s, i) => {
+        const t = Date.parse(String(s.startedAt));
+        if (!Number.isNaN(t))
+            last = t;
+        return { s, i, t: Number.isNaN(t) ? last : t };
+    });
+    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
+}
+/**
+ * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
+ * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
+ * backticks (Markdown strings) can never reach the parser.
+ */
+function mermaidText(text, max) {
+    const flat = (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), max) || '(none)';
+    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
+}
+/** Our own text (the issue reference): escaped, but `#12` still links. */
+function plainText(text) {
+    return (0,untrusted_text/* oneLine */.TN)(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
+const MAX_WITHHELD_STAGES = 5;
+/** One line per stage whose secrets were kept out of its commit, comments or record. */
+function withheldLines(record) {
+    const stages = chronological(record.stages).filter((s) => s.withheld?.length);
+    return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
+        const what = (s.withheld ?? []).map((w) => (0,untrusted_text/* cellText */.Ie)(w, 200)).join('; ');
+        return [
+            ...(i > 0 ? [''] : []),
+            `**Secrets withheld** (${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)}, run ${(0,untrusted_text/* cellText */.Ie)(s.run, 40)}): ${what}. Rotate them if they are real.`
+        ];
+    });
+}
+/** The question, capped, in a fence it cannot close. */
+function fencedQuestion(text) {
+    return (0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)((0,sanitize/* sanitizeUntrusted */._2)(String(text ?? '')).text, MAX_QUESTION));
+}
+/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
+function runKind(s) {
+    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+    const attempt = n(s.attempt);
+    const round = n(s.round);
+    return (`${(0,untrusted_text/* cellText */.Ie)(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
+        (round ? `, round ${round + 1}` : ''));
+}
+function utcTime(iso) {
+    const t = Date.parse(String(iso));
+    if (Number.isNaN(t))
+        return (0,untrusted_text/* cellText */.Ie)(iso, 40);
+    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+}
+// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
+const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
+// A commit id, nothing else: it becomes part of the link's path.
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/**
+ * The deliverable linked at its commit, by its file name less the timestamp (which is in the
+ * details) to keep the column narrow; its path where there is no link.
+ */
+function deliverable(s, blobUrl) {
+    const path = s.handoffPath;
+    if (!path)
+        return '';
+    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
+        ? safeUrl(blobUrl(String(s.commit), path))
+        : null;
+    if (!url)
+        return (0,untrusted_text/* cellText */.Ie)(path);
+    return `[${(0,untrusted_text/* cellText */.Ie)(path
+        .split('/')
+        .pop()
+        ?.replace(/^[^_]*_/, ''))}](${url})`;
+}
+function status_view_link(text, url) {
+    const safe = safeUrl(url);
+    return safe ? `[${text}](${safe})` : text;
+}
+/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
+function safeUrl(raw) {
+    if (typeof raw !== 'string' || raw.length > 2000)
+        return null;
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        return null;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return null;
+    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+
+/***/ }),
+
+/***/ 3935:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   Ie: () => (/* binding */ cellText),
+/* harmony export */   OF: () => (/* binding */ fenced),
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   vE: () => (/* binding */ agentMarkdown)
+/* harmony export */ });
+/* harmony import */ var _handoff_sanitize_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(106);
 
 // Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
 // job summary or a prompt: one set of helpers, so every place escapes the same way.
 /** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
-function untrusted_text_oneLine(text) {
-    return sanitize_sanitizeUntrusted(String(text ?? ''))
+function oneLine(text) {
+    return (0,_handoff_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .sanitizeUntrusted */ ._2)(String(text ?? ''))
         .text.replace(/\s+/g, ' ')
         .trim();
 }
 /** At most `max` code points, with an ellipsis when cut. */
-function untrusted_text_clip(text, max) {
+function clip(text, max) {
     const points = Array.from(text);
     return points.length <= max ? text : points.slice(0, max - 1).join('') + '…';
 }
@@ -17126,11 +19901,11 @@ function agentMarkdown(text) {
     return text.replace(/@|<(?=[A-Za-z/!?])|!(?=\[)/g, (c) => `${c}\u2060`);
 }
 /** One table cell (or any inline spot) of untrusted text. */
-function untrusted_text_cellText(text, max = 200) {
-    return inlineMarkdown(untrusted_text_clip(untrusted_text_oneLine(text), max));
+function cellText(text, max = 200) {
+    return inlineMarkdown(clip(oneLine(text), max));
 }
 /** A fenced block whose fence is longer than any run of its character inside the text. */
-function untrusted_text_fenced(text, char = '`', info = 'text') {
+function fenced(text, char = '`', info = 'text') {
     let longest = 0;
     for (const m of text.matchAll(char === '`' ? /`+/g : /~+/g))
         longest = Math.max(longest, m[0].length);
@@ -17138,409 +19913,38 @@ function untrusted_text_fenced(text, char = '`', info = 'text') {
     return `${fence}${info}\n${text}\n${fence}`;
 }
 
-;// CONCATENATED MODULE: ./.build/git/git-errors.js
-// What a failed git command becomes: a GitError whose one line names the command and the last
-// thing git said (credentials masked), or a DiskFullError when git could not write for want of
-// space, which no retry mends.
+
+/***/ }),
+
+/***/ 8816:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  naA: () => (/* binding */ ZodArray),
+  l1C: () => (/* binding */ ZodNullable),
+  bvH: () => (/* binding */ ZodObject),
+  IiU: () => (/* binding */ ZodOptional),
+  utH: () => (/* binding */ ZodPipe),
+  YOg: () => (/* binding */ array),
+  zMY: () => (/* binding */ schemas_boolean),
+  IeY: () => (/* binding */ custom),
+  gMt: () => (/* binding */ discriminatedUnion),
+  k5n: () => (/* binding */ schemas_enum),
+  Whr: () => (/* binding */ schemas_int),
+  euz: () => (/* binding */ literal),
+  chJ: () => (/* binding */ schemas_null),
+  aig: () => (/* binding */ schemas_number),
+  Ikc: () => (/* binding */ object),
+  g1P: () => (/* binding */ record),
+  rej: () => (/* binding */ strictObject),
+  YjP: () => (/* binding */ schemas_string),
+  KCZ: () => (/* binding */ union),
+  L5J: () => (/* binding */ unknown)
+});
 
-/** git failed; carries the command (without the hardening prefix) and what git said. */
-class git_errors_GitError extends Error {
-    args;
-    code;
-    stderr;
-    constructor(args, code, stderr, message) {
-        const said = lastLine(stderr);
-        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
-        this.args = args;
-        this.code = code;
-        this.stderr = stderr;
-        this.name = 'GitError';
-    }
-}
-/** git could not write because the disk is full. */
-class DiskFullError extends git_errors_GitError {
-    path;
-    constructor(args, code, stderr, 
-    /** The repository git ran in. */
-    cwd, 
-    /** What git could not write, when it said. */
-    path) {
-        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
-        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
-        this.path = path;
-        this.name = 'DiskFullError';
-    }
-}
-/** Below this much free space, a failed write is taken for a full disk. */
-const NEARLY_FULL_BYTES = 1024 * 1024;
-const NO_SPACE = /No space left on device|\bENOSPC\b/;
-/**
- * git does not always say why a write failed (a ref's lock file: "couldn't write '…'"); on a
- * disk with next to no room left, that is why.
- */
-const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
-/** The error for a git command that failed in `cwd`. */
-function gitFailure(cwd, args, code, stderr) {
-    const full = diskFull(stderr, () => freeBytes(cwd));
-    if (!full)
-        return new git_errors_GitError(args, code, stderr);
-    const named = full.path === undefined ? undefined : external_node_path_namespaceObject.resolve(cwd, full.path);
-    return new DiskFullError(args, code, stderr, cwd, named);
-}
-/**
- * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
- * `free` is asked only when git's words leave it open.
- */
-function diskFull(stderr, free) {
-    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
-    const line = lines.find((l) => NO_SPACE.test(l)) ??
-        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
-            ? lines.find((l) => WRITE_FAILED.test(l))
-            : undefined);
-    if (line === undefined)
-        return undefined;
-    const named = pathIn(line);
-    return named === undefined ? {} : { path: named };
-}
-/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
-function pathIn(line) {
-    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
-    const paths = words
-        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
-        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
-    return paths.at(-1);
-}
-function freeBytes(dir) {
-    try {
-        const s = (0,external_node_fs_namespaceObject.statfsSync)(dir);
-        // root may fill the blocks reserved for it; anyone else stops short of them.
-        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
-function commandLine(args) {
-    let at = 0;
-    while (args[at] === '-c' && at + 1 < args.length)
-        at += 2;
-    return untrusted_text_clip(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
-}
-/** The last thing git said, on one line, credentials masked. */
-function lastLine(stderr) {
-    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
-    return untrusted_text_clip(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
-}
-/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
-function mask(text) {
-    return text
-        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
-        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
-        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
-}
-
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: ./.build/cli/args.js
-
-
-
-/**
- * A mistake in how the CLI was called (an unknown command or option, a missing or bad
- * value): the command's `Usage:` line is printed before it, and the CLI exits 2.
- */
-class UsageError extends errors_UserError {
-    command;
-    constructor(message, 
-    /** The command whose usage line goes with it; none for the top level. */
-    command) {
-        super(message);
-        this.command = command;
-        this.name = 'UsageError';
-    }
-}
-/** The `Usage: ...` line of a command's help text. */
-function usageLine(usage) {
-    return usage.trim().split('\n')[0] ?? '';
-}
-/**
- * Parses a command's flags; `--help` prints its usage. Unknown flags, stray arguments and a
- * flag without its value are usage errors, with a did-you-mean for a misspelt flag.
- */
-function parseCommandArgs(name, usage, argv, options) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_namespaceObject.parseArgs)({
-            args: argv,
-            options: { ...options, help: { type: 'boolean', short: 'h' } },
-            allowPositionals: true,
-            strict: true
-        });
-    }
-    catch (err) {
-        throw new UsageError(optionProblem(name, usage, err.message, options), name);
-    }
-    const values = parsed.values;
-    if (values.help) {
-        process.stdout.write(usage.trim() + '\n');
-        return { values, help: true };
-    }
-    const stray = parsed.positionals[0];
-    if (stray !== undefined) {
-        throw new UsageError(`${name}: unexpected argument "${stray}"; ${name} takes options only (see itervox-handoff help ${name})`, name);
-    }
-    return { values, help: false };
-}
-/** node:util's complaint about the flags, as a line that says what to change. */
-function optionProblem(name, usage, message, options) {
-    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown !== undefined) {
-        const flags = [...Object.keys(options), 'help'].map((o) => `--${o}`);
-        const near = closest(unknown.replace(/=.*$/, ''), flags);
-        const hint = near === undefined ? `see itervox-handoff help ${name}` : `did you mean ${near}?`;
-        return `${name}: unknown option ${unknown}; ${hint}`;
-    }
-    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
-    if (missing !== undefined) {
-        // The help's own placeholder: `--workflow FILE`.
-        const shown = new RegExp(`${missing} ([A-Z]+)`).exec(usage)?.[1] ?? 'VALUE';
-        return `${name}: ${missing} needs a value: ${missing} ${shown}`;
-    }
-    const flag = /^Option '(--[\w-]+)' does not take an argument/.exec(message)?.[1];
-    if (flag !== undefined)
-        return `${name}: ${flag} takes no value; write ${flag} alone`;
-    return `${name}: ${message.replace(/\s+/g, ' ').trim()}; see itervox-handoff help ${name}`;
-}
-function stringOpt(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./.build/agent/command.js
-
-
-/**
- * Where the profile's command lives: a name with a slash is taken relative to the repository
- * root, a bare name is looked up on the agent environment's PATH (never run through a
- * shell). Returns the absolute path, or a one-line reason naming the command and profile.
- */
-function resolveCommand(command, cwd, pathVar, profile) {
-    if (command === '')
-        return { error: `profile "${profile}" has no command` };
-    if (command.includes('/')) {
-        const path = (0,external_node_path_namespaceObject.isAbsolute)(command) ? command : (0,external_node_path_namespaceObject.resolve)(cwd, command);
-        if (isExecutableFile(path))
-            return { path };
-        return {
-            error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
-        };
-    }
-    for (const dir of (pathVar ?? '').split(external_node_path_namespaceObject.delimiter)) {
-        if (dir === '')
-            continue; // an empty PATH entry would mean the current directory
-        const path = (0,external_node_path_namespaceObject.resolve)(cwd, (0,external_node_path_namespaceObject.join)(dir, command));
-        if (isExecutableFile(path))
-            return { path };
-    }
-    return { error: `command "${command}" of profile "${profile}" was not found on PATH` };
-}
-function existsAsFile(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.statSync)(path).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-function isExecutableFile(path) {
-    if (!existsAsFile(path))
-        return false;
-    try {
-        (0,external_node_fs_namespaceObject.accessSync)(path, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/files/read-capped.js
-
-
-/** A user's file that cannot be used as it is; the message says what to change. */
-class FileRefused extends errors_UserError {
-    reason;
-    code;
-    constructor(message, reason, file, 
-    /** The system error code, when the system refused. */
-    code) {
-        super(message, { file });
-        this.reason = reason;
-        this.code = code;
-        this.name = 'FileRefused';
-    }
-}
-// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
-// nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
-// neither flag.
-const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0) | (external_node_fs_namespaceObject.constants.O_NOCTTY ?? 0);
-const CHUNK = 64 * 1024;
-/**
- * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
- * reading, a FIFO, device, socket or directory, and refusing a file longer than `maxBytes`,
- * even one that grows while it is read. `display` names the file in messages.
- */
-function readCappedFile(path, maxBytes, display = path) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, OPEN_FLAGS);
-    }
-    catch (e) {
-        throw systemRefusal(e, display);
-    }
-    try {
-        // fstat the descriptor, not the path: what was opened is what is judged.
-        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!st.isFile()) {
-            throw new FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
-        }
-        if (st.size > maxBytes)
-            throw tooLarge(maxBytes, display);
-        // Read to the end rather than trusting st.size: a file can grow after fstat.
-        const chunks = [];
-        let total = 0;
-        for (;;) {
-            const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
-            if (n === 0)
-                break;
-            chunks.push(buf.subarray(0, n));
-            total += n;
-            if (total > maxBytes)
-                throw tooLarge(maxBytes, display);
-        }
-        return Buffer.concat(chunks, total);
-    }
-    catch (e) {
-        throw e instanceof FileRefused ? e : systemRefusal(e, display);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
-function readCappedText(path, maxBytes, display = path) {
-    return readCappedFile(path, maxBytes, display).toString('utf8');
-}
-function systemRefusal(e, display) {
-    const code = e.code ?? 'EIO';
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-        return new FileRefused('no such file; check the path', 'missing', display, code);
-    }
-    // Opening a socket (as /dev/stdin can be) fails with ENXIO.
-    if (code === 'ENXIO') {
-        return new FileRefused('a socket or a missing device, not a regular file; replace it with a regular file', 'not-a-file', display, code);
-    }
-    if (code === 'EISDIR') {
-        return new FileRefused('a directory, not a regular file; name a file', 'not-a-file', display, code);
-    }
-    const fix = code === 'EACCES' || code === 'EPERM'
-        ? 'check its permissions'
-        : code === 'ELOOP'
-            ? 'its symlinks form a loop; fix the link'
-            : 'replace it with a regular file';
-    return new FileRefused(`cannot be read (${code}); ${fix}`, 'unreadable', display, code);
-}
-function tooLarge(maxBytes, display) {
-    return new FileRefused(`larger than the ${sizeText(maxBytes)} this file may hold; make it smaller`, 'too-large', display);
-}
-function kindOf(st) {
-    if (st.isDirectory())
-        return 'a directory';
-    if (st.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (st.isCharacterDevice() || st.isBlockDevice())
-        return 'a device';
-    if (st.isSocket())
-        return 'a socket';
-    return 'a special file';
-}
-function sizeText(bytes) {
-    const MiB = 1024 * 1024;
-    if (bytes >= MiB && bytes % MiB === 0)
-        return `${bytes / MiB} MiB`;
-    if (bytes >= 1024 && bytes % 1024 === 0)
-        return `${bytes / 1024} KiB`;
-    return `${bytes} bytes`;
-}
-
-;// CONCATENATED MODULE: ./.build/config/daemon-keys.js
-/**
- * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
- * one WORKFLOW.md can serve both.
- */
-const DAEMON_ONLY_KEYS = {
-    root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
-    tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
-    workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
-    agent: [
-        'max_concurrent_agents',
-        'max_concurrent_agents_by_state',
-        'backend',
-        'read_timeout_ms',
-        'max_retry_backoff_ms',
-        'max_automation_queue_length',
-        'reviewer_profiles',
-        'review_quorum',
-        'reviewer_prompt',
-        'inline_input',
-        'pr_footer',
-        'pause_dispatch_when_any_in_state',
-        'merge_strategy',
-        'merge_block_labels',
-        'allow_unchecked_merge',
-        'transport_error_patterns',
-        'rate_limit_error_patterns',
-        'rate_limit_error_patterns_mode',
-        'backend_fallback',
-        'max_switches_per_issue_per_window',
-        'switch_window_hours',
-        'switch_revert_hours',
-        'ssh_hosts',
-        'ssh_strict_host_checking',
-        'dispatch_strategy',
-        'deps_analyzer_profile',
-        'available_models',
-        'base_branch'
-    ],
-    profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
-    automation: ['filter'],
-    handoff: []
-};
-const REMOVED_IN_2 = 'is not allowed in itervox_schema_version 2; remove it';
-/** Keys schema 2 rejects outright, with what to do instead. */
-const SCHEMA_1_KEYS = {
-    agent: { agent_mode: REMOVED_IN_2, enable_agent_teams: REMOVED_IN_2 },
-    profile: {
-        prompt: 'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
-    }
-};
-/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
-const DAEMON_TRIGGER_TYPES = [
-    'cron',
-    'input_required',
-    'tracker_comment_added',
-    'issue_moved_to_backlog',
-    'run_failed',
-    'pr_opened',
-    'pr_merged',
-    'rate_limited',
-    'blockers_resolved'
-];
+// UNUSED EXPORTS: ZodAny, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNumber, ZodNumberFormat, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -27077,1511 +29481,436 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./.build/config/command.js
-// The command is run without a shell, so shell syntax would silently mean something else.
-const SHELL_CHARS = /[;|&`$()<>]/;
-const QUOTES = /["'\\]/;
-/** Why a profile command cannot be run as written, or undefined when it can. */
-function commandProblem(command) {
-    if (SHELL_CHARS.test(command)) {
-        return 'must not contain any of ;|&`$()>< (it runs without a shell); put the pipeline in a wrapper script and name the script here';
-    }
-    if (QUOTES.test(command)) {
-        return 'must not contain quotes or backslashes (it is split on whitespace, without a shell); put the arguments in a wrapper script and name the script here';
-    }
-    if (command.trim() === '')
-        return 'must not be empty; name the agent CLI, e.g. claude';
-    return undefined;
-}
-/** A checked command as argv, split on whitespace. */
-function commandArgv(command) {
-    return command.trim().split(/\s+/);
-}
 
-;// CONCATENATED MODULE: ./.build/config/interpolate.js
-const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
-const BRACED = /\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+// EXTERNAL MODULE: ./.build/config/did-you-mean.js
+var did_you_mean = __nccwpck_require__(8738);
+// EXTERNAL MODULE: ./.build/errors.js
+var _build_errors = __nccwpck_require__(9243);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
+var untrusted_text = __nccwpck_require__(3935);
+;// CONCATENATED MODULE: ./.build/git/git-errors.js
+// What a failed git command becomes: a GitError whose one line names the command and the last
+// thing git said (credentials masked), or a DiskFullError when git could not write for want of
+// space, which no retry mends.
+
+
+
+/** git failed; carries the command (without the hardening prefix) and what git said. */
+class git_errors_GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr, message) {
+        const said = lastLine(stderr);
+        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+/** git could not write because the disk is full. */
+class DiskFullError extends git_errors_GitError {
+    path;
+    constructor(args, code, stderr, 
+    /** The repository git ran in. */
+    cwd, 
+    /** What git could not write, when it said. */
+    path) {
+        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
+        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
+        this.path = path;
+        this.name = 'DiskFullError';
+    }
+}
+/** Below this much free space, a failed write is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+const NO_SPACE = /No space left on device|\bENOSPC\b/;
 /**
- * Replaces `$VAR` and `${VAR}` with their environment values; `$$` is a literal `$`, and so
- * is a `$` followed by anything that cannot start a name.
+ * git does not always say why a write failed (a ref's lock file: "couldn't write '…'"); on a
+ * disk with next to no room left, that is why.
  */
-function interpolate(text, env) {
-    const result = { value: '', missing: [], usedEnv: false, malformed: false };
-    let i = 0;
-    for (let dollar = text.indexOf('$'); dollar !== -1; dollar = text.indexOf('$', i)) {
-        result.value += text.slice(i, dollar);
-        const next = text[dollar + 1];
-        let name;
-        if (next === '$') {
-            result.value += '$';
-            i = dollar + 2;
-            continue;
-        }
-        if (next === '{') {
-            BRACED.lastIndex = dollar + 1;
-            const braced = BRACED.exec(text);
-            if (!braced) {
-                result.malformed = true;
-                result.value += '$';
-                i = dollar + 1;
-                continue;
-            }
-            name = braced[1] ?? '';
-            i = BRACED.lastIndex;
-        }
-        else {
-            NAME.lastIndex = dollar + 1;
-            const bare = NAME.exec(text);
-            if (!bare) {
-                result.value += '$';
-                i = dollar + 1;
-                continue;
-            }
-            name = bare[0];
-            i = NAME.lastIndex;
-        }
-        // Own properties only: `$constructor` must not find Object.prototype.constructor.
-        const value = Object.hasOwn(env, name) ? env[name] : undefined;
-        if (typeof value === 'string' && value !== '') {
-            result.value += value;
-            result.usedEnv = true;
-        }
-        else if (!result.missing.includes(name)) {
-            result.missing.push(name);
-        }
-    }
-    result.value += text.slice(i);
-    return result;
+const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
+/** The error for a git command that failed in `cwd`. */
+function gitFailure(cwd, args, code, stderr) {
+    const full = diskFull(stderr, () => freeBytes(cwd));
+    if (!full)
+        return new git_errors_GitError(args, code, stderr);
+    const named = full.path === undefined ? undefined : external_node_path_.resolve(cwd, full.path);
+    return new DiskFullError(args, code, stderr, cwd, named);
 }
 /**
- * What to write instead of a `$` that names no variable. `$$` is a literal `$`, except where
- * no `$` may stay at all (a command, which runs without a shell: command.ts), so the advice
- * never leads into that rule.
+ * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
+ * `free` is asked only when git's words leave it open.
  */
-function literalDollarAdvice(dollarAllowed) {
-    return dollarAllowed ? 'write $$ for a literal $' : 'a command may not hold a literal $';
-}
-
-;// CONCATENATED MODULE: ./.build/config/section-input.js
-
-
-/**
- * A section ready for its schema: daemon-only keys dropped with a warning, schema-1 keys
- * dropped with an error, and `$VAR` / `${VAR}` replaced in every string value.
- */
-function sectionInput(raw, path, section, problems, options) {
-    if (!isMap(raw))
-        return raw;
-    const out = Object.create(null);
-    for (const [key, value] of Object.entries(raw)) {
-        const keyPath = [...path, key];
-        const rejected = SCHEMA_1_KEYS[section]?.[key];
-        if (DAEMON_ONLY_KEYS[section].includes(key)) {
-            problems.warnAtKey(keyPath, 'used only by the itervox daemon; this CI runner ignores it');
-        }
-        else if (rejected !== undefined) {
-            problems.errorAtKey(keyPath, rejected);
-        }
-        else {
-            out[key] =
-                options.env === undefined || options.verbatim?.includes(key)
-                    ? value
-                    : interpolateTree(value, keyPath, problems, options.env);
-        }
-    }
-    return out;
-}
-function interpolateTree(value, path, problems, env) {
-    if (typeof value === 'string')
-        return interpolateValue(value, path, problems, env);
-    if (Array.isArray(value)) {
-        return value.map((item, i) => interpolateTree(item, [...path, i], problems, env));
-    }
-    if (isMap(value)) {
-        const out = Object.create(null);
-        for (const [key, item] of Object.entries(value)) {
-            out[key] = interpolateTree(item, [...path, key], problems, env);
-        }
-        return out;
-    }
-    return value;
-}
-function interpolateValue(text, path, problems, env) {
-    const result = interpolate(text, env);
-    // agent.command and a profile's command.
-    const command = path.at(-1) === 'command';
-    for (const name of result.missing) {
-        problems.errorAt(path, command
-            ? `environment variable ${name} is not set or is empty; set it, or leave it out (${literalDollarAdvice(false)})`
-            : `environment variable ${name} is not set or is empty; set it, or ${literalDollarAdvice(true)}`);
-    }
-    if (result.malformed) {
-        problems.errorAt(path, command
-            ? `a "\${" must be followed by a variable name and "}", as in \${NAME} (${literalDollarAdvice(false)})`
-            : `a "\${" must be followed by a variable name and "}", as in \${NAME}; ${literalDollarAdvice(true)}`);
-    }
-    if (result.missing.length > 0 || result.malformed) {
-        problems.markBroken(path);
-        return text;
-    }
-    if (result.usedEnv)
-        problems.markFromEnv(path);
-    return result.value;
-}
-/** A YAML map as the tree reader makes it. */
-function isMap(value) {
-    if (typeof value !== 'object' || value === null)
-        return false;
-    const proto = Object.getPrototypeOf(value);
-    return proto === null || proto === Object.prototype;
-}
-
-;// CONCATENATED MODULE: ./.build/config/schema.js
-
-
-
-// Each section is checked on its own (see load.ts), so one bad section hides nothing else.
-// Messages here never quote the value: it may have come from the environment.
-const schema_text = schemas_string().trim().min(1);
-/** Empty, `~` and '' all mean "not set", as in itervox. */
-const optionalText = schemas_string()
-    .nullish()
-    .transform((v) => v?.trim() || undefined);
-function withDefault(schema, fallback) {
-    return schema.nullish().transform((v) => v ?? fallback());
-}
-const positiveInt = schemas_int().positive();
-const command = schemas_string()
-    .superRefine((value, ctx) => {
-    const problem = commandProblem(value);
-    if (problem)
-        ctx.addIssue({ code: 'custom', message: problem });
-})
-    .transform((v) => v.trim());
-const DEFAULT_ACTIVE_STATES = ['Todo', 'In Progress'];
-const DEFAULT_TERMINAL_STATES = ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'];
-const LOCAL_PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
-const GITHUB_REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
-const trackerSchema = strictObject({
-    kind: schemas_enum(['github', 'local', 'linear']),
-    api_key: optionalText,
-    project_slug: optionalText,
-    active_states: withDefault(array(schema_text), () => [...DEFAULT_ACTIVE_STATES]),
-    terminal_states: withDefault(array(schema_text), () => [...DEFAULT_TERMINAL_STATES]),
-    completion_state: optionalText,
-    failed_state: optionalText,
-    allowed_bots: withDefault(array(schema_text), () => [])
-})
-    .superRefine((t, ctx) => {
-    if (t.kind === 'linear' && !t.api_key) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['api_key'],
-            message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
-        });
-    }
-    const slug = t.project_slug;
-    if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['project_slug'],
-            message: 'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
-        });
-    }
-    if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['project_slug'],
-            message: 'for the github tracker this is owner/repo; inside the action it can be left out'
-        });
-    }
-});
-const BRANCH = /^(?![-/])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/;
-const workspaceSchema = strictObject({
-    base_branch: optionalText.refine((b) => b === undefined || BRANCH.test(b), {
-        message: 'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
-    })
-});
-const agentSchema = strictObject({
-    command: withDefault(command, () => 'claude'),
-    max_turns: withDefault(positiveInt, () => 20),
-    // itervox's daemon retries 5 times; here every retry is a CI job.
-    max_retries: withDefault(schemas_int().nonnegative(), () => 2),
-    stall_timeout_ms: withDefault(positiveInt, () => 300_000),
-    turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
-    reviewer_profile: optionalText,
-    auto_review: withDefault(schemas_boolean(), () => false),
-    // Each review round is two paid agent runs (the work, then its review).
-    max_review_rounds: withDefault(positiveInt, () => 3),
-    // Each profile is checked on its own.
-    profiles: custom((v) => v == null || isMap(v), {
-        message: 'must be a map from each profile name to its settings'
-    })
-        .optional()
-});
-const repoGlob = schema_text.refine((g) => !g.startsWith('/') &&
-    !g.includes('\\') &&
-    !/(^|\/)\.\.(\/|$)/.test(g) &&
-    !/^\.git(\/|$)/.test(g), {
-    message: 'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
-});
-const heading = schema_text.refine((h) => !/[\r\n]/.test(h), {
-    message: 'must be one line: a section heading such as "## Findings"'
-});
-const profileSchema = strictObject({
-    command: command.nullish(),
-    soul_file: schema_text,
-    instructions_file: schema_text,
-    // Names are checked in profiles.ts, which can point at each one.
-    allowed_actions: withDefault(array(schemas_string()), () => []),
-    // States are checked in references.ts, which knows the tracker's.
-    allowed_states: withDefault(array(schema_text), () => []),
-    enabled: withDefault(schemas_boolean(), () => true),
-    commit_paths: withDefault(array(repoGlob), () => []),
-    required_sections: withDefault(array(heading), () => []),
-    // Names are checked in profiles.ts, which can quote each one.
-    env: withDefault(array(schemas_string()), () => [])
-});
-const triggerSchema = strictObject({
-    type: literal('issue_entered_state'),
-    state: schema_text.nullish(),
-    states: array(schema_text).min(1).nullish()
-})
-    .superRefine((t, ctx) => {
-    if (t.state && t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['states'],
-            message: 'use either state or states, not both'
-        });
-    }
-    else if (!t.state && !t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            message: 'needs the state that starts the automation; add state: <name> or states: [<names>]'
-        });
-    }
-});
-const automationSchema = strictObject({
-    id: schema_text,
-    enabled: withDefault(schemas_boolean(), () => true),
-    trigger: triggerSchema,
-    profile: schema_text,
-    instructions: schemas_string().nullish(),
-    policy: strictObject({ move_to_state: optionalText }).nullish()
-});
-const handoffSchema = strictObject({
-    budget_bytes: withDefault(positiveInt, () => 30_720),
-    max_file_bytes: withDefault(positiveInt, () => 1_048_576),
-    max_files: withDefault(positiveInt, () => 1000)
-});
-/** Only the top-level keys; the sections are checked by the schemas above. */
-const rootSchema = strictObject({
-    itervox_schema_version: unknown().optional(),
-    tracker: unknown().optional(),
-    workspace: unknown().optional(),
-    agent: unknown().optional(),
-    automations: array(unknown()).nullish(),
-    handoff: unknown().optional()
-});
-
-;// CONCATENATED MODULE: ./.build/config/schema-issues.js
-
-
-
-
-/**
- * Checks one section against its schema. Each zod issue becomes one error at the key or value
- * it is about, saying what to write instead; returns undefined when there was any.
- */
-function parseSection(schema, input, path, section, problems) {
-    const result = schema.safeParse(input, { reportInput: true });
-    if (result.success)
-        return result.data;
-    // Unknown keys first: a misspelt key then explains a missing one.
-    const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
-    for (const issue of issues)
-        report(issue, schema, path, section, problems);
-    return undefined;
-}
-function report(issue, schema, base, section, problems) {
-    const rel = issue.path.filter((p) => typeof p !== 'symbol');
-    const path = [...base, ...rel];
-    const missing = issue.input === undefined && !problems.map.has(path);
-    if (missing && problems.isTypoTarget(path))
-        return;
-    if (missing && path.length > 0) {
-        const key = String(path[path.length - 1]);
-        const values = issue.code === 'invalid_value' ? ` (${oneOf(issue.values)})` : '';
-        problems.error(problems.map.key(path), labelled(path.slice(0, -1), `missing required key "${key}"${values}; add it`));
-        return;
-    }
-    switch (issue.code) {
-        case 'unrecognized_keys': {
-            const known = keysAt(schema, rel);
-            // A daemon-only key is a fine guess too; it then loads with a warning.
-            const guesses = [...known, ...(rel.length === 0 ? DAEMON_ONLY_KEYS[section] : [])];
-            for (const key of issue.keys) {
-                const meant = closest(key, guesses);
-                if (meant !== undefined)
-                    problems.markTypoOf([...path, meant]);
-                problems.error(problems.map.key([...path, key]), labelled(path, unknownKey(key, meant, known)));
-            }
-            return;
-        }
-        case 'invalid_type':
-            problems.errorAt(path, issue.input === null
-                ? `is empty; write ${expected(issue.expected)}`
-                : `must be ${expected(issue.expected)}, not ${schema_issues_describe(issue.input)}`);
-            return;
-        case 'invalid_value': {
-            const options = issue.values.map(String);
-            const hint = typeof issue.input === 'string' && !problems.isFromEnv(path)
-                ? didYouMean(issue.input, options)
-                : '';
-            problems.errorAt(path, `must be ${oneOf(issue.values)}${hint}`);
-            return;
-        }
-        case 'too_small':
-            problems.errorAt(path, tooSmall(issue));
-            return;
-        case 'too_big':
-            problems.errorAt(path, `must be at most ${String(issue.maximum)}`);
-            return;
-        // Shapes WORKFLOW.md's schema has no better words for.
-        case 'custom':
-        case 'invalid_element':
-        case 'invalid_format':
-        case 'invalid_key':
-        case 'invalid_union':
-        case 'not_multiple_of':
-            problems.errorAt(path, issue.message);
-    }
-}
-function unknownKey(key, meant, known) {
-    const hint = meant === undefined
-        ? `; remove it, or use one of: ${known.join(', ')}`
-        : `; did you mean ${quoted(meant)}?`;
-    return `unknown key ${quoted(key)}${hint}`;
-}
-function tooSmall(issue) {
-    if (issue.origin === 'string')
-        return 'must not be empty';
-    if (issue.origin === 'array')
-        return `must list at least ${String(issue.minimum)}`;
-    return issue.inclusive
-        ? `must be at least ${String(issue.minimum)}`
-        : `must be greater than ${String(issue.minimum)}`;
-}
-function oneOf(values) {
-    return values.length === 1 ? String(values[0]) : `one of ${values.map(String).join(', ')}`;
-}
-function expected(type) {
-    switch (type) {
-        case 'string':
-            return 'text';
-        case 'number': // every number in the schema is a whole one
-        case 'int':
-            return 'a whole number';
-        case 'boolean':
-            return 'true or false';
-        case 'array':
-            return 'a list';
-        case 'object':
-            return 'a map of keys to values';
-        default:
-            return type;
-    }
-}
-// Numbers and booleans cannot come from the environment, so showing them leaks nothing.
-function schema_issues_describe(value) {
-    if (typeof value === 'string')
-        return 'text';
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
-    if (Array.isArray(value))
-        return 'a list';
-    return 'a map';
-}
-/** The keys the object schema at `path` (inside `schema`) accepts. */
-function keysAt(schema, path) {
-    let current = schema;
-    let i = 0;
-    for (;;) {
-        if (current instanceof ZodPipe)
-            current = current.in;
-        else if (current instanceof ZodOptional || current instanceof ZodNullable) {
-            current = current.unwrap();
-        }
-        else if (i === path.length) {
-            return current instanceof ZodObject ? Object.keys(current.shape) : [];
-        }
-        else if (current instanceof ZodObject) {
-            current = current.shape[String(path[i++])];
-        }
-        else if (current instanceof ZodArray) {
-            current = current.element;
-            i++;
-        }
-        else {
-            return [];
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/config/automations.js
-
-
-
-
-/**
- * One `automations[i]` entry. Trigger types other than issue_entered_state only run in the
- * itervox daemon: they load with a warning and give undefined, as do broken entries.
- */
-function readAutomation(raw, index, problems, env) {
-    const path = ['automations', index];
-    const type = isMap(raw) && isMap(raw.trigger) ? raw.trigger.type : undefined;
-    if (typeof type === 'string' && DAEMON_TRIGGER_TYPES.includes(type)) {
-        problems.warnAt([...path, 'trigger', 'type'], `${type} automations run only in the itervox daemon; this CI runner ignores this one`);
+function diskFull(stderr, free) {
+    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
+    const line = lines.find((l) => NO_SPACE.test(l)) ??
+        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
+            ? lines.find((l) => WRITE_FAILED.test(l))
+            : undefined);
+    if (line === undefined)
         return undefined;
-    }
-    // instructions are a Liquid template: `$` there is the template's business.
-    const input = sectionInput(raw, path, 'automation', problems, { env, verbatim: ['instructions'] });
-    const parsed = parseSection(automationSchema, input, path, 'automation', problems);
-    if (!parsed)
-        return undefined;
-    const trigger = parsed.trigger;
-    const states = trigger.states ?? (trigger.state ? [trigger.state] : []);
-    const statePaths = trigger.states
-        ? trigger.states.map((_, i) => [...path, 'trigger', 'states', i])
-        : [[...path, 'trigger', 'state']];
-    const config = {
-        id: parsed.id,
-        enabled: parsed.enabled,
-        states,
-        profile: parsed.profile
-    };
-    if (parsed.instructions) {
-        const instructionsPath = [...path, 'instructions'];
-        config.instructions = parsed.instructions;
-        // A `|` or `>` block's text starts on the line after the indicator.
-        config.instructionsLine =
-            problems.map.value(instructionsPath).line + (problems.map.isBlock(instructionsPath) ? 1 : 0);
-    }
-    if (parsed.policy?.move_to_state)
-        config.moveToState = parsed.policy.move_to_state;
-    return { config, index, statePaths };
+    const named = pathIn(line);
+    return named === undefined ? {} : { path: named };
 }
-
-;// CONCATENATED MODULE: ./.build/config/disk-files.js
-
-
-
-/** The nearest folder at or above `dir` that holds `.git`; `dir` itself when there is none. */
-function repoRootOf(dir) {
-    for (let current = dir;; current = (0,external_node_path_namespaceObject.dirname)(current)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(current, '.git')))
-            return current;
-        if ((0,external_node_path_namespaceObject.dirname)(current) === current)
-            return dir;
-    }
+/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
+function pathIn(line) {
+    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
+    const paths = words
+        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
+        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
+    return paths.at(-1);
 }
-// Profile files (SOUL.md, INSTRUCTIONS.md) become prompt text: a few KiB each.
-const REPO_FILE_MAX_BYTES = 1024 * 1024;
-/**
- * A repository-relative file's text, or null when it is missing or (through a symlink)
- * outside the repository. A FileRefused when it is there but not a regular file, or too large.
- */
-function readRepoFile(root, repoPath) {
-    let real;
+function freeBytes(dir) {
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.join)(root, repoPath));
-        const inside = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(root), real);
-        if (inside.startsWith('..') || inside === '')
-            return null;
+        const s = (0,external_node_fs_.statfsSync)(dir);
+        // root may fill the blocks reserved for it; anyone else stops short of them.
+        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
     }
     catch {
-        return null;
+        return undefined;
     }
+}
+/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
+function commandLine(args) {
+    let at = 0;
+    while (args[at] === '-c' && at + 1 < args.length)
+        at += 2;
+    return (0,untrusted_text/* clip */.$Q)(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
+}
+/** The last thing git said, on one line, credentials masked. */
+function lastLine(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    return (0,untrusted_text/* clip */.$Q)(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
+}
+/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
+function mask(text) {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
+        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./.build/cli/args.js
+
+
+
+/**
+ * A mistake in how the CLI was called (an unknown command or option, a missing or bad
+ * value): the command's `Usage:` line is printed before it, and the CLI exits 2.
+ */
+class UsageError extends _build_errors/* UserError */.yo {
+    command;
+    constructor(message, 
+    /** The command whose usage line goes with it; none for the top level. */
+    command) {
+        super(message);
+        this.command = command;
+        this.name = 'UsageError';
+    }
+}
+/** The `Usage: ...` line of a command's help text. */
+function usageLine(usage) {
+    return usage.trim().split('\n')[0] ?? '';
+}
+/**
+ * Parses a command's flags; `--help` prints its usage. Unknown flags, stray arguments and a
+ * flag without its value are usage errors, with a did-you-mean for a misspelt flag.
+ */
+function parseCommandArgs(name, usage, argv, options) {
+    let parsed;
     try {
-        return readCappedText(real, REPO_FILE_MAX_BYTES, repoPath);
+        parsed = (0,external_node_util_.parseArgs)({
+            args: argv,
+            options: { ...options, help: { type: 'boolean', short: 'h' } },
+            allowPositionals: true,
+            strict: true
+        });
     }
-    catch (e) {
-        if (e instanceof FileRefused && e.reason === 'missing')
-            return null;
-        throw e;
+    catch (err) {
+        throw new UsageError(optionProblem(name, usage, err.message, options), name);
     }
-}
-/** `dir` relative to `root`, with `/` separators; `.` for the root itself. */
-function repoRelativeDir(root, dir) {
-    return (0,external_node_path_namespaceObject.relative)(root, dir).split(external_node_path_namespaceObject.sep).join('/') || '.';
-}
-
-;// CONCATENATED MODULE: ./.build/config/front-matter.js
-const FENCE = '---';
-/**
- * The index of the line that closes the front matter of a file's LF-split lines; -1 when line 1
- * (byte-order mark aside) is not exactly `---`, `lines.length` when no later line is.
- */
-function frontMatterEnd(lines) {
-    if (lines[0]?.replace(/^\uFEFF/, '') !== FENCE)
-        return -1;
-    const close = lines.indexOf(FENCE, 1);
-    return close === -1 ? lines.length : close;
-}
-/**
- * CRLF becomes LF first. Front matter exists only when line 1 is exactly `---` and runs to
- * the next line that is exactly `---`; with no closing line it is all front matter. A
- * leading byte-order mark is dropped (itervox would not see the fence behind one).
- */
-function splitFrontMatter(text) {
-    const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-    const lines = normalised.split('\n');
-    const close = frontMatterEnd(lines);
-    if (close === -1) {
-        return { frontMatter: null, frontMatterLine: 1, unclosed: false, ...trimBody(normalised, 1) };
+    const values = parsed.values;
+    if (values.help) {
+        process.stdout.write(usage.trim() + '\n');
+        return { values, help: true };
     }
-    const frontMatter = lines.slice(1, close).join('\n');
-    if (close === lines.length) {
-        return { frontMatter, frontMatterLine: 2, unclosed: true, body: '', bodyLine: close + 1 };
+    const stray = parsed.positionals[0];
+    if (stray !== undefined) {
+        throw new UsageError(`${name}: unexpected argument "${stray}"; ${name} takes options only (see itervox-handoff help ${name})`, name);
     }
-    return {
-        frontMatter,
-        frontMatterLine: 2,
-        unclosed: false,
-        ...trimBody(lines.slice(close + 1).join('\n'), close + 2)
-    };
+    return { values, help: false };
 }
-function trimBody(raw, firstLine) {
-    const body = raw.trim();
-    const skipped = raw.slice(0, raw.length - raw.trimStart().length);
-    return { body, bodyLine: firstLine + (skipped.match(/\n/g)?.length ?? 0) };
+/** node:util's complaint about the flags, as a line that says what to change. */
+function optionProblem(name, usage, message, options) {
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown !== undefined) {
+        const flags = [...Object.keys(options), 'help'].map((o) => `--${o}`);
+        const near = (0,did_you_mean/* closest */.kp)(unknown.replace(/=.*$/, ''), flags);
+        const hint = near === undefined ? `see itervox-handoff help ${name}` : `did you mean ${near}?`;
+        return `${name}: unknown option ${unknown}; ${hint}`;
+    }
+    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
+    if (missing !== undefined) {
+        // The help's own placeholder: `--workflow FILE`.
+        const shown = new RegExp(`${missing} ([A-Z]+)`).exec(usage)?.[1] ?? 'VALUE';
+        return `${name}: ${missing} needs a value: ${missing} ${shown}`;
+    }
+    const flag = /^Option '(--[\w-]+)' does not take an argument/.exec(message)?.[1];
+    if (flag !== undefined)
+        return `${name}: ${flag} takes no value; write ${flag} alone`;
+    return `${name}: ${message.replace(/\s+/g, ' ').trim()}; see itervox-handoff help ${name}`;
+}
+function stringOpt(v) {
+    return typeof v === 'string' ? v : undefined;
 }
 
-;// CONCATENATED MODULE: ./.build/config/problems.js
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./.build/agent/command.js
 
-
-/** Every mistake and warning found while loading WORKFLOW.md, each tied to a file position. */
-class Problems {
-    file;
-    map;
-    errors = [];
-    found = [];
-    /** Keys some unknown key was taken for a typo of: their absence is not reported again. */
-    typoTargets = new Set();
-    broken = new Set();
-    /** Paths whose value took text from the environment: such values are never echoed. */
-    fromEnv = new Set();
-    constructor(file, map) {
-        this.file = file;
-        this.map = map;
-    }
-    error(pos, message) {
-        this.errors.push({ at: this.location(pos), message });
-    }
-    warn(pos, message) {
-        this.found.push({ message, location: this.location(pos) });
-    }
-    /** An error about the value at `path` (or its key when the value is empty or absent). */
-    errorAt(path, message) {
-        if (!this.isBroken(path))
-            this.error(this.map.value(path), labelled(path, message));
-    }
-    /** An error about the key at `path` itself. */
-    errorAtKey(path, message) {
-        if (!this.isBroken(path))
-            this.error(this.map.key(path), labelled(path, message));
-    }
-    /** The value at `path` already has an error; whatever follows from it is not reported. */
-    markBroken(path) {
-        this.broken.add(JSON.stringify(path));
-    }
-    isBroken(path) {
-        return this.broken.has(JSON.stringify(path));
-    }
-    warnAt(path, message) {
-        this.warn(this.map.value(path), labelled(path, message));
-    }
-    warnAtKey(path, message) {
-        this.warn(this.map.key(path), labelled(path, message));
-    }
-    markTypoOf(path) {
-        this.typoTargets.add(JSON.stringify(path));
-    }
-    isTypoTarget(path) {
-        return this.typoTargets.has(JSON.stringify(path));
-    }
-    markFromEnv(path) {
-        this.fromEnv.add(JSON.stringify(path));
-    }
-    isFromEnv(path) {
-        return this.fromEnv.has(JSON.stringify(path));
-    }
-    /** `"Todo"`, or a stand-in when the text came from the environment. */
-    quote(path, value) {
-        return this.isFromEnv(path) ? '(a value from the environment)' : quoted(value);
-    }
-    /** The warnings, sorted by position. */
-    get warnings() {
-        return [...this.found].sort((a, b) => byPosition(a.location, b.location));
-    }
-    get failed() {
-        return this.errors.length > 0;
-    }
-    /** Throws all errors found so far, sorted by position, if there are any. */
-    throwIfAny() {
-        if (this.failed)
-            this.fail();
-    }
-    /** Throws all errors found so far, sorted by position. */
-    fail() {
-        const sorted = [...this.errors].sort((a, b) => byPosition(a.at, b.at));
-        const unique = new Map();
-        for (const e of sorted) {
-            const error = new errors_UserError(e.message, e.at);
-            if (!unique.has(error.format()))
-                unique.set(error.format(), error);
-        }
-        throw new UserErrors([...unique.values()]);
-    }
-    location(pos) {
-        return { file: this.file, line: pos.line, col: pos.col };
-    }
-}
-function byPosition(a, b) {
-    return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/environment.js
-// The runner's tokens and the files through which a step talks to the runner. An agent that
-// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
-// and post-step state (security.md rules 3 and 8).
-const RUNNER_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'GH_ENTERPRISE_TOKEN',
-    'GITHUB_ENTERPRISE_TOKEN',
-    'GITHUB_ENV',
-    'GITHUB_OUTPUT',
-    'GITHUB_STATE',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY'
-]);
-// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
-// action input, `github-token` included.
-const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
-/** True for a variable the agent must never see. Names are compared case-insensitively. */
-function isRunnerVariable(name) {
-    const upper = name.toUpperCase();
-    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
-/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
-function parentIdentity(parent) {
-    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
-}
-// Not secrets, and what programs need to run at all, speak the user's language and reach the
-// network through the runner's proxy.
-const BASE_NAMES = new Set([
-    'PATH',
-    'LANG',
-    'LANGUAGE',
-    'TZ',
-    'TERM',
-    'CI',
-    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
-]);
-function isBaseName(name) {
-    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
-}
-/**
- * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
- * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
- * pass, never a runner variable; HOME and the other identity variables are the caller's; the
- * agent contract variables are set over anything inherited. Everything else the job holds (a
- * cloud key, an npm token, the runner's context) stays out unless a profile names it.
- */
-function agentEnvironment(parent, contract, opts) {
-    const allowed = new Set(opts.allowed);
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value === undefined || isRunnerVariable(name))
-            continue;
-        if (isBaseName(name) || allowed.has(name))
-            env[name] = value;
-    }
-    const identity = {
-        HOME: opts.home,
-        USER: opts.user,
-        LOGNAME: opts.logname,
-        TMPDIR: opts.tmpdir,
-        SHELL: opts.shell
-    };
-    for (const [name, value] of Object.entries(identity))
-        if (value !== undefined)
-            env[name] = value;
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
-}
-
-;// CONCATENATED MODULE: ./.build/config/repo-path.js
 
 /**
- * `value` (a path relative to WORKFLOW.md's folder `baseDir`) as a normalised
- * repository-relative path, or why it cannot be one: it must stay inside the repository.
+ * Where the profile's command lives: a name with a slash is taken relative to the repository
+ * root, a bare name is looked up on the agent environment's PATH (never run through a
+ * shell). Returns the absolute path, or a one-line reason naming the command and profile.
  */
-function repoPath(baseDir, value) {
-    if (/[\u0000-\u001f]/.test(value))
-        return { problem: 'must not contain control characters' };
-    if (value.includes('\\'))
-        return { problem: 'must use "/" between folders, not "\\"' };
-    if (external_node_path_namespaceObject.posix.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
-        return { problem: "must be relative to WORKFLOW.md's folder, not an absolute path" };
-    }
-    const path = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(baseDir, value));
-    if (path === '..' || path.startsWith('../')) {
-        return { problem: 'must stay inside the repository; remove the ".." that leads out of it' };
-    }
-    if (path === '.' || path.endsWith('/'))
-        return { problem: 'must name a file, not a folder' };
-    return { path };
-}
-
-;// CONCATENATED MODULE: ./.build/config/profiles.js
-
-
-
-
-
-
-
-
-
-/** The daemon actions a profile may allow. */
-const ACTIONS = [
-    'comment',
-    'comment_pr',
-    'create_issue',
-    'move_state',
-    'provide_input',
-    'merge_pr'
-];
-// What a shell accepts as a variable name.
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Profile names become part of handoff file names.
-const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
-/** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
-function readProfile(name, raw, ctx) {
-    const { problems } = ctx;
-    const path = ['agent', 'profiles', name];
-    if (!PROFILE_NAME.test(name)) {
-        const fixed = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-        problems.error(problems.map.key(path), `agent.profiles: profile name ${quoted(name)} may only use letters, digits, ".", "_" and "-"; rename it` +
-            (fixed ? `, e.g. ${quoted(fixed)}` : ''));
-    }
-    const input = sectionInput(raw ?? Object.create(null), path, 'profile', problems, {
-        env: ctx.env
-    });
-    const parsed = parseSection(profileSchema, input, path, 'profile', problems);
-    if (!parsed)
-        return undefined;
-    const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx);
-    const instructions = readProfileFile(parsed.instructions_file, [...path, 'instructions_file'], ctx);
-    const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems);
-    const env = envNames(parsed.env, [...path, 'env'], problems);
-    if (!soul || !instructions)
-        return undefined;
-    const command = parsed.command ?? ctx.defaultCommand;
-    return {
-        name,
-        command,
-        argv: commandArgv(command),
-        commandAt: commandAt(path, parsed.command !== undefined, problems),
-        soulFile: soul.file,
-        soulText: soul.text,
-        soulLine: problems.map.key([...path, 'soul_file']).line,
-        instructionsFile: instructions.file,
-        instructionsText: instructions.text,
-        allowedActions,
-        allowedStates: parsed.allowed_states,
-        enabled: parsed.enabled,
-        commitPaths: parsed.commit_paths,
-        requiredSections: parsed.required_sections,
-        env
-    };
-}
-/** Which key sets the profile's command, and its line (the profile's own, when neither is written). */
-function commandAt(path, own, problems) {
-    const key = own || !problems.map.has(['agent', 'command']) ? [...path, 'command'] : ['agent', 'command'];
-    return { line: problems.map.key(key).line, key: key.join('.') };
-}
-function readProfileFile(value, path, ctx) {
-    const where = repoPath(ctx.baseDir, value);
-    if ('problem' in where) {
-        ctx.problems.errorAtKey(path, where.problem);
-        return undefined;
-    }
-    let text;
-    try {
-        text = ctx.readFile(where.path);
-    }
-    catch (e) {
-        if (!(e instanceof errors_UserError))
-            throw e;
-        ctx.problems.errorAtKey(path, e.format());
-        return undefined;
-    }
-    if (text === null) {
-        const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path;
-        ctx.problems.errorAtKey(path, `${what} does not exist in the repository; create it or fix the path`);
-        return undefined;
-    }
-    return { file: where.path, text: profileText(text) };
-}
-/** What of a profile file's text the profile keeps. */
-function profileText(text) {
-    return text.trim();
-}
-/**
- * The profiles, as readProfile makes them, with their files' texts from `read`: for a parse that
- * stood in empty texts while it learnt which files the profiles name (the texts decide no check).
- */
-function withProfileTexts(profiles, read) {
-    // No prototype, as parseWorkflow makes it: a profile is looked up by a name from outside.
-    const out = Object.create(null);
-    for (const [name, profile] of Object.entries(profiles)) {
-        out[name] = {
-            ...profile,
-            soulText: profileText(read(profile.soulFile)),
-            instructionsText: profileText(read(profile.instructionsFile))
+function resolveCommand(command, cwd, pathVar, profile) {
+    if (command === '')
+        return { error: `profile "${profile}" has no command` };
+    if (command.includes('/')) {
+        const path = (0,external_node_path_.isAbsolute)(command) ? command : (0,external_node_path_.resolve)(cwd, command);
+        if (isExecutableFile(path))
+            return { path };
+        return {
+            error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
         };
     }
-    return out;
-}
-/** Lower-cased, de-duplicated and sorted, as itervox keeps them; unknown names are errors. */
-function actionNames(names, path, problems) {
-    const known = ACTIONS;
-    const out = new Set();
-    names.forEach((raw, i) => {
-        const name = raw.trim().toLowerCase();
-        if (known.includes(name)) {
-            out.add(name);
-            return;
-        }
-        const itemPath = [...path, i];
-        const hint = problems.isFromEnv(itemPath) ? '' : didYouMean(name, known);
-        problems.errorAt(itemPath, `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`);
-    });
-    return [...out].sort();
-}
-/**
- * The variables the agent may take from the job's environment, each once. The runner's own
- * (its tokens, the action's inputs, the step's command files) are refused: the agent never
- * gets them, named or not.
- */
-function envNames(names, path, problems) {
-    const out = new Set();
-    names.forEach((name, i) => {
-        const itemPath = [...path, i];
-        const shown = problems.quote(itemPath, name);
-        if (isRunnerVariable(name)) {
-            problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
-        }
-        else if (!ENV_NAME.test(name)) {
-            problems.errorAt(itemPath, `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`);
-        }
-        else {
-            out.add(name);
-        }
-    });
-    return [...out];
-}
-
-;// CONCATENATED MODULE: ./.build/config/lookup.js
-
-
-
-/** States match case-insensitively, as GitHub labels do: equal states have equal keys. */
-function stateKey(state) {
-    return state.toLowerCase();
-}
-function sameState(a, b) {
-    return stateKey(a) === stateKey(b);
-}
-/** Active, terminal, completion and failed states, each once (first spelling wins). */
-function statesOf(tracker) {
-    const all = [
-        ...tracker.activeStates,
-        ...tracker.terminalStates,
-        ...(tracker.completionState ? [tracker.completionState] : []),
-        ...(tracker.failedState ? [tracker.failedState] : [])
-    ];
-    return all.filter((state, i) => all.findIndex((other) => sameState(other, state)) === i);
-}
-function knownStates(config) {
-    return statesOf(config.tracker);
-}
-/** The enabled automation that entering `state` starts, if any. */
-function findAutomation(config, state) {
-    return config.automations.find((a) => a.enabled && a.states.some((s) => sameState(s, state)));
-}
-/**
- * The automation a run of `profile` belongs to: the one `state` starts when it runs this
- * profile, else the profile's first enabled automation.
- */
-function automationForProfile(config, profile, state) {
-    const byState = state ? findAutomation(config, state) : undefined;
-    if (byState?.profile === profile)
-        return byState;
-    return config.automations.find((a) => a.enabled && a.profile === profile);
-}
-/** The error for a profile name given outside WORKFLOW.md (e.g. `--profile`) that it lacks. */
-function unknownProfileError(config, name, where) {
-    const names = Object.keys(config.agent.profiles);
-    const hint = didYouMean(name, names) ||
-        (names.length > 0 ? `; it has: ${names.join(', ')}` : '; it defines no profiles');
-    return new errors_UserError(`${where}: ${config.file} has no profile named ${quoted(name)}${hint}`);
-}
-
-;// CONCATENATED MODULE: ./.build/config/references.js
-
-
-
-/** Checks that every profile and state named anywhere exists, and that ids are unique. */
-function checkReferences(refs, problems) {
-    checkReviewer(refs, problems);
-    if (refs.tracker)
-        checkAllowedStates(refs, statesOf(refs.tracker), problems);
-    const ids = new Map();
-    const starters = new Map();
-    for (const read of refs.automations) {
-        const { config, index } = read;
-        const path = ['automations', index];
-        const first = ids.get(config.id.toLowerCase());
-        if (first === undefined)
-            ids.set(config.id.toLowerCase(), index);
-        else {
-            problems.errorAt([...path, 'id'], `id ${problems.quote([...path, 'id'], config.id)} is already used by automations[${first}] (ids ignore case); rename one`);
-        }
-        if (checkProfile(config.profile, [...path, 'profile'], refs, problems)) {
-            const profile = refs.profiles[config.profile];
-            if (config.enabled && profile && !profile.enabled) {
-                problems.warnAt([...path, 'profile'], `profile ${quoted(config.profile)} is disabled, so this automation will be skipped`);
-            }
-        }
-        if (refs.tracker) {
-            const known = statesOf(refs.tracker);
-            config.states.forEach((state, i) => {
-                // One path per state; the automation's own is the fallback.
-                const at = read.statePaths[i] ?? path;
-                checkState(state, at, known, problems);
-                if (!config.enabled)
-                    return;
-                const other = starters.get(stateKey(state));
-                if (other) {
-                    problems.errorAt(at, `state ${problems.quote(at, state)} already starts automations[${other.index}] (${quoted(other.config.id)}); a state may start only one enabled automation`);
-                }
-                else
-                    starters.set(stateKey(state), read);
-            });
-            if (config.moveToState) {
-                checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
-            }
-        }
+    for (const dir of (pathVar ?? '').split(external_node_path_.delimiter)) {
+        if (dir === '')
+            continue; // an empty PATH entry would mean the current directory
+        const path = (0,external_node_path_.resolve)(cwd, (0,external_node_path_.join)(dir, command));
+        if (isExecutableFile(path))
+            return { path };
     }
-    if (refs.tracker) {
-        checkEndStates(refs.tracker, starters, problems);
-        checkEndStateSpelling(refs, problems);
+    return { error: `command "${command}" of profile "${profile}" was not found on PATH` };
+}
+function existsAsFile(path) {
+    try {
+        return (0,external_node_fs_.statSync)(path).isFile();
+    }
+    catch {
+        return false;
     }
 }
-/**
- * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
- * it is known by being written. One that is not a state of the pipeline but one edit from one
- * is taken for a misspelling of it.
- */
-function checkEndStateSpelling(refs, problems) {
-    const tracker = refs.tracker;
-    const declared = [
-        ...tracker.activeStates,
-        ...tracker.terminalStates,
-        ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
-        ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
-    ].filter(Boolean);
-    const ends = [
-        ['completion_state', tracker.completionState],
-        ['failed_state', tracker.failedState]
-    ];
-    for (const [key, state] of ends) {
-        const path = ['tracker', key];
-        if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state)))
-            continue;
-        // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
-        const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1);
-        if (near === undefined)
-            continue;
-        problems.errorAt(path, `unknown state ${problems.quote(path, state)}; did you mean ${quoted(near)}? If ${quoted(state)} is meant, list it in tracker.terminal_states`);
-    }
-}
-/** Where the pipeline ends must not start it again. */
-function checkEndStates(tracker, starters, problems) {
-    const starts = (state) => (state ? starters.get(stateKey(state)) : undefined);
-    const failed = starts(tracker.failedState);
-    if (failed) {
-        problems.errorAt(['tracker', 'failed_state'], `${quoted(tracker.failedState ?? '')} starts automations[${failed.index}] (${quoted(failed.config.id)}), so an escalated issue would run again; name a state no automation starts, e.g. "Blocked"`);
-    }
-    const done = starts(tracker.completionState);
-    if (done) {
-        problems.warnAt(['tracker', 'completion_state'], `${quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${quoted(done.config.id)}), so the pipeline does not end there`);
-    }
-}
-function checkAllowedStates(refs, known, problems) {
-    for (const profile of Object.values(refs.profiles)) {
-        const path = ['agent', 'profiles', profile.name, 'allowed_states'];
-        profile.allowedStates.forEach((state, i) => checkState(state, [...path, i], known, problems));
-        if (profile.allowedStates.length > 0 && !profile.allowedActions.includes('move_state')) {
-            problems.warnAtKey(path, `has no effect: profile ${quoted(profile.name)} may not move the issue; add move_state to its allowed_actions`);
-        }
-    }
-}
-function checkReviewer(refs, problems) {
-    const name = refs.reviewerProfile;
-    if (refs.autoReview && !name) {
-        problems.errorAt(['agent', 'auto_review'], 'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false');
-    }
-    if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems))
-        return;
-    if (refs.profiles[name]?.enabled === false) {
-        problems.errorAt(['agent', 'reviewer_profile'], `profile ${quoted(name)} is disabled; enable it or name another profile`);
-    }
-}
-function checkProfile(name, path, refs, problems) {
-    if (refs.profileNames.includes(name))
+function isExecutableFile(path) {
+    if (!existsAsFile(path))
+        return false;
+    try {
+        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
         return true;
-    const hint = problems.isFromEnv(path) ? '' : didYouMean(name, refs.profileNames);
-    const fallback = refs.profileNames.length > 0
-        ? `; use one of: ${refs.profileNames.join(', ')}`
-        : '; define it under agent.profiles';
-    problems.errorAt(path, `no profile named ${problems.quote(path, name)}${hint || fallback}`);
-    return false;
-}
-function checkState(state, path, known, problems) {
-    if (known.some((k) => sameState(k, state)))
-        return;
-    const hint = problems.isFromEnv(path) ? '' : didYouMean(state, known);
-    problems.errorAt(path, `unknown state ${problems.quote(path, state)}${hint || '; add it to tracker.active_states or tracker.terminal_states'}`);
-}
-
-;// CONCATENATED MODULE: ./.build/config/schema-version.js
-const SCHEMA_VERSION = 2;
-/**
- * itervox_schema_version must be exactly 2. Anything else decides how the rest would be read,
- * so the caller stops at this error.
- */
-function checkSchemaVersion(root, problems) {
-    const version = root.itervox_schema_version;
-    const at = problems.map.value(['itervox_schema_version']);
-    if (version === undefined || version === null || version === 0) {
-        problems.error(at, 'missing itervox_schema_version; add "itervox_schema_version: 2" as the first line of the front matter');
     }
-    else if (version === 1) {
-        problems.error(at, 'itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into the files named by soul_file and instructions_file (itervox-handoff init writes an example of each) and set itervox_schema_version: 2');
-    }
-    else if (typeof version === 'number' &&
-        Number.isSafeInteger(version) &&
-        version > SCHEMA_VERSION) {
-        problems.error(at, `unsupported itervox_schema_version ${version}: this itervox-handoff reads version ${SCHEMA_VERSION}; write itervox_schema_version: ${SCHEMA_VERSION}, or use a newer itervox-handoff`);
-    }
-    else if (version !== SCHEMA_VERSION) {
-        problems.error(at, 'itervox_schema_version must be the number 2; write itervox_schema_version: 2');
+    catch {
+        return false;
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./.build/config/yaml-tree.js
-
-
-// A WORKFLOW.md has a few hundred nodes; these stop alias bombs and runaway nesting.
-const MAX_DEPTH = 64;
-const MAX_NODES = 100_000;
-const TOO_DEEP = `YAML: nested more than ${MAX_DEPTH} levels deep; flatten it`;
-class TooLarge extends Error {
-    pos;
-    constructor(message, pos) {
-        super(message);
-        this.pos = pos;
-    }
-}
-/** Parses YAML that starts on file line `firstLine`, keeping every key's and value's position. */
-function readYamlTree(text, firstLine) {
-    const lineCounter = new dist/* LineCounter */.HN();
-    const toPos = (offset) => {
-        const { line, col } = lineCounter.linePos(offset);
-        return { line: line + firstLine - 1, col };
-    };
-    const map = new SourceMap({ line: firstLine, col: 1 });
-    const tree = { root: undefined, map, errors: [], warnings: [] };
-    // yaml composes recursively, and deep recursion there can even abort the process (a regular
-    // expression compiled near the stack limit), so the depth is checked on the flat CST first.
-    const tokens = Array.from(new dist/* Parser */.iX(lineCounter.addNewLine).parse(text));
-    const tooDeep = deepestCollection(tokens, MAX_DEPTH);
-    if (tooDeep !== undefined) {
-        tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP });
-        return tree;
-    }
-    // forceDoc: even empty text composes to one document.
-    const [doc, extra] = Array.from(new dist/* Composer */.Dk({ uniqueKeys: false }).compose(tokens, true, text.length));
-    if (!doc)
-        return tree;
-    if (extra) {
-        tree.errors.push({
-            pos: toPos(extra.range[0]),
-            message: 'YAML: the front matter holds more than one document; remove the "..." line'
-        });
-    }
-    for (const e of placedErrors(text, doc.errors)) {
-        tree.errors.push({ pos: toPos(e.pos[0]), message: e.message });
-    }
-    for (const w of doc.warnings)
-        tree.warnings.push({ pos: toPos(w.pos[0]), message: yamlMessage(w) });
-    if (tree.errors.length > 0 || doc.contents === null)
-        return tree;
-    const converter = new Converter(doc, toPos, map, tree.errors);
-    try {
-        tree.root = converter.convert(doc.contents, [], undefined, 0);
-    }
-    catch (e) {
-        if (!(e instanceof TooLarge))
-            throw e;
-        tree.errors.push({ pos: e.pos, message: e.message });
-    }
-    return tree;
-}
-const DEEPER = 'YAML: indented deeper than the key above, which already has a value; line it up with that key';
-/**
- * yaml's errors, each where the user has to look. yaml puts a badly indented key at the start
- * of the blank and comment lines before it, and a key indented deeper than a key with a value
- * at that value, a line early (twice: as a nested and as a multi-line key).
- */
-function placedErrors(text, errors) {
-    const spansLine = (e) => text.slice(e.pos[0], e.pos[1]).includes('\n');
-    const deeper = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && spansLine(e));
-    const out = [];
-    for (const e of errors) {
-        if (deeper.includes(e)) {
-            const offset = contentAfter(text, text.indexOf('\n', e.pos[0]));
-            out.push({ ...e, pos: [offset, offset], message: DEEPER });
-        }
-        else if (!(e.code === 'BLOCK_AS_IMPLICIT_KEY' && deeper.some((d) => d.pos[0] === e.pos[0]))) {
-            const offset = e.code === 'BAD_INDENT' ? contentAfter(text, e.pos[0]) : e.pos[0];
-            out.push({ ...e, pos: [offset, e.pos[1]], message: yamlMessage(e) });
-        }
-    }
-    return out;
-}
-/** The offset of the first character at or after `from` that is not blank or a comment. */
-function contentAfter(text, from) {
-    const content = /[ \t\r\n]*(?:#[^\n]*[ \t\r\n]*)*/y;
-    content.lastIndex = from;
-    content.exec(text);
-    return Math.min(content.lastIndex, text.length);
-}
-function yamlMessage(e) {
-    return `YAML: ${e.message.replace(/\s+/g, ' ').trim()}`;
-}
-class Converter {
-    doc;
-    toPos;
-    map;
-    errors;
-    nodes = 0;
-    // Nodes being converted right now: an alias back to one of them is a cycle.
-    active = new Set();
-    // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
-    // once per repetition.
-    targets = new Map();
-    constructor(doc, toPos, map, errors) {
-        this.doc = doc;
-        this.toPos = toPos;
-        this.map = map;
-        this.errors = errors;
-    }
-    convert(node, path, keyPos, depth) {
-        const range = hasRange(node) ? node.range : undefined;
-        const pos = range ? this.toPos(range[0]) : (keyPos ?? this.map.key(path));
-        if (++this.nodes > MAX_NODES) {
-            throw new TooLarge(`YAML: more than ${MAX_NODES} values (through aliases?); simplify it`, pos);
-        }
-        if (depth > MAX_DEPTH)
-            throw new TooLarge(TOO_DEEP, pos);
-        const empty = node == null || ((0,dist/* isScalar */.jn)(node) && node.value === null && range?.[0] === range?.[1]);
-        const block = (0,dist/* isScalar */.jn)(node) && (node.type === dist/* Scalar */.X5.BLOCK_LITERAL || node.type === dist/* Scalar */.X5.BLOCK_FOLDED);
-        this.map.set(path, { key: keyPos, value: pos, empty, block });
-        if ((0,dist/* isAlias */.Vj)(node)) {
-            const target = this.resolve(node);
-            if (!target || this.active.has(target)) {
-                this.errors.push({
-                    pos,
-                    message: `YAML: alias *${node.source} refers to itself or to nothing`
-                });
-                return null;
-            }
-            this.active.add(target);
-            const value = this.convert(target, path, keyPos, depth + 1);
-            this.active.delete(target);
-            this.map.set(path, { key: keyPos, value: pos, empty: false, block: false });
-            return value;
-        }
-        if ((0,dist/* isScalar */.jn)(node))
-            return node.value;
-        if ((0,dist/* isSeq */.oP)(node)) {
-            this.active.add(node);
-            const items = node.items.map((item, i) => this.convert(item, [...path, i], undefined, depth + 1));
-            this.active.delete(node);
-            return items;
-        }
-        if ((0,dist/* isMap */.jh)(node)) {
-            this.active.add(node);
-            const out = this.convertMap(node.items, path, pos, depth);
-            this.active.delete(node);
-            return out;
-        }
-        return null;
-    }
-    resolve(alias) {
-        if (!this.targets.has(alias))
-            this.targets.set(alias, alias.resolve(this.doc));
-        return this.targets.get(alias);
-    }
-    convertMap(pairs, path, mapPos, depth) {
-        const out = Object.create(null);
-        for (const pair of pairs) {
-            const key = pair.key;
-            const keyPos = hasRange(key) ? this.toPos(key.range[0]) : mapPos;
-            if (!(0,dist/* isScalar */.jn)(key)) {
-                this.errors.push({
-                    pos: keyPos,
-                    message: 'YAML: keys must be plain text, not lists, maps or aliases'
-                });
-                continue;
-            }
-            const name = keyText(key);
-            if (name === '') {
-                this.errors.push({ pos: keyPos, message: 'YAML: a key is empty; write the key before ":"' });
-                continue;
-            }
-            if (name === '<<' && key.type === dist/* Scalar */.X5.PLAIN) {
-                this.errors.push({
-                    pos: keyPos,
-                    message: 'YAML merge keys ("<<") are not supported; write the keys out'
-                });
-                continue;
-            }
-            if (Object.hasOwn(out, name)) {
-                this.errors.push({ pos: keyPos, message: `duplicate key ${quoted(name)}; keep only one` });
-                continue;
-            }
-            out[name] = this.convert(pair.value, [...path, name], keyPos, depth + 1);
-        }
-        return out;
-    }
-}
-/** The offset of a collection nested more than `limit` deep, found without recursion. */
-function deepestCollection(tokens, limit) {
-    const stack = tokens.map((token) => ({ token, depth: 0 }));
-    for (let next = stack.pop(); next; next = stack.pop()) {
-        const { token, depth } = next;
-        if ('items' in token) {
-            if (depth + 1 > limit)
-                return token.offset;
-            for (const item of token.items) {
-                for (const child of [item.key, item.value]) {
-                    if (child)
-                        stack.push({ token: child, depth: depth + 1 });
-                }
-            }
-        }
-        else if (token.type === 'document' && token.value) {
-            stack.push({ token: token.value, depth });
-        }
-    }
-    return undefined;
-}
-// Keys are names: `1.0:` is the name "1.0", not the number 1.
-function keyText(key) {
-    if (typeof key.value === 'string')
-        return key.value;
-    if (key.value === null || key.value === undefined)
-        return '';
-    return key.source ?? String(key.value);
-}
-function hasRange(node) {
-    return (typeof node === 'object' && node !== null && Array.isArray(node.range));
-}
-
-;// CONCATENATED MODULE: ./.build/config/load.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const NO_FRONT_MATTER = 'missing itervox_schema_version: the file has no front matter (line 1 is not exactly "---"); ' +
-    'start the file with a "---" line, "itervox_schema_version: 2" and the settings, then a closing "---"';
-// itervox reads an unclosed front matter to the end of the file; when that fails, the prompt
-// template was taken for settings, and yaml's errors would point into it.
-const UNCLOSED = 'the front matter that starts here is never closed; add a "---" line after the last setting, before the prompt template';
-/**
- * Reads WORKFLOW.md: front matter with positions, `$VAR` interpolation, schema checks, the
- * profile files. Every problem found is thrown at once as UserErrors, one line each.
- */
-function parseWorkflow(text, opts) {
-    const parts = splitFrontMatter(text);
-    if (parts.frontMatter === null) {
-        throw new UserErrors([new errors_UserError(NO_FRONT_MATTER, { file: opts.file, line: 1, col: 1 })]);
-    }
-    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
-    if (parts.unclosed && tree.errors.length > 0) {
-        throw new UserErrors([new errors_UserError(UNCLOSED, { file: opts.file, line: 1, col: 1 })]);
-    }
-    const problems = new Problems(opts.file, tree.map);
-    for (const w of tree.warnings)
-        problems.warn(w.pos, w.message);
-    for (const e of tree.errors)
-        problems.error(e.pos, e.message);
-    problems.throwIfAny();
-    const root = tree.root ?? Object.create(null);
-    if (!isMap(root)) {
-        problems.error(tree.map.value([]), 'the front matter must be "key: value" settings, starting with itervox_schema_version: 2');
-        return problems.fail();
-    }
-    checkSchemaVersion(root, problems);
-    problems.throwIfAny();
-    const { env } = opts;
-    parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems);
-    const section = (name, schema, raw, verbatim) => {
-        const input = sectionInput(raw, [name], name, problems, { env, verbatim });
-        return parseSection(schema, input, [name], name, problems);
-    };
-    const tracker = section('tracker', trackerSchema, root.tracker);
-    const workspace = section('workspace', workspaceSchema, root.workspace ?? {});
-    // Profiles are checked one by one below.
-    const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles']);
-    const handoff = section('handoff', handoffSchema, root.handoff ?? {});
-    const rawProfiles = isMap(root.agent) && isMap(root.agent.profiles) ? root.agent.profiles : {};
-    const profiles = Object.create(null);
-    const profileContext = {
-        problems,
-        env,
-        baseDir: opts.baseDir ?? external_node_path_namespaceObject.posix.dirname(opts.file.replace(/\\/g, '/')),
-        readFile: opts.readFile,
-        defaultCommand: agent?.command ?? 'claude'
-    };
-    for (const [name, raw] of Object.entries(rawProfiles)) {
-        const profile = readProfile(name, raw, profileContext);
-        if (profile)
-            profiles[name] = profile;
-    }
-    const automations = [];
-    if (Array.isArray(root.automations)) {
-        root.automations.forEach((raw, i) => {
-            const read = readAutomation(raw, i, problems, env);
-            if (read)
-                automations.push(read);
-        });
-    }
-    const trackerConfig = tracker && {
-        kind: tracker.kind,
-        apiKey: tracker.api_key,
-        projectSlug: tracker.project_slug,
-        activeStates: tracker.active_states,
-        terminalStates: tracker.terminal_states,
-        completionState: tracker.completion_state,
-        failedState: tracker.failed_state,
-        allowedBots: tracker.allowed_bots
-    };
-    checkReferences({
-        tracker: trackerConfig,
-        reviewerProfile: agent?.reviewer_profile,
-        autoReview: agent?.auto_review ?? false,
-        profileNames: Object.keys(rawProfiles),
-        profiles,
-        automations
-    }, problems);
-    if (problems.failed || !trackerConfig || !workspace || !agent || !handoff)
-        return problems.fail();
-    const config = {
-        file: opts.file,
-        tracker: trackerConfig,
-        workspace: { baseBranch: workspace.base_branch },
-        agent: {
-            command: agent.command,
-            maxTurns: agent.max_turns,
-            maxRetries: agent.max_retries,
-            stallTimeoutMs: agent.stall_timeout_ms,
-            turnTimeoutMs: agent.turn_timeout_ms,
-            reviewerProfile: agent.reviewer_profile,
-            autoReview: agent.auto_review,
-            maxReviewRounds: agent.max_review_rounds,
-            profiles
-        },
-        automations: automations.map((a) => a.config),
-        handoff: {
-            budgetBytes: handoff.budget_bytes,
-            maxFileBytes: handoff.max_file_bytes,
-            maxFiles: handoff.max_files
-        },
-        body: parts.body,
-        bodyLine: parts.bodyLine
-    };
-    return { config, warnings: problems.warnings };
-}
-// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
-const WORKFLOW_MAX_BYTES = 1024 * 1024;
-/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
-function readWorkflowText(path) {
-    try {
-        return readCappedText(path, WORKFLOW_MAX_BYTES);
-    }
-    catch (e) {
-        if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
-            throw new errors_UserError(`cannot read the workflow file (${e.code}); check the path`, {
-                file: path
-            });
-        }
-        throw e;
-    }
-}
-/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
-function loadWorkflowFile(path, env = process.env) {
-    const text = readWorkflowText(path);
-    const dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.resolve)(path));
-    const root = repoRootOf(dir);
-    return parseWorkflow(text, {
-        file: path,
-        env,
-        baseDir: repoRelativeDir(root, dir),
-        readFile: (relPath) => readRepoFile(root, relPath)
-    });
-}
-/** `file:line:col: warning: message`. */
-function formatWarning(w) {
-    return `${formatLocation(w.location)}: warning: ${w.message}`;
-}
-
+// EXTERNAL MODULE: ./.build/config/load.js + 9 modules
+var load = __nccwpck_require__(8378);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./.build/git/git.js
@@ -28714,16 +30043,16 @@ function gitExecutable() {
  * the agent's reach, so PATH is used as it is.
  */
 function chooseGit(pathEnv, canWrite) {
-    const dirs = pathEnv.split(external_node_path_namespaceObject.delimiter).filter((d) => external_node_path_namespaceObject.isAbsolute(d));
+    const dirs = pathEnv.split(external_node_path_.delimiter).filter((d) => external_node_path_.isAbsolute(d));
     const locked = dirs.filter((d) => !canWrite(d));
     const safe = findGit(locked);
     return safe
-        ? { file: safe, pathEnv: locked.join(external_node_path_namespaceObject.delimiter) }
+        ? { file: safe, pathEnv: locked.join(external_node_path_.delimiter) }
         : { file: findGit(dirs) ?? 'git', pathEnv };
 }
 function writable(p) {
     try {
-        (0,external_node_fs_namespaceObject.accessSync)(p, external_node_fs_namespaceObject.constants.W_OK);
+        (0,external_node_fs_.accessSync)(p, external_node_fs_.constants.W_OK);
         return true;
     }
     catch {
@@ -28732,11 +30061,11 @@ function writable(p) {
 }
 function findGit(dirs) {
     for (const d of dirs) {
-        const candidate = external_node_path_namespaceObject.join(d, 'git');
+        const candidate = external_node_path_.join(d, 'git');
         try {
-            if (!(0,external_node_fs_namespaceObject.statSync)(candidate).isFile())
+            if (!(0,external_node_fs_.statSync)(candidate).isFile())
                 continue;
-            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
             return candidate;
         }
         catch {
@@ -28760,10 +30089,10 @@ function versionAtLeast(v, min) {
     const [a = 0, b = 0, c = 0] = min.split('.').map(Number);
     return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c;
 }
-let git_version;
+let version;
 function gitVersion() {
-    git_version ??= git_git('/', ['--version']).then((r) => parseGitVersion(r.stdout));
-    return git_version;
+    version ??= git_git('/', ['--version']).then((r) => parseGitVersion(r.stdout));
+    return version;
 }
 /** The installed git's version, and a warning to show when it is older than the safe minimum. */
 async function minimumVersion() {
@@ -28777,645 +30106,14 @@ function versionWarning(v) {
     return `git ${v.text} is older than ${SAFE_GIT_VERSION} and may lack the fixes for CVE-2025-48384 and related flaws; update git on this runner`;
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/duration.js
-/**
- * A duration for people: `45s`, `3m 7s`, `2h 5m`; '' for anything that is not one (a record's
- * figure may have been edited). With `tenths`, under a minute reads `4.2s`, so a live clock
- * visibly moves.
- */
-function duration_formatDuration(ms, o = {}) {
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
-        return '';
-    if (o.tenths && ms < 60_000)
-        return `${(ms / 1000).toFixed(1)}s`;
-    const s = Math.round(ms / 1000);
-    if (s < 60)
-        return `${s}s`;
-    const m = Math.floor(s / 60);
-    return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
-}
-
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ./.build/agent/types.js
-/** Every way one agent run can end. */
-const AGENT_OUTCOMES = [
-    'succeeded',
-    'failed',
-    'stalled',
-    'timed_out',
-    'cancelled',
-    'input_required',
-    'rate_limited'
-];
-
-;// CONCATENATED MODULE: ./.build/pipeline/outcome.js
-
-
-/** How a stage ended (DESIGN.md's `outcome` output): as its agent run did, or before one. */
-const stageOutcomeSchema = schemas_enum([...AGENT_OUTCOMES, 'skipped', 'denied']);
-/**
- * Ends in which the agent did not do its work: the run's deliverable becomes `.partial.md`,
- * and the job fails so a person sees it (input_required is a pause, not an end).
- */
-const UNFINISHED = new Set([
-    'failed',
-    'stalled',
-    'timed_out',
-    'cancelled',
-    'rate_limited'
-]);
-function isUnfinished(outcome) {
-    return UNFINISHED.has(outcome);
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/record.js
-
-
-// The record is read back from places anyone with write access can edit (a comment, a file),
-// so its shape is defined once, as a schema, and the types are what the schema accepts.
-const count = schemas_int().min(0);
-/** What kind of run a stage was: the state's own work, or a review of it. */
-const stageKindSchema = schemas_enum(['work', 'review']);
-/** What the agent's CLI reported in its last event, under the same names for every CLI. */
-const agentStatsSchema = object({
-    turns: count.optional(),
-    inputTokens: count.optional(),
-    outputTokens: count.optional(),
-    costUsd: schemas_number().min(0).optional()
-});
-/** One stage run, as the issue's record keeps it. */
-const stageRecordSchema = object({
-    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind: stageKindSchema,
-    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
-    attempt: count,
-    /** The review round the run belongs to (0 before any failed review). */
-    round: count.default(0),
-    outcome: stageOutcomeSchema,
-    reason: schemas_string(),
-    /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
-    run: schemas_string(),
-    runUrl: schemas_string().optional(),
-    startedAt: schemas_string(),
-    durationMs: schemas_number().min(0),
-    /** The committed deliverable or partial. */
-    handoffPath: schemas_string().optional(),
-    /** The commit holding it, where it landed. */
-    commit: schemas_string().optional(),
-    /** Set when the issue branch refused the push and the work went to this ref instead. */
-    rescuedTo: schemas_string().optional(),
-    agent: agentStatsSchema.optional(),
-    /** The agent's requests that were not carried out, one line each saying what to change. */
-    refused: array(schemas_string()).max(10).optional(),
-    /** Secrets kept out of what the stage left: where, and which kind (never the value). */
-    withheld: array(schemas_string()).optional()
-});
-/** A stage paused for a person's answer. */
-const waitingSchema = object({
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind: stageKindSchema,
-    attempt: count,
-    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
-    timestamp: schemas_string(),
-    question: schemas_string()
-});
-/**
- * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
- * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
- * comes from here, never from the wake-up's payload.
- */
-const continuationSchema = object({
-    state: schemas_string(),
-    entry: count,
-    kind: stageKindSchema,
-    profile: schemas_string(),
-    attempt: count,
-    round: count,
-    /** Why the previous attempt's deliverable was refused, written by our own checks. */
-    recheck: schemas_string().optional(),
-    /** A review's subject. */
-    reviewed: schemas_string().optional(),
-    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
-    step: schemas_string().optional()
-});
-/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
-const effectSchema = discriminatedUnion('kind', [
-    /** A comment, written at most once per key. */
-    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
-    /** A comment the agent asked for, read again from its committed deliverable. */
-    object({
-        kind: literal('agent-comment'),
-        key: schemas_string(),
-        profile: schemas_string(),
-        commit: schemas_string(),
-        path: schemas_string(),
-        /** Absent: on the issue. */
-        pullRequest: count.optional()
-    }),
-    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
-    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
-    object({
-        kind: literal('flag'),
-        flag: schemas_enum(['needs-attention', 'needs-input']),
-        on: schemas_boolean()
-    }),
-    /**
-     * The pipeline reached its completion state: the pull request leaves draft and says it
-     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
-     */
-    object({
-        kind: literal('ready'),
-        state: schemas_string(),
-        pullRequest: count,
-        /** The pull request's GraphQL node id, when known (saves a lookup). */
-        node: schemas_string().optional()
-    }),
-    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
-    object({
-        kind: literal('wake'),
-        state: schemas_string(),
-        entry: count,
-        step: schemas_string().optional()
-    })
-]);
-/** What a decision still owes the tracker: written before any effect, finished by any later run. */
-const owedSchema = object({
-    /** The run that decided it. */
-    run: schemas_string(),
-    effects: array(effectSchema)
-});
-/**
- * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
- * status comment (GitHub) or beside the issue file (local), written only by this tool.
- */
-const issueRecordSchema = object({
-    v: literal(1),
-    /** The state this record last saw the issue enter. */
-    state: schemas_string().nullable(),
-    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
-    entry: count,
-    /** State moves made so far, for the loop budget. */
-    transitions: count,
-    /**
-     * Review rounds spent since a person last moved the issue: each time the work goes back to a
-     * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
-     * neither the agent nor the issue's author can reset it; a person's move does.
-     */
-    round: count,
-    /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
-    visited: array(schemas_string()).max(100).optional(),
-    /** The entry the work was sent back into, and the profile whose deliverable says why. */
-    sentBack: object({ entry: count, by: schemas_string() }).optional(),
-    /** A move decided before a review, applied when the review passes. */
-    pendingMove: schemas_string().optional(),
-    stages: array(stageRecordSchema),
-    waiting: waitingSchema.optional(),
-    continuation: continuationSchema.optional(),
-    owed: owedSchema.optional(),
-    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
-    halted: schemas_string().optional(),
-    /** The issue's pull request, once known: saves a lookup. */
-    pullRequest: count.optional(),
-    /** Its GraphQL node id, which marking it ready for review needs. */
-    pullRequestNode: schemas_string().max(100).optional()
-});
-/** The record in `value`, or null when it is not shaped like one. Never throws. */
-function record_parseRecord(value) {
-    const parsed = issueRecordSchema.safeParse(value);
-    return parsed.success ? parsed.data : null;
-}
-function emptyRecord() {
-    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
-}
-/** Most stage records kept; older ones stay in the branch's commit trailers. */
-const MAX_STAGE_RECORDS = 50;
-/** The record once a job has decided to run a stage for `state`. */
-function recordStart(record, state, plan) {
-    const next = { ...record };
-    if (plan.newEntry) {
-        // Nothing of ours moved the issue here: a person did, and the review rounds start again.
-        Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] });
-        delete next.sentBack;
-        delete next.pendingMove;
-        delete next.halted;
-        delete next.waiting;
-        delete next.continuation;
-    }
-    if (plan.reply)
-        delete next.waiting;
-    return next;
-}
-/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
-function recordStage(record, stage) {
-    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
-
-
-
-
-
-
-
-/** The most record text `readRecordFromComment` accepts. */
-const MAX_RECORD_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
-// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
-const COMMENT_BUDGET = 60_000;
-// The record gets at most half of that, so the table and the question always fit beside it.
-const RECORD_BUDGET = (/* unused pure expression or super */ null && (32 * 1024));
-const RECORD_OPEN = '<!-- itervox:record ';
-const RECORD_CLOSE = ' -->';
-const MAX_STATE_LABEL = 80;
-const MAX_PROFILE_LABEL = 60;
-const MAX_REASON = 300;
-const MAX_HALTED = 500;
-const MAX_QUESTION = 4000;
-/**
- * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
- * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, the send-backs review
- * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
- * styled.
- */
-function pipelineDiagram(config, current) {
-    const nodes = new Map();
-    const node = (state) => {
-        const key = stateKey(state);
-        let n = nodes.get(key);
-        if (!n) {
-            n = { id: `s${nodes.size}`, label: state };
-            nodes.set(key, n);
-        }
-        return n.id;
-    };
-    const edges = new Set();
-    const automations = config.automations.filter((a) => a.enabled);
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (a.moveToState) {
-                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
-            }
-        }
-    }
-    const { completionState, failedState } = config.tracker;
-    if (completionState)
-        node(completionState);
-    const failed = failedState ? node(failedState) : null;
-    for (const [from, to, label] of sendBackEdges(config)) {
-        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
-    }
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (failed && failed !== from)
-                edges.add(`${from} -.->|"retries spent"| ${failed}`);
-        }
-    }
-    const marked = current ? node(current) : null;
-    const lines = ['flowchart LR'];
-    for (const n of nodes.values())
-        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
-    for (const e of edges)
-        lines.push(`  ${e}`);
-    if (marked) {
-        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
-        lines.push(`  class ${marked} current`);
-    }
-    return lines.join('\n');
-}
-/**
- * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
- * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
- * `move_state` may send the work back to a state whose automation leads into its own (the
- * agent may name any earlier state; the one step back is what a reviewer's send-back is).
- * None when `max_review_rounds` is 1: the first send-back escalates instead.
- */
-function sendBackEdges(config) {
-    if (config.agent.maxReviewRounds <= 1)
-        return [];
-    const automations = config.automations.filter((a) => a.enabled);
-    const out = [];
-    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
-    for (const a of automations) {
-        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
-        for (const state of a.states) {
-            if (reviewer && a.profile !== reviewer)
-                out.push([state, state, `${reviewer} FAIL`]);
-            if (!mayMove)
-                continue;
-            for (const before of automations) {
-                if (!before.moveToState || !sameState(before.moveToState, state))
-                    continue;
-                for (const back of before.states) {
-                    if (!sameState(back, state))
-                        out.push([state, back, 'sent back']);
-                }
-            }
-        }
-    }
-    return out;
-}
-/**
- * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
- * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
- * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
- * cell is escaped and capped.
- */
-function stageTable(record, options = {}) {
-    const stages = chronological(record.stages);
-    if (stages.length === 0)
-        return '_No stage has run yet._';
-    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
-    const first = stages.length - shown;
-    const rows = stages.slice(first).map((s, i) => {
-        const cells = [
-            String(first + i + 1),
-            cellText(s.state),
-            cellText(s.profile),
-            cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-            deliverable(s, options.blobUrl),
-            status_view_link(cellText(s.run, 40), s.runUrl)
-        ];
-        return `| ${cells.join(' | ')} |`;
-    });
-    const details = stages.slice(first).map((s, i) => {
-        const figures = agentFigures(s.agent);
-        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
-            (figures ? `; ${figures}` : ''));
-    });
-    return [
-        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
-        '| # | State | Profile | Outcome | Deliverable | Run |',
-        '|---|---|---|---|---|---|',
-        ...rows,
-        ...(details.length > 0
-            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
-            : [])
-    ].join('\n');
-}
-/**
- * The issue's one living status comment: marker, heading, current state, the diagram, the
- * stage table, what the pipeline waits for or why it halted, and the record itself in a
- * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
- * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
- */
-function renderStatusComment(o) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
-        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
-    }
-    const head = [
-        `<!-- ${o.marker} -->`,
-        `### itervox handoff: ${plainText(o.issueRef)}`,
-        '',
-        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
-        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
-    ];
-    const tail = withheldLines(o.record);
-    const w = o.record.waiting;
-    if (w) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Waiting for input:** ${cellText(w.profile, MAX_PROFILE_LABEL)} (in ${cellText(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
-    }
-    const refused = refusedRequests(o.record);
-    if (refused.length > 0) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push('**Refused requests:**', '', ...refused);
-    }
-    if (o.record.halted !== undefined) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`);
-    }
-    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
-    const assemble = (rows, diagram) => [
-        ...head,
-        '',
-        diagram
-            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
-            : '_The pipeline diagram is too large for this comment._',
-        '',
-        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
-        ...(tail.length > 0 ? ['', ...tail] : []),
-        '',
-        recordLine
-    ].join('\n');
-    let rows = o.record.stages.length;
-    let body = assemble(rows, true);
-    while (Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
-        rows = Math.floor(rows / 2);
-        body = assemble(rows, true);
-    }
-    return Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
-}
-const MAX_REFUSED_SHOWN = 5;
-/** The newest requests agents made that were not carried out, as list items. */
-function refusedRequests(record) {
-    const lines = chronological(record.stages).flatMap((s) => (Array.isArray(s.refused) ? s.refused : []).map((r) => `- ${cellText(s.profile, MAX_PROFILE_LABEL)} in ${cellText(s.state, MAX_STATE_LABEL)}: ${cellText(r, MAX_REASON)}`));
-    return lines.slice(-MAX_REFUSED_SHOWN);
-}
-/**
- * The record from a status comment's final hidden comment, or null when there is none or it
- * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
- * (anyone with write access can edit a comment).
- */
-function readRecordFromComment(body) {
-    if (typeof body !== 'string')
-        return null;
-    const at = body.lastIndexOf(RECORD_OPEN);
-    if (at < 0)
-        return null;
-    const rest = body.slice(at + RECORD_OPEN.length);
-    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
-    const end = rest.indexOf(RECORD_CLOSE);
-    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
-        return null;
-    const json = rest.slice(0, end);
-    if (json.length > MAX_RECORD_BYTES || Buffer.byteLength(json) > MAX_RECORD_BYTES)
-        return null;
-    // The writer escapes all of these; a raw one means the text was not written by us.
-    if (/[<>-]/.test(json))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(json);
-    }
-    catch {
-        return null;
-    }
-    return parseRecord(value);
-}
-/**
- * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
- * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
- * those characters appear outside strings). Over the budget, reasons and the question are
- * shortened, then the oldest stages dropped; the counters always survive.
- */
-function fitRecord(record) {
-    const full = encodeRecord(record);
-    if (Buffer.byteLength(full) <= RECORD_BUDGET)
-        return full;
-    const trimmed = {
-        ...record,
-        stages: [],
-        ...(record.waiting
-            ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
-            : {}),
-        ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
-    };
-    const base = Buffer.byteLength(encodeRecord(trimmed));
-    const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }));
-    let room = RECORD_BUDGET - base;
-    let keep = 0;
-    for (let i = stages.length - 1; i >= 0; i--) {
-        const size = Buffer.byteLength(encodeRecord(stages[i])) + 1;
-        if (size > room)
-            break;
-        room -= size;
-        keep++;
-    }
-    trimmed.stages = stages.slice(stages.length - keep);
-    if (room >= 0)
-        return encodeRecord(trimmed);
-    // Only absurdly long names get here; 200 code points of anything fit many times over.
-    const short = (s) => clip(s, 200);
-    return encodeRecord({
-        v: 1,
-        state: record.state === null ? null : short(record.state),
-        entry: record.entry,
-        transitions: record.transitions,
-        round: record.round,
-        ...(record.visited ? { visited: record.visited.map(short) } : {}),
-        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
-        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
-        stages: [],
-        ...(record.waiting
-            ? {
-                waiting: {
-                    ...record.waiting,
-                    state: short(record.waiting.state),
-                    profile: short(record.waiting.profile),
-                    timestamp: short(record.waiting.timestamp),
-                    question: short(record.waiting.question)
-                }
-            }
-            : {}),
-        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
-        ...(record.continuation ? { continuation: record.continuation } : {}),
-        ...(record.owed ? { owed: record.owed } : {}),
-        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
-    });
-}
-function encodeRecord(value) {
-    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
-    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-}
-/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
-function chronological(stages) {
-    let last = -Infinity;
-    const keyed = stages.map((s, i) => {
-        const t = Date.parse(String(s.startedAt));
-        if (!Number.isNaN(t))
-            last = t;
-        return { s, i, t: Number.isNaN(t) ? last : t };
-    });
-    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
-}
-/**
- * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
- * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
- * backticks (Markdown strings) can never reach the parser.
- */
-function mermaidText(text, max) {
-    const flat = untrusted_text_clip(untrusted_text_oneLine(text), max) || '(none)';
-    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
-}
-/** Our own text (the issue reference): escaped, but `#12` still links. */
-function plainText(text) {
-    return oneLine(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
-const MAX_WITHHELD_STAGES = 5;
-/** One line per stage whose secrets were kept out of its commit, comments or record. */
-function withheldLines(record) {
-    const stages = chronological(record.stages).filter((s) => s.withheld?.length);
-    return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
-        const what = (s.withheld ?? []).map((w) => cellText(w, 200)).join('; ');
-        return [
-            ...(i > 0 ? [''] : []),
-            `**Secrets withheld** (${cellText(s.profile, MAX_PROFILE_LABEL)}, run ${cellText(s.run, 40)}): ${what}. Rotate them if they are real.`
-        ];
-    });
-}
-/** The question, capped, in a fence it cannot close. */
-function fencedQuestion(text) {
-    return fenced(clip(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION));
-}
-/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
-function runKind(s) {
-    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
-    const attempt = n(s.attempt);
-    const round = n(s.round);
-    return (`${cellText(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
-        (round ? `, round ${round + 1}` : ''));
-}
-function utcTime(iso) {
-    const t = Date.parse(String(iso));
-    if (Number.isNaN(t))
-        return cellText(iso, 40);
-    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
-}
-// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
-const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
-// A commit id, nothing else: it becomes part of the link's path.
-const COMMIT = /^[0-9a-f]{7,64}$/;
-/**
- * The deliverable linked at its commit, by its file name less the timestamp (which is in the
- * details) to keep the column narrow; its path where there is no link.
- */
-function deliverable(s, blobUrl) {
-    const path = s.handoffPath;
-    if (!path)
-        return '';
-    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
-        ? safeUrl(blobUrl(String(s.commit), path))
-        : null;
-    if (!url)
-        return cellText(path);
-    return `[${cellText(path
-        .split('/')
-        .pop()
-        ?.replace(/^[^_]*_/, ''))}](${url})`;
-}
-function status_view_link(text, url) {
-    const safe = safeUrl(url);
-    return safe ? `[${text}](${safe})` : text;
-}
-/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
-function safeUrl(raw) {
-    if (typeof raw !== 'string' || raw.length > 2000)
-        return null;
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        return null;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return null;
-    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-
+// EXTERNAL MODULE: ./.build/pipeline/duration.js
+var duration = __nccwpck_require__(9345);
+// EXTERNAL MODULE: ./.build/pipeline/status-view.js + 1 modules
+var status_view = __nccwpck_require__(5665);
+// EXTERNAL MODULE: ./.build/config/front-matter.js
+var front_matter = __nccwpck_require__(698);
+// EXTERNAL MODULE: ./.build/files/read-capped.js
+var read_capped = __nccwpck_require__(2528);
 ;// CONCATENATED MODULE: ./.build/files/write-whole.js
 
 /**
@@ -29424,38 +30122,42 @@ function safeUrl(raw) {
  */
 function writeWhole(path, text, o = {}) {
     const tmp = `${path}.tmp-${process.pid}`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text, o.mode === undefined ? undefined : { mode: o.mode });
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+    (0,external_node_fs_.writeFileSync)(tmp, text, o.mode === undefined ? undefined : { mode: o.mode });
+    (0,external_node_fs_.renameSync)(tmp, path);
 }
 
+// EXTERNAL MODULE: ./.build/config/section-input.js + 1 modules
+var section_input = __nccwpck_require__(9192);
+// EXTERNAL MODULE: ./.build/config/yaml-tree.js
+var yaml_tree = __nccwpck_require__(7799);
 ;// CONCATENATED MODULE: ./.build/tracker/local-front-matter.js
 
 
 
 
-const local_front_matter_NO_FRONT_MATTER = 'the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"';
-const local_front_matter_UNCLOSED = 'the front matter that starts here is never closed; add a "---" line after its last field, before the description';
+const NO_FRONT_MATTER = 'the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"';
+const UNCLOSED = 'the front matter that starts here is never closed; add a "---" line after its last field, before the description';
 /**
  * Cuts an issue file into its front matter and its trimmed body. The YAML is read as
  * WORKFLOW.md's is (bounded nesting and alias expansion, no merge keys), and a field of the
  * wrong shape is a UserError at its line rather than "[object Object]" downstream.
  */
 function readIssueFrontMatter(text, file) {
-    const parts = splitFrontMatter(text);
+    const parts = (0,front_matter/* splitFrontMatter */.v)(text);
     // Without one the issue has no state, and the run would stop at that instead of at this.
     if (parts.frontMatter === null)
-        throw new errors_UserError(local_front_matter_NO_FRONT_MATTER, { file, line: 1, col: 1 });
+        throw new _build_errors/* UserError */.yo(NO_FRONT_MATTER, { file, line: 1, col: 1 });
     // Read on, the description would be taken for fields and yaml's error would point into it;
     // and the state could not be moved (setLocalIssueState writes before the closing line).
     if (parts.unclosed)
-        throw new errors_UserError(local_front_matter_UNCLOSED, { file, line: 1, col: 1 });
-    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
+        throw new _build_errors/* UserError */.yo(UNCLOSED, { file, line: 1, col: 1 });
+    const tree = (0,yaml_tree/* readYamlTree */._)(parts.frontMatter, parts.frontMatterLine);
     const first = tree.errors[0];
     if (first)
-        throw new errors_UserError(`invalid front matter: ${first.message}`, { file, ...first.pos });
+        throw new _build_errors/* UserError */.yo(`invalid front matter: ${first.message}`, { file, ...first.pos });
     const root = tree.root ?? Object.create(null);
-    if (!isMap(root)) {
-        throw new errors_UserError('front matter must be a map of keys (title, state, labels, ...)', {
+    if (!(0,section_input/* isMap */.j)(root)) {
+        throw new _build_errors/* UserError */.yo('front matter must be a map of keys (title, state, labels, ...)', {
             file,
             ...tree.map.value([])
         });
@@ -29467,7 +30169,7 @@ function readIssueFrontMatter(text, file) {
             return undefined;
         if (isText(v))
             return String(v);
-        throw new errors_UserError(`${key} must be text, not ${shape(v)}; write it on one line`, at([key]));
+        throw new _build_errors/* UserError */.yo(`${key} must be text, not ${shape(v)}; write it on one line`, at([key]));
     };
     return {
         meta: {
@@ -29484,12 +30186,12 @@ function labelsOf(value, at) {
     if (value === undefined || value === null)
         return [];
     if (!Array.isArray(value)) {
-        throw new errors_UserError(`labels must be a list, not ${shape(value)}; e.g. labels: [bug, ui]`, at(['labels']));
+        throw new _build_errors/* UserError */.yo(`labels must be a list, not ${shape(value)}; e.g. labels: [bug, ui]`, at(['labels']));
     }
     return value.map((label, i) => {
         if (isText(label))
             return String(label);
-        throw new errors_UserError(`labels[${i}] must be text, not ${shape(label)}; e.g. labels: [bug, ui]`, at(['labels', i]));
+        throw new _build_errors/* UserError */.yo(`labels[${i}] must be text, not ${shape(label)}; e.g. labels: [bug, ui]`, at(['labels', i]));
     });
 }
 // A number or boolean is taken as text: `title: 2026` is the title "2026".
@@ -29499,7 +30201,7 @@ function isText(v) {
 function shape(v) {
     if (Array.isArray(v))
         return 'a list';
-    if (isMap(v))
+    if ((0,section_input/* isMap */.j)(v))
         return 'a map';
     if (isText(v))
         return `the text ${JSON.stringify(String(v))}`;
@@ -29520,9 +30222,9 @@ const LOCAL_ISSUES_DIR = '.itervox/issues';
 const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
 function localIssuePath(repoRoot, id) {
     if (!ID_PATTERN.test(id)) {
-        throw new errors_UserError(`issue "${id}" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1`);
+        throw new _build_errors/* UserError */.yo(`issue "${id}" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1`);
     }
-    return (0,external_node_path_namespaceObject.join)(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`);
+    return (0,external_node_path_.join)(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`);
 }
 // An issue file holds a description and comments: a few KiB, seldom more than some hundred.
 const LOCAL_ISSUE_MAX_BYTES = 4 * 1024 * 1024;
@@ -29531,12 +30233,12 @@ function readLocalIssue(repoRoot, id) {
     const display = `${LOCAL_ISSUES_DIR}/${id}.md`;
     let text;
     try {
-        text = readCappedText(path, LOCAL_ISSUE_MAX_BYTES, display);
+        text = (0,read_capped/* readCappedText */.h5)(path, LOCAL_ISSUE_MAX_BYTES, display);
     }
     catch (e) {
-        if (!(e instanceof FileRefused) || e.reason !== 'missing')
+        if (!(e instanceof read_capped/* FileRefused */.rV) || e.reason !== 'missing')
             throw e;
-        throw new errors_UserError(`no local issue ${id}; create ${display} with title and state in its front matter`);
+        throw new _build_errors/* UserError */.yo(`no local issue ${id}; create ${display} with title and state in its front matter`);
     }
     return parseLocalIssue(text, id, display);
 }
@@ -29561,11 +30263,11 @@ function parseLocalIssue(raw, id, file) {
 /** Moves the issue file's state, keeping every other byte of it as it was. */
 function setLocalIssueState(repoRoot, id, state) {
     const path = localIssuePath(repoRoot, id);
-    const text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8').replace(/\r\n?/g, '\n');
+    const text = (0,external_node_fs_.readFileSync)(path, 'utf8').replace(/\r\n?/g, '\n');
     const lines = text.split('\n');
-    const end = frontMatterEnd(lines);
+    const end = (0,front_matter/* frontMatterEnd */.Q)(lines);
     if (end < 0 || end === lines.length)
-        throw new errors_UserError(`${id}: the issue file has no front matter to hold its state`);
+        throw new _build_errors/* UserError */.yo(`${id}: the issue file has no front matter to hold its state`);
     const now = new Date().toISOString();
     const quoted = JSON.stringify(state);
     let sawState = false;
@@ -29594,7 +30296,7 @@ function setLocalIssueState(repoRoot, id, state) {
  */
 function appendLocalComment(repoRoot, id, comment) {
     const path = localIssuePath(repoRoot, id);
-    let text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8').replace(/\r\n?/g, '\n').replace(/\n*$/, '\n');
+    let text = (0,external_node_fs_.readFileSync)(path, 'utf8').replace(/\r\n?/g, '\n').replace(/\n*$/, '\n');
     if (!COMMENTS_HEADING.test(text))
         text += '\n## Comments\n';
     const at = (comment.at ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -29610,8 +30312,8 @@ function appendLocalComment(repoRoot, id, comment) {
 /** Writes a new issue file; an existing one is never replaced. */
 function createLocalIssue(repoRoot, id, issue) {
     const path = localIssuePath(repoRoot, id);
-    if ((0,external_node_fs_namespaceObject.existsSync)(path))
-        throw new errors_UserError(`${LOCAL_ISSUES_DIR}/${id}.md already exists`);
+    if ((0,external_node_fs_.existsSync)(path))
+        throw new _build_errors/* UserError */.yo(`${LOCAL_ISSUES_DIR}/${id}.md already exists`);
     const at = (issue.at ?? new Date()).toISOString();
     const meta = [
         `title: ${JSON.stringify(issue.title)}`,
@@ -29619,7 +30321,7 @@ function createLocalIssue(repoRoot, id, issue) {
         `created: ${at}`,
         `updated: ${at}`
     ];
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
     writeWhole(path, `---\n${meta.join('\n')}\n---\n\n${issue.description.trim()}\n`);
     return path;
 }
@@ -29691,12 +30393,12 @@ const demoAgentCommand = {
             : [];
         if (profile === 'implementer')
             write('src/slugify.js', SLUGIFY);
-        write(path, demo_agent_deliverable(profile, title, prior, resumed));
+        write(path, deliverable(profile, title, prior, resumed));
         process.stdout.write(`wrote ${path}\n`);
         return 0;
     }
 };
-function demo_agent_deliverable(profile, title, prior, resumed) {
+function deliverable(profile, title, prior, resumed) {
     const read = `- Read ${prior.length} prior handoff${prior.length === 1 ? '' : 's'}${prior.length ? `: ${prior.map((p) => `\`${p}\``).join(', ')}` : ''}.`;
     switch (profile) {
         case 'researcher':
@@ -29727,9 +30429,9 @@ function lines(...l) {
     return l.join('\n') + '\n';
 }
 function write(path, text) {
-    const full = (0,external_node_path_namespaceObject.resolve)(path);
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(full), { recursive: true });
-    (0,external_node_fs_namespaceObject.writeFileSync)(full, text);
+    const full = (0,external_node_path_.resolve)(path);
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(full), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(full, text);
 }
 async function readStdin() {
     const chunks = [];
@@ -29770,19 +30472,19 @@ const PROBES = [
  * says it ignores a profile or handoff file. Idempotent: a second run changes nothing.
  */
 async function ensureGitignore(root) {
-    const path = (0,external_node_path_namespaceObject.join)(root, '.gitignore');
+    const path = (0,external_node_path_.join)(root, '.gitignore');
     let change;
-    if (!(0,external_node_fs_namespaceObject.existsSync)(path)) {
+    if (!(0,external_node_fs_.existsSync)(path)) {
         writeWhole(path, GITIGNORE_LINES.join('\n') + '\n');
         change = 'created';
     }
     else {
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile()) {
-            throw new errors_UserError('.gitignore is not a regular file; make it one, then run init again');
+        if (!(0,external_node_fs_.lstatSync)(path).isFile()) {
+            throw new _build_errors/* UserError */.yo('.gitignore is not a regular file; make it one, then run init again');
         }
         if ((await ignoredProbes(root)).length === 0)
             return 'unchanged';
-        const text = readCappedText(path, GITIGNORE_MAX_BYTES, '.gitignore')
+        const text = (0,read_capped/* readCappedText */.h5)(path, GITIGNORE_MAX_BYTES, '.gitignore')
             .replace(/\r\n?/g, '\n')
             .replace(/\n*$/, '\n');
         const present = new Set(text.split('\n').map((l) => l.trim()));
@@ -29793,7 +30495,7 @@ async function ensureGitignore(root) {
     const still = await ignoredProbes(root);
     if (still.length > 0) {
         const { source, line, pattern, path: probe } = still[0];
-        throw new errors_UserError(`the rule "${pattern}" still ignores ${probe}; remove that rule, or re-include the path after it`, { file: source, line });
+        throw new _build_errors/* UserError */.yo(`the rule "${pattern}" still ignores ${probe}; remove that rule, or re-include the path after it`, { file: source, line });
     }
     return change;
 }
@@ -29823,6 +30525,8 @@ async function checkIgnore(root, paths, flags) {
     return out;
 }
 
+// EXTERNAL MODULE: ./.build/config/lookup.js
+var lookup = __nccwpck_require__(5351);
 ;// CONCATENATED MODULE: ./.build/handoff/naming.js
 /** Where handoff deliverables live, relative to the repository root (forward slashes always). */
 const HANDOFF_DIR = '.itervox/handoff';
@@ -29913,6 +30617,8 @@ function compareCodePoints(a, b) {
     return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+// EXTERNAL MODULE: ./.build/handoff/sanitize.js + 1 modules
+var sanitize = __nccwpck_require__(106);
 ;// CONCATENATED MODULE: ./.build/handoff/forged-lines.js
 // Untrusted Markdown (a prior handoff, an issue's text) is shown inside a prompt whose own
 // structure is Markdown: the `## Prior Agent Handoffs` block with its `### <file>` headers and
@@ -30378,13 +31084,13 @@ function dropCutForgedLine(prefix) {
 
 /** A prior handoff's text as the block shows it: cleaned, forged headers escaped, trimmed. */
 function cleanHandoffText(text) {
-    const clean = sanitize_sanitizeUntrusted(text);
+    const clean = (0,sanitize/* sanitizeUntrusted */._2)(text);
     const { text: escaped, count } = neutralizeForgedLines(clean.text);
     return { body: escaped.trim(), counts: clean.counts, forged: count };
 }
 /** The one-line report of what cleaning changed in a file, or '' when nothing did. */
 function describeCleaning(name, c) {
-    const parts = [describeSanitizeCounts(c.counts)];
+    const parts = [(0,sanitize/* describeSanitizeCounts */.jw)(c.counts)];
     if (c.forged > 0) {
         parts.push(`escaped ${c.forged} line${c.forged === 1 ? '' : 's'} imitating handoff headers`);
     }
@@ -30658,7 +31364,7 @@ const DEFAULT_BLOCK_OPTIONS = {
 function* walk(found, opts) {
     const budget = new BlockBudget(opts.budgetBytes);
     const warnings = [...found.warnings];
-    const sanitized = emptyCounts();
+    const sanitized = (0,sanitize/* emptyCounts */.W1)();
     const files = found.entries;
     let dropped = found.omitted;
     for (const [i, file] of files.entries()) {
@@ -30681,7 +31387,7 @@ function* walk(found, opts) {
             }
         }
         if (shown) {
-            addCounts(sanitized, clean.counts);
+            (0,sanitize/* addCounts */.c5)(sanitized, clean.counts);
             const note = describeCleaning(name, clean);
             if (note)
                 warnings.push(note);
@@ -30806,7 +31512,7 @@ function estimate(file) {
     return utf8_utf8Length(fileHeader(file.name)) + 2 * JOIN.length + (file.size ?? 0);
 }
 function noBlock(warnings) {
-    return { text: '', included: [], dropped: 0, bytes: 0, warnings, sanitized: emptyCounts() };
+    return { text: '', included: [], dropped: 0, bytes: 0, warnings, sanitized: (0,sanitize/* emptyCounts */.W1)() };
 }
 function describeMode(mode) {
     if (mode === '120000')
@@ -30833,13 +31539,13 @@ async function inspectPath(repoRoot, relPath) {
     const parts = splitRelative(relPath);
     for (let i = 1; i < parts.length; i++) {
         const parent = parts.slice(0, i).join('/');
-        const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, parent));
+        const st = await worktree_path_lstatOrNull((0,external_node_path_.join)(repoRoot, parent));
         if (!st)
             return { kind: 'missing' };
         if (!st.isDirectory())
             return { kind: 'bad-parent', parent, what: describeStat(st) };
     }
-    const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, relPath));
+    const st = await worktree_path_lstatOrNull((0,external_node_path_.join)(repoRoot, relPath));
     if (!st)
         return { kind: 'missing' };
     if (!st.isFile())
@@ -30897,7 +31603,7 @@ async function checkDeliverable(repoRoot, handoffPath, opts) {
     const shape = shapeProblem(state.stat, opts.maxBytes);
     if (shape)
         return fail(`${handoffPath} ${shape}`);
-    const bytes = await readNoFollow((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), state.stat, opts.maxBytes);
+    const bytes = await readNoFollow((0,external_node_path_.join)(repoRoot, handoffPath), state.stat, opts.maxBytes);
     if (typeof bytes === 'string')
         return fail(`${handoffPath} ${bytes}`);
     const decoded = decodeUtf8(bytes);
@@ -30929,7 +31635,7 @@ function shapeProblem(st, maxBytes) {
 async function readNoFollow(path, seen, maxBytes) {
     let fh;
     try {
-        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
     }
     catch (e) {
         return `could not be opened (${e.code ?? 'error'})`;
@@ -30961,7 +31667,7 @@ async function readNoFollow(path, seen, maxBytes) {
 /** The text after a closed front matter block at the top; the text itself when there is none. */
 function withoutFrontMatter(text) {
     const lines = text.split(/\r?\n/);
-    const end = frontMatterEnd(lines);
+    const end = (0,front_matter/* frontMatterEnd */.Q)(lines);
     return end < 0 || end === lines.length ? text : lines.slice(end + 1).join('\n');
 }
 /** Titles of the Markdown headings (ATX and setext), outside fenced code blocks. */
@@ -31039,26 +31745,26 @@ async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 
         }
         return { path: partial, how: 'kept', warnings };
     }
-    if (await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, partial))) {
-        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(repoRoot, partial), { recursive: true, force: true });
+    if (await worktree_path_lstatOrNull((0,external_node_path_.join)(repoRoot, partial))) {
+        await (0,promises_namespaceObject.rm)((0,external_node_path_.join)(repoRoot, partial), { recursive: true, force: true });
         warnings.push(`removed ${partial}, which was not usable: ${existing.problem}`);
     }
     if (source.ok) {
-        await (0,promises_namespaceObject.rename)((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), (0,external_node_path_namespaceObject.join)(repoRoot, partial));
+        await (0,promises_namespaceObject.rename)((0,external_node_path_.join)(repoRoot, handoffPath), (0,external_node_path_.join)(repoRoot, partial));
         return { path: partial, how: 'renamed', warnings };
     }
-    const at = (0,external_node_path_namespaceObject.join)(repoRoot, handoffPath);
+    const at = (0,external_node_path_.join)(repoRoot, handoffPath);
     const st = await worktree_path_lstatOrNull(at);
     if (st && !st.isFile() && !st.isDirectory()) {
         await (0,promises_namespaceObject.unlink)(at);
         warnings.push(`removed ${handoffPath}: it was ${describeStat(st)}, not followed`);
     }
-    await writeNew((0,external_node_path_namespaceObject.join)(repoRoot, partial), partialNote(handoffPath, info, source.problem));
+    await writeNew((0,external_node_path_.join)(repoRoot, partial), partialNote(handoffPath, info, source.problem));
     return { path: partial, how: 'written', warnings };
 }
 /** Our own partial, for when the agent left nothing usable. */
 function partialNote(handoffPath, info, problem) {
-    const chars = [...sanitize_sanitizeUntrusted(info.detail).text.replace(/\s+/g, ' ').trim()];
+    const chars = [...(0,sanitize/* sanitizeUntrusted */._2)(info.detail).text.replace(/\s+/g, ' ').trim()];
     const detail = chars.length > MAX_DETAIL ? `${chars.slice(0, MAX_DETAIL).join('')}…` : chars.join('');
     return [
         `# Partial handoff: ${info.profile} (${info.outcome})`,
@@ -31080,7 +31786,7 @@ async function ensureRealDir(repoRoot, warnings) {
     const parts = splitRelative(HANDOFF_DIR);
     for (let i = 1; i <= parts.length; i++) {
         const rel = parts.slice(0, i).join('/');
-        const abs = (0,external_node_path_namespaceObject.join)(repoRoot, rel);
+        const abs = (0,external_node_path_.join)(repoRoot, rel);
         const st = await worktree_path_lstatOrNull(abs);
         if (st?.isDirectory())
             continue;
@@ -31092,7 +31798,7 @@ async function ensureRealDir(repoRoot, warnings) {
     }
 }
 async function writeNew(path, text) {
-    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | external_node_fs_namespaceObject.constants.O_NOFOLLOW, 0o644);
+    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_EXCL | external_node_fs_.constants.O_NOFOLLOW, 0o644);
     try {
         await fh.writeFile(text, 'utf8');
     }
@@ -31117,7 +31823,7 @@ async function writeNew(path, text) {
 // The CLIs a misspelt command most likely meant.
 const PRESETS = ['claude', 'codex', 'gemini'];
 /** A stage that cannot start because its agent's command is missing or not runnable. */
-class CommandUnavailableError extends errors_UserError {
+class CommandUnavailableError extends _build_errors/* UserError */.yo {
     problem;
     missing;
     constructor(profile, 
@@ -31144,20 +31850,20 @@ function commandUnavailable(c) {
     let missing = false;
     if ('error' in found) {
         // A relative path names a file of the repository, which no later step installs.
-        const script = command.includes('/') && !(0,external_node_path_namespaceObject.isAbsolute)(command);
-        missing = !script && !(0,external_node_fs_namespaceObject.existsSync)(command);
+        const script = command.includes('/') && !(0,external_node_path_.isAbsolute)(command);
+        missing = !script && !(0,external_node_fs_.existsSync)(command);
         const fix = missing
             ? 'install it (in CI: in a step before this action)'
-            : (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command))
+            : (0,external_node_fs_.existsSync)((0,external_node_path_.resolve)(c.cwd, command))
                 ? 'make it executable (chmod +x, and commit that)'
                 : 'commit it';
-        const meant = missing ? closest(command, PRESETS) : undefined;
+        const meant = missing ? (0,did_you_mean/* closest */.kp)(command, PRESETS) : undefined;
         const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
         problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
     }
     else {
         // A repository script is run from the agent's own clone, which that user owns.
-        const barred = (0,external_node_path_namespaceObject.isAbsolute)(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null;
+        const barred = (0,external_node_path_.isAbsolute)(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null;
         if (!barred)
             return null;
         problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`;
@@ -31196,7 +31902,7 @@ function effectsOf(o) {
     switch (next.kind) {
         case 'move':
             out.push({ kind: 'move', from: o.state, to: next.to });
-            if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
+            if (o.pullRequest && o.completionState && (0,lookup/* sameState */.yY)(next.to, o.completionState)) {
                 out.push({
                     kind: 'ready',
                     state: next.to,
@@ -31230,7 +31936,7 @@ function effectsOf(o) {
             out.push({
                 kind: 'comment',
                 key: key('stopped'),
-                body: `**The itervox pipeline stopped.** ${untrusted_text_cellText(next.why, 2000)}.\n\n${o.runLine}`
+                body: `**The itervox pipeline stopped.** ${(0,untrusted_text/* cellText */.Ie)(next.why, 2000)}.\n\n${o.runLine}`
             });
             break;
         case 'wait':
@@ -31238,7 +31944,7 @@ function effectsOf(o) {
             out.push({
                 kind: 'comment',
                 key: key('question'),
-                body: `**The ${untrusted_text_cellText(o.profile, 60)} agent needs input.** ${o.replyHint}\n\n${untrusted_text_fenced(untrusted_text_clip(next.question, 4000), '~')}\n\n${o.runLine}`
+                body: `**The ${(0,untrusted_text/* cellText */.Ie)(o.profile, 60)} agent needs input.** ${o.replyHint}\n\n${(0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)(next.question, 4000), '~')}\n\n${o.runLine}`
             });
             break;
         case 'stop':
@@ -31247,7 +31953,7 @@ function effectsOf(o) {
     return out;
 }
 /** The decision in words, for logs, the summary, the status and the CLI's progress line. */
-function effects_describe(next) {
+function describe(next) {
     switch (next.kind) {
         case 'move':
             return `moved to "${next.to}" (${next.why})`;
@@ -31266,6 +31972,8 @@ function effects_describe(next) {
     }
 }
 
+// EXTERNAL MODULE: ./.build/agent/types.js
+var types = __nccwpck_require__(105);
 ;// CONCATENATED MODULE: ./.build/pipeline/flags.js
 // A flag is a label on GitHub, and labels match in any case; flag names are lower case.
 function hasFlag(labels, flag) {
@@ -31293,13 +32001,13 @@ const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'];
 function readRequests(deliverable) {
     const problems = [];
     const requests = {};
-    const parts = splitFrontMatter(deliverable.replace(/\r\n?/g, '\n'));
+    const parts = (0,front_matter/* splitFrontMatter */.v)(deliverable.replace(/\r\n?/g, '\n'));
     if (parts.frontMatter === null)
         return { requests, problems };
     if (parts.unclosed || parts.frontMatter.length > MAX_FRONT_MATTER) {
         return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] };
     }
-    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
+    const tree = (0,yaml_tree/* readYamlTree */._)(parts.frontMatter, parts.frontMatterLine);
     if (tree.errors.length > 0) {
         return {
             requests,
@@ -31314,26 +32022,26 @@ function readRequests(deliverable) {
     }
     for (const [key, value] of Object.entries(root)) {
         if (!KEYS.includes(key)) {
-            problems.push(`unknown request "${untrusted_text_clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
+            problems.push(`unknown request "${(0,untrusted_text/* clip */.$Q)(key, 40)}" ignored; use ${KEYS.join(', ')}`);
             continue;
         }
         if (typeof value !== 'string' || !value.trim()) {
             problems.push(`${key} must be a non-empty string`);
             continue;
         }
-        const clean = sanitize_sanitizeUntrusted(value).text.trim();
+        const clean = (0,sanitize/* sanitizeUntrusted */._2)(value).text.trim();
         if (key === 'move_state')
-            requests.moveState = untrusted_text_clip(clean, 100);
+            requests.moveState = (0,untrusted_text/* clip */.$Q)(clean, 100);
         else if (key === 'comment')
-            requests.comment = untrusted_text_clip(clean, MAX_COMMENT);
+            requests.comment = (0,untrusted_text/* clip */.$Q)(clean, MAX_COMMENT);
         else if (key === 'comment_pr')
-            requests.commentPr = untrusted_text_clip(clean, MAX_COMMENT);
+            requests.commentPr = (0,untrusted_text/* clip */.$Q)(clean, MAX_COMMENT);
         else {
             const verdict = clean.toUpperCase();
             if (verdict === 'PASS' || verdict === 'FAIL')
                 requests.verdict = verdict;
             else
-                problems.push(`verdict must be PASS or FAIL, not "${untrusted_text_clip(clean, 40)}"`);
+                problems.push(`verdict must be PASS or FAIL, not "${(0,untrusted_text/* clip */.$Q)(clean, 40)}"`);
         }
     }
     return { requests, problems };
@@ -31348,12 +32056,12 @@ function permittedRequests(requests, allowedActions, states, scope) {
     const refused = [];
     const allows = (action) => allowedActions.includes(action);
     if (requests.moveState !== undefined) {
-        const known = states.find((s) => sameState(s, requests.moveState));
+        const known = states.find((s) => (0,lookup/* sameState */.yY)(s, requests.moveState));
         if (!allows('move_state'))
             refused.push('move_state: the profile may not move the issue');
         else if (!known)
             refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`);
-        else if (!scope.states.some((s) => sameState(s, known))) {
+        else if (!scope.states.some((s) => (0,lookup/* sameState */.yY)(s, known))) {
             const reach = scope.states.map((s) => `"${s}"`).join(', ') || 'no other state';
             refused.push(`move_state: "${known}" is outside the pipeline from "${scope.from}" (it may move to ${reach}); to allow it, add it to agent.profiles.${scope.profile}.allowed_states`);
         }
@@ -31431,10 +32139,10 @@ async function carryOut(o) {
     for (const e of o.effects) {
         switch (e.kind) {
             case 'move': {
-                if (state !== null && sameState(state, e.to))
+                if (state !== null && (0,lookup/* sameState */.yY)(state, e.to))
                     break;
                 // Someone moved the issue elsewhere meanwhile: their move stands.
-                if (state === null || !sameState(state, e.from))
+                if (state === null || !(0,lookup/* sameState */.yY)(state, e.from))
                     break;
                 state = (await o.tracker.moveState(issue(), e.from, e.to)).current;
                 performed++;
@@ -31443,7 +32151,7 @@ async function carryOut(o) {
             case 'wake': {
                 if (!o.resendWakes)
                     break;
-                if (state === null || !sameState(state, e.state))
+                if (state === null || !(0,lookup/* sameState */.yY)(state, e.state))
                     break;
                 await o.tracker.wake(issue(), {
                     state: e.state,
@@ -31463,7 +32171,7 @@ async function carryOut(o) {
             }
             case 'ready': {
                 // A person who moved the issue on meanwhile decides what the pull request is.
-                if (state === null || !sameState(state, e.state))
+                if (state === null || !(0,lookup/* sameState */.yY)(state, e.state))
                     break;
                 await o.tracker.readyForReview(issue(), {
                     number: e.pullRequest,
@@ -31500,7 +32208,7 @@ async function agentWords(o, e) {
         return null;
     const { requests } = readRequests(text);
     const words = e.pullRequest === undefined ? requests.comment : requests.commentPr;
-    return words ? agentMarkdown(words) : null;
+    return words ? (0,untrusted_text/* agentMarkdown */.vE)(words) : null;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/decide.js
@@ -31513,10 +32221,10 @@ function decideStage(config, trigger, issue) {
     const state = issue.state;
     if (trigger.label) {
         const label = trigger.label;
-        const isState = knownStates(config).some((k) => sameState(k, label));
+        const isState = (0,load/* knownStates */.uv)(config).some((k) => (0,lookup/* sameState */.yY)(k, label));
         if (!isState)
             return { skip: `label "${label}" is not a pipeline state` };
-        if (!state || !sameState(state, label)) {
+        if (!state || !(0,lookup/* sameState */.yY)(state, label)) {
             return {
                 skip: `label "${label}" was added, but the issue is now in "${state ?? 'no state'}"`
             };
@@ -31524,10 +32232,10 @@ function decideStage(config, trigger, issue) {
     }
     if (!state)
         return { skip: `${issue.identifier} carries no state` };
-    if (trigger.state && !sameState(trigger.state, state)) {
+    if (trigger.state && !(0,lookup/* sameState */.yY)(trigger.state, state)) {
         return { skip: `the trigger was for "${trigger.state}", but the issue is now in "${state}"` };
     }
-    const automation = findAutomation(config, state);
+    const automation = (0,load/* findAutomation */.B2)(config, state);
     if (!automation)
         return { skip: `no automation starts when an issue enters "${state}"` };
     if (!config.agent.profiles[automation.profile]?.enabled) {
@@ -31536,12 +32244,8 @@ function decideStage(config, trigger, issue) {
     return { state, automation };
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/actor.js
-/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
-function isBot(actor, actorType) {
-    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
-}
-
+// EXTERNAL MODULE: ./.build/pipeline/actor.js
+var actor = __nccwpck_require__(9504);
 ;// CONCATENATED MODULE: ./.build/pipeline/move-scope.js
 
 /**
@@ -31561,7 +32265,7 @@ function moveScope(config, from, profile) {
         ...(failedState ? [failedState] : []),
         ...profile.allowedStates
     ];
-    return out.filter((s, i) => out.findIndex((o) => sameState(o, s)) === i);
+    return out.filter((s, i) => out.findIndex((o) => (0,lookup/* sameState */.yY)(o, s)) === i);
 }
 /**
  * Whether a move from `from` to `to` sends the work back: `to` is a state the issue was
@@ -31569,10 +32273,10 @@ function moveScope(config, from, profile) {
  * no new round). In a cycle of automations every way is back.
  */
 function sendsBack(config, from, to, visited) {
-    if (!visited.some((s) => sameState(s, to)))
+    if (!visited.some((s) => (0,lookup/* sameState */.yY)(s, to)))
         return false;
     const { forward, backward } = graphOf(config);
-    const key = stateKey(to);
+    const key = (0,lookup/* stateKey */.bP)(to);
     return !reachable(forward, from).has(key) || reachable(backward, from).has(key);
 }
 /** The automations' moves, both ways, keyed by state key. */
@@ -31580,9 +32284,9 @@ function graphOf(config) {
     const forward = new Map();
     const backward = new Map();
     const link = (edges, a, b) => {
-        const list = edges.get(stateKey(a)) ?? [];
+        const list = edges.get((0,lookup/* stateKey */.bP)(a)) ?? [];
         list.push(b);
-        edges.set(stateKey(a), list);
+        edges.set((0,lookup/* stateKey */.bP)(a), list);
     };
     for (const a of config.automations) {
         if (!a.enabled || !a.moveToState)
@@ -31597,13 +32301,13 @@ function graphOf(config) {
 /** Every state reachable from `from` along `edges`, by key; `from` itself only through a cycle. */
 function reachable(edges, from) {
     const seen = new Map();
-    const todo = [...(edges.get(stateKey(from)) ?? [])];
+    const todo = [...(edges.get((0,lookup/* stateKey */.bP)(from)) ?? [])];
     while (todo.length > 0) {
         const s = todo.pop();
-        if (seen.has(stateKey(s)))
+        if (seen.has((0,lookup/* stateKey */.bP)(s)))
             continue;
-        seen.set(stateKey(s), s);
-        todo.push(...(edges.get(stateKey(s)) ?? []));
+        seen.set((0,lookup/* stateKey */.bP)(s), s);
+        todo.push(...(edges.get((0,lookup/* stateKey */.bP)(s)) ?? []));
     }
     return seen;
 }
@@ -31626,7 +32330,7 @@ function planStage(o) {
 }
 function planOf(o) {
     const { record, state, automation, trigger } = o;
-    const sameEntry = record.state !== null && sameState(record.state, state);
+    const sameEntry = record.state !== null && (0,lookup/* sameState */.yY)(record.state, state);
     const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
     const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
     const rerun = mine[mine.length - 1];
@@ -31651,7 +32355,7 @@ function planOf(o) {
         const w = record.waiting;
         if (trigger.actorIsBot)
             return { skip: 'a bot comment does not answer a stage' };
-        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
+        if (!w || !sameEntry || w.entry !== record.entry || !(0,lookup/* sameState */.yY)(w.state, state)) {
             return { skip: 'no stage of this issue is waiting for input' };
         }
         return {
@@ -31668,9 +32372,12 @@ function planOf(o) {
     }
     // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
     const c = record.continuation;
-    const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state);
+    const forStep = sameEntry && c?.entry === record.entry && (0,lookup/* sameState */.yY)(c.state, state);
     if (trigger.source === 'wake' && trigger.wake) {
-        if (!sameEntry || trigger.wake.entry !== record.entry) {
+        // The entry after the record's, in a state the record did not see the issue enter, is the
+        // reconcile's wake-up for a person's move whose label event started nothing.
+        const unseen = !sameEntry && trigger.wake.entry === record.entry + 1;
+        if (!unseen && (!sameEntry || trigger.wake.entry !== record.entry)) {
             return { skip: `the wake-up was for an earlier entry into "${state}"` };
         }
     }
@@ -31728,6 +32435,8 @@ function nextAttempt(stages, kind, profile) {
     return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
 }
 
+// EXTERNAL MODULE: ./.build/pipeline/record.js
+var pipeline_record = __nccwpck_require__(2108);
 ;// CONCATENATED MODULE: ./.build/pipeline/sections.js
 
 
@@ -31761,18 +32470,18 @@ function pipelineSections(plan, allowedActions, moveTargets) {
         out.push([
             '## Your previous deliverable was refused',
             '',
-            `The pipeline could not accept the last attempt's deliverable: ${untrusted_text_clip(untrusted_text_oneLine(plan.recheck), 500)}.`,
+            `The pipeline could not accept the last attempt's deliverable: ${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.recheck), 500)}.`,
             'Write a complete deliverable that fixes this.'
         ].join('\n'));
     }
     if (plan.reply) {
-        const text = sanitize_sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY);
+        const text = (0,sanitize/* sanitizeUntrusted */._2)(plan.reply.body).text.slice(0, MAX_REPLY);
         out.push([
-            `## Reply from @${untrusted_text_clip(untrusted_text_oneLine(plan.reply.author), 500)}`,
+            `## Reply from @${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(plan.reply.author), 500)}`,
             '',
             'You asked for input and a person allowed to run this pipeline answered. Their reply, as they wrote it:',
             '',
-            untrusted_text_fenced(text, '~'),
+            (0,untrusted_text/* fenced */.OF)(text, '~'),
             '',
             'Continue the stage with this answer; keep writing to the same run.handoff_path.'
         ].join('\n'));
@@ -31836,7 +32545,7 @@ function recordAfter(record, next, waiting, current) {
     return out;
 }
 function visit(visited, state) {
-    return visited.some((s) => sameState(s, state)) ? visited : [...visited, state].slice(-100);
+    return visited.some((s) => (0,lookup/* sameState */.yY)(s, state)) ? visited : [...visited, state].slice(-100);
 }
 /** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
 function continuationFor(next, record, current) {
@@ -32017,7 +32726,7 @@ async function settleStage(o) {
     if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
         const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes);
         const read = readRequests(text ?? '');
-        const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config), {
+        const allowed = permittedRequests(read.requests, profile.allowedActions, (0,load/* knownStates */.uv)(config), {
             from: o.state,
             profile: plan.profile,
             states: moveScope(config, o.state, profile)
@@ -32026,9 +32735,9 @@ async function settleStage(o) {
         refusedRequests.push(...read.problems, ...allowed.refused);
         refused.push(...refusedRequests.map((r) => `request refused: ${r}`));
     }
-    const started = recordStart(o.record, o.state, plan);
+    const started = (0,pipeline_record/* recordStart */.cv)(o.record, o.state, plan);
     const visited = started.visited ?? [];
-    if (!visited.some((s) => sameState(s, o.state)))
+    if (!visited.some((s) => (0,lookup/* sameState */.yY)(s, o.state)))
         started.visited = [...visited, o.state];
     const decided = decideNext({
         config,
@@ -32058,7 +32767,7 @@ async function settleStage(o) {
         attempt: plan.attempt
     };
     const stats = result.agent?.stats;
-    const record = recordStage(started, {
+    const record = (0,pipeline_record/* recordStage */._3)(started, {
         ...stage,
         round: plan.round,
         outcome: result.outcome,
@@ -32107,6 +32816,8 @@ function refusalsOf(r) {
     return out;
 }
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var cli_schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./.build/git/lstat.js
 
 /** lstat that answers null when nothing is there (or a parent is not a directory). */
@@ -32158,42 +32869,42 @@ const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
 const ESSENTIAL_DIRS = ['objects', 'refs'];
 /** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
 const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
-const identitySchema = object({ dev: schemas_number(), ino: schemas_number() });
+const identitySchema = cli_schemas/* object */.Ikc({ dev: cli_schemas/* number */.aig(), ino: cli_schemas/* number */.aig() });
 /** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
-const savedFileSchema = union([
-    object({ data: schemas_string(), mode: schemas_number() }),
-    object({ link: schemas_string() }),
-    schemas_null()
+const savedFileSchema = cli_schemas/* union */.KCZ([
+    cli_schemas/* object */.Ikc({ data: cli_schemas/* string */.YjP(), mode: cli_schemas/* number */.aig() }),
+    cli_schemas/* object */.Ikc({ link: cli_schemas/* string */.YjP() }),
+    cli_schemas/* null */.chJ()
 ]);
 /** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
-const savedIncludeSchema = object({
+const savedIncludeSchema = cli_schemas/* object */.Ikc({
     file: savedFileSchema,
     dir: identitySchema.nullable(),
     /** It carried a credential and was removed for the run. */
-    hidden: schemas_boolean()
+    hidden: cli_schemas/* boolean */.zMY()
 });
 /**
  * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
  * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
  */
-const gitDirSnapshotSchema = object({
-    repo: schemas_string(),
-    gitDir: schemas_string(),
+const gitDirSnapshotSchema = cli_schemas/* object */.Ikc({
+    repo: cli_schemas/* string */.YjP(),
+    gitDir: cli_schemas/* string */.YjP(),
     /** Device and inode of `.git`, to notice it being swapped. */
     identity: identitySchema,
     /** Relative to `.git`. `config` is the original, credentials included. */
-    files: record(schemas_string(), savedFileSchema),
+    files: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedFileSchema),
     /** The config the agent was left with (credentials removed), base64. */
-    agentConfig: schemas_string(),
+    agentConfig: cli_schemas/* string */.YjP(),
     /** `.git/hooks/<name>`; null when there was no hooks directory. */
-    hooks: record(schemas_string(), savedFileSchema).nullable(),
+    hooks: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedFileSchema).nullable(),
     /** Files `.git/config` includes, by absolute path. */
-    includes: record(schemas_string(), savedIncludeSchema),
+    includes: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedIncludeSchema),
     /** The branch HEAD named, and its commit. */
-    branch: object({ ref: schemas_string(), sha: schemas_string() }).nullable()
+    branch: cli_schemas/* object */.Ikc({ ref: cli_schemas/* string */.YjP(), sha: cli_schemas/* string */.YjP() }).nullable()
 });
 /** `.git` is gone or is no longer the directory we prepared. */
-class GitDirTamperedError extends errors_UserError {
+class GitDirTamperedError extends _build_errors/* UserError */.yo {
     constructor(message) {
         super(message);
         this.name = 'GitDirTamperedError';
@@ -32205,20 +32916,20 @@ class GitDirTamperedError extends errors_UserError {
  * files leave the disk. `restoreGitDir` puts all of it back.
  */
 async function snapshotGitDir(repo) {
-    const gitDir = external_node_path_namespaceObject.join(external_node_path_namespaceObject.resolve(repo), '.git');
+    const gitDir = external_node_path_.join(external_node_path_.resolve(repo), '.git');
     const st = await lstat_lstatOrNull(gitDir);
     if (!st?.isDirectory()) {
         throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
     }
     const files = {};
     for (const rel of CONTROL_FILES)
-        files[rel] = await savedOrNull(external_node_path_namespaceObject.join(gitDir, rel));
+        files[rel] = await savedOrNull(external_node_path_.join(gitDir, rel));
     const config = files['config'];
     const head = files['HEAD'];
     if (!config || !('data' in config) || !head || !('data' in head)) {
         throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
     }
-    const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
+    const configPath = external_node_path_.join(gitDir, 'config');
     const includes = {};
     const strip = [];
     for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
@@ -32233,7 +32944,7 @@ async function snapshotGitDir(repo) {
         // A directory or a device is nothing git could include; it is not ours to manage.
         if (file === 'other')
             continue;
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const dir = await statOrNull(external_node_path_.dirname(target));
         const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
         includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
         if (hidden)
@@ -32246,12 +32957,12 @@ async function snapshotGitDir(repo) {
         if (inc.hidden)
             await (0,promises_namespaceObject.rm)(target);
     return {
-        repo: external_node_path_namespaceObject.resolve(repo),
+        repo: external_node_path_.resolve(repo),
         gitDir,
         identity: { dev: st.dev, ino: st.ino },
         files,
         agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
-        hooks: await readHooks(external_node_path_namespaceObject.join(gitDir, 'hooks')),
+        hooks: await readHooks(external_node_path_.join(gitDir, 'hooks')),
         includes,
         branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
     };
@@ -32264,28 +32975,28 @@ async function snapshotGitDir(repo) {
 async function restoreGitDir(s) {
     await checkIdentity(s);
     const changes = [];
-    const rel = (p) => external_node_path_namespaceObject.relative(s.repo, p);
+    const rel = (p) => external_node_path_.relative(s.repo, p);
     for (const dir of REBUILDABLE_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const full = external_node_path_.join(s.gitDir, dir);
         const st = await lstat_lstatOrNull(full);
         if (st && !st.isDirectory()) {
             await (0,promises_namespaceObject.rm)(full, { force: true });
             changes.push({ path: rel(full), change: 'replaced' });
         }
     }
-    const configPath = external_node_path_namespaceObject.join(s.gitDir, 'config');
+    const configPath = external_node_path_.join(s.gitDir, 'config');
     const nowConfig = await present(configPath);
     const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
         ? await changedKeys(s.agentConfig, nowConfig.data)
         : [];
     for (const [name, saved] of Object.entries(s.files)) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, name);
+        const full = external_node_path_.join(s.gitDir, name);
         const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
         const change = await putBack(full, saved, given);
         if (change)
             changes.push({ path: rel(full), change });
     }
-    const hooksDir = external_node_path_namespaceObject.join(s.gitDir, 'hooks');
+    const hooksDir = external_node_path_.join(s.gitDir, 'hooks');
     if (s.hooks === null) {
         if (await lstat_lstatOrNull(hooksDir)) {
             await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
@@ -32296,7 +33007,7 @@ async function restoreGitDir(s) {
         await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
         const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
         for (const name of [...names].sort()) {
-            const full = external_node_path_namespaceObject.join(hooksDir, name);
+            const full = external_node_path_.join(hooksDir, name);
             const saved = s.hooks[name] ?? null;
             const change = await putBack(full, saved, saved);
             if (change)
@@ -32306,11 +33017,11 @@ async function restoreGitDir(s) {
     for (const [target, inc] of Object.entries(s.includes)) {
         // Never write (a credential, even) into a directory the agent swapped for another; only
         // make sure the restored config includes nothing from it.
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const dir = await statOrNull(external_node_path_.dirname(target));
         const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
         if (inc.file && !sameDir) {
             await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-            changes.push({ path: external_node_path_namespaceObject.dirname(target), change: 'replaced' });
+            changes.push({ path: external_node_path_.dirname(target), change: 'replaced' });
             continue;
         }
         const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
@@ -32325,11 +33036,11 @@ async function restoreGitDir(s) {
  */
 function checkShape(s) {
     const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
-    const sound = external_node_path_namespaceObject.isAbsolute(s.repo) &&
-        s.gitDir === external_node_path_namespaceObject.join(s.repo, '.git') &&
+    const sound = external_node_path_.isAbsolute(s.repo) &&
+        s.gitDir === external_node_path_.join(s.repo, '.git') &&
         Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
         Object.keys(s.hooks ?? {}).every(plain) &&
-        Object.keys(s.includes).every((f) => external_node_path_namespaceObject.isAbsolute(f)) &&
+        Object.keys(s.includes).every((f) => external_node_path_.isAbsolute(f)) &&
         (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
     if (!sound)
         throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
@@ -32348,7 +33059,7 @@ async function checkIdentity(s) {
         throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
     }
     for (const dir of ESSENTIAL_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const full = external_node_path_.join(s.gitDir, dir);
         const d = await lstat_lstatOrNull(full);
         if (!d?.isDirectory()) {
             throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
@@ -32374,7 +33085,7 @@ async function putBack(file, saved, given) {
         if (now !== null)
             await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
         if (saved) {
-            await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+            await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
             if ('link' in saved)
                 await (0,promises_namespaceObject.symlink)(saved.link, file);
             // 'wx' never follows a symlink someone put back in the meantime.
@@ -32420,7 +33131,7 @@ async function readHooks(dir) {
         return null;
     const hooks = {};
     for (const name of await (0,promises_namespaceObject.readdir)(dir))
-        hooks[name] = await savedOrNull(external_node_path_namespaceObject.join(dir, name));
+        hooks[name] = await savedOrNull(external_node_path_.join(dir, name));
     return hooks;
 }
 /** What is at `file` now: a regular file, a symlink, nothing, or something else. */
@@ -32469,8 +33180,8 @@ async function changedKeys(before, after) {
 /** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
 function includeTarget(value, gitDir) {
     if (value.startsWith('~/'))
-        return external_node_path_namespaceObject.join(external_node_os_namespaceObject.homedir(), value.slice(2));
-    return external_node_path_namespaceObject.resolve(gitDir, value);
+        return external_node_path_.join(external_node_os_namespaceObject.homedir(), value.slice(2));
+    return external_node_path_.resolve(gitDir, value);
 }
 async function holdsCredential(data) {
     const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
@@ -32487,9 +33198,9 @@ const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 /** The absolute path of a system program, or undefined when none is installed. */
 function privilege_systemProgram(name) {
     for (const dir of SYSTEM_DIRS) {
-        const candidate = external_node_path_namespaceObject.join(dir, name);
+        const candidate = external_node_path_.join(dir, name);
         try {
-            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
             return candidate;
         }
         catch {
@@ -32549,16 +33260,16 @@ async function privilege_runAsRoot(p, argv, what) {
 
 
 /** Where an isolated stage's agent works, kept in the stage context for the post step. */
-const handedOverSchema = object({
-    user: object({ name: schemas_string(), uid: schemas_int(), gid: schemas_int(), home: schemas_string() }),
+const handedOverSchema = cli_schemas/* object */.Ikc({
+    user: cli_schemas/* object */.Ikc({ name: cli_schemas/* string */.YjP(), uid: cli_schemas/* int */.Whr(), gid: cli_schemas/* int */.Whr(), home: cli_schemas/* string */.YjP() }),
     /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
-    area: schemas_string(),
+    area: cli_schemas/* string */.YjP(),
     /** The agent's clone, inside `area`. */
-    tree: schemas_string(),
+    tree: cli_schemas/* string */.YjP(),
     /** The agent's HOME, inside `area`. */
-    home: schemas_string(),
+    home: cli_schemas/* string */.YjP(),
     /** Where the tree comes back to, in the runner's private work folder. */
-    returnTo: schemas_string()
+    returnTo: cli_schemas/* string */.YjP()
 });
 const sh = () => privilege_systemProgram('sh') ?? '/bin/sh';
 // Run as root, with every value a positional parameter: nothing is ever spliced into it.
@@ -32594,11 +33305,11 @@ exit 0`;
  * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
  */
 async function handOver(o) {
-    const staged = external_node_path_namespaceObject.join(o.workDir, 'hand-over');
+    const staged = external_node_path_.join(o.workDir, 'hand-over');
     await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
     await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
-    const name = external_node_path_namespaceObject.basename(o.repo) || 'repo';
-    const area = external_node_path_namespaceObject.join(o.user.home, 'stage');
+    const name = external_node_path_.basename(o.repo) || 'repo';
+    const area = external_node_path_.join(o.user.home, 'stage');
     await git_git(o.workDir, [
         '-c',
         `safe.directory=${o.repo}`,
@@ -32610,25 +33321,25 @@ async function handOver(o) {
         o.branch,
         '--',
         o.repo,
-        external_node_path_namespaceObject.join(staged, 'work', name)
+        external_node_path_.join(staged, 'work', name)
     ]);
-    await o.prepareTree?.(external_node_path_namespaceObject.join(staged, 'work', name));
-    const home = external_node_path_namespaceObject.join(staged, 'home');
+    await o.prepareTree?.(external_node_path_.join(staged, 'work', name));
+    const home = external_node_path_.join(staged, 'home');
     for (const f of o.homeFiles) {
-        const file = external_node_path_namespaceObject.join(home, f.path);
-        await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+        const file = external_node_path_.join(home, f.path);
+        await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
         await (0,promises_namespaceObject.writeFile)(file, f.content, { mode: 0o600 });
     }
-    await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.join(home, 'tmp'), { recursive: true });
+    await (0,promises_namespaceObject.mkdir)(external_node_path_.join(home, 'tmp'), { recursive: true });
     // Older than anything the agent makes: what is newer in its home at the end is the agent's.
     await (0,promises_namespaceObject.writeFile)(markerOf(o.workDir), '', { mode: 0o600 });
     await privilege_runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
     return {
         user: o.user,
         area,
-        tree: external_node_path_namespaceObject.join(area, 'work', name),
-        home: external_node_path_namespaceObject.join(area, 'home'),
-        returnTo: external_node_path_namespaceObject.join(o.workDir, 'agent-tree')
+        tree: external_node_path_.join(area, 'work', name),
+        home: external_node_path_.join(area, 'home'),
+        returnTo: external_node_path_.join(o.workDir, 'agent-tree')
     };
 }
 /**
@@ -32642,7 +33353,7 @@ async function takeBack(p, h) {
         const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
         await privilege_runAsRoot(p, [
             ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
-            ...[h.user.home, markerOf(external_node_path_namespaceObject.dirname(h.returnTo))]
+            ...[h.user.home, markerOf(external_node_path_.dirname(h.returnTo))]
         ], 'take the agent tree back');
     }
     const st = await lstat_lstatOrNull(h.returnTo);
@@ -32650,7 +33361,7 @@ async function takeBack(p, h) {
 }
 /** The file whose time is the hand-over's, in the runner's private work folder. */
 function markerOf(workDir) {
-    return external_node_path_namespaceObject.join(workDir, 'handed-over');
+    return external_node_path_.join(workDir, 'handed-over');
 }
 
 ;// CONCATENATED MODULE: ./.build/git/repo.js
@@ -32662,7 +33373,7 @@ function markerOf(workDir) {
 async function repoRoot(dir) {
     const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
     if (r.code !== 0) {
-        throw new errors_UserError(`${dir} is not inside a git repository; run this in your project's checkout`);
+        throw new _build_errors/* UserError */.yo(`${dir} is not inside a git repository; run this in your project's checkout`);
     }
     return r.stdout.trim();
 }
@@ -32675,9 +33386,9 @@ async function resolveCommit(repo, rev) {
 }
 /** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
 async function repo_isShallow(repo) {
-    const gitDir = await lstat_lstatOrNull(external_node_path_namespaceObject.join(repo, '.git'));
+    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
     if (gitDir?.isDirectory()) {
-        return ((await lstat_lstatOrNull(external_node_path_namespaceObject.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
     }
     const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
     return r.stdout.trim() === 'true';
@@ -32722,9 +33433,9 @@ async function fork_point_forkPoint(o) {
         }
     }
     else if (await repo_isShallow(o.repo)) {
-        throw new errors_UserError(`cannot tell which handoffs are ${o.branch}'s own: this clone is shallow and does not reach where it left ${o.baseBranch}; run git fetch --unshallow`);
+        throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: this clone is shallow and does not reach where it left ${o.baseBranch}; run git fetch --unshallow`);
     }
-    throw new errors_UserError(`cannot tell which handoffs are ${o.branch}'s own: it shares no history with ${o.baseBranch}, so any of them may be another issue's; rebase it onto ${o.baseBranch}`);
+    throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: it shares no history with ${o.baseBranch}, so any of them may be another issue's; rebase it onto ${o.baseBranch}`);
 }
 async function mergeBase(repo, a, b) {
     const r = await git_git(repo, ['merge-base', a, b], { okCodes: [1] });
@@ -32898,7 +33609,7 @@ const MAX_TREE_BYTES = 16 * 1024 * 1024;
 const shared = new Map();
 /** The stage's object reader of `repo`, started on first use; `closeSharedObjects` ends it. */
 function objects_sharedObjects(repo) {
-    const dir = external_node_path_namespaceObject.resolve(repo);
+    const dir = external_node_path_.resolve(repo);
     let objects = shared.get(dir);
     if (!objects)
         shared.set(dir, (objects = new GitObjects(dir)));
@@ -33020,7 +33731,7 @@ class GitObjects {
     }
     checkTreeSize(size, what) {
         if (size > this.maxTreeBytes) {
-            throw new errors_UserError(`${what} is a ${size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`);
+            throw new _build_errors/* UserError */.yo(`${what} is a ${size}-byte directory, over the ${this.maxTreeBytes}-byte limit; remove old files from it`);
         }
     }
     request(kind, names) {
@@ -33269,7 +33980,7 @@ async function prepareIssueBranch(o) {
  */
 function validateBranchName(name) {
     return badBranchName(name)
-        ? Promise.reject(new errors_UserError(`"${name}" is not a valid branch name`))
+        ? Promise.reject(new _build_errors/* UserError */.yo(`"${name}" is not a valid branch name`))
         : Promise.resolve(name);
 }
 function badBranchName(name) {
@@ -33345,18 +34056,18 @@ const TRAILER_KEYS = {
     handoff: 'Itervox-Handoff',
     reason: 'Itervox-Reason'
 };
-const trailers_count = schemas_int().min(0);
+const count = cli_schemas/* int */.Whr().min(0);
 /** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
-const stageKeySchema = object({
-    issue: schemas_string(),
-    state: schemas_string(),
-    entry: trailers_count,
-    kind: stageKindSchema,
-    profile: schemas_string(),
-    attempt: trailers_count,
-    round: trailers_count,
+const stageKeySchema = cli_schemas/* object */.Ikc({
+    issue: cli_schemas/* string */.YjP(),
+    state: cli_schemas/* string */.YjP(),
+    entry: count,
+    kind: pipeline_record/* stageKindSchema */.Uj,
+    profile: cli_schemas/* string */.YjP(),
+    attempt: count,
+    round: count,
     /** Runs of this same step before (a stage resumed by a reply runs again). */
-    resume: trailers_count
+    resume: count
 });
 function stageTrailers(t) {
     const out = [
@@ -33444,6 +34155,8 @@ async function findLandedStage(repo, head, key, maxCount = 200) {
     return null;
 }
 
+// EXTERNAL MODULE: ./.build/pipeline/outcome.js
+var pipeline_outcome = __nccwpck_require__(2505);
 ;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
 
 
@@ -33459,72 +34172,72 @@ async function findLandedStage(repo, head, key, maxCount = 200) {
  * runner's temp folder, which the agent's working tree does not contain; still, it is read
  * back through this schema, as anything on disk an agent might reach.
  */
-const stage_context_identitySchema = object({ name: schemas_string(), email: schemas_string() });
-const stageContextSchema = object({
-    repo: schemas_string(),
-    branch: schemas_string(),
-    baseSha: schemas_string(),
+const stage_context_identitySchema = cli_schemas/* object */.Ikc({ name: cli_schemas/* string */.YjP(), email: cli_schemas/* string */.YjP() });
+const stageContextSchema = cli_schemas/* object */.Ikc({
+    repo: cli_schemas/* string */.YjP(),
+    branch: cli_schemas/* string */.YjP(),
+    baseSha: cli_schemas/* string */.YjP(),
     /** Where the agent's configuration came from; a commit name only, as it goes to git. */
-    trustedCommit: schemas_string()
+    trustedCommit: cli_schemas/* string */.YjP()
         .regex(/^[0-9a-f]{40,64}$/)
         .optional(),
     /** The branch was new on the remote when the stage began. */
-    created: schemas_boolean(),
-    issue: schemas_string(),
-    profile: schemas_string(),
-    runId: schemas_string(),
-    timestamp: schemas_string(),
-    handoffPath: schemas_string(),
-    requiredSections: array(schemas_string()),
-    maxFileBytes: schemas_number(),
-    commitPaths: array(schemas_string()),
+    created: cli_schemas/* boolean */.zMY(),
+    issue: cli_schemas/* string */.YjP(),
+    profile: cli_schemas/* string */.YjP(),
+    runId: cli_schemas/* string */.YjP(),
+    timestamp: cli_schemas/* string */.YjP(),
+    handoffPath: cli_schemas/* string */.YjP(),
+    requiredSections: cli_schemas/* array */.YOg(cli_schemas/* string */.YjP()),
+    maxFileBytes: cli_schemas/* number */.aig(),
+    commitPaths: cli_schemas/* array */.YOg(cli_schemas/* string */.YjP()),
     /**
      * The variables the profile's `env` hands the agent: their values (read from the
      * environment again, never stored here) are secrets no commit may hold.
      */
-    secretNames: array(schemas_string()).default([]),
+    secretNames: cli_schemas/* array */.YOg(cli_schemas/* string */.YjP()).default([]),
     /** Repo-relative WORKFLOW.md, never committed by a stage. */
-    workflowPath: schemas_string(),
-    startedAt: schemas_string(),
+    workflowPath: cli_schemas/* string */.YjP(),
+    startedAt: cli_schemas/* string */.YjP(),
     /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
     snapshot: gitDirSnapshotSchema.optional(),
     /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
-    trackerFiles: record(schemas_string(), schemas_string()).optional(),
+    trackerFiles: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), cli_schemas/* string */.YjP()).optional(),
     /** Where the isolated agent works, as whom (isolation: user). */
     sandbox: handedOverSchema.optional(),
     /** Its tree, once taken back from it; null when it left none. */
-    tree: schemas_string().nullable().optional(),
+    tree: cli_schemas/* string */.YjP().nullable().optional(),
     /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
     author: stage_context_identitySchema.optional(),
     committer: stage_context_identitySchema.optional(),
     /** Which stage of which issue this is; its commit carries it as trailers. */
     key: stageKeySchema.optional(),
     /** The agent's process group, once it runs. */
-    agentPgid: schemas_int().optional(),
+    agentPgid: cli_schemas/* int */.Whr().optional(),
     /**
      * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
      * end is judged and committed (`committed` says how), so whoever finishes it only publishes
      * that commit; in `published` the work is safe but the pipeline's next step may not have
      * been carried out; in `done` the job saw it through.
      */
-    phase: schemas_enum(['agent', 'committed', 'published', 'done']).optional(),
-    committed: object({
-        sha: schemas_string().nullable(),
-        outcome: stageOutcomeSchema,
-        reason: schemas_string(),
-        handoffPath: schemas_string().nullable()
+    phase: cli_schemas/* enum */.k5n(['agent', 'committed', 'published', 'done']).optional(),
+    committed: cli_schemas/* object */.Ikc({
+        sha: cli_schemas/* string */.YjP().nullable(),
+        outcome: pipeline_outcome/* stageOutcomeSchema */.q,
+        reason: cli_schemas/* string */.YjP(),
+        handoffPath: cli_schemas/* string */.YjP().nullable()
     })
         .optional()
 });
 function saveStageContext(path, ctx) {
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true, mode: 0o700 });
     writeWhole(path, JSON.stringify(ctx), { mode: 0o600 });
 }
 /** The context at `path`; null when there is none or it is not shaped like one. */
 function loadStageContext(path) {
     let value;
     try {
-        value = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        value = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
     }
     catch {
         return null;
@@ -33549,7 +34262,7 @@ const PRIVILEGED_GROUPS = new Set([
     'lxd',
     'disk'
 ]);
-const agent_user_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+const NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
 /**
  * The agent user, created the first time (`useradd --system`, its own group, a home, no
  * login shell) and checked every time: never root, never the runner's own user, in no
@@ -33557,7 +34270,7 @@ const agent_user_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
  * that the runner's files are "other" to it.
  */
 async function agent_user_ensureAgentUser(name, p) {
-    if (!agent_user_NAME.test(name)) {
+    if (!NAME.test(name)) {
         throw new UserError(`agent-user "${name}" is not a valid user name; use lower-case letters, digits, - and _`);
     }
     let user = lookUser(name);
@@ -33671,7 +34384,7 @@ function runnerInstallation(execPath) {
 
 // Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
 // with kill(-pgid, 0), but its members and their CPU time are unknown.
-const hasProc = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat');
+const hasProc = (0,external_node_fs_.existsSync)('/proc/self/stat');
 /**
  * Every live process whose process group is `pgid`, read from /proc. `undefined` when /proc
  * cannot be read.
@@ -33689,7 +34402,7 @@ function liveProcesses(keep) {
         return undefined;
     let names;
     try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+        names = (0,external_node_fs_.readdirSync)('/proc');
     }
     catch {
         return undefined;
@@ -33719,19 +34432,19 @@ const procBuffer = Buffer.alloc(4096);
 function readProc(path) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+        fd = (0,external_node_fs_.openSync)(path, 'r');
     }
     catch {
         return undefined;
     }
     try {
-        return procBuffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, procBuffer, 0, procBuffer.length, 0));
+        return procBuffer.toString('latin1', 0, (0,external_node_fs_.readSync)(fd, procBuffer, 0, procBuffer.length, 0));
     }
     catch {
         return undefined;
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 /** The pids of a group's live processes (empty when /proc cannot be read). */
@@ -33986,7 +34699,7 @@ async function openSandbox(iso, o) {
                 ...o.model.set,
                 USER: user.name,
                 LOGNAME: user.name,
-                TMPDIR: external_node_path_namespaceObject.join(handedOver.home, 'tmp'),
+                TMPDIR: external_node_path_.join(handedOver.home, 'tmp'),
                 SHELL: shell
             },
             unset: o.model.unset
@@ -34034,24 +34747,26 @@ function cannotRunAs(file, uid) {
     const barred = 'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none';
     let real;
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+        real = (0,external_node_fs_.realpathSync)(file);
     }
     catch {
         return barred;
     }
     // Its own files by the owner bits, everyone else's by the "other" bits: it shares no group.
     const allows = (p, bits) => {
-        const st = (0,external_node_fs_namespaceObject.statSync)(p);
+        const st = (0,external_node_fs_.statSync)(p);
         return ((st.uid === uid ? st.mode >> 6 : st.mode) & bits) === bits;
     };
-    const parts = real.split(external_node_path_namespaceObject.sep);
+    const parts = real.split(external_node_path_.sep);
     for (let i = 1; i < parts.length; i++) {
-        if (!allows(parts.slice(0, i).join(external_node_path_namespaceObject.sep) || '/', 0o1))
+        if (!allows(parts.slice(0, i).join(external_node_path_.sep) || '/', 0o1))
             return barred;
     }
     return allows(real, 0o5) ? null : barred;
 }
 
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./.build/secrets/encodings.js
 
 /**
@@ -34061,10 +34776,10 @@ function cannotRunAs(file, uid) {
  * agent can always encode differently; this catches accidents and the obvious disguises.
  */
 function encodedForms(value) {
-    const bytes = external_node_buffer_namespaceObject.Buffer.from(value, 'utf8');
+    const bytes = external_node_buffer_.Buffer.from(value, 'utf8');
     const forms = [{ form: '', needle: value }];
     for (let k = 0; k < 3; k++) {
-        const encoded = external_node_buffer_namespaceObject.Buffer.concat([external_node_buffer_namespaceObject.Buffer.alloc(k), bytes]).toString('base64');
+        const encoded = external_node_buffer_.Buffer.concat([external_node_buffer_.Buffer.alloc(k), bytes]).toString('base64');
         // Only the characters made of the value's own bits, whatever comes before or after it.
         const core = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
         forms.push({ form: 'base64', needle: core });
@@ -34330,8 +35045,8 @@ function guardedTracker(tracker, secrets, withheld) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./.build/agent/model-providers.js
 // Model names: letters, digits and `.-_`, so no `/`, `..` or escape reaches upstream. OpenAI's
 // fine-tuned model ids also hold colons (`ft:gpt-4o:org::id`).
@@ -34437,12 +35152,12 @@ function allowed(method, path, calls) {
     return calls.some(([m, p]) => m === method && new RegExp(`^${p}$`).test(path)) ? path : undefined;
 }
 
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
 
 
@@ -34470,14 +35185,14 @@ const KEY_QUERY = 'key';
  */
 async function startModelProxy(o) {
     // A key unfit for a header fails here, not on the agent's first request.
-    external_node_http_namespaceObject.validateHeaderValue(o.credential.header, o.credential.value);
-    const client = o.upstream.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_namespaceObject;
+    external_node_http_.validateHeaderValue(o.credential.header, o.credential.value);
+    const client = o.upstream.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
     // Our own agent, so that close() can end the upstream connections it keeps alive.
     const agent = new client.Agent({ keepAlive: true });
     const basePath = o.upstream.pathname.replace(/\/+$/, '');
     const placeholderDigest = digest(o.placeholder);
     let requests = 0;
-    const server = external_node_http_namespaceObject.createServer((req, res) => {
+    const server = external_node_http_.createServer((req, res) => {
         // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
         if (req.headers.upgrade !== undefined)
             return reply(res, 426, 'use HTTP, not an upgrade');
@@ -34486,7 +35201,7 @@ async function startModelProxy(o) {
         if (!req.url?.startsWith('/'))
             return reply(res, 400, 'not an origin-form request');
         const url = new URL(`http://proxy${req.url}`);
-        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_namespaceObject.timingSafeEqual)(digest(k), placeholderDigest))) {
+        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_.timingSafeEqual)(digest(k), placeholderDigest))) {
             return reply(res, 401, 'wrong or missing key');
         }
         const method = req.method ?? 'GET';
@@ -34509,7 +35224,7 @@ async function startModelProxy(o) {
         upstream.on('response', (answer) => {
             res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
             // A failure on either side destroys both, which ends the agent's stream visibly.
-            (0,external_node_stream_namespaceObject.pipeline)(answer, res, () => undefined);
+            (0,external_node_stream_.pipeline)(answer, res, () => undefined);
         });
         upstream.on('error', (e) => {
             if (res.headersSent || res.destroyed)
@@ -34570,7 +35285,7 @@ function forwardable(headers) {
 }
 // Hashing first gives both sides one length, which timingSafeEqual needs.
 function digest(text) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text).digest();
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
 }
 // The code only (ECONNREFUSED): a message could carry more than we mean to show.
 function errorCode(e) {
@@ -34608,7 +35323,7 @@ async function setUpModelAccess(preset, parentEnv) {
     const { variable, default: fallback } = provider.baseUrl;
     const upstream = baseUrl(variable, parentEnv[variable] || fallback);
     // New per run: a placeholder that leaks is worth nothing outside this job.
-    const placeholder = `itervox-placeholder-${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}`;
+    const placeholder = `itervox-placeholder-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
     const proxy = await startModelProxy({
         upstream,
         route: provider.route,
@@ -34868,7 +35583,7 @@ function asCount(value) {
     return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 /** Adds counts where at least one is known; undefined when none is. */
-function stream_json_addCounts(...values) {
+function addCounts(...values) {
     const known = values.filter((v) => v !== undefined);
     return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
 }
@@ -34993,7 +35708,7 @@ function stats(r) {
     const out = {};
     const turns = asCount(r.num_turns);
     // Cached prompt tokens are counted apart by the API; together they are what was read.
-    const input = stream_json_addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
+    const input = addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
     const output = asCount(usage.output_tokens);
     const cost = asCount(r.total_cost_usd);
     if (turns !== undefined)
@@ -35063,8 +35778,8 @@ class CodexParser extends JsonStreamParser {
         switch (type) {
             case 'turn.completed': {
                 const usage = asObject(event.usage) ?? {};
-                this.inputTokens = stream_json_addCounts(this.inputTokens, asCount(usage.input_tokens));
-                this.outputTokens = stream_json_addCounts(this.outputTokens, asCount(usage.output_tokens));
+                this.inputTokens = addCounts(this.inputTokens, asCount(usage.input_tokens));
+                this.outputTokens = addCounts(this.outputTokens, asCount(usage.output_tokens));
                 this.error = undefined; // an error before a completed turn was recovered from
                 return 'turn completed';
             }
@@ -35207,7 +35922,7 @@ class GeminiParser extends JsonStreamParser {
  */
 function presetFor(argv, opts) {
     const command = argv[0] ?? '';
-    switch ((0,external_node_path_namespaceObject.basename)(command)) {
+    switch ((0,external_node_path_.basename)(command)) {
         case 'claude':
             return claude(argv, opts);
         case 'codex':
@@ -35371,6 +36086,8 @@ function seconds(ms) {
     return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
+// EXTERNAL MODULE: ./.build/agent/environment.js
+var environment = __nccwpck_require__(5353);
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
 
 // A stream-json line can be big (a Write tool call carries the whole file), but a line with
@@ -35506,15 +36223,15 @@ class LogFile {
     fd;
     /** Opens (creating its folder) or throws when the file cannot be opened. */
     constructor(path) {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a', 0o600);
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+        this.fd = (0,external_node_fs_.openSync)(path, 'a', 0o600);
     }
     write(chunk) {
         if (this.fd === undefined)
             return;
         try {
             for (let off = 0; off < chunk.length;)
-                off += (0,external_node_fs_namespaceObject.writeSync)(this.fd, chunk, off);
+                off += (0,external_node_fs_.writeSync)(this.fd, chunk, off);
         }
         catch {
             this.close();
@@ -35526,7 +36243,7 @@ class LogFile {
         const fd = this.fd;
         this.fd = undefined;
         try {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_.closeSync)(fd);
         }
         catch {
             // Nothing more can be lost: every write has already returned.
@@ -35591,8 +36308,8 @@ async function runAgent(opts) {
     const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
     const allowed = allowedNames(opts.declaredEnv ?? [], preset.name);
     const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
-    const given = { ...parentIdentity(opts.parentEnv), allowed, home };
-    const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
+    const given = { ...(0,environment/* parentIdentity */.b0)(opts.parentEnv), allowed, home };
+    const env = { ...(0,environment/* agentEnvironment */.FV)(opts.parentEnv, opts.contract, given), ...preset.env };
     Object.assign(env, derivedVariables(preset.name, env));
     if (opts.sandbox) {
         // The proxy holds the model key: the agent gets its placeholder, never the key itself.
@@ -35626,9 +36343,9 @@ async function runAgent(opts) {
     try {
         // An isolated agent's prompt file was put in its home when the home was handed over.
         if (!opts.sandbox) {
-            const promptFile = (0,external_node_path_namespaceObject.resolve)(opts.cwd, opts.contract.promptFile);
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(promptFile), { recursive: true });
-            (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
+            const promptFile = (0,external_node_path_.resolve)(opts.cwd, opts.contract.promptFile);
+            (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(promptFile), { recursive: true });
+            (0,external_node_fs_.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
         }
         log = new LogFile(opts.logPath);
     }
@@ -35821,11 +36538,11 @@ function formatOf(oid) {
 }
 /** The name git gives an object with this content. */
 function objectId(type, body, algo) {
-    return (0,external_node_crypto_namespaceObject.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+    return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
 }
 async function readVerified(repo, type, sha, algo, dir) {
     const body = await objects_sharedObjects(repo).readObject(sha, type);
-    const actual = (0,external_node_crypto_namespaceObject.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+    const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
     if (actual !== sha) {
         const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
         throw tampered(`${what} does not match its contents`);
@@ -35851,8 +36568,8 @@ function tampered(what) {
     return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
 }
 
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./.build/git/loose-object.js
 
 
@@ -35869,19 +36586,19 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  */
 async function writeBlob(repo, content, algo) {
     const oid = objectId('blob', content, algo);
-    const objects = external_node_path_namespaceObject.join(repo, '.git', 'objects');
-    const dir = external_node_path_namespaceObject.join(objects, oid.slice(0, 2));
+    const objects = external_node_path_.join(repo, '.git', 'objects');
+    const dir = external_node_path_.join(objects, oid.slice(0, 2));
     const st = await lstat_lstatOrNull(dir);
     if (st && !st.isDirectory()) {
         throw new GitDirTamperedError(`${dir} is not a directory; refusing to write objects through it`);
     }
     if (!st)
         await (0,promises_namespaceObject.mkdir)(dir);
-    const body = (0,external_node_zlib_namespaceObject.deflateSync)(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]));
-    const tmp = external_node_path_namespaceObject.join(objects, `tmp_obj_${(0,external_node_crypto_namespaceObject.randomBytes)(8).toString('hex')}`);
+    const body = (0,external_node_zlib_.deflateSync)(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]));
+    const tmp = external_node_path_.join(objects, `tmp_obj_${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
     try {
         await (0,promises_namespaceObject.writeFile)(tmp, body, { flag: 'wx', mode: 0o444 });
-        await (0,promises_namespaceObject.rename)(tmp, external_node_path_namespaceObject.join(dir, oid.slice(2)));
+        await (0,promises_namespaceObject.rename)(tmp, external_node_path_.join(dir, oid.slice(2)));
     }
     finally {
         await (0,promises_namespaceObject.rm)(tmp, { force: true });
@@ -35926,11 +36643,11 @@ const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
  * Call it after `restoreGitDir`, so that the config it runs under is the one from before the agent.
  */
 async function commitAllowed(o) {
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
+    const repo = external_node_path_.resolve(o.repo);
     await validateBranchName(o.branch);
     // Beside the real index, so that it can replace it in one rename.
-    const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`);
-    const files = o.workTree ? external_node_path_namespaceObject.resolve(o.workTree) : repo;
+    const index = external_node_path_.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    const files = o.workTree ? external_node_path_.resolve(o.workTree) : repo;
     const env = { GIT_INDEX_FILE: index };
     const baseSha = await objects_sharedObjects(repo).resolve(`${o.baseSha}^{commit}`);
     if (!baseSha)
@@ -35984,7 +36701,7 @@ async function commitAllowed(o) {
         // follows. An index made for another tree has the wrong stat data for this one: the
         // repository's own index serves its reset better.
         if (files === repo)
-            await (0,promises_namespaceObject.rename)(index, external_node_path_namespaceObject.join(repo, '.git', 'index'));
+            await (0,promises_namespaceObject.rename)(index, external_node_path_.join(repo, '.git', 'index'));
         await resetBranchTo(repo, o.branch, sha);
         return { sha, committed, dropped };
     }
@@ -35997,11 +36714,11 @@ async function commitAllowed(o) {
  * content is the same, so that files nobody touched need not be read.
  */
 async function seedIndex(repo, baseSha, env) {
-    const real = external_node_path_namespaceObject.join(repo, '.git', 'index');
+    const real = external_node_path_.join(repo, '.git', 'index');
     const st = await lstat_lstatOrNull(real);
     let seeded = false;
     if (st?.isFile()) {
-        await (0,promises_namespaceObject.copyFile)(real, env.GIT_INDEX_FILE, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
+        await (0,promises_namespaceObject.copyFile)(real, env.GIT_INDEX_FILE, external_node_fs_.constants.COPYFILE_EXCL);
         // git trusts stat data only for files older than the index file itself.
         await (0,promises_namespaceObject.utimes)(env.GIT_INDEX_FILE, st.atime, st.mtime);
         seeded = (await git_git(repo, ['read-tree', '-m', baseSha], { env, okCodes: [128] })).code === 0;
@@ -36036,7 +36753,7 @@ async function worktreeChanges(repo, tree, env, algo) {
     return changed;
 }
 async function sameAsBase(tree, p, baseMode, baseId, algo) {
-    const full = external_node_path_namespaceObject.join(tree, p);
+    const full = external_node_path_.join(tree, p);
     const st = await lstat_lstatOrNull(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
         return objectId('blob', await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
@@ -36144,20 +36861,20 @@ function pathProblem(p) {
 async function inspect(repo, p, maxBytes) {
     const parts = p.split('/');
     for (let i = 1; i < parts.length; i++) {
-        const st = await lstat_lstatOrNull(external_node_path_namespaceObject.join(repo, ...parts.slice(0, i)));
+        const st = await lstat_lstatOrNull(external_node_path_.join(repo, ...parts.slice(0, i)));
         if (!st?.isDirectory())
             return { kind: 'gone' };
     }
-    const full = external_node_path_namespaceObject.join(repo, ...parts);
+    const full = external_node_path_.join(repo, ...parts);
     const st = await lstat_lstatOrNull(full);
     if (!st || st.isDirectory())
         return { kind: 'gone' };
     if (st.isSymbolicLink()) {
         const target = await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' });
         const text = target.toString('utf8');
-        const resolved = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(p), text));
+        const resolved = external_node_path_.posix.normalize(external_node_path_.posix.join(external_node_path_.posix.dirname(p), text));
         const inside = text !== '' &&
-            !external_node_path_namespaceObject.posix.isAbsolute(text) &&
+            !external_node_path_.posix.isAbsolute(text) &&
             resolved !== '..' &&
             !resolved.startsWith('../') &&
             !resolved.split('/').some((s) => s.toLowerCase() === '.git');
@@ -36169,7 +36886,7 @@ async function inspect(repo, p, maxBytes) {
         return { kind: 'bad', reason: 'a hard link' };
     if (st.size > maxBytes)
         return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
-    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
     try {
         const now = await fh.stat();
         if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
@@ -36186,12 +36903,12 @@ async function inspect(repo, p, maxBytes) {
     }
 }
 function fileType(mode) {
-    const t = mode & external_node_fs_namespaceObject.constants.S_IFMT;
-    if (t === external_node_fs_namespaceObject.constants.S_IFIFO)
+    const t = mode & external_node_fs_.constants.S_IFMT;
+    if (t === external_node_fs_.constants.S_IFIFO)
         return 'fifo';
-    if (t === external_node_fs_namespaceObject.constants.S_IFSOCK)
+    if (t === external_node_fs_.constants.S_IFSOCK)
         return 'socket';
-    if (t === external_node_fs_namespaceObject.constants.S_IFCHR || t === external_node_fs_namespaceObject.constants.S_IFBLK)
+    if (t === external_node_fs_.constants.S_IFCHR || t === external_node_fs_.constants.S_IFBLK)
         return 'device';
     return 'special file';
 }
@@ -36269,7 +36986,7 @@ async function putAgentConfig(o) {
     const wanted = await agentConfigAt(o.repo, o.commit);
     for (const p of new Set([...o.replacing, ...wanted.keys()])) {
         if (await realParents(o.tree, p)) {
-            await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(o.tree, p), { recursive: true, force: true });
+            await (0,promises_namespaceObject.rm)(external_node_path_.join(o.tree, p), { recursive: true, force: true });
         }
     }
     const skipped = [];
@@ -36277,7 +36994,7 @@ async function putAgentConfig(o) {
         return skipped;
     const blobs = await objects_sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
     for (const [p, entry] of wanted) {
-        const file = external_node_path_namespaceObject.join(o.tree, p);
+        const file = external_node_path_.join(o.tree, p);
         if (!(await makeParents(o.tree, p)) || (await lstat_lstatOrNull(file))) {
             skipped.push(p);
             continue;
@@ -36297,7 +37014,7 @@ async function putAgentConfig(o) {
 async function realParents(tree, p) {
     const parts = p.split('/');
     for (let i = 1; i < parts.length; i++) {
-        const st = await lstat_lstatOrNull(external_node_path_namespaceObject.join(tree, ...parts.slice(0, i)));
+        const st = await lstat_lstatOrNull(external_node_path_.join(tree, ...parts.slice(0, i)));
         if (!st?.isDirectory())
             return false;
     }
@@ -36305,14 +37022,14 @@ async function realParents(tree, p) {
 }
 /** Makes the folders on the way to `p`; false when something else is in the way. */
 function makeParents(tree, p) {
-    const parent = external_node_path_namespaceObject.posix.dirname(p);
+    const parent = external_node_path_.posix.dirname(p);
     return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
 }
 /** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
 async function makeFolders(tree, rel) {
     const parts = rel.split('/');
     for (let i = 1; i <= parts.length; i++) {
-        const dir = external_node_path_namespaceObject.join(tree, ...parts.slice(0, i));
+        const dir = external_node_path_.join(tree, ...parts.slice(0, i));
         const st = await lstat_lstatOrNull(dir);
         if (!st)
             await (0,promises_namespaceObject.mkdir)(dir);
@@ -36346,7 +37063,7 @@ function commitScreen(scanner, deliverables, withheld) {
         const what = inWords(found.kinds);
         if (kind === 'file' && deliverables.includes(path)) {
             withheld.push(`${path}: ${what} redacted`);
-            return { content: external_node_buffer_namespaceObject.Buffer.from(found.text, 'utf8') };
+            return { content: external_node_buffer_.Buffer.from(found.text, 'utf8') };
         }
         withheld.push(`${path}: not committed, it holds ${what}`);
         return { refuse: `it holds ${what}` };
@@ -36404,7 +37121,7 @@ function snapshotTrackerFiles(repo) {
     const walk = (rel) => {
         let names;
         try {
-            names = (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(repo, rel));
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(repo, rel));
         }
         catch {
             return;
@@ -36433,13 +37150,13 @@ function withoutUntouchedTrackerFiles(repo, before, dropped) {
 }
 function fileHash(repo, path) {
     try {
-        const st = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(repo, path));
+        const st = (0,external_node_fs_.lstatSync)((0,external_node_path_.join)(repo, path));
         if (st.isDirectory())
             return 'dir';
         if (!st.isFile())
             return null;
-        return (0,external_node_crypto_namespaceObject.createHash)('sha256')
-            .update((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(repo, path)))
+        return (0,external_node_crypto_.createHash)('sha256')
+            .update((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(repo, path)))
             .digest('hex');
     }
     catch {
@@ -36537,7 +37254,7 @@ function liquid() {
     return engine;
 }
 /** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
-class TemplateError extends errors_UserError {
+class TemplateError extends _build_errors/* UserError */.yo {
     variable;
     constructor(message, location, variable) {
         super(message, location);
@@ -36555,7 +37272,7 @@ async function renderTemplate(src, bindings) {
         throw templateError(src, err, bindings);
     }
     if (out.length > OUTPUT_LIMIT_CHARS) {
-        throw new errors_UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
+        throw new _build_errors/* UserError */.yo(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
     }
     return out;
 }
@@ -36573,7 +37290,7 @@ function templateError(src, err, bindings) {
 }
 function hint(reason, variable, bindings) {
     if (variable !== undefined) {
-        const near = closest(variable, bindingNames(bindings));
+        const near = (0,did_you_mean/* closest */.kp)(variable, bindingNames(bindings));
         const guess = near === undefined ? '' : `did you mean ${near}? Otherwise `;
         return `${guess}use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."`;
     }
@@ -36672,11 +37389,11 @@ function templateTitles(templates) {
  * a template prints, so its first and last lines count as a heading's title too.
  */
 function cleanIssue(issue, titles) {
-    const counts = emptyCounts();
+    const counts = (0,sanitize/* emptyCounts */.W1)();
     let forged = 0;
     const clean = (text) => {
-        const r = sanitize_sanitizeUntrusted(text);
-        addCounts(counts, r.counts);
+        const r = (0,sanitize/* sanitizeUntrusted */._2)(text);
+        (0,sanitize/* addCounts */.c5)(counts, r.counts);
         const n = neutralizeForgedLines(r.text, { value: true, titles });
         forged += n.count;
         return n.text;
@@ -36699,7 +37416,7 @@ function cleanIssue(issue, titles) {
             createdAt: clean(c.createdAt)
         }))
     };
-    const parts = [describeSanitizeCounts(counts)];
+    const parts = [(0,sanitize/* describeSanitizeCounts */.jw)(counts)];
     if (forged > 0) {
         parts.push(`escaped ${forged} line${forged === 1 ? '' : 's'} imitating the prompt's headings`);
     }
@@ -36770,7 +37487,7 @@ async function promptForStage(o) {
 /** Where an isolated agent's prompt file is, in its HOME. */
 const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
-    return (0,external_node_path_namespaceObject.join)(workDir, 'stage.json');
+    return (0,external_node_path_.join)(workDir, 'stage.json');
 }
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 async function runStage(input) {
@@ -36789,7 +37506,7 @@ async function runStage(input) {
     if (input.dryRun) {
         return { dryRun: true, ...prepared };
     }
-    (0,external_node_fs_namespaceObject.mkdirSync)(input.workDir, { recursive: true, mode: 0o700 });
+    (0,external_node_fs_.mkdirSync)(input.workDir, { recursive: true, mode: 0o700 });
     const contextPath = contextPathOf(input.workDir);
     const ctx = {
         repo: input.repo,
@@ -36840,12 +37557,12 @@ async function runStage(input) {
                 profile: input.profile.name,
                 issue: input.issue.identifier,
                 promptFile: isolated
-                    ? (0,external_node_path_namespaceObject.join)(isolated.sandbox.home, PROMPT_IN_HOME)
-                    : (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
+                    ? (0,external_node_path_.join)(isolated.sandbox.home, PROMPT_IN_HOME)
+                    : (0,external_node_path_.join)(input.workDir, 'prompt.md')
             },
             parentEnv: input.parentEnv,
             declaredEnv: input.profile.env,
-            logPath: (0,external_node_path_namespaceObject.join)(input.workDir, 'agent.log'),
+            logPath: (0,external_node_path_.join)(input.workDir, 'agent.log'),
             stallTimeoutMs: input.config.agent.stallTimeoutMs,
             deadlineMs: input.config.agent.turnTimeoutMs,
             maxTurns: input.config.agent.maxTurns,
@@ -36890,7 +37607,7 @@ async function runStage(input) {
  */
 async function openIsolated(isolation, input, prompt) {
     // The action keeps its own copy of what the agent was given; the agent's goes with it.
-    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md'), prompt, { mode: 0o600 });
+    (0,external_node_fs_.writeFileSync)((0,external_node_path_.join)(input.workDir, 'prompt.md'), prompt, { mode: 0o600 });
     const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
     const found = await setUpModelAccess(preset, input.parentEnv);
     const access = found && !('missing' in found) ? found : undefined;
@@ -36946,7 +37663,7 @@ async function finaliseStage(ctx, end, secrets) {
             reason = `the deliverable is not acceptable: ${check.problem}`;
         }
     }
-    if (isUnfinished(outcome)) {
+    if ((0,pipeline_outcome/* isUnfinished */.u)(outcome)) {
         const partial = await markPartial(files, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
         warnings.push(...partial.warnings);
         path = partial.path;
@@ -37021,7 +37738,7 @@ async function finaliseStage(ctx, end, secrets) {
 }
 /** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
 async function emptyTree(ctx) {
-    const dir = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree');
+    const dir = (0,external_node_path_.join)((0,external_node_path_.dirname)(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree');
     await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
     await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o700 });
     return dir;
@@ -37049,8 +37766,6 @@ async function emptyTree(ctx) {
 
 
 
-// How the record says a decision's effects failed (and are owed).
-const HALTED = 'the next step (';
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000;
 /**
@@ -37080,7 +37795,7 @@ async function runJob(input) {
     if (!authorization.allowed)
         return result({ outcome: 'denied', reason: authorization.reason });
     let issue = await j.tracker.getIssue(t.issue);
-    let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord();
+    let record = (await j.tracker.loadRecord(issue)) ?? (0,pipeline_record/* emptyRecord */.FR)();
     const owed = await finishOwed(j, issue, record);
     issue = owed.issue;
     record = owed.record;
@@ -37109,7 +37824,7 @@ async function runJob(input) {
         automation,
         trigger: {
             source: t.source,
-            actorIsBot: isBot(t.actor.login, t.actor.type),
+            actorIsBot: (0,actor/* isBot */.w)(t.actor.login, t.actor.type),
             ...(t.wake ? { wake: t.wake } : {}),
             ...(t.reply ? { reply: t.reply } : {})
         },
@@ -37270,7 +37985,7 @@ async function runJob(input) {
         profile: plan.profile,
         run,
         wakes: j.tracker.wakes,
-        startsStage: (s) => findAutomation(j.config, s) !== undefined,
+        startsStage: (s) => (0,load/* findAutomation */.B2)(j.config, s) !== undefined,
         ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
             ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
             : {}),
@@ -37288,7 +38003,7 @@ async function runJob(input) {
         ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
         ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
     };
-    let summary = effects_describe(next);
+    let summary = describe(next);
     const done = {
         ...common,
         outcome: stage.outcome,
@@ -37312,7 +38027,7 @@ async function runJob(input) {
         await j.tracker.saveRecord(issue, intent);
     }
     catch (err) {
-        const why = untrusted_text_oneLine(messageOf(err));
+        const why = (0,untrusted_text/* oneLine */.TN)((0,_build_errors/* messageOf */.bD)(err));
         const notice = await noticeUnrecorded(j, issue, why, prepared.branch);
         markPhase(contextPath, 'done');
         return result({
@@ -37345,8 +38060,8 @@ async function runJob(input) {
         });
     }
     catch (err) {
-        const why = untrusted_text_oneLine(messageOf(err));
-        const halted = `${HALTED}${summary}) failed: ${why}`;
+        const why = (0,untrusted_text/* oneLine */.TN)((0,_build_errors/* messageOf */.bD)(err));
+        const halted = `${pipeline_record/* HALTED_ON_EFFECTS */._Y}${summary}) failed: ${why}`;
         // The record still says what is owed; a re-run or the next event carries it out.
         await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined);
         await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined);
@@ -37369,12 +38084,13 @@ async function finishOwed(j, issue, record) {
         workspace: j.workspace,
         issue,
         effects: record.owed.effects,
-        resendWakes: record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED) ?? false),
+        resendWakes: record.owed.run.split('/')[0] === j.run.id ||
+            (record.halted?.startsWith(pipeline_record/* HALTED_ON_EFFECTS */._Y) ?? false),
         maxFileBytes: j.config.handoff.maxFileBytes
     });
     const after = { ...record };
     delete after.owed;
-    const wasHalted = after.halted?.startsWith(HALTED) ?? false;
+    const wasHalted = after.halted?.startsWith(pipeline_record/* HALTED_ON_EFFECTS */._Y) ?? false;
     if (wasHalted)
         delete after.halted;
     if (carried.performed > 0) {
@@ -37395,7 +38111,7 @@ async function finishOwed(j, issue, record) {
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed) {
     // A landed commit is an agent run's; its trailer is text anyone could have written.
-    const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed';
+    const outcome = types/* AGENT_OUTCOMES */.S.find((o) => o === landed.outcome) ?? 'failed';
     return {
         outcome,
         reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
@@ -37451,7 +38167,7 @@ async function unsavedText(j, commit, path) {
 function unsavedBlock(unsaved) {
     if (!unsaved)
         return '';
-    return `\n\n<details><summary>${unsaved.path}</summary>\n\n${untrusted_text_fenced(untrusted_text_clip(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`;
+    return `\n\n<details><summary>${unsaved.path}</summary>\n\n${(0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`;
 }
 /** Tells whoever finishes an interrupted job (the post step) how far this one got. */
 function markPhase(contextPath, phase) {
@@ -37473,8 +38189,8 @@ async function checkCommand(j, profile, cwd) {
 }
 async function noticeCannotStart(j, issue, stage, line) {
     const body = [
-        `**The ${stage.profile} stage could not start**, so the issue stays in "${untrusted_text_oneLine(stage.state)}" and nothing was committed:`,
-        untrusted_text_fenced(line),
+        `**The ${stage.profile} stage could not start**, so the issue stays in "${(0,untrusted_text/* oneLine */.TN)(stage.state)}" and nothing was committed:`,
+        (0,untrusted_text/* fenced */.OF)(line),
         'Fix that, then start the stage again.',
         j.tracker.runLine(null)
     ]
@@ -37578,26 +38294,26 @@ function jobSecrets(names, env, extra = []) {
  */
 const RUNS_DIR = '.itervox/runs';
 function runPath(root, id) {
-    return (0,external_node_path_namespaceObject.join)(root, RUNS_DIR, `${id}.json`);
+    return (0,external_node_path_.join)(root, RUNS_DIR, `${id}.json`);
 }
 /** The issue file as it was before a stage, kept until the stage is over (see issue-guard.ts). */
 function savedIssuePath(root, id) {
-    return (0,external_node_path_namespaceObject.join)(root, RUNS_DIR, `${id}.issue.md`);
+    return (0,external_node_path_.join)(root, RUNS_DIR, `${id}.issue.md`);
 }
 function ensureRunsDir(root) {
-    const dir = (0,external_node_path_namespaceObject.join)(root, RUNS_DIR);
-    (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-    const ignore = (0,external_node_path_namespaceObject.join)(dir, '.gitignore');
-    if (!(0,external_node_fs_namespaceObject.existsSync)(ignore))
-        (0,external_node_fs_namespaceObject.writeFileSync)(ignore, '# Written by itervox-handoff: local run state.\n*\n');
+    const dir = (0,external_node_path_.join)(root, RUNS_DIR);
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
+    const ignore = (0,external_node_path_.join)(dir, '.gitignore');
+    if (!(0,external_node_fs_.existsSync)(ignore))
+        (0,external_node_fs_.writeFileSync)(ignore, '# Written by itervox-handoff: local run state.\n*\n');
 }
 function readLocalRecord(root, id) {
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(runPath(root, id), 'utf8');
+        text = (0,external_node_fs_.readFileSync)(runPath(root, id), 'utf8');
     }
     catch {
-        return emptyRecord();
+        return (0,pipeline_record/* emptyRecord */.FR)();
     }
     let value;
     try {
@@ -37606,9 +38322,9 @@ function readLocalRecord(root, id) {
     catch {
         value = undefined;
     }
-    const record = record_parseRecord(value?.record);
+    const record = (0,pipeline_record/* parseRecord */.Hh)(value?.record);
     if (!record) {
-        throw new errors_UserError(`${RUNS_DIR}/${id}.json is not a record itervox-handoff wrote; delete it to start the issue's pipeline afresh`);
+        throw new _build_errors/* UserError */.yo(`${RUNS_DIR}/${id}.json is not a record itervox-handoff wrote; delete it to start the issue's pipeline afresh`);
     }
     return record;
 }
@@ -37657,7 +38373,7 @@ class LocalPort {
     }
     async moveState(issue, from, to) {
         const now = readLocalIssue(this.root, issue.id).state;
-        if (now === null || !sameState(now, from))
+        if (now === null || !(0,lookup/* sameState */.yY)(now, from))
             return { current: now };
         setLocalIssueState(this.root, issue.id, to);
         return { current: to };
@@ -37665,7 +38381,7 @@ class LocalPort {
     async comment(issue, c) {
         // The key rides along as an HTML comment, which the prompt's sanitizer drops.
         const mark = `<!-- ${c.key} -->`;
-        if ((0,external_node_fs_namespaceObject.readFileSync)(localIssuePath(this.root, issue.id), 'utf8').includes(mark))
+        if ((0,external_node_fs_.readFileSync)(localIssuePath(this.root, issue.id), 'utf8').includes(mark))
             return;
         appendLocalComment(this.root, issue.id, {
             author: c.agent ? `${c.agent} (agent)` : RUNNER_AUTHOR,
@@ -37696,14 +38412,14 @@ class LocalPort {
 }
 /** The issue's state as WORKFLOW.md spells it; a missing or unknown one is the user's to fix. */
 function checkedState(config, id, state) {
-    const states = knownStates(config);
+    const states = (0,load/* knownStates */.uv)(config);
     if (!state) {
-        throw new errors_UserError(`${id} has no state; add "state: ${states[0] ?? 'Todo'}" to the front matter of its issue file`);
+        throw new _build_errors/* UserError */.yo(`${id} has no state; add "state: ${states[0] ?? 'Todo'}" to the front matter of its issue file`);
     }
-    const known = states.find((s) => sameState(s, state));
+    const known = states.find((s) => (0,lookup/* sameState */.yY)(s, state));
     if (!known) {
-        const hint = didYouMean(state, states) || `; the states are ${states.join(', ')}`;
-        throw new errors_UserError(`${id} is in "${state}", which is not a state of ${config.file}${hint}`);
+        const hint = (0,did_you_mean/* didYouMean */.au)(state, states) || `; the states are ${states.join(', ')}`;
+        throw new _build_errors/* UserError */.yo(`${id} is in "${state}", which is not a state of ${config.file}${hint}`);
     }
     return known;
 }
@@ -37742,7 +38458,7 @@ async function checkoutIssueBranch(root, id, base) {
  */
 async function baseBranchOf(root, configured) {
     if (!(await resolveCommit(root, 'HEAD'))) {
-        throw new errors_UserError('the repository has no commit yet; commit WORKFLOW.md and the profile files first');
+        throw new _build_errors/* UserError */.yo('the repository has no commit yet; commit WORKFLOW.md and the profile files first');
     }
     if (configured)
         return validateBranchName(configured);
@@ -37762,7 +38478,7 @@ async function baseBranchOf(root, configured) {
         if (name && (await resolveCommit(root, `refs/heads/${name}`)))
             return name;
     }
-    throw new errors_UserError('cannot tell which branch is the base of issue branches here (no main or master); name it in WORKFLOW.md as workspace.base_branch');
+    throw new _build_errors/* UserError */.yo('cannot tell which branch is the base of issue branches here (no main or master); name it in WORKFLOW.md as workspace.base_branch');
 }
 /** Where `head` left the base branch, for the handoffs the stage at `head` may show. */
 async function localForkPoint(root, head, branch, base) {
@@ -37774,7 +38490,7 @@ async function baseCommit(root, base) {
     const sha = await resolveCommit(root, `refs/heads/${base}`);
     if (sha)
         return sha;
-    throw new errors_UserError(`the base branch "${base}" is not a branch of this repository (or has no commit yet); create it or set workspace.base_branch in WORKFLOW.md`);
+    throw new _build_errors/* UserError */.yo(`the base branch "${base}" is not a branch of this repository (or has no commit yet); create it or set workspace.base_branch in WORKFLOW.md`);
 }
 /** The checked-out branch, or null when HEAD is detached. */
 async function currentBranch(root) {
@@ -37789,7 +38505,7 @@ async function checkout(root, args, branch) {
         if (!(err instanceof git_errors_GitError))
             throw err;
         const said = err.stderr.trim().split('\n')[0] ?? '';
-        throw new errors_UserError(`cannot check out ${branch}: ${said}`);
+        throw new _build_errors/* UserError */.yo(`cannot check out ${branch}: ${said}`);
     }
 }
 /**
@@ -37815,7 +38531,7 @@ async function assertCleanWorktree(root) {
     if (dirty.length === 0)
         return;
     const shown = dirty.slice(0, 3).join(', ') + (dirty.length > 3 ? ` and ${dirty.length - 3} more` : '');
-    throw new errors_UserError(`the working tree has uncommitted changes (${shown}); commit or stash them first, because a stage commits or discards whatever it finds`);
+    throw new _build_errors/* UserError */.yo(`the working tree has uncommitted changes (${shown}); commit or stash them first, because a stage commits or discards whatever it finds`);
 }
 /**
  * After a stage: the tree was clean before it, so whatever it left that its commit does not hold
@@ -37841,14 +38557,14 @@ async function discardUncommitted(root) {
 // outright (SIGKILL, a closed laptop) leaves it behind, and the next run finishes the job the
 // post step does in CI, so nobody has to clean up by hand.
 function pointerPath(root, id) {
-    return (0,external_node_path_namespaceObject.join)(root, RUNS_DIR, `${id}.stage`);
+    return (0,external_node_path_.join)(root, RUNS_DIR, `${id}.stage`);
 }
 function markStageRunning(root, id, workDir) {
     ensureRunsDir(root);
-    (0,external_node_fs_namespaceObject.writeFileSync)(pointerPath(root, id), workDir);
+    (0,external_node_fs_.writeFileSync)(pointerPath(root, id), workDir);
 }
 function markStageOver(root, id) {
-    (0,external_node_fs_namespaceObject.rmSync)(pointerPath(root, id), { force: true });
+    (0,external_node_fs_.rmSync)(pointerPath(root, id), { force: true });
 }
 /**
  * Ends what an interrupted run left: its agent, if still alive, and its files, committed as
@@ -37858,7 +38574,7 @@ function markStageOver(root, id) {
 async function finishInterruptedStage(root, id) {
     let workDir;
     try {
-        workDir = (0,external_node_fs_namespaceObject.readFileSync)(pointerPath(root, id), 'utf8').trim();
+        workDir = (0,external_node_fs_.readFileSync)(pointerPath(root, id), 'utf8').trim();
     }
     catch {
         return null;
@@ -37900,14 +38616,14 @@ async function withIssueFileSetAside(root, id, baseSha, stage) {
     const path = localIssuePath(root, id);
     const saved = savedIssuePath(root, id);
     ensureRunsDir(root);
-    (0,external_node_fs_namespaceObject.writeFileSync)(saved, readCappedFile(path, LOCAL_ISSUE_MAX_BYTES, `${LOCAL_ISSUES_DIR}/${id}.md`));
+    (0,external_node_fs_.writeFileSync)(saved, (0,read_capped/* readCappedFile */.yB)(path, LOCAL_ISSUE_MAX_BYTES, `${LOCAL_ISSUES_DIR}/${id}.md`));
     const base = await gitBytes(root, ['cat-file', 'blob', `${baseSha}:${LOCAL_ISSUES_DIR}/${id}.md`], {
         okCodes: [128]
     });
     if (base.code === 0)
-        (0,external_node_fs_namespaceObject.writeFileSync)(path, base.stdout);
+        (0,external_node_fs_.writeFileSync)(path, base.stdout);
     else
-        (0,external_node_fs_namespaceObject.rmSync)(path, { force: true });
+        (0,external_node_fs_.rmSync)(path, { force: true });
     try {
         return await stage();
     }
@@ -37919,15 +38635,15 @@ async function withIssueFileSetAside(root, id, baseSha, stage) {
 function recoverIssueFile(root, id) {
     const path = localIssuePath(root, id);
     const saved = savedIssuePath(root, id);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(saved))
+    if (!(0,external_node_fs_.existsSync)(saved))
         return false;
     issue_guard_putBack(saved, path);
     return true;
 }
 function issue_guard_putBack(saved, path) {
     // The agent may have removed the whole folder.
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    (0,external_node_fs_namespaceObject.renameSync)(saved, path);
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+    (0,external_node_fs_.renameSync)(saved, path);
 }
 
 ;// CONCATENATED MODULE: ./.build/git/committed-file.js
@@ -38118,22 +38834,22 @@ async function runLocalStep(o, trustedCommit) {
     const tracker = new LocalPort(root, config);
     const issue = await tracker.getIssue(id);
     const state = issue.state;
-    const automation = findAutomation(config, state);
+    const automation = (0,load/* findAutomation */.B2)(config, state);
     if (!automation) {
-        const end = sameState(state, config.tracker.completionState ?? '')
+        const end = (0,lookup/* sameState */.yY)(state, config.tracker.completionState ?? '')
             ? ': the pipeline is done'
             : '';
         return idleStep(o, `"${state}" starts no automation${end}`, state);
     }
     const waiting = readLocalRecord(root, id).waiting;
-    if (!o.reply && waiting && sameState(waiting.state, state)) {
+    if (!o.reply && waiting && (0,lookup/* sameState */.yY)(waiting.state, state)) {
         return idleStep(o, `the ${waiting.profile} stage waits for an answer: run itervox-handoff run --issue ${id} --reply "..."`, state, waiting.question);
     }
     // A person's answer is a comment on the issue, as it would be on GitHub.
     if (o.reply)
         appendLocalComment(root, id, { author: o.reply.author, body: o.reply.body });
     const startedAt = new Date();
-    const workDir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), `itervox-handoff-${id}-`));
+    const workDir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), `itervox-handoff-${id}-`));
     let start;
     markStageRunning(root, id, workDir);
     const workspace = new LocalWorkspace({
@@ -38177,7 +38893,7 @@ async function runLocalStep(o, trustedCommit) {
     catch (err) {
         // Its agent could not start: the folder is empty, and nothing is left to recover.
         if (err instanceof CommandUnavailableError) {
-            (0,external_node_fs_namespaceObject.rmSync)(workDir, { recursive: true, force: true });
+            (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true });
             await workspace.dropUnusedBranch(was);
         }
         throw err;
@@ -38186,14 +38902,14 @@ async function runLocalStep(o, trustedCommit) {
         markStageOver(root, id);
     }
     if (!start || !r.next) {
-        (0,external_node_fs_namespaceObject.rmSync)(workDir, { recursive: true, force: true });
+        (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true });
         return idleStep(o, r.reason, state);
     }
     if (r.failure)
-        throw new errors_UserError(r.failure);
+        throw new _build_errors/* UserError */.yo(r.failure);
     const succeeded = r.outcome === 'succeeded';
     if (succeeded)
-        (0,external_node_fs_namespaceObject.rmSync)(workDir, { recursive: true, force: true });
+        (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true });
     return {
         stage: {
             ...start,
@@ -38209,7 +38925,7 @@ async function runLocalStep(o, trustedCommit) {
             refused: r.refused,
             // Which file or comment had a secret kept out of it, and of which kind.
             warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-            ...(succeeded ? {} : { logPath: (0,external_node_path_namespaceObject.join)(workDir, 'agent.log') })
+            ...(succeeded ? {} : { logPath: (0,external_node_path_.join)(workDir, 'agent.log') })
         }
     };
 }
@@ -38224,7 +38940,7 @@ function summaryOf(r) {
 async function idleStep(o, reason, state, question) {
     // A reply is for a waiting stage; with no stage to resume it is a mistake, not a no-op.
     if (o.reply)
-        throw new errors_UserError(`--reply: ${reason}`);
+        throw new _build_errors/* UserError */.yo(`--reply: ${reason}`);
     return {
         idle: question === undefined ? { reason } : { reason, question },
         state,
@@ -38243,7 +38959,7 @@ function idleAfter(next) {
         case 'retry':
         case 'review':
         case 'rework':
-            return { reason: effects_describe(next) };
+            return { reason: describe(next) };
     }
 }
 
@@ -38323,7 +39039,7 @@ class StageProgress {
     }
     draw(s) {
         const spin = SPINNER[this.frame++ % SPINNER.length];
-        const line = `${spin} ${stageName(s)} · ${duration_formatDuration(Date.now() - this.startedAt, { tenths: true })}`;
+        const line = `${spin} ${stageName(s)} · ${(0,duration/* formatDuration */.a)(Date.now() - this.startedAt, { tenths: true })}`;
         // A pseudo-terminal without a size reports 0 columns.
         const width = Math.max(20, (this.out.columns || 80) - 1);
         this.out.write(`\r\x1b[2K${line.slice(0, width)}`);
@@ -38346,7 +39062,7 @@ function stageLine(s, colour) {
     const mark = colour ? `${COLOURS[hue]}${sign}${RESET}` : sign;
     const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`;
     const file = s.handoffPath ? `\n    ${s.handoffPath}` : '';
-    return `${mark} ${stageName(s)} · ${what} · ${duration_formatDuration(s.durationMs, { tenths: true })} · ${s.summary}${file}`;
+    return `${mark} ${stageName(s)} · ${what} · ${(0,duration/* formatDuration */.a)(s.durationMs, { tenths: true })} · ${s.summary}${file}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/scaffold.js
@@ -38624,7 +39340,7 @@ const demoCommand = {
                 throw new UsageError('demo: --fail-at works with the scripted agent only; leave out --agent', 'demo');
             const found = resolveCommand(agent, process.cwd(), process.env.PATH, agent);
             if ('error' in found) {
-                throw new errors_UserError(`demo: --agent ${agent}: ${agent} is not installed (not found on PATH)`);
+                throw new _build_errors/* UserError */.yo(`demo: --agent ${agent}: ${agent} is not installed (not found on PATH)`);
             }
         }
         const root = demoDir(stringOpt(values.dir));
@@ -38666,13 +39382,13 @@ const demoCommand = {
 /** A new temporary folder, or the one given if it is new or empty. */
 function demoDir(dir) {
     if (!dir)
-        return (0,external_node_fs_namespaceObject.realpathSync)((0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'itervox-handoff-demo-')));
-    const path = (0,external_node_path_namespaceObject.resolve)(dir);
-    if ((0,external_node_fs_namespaceObject.existsSync)(path) && (0,external_node_fs_namespaceObject.readdirSync)(path).length > 0) {
-        throw new errors_UserError(`demo: --dir ${dir} is not empty; give a new or empty folder`);
+        return (0,external_node_fs_.realpathSync)((0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'itervox-handoff-demo-')));
+    const path = (0,external_node_path_.resolve)(dir);
+    if ((0,external_node_fs_.existsSync)(path) && (0,external_node_fs_.readdirSync)(path).length > 0) {
+        throw new _build_errors/* UserError */.yo(`demo: --dir ${dir} is not empty; give a new or empty folder`);
     }
-    (0,external_node_fs_namespaceObject.mkdirSync)(path, { recursive: true });
-    return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    (0,external_node_fs_.mkdirSync)(path, { recursive: true });
+    return (0,external_node_fs_.realpathSync)(path);
 }
 /** The sample project, its pipeline and issue, committed on `main`. */
 async function setUp(root, agent) {
@@ -38690,7 +39406,7 @@ async function setUp(root, agent) {
         writeFile(root, f.path, f.text);
     if (!agent) {
         writeFile(root, AGENT_SCRIPT, agentScript());
-        (0,external_node_fs_namespaceObject.chmodSync)((0,external_node_path_namespaceObject.join)(root, AGENT_SCRIPT), 0o755);
+        (0,external_node_fs_.chmodSync)((0,external_node_path_.join)(root, AGENT_SCRIPT), 0o755);
     }
     await ensureGitignore(root);
     createLocalIssue(root, ISSUE_ID, ISSUE);
@@ -38698,25 +39414,25 @@ async function setUp(root, agent) {
     await git_git(root, ['commit', '--quiet', '--no-gpg-sign', '-m', 'Set up the demo project and its pipeline'], {
         env: IDENTITY
     });
-    return loadWorkflowFile((0,external_node_path_namespaceObject.join)(root, 'WORKFLOW.md'), process.env).config;
+    return (0,load/* loadWorkflowFile */.md)((0,external_node_path_.join)(root, 'WORKFLOW.md'), process.env).config;
 }
 /** A wrapper that runs this very CLI as the scripted agent, whatever the paths hold. */
 function agentScript() {
     const entry = process.argv[1];
-    if (!entry || !(0,external_node_fs_namespaceObject.existsSync)(entry))
+    if (!entry || !(0,external_node_fs_.existsSync)(entry))
         throw new Error('cannot find the running itervox-handoff script');
     const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
     return [
         '#!/bin/sh',
         "# The itervox-handoff demo's scripted agent.",
-        `exec ${quote(process.execPath)} ${quote((0,external_node_fs_namespaceObject.realpathSync)(entry))} __demo-agent`,
+        `exec ${quote(process.execPath)} ${quote((0,external_node_fs_.realpathSync)(entry))} __demo-agent`,
         ''
     ].join('\n');
 }
 function writeFile(root, path, text) {
-    const full = (0,external_node_path_namespaceObject.join)(root, path);
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(full), { recursive: true });
-    (0,external_node_fs_namespaceObject.writeFileSync)(full, text);
+    const full = (0,external_node_path_.join)(root, path);
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(full), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(full, text);
 }
 async function trailOf(root, r, config) {
     const stages = [];
@@ -38743,7 +39459,7 @@ async function trailOf(root, r, config) {
         stages,
         comments: readLocalIssue(root, ISSUE_ID).comments,
         commits: log.split('\n').filter(Boolean),
-        diagram: pipelineDiagram(config, r.state)
+        diagram: (0,status_view/* pipelineDiagram */.qi)(config, r.state)
     };
 }
 function printTrail(out, t) {
@@ -38754,7 +39470,7 @@ function printTrail(out, t) {
         .join('\n');
     out.write(`\nThe trail, on branch ${t.branch ?? '(none)'}:\n`);
     t.stages.forEach((s, i) => {
-        out.write(`\n${i + 1}. ${stageName(s)} · ${s.outcome}${s.outcome === 'succeeded' ? '' : ` (${s.reason})`} · ${duration_formatDuration(s.durationMs, { tenths: true })}\n` +
+        out.write(`\n${i + 1}. ${stageName(s)} · ${s.outcome}${s.outcome === 'succeeded' ? '' : ` (${s.reason})`} · ${(0,duration/* formatDuration */.a)(s.durationMs, { tenths: true })}\n` +
             `   deliverable: ${s.handoffPath ?? 'none'}\n` +
             `   then: ${s.summary}\n`);
         if (s.deliverable !== null)
@@ -38771,16 +39487,10 @@ function printTrail(out, t) {
     out.write(`\nLook around: cd ${t.repository} && git log --stat ${t.branch ?? ''}\n`);
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/names.js
-// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
-// workflows already written (their `if:` filters and `repository_dispatch` types name them).
-/** The repository_dispatch type that starts a stage. */
-const DISPATCH_TYPE = 'itervox-handoff';
-/** Set while a stage waits for a person's reply. */
-const NEEDS_INPUT_LABEL = 'needs-input';
-/** Set when the pipeline stopped and has no failed state to move the issue to. */
-const NEEDS_ATTENTION_LABEL = 'needs-attention';
-
+// EXTERNAL MODULE: ./.build/pipeline/names.js
+var names = __nccwpck_require__(9641);
+// EXTERNAL MODULE: ./.build/pipeline/job-timeout.js
+var job_timeout = __nccwpck_require__(8696);
 ;// CONCATENATED MODULE: ./.build/agent/cli-versions.js
 // The agent CLIs' npm packages at the versions the contract suite (npm run test:contract) runs
 // each preset against. Workflows that `init` writes install these versions, so a user's
@@ -38798,9 +39508,12 @@ const AGENT_CLI_VERSIONS = {
 
 
 
+
 const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml';
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1';
+/** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
+const RECONCILE_CRON = '*/15 * * * *';
 // The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
 // OPENAI_API_KEY it sends no key at all).
 const AGENT_SECRETS = {
@@ -38808,8 +39521,6 @@ const AGENT_SECRETS = {
     codex: 'CODEX_API_KEY',
     gemini: 'GEMINI_API_KEY'
 };
-// Above the agent's own deadline, so the action can still commit a partial and report.
-const JOB_OVERHEAD_MINUTES = 15;
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
  * example workflow: one job per stage, started by a label that starts an automation, a
@@ -38821,7 +39532,7 @@ function actionsWorkflow(config) {
     // A JSON array inside a single-quoted expression string, where a quote is written twice.
     const labels = JSON.stringify(startStates(config)).replace(/'/g, "''");
     const clis = agentClis(config);
-    const minutes = Math.ceil(config.agent.turnTimeoutMs / 60_000);
+    const minutes = (0,job_timeout/* stageJobMinutes */.$)(config);
     const lines = [
         '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
         "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
@@ -38835,7 +39546,7 @@ function actionsWorkflow(config) {
         "  # The same for a pull request; the stage works on the pull request's branch.",
         '  pull_request:',
         '    types: [labeled]',
-        `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`).`,
+        `  # A person answers a stage that asked for input (the issue carries \`${names/* NEEDS_INPUT_LABEL */.wv}\`).`,
         '  issue_comment:',
         '    types: [created]',
         '  # Start or rerun a stage by hand from the Actions tab.',
@@ -38852,7 +39563,11 @@ function actionsWorkflow(config) {
         '  # The action starts the next stage this way: labels changed with GITHUB_TOKEN start no',
         '  # workflow, but a repository_dispatch does.',
         '  repository_dispatch:',
-        `    types: [${DISPATCH_TYPE}]`,
+        `    types: [${names/* DISPATCH_TYPE */.wb}]`,
+        '  # Every 15 minutes (best effort: GitHub may run it late, or skip it under load), the',
+        '  # reconcile job starts what an event missed.',
+        '  schedule:',
+        `    - cron: '${RECONCILE_CRON}'`,
         '',
         '# The job token may push the issue branch, send the dispatch, open the pull request, and',
         '# change labels and comments. Nothing else.',
@@ -38872,7 +39587,7 @@ function actionsWorkflow(config) {
         '        github.event.pull_request.head.repo.full_name == github.repository &&',
         `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
         "      (github.event_name == 'issue_comment' &&",
-        `        contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') &&`,
+        `        contains(github.event.issue.labels.*.name, '${names/* NEEDS_INPUT_LABEL */.wv}') &&`,
         // Only people who can have write access queue a job: an outsider's comment would
         // otherwise replace a pending job of this issue's concurrency group.
         `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,
@@ -38884,8 +39599,8 @@ function actionsWorkflow(config) {
         '    concurrency:',
         '      group: itervox-${{ github.event.issue.number || github.event.pull_request.number || github.event.client_payload.issue || inputs.issue }}',
         '      cancel-in-progress: false',
-        `    # agent.turn_timeout_ms (${minutes} minutes) and time to commit what the agent left.`,
-        `    timeout-minutes: ${minutes + JOB_OVERHEAD_MINUTES}`,
+        `    # agent.turn_timeout_ms (${minutes.agent} minutes) and time to commit what the agent left.`,
+        `    timeout-minutes: ${minutes.job}`,
         '    steps:',
         '      # The action fetches the issue branch and pushes with its own token; no credential',
         '      # is left in .git for the agent to find.',
@@ -38920,9 +39635,32 @@ function actionsWorkflow(config) {
         '          issue: ${{ inputs.issue || github.event.client_payload.issue }}',
         '          state: ${{ inputs.state || github.event.client_payload.state }}',
         '          chain: dispatch',
+        '',
+        ...reconcileJob(),
         ''
     ];
     return lines.join('\n');
+}
+/**
+ * The scheduled job: no agent, no checkout, a few requests per issue in a state that starts a
+ * stage. It starts, once each, the stages a lost label event or wake-up left unstarted.
+ */
+function reconcileJob() {
+    return [
+        '  reconcile:',
+        "    if: github.event_name == 'schedule'",
+        '    runs-on: ubuntu-latest',
+        '    # One reconcile at a time; an overlapping one would still start each stage once.',
+        '    concurrency:',
+        '      group: itervox-reconcile',
+        '      cancel-in-progress: false',
+        '    timeout-minutes: 10',
+        '    steps:',
+        '      - name: Start the stages events missed',
+        `        uses: ${ACTION_REF}`,
+        '        with:',
+        '          mode: reconcile'
+    ];
 }
 // The label list of a job's `if:`, as actionsWorkflow writes it.
 const LABEL_LIST = /contains\(fromJSON\('((?:[^']|'')*)'\),\s*github\.event\.label\.name\)/g;
@@ -38946,8 +39684,8 @@ function labelListProblems(text, config) {
             out.push({ line, message: 'the label list is not a JSON array of strings', error: true });
             continue;
         }
-        const missing = wanted.filter((w) => !listed.some((l) => sameState(l, w)));
-        const extra = listed.filter((l) => !wanted.some((w) => sameState(l, w)));
+        const missing = wanted.filter((w) => !listed.some((l) => (0,lookup/* sameState */.yY)(l, w)));
+        const extra = listed.filter((l) => !wanted.some((w) => (0,lookup/* sameState */.yY)(l, w)));
         const redo = 'delete the file and run itervox-handoff init again, or edit the list';
         if (missing.length > 0) {
             out.push({
@@ -38973,7 +39711,7 @@ function startStates(config) {
         if (!a.enabled || !config.agent.profiles[a.profile]?.enabled)
             continue;
         for (const s of a.states) {
-            if (!out.some((o) => sameState(o, s)))
+            if (!out.some((o) => (0,lookup/* sameState */.yY)(o, s)))
                 out.push(s);
         }
     }
@@ -38992,7 +39730,7 @@ function agentClis(config) {
         if (!p.enabled)
             continue;
         const command = p.argv[0] ?? '';
-        const name = (0,external_node_path_namespaceObject.basename)(command);
+        const name = (0,external_node_path_.basename)(command);
         if (Object.hasOwn(AGENT_SECRETS, name)) {
             const { pkg, version } = AGENT_CLI_VERSIONS[name];
             packages.add(`${pkg}@${version}`);
@@ -39072,20 +39810,20 @@ const initCommand = {
         const force = values.force === true;
         const files = scaffoldFiles({ tracker, command: 'claude', implementerPaths: ['**'] });
         for (const f of files)
-            init_report(place(root, f, force), f.path);
+            report(place(root, f, force), f.path);
         // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
         const config = loadKeptWorkflow(root);
         if (tracker === 'github') {
             const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) };
             const what = place(root, file, force);
-            init_report(what, file.path);
-            if (what === 'kept' && !holdsText((0,external_node_path_namespaceObject.join)(root, file.path), file.text)) {
+            report(what, file.path);
+            if (what === 'kept' && !holdsText((0,external_node_path_.join)(root, file.path), file.text)) {
                 process.stderr.write(`note: ${file.path} differs from what WORKFLOW.md calls for; run itervox-handoff init --workflow-only to rewrite it\n`);
             }
         }
-        init_report(await ensureGitignore(root), '.gitignore');
+        report(await ensureGitignore(root), '.gitignore');
         if (tracker === 'local')
-            init_report(issuesFolder(root), `${LOCAL_ISSUES_DIR}/`);
+            report(issuesFolder(root), `${LOCAL_ISSUES_DIR}/`);
         await warnIgnored(root, tracker === 'github' ? [WORKFLOW, ACTIONS_WORKFLOW_PATH] : [WORKFLOW]);
         const secrets = agentSecrets(config);
         const secret = secrets.length
@@ -39100,30 +39838,30 @@ const initCommand = {
     }
 };
 const WORKFLOW = 'WORKFLOW.md';
-function init_report(what, path) {
+function report(what, path) {
     process.stdout.write(`${what.padEnd(10)}${path}\n`);
 }
 /** WORKFLOW.md at the root, as it is now; its warnings go to stderr. */
 function loadKeptWorkflow(root) {
-    const workflowFile = (0,external_node_path_namespaceObject.relative)(process.cwd(), (0,external_node_path_namespaceObject.join)(root, WORKFLOW)) || WORKFLOW;
-    const { config, warnings } = loadWorkflowFile(workflowFile, loadingEnv(readWorkflowText(workflowFile)));
+    const workflowFile = (0,external_node_path_.relative)(process.cwd(), (0,external_node_path_.join)(root, WORKFLOW)) || WORKFLOW;
+    const { config, warnings } = (0,load/* loadWorkflowFile */.md)(workflowFile, loadingEnv((0,load/* readWorkflowText */.xb)(workflowFile)));
     for (const w of warnings)
-        process.stderr.write(formatWarning(w) + '\n');
+        process.stderr.write((0,load/* formatWarning */.W3)(w) + '\n');
     return config;
 }
 /** `init --workflow-only`: the GitHub workflow made again from WORKFLOW.md, nothing else. */
 async function writeActionsWorkflowOnly(root) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(root, WORKFLOW))) {
-        throw new errors_UserError(`no ${WORKFLOW} at the repository root ${root}; run itervox-handoff init first`);
+    if (!(0,external_node_fs_.existsSync)((0,external_node_path_.join)(root, WORKFLOW))) {
+        throw new _build_errors/* UserError */.yo(`no ${WORKFLOW} at the repository root ${root}; run itervox-handoff init first`);
     }
     const config = loadKeptWorkflow(root);
     if (config.tracker.kind !== 'github') {
-        throw new errors_UserError(`${WORKFLOW} uses the ${config.tracker.kind} tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github`, { file: WORKFLOW });
+        throw new _build_errors/* UserError */.yo(`${WORKFLOW} uses the ${config.tracker.kind} tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github`, { file: WORKFLOW });
     }
     const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) };
-    const path = (0,external_node_path_namespaceObject.join)(root, file.path);
-    const same = (0,external_node_fs_namespaceObject.existsSync)(path) && (0,external_node_fs_namespaceObject.statSync)(path).isFile() && holdsText(path, file.text);
-    init_report(same ? 'unchanged' : place(root, file, true), file.path);
+    const path = (0,external_node_path_.join)(root, file.path);
+    const same = (0,external_node_fs_.existsSync)(path) && (0,external_node_fs_.statSync)(path).isFile() && holdsText(path, file.text);
+    report(same ? 'unchanged' : place(root, file, true), file.path);
     await warnIgnored(root, [ACTIONS_WORKFLOW_PATH]);
     if (!same)
         process.stdout.write(`\nNext: commit ${file.path}.\n`);
@@ -39132,7 +39870,7 @@ async function writeActionsWorkflowOnly(root) {
 /** A warning for each file a .gitignore rule would leave out of `git add`. */
 async function warnIgnored(root, paths) {
     for (const hit of await ignoringRules(root, paths)) {
-        const where = formatLocation({ file: hit.source, line: hit.line });
+        const where = (0,_build_errors/* formatLocation */.j$)({ file: hit.source, line: hit.line });
         process.stderr.write(`${where}: warning: the rule "${hit.pattern}" ignores ${hit.path}, so git add leaves it out; remove the rule, or add "!/${hit.path}" after it\n`);
     }
 }
@@ -39143,33 +39881,33 @@ function startState(config) {
 }
 /** Writes the file unless it exists (or with --force); says what it did. */
 function place(root, f, force) {
-    const path = (0,external_node_path_namespaceObject.join)(root, f.path);
-    const exists = (0,external_node_fs_namespaceObject.existsSync)(path);
+    const path = (0,external_node_path_.join)(root, f.path);
+    const exists = (0,external_node_fs_.existsSync)(path);
     if (exists && !force)
         return 'kept';
     // Writing would block on a FIFO, or land in a device.
-    if (exists && !(0,external_node_fs_namespaceObject.statSync)(path).isFile()) {
-        throw new errors_UserError(`${f.path} is not a regular file; remove it, then run init again`);
+    if (exists && !(0,external_node_fs_.statSync)(path).isFile()) {
+        throw new _build_errors/* UserError */.yo(`${f.path} is not a regular file; remove it, then run init again`);
     }
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    (0,external_node_fs_namespaceObject.writeFileSync)(path, f.text);
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(path, f.text);
     return exists ? 'rewritten' : 'created';
 }
 /** Where the local tracker's issue files go; git keeps no empty folder, so init makes it. */
 function issuesFolder(root) {
-    const path = (0,external_node_path_namespaceObject.join)(root, LOCAL_ISSUES_DIR);
-    if ((0,external_node_fs_namespaceObject.existsSync)(path))
+    const path = (0,external_node_path_.join)(root, LOCAL_ISSUES_DIR);
+    if ((0,external_node_fs_.existsSync)(path))
         return 'kept';
-    (0,external_node_fs_namespaceObject.mkdirSync)(path, { recursive: true });
+    (0,external_node_fs_.mkdirSync)(path, { recursive: true });
     return 'created';
 }
 /** Whether the file at `path` holds exactly `text`; anything longer simply does not. */
 function holdsText(path, text) {
     try {
-        return readCappedText(path, Buffer.byteLength(text)) === text;
+        return (0,read_capped/* readCappedText */.h5)(path, Buffer.byteLength(text)) === text;
     }
     catch (e) {
-        if (e instanceof FileRefused && e.reason === 'too-large')
+        if (e instanceof read_capped/* FileRefused */.rV && e.reason === 'too-large')
             return false;
         throw e;
     }
@@ -39213,7 +39951,7 @@ function restClient(apiUrl, token, repo, command) {
             }
             catch (e) {
                 const cause = e.cause?.code ?? e.message;
-                throw new errors_UserError(`${command}: cannot reach the GitHub API at ${root} (${cause}); check your connection, or GITHUB_API_URL`);
+                throw new _build_errors/* UserError */.yo(`${command}: cannot reach the GitHub API at ${root} (${cause}); check your connection, or GITHUB_API_URL`);
             }
             const text = await res.text();
             let data;
@@ -39224,16 +39962,36 @@ function restClient(apiUrl, token, repo, command) {
                 data = text;
             }
             if (res.status === 401) {
-                throw new errors_UserError(`${command}: GitHub refused the token (401 ${github_rest_messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`);
+                throw new _build_errors/* UserError */.yo(`${command}: GitHub refused the token (401 ${messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`);
             }
             return { status: res.status, data };
         }
     };
 }
 /** GitHub's `message` in an error answer, or the status text. */
-function github_rest_messageOf(data) {
+function messageOf(data) {
     const message = data?.message;
     return typeof message === 'string' ? message : 'no message';
+}
+
+;// CONCATENATED MODULE: ./.build/cli/origin-repo.js
+
+
+
+/** owner/name from `git remote get-url origin`, in any of GitHub's URL forms. */
+async function originRepo(command) {
+    let url;
+    try {
+        url = (await (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile)('git', ['remote', 'get-url', 'origin'])).stdout.trim();
+    }
+    catch {
+        throw new UsageError(`${command}: no --repo given and no git remote "origin" here; pass --repo OWNER/NAME`, command);
+    }
+    const m = /[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(url);
+    if (!m) {
+        throw new UsageError(`${command}: cannot tell the repository from origin's URL ${url.replace(/\/\/[^@/]*@/, '//')}; pass --repo OWNER/NAME`, command);
+    }
+    return `${m[1]}/${m[2]}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/repo-settings.js
@@ -39304,10 +40062,12 @@ async function workflowPermissions(rest) {
 function unreadable(status, data, what) {
     return {
         verdict: 'check',
-        text: `cannot read ${what} (${status} ${github_rest_messageOf(data)}; it takes admin on the repository): look in ${PAGE}`
+        text: `cannot read ${what} (${status} ${messageOf(data)}; it takes admin on the repository): look in ${PAGE}`
     };
 }
 
+// EXTERNAL MODULE: ./.build/config/disk-files.js
+var disk_files = __nccwpck_require__(2406);
 ;// CONCATENATED MODULE: ./.build/cli/workflow.js
 
 
@@ -39324,41 +40084,40 @@ function findWorkflowFile(given) {
     if (given !== undefined)
         return given;
     const cwd = process.cwd();
-    const top = repoRootOf(cwd);
-    for (let dir = cwd;; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        const path = (0,external_node_path_namespaceObject.join)(dir, WORKFLOW_FILE);
-        if ((0,external_node_fs_namespaceObject.existsSync)(path))
-            return (0,external_node_path_namespaceObject.relative)(cwd, path);
-        if (dir === top || (0,external_node_path_namespaceObject.dirname)(dir) === dir)
+    const top = (0,disk_files/* repoRootOf */.SE)(cwd);
+    for (let dir = cwd;; dir = (0,external_node_path_.dirname)(dir)) {
+        const path = (0,external_node_path_.join)(dir, WORKFLOW_FILE);
+        if ((0,external_node_fs_.existsSync)(path))
+            return (0,external_node_path_.relative)(cwd, path);
+        if (dir === top || (0,external_node_path_.dirname)(dir) === dir)
             break;
     }
     const where = top === cwd ? 'here' : `here or in a folder above, up to ${top}`;
-    throw new errors_UserError(`no ${WORKFLOW_FILE} ${where}; run itervox-handoff init, or pass --workflow FILE`);
+    throw new _build_errors/* UserError */.yo(`no ${WORKFLOW_FILE} ${where}; run itervox-handoff init, or pass --workflow FILE`);
 }
 /** Loads the workflow file for a CLI command; its warnings are the caller's to show. */
 function loadWorkflowChecked(path) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(path)) {
-        throw new errors_UserError(`${path} not found; run itervox-handoff init, or pass --workflow FILE`);
+    if (!(0,external_node_fs_.existsSync)(path)) {
+        throw new _build_errors/* UserError */.yo(`${path} not found; run itervox-handoff init, or pass --workflow FILE`);
     }
     // Profile files are found relative to the workflow file, in its repository: one elsewhere
     // would be checked against files that are not this repository's.
-    const root = repoRootOf(process.cwd());
-    const rel = (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.resolve)(path));
-    if (rel.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(rel)) {
-        throw new errors_UserError(`${path} is outside the repository ${root}; the workflow file must be in it (its profile files are found relative to it): copy it into the repository and pass that path`);
+    const root = (0,disk_files/* repoRootOf */.SE)(process.cwd());
+    const rel = (0,external_node_path_.relative)(root, (0,external_node_path_.resolve)(path));
+    if (rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel)) {
+        throw new _build_errors/* UserError */.yo(`${path} is outside the repository ${root}; the workflow file must be in it (its profile files are found relative to it): copy it into the repository and pass that path`);
     }
-    return loadWorkflowFile(path, process.env);
+    return (0,load/* loadWorkflowFile */.md)(path, process.env);
 }
 /** Loads the workflow file for a CLI command, printing each warning on stderr. */
 function loadWorkflowForCli(path) {
     const { config, warnings } = loadWorkflowChecked(path);
     for (const w of warnings)
-        process.stderr.write(formatWarning(w) + '\n');
+        process.stderr.write((0,load/* formatWarning */.W3)(w) + '\n');
     return config;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/labels.js
-
 
 
 
@@ -39372,7 +40131,7 @@ Usage: itervox-handoff labels [--repo OWNER/NAME] [--dry-run] [--workflow FILE]
 
 Creates the labels a first run needs that the GitHub repository lacks: a label for each state
 of WORKFLOW.md (the states its automations start and move to, the active, completion and
-failed states), and ${NEEDS_INPUT_LABEL} and ${NEEDS_ATTENTION_LABEL}. Prints each label it created and each
+failed states), and ${names/* NEEDS_INPUT_LABEL */.wv} and ${names/* NEEDS_ATTENTION_LABEL */.gO}. Prints each label it created and each
 that already existed. Then checks what it can see of the repository's Actions settings and
 says, one line each, what to change. Exits 1 when a setting must change.
 
@@ -39401,9 +40160,9 @@ const labelsCommand = {
         const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)));
         const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
         if (!token) {
-            throw new errors_UserError('labels: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: write on the repository (e.g. GH_TOKEN=$(gh auth token))');
+            throw new _build_errors/* UserError */.yo('labels: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: write on the repository (e.g. GH_TOKEN=$(gh auth token))');
         }
-        const repo = stringOpt(values.repo) ?? (await originRepo());
+        const repo = stringOpt(values.repo) ?? (await originRepo('labels'));
         if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
             throw new UsageError(`labels: --repo takes OWNER/NAME, not "${repo}"`, 'labels');
         }
@@ -39412,7 +40171,7 @@ const labelsCommand = {
         const dryRun = values['dry-run'] === true;
         const found = await rest.call('GET', '');
         if (found.status !== 200) {
-            throw new errors_UserError(`labels: ${repo} not found, or the token cannot see it (${found.status} ${github_rest_messageOf(found.data)}); check --repo (or git remote origin) and the token's access`);
+            throw new _build_errors/* UserError */.yo(`labels: ${repo} not found, or the token cannot see it (${found.status} ${messageOf(found.data)}); check --repo (or git remote origin) and the token's access`);
         }
         for (const label of pipelineLabels(config)) {
             const what = (await labelExists(rest, label.name))
@@ -39437,9 +40196,9 @@ function pipelineLabels(config) {
         ...config.automations.flatMap((a) => [...a.states, ...(a.moveToState ? [a.moveToState] : [])]),
         ...(tracker.completionState ? [tracker.completionState] : []),
         ...(tracker.failedState ? [tracker.failedState] : [])
-    ].filter((s, i, all) => all.findIndex((o) => sameState(o, s)) === i);
+    ].filter((s, i, all) => all.findIndex((o) => (0,lookup/* sameState */.yY)(o, s)) === i);
     const state = (name) => {
-        const starts = config.automations.some((a) => a.enabled && a.states.some((s) => sameState(s, name)));
+        const starts = config.automations.some((a) => a.enabled && a.states.some((s) => (0,lookup/* sameState */.yY)(s, name)));
         return {
             name,
             color: starts ? '1d76db' : 'c5def5',
@@ -39451,12 +40210,12 @@ function pipelineLabels(config) {
     return [
         ...states.map(state),
         {
-            name: NEEDS_INPUT_LABEL,
+            name: names/* NEEDS_INPUT_LABEL */.wv,
             color: 'fbca04',
             description: 'itervox: a stage asked a question; answer in a comment'
         },
         {
-            name: NEEDS_ATTENTION_LABEL,
+            name: names/* NEEDS_ATTENTION_LABEL */.gO,
             color: 'd93f0b',
             description: 'itervox: the pipeline stopped and needs a person; see the status comment'
         }
@@ -39468,7 +40227,7 @@ async function labelExists(rest, name) {
         return true;
     if (r.status === 404)
         return false;
-    throw new errors_UserError(`labels: cannot read the label "${name}" of ${rest.repo} (${r.status} ${github_rest_messageOf(r.data)})`);
+    throw new _build_errors/* UserError */.yo(`labels: cannot read the label "${name}" of ${rest.repo} (${r.status} ${messageOf(r.data)})`);
 }
 async function createLabel(rest, label) {
     const r = await rest.call('POST', '/labels', label);
@@ -39480,22 +40239,7 @@ async function createLabel(rest, label) {
     const hint = r.status === 403 || r.status === 404
         ? '; the token needs Issues: write (a fine-grained token) or the repo scope (a classic one)'
         : '';
-    throw new errors_UserError(`labels: GitHub refused to create the label "${label.name}" in ${rest.repo} (${r.status} ${github_rest_messageOf(r.data)})${hint}`);
-}
-/** owner/name from `git remote get-url origin`, in any of GitHub's URL forms. */
-async function originRepo() {
-    let url;
-    try {
-        url = (await (0,external_node_util_namespaceObject.promisify)(external_node_child_process_namespaceObject.execFile)('git', ['remote', 'get-url', 'origin'])).stdout.trim();
-    }
-    catch {
-        throw new UsageError('labels: no --repo given and no git remote "origin" here; pass --repo OWNER/NAME', 'labels');
-    }
-    const m = /[:/]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(url);
-    if (!m) {
-        throw new UsageError(`labels: cannot tell the repository from origin's URL ${url.replace(/\/\/[^@/]*@/, '//')}; pass --repo OWNER/NAME`, 'labels');
-    }
-    return `${m[1]}/${m[2]}`;
+    throw new _build_errors/* UserError */.yo(`labels: GitHub refused to create the label "${label.name}" in ${rest.repo} (${r.status} ${messageOf(r.data)})${hint}`);
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/prompt.js
@@ -39560,10 +40304,10 @@ const promptCommand = {
         const config = loadWorkflowForCli(workflowFile);
         const profile = config.agent.profiles[profileName];
         if (!profile)
-            throw unknownProfileError(config, profileName, '--profile');
+            throw (0,lookup/* unknownProfileError */.o5)(config, profileName, '--profile');
         const issueId = stringOpt(values.issue);
         const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE;
-        const automation = automationForProfile(config, profile.name, issue.state);
+        const automation = (0,lookup/* automationForProfile */.Wn)(config, profile.name, issue.state);
         const note = issueId ? await offIssueBranch(root, issue) : null;
         const head = await resolveCommit(root, 'HEAD');
         const stage = await promptForStage({
@@ -39620,6 +40364,77 @@ async function offIssueBranch(root, issue) {
     const here = current ?? 'a detached HEAD';
     return `the prompt shows the handoffs on ${here}, not on ${branch}, the issue's branch; run git switch ${branch} to see its handoffs`;
 }
+
+;// CONCATENATED MODULE: ./.build/cli/reconcile.js
+
+
+
+
+const reconcile_USAGE = `
+Usage: itervox-handoff reconcile [--repo OWNER/NAME] [--dry-run] [--workflow FILE]
+
+Starts every stage the GitHub repository's issues are owed, as the scheduled reconcile job
+does: for each open issue in a state that starts an automation, reads the record in its status
+comment, and when no stage ran for the issue's current entry (a label event that started
+nothing, a lost wake-up, a queued stage), or a decision's effects were never carried out, sends
+the repository_dispatch the pipeline's own wake-up sends. A claim ref in the repository
+(refs/itervox/dispatch/...) makes each wake-up go out once, even when two reconciles overlap.
+Prints one line per issue and a summary of issues looked at, stages started and requests made.
+
+The token comes from GITHUB_TOKEN or GH_TOKEN (e.g. GH_TOKEN=$(gh auth token)); it needs
+Issues: read and Contents: write. GITHUB_API_URL names another API root (GitHub Enterprise
+Server).
+
+Options:
+  --repo OWNER/NAME  the repository (default: the one git remote origin points at)
+  --dry-run          print what would be started; claim and send nothing
+  --workflow FILE    the workflow file (default: the WORKFLOW.md here or in the nearest
+                     folder above, up to the repository's top level)
+  -h, --help         show this help
+`;
+const reconcileCommand = {
+    summary: 'start the stages GitHub issues are owed (lost label events, lost wake-ups)',
+    usage: reconcile_USAGE,
+    async run(argv) {
+        const { values, help } = parseCommandArgs('reconcile', reconcile_USAGE, argv, {
+            repo: { type: 'string' },
+            'dry-run': { type: 'boolean' },
+            workflow: { type: 'string' }
+        });
+        if (help)
+            return 0;
+        const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)));
+        if (config.tracker.kind !== 'github') {
+            throw new _build_errors/* UserError */.yo(`reconcile: tracker.kind is "${config.tracker.kind}"; reconcile starts stages of GitHub issues, so set it to github`);
+        }
+        const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
+        if (!token) {
+            throw new _build_errors/* UserError */.yo('reconcile: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: read and Contents: write on the repository (e.g. GH_TOKEN=$(gh auth token))');
+        }
+        const repo = stringOpt(values.repo) ?? (await originRepo('reconcile'));
+        const [owner, name, ...rest] = repo.split('/');
+        if (!owner || !name || rest.length > 0 || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+            throw new UsageError(`reconcile: --repo takes OWNER/NAME, not "${repo}"`, 'reconcile');
+        }
+        const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
+        const dryRun = values['dry-run'] === true;
+        // Octokit and the refs code are half the CLI's size; only this command needs them, so they
+        // are a chunk of their own, and every other command starts without reading them.
+        const { reconcileRepository, summaryLine } = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(902)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5902));
+        const summary = await reconcileRepository({
+            config,
+            client: { token, apiUrl, userAgent: 'itervox-handoff-cli' },
+            owner,
+            repo: name,
+            serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
+            by: 'cli',
+            dryRun,
+            log: (line) => process.stdout.write(`${line}\n`)
+        });
+        process.stdout.write(`${summaryLine(summary, dryRun)}\n`);
+        return summary.failed > 0 ? 1 : 0;
+    }
+};
 
 ;// CONCATENATED MODULE: ./.build/cli/interrupts.js
 
@@ -39716,7 +40531,7 @@ const runCommand = {
             ran = await withInterrupts((signal) => runLocalPipeline({
                 root,
                 config,
-                workflowPath: (0,external_node_path_namespaceObject.relative)(root, (0,external_node_path_namespaceObject.resolve)(workflowFile)).split('\\').join('/'),
+                workflowPath: (0,external_node_path_.relative)(root, (0,external_node_path_.resolve)(workflowFile)).split('\\').join('/'),
                 issueId,
                 parentEnv: process.env,
                 untilIdle: values['until-idle'] === true,
@@ -39778,6 +40593,8 @@ function localUser() {
     }
 }
 
+// EXTERNAL MODULE: ./.build/config/source-map.js
+var source_map = __nccwpck_require__(4907);
 ;// CONCATENATED MODULE: ./.build/config/state-mentions.js
 
 
@@ -39790,7 +40607,7 @@ const MENTION = /\bmove_state:\s*["']?([^\s"'`{][^"'`\n,;)]*)/g;
  * (`move_state: X`) but WORKFLOW.md does not have: the agent's request would be refused.
  */
 function unknownStateMentions(config) {
-    const known = knownStates(config);
+    const known = (0,lookup/* knownStates */.uv)(config);
     const texts = [];
     for (const p of Object.values(config.agent.profiles)) {
         texts.push({ text: p.soulText, file: p.soulFile, line: 1 });
@@ -39807,10 +40624,10 @@ function unknownStateMentions(config) {
             for (const m of line.matchAll(MENTION)) {
                 // The end of a sentence is not part of the state.
                 const state = m[1].trim().replace(/[.:!?]+$/, '');
-                if (known.some((k) => sameState(k, state)))
+                if (known.some((k) => (0,lookup/* sameState */.yY)(k, state)))
                     continue;
                 out.push({
-                    message: `move_state: ${quoted(state)} names no state of ${config.file}, so an agent that asks for it is refused${didYouMean(state, known) || `; its states are ${known.join(', ')}`}`,
+                    message: `move_state: ${(0,source_map/* quoted */.TL)(state)} names no state of ${config.file}, so an agent that asks for it is refused${(0,did_you_mean/* didYouMean */.au)(state, known) || `; its states are ${known.join(', ')}`}`,
                     location: { file: t.file, line: t.line + i, col: (m.index ?? 0) + 1 }
                 });
             }
@@ -39842,7 +40659,7 @@ async function checkTemplates(config) {
                 return;
             }
             catch (err) {
-                if (!(err instanceof errors_UserError))
+                if (!(err instanceof _build_errors/* UserError */.yo))
                     throw err;
                 found.set(err.format(), err);
                 const defined = err instanceof TemplateError && withVariable(given, err.variable);
@@ -39945,7 +40762,7 @@ function sampleBindings(profile, automation) {
 const WORKFLOW_YML_MAX_BYTES = 256 * 1024;
 /** `file:line:col: warning: message`, as a person reads it. */
 function warningLine(w) {
-    return `${w.location ? `${formatLocation(w.location)}: ` : ''}warning: ${w.message}`;
+    return `${w.location ? `${(0,_build_errors/* formatLocation */.j$)(w.location)}: ` : ''}warning: ${w.message}`;
 }
 /**
  * What `run` and the action will need beyond a WORKFLOW.md that loads: templates that render,
@@ -39976,7 +40793,7 @@ async function preflight(config, root) {
         const names = [first, ...others].map((p) => JSON.stringify(p.name)).join(', ');
         const text = problem.problem.replace(`of profile ${JSON.stringify(first.name)}`, `of profile${others.length > 0 ? 's' : ''} ${names}`);
         if (!problem.missing) {
-            errors.push(new errors_UserError(text, problem.location));
+            errors.push(new _build_errors/* UserError */.yo(text, problem.location));
             continue;
         }
         warnings.push({
@@ -39984,25 +40801,25 @@ async function preflight(config, root) {
             location: problem.location
         });
     }
-    const workflow = (0,external_node_path_namespaceObject.join)(root, ACTIONS_WORKFLOW_PATH);
-    if ((0,external_node_fs_namespaceObject.existsSync)(workflow)) {
-        const shown = (0,external_node_path_namespaceObject.relative)(process.cwd(), workflow) || ACTIONS_WORKFLOW_PATH;
+    const workflow = (0,external_node_path_.join)(root, ACTIONS_WORKFLOW_PATH);
+    if ((0,external_node_fs_.existsSync)(workflow)) {
+        const shown = (0,external_node_path_.relative)(process.cwd(), workflow) || ACTIONS_WORKFLOW_PATH;
         let text;
         try {
-            text = readCappedText(workflow, WORKFLOW_YML_MAX_BYTES);
+            text = (0,read_capped/* readCappedText */.h5)(workflow, WORKFLOW_YML_MAX_BYTES);
         }
         catch (err) {
             return {
                 errors,
                 warnings: [
                     ...warnings,
-                    { message: `not checked: ${messageOf(err)}`, location: { file: shown } }
+                    { message: `not checked: ${(0,_build_errors/* messageOf */.bD)(err)}`, location: { file: shown } }
                 ]
             };
         }
         for (const p of labelListProblems(text, config)) {
             if (p.error)
-                errors.push(new errors_UserError(p.message, { file: shown, line: p.line }));
+                errors.push(new _build_errors/* UserError */.yo(p.message, { file: shown, line: p.line }));
             else
                 warnings.push({ message: p.message, location: { file: shown, line: p.line } });
         }
@@ -40051,12 +40868,12 @@ const validateCommand = {
             return printJson(await validateJson(file));
         const { config, warnings } = loadWorkflowChecked(file);
         for (const w of warnings)
-            process.stderr.write(formatWarning(w) + '\n');
-        const found = await preflight(config, repoRootOf((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.resolve)(file))));
+            process.stderr.write((0,load/* formatWarning */.W3)(w) + '\n');
+        const found = await preflight(config, (0,disk_files/* repoRootOf */.SE)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file))));
         for (const w of found.warnings)
             process.stderr.write(warningLine(w) + '\n');
         if (found.errors.length > 0)
-            throw new UserErrors(found.errors);
+            throw new _build_errors/* UserErrors */.tQ(found.errors);
         const chain = enabledAutomations(config).map((a) => `${a.states.join('|')} → ${a.profile}${a.moveToState ? ` → ${a.moveToState}` : ''}`);
         const profiles = Object.keys(config.agent.profiles);
         process.stdout.write(`${file} is valid: ${profiles.length} profile${profiles.length === 1 ? '' : 's'} (${profiles.join(', ')}), ` +
@@ -40082,12 +40899,12 @@ async function validateJson(file) {
         out.warnings = loaded.warnings.map((w) => problem(w.message, w.location));
     }
     catch (e) {
-        if (!(e instanceof errors_UserError))
+        if (!(e instanceof _build_errors/* UserError */.yo))
             throw e;
-        out.errors = (e instanceof UserErrors ? e.errors : [e]).map((u) => problem(u.message, u.location));
+        out.errors = (e instanceof _build_errors/* UserErrors */.tQ ? e.errors : [e]).map((u) => problem(u.message, u.location));
         return out;
     }
-    const found = await preflight(config, repoRootOf((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.resolve)(file))));
+    const found = await preflight(config, (0,disk_files/* repoRootOf */.SE)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file))));
     out.errors = found.errors.map((u) => problem(u.message, u.location));
     out.warnings.push(...found.warnings.map((w) => problem(w.message, w.location)));
     out.valid = out.errors.length === 0;
@@ -40118,12 +40935,14 @@ function problem(message, at) {
 
 
 
+
 const commands = {
     init: initCommand,
     labels: labelsCommand,
     validate: validateCommand,
     prompt: promptCommand,
     run: runCommand,
+    reconcile: reconcileCommand,
     demo: demoCommand
 };
 // The demo's scripted agent runs as this CLI (see demo.ts); it is no command for people, so it
@@ -40140,14 +40959,14 @@ const PACKAGE_NAME = '@itervox/handoff';
  * dist/cli/index.js, two folders below it, and npm's bin link is followed to it.
  */
 function cliVersion(script = process.argv[1]) {
-    if (!script || !(0,external_node_fs_namespaceObject.existsSync)(script))
+    if (!script || !(0,external_node_fs_.existsSync)(script))
         return undefined;
-    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_fs_namespaceObject.realpathSync)(script));
-    for (let up = 0; up < 3; up++, dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        const path = (0,external_node_path_namespaceObject.join)(dir, 'package.json');
-        if (!(0,external_node_fs_namespaceObject.existsSync)(path))
+    let dir = (0,external_node_path_.dirname)((0,external_node_fs_.realpathSync)(script));
+    for (let up = 0; up < 3; up++, dir = (0,external_node_path_.dirname)(dir)) {
+        const path = (0,external_node_path_.join)(dir, 'package.json');
+        if (!(0,external_node_fs_.existsSync)(path))
             continue;
-        const pkg = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+        const pkg = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
         if (typeof pkg !== 'object' || pkg === null)
             continue;
         const { name, version } = pkg;
@@ -40216,7 +41035,7 @@ function commandNamed(name) {
     if (command)
         return command;
     const visible = Object.keys(commands);
-    const near = closest(name, visible);
+    const near = (0,did_you_mean/* closest */.kp)(name, visible);
     const what = name.startsWith('-') ? `option ${name} before a command` : `command "${name}"`;
     const hint = near === undefined ? `the commands are ${visible.join(', ')}` : `did you mean ${near}?`;
     throw new UsageError(`unknown ${what}; ${hint}`);
@@ -40239,7 +41058,7 @@ main(process.argv.slice(2)).then((code) => {
         process.stderr.write(`${command ? usageLine(command.usage) : cli_USAGE}\n${err.format()}\n`);
         process.exitCode = EXIT_USAGE;
     }
-    else if (err instanceof errors_UserError) {
+    else if (err instanceof _build_errors/* UserError */.yo) {
         process.stderr.write(err.format() + '\n');
         process.exitCode = EXIT_FAILURE;
     }

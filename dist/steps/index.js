@@ -50385,6 +50385,10 @@ function readSettings(env = process.env) {
     // Masks the token and the form git sends it in, wherever either would be printed.
     core_setSecret(token);
     core_setSecret(Buffer.from(`x-access-token:${token}`).toString('base64'));
+    const mode = getInput('mode') || 'stage';
+    if (mode !== 'stage' && mode !== 'reconcile') {
+        throw new errors_UserError(`input mode is "${mode}"; use stage or reconcile`);
+    }
     const chain = getInput('chain') || 'dispatch';
     if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
         throw new errors_UserError(`input chain is "${chain}"; use dispatch, label or none`);
@@ -50411,6 +50415,7 @@ function readSettings(env = process.env) {
     const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com';
     const runId = env.GITHUB_RUN_ID || '0';
     return {
+        mode,
         token,
         workflowFile: getInput('workflow-file') || 'WORKFLOW.md',
         issue: getInput('issue') || undefined,
@@ -50434,7 +50439,8 @@ function readSettings(env = process.env) {
         runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
         runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
         runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
-        actor: env.GITHUB_ACTOR || ''
+        actor: env.GITHUB_ACTOR || '',
+        ref: env.GITHUB_REF || ''
     };
 }
 function booleanInput(name) {
@@ -60150,1798 +60156,6 @@ function isUnfinished(outcome) {
     return UNFINISHED.has(outcome);
 }
 
-;// CONCATENATED MODULE: ./.build/files/read-capped.js
-
-
-/** A user's file that cannot be used as it is; the message says what to change. */
-class read_capped_FileRefused extends errors_UserError {
-    reason;
-    code;
-    constructor(message, reason, file, 
-    /** The system error code, when the system refused. */
-    code) {
-        super(message, { file });
-        this.reason = reason;
-        this.code = code;
-        this.name = 'FileRefused';
-    }
-}
-// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
-// nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
-// neither flag.
-const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0) | (external_node_fs_namespaceObject.constants.O_NOCTTY ?? 0);
-const CHUNK = 64 * 1024;
-/**
- * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
- * reading, a FIFO, device, socket or directory, and refusing a file longer than `maxBytes`,
- * even one that grows while it is read. `display` names the file in messages.
- */
-function readCappedFile(path, maxBytes, display = path) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, OPEN_FLAGS);
-    }
-    catch (e) {
-        throw systemRefusal(e, display);
-    }
-    try {
-        // fstat the descriptor, not the path: what was opened is what is judged.
-        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!st.isFile()) {
-            throw new read_capped_FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
-        }
-        if (st.size > maxBytes)
-            throw tooLarge(maxBytes, display);
-        // Read to the end rather than trusting st.size: a file can grow after fstat.
-        const chunks = [];
-        let total = 0;
-        for (;;) {
-            const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
-            if (n === 0)
-                break;
-            chunks.push(buf.subarray(0, n));
-            total += n;
-            if (total > maxBytes)
-                throw tooLarge(maxBytes, display);
-        }
-        return Buffer.concat(chunks, total);
-    }
-    catch (e) {
-        throw e instanceof read_capped_FileRefused ? e : systemRefusal(e, display);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
-function read_capped_readCappedText(path, maxBytes, display = path) {
-    return readCappedFile(path, maxBytes, display).toString('utf8');
-}
-function systemRefusal(e, display) {
-    const code = e.code ?? 'EIO';
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-        return new read_capped_FileRefused('no such file; check the path', 'missing', display, code);
-    }
-    // Opening a socket (as /dev/stdin can be) fails with ENXIO.
-    if (code === 'ENXIO') {
-        return new read_capped_FileRefused('a socket or a missing device, not a regular file; replace it with a regular file', 'not-a-file', display, code);
-    }
-    if (code === 'EISDIR') {
-        return new read_capped_FileRefused('a directory, not a regular file; name a file', 'not-a-file', display, code);
-    }
-    const fix = code === 'EACCES' || code === 'EPERM'
-        ? 'check its permissions'
-        : code === 'ELOOP'
-            ? 'its symlinks form a loop; fix the link'
-            : 'replace it with a regular file';
-    return new read_capped_FileRefused(`cannot be read (${code}); ${fix}`, 'unreadable', display, code);
-}
-function tooLarge(maxBytes, display) {
-    return new read_capped_FileRefused(`larger than the ${sizeText(maxBytes)} this file may hold; make it smaller`, 'too-large', display);
-}
-function kindOf(st) {
-    if (st.isDirectory())
-        return 'a directory';
-    if (st.isFIFO())
-        return 'a named pipe (FIFO)';
-    if (st.isCharacterDevice() || st.isBlockDevice())
-        return 'a device';
-    if (st.isSocket())
-        return 'a socket';
-    return 'a special file';
-}
-function sizeText(bytes) {
-    const MiB = 1024 * 1024;
-    if (bytes >= MiB && bytes % MiB === 0)
-        return `${bytes / MiB} MiB`;
-    if (bytes >= 1024 && bytes % 1024 === 0)
-        return `${bytes / 1024} KiB`;
-    return `${bytes} bytes`;
-}
-
-;// CONCATENATED MODULE: ./.build/config/daemon-keys.js
-/**
- * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
- * one WORKFLOW.md can serve both.
- */
-const DAEMON_ONLY_KEYS = {
-    root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
-    tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
-    workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
-    agent: [
-        'max_concurrent_agents',
-        'max_concurrent_agents_by_state',
-        'backend',
-        'read_timeout_ms',
-        'max_retry_backoff_ms',
-        'max_automation_queue_length',
-        'reviewer_profiles',
-        'review_quorum',
-        'reviewer_prompt',
-        'inline_input',
-        'pr_footer',
-        'pause_dispatch_when_any_in_state',
-        'merge_strategy',
-        'merge_block_labels',
-        'allow_unchecked_merge',
-        'transport_error_patterns',
-        'rate_limit_error_patterns',
-        'rate_limit_error_patterns_mode',
-        'backend_fallback',
-        'max_switches_per_issue_per_window',
-        'switch_window_hours',
-        'switch_revert_hours',
-        'ssh_hosts',
-        'ssh_strict_host_checking',
-        'dispatch_strategy',
-        'deps_analyzer_profile',
-        'available_models',
-        'base_branch'
-    ],
-    profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
-    automation: ['filter'],
-    handoff: []
-};
-const REMOVED_IN_2 = 'is not allowed in itervox_schema_version 2; remove it';
-/** Keys schema 2 rejects outright, with what to do instead. */
-const SCHEMA_1_KEYS = {
-    agent: { agent_mode: REMOVED_IN_2, enable_agent_teams: REMOVED_IN_2 },
-    profile: {
-        prompt: 'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
-    }
-};
-/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
-const DAEMON_TRIGGER_TYPES = [
-    'cron',
-    'input_required',
-    'tracker_comment_added',
-    'issue_moved_to_backlog',
-    'run_failed',
-    'pr_opened',
-    'pr_merged',
-    'rate_limited',
-    'blockers_resolved'
-];
-
-;// CONCATENATED MODULE: ./.build/config/command.js
-// The command is run without a shell, so shell syntax would silently mean something else.
-const SHELL_CHARS = /[;|&`$()<>]/;
-const QUOTES = /["'\\]/;
-/** Why a profile command cannot be run as written, or undefined when it can. */
-function commandProblem(command) {
-    if (SHELL_CHARS.test(command)) {
-        return 'must not contain any of ;|&`$()>< (it runs without a shell); put the pipeline in a wrapper script and name the script here';
-    }
-    if (QUOTES.test(command)) {
-        return 'must not contain quotes or backslashes (it is split on whitespace, without a shell); put the arguments in a wrapper script and name the script here';
-    }
-    if (command.trim() === '')
-        return 'must not be empty; name the agent CLI, e.g. claude';
-    return undefined;
-}
-/** A checked command as argv, split on whitespace. */
-function commandArgv(command) {
-    return command.trim().split(/\s+/);
-}
-
-;// CONCATENATED MODULE: ./.build/config/interpolate.js
-const interpolate_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
-const BRACED = /\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
-/**
- * Replaces `$VAR` and `${VAR}` with their environment values; `$$` is a literal `$`, and so
- * is a `$` followed by anything that cannot start a name.
- */
-function interpolate(text, env) {
-    const result = { value: '', missing: [], usedEnv: false, malformed: false };
-    let i = 0;
-    for (let dollar = text.indexOf('$'); dollar !== -1; dollar = text.indexOf('$', i)) {
-        result.value += text.slice(i, dollar);
-        const next = text[dollar + 1];
-        let name;
-        if (next === '$') {
-            result.value += '$';
-            i = dollar + 2;
-            continue;
-        }
-        if (next === '{') {
-            BRACED.lastIndex = dollar + 1;
-            const braced = BRACED.exec(text);
-            if (!braced) {
-                result.malformed = true;
-                result.value += '$';
-                i = dollar + 1;
-                continue;
-            }
-            name = braced[1] ?? '';
-            i = BRACED.lastIndex;
-        }
-        else {
-            interpolate_NAME.lastIndex = dollar + 1;
-            const bare = interpolate_NAME.exec(text);
-            if (!bare) {
-                result.value += '$';
-                i = dollar + 1;
-                continue;
-            }
-            name = bare[0];
-            i = interpolate_NAME.lastIndex;
-        }
-        // Own properties only: `$constructor` must not find Object.prototype.constructor.
-        const value = Object.hasOwn(env, name) ? env[name] : undefined;
-        if (typeof value === 'string' && value !== '') {
-            result.value += value;
-            result.usedEnv = true;
-        }
-        else if (!result.missing.includes(name)) {
-            result.missing.push(name);
-        }
-    }
-    result.value += text.slice(i);
-    return result;
-}
-/**
- * What to write instead of a `$` that names no variable. `$$` is a literal `$`, except where
- * no `$` may stay at all (a command, which runs without a shell: command.ts), so the advice
- * never leads into that rule.
- */
-function literalDollarAdvice(dollarAllowed) {
-    return dollarAllowed ? 'write $$ for a literal $' : 'a command may not hold a literal $';
-}
-
-;// CONCATENATED MODULE: ./.build/config/section-input.js
-
-
-/**
- * A section ready for its schema: daemon-only keys dropped with a warning, schema-1 keys
- * dropped with an error, and `$VAR` / `${VAR}` replaced in every string value.
- */
-function sectionInput(raw, path, section, problems, options) {
-    if (!isMap(raw))
-        return raw;
-    const out = Object.create(null);
-    for (const [key, value] of Object.entries(raw)) {
-        const keyPath = [...path, key];
-        const rejected = SCHEMA_1_KEYS[section]?.[key];
-        if (DAEMON_ONLY_KEYS[section].includes(key)) {
-            problems.warnAtKey(keyPath, 'used only by the itervox daemon; this CI runner ignores it');
-        }
-        else if (rejected !== undefined) {
-            problems.errorAtKey(keyPath, rejected);
-        }
-        else {
-            out[key] =
-                options.env === undefined || options.verbatim?.includes(key)
-                    ? value
-                    : interpolateTree(value, keyPath, problems, options.env);
-        }
-    }
-    return out;
-}
-function interpolateTree(value, path, problems, env) {
-    if (typeof value === 'string')
-        return interpolateValue(value, path, problems, env);
-    if (Array.isArray(value)) {
-        return value.map((item, i) => interpolateTree(item, [...path, i], problems, env));
-    }
-    if (isMap(value)) {
-        const out = Object.create(null);
-        for (const [key, item] of Object.entries(value)) {
-            out[key] = interpolateTree(item, [...path, key], problems, env);
-        }
-        return out;
-    }
-    return value;
-}
-function interpolateValue(text, path, problems, env) {
-    const result = interpolate(text, env);
-    // agent.command and a profile's command.
-    const command = path.at(-1) === 'command';
-    for (const name of result.missing) {
-        problems.errorAt(path, command
-            ? `environment variable ${name} is not set or is empty; set it, or leave it out (${literalDollarAdvice(false)})`
-            : `environment variable ${name} is not set or is empty; set it, or ${literalDollarAdvice(true)}`);
-    }
-    if (result.malformed) {
-        problems.errorAt(path, command
-            ? `a "\${" must be followed by a variable name and "}", as in \${NAME} (${literalDollarAdvice(false)})`
-            : `a "\${" must be followed by a variable name and "}", as in \${NAME}; ${literalDollarAdvice(true)}`);
-    }
-    if (result.missing.length > 0 || result.malformed) {
-        problems.markBroken(path);
-        return text;
-    }
-    if (result.usedEnv)
-        problems.markFromEnv(path);
-    return result.value;
-}
-/** A YAML map as the tree reader makes it. */
-function isMap(value) {
-    if (typeof value !== 'object' || value === null)
-        return false;
-    const proto = Object.getPrototypeOf(value);
-    return proto === null || proto === Object.prototype;
-}
-
-;// CONCATENATED MODULE: ./.build/config/schema.js
-
-
-
-// Each section is checked on its own (see load.ts), so one bad section hides nothing else.
-// Messages here never quote the value: it may have come from the environment.
-const schema_text = schemas_string().trim().min(1);
-/** Empty, `~` and '' all mean "not set", as in itervox. */
-const optionalText = schemas_string()
-    .nullish()
-    .transform((v) => v?.trim() || undefined);
-function withDefault(schema, fallback) {
-    return schema.nullish().transform((v) => v ?? fallback());
-}
-const positiveInt = schemas_int().positive();
-const command = schemas_string()
-    .superRefine((value, ctx) => {
-    const problem = commandProblem(value);
-    if (problem)
-        ctx.addIssue({ code: 'custom', message: problem });
-})
-    .transform((v) => v.trim());
-const DEFAULT_ACTIVE_STATES = ['Todo', 'In Progress'];
-const DEFAULT_TERMINAL_STATES = ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'];
-const LOCAL_PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
-const GITHUB_REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
-const trackerSchema = strictObject({
-    kind: schemas_enum(['github', 'local', 'linear']),
-    api_key: optionalText,
-    project_slug: optionalText,
-    active_states: withDefault(array(schema_text), () => [...DEFAULT_ACTIVE_STATES]),
-    terminal_states: withDefault(array(schema_text), () => [...DEFAULT_TERMINAL_STATES]),
-    completion_state: optionalText,
-    failed_state: optionalText,
-    allowed_bots: withDefault(array(schema_text), () => [])
-})
-    .superRefine((t, ctx) => {
-    if (t.kind === 'linear' && !t.api_key) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['api_key'],
-            message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
-        });
-    }
-    const slug = t.project_slug;
-    if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['project_slug'],
-            message: 'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
-        });
-    }
-    if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['project_slug'],
-            message: 'for the github tracker this is owner/repo; inside the action it can be left out'
-        });
-    }
-});
-const BRANCH = /^(?![-/])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/;
-const workspaceSchema = strictObject({
-    base_branch: optionalText.refine((b) => b === undefined || BRANCH.test(b), {
-        message: 'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
-    })
-});
-const agentSchema = strictObject({
-    command: withDefault(command, () => 'claude'),
-    max_turns: withDefault(positiveInt, () => 20),
-    // itervox's daemon retries 5 times; here every retry is a CI job.
-    max_retries: withDefault(schemas_int().nonnegative(), () => 2),
-    stall_timeout_ms: withDefault(positiveInt, () => 300_000),
-    turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
-    reviewer_profile: optionalText,
-    auto_review: withDefault(schemas_boolean(), () => false),
-    // Each review round is two paid agent runs (the work, then its review).
-    max_review_rounds: withDefault(positiveInt, () => 3),
-    // Each profile is checked on its own.
-    profiles: custom((v) => v == null || isMap(v), {
-        message: 'must be a map from each profile name to its settings'
-    })
-        .optional()
-});
-const repoGlob = schema_text.refine((g) => !g.startsWith('/') &&
-    !g.includes('\\') &&
-    !/(^|\/)\.\.(\/|$)/.test(g) &&
-    !/^\.git(\/|$)/.test(g), {
-    message: 'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
-});
-const heading = schema_text.refine((h) => !/[\r\n]/.test(h), {
-    message: 'must be one line: a section heading such as "## Findings"'
-});
-const profileSchema = strictObject({
-    command: command.nullish(),
-    soul_file: schema_text,
-    instructions_file: schema_text,
-    // Names are checked in profiles.ts, which can point at each one.
-    allowed_actions: withDefault(array(schemas_string()), () => []),
-    // States are checked in references.ts, which knows the tracker's.
-    allowed_states: withDefault(array(schema_text), () => []),
-    enabled: withDefault(schemas_boolean(), () => true),
-    commit_paths: withDefault(array(repoGlob), () => []),
-    required_sections: withDefault(array(heading), () => []),
-    // Names are checked in profiles.ts, which can quote each one.
-    env: withDefault(array(schemas_string()), () => [])
-});
-const triggerSchema = strictObject({
-    type: literal('issue_entered_state'),
-    state: schema_text.nullish(),
-    states: array(schema_text).min(1).nullish()
-})
-    .superRefine((t, ctx) => {
-    if (t.state && t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['states'],
-            message: 'use either state or states, not both'
-        });
-    }
-    else if (!t.state && !t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            message: 'needs the state that starts the automation; add state: <name> or states: [<names>]'
-        });
-    }
-});
-const automationSchema = strictObject({
-    id: schema_text,
-    enabled: withDefault(schemas_boolean(), () => true),
-    trigger: triggerSchema,
-    profile: schema_text,
-    instructions: schemas_string().nullish(),
-    policy: strictObject({ move_to_state: optionalText }).nullish()
-});
-const handoffSchema = strictObject({
-    budget_bytes: withDefault(positiveInt, () => 30_720),
-    max_file_bytes: withDefault(positiveInt, () => 1_048_576),
-    max_files: withDefault(positiveInt, () => 1000)
-});
-/** Only the top-level keys; the sections are checked by the schemas above. */
-const rootSchema = strictObject({
-    itervox_schema_version: unknown().optional(),
-    tracker: unknown().optional(),
-    workspace: unknown().optional(),
-    agent: unknown().optional(),
-    automations: array(unknown()).nullish(),
-    handoff: unknown().optional()
-});
-
-;// CONCATENATED MODULE: ./.build/config/source-map.js
-const START = { line: 1, col: 1 };
-/** Where each key and value of the front matter sits in the file. */
-class SourceMap {
-    rootPos;
-    entries = new Map();
-    constructor(rootPos = START) {
-        this.rootPos = rootPos;
-    }
-    set(path, entry) {
-        this.entries.set(pathKey(path), entry);
-    }
-    has(path) {
-        return this.entries.has(pathKey(path));
-    }
-    isBlock(path) {
-        return this.entries.get(pathKey(path))?.block ?? false;
-    }
-    /** The value's position; for an empty or absent value, its key's or the nearest parent's. */
-    value(path) {
-        const entry = this.entries.get(pathKey(path));
-        if (entry && !entry.empty)
-            return entry.value;
-        return this.key(path);
-    }
-    /** The key's position (the value's for a list item); else the nearest parent's. */
-    key(path) {
-        for (let end = path.length; end > 0; end--) {
-            const entry = this.entries.get(pathKey(path.slice(0, end)));
-            if (entry)
-                return entry.key ?? entry.value;
-        }
-        return this.rootPos;
-    }
-}
-function pathKey(path) {
-    return JSON.stringify(path);
-}
-/**
- * `agent.profiles.researcher.allowed_actions[1]`: how messages name a key. A key that is not
- * a plain word is quoted, as in `agent.profiles["story writer"]`.
- */
-function pathLabel(path) {
-    let out = '';
-    for (const part of path) {
-        if (typeof part === 'number')
-            out += `[${part}]`;
-        else if (!/^[\w-]+$/.test(part))
-            out += `[${source_map_quoted(part)}]`;
-        else
-            out += out ? `.${part}` : part;
-    }
-    return out;
-}
-/** User text in a message: quoted, with newlines and control characters escaped. */
-function source_map_quoted(text) {
-    return JSON.stringify(text);
-}
-/** `tracker.kind: message`, or just the message at the top level. */
-function labelled(path, message) {
-    const label = pathLabel(path);
-    return label ? `${label}: ${message}` : message;
-}
-
-;// CONCATENATED MODULE: ./.build/config/did-you-mean.js
-
-/**
- * Edit distance with adjacent transpositions (optimal string alignment), so `trackr` is one
- * edit from `tracker` and `mvoe_state` one from `move_state`.
- */
-function editDistance(a, b) {
-    // Every row holds b.length + 1 distances, so each index below is in range.
-    let prevPrev = [];
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const row = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-                best = Math.min(best, prevPrev[j - 2] + 1);
-            }
-            row.push(best);
-        }
-        prevPrev = prev;
-        prev = row;
-    }
-    return prev[b.length];
-}
-/** The candidate closest to `input` (ignoring case), if it is close enough to be a typo. */
-function closest(input, candidates) {
-    const wanted = input.toLowerCase();
-    const limit = wanted.length <= 3 ? 1 : wanted.length <= 6 ? 2 : 3;
-    let best;
-    let bestDistance = limit + 1;
-    for (const candidate of candidates) {
-        const other = candidate.toLowerCase();
-        if (Math.abs(other.length - wanted.length) >= bestDistance)
-            continue;
-        const distance = editDistance(wanted, other);
-        if (distance < bestDistance) {
-            best = candidate;
-            bestDistance = distance;
-        }
-    }
-    return best;
-}
-/** `; did you mean "x"?` when a candidate is close, else ''. */
-function did_you_mean_didYouMean(input, candidates) {
-    const match = closest(input, candidates);
-    return match === undefined ? '' : `; did you mean ${source_map_quoted(match)}?`;
-}
-
-;// CONCATENATED MODULE: ./.build/config/schema-issues.js
-
-
-
-
-/**
- * Checks one section against its schema. Each zod issue becomes one error at the key or value
- * it is about, saying what to write instead; returns undefined when there was any.
- */
-function parseSection(schema, input, path, section, problems) {
-    const result = schema.safeParse(input, { reportInput: true });
-    if (result.success)
-        return result.data;
-    // Unknown keys first: a misspelt key then explains a missing one.
-    const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
-    for (const issue of issues)
-        report(issue, schema, path, section, problems);
-    return undefined;
-}
-function report(issue, schema, base, section, problems) {
-    const rel = issue.path.filter((p) => typeof p !== 'symbol');
-    const path = [...base, ...rel];
-    const missing = issue.input === undefined && !problems.map.has(path);
-    if (missing && problems.isTypoTarget(path))
-        return;
-    if (missing && path.length > 0) {
-        const key = String(path[path.length - 1]);
-        const values = issue.code === 'invalid_value' ? ` (${oneOf(issue.values)})` : '';
-        problems.error(problems.map.key(path), labelled(path.slice(0, -1), `missing required key "${key}"${values}; add it`));
-        return;
-    }
-    switch (issue.code) {
-        case 'unrecognized_keys': {
-            const known = keysAt(schema, rel);
-            // A daemon-only key is a fine guess too; it then loads with a warning.
-            const guesses = [...known, ...(rel.length === 0 ? DAEMON_ONLY_KEYS[section] : [])];
-            for (const key of issue.keys) {
-                const meant = closest(key, guesses);
-                if (meant !== undefined)
-                    problems.markTypoOf([...path, meant]);
-                problems.error(problems.map.key([...path, key]), labelled(path, unknownKey(key, meant, known)));
-            }
-            return;
-        }
-        case 'invalid_type':
-            problems.errorAt(path, issue.input === null
-                ? `is empty; write ${expected(issue.expected)}`
-                : `must be ${expected(issue.expected)}, not ${schema_issues_describe(issue.input)}`);
-            return;
-        case 'invalid_value': {
-            const options = issue.values.map(String);
-            const hint = typeof issue.input === 'string' && !problems.isFromEnv(path)
-                ? did_you_mean_didYouMean(issue.input, options)
-                : '';
-            problems.errorAt(path, `must be ${oneOf(issue.values)}${hint}`);
-            return;
-        }
-        case 'too_small':
-            problems.errorAt(path, tooSmall(issue));
-            return;
-        case 'too_big':
-            problems.errorAt(path, `must be at most ${String(issue.maximum)}`);
-            return;
-        // Shapes WORKFLOW.md's schema has no better words for.
-        case 'custom':
-        case 'invalid_element':
-        case 'invalid_format':
-        case 'invalid_key':
-        case 'invalid_union':
-        case 'not_multiple_of':
-            problems.errorAt(path, issue.message);
-    }
-}
-function unknownKey(key, meant, known) {
-    const hint = meant === undefined
-        ? `; remove it, or use one of: ${known.join(', ')}`
-        : `; did you mean ${source_map_quoted(meant)}?`;
-    return `unknown key ${source_map_quoted(key)}${hint}`;
-}
-function tooSmall(issue) {
-    if (issue.origin === 'string')
-        return 'must not be empty';
-    if (issue.origin === 'array')
-        return `must list at least ${String(issue.minimum)}`;
-    return issue.inclusive
-        ? `must be at least ${String(issue.minimum)}`
-        : `must be greater than ${String(issue.minimum)}`;
-}
-function oneOf(values) {
-    return values.length === 1 ? String(values[0]) : `one of ${values.map(String).join(', ')}`;
-}
-function expected(type) {
-    switch (type) {
-        case 'string':
-            return 'text';
-        case 'number': // every number in the schema is a whole one
-        case 'int':
-            return 'a whole number';
-        case 'boolean':
-            return 'true or false';
-        case 'array':
-            return 'a list';
-        case 'object':
-            return 'a map of keys to values';
-        default:
-            return type;
-    }
-}
-// Numbers and booleans cannot come from the environment, so showing them leaks nothing.
-function schema_issues_describe(value) {
-    if (typeof value === 'string')
-        return 'text';
-    if (typeof value === 'number' || typeof value === 'boolean')
-        return String(value);
-    if (Array.isArray(value))
-        return 'a list';
-    return 'a map';
-}
-/** The keys the object schema at `path` (inside `schema`) accepts. */
-function keysAt(schema, path) {
-    let current = schema;
-    let i = 0;
-    for (;;) {
-        if (current instanceof ZodPipe)
-            current = current.in;
-        else if (current instanceof ZodOptional || current instanceof ZodNullable) {
-            current = current.unwrap();
-        }
-        else if (i === path.length) {
-            return current instanceof ZodObject ? Object.keys(current.shape) : [];
-        }
-        else if (current instanceof ZodObject) {
-            current = current.shape[String(path[i++])];
-        }
-        else if (current instanceof ZodArray) {
-            current = current.element;
-            i++;
-        }
-        else {
-            return [];
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/config/automations.js
-
-
-
-
-/**
- * One `automations[i]` entry. Trigger types other than issue_entered_state only run in the
- * itervox daemon: they load with a warning and give undefined, as do broken entries.
- */
-function readAutomation(raw, index, problems, env) {
-    const path = ['automations', index];
-    const type = isMap(raw) && isMap(raw.trigger) ? raw.trigger.type : undefined;
-    if (typeof type === 'string' && DAEMON_TRIGGER_TYPES.includes(type)) {
-        problems.warnAt([...path, 'trigger', 'type'], `${type} automations run only in the itervox daemon; this CI runner ignores this one`);
-        return undefined;
-    }
-    // instructions are a Liquid template: `$` there is the template's business.
-    const input = sectionInput(raw, path, 'automation', problems, { env, verbatim: ['instructions'] });
-    const parsed = parseSection(automationSchema, input, path, 'automation', problems);
-    if (!parsed)
-        return undefined;
-    const trigger = parsed.trigger;
-    const states = trigger.states ?? (trigger.state ? [trigger.state] : []);
-    const statePaths = trigger.states
-        ? trigger.states.map((_, i) => [...path, 'trigger', 'states', i])
-        : [[...path, 'trigger', 'state']];
-    const config = {
-        id: parsed.id,
-        enabled: parsed.enabled,
-        states,
-        profile: parsed.profile
-    };
-    if (parsed.instructions) {
-        const instructionsPath = [...path, 'instructions'];
-        config.instructions = parsed.instructions;
-        // A `|` or `>` block's text starts on the line after the indicator.
-        config.instructionsLine =
-            problems.map.value(instructionsPath).line + (problems.map.isBlock(instructionsPath) ? 1 : 0);
-    }
-    if (parsed.policy?.move_to_state)
-        config.moveToState = parsed.policy.move_to_state;
-    return { config, index, statePaths };
-}
-
-;// CONCATENATED MODULE: ./.build/config/disk-files.js
-
-
-
-/** The nearest folder at or above `dir` that holds `.git`; `dir` itself when there is none. */
-function disk_files_repoRootOf(dir) {
-    for (let current = dir;; current = dirname(current)) {
-        if (existsSync(join(current, '.git')))
-            return current;
-        if (dirname(current) === current)
-            return dir;
-    }
-}
-// Profile files (SOUL.md, INSTRUCTIONS.md) become prompt text: a few KiB each.
-const REPO_FILE_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
-/**
- * A repository-relative file's text, or null when it is missing or (through a symlink)
- * outside the repository. A FileRefused when it is there but not a regular file, or too large.
- */
-function disk_files_readRepoFile(root, repoPath) {
-    let real;
-    try {
-        real = realpathSync(join(root, repoPath));
-        const inside = relative(realpathSync(root), real);
-        if (inside.startsWith('..') || inside === '')
-            return null;
-    }
-    catch {
-        return null;
-    }
-    try {
-        return readCappedText(real, REPO_FILE_MAX_BYTES, repoPath);
-    }
-    catch (e) {
-        if (e instanceof FileRefused && e.reason === 'missing')
-            return null;
-        throw e;
-    }
-}
-/** `dir` relative to `root`, with `/` separators; `.` for the root itself. */
-function disk_files_repoRelativeDir(root, dir) {
-    return relative(root, dir).split(sep).join('/') || '.';
-}
-
-;// CONCATENATED MODULE: ./.build/config/front-matter.js
-const FENCE = '---';
-/**
- * The index of the line that closes the front matter of a file's LF-split lines; -1 when line 1
- * (byte-order mark aside) is not exactly `---`, `lines.length` when no later line is.
- */
-function frontMatterEnd(lines) {
-    if (lines[0]?.replace(/^\uFEFF/, '') !== FENCE)
-        return -1;
-    const close = lines.indexOf(FENCE, 1);
-    return close === -1 ? lines.length : close;
-}
-/**
- * CRLF becomes LF first. Front matter exists only when line 1 is exactly `---` and runs to
- * the next line that is exactly `---`; with no closing line it is all front matter. A
- * leading byte-order mark is dropped (itervox would not see the fence behind one).
- */
-function splitFrontMatter(text) {
-    const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-    const lines = normalised.split('\n');
-    const close = frontMatterEnd(lines);
-    if (close === -1) {
-        return { frontMatter: null, frontMatterLine: 1, unclosed: false, ...trimBody(normalised, 1) };
-    }
-    const frontMatter = lines.slice(1, close).join('\n');
-    if (close === lines.length) {
-        return { frontMatter, frontMatterLine: 2, unclosed: true, body: '', bodyLine: close + 1 };
-    }
-    return {
-        frontMatter,
-        frontMatterLine: 2,
-        unclosed: false,
-        ...trimBody(lines.slice(close + 1).join('\n'), close + 2)
-    };
-}
-function trimBody(raw, firstLine) {
-    const body = raw.trim();
-    const skipped = raw.slice(0, raw.length - raw.trimStart().length);
-    return { body, bodyLine: firstLine + (skipped.match(/\n/g)?.length ?? 0) };
-}
-
-;// CONCATENATED MODULE: ./.build/config/problems.js
-
-
-/** Every mistake and warning found while loading WORKFLOW.md, each tied to a file position. */
-class Problems {
-    file;
-    map;
-    errors = [];
-    found = [];
-    /** Keys some unknown key was taken for a typo of: their absence is not reported again. */
-    typoTargets = new Set();
-    broken = new Set();
-    /** Paths whose value took text from the environment: such values are never echoed. */
-    fromEnv = new Set();
-    constructor(file, map) {
-        this.file = file;
-        this.map = map;
-    }
-    error(pos, message) {
-        this.errors.push({ at: this.location(pos), message });
-    }
-    warn(pos, message) {
-        this.found.push({ message, location: this.location(pos) });
-    }
-    /** An error about the value at `path` (or its key when the value is empty or absent). */
-    errorAt(path, message) {
-        if (!this.isBroken(path))
-            this.error(this.map.value(path), labelled(path, message));
-    }
-    /** An error about the key at `path` itself. */
-    errorAtKey(path, message) {
-        if (!this.isBroken(path))
-            this.error(this.map.key(path), labelled(path, message));
-    }
-    /** The value at `path` already has an error; whatever follows from it is not reported. */
-    markBroken(path) {
-        this.broken.add(JSON.stringify(path));
-    }
-    isBroken(path) {
-        return this.broken.has(JSON.stringify(path));
-    }
-    warnAt(path, message) {
-        this.warn(this.map.value(path), labelled(path, message));
-    }
-    warnAtKey(path, message) {
-        this.warn(this.map.key(path), labelled(path, message));
-    }
-    markTypoOf(path) {
-        this.typoTargets.add(JSON.stringify(path));
-    }
-    isTypoTarget(path) {
-        return this.typoTargets.has(JSON.stringify(path));
-    }
-    markFromEnv(path) {
-        this.fromEnv.add(JSON.stringify(path));
-    }
-    isFromEnv(path) {
-        return this.fromEnv.has(JSON.stringify(path));
-    }
-    /** `"Todo"`, or a stand-in when the text came from the environment. */
-    quote(path, value) {
-        return this.isFromEnv(path) ? '(a value from the environment)' : source_map_quoted(value);
-    }
-    /** The warnings, sorted by position. */
-    get warnings() {
-        return [...this.found].sort((a, b) => byPosition(a.location, b.location));
-    }
-    get failed() {
-        return this.errors.length > 0;
-    }
-    /** Throws all errors found so far, sorted by position, if there are any. */
-    throwIfAny() {
-        if (this.failed)
-            this.fail();
-    }
-    /** Throws all errors found so far, sorted by position. */
-    fail() {
-        const sorted = [...this.errors].sort((a, b) => byPosition(a.at, b.at));
-        const unique = new Map();
-        for (const e of sorted) {
-            const error = new errors_UserError(e.message, e.at);
-            if (!unique.has(error.format()))
-                unique.set(error.format(), error);
-        }
-        throw new UserErrors([...unique.values()]);
-    }
-    location(pos) {
-        return { file: this.file, line: pos.line, col: pos.col };
-    }
-}
-function byPosition(a, b) {
-    return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/environment.js
-// The runner's tokens and the files through which a step talks to the runner. An agent that
-// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
-// and post-step state (security.md rules 3 and 8).
-const RUNNER_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'GH_ENTERPRISE_TOKEN',
-    'GITHUB_ENTERPRISE_TOKEN',
-    'GITHUB_ENV',
-    'GITHUB_OUTPUT',
-    'GITHUB_STATE',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY'
-]);
-// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
-// action input, `github-token` included.
-const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
-/** True for a variable the agent must never see. Names are compared case-insensitively. */
-function isRunnerVariable(name) {
-    const upper = name.toUpperCase();
-    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
-/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
-function parentIdentity(parent) {
-    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
-}
-// Not secrets, and what programs need to run at all, speak the user's language and reach the
-// network through the runner's proxy.
-const BASE_NAMES = new Set([
-    'PATH',
-    'LANG',
-    'LANGUAGE',
-    'TZ',
-    'TERM',
-    'CI',
-    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
-]);
-function isBaseName(name) {
-    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
-}
-/**
- * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
- * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
- * pass, never a runner variable; HOME and the other identity variables are the caller's; the
- * agent contract variables are set over anything inherited. Everything else the job holds (a
- * cloud key, an npm token, the runner's context) stays out unless a profile names it.
- */
-function agentEnvironment(parent, contract, opts) {
-    const allowed = new Set(opts.allowed);
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value === undefined || isRunnerVariable(name))
-            continue;
-        if (isBaseName(name) || allowed.has(name))
-            env[name] = value;
-    }
-    const identity = {
-        HOME: opts.home,
-        USER: opts.user,
-        LOGNAME: opts.logname,
-        TMPDIR: opts.tmpdir,
-        SHELL: opts.shell
-    };
-    for (const [name, value] of Object.entries(identity))
-        if (value !== undefined)
-            env[name] = value;
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
-}
-
-;// CONCATENATED MODULE: ./.build/config/repo-path.js
-
-/**
- * `value` (a path relative to WORKFLOW.md's folder `baseDir`) as a normalised
- * repository-relative path, or why it cannot be one: it must stay inside the repository.
- */
-function repoPath(baseDir, value) {
-    if (/[\u0000-\u001f]/.test(value))
-        return { problem: 'must not contain control characters' };
-    if (value.includes('\\'))
-        return { problem: 'must use "/" between folders, not "\\"' };
-    if (external_node_path_namespaceObject.posix.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
-        return { problem: "must be relative to WORKFLOW.md's folder, not an absolute path" };
-    }
-    const path = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(baseDir, value));
-    if (path === '..' || path.startsWith('../')) {
-        return { problem: 'must stay inside the repository; remove the ".." that leads out of it' };
-    }
-    if (path === '.' || path.endsWith('/'))
-        return { problem: 'must name a file, not a folder' };
-    return { path };
-}
-
-;// CONCATENATED MODULE: ./.build/config/profiles.js
-
-
-
-
-
-
-
-
-
-/** The daemon actions a profile may allow. */
-const ACTIONS = [
-    'comment',
-    'comment_pr',
-    'create_issue',
-    'move_state',
-    'provide_input',
-    'merge_pr'
-];
-// What a shell accepts as a variable name.
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Profile names become part of handoff file names.
-const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
-/** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
-function readProfile(name, raw, ctx) {
-    const { problems } = ctx;
-    const path = ['agent', 'profiles', name];
-    if (!PROFILE_NAME.test(name)) {
-        const fixed = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-        problems.error(problems.map.key(path), `agent.profiles: profile name ${source_map_quoted(name)} may only use letters, digits, ".", "_" and "-"; rename it` +
-            (fixed ? `, e.g. ${source_map_quoted(fixed)}` : ''));
-    }
-    const input = sectionInput(raw ?? Object.create(null), path, 'profile', problems, {
-        env: ctx.env
-    });
-    const parsed = parseSection(profileSchema, input, path, 'profile', problems);
-    if (!parsed)
-        return undefined;
-    const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx);
-    const instructions = readProfileFile(parsed.instructions_file, [...path, 'instructions_file'], ctx);
-    const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems);
-    const env = envNames(parsed.env, [...path, 'env'], problems);
-    if (!soul || !instructions)
-        return undefined;
-    const command = parsed.command ?? ctx.defaultCommand;
-    return {
-        name,
-        command,
-        argv: commandArgv(command),
-        commandAt: commandAt(path, parsed.command !== undefined, problems),
-        soulFile: soul.file,
-        soulText: soul.text,
-        soulLine: problems.map.key([...path, 'soul_file']).line,
-        instructionsFile: instructions.file,
-        instructionsText: instructions.text,
-        allowedActions,
-        allowedStates: parsed.allowed_states,
-        enabled: parsed.enabled,
-        commitPaths: parsed.commit_paths,
-        requiredSections: parsed.required_sections,
-        env
-    };
-}
-/** Which key sets the profile's command, and its line (the profile's own, when neither is written). */
-function commandAt(path, own, problems) {
-    const key = own || !problems.map.has(['agent', 'command']) ? [...path, 'command'] : ['agent', 'command'];
-    return { line: problems.map.key(key).line, key: key.join('.') };
-}
-function readProfileFile(value, path, ctx) {
-    const where = repoPath(ctx.baseDir, value);
-    if ('problem' in where) {
-        ctx.problems.errorAtKey(path, where.problem);
-        return undefined;
-    }
-    let text;
-    try {
-        text = ctx.readFile(where.path);
-    }
-    catch (e) {
-        if (!(e instanceof errors_UserError))
-            throw e;
-        ctx.problems.errorAtKey(path, e.format());
-        return undefined;
-    }
-    if (text === null) {
-        const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path;
-        ctx.problems.errorAtKey(path, `${what} does not exist in the repository; create it or fix the path`);
-        return undefined;
-    }
-    return { file: where.path, text: profileText(text) };
-}
-/** What of a profile file's text the profile keeps. */
-function profileText(text) {
-    return text.trim();
-}
-/**
- * The profiles, as readProfile makes them, with their files' texts from `read`: for a parse that
- * stood in empty texts while it learnt which files the profiles name (the texts decide no check).
- */
-function withProfileTexts(profiles, read) {
-    // No prototype, as parseWorkflow makes it: a profile is looked up by a name from outside.
-    const out = Object.create(null);
-    for (const [name, profile] of Object.entries(profiles)) {
-        out[name] = {
-            ...profile,
-            soulText: profileText(read(profile.soulFile)),
-            instructionsText: profileText(read(profile.instructionsFile))
-        };
-    }
-    return out;
-}
-/** Lower-cased, de-duplicated and sorted, as itervox keeps them; unknown names are errors. */
-function actionNames(names, path, problems) {
-    const known = ACTIONS;
-    const out = new Set();
-    names.forEach((raw, i) => {
-        const name = raw.trim().toLowerCase();
-        if (known.includes(name)) {
-            out.add(name);
-            return;
-        }
-        const itemPath = [...path, i];
-        const hint = problems.isFromEnv(itemPath) ? '' : did_you_mean_didYouMean(name, known);
-        problems.errorAt(itemPath, `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`);
-    });
-    return [...out].sort();
-}
-/**
- * The variables the agent may take from the job's environment, each once. The runner's own
- * (its tokens, the action's inputs, the step's command files) are refused: the agent never
- * gets them, named or not.
- */
-function envNames(names, path, problems) {
-    const out = new Set();
-    names.forEach((name, i) => {
-        const itemPath = [...path, i];
-        const shown = problems.quote(itemPath, name);
-        if (isRunnerVariable(name)) {
-            problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
-        }
-        else if (!ENV_NAME.test(name)) {
-            problems.errorAt(itemPath, `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`);
-        }
-        else {
-            out.add(name);
-        }
-    });
-    return [...out];
-}
-
-;// CONCATENATED MODULE: ./.build/config/lookup.js
-
-
-
-/** States match case-insensitively, as GitHub labels do: equal states have equal keys. */
-function stateKey(state) {
-    return state.toLowerCase();
-}
-function sameState(a, b) {
-    return stateKey(a) === stateKey(b);
-}
-/** Active, terminal, completion and failed states, each once (first spelling wins). */
-function statesOf(tracker) {
-    const all = [
-        ...tracker.activeStates,
-        ...tracker.terminalStates,
-        ...(tracker.completionState ? [tracker.completionState] : []),
-        ...(tracker.failedState ? [tracker.failedState] : [])
-    ];
-    return all.filter((state, i) => all.findIndex((other) => sameState(other, state)) === i);
-}
-function knownStates(config) {
-    return statesOf(config.tracker);
-}
-/** The enabled automation that entering `state` starts, if any. */
-function findAutomation(config, state) {
-    return config.automations.find((a) => a.enabled && a.states.some((s) => sameState(s, state)));
-}
-/**
- * The automation a run of `profile` belongs to: the one `state` starts when it runs this
- * profile, else the profile's first enabled automation.
- */
-function automationForProfile(config, profile, state) {
-    const byState = state ? findAutomation(config, state) : undefined;
-    if (byState?.profile === profile)
-        return byState;
-    return config.automations.find((a) => a.enabled && a.profile === profile);
-}
-/** The error for a profile name given outside WORKFLOW.md (e.g. `--profile`) that it lacks. */
-function unknownProfileError(config, name, where) {
-    const names = Object.keys(config.agent.profiles);
-    const hint = didYouMean(name, names) ||
-        (names.length > 0 ? `; it has: ${names.join(', ')}` : '; it defines no profiles');
-    return new UserError(`${where}: ${config.file} has no profile named ${quoted(name)}${hint}`);
-}
-
-;// CONCATENATED MODULE: ./.build/config/references.js
-
-
-
-/** Checks that every profile and state named anywhere exists, and that ids are unique. */
-function checkReferences(refs, problems) {
-    checkReviewer(refs, problems);
-    if (refs.tracker)
-        checkAllowedStates(refs, statesOf(refs.tracker), problems);
-    const ids = new Map();
-    const starters = new Map();
-    for (const read of refs.automations) {
-        const { config, index } = read;
-        const path = ['automations', index];
-        const first = ids.get(config.id.toLowerCase());
-        if (first === undefined)
-            ids.set(config.id.toLowerCase(), index);
-        else {
-            problems.errorAt([...path, 'id'], `id ${problems.quote([...path, 'id'], config.id)} is already used by automations[${first}] (ids ignore case); rename one`);
-        }
-        if (checkProfile(config.profile, [...path, 'profile'], refs, problems)) {
-            const profile = refs.profiles[config.profile];
-            if (config.enabled && profile && !profile.enabled) {
-                problems.warnAt([...path, 'profile'], `profile ${source_map_quoted(config.profile)} is disabled, so this automation will be skipped`);
-            }
-        }
-        if (refs.tracker) {
-            const known = statesOf(refs.tracker);
-            config.states.forEach((state, i) => {
-                // One path per state; the automation's own is the fallback.
-                const at = read.statePaths[i] ?? path;
-                checkState(state, at, known, problems);
-                if (!config.enabled)
-                    return;
-                const other = starters.get(stateKey(state));
-                if (other) {
-                    problems.errorAt(at, `state ${problems.quote(at, state)} already starts automations[${other.index}] (${source_map_quoted(other.config.id)}); a state may start only one enabled automation`);
-                }
-                else
-                    starters.set(stateKey(state), read);
-            });
-            if (config.moveToState) {
-                checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
-            }
-        }
-    }
-    if (refs.tracker) {
-        checkEndStates(refs.tracker, starters, problems);
-        checkEndStateSpelling(refs, problems);
-    }
-}
-/**
- * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
- * it is known by being written. One that is not a state of the pipeline but one edit from one
- * is taken for a misspelling of it.
- */
-function checkEndStateSpelling(refs, problems) {
-    const tracker = refs.tracker;
-    const declared = [
-        ...tracker.activeStates,
-        ...tracker.terminalStates,
-        ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
-        ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
-    ].filter(Boolean);
-    const ends = [
-        ['completion_state', tracker.completionState],
-        ['failed_state', tracker.failedState]
-    ];
-    for (const [key, state] of ends) {
-        const path = ['tracker', key];
-        if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state)))
-            continue;
-        // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
-        const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1);
-        if (near === undefined)
-            continue;
-        problems.errorAt(path, `unknown state ${problems.quote(path, state)}; did you mean ${source_map_quoted(near)}? If ${source_map_quoted(state)} is meant, list it in tracker.terminal_states`);
-    }
-}
-/** Where the pipeline ends must not start it again. */
-function checkEndStates(tracker, starters, problems) {
-    const starts = (state) => (state ? starters.get(stateKey(state)) : undefined);
-    const failed = starts(tracker.failedState);
-    if (failed) {
-        problems.errorAt(['tracker', 'failed_state'], `${source_map_quoted(tracker.failedState ?? '')} starts automations[${failed.index}] (${source_map_quoted(failed.config.id)}), so an escalated issue would run again; name a state no automation starts, e.g. "Blocked"`);
-    }
-    const done = starts(tracker.completionState);
-    if (done) {
-        problems.warnAt(['tracker', 'completion_state'], `${source_map_quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${source_map_quoted(done.config.id)}), so the pipeline does not end there`);
-    }
-}
-function checkAllowedStates(refs, known, problems) {
-    for (const profile of Object.values(refs.profiles)) {
-        const path = ['agent', 'profiles', profile.name, 'allowed_states'];
-        profile.allowedStates.forEach((state, i) => checkState(state, [...path, i], known, problems));
-        if (profile.allowedStates.length > 0 && !profile.allowedActions.includes('move_state')) {
-            problems.warnAtKey(path, `has no effect: profile ${source_map_quoted(profile.name)} may not move the issue; add move_state to its allowed_actions`);
-        }
-    }
-}
-function checkReviewer(refs, problems) {
-    const name = refs.reviewerProfile;
-    if (refs.autoReview && !name) {
-        problems.errorAt(['agent', 'auto_review'], 'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false');
-    }
-    if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems))
-        return;
-    if (refs.profiles[name]?.enabled === false) {
-        problems.errorAt(['agent', 'reviewer_profile'], `profile ${source_map_quoted(name)} is disabled; enable it or name another profile`);
-    }
-}
-function checkProfile(name, path, refs, problems) {
-    if (refs.profileNames.includes(name))
-        return true;
-    const hint = problems.isFromEnv(path) ? '' : did_you_mean_didYouMean(name, refs.profileNames);
-    const fallback = refs.profileNames.length > 0
-        ? `; use one of: ${refs.profileNames.join(', ')}`
-        : '; define it under agent.profiles';
-    problems.errorAt(path, `no profile named ${problems.quote(path, name)}${hint || fallback}`);
-    return false;
-}
-function checkState(state, path, known, problems) {
-    if (known.some((k) => sameState(k, state)))
-        return;
-    const hint = problems.isFromEnv(path) ? '' : did_you_mean_didYouMean(state, known);
-    problems.errorAt(path, `unknown state ${problems.quote(path, state)}${hint || '; add it to tracker.active_states or tracker.terminal_states'}`);
-}
-
-;// CONCATENATED MODULE: ./.build/config/schema-version.js
-const SCHEMA_VERSION = 2;
-/**
- * itervox_schema_version must be exactly 2. Anything else decides how the rest would be read,
- * so the caller stops at this error.
- */
-function checkSchemaVersion(root, problems) {
-    const version = root.itervox_schema_version;
-    const at = problems.map.value(['itervox_schema_version']);
-    if (version === undefined || version === null || version === 0) {
-        problems.error(at, 'missing itervox_schema_version; add "itervox_schema_version: 2" as the first line of the front matter');
-    }
-    else if (version === 1) {
-        problems.error(at, 'itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into the files named by soul_file and instructions_file (itervox-handoff init writes an example of each) and set itervox_schema_version: 2');
-    }
-    else if (typeof version === 'number' &&
-        Number.isSafeInteger(version) &&
-        version > SCHEMA_VERSION) {
-        problems.error(at, `unsupported itervox_schema_version ${version}: this itervox-handoff reads version ${SCHEMA_VERSION}; write itervox_schema_version: ${SCHEMA_VERSION}, or use a newer itervox-handoff`);
-    }
-    else if (version !== SCHEMA_VERSION) {
-        problems.error(at, 'itervox_schema_version must be the number 2; write itervox_schema_version: 2');
-    }
-}
-
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./.build/config/yaml-tree.js
-
-
-// A WORKFLOW.md has a few hundred nodes; these stop alias bombs and runaway nesting.
-const MAX_DEPTH = 64;
-const MAX_NODES = 100_000;
-const TOO_DEEP = `YAML: nested more than ${MAX_DEPTH} levels deep; flatten it`;
-class TooLarge extends Error {
-    pos;
-    constructor(message, pos) {
-        super(message);
-        this.pos = pos;
-    }
-}
-/** Parses YAML that starts on file line `firstLine`, keeping every key's and value's position. */
-function readYamlTree(text, firstLine) {
-    const lineCounter = new dist/* LineCounter */.HN();
-    const toPos = (offset) => {
-        const { line, col } = lineCounter.linePos(offset);
-        return { line: line + firstLine - 1, col };
-    };
-    const map = new SourceMap({ line: firstLine, col: 1 });
-    const tree = { root: undefined, map, errors: [], warnings: [] };
-    // yaml composes recursively, and deep recursion there can even abort the process (a regular
-    // expression compiled near the stack limit), so the depth is checked on the flat CST first.
-    const tokens = Array.from(new dist/* Parser */.iX(lineCounter.addNewLine).parse(text));
-    const tooDeep = deepestCollection(tokens, MAX_DEPTH);
-    if (tooDeep !== undefined) {
-        tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP });
-        return tree;
-    }
-    // forceDoc: even empty text composes to one document.
-    const [doc, extra] = Array.from(new dist/* Composer */.Dk({ uniqueKeys: false }).compose(tokens, true, text.length));
-    if (!doc)
-        return tree;
-    if (extra) {
-        tree.errors.push({
-            pos: toPos(extra.range[0]),
-            message: 'YAML: the front matter holds more than one document; remove the "..." line'
-        });
-    }
-    for (const e of placedErrors(text, doc.errors)) {
-        tree.errors.push({ pos: toPos(e.pos[0]), message: e.message });
-    }
-    for (const w of doc.warnings)
-        tree.warnings.push({ pos: toPos(w.pos[0]), message: yamlMessage(w) });
-    if (tree.errors.length > 0 || doc.contents === null)
-        return tree;
-    const converter = new Converter(doc, toPos, map, tree.errors);
-    try {
-        tree.root = converter.convert(doc.contents, [], undefined, 0);
-    }
-    catch (e) {
-        if (!(e instanceof TooLarge))
-            throw e;
-        tree.errors.push({ pos: e.pos, message: e.message });
-    }
-    return tree;
-}
-const DEEPER = 'YAML: indented deeper than the key above, which already has a value; line it up with that key';
-/**
- * yaml's errors, each where the user has to look. yaml puts a badly indented key at the start
- * of the blank and comment lines before it, and a key indented deeper than a key with a value
- * at that value, a line early (twice: as a nested and as a multi-line key).
- */
-function placedErrors(text, errors) {
-    const spansLine = (e) => text.slice(e.pos[0], e.pos[1]).includes('\n');
-    const deeper = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && spansLine(e));
-    const out = [];
-    for (const e of errors) {
-        if (deeper.includes(e)) {
-            const offset = contentAfter(text, text.indexOf('\n', e.pos[0]));
-            out.push({ ...e, pos: [offset, offset], message: DEEPER });
-        }
-        else if (!(e.code === 'BLOCK_AS_IMPLICIT_KEY' && deeper.some((d) => d.pos[0] === e.pos[0]))) {
-            const offset = e.code === 'BAD_INDENT' ? contentAfter(text, e.pos[0]) : e.pos[0];
-            out.push({ ...e, pos: [offset, e.pos[1]], message: yamlMessage(e) });
-        }
-    }
-    return out;
-}
-/** The offset of the first character at or after `from` that is not blank or a comment. */
-function contentAfter(text, from) {
-    const content = /[ \t\r\n]*(?:#[^\n]*[ \t\r\n]*)*/y;
-    content.lastIndex = from;
-    content.exec(text);
-    return Math.min(content.lastIndex, text.length);
-}
-function yamlMessage(e) {
-    return `YAML: ${e.message.replace(/\s+/g, ' ').trim()}`;
-}
-class Converter {
-    doc;
-    toPos;
-    map;
-    errors;
-    nodes = 0;
-    // Nodes being converted right now: an alias back to one of them is a cycle.
-    active = new Set();
-    // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
-    // once per repetition.
-    targets = new Map();
-    constructor(doc, toPos, map, errors) {
-        this.doc = doc;
-        this.toPos = toPos;
-        this.map = map;
-        this.errors = errors;
-    }
-    convert(node, path, keyPos, depth) {
-        const range = hasRange(node) ? node.range : undefined;
-        const pos = range ? this.toPos(range[0]) : (keyPos ?? this.map.key(path));
-        if (++this.nodes > MAX_NODES) {
-            throw new TooLarge(`YAML: more than ${MAX_NODES} values (through aliases?); simplify it`, pos);
-        }
-        if (depth > MAX_DEPTH)
-            throw new TooLarge(TOO_DEEP, pos);
-        const empty = node == null || ((0,dist/* isScalar */.jn)(node) && node.value === null && range?.[0] === range?.[1]);
-        const block = (0,dist/* isScalar */.jn)(node) && (node.type === dist/* Scalar */.X5.BLOCK_LITERAL || node.type === dist/* Scalar */.X5.BLOCK_FOLDED);
-        this.map.set(path, { key: keyPos, value: pos, empty, block });
-        if ((0,dist/* isAlias */.Vj)(node)) {
-            const target = this.resolve(node);
-            if (!target || this.active.has(target)) {
-                this.errors.push({
-                    pos,
-                    message: `YAML: alias *${node.source} refers to itself or to nothing`
-                });
-                return null;
-            }
-            this.active.add(target);
-            const value = this.convert(target, path, keyPos, depth + 1);
-            this.active.delete(target);
-            this.map.set(path, { key: keyPos, value: pos, empty: false, block: false });
-            return value;
-        }
-        if ((0,dist/* isScalar */.jn)(node))
-            return node.value;
-        if ((0,dist/* isSeq */.oP)(node)) {
-            this.active.add(node);
-            const items = node.items.map((item, i) => this.convert(item, [...path, i], undefined, depth + 1));
-            this.active.delete(node);
-            return items;
-        }
-        if ((0,dist/* isMap */.jh)(node)) {
-            this.active.add(node);
-            const out = this.convertMap(node.items, path, pos, depth);
-            this.active.delete(node);
-            return out;
-        }
-        return null;
-    }
-    resolve(alias) {
-        if (!this.targets.has(alias))
-            this.targets.set(alias, alias.resolve(this.doc));
-        return this.targets.get(alias);
-    }
-    convertMap(pairs, path, mapPos, depth) {
-        const out = Object.create(null);
-        for (const pair of pairs) {
-            const key = pair.key;
-            const keyPos = hasRange(key) ? this.toPos(key.range[0]) : mapPos;
-            if (!(0,dist/* isScalar */.jn)(key)) {
-                this.errors.push({
-                    pos: keyPos,
-                    message: 'YAML: keys must be plain text, not lists, maps or aliases'
-                });
-                continue;
-            }
-            const name = keyText(key);
-            if (name === '') {
-                this.errors.push({ pos: keyPos, message: 'YAML: a key is empty; write the key before ":"' });
-                continue;
-            }
-            if (name === '<<' && key.type === dist/* Scalar */.X5.PLAIN) {
-                this.errors.push({
-                    pos: keyPos,
-                    message: 'YAML merge keys ("<<") are not supported; write the keys out'
-                });
-                continue;
-            }
-            if (Object.hasOwn(out, name)) {
-                this.errors.push({ pos: keyPos, message: `duplicate key ${source_map_quoted(name)}; keep only one` });
-                continue;
-            }
-            out[name] = this.convert(pair.value, [...path, name], keyPos, depth + 1);
-        }
-        return out;
-    }
-}
-/** The offset of a collection nested more than `limit` deep, found without recursion. */
-function deepestCollection(tokens, limit) {
-    const stack = tokens.map((token) => ({ token, depth: 0 }));
-    for (let next = stack.pop(); next; next = stack.pop()) {
-        const { token, depth } = next;
-        if ('items' in token) {
-            if (depth + 1 > limit)
-                return token.offset;
-            for (const item of token.items) {
-                for (const child of [item.key, item.value]) {
-                    if (child)
-                        stack.push({ token: child, depth: depth + 1 });
-                }
-            }
-        }
-        else if (token.type === 'document' && token.value) {
-            stack.push({ token: token.value, depth });
-        }
-    }
-    return undefined;
-}
-// Keys are names: `1.0:` is the name "1.0", not the number 1.
-function keyText(key) {
-    if (typeof key.value === 'string')
-        return key.value;
-    if (key.value === null || key.value === undefined)
-        return '';
-    return key.source ?? String(key.value);
-}
-function hasRange(node) {
-    return (typeof node === 'object' && node !== null && Array.isArray(node.range));
-}
-
-;// CONCATENATED MODULE: ./.build/config/load.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const NO_FRONT_MATTER = 'missing itervox_schema_version: the file has no front matter (line 1 is not exactly "---"); ' +
-    'start the file with a "---" line, "itervox_schema_version: 2" and the settings, then a closing "---"';
-// itervox reads an unclosed front matter to the end of the file; when that fails, the prompt
-// template was taken for settings, and yaml's errors would point into it.
-const UNCLOSED = 'the front matter that starts here is never closed; add a "---" line after the last setting, before the prompt template';
-/**
- * Reads WORKFLOW.md: front matter with positions, `$VAR` interpolation, schema checks, the
- * profile files. Every problem found is thrown at once as UserErrors, one line each.
- */
-function parseWorkflow(text, opts) {
-    const parts = splitFrontMatter(text);
-    if (parts.frontMatter === null) {
-        throw new UserErrors([new errors_UserError(NO_FRONT_MATTER, { file: opts.file, line: 1, col: 1 })]);
-    }
-    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
-    if (parts.unclosed && tree.errors.length > 0) {
-        throw new UserErrors([new errors_UserError(UNCLOSED, { file: opts.file, line: 1, col: 1 })]);
-    }
-    const problems = new Problems(opts.file, tree.map);
-    for (const w of tree.warnings)
-        problems.warn(w.pos, w.message);
-    for (const e of tree.errors)
-        problems.error(e.pos, e.message);
-    problems.throwIfAny();
-    const root = tree.root ?? Object.create(null);
-    if (!isMap(root)) {
-        problems.error(tree.map.value([]), 'the front matter must be "key: value" settings, starting with itervox_schema_version: 2');
-        return problems.fail();
-    }
-    checkSchemaVersion(root, problems);
-    problems.throwIfAny();
-    const { env } = opts;
-    parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems);
-    const section = (name, schema, raw, verbatim) => {
-        const input = sectionInput(raw, [name], name, problems, { env, verbatim });
-        return parseSection(schema, input, [name], name, problems);
-    };
-    const tracker = section('tracker', trackerSchema, root.tracker);
-    const workspace = section('workspace', workspaceSchema, root.workspace ?? {});
-    // Profiles are checked one by one below.
-    const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles']);
-    const handoff = section('handoff', handoffSchema, root.handoff ?? {});
-    const rawProfiles = isMap(root.agent) && isMap(root.agent.profiles) ? root.agent.profiles : {};
-    const profiles = Object.create(null);
-    const profileContext = {
-        problems,
-        env,
-        baseDir: opts.baseDir ?? external_node_path_namespaceObject.posix.dirname(opts.file.replace(/\\/g, '/')),
-        readFile: opts.readFile,
-        defaultCommand: agent?.command ?? 'claude'
-    };
-    for (const [name, raw] of Object.entries(rawProfiles)) {
-        const profile = readProfile(name, raw, profileContext);
-        if (profile)
-            profiles[name] = profile;
-    }
-    const automations = [];
-    if (Array.isArray(root.automations)) {
-        root.automations.forEach((raw, i) => {
-            const read = readAutomation(raw, i, problems, env);
-            if (read)
-                automations.push(read);
-        });
-    }
-    const trackerConfig = tracker && {
-        kind: tracker.kind,
-        apiKey: tracker.api_key,
-        projectSlug: tracker.project_slug,
-        activeStates: tracker.active_states,
-        terminalStates: tracker.terminal_states,
-        completionState: tracker.completion_state,
-        failedState: tracker.failed_state,
-        allowedBots: tracker.allowed_bots
-    };
-    checkReferences({
-        tracker: trackerConfig,
-        reviewerProfile: agent?.reviewer_profile,
-        autoReview: agent?.auto_review ?? false,
-        profileNames: Object.keys(rawProfiles),
-        profiles,
-        automations
-    }, problems);
-    if (problems.failed || !trackerConfig || !workspace || !agent || !handoff)
-        return problems.fail();
-    const config = {
-        file: opts.file,
-        tracker: trackerConfig,
-        workspace: { baseBranch: workspace.base_branch },
-        agent: {
-            command: agent.command,
-            maxTurns: agent.max_turns,
-            maxRetries: agent.max_retries,
-            stallTimeoutMs: agent.stall_timeout_ms,
-            turnTimeoutMs: agent.turn_timeout_ms,
-            reviewerProfile: agent.reviewer_profile,
-            autoReview: agent.auto_review,
-            maxReviewRounds: agent.max_review_rounds,
-            profiles
-        },
-        automations: automations.map((a) => a.config),
-        handoff: {
-            budgetBytes: handoff.budget_bytes,
-            maxFileBytes: handoff.max_file_bytes,
-            maxFiles: handoff.max_files
-        },
-        body: parts.body,
-        bodyLine: parts.bodyLine
-    };
-    return { config, warnings: problems.warnings };
-}
-// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
-const WORKFLOW_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
-/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
-function readWorkflowText(path) {
-    try {
-        return readCappedText(path, WORKFLOW_MAX_BYTES);
-    }
-    catch (e) {
-        if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
-            throw new UserError(`cannot read the workflow file (${e.code}); check the path`, {
-                file: path
-            });
-        }
-        throw e;
-    }
-}
-/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
-function loadWorkflowFile(path, env = process.env) {
-    const text = readWorkflowText(path);
-    const dir = dirname(resolve(path));
-    const root = repoRootOf(dir);
-    return parseWorkflow(text, {
-        file: path,
-        env,
-        baseDir: repoRelativeDir(root, dir),
-        readFile: (relPath) => readRepoFile(root, relPath)
-    });
-}
-/** `file:line:col: warning: message`. */
-function formatWarning(w) {
-    return `${formatLocation(w.location)}: warning: ${w.message}`;
-}
-
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./.build/git/git.js
@@ -62828,483 +61042,172 @@ async function remoteHeads(repo, remote, names, auth) {
     return heads;
 }
 
-;// CONCATENATED MODULE: ./.build/git/committed-file.js
-
-/** A committed regular file within `maxBytes`, as text; null when there is none. */
-async function readCommittedFile(repo, commit, path, maxBytes) {
-    const objects = sharedObjects(repo);
-    const slash = path.lastIndexOf('/');
-    const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
-    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
-    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
-        return null;
-    const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
-    if (size === undefined || size > maxBytes)
-        return null;
-    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
-    return blob ? blob.toString('utf8') : null;
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./.build/git/file-changes.js
-
-
-/**
- * The most file contents one signed commit sends. GitHub documents no limit for
- * `createCommitOnBranch`; the contents travel base64 in one GraphQL request, so the action keeps
- * that request small and pushes a bigger change the ordinary way.
- */
-const SIGNED_MAX_BYTES = 10 * 1024 * 1024;
-/**
- * What turns `from` into `to`, as `createCommitOnBranch` takes it; or why it cannot say it.
- * The mutation writes plain files (mode 100644) only: a symlink, an executable file, or a path
- * that was either before, cannot be expressed.
- */
-async function fileChangesOf(repo, from, to, maxBytes = SIGNED_MAX_BYTES) {
-    const diff = await git_git(repo, ['diff-tree', '-r', '-z', '--no-renames', from, to]);
-    const fields = diff.stdout.split('\0');
-    const deletions = [];
-    const added = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-        // `:<old mode> <new mode> <old id> <new id> <status>`, then the path.
-        const [oldMode = '', newMode = '', , id = '', status = ''] = (fields[i] ?? '')
-            .slice(1)
-            .split(' ');
-        const p = fields[i + 1] ?? '';
-        if (status === 'D') {
-            deletions.push({ path: p });
-            continue;
+;// CONCATENATED MODULE: ./.build/config/source-map.js
+const START = { line: 1, col: 1 };
+/** Where each key and value of the front matter sits in the file. */
+class SourceMap {
+    rootPos;
+    entries = new Map();
+    constructor(rootPos = START) {
+        this.rootPos = rootPos;
+    }
+    set(path, entry) {
+        this.entries.set(pathKey(path), entry);
+    }
+    has(path) {
+        return this.entries.has(pathKey(path));
+    }
+    isBlock(path) {
+        return this.entries.get(pathKey(path))?.block ?? false;
+    }
+    /** The value's position; for an empty or absent value, its key's or the nearest parent's. */
+    value(path) {
+        const entry = this.entries.get(pathKey(path));
+        if (entry && !entry.empty)
+            return entry.value;
+        return this.key(path);
+    }
+    /** The key's position (the value's for a list item); else the nearest parent's. */
+    key(path) {
+        for (let end = path.length; end > 0; end--) {
+            const entry = this.entries.get(pathKey(path.slice(0, end)));
+            if (entry)
+                return entry.key ?? entry.value;
         }
-        if (newMode === '120000')
-            return { unsupported: `${p} is a symlink` };
-        if (newMode === '100755')
-            return { unsupported: `${p} is executable (mode 100755)` };
-        if (newMode !== '100644')
-            return { unsupported: `${p} has mode ${newMode}` };
-        // Whether GitHub keeps an existing file's mode when the mutation rewrites it is not said.
-        if (oldMode !== '000000' && oldMode !== '100644') {
-            return { unsupported: `${p} changes from mode ${oldMode} to 100644` };
-        }
-        added.push({ path: p, id });
+        return this.rootPos;
     }
-    const objects = sharedObjects(repo);
-    const sizes = await objects.blobSizes(added.map((a) => a.id));
-    const bytes = added.reduce((n, a) => n + (sizes.get(a.id) ?? 0), 0);
-    if (bytes > maxBytes) {
-        return { unsupported: `its files hold ${bytes} bytes, more than the ${maxBytes} sent signed` };
-    }
-    const blobs = await objects.readBlobs(added.map((a) => a.id));
-    return {
-        additions: added.map((a) => ({
-            path: a.path,
-            contents: (blobs.get(a.id) ?? Buffer.alloc(0)).toString('base64')
-        })),
-        deletions
-    };
 }
-
-;// CONCATENATED MODULE: ./.build/git/remote-failure.js
-// Whether a failed push or fetch was refused by the remote (its policy: permissions, protected
-// branches, rulesets, hooks), which no retry changes, or failed on the way (GitHub's 5xx, a
-// dropped or stalled connection), which a retry may get past. Judged by git's and GitHub's exact
-// words (git 2.39 with curl over smart HTTP, as on hosted runners); LC_ALL=C keeps them English.
-
-/** The HTTP status in curl's words: `The requested URL returned error: 502`, `RPC failed; HTTP 502`. */
-const HTTP_STATUS = /(?:The requested URL returned error:|RPC failed; HTTP) (\d{3})\b/;
-/** Words of a refusal, whatever the transport said around them. */
-const REFUSED = [
-    /Permission to \S+ denied|Permission denied|access denied/i,
-    /not allowed/,
-    /Write access to repository not granted/,
-    /Authentication failed for/,
-    /\bGH0\d\d\b/,
-    /protected branch/i,
-    /pre-receive hook declined/
-];
-/** A connection that broke, stalled or never came up, and GitHub's own transient failures. */
-const TRANSIENT = [
-    /RPC failed; curl \d+/,
-    /the remote end hung up unexpectedly/,
-    /unexpected disconnect while reading sideband packet/,
-    /Empty reply from server/,
-    /Operation too slow/,
-    /Operation timed out|Connection timed out/,
-    /Connection reset by peer|Recv failure|Send failure/,
-    /Failed to connect to|Could not resolve host/,
-    /transfer closed with outstanding read data remaining|early EOF/,
-    /HTTP\/2 stream \d+ was not closed cleanly/,
-    /^remote: Internal Server Error/m,
-    /^remote: fatal error in commit_refs/m
-];
-/**
- * A push or fetch that failed before any ref was reported on: refused, transient, or undefined
- * when git's words are neither (a local problem, reported as it is).
- */
-function remoteFailure(stderr) {
-    const why = remoteWords(stderr);
-    const status = Number(HTTP_STATUS.exec(stderr)?.[1]);
-    // 408 and 429 are the server asking for another try, like a 5xx.
-    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
-        return { kind: 'refused', why };
-    }
-    if (REFUSED.some((r) => r.test(stderr)))
-        return { kind: 'refused', why };
-    if (status >= 500 || status === 408 || status === 429)
-        return { kind: 'transient', why };
-    if (TRANSIENT.some((r) => r.test(stderr)))
-        return { kind: 'transient', why };
-    return undefined;
+function pathKey(path) {
+    return JSON.stringify(path);
 }
 /**
- * A ref the remote did not update, by the reason git reports for it (porcelain
- * `[remote rejected] (<reason>)`): GitHub's own failures are transient, any other reason is the
- * remote's refusal (a hook, a rule, a protected branch), even when a hook's words sound transient.
+ * `agent.profiles.researcher.allowed_actions[1]`: how messages name a key. A key that is not
+ * a plain word is quoted, as in `agent.profiles["story writer"]`.
  */
-function refRejection(summary, remoteSays) {
-    const why = remoteSays ? `${summary}: ${remoteSays}` : summary;
-    const transient = summary === '[remote rejected] (Internal Server Error)' ||
-        summary === '[remote failure] (remote failed to report status)' ||
-        (summary === '[remote rejected] (failure)' && /fatal error in commit_refs/.test(remoteSays));
-    return { kind: transient ? 'transient' : 'refused', why };
+function pathLabel(path) {
+    let out = '';
+    for (const part of path) {
+        if (typeof part === 'number')
+            out += `[${part}]`;
+        else if (!/^[\w-]+$/.test(part))
+            out += `[${source_map_quoted(part)}]`;
+        else
+            out += out ? `.${part}` : part;
+    }
+    return out;
 }
+/** User text in a message: quoted, with newlines and control characters escaped. */
+function source_map_quoted(text) {
+    return JSON.stringify(text);
+}
+/** `tracker.kind: message`, or just the message at the top level. */
+function labelled(path, message) {
+    const label = pathLabel(path);
+    return label ? `${label}: ${message}` : message;
+}
+
+;// CONCATENATED MODULE: ./.build/config/did-you-mean.js
+
 /**
- * git's first error (the cause: `error: RPC failed; HTTP 403 …` comes before `fatal: the remote
- * end hung up unexpectedly`), then what the remote said (`remote:` lines); one line.
+ * Edit distance with adjacent transpositions (optimal string alignment), so `trackr` is one
+ * edit from `tracker` and `mvoe_state` one from `move_state`.
  */
-function remoteWords(stderr) {
-    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
-    const remote = lines.filter((l) => l.startsWith('remote: ')).map((l) => l.slice(8).trim());
-    const own = lines.filter((l) => l && !l.startsWith('remote: '));
-    const cause = own.find((l) => /^(error|fatal): /.test(l)) ?? own.at(-1) ?? '';
-    return mask([cause, ...remote].filter(Boolean).join(': '));
-}
-
-;// CONCATENATED MODULE: ./.build/git/push.js
-
-
-
-
-
-
-
-
-
-/** The push cannot be done; the message says why in one line. Never retried by the caller. */
-class PushError extends errors_UserError {
-    kind;
-    attempts;
-    paths;
-    constructor(kind, message, attempts, paths = []) {
-        super(message);
-        this.kind = kind;
-        this.attempts = attempts;
-        this.paths = paths;
-        this.name = 'PushError';
-    }
-}
-/**
- * Pushes the stage's commit to the branch as a compare-and-swap: the remote must still be where
- * the stage began (`--force-with-lease` with that exact value; the commit descends from it, so
- * nothing is ever overwritten). If others pushed meanwhile, the commit is re-created on top of
- * theirs with `merge-tree` and `commit-tree` (no worktree, no hook) and the push retried, a few
- * times. A push or fetch that fails on the way (GitHub's 5xx, a dropped or stalled connection)
- * is retried with backoff; a push that landed although its answer was lost is then found by the
- * lease, not pushed twice. A branch deleted or rewritten meanwhile, a conflict, a refusal by the
- * remote's policy, or a remote that stays unavailable ends with a PushError.
- */
-async function pushWithRetry(o) {
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
-    const remote = o.remote ?? 'origin';
-    const attempts = Math.max(1, o.attempts ?? 4);
-    const retries = Math.max(0, o.retries ?? 5);
-    const backoffMs = o.backoffMs ?? 1000;
-    const net = {
-        repo,
-        remote,
-        branch: o.branch,
-        auth: o.auth,
-        stall: ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${o.stallSeconds ?? 60}`]
-    };
-    await validateBranchName(o.branch);
-    const v = await gitVersion();
-    if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
-        throw new errors_UserError(`git ${v.text} is too old to push stages; install git ${PUSH_GIT_VERSION} or newer`);
-    }
-    const commit = await readCommit(repo, o.sha);
-    if (commit.parents.length !== 1 || commit.parents[0] !== o.baseSha) {
-        throw new Error(`commit ${o.sha} is not a single commit on top of ${o.baseSha}`);
-    }
-    const pause = (n) => (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs * 2 ** (n - 1) * (0.5 + Math.random() / 2));
-    let pushes = 0;
-    let spent = 0;
-    /** Waits out a failure on the way, or gives up when the retries are spent. */
-    const retryLater = async (doing, why) => {
-        if (spent >= retries) {
-            throw new PushError('unavailable', `${remote} is unavailable: gave up ${doing} ${o.branch} after ${retries} ${retries === 1 ? 'retry' : 'retries'}: ${why}`, pushes);
-        }
-        await pause(++spent);
-    };
-    const fetchHead = async () => {
-        for (;;) {
-            const head = await fetchBranch(net);
-            if (typeof head === 'string' || head === null)
-                return head;
-            if (head.kind === 'refused') {
-                throw new PushError('rejected', `${remote} refused the fetch of ${o.branch}: ${head.why}`, pushes);
+function editDistance(a, b) {
+    // Every row holds b.length + 1 distances, so each index below is in range.
+    let prevPrev = [];
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                best = Math.min(best, prevPrev[j - 2] + 1);
             }
-            await retryLater('fetching', head.why);
+            row.push(best);
         }
-    };
-    let sha = o.sha;
-    let parent = o.baseSha;
-    let expected = o.created ? null : o.baseSha;
-    let signer = o.signer;
-    let notice;
-    /** Whether the mutation can say what `sha` changes; when not, pushing takes over. */
-    const signable = async () => {
-        if (!signer)
-            return false;
-        const changes = await fileChangesOf(repo, parent, sha);
-        if (!('unsupported' in changes))
-            return true;
-        notice = `sign-commits: the stage's commit was pushed unsigned, because ${changes.unsupported}, which createCommitOnBranch cannot express`;
-        signer = undefined;
-        return false;
-    };
-    /** GitHub's commit, fetched; the local branch then names it. */
-    const adoptSigned = async (oid, ours, sent) => {
-        const head = await fetchHead();
-        const objects = sharedObjects(repo);
-        const [theirs, wanted] = [
-            await objects.resolve(`${oid}^{tree}`),
-            await objects.resolve(`${ours}^{tree}`)
-        ];
-        if (head === null || !theirs) {
-            throw new PushError('rewritten', `${o.branch} no longer holds the commit GitHub created (${oid}) on ${remote}`, sent);
-        }
-        if (theirs !== wanted) {
-            throw new Error(`GitHub's commit ${oid} on ${o.branch} does not hold the stage's tree ${wanted ?? ''}`);
-        }
-        await resetBranchTo(repo, o.branch, oid);
-        return { sha: oid, attempts: sent, rebased: ours !== o.sha, signed: true };
-    };
-    // Decided before anything is sent.
-    await signable();
-    for (let attempt = 1;;) {
-        let verdict;
-        let made;
-        if (signer && expected === null) {
-            // createCommitOnBranch needs the branch: it is made at the stage's base, a commit the
-            // remote has, with the same lease (nothing may be there yet).
-            verdict = await pushOnce(net, parent, null);
-            pushes++;
-            if (verdict.kind === 'ok') {
-                expected = parent;
-                continue;
-            }
-        }
-        else if (signer && expected !== null && (await signable())) {
-            const changes = await fileChangesOf(repo, parent, sha);
-            if ('unsupported' in changes)
-                throw new Error(changes.unsupported);
-            const text = commit.message.toString('utf8');
-            const nl = text.indexOf('\n');
-            const answer = await signer.createCommit({
-                branch: o.branch,
-                expectedHeadOid: expected,
-                headline: nl < 0 ? text : text.slice(0, nl),
-                body: nl < 0
-                    ? ''
-                    : text
-                        .slice(nl + 1)
-                        .replace(/^\n+/, '')
-                        .trimEnd(),
-                fileChanges: changes
-            });
-            pushes++;
-            if (answer.kind === 'ok')
-                made = answer.oid;
-            verdict = answer.kind === 'ok' ? { kind: 'ok' } : answer;
-        }
-        else {
-            verdict = await pushOnce(net, sha, expected);
-            pushes++;
-        }
-        if (made)
-            return adoptSigned(made, sha, pushes);
-        if (verdict.kind === 'ok') {
-            if (sha !== o.sha)
-                await resetBranchTo(repo, o.branch, sha);
-            return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
-        }
-        if (verdict.kind === 'refused') {
-            throw new PushError('rejected', `${remote} refused the push to ${o.branch}: ${verdict.why}`, pushes);
-        }
-        if (verdict.kind === 'transient') {
-            // Sent again as it was: if it landed, the lease now fails and the fetch below finds it.
-            await retryLater('pushing', verdict.why);
+        prevPrev = prev;
+        prev = row;
+    }
+    return prev[b.length];
+}
+/** The candidate closest to `input` (ignoring case), if it is close enough to be a typo. */
+function closest(input, candidates) {
+    const wanted = input.toLowerCase();
+    const limit = wanted.length <= 3 ? 1 : wanted.length <= 6 ? 2 : 3;
+    let best;
+    let bestDistance = limit + 1;
+    for (const candidate of candidates) {
+        const other = candidate.toLowerCase();
+        if (Math.abs(other.length - wanted.length) >= bestDistance)
             continue;
-        }
-        await pause(attempt);
-        const head = await fetchHead();
-        if (head === null && expected !== null) {
-            throw new PushError('deleted', `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`, pushes);
-        }
-        if (head !== null && (await isAncestor(repo, sha, head))) {
-            if (sha !== o.sha)
-                await resetBranchTo(repo, o.branch, sha);
-            return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
-        }
-        // A commit GitHub made from an earlier send whose answer was lost: our change on our parent.
-        if (signer &&
-            head !== null &&
-            expected !== null &&
-            (await sameChange(repo, head, expected, sha))) {
-            return adoptSigned(head, sha, pushes);
-        }
-        if (head !== null && !(await isAncestor(repo, parent, head))) {
-            throw new PushError('rewritten', `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`, pushes);
-        }
-        if (attempt >= attempts) {
-            throw new PushError('exhausted', `${o.branch} kept moving on ${remote}; gave up after ${pushes} push attempt${pushes === 1 ? '' : 's'}`, pushes);
-        }
-        attempt++;
-        if (head !== null) {
-            sha = await replayOnto(repo, commit, sha, head, pushes, o.branch);
-            parent = head;
-            expected = head;
+        const distance = editDistance(wanted, other);
+        if (distance < bestDistance) {
+            best = candidate;
+            bestDistance = distance;
         }
     }
+    return best;
 }
-/** The remote moved under us (worth a fetch and retry), as opposed to a refusal. */
-const MOVED = /^\[rejected\] \((stale info|fetch first|non-fast-forward)\)/;
-const RACED = /cannot lock ref|failed to update ref|failed to lock|incorrect old value/;
-/** A refusal the token's permissions explain. */
-const NO_PERMISSION = /Permission to \S+ denied|Write access to repository not granted|\b403\b/;
-async function pushOnce(net, sha, expected) {
-    const ref = `refs/heads/${net.branch}`;
-    const args = [
-        'push',
-        '--porcelain',
-        '--no-verify',
-        '--recurse-submodules=no',
-        `--force-with-lease=${ref}:${expected ?? ''}`,
-        net.remote,
-        `${sha}:${ref}`
+/** `; did you mean "x"?` when a candidate is close, else ''. */
+function did_you_mean_didYouMean(input, candidates) {
+    const match = closest(input, candidates);
+    return match === undefined ? '' : `; did you mean ${source_map_quoted(match)}?`;
+}
+
+;// CONCATENATED MODULE: ./.build/config/lookup.js
+
+
+
+/** States match case-insensitively, as GitHub labels do: equal states have equal keys. */
+function stateKey(state) {
+    return state.toLowerCase();
+}
+function sameState(a, b) {
+    return stateKey(a) === stateKey(b);
+}
+/** Active, terminal, completion and failed states, each once (first spelling wins). */
+function statesOf(tracker) {
+    const all = [
+        ...tracker.activeStates,
+        ...tracker.terminalStates,
+        ...(tracker.completionState ? [tracker.completionState] : []),
+        ...(tracker.failedState ? [tracker.failedState] : [])
     ];
-    const r = await git_git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [1, 128] });
-    const status = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`));
-    if (!status) {
-        const failure = remoteFailure(r.stderr);
-        if (!failure)
-            throw gitFailure(net.repo, args, r.code, r.stderr);
-        if (failure.kind === 'refused' && NO_PERMISSION.test(r.stderr)) {
-            return {
-                ...failure,
-                why: `${failure.why}; the token needs write access to the repository (\`permissions: contents: write\`)`
-            };
-        }
-        return failure;
-    }
-    const [flag, , summary = ''] = status.split('\t');
-    if (flag !== '!')
-        return { kind: 'ok' };
-    if (MOVED.test(summary) || (summary.startsWith('[remote rejected]') && RACED.test(summary))) {
-        return { kind: 'moved' };
-    }
-    const remoteSays = r.stderr
-        .split('\n')
-        .filter((l) => l.startsWith('remote: '))
-        .map((l) => l.slice(8).trim())
-        .filter(Boolean)
-        .join(' ')
-        .slice(0, 400);
-    return refRejection(summary, remoteSays);
+    return all.filter((state, i) => all.findIndex((other) => sameState(other, state)) === i);
+}
+function knownStates(config) {
+    return statesOf(config.tracker);
+}
+/** The enabled automation that entering `state` starts, if any. */
+function findAutomation(config, state) {
+    return config.automations.find((a) => a.enabled && a.states.some((s) => sameState(s, state)));
 }
 /**
- * The branch's head on the remote, fetched; null when the remote has no such branch; how the
- * remote failed otherwise.
+ * The automation a run of `profile` belongs to: the one `state` starts when it runs this
+ * profile, else the profile's first enabled automation.
  */
-async function fetchBranch(net) {
-    const tracking = `refs/remotes/${net.remote}/${net.branch}`;
-    const args = [
-        'fetch',
-        '--no-tags',
-        '--recurse-submodules=no',
-        net.remote,
-        `+refs/heads/${net.branch}:${tracking}`
-    ];
-    const r = await git_git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [128] });
-    if (r.code === 128) {
-        if (/couldn't find remote ref/i.test(r.stderr))
-            return null;
-        const failure = remoteFailure(r.stderr);
-        if (failure)
-            return failure;
-        throw gitFailure(net.repo, args, r.code, r.stderr);
-    }
-    const head = await sharedObjects(net.repo).resolve(`${tracking}^{commit}`);
-    if (!head)
-        throw new Error(`fetching ${net.branch} left no ${tracking}`);
-    return head;
+function automationForProfile(config, profile, state) {
+    const byState = state ? findAutomation(config, state) : undefined;
+    if (byState?.profile === profile)
+        return byState;
+    return config.automations.find((a) => a.enabled && a.profile === profile);
 }
-/** `head` makes exactly the change `sha` makes, on `parent`. */
-async function sameChange(repo, head, parent, sha) {
-    const objects = sharedObjects(repo);
-    const info = await readCommit(repo, head);
-    return (info.parents.length === 1 &&
-        info.parents[0] === parent &&
-        (await objects.resolve(`${head}^{tree}`)) === (await objects.resolve(`${sha}^{tree}`)));
+/** The error for a profile name given outside WORKFLOW.md (e.g. `--profile`) that it lacks. */
+function unknownProfileError(config, name, where) {
+    const names = Object.keys(config.agent.profiles);
+    const hint = didYouMean(name, names) ||
+        (names.length > 0 ? `; it has: ${names.join(', ')}` : '; it defines no profiles');
+    return new UserError(`${where}: ${config.file} has no profile named ${quoted(name)}${hint}`);
 }
-async function isAncestor(repo, a, b) {
-    const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1] });
-    return r.code === 0;
-}
-/**
- * Our change again, on top of `head`. The merge base is our parent: it is an ancestor of
- * `head` (checked) and the only parent of our commit, so merge-tree finds it unaided.
- */
-async function replayOnto(repo, commit, sha, head, attempt, branch) {
-    const merge = await git_git(repo, ['merge-tree', '--write-tree', '--no-messages', '--name-only', '-z', head, sha], { okCodes: [1] });
-    const [tree = '', ...rest] = merge.stdout.split('\0');
-    if (merge.code === 1) {
-        const paths = [...new Set(rest.filter(Boolean))].sort();
-        throw new PushError('conflict', `the branch ${branch} moved and conflicts with this stage's commit in ${paths.join(', ')}`, attempt, paths);
-    }
-    const r = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree.trim(), '-p', head, '-F', '-'], {
-        env: {
-            GIT_AUTHOR_NAME: commit.author.name,
-            GIT_AUTHOR_EMAIL: commit.author.email,
-            GIT_AUTHOR_DATE: commit.author.date,
-            GIT_COMMITTER_NAME: commit.committer.name,
-            GIT_COMMITTER_EMAIL: commit.committer.email
-        },
-        input: commit.message
-    });
-    return r.stdout.trim();
-}
-async function readCommit(repo, sha) {
-    const raw = await sharedObjects(repo).readObject(sha, 'commit');
-    const split = raw.indexOf('\n\n');
-    const headers = raw
-        .subarray(0, split < 0 ? raw.length : split)
-        .toString('utf8')
-        .split('\n');
-    const ident = (key) => {
-        const line = headers.find((h) => h.startsWith(`${key} `)) ?? '';
-        const m = /^\S+ (.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(line);
-        if (!m)
-            throw new Error(`commit ${sha} has no readable ${key}`);
-        const [, name = '', email = '', seconds = ''] = m;
-        return { name, email, date: `@${seconds}` };
-    };
-    return {
-        parents: headers.filter((h) => h.startsWith('parent ')).map((h) => h.slice(7)),
-        author: ident('author'),
-        committer: ident('committer'),
-        message: split < 0 ? Buffer.alloc(0) : raw.subarray(split + 2)
-    };
+
+;// CONCATENATED MODULE: ./.build/pipeline/job-timeout.js
+// Above the agent's own deadline, so the action can still commit a partial and report.
+const JOB_OVERHEAD_MINUTES = 15;
+/** The minutes a stage's job may take: the agent's turn timeout and time to commit its work. */
+function stageJobMinutes(config) {
+    const agent = Math.ceil(config.agent.turnTimeoutMs / 60_000);
+    return { agent, job: agent + JOB_OVERHEAD_MINUTES };
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/record.js
@@ -63463,6 +61366,8 @@ const issueRecordSchema = object({
     /** Its GraphQL node id, which marking it ready for review needs. */
     pullRequestNode: schemas_string().max(100).optional()
 });
+/** How the record's `halted` says a decision's effects failed (and are owed). */
+const HALTED_ON_EFFECTS = 'the next step (';
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 function parseRecord(value) {
     const parsed = issueRecordSchema.safeParse(value);
@@ -63494,7033 +61399,150 @@ function recordStage(record, stage) {
     return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
 }
 
-;// CONCATENATED MODULE: ./.build/git/trailers.js
-
-
-
-
-/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
-const TRAILER_KEYS = {
-    profile: 'Itervox-Profile',
-    run: 'Itervox-Run',
-    outcome: 'Itervox-Outcome',
-    issue: 'Itervox-Issue',
-    state: 'Itervox-State',
-    stage: 'Itervox-Stage',
-    handoff: 'Itervox-Handoff',
-    reason: 'Itervox-Reason'
-};
-const trailers_count = schemas_int().min(0);
-/** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
-const stageKeySchema = object({
-    issue: schemas_string(),
-    state: schemas_string(),
-    entry: trailers_count,
-    kind: stageKindSchema,
-    profile: schemas_string(),
-    attempt: trailers_count,
-    round: trailers_count,
-    /** Runs of this same step before (a stage resumed by a reply runs again). */
-    resume: trailers_count
-});
-function stageTrailers(t) {
-    const out = [
-        [TRAILER_KEYS.profile, t.profile],
-        [TRAILER_KEYS.run, t.run],
-        [TRAILER_KEYS.outcome, t.outcome]
-    ];
-    if (t.key) {
-        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
-    }
-    if (t.handoff)
-        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
-    const reason = t.reason ? flat(t.reason, 300) : '';
-    if (reason)
-        out.push([TRAILER_KEYS.reason, reason]);
-    return out;
-}
-// Trailer values are one line; a state name is data and may hold anything.
-function flat(v, max) {
-    return v
-        .replace(/[\s\0]+/g, ' ')
-        .trim()
-        .slice(0, max);
-}
-function stateValue(state) {
-    return flat(state, 200) || '-';
-}
-function stageValue(k) {
-    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
-}
-/** The message, a blank line, then one `Key: value` line per trailer. */
-function formatMessage(message, trailers) {
-    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
-    if (trailers.length === 0)
-        return `${body}\n`;
-    const lines = trailers.map(([key, value]) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
-            throw new Error(`bad trailer key: ${key}`);
-        if (/[\r\n\0]/.test(value) || !value.trim())
-            throw new Error(`bad trailer value for ${key}`);
-        return `${key}: ${value.trim()}`;
-    });
-    return `${body}\n\n${lines.join('\n')}\n`;
-}
-/**
- * The commit at or below `head` that a run of this exact stage made, so a stage whose push
- * landed is never run again (a job killed after its push, a record that could not be written).
- * Looks at the newest `maxCount` commits.
- */
-async function findLandedStage(repo, head, key, maxCount = 200) {
-    if (!/^[0-9a-f]{40,64}$/.test(head))
-        await validateBranchName(head);
-    const r = await git_git(repo, [
-        'log',
-        `--max-count=${maxCount}`,
-        '--format=%H%x1f%(trailers:only,unfold)%x1e',
-        head,
-        '--'
-    ]);
-    const want = (k) => k.toLowerCase();
-    for (const entry of r.stdout.split('\x1e')) {
-        const [sha, block = ''] = entry.trim().split('\x1f');
-        if (!sha)
-            continue;
-        const trailers = new Map();
-        for (const line of block.split('\n')) {
-            const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-            if (m?.[1] && m[2] !== undefined)
-                trailers.set(m[1].toLowerCase(), m[2].trim());
-        }
-        const get = (k) => trailers.get(want(k));
-        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
-            get(TRAILER_KEYS.profile) === key.profile &&
-            get(TRAILER_KEYS.stage) === stageValue(key) &&
-            get(TRAILER_KEYS.state) === stateValue(key.state)) {
-            return {
-                sha,
-                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
-                run: get(TRAILER_KEYS.run) ?? '',
-                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
-                reason: get(TRAILER_KEYS.reason) ?? ''
-            };
-        }
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./.build/git/remote-workspace.js
-
-
-
-
-
+;// CONCATENATED MODULE: ./.build/pipeline/stage-owed.js
 
 
 /**
- * The action's git side: the issue branch fetched from `origin` (or made from the base
- * branch), and a stage's commit pushed back, or to a rescue branch when the issue branch
- * refuses it, so no agent's work is lost to a refused push.
+ * What the scheduled reconcile starts for an issue in `state`, judged from its record alone:
+ * the stage of an entry no job has run (a label event that started nothing, a wake-up that was
+ * lost or queued), the same-state step the record asks for, or the effects of a decision that
+ * were never carried out. A wake-up sent for nothing is harmless (plan.ts skips it); one never
+ * sent leaves the pipeline stopped. Pure.
  */
-class RemoteWorkspace {
-    o;
-    constructor(o) {
-        this.o = o;
-    }
-    async prepare(branch) {
-        const prepared = await prepareIssueBranch({
-            repo: this.o.repo,
-            branch,
-            base: this.o.baseBranch,
-            ...(this.o.auth ? { auth: this.o.auth } : {}),
-            ...(this.o.fetched ? { fetched: this.o.fetched } : {})
-        });
-        return { ...prepared, repo: this.o.repo, baseBranch: this.o.baseBranch };
-    }
-    findLanded(prepared, key) {
-        return findLandedStage(this.o.repo, prepared.baseSha, key);
-    }
-    async publish(prepared, commit, rescueRef) {
-        const push = (branch, created, signer) => pushWithRetry({
-            repo: this.o.repo,
-            branch,
-            sha: commit,
-            baseSha: prepared.baseSha,
-            created,
-            ...(this.o.remote ? { remote: this.o.remote } : {}),
-            ...(this.o.auth ? { auth: this.o.auth } : {}),
-            ...(signer ? { signer } : {})
-        });
-        let refusal;
-        try {
-            const pushed = await push(prepared.branch, prepared.created, this.o.signer);
-            return { commit: pushed.sha, ...(pushed.notice ? { notice: pushed.notice } : {}) };
-        }
-        catch (err) {
-            refusal = messageOf(err);
-        }
-        try {
-            await push(rescueRef, true);
-            return { commit, rescuedTo: rescueRef, refusal };
-        }
-        catch (err) {
-            return { failed: `${refusal}; the rescue branch ${rescueRef} failed too: ${messageOf(err)}` };
-        }
-    }
-    async readCommitted(commit, path, maxBytes) {
-        const has = await sharedObjects(this.o.repo)
-            .resolve(`${commit}^{commit}`)
-            .catch(() => null);
-        // A re-run finishing an earlier run's comments may not have that commit yet.
-        if (!has && /^[0-9a-f]{40,64}$/.test(commit)) {
-            await git_git(this.o.repo, ['fetch', '--no-tags', '--depth=1', this.o.remote ?? 'origin', commit], { ...(this.o.auth ? { auth: this.o.auth } : {}), okCodes: [1, 128] });
-        }
-        return readCommittedFile(this.o.repo, commit, path, maxBytes).catch(() => null);
-    }
-    around(_prepared, stage) {
-        return stage();
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/effects.js
-
-
-/**
- * The decision as data: the tracker effects that carry it out, in order. Each is idempotent,
- * so whoever finds them owed (a re-run, the next stage's job) can carry them out again.
- */
-function effectsOf(o) {
-    const key = (what) => `itervox:${what}:${o.entry}:${o.run.replace(/[^A-Za-z0-9._]/g, '.')}`;
-    const out = [];
-    if (o.requests && o.deliverable) {
-        const at = { commit: o.deliverable.commit, path: o.deliverable.path, profile: o.profile };
-        if (o.requests.comment)
-            out.push({ kind: 'agent-comment', key: key('agent'), ...at });
-        if (o.requests.commentPr && o.pullRequest) {
-            out.push({
-                kind: 'agent-comment',
-                key: key('agent-pr'),
-                ...at,
-                pullRequest: o.pullRequest.number
-            });
-        }
-    }
-    if (o.replied)
-        out.push({ kind: 'flag', flag: 'needs-input', on: false });
-    const next = o.next;
-    if (next.kind !== 'escalate')
-        out.push({ kind: 'flag', flag: 'needs-attention', on: false });
-    switch (next.kind) {
-        case 'move':
-            out.push({ kind: 'move', from: o.state, to: next.to });
-            if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
-                out.push({
-                    kind: 'ready',
-                    state: next.to,
-                    pullRequest: o.pullRequest.number,
-                    ...(o.pullRequest.node ? { node: o.pullRequest.node } : {})
-                });
-            }
-            // With chain: label the move's own label event starts the next stage.
-            if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
-                out.push({ kind: 'wake', state: next.to, entry: o.entry });
-            }
-            break;
-        case 'review':
-        case 'rework':
-        case 'retry':
-            // Same-state steps change no label, so they are always woken where anything is.
-            if (o.wakes !== 'none') {
-                out.push({
-                    kind: 'wake',
-                    state: o.state,
-                    entry: o.entry,
-                    ...(o.step ? { step: o.step } : {})
-                });
-            }
-            break;
-        case 'escalate':
-            if (next.to)
-                out.push({ kind: 'move', from: o.state, to: next.to });
-            else
-                out.push({ kind: 'flag', flag: 'needs-attention', on: true });
-            out.push({
-                kind: 'comment',
-                key: key('stopped'),
-                body: `**The itervox pipeline stopped.** ${cellText(next.why, 2000)}.\n\n${o.runLine}`
-            });
-            break;
-        case 'wait':
-            out.push({ kind: 'flag', flag: 'needs-input', on: true });
-            out.push({
-                kind: 'comment',
-                key: key('question'),
-                body: `**The ${cellText(o.profile, 60)} agent needs input.** ${o.replyHint}\n\n${fenced(clip(next.question, 4000), '~')}\n\n${o.runLine}`
-            });
-            break;
-        case 'stop':
-            break;
-    }
-    return out;
-}
-/** The decision in words, for logs, the summary, the status and the CLI's progress line. */
-function effects_describe(next) {
-    switch (next.kind) {
-        case 'move':
-            return `moved to "${next.to}" (${next.why})`;
-        case 'review':
-            return `review by ${next.reviewer} next`;
-        case 'rework':
-            return `back to ${next.profile} with the review's findings (round ${next.round})`;
-        case 'retry':
-            return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''})`;
-        case 'escalate':
-            return `escalated${next.to ? ` to "${next.to}"` : ''}: ${next.why}`;
-        case 'wait':
-            return 'waiting for an answer';
-        case 'stop':
-            return `stopped: ${next.why}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/naming.js
-/** Where handoff deliverables live, relative to the repository root (forward slashes always). */
-const HANDOFF_DIR = '.itervox/handoff';
-const PARTIAL_SUFFIX = '.partial.md';
-const PROFILE_RE = /^[A-Za-z0-9._-]+$/;
-// Profile names end up in file names; together with the 24-byte timestamp and `.partial.md`
-// this keeps every handoff name well under the 255-byte limit of common file systems.
-const MAX_PROFILE_LENGTH = 100;
-const RUN_TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z$/;
-// Older tools wrote whole seconds; some wrote other fraction lengths.
-const NAME_TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})(?:\.(\d{1,9}))?Z_/;
-/** The run timestamp itervox uses: UTC `YYYY-MM-DDTHH-MM-SS.mmmZ`, with no colon anywhere. */
-function runTimestamp(date) {
-    const iso = date.toISOString();
-    if (!/^\d{4}-/.test(iso))
-        throw new Error(`runTimestamp: year out of range in ${iso}`);
-    return iso.replace(/:/g, '-');
-}
-/** True for a timestamp of exactly the form `runTimestamp` makes. */
-function isRunTimestamp(ts) {
-    return RUN_TIMESTAMP_RE.test(ts);
-}
-/** True for a profile name that is safe to put in a file name: `[A-Za-z0-9._-]+`. */
-function isValidProfileName(name) {
-    return name.length <= MAX_PROFILE_LENGTH && PROFILE_RE.test(name);
-}
-/** The run's deliverable path, `.itervox/handoff/<ts>_<profile>.md`. */
-function handoffPath(ts, profile) {
-    if (!isRunTimestamp(ts))
-        throw new Error(`handoffPath: bad run timestamp ${JSON.stringify(ts)}`);
-    if (!isValidProfileName(profile)) {
-        throw new Error(`handoffPath: bad profile name ${JSON.stringify(profile)}`);
-    }
-    return `${HANDOFF_DIR}/${ts}_${profile}.md`;
-}
-/** `…/<ts>_<profile>.md` → `…/<ts>_<profile>.partial.md`; a partial path is returned as is. */
-function partialPathOf(path) {
-    if (path.endsWith(PARTIAL_SUFFIX))
-        return path;
-    if (!path.endsWith('.md'))
-        throw new Error(`partialPathOf: not a .md path: ${path}`);
-    return path.slice(0, -'.md'.length) + PARTIAL_SUFFIX;
-}
-function isPartialName(name) {
-    return name.endsWith(PARTIAL_SUFFIX);
-}
-/** The last path component (paths here always use forward slashes). */
-function baseName(path) {
-    return path.slice(path.lastIndexOf('/') + 1);
-}
-/**
- * Splits a run's file name `<ts>_<profile>.md` (not a partial) into its parts, or returns null.
- * The timestamp has a fixed shape, so a profile that itself contains `_` splits correctly.
- */
-function parseRunFileName(name) {
-    const m = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)_(.+)\.md$/.exec(name);
-    const [, timestamp = '', profile = ''] = m ?? [];
-    if (!m || isPartialName(name) || !isValidProfileName(profile))
-        return null;
-    return { timestamp, profile };
-}
-/**
- * The sort key of a handoff file name. Timestamped names compare by their instant, a missing
- * fraction counting as zero (`…45Z` is `…45.000Z`, so it sorts before `…45.123Z`); other names
- * (`notes.md`) use the raw name, as itervox's plain byte sort would.
- */
-function handoffSortKey(name) {
-    const m = NAME_TIMESTAMP_RE.exec(name);
-    if (!m)
-        return name;
-    return `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}Z`;
-}
-/** Chronological order of handoff file names; ties are broken by the raw name. */
-function compareHandoffNames(a, b) {
-    return compareCodePoints(handoffSortKey(a), handoffSortKey(b)) || compareCodePoints(a, b);
-}
-/** Code-point order, which is UTF-8 byte order (JS `<` compares UTF-16 units instead). */
-function compareCodePoints(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-        const x = a.codePointAt(i);
-        const y = b.codePointAt(i);
-        if (x !== y)
-            return x < y ? -1 : 1;
-        if (x > 0xffff)
-            i++;
-    }
-    return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/forged-lines.js
-// Untrusted Markdown (a prior handoff, an issue's text) is shown inside a prompt whose own
-// structure is Markdown: the `## Prior Agent Handoffs` block with its `### <file>` headers and
-// truncation markers, `## Run Context` with its run.* bullets, and the pipeline's sections
-// (`## Requests to the pipeline`, `## Review`, `## Reply from @…`, ...). A line of untrusted
-// text that reads as one of those could make a model believe a forged file, run path or reply.
-// Such lines get a backslash: Markdown then shows them as plain text, and they no longer look
-// like what the prompt writes. Ordinary headings (`## Findings`) are left alone.
-//
-// A title is compared by what a reader sees, not by its bytes: HTML entities decoded,
-// compatibility forms and accents folded, Cyrillic and Greek look-alikes mapped to Latin,
-// and everything but letters and digits dropped, so `## **Rün&#32;Соntext**` is `runcontext`.
-// It is a heading whatever makes it one: `#`s after indentation, blockquote or list markers,
-// a setext underline, an HTML `<h1>`-`<h6>` or `<summary>`, or a line that is all emphasis.
-/** The comparison key of a title: its letters and digits as a reader sees them. */
-function titleKey(title) {
-    return letters(visible(title));
-}
-function letters(seen) {
-    return seen.replace(/[^\p{L}\p{N}]+/gu, '');
-}
-const NAMED = {
-    nbsp: ' ',
-    amp: '&',
-    lt: '<',
-    gt: '>',
-    quot: '"',
-    apos: "'",
-    num: '#',
-    period: '.',
-    lowbar: '_',
-    ast: '*',
-    colon: ':',
-    lsqb: '[',
-    rsqb: ']',
-    grave: '`',
-    tab: ' ',
-    newline: ' '
-};
-// Cyrillic, Greek and other letters that look like Latin ones, lower case (titles are folded
-// to lower case first, so upper-case look-alikes are listed by their lower-case forms).
-const LOOKALIKES = {
-    а: 'a',
-    в: 'b',
-    с: 'c',
-    ԁ: 'd',
-    е: 'e',
-    ё: 'e',
-    һ: 'h',
-    н: 'h',
-    і: 'i',
-    ї: 'i',
-    ј: 'j',
-    к: 'k',
-    м: 'm',
-    п: 'n',
-    о: 'o',
-    р: 'p',
-    ԛ: 'q',
-    г: 'r',
-    ѕ: 's',
-    т: 't',
-    у: 'y',
-    ԝ: 'w',
-    х: 'x',
-    ь: 'b',
-    α: 'a',
-    β: 'b',
-    ε: 'e',
-    ζ: 'z',
-    η: 'n',
-    ι: 'i',
-    κ: 'k',
-    μ: 'u',
-    ν: 'v',
-    ο: 'o',
-    ρ: 'p',
-    τ: 't',
-    υ: 'u',
-    χ: 'x',
-    ω: 'w',
-    ɑ: 'a',
-    ɡ: 'g',
-    ı: 'i',
-    ȷ: 'j',
-    ʀ: 'r',
-    օ: 'o',
-    ս: 'u',
-    հ: 'h',
-    ո: 'n'
-};
-/** The text as a reader sees it: entities decoded, tags gone, look-alikes mapped, lower case. */
-function visible(text) {
-    if (/^[\t\x20-\x25\x27-\x3b\x3d\x3f-\x7e]*$/.test(text))
-        return text.toLowerCase();
-    const decoded = text.replace(/&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi, (m, dec, hex, name) => {
-        if (name !== undefined)
-            return NAMED[name.toLowerCase()] ?? m;
-        const cp = dec !== undefined ? Number(dec) : parseInt(hex, 16);
-        return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-    });
-    return decoded
-        .replace(/<\/?[a-z][^<>]*>/gi, '')
-        .normalize('NFKD')
-        .replace(/\p{M}+/gu, '')
-        .toLowerCase()
-        .replace(/[^\x00-\x7f]/g, (c) => LOOKALIKES[c] ?? c);
-}
-/** Titles the prompt writes that are distinctive wherever they appear in a heading. */
-const PHRASES = [
-    'prior agent handoffs', // src/handoff/layout.ts
-    'run context', // src/handoff/layout.ts
-    'requests to the pipeline', // src/pipeline/requests.ts
-    'your previous deliverable was refused', // src/pipeline/sections.ts
-    'reply from', // src/pipeline/sections.ts: `## Reply from @<login>`
-    'review findings' // src/pipeline/sections.ts
-].map(titleKey);
-/** A title the prompt writes that starts many ordinary headings: only the whole title counts. */
-const EXACT = ['review'].map(titleKey); // src/pipeline/sections.ts
-const FILE_TITLE = /^\S*\.md(?![a-z0-9])/;
-// Where a value may merely sit in a heading: the prompt's `### <file>` names a file alone, so
-// a path or URL (the local tracker's issue.url, `.itervox/issues/DEMO-1.md`) is not one.
-const FILE_NAME = /^[^\s/]*\.md(?![a-z0-9])/;
-const MARKER = /^[_*]*\[[^\]\n]*\btruncated\b/;
-const RUN_LINE = /^[`*_]*run\.(?:timestamp|handoff_path)\b/;
-// Blockquote and list markers in front of a line's content.
-const CONTAINERS = /^(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*/;
-const ATX = /^#+[ \t]*(.*)$/;
-const UNDERLINE = /^[ \t]*(?:=+|-+)[ \t]*$/;
-const EMPHASIS_START = /^(?:[*_]{1,3}|<(?:b|strong|em|i)>)/i;
-// An HTML heading or summary tag not already escaped, and the text after it on the line.
-const HTML_HEADING = /(?<!\\)<(?:h[1-6]|summary)(?:[ \t][^>]*)?>/gi;
-/** True for a line that imitates a line of the handoff block, the Run Context or a section. */
-function isForgedLine(line, opts = {}) {
-    return neutralizeForgedLines(line, opts).count > 0;
-}
-/** Escapes every forged line; returns the text and how many lines were escaped. */
-function neutralizeForgedLines(text, opts = {}) {
-    const titles = { extra: (opts.titles ?? []).map(titleKey).filter((k) => k.length > 0) };
-    const lines = text.split('\n');
-    const escape = new Set();
-    const tags = new Map();
-    let paragraph = [];
-    // A heading tag that ended its line: its title is on the next non-blank line.
-    let openTag = null;
-    const filled = lines.flatMap((l, i) => (l.replace(CONTAINERS, '').trim() === '' ? [] : [i]));
-    const edges = opts.value === true ? new Set([filled[0], filled.at(-1)]) : new Set();
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        const inner = line.replace(CONTAINERS, '');
-        if (inner.trim() === '') {
-            paragraph = [];
-            continue;
-        }
-        if (openTag) {
-            if (isForgedTitle(inner, titles))
-                addTag(tags, openTag.line, openTag.at);
-            openTag = null;
-        }
-        for (const m of line.matchAll(HTML_HEADING)) {
-            const after = line.slice(m.index + m[0].length);
-            const title = after.replace(/<\/.*$/, '');
-            if (title.trim() === '')
-                openTag = { line: i, at: m.index };
-            else if (isForgedTitle(title, titles))
-                addTag(tags, i, m.index);
-        }
-        const next = lines[i + 1];
-        // A setext heading's title is its whole paragraph (its last line alone is checked too, in
-        // case a model reads it so); an escaped underline is paragraph text.
-        paragraph.push(inner);
-        if (next !== undefined && UNDERLINE.test(next.replace(/^(?:[ \t]*>)*/, ''))) {
-            if (isForgedTitle(paragraph.join(' '), titles) || isForgedTitle(inner, titles)) {
-                escape.add(i + 1);
-            }
-            else
-                paragraph = [];
-        }
-        if (escaped(line))
-            continue;
-        const edge = edges.has(i);
-        const atx = ATX.exec(inner);
-        const forged = atx
-            ? isForgedTitle(atx[1], titles)
-            : EMPHASIS_START.test(inner)
-                ? isForgedTitle(inner, titles)
-                : edge
-                    ? isForgedTitle(inner, titles, false)
-                    : isBareForgery(inner, titles);
-        if (forged)
-            escape.add(i);
-    }
-    let count = 0;
-    const out = lines.map((line, i) => {
-        let result = line;
-        const at = tags.get(i);
-        if (at) {
-            count++;
-            for (const index of [...at].sort((a, b) => b - a)) {
-                result = `${result.slice(0, index)}\\${result.slice(index)}`;
-            }
-        }
-        if (escape.has(i) && !escaped(result)) {
-            if (!at)
-                count++;
-            const indent = /^[ \t]*/.exec(result)?.[0] ?? '';
-            result = `${indent}\\${result.slice(indent.length)}`;
-        }
-        return result;
-    });
-    return count === 0 ? { text, count } : { text: out.join('\n'), count };
-}
-function addTag(tags, line, at) {
-    const list = tags.get(line) ?? [];
-    if (!list.includes(at))
-        list.push(at);
-    tags.set(line, list);
-}
-// A line whose content starts with a backslash shows as text already (ours or the author's).
-const escaped = (line) => /^[ \t]*\\/.test(line);
-/**
- * A heading's title that reads as one the prompt uses. The templates' titles count as a prefix
- * in a heading, but only whole where the text may merely sit in one (a value's edge lines).
- */
-function isForgedTitle(title, titles, heading = true) {
-    const seen = visible(title);
-    const key = letters(seen);
-    if (PHRASES.some((p) => key.includes(p)) || EXACT.includes(key))
-        return true;
-    if (titles.extra.some((t) => (heading ? key.startsWith(t) : key === t)))
-        return true;
-    const bare = seen.replace(/^[\s*_`~[\]()]+/, '');
-    const file = heading ? FILE_TITLE : FILE_NAME;
-    return file.test(bare) || MARKER.test(seen.trimStart()) || RUN_LINE.test(bare);
-}
-/** A line that is not a heading but is, whole, one of the prompt's titles, a marker or a run line. */
-function isBareForgery(line, titles) {
-    // No title, however spelled, is this long: such a line is only checked for how it starts.
-    const seen = visible(line.length > 400 ? line.slice(0, 400) : line);
-    if (line.length > 400)
-        return MARKER.test(seen.trimStart()) || RUN_LINE.test(seen.trimStart());
-    const key = letters(seen);
-    if (PHRASES.includes(key) || EXACT.includes(key) || titles.extra.includes(key))
-        return true;
-    return MARKER.test(seen.trimStart()) || RUN_LINE.test(seen.trimStart());
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/utf8.js
-const decoder = new TextDecoder('utf-8', { fatal: true });
-/**
- * Decodes bytes that must be UTF-8. A UTF-8 byte-order mark is dropped; anything else that is
- * not UTF-8 (UTF-16 with its BOM, stray bytes) is refused with a one-line reason, never
- * turned into U+FFFD.
- */
-function decodeUtf8(bytes) {
-    if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
-        return { ok: false, problem: 'is UTF-16 (byte-order mark FF FE), not UTF-8' };
-    }
-    if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-        return { ok: false, problem: 'is UTF-16 (byte-order mark FE FF), not UTF-8' };
-    }
-    try {
-        return { ok: true, text: decoder.decode(bytes) };
-    }
-    catch {
-        const at = firstInvalidUtf8(bytes);
-        const bad = bytes[at];
-        if (bad === undefined)
-            return { ok: false, problem: 'is not valid UTF-8' };
-        const byte = bad.toString(16).toUpperCase().padStart(2, '0');
-        return { ok: false, problem: `is not valid UTF-8 (byte 0x${byte} at offset ${at})` };
-    }
-}
-/** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1. */
-function firstInvalidUtf8(b) {
-    let i = 0;
-    for (let x = b[0]; x !== undefined; x = b[i]) {
-        if (x < 0x80) {
-            i++;
-            continue;
-        }
-        let need;
-        let min;
-        let max = 0xbf;
-        if (x >= 0xc2 && x <= 0xdf)
-            need = 1;
-        else if (x >= 0xe0 && x <= 0xef)
-            need = 2;
-        else if (x >= 0xf0 && x <= 0xf4)
-            need = 3;
-        else
-            return i;
-        // The second byte's range rules out overlong forms, surrogates and code points > U+10FFFF.
-        if (x === 0xe0)
-            min = 0xa0;
-        else if (x === 0xf0)
-            min = 0x90;
-        else
-            min = 0x80;
-        if (x === 0xed)
-            max = 0x9f;
-        else if (x === 0xf4)
-            max = 0x8f;
-        const second = b[i + 1];
-        if (second === undefined || second < min || second > max)
-            return i;
-        for (let k = 2; k <= need; k++) {
-            const next = b[i + k];
-            if (next === undefined || (next & 0xc0) !== 0x80)
-                return i;
-        }
-        i += need + 1;
-    }
-    return -1;
-}
-function utf8_utf8Length(text) {
-    return Buffer.byteLength(text, 'utf8');
-}
-/** The longest prefix of `text` that is at most `maxBytes` UTF-8 bytes, cut between code points. */
-function cutUtf8(text, maxBytes) {
-    if (maxBytes <= 0)
-        return '';
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length <= maxBytes)
-        return text;
-    let end = maxBytes;
-    // end < bytes.length: a byte past the end would not continue a sequence anyway.
-    while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80)
-        end--;
-    return bytes.subarray(0, end).toString('utf8');
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/layout.js
-// The exact bytes itervox writes around prior handoffs (itervox-behaviour.md §1.2-1.3), plus our
-// one-file cut notice. Golden tests pin every string here.
-
-
-const BLOCK_PREAMBLE = '## Prior Agent Handoffs\n\n' +
-    "Listed in chronological order (oldest first). Each file is one prior agent's deliverable on this issue's branch.";
-const PARTIAL_SUFFIX_TEXT = ' (partial — prior agent exited before completing this deliverable)';
-const JOIN = '\n\n';
-/** itervox always says "handoffs"; we say "1 earlier handoff" (a deliberate difference). */
-function truncationMarker(dropped) {
-    const what = dropped === 1 ? 'handoff' : 'handoffs';
-    return `_[${dropped} earlier ${what} truncated to fit budget — see \`.itervox/handoff/\` for full history]_`;
-}
-function fileHeader(name) {
-    return `### ${name}${isPartialName(name) ? PARTIAL_SUFFIX_TEXT : ''}`;
-}
-/** Ends a body that was cut to fit the budget. */
-function cutNotice(shownBytes, totalBytes) {
-    return `_[truncated: showing the first ${shownBytes} of ${totalBytes} bytes — read the file for the rest]_`;
-}
-function renderPiece(name, body) {
-    return `${fileHeader(name)}${JOIN}${body}`;
-}
-/** The block from pieces in chronological order; '' when there is no piece. */
-function joinBlock(pieces, dropped) {
-    if (pieces.length === 0)
-        return '';
-    const parts = [BLOCK_PREAMBLE];
-    if (dropped > 0)
-        parts.push(truncationMarker(dropped));
-    return parts.concat(pieces).join(JOIN).replace(/\n+$/, '');
-}
-/** Bytes of the preamble plus, when files were dropped, the joined marker. */
-function frameBytes(dropped) {
-    const preamble = utf8_utf8Length(BLOCK_PREAMBLE);
-    return dropped > 0 ? preamble + JOIN.length + utf8_utf8Length(truncationMarker(dropped)) : preamble;
-}
-function renderRunContext(ts, path) {
-    return [
-        '## Run Context',
-        '',
-        `- run.timestamp: \`${ts}\``,
-        `- run.handoff_path: \`${path}\``,
-        '',
-        'Write your deliverable Markdown to `run.handoff_path` before exiting.',
-        'It will be visible to every subsequent agent on this branch as a prior handoff.'
-    ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/budget.js
-// Byte accounting for the Prior Agent Handoffs block. The budget covers the whole rendered
-// block (preamble, marker, joins, headers, bodies), so the block is never longer than it.
-
-
-
-class BlockBudget {
-    budget;
-    /** Newest first: files are offered from the newest back. */
-    pieces = [];
-    names = [];
-    piecesBytes = 0;
-    // An empty newest body leaves `### name\n\n` at the end, which the final trim removes.
-    trimmed = 0;
-    truncatedFile;
-    constructor(budget) {
-        this.budget = budget;
-    }
-    get isEmpty() {
-        return this.pieces.length === 0;
-    }
-    /** Roughly how many more body bytes could fit; used only to size read-ahead. */
-    get remaining() {
-        return this.budget - frameBytes(0) - this.piecesBytes;
-    }
-    /** Names shown, oldest first. */
-    get included() {
-        return [...this.names].reverse();
-    }
-    /**
-     * Adds the next older file if the whole block fits, counting `dropped` files as left out
-     * (everything older than this one, were the walk to stop here).
-     */
-    tryAdd(name, body, dropped) {
-        const piece = renderPiece(name, body);
-        const trimmed = this.isEmpty ? (body === '' ? JOIN.length : 0) : this.trimmed;
-        const size = frameBytes(dropped) + this.piecesBytes + JOIN.length + utf8_utf8Length(piece) - trimmed;
-        if (size > this.budget)
-            return false;
-        this.push(name, piece);
-        this.trimmed = trimmed;
-        return true;
-    }
-    /**
-     * Shows the start of a newest file that does not fit whole, cut between code points and
-     * ended by a notice. False when the budget cannot hold even the header and the notice.
-     */
-    tryCut(name, body, dropped) {
-        if (!this.isEmpty)
-            throw new Error('tryCut: only the newest file is ever cut');
-        const total = utf8_utf8Length(body);
-        const fixed = frameBytes(dropped) + JOIN.length + utf8_utf8Length(fileHeader(name)) + JOIN.length;
-        const noticeMax = utf8_utf8Length(cutNotice(total, total));
-        if (fixed + noticeMax > this.budget)
-            return false;
-        const room = this.budget - fixed - noticeMax - JOIN.length;
-        const prefix = room > 0 ? dropCutForgedLine(cutUtf8(body, room).trimEnd()) : '';
-        const notice = cutNotice(utf8_utf8Length(prefix), total);
-        this.push(name, renderPiece(name, prefix ? prefix + JOIN + notice : notice));
-        this.truncatedFile = name;
-        return true;
-    }
-    render(dropped) {
-        return joinBlock([...this.pieces].reverse(), dropped);
-    }
-    push(name, piece) {
-        this.pieces.push(piece);
-        this.names.push(name);
-        this.piecesBytes += JOIN.length + utf8_utf8Length(piece);
-    }
-}
-// Whole lines that imitate our headers were escaped before the cut, but cutting a line short
-// can make a new one (`### a.mdx` → `### a.md`); such a last line goes.
-function dropCutForgedLine(prefix) {
-    const start = prefix.lastIndexOf('\n') + 1;
-    return isForgedLine(prefix.slice(start)) ? prefix.slice(0, start).trimEnd() : prefix;
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/handoff-text.js
-
-
-/** A prior handoff's text as the block shows it: cleaned, forged headers escaped, trimmed. */
-function cleanHandoffText(text) {
-    const clean = sanitizeUntrusted(text);
-    const { text: escaped, count } = neutralizeForgedLines(clean.text);
-    return { body: escaped.trim(), counts: clean.counts, forged: count };
-}
-/** The one-line report of what cleaning changed in a file, or '' when nothing did. */
-function describeCleaning(name, c) {
-    const parts = [describeSanitizeCounts(c.counts)];
-    if (c.forged > 0) {
-        parts.push(`escaped ${c.forged} line${c.forged === 1 ? '' : 's'} imitating handoff headers`);
-    }
-    const what = parts.filter((p) => p !== '').join('; ');
-    return what ? `${name}: ${what}` : '';
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/candidates.js
-// Which entries of `.itervox/handoff` may be shown as prior handoffs, newest first.
-
-// itervox shows any `*.md` (case-sensitive); we also require a name that cannot break out of
-// its `### <name>` header line or look like something else.
-const SAFE_NAME = /^[A-Za-z0-9._-]+\.md$/;
-const MAX_NAME_BYTES = 255;
-/** A name that may appear in a `### <name>` header (and so in a one-line message). */
-const isSafeName = (name) => SAFE_NAME.test(name) && name.length <= MAX_NAME_BYTES;
-const LISTED_PER_WARNING = 10;
-/** Tallies skipped `.md` entries by reason, in the order reasons first occur. */
-class Skips {
-    byReason = new Map();
-    add(reason, shownName) {
-        const seen = this.byReason.get(reason) ?? { count: 0, names: [] };
-        seen.count++;
-        if (seen.names.length < LISTED_PER_WARNING)
-            seen.names.push(shownName);
-        this.byReason.set(reason, seen);
-    }
-    warnings() {
-        return [...this.byReason].map(([reason, { count, names }]) => {
-            const more = count > LISTED_PER_WARNING ? `, and ${count - LISTED_PER_WARNING} more` : '';
-            return `skipped ${count} prior handoff file${count === 1 ? '' : 's'}: ${reason}: ${names.join(', ')}${more}`;
-        });
-    }
-}
-/** Whether a `.md` entry is left out silently (a directory, or the run's own deliverable). */
-function isIgnored(e, ownNames) {
-    return e.mode === '040000' || e.type === 'tree' || ownNames.includes(e.name);
-}
-/** The run's own deliverable and its partial, never shown. */
-function ownNamesOf(opts) {
-    return opts.ownPath ? [baseName(opts.ownPath), baseName(partialPathOf(opts.ownPath))] : [];
-}
-/** Why a `.md` entry that is not ignored cannot be shown, with its name as the warning lists it. */
-function skipOf(e) {
-    if (!isSafeName(e.name)) {
-        return { reason: 'names that are not [A-Za-z0-9._-]+.md', shown: quoteName(e.name) };
-    }
-    if (e.mode === '120000')
-        return { reason: 'symbolic links (mode 120000), never followed', shown: e.name };
-    if (e.mode === '160000' || e.type === 'commit') {
-        return { reason: 'submodules (gitlinks, mode 160000)', shown: e.name };
-    }
-    if ((e.mode !== '100644' && e.mode !== '100755') || e.type !== 'blob') {
-        return { reason: 'entries that are not regular files', shown: `${e.name} (mode ${e.mode})` };
-    }
-    return null;
-}
-/** The `maxFiles` cap: how many of `kept` are left out, and the warning that says so. */
-function capOf(kept, opts, nameAt) {
-    const max = Math.max(0, Math.floor(opts.maxFiles));
-    const omitted = Math.max(0, kept - max);
-    if (omitted === 0)
-        return { max, omitted };
-    const range = omitted === 1 ? nameAt(0) : `${nameAt(0)} … ${nameAt(omitted - 1)}`;
-    return {
-        max,
-        omitted,
-        warning: `only the newest ${max} of ${kept} prior handoff files were considered; ` +
-            `${omitted} older ${omitted === 1 ? 'one' : 'ones'} (${range}) ${omitted === 1 ? 'was' : 'were'} left out`
-    };
-}
-/** Older first: by the instant in the name, then by the name (safe names are ASCII). */
-const compareCandidates = (a, b) => ascii(a.key, b.key) || ascii(a.name, b.name);
-/**
- * Filters, sorts and caps a directory listing; every skipped `.md` entry is reported. Sizes are
- * checked later, only for the files that may be read.
- */
-function candidates_selectCandidates(all, opts) {
-    const ownNames = ownNamesOf(opts);
-    const skips = new Skips();
-    const kept = [];
-    for (const e of all) {
-        if (!e.name.endsWith('.md') || isIgnored(e, ownNames))
-            continue;
-        const skip = skipOf(e);
-        if (skip)
-            skips.add(skip.reason, skip.shown);
-        else
-            kept.push({ key: handoffSortKey(e.name), name: e.name, entry: e });
-    }
-    kept.sort(compareCandidates);
-    const warnings = skips.warnings();
-    const cap = capOf(kept.length, opts, (i) => kept[i].name);
-    if (cap.warning)
-        warnings.push(cap.warning);
-    const entries = kept.slice(cap.omitted).map((k) => k.entry);
-    entries.reverse();
-    return { entries, omitted: cap.omitted, warnings };
-}
-const ascii = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/** A name made safe for a one-line message: quoted, anything outside printable ASCII escaped. */
-function quoteName(name) {
-    let out = '"';
-    for (const ch of name) {
-        const cp = ch.codePointAt(0);
-        if (ch === '"' || ch === '\\')
-            out += `\\${ch}`;
-        else if (cp >= 0x20 && cp < 0x7f)
-            out += ch;
-        else
-            out += `\\u{${cp.toString(16)}}`;
-    }
-    return `${out}"`;
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/tree-candidates.js
-
-
-const LISTED_CHANGED = 10;
-/**
- * The candidates at `head`, leaving out every name `since` (the fork point's directory, or
- * null when there is none) already had: those are earlier issues' deliverables.
- */
-function treeCandidates(head, since, opts) {
-    // The leading entries the fork point holds byte for byte are never shown nor reported.
-    const shared = since ? head.commonLeadingEntries(since) : 0;
-    if (!head.namesAscend() || (since && !since.namesAscend(Math.max(0, shared - 1)))) {
-        return fromEntries(head.entries(), since?.entries() ?? null, opts);
-    }
-    const ownNames = ownNamesOf(opts);
-    const ownBytes = ownNames.map((n) => Buffer.from(n));
-    const skips = new Skips();
-    const changed = [];
-    let changedCount = 0;
-    const plain = [];
-    const other = [];
-    let j = shared;
-    for (let i = shared; i < head.count; i++) {
-        if (since) {
-            while (j < since.count && head.compareNames(i, since, j) > 0)
-                j++;
-            if (j < since.count && head.compareNames(i, since, j) === 0) {
-                if (!head.sameOid(i, since, j) && isSafeName(head.name(i))) {
-                    if (changedCount++ < LISTED_CHANGED)
-                        changed.push(head.name(i));
-                }
-                continue;
-            }
-        }
-        const from = head.nameStart(i);
-        const to = head.nameEnd(i);
-        const data = head.data;
-        if (!endsWithMd(data, from, to))
-            continue;
-        if (head.isPlainFile(i) && isTimestamped(data, from, to)) {
-            if (!ownBytes.some((b) => b.length === to - from && b.equals(data.subarray(from, to)))) {
-                plain.push(i);
-            }
-            continue;
-        }
-        const e = head.entry(i);
-        if (isIgnored(e, ownNames))
-            continue;
-        const skip = skipOf(e);
-        if (skip)
-            skips.add(skip.reason, skip.shown);
-        else
-            other.push({ key: handoffSortKey(e.name), name: e.name, i });
-    }
-    other.sort(compareCandidates);
-    // Both runs are oldest first; merging them from their newest ends gives the candidates.
-    const named = (i) => {
-        const name = head.name(i);
-        return { key: handoffSortKey(name), name, i };
-    };
-    let p = plain.length - 1;
-    let o = other.length - 1;
-    const nextNewest = () => {
-        const a = p >= 0 ? named(plain[p]) : null;
-        const b = o >= 0 ? other[o] : null;
-        if (a && (!b || compareCandidates(a, b) > 0)) {
-            p--;
-            return a;
-        }
-        o--;
-        return b;
-    };
-    const kept = plain.length + other.length;
-    const oldest = () => {
-        const a = plain.length > 0 ? named(plain[0]) : null;
-        const b = other[0];
-        return (a && (!b || compareCandidates(a, b) < 0) ? a : b).name;
-    };
-    const newest = [];
-    const take = Math.min(kept, Math.max(0, Math.floor(opts.maxFiles)));
-    for (let n = 0; n < take; n++)
-        newest.push(head.entry(nextNewest().i));
-    // The cap's warning names the oldest candidate and the newest one it left out.
-    const newestLeftOut = take < kept ? nextNewest().name : '';
-    const cap = capOf(kept, opts, (ascending) => (ascending === 0 ? oldest() : newestLeftOut));
-    const warnings = skips.warnings();
-    if (cap.warning)
-        warnings.push(cap.warning);
-    if (changedCount > 0)
-        warnings.unshift(changedWarning(changedCount, changed));
-    return { entries: newest, omitted: cap.omitted, warnings };
-}
-/** The same from fully parsed listings: the reference the raw walk must equal. */
-function fromEntries(head, since, opts) {
-    if (!since)
-        return candidates_selectCandidates(head, opts);
-    const oids = new Map(since.map((e) => [e.name, e.oid]));
-    const changed = [];
-    const own = head.filter((e) => {
-        const oid = oids.get(e.name);
-        if (oid !== undefined && oid !== e.oid && isSafeName(e.name))
-            changed.push(e.name);
-        return oid === undefined;
-    });
-    const found = candidates_selectCandidates(own, opts);
-    if (changed.length > 0) {
-        found.warnings.unshift(changedWarning(changed.length, changed.slice(0, LISTED_CHANGED)));
-    }
-    return found;
-}
-// A name the base branch already had at the fork point is another issue's deliverable, also
-// when this branch changed its text.
-function changedWarning(count, names) {
-    const shown = names.join(', ') + (count > LISTED_CHANGED ? ', …' : '');
-    const one = count === 1;
-    return `left out ${count} handoff file${one ? '' : 's'} that ${one ? 'was' : 'were'} on the base branch before this branch left it, though this branch changed ${one ? 'it' : 'them'}: ${shown}`;
-}
-const endsWithMd = (data, from, to) => to - from >= 3 && data[to - 3] === 0x2e && data[to - 2] === 0x6d && data[to - 1] === 0x64;
-// `YYYY-MM-DDTHH-MM-SS.mmmZ_`, then only [A-Za-z0-9._-], at most 255 bytes: a safe name whose
-// sort key orders as its bytes do.
-const SHAPE = 'dddd-dd-ddTdd-dd-dd.dddZ_';
-const SAFE = new Uint8Array(256);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-') {
-    SAFE[c.charCodeAt(0)] = 1;
-}
-function isTimestamped(data, from, to) {
-    if (to - from > 255 || to - from < SHAPE.length + 3)
-        return false;
-    for (let k = 0; k < SHAPE.length; k++) {
-        const c = data[from + k];
-        const want = SHAPE.charCodeAt(k);
-        if (want === 0x64 /* d */ ? c < 0x30 || c > 0x39 : c !== want)
-            return false;
-    }
-    for (let k = from + SHAPE.length; k < to; k++)
-        if (!SAFE[data[k]])
-            return false;
-    return true;
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/block.js
-
-
-
-
-
-
-
-
-
-const DEFAULT_BLOCK_OPTIONS = {
-    budgetBytes: 30 * 1024,
-    maxFileBytes: 1024 * 1024,
-    maxFiles: 1000
-};
-function* walk(found, opts) {
-    const budget = new BlockBudget(opts.budgetBytes);
-    const warnings = [...found.warnings];
-    const sanitized = emptyCounts();
-    const files = found.entries;
-    let dropped = found.omitted;
-    for (const [i, file] of files.entries()) {
-        const name = file.name;
-        const decoded = yield { index: i, file, remaining: budget.remaining };
-        if (!decoded.ok) {
-            warnings.push(`skipped prior handoff ${name}: it ${decoded.problem}`);
-            continue;
-        }
-        const clean = cleanHandoffText(decoded.text);
-        const older = files.length - 1 - i + found.omitted;
-        let shown = budget.tryAdd(name, clean.body, older);
-        if (!shown && budget.isEmpty) {
-            shown = budget.tryCut(name, clean.body, older);
-            if (shown) {
-                warnings.push(`prior handoff ${name} alone is over the ${opts.budgetBytes}-byte budget; it was cut`);
-            }
-            else {
-                warnings.push(`the ${opts.budgetBytes}-byte handoff budget cannot hold even one prior handoff`);
-            }
-        }
-        if (shown) {
-            addCounts(sanitized, clean.counts);
-            const note = describeCleaning(name, clean);
-            if (note)
-                warnings.push(note);
-        }
-        if (!shown || budget.truncatedFile) {
-            dropped = older + (shown ? 0 : 1);
-            break;
-        }
-    }
-    const text = budget.render(dropped);
-    return {
-        text,
-        included: budget.included,
-        dropped,
-        ...(budget.truncatedFile ? { truncatedFile: budget.truncatedFile } : {}),
-        bytes: utf8_utf8Length(text),
-        warnings,
-        sanitized
-    };
-}
-/** The block from texts already in hand (pure; the golden tests use it). */
-function renderHandoffBlock(files, opts) {
-    checkOptions(opts);
-    const texts = new Map();
-    const entries = files.map((f) => {
-        if (texts.has(f.name))
-            throw new Error(`renderHandoffBlock: ${f.name} given twice`);
-        texts.set(f.name, f.text);
-        return { name: f.name, mode: '100644', type: 'blob', size: utf8Length(f.text) };
-    });
-    const found = selectCandidates(entries, opts);
-    const it = walk(found, opts);
-    let step = it.next();
-    while (!step.done) {
-        const { name, size } = step.value.file;
-        const text = texts.get(name);
-        step = it.next(overCap(size, opts) ?? { ok: true, text });
-    }
-    return step.value;
-}
-// Sizes are asked this many files ahead; blobs are read at most this many per round trip.
-const SIZE_WINDOW = 64;
-const MAX_BATCH = 256;
-/** The block from the handoffs committed at `at.head` and not at `at.since`, from git objects. */
-async function buildHandoffBlock(git, at, opts) {
-    checkOptions(opts);
-    const head = await git.findTree(at.head, HANDOFF_DIR);
-    if (head.kind === 'missing')
-        return noBlock([]);
-    if (head.kind === 'other') {
-        const what = head.path === HANDOFF_DIR ? HANDOFF_DIR : `${head.path} (a parent of ${HANDOFF_DIR})`;
-        return noBlock([
-            `refused ${what} at ${at.head}: it is ${describeMode(head.mode)}, not a directory; no prior handoff was read`
-        ]);
-    }
-    const before = at.since ? await git.findTree(at.since, HANDOFF_DIR) : null;
-    // The same directory at the fork point: the branch added no handoff, nothing to read.
-    if (before?.kind === 'tree' && before.oid === head.oid)
-        return noBlock([]);
-    const found = treeCandidates(await git.readRawTree(head), before?.kind === 'tree' ? await git.readRawTree(before) : null, opts);
-    const files = found.entries;
-    const sizeOf = async (file, i) => {
-        if (file.size === null) {
-            const window = files.slice(i, i + SIZE_WINDOW).filter((f) => f.size === null);
-            const sizes = await git.blobSizes(window.map((f) => f.oid));
-            for (const f of window)
-                f.size = sizes.get(f.oid);
-        }
-        return file.size;
-    };
-    const cache = new Map();
-    const it = walk(found, opts);
-    let step = it.next();
-    while (!step.done) {
-        const { index, file, remaining } = step.value;
-        const tooBig = overCap(await sizeOf(file, index), opts);
-        if (tooBig) {
-            step = it.next(tooBig);
-            continue;
-        }
-        if (!cache.has(index)) {
-            // Read this file and the next older ones that could still fit, plus one more; a blob
-            // over the cap is never read.
-            const batch = [{ j: index, oid: file.oid }];
-            let bytes = estimate(file);
-            for (let j = index + 1; j < files.length && bytes < remaining; j++) {
-                const older = files[j];
-                if (batch.length >= MAX_BATCH || older.size === null)
-                    break;
-                if (overCap(older.size, opts))
-                    continue;
-                batch.push({ j, oid: older.oid });
-                bytes += estimate(older);
-            }
-            const blobs = await git.readBlobs(batch.map((b) => b.oid));
-            for (const b of batch)
-                cache.set(b.j, blobs.get(b.oid));
-        }
-        const bytes = cache.get(index);
-        cache.delete(index);
-        step = it.next(decodeUtf8(bytes));
-    }
-    return step.value;
-}
-function overCap(size, opts) {
-    if (size <= opts.maxFileBytes)
-        return null;
-    return {
-        ok: false,
-        problem: `is ${size} bytes, over the ${opts.maxFileBytes}-byte per-file cap; it was not read`
-    };
-}
-function checkOptions(opts) {
-    for (const key of ['budgetBytes', 'maxFileBytes', 'maxFiles']) {
-        const n = opts[key];
-        if (!Number.isSafeInteger(n) || n < 0)
-            throw new Error(`handoff ${key} must be a whole number ≥ 0, not ${n}`);
-    }
-}
-// A file's share of the block if its blob shows unchanged: header, joins and body.
-function estimate(file) {
-    return utf8_utf8Length(fileHeader(file.name)) + 2 * JOIN.length + (file.size ?? 0);
-}
-function noBlock(warnings) {
-    return { text: '', included: [], dropped: 0, bytes: 0, warnings, sanitized: emptyCounts() };
-}
-function describeMode(mode) {
-    if (mode === '120000')
-        return 'a symbolic link (mode 120000)';
-    if (mode === '160000')
-        return 'a submodule (gitlink, mode 160000)';
-    return `a file (mode ${mode ?? 'unknown'})`;
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/worktree-path.js
-
-
-/** The components of a repository-relative path; throws for anything that could leave the root. */
-function splitRelative(relPath) {
-    const parts = relPath.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\0') || p.includes('\\'))) {
-        throw new Error(`not a repository-relative path: ${JSON.stringify(relPath)}`);
-    }
-    return parts;
-}
-async function inspectPath(repoRoot, relPath) {
-    const parts = splitRelative(relPath);
-    for (let i = 1; i < parts.length; i++) {
-        const parent = parts.slice(0, i).join('/');
-        const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, parent));
-        if (!st)
-            return { kind: 'missing' };
-        if (!st.isDirectory())
-            return { kind: 'bad-parent', parent, what: describeStat(st) };
-    }
-    const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, relPath));
-    if (!st)
-        return { kind: 'missing' };
-    if (!st.isFile())
-        return { kind: 'not-file', what: describeStat(st) };
-    return { kind: 'file', stat: st };
-}
-async function worktree_path_lstatOrNull(path) {
-    try {
-        return await (0,promises_namespaceObject.lstat)(path);
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return null;
-        throw e;
-    }
-}
-function describeStat(st) {
-    if (st.isSymbolicLink())
-        return 'a symbolic link';
-    if (st.isDirectory())
-        return 'a directory';
-    if (st.isFIFO())
-        return 'a FIFO';
-    if (st.isSocket())
-        return 'a socket';
-    if (st.isCharacterDevice() || st.isBlockDevice())
-        return 'a device';
-    return 'a regular file';
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/deliverable.js
-// Checks the deliverable an agent left in the worktree before anything reads or commits it.
-
-
-
-
-
-
-/**
- * The deliverable's text if it is usable: a regular file with no symlink anywhere on its path,
- * one hard link, at most `maxBytes`, valid UTF-8 (a BOM is dropped), not blank, with every
- * required section. A YAML front matter block at the top is allowed and not counted as
- * content. Otherwise one line saying what is wrong.
- */
-async function checkDeliverable(repoRoot, handoffPath, opts) {
-    const fail = (problem) => ({ ok: false, problem });
-    const state = await inspectPath(repoRoot, handoffPath);
-    if (state.kind === 'missing')
-        return fail(`no deliverable was written at ${handoffPath}`);
-    if (state.kind === 'bad-parent') {
-        return fail(`${state.parent} is ${state.what}, so ${handoffPath} was not read through it`);
-    }
-    if (state.kind === 'not-file')
-        return fail(`${handoffPath} is ${state.what}, not a regular file`);
-    const shape = shapeProblem(state.stat, opts.maxBytes);
-    if (shape)
-        return fail(`${handoffPath} ${shape}`);
-    const bytes = await readNoFollow((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), state.stat, opts.maxBytes);
-    if (typeof bytes === 'string')
-        return fail(`${handoffPath} ${bytes}`);
-    const decoded = decodeUtf8(bytes);
-    if (!decoded.ok)
-        return fail(`${handoffPath} ${decoded.problem}`);
-    const text = decoded.text;
-    if (text.includes('\0'))
-        return fail(`${handoffPath} contains NUL bytes; a deliverable is text`);
-    const body = withoutFrontMatter(text);
-    if (body.trim() === '') {
-        return fail(body === text ? `${handoffPath} is empty` : `${handoffPath} has front matter but no content`);
-    }
-    const missing = missingSections(body, opts.requiredSections ?? []);
-    if (missing.length > 0) {
-        const list = missing.map((s) => JSON.stringify(s)).join(', ');
-        return fail(`${handoffPath} is missing the required section${missing.length === 1 ? '' : 's'} ${list} (a Markdown heading of any level)`);
-    }
-    return { ok: true, text };
-}
-function shapeProblem(st, maxBytes) {
-    if (st.nlink !== 1)
-        return `has ${st.nlink} hard links; a deliverable must be a file of its own`;
-    if (st.size > maxBytes)
-        return `is ${st.size} bytes, over the ${maxBytes}-byte cap`;
-    return null;
-}
-// Opens without following a final symlink and re-checks the opened file, so a swap between
-// the lstat and the open is caught.
-async function readNoFollow(path, seen, maxBytes) {
-    let fh;
-    try {
-        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    }
-    catch (e) {
-        return `could not be opened (${e.code ?? 'error'})`;
-    }
-    try {
-        const st = await fh.stat();
-        if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino) {
-            return 'changed while it was being checked';
-        }
-        const problem = shapeProblem(st, maxBytes);
-        if (problem)
-            return problem;
-        const buf = Buffer.alloc(st.size + 1);
-        let got = 0;
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
-            if (bytesRead === 0)
-                break;
-            got += bytesRead;
-            if (got === buf.length)
-                return `grew past ${st.size} bytes while it was being read`;
-        }
-        return buf.subarray(0, got);
-    }
-    finally {
-        await fh.close();
-    }
-}
-/** The text after a closed front matter block at the top; the text itself when there is none. */
-function withoutFrontMatter(text) {
-    const lines = text.split(/\r?\n/);
-    const end = frontMatterEnd(lines);
-    return end < 0 || end === lines.length ? text : lines.slice(end + 1).join('\n');
-}
-/** Titles of the Markdown headings (ATX and setext), outside fenced code blocks. */
-function headingTitles(markdown) {
-    const titles = [];
-    let fence = null;
-    let previous = null;
-    for (const line of markdown.split(/\r?\n/)) {
-        const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-        if (fence) {
-            if (f && f[0] === fence.ch && f.length >= fence.len && /^ {0,3}[`~]+[ \t]*$/.test(line)) {
-                fence = null;
-            }
-            previous = null;
-            continue;
-        }
-        if (f) {
-            fence = { ch: f.charAt(0), len: f.length };
-            previous = null;
-            continue;
-        }
-        const atx = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$/.exec(line);
-        if (atx) {
-            titles.push((atx[1] ?? '').replace(/(?:^|[ \t]+)#+$/, ''));
-            previous = null;
-            continue;
-        }
-        if (previous !== null && /^ {0,3}(?:=+|-+)[ \t]*$/.test(line)) {
-            titles.push(previous);
-            previous = null;
-            continue;
-        }
-        previous = line.trim() === '' || /^ {4}/.test(line) ? null : line;
-    }
-    return titles;
-}
-const normalTitle = (s) => s.replace(/^#+/, '').trim().replace(/\s+/g, ' ').toLowerCase();
-function missingSections(body, required) {
-    const have = new Set(headingTitles(body).map(normalTitle));
-    return required.filter((r) => !have.has(normalTitle(r)));
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/partial.js
-// Marks a run's deliverable as partial when the run did not succeed. Only that run's exact file
-// is ever touched: never another profile's, never one picked by suffix or by mtime.
-
-
-
-
-
-
-
-// Characters (code points) of the one-line detail.
-const MAX_DETAIL = 300;
-async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 * 1024 }) {
-    const parsed = parseRunFileName(baseName(handoffPath));
-    if (!parsed || handoffPath !== `${HANDOFF_DIR}/${baseName(handoffPath)}`) {
-        throw new Error(`markPartial: not a run's handoff path: ${JSON.stringify(handoffPath)}`);
-    }
-    if (parsed.profile !== info.profile) {
-        throw new Error(`markPartial: ${handoffPath} is not profile ${info.profile}'s file`);
-    }
-    if (!/^[a-z_]+$/.test(info.outcome)) {
-        throw new Error(`markPartial: bad outcome ${JSON.stringify(info.outcome)}`);
-    }
-    const partial = partialPathOf(handoffPath);
-    const warnings = [];
-    const source = await checkDeliverable(repoRoot, handoffPath, { maxBytes: opts.maxBytes });
-    await ensureRealDir(repoRoot, warnings);
-    // Junk at the partial's own name (a symlink, a hard link, …) must not be committed.
-    const existing = await checkDeliverable(repoRoot, partial, { maxBytes: opts.maxBytes });
-    if (existing.ok) {
-        if (source.ok) {
-            warnings.push(`${partial} already exists; kept it and left ${handoffPath} in place`);
-        }
-        return { path: partial, how: 'kept', warnings };
-    }
-    if (await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, partial))) {
-        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(repoRoot, partial), { recursive: true, force: true });
-        warnings.push(`removed ${partial}, which was not usable: ${existing.problem}`);
-    }
-    if (source.ok) {
-        await (0,promises_namespaceObject.rename)((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), (0,external_node_path_namespaceObject.join)(repoRoot, partial));
-        return { path: partial, how: 'renamed', warnings };
-    }
-    const at = (0,external_node_path_namespaceObject.join)(repoRoot, handoffPath);
-    const st = await worktree_path_lstatOrNull(at);
-    if (st && !st.isFile() && !st.isDirectory()) {
-        await (0,promises_namespaceObject.unlink)(at);
-        warnings.push(`removed ${handoffPath}: it was ${describeStat(st)}, not followed`);
-    }
-    await writeNew((0,external_node_path_namespaceObject.join)(repoRoot, partial), partialNote(handoffPath, info, source.problem));
-    return { path: partial, how: 'written', warnings };
-}
-/** Our own partial, for when the agent left nothing usable. */
-function partialNote(handoffPath, info, problem) {
-    const chars = [...sanitizeUntrusted(info.detail).text.replace(/\s+/g, ' ').trim()];
-    const detail = chars.length > MAX_DETAIL ? `${chars.slice(0, MAX_DETAIL).join('')}…` : chars.join('');
-    return [
-        `# Partial handoff: ${info.profile} (${info.outcome})`,
-        '',
-        `The ${info.profile} agent exited before completing its deliverable (outcome: \`${info.outcome}\`) and left nothing usable: ${problem}.`,
-        '',
-        `- profile: \`${info.profile}\``,
-        `- outcome: \`${info.outcome}\``,
-        `- detail: ${detail || '(none)'}`,
-        `- time: ${info.at.toISOString()}`,
-        '',
-        `handoff-action wrote this note in place of \`${baseName(handoffPath)}\`. Start from the earlier handoffs and the branch as it is.`,
-        ''
-    ].join('\n');
-}
-// `.itervox` and `.itervox/handoff` must be real directories before anything is written into
-// them; a symlink or file there (left by the agent, or committed) is removed, never followed.
-async function ensureRealDir(repoRoot, warnings) {
-    const parts = splitRelative(HANDOFF_DIR);
-    for (let i = 1; i <= parts.length; i++) {
-        const rel = parts.slice(0, i).join('/');
-        const abs = (0,external_node_path_namespaceObject.join)(repoRoot, rel);
-        const st = await worktree_path_lstatOrNull(abs);
-        if (st?.isDirectory())
-            continue;
-        if (st) {
-            await (0,promises_namespaceObject.unlink)(abs);
-            warnings.push(`removed ${rel}: it was ${describeStat(st)}, not a directory`);
-        }
-        await (0,promises_namespaceObject.mkdir)(abs);
-    }
-}
-async function writeNew(path, text) {
-    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | external_node_fs_namespaceObject.constants.O_NOFOLLOW, 0o644);
-    try {
-        await fh.writeFile(text, 'utf8');
-    }
-    finally {
-        await fh.close();
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/handoff/index.js
-
-
-
-
-
-
-;// CONCATENATED MODULE: ./.build/pipeline/flags.js
-// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
-function hasFlag(labels, flag) {
-    return labels.some((l) => l.toLowerCase() === flag);
-}
-/** The labels once `flag` is set (`on`) or cleared. */
-function withFlag(labels, flag, on) {
-    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/requests.js
-
-
-
-
-
-// A deliverable's front matter is a few lines; anything larger is not a request.
-const MAX_FRONT_MATTER = 16 * 1024;
-const MAX_COMMENT = 60_000;
-const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'];
-/**
- * Reads the YAML front matter at the top of a deliverable. Every value is untrusted: it was
- * written by an agent that may have been prompt-injected. Problems are notices, not failures.
- */
-function readRequests(deliverable) {
-    const problems = [];
-    const requests = {};
-    const parts = splitFrontMatter(deliverable.replace(/\r\n?/g, '\n'));
-    if (parts.frontMatter === null)
-        return { requests, problems };
-    if (parts.unclosed || parts.frontMatter.length > MAX_FRONT_MATTER) {
-        return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] };
-    }
-    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
-    if (tree.errors.length > 0) {
-        return {
-            requests,
-            problems: [`the front matter is not valid YAML: ${tree.errors[0].message}`]
-        };
-    }
-    const root = tree.root;
-    if (root === undefined || root === null)
-        return { requests, problems };
-    if (typeof root !== 'object' || Array.isArray(root)) {
-        return { requests, problems: ['the front matter is not a map of requests'] };
-    }
-    for (const [key, value] of Object.entries(root)) {
-        if (!KEYS.includes(key)) {
-            problems.push(`unknown request "${clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
-            continue;
-        }
-        if (typeof value !== 'string' || !value.trim()) {
-            problems.push(`${key} must be a non-empty string`);
-            continue;
-        }
-        const clean = sanitizeUntrusted(value).text.trim();
-        if (key === 'move_state')
-            requests.moveState = clip(clean, 100);
-        else if (key === 'comment')
-            requests.comment = clip(clean, MAX_COMMENT);
-        else if (key === 'comment_pr')
-            requests.commentPr = clip(clean, MAX_COMMENT);
-        else {
-            const verdict = clean.toUpperCase();
-            if (verdict === 'PASS' || verdict === 'FAIL')
-                requests.verdict = verdict;
-            else
-                problems.push(`verdict must be PASS or FAIL, not "${clip(clean, 40)}"`);
-        }
-    }
-    return { requests, problems };
-}
-/**
- * Keeps the requests the profile's allowed_actions permit; a move must name a state WORKFLOW.md
- * knows (it is returned in WORKFLOW.md's spelling) within the stage's scope (see moveScope).
- * `verdict` needs no permission: it only counts in a review.
- */
-function permittedRequests(requests, allowedActions, states, scope) {
-    const permitted = {};
-    const refused = [];
-    const allows = (action) => allowedActions.includes(action);
-    if (requests.moveState !== undefined) {
-        const known = states.find((s) => sameState(s, requests.moveState));
-        if (!allows('move_state'))
-            refused.push('move_state: the profile may not move the issue');
-        else if (!known)
-            refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`);
-        else if (!scope.states.some((s) => sameState(s, known))) {
-            const reach = scope.states.map((s) => `"${s}"`).join(', ') || 'no other state';
-            refused.push(`move_state: "${known}" is outside the pipeline from "${scope.from}" (it may move to ${reach}); to allow it, add it to agent.profiles.${scope.profile}.allowed_states`);
-        }
-        else
-            permitted.moveState = known;
-    }
-    if (requests.comment !== undefined) {
-        if (allows('comment'))
-            permitted.comment = requests.comment;
-        else
-            refused.push('comment: the profile may not comment on the issue');
-    }
-    if (requests.commentPr !== undefined) {
-        if (allows('comment_pr'))
-            permitted.commentPr = requests.commentPr;
-        else
-            refused.push('comment_pr: the profile may not comment on the pull request');
-    }
-    if (requests.verdict)
-        permitted.verdict = requests.verdict;
-    return { permitted, refused };
-}
-/** The prompt section telling the agent which requests its profile may make, and where to. */
-function requestsSection(allowedActions, review, moveTargets) {
-    const lines = [
-        '## Requests to the pipeline',
-        '',
-        'You hold no token. To ask for an action, start your deliverable with YAML front matter, for example:',
-        '',
-        '```',
-        '---'
-    ];
-    const allowed = [];
-    if (allowedActions.includes('move_state') && moveTargets.length > 0) {
-        lines.push('move_state: <one of the states below>');
-        const to = moveTargets.map((s) => JSON.stringify(s)).join(', ');
-        allowed.push(`\`move_state\` (move the issue to one of: ${to})`);
-    }
-    if (allowedActions.includes('comment')) {
-        lines.push('comment: <text for a comment on the issue>');
-        allowed.push('`comment` (comment on the issue)');
-    }
-    if (allowedActions.includes('comment_pr')) {
-        lines.push('comment_pr: <text for a comment on the pull request>');
-        allowed.push('`comment_pr` (comment on the pull request)');
-    }
-    if (review) {
-        lines.push('verdict: PASS');
-        allowed.push('`verdict` (required in this review: PASS, or FAIL with your findings below it)');
-    }
-    lines.push('---', '```', '');
-    lines.push(allowed.length > 0
-        ? `Your profile may request: ${allowed.join(', ')}. Anything else is refused.`
-        : 'Your profile may not request any action; do not add front matter.');
-    lines.push('Requests are carried out after you exit, and only if your deliverable is complete.');
-    lines.push("If you cannot go on without a person's answer, end your reply with the question, then a line holding only `<!-- itervox:needs-input -->`; the stage waits for the answer.");
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/apply.js
-
-
-
-
-/**
- * Carries out a decision's effects in order, skipping each one already done: a move whose
- * target the issue is in, a wake-up this job is, a comment whose key exists (the tracker
- * checks), a flag already set. Stops at the first failure, which is thrown.
- */
-async function carryOut(o) {
-    let state = o.issue.state;
-    let labels = o.issue.labels;
-    let performed = 0;
-    const issue = () => ({ ...o.issue, state, labels });
-    for (const e of o.effects) {
-        switch (e.kind) {
-            case 'move': {
-                if (state !== null && sameState(state, e.to))
-                    break;
-                // Someone moved the issue elsewhere meanwhile: their move stands.
-                if (state === null || !sameState(state, e.from))
-                    break;
-                state = (await o.tracker.moveState(issue(), e.from, e.to)).current;
-                performed++;
-                break;
-            }
-            case 'wake': {
-                if (!o.resendWakes)
-                    break;
-                if (state === null || !sameState(state, e.state))
-                    break;
-                await o.tracker.wake(issue(), {
-                    state: e.state,
-                    entry: e.entry,
-                    ...(e.step ? { step: e.step } : {})
-                });
-                performed++;
-                break;
-            }
-            case 'flag': {
-                if (hasFlag(labels, e.flag) === e.on)
-                    break;
-                await o.tracker.setFlag(issue(), e.flag, e.on);
-                labels = withFlag(labels, e.flag, e.on);
-                performed++;
-                break;
-            }
-            case 'ready': {
-                // A person who moved the issue on meanwhile decides what the pull request is.
-                if (state === null || !sameState(state, e.state))
-                    break;
-                await o.tracker.readyForReview(issue(), {
-                    number: e.pullRequest,
-                    ...(e.node ? { node: e.node } : {})
-                });
-                performed++;
-                break;
-            }
-            case 'comment':
-                await o.tracker.comment(issue(), { key: e.key, body: e.body });
-                performed++;
-                break;
-            case 'agent-comment': {
-                const body = await agentWords(o, e);
-                if (body === null)
-                    break;
-                await o.tracker.comment(issue(), {
-                    key: e.key,
-                    body,
-                    agent: e.profile,
-                    ...(e.pullRequest !== undefined ? { pullRequest: e.pullRequest } : {})
-                });
-                performed++;
-                break;
-            }
-        }
-    }
-    return { performed, state };
-}
-/** The comment the agent asked for, read again from its committed deliverable. */
-async function agentWords(o, e) {
-    const text = await o.workspace.readCommitted(e.commit, e.path, o.maxFileBytes);
-    if (text === null)
-        return null;
-    const { requests } = readRequests(text);
-    const words = e.pullRequest === undefined ? requests.comment : requests.commentPr;
-    return words ? agentMarkdown(words) : null;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/decide.js
-
-
-/** Whether this trigger starts a stage for the issue as it is now (never as the payload says). */
-function decideStage(config, trigger, issue) {
-    if (issue.closed)
-        return { skip: `${issue.identifier} is closed` };
-    const state = issue.state;
-    if (trigger.label) {
-        const label = trigger.label;
-        const isState = knownStates(config).some((k) => sameState(k, label));
-        if (!isState)
-            return { skip: `label "${label}" is not a pipeline state` };
-        if (!state || !sameState(state, label)) {
-            return {
-                skip: `label "${label}" was added, but the issue is now in "${state ?? 'no state'}"`
-            };
-        }
-    }
+function owedWake(o) {
+    const { config, state } = o;
     if (!state)
-        return { skip: `${issue.identifier} carries no state` };
-    if (trigger.state && !sameState(trigger.state, state)) {
-        return { skip: `the trigger was for "${trigger.state}", but the issue is now in "${state}"` };
-    }
+        return { skip: 'carries no state' };
     const automation = findAutomation(config, state);
     if (!automation)
-        return { skip: `no automation starts when an issue enters "${state}"` };
+        return { skip: `no automation starts in "${state}"` };
     if (!config.agent.profiles[automation.profile]?.enabled) {
         return { skip: `profile ${automation.profile} is disabled` };
     }
-    return { state, automation };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/actor.js
-/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
-function isBot(actor, actorType) {
-    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/move-scope.js
-
-/**
- * The states an agent's `move_state` may name from `from`: those the pipeline's own
- * automations lead to from there (however many stages on), those that lead to it (a send-back,
- * which counts as a review round), the completion and failed states, and the profile's
- * `allowed_states`. Everything else is out of scope, so an injected agent cannot skip the
- * pipeline into an unrelated state or close the issue. In WORKFLOW.md's spelling.
- */
-function moveScope(config, from, profile) {
-    const { forward, backward } = graphOf(config);
-    const { completionState, failedState } = config.tracker;
-    const out = [
-        ...reachable(forward, from).values(),
-        ...reachable(backward, from).values(),
-        ...(completionState ? [completionState] : []),
-        ...(failedState ? [failedState] : []),
-        ...profile.allowedStates
-    ];
-    return out.filter((s, i) => out.findIndex((o) => sameState(o, s)) === i);
-}
-/**
- * Whether a move from `from` to `to` sends the work back: `to` is a state the issue was
- * already in, and not one the automations lead on to from `from` (the next stage of a round is
- * no new round). In a cycle of automations every way is back.
- */
-function sendsBack(config, from, to, visited) {
-    if (!visited.some((s) => sameState(s, to)))
-        return false;
-    const { forward, backward } = graphOf(config);
-    const key = stateKey(to);
-    return !reachable(forward, from).has(key) || reachable(backward, from).has(key);
-}
-/** The automations' moves, both ways, keyed by state key. */
-function graphOf(config) {
-    const forward = new Map();
-    const backward = new Map();
-    const link = (edges, a, b) => {
-        const list = edges.get(stateKey(a)) ?? [];
-        list.push(b);
-        edges.set(stateKey(a), list);
-    };
-    for (const a of config.automations) {
-        if (!a.enabled || !a.moveToState)
-            continue;
-        for (const s of a.states) {
-            link(forward, s, a.moveToState);
-            link(backward, a.moveToState, s);
-        }
+    const r = o.record ?? emptyRecord();
+    if (r.owed && owesEffects(r, state)) {
+        const run = r.owed.run;
+        const wake = r.owed.effects.find((e) => e.kind === 'wake');
+        const key = `${r.entry}-o-${word(run)}`;
+        const why = `owes what run ${run} decided`;
+        // The job finishes the owed effects first (the move among them), then runs the stage
+        // their wake-up was for.
+        if (wake)
+            return { wake: wakeOf(wake), key, why };
+        return { wake: { state, entry: r.entry }, key, why };
     }
-    return { forward, backward };
-}
-/** Every state reachable from `from` along `edges`, by key; `from` itself only through a cycle. */
-function reachable(edges, from) {
-    const seen = new Map();
-    const todo = [...(edges.get(stateKey(from)) ?? [])];
-    while (todo.length > 0) {
-        const s = todo.pop();
-        if (seen.has(stateKey(s)))
-            continue;
-        seen.set(stateKey(s), s);
-        todo.push(...(edges.get(stateKey(s)) ?? []));
-    }
-    return seen;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/plan.js
-
-/**
- * Decides what this job runs so that one entry into a state runs its stage once (plus the
- * pipeline's own retries, reviews and reworks), whatever mix of label events, dispatches and
- * re-runs arrives. Jobs for one issue are serialised by the workflow's concurrency group, so the
- * record read here already holds every earlier job's stage.
- */
-function planStage(o) {
-    const plan = planOf(o);
-    const back = o.record.sentBack;
-    if ('skip' in plan || plan.kind !== 'work' || back?.entry !== plan.entry) {
-        return plan;
-    }
-    return { ...plan, sentBackBy: back.by };
-}
-function planOf(o) {
-    const { record, state, automation, trigger } = o;
-    const sameEntry = record.state !== null && sameState(record.state, state);
-    const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
-    const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
-    const rerun = mine[mine.length - 1];
-    if (rerun) {
-        if (!sameEntry || rerun.entry !== record.entry) {
-            return { skip: 'this job ran for an earlier entry into the state; the issue has moved on' };
-        }
-        if (rerun.outcome === 'succeeded') {
-            return { skip: `this job's ${rerun.profile} stage already succeeded for "${state}"` };
-        }
+    if (r.state === null || !sameState(r.state, state)) {
+        // Only a person's move puts the issue in a state its record did not enter.
+        const entry = r.entry + 1;
         return {
-            entry: record.entry,
-            newEntry: false,
-            kind: rerun.kind,
-            profile: rerun.profile,
-            attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
-            round: record.round,
-            resume: 0
+            wake: { state, entry },
+            key: String(entry),
+            why: `no stage started on entering "${state}"`
         };
     }
-    if (trigger.source === 'comment') {
-        const w = record.waiting;
-        if (trigger.actorIsBot)
-            return { skip: 'a bot comment does not answer a stage' };
-        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
-            return { skip: 'no stage of this issue is waiting for input' };
-        }
+    if (r.halted !== undefined)
+        return { skip: 'the pipeline stopped; a person decides what next' };
+    if (r.waiting?.entry === r.entry)
+        return { skip: 'a stage waits for an answer' };
+    const inEntry = r.stages.filter((s) => s.entry === r.entry);
+    const c = r.continuation;
+    if (c && c.entry === r.entry && sameState(c.state, state)) {
+        const profile = c.kind === 'review' ? (config.agent.reviewerProfile ?? c.profile) : c.profile;
+        const ran = inEntry.some((s) => s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round);
+        if (ran)
+            return { skip: 'the step the record asks for ran' };
+        // A continuation without a step name is from before wake-ups named theirs: none matches it.
+        if (c.step === undefined)
+            return { skip: 'the step the record asks for has no wake-up name' };
         return {
-            entry: w.entry,
-            newEntry: false,
-            kind: w.kind,
-            profile: w.profile,
-            attempt: w.attempt,
-            round: record.round,
-            timestamp: w.timestamp,
-            reply: trigger.reply,
-            resume: inEntry.filter((s) => s.kind === w.kind && s.profile === w.profile && s.attempt === w.attempt).length
+            wake: { state, entry: r.entry, step: c.step },
+            key: `${r.entry}-s-${word(c.step)}`,
+            why: `${c.kind === 'review' ? 'a review' : `attempt ${c.attempt}`} by ${profile} is due`
         };
     }
-    // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
-    const c = record.continuation;
-    const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state);
-    if (trigger.source === 'wake' && trigger.wake) {
-        if (!sameEntry || trigger.wake.entry !== record.entry) {
-            return { skip: `the wake-up was for an earlier entry into "${state}"` };
-        }
-    }
-    if (c && forStep && trigger.source === 'cli')
-        return continueWith(o, c, inEntry);
-    if (c && forStep && trigger.source === 'wake' && trigger.wake?.step !== undefined) {
-        if (trigger.wake.step !== c.step) {
-            return { skip: `the wake-up's step already ran for this entry into "${state}"` };
-        }
-        return continueWith(o, c, inEntry);
-    }
-    if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
-        return { skip: "the pipeline's own label change; its next stage was dispatched" };
-    }
-    if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
-        return { skip: `a stage already ran for this entry into "${state}"` };
-    }
-    // The entry the pipeline's own move made, or a new one a person made.
-    const ours = sameEntry && inEntry.length === 0;
-    return {
-        entry: ours ? record.entry : record.entry + 1,
-        newEntry: !ours,
-        kind: 'work',
-        profile: automation.profile,
-        attempt: 0,
-        round: ours ? record.round : 0,
-        resume: 0
-    };
-}
-function continueWith(o, c, inEntry) {
-    const profile = c.kind === 'review' ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile;
-    if (!o.config.agent.profiles[profile]) {
-        return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` };
-    }
-    const ran = (s) => s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round;
-    if (inEntry.some(ran)) {
+    if (inEntry.length === 0) {
         return {
-            skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${o.state}"`
+            wake: { state, entry: r.entry },
+            key: String(r.entry),
+            why: 'no stage ran for this entry'
         };
     }
-    return {
-        entry: o.record.entry,
-        newEntry: false,
-        kind: c.kind,
-        profile,
-        attempt: c.attempt,
-        round: c.round,
-        resume: 0,
-        ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
-        ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {})
-    };
-}
-function nextAttempt(stages, kind, profile) {
-    const same = stages.filter((s) => s.kind === kind && s.profile === profile);
-    return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/sections.js
-
-
-
-const MAX_REPLY = 20_000;
-/**
- * The pipeline's own prompt sections after the automation's instructions: what the agent may
- * request, and why this run happens (a review, a rework, a refused deliverable, a reply).
- */
-function pipelineSections(plan, allowedActions, moveTargets) {
-    const review = plan.kind === 'review';
-    const out = [requestsSection(allowedActions, review, moveTargets)];
-    if (review) {
-        out.push([
-            '## Review',
-            '',
-            `You are reviewing the work of the ${plan.reviewed ?? 'previous'} stage: its deliverable is the newest ${plan.reviewed ?? ''} file among the prior handoffs, and its changes are on this branch.`,
-            'Start your deliverable with front matter `verdict: PASS` when the work is done as scoped, or `verdict: FAIL` with specific findings (file and line) below it.'
-        ].join('\n'));
-    }
-    else if (plan.sentBackBy) {
-        const by = plan.sentBackBy;
-        out.push([
-            '## Review findings',
-            '',
-            `The ${by} stage sent your earlier work on this issue back (review round ${plan.round + 1}). Its reasons are in the newest ${by} deliverable among the prior handoffs.`,
-            'Address every finding, and say in your deliverable how each was resolved.'
-        ].join('\n'));
-    }
-    if (plan.recheck) {
-        out.push([
-            '## Your previous deliverable was refused',
-            '',
-            `The pipeline could not accept the last attempt's deliverable: ${clip(oneLine(plan.recheck), 500)}.`,
-            'Write a complete deliverable that fixes this.'
-        ].join('\n'));
-    }
-    if (plan.reply) {
-        const text = sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY);
-        out.push([
-            `## Reply from @${clip(oneLine(plan.reply.author), 500)}`,
-            '',
-            'You asked for input and a person allowed to run this pipeline answered. Their reply, as they wrote it:',
-            '',
-            fenced(text, '~'),
-            '',
-            'Continue the stage with this answer; keep writing to the same run.handoff_path.'
-        ].join('\n'));
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/advance.js
-
-/**
- * The record after the pipeline acts on `next`. A move starts a new entry into the target
- * state; the stage that the entry starts finds it there. A same-state step (retry, review,
- * rework) is written as the record's continuation, which the next wake-up runs.
- */
-function recordAfter(record, next, waiting, current) {
-    const out = { ...record };
-    delete out.continuation;
-    const enter = (state) => {
-        out.state = state;
-        out.entry = record.entry + 1;
-        out.transitions = record.transitions + 1;
-        out.visited = visit(record.visited ?? [], state);
-        delete out.sentBack;
-        delete out.pendingMove;
-        delete out.waiting;
-    };
-    switch (next.kind) {
-        case 'move':
-            enter(next.to);
-            if (next.round !== undefined) {
-                out.round = next.round;
-                out.sentBack = { entry: out.entry, by: current.profile };
-            }
-            delete out.halted;
-            break;
-        case 'review':
-            if (next.pendingMove)
-                out.pendingMove = next.pendingMove;
-            else
-                delete out.pendingMove;
-            break;
-        case 'rework':
-            out.round = next.round;
-            out.sentBack = { entry: record.entry, by: current.profile };
-            break;
-        case 'wait':
-            out.waiting = { ...waiting, question: next.question };
-            break;
-        case 'escalate':
-            if (next.to)
-                enter(next.to);
-            out.halted = next.why;
-            break;
-        case 'retry':
-        case 'stop':
-            break;
-    }
-    const step = continuationFor(next, out, current);
-    if (step)
-        out.continuation = step;
-    return out;
-}
-function visit(visited, state) {
-    return visited.some((s) => sameState(s, state)) ? visited : [...visited, state].slice(-100);
-}
-/** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
-function continuationFor(next, record, current) {
-    const here = {
-        state: record.state ?? '',
-        entry: record.entry,
-        ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
-    };
-    switch (next.kind) {
-        case 'review':
-            return {
-                ...here,
-                kind: 'review',
-                profile: next.reviewer,
-                attempt: 0,
-                round: record.round,
-                reviewed: current.profile
-            };
-        case 'rework':
-            return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round };
-        case 'retry':
-            return {
-                ...here,
-                kind: current.kind,
-                profile: current.profile,
-                attempt: next.attempt,
-                round: current.round,
-                ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
-                ...(current.reviewed ? { reviewed: current.reviewed } : {})
-            };
-        case 'move':
-        case 'stop':
-        case 'wait':
-        case 'escalate':
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
-
-/** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
-const TRANSITION_BUDGET = 30;
-/** The deliverable checks failing is a `failed` whose reason starts with this. */
-const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: ';
-/** Decides the next step of the pipeline from how a stage ended. Pure. */
-function decideNext(f) {
-    const { config } = f;
-    const failedState = config.tracker.failedState;
-    const escalate = (why) => ({ kind: 'escalate', why, to: failedState });
-    const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : '';
-    switch (f.outcome) {
-        case 'skipped':
-        case 'denied':
-            return { kind: 'stop', why: f.reason };
-        case 'cancelled':
-            return {
-                kind: 'stop',
-                why: `the run was cancelled${where}; move the issue back into its state to run it again`
-            };
-        case 'input_required':
-            return { kind: 'wait', question: f.question ?? 'The agent asked for input.' };
-        case 'succeeded':
-            return afterSuccess(f, escalate);
-        case 'failed':
-        case 'stalled':
-        case 'timed_out':
-        case 'rate_limited': {
-            if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
-                const problem = f.reason.slice(DELIVERABLE_PROBLEM.length);
-                if (!f.recheckSpent) {
-                    return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem };
-                }
-                return escalate(`the ${f.profile} deliverable failed its checks twice (${problem})${where}`);
-            }
-            if (f.attempt < config.agent.maxRetries) {
-                return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` };
-            }
-            const runs = f.attempt + 1;
-            return escalate(`${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`);
-        }
-    }
-}
-function afterSuccess(f, escalate) {
-    const { config } = f;
-    const moveTo = f.requests.moveState ?? f.automation.moveToState;
-    if (f.kind === 'review') {
-        if (!f.requests.verdict) {
-            if (!f.recheckSpent) {
-                return {
-                    kind: 'retry',
-                    attempt: f.attempt + 1,
-                    why: 'the review has no verdict',
-                    recheck: 'a review deliverable must start with front matter holding `verdict: PASS` or `verdict: FAIL`'
-                };
-            }
-            return escalate('the reviewer twice gave no verdict');
-        }
-        if (f.requests.verdict === 'PASS') {
-            const to = f.pendingMove;
-            return to ? move(f, to, 'the review passed') : { kind: 'stop', why: 'the review passed' };
-        }
-        if (f.round + 1 >= config.agent.maxReviewRounds) {
-            return escalate(`the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}); a person needs to look at it, then move the issue into a state to start again`);
-        }
-        return {
-            kind: 'rework',
-            profile: f.reviewed ?? f.automation.profile,
-            round: f.round + 1,
-            findings: f.handoffPath ?? undefined
-        };
-    }
-    const reviewer = config.agent.reviewerProfile;
-    if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
-        return { kind: 'review', reviewer, pendingMove: moveTo };
-    }
-    if (!moveTo) {
-        const done = config.tracker.completionState;
-        return {
-            kind: 'stop',
-            why: done ? `the pipeline reached its end` : `no move follows the ${f.profile} stage`
-        };
-    }
-    return move(f, moveTo, f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`);
+    return { skip: 'a stage finished for this entry' };
 }
 /**
- * A move, unless it is spent: a move that sends the work back to a state the issue was already
- * in starts a new review round, and the one that would pass agent.max_review_rounds escalates.
+ * The decision's effects are known to have failed, or its move was never made (the job ended
+ * between writing the record and moving the issue, which is still where the move starts).
  */
-function move(f, to, why) {
-    if (!sendsBack(f.config, f.state, to, f.visited))
-        return budgeted(f, { kind: 'move', to, why });
-    const max = f.config.agent.maxReviewRounds;
-    if (f.round + 1 >= max) {
-        const where = f.handoffPath ? `; its reasons are in ${f.handoffPath}` : '';
-        return {
-            kind: 'escalate',
-            why: `${f.profile} sent the work back to "${to}" after ${max} review round${max === 1 ? '' : 's'} (agent.max_review_rounds: ${max})${where}; a person needs to look at it, then move the issue into a state to start again`,
-            to: f.config.tracker.failedState
-        };
-    }
-    return budgeted(f, {
-        kind: 'move',
-        to,
-        why: `${why}; review round ${f.round + 2}`,
-        round: f.round + 1
-    });
-}
-function budgeted(f, next) {
-    if (f.transitions + 1 > TRANSITION_BUDGET) {
-        return {
-            kind: 'escalate',
-            why: `the issue has moved ${f.transitions} times; the pipeline stops here so stages cannot loop forever`,
-            to: f.config.tracker.failedState
-        };
-    }
-    return next;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/settle.js
-
-
-
-
-
-
-
-/**
- * What a finished stage means for the pipeline, the same for the action and the CLI: the
- * agent's permitted requests (read from the committed deliverable), the next step, and the
- * issue's record afterwards. Carrying the step out is the tracker adapter's part.
- */
-async function settleStage(o) {
-    const { config, plan, result } = o;
-    const profile = config.agent.profiles[plan.profile];
-    const refused = refusalsOf(result);
-    let requests = {};
-    const refusedRequests = [];
-    if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
-        const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes);
-        const read = readRequests(text ?? '');
-        const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config), {
-            from: o.state,
-            profile: plan.profile,
-            states: moveScope(config, o.state, profile)
-        });
-        requests = allowed.permitted;
-        refusedRequests.push(...read.problems, ...allowed.refused);
-        refused.push(...refusedRequests.map((r) => `request refused: ${r}`));
-    }
-    const started = recordStart(o.record, o.state, plan);
-    const visited = started.visited ?? [];
-    if (!visited.some((s) => sameState(s, o.state)))
-        started.visited = [...visited, o.state];
-    const decided = decideNext({
-        config,
-        automation: o.automation,
-        kind: plan.kind,
-        state: o.state,
-        profile: plan.profile,
-        outcome: result.outcome,
-        reason: result.reason,
-        attempt: plan.attempt,
-        recheckSpent: Boolean(plan.recheck),
-        round: plan.round,
-        visited: started.visited ?? [],
-        transitions: o.record.transitions,
-        requests,
-        pendingMove: o.record.pendingMove,
-        reviewed: plan.reviewed,
-        question: result.agent?.question,
-        handoffPath: result.handoffPath
-    });
-    const next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided;
-    const stage = {
-        entry: plan.entry,
-        state: o.state,
-        profile: plan.profile,
-        kind: plan.kind,
-        attempt: plan.attempt
-    };
-    const stats = result.agent?.stats;
-    const record = recordStage(started, {
-        ...stage,
-        round: plan.round,
-        outcome: result.outcome,
-        reason: result.reason.slice(0, 300),
-        run: o.run,
-        ...(o.runUrl ? { runUrl: o.runUrl } : {}),
-        startedAt: o.startedAt.toISOString(),
-        durationMs: Date.now() - o.startedAt.getTime(),
-        ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
-        ...(o.commit ? { commit: o.commit } : {}),
-        ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {}),
-        ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {}),
-        ...(refusedRequests.length > 0
-            ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
-            : {}),
-        ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {})
-    });
-    const current = {
-        kind: plan.kind,
-        profile: plan.profile,
-        round: plan.round,
-        run: o.run,
-        ...(plan.reviewed ? { reviewed: plan.reviewed } : {})
-    };
-    return {
-        next,
-        record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
-        staged: record,
-        requests,
-        refused
-    };
-}
-/** Paths left out of the commit and what was put back under `.git`, one line each. */
-function refusalsOf(r) {
-    // A file refused for a secret is reported once, among the secrets withheld.
-    const out = r.commit.dropped
-        .filter((d) => !d.screened)
-        .map((d) => `${d.path} was not committed: ${d.reason}`);
-    if (r.gitDir) {
-        out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`));
-        out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`));
-        if (r.gitDir.branchMoved) {
-            out.push('the agent moved the branch; its files were judged, not its commits');
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./.build/files/write-whole.js
-
-/**
- * Writes the file through a temporary one beside it and a rename, so a reader never sees half
- * of it and a run killed mid-write leaves the old file as it was.
- */
-function writeWhole(path, text, o = {}) {
-    const tmp = `${path}.tmp-${process.pid}`;
-    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text, o.mode === undefined ? undefined : { mode: o.mode });
-    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./.build/git/guard.js
-
-
-
-
-
-
-
-/**
- * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
- * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
- * agent (absent ones are removed again).
- */
-const CONTROL_FILES = [
-    'config',
-    'config.worktree',
-    'HEAD',
-    'commondir',
-    'shallow',
-    'info/attributes',
-    'info/exclude',
-    'info/grafts',
-    'objects/info/alternates',
-    'objects/info/http-alternates',
-    'index.lock',
-    'HEAD.lock',
-    'config.lock',
-    'shallow.lock',
-    'packed-refs.lock'
-];
-/** Directories under `.git` that may be rebuilt if the agent swapped them for something else. */
-const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
-/** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
-const ESSENTIAL_DIRS = ['objects', 'refs'];
-/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
-const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
-const identitySchema = object({ dev: schemas_number(), ino: schemas_number() });
-/** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
-const savedFileSchema = union([
-    object({ data: schemas_string(), mode: schemas_number() }),
-    object({ link: schemas_string() }),
-    schemas_null()
-]);
-/** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
-const savedIncludeSchema = object({
-    file: savedFileSchema,
-    dir: identitySchema.nullable(),
-    /** It carried a credential and was removed for the run. */
-    hidden: schemas_boolean()
-});
-/**
- * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
- * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
- */
-const gitDirSnapshotSchema = object({
-    repo: schemas_string(),
-    gitDir: schemas_string(),
-    /** Device and inode of `.git`, to notice it being swapped. */
-    identity: identitySchema,
-    /** Relative to `.git`. `config` is the original, credentials included. */
-    files: record(schemas_string(), savedFileSchema),
-    /** The config the agent was left with (credentials removed), base64. */
-    agentConfig: schemas_string(),
-    /** `.git/hooks/<name>`; null when there was no hooks directory. */
-    hooks: record(schemas_string(), savedFileSchema).nullable(),
-    /** Files `.git/config` includes, by absolute path. */
-    includes: record(schemas_string(), savedIncludeSchema),
-    /** The branch HEAD named, and its commit. */
-    branch: object({ ref: schemas_string(), sha: schemas_string() }).nullable()
-});
-/** `.git` is gone or is no longer the directory we prepared. */
-class GitDirTamperedError extends errors_UserError {
-    constructor(message) {
-        super(message);
-        this.name = 'GitDirTamperedError';
-    }
-}
-/**
- * Records `.git` before the agent runs, and takes persisted credentials out of its reach for the
- * run: the extraheader and credential includes leave `.git/config`, and the included credential
- * files leave the disk. `restoreGitDir` puts all of it back.
- */
-async function snapshotGitDir(repo) {
-    const gitDir = external_node_path_namespaceObject.join(external_node_path_namespaceObject.resolve(repo), '.git');
-    const st = await lstatOrNull(gitDir);
-    if (!st?.isDirectory()) {
-        throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
-    }
-    const files = {};
-    for (const rel of CONTROL_FILES)
-        files[rel] = await savedOrNull(external_node_path_namespaceObject.join(gitDir, rel));
-    const config = files['config'];
-    const head = files['HEAD'];
-    if (!config || !('data' in config) || !head || !('data' in head)) {
-        throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
-    }
-    const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
-    const includes = {};
-    const strip = [];
-    for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
-        if (!CREDENTIAL_KEYS.test(key))
-            continue;
-        if (!key.endsWith('.path')) {
-            strip.push([key, value]);
-            continue;
-        }
-        const target = includeTarget(value, gitDir);
-        const file = await present(target);
-        // A directory or a device is nothing git could include; it is not ours to manage.
-        if (file === 'other')
-            continue;
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
-        const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
-        includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
-        if (hidden)
-            strip.push([key, value]);
-    }
-    for (const [key, value] of strip) {
-        await git_git('/', ['config', '--file', configPath, '--fixed-value', '--unset-all', key, value]);
-    }
-    for (const [target, inc] of Object.entries(includes))
-        if (inc.hidden)
-            await (0,promises_namespaceObject.rm)(target);
-    return {
-        repo: external_node_path_namespaceObject.resolve(repo),
-        gitDir,
-        identity: { dev: st.dev, ino: st.ino },
-        files,
-        agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
-        hooks: await readHooks(external_node_path_namespaceObject.join(gitDir, 'hooks')),
-        includes,
-        branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
-    };
-}
-/**
- * Puts `.git` back after the agent and all its processes are dead: config, HEAD and the other
- * control files byte for byte, hooks as they were, hidden credentials restored, the branch
- * where it was. Reports what the agent had changed.
- */
-async function restoreGitDir(s) {
-    await checkIdentity(s);
-    const changes = [];
-    const rel = (p) => external_node_path_namespaceObject.relative(s.repo, p);
-    for (const dir of REBUILDABLE_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
-        const st = await lstatOrNull(full);
-        if (st && !st.isDirectory()) {
-            await (0,promises_namespaceObject.rm)(full, { force: true });
-            changes.push({ path: rel(full), change: 'replaced' });
-        }
-    }
-    const configPath = external_node_path_namespaceObject.join(s.gitDir, 'config');
-    const nowConfig = await present(configPath);
-    const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
-        ? await changedKeys(s.agentConfig, nowConfig.data)
-        : [];
-    for (const [name, saved] of Object.entries(s.files)) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, name);
-        const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
-        const change = await putBack(full, saved, given);
-        if (change)
-            changes.push({ path: rel(full), change });
-    }
-    const hooksDir = external_node_path_namespaceObject.join(s.gitDir, 'hooks');
-    if (s.hooks === null) {
-        if (await lstatOrNull(hooksDir)) {
-            await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
-            changes.push({ path: rel(hooksDir), change: 'added' });
-        }
-    }
-    else {
-        await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
-        const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
-        for (const name of [...names].sort()) {
-            const full = external_node_path_namespaceObject.join(hooksDir, name);
-            const saved = s.hooks[name] ?? null;
-            const change = await putBack(full, saved, saved);
-            if (change)
-                changes.push({ path: rel(full), change });
-        }
-    }
-    for (const [target, inc] of Object.entries(s.includes)) {
-        // Never write (a credential, even) into a directory the agent swapped for another; only
-        // make sure the restored config includes nothing from it.
-        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
-        const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
-        if (inc.file && !sameDir) {
-            await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-            changes.push({ path: external_node_path_namespaceObject.dirname(target), change: 'replaced' });
-            continue;
-        }
-        const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
-        if (change)
-            changes.push({ path: target, change });
-    }
-    return { changes, configKeys, branchMoved: await restoreBranch(s) };
-}
-/**
- * A snapshot read back from disk (by a `post:` step) could have been edited; at least its
- * writes must stay inside `.git`, apart from the files the config includes.
- */
-function checkShape(s) {
-    const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
-    const sound = external_node_path_namespaceObject.isAbsolute(s.repo) &&
-        s.gitDir === external_node_path_namespaceObject.join(s.repo, '.git') &&
-        Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
-        Object.keys(s.hooks ?? {}).every(plain) &&
-        Object.keys(s.includes).every((f) => external_node_path_namespaceObject.isAbsolute(f)) &&
-        (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
-    if (!sound)
-        throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
-}
-async function checkIdentity(s) {
-    checkShape(s);
-    const st = await lstatOrNull(s.gitDir);
-    const what = !st
-        ? 'was removed'
-        : st.isSymbolicLink()
-            ? 'was replaced by a symlink'
-            : !st.isDirectory() || st.dev !== s.identity.dev || st.ino !== s.identity.ino
-                ? 'was replaced'
-                : null;
-    if (what) {
-        throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
-    }
-    for (const dir of ESSENTIAL_DIRS) {
-        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
-        const d = await lstatOrNull(full);
-        if (!d?.isDirectory()) {
-            throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
-        }
-    }
-}
-/**
- * Makes `file` hold `saved` (or not exist). `given` is what the agent was left with, so the
- * returned change describes the agent's doing, not ours (hidden credentials, stripped config).
- */
-async function putBack(file, saved, given) {
-    const now = await present(file);
-    const change = same(now, given)
-        ? null
-        : now === null
-            ? 'removed'
-            : given === null
-                ? 'added'
-                : now !== 'other' && 'data' in now && 'data' in given
-                    ? 'modified'
-                    : 'replaced';
-    if (!same(now, saved)) {
-        if (now !== null)
-            await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
-        if (saved) {
-            await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
-            if ('link' in saved)
-                await (0,promises_namespaceObject.symlink)(saved.link, file);
-            // 'wx' never follows a symlink someone put back in the meantime.
-            else
-                await (0,promises_namespaceObject.writeFile)(file, Buffer.from(saved.data, 'base64'), { flag: 'wx', mode: saved.mode });
-        }
-    }
-    return change;
-}
-function same(now, was) {
-    if (now === null || was === null)
-        return now === was;
-    if (now === 'other')
-        return false;
-    if ('link' in now || 'link' in was)
-        return 'link' in now && 'link' in was && now.link === was.link;
-    return now.data === was.data && now.mode === was.mode;
-}
-async function restoreBranch(s) {
-    if (!s.branch)
-        return null;
-    const r = await git_git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
-        okCodes: [1]
-    });
-    const now = r.code === 0 ? r.stdout.trim() : null;
-    if (now === s.branch.sha)
-        return null;
-    await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
-    return { from: s.branch.sha, to: now };
-}
-async function headBranch(repo, head) {
-    const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1];
-    if (!ref)
-        return null;
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
-        okCodes: [1]
-    });
-    return r.code === 0 ? { ref, sha: r.stdout.trim() } : null;
-}
-async function readHooks(dir) {
-    const st = await lstatOrNull(dir);
-    if (!st?.isDirectory())
-        return null;
-    const hooks = {};
-    for (const name of await (0,promises_namespaceObject.readdir)(dir))
-        hooks[name] = await savedOrNull(external_node_path_namespaceObject.join(dir, name));
-    return hooks;
-}
-/** What is at `file` now: a regular file, a symlink, nothing, or something else. */
-async function present(file) {
-    const st = await lstatOrNull(file);
-    if (!st)
-        return null;
-    if (st.isFile())
-        return { data: (await (0,promises_namespaceObject.readFile)(file)).toString('base64'), mode: st.mode & 0o777 };
-    if (st.isSymbolicLink())
-        return { link: await (0,promises_namespaceObject.readlink)(file) };
-    return 'other';
-}
-/** As `present`, with anything but a file or a symlink recorded as absent (removed on restore). */
-async function savedOrNull(file) {
-    const now = await present(file);
-    return now === 'other' ? null : now;
-}
-async function statOrNull(p) {
-    return (0,promises_namespaceObject.stat)(p).catch(() => null);
-}
-/** `key=value` pairs of a config file's own text, never following its includes. */
-async function configEntries(bytes) {
-    const r = await git_git('/', ['config', '--no-includes', '--file', '-', '--null', '--list'], {
-        input: bytes
-    });
-    return r.stdout
-        .split('\0')
-        .filter(Boolean)
-        .map((entry) => {
-        const nl = entry.indexOf('\n');
-        return nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
-    });
-}
-async function changedKeys(before, after) {
-    const seen = new Set((await configEntries(Buffer.from(before, 'base64'))).map(([k, v]) => `${k}\n${v}`));
-    const entries = await configEntries(Buffer.from(after, 'base64')).catch(() => null);
-    if (!entries)
-        return ['(the config no longer parses)'];
-    const keys = new Set();
-    for (const [k, v] of entries)
-        if (!seen.has(`${k}\n${v}`))
-            keys.add(k);
-    return [...keys].sort();
-}
-/** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
-function includeTarget(value, gitDir) {
-    if (value.startsWith('~/'))
-        return external_node_path_namespaceObject.join(external_node_os_namespaceObject.homedir(), value.slice(2));
-    return external_node_path_namespaceObject.resolve(gitDir, value);
-}
-async function holdsCredential(data) {
-    const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
-    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
-}
-
-;// CONCATENATED MODULE: ./.build/isolation/agent-tree.js
-
-
-
-
-
-
-/** Where an isolated stage's agent works, kept in the stage context for the post step. */
-const handedOverSchema = object({
-    user: object({ name: schemas_string(), uid: schemas_int(), gid: schemas_int(), home: schemas_string() }),
-    /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
-    area: schemas_string(),
-    /** The agent's clone, inside `area`. */
-    tree: schemas_string(),
-    /** The agent's HOME, inside `area`. */
-    home: schemas_string(),
-    /** Where the tree comes back to, in the runner's private work folder. */
-    returnTo: schemas_string()
-});
-const sh = () => systemProgram('sh') ?? '/bin/sh';
-// Run as root, with every value a positional parameter: nothing is ever spliced into it.
-// The stage area goes whatever it held (no process of the agent user is alive by now), and
-// the new one is the agent's alone.
-const HAND_OVER = `set -e
-area=$1; staged=$2; uid=$3; gid=$4
-rm -rf -- "$area"
-mv -T -- "$staged" "$area"
-chown -R -h -- "$uid:$gid" "$area"
-chmod 0700 -- "$area"`;
-// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
-// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
-// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
-// followed anywhere: root would move whatever it points at. In its own home (the one of its
-// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
-// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
-const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
-work=\${tree%/*}
-if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
-  [ -d "$tree" ] && [ ! -L "$tree" ]; then
-  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
-fi
-rm -rf -- "$area"
-find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
-if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
-  find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
-fi
-exit 0`;
-/**
- * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
- * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
- * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
- */
-async function handOver(o) {
-    const staged = external_node_path_namespaceObject.join(o.workDir, 'hand-over');
-    await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
-    await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
-    const name = external_node_path_namespaceObject.basename(o.repo) || 'repo';
-    const area = external_node_path_namespaceObject.join(o.user.home, 'stage');
-    await git_git(o.workDir, [
-        '-c',
-        `safe.directory=${o.repo}`,
-        'clone',
-        '--quiet',
-        '--local',
-        '--no-hardlinks',
-        '--branch',
-        o.branch,
-        '--',
-        o.repo,
-        external_node_path_namespaceObject.join(staged, 'work', name)
-    ]);
-    await o.prepareTree?.(external_node_path_namespaceObject.join(staged, 'work', name));
-    const home = external_node_path_namespaceObject.join(staged, 'home');
-    for (const f of o.homeFiles) {
-        const file = external_node_path_namespaceObject.join(home, f.path);
-        await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
-        await (0,promises_namespaceObject.writeFile)(file, f.content, { mode: 0o600 });
-    }
-    await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.join(home, 'tmp'), { recursive: true });
-    // Older than anything the agent makes: what is newer in its home at the end is the agent's.
-    await (0,promises_namespaceObject.writeFile)(markerOf(o.workDir), '', { mode: 0o600 });
-    await runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
-    return {
-        user: o.user,
-        area,
-        tree: external_node_path_namespaceObject.join(area, 'work', name),
-        home: external_node_path_namespaceObject.join(area, 'home'),
-        returnTo: external_node_path_namespaceObject.join(o.workDir, 'agent-tree')
-    };
-}
-/**
- * Once every process of the agent user is gone: its tree comes back to the runner's user
- * (in the runner's private folder), and its HOME and temporary files are removed, so
- * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
- */
-async function takeBack(p, h) {
-    const back = await lstatOrNull(h.returnTo);
-    if (!back) {
-        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-        await runAsRoot(p, [
-            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
-            ...[h.user.home, markerOf(external_node_path_namespaceObject.dirname(h.returnTo))]
-        ], 'take the agent tree back');
-    }
-    const st = await lstatOrNull(h.returnTo);
-    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
-}
-/** The file whose time is the hand-over's, in the runner's private work folder. */
-function markerOf(workDir) {
-    return external_node_path_namespaceObject.join(workDir, 'handed-over');
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
-
-
-
-
-
-
-
-
-/**
- * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
- * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
- * runner's temp folder, which the agent's working tree does not contain; still, it is read
- * back through this schema, as anything on disk an agent might reach.
- */
-const stage_context_identitySchema = object({ name: schemas_string(), email: schemas_string() });
-const stageContextSchema = object({
-    repo: schemas_string(),
-    branch: schemas_string(),
-    baseSha: schemas_string(),
-    /** Where the agent's configuration came from; a commit name only, as it goes to git. */
-    trustedCommit: schemas_string()
-        .regex(/^[0-9a-f]{40,64}$/)
-        .optional(),
-    /** The branch was new on the remote when the stage began. */
-    created: schemas_boolean(),
-    issue: schemas_string(),
-    profile: schemas_string(),
-    runId: schemas_string(),
-    timestamp: schemas_string(),
-    handoffPath: schemas_string(),
-    requiredSections: array(schemas_string()),
-    maxFileBytes: schemas_number(),
-    commitPaths: array(schemas_string()),
-    /**
-     * The variables the profile's `env` hands the agent: their values (read from the
-     * environment again, never stored here) are secrets no commit may hold.
-     */
-    secretNames: array(schemas_string()).default([]),
-    /** Repo-relative WORKFLOW.md, never committed by a stage. */
-    workflowPath: schemas_string(),
-    startedAt: schemas_string(),
-    /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
-    snapshot: gitDirSnapshotSchema.optional(),
-    /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
-    trackerFiles: record(schemas_string(), schemas_string()).optional(),
-    /** Where the isolated agent works, as whom (isolation: user). */
-    sandbox: handedOverSchema.optional(),
-    /** Its tree, once taken back from it; null when it left none. */
-    tree: schemas_string().nullable().optional(),
-    /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
-    author: stage_context_identitySchema.optional(),
-    committer: stage_context_identitySchema.optional(),
-    /** Which stage of which issue this is; its commit carries it as trailers. */
-    key: stageKeySchema.optional(),
-    /** The agent's process group, once it runs. */
-    agentPgid: schemas_int().optional(),
-    /**
-     * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
-     * end is judged and committed (`committed` says how), so whoever finishes it only publishes
-     * that commit; in `published` the work is safe but the pipeline's next step may not have
-     * been carried out; in `done` the job saw it through.
-     */
-    phase: schemas_enum(['agent', 'committed', 'published', 'done']).optional(),
-    committed: object({
-        sha: schemas_string().nullable(),
-        outcome: stageOutcomeSchema,
-        reason: schemas_string(),
-        handoffPath: schemas_string().nullable()
-    })
-        .optional()
-});
-function saveStageContext(path, ctx) {
-    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
-    writeWhole(path, JSON.stringify(ctx), { mode: 0o600 });
-}
-/** The context at `path`; null when there is none or it is not shaped like one. */
-function loadStageContext(path) {
-    let value;
-    try {
-        value = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
-    }
-    catch {
-        return null;
-    }
-    const parsed = stageContextSchema.safeParse(value);
-    return parsed.success ? parsed.data : null;
-}
-
-;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
-
-
-
-
-// Never closed, whatever a path names: every user needs these.
-const SHARED = new Set([
-    '/',
-    '/home',
-    '/tmp',
-    '/var',
-    '/var/tmp',
-    '/opt',
-    '/usr',
-    '/etc',
-    '/srv',
-    '/mnt'
-]);
-/**
- * Makes the runner's own folders unreachable to other users (the agent user is "other" to
- * them: it shares no group with the runner): the runner's HOME (its credentials, the
- * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
- * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
- * installation. Each loses its "other" permission bits; a folder that is already closed is
- * left alone, one that is not ours to close stops the stage.
- */
-async function closeToOthers(dirs) {
-    const closed = [];
-    const root = process.getuid?.() === 0;
-    for (const dir of new Set(dirs.filter((d) => external_node_path_namespaceObject.isAbsolute(d)).map((d) => external_node_path_namespaceObject.resolve(d)))) {
-        if (SHARED.has(dir))
-            continue;
-        const st = await lstatOrNull(dir);
-        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
-            continue;
-        if (!root && st.uid !== process.getuid?.()) {
-            throw new errors_UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
-        }
-        await (0,promises_namespaceObject.chmod)(dir, st.mode & 0o7770);
-        closed.push(dir);
-    }
-    return closed;
-}
-/** The runner's installation folder, when this node is the runner's own (`externals/`). */
-function runnerInstallation(execPath) {
-    const at = execPath.split(external_node_path_namespaceObject.sep).lastIndexOf('externals');
-    return at > 1 ? execPath.split(external_node_path_namespaceObject.sep).slice(0, at).join(external_node_path_namespaceObject.sep) : undefined;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/process-group.js
-
-// Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
-// with kill(-pgid, 0), but its members and their CPU time are unknown.
-const hasProc = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat');
-/**
- * Every live process whose process group is `pgid`, read from /proc. `undefined` when /proc
- * cannot be read.
- */
-function groupProcesses(pgid) {
-    return liveProcesses((_pid, fields) => Number(fields[2]) === pgid);
-}
-/**
- * Every live process that `keep` picks, given its pid and its /proc stat fields after the
- * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
- * (some container init processes do not) would otherwise be waited for forever.
- */
-function liveProcesses(keep) {
-    if (!hasProc)
-        return undefined;
-    let names;
-    try {
-        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
-    }
-    catch {
-        return undefined;
-    }
-    const found = [];
-    for (const name of names) {
-        const first = name.charCodeAt(0);
-        if (first < 48 || first > 57)
-            continue; // not a pid
-        const stat = readProc(`/proc/${name}/stat`);
-        if (stat === undefined)
-            continue; // it ended between readdir and read
-        // The command name (field 2) may hold spaces and parentheses; fields after it do not.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const state = fields[0];
-        if (state === 'Z' || state === 'X' || !keep(name, fields))
-            continue;
-        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
-        found.push({ pid: Number(name), cpuTicks: ticks });
-    }
-    return found;
-}
-// One shared buffer and a plain read: this runs for every process on the machine each
-// watchdog tick, and readFileSync's stat-and-allocate costs about three times as much.
-const procBuffer = Buffer.alloc(4096);
-/** The first 4 KiB of a /proc file (all of `stat`, the head of `status`), or undefined. */
-function readProc(path) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    }
-    catch {
-        return undefined;
-    }
-    try {
-        return procBuffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, procBuffer, 0, procBuffer.length, 0));
-    }
-    catch {
-        return undefined;
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** The pids of a group's live processes (empty when /proc cannot be read). */
-function groupPids(pgid) {
-    return (groupProcesses(pgid) ?? []).map((p) => p.pid);
-}
-/** True while any process of the group is alive. */
-function groupAlive(pgid) {
-    const members = groupProcesses(pgid);
-    if (members)
-        return members.length > 0;
-    try {
-        process.kill(-pgid, 0);
+function owesEffects(r, state) {
+    if (r.halted?.startsWith(HALTED_ON_EFFECTS))
         return true;
-    }
-    catch (e) {
-        return e.code === 'EPERM';
-    }
+    return (r.owed?.effects ?? []).some((e) => e.kind === 'move' && sameState(e.from, state) && !sameState(e.to, state));
 }
-/** Sends a signal to every process of the group; a group that is already gone is fine. */
-function signalGroup(pgid, signal) {
-    try {
-        process.kill(-pgid, signal);
-    }
-    catch (e) {
-        if (e.code !== 'ESRCH')
-            throw e;
-    }
+function wakeOf(e) {
+    return { state: e.state, entry: e.entry, ...(e.step ? { step: e.step } : {}) };
 }
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Waits until the group is gone or `timeoutMs` has passed; true when it is gone. */
-async function waitGroupGone(pgid, timeoutMs, everyMs = 25, meanwhile) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-        if (!groupAlive(pgid))
-            return true;
-        if (Date.now() >= until)
-            return false;
-        meanwhile?.();
-        await sleep(everyMs);
-    }
-}
-// How long processes get to die after SIGKILL. Only one stuck in the kernel (state D on a
-// dead network mount) outlives it; waiting longer would only eat the time left to finalise.
-const KILL_WAIT_MS = 10_000;
-/**
- * Ends a process group: SIGTERM to all of it, `graceMs` to exit, then SIGKILL (repeated, so
- * a process forked in between is caught too) until every member is gone. Returns the pids
- * still alive after all that, which is empty unless the kernel held one.
- */
-async function process_group_endGroup(pgid, graceMs) {
-    if (!groupAlive(pgid))
-        return [];
-    signalGroup(pgid, 'SIGTERM');
-    if (await waitGroupGone(pgid, graceMs))
-        return [];
-    signalGroup(pgid, 'SIGKILL');
-    if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL')))
-        return [];
-    return groupPids(pgid);
-}
-
-;// CONCATENATED MODULE: ./.build/isolation/user-processes.js
-
-
-
-/**
- * Every live process of `uid` (real, effective or saved), read from /proc. `status` is read
- * rather than the owner of `/proc/<pid>`, which turns to root for a process that made itself
- * non-dumpable. Both files stay readable across the user boundary, so the watchdog keeps
- * seeing the agent's CPU time.
- */
-function userProcesses(uid) {
-    const want = String(uid);
-    const owned = (pid) => {
-        const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(readProc(`/proc/${pid}/status`) ?? '');
-        return uids !== null && uids.slice(1).includes(want);
-    };
-    return liveProcesses(owned) ?? [];
-}
-const user_processes_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const user_processes_KILL_WAIT_MS = 10_000;
-// How long a helper may take before it is taken for frozen (SIGSTOP from the agent) and killed.
-const HELPER_WAIT_MS = 3000;
-// Started as root, the helper becomes the agent user and calls kill(-1): the kernel signals every
-// process of the user in one pass, also a chain of forks that each exit as soon as the next is
-// born, which a scan of /proc can miss. The agent can signal a process of its own user, or read
-// its environment, so the helper is the agent user's only from the moment it is one call from
-// its signal, and its environment holds nothing.
-const SIGNAL_AS_USER = `const [uid, gid, signal] = process.argv.slice(1)
-process.setgroups([])
-process.setgid(Number(gid))
-process.setuid(Number(uid))
-try {
-  process.kill(-1, signal)
-} catch {}`;
-/**
- * All processes of the agent user, however they were started (`setsid`, double forks,
- * daemons): the agent user is the job's own, so everything it runs belongs to the agent.
- * Each signal goes twice: from root to every process of the user seen in /proc, which no
- * process of the agent can stop or delay, then by kill(-1) as the agent user (above), which
- * reaches the ones the scan missed. Nothing is ever run as the agent user with the action's
- * environment: the agent could read it there.
- */
-class UserProcesses {
-    user;
-    privilege;
-    kill;
-    setpriv = systemProgram('setpriv');
-    constructor(user, privilege) {
-        this.user = user;
-        this.privilege = privilege;
-        this.kill = systemProgram('kill') ?? '/bin/kill';
-    }
-    members() {
-        return userProcesses(this.user.uid);
-    }
-    alive() {
-        return this.members().length > 0;
-    }
-    /**
-     * SIGTERM to all, `graceMs` to exit, then SIGKILL until none is left. SIGKILL goes at least
-     * once even when no process is seen: a chain of forks can slip past every scan.
-     */
-    async end(graceMs) {
-        if (this.alive()) {
-            await this.signal('SIGTERM');
-            const until = Date.now() + graceMs;
-            while (Date.now() < until && this.alive())
-                await user_processes_sleep(25);
-        }
-        const stop = Date.now() + user_processes_KILL_WAIT_MS;
-        for (;;) {
-            await this.signal('SIGKILL');
-            const left = this.members();
-            if (left.length === 0)
-                return [];
-            if (Date.now() >= stop)
-                return left.map((p) => p.pid);
-            await user_processes_sleep(25);
-        }
-    }
-    /** SIGKILL to all at once, for a process about to exit. */
-    killNow() {
-        const pids = this.members().map((p) => p.pid);
-        if (this.privilege.kind === 'root') {
-            for (const pid of pids)
-                signalPid(pid, 'SIGKILL');
-        }
-        else if (pids.length > 0) {
-            helperSync(this.fromRoot('SIGKILL', pids));
-        }
-        helperSync(this.asUser('SIGKILL'));
-    }
-    async signal(name) {
-        const pids = this.members().map((p) => p.pid);
-        if (this.privilege.kind === 'root') {
-            for (const pid of pids)
-                signalPid(pid, name);
-        }
-        else if (pids.length > 0) {
-            await helper(this.fromRoot(name, pids));
-        }
-        await helper(this.asUser(name));
-    }
-    /** `kill` run as root, for a runner user that cannot signal the agent user itself. */
-    fromRoot(name, pids) {
-        return asRoot(this.privilege, [this.kill, `-${name.slice(3)}`, '--', ...pids.map(String)]);
-    }
-    asUser(name) {
-        const { uid, gid } = this.user;
-        // setpriv (util-linux, on every Debian and Ubuntu) starts in a few milliseconds where node
-        // takes some fifty; a kill it runs that the agent freezes is ended by the helper's timeout
-        // like a frozen node helper, and the root-side signals go on meanwhile.
-        const argv = this.setpriv
-            ? [this.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'].concat([
-                this.kill,
-                `-${name.slice(3)}`,
-                '--',
-                '-1'
-            ])
-            : [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
-        return asRoot(this.privilege, argv);
-    }
-}
-function signalPid(pid, name) {
-    try {
-        process.kill(pid, name);
-    }
-    catch {
-        // gone already
-    }
-}
-function helperSync(argv) {
-    const [file = '', ...args] = argv;
-    (0,external_node_child_process_namespaceObject.spawnSync)(file, args, {
-        stdio: 'ignore',
-        env: systemEnv(),
-        timeout: HELPER_WAIT_MS,
-        killSignal: 'SIGKILL'
-    });
-}
-/** Runs `argv` with no environment to speak of; one that hangs past its time is killed. */
-function helper(argv) {
-    const [file = '', ...args] = argv;
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, { stdio: 'ignore', env: systemEnv() });
-        const timer = setTimeout(() => child.kill('SIGKILL'), HELPER_WAIT_MS);
-        const done = () => {
-            clearTimeout(timer);
-            resolve();
-        };
-        child.once('exit', done);
-        child.once('error', done);
-    });
-}
-
-;// CONCATENATED MODULE: ./.build/isolation/sandbox.js
-
-
-
-
-
-
-
-
-/**
- * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
- * nothing of an earlier job's agent still running.
- */
-async function startIsolation(o) {
-    const privilege = findPrivilege();
-    if (!privilege) {
-        throw new errors_UserError('isolation: user runs the agent as a second Unix user, which needs root or passwordless sudo (sudo -n), and this runner has neither; set isolation: none to run the agent as the runner user, with the job token in its reach');
-    }
-    const user = await ensureAgentUser(o.user, privilege);
-    const closed = await closeToOthers(o.protect);
-    await new UserProcesses(user, privilege).end(1000);
-    return { privilege, user, closed };
-}
-/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
-async function openSandbox(iso, o) {
-    const { privilege, user } = iso;
-    const handedOver = await handOver({ privilege, user, ...o });
-    const processes = new UserProcesses(user, privilege);
-    const shell = systemProgram('bash') ?? systemProgram('sh') ?? '/bin/sh';
-    const envProgram = systemProgram('env') ?? '/usr/bin/env';
-    const sandbox = {
-        home: handedOver.home,
-        env: {
-            set: {
-                ...o.model.set,
-                USER: user.name,
-                LOGNAME: user.name,
-                TMPDIR: external_node_path_namespaceObject.join(handedOver.home, 'tmp'),
-                SHELL: shell
-            },
-            unset: o.model.unset
-        },
-        processes,
-        cannotRun: (file) => cannotRunAs(file, user.uid),
-        launch: (file, args, env, cwd) => {
-            if (privilege.kind === 'root')
-                return { file, args, env, cwd, uid: user.uid, gid: user.gid };
-            // sudo resets PATH (secure_path) and cannot chdir where the runner user may not look,
-            // so `env` sets both; nothing secret goes on the command line.
-            return {
-                file: privilege.sudo,
-                args: [
-                    '-n',
-                    '-E',
-                    '-u',
-                    user.name,
-                    '--',
-                    envProgram,
-                    '-C',
-                    cwd,
-                    ...['SUDO_USER', 'SUDO_UID', 'SUDO_GID', 'SUDO_COMMAND'].flatMap((n) => ['-u', n]),
-                    `PATH=${env.PATH ?? ''}`,
-                    `HOME=${env.HOME ?? ''}`,
-                    file,
-                    ...args
-                ],
-                env,
-                cwd: '/'
-            };
-        }
-    };
-    return {
-        sandbox,
-        handedOver,
-        close: async (graceMs) => {
-            await processes.end(graceMs);
-            return takeBack(privilege, handedOver);
-        }
-    };
-}
-/** Why the agent user cannot run `file` (each folder on its way must let it through). */
-function cannotRunAs(file, uid) {
-    const barred = 'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none';
-    let real;
-    try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
-    }
-    catch {
-        return barred;
-    }
-    // Its own files by the owner bits, everyone else's by the "other" bits: it shares no group.
-    const allows = (p, bits) => {
-        const st = (0,external_node_fs_namespaceObject.statSync)(p);
-        return ((st.uid === uid ? st.mode >> 6 : st.mode) & bits) === bits;
-    };
-    const parts = real.split(external_node_path_namespaceObject.sep);
-    for (let i = 1; i < parts.length; i++) {
-        if (!allows(parts.slice(0, i).join(external_node_path_namespaceObject.sep) || '/', 0o1))
-            return barred;
-    }
-    return allows(real, 0o5) ? null : barred;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/command.js
-
-
-/**
- * Where the profile's command lives: a name with a slash is taken relative to the repository
- * root, a bare name is looked up on the agent environment's PATH (never run through a
- * shell). Returns the absolute path, or a one-line reason naming the command and profile.
- */
-function resolveCommand(command, cwd, pathVar, profile) {
-    if (command === '')
-        return { error: `profile "${profile}" has no command` };
-    if (command.includes('/')) {
-        const path = (0,external_node_path_namespaceObject.isAbsolute)(command) ? command : (0,external_node_path_namespaceObject.resolve)(cwd, command);
-        if (isExecutableFile(path))
-            return { path };
-        return {
-            error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
-        };
-    }
-    for (const dir of (pathVar ?? '').split(external_node_path_namespaceObject.delimiter)) {
-        if (dir === '')
-            continue; // an empty PATH entry would mean the current directory
-        const path = (0,external_node_path_namespaceObject.resolve)(cwd, (0,external_node_path_namespaceObject.join)(dir, command));
-        if (isExecutableFile(path))
-            return { path };
-    }
-    return { error: `command "${command}" of profile "${profile}" was not found on PATH` };
-}
-function existsAsFile(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.statSync)(path).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-function isExecutableFile(path) {
-    if (!existsAsFile(path))
-        return false;
-    try {
-        (0,external_node_fs_namespaceObject.accessSync)(path, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/command-check.js
-
-
-
-
-
-// The CLIs a misspelt command most likely meant.
-const command_check_PRESETS = ['claude', 'codex', 'gemini'];
-/** A stage that cannot start because its agent's command is missing or not runnable. */
-class CommandUnavailableError extends errors_UserError {
-    problem;
-    missing;
-    constructor(profile, 
-    /** What is wrong with the command, and what to do. */
-    problem, location, 
-    /** The command is not there (yet): a CLI a later step or another machine may install. */
-    missing) {
-        super(`the ${profile} stage cannot start: ${problem}`, location);
-        this.problem = problem;
-        this.missing = missing;
-        this.name = 'CommandUnavailableError';
-    }
-}
-/**
- * Whether the profile's agent can be started: its command found where the agent will look for
- * it and runnable by the user it runs as. Checked before anything of a stage happens, so a
- * missing or misspelt CLI is one clear line rather than a crash, its retries and their partials.
- */
-function commandUnavailable(c) {
-    const { profile } = c;
-    const command = profile.argv[0] ?? '';
-    const found = resolveCommand(command, c.cwd, c.pathVar, profile.name);
-    let problem;
-    let missing = false;
-    if ('error' in found) {
-        // A relative path names a file of the repository, which no later step installs.
-        const script = command.includes('/') && !(0,external_node_path_namespaceObject.isAbsolute)(command);
-        missing = !script && !(0,external_node_fs_namespaceObject.existsSync)(command);
-        const fix = missing
-            ? 'install it (in CI: in a step before this action)'
-            : (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command))
-                ? 'make it executable (chmod +x, and commit that)'
-                : 'commit it';
-        const meant = missing ? closest(command, command_check_PRESETS) : undefined;
-        const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
-        problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
-    }
-    else {
-        // A repository script is run from the agent's own clone, which that user owns.
-        const barred = (0,external_node_path_namespaceObject.isAbsolute)(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null;
-        if (!barred)
-            return null;
-        problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`;
-    }
-    return new CommandUnavailableError(profile.name, problem, { file: c.configFile, line: profile.commandAt.line }, missing);
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/guarded-tracker.js
-
-/**
- * The tracker with every text the pipeline sends it screened for secrets: comment bodies
- * (the agent's own words among them), the record behind the status comment, and the pull
- * request. What stage and job already redacted never gets here; this is the last check
- * before anything is written where people (or the public) can read it. Each finding is told
- * to `withheld` in one line naming where, never the value.
- */
-function guardedTracker(tracker, secrets, withheld) {
-    const clean = (where, text) => redactNoting(secrets, where, text, withheld);
-    // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
-    const passOn = (k) => {
-        const v = tracker[k];
-        return (typeof v === 'function' ? v.bind(tracker) : v);
-    };
-    return {
-        wakes: tracker.wakes,
-        authorize: passOn('authorize'),
-        getIssue: passOn('getIssue'),
-        branchFor: passOn('branchFor'),
-        loadRecord: passOn('loadRecord'),
-        saveRecord: (issue, record) => {
-            const r = secrets.redactDeep(record);
-            if (r.kinds.length > 0)
-                withheld(`the status comment: ${inWords(r.kinds)} redacted`);
-            return tracker.saveRecord(issue, r.value);
-        },
-        moveState: passOn('moveState'),
-        comment: (issue, c) => {
-            const where = c.agent ? `the ${c.agent} agent's comment` : `the comment ${c.key}`;
-            return tracker.comment(issue, { ...c, body: clean(where, c.body) });
-        },
-        setFlag: passOn('setFlag'),
-        wake: passOn('wake'),
-        publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
-        // The body it writes holds only the issue's number.
-        readyForReview: passOn('readyForReview'),
-        runLine: passOn('runLine'),
-        replyHint: passOn('replyHint'),
-        blobUrl: passOn('blobUrl')
-    };
+/** A run id or step name as one word of a git ref. */
+function word(text) {
+    return text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
 }
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
-;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
+;// CONCATENATED MODULE: ./.build/tracker/dispatch-claims.js
+// Claims on wake-ups, as refs in the repository (github-refs.ts): `refs/itervox/dispatch/
+// <issue>/<key>` is created, create-only, before the reconcile sends that wake-up, so of two
+// reconciles that overlap only one sends it. A claim older than a stage's job may take is taken
+// over by a fast-forward from the head read (a lost wake-up is sent again later, once); a claim
+// whose wake-up was served is deleted by the next reconcile.
 
 
-
-
-// RFC 9110 7.6.1: meaningful for one connection only, never forwarded.
-const HOP_BY_HOP = new Set([
-    'connection',
-    'keep-alive',
-    'proxy-authenticate',
-    'proxy-authorization',
-    'te',
-    'trailer',
-    'transfer-encoding',
-    'upgrade'
-]);
-// Where the three providers' clients put a key. All are stripped from every request, whichever
-// one the agent used, so the placeholder never travels upstream.
-const KEY_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key'];
-const KEY_QUERY = 'key';
-/**
- * A loopback HTTP proxy that swaps the agent's placeholder key for the real one. It lives in
- * the action's own process, so the real key never enters the agent's reach; bodies stream
- * through both ways untouched, so server-sent events arrive as the model sends them.
- */
-async function startModelProxy(o) {
-    // A key unfit for a header fails here, not on the agent's first request.
-    external_node_http_.validateHeaderValue(o.credential.header, o.credential.value);
-    const client = o.upstream.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-    // Our own agent, so that close() can end the upstream connections it keeps alive.
-    const agent = new client.Agent({ keepAlive: true });
-    const basePath = o.upstream.pathname.replace(/\/+$/, '');
-    const placeholderDigest = digest(o.placeholder);
-    let requests = 0;
-    const server = external_node_http_.createServer((req, res) => {
-        // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
-        if (req.headers.upgrade !== undefined)
-            return reply(res, 426, 'use HTTP, not an upgrade');
-        // Origin form only (`/path?query`); the URL parser resolves `..` and `%2e` segments, and
-        // what it makes of the path is what both the route check and the upstream see.
-        if (!req.url?.startsWith('/'))
-            return reply(res, 400, 'not an origin-form request');
-        const url = new URL(`http://proxy${req.url}`);
-        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_.timingSafeEqual)(digest(k), placeholderDigest))) {
-            return reply(res, 401, 'wrong or missing key');
-        }
-        const method = req.method ?? 'GET';
-        const path = o.route(method, url.pathname);
-        if (path === undefined)
-            return reply(res, 403, 'not a model API request');
-        url.searchParams.delete(KEY_QUERY);
-        const headers = forwardable(req.headers);
-        headers[o.credential.header] = o.credential.value;
-        const upstream = client.request({
-            protocol: o.upstream.protocol,
-            hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''),
-            port: o.upstream.port,
-            method,
-            path: basePath + path + url.search,
-            headers,
-            agent
-        });
-        requests++;
-        upstream.on('response', (answer) => {
-            res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-            // A failure on either side destroys both, which ends the agent's stream visibly.
-            (0,external_node_stream_.pipeline)(answer, res, () => undefined);
-        });
-        upstream.on('error', (e) => {
-            if (res.headersSent || res.destroyed)
-                res.destroy();
-            else
-                reply(res, 502, `model API unreachable${model_proxy_errorCode(e)}`);
-        });
-        // An agent that hangs up must not leave a generation running (and billed) upstream.
-        res.on('close', () => {
-            if (!res.writableFinished)
-                upstream.destroy();
-        });
-        req.pipe(upstream);
-    });
-    await new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-    });
-    const { port } = server.address();
+const dispatch_claims_PREFIX = 'dispatch/';
+const CLAIM = /^dispatch\/([1-9][0-9]{0,9})\/([A-Za-z0-9_-]{1,100})$/;
+/** A holder's document: when it claimed, and which run. Read back as untrusted. */
+const holderSchema = object({ at: schemas_string().max(40), by: schemas_string().max(200) });
+function refClaims(o) {
+    const by = `${o.by} ${(0,external_node_crypto_.randomUUID)()}`.slice(0, 200);
+    const now = o.now ?? (() => new Date());
+    /** Heads listed by `held`: a claim known to exist is read, never created again. */
+    const heads = new Map();
+    let tree;
     return {
-        url: `http://127.0.0.1:${port}`,
-        port,
-        get requests() {
-            return requests;
-        },
-        close: () => new Promise((resolve) => {
-            // Resolves also when already closed: closing twice is harmless.
-            server.close(() => resolve());
-            server.closeAllConnections();
-            agent.destroy();
-        })
-    };
-}
-/** Every key the request carries, in any of the places a model client puts one. */
-function presented(headers, url) {
-    const keys = url.searchParams.getAll(KEY_QUERY);
-    for (const name of KEY_HEADERS) {
-        const value = headers[name];
-        if (typeof value === 'string')
-            keys.push(value.replace(/^Bearer\s+/i, ''));
-    }
-    return keys;
-}
-/** The headers minus hop-by-hop ones (also those the `connection` header names), keys and host. */
-function forwardable(headers) {
-    const named = String(headers.connection ?? '')
-        .split(',')
-        .map((n) => n.trim().toLowerCase());
-    const out = {};
-    for (const [name, value] of Object.entries(headers)) {
-        if (HOP_BY_HOP.has(name) || named.includes(name) || KEY_HEADERS.includes(name))
-            continue;
-        if (name === 'host')
-            continue;
-        out[name] = value;
-    }
-    return out;
-}
-// Hashing first gives both sides one length, which timingSafeEqual needs.
-function digest(text) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
-}
-// The code only (ECONNREFUSED): a message could carry more than we mean to show.
-function model_proxy_errorCode(e) {
-    const code = e.code;
-    return typeof code === 'string' ? ` (${code})` : '';
-}
-function reply(res, status, message) {
-    const body = JSON.stringify({ error: { type: 'itervox_model_proxy', message } });
-    res.writeHead(status, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body)
-    });
-    res.end(body);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/model-access.js
-
-
-
-/**
- * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
- * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
- * the parent holds no key for the preset, a case to warn about: the agent then has no key.
- */
-async function setUpModelAccess(preset, parentEnv) {
-    const provider = modelProvider(preset);
-    if (provider === undefined)
-        return null;
-    const names = provider.credentials.map((c) => c.variable);
-    const found = provider.credentials.find((c) => parentEnv[c.variable]?.trim());
-    if (found === undefined)
-        return { missing: `none of ${names.join(', ')} is set` };
-    // A secret pasted with its trailing newline would be an invalid header.
-    const key = (parentEnv[found.variable] ?? '').trim();
-    const { variable, default: fallback } = provider.baseUrl;
-    const upstream = baseUrl(variable, parentEnv[variable] || fallback);
-    // New per run: a placeholder that leaks is worth nothing outside this job.
-    const placeholder = `itervox-placeholder-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-    const proxy = await startModelProxy({
-        upstream,
-        route: provider.route,
-        placeholder,
-        credential: {
-            header: found.header,
-            value: found.header === 'authorization' ? `Bearer ${key}` : key
-        }
-    });
-    const agent = provider.agent(proxy.url, placeholder, found.variable);
-    return {
-        env: { ...agent.env, ...noProxy(parentEnv) },
-        files: agent.files,
-        proxy,
-        hidden: [...names, variable, ...provider.conflicting]
-    };
-}
-function baseUrl(variable, value) {
-    const url = URL.canParse(value) ? new URL(value) : undefined;
-    // The value is not repeated: a base URL can carry credentials of its own.
-    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-        throw new Error(`${variable} is not an http or https URL`);
-    }
-    return url;
-}
-// A CLI that honours the user's HTTPS_PROXY would otherwise send its loopback calls there,
-// where the proxy cannot be reached. Both spellings, as clients differ in which they read.
-function noProxy(parentEnv) {
-    const hosts = [parentEnv.NO_PROXY, parentEnv.no_proxy, '127.0.0.1']
-        .flatMap((v) => (v ?? '').split(','))
-        .map((h) => h.trim())
-        .filter(Boolean);
-    const value = [...new Set(hosts)].join(',');
-    return { NO_PROXY: value, no_proxy: value };
-}
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.build/agent/config-paths.js
-
-// What the agent CLIs read from the project tree as their own configuration: settings that can
-// set environment variables (a model base URL, so the key and the traffic go elsewhere), hooks
-// and MCP servers that run commands, and instruction files. A file an agent leaves here is
-// obeyed by the next stage's CLI, so a stage never commits one unless its profile names it,
-// and the agent is given these paths as the trusted commit (the default branch) has them.
-/**
- * Folders read whole, at any depth (Claude Code also finds nested `.claude/skills`); a file or
- * symlink by such a name counts too, or `.claude -> elsewhere` would bring a folder in.
- */
-const CONFIG_DIRS = new Set([
-    '.claude', // Claude Code: settings*.json (env, hooks, permissions), commands, agents, skills
-    '.codex', // Codex: config.toml, agents, prompts
-    '.gemini', // Gemini CLI: settings.json, .env, commands, extensions, system.md
-    '.agents', // Codex skills (.agents/skills)
-    '.cursor' // Cursor's agent: rules, mcp.json
-]);
-/** Files read at any depth: instruction files are looked up directory by directory. */
-const CONFIG_FILES = new Set([
-    'CLAUDE.md',
-    'CLAUDE.local.md',
-    '.mcp.json', // Claude Code's project MCP servers
-    'AGENTS.md',
-    'AGENTS.override.md',
-    'GEMINI.md',
-    '.geminiignore',
-    '.cursorrules'
-].map((n) => n.toLowerCase()));
-/** Files read at the root only: Gemini CLI loads `.env` from its working directory up. */
-const ROOT_FILES = new Set(['.env']);
-/**
- * The index of the segment of `path` that makes it agent configuration (the outermost config
- * folder, or the file's own name), or -1 when it is none. Names compare without case: on a
- * case-insensitive file system `.Claude` is `.claude`.
- */
-function configSegment(path) {
-    const parts = path.split('/');
-    for (let i = 0; i < parts.length; i++) {
-        const name = (parts[i] ?? '').toLowerCase();
-        const last = i === parts.length - 1;
-        if (CONFIG_DIRS.has(name))
-            return i;
-        if (last && (CONFIG_FILES.has(name) || (i === 0 && ROOT_FILES.has(name))))
-            return i;
-    }
-    return -1;
-}
-function isAgentConfig(path) {
-    return configSegment(path) >= 0;
-}
-// A segment with any of these is a pattern, not a name.
-const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-/**
- * Whether a commit_paths entry names `path` explicitly: the entry matches it and spells the
- * segment that makes it agent configuration literally (`.claude/**`, `CLAUDE.md`,
- * `docs/CLAUDE.md`, `**\/AGENTS.md`), so that no wildcard (`**`, `*.md`, `.*\/**`) lets a stage
- * commit agent configuration by accident.
- */
-function namedExplicitly(globs, path) {
-    const at = configSegment(path);
-    if (at < 0)
-        return false;
-    const marker = (path.split('/')[at] ?? '').toLowerCase();
-    return globs.some((glob) => picomatch(glob, { dot: true })(path) &&
-        glob.split('/').some((s) => !GLOB_CHARS.test(s) && s.toLowerCase() === marker));
-}
-
-;// CONCATENATED MODULE: ./.build/agent/text.js
-/** At most `max` characters from the start, with `…` where it was cut. */
-function keepStart(text, max) {
-    if (text.length <= max)
-        return text;
-    let end = max - 1;
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--; // do not split a surrogate pair
-    return text.slice(0, end).trimEnd() + '…';
-}
-/** At most `max` characters from the end, with `…` where it was cut. */
-function keepEnd(text, max) {
-    if (text.length <= max)
-        return text;
-    let start = text.length - max + 1;
-    const code = text.charCodeAt(start);
-    if (code >= 0xdc00 && code <= 0xdfff)
-        start++; // do not split a surrogate pair
-    return '…' + text.slice(start).trimStart();
-}
-/** The first non-empty line, trimmed and capped: a reason must stay on one line. */
-function text_firstLine(text, max = 200) {
-    // A lone CR or another line separator would start a new line in the runner's log, where a
-    // line beginning `::` is a workflow command; control characters go too.
-    const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? '';
-    return keepStart(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim(), max);
-}
-/** The longest final text a run result carries. */
-const RESULT_TEXT_MAX_CHARS = 16 * 1024;
-/** A name from an event (a tool, a model) made safe for a one-line log description. */
-function safeName(name) {
-    return typeof name === 'string' ? name.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60) : '';
-}
-
-;// CONCATENATED MODULE: ./.build/agent/needs-input.js
-
-/** The itervox marker an agent puts on its own line to say it needs a human answer. */
-const NEEDS_INPUT_SENTINEL = '<!-- itervox:needs-input -->';
-/** The longest question reported (it goes into an issue comment). */
-const QUESTION_MAX_CHARS = 4000;
-// How much text before the marker is kept while scanning a stream.
-const WINDOW_CHARS = 64 * 1024;
-/**
- * Finds the sentinel line by line, outside fenced code blocks (CommonMark: a run of at least
- * three backticks or tildes, indented at most three spaces, closed by a run of the same
- * character at least as long). The question is the text before the last sentinel found.
- */
-class NeedsInputScanner {
-    fence;
-    window = [];
-    windowChars = 0;
-    found;
-    line(line) {
-        const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-        if (fence) {
-            const run = fence[1];
-            if (!this.fence) {
-                // A backtick fence's info string may not contain a backtick.
-                if (run[0] !== '`' || !line.slice(fence[0].length).includes('`')) {
-                    this.fence = { char: run[0], length: run.length };
-                }
-            }
-            else if (run[0] === this.fence.char &&
-                run.length >= this.fence.length &&
-                line.slice(fence[0].length).trim() === '') {
-                this.fence = undefined;
-            }
-        }
-        else if (!this.fence && line.trim() === NEEDS_INPUT_SENTINEL) {
-            this.found = { question: capQuestion(this.window.join('\n').trim()) };
-            this.window = [];
-            this.windowChars = 0;
-            return;
-        }
-        this.window.push(line);
-        this.windowChars += line.length + 1;
-        while (this.windowChars > WINDOW_CHARS && this.window.length > 1) {
-            this.windowChars -= this.window.shift().length + 1;
-        }
-    }
-    result() {
-        return this.found;
-    }
-}
-/** The sentinel check over a whole final text. */
-function findNeedsInput(text) {
-    const scanner = new NeedsInputScanner();
-    for (const line of text.split('\n'))
-        scanner.line(line.replace(/\r$/, ''));
-    return scanner.result();
-}
-// The end of the text is what sits right above the sentinel, so a long question keeps it.
-function capQuestion(text) {
-    return keepEnd(text, QUESTION_MAX_CHARS);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-text.js
-
-
-/**
- * A plain-text agent's stdout: no events, no stats; the sentinel counts anywhere in it, and
- * the final text is its end.
- */
-class TextParser {
-    needsInput = new NeedsInputScanner();
-    tail = [];
-    tailChars = 0;
-    line(text) {
-        this.needsInput.line(text);
-        this.tail.push(text);
-        this.tailChars += text.length + 1;
-        while (this.tailChars > RESULT_TEXT_MAX_CHARS && this.tail.length > 1) {
-            this.tailChars -= this.tail.shift().length + 1;
-        }
-        return undefined;
-    }
-    finish() {
-        const resultText = keepEnd(this.tail.join('\n').trim(), RESULT_TEXT_MAX_CHARS);
-        return {
-            stats: {},
-            ...(resultText ? { resultText } : {}),
-            ...(this.needsInput.result() ? { needsInput: this.needsInput.result() } : {})
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/stream-json.js
-/** The line as a JSON object, or undefined for anything else (banners, garbage, cut lines). */
-function parseJsonLine(line) {
-    const text = line.trim();
-    if (!text.startsWith('{'))
-        return undefined;
-    try {
-        return asObject(JSON.parse(text));
-    }
-    catch {
-        return undefined;
-    }
-}
-function asObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-function asString(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-/** A finite, non-negative number, or undefined. */
-function asCount(value) {
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-/** Adds counts where at least one is known; undefined when none is. */
-function stream_json_addCounts(...values) {
-    const known = values.filter((v) => v !== undefined);
-    return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
-}
-// How vendors word a rate limit or an exhausted quota in error text, when they give no
-// status field. 529 ("overloaded") is deliberately not here: it is the vendor's trouble,
-// not the user's limit.
-// Gemini CLI's stream says only "Resource has been exhausted (e.g. check quota)" for a 429.
-const RATE_LIMIT_WORDING = /\b429\b|rate[ _-]?limit|too many requests|resource[ _](has been )?exhausted|quota exceeded|exceeded your current quota|usage limit/i;
-function mentionsRateLimit(text) {
-    return RATE_LIMIT_WORDING.test(text);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/json-stream-parser.js
-
-
-/**
- * The part every JSON event-stream preset shares: one event per line, anything else (garbage,
- * a cut line) ignored, and output holding no event at all (a user's `--output-format text`)
- * read as plain text instead.
- */
-class JsonStreamParser {
-    text = new TextParser();
-    events = 0;
-    line(line) {
-        const event = parseJsonLine(line);
-        const type = asString(event?.type);
-        if (!event || !type) {
-            this.text.line(line);
-            return undefined;
-        }
-        this.events++;
-        return this.event(type, event);
-    }
-    finish() {
-        return this.events === 0 ? this.text.finish() : this.findings();
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-claude.js
-
-
-
-
-/**
- * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
- * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
- * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
- * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`).
- * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
- */
-class ClaudeParser extends JsonStreamParser {
-    result;
-    lastAssistantText;
-    limitRejected = false;
-    event(type, event) {
-        switch (type) {
-            case 'system':
-                return this.system(event);
-            case 'assistant':
-                return this.assistant(event);
-            case 'user':
-                return 'tool result';
-            case 'rate_limit_event': {
-                const status = asString(asObject(event.rate_limit_info)?.status);
-                if (status === 'rejected')
-                    this.limitRejected = true;
-                return `rate limit ${safeName(status)}`;
-            }
-            case 'result':
-                this.result = event;
-                return `result ${safeName(event.subtype)}${event.is_error === true ? ' (error)' : ''}`;
-            default:
-                return safeName(type);
-        }
-    }
-    findings() {
-        const r = this.result;
-        const fullText = asString(r?.result) ?? this.lastAssistantText;
-        const findings = { stats: r ? stats(r) : {} };
-        if (fullText?.trim())
-            findings.resultText = keepStart(fullText.trim(), RESULT_TEXT_MAX_CHARS);
-        if (r?.is_error === true) {
-            const status = httpStatus(r.api_error_status);
-            findings.error = errorReason(r, status, fullText);
-            findings.rateLimited =
-                status === 429 ||
-                    (status === undefined && (this.limitRejected || mentionsRateLimit(fullText ?? '')));
-            return findings;
-        }
-        if (!r && this.limitRejected)
-            findings.rateLimited = true;
-        const needsInput = (fullText && findNeedsInput(fullText)) || deniedQuestion(r);
-        if (needsInput)
-            findings.needsInput = needsInput;
-        return findings;
-    }
-    system(event) {
-        const subtype = asString(event.subtype);
-        if (subtype === 'api_retry') {
-            // Advisory only: the CLI retries by itself and its result tells how that ended.
-            return `api retry ${asCount(event.attempt) ?? '?'}/${asCount(event.max_retries) ?? '?'} (${asCount(event.error_status) ?? safeName(event.error)})`;
-        }
-        return `system ${safeName(subtype)}`;
-    }
-    assistant(event) {
-        const content = asObject(event.message)?.content;
-        const blocks = Array.isArray(content) ? content.map(asObject) : [];
-        const tools = [];
-        for (const block of blocks) {
-            if (block?.type === 'text' && typeof block.text === 'string') {
-                this.lastAssistantText = block.text;
-            }
-            else if (block?.type === 'tool_use') {
-                tools.push(safeName(block.name));
-            }
-        }
-        return tools.length ? `tool ${tools.join(', ')}` : 'assistant text';
-    }
-}
-function stats(r) {
-    const usage = asObject(r.usage) ?? {};
-    const out = {};
-    const turns = asCount(r.num_turns);
-    // Cached prompt tokens are counted apart by the API; together they are what was read.
-    const input = stream_json_addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
-    const output = asCount(usage.output_tokens);
-    const cost = asCount(r.total_cost_usd);
-    if (turns !== undefined)
-        out.turns = turns;
-    if (input !== undefined)
-        out.inputTokens = input;
-    if (output !== undefined)
-        out.outputTokens = output;
-    if (cost !== undefined)
-        out.costUsd = cost;
-    return out;
-}
-function httpStatus(value) {
-    const n = typeof value === 'string' ? Number(value) : value;
-    return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
-}
-function errorReason(r, status, text) {
-    if (status === 429)
-        return 'API error 429 (rate limited)';
-    if (status !== undefined)
-        return `API error ${status}`;
-    const subtype = asString(r.subtype);
-    if (subtype === 'error_max_turns') {
-        const turns = asCount(r.num_turns);
-        return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`;
-    }
-    if (subtype && subtype !== 'success')
-        return subtype.replace(/_/g, ' ');
-    return text_firstLine(text ?? '') || 'the agent reported an error';
-}
-// In print mode nobody can answer the CLI's own question tool, so the CLI denies it and lists
-// the denial in the result: the agent did need a human.
-function deniedQuestion(r) {
-    const denials = Array.isArray(r?.permission_denials) ? r.permission_denials : [];
-    for (const d of denials.map(asObject)) {
-        if (d?.tool_name !== 'AskUserQuestion')
-            continue;
-        const questions = asObject(d.tool_input)?.questions;
-        const texts = (Array.isArray(questions) ? questions : [])
-            .map((q) => asString(asObject(q)?.question))
-            .filter((q) => !!q);
-        return { question: keepStart(texts.join('\n').trim(), QUESTION_MAX_CHARS) };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-codex.js
-
-
-
-
-/**
- * `codex exec --json`: `thread.started`, then per turn `turn.started`, `item.*` events
- * (agent_message, reasoning, command_execution, file_change, ...) and `turn.completed` with
- * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
- * text is the last completed agent message. Codex names rate limits only in its messages.
- * Its usage counts tokens only: no cost, and no count of model calls (an `exec` is one turn
- * however many calls it makes), so no turns either.
- */
-class CodexParser extends JsonStreamParser {
-    inputTokens;
-    outputTokens;
-    lastMessage;
-    error;
-    rateLimited = false;
-    event(type, event) {
-        switch (type) {
-            case 'turn.completed': {
-                const usage = asObject(event.usage) ?? {};
-                this.inputTokens = stream_json_addCounts(this.inputTokens, asCount(usage.input_tokens));
-                this.outputTokens = stream_json_addCounts(this.outputTokens, asCount(usage.output_tokens));
-                this.error = undefined; // an error before a completed turn was recovered from
-                return 'turn completed';
-            }
-            case 'turn.failed':
-                this.fail(asString(asObject(event.error)?.message) ?? 'turn failed');
-                return 'turn failed';
-            case 'error':
-                this.fail(asString(event.message) ?? 'error');
-                return 'error';
-            case 'item.started':
-            case 'item.updated':
-            case 'item.completed':
-                return this.item(type, asObject(event.item));
-            default:
-                return safeName(type);
-        }
-    }
-    findings() {
-        const findings = { stats: {} };
-        if (this.inputTokens !== undefined)
-            findings.stats.inputTokens = this.inputTokens;
-        if (this.outputTokens !== undefined)
-            findings.stats.outputTokens = this.outputTokens;
-        const fullText = this.lastMessage?.trim();
-        if (fullText)
-            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
-        if (this.rateLimited)
-            findings.rateLimited = true;
-        if (this.error) {
-            findings.error = this.error;
-            return findings;
-        }
-        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
-        if (needsInput)
-            findings.needsInput = needsInput;
-        return findings;
-    }
-    item(type, item) {
-        const kind = asString(item?.type) ?? 'item';
-        if (type === 'item.completed' && kind === 'agent_message') {
-            this.lastMessage = asString(item?.text) ?? this.lastMessage;
-        }
-        // An error item is a warning inside a turn; the turn's own end says whether it failed.
-        if (kind === 'error' && mentionsRateLimit(asString(item?.message) ?? '')) {
-            this.rateLimited = true;
-        }
-        return `${safeName(kind)} ${type.slice('item.'.length)}`;
-    }
-    fail(message) {
-        this.error = text_firstLine(message) || 'error';
-        if (mentionsRateLimit(message))
-            this.rateLimited = true;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-gemini.js
-
-
-
-
-/**
- * Gemini CLI's `--output-format stream-json`: `init`, `message` (user or assistant, the
- * assistant's often as `delta` chunks), `tool_use`, `tool_result`, `error` (warnings the CLI
- * goes on from) and a last `result` with `status` and `stats`. The final text is the
- * assistant's text after its last tool call.
- */
-class GeminiParser extends JsonStreamParser {
-    answer = '';
-    toolSinceAnswer = false;
-    result;
-    rateLimited = false;
-    event(type, event) {
-        switch (type) {
-            case 'message': {
-                if (event.role !== 'assistant')
-                    return `${safeName(event.role)} message`;
-                const content = asString(event.content) ?? '';
-                if (this.toolSinceAnswer)
-                    this.answer = '';
-                this.toolSinceAnswer = false;
-                this.answer = event.delta === true ? this.answer + content : content;
-                return 'assistant text';
-            }
-            case 'tool_use':
-                this.toolSinceAnswer = true;
-                return `tool ${safeName(event.tool_name)}`;
-            case 'error':
-                if (mentionsRateLimit(asString(event.message) ?? ''))
-                    this.rateLimited = true;
-                return `${safeName(event.severity) || 'error'} event`;
-            case 'result':
-                this.result = event;
-                return `result ${safeName(event.status)}`;
-            default:
-                return safeName(type);
-        }
-    }
-    findings() {
-        const r = this.result;
-        const st = asObject(r?.stats) ?? {};
-        const findings = { stats: {} };
-        const input = asCount(st.input_tokens) ?? asCount(st.input);
-        const output = asCount(st.output_tokens);
-        if (input !== undefined)
-            findings.stats.inputTokens = input;
-        if (output !== undefined)
-            findings.stats.outputTokens = output;
-        const fullText = this.answer.trim();
-        if (fullText)
-            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
-        if (this.rateLimited)
-            findings.rateLimited = true;
-        const error = asObject(r?.error);
-        if (error || (typeof r?.status === 'string' && r.status !== 'success')) {
-            const message = asString(error?.message) ?? '';
-            const kind = asString(error?.type) ?? '';
-            findings.error = text_firstLine(message) || safeName(kind) || 'the agent reported an error';
-            if (mentionsRateLimit(`${message} ${kind}`))
-                findings.rateLimited = true;
-            return findings;
-        }
-        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
-        if (needsInput)
-            findings.needsInput = needsInput;
-        return findings;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/presets.js
-
-
-
-
-
-/**
- * The command line, extra environment and stream reader for a profile's command, chosen by
- * the command's basename. Flags the user already wrote (in either `--flag value` or
- * `--flag=value` form, or an equivalent) are not added again. Every preset reads the prompt
- * from stdin.
- */
-function presetFor(argv, opts) {
-    const command = argv[0] ?? '';
-    switch ((0,external_node_path_namespaceObject.basename)(command)) {
-        case 'claude':
-            return claude(argv, opts);
-        case 'codex':
-            return codex(argv);
-        case 'gemini':
-            return presets_gemini(argv);
-        default:
-            return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
-    }
-}
-function claude(argv, opts) {
-    const out = [...argv];
-    const user = argv.slice(1);
-    if (!has(user, '-p', '--print'))
-        out.push('-p');
-    if (!has(user, '--output-format'))
-        out.push('--output-format', 'stream-json');
-    // stream-json in print mode is refused without --verbose.
-    if (!has(user, '--verbose'))
-        out.push('--verbose');
-    if (!has(user, '--max-turns'))
-        out.push('--max-turns', String(opts.maxTurns));
-    if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
-        out.push('--dangerously-skip-permissions');
-    }
-    return {
-        name: 'claude',
-        argv: out,
-        // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
-        // (containers and CI runners often run as root); as anyone else it needs nothing.
-        env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
-        parser: new ClaudeParser()
-    };
-}
-function codex(argv) {
-    const user = argv.slice(1);
-    const out = [argv[0], ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user];
-    if (!has(user, '--json', '--experimental-json'))
-        out.push('--json');
-    if (!has(user, '--skip-git-repo-check'))
-        out.push('--skip-git-repo-check');
-    // The runner is the sandbox (isolation: user); codex's own would refuse the stage's writes
-    // and its approval prompts have nobody to answer them. (`--full-auto` is no such flag: 0.171
-    // rejects it as an unexpected argument.)
-    if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--sandbox', '-s')) {
-        out.push('--dangerously-bypass-approvals-and-sandbox');
-    }
-    // `-` makes codex read the prompt from stdin.
-    if (!user.includes('-'))
-        out.push('-');
-    return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
-}
-function presets_gemini(argv) {
-    const out = [...argv];
-    const user = argv.slice(1);
-    // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
-    if (!has(user, '--output-format', '-o'))
-        out.push('--output-format', 'stream-json');
-    if (!has(user, '--yolo', '-y', '--approval-mode'))
-        out.push('--yolo');
-    return {
-        name: 'gemini',
-        argv: out,
-        // A fresh checkout is never in the user's trusted folders: headless gemini would exit 55
-        // before any model call, and --yolo is downgraded there. The variable works across
-        // versions (0.61's --skip-trust does not exist in older ones).
-        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-        parser: new GeminiParser()
-    };
-}
-/**
- * What each CLI reads its key, endpoint and model from. The agent environment is an
- * allow-list, so these pass by default, on top of the names the profile's `env` adds.
- */
-const MODEL_VARIABLES = {
-    claude: [
-        'ANTHROPIC_API_KEY',
-        'ANTHROPIC_AUTH_TOKEN',
-        'CLAUDE_CODE_OAUTH_TOKEN',
-        'ANTHROPIC_BASE_URL',
-        'ANTHROPIC_MODEL',
-        'ANTHROPIC_SMALL_FAST_MODEL',
-        'CLAUDE_CODE_USE_BEDROCK',
-        'CLAUDE_CODE_USE_VERTEX',
-        'AWS_REGION',
-        'ANTHROPIC_VERTEX_PROJECT_ID',
-        'CLOUD_ML_REGION'
-    ],
-    codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
-    gemini: [
-        'GEMINI_API_KEY',
-        'GOOGLE_API_KEY',
-        'GOOGLE_GEMINI_BASE_URL',
-        'GOOGLE_CLOUD_PROJECT',
-        'GOOGLE_CLOUD_LOCATION',
-        'GOOGLE_GENAI_USE_VERTEXAI',
-        'GEMINI_MODEL'
-    ],
-    generic: []
-};
-/**
- * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
- * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
- */
-function derivedVariables(preset, env) {
-    if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY)
-        return {};
-    return { CODEX_API_KEY: env.OPENAI_API_KEY };
-}
-/** The variables a preset's CLI is given by default. */
-function modelVariables(preset) {
-    return MODEL_VARIABLES[preset];
-}
-/**
- * The names an agent may take from the job's environment: its preset's model variables plus
- * the profile's own `env` (which adds to them, never replaces them), each once.
- */
-function allowedNames(profileEnv, preset) {
-    return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])];
-}
-function has(args, ...flags) {
-    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
-}
-
-;// CONCATENATED MODULE: external "node:string_decoder"
-const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./.build/agent/classify.js
-/**
- * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
- * status of a process we killed says nothing); then a failed process or an error result,
- * which is a rate limit when the stream reported one; then a clean end that asked for input.
- */
-function classify(facts) {
-    const { cause, exitCode, signal, findings } = facts;
-    switch (cause?.kind) {
-        case 'stalled':
-            return {
-                outcome: 'stalled',
-                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
-            };
-        case 'timed_out':
-            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
-        case 'cancelled':
-            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
-        case 'spawn_failed':
-            return { outcome: 'failed', reason: cause.error };
-        case undefined:
-            break;
-    }
-    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
-    if (processFailed || findings.error) {
-        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
-        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
-    }
-    if (findings.needsInput)
-        return { outcome: 'input_required', reason: 'the agent asked for input' };
-    return { outcome: 'succeeded', reason: 'exit code 0' };
-}
-function seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/lines.js
-
-// A stream-json line can be big (a Write tool call carries the whole file), but a line with
-// no end in sight must not hold memory forever; past this size it is skipped.
-const MAX_LINE_CHARS = 4 * 1024 * 1024;
-/**
- * Turns a byte stream into lines. Chunks may split a line or a UTF-8 character anywhere;
- * `\r\n` and `\n` both end a line; an over-long line is dropped up to its end.
- */
-class LineSplitter {
-    onLine;
-    maxChars;
-    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    partial = '';
-    skipping = false;
-    constructor(onLine, maxChars = MAX_LINE_CHARS) {
-        this.onLine = onLine;
-        this.maxChars = maxChars;
-    }
-    /** Feeds bytes; returns them decoded. */
-    push(chunk) {
-        const text = this.decoder.write(chunk);
-        this.take(text);
-        return text;
-    }
-    /** Ends the stream; a last line without a newline still counts. */
-    end() {
-        const text = this.decoder.end();
-        this.take(text);
-        if (!this.skipping && this.partial !== '')
-            this.emit(this.partial);
-        this.partial = '';
-        this.skipping = false;
-        return text;
-    }
-    take(text) {
-        let start = 0;
-        for (;;) {
-            const nl = text.indexOf('\n', start);
-            if (nl < 0)
-                break;
-            if (!this.skipping)
-                this.emit(this.partial + text.slice(start, nl));
-            this.partial = '';
-            this.skipping = false;
-            start = nl + 1;
-        }
-        if (this.skipping)
-            return;
-        this.partial += text.slice(start);
-        if (this.partial.length > this.maxChars) {
-            this.partial = '';
-            this.skipping = true;
-        }
-    }
-    emit(line) {
-        this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/liveness.js
-// Linux reports CPU time in USER_HZ ticks, fixed at 100 per second for user space.
-const TICK_MS = 10;
-// The share of one CPU a group must use between two samples to count as working. A CLI
-// waiting on a dead socket uses next to nothing (a stray GC or timer tick), a test suite or
-// a compiler uses far more; so a few idle ticks never hold off the stall watchdog.
-const BUSY_SHARE = 0.05;
-/**
- * Tells whether an agent's processes used CPU since the last sample. Each process is compared
- * with itself, so processes that end or start between samples do not fake or hide work:
- * a new process counts with all the time it has used, an ended one's time shows up in its
- * parent's reaped-children counters once the parent waits for it.
- */
-class CpuMeter {
-    members;
-    last = new Map();
-    lastAt;
-    constructor(members, now) {
-        this.members = members;
-        this.lastAt = now;
-    }
-    /** True when the group was busy since the previous call. */
-    busy(now) {
-        const members = this.members();
-        if (!members)
-            return false;
-        let used = 0;
-        const seen = new Map();
-        for (const p of members) {
-            used += Math.max(0, p.cpuTicks - (this.last.get(p.pid) ?? 0));
-            seen.set(p.pid, p.cpuTicks);
-        }
-        const elapsed = Math.max(0, now - this.lastAt);
-        this.last = seen;
-        this.lastAt = now;
-        return used > 0 && used * TICK_MS >= elapsed * BUSY_SHARE;
-    }
-}
-/** The stall clock: silence since the agent's last output or busy CPU. */
-class Liveness {
-    cpu;
-    stallTimeoutMs;
-    lastActivity;
-    constructor(cpu, stallTimeoutMs, now) {
-        this.cpu = cpu;
-        this.stallTimeoutMs = stallTimeoutMs;
-        this.lastActivity = now;
-    }
-    get lastActivityAt() {
-        return this.lastActivity;
-    }
-    output(now) {
-        this.lastActivity = now;
-    }
-    /** Samples CPU; returns whether it was busy and whether the agent has now stalled. */
-    check(now) {
-        const cpuBusy = this.cpu.busy(now);
-        if (cpuBusy)
-            this.lastActivity = now;
-        const stalled = this.stallTimeoutMs > 0 && now - this.lastActivity >= this.stallTimeoutMs;
-        return { cpuBusy, stalled };
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/log-file.js
-
-
-/**
- * The agent's log: its stdout and stderr bytes, appended as they come, readable by us alone.
- * A full disk stops the logging, not the run.
- */
-class LogFile {
-    fd;
-    /** Opens (creating its folder) or throws when the file cannot be opened. */
-    constructor(path) {
-        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a', 0o600);
-    }
-    write(chunk) {
-        if (this.fd === undefined)
-            return;
-        try {
-            for (let off = 0; off < chunk.length;)
-                off += (0,external_node_fs_namespaceObject.writeSync)(this.fd, chunk, off);
-        }
-        catch {
-            this.close();
-        }
-    }
-    close() {
-        if (this.fd === undefined)
-            return;
-        const fd = this.fd;
-        this.fd = undefined;
-        try {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-        catch {
-            // Nothing more can be lost: every write has already returned.
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/process-set.js
-
-function processGroup(pgid) {
-    return {
-        members: () => groupProcesses(pgid),
-        alive: () => groupAlive(pgid),
-        end: (graceMs) => process_group_endGroup(pgid, graceMs),
-        killNow: () => signalGroup(pgid, 'SIGKILL')
-    };
-}
-/** Agent runs this process started and has not yet seen end. */
-const running = new Set();
-/** Remembers a run's processes until the returned function is called. */
-function track(set) {
-    running.add(set);
-    return () => running.delete(set);
-}
-/**
- * SIGKILL to every run this process started, synchronously: for a second Ctrl-C, when the
- * user will not wait for a graceful end and this process is about to exit.
- */
-function killTracked() {
-    for (const set of running)
-        set.killNow();
-}
-
-;// CONCATENATED MODULE: ./.build/agent/run.js
-
-
-
-
-
-
-
-
-
-
-
-
-const DEFAULT_KILL_GRACE_MS = 5000;
-const DEFAULT_POLL_MS = 1000;
-// setTimeout fires at once for delays past 2^31-1 ms; such a deadline means "none" anyway.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/**
- * Runs one agent to its end (DESIGN.md story step 3). The command runs without a shell as
- * the leader of its own process group, in the repository root, with a scrubbed environment
- * and the prompt on stdin (also written to the contract's prompt file). Its stdout and
- * stderr go to `logPath` only. A stall watchdog, a deadline and `signal` can end it: SIGTERM
- * to the whole group, then SIGKILL after the grace period. The promise settles only once no
- * process of the group is left, and never rejects: every failure is an outcome.
- */
-async function runAgent(opts) {
-    const startedAt = Date.now();
-    const isRoot = process.getuid?.() === 0;
-    const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
-    const allowed = allowedNames(opts.declaredEnv ?? [], preset.name);
-    const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
-    const given = { ...parentIdentity(opts.parentEnv), allowed, home };
-    const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
-    Object.assign(env, derivedVariables(preset.name, env));
-    if (opts.sandbox) {
-        // The proxy holds the model key: the agent gets its placeholder, never the key itself.
-        for (const name of opts.sandbox.env.unset)
-            delete env[name];
-        Object.assign(env, opts.sandbox.env.set);
-    }
-    const endedEarly = (cause) => ({
-        ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
-        exitCode: null,
-        signal: null,
-        durationMs: Date.now() - startedAt,
-        stats: {},
-        logPath: opts.logPath,
-        lastActivityAt: new Date(startedAt).toISOString(),
-        preset: preset.name
-    });
-    if (opts.signal?.aborted)
-        return endedEarly({ kind: 'cancelled', why: abortReason(opts.signal) });
-    const command = preset.argv[0] ?? '';
-    const profile = opts.contract.profile;
-    const found = resolveCommand(command, opts.cwd, env.PATH, profile);
-    if ('error' in found)
-        return endedEarly({ kind: 'spawn_failed', error: found.error });
-    const barred = opts.sandbox?.cannotRun(found.path);
-    if (barred) {
-        const error = `command "${command}" of profile "${profile}" is at ${found.path}, ${barred}`;
-        return endedEarly({ kind: 'spawn_failed', error });
-    }
-    let log;
-    try {
-        // An isolated agent's prompt file was put in its home when the home was handed over.
-        if (!opts.sandbox) {
-            const promptFile = (0,external_node_path_namespaceObject.resolve)(opts.cwd, opts.contract.promptFile);
-            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(promptFile), { recursive: true });
-            (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
-        }
-        log = new LogFile(opts.logPath);
-    }
-    catch (e) {
-        const error = `cannot prepare the agent run: ${e.message}`;
-        return endedEarly({ kind: 'spawn_failed', error });
-    }
-    const start = opts.sandbox
-        ? opts.sandbox.launch(found.path, preset.argv.slice(1), env, opts.cwd)
-        : { file: found.path, args: preset.argv.slice(1), env, cwd: opts.cwd, argv0: command };
-    const { file, args, ...how } = start;
-    const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, {
-        ...how,
-        detached: true, // setsid(): the agent leads a new process group, pgid = its pid
-        stdio: ['pipe', 'pipe', 'pipe']
-    });
-    const exited = new Promise((done) => {
-        child.once('exit', (code, signal) => done({ code, signal }));
-        child.once('error', done);
-    });
-    if (child.pid === undefined) {
-        const err = (await exited);
-        log.close();
-        const error = `cannot start command "${command}" of profile "${profile}": ${err.code ?? err.message}`;
-        return endedEarly({ kind: 'spawn_failed', error });
-    }
-    try {
-        opts.onStart?.({ pid: child.pid, argv: preset.argv });
-    }
-    catch {
-        // The caller's bookkeeping must not leave a started agent unsupervised.
-    }
-    const processes = opts.sandbox?.processes ?? processGroup(child.pid);
-    return supervise({ child, processes, exited, log, preset, startedAt }, opts);
-}
-async function supervise(run, opts) {
-    const { child, processes, log, preset, startedAt } = run;
-    const untrack = track(processes);
-    const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-    const notify = (e) => {
-        try {
-            opts.onActivity?.(e);
-        }
-        catch {
-            // How the adapter shows progress must never end or crash the run.
-        }
-    };
-    const liveness = new Liveness(new CpuMeter(() => processes.members(), startedAt), opts.stallTimeoutMs, startedAt);
-    const lines = new LineSplitter((line) => {
-        const event = preset.parser.line(line);
-        if (event)
-            notify({ kind: 'event', text: event });
-    });
-    const stderrText = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    const take = (chunk, fromStdout) => {
-        log.write(chunk);
-        liveness.output(Date.now());
-        const text = fromStdout ? lines.push(chunk) : stderrText.write(chunk);
-        if (text)
-            notify({ kind: 'output', text });
-    };
-    child.stdout.on('data', (c) => take(c, true));
-    child.stderr.on('data', (c) => take(c, false));
-    // An agent that never reads its stdin (or exits early) breaks the pipe: that is fine.
-    child.stdin.on('error', () => { });
-    child.stdin.end(opts.prompt);
-    let cause;
-    let ending = Promise.resolve([]);
-    let leaderExited = false;
-    const endRun = (c) => {
-        if (cause || leaderExited)
-            return;
-        cause = c;
-        ending = processes.end(graceMs);
-    };
-    const poll = setInterval(() => {
-        const now = Date.now();
-        const { cpuBusy, stalled } = liveness.check(now);
-        if (cpuBusy)
-            notify({ kind: 'cpu' });
-        if (stalled)
-            endRun({ kind: 'stalled', silentMs: opts.stallTimeoutMs });
-    }, Math.max(10, opts.pollMs ?? DEFAULT_POLL_MS));
-    const deadline = opts.deadlineMs > 0
-        ? setTimeout(() => endRun({ kind: 'timed_out', deadlineMs: opts.deadlineMs }), Math.min(opts.deadlineMs, MAX_TIMER_MS))
-        : undefined;
-    const onAbort = () => endRun({ kind: 'cancelled', why: abortReason(opts.signal) });
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const exit = await run.exited;
-    leaderExited = true;
-    clearInterval(poll);
-    clearTimeout(deadline);
-    opts.signal?.removeEventListener('abort', onAbort);
-    await ending;
-    // Whatever the leader left running (a dev server, a test watcher) goes too.
-    const survivors = await processes.end(graceMs);
-    untrack();
-    await drained([child.stdout, child.stderr], graceMs);
-    lines.end();
-    log.close();
-    const findings = preset.parser.finish();
-    const exitCode = exit instanceof Error ? null : exit.code;
-    const signal = exit instanceof Error ? null : exit.signal;
-    const verdict = classify({ cause, exitCode, signal, findings });
-    const reason = survivors.length
-        ? `${verdict.reason}; ${survivors.length} process(es) of the agent outlived SIGKILL`
-        : verdict.reason;
-    return {
-        outcome: verdict.outcome,
-        reason,
-        exitCode,
-        signal,
-        durationMs: Date.now() - startedAt,
-        stats: findings.stats,
-        ...(verdict.outcome === 'input_required' && findings.needsInput
-            ? { question: findings.needsInput.question }
-            : {}),
-        ...(findings.resultText !== undefined ? { resultText: findings.resultText } : {}),
-        logPath: opts.logPath,
-        lastActivityAt: new Date(liveness.lastActivityAt).toISOString(),
-        preset: preset.name
-    };
-}
-// The pipes close once every holder is gone; a process that left the group with setsid()
-// could hold them open forever, so after a grace period they are closed from our side.
-async function drained(streams, graceMs) {
-    const open = streams.filter((s) => !s.closed);
-    if (!open.length)
-        return;
-    let timer;
-    await Promise.race([
-        Promise.all(open.map((s) => new Promise((done) => s.once('close', done)))),
-        new Promise((done) => (timer = setTimeout(done, graceMs)))
-    ]);
-    clearTimeout(timer);
-    for (const s of open)
-        s.destroy();
-}
-function abortReason(signal) {
-    const why = signal?.reason;
-    if (typeof why === 'string')
-        return why;
-    if (why instanceof Error && why.name !== 'AbortError')
-        return why.message;
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./.build/git/integrity.js
-
-
-
-/**
- * Checks that the base commit and the trees a new commit is built from (the root and every
- * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
- * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
- * under its name would slip extra files into the commit we push. Trees the commit does not
- * touch are referenced by name only, and the remote already holds the real ones.
- */
-async function verifyBaseTrees(repo, commitSha, paths) {
-    const algo = formatOf(commitSha);
-    const idLength = algo === 'sha256' ? 32 : 20;
-    const commit = await readVerified(repo, 'commit', commitSha, algo);
-    const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
-    if (!root)
-        throw tampered(`commit ${commitSha} has no tree`);
-    const wanted = new Set();
-    for (const p of paths) {
-        const parts = p.split('/');
-        for (let i = 1; i < parts.length; i++)
-            wanted.add(parts.slice(0, i).join('/'));
-    }
-    const queue = [['', root]];
-    while (queue.length > 0) {
-        const [dir, sha] = queue.shift();
-        const tree = await readVerified(repo, 'tree', sha, algo, dir);
-        for (const entry of treeEntries(tree, idLength)) {
-            const full = dir ? `${dir}/${entry.name}` : entry.name;
-            if (entry.mode === '40000' && wanted.has(full))
-                queue.push([full, entry.id]);
-        }
-    }
-    return root;
-}
-/**
- * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
- * with sha256. Known from any such name, so git is never asked.
- */
-function formatOf(oid) {
-    return oid.length === 64 ? 'sha256' : 'sha1';
-}
-/** The name git gives an object with this content. */
-function objectId(type, body, algo) {
-    return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
-}
-async function readVerified(repo, type, sha, algo, dir) {
-    const body = await sharedObjects(repo).readObject(sha, type);
-    const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
-    if (actual !== sha) {
-        const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
-        throw tampered(`${what} does not match its contents`);
-    }
-    return body;
-}
-function* treeEntries(tree, idLength) {
-    let at = 0;
-    while (at < tree.length) {
-        const space = tree.indexOf(0x20, at);
-        const nul = tree.indexOf(0, space);
-        if (space < 0 || nul < 0 || nul + 1 + idLength > tree.length)
-            throw tampered('a malformed tree');
-        yield {
-            mode: tree.toString('latin1', at, space),
-            name: tree.toString('utf8', space + 1, nul),
-            id: tree.toString('hex', nul + 1, nul + 1 + idLength)
-        };
-        at = nul + 1 + idLength;
-    }
-}
-function tampered(what) {
-    return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
-}
-
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./.build/git/loose-object.js
-
-
-
-
-
-
-
-/**
- * Stores `content` as a blob the way `git hash-object -w` does, without starting a git: a loose
- * object, `<type> <size>\0<content>` deflated, at `.git/objects/<2 hex>/<rest>`, written to a
- * temporary file and renamed into place. One already there is replaced, not trusted: an agent
- * running as our user could have put other bytes under that name. Returns the blob's name.
- */
-async function writeBlob(repo, content, algo) {
-    const oid = objectId('blob', content, algo);
-    const objects = external_node_path_namespaceObject.join(repo, '.git', 'objects');
-    const dir = external_node_path_namespaceObject.join(objects, oid.slice(0, 2));
-    const st = await lstatOrNull(dir);
-    if (st && !st.isDirectory()) {
-        throw new GitDirTamperedError(`${dir} is not a directory; refusing to write objects through it`);
-    }
-    if (!st)
-        await (0,promises_namespaceObject.mkdir)(dir);
-    const body = (0,external_node_zlib_.deflateSync)(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]));
-    const tmp = external_node_path_namespaceObject.join(objects, `tmp_obj_${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
-    try {
-        await (0,promises_namespaceObject.writeFile)(tmp, body, { flag: 'wx', mode: 0o444 });
-        await (0,promises_namespaceObject.rename)(tmp, external_node_path_namespaceObject.join(dir, oid.slice(2)));
-    }
-    finally {
-        await (0,promises_namespaceObject.rm)(tmp, { force: true });
-    }
-    return oid;
-}
-
-;// CONCATENATED MODULE: ./.build/git/commit.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-const BOT_IDENTITY = {
-    name: 'github-actions[bot]',
-    email: '41898282+github-actions[bot]@users.noreply.github.com'
-};
-/** Never committed, whatever the caller passes: the pipeline's own definition and git's. */
-const ALWAYS_FORBIDDEN = [
-    '.github/**',
-    'WORKFLOW.md',
-    '.itervox/agents/**',
-    '.git/**',
-    '.gitmodules'
-];
-/** GitHub refuses files over 100 MB. */
-const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
-/**
- * Commits what the agent left in the worktree, compared with `baseSha` (so its own local commits
- * count only through the files they left), limited to the deliverables and the allow-list and
- * never touching a forbidden path. Built with plumbing on a private index: no hook, filter or
- * fsmonitor runs, and only bytes read here, from lstat-checked regular files, are stored.
- * The local branch then points at the commit and the index and worktree are reset to it.
- * Call it after `restoreGitDir`, so that the config it runs under is the one from before the agent.
- */
-async function commitAllowed(o) {
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
-    await validateBranchName(o.branch);
-    // Beside the real index, so that it can replace it in one rename.
-    const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
-    const files = o.workTree ? external_node_path_namespaceObject.resolve(o.workTree) : repo;
-    const env = { GIT_INDEX_FILE: index };
-    const baseSha = await sharedObjects(repo).resolve(`${o.baseSha}^{commit}`);
-    if (!baseSha)
-        throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
-    const algo = formatOf(baseSha);
-    try {
-        if (files === repo) {
-            await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
-        }
-        else {
-            // The repository's index knows nothing of the other tree's files, so git learns their
-            // stat data here, hashing each once (filters only as the repository's own config says;
-            // the agent never touched it).
-            await git_git(repo, ['read-tree', o.baseSha], { env });
-            env.GIT_WORK_TREE = files;
-            await git_git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
-                env,
-                okCodes: [1]
-            });
-        }
-        const changed = await worktreeChanges(repo, files, env, algo);
-        delete env.GIT_WORK_TREE;
-        for (const p of o.deliverablePaths)
-            if (!changed.has(p))
-                changed.set(p, null);
-        const { updates, dropped } = await decide(files, changed, o);
-        const committed = updates.map((u) => u.path).sort();
-        if (updates.length === 0)
-            return { sha: null, committed, dropped };
-        const baseTree = await verifyBaseTrees(repo, baseSha, committed);
-        await git_git(repo, ['update-index', '--add', '-z', '--index-info'], {
-            env,
-            input: await indexInfo(repo, updates, algo)
-        });
-        const tree = (await git_git(repo, ['write-tree'], { env })).stdout.trim();
-        if (tree === baseTree)
-            return { sha: null, committed: [], dropped };
-        const author = o.author ?? BOT_IDENTITY;
-        const committer = o.committer ?? BOT_IDENTITY;
-        const commit = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree, '-p', o.baseSha, '-F', '-'], {
-            env: {
-                GIT_AUTHOR_NAME: author.name,
-                GIT_AUTHOR_EMAIL: author.email,
-                GIT_COMMITTER_NAME: committer.name,
-                GIT_COMMITTER_EMAIL: committer.email
-            },
-            input: formatMessage(o.message, o.trailers)
-        });
-        const sha = commit.stdout.trim();
-        // Our index (the new tree) replaces whatever index the agent left, then the worktree
-        // follows. An index made for another tree has the wrong stat data for this one: the
-        // repository's own index serves its reset better.
-        if (files === repo)
-            await (0,promises_namespaceObject.rename)(index, external_node_path_namespaceObject.join(repo, '.git', 'index'));
-        await resetBranchTo(repo, o.branch, sha);
-        return { sha, committed, dropped };
-    }
-    finally {
-        await (0,promises_namespaceObject.rm)(index, { force: true });
-    }
-}
-/**
- * The private index starts as `baseSha`, borrowing stat data from the real index where the
- * content is the same, so that files nobody touched need not be read.
- */
-async function seedIndex(repo, baseSha, env) {
-    const real = external_node_path_namespaceObject.join(repo, '.git', 'index');
-    const st = await lstatOrNull(real);
-    let seeded = false;
-    if (st?.isFile()) {
-        await (0,promises_namespaceObject.copyFile)(real, env.GIT_INDEX_FILE, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
-        // git trusts stat data only for files older than the index file itself.
-        await (0,promises_namespaceObject.utimes)(env.GIT_INDEX_FILE, st.atime, st.mtime);
-        seeded = (await git_git(repo, ['read-tree', '-m', baseSha], { env, okCodes: [128] })).code === 0;
-    }
-    if (!seeded) {
-        await (0,promises_namespaceObject.rm)(env.GIT_INDEX_FILE, { force: true });
-        await git_git(repo, ['read-tree', baseSha], { env });
-    }
-}
-/**
- * Every path that differs between `baseSha` and the worktree, with its mode in `baseSha`
- * (null for a new path). A file git only suspects (its stat data is stale) is compared by its
- * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
- * lists a symlinked directory as the link itself and never walks into it.
- */
-async function worktreeChanges(repo, tree, env, algo) {
-    const changed = new Map();
-    // A submodule's own repository is the agent's to plant; it is never looked into.
-    const diff = (await git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
-    for (let i = 0; i + 1 < diff.length; i += 2) {
-        // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
-        const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
-        const p = diff[i + 1] ?? '';
-        if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
-            changed.set(p, baseMode);
-        }
-    }
-    const others = await git_git(repo, ['ls-files', '-z', '--others', '--exclude-standard'], { env });
-    for (const p of others.stdout.split('\0'))
-        if (p)
-            changed.set(p, null);
-    return changed;
-}
-async function sameAsBase(tree, p, baseMode, baseId, algo) {
-    const full = external_node_path_namespaceObject.join(tree, p);
-    const st = await lstatOrNull(full);
-    if (st?.isSymbolicLink() && baseMode === '120000') {
-        return objectId('blob', await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
-    }
-    if (!st?.isFile() || fileMode(st.mode) !== baseMode)
-        return false;
-    return objectId('blob', await (0,promises_namespaceObject.readFile)(full), algo) === baseId;
-}
-const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
-async function decide(tree, changed, o) {
-    const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
-    const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
-    const deliverables = new Set(o.deliverablePaths);
-    const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    const updates = [];
-    const dropped = [];
-    const drop = (p, reason) => dropped.push({ path: p, reason });
-    const screenedOut = (p, reason) => dropped.push({ path: p, reason, screened: true });
-    for (const [p, baseMode] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        const why = pathProblem(p);
-        if (why) {
-            drop(p, why);
-            continue;
-        }
-        if (forbidden(p)) {
-            drop(p, 'forbidden path');
-            continue;
-        }
-        if (isAgentConfig(p)) {
-            if (o.givenConfig && (await asGiven(tree, p, o.givenConfig.get(p), maxBytes)))
-                continue;
-            if (!namedExplicitly(o.allowGlobs, p)) {
-                drop(p, AGENT_CONFIG);
-                continue;
-            }
-        }
-        const globbed = allowed(p);
-        if (!deliverables.has(p) && !globbed) {
-            drop(p, 'not in the allow-list');
-            continue;
-        }
-        if (baseMode === '160000') {
-            drop(p, 'submodule');
-            continue;
-        }
-        const found = await inspect(tree, p, maxBytes);
-        if (found.kind === 'gone') {
-            if (baseMode !== null)
-                updates.push({ path: p, remove: true });
-        }
-        else if (found.kind === 'file') {
-            const screened = o.screen ? o.screen(p, found.content, 'file') : { content: found.content };
-            if ('refuse' in screened)
-                screenedOut(p, screened.refuse);
-            else
-                updates.push({ path: p, mode: found.mode, content: screened.content });
-        }
-        else if (found.kind === 'symlink') {
-            if (!globbed)
-                drop(p, 'a symlink, not a regular file');
-            else if (!found.inside)
-                drop(p, 'symlink pointing outside the repository');
-            else {
-                const screened = o.screen ? o.screen(p, found.target, 'symlink') : { content: found.target };
-                if ('refuse' in screened)
-                    screenedOut(p, screened.refuse);
-                else
-                    updates.push({ path: p, mode: '120000', content: screened.content });
-            }
-        }
-        else {
-            drop(p, found.reason);
-        }
-    }
-    return { updates: withoutConflicts(updates, changed, dropped), dropped };
-}
-const AGENT_CONFIG = 'agent configuration, which the next stage would obey; a commit_paths entry must name it (e.g. CLAUDE.md or .claude/**), a wildcard is not enough';
-/** The path is in the tree exactly as the agent was given it (`entry`; undefined: absent). */
-async function asGiven(tree, p, entry, maxBytes) {
-    const found = await inspect(tree, p, maxBytes);
-    if (!entry || found.kind === 'gone')
-        return !entry && found.kind === 'gone';
-    const algo = entry.oid.length === 64 ? 'sha256' : 'sha1';
-    if (found.kind === 'file') {
-        return found.mode === entry.mode && objectId('blob', found.content, algo) === entry.oid;
-    }
-    if (found.kind === 'symlink') {
-        return entry.mode === '120000' && objectId('blob', found.target, algo) === entry.oid;
-    }
-    return false;
-}
-/** Paths git never lists, but a caller's deliverable path might be anything. */
-function pathProblem(p) {
-    const parts = p.split('/');
-    if (parts.some((s) => s === '' || s === '.' || s === '..'))
-        return 'not a plain relative path';
-    if (parts.some((s) => s.toLowerCase() === '.git'))
-        return 'inside a .git directory';
-    return null;
-}
-/**
- * What is at `p`, looked at without following symlinks anywhere on the way. A path under a
- * symlinked directory, or replaced by a directory, is gone as far as the tree is concerned.
- */
-async function inspect(repo, p, maxBytes) {
-    const parts = p.split('/');
-    for (let i = 1; i < parts.length; i++) {
-        const st = await lstatOrNull(external_node_path_namespaceObject.join(repo, ...parts.slice(0, i)));
-        if (!st?.isDirectory())
-            return { kind: 'gone' };
-    }
-    const full = external_node_path_namespaceObject.join(repo, ...parts);
-    const st = await lstatOrNull(full);
-    if (!st || st.isDirectory())
-        return { kind: 'gone' };
-    if (st.isSymbolicLink()) {
-        const target = await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' });
-        const text = target.toString('utf8');
-        const resolved = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(p), text));
-        const inside = text !== '' &&
-            !external_node_path_namespaceObject.posix.isAbsolute(text) &&
-            resolved !== '..' &&
-            !resolved.startsWith('../') &&
-            !resolved.split('/').some((s) => s.toLowerCase() === '.git');
-        return { kind: 'symlink', target, inside };
-    }
-    if (!st.isFile())
-        return { kind: 'bad', reason: `not a regular file (${fileType(st.mode)})` };
-    if (st.nlink !== 1)
-        return { kind: 'bad', reason: 'a hard link' };
-    if (st.size > maxBytes)
-        return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
-    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    try {
-        const now = await fh.stat();
-        if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
-            return { kind: 'bad', reason: 'changed while being read' };
-        }
-        return {
-            kind: 'file',
-            mode: fileMode(now.mode),
-            content: await fh.readFile()
-        };
-    }
-    finally {
-        await fh.close();
-    }
-}
-function fileType(mode) {
-    const t = mode & external_node_fs_namespaceObject.constants.S_IFMT;
-    if (t === external_node_fs_namespaceObject.constants.S_IFIFO)
-        return 'fifo';
-    if (t === external_node_fs_namespaceObject.constants.S_IFSOCK)
-        return 'socket';
-    if (t === external_node_fs_namespaceObject.constants.S_IFCHR || t === external_node_fs_namespaceObject.constants.S_IFBLK)
-        return 'device';
-    return 'special file';
-}
-/**
- * A file and a directory cannot share a path. When the agent put files where a file it may
- * not change used to be (or the reverse), committing them would delete that file, so they
- * are dropped instead.
- */
-function withoutConflicts(updates, changed, dropped) {
-    const removing = new Set(updates.filter((u) => 'remove' in u).map((u) => u.path));
-    const kept = [...changed].filter(([p, mode]) => mode !== null && !removing.has(p)).map(([p]) => p);
-    if (kept.length === 0)
-        return updates;
-    return updates.filter((u) => {
-        if ('remove' in u)
-            return true;
-        const blocker = kept.find((k) => u.path.startsWith(`${k}/`) || k.startsWith(`${u.path}/`));
-        if (!blocker)
-            return true;
-        dropped.push({ path: u.path, reason: `would replace ${blocker}, which may not change` });
-        return false;
-    });
-}
-/** `update-index --index-info` lines: removals first, so a path can change from file to directory. */
-async function indexInfo(repo, updates, algo) {
-    const zero = '0'.repeat(algo === 'sha256' ? 64 : 40);
-    const lines = [];
-    for (const u of updates)
-        if ('remove' in u)
-            lines.push(`0 ${zero}\t${u.path}\0`);
-    for (const u of updates) {
-        if ('remove' in u)
-            continue;
-        lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`);
-    }
-    return Buffer.from(lines.join(''), 'utf8');
-}
-
-;// CONCATENATED MODULE: ./.build/git/agent-config.js
-
-
-
-
-
-/**
- * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
- * trees walked through the stage's object reader, a level at a time.
- */
-async function agentConfigAt(repo, commit) {
-    const objects = sharedObjects(repo);
-    const found = new Map();
-    for (let level = ['']; level.length > 0;) {
-        const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)));
-        const next = [];
-        listings.forEach((listing, i) => {
-            for (const e of listing.entries) {
-                const p = level[i] ? `${level[i]}/${e.name}` : e.name;
-                if (e.type === 'tree')
-                    next.push(p);
-                else if (e.type === 'blob' && isAgentConfig(p))
-                    found.set(p, { mode: e.mode, oid: e.oid });
-            }
-        });
-        level = next;
-    }
-    return found;
-}
-/**
- * Makes the agent configuration in `tree` what `commit` (in `repo`'s objects) has: every path
- * in `replacing` and in the commit's configuration is removed, then the commit's files are
- * written. Nothing is written through a symlink or into a folder that is not a real one.
- * Returns the paths that could not be written that way.
- */
-async function putAgentConfig(o) {
-    const wanted = await agentConfigAt(o.repo, o.commit);
-    for (const p of new Set([...o.replacing, ...wanted.keys()])) {
-        if (await realParents(o.tree, p)) {
-            await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(o.tree, p), { recursive: true, force: true });
-        }
-    }
-    const skipped = [];
-    if (wanted.size === 0)
-        return skipped;
-    const blobs = await sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
-    for (const [p, entry] of wanted) {
-        const file = external_node_path_namespaceObject.join(o.tree, p);
-        if (!(await makeParents(o.tree, p)) || (await lstatOrNull(file))) {
-            skipped.push(p);
-            continue;
-        }
-        const content = blobs.get(entry.oid);
-        if (entry.mode === '120000')
-            await (0,promises_namespaceObject.symlink)(content, file);
-        else {
-            await (0,promises_namespaceObject.writeFile)(file, content, { flag: 'wx' });
-            if (entry.mode === '100755')
-                await (0,promises_namespaceObject.chmod)(file, 0o755);
-        }
-    }
-    return skipped;
-}
-/** Every folder on the way to `p` is a real folder in `tree` (none is a symlink or a file). */
-async function realParents(tree, p) {
-    const parts = p.split('/');
-    for (let i = 1; i < parts.length; i++) {
-        const st = await lstatOrNull(external_node_path_namespaceObject.join(tree, ...parts.slice(0, i)));
-        if (!st?.isDirectory())
-            return false;
-    }
-    return true;
-}
-/** Makes the folders on the way to `p`; false when something else is in the way. */
-function makeParents(tree, p) {
-    const parent = external_node_path_namespaceObject.posix.dirname(p);
-    return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
-}
-/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
-async function makeFolders(tree, rel) {
-    const parts = rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-        const dir = external_node_path_namespaceObject.join(tree, ...parts.slice(0, i));
-        const st = await lstatOrNull(dir);
-        if (!st)
-            await (0,promises_namespaceObject.mkdir)(dir);
-        else if (!st.isDirectory())
-            return false;
-    }
-    return true;
-}
-
-;// CONCATENATED MODULE: ./.build/secrets/commit-screen.js
-
-
-/**
- * How a stage's commit treats a secret: the deliverable (or its partial) is Markdown for people
- * and the next stages, so the secret is redacted in place and the work survives; any other
- * file is refused whole, since an edited source file or fixture would no longer be what the
- * agent wrote. A symlink whose target, or a path whose name, holds one is refused. Each
- * finding is added to `withheld` as one line naming the file and the kind, never the value.
- */
-function commitScreen(scanner, deliverables, withheld) {
-    return (path, content, kind) => {
-        const inPath = scanner.find(path);
-        if (inPath.length > 0) {
-            withheld.push(`a file was not committed: its path holds ${inWords(inPath)}`);
-            return { refuse: `its path holds ${inWords(inPath)}` };
-        }
-        const text = content.toString('utf8');
-        const found = scanner.redact(text);
-        if (found.kinds.length === 0)
-            return { content };
-        const what = inWords(found.kinds);
-        if (kind === 'file' && deliverables.includes(path)) {
-            withheld.push(`${path}: ${what} redacted`);
-            return { content: external_node_buffer_.Buffer.from(found.text, 'utf8') };
-        }
-        withheld.push(`${path}: not committed, it holds ${what}`);
-        return { refuse: `it holds ${what}` };
-    };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/agent-workspace.js
-
-
-/**
- * The tree as the agent finds it: its CLI's configuration (`.claude/`, `CLAUDE.md`, ...) as
- * the trusted commit has it, not as the issue branch does (an earlier agent or a push could
- * have put settings there that send the key elsewhere or run hooks), and the handoff folder
- * ready for its deliverable. Returns warnings.
- */
-async function prepareAgentTree(o) {
-    const onBranch = await agentConfigAt(o.repo, o.baseSha);
-    const skipped = await putAgentConfig({
-        repo: o.repo,
-        tree: o.tree,
-        commit: o.trustedCommit,
-        replacing: onBranch.keys()
-    });
-    const warnings = skipped.map((p) => `${p} was not given to the agent: a symlink or a file is in its way on the branch`);
-    if (!(await makeFolders(o.tree, HANDOFF_DIR))) {
-        warnings.push(`${HANDOFF_DIR} could not be made: a symlink or a file is in its way`);
-    }
-    return warnings;
-}
-/**
- * After a stage that ran in the action's own tree (isolation: none): the agent configuration
- * goes back to what the branch's head has, and what the agent left there that was refused
- * goes, so the next stage starts from the branch.
- */
-async function restoreBranchConfig(o) {
-    const given = await agentConfigAt(o.repo, o.trustedCommit);
-    await putAgentConfig({
-        repo: o.repo,
-        tree: o.repo,
-        commit: o.head,
-        replacing: [...given.keys(), ...o.refused]
-    });
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/tracker-files.js
-
-
-
-// The local tracker's issue files and run records: the tracker's, never a stage's. They sit
-// uncommitted in the user's checkout while a local stage runs, so every stage finds them.
-const TRACKER_DIRS = ['.itervox/issues', '.itervox/runs'];
-/** Each regular file under the tracker's folders, by repo-relative path, to its content's hash. */
-function snapshotTrackerFiles(repo) {
-    const out = {};
-    const walk = (rel) => {
-        let names;
-        try {
-            names = (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(repo, rel));
-        }
-        catch {
-            return;
-        }
-        for (const name of names) {
-            const path = `${rel}/${name}`;
-            const hash = fileHash(repo, path);
-            if (hash === 'dir')
-                walk(path);
-            else if (hash)
-                out[path] = hash;
-        }
-    };
-    for (const dir of TRACKER_DIRS)
-        walk(dir);
-    return out;
-}
-/**
- * The commit's refusals without the tracker's files the agent left as they were before the
- * stage: being refused is no news about them. Any it added, changed or removed still count.
- */
-function withoutUntouchedTrackerFiles(repo, before, dropped) {
-    return dropped.filter((d) => !TRACKER_DIRS.some((dir) => d.path.startsWith(`${dir}/`)) ||
-        before[d.path] === undefined ||
-        fileHash(repo, d.path) !== before[d.path]);
-}
-function fileHash(repo, path) {
-    try {
-        const st = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(repo, path));
-        if (st.isDirectory())
-            return 'dir';
-        if (!st.isFile())
-            return null;
-        return (0,external_node_crypto_.createHash)('sha256')
-            .update((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(repo, path)))
-            .digest('hex');
-    }
-    catch {
-        return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/prompt/bindings.js
-/**
- * Snake-case bindings as itervox templates expect them. Optional fields are present and null,
- * so `{% if issue.url %}` works and printing one gives an empty string rather than an error.
- */
-function templateBindings(input) {
-    const { issue } = input;
-    return {
-        issue: {
-            id: issue.id,
-            identifier: issue.identifier,
-            title: issue.title,
-            description: issue.description,
-            state: issue.state,
-            labels: issue.labels,
-            url: issue.url || null,
-            branch_name: issue.branchName ?? null,
-            created_at: issue.createdAt ?? null,
-            updated_at: issue.updatedAt ?? null,
-            comments: (issue.comments ?? []).map((c) => ({
-                body: c.body,
-                author_name: c.author,
-                created_at: c.createdAt
-            }))
-        },
-        attempt: input.attempt,
-        run: { timestamp: input.run.timestamp, handoff_path: input.run.handoffPath },
-        trigger: {
-            type: input.trigger.type,
-            state: input.trigger.state,
-            automation: input.trigger.automation
-        },
-        profile: input.profile
-    };
-}
-
-;// CONCATENATED MODULE: ./.build/prompt/template.js
-
-
-// A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
-// mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
-// long before it uses up the runner: liquidjs charges every range, array and string it builds
-// against memoryLimit, and checks the clock between the tags it renders. Each is per call.
-const PARSE_LIMIT_CHARS = 1_000_000;
-const RENDER_LIMIT_MS = 2000;
-const MEMORY_LIMIT = 10_000_000;
-// Output is not charged, and a loop can repeat one long string cheaply: its length is checked.
-const OUTPUT_LIMIT_CHARS = 16_000_000;
-const TOO_LONG = `renders to more than ${millions(OUTPUT_LIMIT_CHARS)} characters; loop over less`;
-// liquidjs's limit messages, and V8's when a string outgrows what it can hold, said plainly.
-const LIMITS = {
-    'parse length limit exceeded': `is longer than ${millions(PARSE_LIMIT_CHARS)} characters; shorten it`,
-    'template render limit exceeded': `takes more than ${RENDER_LIMIT_MS / 1000} s to render; loop over less`,
-    'memory alloc limit exceeded': `builds more than ${millions(MEMORY_LIMIT)} values or characters; use smaller ranges and shorter strings`,
-    'Invalid string length': TOO_LONG
-};
-let engine;
-/**
- * The Liquid engine, loaded and set up when a template is first rendered: a job that renders
- * none (a skipped event, the post step) never runs liquidjs's code. It stays in the bundle's
- * one file ("eager"): ncc's licenses.txt lists the packages of one file only, and a second
- * file dropped every other package's licence from it.
- */
-function liquid() {
-    engine ??= Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8694, 19)).then(({ Liquid }) => {
-        const made = new Liquid({
-            strictVariables: true,
-            strictFilters: true,
-            // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
-            lenientIf: true,
-            ownPropertyOnly: true,
-            parseLimit: PARSE_LIMIT_CHARS,
-            renderLimit: RENDER_LIMIT_MS,
-            memoryLimit: MEMORY_LIMIT
-        });
-        // Templates come from WORKFLOW.md and profile files on the default branch; still, a
-        // template must never reach the file system, so the tags that would read one are errors.
-        for (const tag of ['include', 'render', 'layout']) {
-            made.registerTag(tag, {
-                parse() {
-                    throw new Error(`{% ${tag} %} is not supported: templates cannot include files`);
-                },
-                render() { }
-            });
-        }
-        return made;
-    });
-    return engine;
-}
-/** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
-class TemplateError extends errors_UserError {
-    variable;
-    constructor(message, location, variable) {
-        super(message, location);
-        this.variable = variable;
-    }
-}
-/** Renders strictly: an undefined variable or filter is a user error at the template's line. */
-async function renderTemplate(src, bindings) {
-    const engine = await liquid();
-    let out;
-    try {
-        out = await engine.parseAndRender(src.text, bindings);
-    }
-    catch (err) {
-        throw templateError(src, err, bindings);
-    }
-    if (out.length > OUTPUT_LIMIT_CHARS) {
-        throw new errors_UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
-    }
-    return out;
-}
-function templateError(src, err, bindings) {
-    const pos = err.token?.getPosition?.();
-    // liquidjs appends ", line:L, col:C" (and sometimes a source excerpt) to its messages.
-    const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '');
-    const line = pos ? src.line + pos[0] - 1 : src.line;
-    const col = pos ? pos[1] : undefined;
-    const variable = /^undefined variable: (.+)$/.exec(reason)?.[1];
-    const message = Object.hasOwn(LIMITS, reason)
-        ? LIMITS[reason]
-        : `${reason}; ${hint(reason, variable, bindings)}`;
-    return new TemplateError(`${src.what}: ${message}`, { file: src.file, line, col }, variable);
-}
-function hint(reason, variable, bindings) {
-    if (variable !== undefined) {
-        const near = closest(variable, bindingNames(bindings));
-        const guess = near === undefined ? '' : `did you mean ${near}? Otherwise `;
-        return `${guess}use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."`;
-    }
-    if (reason.startsWith('undefined filter'))
-        return 'use a standard Liquid filter';
-    if (reason.includes('cannot include files'))
-        return 'put the text in the template itself';
-    return 'fix the Liquid syntax';
-}
-/** `issue.title`, `run.handoff_path`, `profile`, ...: each binding and each field of one. */
-function bindingNames(bindings) {
-    return Object.entries(bindings).flatMap(([name, value]) => value && typeof value === 'object' && !Array.isArray(value)
-        ? Object.keys(value).map((field) => `${name}.${field}`)
-        : [name]);
-}
-function millions(n) {
-    return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n);
-}
-
-;// CONCATENATED MODULE: ./.build/prompt/stage-prompt.js
-
-
-
-
-
-
-// itervox renders this when WORKFLOW.md has no body.
-const EMPTY_BODY = 'You are working on an issue.';
-/**
- * The prompt in itervox's order: rendered body, Prior Agent Handoffs, Run Context, SOUL.md,
- * INSTRUCTIONS.md, the automation's instructions; blocks joined by a blank line.
- */
-async function buildStagePrompt(input) {
-    const { config, profile, automation } = input;
-    const path = handoffPath(input.timestamp, profile.name);
-    const templates = [
-        config.body,
-        profile.soulText,
-        profile.instructionsText,
-        automation?.instructions ?? ''
-    ];
-    const { issue, warning } = cleanIssue(input.issue, templateTitles(templates));
-    const bindings = templateBindings({
-        issue,
-        attempt: input.attempt,
-        run: { timestamp: input.timestamp, handoffPath: path },
-        trigger: {
-            type: 'issue_entered_state',
-            state: issue.state,
-            automation: automation?.id ?? null
-        },
-        profile: profile.name
-    });
-    const body = config.body
-        ? await renderTemplate({ text: config.body, file: config.file, line: config.bodyLine, what: 'prompt template' }, bindings)
-        : EMPTY_BODY;
-    const soul = await renderTemplate({ text: profile.soulText, file: profile.soulFile, line: 1, what: 'SOUL.md' }, bindings);
-    const instructions = await renderTemplate({
-        text: profile.instructionsText,
-        file: profile.instructionsFile,
-        line: 1,
-        what: 'INSTRUCTIONS.md'
-    }, bindings);
-    const overlay = automation?.instructions
-        ? await renderTemplate({
-            text: automation.instructions,
-            file: config.file,
-            line: automation.instructionsLine ?? 1,
-            what: `automation ${automation.id} instructions`
-        }, bindings)
-        : '';
-    const blocks = [
-        body,
-        input.handoffBlock,
-        renderRunContext(input.timestamp, path),
-        soul,
-        instructions,
-        overlay,
-        ...(input.sections ?? [])
-    ];
-    const warnings = warning ? [`the issue's text: ${warning}`] : [];
-    return { prompt: blocks.filter((b) => b.trim() !== '').join('\n\n'), handoffPath: path, warnings };
-}
-// The headings the templates write are the prompt's structure as much as the pipeline's own:
-// an issue must not forge `## Handoff Protocol` either. Liquid in a heading is left out, so
-// `## Issue {{ issue.identifier }}` guards every heading that starts with "Issue".
-function templateTitles(templates) {
-    return templates
-        .flatMap((t) => headingTitles(t))
-        .map((title) => title.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g, ' ').trim())
-        .filter((title) => title !== '');
-}
-/**
- * The issue as the templates may print it: what a person does not see removed, and every line
- * that would read as one of the prompt's headings or markers escaped. Each field is one value
- * a template prints, so its first and last lines count as a heading's title too.
- */
-function cleanIssue(issue, titles) {
-    const counts = emptyCounts();
-    let forged = 0;
-    const clean = (text) => {
-        const r = sanitizeUntrusted(text);
-        addCounts(counts, r.counts);
-        const n = neutralizeForgedLines(r.text, { value: true, titles });
-        forged += n.count;
-        return n.text;
-    };
-    const optional = (text) => text === undefined ? undefined : clean(text);
-    const cleaned = {
-        ...issue,
-        id: clean(issue.id),
-        identifier: clean(issue.identifier),
-        title: clean(issue.title),
-        description: clean(issue.description),
-        labels: issue.labels.map(clean),
-        url: clean(issue.url),
-        branchName: optional(issue.branchName),
-        createdAt: optional(issue.createdAt),
-        updatedAt: optional(issue.updatedAt),
-        comments: issue.comments?.map((c) => ({
-            author: clean(c.author),
-            body: clean(c.body),
-            createdAt: clean(c.createdAt)
-        }))
-    };
-    const parts = [describeSanitizeCounts(counts)];
-    if (forged > 0) {
-        parts.push(`escaped ${forged} line${forged === 1 ? '' : 's'} imitating the prompt's headings`);
-    }
-    return { issue: cleaned, warning: parts.filter((p) => p !== '').join('; ') };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/stage-prompt.js
-
-
-
-/**
- * The stage's prompt from the handoffs committed at `commit` (never from the worktree) that
- * were not committed at `since`, where the branch left its base branch.
- */
-async function promptForStage(o) {
-    const ownPath = handoffPath(o.timestamp, o.profile.name);
-    let block = { text: '', included: [], dropped: 0, bytes: 0, warnings: [] };
-    let truncatedFile;
-    if (o.commit) {
-        const built = await buildHandoffBlock(sharedObjects(o.repo), { head: o.commit, since: o.since }, { ...o.config.handoff, ownPath });
-        block = built;
-        truncatedFile = built.truncatedFile;
-    }
-    const stage = await buildStagePrompt({
-        config: o.config,
-        profile: o.profile,
-        automation: o.automation,
-        issue: o.issue,
-        attempt: o.attempt,
-        timestamp: o.timestamp,
-        handoffBlock: block.text,
-        sections: o.sections
-    });
-    return {
-        prompt: stage.prompt,
-        handoffPath: stage.handoffPath,
-        figures: {
-            bytes: Buffer.byteLength(stage.prompt),
-            included: block.included,
-            dropped: block.dropped,
-            blockBytes: block.bytes,
-            truncatedFile
-        },
-        warnings: [...block.warnings, ...stage.warnings]
-    };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/stage.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Where an isolated agent's prompt file is, in its HOME. */
-const PROMPT_IN_HOME = '.itervox/prompt.md';
-function contextPathOf(workDir) {
-    return (0,external_node_path_namespaceObject.join)(workDir, 'stage.json');
-}
-/** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
-async function runStage(input) {
-    const prepared = await promptForStage({
-        repo: input.repo,
-        commit: input.baseSha,
-        since: input.forkSha,
-        config: input.config,
-        profile: input.profile,
-        automation: input.automation,
-        issue: input.issue,
-        attempt: input.attempt,
-        timestamp: input.timestamp,
-        sections: input.sections
-    });
-    if (input.dryRun) {
-        return { dryRun: true, ...prepared };
-    }
-    (0,external_node_fs_namespaceObject.mkdirSync)(input.workDir, { recursive: true, mode: 0o700 });
-    const contextPath = contextPathOf(input.workDir);
-    const ctx = {
-        repo: input.repo,
-        branch: input.branch,
-        baseSha: input.baseSha,
-        trustedCommit: input.trustedCommit,
-        created: input.created,
-        issue: input.issue.id,
-        profile: input.profile.name,
-        runId: input.runId,
-        timestamp: input.timestamp,
-        handoffPath: prepared.handoffPath,
-        requiredSections: input.profile.requiredSections,
-        maxFileBytes: input.config.handoff.maxFileBytes,
-        commitPaths: input.profile.commitPaths,
-        secretNames: input.profile.env,
-        workflowPath: input.workflowPath,
-        startedAt: new Date().toISOString(),
-        key: input.key,
-        ...(input.author ? { author: input.author } : {}),
-        ...(input.committer ? { committer: input.committer } : {}),
-        phase: 'agent'
-    };
-    // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
-    // listens, which nothing would close and which would keep the step alive.
-    const isolated = input.isolate
-        ? await openIsolated(await input.isolate(), input, prepared.prompt)
-        : undefined;
-    const treeWarnings = isolated?.warnings ?? [];
-    if (isolated)
-        ctx.sandbox = isolated.handedOver;
-    else {
-        ctx.snapshot = await snapshotGitDir(input.repo);
-        ctx.trackerFiles = snapshotTrackerFiles(input.repo);
-        treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })));
-    }
-    saveStageContext(contextPath, ctx);
-    let end;
-    try {
-        const agent = await runAgent({
-            argv: input.profile.argv,
-            cwd: isolated?.handedOver.tree ?? input.repo,
-            ...(isolated ? { sandbox: isolated.sandbox } : {}),
-            prompt: prepared.prompt,
-            contract: {
-                handoffPath: prepared.handoffPath,
-                runTimestamp: input.timestamp,
-                profile: input.profile.name,
-                issue: input.issue.identifier,
-                promptFile: isolated
-                    ? (0,external_node_path_namespaceObject.join)(isolated.sandbox.home, PROMPT_IN_HOME)
-                    : (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
-            },
-            parentEnv: input.parentEnv,
-            declaredEnv: input.profile.env,
-            logPath: (0,external_node_path_namespaceObject.join)(input.workDir, 'agent.log'),
-            stallTimeoutMs: input.config.agent.stallTimeoutMs,
-            deadlineMs: input.config.agent.turnTimeoutMs,
-            maxTurns: input.config.agent.maxTurns,
-            signal: input.signal,
-            killGraceMs: input.killGraceMs,
-            onActivity: input.onActivity,
-            onStart: ({ pid }) => saveStageContext(contextPath, { ...ctx, agentPgid: pid })
-        });
-        end = { outcome: agent.outcome, reason: agent.reason, agent };
-    }
-    catch (err) {
-        end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
-    }
-    if (isolated) {
-        ctx.tree = await isolated.close(input.killGraceMs ?? 5000);
-        saveStageContext(contextPath, ctx);
-    }
-    const finalised = await finaliseStage(ctx, end, input.secrets);
-    saveStageContext(contextPath, {
-        ...ctx,
-        phase: 'committed',
-        committed: {
-            sha: finalised.commit.sha,
-            outcome: finalised.outcome,
-            reason: finalised.reason,
-            handoffPath: finalised.handoffPath
-        }
-    });
-    return {
-        dryRun: false,
-        prompt: prepared.prompt,
-        figures: prepared.figures,
-        contextPath,
-        ...finalised,
-        warnings: [...prepared.warnings, ...treeWarnings, ...finalised.warnings]
-    };
-}
-/**
- * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
- * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
- * the agent user, takes its tree back, then stops the proxy.
- */
-async function openIsolated(isolation, input, prompt) {
-    // The action keeps its own copy of what the agent was given; the agent's goes with it.
-    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md'), prompt, { mode: 0o600 });
-    const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
-    const found = await setUpModelAccess(preset, input.parentEnv);
-    const access = found && !('missing' in found) ? found : undefined;
-    const warnings = found && 'missing' in found
-        ? [`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`]
-        : [];
-    const open = await openSandbox(isolation, {
-        repo: input.repo,
-        branch: input.branch,
-        workDir: input.workDir,
-        prepareTree: async (tree) => {
-            warnings.push(...(await prepareAgentTree({ ...input, tree })));
-        },
-        homeFiles: [{ path: PROMPT_IN_HOME, content: prompt }, ...(access?.files ?? [])],
-        model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
-    }).catch(async (err) => {
-        await access?.proxy.close();
-        throw err;
-    });
-    return {
-        ...open,
-        warnings,
-        close: async (graceMs) => {
-            const tree = await open.close(graceMs);
-            await access?.proxy.close();
-            return tree;
-        }
-    };
-}
-/**
- * After the agent (and every process of its group) is gone: put `.git` back, check the
- * deliverable, turn a failed run's file into its partial, and commit what the profile may
- * write. Runs in the main step, or in the `post:` step when the main step was cancelled.
- */
-async function finaliseStage(ctx, end, secrets) {
-    const warnings = [];
-    const withheld = [];
-    const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null;
-    // An isolated agent's files are read from its tree, taken back once it was gone; one that
-    // left no tree (it moved its own away) leaves only what the stage writes for it.
-    const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo;
-    let { outcome } = end;
-    // The reason may quote the agent (its last error line); it goes into the commit message.
-    let reason = secrets.redact(end.reason).text;
-    let path = ctx.handoffPath;
-    if (outcome === 'succeeded') {
-        const check = await checkDeliverable(files, ctx.handoffPath, {
-            maxBytes: ctx.maxFileBytes,
-            requiredSections: ctx.requiredSections
-        });
-        if (!check.ok) {
-            outcome = 'failed';
-            reason = `the deliverable is not acceptable: ${check.problem}`;
-        }
-    }
-    if (isUnfinished(outcome)) {
-        const partial = await markPartial(files, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
-        warnings.push(...partial.warnings);
-        path = partial.path;
-    }
-    else if (outcome === 'input_required') {
-        // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
-        const check = await checkDeliverable(files, ctx.handoffPath, { maxBytes: ctx.maxFileBytes });
-        if (!check.ok)
-            path = null;
-    }
-    const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
-    const givenConfig = ctx.trustedCommit
-        ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
-        : undefined;
-    const committed = await commitAllowed({
-        repo: ctx.repo,
-        ...(files !== ctx.repo ? { workTree: files } : {}),
-        branch: ctx.branch,
-        baseSha: ctx.baseSha,
-        deliverablePaths: path ? [path] : [],
-        // Without its tree, nothing the agent had may be taken for deleted.
-        allowGlobs: ctx.sandbox && !ctx.tree ? [] : ctx.commitPaths,
-        // Earlier handoffs are immutable: every other file in the handoff folder is refused.
-        forbiddenGlobs: [
-            `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
-            `${HANDOFF_DIR}/*/**`,
-            ...TRACKER_DIRS.map((dir) => `${dir}/**`),
-            ctx.workflowPath
-        ],
-        ...(givenConfig ? { givenConfig } : {}),
-        ...(ctx.author ? { author: ctx.author } : {}),
-        ...(ctx.committer ? { committer: ctx.committer } : {}),
-        screen: commitScreen(secrets, path ? [path] : [], withheld),
-        message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
-        trailers: stageTrailers({
-            profile: ctx.profile,
-            run: ctx.runId,
-            outcome,
-            key: ctx.key,
-            handoff: path ?? undefined,
-            reason
-        })
-    });
-    const commit = ctx.trackerFiles
-        ? {
-            ...committed,
-            dropped: withoutUntouchedTrackerFiles(ctx.repo, ctx.trackerFiles, committed.dropped)
-        }
-        : committed;
-    if (!ctx.sandbox && ctx.trustedCommit) {
-        await restoreBranchConfig({
-            repo: ctx.repo,
-            head: commit.sha ?? ctx.baseSha,
-            trustedCommit: ctx.trustedCommit,
-            refused: commit.dropped.map((d) => d.path).filter(isAgentConfig)
-        });
-    }
-    const committedPath = path && commit.committed.includes(path) ? path : null;
-    const refused = commit.dropped.find((d) => d.path === path);
-    if (refused)
-        warnings.push(`${path} was not committed: ${refused.reason}`);
-    return {
-        outcome,
-        reason,
-        agent: end.agent,
-        handoffPath: committedPath,
-        commit,
-        gitDir,
-        withheld,
-        warnings
-    };
-}
-/** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
-async function emptyTree(ctx) {
-    const dir = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree');
-    await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
-    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o700 });
-    return dir;
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/job.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-// How the record says a decision's effects failed (and are owed).
-const HALTED = 'the next step (';
-// Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
-const UNSAVED_IN_COMMENT = 3000;
-/**
- * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
- * settle → the decision's effects → the record. The record of intent is written before any
- * effect, and every run first finishes what the last one left owed, so no failure after the
- * agent leaves the pipeline stopped without saying so. When the agent's command cannot be run,
- * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
- */
-async function runJob(input) {
-    const started = Date.now();
-    const withheld = [];
-    const j = {
-        ...input,
-        tracker: guardedTracker(input.tracker, input.secrets, (line) => withheld.push(line))
-    };
-    const t = j.trigger;
-    const result = (r) => ({
-        refused: [],
-        warnings: [],
-        finishedOwed: 0,
-        durationMs: Date.now() - started,
-        ...r,
-        withheld: [...withheld]
-    });
-    const authorization = await j.tracker.authorize(t);
-    if (!authorization.allowed)
-        return result({ outcome: 'denied', reason: authorization.reason });
-    let issue = await j.tracker.getIssue(t.issue);
-    let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord();
-    const owed = await finishOwed(j, issue, record);
-    issue = owed.issue;
-    record = owed.record;
-    const finishedOwed = owed.performed;
-    const quietEnd = async (outcome, reason) => {
-        if (owed.changed)
-            await j.tracker.saveRecord(issue, record);
-        const done = finishedOwed ? `; finished ${finishedOwed} step(s) an earlier run owed` : '';
-        return result({
-            outcome,
-            reason: reason + done,
-            issue,
-            state: issue.state ?? undefined,
-            finishedOwed,
-            stateAfter: issue.state
-        });
-    };
-    const decision = decideStage(j.config, t, issue);
-    if ('skip' in decision)
-        return quietEnd('skipped', decision.skip);
-    const { state, automation } = decision;
-    const plan = planStage({
-        config: j.config,
-        record,
-        state,
-        automation,
-        trigger: {
-            source: t.source,
-            actorIsBot: isBot(t.actor.login, t.actor.type),
-            ...(t.wake ? { wake: t.wake } : {}),
-            ...(t.reply ? { reply: t.reply } : {})
-        },
-        runId: j.run.id,
-        chain: j.tracker.wakes
-    });
-    if ('skip' in plan)
-        return quietEnd('skipped', plan.skip);
-    const where = await j.tracker.branchFor(issue);
-    if ('deny' in where)
-        return quietEnd('denied', where.deny);
-    const prepared = await j.workspace.prepare(where.branch);
-    const key = {
-        issue: issue.id,
-        state,
-        entry: plan.entry,
-        kind: plan.kind,
-        profile: plan.profile,
-        attempt: plan.attempt,
-        round: plan.round,
-        resume: plan.resume
-    };
-    // A dry run only shows the prompt: finishing a landed stage would report (and act on) a
-    // deliverable it never wrote.
-    const landed = j.dryRun ? null : await j.workspace.findLanded(prepared, key);
-    const profile = j.config.agent.profiles[plan.profile];
-    // A stand-in stage (the loop's tests) runs no command.
-    if (!landed && !j.dryRun && !j.stage) {
-        const unavailable = await checkCommand(j, profile, prepared.repo);
-        if (unavailable) {
-            // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
-            if (owed.changed)
-                await j.tracker.saveRecord(issue, record);
-            await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format());
-            throw unavailable;
-        }
-    }
-    j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
-    const startedAt = new Date();
-    const timestamp = plan.timestamp ?? runTimestamp(startedAt);
-    const run = `${j.run.id}/${j.run.attempt}`;
-    const common = {
-        issue,
-        state,
-        plan,
-        branch: prepared.branch,
-        finishedOwed
-    };
-    let stage;
-    let contextPath;
-    let published = null;
-    let figures;
-    if (landed) {
-        j.log?.(`${prepared.branch} already holds this stage's commit ${landed.sha.slice(0, 12)}; not running the agent again`);
-        stage = recoveredStage(landed);
-        published = { commit: landed.sha };
-    }
-    else {
-        const staged = await j.workspace.around(prepared, () => (j.stage ?? runStage)({
-            key,
-            config: j.config,
-            profile,
-            automation,
-            issue,
-            attempt: plan.attempt > 0 ? plan.attempt : null,
-            repo: prepared.repo,
-            branch: prepared.branch,
-            baseSha: prepared.baseSha,
-            forkSha: prepared.forkSha,
-            trustedCommit: j.trustedCommit,
-            created: prepared.created,
-            runId: run,
-            timestamp,
-            workflowPath: j.workflowPath,
-            workDir: j.workDir,
-            parentEnv: j.parentEnv,
-            secrets: j.secrets,
-            ...(j.isolate ? { isolate: j.isolate } : {}),
-            sections: pipelineSections(plan, profile.allowedActions, moveScope(j.config, state, profile)),
-            ...(j.signal ? { signal: j.signal } : {}),
-            ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
-            ...(j.onActivity ? { onActivity: j.onActivity } : {}),
-            ...(j.dryRun ? { dryRun: true } : {}),
-            ...(j.author ? { author: j.author } : {}),
-            ...(j.committer ? { committer: j.committer } : {})
-        }));
-        figures = staged.figures;
-        if (staged.dryRun) {
-            return result({
-                ...common,
-                outcome: 'skipped',
-                reason: 'dry run: the prompt is below; no agent ran',
-                prompt: staged.prompt,
-                figures,
-                warnings: staged.warnings
-            });
-        }
-        stage = withoutSecrets(staged, j.secrets);
-        withheld.push(...stage.withheld);
-        if (stage.commit.sha) {
-            j.log?.(`the stage ended ${stage.outcome}; publishing ${stage.commit.sha.slice(0, 12)} to ${prepared.branch}`);
-            published = await j.workspace.publish(prepared, stage.commit.sha, `${prepared.branch}-rescue-${j.run.id}-${j.run.attempt}`.replace(/[^A-Za-z0-9/._-]/g, '-'));
-        }
-        contextPath = staged.contextPath;
-        markPhase(contextPath, 'published');
-    }
-    const commit = published && 'commit' in published ? published.commit : undefined;
-    const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined;
-    const unpublished = unpublishedReason(published, prepared, plan.profile);
-    const unsaved = published && 'failed' in published && stage.handoffPath && stage.commit.sha
-        ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
-        : undefined;
-    const warnings = [...stage.warnings];
-    if (published && 'notice' in published && published.notice) {
-        j.log?.(published.notice);
-        warnings.push(published.notice);
-    }
-    let pullRequest;
-    if (commit && !rescuedTo && !issue.isPullRequest) {
-        const pr = await j.tracker.publish(issue, {
-            branch: prepared.branch,
-            baseBranch: prepared.baseBranch,
-            commit,
-            created: prepared.created,
-            ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
-        });
-        pullRequest = pr.pullRequest;
-        if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
-            const node = record.pullRequestNode;
-            if (node)
-                pullRequest = { ...pullRequest, node };
-        }
-        if (pr.problem)
-            warnings.push(`no pull request: ${pr.problem}`);
-    }
-    const settled = await settleStage({
-        readCommitted: (c, p, max) => j.workspace.readCommitted(c, p, max),
-        config: j.config,
-        automation,
-        state,
-        plan,
-        record,
-        result: stage,
-        commit: commit ?? null,
-        run,
-        ...(j.run.url ? { runUrl: j.run.url } : {}),
-        startedAt,
-        timestamp,
-        ...(unpublished ? { unpublished } : {}),
-        ...(rescuedTo ? { rescuedTo } : {})
-    });
-    const { next } = settled;
-    const effects = effectsOf({
-        next,
-        state,
-        entry: settled.record.entry,
-        ...(settled.record.continuation?.step ? { step: settled.record.continuation.step } : {}),
-        profile: plan.profile,
-        run,
-        wakes: j.tracker.wakes,
-        startsStage: (s) => findAutomation(j.config, s) !== undefined,
-        ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
-            ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
-            : {}),
-        ...(pullRequest ? { pullRequest } : {}),
-        ...(j.config.tracker.completionState
-            ? { completionState: j.config.tracker.completionState }
-            : {}),
-        replied: plan.reply !== undefined,
-        runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
-        replyHint: j.tracker.replyHint(issue)
-    });
-    const intent = {
-        ...settled.record,
-        owed: { run, effects },
-        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
-        ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
-    };
-    let summary = effects_describe(next);
-    const done = {
-        ...common,
-        outcome: stage.outcome,
-        reason: stage.reason,
-        ...(commit ? { commit } : {}),
-        ...(stage.handoffPath ? { handoffPath: stage.handoffPath } : {}),
-        ...(rescuedTo ? { rescuedTo } : {}),
-        ...(pullRequest ? { pullRequest } : {}),
-        ...(figures ? { figures } : {}),
-        ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
-        ...(stage.agent?.resultText ? { resultText: stage.agent.resultText } : {}),
-        ...(unsaved ? { unsaved } : {}),
-        next,
-        requests: settled.requests,
-        refused: settled.refused,
-        warnings
-    };
-    // Intent before effects: if the record cannot be written, nothing is carried out (a re-run
-    // finds the stage's commit and decides again), and the issue says so.
-    try {
-        await j.tracker.saveRecord(issue, intent);
-    }
-    catch (err) {
-        const why = oneLine(messageOf(err));
-        const notice = await noticeUnrecorded(j, issue, why, prepared.branch);
-        markPhase(contextPath, 'done');
-        return result({
-            ...done,
-            summary: `${summary}; not carried out, because the record could not be written`,
-            record: settled.record,
-            stateAfter: issue.state,
-            failure: `the pipeline's record could not be written (${why}); ${notice}re-run the job to continue`
-        });
-    }
-    try {
-        const carried = await carryOut({
-            tracker: j.tracker,
-            workspace: j.workspace,
-            issue,
-            effects,
-            resendWakes: true,
-            maxFileBytes: j.config.handoff.maxFileBytes
-        });
-        if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
-            summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`;
-        }
-        markPhase(contextPath, 'done');
-        return result({
-            ...done,
-            summary,
-            record: intent,
-            stateAfter: carried.state,
-            ...(unpublished ? { failure: unpublished } : {})
-        });
-    }
-    catch (err) {
-        const why = oneLine(messageOf(err));
-        const halted = `${HALTED}${summary}) failed: ${why}`;
-        // The record still says what is owed; a re-run or the next event carries it out.
-        await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined);
-        await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined);
-        markPhase(contextPath, 'done');
-        return result({
-            ...done,
-            summary: `${summary}; halted`,
-            record: { ...intent, halted },
-            stateAfter: issue.state,
-            failure: `${halted}; re-run the job to finish it`
-        });
-    }
-}
-/** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
-async function finishOwed(j, issue, record) {
-    if (!record.owed)
-        return { issue, record, performed: 0, changed: false };
-    const carried = await carryOut({
-        tracker: j.tracker,
-        workspace: j.workspace,
-        issue,
-        effects: record.owed.effects,
-        resendWakes: record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED) ?? false),
-        maxFileBytes: j.config.handoff.maxFileBytes
-    });
-    const after = { ...record };
-    delete after.owed;
-    const wasHalted = after.halted?.startsWith(HALTED) ?? false;
-    if (wasHalted)
-        delete after.halted;
-    if (carried.performed > 0) {
-        j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`);
-    }
-    let labels = issue.labels;
-    if (wasHalted && hasFlag(labels, 'needs-attention')) {
-        await j.tracker.setFlag(issue, 'needs-attention', false);
-        labels = withFlag(labels, 'needs-attention', false);
-    }
-    return {
-        issue: { ...issue, state: carried.state, labels },
-        record: after,
-        performed: carried.performed,
-        changed: carried.performed > 0 || wasHalted
-    };
-}
-/** A stage whose commit an earlier run already landed: judged as that run judged it. */
-function recoveredStage(landed) {
-    // A landed commit is an agent run's; its trailer is text anyone could have written.
-    const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed';
-    return {
-        outcome,
-        reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
-        handoffPath: landed.handoffPath,
-        commit: {
-            sha: landed.sha,
-            committed: landed.handoffPath ? [landed.handoffPath] : [],
-            dropped: []
-        },
-        gitDir: null,
-        withheld: [],
-        warnings: [`recovered from ${landed.sha.slice(0, 12)}, which run ${landed.run} pushed`]
-    };
-}
-/**
- * The agent's own words that travel on (its question goes into a comment and the record, its
- * final text into the log) with every secret redacted, each finding added to `withheld`.
- */
-function withoutSecrets(stage, secrets) {
-    const agent = stage.agent;
-    if (!agent)
-        return stage;
-    const lines = [];
-    const clean = (where, text) => text === undefined ? undefined : redactNoting(secrets, where, text, (l) => lines.push(l));
-    const question = clean("the agent's question", agent.question);
-    const resultText = clean("the agent's final text", agent.resultText);
-    return {
-        ...stage,
-        agent: {
-            ...agent,
-            reason: secrets.redact(agent.reason).text,
-            ...(question !== undefined ? { question } : {}),
-            ...(resultText !== undefined ? { resultText } : {})
-        },
-        withheld: [...stage.withheld, ...lines]
-    };
-}
-function unpublishedReason(published, prepared, profile) {
-    if (!published)
-        return undefined;
-    if ('failed' in published) {
-        return `the ${profile} stage's work could not be pushed anywhere (${published.failed}); its deliverable is in the job summary`;
-    }
-    if (published.rescuedTo) {
-        return `${prepared.branch} refused the push (${published.refusal ?? 'refused'}); the ${profile} stage's work is on branch ${published.rescuedTo}`;
-    }
-    return undefined;
-}
-async function unsavedText(j, commit, path) {
-    const text = await j.workspace.readCommitted(commit, path, j.config.handoff.maxFileBytes);
-    return text === null ? undefined : { path, text };
-}
-function unsavedBlock(unsaved) {
-    if (!unsaved)
-        return '';
-    return `\n\n<details><summary>${unsaved.path}</summary>\n\n${fenced(clip(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`;
-}
-/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
-function markPhase(contextPath, phase) {
-    const ctx = contextPath ? loadStageContext(contextPath) : null;
-    if (contextPath && ctx)
-        saveStageContext(contextPath, { ...ctx, phase });
-}
-/** Why the profile's agent could not start here, or null when it can. */
-async function checkCommand(j, profile, cwd) {
-    // An isolated agent's user must be able to run the file: that needs the user.
-    const isolation = j.isolate ? await j.isolate() : undefined;
-    return commandUnavailable({
-        profile,
-        configFile: j.config.file,
-        cwd,
-        pathVar: j.parentEnv.PATH,
-        ...(isolation ? { cannotRun: (file) => cannotRunAs(file, isolation.user.uid) } : {})
-    });
-}
-async function noticeCannotStart(j, issue, stage, line) {
-    const body = [
-        `**The ${stage.profile} stage could not start**, so the issue stays in "${oneLine(stage.state)}" and nothing was committed:`,
-        fenced(line),
-        'Fix that, then start the stage again.',
-        j.tracker.runLine(null)
-    ]
-        .filter(Boolean)
-        .join('\n\n');
-    await j.tracker
-        .comment(issue, { key: `itervox:cannot-start:${j.run.id}.${j.run.attempt}`, body })
-        .catch(() => undefined);
-}
-/** Says on the issue that the record could not be written; returns what it managed, as words. */
-async function noticeUnrecorded(j, issue, why, branch) {
-    const body = `**The itervox pipeline could not save its record** (${why}), so it did not go on. The stage's work is on \`${branch}\`; re-run the job to continue.\n\n${j.tracker.runLine(branch)}`;
-    const said = await j.tracker
-        .comment(issue, { key: `itervox:unrecorded:${j.run.id}.${j.run.attempt}`, body })
-        .then(() => true)
-        .catch(() => false);
-    const flagged = await j.tracker
-        .setFlag(issue, 'needs-attention', true)
-        .then(() => true)
-        .catch(() => false);
-    return said || flagged ? 'the issue says so; ' : '';
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
-
-
-
-
-
-
-
-/** The most record text `readRecordFromComment` accepts. */
-const MAX_RECORD_BYTES = 64 * 1024;
-// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
-const COMMENT_BUDGET = 60_000;
-// The record gets at most half of that, so the table and the question always fit beside it.
-const RECORD_BUDGET = 32 * 1024;
-const RECORD_OPEN = '<!-- itervox:record ';
-const RECORD_CLOSE = ' -->';
-const MAX_STATE_LABEL = 80;
-const MAX_PROFILE_LABEL = 60;
-const MAX_REASON = 300;
-const MAX_HALTED = 500;
-const MAX_QUESTION = 4000;
-/**
- * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
- * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, the send-backs review
- * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
- * styled.
- */
-function pipelineDiagram(config, current) {
-    const nodes = new Map();
-    const node = (state) => {
-        const key = stateKey(state);
-        let n = nodes.get(key);
-        if (!n) {
-            n = { id: `s${nodes.size}`, label: state };
-            nodes.set(key, n);
-        }
-        return n.id;
-    };
-    const edges = new Set();
-    const automations = config.automations.filter((a) => a.enabled);
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (a.moveToState) {
-                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
-            }
-        }
-    }
-    const { completionState, failedState } = config.tracker;
-    if (completionState)
-        node(completionState);
-    const failed = failedState ? node(failedState) : null;
-    for (const [from, to, label] of sendBackEdges(config)) {
-        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
-    }
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (failed && failed !== from)
-                edges.add(`${from} -.->|"retries spent"| ${failed}`);
-        }
-    }
-    const marked = current ? node(current) : null;
-    const lines = ['flowchart LR'];
-    for (const n of nodes.values())
-        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
-    for (const e of edges)
-        lines.push(`  ${e}`);
-    if (marked) {
-        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
-        lines.push(`  class ${marked} current`);
-    }
-    return lines.join('\n');
-}
-/**
- * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
- * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
- * `move_state` may send the work back to a state whose automation leads into its own (the
- * agent may name any earlier state; the one step back is what a reviewer's send-back is).
- * None when `max_review_rounds` is 1: the first send-back escalates instead.
- */
-function sendBackEdges(config) {
-    if (config.agent.maxReviewRounds <= 1)
-        return [];
-    const automations = config.automations.filter((a) => a.enabled);
-    const out = [];
-    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
-    for (const a of automations) {
-        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
-        for (const state of a.states) {
-            if (reviewer && a.profile !== reviewer)
-                out.push([state, state, `${reviewer} FAIL`]);
-            if (!mayMove)
-                continue;
-            for (const before of automations) {
-                if (!before.moveToState || !sameState(before.moveToState, state))
+        async held() {
+            const out = [];
+            for (const h of await o.refs.list(dispatch_claims_PREFIX)) {
+                const m = CLAIM.exec(h.ref);
+                if (!m)
                     continue;
-                for (const back of before.states) {
-                    if (!sameState(back, state))
-                        out.push([state, back, 'sent back']);
-                }
+                heads.set(h.ref, h.sha);
+                out.push({ issue: Number(m[1]), key: m[2] });
             }
+            return out;
+        },
+        async take(issue, key) {
+            const ref = `${dispatch_claims_PREFIX}${issue}/${key}`;
+            const at = now();
+            const doc = { at: at.toISOString(), by };
+            let head = heads.get(ref);
+            if (head === undefined) {
+                tree ??= o.tree();
+                if (await o.refs.create(ref, doc, { tree: await tree, at: doc.at }))
+                    return true;
+                head = (await o.refs.list(ref)).find((h) => h.ref === ref)?.sha;
+                // Dropped between our create and our look: its wake-up was served.
+                if (head === undefined)
+                    return false;
+            }
+            const holder = await o.refs.read(head, holderSchema);
+            const since = holder.data ? at.getTime() - Date.parse(holder.data.at) : Number.NaN;
+            // A document that is not ours, or a time that is not one, holds nothing back.
+            if (since <= o.staleAfterMs)
+                return false;
+            return (await o.refs.advance(ref, head, doc, { tree: holder.tree, at: doc.at })) !== undefined;
+        },
+        async drop(issue, key) {
+            await o.refs.remove(`${dispatch_claims_PREFIX}${issue}/${key}`);
         }
-    }
-    return out;
-}
-/**
- * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
- * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
- * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
- * cell is escaped and capped.
- */
-function stageTable(record, options = {}) {
-    const stages = chronological(record.stages);
-    if (stages.length === 0)
-        return '_No stage has run yet._';
-    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
-    const first = stages.length - shown;
-    const rows = stages.slice(first).map((s, i) => {
-        const cells = [
-            String(first + i + 1),
-            cellText(s.state),
-            cellText(s.profile),
-            cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
-            deliverable(s, options.blobUrl),
-            status_view_link(cellText(s.run, 40), s.runUrl)
-        ];
-        return `| ${cells.join(' | ')} |`;
-    });
-    const details = stages.slice(first).map((s, i) => {
-        const figures = agentFigures(s.agent);
-        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
-            (figures ? `; ${figures}` : ''));
-    });
-    return [
-        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
-        '| # | State | Profile | Outcome | Deliverable | Run |',
-        '|---|---|---|---|---|---|',
-        ...rows,
-        ...(details.length > 0
-            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
-            : [])
-    ].join('\n');
-}
-/**
- * The issue's one living status comment: marker, heading, current state, the diagram, the
- * stage table, what the pipeline waits for or why it halted, and the record itself in a
- * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
- * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
- */
-function renderStatusComment(o) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
-        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
-    }
-    const head = [
-        `<!-- ${o.marker} -->`,
-        `### itervox handoff: ${plainText(o.issueRef)}`,
-        '',
-        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
-        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
-    ];
-    const tail = withheldLines(o.record);
-    const w = o.record.waiting;
-    if (w) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Waiting for input:** ${cellText(w.profile, MAX_PROFILE_LABEL)} (in ${cellText(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
-    }
-    const refused = refusedRequests(o.record);
-    if (refused.length > 0) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push('**Refused requests:**', '', ...refused);
-    }
-    if (o.record.halted !== undefined) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`);
-    }
-    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
-    const assemble = (rows, diagram) => [
-        ...head,
-        '',
-        diagram
-            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
-            : '_The pipeline diagram is too large for this comment._',
-        '',
-        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
-        ...(tail.length > 0 ? ['', ...tail] : []),
-        '',
-        recordLine
-    ].join('\n');
-    let rows = o.record.stages.length;
-    let body = assemble(rows, true);
-    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
-        rows = Math.floor(rows / 2);
-        body = assemble(rows, true);
-    }
-    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
-}
-const MAX_REFUSED_SHOWN = 5;
-/** The newest requests agents made that were not carried out, as list items. */
-function refusedRequests(record) {
-    const lines = chronological(record.stages).flatMap((s) => (Array.isArray(s.refused) ? s.refused : []).map((r) => `- ${cellText(s.profile, MAX_PROFILE_LABEL)} in ${cellText(s.state, MAX_STATE_LABEL)}: ${cellText(r, MAX_REASON)}`));
-    return lines.slice(-MAX_REFUSED_SHOWN);
-}
-/**
- * The record from a status comment's final hidden comment, or null when there is none or it
- * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
- * (anyone with write access can edit a comment).
- */
-function readRecordFromComment(body) {
-    if (typeof body !== 'string')
-        return null;
-    const at = body.lastIndexOf(RECORD_OPEN);
-    if (at < 0)
-        return null;
-    const rest = body.slice(at + RECORD_OPEN.length);
-    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
-    const end = rest.indexOf(RECORD_CLOSE);
-    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
-        return null;
-    const json = rest.slice(0, end);
-    if (json.length > MAX_RECORD_BYTES || external_node_buffer_.Buffer.byteLength(json) > MAX_RECORD_BYTES)
-        return null;
-    // The writer escapes all of these; a raw one means the text was not written by us.
-    if (/[<>-]/.test(json))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(json);
-    }
-    catch {
-        return null;
-    }
-    return parseRecord(value);
-}
-/**
- * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
- * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
- * those characters appear outside strings). Over the budget, reasons and the question are
- * shortened, then the oldest stages dropped; the counters always survive.
- */
-function fitRecord(record) {
-    const full = encodeRecord(record);
-    if (external_node_buffer_.Buffer.byteLength(full) <= RECORD_BUDGET)
-        return full;
-    const trimmed = {
-        ...record,
-        stages: [],
-        ...(record.waiting
-            ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
-            : {}),
-        ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
     };
-    const base = external_node_buffer_.Buffer.byteLength(encodeRecord(trimmed));
-    const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }));
-    let room = RECORD_BUDGET - base;
-    let keep = 0;
-    for (let i = stages.length - 1; i >= 0; i--) {
-        const size = external_node_buffer_.Buffer.byteLength(encodeRecord(stages[i])) + 1;
-        if (size > room)
-            break;
-        room -= size;
-        keep++;
-    }
-    trimmed.stages = stages.slice(stages.length - keep);
-    if (room >= 0)
-        return encodeRecord(trimmed);
-    // Only absurdly long names get here; 200 code points of anything fit many times over.
-    const short = (s) => clip(s, 200);
-    return encodeRecord({
-        v: 1,
-        state: record.state === null ? null : short(record.state),
-        entry: record.entry,
-        transitions: record.transitions,
-        round: record.round,
-        ...(record.visited ? { visited: record.visited.map(short) } : {}),
-        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
-        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
-        stages: [],
-        ...(record.waiting
-            ? {
-                waiting: {
-                    ...record.waiting,
-                    state: short(record.waiting.state),
-                    profile: short(record.waiting.profile),
-                    timestamp: short(record.waiting.timestamp),
-                    question: short(record.waiting.question)
-                }
-            }
-            : {}),
-        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
-        ...(record.continuation ? { continuation: record.continuation } : {}),
-        ...(record.owed ? { owed: record.owed } : {}),
-        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
-    });
-}
-function encodeRecord(value) {
-    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
-    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-}
-/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
-function chronological(stages) {
-    let last = -Infinity;
-    const keyed = stages.map((s, i) => {
-        const t = Date.parse(String(s.startedAt));
-        if (!Number.isNaN(t))
-            last = t;
-        return { s, i, t: Number.isNaN(t) ? last : t };
-    });
-    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
-}
-/**
- * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
- * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
- * backticks (Markdown strings) can never reach the parser.
- */
-function mermaidText(text, max) {
-    const flat = clip(oneLine(text), max) || '(none)';
-    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
-}
-/** Our own text (the issue reference): escaped, but `#12` still links. */
-function plainText(text) {
-    return oneLine(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
-const MAX_WITHHELD_STAGES = 5;
-/** One line per stage whose secrets were kept out of its commit, comments or record. */
-function withheldLines(record) {
-    const stages = chronological(record.stages).filter((s) => s.withheld?.length);
-    return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
-        const what = (s.withheld ?? []).map((w) => cellText(w, 200)).join('; ');
-        return [
-            ...(i > 0 ? [''] : []),
-            `**Secrets withheld** (${cellText(s.profile, MAX_PROFILE_LABEL)}, run ${cellText(s.run, 40)}): ${what}. Rotate them if they are real.`
-        ];
-    });
-}
-/** The question, capped, in a fence it cannot close. */
-function fencedQuestion(text) {
-    return fenced(clip(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION));
-}
-/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
-function runKind(s) {
-    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
-    const attempt = n(s.attempt);
-    const round = n(s.round);
-    return (`${cellText(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
-        (round ? `, round ${round + 1}` : ''));
-}
-function utcTime(iso) {
-    const t = Date.parse(String(iso));
-    if (Number.isNaN(t))
-        return cellText(iso, 40);
-    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
-}
-// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
-const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
-// A commit id, nothing else: it becomes part of the link's path.
-const COMMIT = /^[0-9a-f]{7,64}$/;
-/**
- * The deliverable linked at its commit, by its file name less the timestamp (which is in the
- * details) to keep the column narrow; its path where there is no link.
- */
-function deliverable(s, blobUrl) {
-    const path = s.handoffPath;
-    if (!path)
-        return '';
-    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
-        ? safeUrl(blobUrl(String(s.commit), path))
-        : null;
-    if (!url)
-        return cellText(path);
-    return `[${cellText(path
-        .split('/')
-        .pop()
-        ?.replace(/^[^_]*_/, ''))}](${url})`;
-}
-function status_view_link(text, url) {
-    const safe = safeUrl(url);
-    return safe ? `[${text}](${safe})` : text;
-}
-/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
-function safeUrl(raw) {
-    if (typeof raw !== 'string' || raw.length > 2000)
-        return null;
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        return null;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return null;
-    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -75475,12 +66497,12 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
 const context = new Context();
-const utils_baseUrl = getApiBaseUrl();
+const baseUrl = getApiBaseUrl();
 const defaults = {
-    baseUrl: utils_baseUrl,
+    baseUrl,
     request: {
-        agent: getProxyAgent(utils_baseUrl),
-        fetch: getProxyFetch(utils_baseUrl)
+        agent: getProxyAgent(baseUrl),
+        fetch: getProxyFetch(baseUrl)
     }
 };
 const GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(defaults);
@@ -75521,6 +66543,8 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./.build/tracker/github-retry.js
 // Which failed GitHub requests are sent again, and after how long. Rate limits wait as long as
 // GitHub asks (within a bound); 5xx answers and requests that got no answer back off
@@ -75676,6 +66700,156 @@ class GitHubCommitSigner {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/github-refs.js
+
+/** Every record lives under this namespace; `ref` arguments are relative to it. */
+const NAMESPACE = 'refs/itervox/';
+/** A record's JSON is read back from a commit anyone with push access could have made. */
+const MAX_MESSAGE_CHARS = 4096;
+/** Who the record commits are by; a fixed identity and date make a commit's sha repeatable. */
+const IDENT = { name: 'itervox-handoff', email: 'itervox-handoff@users.noreply.github.com' };
+const PERMISSION = 'contents: write';
+class GitHubRefs {
+    octokit;
+    where;
+    constructor(octokit, where) {
+        this.octokit = octokit;
+        this.where = where;
+    }
+    /** The records whose ref starts with `prefix` (one request). */
+    async list(prefix) {
+        const full = NAMESPACE + prefix;
+        const data = await this.call(`list the refs ${full}`, 'contents: read', async () => {
+            const res = await this.octokit.rest.git.listMatchingRefs({
+                ...this.where,
+                ref: full.slice('refs/'.length)
+            });
+            return res.data;
+        });
+        return data
+            .filter((r) => r.ref.startsWith(full) && r.object.type === 'commit')
+            .map((r) => ({ ref: r.ref.slice(NAMESPACE.length), sha: r.object.sha }));
+    }
+    /** The commit `sha` and the document in its message (one request). */
+    async read(sha, schema) {
+        const data = await this.call(`read the record commit ${sha}`, 'contents: read', async () => {
+            const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: sha });
+            return res.data;
+        });
+        return { sha: data.sha, tree: data.tree.sha, data: github_refs_parseRecord(data.message, schema) };
+    }
+    /** The tree of a commit known to exist, for the first commit of a new record (one request). */
+    async treeOf(commit) {
+        const data = await this.call(`read the commit ${commit}`, 'contents: read', async () => {
+            const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: commit });
+            return res.data;
+        });
+        return data.tree.sha;
+    }
+    /**
+     * Creates the record `ref` holding `doc` (two requests). Returns the new head, or undefined
+     * when the ref already exists (someone else holds it).
+     */
+    async create(ref, doc, w) {
+        const sha = await this.commit(doc, w, []);
+        const full = NAMESPACE + ref;
+        try {
+            await this.octokit.rest.git.createRef({ ...this.where, ref: full, sha });
+            return sha;
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 422 && /already exists/i.test(apiMessage(e))) {
+                return undefined;
+            }
+            const err = explainFailure(e, `create the ref ${full}`, PERMISSION);
+            // The answer was lost, not the write: the ref says whether it was made, and by whom.
+            if (err instanceof GitHubAnswerLostError)
+                return (await this.head(ref)) === sha ? sha : undefined;
+            throw err;
+        }
+    }
+    /**
+     * Moves the record `ref` from the head `from` to a child of it holding `doc` (two requests).
+     * Returns the new head, or undefined when the ref is no longer at `from` (or is gone).
+     */
+    async advance(ref, from, doc, w) {
+        const sha = await this.commit(doc, w, [from]);
+        const full = NAMESPACE + ref;
+        try {
+            await this.octokit.rest.git.updateRef({
+                ...this.where,
+                ref: full.slice('refs/'.length),
+                sha,
+                force: false
+            });
+            return sha;
+        }
+        catch (e) {
+            if (isHttpFailure(e) &&
+                e.status === 422 &&
+                /not a fast.forward|does not exist/i.test(apiMessage(e))) {
+                return undefined;
+            }
+            throw explainFailure(e, `update the ref ${full}`, PERMISSION);
+        }
+    }
+    /** Deletes the record `ref`; false when it did not exist (one request). */
+    async remove(ref) {
+        const full = NAMESPACE + ref;
+        try {
+            await this.octokit.rest.git.deleteRef({ ...this.where, ref: full.slice('refs/'.length) });
+            return true;
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 422 && /does not exist/i.test(apiMessage(e))) {
+                return false;
+            }
+            throw explainFailure(e, `delete the ref ${full}`, PERMISSION);
+        }
+    }
+    async head(ref) {
+        return (await this.list(ref)).find((h) => h.ref === ref)?.sha;
+    }
+    commit(doc, w, parents) {
+        const ident = { ...IDENT, date: w.at };
+        return this.call('create a record commit', PERMISSION, async () => {
+            const res = await this.octokit.rest.git.createCommit({
+                ...this.where,
+                message: JSON.stringify(doc),
+                tree: w.tree,
+                parents,
+                author: ident,
+                committer: ident,
+                // Same content, same sha: a retried create cannot make a second commit.
+                request: { idempotent: true }
+            });
+            return res.data.sha;
+        });
+    }
+    async call(doing, permission, fn) {
+        try {
+            return await fn();
+        }
+        catch (e) {
+            throw explainFailure(e, doing, permission);
+        }
+    }
+}
+/** The document in a record commit's message; undefined when it is not one `schema` accepts. */
+function github_refs_parseRecord(message, schema) {
+    if (message.length > MAX_MESSAGE_CHARS)
+        return undefined;
+    let json;
+    try {
+        json = JSON.parse(message);
+    }
+    catch {
+        return undefined;
+    }
+    const parsed = schema.safeParse(json);
+    return parsed.success ? parsed.data : undefined;
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/label-states.js
 // On GitHub every state is a label, matched case-insensitively (itervox's convention). These
 // pure rules read the state from an issue's labels and compute the labels after a move.
@@ -75713,9 +66887,10 @@ function labelsAfterMove(labels, states, to) {
 
 
 
+
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
-const github_MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
+const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
 const DISPATCH_MAX_KEYS = 10;
 const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
@@ -75745,6 +66920,10 @@ class GitHubTracker {
     commitSigner() {
         return new GitHubCommitSigner(this.octokit, this.where);
     }
+    /** Records kept as refs in the repository, through this client's requests. */
+    refs() {
+        return new GitHubRefs(this.octokit, this.where);
+    }
     get where() {
         return { owner: this.owner, repo: this.repo };
     }
@@ -75771,6 +66950,32 @@ class GitHubTracker {
                 throw e;
             }
         });
+        return this.issueFrom(data);
+    }
+    /**
+     * The open issues and pull requests carrying `label`, 100 to a request. (GitHub matches
+     * label names in any case, as states are matched.)
+     */
+    async openIssuesLabelled(label) {
+        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+            ...this.where,
+            state: 'open',
+            labels: label,
+            per_page: 100
+        }));
+        return list.map((data) => {
+            try {
+                return this.issueFrom(data);
+            }
+            catch (e) {
+                // One issue's labels (two states, say) are that issue's problem, not the listing's.
+                if (e instanceof errors_UserError)
+                    return { number: data.number, problem: e.message };
+                throw e;
+            }
+        });
+    }
+    issueFrom(data) {
         const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
         return {
             id: String(data.number),
@@ -75809,6 +67014,14 @@ class GitHubTracker {
     async getRepo() {
         const { data } = await this.call('read the repository', 'contents: read', () => this.octokit.rest.repos.get(this.where));
         return { defaultBranch: data.default_branch, fork: data.fork };
+    }
+    /** The commit the branch points at (one request). */
+    async branchHead(branch) {
+        const { data } = await this.call(`read the head of ${branch}`, 'contents: read', () => this.octokit.rest.git.listMatchingRefs({ ...this.where, ref: `heads/${branch}` }));
+        const head = data.find((r) => r.ref === `refs/heads/${branch}`);
+        if (!head)
+            throw new errors_UserError(`branch ${branch} does not exist in ${this.owner}/${this.repo}`);
+        return head.object.sha;
     }
     async getPull(number) {
         const data = await this.call(`read pull request #${number}`, 'pull-requests: read', async () => {
@@ -76055,7 +67268,7 @@ class GitHubTracker {
     }
 }
 function markerLine(marker) {
-    if (!github_MARKER.test(marker)) {
+    if (!MARKER.test(marker)) {
         throw new Error(`status comment marker ${JSON.stringify(marker)} is not a plain word`);
     }
     return `<!-- ${marker} -->`;
@@ -76070,6 +67283,1639 @@ function parseIssueNumber(id) {
     return Number(m[1]);
 }
 
+;// CONCATENATED MODULE: ./.build/files/read-capped.js
+
+
+/** A user's file that cannot be used as it is; the message says what to change. */
+class read_capped_FileRefused extends errors_UserError {
+    reason;
+    code;
+    constructor(message, reason, file, 
+    /** The system error code, when the system refused. */
+    code) {
+        super(message, { file });
+        this.reason = reason;
+        this.code = code;
+        this.name = 'FileRefused';
+    }
+}
+// O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
+// nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
+// neither flag.
+const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0) | (external_node_fs_namespaceObject.constants.O_NOCTTY ?? 0);
+const CHUNK = 64 * 1024;
+/**
+ * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
+ * reading, a FIFO, device, socket or directory, and refusing a file longer than `maxBytes`,
+ * even one that grows while it is read. `display` names the file in messages.
+ */
+function readCappedFile(path, maxBytes, display = path) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, OPEN_FLAGS);
+    }
+    catch (e) {
+        throw systemRefusal(e, display);
+    }
+    try {
+        // fstat the descriptor, not the path: what was opened is what is judged.
+        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!st.isFile()) {
+            throw new read_capped_FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
+        }
+        if (st.size > maxBytes)
+            throw tooLarge(maxBytes, display);
+        // Read to the end rather than trusting st.size: a file can grow after fstat.
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
+            if (n === 0)
+                break;
+            chunks.push(buf.subarray(0, n));
+            total += n;
+            if (total > maxBytes)
+                throw tooLarge(maxBytes, display);
+        }
+        return Buffer.concat(chunks, total);
+    }
+    catch (e) {
+        throw e instanceof read_capped_FileRefused ? e : systemRefusal(e, display);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
+function read_capped_readCappedText(path, maxBytes, display = path) {
+    return readCappedFile(path, maxBytes, display).toString('utf8');
+}
+function systemRefusal(e, display) {
+    const code = e.code ?? 'EIO';
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return new read_capped_FileRefused('no such file; check the path', 'missing', display, code);
+    }
+    // Opening a socket (as /dev/stdin can be) fails with ENXIO.
+    if (code === 'ENXIO') {
+        return new read_capped_FileRefused('a socket or a missing device, not a regular file; replace it with a regular file', 'not-a-file', display, code);
+    }
+    if (code === 'EISDIR') {
+        return new read_capped_FileRefused('a directory, not a regular file; name a file', 'not-a-file', display, code);
+    }
+    const fix = code === 'EACCES' || code === 'EPERM'
+        ? 'check its permissions'
+        : code === 'ELOOP'
+            ? 'its symlinks form a loop; fix the link'
+            : 'replace it with a regular file';
+    return new read_capped_FileRefused(`cannot be read (${code}); ${fix}`, 'unreadable', display, code);
+}
+function tooLarge(maxBytes, display) {
+    return new read_capped_FileRefused(`larger than the ${sizeText(maxBytes)} this file may hold; make it smaller`, 'too-large', display);
+}
+function kindOf(st) {
+    if (st.isDirectory())
+        return 'a directory';
+    if (st.isFIFO())
+        return 'a named pipe (FIFO)';
+    if (st.isCharacterDevice() || st.isBlockDevice())
+        return 'a device';
+    if (st.isSocket())
+        return 'a socket';
+    return 'a special file';
+}
+function sizeText(bytes) {
+    const MiB = 1024 * 1024;
+    if (bytes >= MiB && bytes % MiB === 0)
+        return `${bytes / MiB} MiB`;
+    if (bytes >= 1024 && bytes % 1024 === 0)
+        return `${bytes / 1024} KiB`;
+    return `${bytes} bytes`;
+}
+
+;// CONCATENATED MODULE: ./.build/config/daemon-keys.js
+/**
+ * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
+ * one WORKFLOW.md can serve both.
+ */
+const DAEMON_ONLY_KEYS = {
+    root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
+    tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
+    workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
+    agent: [
+        'max_concurrent_agents',
+        'max_concurrent_agents_by_state',
+        'backend',
+        'read_timeout_ms',
+        'max_retry_backoff_ms',
+        'max_automation_queue_length',
+        'reviewer_profiles',
+        'review_quorum',
+        'reviewer_prompt',
+        'inline_input',
+        'pr_footer',
+        'pause_dispatch_when_any_in_state',
+        'merge_strategy',
+        'merge_block_labels',
+        'allow_unchecked_merge',
+        'transport_error_patterns',
+        'rate_limit_error_patterns',
+        'rate_limit_error_patterns_mode',
+        'backend_fallback',
+        'max_switches_per_issue_per_window',
+        'switch_window_hours',
+        'switch_revert_hours',
+        'ssh_hosts',
+        'ssh_strict_host_checking',
+        'dispatch_strategy',
+        'deps_analyzer_profile',
+        'available_models',
+        'base_branch'
+    ],
+    profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
+    automation: ['filter'],
+    handoff: []
+};
+const REMOVED_IN_2 = 'is not allowed in itervox_schema_version 2; remove it';
+/** Keys schema 2 rejects outright, with what to do instead. */
+const SCHEMA_1_KEYS = {
+    agent: { agent_mode: REMOVED_IN_2, enable_agent_teams: REMOVED_IN_2 },
+    profile: {
+        prompt: 'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
+    }
+};
+/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
+const DAEMON_TRIGGER_TYPES = [
+    'cron',
+    'input_required',
+    'tracker_comment_added',
+    'issue_moved_to_backlog',
+    'run_failed',
+    'pr_opened',
+    'pr_merged',
+    'rate_limited',
+    'blockers_resolved'
+];
+
+;// CONCATENATED MODULE: ./.build/config/command.js
+// The command is run without a shell, so shell syntax would silently mean something else.
+const SHELL_CHARS = /[;|&`$()<>]/;
+const QUOTES = /["'\\]/;
+/** Why a profile command cannot be run as written, or undefined when it can. */
+function commandProblem(command) {
+    if (SHELL_CHARS.test(command)) {
+        return 'must not contain any of ;|&`$()>< (it runs without a shell); put the pipeline in a wrapper script and name the script here';
+    }
+    if (QUOTES.test(command)) {
+        return 'must not contain quotes or backslashes (it is split on whitespace, without a shell); put the arguments in a wrapper script and name the script here';
+    }
+    if (command.trim() === '')
+        return 'must not be empty; name the agent CLI, e.g. claude';
+    return undefined;
+}
+/** A checked command as argv, split on whitespace. */
+function commandArgv(command) {
+    return command.trim().split(/\s+/);
+}
+
+;// CONCATENATED MODULE: ./.build/config/interpolate.js
+const interpolate_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const BRACED = /\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
+/**
+ * Replaces `$VAR` and `${VAR}` with their environment values; `$$` is a literal `$`, and so
+ * is a `$` followed by anything that cannot start a name.
+ */
+function interpolate(text, env) {
+    const result = { value: '', missing: [], usedEnv: false, malformed: false };
+    let i = 0;
+    for (let dollar = text.indexOf('$'); dollar !== -1; dollar = text.indexOf('$', i)) {
+        result.value += text.slice(i, dollar);
+        const next = text[dollar + 1];
+        let name;
+        if (next === '$') {
+            result.value += '$';
+            i = dollar + 2;
+            continue;
+        }
+        if (next === '{') {
+            BRACED.lastIndex = dollar + 1;
+            const braced = BRACED.exec(text);
+            if (!braced) {
+                result.malformed = true;
+                result.value += '$';
+                i = dollar + 1;
+                continue;
+            }
+            name = braced[1] ?? '';
+            i = BRACED.lastIndex;
+        }
+        else {
+            interpolate_NAME.lastIndex = dollar + 1;
+            const bare = interpolate_NAME.exec(text);
+            if (!bare) {
+                result.value += '$';
+                i = dollar + 1;
+                continue;
+            }
+            name = bare[0];
+            i = interpolate_NAME.lastIndex;
+        }
+        // Own properties only: `$constructor` must not find Object.prototype.constructor.
+        const value = Object.hasOwn(env, name) ? env[name] : undefined;
+        if (typeof value === 'string' && value !== '') {
+            result.value += value;
+            result.usedEnv = true;
+        }
+        else if (!result.missing.includes(name)) {
+            result.missing.push(name);
+        }
+    }
+    result.value += text.slice(i);
+    return result;
+}
+/**
+ * What to write instead of a `$` that names no variable. `$$` is a literal `$`, except where
+ * no `$` may stay at all (a command, which runs without a shell: command.ts), so the advice
+ * never leads into that rule.
+ */
+function literalDollarAdvice(dollarAllowed) {
+    return dollarAllowed ? 'write $$ for a literal $' : 'a command may not hold a literal $';
+}
+
+;// CONCATENATED MODULE: ./.build/config/section-input.js
+
+
+/**
+ * A section ready for its schema: daemon-only keys dropped with a warning, schema-1 keys
+ * dropped with an error, and `$VAR` / `${VAR}` replaced in every string value.
+ */
+function sectionInput(raw, path, section, problems, options) {
+    if (!isMap(raw))
+        return raw;
+    const out = Object.create(null);
+    for (const [key, value] of Object.entries(raw)) {
+        const keyPath = [...path, key];
+        const rejected = SCHEMA_1_KEYS[section]?.[key];
+        if (DAEMON_ONLY_KEYS[section].includes(key)) {
+            problems.warnAtKey(keyPath, 'used only by the itervox daemon; this CI runner ignores it');
+        }
+        else if (rejected !== undefined) {
+            problems.errorAtKey(keyPath, rejected);
+        }
+        else {
+            out[key] =
+                options.env === undefined || options.verbatim?.includes(key)
+                    ? value
+                    : interpolateTree(value, keyPath, problems, options.env);
+        }
+    }
+    return out;
+}
+function interpolateTree(value, path, problems, env) {
+    if (typeof value === 'string')
+        return interpolateValue(value, path, problems, env);
+    if (Array.isArray(value)) {
+        return value.map((item, i) => interpolateTree(item, [...path, i], problems, env));
+    }
+    if (isMap(value)) {
+        const out = Object.create(null);
+        for (const [key, item] of Object.entries(value)) {
+            out[key] = interpolateTree(item, [...path, key], problems, env);
+        }
+        return out;
+    }
+    return value;
+}
+function interpolateValue(text, path, problems, env) {
+    const result = interpolate(text, env);
+    // agent.command and a profile's command.
+    const command = path.at(-1) === 'command';
+    for (const name of result.missing) {
+        problems.errorAt(path, command
+            ? `environment variable ${name} is not set or is empty; set it, or leave it out (${literalDollarAdvice(false)})`
+            : `environment variable ${name} is not set or is empty; set it, or ${literalDollarAdvice(true)}`);
+    }
+    if (result.malformed) {
+        problems.errorAt(path, command
+            ? `a "\${" must be followed by a variable name and "}", as in \${NAME} (${literalDollarAdvice(false)})`
+            : `a "\${" must be followed by a variable name and "}", as in \${NAME}; ${literalDollarAdvice(true)}`);
+    }
+    if (result.missing.length > 0 || result.malformed) {
+        problems.markBroken(path);
+        return text;
+    }
+    if (result.usedEnv)
+        problems.markFromEnv(path);
+    return result.value;
+}
+/** A YAML map as the tree reader makes it. */
+function isMap(value) {
+    if (typeof value !== 'object' || value === null)
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === null || proto === Object.prototype;
+}
+
+;// CONCATENATED MODULE: ./.build/config/schema.js
+
+
+
+// Each section is checked on its own (see load.ts), so one bad section hides nothing else.
+// Messages here never quote the value: it may have come from the environment.
+const schema_text = schemas_string().trim().min(1);
+/** Empty, `~` and '' all mean "not set", as in itervox. */
+const optionalText = schemas_string()
+    .nullish()
+    .transform((v) => v?.trim() || undefined);
+function withDefault(schema, fallback) {
+    return schema.nullish().transform((v) => v ?? fallback());
+}
+const positiveInt = schemas_int().positive();
+const command = schemas_string()
+    .superRefine((value, ctx) => {
+    const problem = commandProblem(value);
+    if (problem)
+        ctx.addIssue({ code: 'custom', message: problem });
+})
+    .transform((v) => v.trim());
+const DEFAULT_ACTIVE_STATES = ['Todo', 'In Progress'];
+const DEFAULT_TERMINAL_STATES = ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'];
+const LOCAL_PREFIX = /^[A-Za-z][A-Za-z0-9_]*$/;
+const GITHUB_REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const trackerSchema = strictObject({
+    kind: schemas_enum(['github', 'local', 'linear']),
+    api_key: optionalText,
+    project_slug: optionalText,
+    active_states: withDefault(array(schema_text), () => [...DEFAULT_ACTIVE_STATES]),
+    terminal_states: withDefault(array(schema_text), () => [...DEFAULT_TERMINAL_STATES]),
+    completion_state: optionalText,
+    failed_state: optionalText,
+    allowed_bots: withDefault(array(schema_text), () => [])
+})
+    .superRefine((t, ctx) => {
+    if (t.kind === 'linear' && !t.api_key) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['api_key'],
+            message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
+        });
+    }
+    const slug = t.project_slug;
+    if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['project_slug'],
+            message: 'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
+        });
+    }
+    if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['project_slug'],
+            message: 'for the github tracker this is owner/repo; inside the action it can be left out'
+        });
+    }
+});
+const BRANCH = /^(?![-/])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/;
+const workspaceSchema = strictObject({
+    base_branch: optionalText.refine((b) => b === undefined || BRANCH.test(b), {
+        message: 'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
+    })
+});
+const agentSchema = strictObject({
+    command: withDefault(command, () => 'claude'),
+    max_turns: withDefault(positiveInt, () => 20),
+    // itervox's daemon retries 5 times; here every retry is a CI job.
+    max_retries: withDefault(schemas_int().nonnegative(), () => 2),
+    stall_timeout_ms: withDefault(positiveInt, () => 300_000),
+    turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
+    reviewer_profile: optionalText,
+    auto_review: withDefault(schemas_boolean(), () => false),
+    // Each review round is two paid agent runs (the work, then its review).
+    max_review_rounds: withDefault(positiveInt, () => 3),
+    // Each profile is checked on its own.
+    profiles: custom((v) => v == null || isMap(v), {
+        message: 'must be a map from each profile name to its settings'
+    })
+        .optional()
+});
+const repoGlob = schema_text.refine((g) => !g.startsWith('/') &&
+    !g.includes('\\') &&
+    !/(^|\/)\.\.(\/|$)/.test(g) &&
+    !/^\.git(\/|$)/.test(g), {
+    message: 'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
+});
+const heading = schema_text.refine((h) => !/[\r\n]/.test(h), {
+    message: 'must be one line: a section heading such as "## Findings"'
+});
+const profileSchema = strictObject({
+    command: command.nullish(),
+    soul_file: schema_text,
+    instructions_file: schema_text,
+    // Names are checked in profiles.ts, which can point at each one.
+    allowed_actions: withDefault(array(schemas_string()), () => []),
+    // States are checked in references.ts, which knows the tracker's.
+    allowed_states: withDefault(array(schema_text), () => []),
+    enabled: withDefault(schemas_boolean(), () => true),
+    commit_paths: withDefault(array(repoGlob), () => []),
+    required_sections: withDefault(array(heading), () => []),
+    // Names are checked in profiles.ts, which can quote each one.
+    env: withDefault(array(schemas_string()), () => [])
+});
+const triggerSchema = strictObject({
+    type: literal('issue_entered_state'),
+    state: schema_text.nullish(),
+    states: array(schema_text).min(1).nullish()
+})
+    .superRefine((t, ctx) => {
+    if (t.state && t.states) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['states'],
+            message: 'use either state or states, not both'
+        });
+    }
+    else if (!t.state && !t.states) {
+        ctx.addIssue({
+            code: 'custom',
+            message: 'needs the state that starts the automation; add state: <name> or states: [<names>]'
+        });
+    }
+});
+const automationSchema = strictObject({
+    id: schema_text,
+    enabled: withDefault(schemas_boolean(), () => true),
+    trigger: triggerSchema,
+    profile: schema_text,
+    instructions: schemas_string().nullish(),
+    policy: strictObject({ move_to_state: optionalText }).nullish()
+});
+const handoffSchema = strictObject({
+    budget_bytes: withDefault(positiveInt, () => 30_720),
+    max_file_bytes: withDefault(positiveInt, () => 1_048_576),
+    max_files: withDefault(positiveInt, () => 1000)
+});
+/** Only the top-level keys; the sections are checked by the schemas above. */
+const rootSchema = strictObject({
+    itervox_schema_version: unknown().optional(),
+    tracker: unknown().optional(),
+    workspace: unknown().optional(),
+    agent: unknown().optional(),
+    automations: array(unknown()).nullish(),
+    handoff: unknown().optional()
+});
+
+;// CONCATENATED MODULE: ./.build/config/schema-issues.js
+
+
+
+
+/**
+ * Checks one section against its schema. Each zod issue becomes one error at the key or value
+ * it is about, saying what to write instead; returns undefined when there was any.
+ */
+function parseSection(schema, input, path, section, problems) {
+    const result = schema.safeParse(input, { reportInput: true });
+    if (result.success)
+        return result.data;
+    // Unknown keys first: a misspelt key then explains a missing one.
+    const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+    for (const issue of issues)
+        report(issue, schema, path, section, problems);
+    return undefined;
+}
+function report(issue, schema, base, section, problems) {
+    const rel = issue.path.filter((p) => typeof p !== 'symbol');
+    const path = [...base, ...rel];
+    const missing = issue.input === undefined && !problems.map.has(path);
+    if (missing && problems.isTypoTarget(path))
+        return;
+    if (missing && path.length > 0) {
+        const key = String(path[path.length - 1]);
+        const values = issue.code === 'invalid_value' ? ` (${oneOf(issue.values)})` : '';
+        problems.error(problems.map.key(path), labelled(path.slice(0, -1), `missing required key "${key}"${values}; add it`));
+        return;
+    }
+    switch (issue.code) {
+        case 'unrecognized_keys': {
+            const known = keysAt(schema, rel);
+            // A daemon-only key is a fine guess too; it then loads with a warning.
+            const guesses = [...known, ...(rel.length === 0 ? DAEMON_ONLY_KEYS[section] : [])];
+            for (const key of issue.keys) {
+                const meant = closest(key, guesses);
+                if (meant !== undefined)
+                    problems.markTypoOf([...path, meant]);
+                problems.error(problems.map.key([...path, key]), labelled(path, unknownKey(key, meant, known)));
+            }
+            return;
+        }
+        case 'invalid_type':
+            problems.errorAt(path, issue.input === null
+                ? `is empty; write ${expected(issue.expected)}`
+                : `must be ${expected(issue.expected)}, not ${schema_issues_describe(issue.input)}`);
+            return;
+        case 'invalid_value': {
+            const options = issue.values.map(String);
+            const hint = typeof issue.input === 'string' && !problems.isFromEnv(path)
+                ? did_you_mean_didYouMean(issue.input, options)
+                : '';
+            problems.errorAt(path, `must be ${oneOf(issue.values)}${hint}`);
+            return;
+        }
+        case 'too_small':
+            problems.errorAt(path, tooSmall(issue));
+            return;
+        case 'too_big':
+            problems.errorAt(path, `must be at most ${String(issue.maximum)}`);
+            return;
+        // Shapes WORKFLOW.md's schema has no better words for.
+        case 'custom':
+        case 'invalid_element':
+        case 'invalid_format':
+        case 'invalid_key':
+        case 'invalid_union':
+        case 'not_multiple_of':
+            problems.errorAt(path, issue.message);
+    }
+}
+function unknownKey(key, meant, known) {
+    const hint = meant === undefined
+        ? `; remove it, or use one of: ${known.join(', ')}`
+        : `; did you mean ${source_map_quoted(meant)}?`;
+    return `unknown key ${source_map_quoted(key)}${hint}`;
+}
+function tooSmall(issue) {
+    if (issue.origin === 'string')
+        return 'must not be empty';
+    if (issue.origin === 'array')
+        return `must list at least ${String(issue.minimum)}`;
+    return issue.inclusive
+        ? `must be at least ${String(issue.minimum)}`
+        : `must be greater than ${String(issue.minimum)}`;
+}
+function oneOf(values) {
+    return values.length === 1 ? String(values[0]) : `one of ${values.map(String).join(', ')}`;
+}
+function expected(type) {
+    switch (type) {
+        case 'string':
+            return 'text';
+        case 'number': // every number in the schema is a whole one
+        case 'int':
+            return 'a whole number';
+        case 'boolean':
+            return 'true or false';
+        case 'array':
+            return 'a list';
+        case 'object':
+            return 'a map of keys to values';
+        default:
+            return type;
+    }
+}
+// Numbers and booleans cannot come from the environment, so showing them leaks nothing.
+function schema_issues_describe(value) {
+    if (typeof value === 'string')
+        return 'text';
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    if (Array.isArray(value))
+        return 'a list';
+    return 'a map';
+}
+/** The keys the object schema at `path` (inside `schema`) accepts. */
+function keysAt(schema, path) {
+    let current = schema;
+    let i = 0;
+    for (;;) {
+        if (current instanceof ZodPipe)
+            current = current.in;
+        else if (current instanceof ZodOptional || current instanceof ZodNullable) {
+            current = current.unwrap();
+        }
+        else if (i === path.length) {
+            return current instanceof ZodObject ? Object.keys(current.shape) : [];
+        }
+        else if (current instanceof ZodObject) {
+            current = current.shape[String(path[i++])];
+        }
+        else if (current instanceof ZodArray) {
+            current = current.element;
+            i++;
+        }
+        else {
+            return [];
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/config/automations.js
+
+
+
+
+/**
+ * One `automations[i]` entry. Trigger types other than issue_entered_state only run in the
+ * itervox daemon: they load with a warning and give undefined, as do broken entries.
+ */
+function readAutomation(raw, index, problems, env) {
+    const path = ['automations', index];
+    const type = isMap(raw) && isMap(raw.trigger) ? raw.trigger.type : undefined;
+    if (typeof type === 'string' && DAEMON_TRIGGER_TYPES.includes(type)) {
+        problems.warnAt([...path, 'trigger', 'type'], `${type} automations run only in the itervox daemon; this CI runner ignores this one`);
+        return undefined;
+    }
+    // instructions are a Liquid template: `$` there is the template's business.
+    const input = sectionInput(raw, path, 'automation', problems, { env, verbatim: ['instructions'] });
+    const parsed = parseSection(automationSchema, input, path, 'automation', problems);
+    if (!parsed)
+        return undefined;
+    const trigger = parsed.trigger;
+    const states = trigger.states ?? (trigger.state ? [trigger.state] : []);
+    const statePaths = trigger.states
+        ? trigger.states.map((_, i) => [...path, 'trigger', 'states', i])
+        : [[...path, 'trigger', 'state']];
+    const config = {
+        id: parsed.id,
+        enabled: parsed.enabled,
+        states,
+        profile: parsed.profile
+    };
+    if (parsed.instructions) {
+        const instructionsPath = [...path, 'instructions'];
+        config.instructions = parsed.instructions;
+        // A `|` or `>` block's text starts on the line after the indicator.
+        config.instructionsLine =
+            problems.map.value(instructionsPath).line + (problems.map.isBlock(instructionsPath) ? 1 : 0);
+    }
+    if (parsed.policy?.move_to_state)
+        config.moveToState = parsed.policy.move_to_state;
+    return { config, index, statePaths };
+}
+
+;// CONCATENATED MODULE: ./.build/config/disk-files.js
+
+
+
+/** The nearest folder at or above `dir` that holds `.git`; `dir` itself when there is none. */
+function disk_files_repoRootOf(dir) {
+    for (let current = dir;; current = dirname(current)) {
+        if (existsSync(join(current, '.git')))
+            return current;
+        if (dirname(current) === current)
+            return dir;
+    }
+}
+// Profile files (SOUL.md, INSTRUCTIONS.md) become prompt text: a few KiB each.
+const REPO_FILE_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/**
+ * A repository-relative file's text, or null when it is missing or (through a symlink)
+ * outside the repository. A FileRefused when it is there but not a regular file, or too large.
+ */
+function disk_files_readRepoFile(root, repoPath) {
+    let real;
+    try {
+        real = realpathSync(join(root, repoPath));
+        const inside = relative(realpathSync(root), real);
+        if (inside.startsWith('..') || inside === '')
+            return null;
+    }
+    catch {
+        return null;
+    }
+    try {
+        return readCappedText(real, REPO_FILE_MAX_BYTES, repoPath);
+    }
+    catch (e) {
+        if (e instanceof FileRefused && e.reason === 'missing')
+            return null;
+        throw e;
+    }
+}
+/** `dir` relative to `root`, with `/` separators; `.` for the root itself. */
+function disk_files_repoRelativeDir(root, dir) {
+    return relative(root, dir).split(sep).join('/') || '.';
+}
+
+;// CONCATENATED MODULE: ./.build/config/front-matter.js
+const FENCE = '---';
+/**
+ * The index of the line that closes the front matter of a file's LF-split lines; -1 when line 1
+ * (byte-order mark aside) is not exactly `---`, `lines.length` when no later line is.
+ */
+function frontMatterEnd(lines) {
+    if (lines[0]?.replace(/^\uFEFF/, '') !== FENCE)
+        return -1;
+    const close = lines.indexOf(FENCE, 1);
+    return close === -1 ? lines.length : close;
+}
+/**
+ * CRLF becomes LF first. Front matter exists only when line 1 is exactly `---` and runs to
+ * the next line that is exactly `---`; with no closing line it is all front matter. A
+ * leading byte-order mark is dropped (itervox would not see the fence behind one).
+ */
+function splitFrontMatter(text) {
+    const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    const lines = normalised.split('\n');
+    const close = frontMatterEnd(lines);
+    if (close === -1) {
+        return { frontMatter: null, frontMatterLine: 1, unclosed: false, ...trimBody(normalised, 1) };
+    }
+    const frontMatter = lines.slice(1, close).join('\n');
+    if (close === lines.length) {
+        return { frontMatter, frontMatterLine: 2, unclosed: true, body: '', bodyLine: close + 1 };
+    }
+    return {
+        frontMatter,
+        frontMatterLine: 2,
+        unclosed: false,
+        ...trimBody(lines.slice(close + 1).join('\n'), close + 2)
+    };
+}
+function trimBody(raw, firstLine) {
+    const body = raw.trim();
+    const skipped = raw.slice(0, raw.length - raw.trimStart().length);
+    return { body, bodyLine: firstLine + (skipped.match(/\n/g)?.length ?? 0) };
+}
+
+;// CONCATENATED MODULE: ./.build/config/problems.js
+
+
+/** Every mistake and warning found while loading WORKFLOW.md, each tied to a file position. */
+class Problems {
+    file;
+    map;
+    errors = [];
+    found = [];
+    /** Keys some unknown key was taken for a typo of: their absence is not reported again. */
+    typoTargets = new Set();
+    broken = new Set();
+    /** Paths whose value took text from the environment: such values are never echoed. */
+    fromEnv = new Set();
+    constructor(file, map) {
+        this.file = file;
+        this.map = map;
+    }
+    error(pos, message) {
+        this.errors.push({ at: this.location(pos), message });
+    }
+    warn(pos, message) {
+        this.found.push({ message, location: this.location(pos) });
+    }
+    /** An error about the value at `path` (or its key when the value is empty or absent). */
+    errorAt(path, message) {
+        if (!this.isBroken(path))
+            this.error(this.map.value(path), labelled(path, message));
+    }
+    /** An error about the key at `path` itself. */
+    errorAtKey(path, message) {
+        if (!this.isBroken(path))
+            this.error(this.map.key(path), labelled(path, message));
+    }
+    /** The value at `path` already has an error; whatever follows from it is not reported. */
+    markBroken(path) {
+        this.broken.add(JSON.stringify(path));
+    }
+    isBroken(path) {
+        return this.broken.has(JSON.stringify(path));
+    }
+    warnAt(path, message) {
+        this.warn(this.map.value(path), labelled(path, message));
+    }
+    warnAtKey(path, message) {
+        this.warn(this.map.key(path), labelled(path, message));
+    }
+    markTypoOf(path) {
+        this.typoTargets.add(JSON.stringify(path));
+    }
+    isTypoTarget(path) {
+        return this.typoTargets.has(JSON.stringify(path));
+    }
+    markFromEnv(path) {
+        this.fromEnv.add(JSON.stringify(path));
+    }
+    isFromEnv(path) {
+        return this.fromEnv.has(JSON.stringify(path));
+    }
+    /** `"Todo"`, or a stand-in when the text came from the environment. */
+    quote(path, value) {
+        return this.isFromEnv(path) ? '(a value from the environment)' : source_map_quoted(value);
+    }
+    /** The warnings, sorted by position. */
+    get warnings() {
+        return [...this.found].sort((a, b) => byPosition(a.location, b.location));
+    }
+    get failed() {
+        return this.errors.length > 0;
+    }
+    /** Throws all errors found so far, sorted by position, if there are any. */
+    throwIfAny() {
+        if (this.failed)
+            this.fail();
+    }
+    /** Throws all errors found so far, sorted by position. */
+    fail() {
+        const sorted = [...this.errors].sort((a, b) => byPosition(a.at, b.at));
+        const unique = new Map();
+        for (const e of sorted) {
+            const error = new errors_UserError(e.message, e.at);
+            if (!unique.has(error.format()))
+                unique.set(error.format(), error);
+        }
+        throw new UserErrors([...unique.values()]);
+    }
+    location(pos) {
+        return { file: this.file, line: pos.line, col: pos.col };
+    }
+}
+function byPosition(a, b) {
+    return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/environment.js
+// The runner's tokens and the files through which a step talks to the runner. An agent that
+// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
+// and post-step state (security.md rules 3 and 8).
+const RUNNER_NAMES = new Set([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'GH_ENTERPRISE_TOKEN',
+    'GITHUB_ENTERPRISE_TOKEN',
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY'
+]);
+// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
+// action input, `github-token` included.
+const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
+/** True for a variable the agent must never see. Names are compared case-insensitively. */
+function isRunnerVariable(name) {
+    const upper = name.toUpperCase();
+    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
+}
+/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
+function parentIdentity(parent) {
+    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
+}
+// Not secrets, and what programs need to run at all, speak the user's language and reach the
+// network through the runner's proxy.
+const BASE_NAMES = new Set([
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
+]);
+function isBaseName(name) {
+    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
+}
+/**
+ * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
+ * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
+ * pass, never a runner variable; HOME and the other identity variables are the caller's; the
+ * agent contract variables are set over anything inherited. Everything else the job holds (a
+ * cloud key, an npm token, the runner's context) stays out unless a profile names it.
+ */
+function agentEnvironment(parent, contract, opts) {
+    const allowed = new Set(opts.allowed);
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value === undefined || isRunnerVariable(name))
+            continue;
+        if (isBaseName(name) || allowed.has(name))
+            env[name] = value;
+    }
+    const identity = {
+        HOME: opts.home,
+        USER: opts.user,
+        LOGNAME: opts.logname,
+        TMPDIR: opts.tmpdir,
+        SHELL: opts.shell
+    };
+    for (const [name, value] of Object.entries(identity))
+        if (value !== undefined)
+            env[name] = value;
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
+}
+
+;// CONCATENATED MODULE: ./.build/config/repo-path.js
+
+/**
+ * `value` (a path relative to WORKFLOW.md's folder `baseDir`) as a normalised
+ * repository-relative path, or why it cannot be one: it must stay inside the repository.
+ */
+function repoPath(baseDir, value) {
+    if (/[\u0000-\u001f]/.test(value))
+        return { problem: 'must not contain control characters' };
+    if (value.includes('\\'))
+        return { problem: 'must use "/" between folders, not "\\"' };
+    if (external_node_path_namespaceObject.posix.isAbsolute(value) || /^[A-Za-z]:/.test(value)) {
+        return { problem: "must be relative to WORKFLOW.md's folder, not an absolute path" };
+    }
+    const path = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(baseDir, value));
+    if (path === '..' || path.startsWith('../')) {
+        return { problem: 'must stay inside the repository; remove the ".." that leads out of it' };
+    }
+    if (path === '.' || path.endsWith('/'))
+        return { problem: 'must name a file, not a folder' };
+    return { path };
+}
+
+;// CONCATENATED MODULE: ./.build/config/profiles.js
+
+
+
+
+
+
+
+
+
+/** The daemon actions a profile may allow. */
+const ACTIONS = [
+    'comment',
+    'comment_pr',
+    'create_issue',
+    'move_state',
+    'provide_input',
+    'merge_pr'
+];
+// What a shell accepts as a variable name.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Profile names become part of handoff file names.
+const PROFILE_NAME = /^[A-Za-z0-9._-]+$/;
+/** One `agent.profiles.<name>` entry, with its SOUL.md and INSTRUCTIONS.md read. */
+function readProfile(name, raw, ctx) {
+    const { problems } = ctx;
+    const path = ['agent', 'profiles', name];
+    if (!PROFILE_NAME.test(name)) {
+        const fixed = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+        problems.error(problems.map.key(path), `agent.profiles: profile name ${source_map_quoted(name)} may only use letters, digits, ".", "_" and "-"; rename it` +
+            (fixed ? `, e.g. ${source_map_quoted(fixed)}` : ''));
+    }
+    const input = sectionInput(raw ?? Object.create(null), path, 'profile', problems, {
+        env: ctx.env
+    });
+    const parsed = parseSection(profileSchema, input, path, 'profile', problems);
+    if (!parsed)
+        return undefined;
+    const soul = readProfileFile(parsed.soul_file, [...path, 'soul_file'], ctx);
+    const instructions = readProfileFile(parsed.instructions_file, [...path, 'instructions_file'], ctx);
+    const allowedActions = actionNames(parsed.allowed_actions, [...path, 'allowed_actions'], problems);
+    const env = envNames(parsed.env, [...path, 'env'], problems);
+    if (!soul || !instructions)
+        return undefined;
+    const command = parsed.command ?? ctx.defaultCommand;
+    return {
+        name,
+        command,
+        argv: commandArgv(command),
+        commandAt: commandAt(path, parsed.command !== undefined, problems),
+        soulFile: soul.file,
+        soulText: soul.text,
+        soulLine: problems.map.key([...path, 'soul_file']).line,
+        instructionsFile: instructions.file,
+        instructionsText: instructions.text,
+        allowedActions,
+        allowedStates: parsed.allowed_states,
+        enabled: parsed.enabled,
+        commitPaths: parsed.commit_paths,
+        requiredSections: parsed.required_sections,
+        env
+    };
+}
+/** Which key sets the profile's command, and its line (the profile's own, when neither is written). */
+function commandAt(path, own, problems) {
+    const key = own || !problems.map.has(['agent', 'command']) ? [...path, 'command'] : ['agent', 'command'];
+    return { line: problems.map.key(key).line, key: key.join('.') };
+}
+function readProfileFile(value, path, ctx) {
+    const where = repoPath(ctx.baseDir, value);
+    if ('problem' in where) {
+        ctx.problems.errorAtKey(path, where.problem);
+        return undefined;
+    }
+    let text;
+    try {
+        text = ctx.readFile(where.path);
+    }
+    catch (e) {
+        if (!(e instanceof errors_UserError))
+            throw e;
+        ctx.problems.errorAtKey(path, e.format());
+        return undefined;
+    }
+    if (text === null) {
+        const what = ctx.problems.isFromEnv(path) ? 'the file it names' : where.path;
+        ctx.problems.errorAtKey(path, `${what} does not exist in the repository; create it or fix the path`);
+        return undefined;
+    }
+    return { file: where.path, text: profileText(text) };
+}
+/** What of a profile file's text the profile keeps. */
+function profileText(text) {
+    return text.trim();
+}
+/**
+ * The profiles, as readProfile makes them, with their files' texts from `read`: for a parse that
+ * stood in empty texts while it learnt which files the profiles name (the texts decide no check).
+ */
+function withProfileTexts(profiles, read) {
+    // No prototype, as parseWorkflow makes it: a profile is looked up by a name from outside.
+    const out = Object.create(null);
+    for (const [name, profile] of Object.entries(profiles)) {
+        out[name] = {
+            ...profile,
+            soulText: profileText(read(profile.soulFile)),
+            instructionsText: profileText(read(profile.instructionsFile))
+        };
+    }
+    return out;
+}
+/** Lower-cased, de-duplicated and sorted, as itervox keeps them; unknown names are errors. */
+function actionNames(names, path, problems) {
+    const known = ACTIONS;
+    const out = new Set();
+    names.forEach((raw, i) => {
+        const name = raw.trim().toLowerCase();
+        if (known.includes(name)) {
+            out.add(name);
+            return;
+        }
+        const itemPath = [...path, i];
+        const hint = problems.isFromEnv(itemPath) ? '' : did_you_mean_didYouMean(name, known);
+        problems.errorAt(itemPath, `unknown action ${problems.quote(itemPath, raw)}${hint || `; use one of: ${known.join(', ')}`}`);
+    });
+    return [...out].sort();
+}
+/**
+ * The variables the agent may take from the job's environment, each once. The runner's own
+ * (its tokens, the action's inputs, the step's command files) are refused: the agent never
+ * gets them, named or not.
+ */
+function envNames(names, path, problems) {
+    const out = new Set();
+    names.forEach((name, i) => {
+        const itemPath = [...path, i];
+        const shown = problems.quote(itemPath, name);
+        if (isRunnerVariable(name)) {
+            problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
+        }
+        else if (!ENV_NAME.test(name)) {
+            problems.errorAt(itemPath, `${shown} is not an environment variable name; use letters, digits and "_", not starting with a digit`);
+        }
+        else {
+            out.add(name);
+        }
+    });
+    return [...out];
+}
+
+;// CONCATENATED MODULE: ./.build/config/references.js
+
+
+
+/** Checks that every profile and state named anywhere exists, and that ids are unique. */
+function checkReferences(refs, problems) {
+    checkReviewer(refs, problems);
+    if (refs.tracker)
+        checkAllowedStates(refs, statesOf(refs.tracker), problems);
+    const ids = new Map();
+    const starters = new Map();
+    for (const read of refs.automations) {
+        const { config, index } = read;
+        const path = ['automations', index];
+        const first = ids.get(config.id.toLowerCase());
+        if (first === undefined)
+            ids.set(config.id.toLowerCase(), index);
+        else {
+            problems.errorAt([...path, 'id'], `id ${problems.quote([...path, 'id'], config.id)} is already used by automations[${first}] (ids ignore case); rename one`);
+        }
+        if (checkProfile(config.profile, [...path, 'profile'], refs, problems)) {
+            const profile = refs.profiles[config.profile];
+            if (config.enabled && profile && !profile.enabled) {
+                problems.warnAt([...path, 'profile'], `profile ${source_map_quoted(config.profile)} is disabled, so this automation will be skipped`);
+            }
+        }
+        if (refs.tracker) {
+            const known = statesOf(refs.tracker);
+            config.states.forEach((state, i) => {
+                // One path per state; the automation's own is the fallback.
+                const at = read.statePaths[i] ?? path;
+                checkState(state, at, known, problems);
+                if (!config.enabled)
+                    return;
+                const other = starters.get(stateKey(state));
+                if (other) {
+                    problems.errorAt(at, `state ${problems.quote(at, state)} already starts automations[${other.index}] (${source_map_quoted(other.config.id)}); a state may start only one enabled automation`);
+                }
+                else
+                    starters.set(stateKey(state), read);
+            });
+            if (config.moveToState) {
+                checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
+            }
+        }
+    }
+    if (refs.tracker) {
+        checkEndStates(refs.tracker, starters, problems);
+        checkEndStateSpelling(refs, problems);
+    }
+}
+/**
+ * An end state may be a state of its own, a label nothing starts (the seed's "Won't Do"), so
+ * it is known by being written. One that is not a state of the pipeline but one edit from one
+ * is taken for a misspelling of it.
+ */
+function checkEndStateSpelling(refs, problems) {
+    const tracker = refs.tracker;
+    const declared = [
+        ...tracker.activeStates,
+        ...tracker.terminalStates,
+        ...refs.automations.flatMap((a) => [...a.config.states, a.config.moveToState ?? '']),
+        ...Object.values(refs.profiles).flatMap((p) => p.allowedStates)
+    ].filter(Boolean);
+    const ends = [
+        ['completion_state', tracker.completionState],
+        ['failed_state', tracker.failedState]
+    ];
+    for (const [key, state] of ends) {
+        const path = ['tracker', key];
+        if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state)))
+            continue;
+        // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
+        const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1);
+        if (near === undefined)
+            continue;
+        problems.errorAt(path, `unknown state ${problems.quote(path, state)}; did you mean ${source_map_quoted(near)}? If ${source_map_quoted(state)} is meant, list it in tracker.terminal_states`);
+    }
+}
+/** Where the pipeline ends must not start it again. */
+function checkEndStates(tracker, starters, problems) {
+    const starts = (state) => (state ? starters.get(stateKey(state)) : undefined);
+    const failed = starts(tracker.failedState);
+    if (failed) {
+        problems.errorAt(['tracker', 'failed_state'], `${source_map_quoted(tracker.failedState ?? '')} starts automations[${failed.index}] (${source_map_quoted(failed.config.id)}), so an escalated issue would run again; name a state no automation starts, e.g. "Blocked"`);
+    }
+    const done = starts(tracker.completionState);
+    if (done) {
+        problems.warnAt(['tracker', 'completion_state'], `${source_map_quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${source_map_quoted(done.config.id)}), so the pipeline does not end there`);
+    }
+}
+function checkAllowedStates(refs, known, problems) {
+    for (const profile of Object.values(refs.profiles)) {
+        const path = ['agent', 'profiles', profile.name, 'allowed_states'];
+        profile.allowedStates.forEach((state, i) => checkState(state, [...path, i], known, problems));
+        if (profile.allowedStates.length > 0 && !profile.allowedActions.includes('move_state')) {
+            problems.warnAtKey(path, `has no effect: profile ${source_map_quoted(profile.name)} may not move the issue; add move_state to its allowed_actions`);
+        }
+    }
+}
+function checkReviewer(refs, problems) {
+    const name = refs.reviewerProfile;
+    if (refs.autoReview && !name) {
+        problems.errorAt(['agent', 'auto_review'], 'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false');
+    }
+    if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems))
+        return;
+    if (refs.profiles[name]?.enabled === false) {
+        problems.errorAt(['agent', 'reviewer_profile'], `profile ${source_map_quoted(name)} is disabled; enable it or name another profile`);
+    }
+}
+function checkProfile(name, path, refs, problems) {
+    if (refs.profileNames.includes(name))
+        return true;
+    const hint = problems.isFromEnv(path) ? '' : did_you_mean_didYouMean(name, refs.profileNames);
+    const fallback = refs.profileNames.length > 0
+        ? `; use one of: ${refs.profileNames.join(', ')}`
+        : '; define it under agent.profiles';
+    problems.errorAt(path, `no profile named ${problems.quote(path, name)}${hint || fallback}`);
+    return false;
+}
+function checkState(state, path, known, problems) {
+    if (known.some((k) => sameState(k, state)))
+        return;
+    const hint = problems.isFromEnv(path) ? '' : did_you_mean_didYouMean(state, known);
+    problems.errorAt(path, `unknown state ${problems.quote(path, state)}${hint || '; add it to tracker.active_states or tracker.terminal_states'}`);
+}
+
+;// CONCATENATED MODULE: ./.build/config/schema-version.js
+const SCHEMA_VERSION = 2;
+/**
+ * itervox_schema_version must be exactly 2. Anything else decides how the rest would be read,
+ * so the caller stops at this error.
+ */
+function checkSchemaVersion(root, problems) {
+    const version = root.itervox_schema_version;
+    const at = problems.map.value(['itervox_schema_version']);
+    if (version === undefined || version === null || version === 0) {
+        problems.error(at, 'missing itervox_schema_version; add "itervox_schema_version: 2" as the first line of the front matter');
+    }
+    else if (version === 1) {
+        problems.error(at, 'itervox_schema_version 1 is the legacy inline profile-prompt schema; move each profile prompt into the files named by soul_file and instructions_file (itervox-handoff init writes an example of each) and set itervox_schema_version: 2');
+    }
+    else if (typeof version === 'number' &&
+        Number.isSafeInteger(version) &&
+        version > SCHEMA_VERSION) {
+        problems.error(at, `unsupported itervox_schema_version ${version}: this itervox-handoff reads version ${SCHEMA_VERSION}; write itervox_schema_version: ${SCHEMA_VERSION}, or use a newer itervox-handoff`);
+    }
+    else if (version !== SCHEMA_VERSION) {
+        problems.error(at, 'itervox_schema_version must be the number 2; write itervox_schema_version: 2');
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./.build/config/yaml-tree.js
+
+
+// A WORKFLOW.md has a few hundred nodes; these stop alias bombs and runaway nesting.
+const MAX_DEPTH = 64;
+const MAX_NODES = 100_000;
+const TOO_DEEP = `YAML: nested more than ${MAX_DEPTH} levels deep; flatten it`;
+class TooLarge extends Error {
+    pos;
+    constructor(message, pos) {
+        super(message);
+        this.pos = pos;
+    }
+}
+/** Parses YAML that starts on file line `firstLine`, keeping every key's and value's position. */
+function readYamlTree(text, firstLine) {
+    const lineCounter = new dist/* LineCounter */.HN();
+    const toPos = (offset) => {
+        const { line, col } = lineCounter.linePos(offset);
+        return { line: line + firstLine - 1, col };
+    };
+    const map = new SourceMap({ line: firstLine, col: 1 });
+    const tree = { root: undefined, map, errors: [], warnings: [] };
+    // yaml composes recursively, and deep recursion there can even abort the process (a regular
+    // expression compiled near the stack limit), so the depth is checked on the flat CST first.
+    const tokens = Array.from(new dist/* Parser */.iX(lineCounter.addNewLine).parse(text));
+    const tooDeep = deepestCollection(tokens, MAX_DEPTH);
+    if (tooDeep !== undefined) {
+        tree.errors.push({ pos: toPos(tooDeep), message: TOO_DEEP });
+        return tree;
+    }
+    // forceDoc: even empty text composes to one document.
+    const [doc, extra] = Array.from(new dist/* Composer */.Dk({ uniqueKeys: false }).compose(tokens, true, text.length));
+    if (!doc)
+        return tree;
+    if (extra) {
+        tree.errors.push({
+            pos: toPos(extra.range[0]),
+            message: 'YAML: the front matter holds more than one document; remove the "..." line'
+        });
+    }
+    for (const e of placedErrors(text, doc.errors)) {
+        tree.errors.push({ pos: toPos(e.pos[0]), message: e.message });
+    }
+    for (const w of doc.warnings)
+        tree.warnings.push({ pos: toPos(w.pos[0]), message: yamlMessage(w) });
+    if (tree.errors.length > 0 || doc.contents === null)
+        return tree;
+    const converter = new Converter(doc, toPos, map, tree.errors);
+    try {
+        tree.root = converter.convert(doc.contents, [], undefined, 0);
+    }
+    catch (e) {
+        if (!(e instanceof TooLarge))
+            throw e;
+        tree.errors.push({ pos: e.pos, message: e.message });
+    }
+    return tree;
+}
+const DEEPER = 'YAML: indented deeper than the key above, which already has a value; line it up with that key';
+/**
+ * yaml's errors, each where the user has to look. yaml puts a badly indented key at the start
+ * of the blank and comment lines before it, and a key indented deeper than a key with a value
+ * at that value, a line early (twice: as a nested and as a multi-line key).
+ */
+function placedErrors(text, errors) {
+    const spansLine = (e) => text.slice(e.pos[0], e.pos[1]).includes('\n');
+    const deeper = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && spansLine(e));
+    const out = [];
+    for (const e of errors) {
+        if (deeper.includes(e)) {
+            const offset = contentAfter(text, text.indexOf('\n', e.pos[0]));
+            out.push({ ...e, pos: [offset, offset], message: DEEPER });
+        }
+        else if (!(e.code === 'BLOCK_AS_IMPLICIT_KEY' && deeper.some((d) => d.pos[0] === e.pos[0]))) {
+            const offset = e.code === 'BAD_INDENT' ? contentAfter(text, e.pos[0]) : e.pos[0];
+            out.push({ ...e, pos: [offset, e.pos[1]], message: yamlMessage(e) });
+        }
+    }
+    return out;
+}
+/** The offset of the first character at or after `from` that is not blank or a comment. */
+function contentAfter(text, from) {
+    const content = /[ \t\r\n]*(?:#[^\n]*[ \t\r\n]*)*/y;
+    content.lastIndex = from;
+    content.exec(text);
+    return Math.min(content.lastIndex, text.length);
+}
+function yamlMessage(e) {
+    return `YAML: ${e.message.replace(/\s+/g, ' ').trim()}`;
+}
+class Converter {
+    doc;
+    toPos;
+    map;
+    errors;
+    nodes = 0;
+    // Nodes being converted right now: an alias back to one of them is a cycle.
+    active = new Set();
+    // yaml's resolve() walks the document each time; an alias inside a repeated anchor is met
+    // once per repetition.
+    targets = new Map();
+    constructor(doc, toPos, map, errors) {
+        this.doc = doc;
+        this.toPos = toPos;
+        this.map = map;
+        this.errors = errors;
+    }
+    convert(node, path, keyPos, depth) {
+        const range = hasRange(node) ? node.range : undefined;
+        const pos = range ? this.toPos(range[0]) : (keyPos ?? this.map.key(path));
+        if (++this.nodes > MAX_NODES) {
+            throw new TooLarge(`YAML: more than ${MAX_NODES} values (through aliases?); simplify it`, pos);
+        }
+        if (depth > MAX_DEPTH)
+            throw new TooLarge(TOO_DEEP, pos);
+        const empty = node == null || ((0,dist/* isScalar */.jn)(node) && node.value === null && range?.[0] === range?.[1]);
+        const block = (0,dist/* isScalar */.jn)(node) && (node.type === dist/* Scalar */.X5.BLOCK_LITERAL || node.type === dist/* Scalar */.X5.BLOCK_FOLDED);
+        this.map.set(path, { key: keyPos, value: pos, empty, block });
+        if ((0,dist/* isAlias */.Vj)(node)) {
+            const target = this.resolve(node);
+            if (!target || this.active.has(target)) {
+                this.errors.push({
+                    pos,
+                    message: `YAML: alias *${node.source} refers to itself or to nothing`
+                });
+                return null;
+            }
+            this.active.add(target);
+            const value = this.convert(target, path, keyPos, depth + 1);
+            this.active.delete(target);
+            this.map.set(path, { key: keyPos, value: pos, empty: false, block: false });
+            return value;
+        }
+        if ((0,dist/* isScalar */.jn)(node))
+            return node.value;
+        if ((0,dist/* isSeq */.oP)(node)) {
+            this.active.add(node);
+            const items = node.items.map((item, i) => this.convert(item, [...path, i], undefined, depth + 1));
+            this.active.delete(node);
+            return items;
+        }
+        if ((0,dist/* isMap */.jh)(node)) {
+            this.active.add(node);
+            const out = this.convertMap(node.items, path, pos, depth);
+            this.active.delete(node);
+            return out;
+        }
+        return null;
+    }
+    resolve(alias) {
+        if (!this.targets.has(alias))
+            this.targets.set(alias, alias.resolve(this.doc));
+        return this.targets.get(alias);
+    }
+    convertMap(pairs, path, mapPos, depth) {
+        const out = Object.create(null);
+        for (const pair of pairs) {
+            const key = pair.key;
+            const keyPos = hasRange(key) ? this.toPos(key.range[0]) : mapPos;
+            if (!(0,dist/* isScalar */.jn)(key)) {
+                this.errors.push({
+                    pos: keyPos,
+                    message: 'YAML: keys must be plain text, not lists, maps or aliases'
+                });
+                continue;
+            }
+            const name = keyText(key);
+            if (name === '') {
+                this.errors.push({ pos: keyPos, message: 'YAML: a key is empty; write the key before ":"' });
+                continue;
+            }
+            if (name === '<<' && key.type === dist/* Scalar */.X5.PLAIN) {
+                this.errors.push({
+                    pos: keyPos,
+                    message: 'YAML merge keys ("<<") are not supported; write the keys out'
+                });
+                continue;
+            }
+            if (Object.hasOwn(out, name)) {
+                this.errors.push({ pos: keyPos, message: `duplicate key ${source_map_quoted(name)}; keep only one` });
+                continue;
+            }
+            out[name] = this.convert(pair.value, [...path, name], keyPos, depth + 1);
+        }
+        return out;
+    }
+}
+/** The offset of a collection nested more than `limit` deep, found without recursion. */
+function deepestCollection(tokens, limit) {
+    const stack = tokens.map((token) => ({ token, depth: 0 }));
+    for (let next = stack.pop(); next; next = stack.pop()) {
+        const { token, depth } = next;
+        if ('items' in token) {
+            if (depth + 1 > limit)
+                return token.offset;
+            for (const item of token.items) {
+                for (const child of [item.key, item.value]) {
+                    if (child)
+                        stack.push({ token: child, depth: depth + 1 });
+                }
+            }
+        }
+        else if (token.type === 'document' && token.value) {
+            stack.push({ token: token.value, depth });
+        }
+    }
+    return undefined;
+}
+// Keys are names: `1.0:` is the name "1.0", not the number 1.
+function keyText(key) {
+    if (typeof key.value === 'string')
+        return key.value;
+    if (key.value === null || key.value === undefined)
+        return '';
+    return key.source ?? String(key.value);
+}
+function hasRange(node) {
+    return (typeof node === 'object' && node !== null && Array.isArray(node.range));
+}
+
+;// CONCATENATED MODULE: ./.build/config/load.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const NO_FRONT_MATTER = 'missing itervox_schema_version: the file has no front matter (line 1 is not exactly "---"); ' +
+    'start the file with a "---" line, "itervox_schema_version: 2" and the settings, then a closing "---"';
+// itervox reads an unclosed front matter to the end of the file; when that fails, the prompt
+// template was taken for settings, and yaml's errors would point into it.
+const UNCLOSED = 'the front matter that starts here is never closed; add a "---" line after the last setting, before the prompt template';
+/**
+ * Reads WORKFLOW.md: front matter with positions, `$VAR` interpolation, schema checks, the
+ * profile files. Every problem found is thrown at once as UserErrors, one line each.
+ */
+function parseWorkflow(text, opts) {
+    const parts = splitFrontMatter(text);
+    if (parts.frontMatter === null) {
+        throw new UserErrors([new errors_UserError(NO_FRONT_MATTER, { file: opts.file, line: 1, col: 1 })]);
+    }
+    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
+    if (parts.unclosed && tree.errors.length > 0) {
+        throw new UserErrors([new errors_UserError(UNCLOSED, { file: opts.file, line: 1, col: 1 })]);
+    }
+    const problems = new Problems(opts.file, tree.map);
+    for (const w of tree.warnings)
+        problems.warn(w.pos, w.message);
+    for (const e of tree.errors)
+        problems.error(e.pos, e.message);
+    problems.throwIfAny();
+    const root = tree.root ?? Object.create(null);
+    if (!isMap(root)) {
+        problems.error(tree.map.value([]), 'the front matter must be "key: value" settings, starting with itervox_schema_version: 2');
+        return problems.fail();
+    }
+    checkSchemaVersion(root, problems);
+    problems.throwIfAny();
+    const { env } = opts;
+    parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems);
+    const section = (name, schema, raw, verbatim) => {
+        const input = sectionInput(raw, [name], name, problems, { env, verbatim });
+        return parseSection(schema, input, [name], name, problems);
+    };
+    const tracker = section('tracker', trackerSchema, root.tracker);
+    const workspace = section('workspace', workspaceSchema, root.workspace ?? {});
+    // Profiles are checked one by one below.
+    const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles']);
+    const handoff = section('handoff', handoffSchema, root.handoff ?? {});
+    const rawProfiles = isMap(root.agent) && isMap(root.agent.profiles) ? root.agent.profiles : {};
+    const profiles = Object.create(null);
+    const profileContext = {
+        problems,
+        env,
+        baseDir: opts.baseDir ?? external_node_path_namespaceObject.posix.dirname(opts.file.replace(/\\/g, '/')),
+        readFile: opts.readFile,
+        defaultCommand: agent?.command ?? 'claude'
+    };
+    for (const [name, raw] of Object.entries(rawProfiles)) {
+        const profile = readProfile(name, raw, profileContext);
+        if (profile)
+            profiles[name] = profile;
+    }
+    const automations = [];
+    if (Array.isArray(root.automations)) {
+        root.automations.forEach((raw, i) => {
+            const read = readAutomation(raw, i, problems, env);
+            if (read)
+                automations.push(read);
+        });
+    }
+    const trackerConfig = tracker && {
+        kind: tracker.kind,
+        apiKey: tracker.api_key,
+        projectSlug: tracker.project_slug,
+        activeStates: tracker.active_states,
+        terminalStates: tracker.terminal_states,
+        completionState: tracker.completion_state,
+        failedState: tracker.failed_state,
+        allowedBots: tracker.allowed_bots
+    };
+    checkReferences({
+        tracker: trackerConfig,
+        reviewerProfile: agent?.reviewer_profile,
+        autoReview: agent?.auto_review ?? false,
+        profileNames: Object.keys(rawProfiles),
+        profiles,
+        automations
+    }, problems);
+    if (problems.failed || !trackerConfig || !workspace || !agent || !handoff)
+        return problems.fail();
+    const config = {
+        file: opts.file,
+        tracker: trackerConfig,
+        workspace: { baseBranch: workspace.base_branch },
+        agent: {
+            command: agent.command,
+            maxTurns: agent.max_turns,
+            maxRetries: agent.max_retries,
+            stallTimeoutMs: agent.stall_timeout_ms,
+            turnTimeoutMs: agent.turn_timeout_ms,
+            reviewerProfile: agent.reviewer_profile,
+            autoReview: agent.auto_review,
+            maxReviewRounds: agent.max_review_rounds,
+            profiles
+        },
+        automations: automations.map((a) => a.config),
+        handoff: {
+            budgetBytes: handoff.budget_bytes,
+            maxFileBytes: handoff.max_file_bytes,
+            maxFiles: handoff.max_files
+        },
+        body: parts.body,
+        bodyLine: parts.bodyLine
+    };
+    return { config, warnings: problems.warnings };
+}
+// A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.
+const WORKFLOW_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/** WORKFLOW.md's text from disk: a regular file of at most 1 MiB, or a UserError saying why not. */
+function readWorkflowText(path) {
+    try {
+        return readCappedText(path, WORKFLOW_MAX_BYTES);
+    }
+    catch (e) {
+        if (e instanceof FileRefused && (e.reason === 'missing' || e.reason === 'unreadable')) {
+            throw new UserError(`cannot read the workflow file (${e.code}); check the path`, {
+                file: path
+            });
+        }
+        throw e;
+    }
+}
+/** Reads WORKFLOW.md from disk; profile files are found relative to its folder. */
+function loadWorkflowFile(path, env = process.env) {
+    const text = readWorkflowText(path);
+    const dir = dirname(resolve(path));
+    const root = repoRootOf(dir);
+    return parseWorkflow(text, {
+        file: path,
+        env,
+        baseDir: repoRelativeDir(root, dir),
+        readFile: (relPath) => readRepoFile(root, relPath)
+    });
+}
+/** `file:line:col: warning: message`. */
+function formatWarning(w) {
+    return `${formatLocation(w.location)}: warning: ${w.message}`;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/names.js
 // Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
 // workflows already written (their `if:` filters and `repository_dispatch` types name them).
@@ -76079,6 +68925,412 @@ const DISPATCH_TYPE = 'itervox-handoff';
 const NEEDS_INPUT_LABEL = 'needs-input';
 /** Set when the pipeline stopped and has no failed state to move the issue to. */
 const NEEDS_ATTENTION_LABEL = 'needs-attention';
+
+;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
+
+
+
+
+
+
+
+/** The most record text `readRecordFromComment` accepts. */
+const MAX_RECORD_BYTES = 64 * 1024;
+// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
+const COMMENT_BUDGET = 60_000;
+// The record gets at most half of that, so the table and the question always fit beside it.
+const RECORD_BUDGET = 32 * 1024;
+const RECORD_OPEN = '<!-- itervox:record ';
+const RECORD_CLOSE = ' -->';
+const MAX_STATE_LABEL = 80;
+const MAX_PROFILE_LABEL = 60;
+const MAX_REASON = 300;
+const MAX_HALTED = 500;
+const MAX_QUESTION = 4000;
+/**
+ * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
+ * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
+ * `retries spent` edge from each working state to the failed state, the send-backs review
+ * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
+ * styled.
+ */
+function pipelineDiagram(config, current) {
+    const nodes = new Map();
+    const node = (state) => {
+        const key = stateKey(state);
+        let n = nodes.get(key);
+        if (!n) {
+            n = { id: `s${nodes.size}`, label: state };
+            nodes.set(key, n);
+        }
+        return n.id;
+    };
+    const edges = new Set();
+    const automations = config.automations.filter((a) => a.enabled);
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (a.moveToState) {
+                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
+            }
+        }
+    }
+    const { completionState, failedState } = config.tracker;
+    if (completionState)
+        node(completionState);
+    const failed = failedState ? node(failedState) : null;
+    for (const [from, to, label] of sendBackEdges(config)) {
+        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
+    }
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (failed && failed !== from)
+                edges.add(`${from} -.->|"retries spent"| ${failed}`);
+        }
+    }
+    const marked = current ? node(current) : null;
+    const lines = ['flowchart LR'];
+    for (const n of nodes.values())
+        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
+    for (const e of edges)
+        lines.push(`  ${e}`);
+    if (marked) {
+        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
+        lines.push(`  class ${marked} current`);
+    }
+    return lines.join('\n');
+}
+/**
+ * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
+ * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
+ * `move_state` may send the work back to a state whose automation leads into its own (the
+ * agent may name any earlier state; the one step back is what a reviewer's send-back is).
+ * None when `max_review_rounds` is 1: the first send-back escalates instead.
+ */
+function sendBackEdges(config) {
+    if (config.agent.maxReviewRounds <= 1)
+        return [];
+    const automations = config.automations.filter((a) => a.enabled);
+    const out = [];
+    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const a of automations) {
+        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
+        for (const state of a.states) {
+            if (reviewer && a.profile !== reviewer)
+                out.push([state, state, `${reviewer} FAIL`]);
+            if (!mayMove)
+                continue;
+            for (const before of automations) {
+                if (!before.moveToState || !sameState(before.moveToState, state))
+                    continue;
+                for (const back of before.states) {
+                    if (!sameState(back, state))
+                        out.push([state, back, 'sent back']);
+                }
+            }
+        }
+    }
+    return out;
+}
+/**
+ * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
+ * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
+ * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
+ * cell is escaped and capped.
+ */
+function stageTable(record, options = {}) {
+    const stages = chronological(record.stages);
+    if (stages.length === 0)
+        return '_No stage has run yet._';
+    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
+    const first = stages.length - shown;
+    const rows = stages.slice(first).map((s, i) => {
+        const cells = [
+            String(first + i + 1),
+            cellText(s.state),
+            cellText(s.profile),
+            cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
+            deliverable(s, options.blobUrl),
+            status_view_link(cellText(s.run, 40), s.runUrl)
+        ];
+        return `| ${cells.join(' | ')} |`;
+    });
+    const details = stages.slice(first).map((s, i) => {
+        const figures = agentFigures(s.agent);
+        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
+            (figures ? `; ${figures}` : ''));
+    });
+    return [
+        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
+        '| # | State | Profile | Outcome | Deliverable | Run |',
+        '|---|---|---|---|---|---|',
+        ...rows,
+        ...(details.length > 0
+            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
+            : [])
+    ].join('\n');
+}
+/**
+ * The issue's one living status comment: marker, heading, current state, the diagram, the
+ * stage table, what the pipeline waits for or why it halted, and the record itself in a
+ * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
+ * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
+ */
+function renderStatusComment(o) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
+        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
+    }
+    const head = [
+        `<!-- ${o.marker} -->`,
+        `### itervox handoff: ${plainText(o.issueRef)}`,
+        '',
+        `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
+        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
+    ];
+    const tail = withheldLines(o.record);
+    const w = o.record.waiting;
+    if (w) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Waiting for input:** ${cellText(w.profile, MAX_PROFILE_LABEL)} (in ${cellText(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
+    }
+    const refused = refusedRequests(o.record);
+    if (refused.length > 0) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push('**Refused requests:**', '', ...refused);
+    }
+    if (o.record.halted !== undefined) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`);
+    }
+    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
+    const assemble = (rows, diagram) => [
+        ...head,
+        '',
+        diagram
+            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
+            : '_The pipeline diagram is too large for this comment._',
+        '',
+        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
+        ...(tail.length > 0 ? ['', ...tail] : []),
+        '',
+        recordLine
+    ].join('\n');
+    let rows = o.record.stages.length;
+    let body = assemble(rows, true);
+    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
+        rows = Math.floor(rows / 2);
+        body = assemble(rows, true);
+    }
+    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
+}
+const MAX_REFUSED_SHOWN = 5;
+/** The newest requests agents made that were not carried out, as list items. */
+function refusedRequests(record) {
+    const lines = chronological(record.stages).flatMap((s) => (Array.isArray(s.refused) ? s.refused : []).map((r) => `- ${cellText(s.profile, MAX_PROFILE_LABEL)} in ${cellText(s.state, MAX_STATE_LABEL)}: ${cellText(r, MAX_REASON)}`));
+    return lines.slice(-MAX_REFUSED_SHOWN);
+}
+/**
+ * The record from a status comment's final hidden comment, or null when there is none or it
+ * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
+ * (anyone with write access can edit a comment).
+ */
+function readRecordFromComment(body) {
+    if (typeof body !== 'string')
+        return null;
+    const at = body.lastIndexOf(RECORD_OPEN);
+    if (at < 0)
+        return null;
+    const rest = body.slice(at + RECORD_OPEN.length);
+    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
+    const end = rest.indexOf(RECORD_CLOSE);
+    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
+        return null;
+    const json = rest.slice(0, end);
+    if (json.length > MAX_RECORD_BYTES || external_node_buffer_.Buffer.byteLength(json) > MAX_RECORD_BYTES)
+        return null;
+    // The writer escapes all of these; a raw one means the text was not written by us.
+    if (/[<>-]/.test(json))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return null;
+    }
+    return parseRecord(value);
+}
+/**
+ * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
+ * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
+ * those characters appear outside strings). Over the budget, reasons and the question are
+ * shortened, then the oldest stages dropped; the counters always survive.
+ */
+function fitRecord(record) {
+    const full = encodeRecord(record);
+    if (external_node_buffer_.Buffer.byteLength(full) <= RECORD_BUDGET)
+        return full;
+    const trimmed = {
+        ...record,
+        stages: [],
+        ...(record.waiting
+            ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
+            : {}),
+        ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
+    };
+    const base = external_node_buffer_.Buffer.byteLength(encodeRecord(trimmed));
+    const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }));
+    let room = RECORD_BUDGET - base;
+    let keep = 0;
+    for (let i = stages.length - 1; i >= 0; i--) {
+        const size = external_node_buffer_.Buffer.byteLength(encodeRecord(stages[i])) + 1;
+        if (size > room)
+            break;
+        room -= size;
+        keep++;
+    }
+    trimmed.stages = stages.slice(stages.length - keep);
+    if (room >= 0)
+        return encodeRecord(trimmed);
+    // Only absurdly long names get here; 200 code points of anything fit many times over.
+    const short = (s) => clip(s, 200);
+    return encodeRecord({
+        v: 1,
+        state: record.state === null ? null : short(record.state),
+        entry: record.entry,
+        transitions: record.transitions,
+        round: record.round,
+        ...(record.visited ? { visited: record.visited.map(short) } : {}),
+        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
+        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
+        stages: [],
+        ...(record.waiting
+            ? {
+                waiting: {
+                    ...record.waiting,
+                    state: short(record.waiting.state),
+                    profile: short(record.waiting.profile),
+                    timestamp: short(record.waiting.timestamp),
+                    question: short(record.waiting.question)
+                }
+            }
+            : {}),
+        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+        ...(record.continuation ? { continuation: record.continuation } : {}),
+        ...(record.owed ? { owed: record.owed } : {}),
+        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
+    });
+}
+function encodeRecord(value) {
+    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
+    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
+function chronological(stages) {
+    let last = -Infinity;
+    const keyed = stages.map((s, i) => {
+        const t = Date.parse(String(s.startedAt));
+        if (!Number.isNaN(t))
+            last = t;
+        return { s, i, t: Number.isNaN(t) ? last : t };
+    });
+    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
+}
+/**
+ * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
+ * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
+ * backticks (Markdown strings) can never reach the parser.
+ */
+function mermaidText(text, max) {
+    const flat = clip(oneLine(text), max) || '(none)';
+    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
+}
+/** Our own text (the issue reference): escaped, but `#12` still links. */
+function plainText(text) {
+    return oneLine(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
+const MAX_WITHHELD_STAGES = 5;
+/** One line per stage whose secrets were kept out of its commit, comments or record. */
+function withheldLines(record) {
+    const stages = chronological(record.stages).filter((s) => s.withheld?.length);
+    return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
+        const what = (s.withheld ?? []).map((w) => cellText(w, 200)).join('; ');
+        return [
+            ...(i > 0 ? [''] : []),
+            `**Secrets withheld** (${cellText(s.profile, MAX_PROFILE_LABEL)}, run ${cellText(s.run, 40)}): ${what}. Rotate them if they are real.`
+        ];
+    });
+}
+/** The question, capped, in a fence it cannot close. */
+function fencedQuestion(text) {
+    return fenced(clip(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION));
+}
+/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
+function runKind(s) {
+    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+    const attempt = n(s.attempt);
+    const round = n(s.round);
+    return (`${cellText(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
+        (round ? `, round ${round + 1}` : ''));
+}
+function utcTime(iso) {
+    const t = Date.parse(String(iso));
+    if (Number.isNaN(t))
+        return cellText(iso, 40);
+    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+}
+// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
+const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
+// A commit id, nothing else: it becomes part of the link's path.
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/**
+ * The deliverable linked at its commit, by its file name less the timestamp (which is in the
+ * details) to keep the column narrow; its path where there is no link.
+ */
+function deliverable(s, blobUrl) {
+    const path = s.handoffPath;
+    if (!path)
+        return '';
+    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
+        ? safeUrl(blobUrl(String(s.commit), path))
+        : null;
+    if (!url)
+        return cellText(path);
+    return `[${cellText(path
+        .split('/')
+        .pop()
+        ?.replace(/^[^_]*_/, ''))}](${url})`;
+}
+function status_view_link(text, url) {
+    const safe = safeUrl(url);
+    return safe ? `[${text}](${safe})` : text;
+}
+/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
+function safeUrl(raw) {
+    if (typeof raw !== 'string' || raw.length > 2000)
+        return null;
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        return null;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return null;
+    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/actor.js
+/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
+function isBot(actor, actorType) {
+    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
+}
 
 ;// CONCATENATED MODULE: ./.build/tracker/authorize.js
 // Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
@@ -76302,94 +69554,135 @@ class GitHubPort {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/action/agent-log.js
+;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js
+// The scheduled reconcile for GitHub issues: every open issue in a state that starts an
+// automation is read once (its status comment's record), and what its record says it is owed
+// (stage-owed.ts) is started by the same repository_dispatch the pipeline's own wake-up sends,
+// once per owed step even when two reconciles overlap: a claim is taken before the dispatch.
 
 
-/**
- * Echoes an agent's output into the job log without letting it act on the runner. The runner
- * executes `::set-output`, `::save-state` and friends found at the start of any stdout line,
- * so every line is prefixed (a command must start the line) and the whole echo also sits
- * between `::stop-commands::` and a per-run random token the agent never sees. Each line goes
- * through `redact` first (the runner masks only the exact values it was told of).
- */
-class AgentLogEcho {
-    write;
-    title;
-    redact;
-    token = (0,external_node_crypto_.randomBytes)(16).toString('hex');
-    pending = '';
-    open = false;
-    constructor(write, title, redact) {
-        this.write = write;
-        this.title = title;
-        this.redact = redact;
-    }
-    push(chunk) {
-        this.pending += chunk;
-        const lines = this.pending.split('\n');
-        this.pending = lines.pop() ?? '';
-        for (const line of lines)
-            this.line(line);
-    }
-    close() {
-        if (this.pending)
-            this.line(this.pending);
-        this.pending = '';
-        if (this.open) {
-            this.write(`::${this.token}::\n::endgroup::\n`);
-            this.open = false;
+
+
+
+
+
+
+async function reconcileIssues(o) {
+    const { api, log } = o;
+    const first = api.requestCount;
+    const held = o.dryRun ? [] : await o.claims.held();
+    /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
+    const owed = new Map();
+    const failedIssues = new Set();
+    let started = 0;
+    for (const state of startStates(o.config)) {
+        if (state.includes(',')) {
+            // GitHub's label filter splits its value at commas.
+            log(`"${state}": not looked at: a state label with a comma cannot be listed; rename it`);
+            continue;
+        }
+        for (const found of await api.openIssuesLabelled(state)) {
+            const n = 'problem' in found ? found.number : Number(found.id);
+            if (owed.has(n) || failedIssues.has(n))
+                continue;
+            const before = api.requestCount;
+            const cost = () => `${api.requestCount - before} requests`;
+            if ('problem' in found) {
+                // Nothing of this issue is started until a person makes its state clear.
+                owed.set(n, null);
+                log(`#${n}: not started: ${oneLine(found.problem)}`);
+                continue;
+            }
+            const at = `#${n} ${found.state ?? state}`;
+            try {
+                const record = await o.port.loadRecord(found);
+                const need = owedWake({ config: o.config, state: found.state, record });
+                if ('skip' in need) {
+                    owed.set(n, null);
+                    log(`${at}: nothing to start (${need.skip}); ${cost()}`);
+                    continue;
+                }
+                owed.set(n, need.key);
+                const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
+                if (o.dryRun) {
+                    started++;
+                    log(`${at}: would start ${what} (${need.why})`);
+                    continue;
+                }
+                if (!(await o.claims.take(n, need.key))) {
+                    log(`${at}: another reconcile started ${what}; ${cost()}`);
+                    continue;
+                }
+                await o.port.wake(found, need.wake);
+                started++;
+                log(`${at}: started ${what} (${need.why}); ${cost()}`);
+            }
+            catch (err) {
+                failedIssues.add(n);
+                owed.delete(n);
+                log(`${at}: failed: ${oneLine(messageOf(err))}; ${cost()}`);
+            }
         }
     }
-    line(raw) {
-        if (!this.open) {
-            this.write(`::group::${this.title}\n::stop-commands::${this.token}\n`);
-            this.open = true;
+    // A claim whose issue is now owed something else (or nothing, or is no longer open in a
+    // state that starts a stage) was served: the next need has another key.
+    for (const c of held) {
+        if (failedIssues.has(c.issue) || owed.get(c.issue) === c.key)
+            continue;
+        try {
+            await o.claims.drop(c.issue, c.key);
         }
-        this.write(`│ ${this.redact(sanitizeUntrusted(raw).text)}\n`);
+        catch (err) {
+            log(`#${c.issue}: the claim ${c.key} stays: ${oneLine(messageOf(err))}`);
+        }
     }
+    return {
+        issues: owed.size + failedIssues.size,
+        started,
+        failed: failedIssues.size,
+        requests: api.requestCount - first
+    };
 }
-
-;// CONCATENATED MODULE: ./.build/action/saved-context.js
-
-
-/** The state key under which the main step tells the post step where the stage context is. */
-const CONTEXT_STATE = 'context';
-/**
- * Only a context file of our own user, that no other user can write, in a folder only we can
- * write: with isolation, nothing the agent user could have touched.
- */
-function ownFile(path) {
-    const uid = process.getuid?.();
-    try {
-        const file = (0,external_node_fs_namespaceObject.lstatSync)(path);
-        const dir = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.dirname)(path));
-        return (file.isFile() &&
-            file.uid === uid &&
-            (file.mode & 0o022) === 0 &&
-            dir.isDirectory() &&
-            dir.uid === uid &&
-            (dir.mode & 0o022) === 0);
-    }
-    catch {
-        return false;
-    }
+/** The reconcile for one repository, with the GitHub client, port and claims it needs. */
+function reconcileRepository(o) {
+    const api = new GitHubTracker({
+        ...o.client,
+        owner: o.owner,
+        repo: o.repo,
+        states: knownStates(o.config)
+    });
+    const port = new GitHubPort({
+        api,
+        config: o.config,
+        owner: o.owner,
+        repo: o.repo,
+        serverUrl: o.serverUrl,
+        runId: o.by,
+        runUrl: o.serverUrl,
+        chain: 'dispatch'
+    });
+    const refs = api.refs();
+    const claims = refClaims({
+        refs,
+        tree: async () => o.tree ?? refs.treeOf(await api.branchHead((await api.getRepo()).defaultBranch)),
+        by: o.by,
+        staleAfterMs: o.staleAfterMs ?? stageJobMinutes(o.config).job * 60_000,
+        ...(o.now ? { now: o.now } : {})
+    });
+    return reconcileIssues({ api, port, config: o.config, claims, dryRun: o.dryRun, log: o.log });
 }
-/**
- * Whether the post step may have work to do: the main step saved a context of ours that does
- * not say `done`. A false answer is the one the full check (post-finish.ts) would give too: no
- * context, or one it would not read, or one that is done; it never trusts more than it.
- */
-function unfinishedContext(path) {
-    if (!path || !ownFile(path))
-        return false;
-    let value;
-    try {
-        value = JSON.parse(readFileSync(path, 'utf8'));
-    }
-    catch {
-        return false;
-    }
-    return value?.phase !== 'done';
+/** The summary line both the action and the CLI end with. */
+function summaryLine(s, dryRun) {
+    const started = dryRun ? `${s.started} would start` : `${s.started} stages started`;
+    const failed = s.failed > 0 ? `, ${s.failed} failed` : '';
+    return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`;
+}
+/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
+function startStates(config) {
+    return config.automations
+        .filter((a) => a.enabled)
+        .flatMap((a) => a.states)
+        .filter((s, i, all) => all.findIndex((t) => sameState(t, s)) === i);
 }
 
 ;// CONCATENATED MODULE: ./.build/action/event.js
@@ -76635,6 +69928,7269 @@ async function readRegularFile(objects, commit, path) {
         return null;
     const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
     return blob ? blob.toString('utf8') : null;
+}
+
+;// CONCATENATED MODULE: ./.build/action/reconcile-job.js
+
+
+
+
+
+
+
+
+/**
+ * `mode: reconcile`: no agent and no checkout. WORKFLOW.md comes from the default branch's head
+ * (fetched, as a stage's job fetches it), and every stage the issues' records owe is started by
+ * the pipeline's own repository_dispatch. The job fails when an issue could not be judged.
+ */
+async function runReconcileJob(s) {
+    try {
+        const git = await minimumVersion();
+        if (git.warning)
+            warning(git.warning);
+        const branch = defaultBranchOf(s);
+        const fetched = await fetchHeads({
+            repo: s.workspace,
+            branches: [branch],
+            remoteUrl: `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`,
+            auth: { serverUrl: s.serverUrl, token: s.token }
+        });
+        const head = fetched.heads.get(branch);
+        if (!head)
+            throw new errors_UserError(`the default branch "${branch}" does not exist on ${fetched.remote}`);
+        const { config, warnings } = await loadWorkflowAt(s.workspace, head, s.workflowFile, process.env);
+        for (const w of warnings)
+            warning(`${w.location.file}:${w.location.line}: ${w.message}`);
+        if (config.tracker.kind !== 'github') {
+            throw new errors_UserError(`${s.workflowFile}: tracker.kind is "${config.tracker.kind}"; the action works on GitHub issues, so set it to github`);
+        }
+        // Claim commits carry no files: the head's tree is one GitHub has.
+        const tree = await sharedObjects(s.workspace).resolve(`${head}^{tree}`);
+        const summary = await reconcileRepository({
+            config,
+            client: { token: s.token, apiUrl: s.apiUrl, log: (l) => core_info(l) },
+            owner: s.repository.owner,
+            repo: s.repository.repo,
+            serverUrl: s.serverUrl,
+            by: `${s.runId}/${s.runAttempt}`,
+            ...(tree ? { tree } : {}),
+            dryRun: s.dryRun,
+            log: (l) => core_info(l)
+        });
+        const line = summaryLine(summary, s.dryRun);
+        core_info(line);
+        await summary_summary.addRaw(`${line}\n`).write();
+        if (summary.failed > 0)
+            setFailed(`${line}; the log says what failed`);
+    }
+    finally {
+        await closeSharedObjects();
+    }
+}
+/** A scheduled run's event names no repository; its GITHUB_REF is the default branch. */
+function defaultBranchOf(s) {
+    const event = readEvent(s.eventPath);
+    const repository = event.repository;
+    const named = typeof repository === 'object' && repository !== null
+        ? repository.default_branch
+        : undefined;
+    if (typeof named === 'string' && named)
+        return named;
+    if (s.eventName === 'schedule' && s.ref.startsWith('refs/heads/')) {
+        return s.ref.slice('refs/heads/'.length);
+    }
+    throw new errors_UserError(`the ${s.eventName} event names no default branch; run mode: reconcile on schedule, workflow_dispatch or repository_dispatch`);
+}
+
+;// CONCATENATED MODULE: ./.build/git/committed-file.js
+
+/** A committed regular file within `maxBytes`, as text; null when there is none. */
+async function readCommittedFile(repo, commit, path, maxBytes) {
+    const objects = sharedObjects(repo);
+    const slash = path.lastIndexOf('/');
+    const listing = await objects.listTree(commit, slash < 0 ? '' : path.slice(0, slash));
+    const entry = listing.entries.find((e) => e.name === path.slice(slash + 1));
+    if (!entry || (entry.mode !== '100644' && entry.mode !== '100755'))
+        return null;
+    const size = (await objects.blobSizes([entry.oid])).get(entry.oid);
+    if (size === undefined || size > maxBytes)
+        return null;
+    const blob = (await objects.readBlobs([entry.oid])).get(entry.oid);
+    return blob ? blob.toString('utf8') : null;
+}
+
+;// CONCATENATED MODULE: ./.build/git/file-changes.js
+
+
+/**
+ * The most file contents one signed commit sends. GitHub documents no limit for
+ * `createCommitOnBranch`; the contents travel base64 in one GraphQL request, so the action keeps
+ * that request small and pushes a bigger change the ordinary way.
+ */
+const SIGNED_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * What turns `from` into `to`, as `createCommitOnBranch` takes it; or why it cannot say it.
+ * The mutation writes plain files (mode 100644) only: a symlink, an executable file, or a path
+ * that was either before, cannot be expressed.
+ */
+async function fileChangesOf(repo, from, to, maxBytes = SIGNED_MAX_BYTES) {
+    const diff = await git_git(repo, ['diff-tree', '-r', '-z', '--no-renames', from, to]);
+    const fields = diff.stdout.split('\0');
+    const deletions = [];
+    const added = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+        // `:<old mode> <new mode> <old id> <new id> <status>`, then the path.
+        const [oldMode = '', newMode = '', , id = '', status = ''] = (fields[i] ?? '')
+            .slice(1)
+            .split(' ');
+        const p = fields[i + 1] ?? '';
+        if (status === 'D') {
+            deletions.push({ path: p });
+            continue;
+        }
+        if (newMode === '120000')
+            return { unsupported: `${p} is a symlink` };
+        if (newMode === '100755')
+            return { unsupported: `${p} is executable (mode 100755)` };
+        if (newMode !== '100644')
+            return { unsupported: `${p} has mode ${newMode}` };
+        // Whether GitHub keeps an existing file's mode when the mutation rewrites it is not said.
+        if (oldMode !== '000000' && oldMode !== '100644') {
+            return { unsupported: `${p} changes from mode ${oldMode} to 100644` };
+        }
+        added.push({ path: p, id });
+    }
+    const objects = sharedObjects(repo);
+    const sizes = await objects.blobSizes(added.map((a) => a.id));
+    const bytes = added.reduce((n, a) => n + (sizes.get(a.id) ?? 0), 0);
+    if (bytes > maxBytes) {
+        return { unsupported: `its files hold ${bytes} bytes, more than the ${maxBytes} sent signed` };
+    }
+    const blobs = await objects.readBlobs(added.map((a) => a.id));
+    return {
+        additions: added.map((a) => ({
+            path: a.path,
+            contents: (blobs.get(a.id) ?? Buffer.alloc(0)).toString('base64')
+        })),
+        deletions
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/git/remote-failure.js
+// Whether a failed push or fetch was refused by the remote (its policy: permissions, protected
+// branches, rulesets, hooks), which no retry changes, or failed on the way (GitHub's 5xx, a
+// dropped or stalled connection), which a retry may get past. Judged by git's and GitHub's exact
+// words (git 2.39 with curl over smart HTTP, as on hosted runners); LC_ALL=C keeps them English.
+
+/** The HTTP status in curl's words: `The requested URL returned error: 502`, `RPC failed; HTTP 502`. */
+const HTTP_STATUS = /(?:The requested URL returned error:|RPC failed; HTTP) (\d{3})\b/;
+/** Words of a refusal, whatever the transport said around them. */
+const REFUSED = [
+    /Permission to \S+ denied|Permission denied|access denied/i,
+    /not allowed/,
+    /Write access to repository not granted/,
+    /Authentication failed for/,
+    /\bGH0\d\d\b/,
+    /protected branch/i,
+    /pre-receive hook declined/
+];
+/** A connection that broke, stalled or never came up, and GitHub's own transient failures. */
+const TRANSIENT = [
+    /RPC failed; curl \d+/,
+    /the remote end hung up unexpectedly/,
+    /unexpected disconnect while reading sideband packet/,
+    /Empty reply from server/,
+    /Operation too slow/,
+    /Operation timed out|Connection timed out/,
+    /Connection reset by peer|Recv failure|Send failure/,
+    /Failed to connect to|Could not resolve host/,
+    /transfer closed with outstanding read data remaining|early EOF/,
+    /HTTP\/2 stream \d+ was not closed cleanly/,
+    /^remote: Internal Server Error/m,
+    /^remote: fatal error in commit_refs/m
+];
+/**
+ * A push or fetch that failed before any ref was reported on: refused, transient, or undefined
+ * when git's words are neither (a local problem, reported as it is).
+ */
+function remoteFailure(stderr) {
+    const why = remoteWords(stderr);
+    const status = Number(HTTP_STATUS.exec(stderr)?.[1]);
+    // 408 and 429 are the server asking for another try, like a 5xx.
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+        return { kind: 'refused', why };
+    }
+    if (REFUSED.some((r) => r.test(stderr)))
+        return { kind: 'refused', why };
+    if (status >= 500 || status === 408 || status === 429)
+        return { kind: 'transient', why };
+    if (TRANSIENT.some((r) => r.test(stderr)))
+        return { kind: 'transient', why };
+    return undefined;
+}
+/**
+ * A ref the remote did not update, by the reason git reports for it (porcelain
+ * `[remote rejected] (<reason>)`): GitHub's own failures are transient, any other reason is the
+ * remote's refusal (a hook, a rule, a protected branch), even when a hook's words sound transient.
+ */
+function refRejection(summary, remoteSays) {
+    const why = remoteSays ? `${summary}: ${remoteSays}` : summary;
+    const transient = summary === '[remote rejected] (Internal Server Error)' ||
+        summary === '[remote failure] (remote failed to report status)' ||
+        (summary === '[remote rejected] (failure)' && /fatal error in commit_refs/.test(remoteSays));
+    return { kind: transient ? 'transient' : 'refused', why };
+}
+/**
+ * git's first error (the cause: `error: RPC failed; HTTP 403 …` comes before `fatal: the remote
+ * end hung up unexpectedly`), then what the remote said (`remote:` lines); one line.
+ */
+function remoteWords(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    const remote = lines.filter((l) => l.startsWith('remote: ')).map((l) => l.slice(8).trim());
+    const own = lines.filter((l) => l && !l.startsWith('remote: '));
+    const cause = own.find((l) => /^(error|fatal): /.test(l)) ?? own.at(-1) ?? '';
+    return mask([cause, ...remote].filter(Boolean).join(': '));
+}
+
+;// CONCATENATED MODULE: ./.build/git/push.js
+
+
+
+
+
+
+
+
+
+/** The push cannot be done; the message says why in one line. Never retried by the caller. */
+class PushError extends errors_UserError {
+    kind;
+    attempts;
+    paths;
+    constructor(kind, message, attempts, paths = []) {
+        super(message);
+        this.kind = kind;
+        this.attempts = attempts;
+        this.paths = paths;
+        this.name = 'PushError';
+    }
+}
+/**
+ * Pushes the stage's commit to the branch as a compare-and-swap: the remote must still be where
+ * the stage began (`--force-with-lease` with that exact value; the commit descends from it, so
+ * nothing is ever overwritten). If others pushed meanwhile, the commit is re-created on top of
+ * theirs with `merge-tree` and `commit-tree` (no worktree, no hook) and the push retried, a few
+ * times. A push or fetch that fails on the way (GitHub's 5xx, a dropped or stalled connection)
+ * is retried with backoff; a push that landed although its answer was lost is then found by the
+ * lease, not pushed twice. A branch deleted or rewritten meanwhile, a conflict, a refusal by the
+ * remote's policy, or a remote that stays unavailable ends with a PushError.
+ */
+async function pushWithRetry(o) {
+    const repo = external_node_path_namespaceObject.resolve(o.repo);
+    const remote = o.remote ?? 'origin';
+    const attempts = Math.max(1, o.attempts ?? 4);
+    const retries = Math.max(0, o.retries ?? 5);
+    const backoffMs = o.backoffMs ?? 1000;
+    const net = {
+        repo,
+        remote,
+        branch: o.branch,
+        auth: o.auth,
+        stall: ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${o.stallSeconds ?? 60}`]
+    };
+    await validateBranchName(o.branch);
+    const v = await gitVersion();
+    if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
+        throw new errors_UserError(`git ${v.text} is too old to push stages; install git ${PUSH_GIT_VERSION} or newer`);
+    }
+    const commit = await readCommit(repo, o.sha);
+    if (commit.parents.length !== 1 || commit.parents[0] !== o.baseSha) {
+        throw new Error(`commit ${o.sha} is not a single commit on top of ${o.baseSha}`);
+    }
+    const pause = (n) => (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs * 2 ** (n - 1) * (0.5 + Math.random() / 2));
+    let pushes = 0;
+    let spent = 0;
+    /** Waits out a failure on the way, or gives up when the retries are spent. */
+    const retryLater = async (doing, why) => {
+        if (spent >= retries) {
+            throw new PushError('unavailable', `${remote} is unavailable: gave up ${doing} ${o.branch} after ${retries} ${retries === 1 ? 'retry' : 'retries'}: ${why}`, pushes);
+        }
+        await pause(++spent);
+    };
+    const fetchHead = async () => {
+        for (;;) {
+            const head = await fetchBranch(net);
+            if (typeof head === 'string' || head === null)
+                return head;
+            if (head.kind === 'refused') {
+                throw new PushError('rejected', `${remote} refused the fetch of ${o.branch}: ${head.why}`, pushes);
+            }
+            await retryLater('fetching', head.why);
+        }
+    };
+    let sha = o.sha;
+    let parent = o.baseSha;
+    let expected = o.created ? null : o.baseSha;
+    let signer = o.signer;
+    let notice;
+    /** Whether the mutation can say what `sha` changes; when not, pushing takes over. */
+    const signable = async () => {
+        if (!signer)
+            return false;
+        const changes = await fileChangesOf(repo, parent, sha);
+        if (!('unsupported' in changes))
+            return true;
+        notice = `sign-commits: the stage's commit was pushed unsigned, because ${changes.unsupported}, which createCommitOnBranch cannot express`;
+        signer = undefined;
+        return false;
+    };
+    /** GitHub's commit, fetched; the local branch then names it. */
+    const adoptSigned = async (oid, ours, sent) => {
+        const head = await fetchHead();
+        const objects = sharedObjects(repo);
+        const [theirs, wanted] = [
+            await objects.resolve(`${oid}^{tree}`),
+            await objects.resolve(`${ours}^{tree}`)
+        ];
+        if (head === null || !theirs) {
+            throw new PushError('rewritten', `${o.branch} no longer holds the commit GitHub created (${oid}) on ${remote}`, sent);
+        }
+        if (theirs !== wanted) {
+            throw new Error(`GitHub's commit ${oid} on ${o.branch} does not hold the stage's tree ${wanted ?? ''}`);
+        }
+        await resetBranchTo(repo, o.branch, oid);
+        return { sha: oid, attempts: sent, rebased: ours !== o.sha, signed: true };
+    };
+    // Decided before anything is sent.
+    await signable();
+    for (let attempt = 1;;) {
+        let verdict;
+        let made;
+        if (signer && expected === null) {
+            // createCommitOnBranch needs the branch: it is made at the stage's base, a commit the
+            // remote has, with the same lease (nothing may be there yet).
+            verdict = await pushOnce(net, parent, null);
+            pushes++;
+            if (verdict.kind === 'ok') {
+                expected = parent;
+                continue;
+            }
+        }
+        else if (signer && expected !== null && (await signable())) {
+            const changes = await fileChangesOf(repo, parent, sha);
+            if ('unsupported' in changes)
+                throw new Error(changes.unsupported);
+            const text = commit.message.toString('utf8');
+            const nl = text.indexOf('\n');
+            const answer = await signer.createCommit({
+                branch: o.branch,
+                expectedHeadOid: expected,
+                headline: nl < 0 ? text : text.slice(0, nl),
+                body: nl < 0
+                    ? ''
+                    : text
+                        .slice(nl + 1)
+                        .replace(/^\n+/, '')
+                        .trimEnd(),
+                fileChanges: changes
+            });
+            pushes++;
+            if (answer.kind === 'ok')
+                made = answer.oid;
+            verdict = answer.kind === 'ok' ? { kind: 'ok' } : answer;
+        }
+        else {
+            verdict = await pushOnce(net, sha, expected);
+            pushes++;
+        }
+        if (made)
+            return adoptSigned(made, sha, pushes);
+        if (verdict.kind === 'ok') {
+            if (sha !== o.sha)
+                await resetBranchTo(repo, o.branch, sha);
+            return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
+        }
+        if (verdict.kind === 'refused') {
+            throw new PushError('rejected', `${remote} refused the push to ${o.branch}: ${verdict.why}`, pushes);
+        }
+        if (verdict.kind === 'transient') {
+            // Sent again as it was: if it landed, the lease now fails and the fetch below finds it.
+            await retryLater('pushing', verdict.why);
+            continue;
+        }
+        await pause(attempt);
+        const head = await fetchHead();
+        if (head === null && expected !== null) {
+            throw new PushError('deleted', `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`, pushes);
+        }
+        if (head !== null && (await isAncestor(repo, sha, head))) {
+            if (sha !== o.sha)
+                await resetBranchTo(repo, o.branch, sha);
+            return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
+        }
+        // A commit GitHub made from an earlier send whose answer was lost: our change on our parent.
+        if (signer &&
+            head !== null &&
+            expected !== null &&
+            (await sameChange(repo, head, expected, sha))) {
+            return adoptSigned(head, sha, pushes);
+        }
+        if (head !== null && !(await isAncestor(repo, parent, head))) {
+            throw new PushError('rewritten', `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`, pushes);
+        }
+        if (attempt >= attempts) {
+            throw new PushError('exhausted', `${o.branch} kept moving on ${remote}; gave up after ${pushes} push attempt${pushes === 1 ? '' : 's'}`, pushes);
+        }
+        attempt++;
+        if (head !== null) {
+            sha = await replayOnto(repo, commit, sha, head, pushes, o.branch);
+            parent = head;
+            expected = head;
+        }
+    }
+}
+/** The remote moved under us (worth a fetch and retry), as opposed to a refusal. */
+const MOVED = /^\[rejected\] \((stale info|fetch first|non-fast-forward)\)/;
+const RACED = /cannot lock ref|failed to update ref|failed to lock|incorrect old value/;
+/** A refusal the token's permissions explain. */
+const NO_PERMISSION = /Permission to \S+ denied|Write access to repository not granted|\b403\b/;
+async function pushOnce(net, sha, expected) {
+    const ref = `refs/heads/${net.branch}`;
+    const args = [
+        'push',
+        '--porcelain',
+        '--no-verify',
+        '--recurse-submodules=no',
+        `--force-with-lease=${ref}:${expected ?? ''}`,
+        net.remote,
+        `${sha}:${ref}`
+    ];
+    const r = await git_git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [1, 128] });
+    const status = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`));
+    if (!status) {
+        const failure = remoteFailure(r.stderr);
+        if (!failure)
+            throw gitFailure(net.repo, args, r.code, r.stderr);
+        if (failure.kind === 'refused' && NO_PERMISSION.test(r.stderr)) {
+            return {
+                ...failure,
+                why: `${failure.why}; the token needs write access to the repository (\`permissions: contents: write\`)`
+            };
+        }
+        return failure;
+    }
+    const [flag, , summary = ''] = status.split('\t');
+    if (flag !== '!')
+        return { kind: 'ok' };
+    if (MOVED.test(summary) || (summary.startsWith('[remote rejected]') && RACED.test(summary))) {
+        return { kind: 'moved' };
+    }
+    const remoteSays = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('remote: '))
+        .map((l) => l.slice(8).trim())
+        .filter(Boolean)
+        .join(' ')
+        .slice(0, 400);
+    return refRejection(summary, remoteSays);
+}
+/**
+ * The branch's head on the remote, fetched; null when the remote has no such branch; how the
+ * remote failed otherwise.
+ */
+async function fetchBranch(net) {
+    const tracking = `refs/remotes/${net.remote}/${net.branch}`;
+    const args = [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        net.remote,
+        `+refs/heads/${net.branch}:${tracking}`
+    ];
+    const r = await git_git(net.repo, [...net.stall, ...args], { auth: net.auth, okCodes: [128] });
+    if (r.code === 128) {
+        if (/couldn't find remote ref/i.test(r.stderr))
+            return null;
+        const failure = remoteFailure(r.stderr);
+        if (failure)
+            return failure;
+        throw gitFailure(net.repo, args, r.code, r.stderr);
+    }
+    const head = await sharedObjects(net.repo).resolve(`${tracking}^{commit}`);
+    if (!head)
+        throw new Error(`fetching ${net.branch} left no ${tracking}`);
+    return head;
+}
+/** `head` makes exactly the change `sha` makes, on `parent`. */
+async function sameChange(repo, head, parent, sha) {
+    const objects = sharedObjects(repo);
+    const info = await readCommit(repo, head);
+    return (info.parents.length === 1 &&
+        info.parents[0] === parent &&
+        (await objects.resolve(`${head}^{tree}`)) === (await objects.resolve(`${sha}^{tree}`)));
+}
+async function isAncestor(repo, a, b) {
+    const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1] });
+    return r.code === 0;
+}
+/**
+ * Our change again, on top of `head`. The merge base is our parent: it is an ancestor of
+ * `head` (checked) and the only parent of our commit, so merge-tree finds it unaided.
+ */
+async function replayOnto(repo, commit, sha, head, attempt, branch) {
+    const merge = await git_git(repo, ['merge-tree', '--write-tree', '--no-messages', '--name-only', '-z', head, sha], { okCodes: [1] });
+    const [tree = '', ...rest] = merge.stdout.split('\0');
+    if (merge.code === 1) {
+        const paths = [...new Set(rest.filter(Boolean))].sort();
+        throw new PushError('conflict', `the branch ${branch} moved and conflicts with this stage's commit in ${paths.join(', ')}`, attempt, paths);
+    }
+    const r = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree.trim(), '-p', head, '-F', '-'], {
+        env: {
+            GIT_AUTHOR_NAME: commit.author.name,
+            GIT_AUTHOR_EMAIL: commit.author.email,
+            GIT_AUTHOR_DATE: commit.author.date,
+            GIT_COMMITTER_NAME: commit.committer.name,
+            GIT_COMMITTER_EMAIL: commit.committer.email
+        },
+        input: commit.message
+    });
+    return r.stdout.trim();
+}
+async function readCommit(repo, sha) {
+    const raw = await sharedObjects(repo).readObject(sha, 'commit');
+    const split = raw.indexOf('\n\n');
+    const headers = raw
+        .subarray(0, split < 0 ? raw.length : split)
+        .toString('utf8')
+        .split('\n');
+    const ident = (key) => {
+        const line = headers.find((h) => h.startsWith(`${key} `)) ?? '';
+        const m = /^\S+ (.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(line);
+        if (!m)
+            throw new Error(`commit ${sha} has no readable ${key}`);
+        const [, name = '', email = '', seconds = ''] = m;
+        return { name, email, date: `@${seconds}` };
+    };
+    return {
+        parents: headers.filter((h) => h.startsWith('parent ')).map((h) => h.slice(7)),
+        author: ident('author'),
+        committer: ident('committer'),
+        message: split < 0 ? Buffer.alloc(0) : raw.subarray(split + 2)
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/git/trailers.js
+
+
+
+
+/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
+const TRAILER_KEYS = {
+    profile: 'Itervox-Profile',
+    run: 'Itervox-Run',
+    outcome: 'Itervox-Outcome',
+    issue: 'Itervox-Issue',
+    state: 'Itervox-State',
+    stage: 'Itervox-Stage',
+    handoff: 'Itervox-Handoff',
+    reason: 'Itervox-Reason'
+};
+const trailers_count = schemas_int().min(0);
+/** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
+const stageKeySchema = object({
+    issue: schemas_string(),
+    state: schemas_string(),
+    entry: trailers_count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: trailers_count,
+    round: trailers_count,
+    /** Runs of this same step before (a stage resumed by a reply runs again). */
+    resume: trailers_count
+});
+function stageTrailers(t) {
+    const out = [
+        [TRAILER_KEYS.profile, t.profile],
+        [TRAILER_KEYS.run, t.run],
+        [TRAILER_KEYS.outcome, t.outcome]
+    ];
+    if (t.key) {
+        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
+    }
+    if (t.handoff)
+        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
+    const reason = t.reason ? flat(t.reason, 300) : '';
+    if (reason)
+        out.push([TRAILER_KEYS.reason, reason]);
+    return out;
+}
+// Trailer values are one line; a state name is data and may hold anything.
+function flat(v, max) {
+    return v
+        .replace(/[\s\0]+/g, ' ')
+        .trim()
+        .slice(0, max);
+}
+function stateValue(state) {
+    return flat(state, 200) || '-';
+}
+function stageValue(k) {
+    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
+}
+/** The message, a blank line, then one `Key: value` line per trailer. */
+function formatMessage(message, trailers) {
+    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
+    if (trailers.length === 0)
+        return `${body}\n`;
+    const lines = trailers.map(([key, value]) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
+            throw new Error(`bad trailer key: ${key}`);
+        if (/[\r\n\0]/.test(value) || !value.trim())
+            throw new Error(`bad trailer value for ${key}`);
+        return `${key}: ${value.trim()}`;
+    });
+    return `${body}\n\n${lines.join('\n')}\n`;
+}
+/**
+ * The commit at or below `head` that a run of this exact stage made, so a stage whose push
+ * landed is never run again (a job killed after its push, a record that could not be written).
+ * Looks at the newest `maxCount` commits.
+ */
+async function findLandedStage(repo, head, key, maxCount = 200) {
+    if (!/^[0-9a-f]{40,64}$/.test(head))
+        await validateBranchName(head);
+    const r = await git_git(repo, [
+        'log',
+        `--max-count=${maxCount}`,
+        '--format=%H%x1f%(trailers:only,unfold)%x1e',
+        head,
+        '--'
+    ]);
+    const want = (k) => k.toLowerCase();
+    for (const entry of r.stdout.split('\x1e')) {
+        const [sha, block = ''] = entry.trim().split('\x1f');
+        if (!sha)
+            continue;
+        const trailers = new Map();
+        for (const line of block.split('\n')) {
+            const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
+            if (m?.[1] && m[2] !== undefined)
+                trailers.set(m[1].toLowerCase(), m[2].trim());
+        }
+        const get = (k) => trailers.get(want(k));
+        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
+            get(TRAILER_KEYS.profile) === key.profile &&
+            get(TRAILER_KEYS.stage) === stageValue(key) &&
+            get(TRAILER_KEYS.state) === stateValue(key.state)) {
+            return {
+                sha,
+                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
+                run: get(TRAILER_KEYS.run) ?? '',
+                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
+                reason: get(TRAILER_KEYS.reason) ?? ''
+            };
+        }
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./.build/git/remote-workspace.js
+
+
+
+
+
+
+
+/**
+ * The action's git side: the issue branch fetched from `origin` (or made from the base
+ * branch), and a stage's commit pushed back, or to a rescue branch when the issue branch
+ * refuses it, so no agent's work is lost to a refused push.
+ */
+class RemoteWorkspace {
+    o;
+    constructor(o) {
+        this.o = o;
+    }
+    async prepare(branch) {
+        const prepared = await prepareIssueBranch({
+            repo: this.o.repo,
+            branch,
+            base: this.o.baseBranch,
+            ...(this.o.auth ? { auth: this.o.auth } : {}),
+            ...(this.o.fetched ? { fetched: this.o.fetched } : {})
+        });
+        return { ...prepared, repo: this.o.repo, baseBranch: this.o.baseBranch };
+    }
+    findLanded(prepared, key) {
+        return findLandedStage(this.o.repo, prepared.baseSha, key);
+    }
+    async publish(prepared, commit, rescueRef) {
+        const push = (branch, created, signer) => pushWithRetry({
+            repo: this.o.repo,
+            branch,
+            sha: commit,
+            baseSha: prepared.baseSha,
+            created,
+            ...(this.o.remote ? { remote: this.o.remote } : {}),
+            ...(this.o.auth ? { auth: this.o.auth } : {}),
+            ...(signer ? { signer } : {})
+        });
+        let refusal;
+        try {
+            const pushed = await push(prepared.branch, prepared.created, this.o.signer);
+            return { commit: pushed.sha, ...(pushed.notice ? { notice: pushed.notice } : {}) };
+        }
+        catch (err) {
+            refusal = messageOf(err);
+        }
+        try {
+            await push(rescueRef, true);
+            return { commit, rescuedTo: rescueRef, refusal };
+        }
+        catch (err) {
+            return { failed: `${refusal}; the rescue branch ${rescueRef} failed too: ${messageOf(err)}` };
+        }
+    }
+    async readCommitted(commit, path, maxBytes) {
+        const has = await sharedObjects(this.o.repo)
+            .resolve(`${commit}^{commit}`)
+            .catch(() => null);
+        // A re-run finishing an earlier run's comments may not have that commit yet.
+        if (!has && /^[0-9a-f]{40,64}$/.test(commit)) {
+            await git_git(this.o.repo, ['fetch', '--no-tags', '--depth=1', this.o.remote ?? 'origin', commit], { ...(this.o.auth ? { auth: this.o.auth } : {}), okCodes: [1, 128] });
+        }
+        return readCommittedFile(this.o.repo, commit, path, maxBytes).catch(() => null);
+    }
+    around(_prepared, stage) {
+        return stage();
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/effects.js
+
+
+/**
+ * The decision as data: the tracker effects that carry it out, in order. Each is idempotent,
+ * so whoever finds them owed (a re-run, the next stage's job) can carry them out again.
+ */
+function effectsOf(o) {
+    const key = (what) => `itervox:${what}:${o.entry}:${o.run.replace(/[^A-Za-z0-9._]/g, '.')}`;
+    const out = [];
+    if (o.requests && o.deliverable) {
+        const at = { commit: o.deliverable.commit, path: o.deliverable.path, profile: o.profile };
+        if (o.requests.comment)
+            out.push({ kind: 'agent-comment', key: key('agent'), ...at });
+        if (o.requests.commentPr && o.pullRequest) {
+            out.push({
+                kind: 'agent-comment',
+                key: key('agent-pr'),
+                ...at,
+                pullRequest: o.pullRequest.number
+            });
+        }
+    }
+    if (o.replied)
+        out.push({ kind: 'flag', flag: 'needs-input', on: false });
+    const next = o.next;
+    if (next.kind !== 'escalate')
+        out.push({ kind: 'flag', flag: 'needs-attention', on: false });
+    switch (next.kind) {
+        case 'move':
+            out.push({ kind: 'move', from: o.state, to: next.to });
+            if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
+                out.push({
+                    kind: 'ready',
+                    state: next.to,
+                    pullRequest: o.pullRequest.number,
+                    ...(o.pullRequest.node ? { node: o.pullRequest.node } : {})
+                });
+            }
+            // With chain: label the move's own label event starts the next stage.
+            if (o.wakes === 'dispatch' && o.startsStage(next.to)) {
+                out.push({ kind: 'wake', state: next.to, entry: o.entry });
+            }
+            break;
+        case 'review':
+        case 'rework':
+        case 'retry':
+            // Same-state steps change no label, so they are always woken where anything is.
+            if (o.wakes !== 'none') {
+                out.push({
+                    kind: 'wake',
+                    state: o.state,
+                    entry: o.entry,
+                    ...(o.step ? { step: o.step } : {})
+                });
+            }
+            break;
+        case 'escalate':
+            if (next.to)
+                out.push({ kind: 'move', from: o.state, to: next.to });
+            else
+                out.push({ kind: 'flag', flag: 'needs-attention', on: true });
+            out.push({
+                kind: 'comment',
+                key: key('stopped'),
+                body: `**The itervox pipeline stopped.** ${cellText(next.why, 2000)}.\n\n${o.runLine}`
+            });
+            break;
+        case 'wait':
+            out.push({ kind: 'flag', flag: 'needs-input', on: true });
+            out.push({
+                kind: 'comment',
+                key: key('question'),
+                body: `**The ${cellText(o.profile, 60)} agent needs input.** ${o.replyHint}\n\n${fenced(clip(next.question, 4000), '~')}\n\n${o.runLine}`
+            });
+            break;
+        case 'stop':
+            break;
+    }
+    return out;
+}
+/** The decision in words, for logs, the summary, the status and the CLI's progress line. */
+function effects_describe(next) {
+    switch (next.kind) {
+        case 'move':
+            return `moved to "${next.to}" (${next.why})`;
+        case 'review':
+            return `review by ${next.reviewer} next`;
+        case 'rework':
+            return `back to ${next.profile} with the review's findings (round ${next.round})`;
+        case 'retry':
+            return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''})`;
+        case 'escalate':
+            return `escalated${next.to ? ` to "${next.to}"` : ''}: ${next.why}`;
+        case 'wait':
+            return 'waiting for an answer';
+        case 'stop':
+            return `stopped: ${next.why}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/naming.js
+/** Where handoff deliverables live, relative to the repository root (forward slashes always). */
+const HANDOFF_DIR = '.itervox/handoff';
+const PARTIAL_SUFFIX = '.partial.md';
+const PROFILE_RE = /^[A-Za-z0-9._-]+$/;
+// Profile names end up in file names; together with the 24-byte timestamp and `.partial.md`
+// this keeps every handoff name well under the 255-byte limit of common file systems.
+const MAX_PROFILE_LENGTH = 100;
+const RUN_TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z$/;
+// Older tools wrote whole seconds; some wrote other fraction lengths.
+const NAME_TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})(?:\.(\d{1,9}))?Z_/;
+/** The run timestamp itervox uses: UTC `YYYY-MM-DDTHH-MM-SS.mmmZ`, with no colon anywhere. */
+function runTimestamp(date) {
+    const iso = date.toISOString();
+    if (!/^\d{4}-/.test(iso))
+        throw new Error(`runTimestamp: year out of range in ${iso}`);
+    return iso.replace(/:/g, '-');
+}
+/** True for a timestamp of exactly the form `runTimestamp` makes. */
+function isRunTimestamp(ts) {
+    return RUN_TIMESTAMP_RE.test(ts);
+}
+/** True for a profile name that is safe to put in a file name: `[A-Za-z0-9._-]+`. */
+function isValidProfileName(name) {
+    return name.length <= MAX_PROFILE_LENGTH && PROFILE_RE.test(name);
+}
+/** The run's deliverable path, `.itervox/handoff/<ts>_<profile>.md`. */
+function handoffPath(ts, profile) {
+    if (!isRunTimestamp(ts))
+        throw new Error(`handoffPath: bad run timestamp ${JSON.stringify(ts)}`);
+    if (!isValidProfileName(profile)) {
+        throw new Error(`handoffPath: bad profile name ${JSON.stringify(profile)}`);
+    }
+    return `${HANDOFF_DIR}/${ts}_${profile}.md`;
+}
+/** `…/<ts>_<profile>.md` → `…/<ts>_<profile>.partial.md`; a partial path is returned as is. */
+function partialPathOf(path) {
+    if (path.endsWith(PARTIAL_SUFFIX))
+        return path;
+    if (!path.endsWith('.md'))
+        throw new Error(`partialPathOf: not a .md path: ${path}`);
+    return path.slice(0, -'.md'.length) + PARTIAL_SUFFIX;
+}
+function isPartialName(name) {
+    return name.endsWith(PARTIAL_SUFFIX);
+}
+/** The last path component (paths here always use forward slashes). */
+function baseName(path) {
+    return path.slice(path.lastIndexOf('/') + 1);
+}
+/**
+ * Splits a run's file name `<ts>_<profile>.md` (not a partial) into its parts, or returns null.
+ * The timestamp has a fixed shape, so a profile that itself contains `_` splits correctly.
+ */
+function parseRunFileName(name) {
+    const m = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)_(.+)\.md$/.exec(name);
+    const [, timestamp = '', profile = ''] = m ?? [];
+    if (!m || isPartialName(name) || !isValidProfileName(profile))
+        return null;
+    return { timestamp, profile };
+}
+/**
+ * The sort key of a handoff file name. Timestamped names compare by their instant, a missing
+ * fraction counting as zero (`…45Z` is `…45.000Z`, so it sorts before `…45.123Z`); other names
+ * (`notes.md`) use the raw name, as itervox's plain byte sort would.
+ */
+function handoffSortKey(name) {
+    const m = NAME_TIMESTAMP_RE.exec(name);
+    if (!m)
+        return name;
+    return `${m[1]}.${(m[2] ?? '').padEnd(9, '0')}Z`;
+}
+/** Chronological order of handoff file names; ties are broken by the raw name. */
+function compareHandoffNames(a, b) {
+    return compareCodePoints(handoffSortKey(a), handoffSortKey(b)) || compareCodePoints(a, b);
+}
+/** Code-point order, which is UTF-8 byte order (JS `<` compares UTF-16 units instead). */
+function compareCodePoints(a, b) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        const x = a.codePointAt(i);
+        const y = b.codePointAt(i);
+        if (x !== y)
+            return x < y ? -1 : 1;
+        if (x > 0xffff)
+            i++;
+    }
+    return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/forged-lines.js
+// Untrusted Markdown (a prior handoff, an issue's text) is shown inside a prompt whose own
+// structure is Markdown: the `## Prior Agent Handoffs` block with its `### <file>` headers and
+// truncation markers, `## Run Context` with its run.* bullets, and the pipeline's sections
+// (`## Requests to the pipeline`, `## Review`, `## Reply from @…`, ...). A line of untrusted
+// text that reads as one of those could make a model believe a forged file, run path or reply.
+// Such lines get a backslash: Markdown then shows them as plain text, and they no longer look
+// like what the prompt writes. Ordinary headings (`## Findings`) are left alone.
+//
+// A title is compared by what a reader sees, not by its bytes: HTML entities decoded,
+// compatibility forms and accents folded, Cyrillic and Greek look-alikes mapped to Latin,
+// and everything but letters and digits dropped, so `## **Rün&#32;Соntext**` is `runcontext`.
+// It is a heading whatever makes it one: `#`s after indentation, blockquote or list markers,
+// a setext underline, an HTML `<h1>`-`<h6>` or `<summary>`, or a line that is all emphasis.
+/** The comparison key of a title: its letters and digits as a reader sees them. */
+function titleKey(title) {
+    return letters(visible(title));
+}
+function letters(seen) {
+    return seen.replace(/[^\p{L}\p{N}]+/gu, '');
+}
+const NAMED = {
+    nbsp: ' ',
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    num: '#',
+    period: '.',
+    lowbar: '_',
+    ast: '*',
+    colon: ':',
+    lsqb: '[',
+    rsqb: ']',
+    grave: '`',
+    tab: ' ',
+    newline: ' '
+};
+// Cyrillic, Greek and other letters that look like Latin ones, lower case (titles are folded
+// to lower case first, so upper-case look-alikes are listed by their lower-case forms).
+const LOOKALIKES = {
+    а: 'a',
+    в: 'b',
+    с: 'c',
+    ԁ: 'd',
+    е: 'e',
+    ё: 'e',
+    һ: 'h',
+    н: 'h',
+    і: 'i',
+    ї: 'i',
+    ј: 'j',
+    к: 'k',
+    м: 'm',
+    п: 'n',
+    о: 'o',
+    р: 'p',
+    ԛ: 'q',
+    г: 'r',
+    ѕ: 's',
+    т: 't',
+    у: 'y',
+    ԝ: 'w',
+    х: 'x',
+    ь: 'b',
+    α: 'a',
+    β: 'b',
+    ε: 'e',
+    ζ: 'z',
+    η: 'n',
+    ι: 'i',
+    κ: 'k',
+    μ: 'u',
+    ν: 'v',
+    ο: 'o',
+    ρ: 'p',
+    τ: 't',
+    υ: 'u',
+    χ: 'x',
+    ω: 'w',
+    ɑ: 'a',
+    ɡ: 'g',
+    ı: 'i',
+    ȷ: 'j',
+    ʀ: 'r',
+    օ: 'o',
+    ս: 'u',
+    հ: 'h',
+    ո: 'n'
+};
+/** The text as a reader sees it: entities decoded, tags gone, look-alikes mapped, lower case. */
+function visible(text) {
+    if (/^[\t\x20-\x25\x27-\x3b\x3d\x3f-\x7e]*$/.test(text))
+        return text.toLowerCase();
+    const decoded = text.replace(/&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi, (m, dec, hex, name) => {
+        if (name !== undefined)
+            return NAMED[name.toLowerCase()] ?? m;
+        const cp = dec !== undefined ? Number(dec) : parseInt(hex, 16);
+        return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+    });
+    return decoded
+        .replace(/<\/?[a-z][^<>]*>/gi, '')
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/[^\x00-\x7f]/g, (c) => LOOKALIKES[c] ?? c);
+}
+/** Titles the prompt writes that are distinctive wherever they appear in a heading. */
+const PHRASES = [
+    'prior agent handoffs', // src/handoff/layout.ts
+    'run context', // src/handoff/layout.ts
+    'requests to the pipeline', // src/pipeline/requests.ts
+    'your previous deliverable was refused', // src/pipeline/sections.ts
+    'reply from', // src/pipeline/sections.ts: `## Reply from @<login>`
+    'review findings' // src/pipeline/sections.ts
+].map(titleKey);
+/** A title the prompt writes that starts many ordinary headings: only the whole title counts. */
+const EXACT = ['review'].map(titleKey); // src/pipeline/sections.ts
+const FILE_TITLE = /^\S*\.md(?![a-z0-9])/;
+// Where a value may merely sit in a heading: the prompt's `### <file>` names a file alone, so
+// a path or URL (the local tracker's issue.url, `.itervox/issues/DEMO-1.md`) is not one.
+const FILE_NAME = /^[^\s/]*\.md(?![a-z0-9])/;
+const forged_lines_MARKER = /^[_*]*\[[^\]\n]*\btruncated\b/;
+const RUN_LINE = /^[`*_]*run\.(?:timestamp|handoff_path)\b/;
+// Blockquote and list markers in front of a line's content.
+const CONTAINERS = /^(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*/;
+const ATX = /^#+[ \t]*(.*)$/;
+const UNDERLINE = /^[ \t]*(?:=+|-+)[ \t]*$/;
+const EMPHASIS_START = /^(?:[*_]{1,3}|<(?:b|strong|em|i)>)/i;
+// An HTML heading or summary tag not already escaped, and the text after it on the line.
+const HTML_HEADING = /(?<!\\)<(?:h[1-6]|summary)(?:[ \t][^>]*)?>/gi;
+/** True for a line that imitates a line of the handoff block, the Run Context or a section. */
+function isForgedLine(line, opts = {}) {
+    return neutralizeForgedLines(line, opts).count > 0;
+}
+/** Escapes every forged line; returns the text and how many lines were escaped. */
+function neutralizeForgedLines(text, opts = {}) {
+    const titles = { extra: (opts.titles ?? []).map(titleKey).filter((k) => k.length > 0) };
+    const lines = text.split('\n');
+    const escape = new Set();
+    const tags = new Map();
+    let paragraph = [];
+    // A heading tag that ended its line: its title is on the next non-blank line.
+    let openTag = null;
+    const filled = lines.flatMap((l, i) => (l.replace(CONTAINERS, '').trim() === '' ? [] : [i]));
+    const edges = opts.value === true ? new Set([filled[0], filled.at(-1)]) : new Set();
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const inner = line.replace(CONTAINERS, '');
+        if (inner.trim() === '') {
+            paragraph = [];
+            continue;
+        }
+        if (openTag) {
+            if (isForgedTitle(inner, titles))
+                addTag(tags, openTag.line, openTag.at);
+            openTag = null;
+        }
+        for (const m of line.matchAll(HTML_HEADING)) {
+            const after = line.slice(m.index + m[0].length);
+            const title = after.replace(/<\/.*$/, '');
+            if (title.trim() === '')
+                openTag = { line: i, at: m.index };
+            else if (isForgedTitle(title, titles))
+                addTag(tags, i, m.index);
+        }
+        const next = lines[i + 1];
+        // A setext heading's title is its whole paragraph (its last line alone is checked too, in
+        // case a model reads it so); an escaped underline is paragraph text.
+        paragraph.push(inner);
+        if (next !== undefined && UNDERLINE.test(next.replace(/^(?:[ \t]*>)*/, ''))) {
+            if (isForgedTitle(paragraph.join(' '), titles) || isForgedTitle(inner, titles)) {
+                escape.add(i + 1);
+            }
+            else
+                paragraph = [];
+        }
+        if (escaped(line))
+            continue;
+        const edge = edges.has(i);
+        const atx = ATX.exec(inner);
+        const forged = atx
+            ? isForgedTitle(atx[1], titles)
+            : EMPHASIS_START.test(inner)
+                ? isForgedTitle(inner, titles)
+                : edge
+                    ? isForgedTitle(inner, titles, false)
+                    : isBareForgery(inner, titles);
+        if (forged)
+            escape.add(i);
+    }
+    let count = 0;
+    const out = lines.map((line, i) => {
+        let result = line;
+        const at = tags.get(i);
+        if (at) {
+            count++;
+            for (const index of [...at].sort((a, b) => b - a)) {
+                result = `${result.slice(0, index)}\\${result.slice(index)}`;
+            }
+        }
+        if (escape.has(i) && !escaped(result)) {
+            if (!at)
+                count++;
+            const indent = /^[ \t]*/.exec(result)?.[0] ?? '';
+            result = `${indent}\\${result.slice(indent.length)}`;
+        }
+        return result;
+    });
+    return count === 0 ? { text, count } : { text: out.join('\n'), count };
+}
+function addTag(tags, line, at) {
+    const list = tags.get(line) ?? [];
+    if (!list.includes(at))
+        list.push(at);
+    tags.set(line, list);
+}
+// A line whose content starts with a backslash shows as text already (ours or the author's).
+const escaped = (line) => /^[ \t]*\\/.test(line);
+/**
+ * A heading's title that reads as one the prompt uses. The templates' titles count as a prefix
+ * in a heading, but only whole where the text may merely sit in one (a value's edge lines).
+ */
+function isForgedTitle(title, titles, heading = true) {
+    const seen = visible(title);
+    const key = letters(seen);
+    if (PHRASES.some((p) => key.includes(p)) || EXACT.includes(key))
+        return true;
+    if (titles.extra.some((t) => (heading ? key.startsWith(t) : key === t)))
+        return true;
+    const bare = seen.replace(/^[\s*_`~[\]()]+/, '');
+    const file = heading ? FILE_TITLE : FILE_NAME;
+    return file.test(bare) || forged_lines_MARKER.test(seen.trimStart()) || RUN_LINE.test(bare);
+}
+/** A line that is not a heading but is, whole, one of the prompt's titles, a marker or a run line. */
+function isBareForgery(line, titles) {
+    // No title, however spelled, is this long: such a line is only checked for how it starts.
+    const seen = visible(line.length > 400 ? line.slice(0, 400) : line);
+    if (line.length > 400)
+        return forged_lines_MARKER.test(seen.trimStart()) || RUN_LINE.test(seen.trimStart());
+    const key = letters(seen);
+    if (PHRASES.includes(key) || EXACT.includes(key) || titles.extra.includes(key))
+        return true;
+    return forged_lines_MARKER.test(seen.trimStart()) || RUN_LINE.test(seen.trimStart());
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/utf8.js
+const decoder = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Decodes bytes that must be UTF-8. A UTF-8 byte-order mark is dropped; anything else that is
+ * not UTF-8 (UTF-16 with its BOM, stray bytes) is refused with a one-line reason, never
+ * turned into U+FFFD.
+ */
+function decodeUtf8(bytes) {
+    if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
+        return { ok: false, problem: 'is UTF-16 (byte-order mark FF FE), not UTF-8' };
+    }
+    if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+        return { ok: false, problem: 'is UTF-16 (byte-order mark FE FF), not UTF-8' };
+    }
+    try {
+        return { ok: true, text: decoder.decode(bytes) };
+    }
+    catch {
+        const at = firstInvalidUtf8(bytes);
+        const bad = bytes[at];
+        if (bad === undefined)
+            return { ok: false, problem: 'is not valid UTF-8' };
+        const byte = bad.toString(16).toUpperCase().padStart(2, '0');
+        return { ok: false, problem: `is not valid UTF-8 (byte 0x${byte} at offset ${at})` };
+    }
+}
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    for (let x = b[0]; x !== undefined; x = b[i]) {
+        if (x < 0x80) {
+            i++;
+            continue;
+        }
+        let need;
+        let min;
+        let max = 0xbf;
+        if (x >= 0xc2 && x <= 0xdf)
+            need = 1;
+        else if (x >= 0xe0 && x <= 0xef)
+            need = 2;
+        else if (x >= 0xf0 && x <= 0xf4)
+            need = 3;
+        else
+            return i;
+        // The second byte's range rules out overlong forms, surrogates and code points > U+10FFFF.
+        if (x === 0xe0)
+            min = 0xa0;
+        else if (x === 0xf0)
+            min = 0x90;
+        else
+            min = 0x80;
+        if (x === 0xed)
+            max = 0x9f;
+        else if (x === 0xf4)
+            max = 0x8f;
+        const second = b[i + 1];
+        if (second === undefined || second < min || second > max)
+            return i;
+        for (let k = 2; k <= need; k++) {
+            const next = b[i + k];
+            if (next === undefined || (next & 0xc0) !== 0x80)
+                return i;
+        }
+        i += need + 1;
+    }
+    return -1;
+}
+function utf8_utf8Length(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+/** The longest prefix of `text` that is at most `maxBytes` UTF-8 bytes, cut between code points. */
+function cutUtf8(text, maxBytes) {
+    if (maxBytes <= 0)
+        return '';
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length <= maxBytes)
+        return text;
+    let end = maxBytes;
+    // end < bytes.length: a byte past the end would not continue a sequence anyway.
+    while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80)
+        end--;
+    return bytes.subarray(0, end).toString('utf8');
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/layout.js
+// The exact bytes itervox writes around prior handoffs (itervox-behaviour.md §1.2-1.3), plus our
+// one-file cut notice. Golden tests pin every string here.
+
+
+const BLOCK_PREAMBLE = '## Prior Agent Handoffs\n\n' +
+    "Listed in chronological order (oldest first). Each file is one prior agent's deliverable on this issue's branch.";
+const PARTIAL_SUFFIX_TEXT = ' (partial — prior agent exited before completing this deliverable)';
+const JOIN = '\n\n';
+/** itervox always says "handoffs"; we say "1 earlier handoff" (a deliberate difference). */
+function truncationMarker(dropped) {
+    const what = dropped === 1 ? 'handoff' : 'handoffs';
+    return `_[${dropped} earlier ${what} truncated to fit budget — see \`.itervox/handoff/\` for full history]_`;
+}
+function fileHeader(name) {
+    return `### ${name}${isPartialName(name) ? PARTIAL_SUFFIX_TEXT : ''}`;
+}
+/** Ends a body that was cut to fit the budget. */
+function cutNotice(shownBytes, totalBytes) {
+    return `_[truncated: showing the first ${shownBytes} of ${totalBytes} bytes — read the file for the rest]_`;
+}
+function renderPiece(name, body) {
+    return `${fileHeader(name)}${JOIN}${body}`;
+}
+/** The block from pieces in chronological order; '' when there is no piece. */
+function joinBlock(pieces, dropped) {
+    if (pieces.length === 0)
+        return '';
+    const parts = [BLOCK_PREAMBLE];
+    if (dropped > 0)
+        parts.push(truncationMarker(dropped));
+    return parts.concat(pieces).join(JOIN).replace(/\n+$/, '');
+}
+/** Bytes of the preamble plus, when files were dropped, the joined marker. */
+function frameBytes(dropped) {
+    const preamble = utf8_utf8Length(BLOCK_PREAMBLE);
+    return dropped > 0 ? preamble + JOIN.length + utf8_utf8Length(truncationMarker(dropped)) : preamble;
+}
+function renderRunContext(ts, path) {
+    return [
+        '## Run Context',
+        '',
+        `- run.timestamp: \`${ts}\``,
+        `- run.handoff_path: \`${path}\``,
+        '',
+        'Write your deliverable Markdown to `run.handoff_path` before exiting.',
+        'It will be visible to every subsequent agent on this branch as a prior handoff.'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/budget.js
+// Byte accounting for the Prior Agent Handoffs block. The budget covers the whole rendered
+// block (preamble, marker, joins, headers, bodies), so the block is never longer than it.
+
+
+
+class BlockBudget {
+    budget;
+    /** Newest first: files are offered from the newest back. */
+    pieces = [];
+    names = [];
+    piecesBytes = 0;
+    // An empty newest body leaves `### name\n\n` at the end, which the final trim removes.
+    trimmed = 0;
+    truncatedFile;
+    constructor(budget) {
+        this.budget = budget;
+    }
+    get isEmpty() {
+        return this.pieces.length === 0;
+    }
+    /** Roughly how many more body bytes could fit; used only to size read-ahead. */
+    get remaining() {
+        return this.budget - frameBytes(0) - this.piecesBytes;
+    }
+    /** Names shown, oldest first. */
+    get included() {
+        return [...this.names].reverse();
+    }
+    /**
+     * Adds the next older file if the whole block fits, counting `dropped` files as left out
+     * (everything older than this one, were the walk to stop here).
+     */
+    tryAdd(name, body, dropped) {
+        const piece = renderPiece(name, body);
+        const trimmed = this.isEmpty ? (body === '' ? JOIN.length : 0) : this.trimmed;
+        const size = frameBytes(dropped) + this.piecesBytes + JOIN.length + utf8_utf8Length(piece) - trimmed;
+        if (size > this.budget)
+            return false;
+        this.push(name, piece);
+        this.trimmed = trimmed;
+        return true;
+    }
+    /**
+     * Shows the start of a newest file that does not fit whole, cut between code points and
+     * ended by a notice. False when the budget cannot hold even the header and the notice.
+     */
+    tryCut(name, body, dropped) {
+        if (!this.isEmpty)
+            throw new Error('tryCut: only the newest file is ever cut');
+        const total = utf8_utf8Length(body);
+        const fixed = frameBytes(dropped) + JOIN.length + utf8_utf8Length(fileHeader(name)) + JOIN.length;
+        const noticeMax = utf8_utf8Length(cutNotice(total, total));
+        if (fixed + noticeMax > this.budget)
+            return false;
+        const room = this.budget - fixed - noticeMax - JOIN.length;
+        const prefix = room > 0 ? dropCutForgedLine(cutUtf8(body, room).trimEnd()) : '';
+        const notice = cutNotice(utf8_utf8Length(prefix), total);
+        this.push(name, renderPiece(name, prefix ? prefix + JOIN + notice : notice));
+        this.truncatedFile = name;
+        return true;
+    }
+    render(dropped) {
+        return joinBlock([...this.pieces].reverse(), dropped);
+    }
+    push(name, piece) {
+        this.pieces.push(piece);
+        this.names.push(name);
+        this.piecesBytes += JOIN.length + utf8_utf8Length(piece);
+    }
+}
+// Whole lines that imitate our headers were escaped before the cut, but cutting a line short
+// can make a new one (`### a.mdx` → `### a.md`); such a last line goes.
+function dropCutForgedLine(prefix) {
+    const start = prefix.lastIndexOf('\n') + 1;
+    return isForgedLine(prefix.slice(start)) ? prefix.slice(0, start).trimEnd() : prefix;
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/handoff-text.js
+
+
+/** A prior handoff's text as the block shows it: cleaned, forged headers escaped, trimmed. */
+function cleanHandoffText(text) {
+    const clean = sanitizeUntrusted(text);
+    const { text: escaped, count } = neutralizeForgedLines(clean.text);
+    return { body: escaped.trim(), counts: clean.counts, forged: count };
+}
+/** The one-line report of what cleaning changed in a file, or '' when nothing did. */
+function describeCleaning(name, c) {
+    const parts = [describeSanitizeCounts(c.counts)];
+    if (c.forged > 0) {
+        parts.push(`escaped ${c.forged} line${c.forged === 1 ? '' : 's'} imitating handoff headers`);
+    }
+    const what = parts.filter((p) => p !== '').join('; ');
+    return what ? `${name}: ${what}` : '';
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/candidates.js
+// Which entries of `.itervox/handoff` may be shown as prior handoffs, newest first.
+
+// itervox shows any `*.md` (case-sensitive); we also require a name that cannot break out of
+// its `### <name>` header line or look like something else.
+const SAFE_NAME = /^[A-Za-z0-9._-]+\.md$/;
+const MAX_NAME_BYTES = 255;
+/** A name that may appear in a `### <name>` header (and so in a one-line message). */
+const isSafeName = (name) => SAFE_NAME.test(name) && name.length <= MAX_NAME_BYTES;
+const LISTED_PER_WARNING = 10;
+/** Tallies skipped `.md` entries by reason, in the order reasons first occur. */
+class Skips {
+    byReason = new Map();
+    add(reason, shownName) {
+        const seen = this.byReason.get(reason) ?? { count: 0, names: [] };
+        seen.count++;
+        if (seen.names.length < LISTED_PER_WARNING)
+            seen.names.push(shownName);
+        this.byReason.set(reason, seen);
+    }
+    warnings() {
+        return [...this.byReason].map(([reason, { count, names }]) => {
+            const more = count > LISTED_PER_WARNING ? `, and ${count - LISTED_PER_WARNING} more` : '';
+            return `skipped ${count} prior handoff file${count === 1 ? '' : 's'}: ${reason}: ${names.join(', ')}${more}`;
+        });
+    }
+}
+/** Whether a `.md` entry is left out silently (a directory, or the run's own deliverable). */
+function isIgnored(e, ownNames) {
+    return e.mode === '040000' || e.type === 'tree' || ownNames.includes(e.name);
+}
+/** The run's own deliverable and its partial, never shown. */
+function ownNamesOf(opts) {
+    return opts.ownPath ? [baseName(opts.ownPath), baseName(partialPathOf(opts.ownPath))] : [];
+}
+/** Why a `.md` entry that is not ignored cannot be shown, with its name as the warning lists it. */
+function skipOf(e) {
+    if (!isSafeName(e.name)) {
+        return { reason: 'names that are not [A-Za-z0-9._-]+.md', shown: quoteName(e.name) };
+    }
+    if (e.mode === '120000')
+        return { reason: 'symbolic links (mode 120000), never followed', shown: e.name };
+    if (e.mode === '160000' || e.type === 'commit') {
+        return { reason: 'submodules (gitlinks, mode 160000)', shown: e.name };
+    }
+    if ((e.mode !== '100644' && e.mode !== '100755') || e.type !== 'blob') {
+        return { reason: 'entries that are not regular files', shown: `${e.name} (mode ${e.mode})` };
+    }
+    return null;
+}
+/** The `maxFiles` cap: how many of `kept` are left out, and the warning that says so. */
+function capOf(kept, opts, nameAt) {
+    const max = Math.max(0, Math.floor(opts.maxFiles));
+    const omitted = Math.max(0, kept - max);
+    if (omitted === 0)
+        return { max, omitted };
+    const range = omitted === 1 ? nameAt(0) : `${nameAt(0)} … ${nameAt(omitted - 1)}`;
+    return {
+        max,
+        omitted,
+        warning: `only the newest ${max} of ${kept} prior handoff files were considered; ` +
+            `${omitted} older ${omitted === 1 ? 'one' : 'ones'} (${range}) ${omitted === 1 ? 'was' : 'were'} left out`
+    };
+}
+/** Older first: by the instant in the name, then by the name (safe names are ASCII). */
+const compareCandidates = (a, b) => ascii(a.key, b.key) || ascii(a.name, b.name);
+/**
+ * Filters, sorts and caps a directory listing; every skipped `.md` entry is reported. Sizes are
+ * checked later, only for the files that may be read.
+ */
+function candidates_selectCandidates(all, opts) {
+    const ownNames = ownNamesOf(opts);
+    const skips = new Skips();
+    const kept = [];
+    for (const e of all) {
+        if (!e.name.endsWith('.md') || isIgnored(e, ownNames))
+            continue;
+        const skip = skipOf(e);
+        if (skip)
+            skips.add(skip.reason, skip.shown);
+        else
+            kept.push({ key: handoffSortKey(e.name), name: e.name, entry: e });
+    }
+    kept.sort(compareCandidates);
+    const warnings = skips.warnings();
+    const cap = capOf(kept.length, opts, (i) => kept[i].name);
+    if (cap.warning)
+        warnings.push(cap.warning);
+    const entries = kept.slice(cap.omitted).map((k) => k.entry);
+    entries.reverse();
+    return { entries, omitted: cap.omitted, warnings };
+}
+const ascii = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** A name made safe for a one-line message: quoted, anything outside printable ASCII escaped. */
+function quoteName(name) {
+    let out = '"';
+    for (const ch of name) {
+        const cp = ch.codePointAt(0);
+        if (ch === '"' || ch === '\\')
+            out += `\\${ch}`;
+        else if (cp >= 0x20 && cp < 0x7f)
+            out += ch;
+        else
+            out += `\\u{${cp.toString(16)}}`;
+    }
+    return `${out}"`;
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/tree-candidates.js
+
+
+const LISTED_CHANGED = 10;
+/**
+ * The candidates at `head`, leaving out every name `since` (the fork point's directory, or
+ * null when there is none) already had: those are earlier issues' deliverables.
+ */
+function treeCandidates(head, since, opts) {
+    // The leading entries the fork point holds byte for byte are never shown nor reported.
+    const shared = since ? head.commonLeadingEntries(since) : 0;
+    if (!head.namesAscend() || (since && !since.namesAscend(Math.max(0, shared - 1)))) {
+        return fromEntries(head.entries(), since?.entries() ?? null, opts);
+    }
+    const ownNames = ownNamesOf(opts);
+    const ownBytes = ownNames.map((n) => Buffer.from(n));
+    const skips = new Skips();
+    const changed = [];
+    let changedCount = 0;
+    const plain = [];
+    const other = [];
+    let j = shared;
+    for (let i = shared; i < head.count; i++) {
+        if (since) {
+            while (j < since.count && head.compareNames(i, since, j) > 0)
+                j++;
+            if (j < since.count && head.compareNames(i, since, j) === 0) {
+                if (!head.sameOid(i, since, j) && isSafeName(head.name(i))) {
+                    if (changedCount++ < LISTED_CHANGED)
+                        changed.push(head.name(i));
+                }
+                continue;
+            }
+        }
+        const from = head.nameStart(i);
+        const to = head.nameEnd(i);
+        const data = head.data;
+        if (!endsWithMd(data, from, to))
+            continue;
+        if (head.isPlainFile(i) && isTimestamped(data, from, to)) {
+            if (!ownBytes.some((b) => b.length === to - from && b.equals(data.subarray(from, to)))) {
+                plain.push(i);
+            }
+            continue;
+        }
+        const e = head.entry(i);
+        if (isIgnored(e, ownNames))
+            continue;
+        const skip = skipOf(e);
+        if (skip)
+            skips.add(skip.reason, skip.shown);
+        else
+            other.push({ key: handoffSortKey(e.name), name: e.name, i });
+    }
+    other.sort(compareCandidates);
+    // Both runs are oldest first; merging them from their newest ends gives the candidates.
+    const named = (i) => {
+        const name = head.name(i);
+        return { key: handoffSortKey(name), name, i };
+    };
+    let p = plain.length - 1;
+    let o = other.length - 1;
+    const nextNewest = () => {
+        const a = p >= 0 ? named(plain[p]) : null;
+        const b = o >= 0 ? other[o] : null;
+        if (a && (!b || compareCandidates(a, b) > 0)) {
+            p--;
+            return a;
+        }
+        o--;
+        return b;
+    };
+    const kept = plain.length + other.length;
+    const oldest = () => {
+        const a = plain.length > 0 ? named(plain[0]) : null;
+        const b = other[0];
+        return (a && (!b || compareCandidates(a, b) < 0) ? a : b).name;
+    };
+    const newest = [];
+    const take = Math.min(kept, Math.max(0, Math.floor(opts.maxFiles)));
+    for (let n = 0; n < take; n++)
+        newest.push(head.entry(nextNewest().i));
+    // The cap's warning names the oldest candidate and the newest one it left out.
+    const newestLeftOut = take < kept ? nextNewest().name : '';
+    const cap = capOf(kept, opts, (ascending) => (ascending === 0 ? oldest() : newestLeftOut));
+    const warnings = skips.warnings();
+    if (cap.warning)
+        warnings.push(cap.warning);
+    if (changedCount > 0)
+        warnings.unshift(changedWarning(changedCount, changed));
+    return { entries: newest, omitted: cap.omitted, warnings };
+}
+/** The same from fully parsed listings: the reference the raw walk must equal. */
+function fromEntries(head, since, opts) {
+    if (!since)
+        return candidates_selectCandidates(head, opts);
+    const oids = new Map(since.map((e) => [e.name, e.oid]));
+    const changed = [];
+    const own = head.filter((e) => {
+        const oid = oids.get(e.name);
+        if (oid !== undefined && oid !== e.oid && isSafeName(e.name))
+            changed.push(e.name);
+        return oid === undefined;
+    });
+    const found = candidates_selectCandidates(own, opts);
+    if (changed.length > 0) {
+        found.warnings.unshift(changedWarning(changed.length, changed.slice(0, LISTED_CHANGED)));
+    }
+    return found;
+}
+// A name the base branch already had at the fork point is another issue's deliverable, also
+// when this branch changed its text.
+function changedWarning(count, names) {
+    const shown = names.join(', ') + (count > LISTED_CHANGED ? ', …' : '');
+    const one = count === 1;
+    return `left out ${count} handoff file${one ? '' : 's'} that ${one ? 'was' : 'were'} on the base branch before this branch left it, though this branch changed ${one ? 'it' : 'them'}: ${shown}`;
+}
+const endsWithMd = (data, from, to) => to - from >= 3 && data[to - 3] === 0x2e && data[to - 2] === 0x6d && data[to - 1] === 0x64;
+// `YYYY-MM-DDTHH-MM-SS.mmmZ_`, then only [A-Za-z0-9._-], at most 255 bytes: a safe name whose
+// sort key orders as its bytes do.
+const SHAPE = 'dddd-dd-ddTdd-dd-dd.dddZ_';
+const SAFE = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-') {
+    SAFE[c.charCodeAt(0)] = 1;
+}
+function isTimestamped(data, from, to) {
+    if (to - from > 255 || to - from < SHAPE.length + 3)
+        return false;
+    for (let k = 0; k < SHAPE.length; k++) {
+        const c = data[from + k];
+        const want = SHAPE.charCodeAt(k);
+        if (want === 0x64 /* d */ ? c < 0x30 || c > 0x39 : c !== want)
+            return false;
+    }
+    for (let k = from + SHAPE.length; k < to; k++)
+        if (!SAFE[data[k]])
+            return false;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/block.js
+
+
+
+
+
+
+
+
+
+const DEFAULT_BLOCK_OPTIONS = {
+    budgetBytes: 30 * 1024,
+    maxFileBytes: 1024 * 1024,
+    maxFiles: 1000
+};
+function* walk(found, opts) {
+    const budget = new BlockBudget(opts.budgetBytes);
+    const warnings = [...found.warnings];
+    const sanitized = emptyCounts();
+    const files = found.entries;
+    let dropped = found.omitted;
+    for (const [i, file] of files.entries()) {
+        const name = file.name;
+        const decoded = yield { index: i, file, remaining: budget.remaining };
+        if (!decoded.ok) {
+            warnings.push(`skipped prior handoff ${name}: it ${decoded.problem}`);
+            continue;
+        }
+        const clean = cleanHandoffText(decoded.text);
+        const older = files.length - 1 - i + found.omitted;
+        let shown = budget.tryAdd(name, clean.body, older);
+        if (!shown && budget.isEmpty) {
+            shown = budget.tryCut(name, clean.body, older);
+            if (shown) {
+                warnings.push(`prior handoff ${name} alone is over the ${opts.budgetBytes}-byte budget; it was cut`);
+            }
+            else {
+                warnings.push(`the ${opts.budgetBytes}-byte handoff budget cannot hold even one prior handoff`);
+            }
+        }
+        if (shown) {
+            addCounts(sanitized, clean.counts);
+            const note = describeCleaning(name, clean);
+            if (note)
+                warnings.push(note);
+        }
+        if (!shown || budget.truncatedFile) {
+            dropped = older + (shown ? 0 : 1);
+            break;
+        }
+    }
+    const text = budget.render(dropped);
+    return {
+        text,
+        included: budget.included,
+        dropped,
+        ...(budget.truncatedFile ? { truncatedFile: budget.truncatedFile } : {}),
+        bytes: utf8_utf8Length(text),
+        warnings,
+        sanitized
+    };
+}
+/** The block from texts already in hand (pure; the golden tests use it). */
+function renderHandoffBlock(files, opts) {
+    checkOptions(opts);
+    const texts = new Map();
+    const entries = files.map((f) => {
+        if (texts.has(f.name))
+            throw new Error(`renderHandoffBlock: ${f.name} given twice`);
+        texts.set(f.name, f.text);
+        return { name: f.name, mode: '100644', type: 'blob', size: utf8Length(f.text) };
+    });
+    const found = selectCandidates(entries, opts);
+    const it = walk(found, opts);
+    let step = it.next();
+    while (!step.done) {
+        const { name, size } = step.value.file;
+        const text = texts.get(name);
+        step = it.next(overCap(size, opts) ?? { ok: true, text });
+    }
+    return step.value;
+}
+// Sizes are asked this many files ahead; blobs are read at most this many per round trip.
+const SIZE_WINDOW = 64;
+const MAX_BATCH = 256;
+/** The block from the handoffs committed at `at.head` and not at `at.since`, from git objects. */
+async function buildHandoffBlock(git, at, opts) {
+    checkOptions(opts);
+    const head = await git.findTree(at.head, HANDOFF_DIR);
+    if (head.kind === 'missing')
+        return noBlock([]);
+    if (head.kind === 'other') {
+        const what = head.path === HANDOFF_DIR ? HANDOFF_DIR : `${head.path} (a parent of ${HANDOFF_DIR})`;
+        return noBlock([
+            `refused ${what} at ${at.head}: it is ${describeMode(head.mode)}, not a directory; no prior handoff was read`
+        ]);
+    }
+    const before = at.since ? await git.findTree(at.since, HANDOFF_DIR) : null;
+    // The same directory at the fork point: the branch added no handoff, nothing to read.
+    if (before?.kind === 'tree' && before.oid === head.oid)
+        return noBlock([]);
+    const found = treeCandidates(await git.readRawTree(head), before?.kind === 'tree' ? await git.readRawTree(before) : null, opts);
+    const files = found.entries;
+    const sizeOf = async (file, i) => {
+        if (file.size === null) {
+            const window = files.slice(i, i + SIZE_WINDOW).filter((f) => f.size === null);
+            const sizes = await git.blobSizes(window.map((f) => f.oid));
+            for (const f of window)
+                f.size = sizes.get(f.oid);
+        }
+        return file.size;
+    };
+    const cache = new Map();
+    const it = walk(found, opts);
+    let step = it.next();
+    while (!step.done) {
+        const { index, file, remaining } = step.value;
+        const tooBig = overCap(await sizeOf(file, index), opts);
+        if (tooBig) {
+            step = it.next(tooBig);
+            continue;
+        }
+        if (!cache.has(index)) {
+            // Read this file and the next older ones that could still fit, plus one more; a blob
+            // over the cap is never read.
+            const batch = [{ j: index, oid: file.oid }];
+            let bytes = estimate(file);
+            for (let j = index + 1; j < files.length && bytes < remaining; j++) {
+                const older = files[j];
+                if (batch.length >= MAX_BATCH || older.size === null)
+                    break;
+                if (overCap(older.size, opts))
+                    continue;
+                batch.push({ j, oid: older.oid });
+                bytes += estimate(older);
+            }
+            const blobs = await git.readBlobs(batch.map((b) => b.oid));
+            for (const b of batch)
+                cache.set(b.j, blobs.get(b.oid));
+        }
+        const bytes = cache.get(index);
+        cache.delete(index);
+        step = it.next(decodeUtf8(bytes));
+    }
+    return step.value;
+}
+function overCap(size, opts) {
+    if (size <= opts.maxFileBytes)
+        return null;
+    return {
+        ok: false,
+        problem: `is ${size} bytes, over the ${opts.maxFileBytes}-byte per-file cap; it was not read`
+    };
+}
+function checkOptions(opts) {
+    for (const key of ['budgetBytes', 'maxFileBytes', 'maxFiles']) {
+        const n = opts[key];
+        if (!Number.isSafeInteger(n) || n < 0)
+            throw new Error(`handoff ${key} must be a whole number ≥ 0, not ${n}`);
+    }
+}
+// A file's share of the block if its blob shows unchanged: header, joins and body.
+function estimate(file) {
+    return utf8_utf8Length(fileHeader(file.name)) + 2 * JOIN.length + (file.size ?? 0);
+}
+function noBlock(warnings) {
+    return { text: '', included: [], dropped: 0, bytes: 0, warnings, sanitized: emptyCounts() };
+}
+function describeMode(mode) {
+    if (mode === '120000')
+        return 'a symbolic link (mode 120000)';
+    if (mode === '160000')
+        return 'a submodule (gitlink, mode 160000)';
+    return `a file (mode ${mode ?? 'unknown'})`;
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/worktree-path.js
+
+
+/** The components of a repository-relative path; throws for anything that could leave the root. */
+function splitRelative(relPath) {
+    const parts = relPath.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\0') || p.includes('\\'))) {
+        throw new Error(`not a repository-relative path: ${JSON.stringify(relPath)}`);
+    }
+    return parts;
+}
+async function inspectPath(repoRoot, relPath) {
+    const parts = splitRelative(relPath);
+    for (let i = 1; i < parts.length; i++) {
+        const parent = parts.slice(0, i).join('/');
+        const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, parent));
+        if (!st)
+            return { kind: 'missing' };
+        if (!st.isDirectory())
+            return { kind: 'bad-parent', parent, what: describeStat(st) };
+    }
+    const st = await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, relPath));
+    if (!st)
+        return { kind: 'missing' };
+    if (!st.isFile())
+        return { kind: 'not-file', what: describeStat(st) };
+    return { kind: 'file', stat: st };
+}
+async function worktree_path_lstatOrNull(path) {
+    try {
+        return await (0,promises_namespaceObject.lstat)(path);
+    }
+    catch (e) {
+        if (e.code === 'ENOENT')
+            return null;
+        throw e;
+    }
+}
+function describeStat(st) {
+    if (st.isSymbolicLink())
+        return 'a symbolic link';
+    if (st.isDirectory())
+        return 'a directory';
+    if (st.isFIFO())
+        return 'a FIFO';
+    if (st.isSocket())
+        return 'a socket';
+    if (st.isCharacterDevice() || st.isBlockDevice())
+        return 'a device';
+    return 'a regular file';
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/deliverable.js
+// Checks the deliverable an agent left in the worktree before anything reads or commits it.
+
+
+
+
+
+
+/**
+ * The deliverable's text if it is usable: a regular file with no symlink anywhere on its path,
+ * one hard link, at most `maxBytes`, valid UTF-8 (a BOM is dropped), not blank, with every
+ * required section. A YAML front matter block at the top is allowed and not counted as
+ * content. Otherwise one line saying what is wrong.
+ */
+async function checkDeliverable(repoRoot, handoffPath, opts) {
+    const fail = (problem) => ({ ok: false, problem });
+    const state = await inspectPath(repoRoot, handoffPath);
+    if (state.kind === 'missing')
+        return fail(`no deliverable was written at ${handoffPath}`);
+    if (state.kind === 'bad-parent') {
+        return fail(`${state.parent} is ${state.what}, so ${handoffPath} was not read through it`);
+    }
+    if (state.kind === 'not-file')
+        return fail(`${handoffPath} is ${state.what}, not a regular file`);
+    const shape = shapeProblem(state.stat, opts.maxBytes);
+    if (shape)
+        return fail(`${handoffPath} ${shape}`);
+    const bytes = await readNoFollow((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), state.stat, opts.maxBytes);
+    if (typeof bytes === 'string')
+        return fail(`${handoffPath} ${bytes}`);
+    const decoded = decodeUtf8(bytes);
+    if (!decoded.ok)
+        return fail(`${handoffPath} ${decoded.problem}`);
+    const text = decoded.text;
+    if (text.includes('\0'))
+        return fail(`${handoffPath} contains NUL bytes; a deliverable is text`);
+    const body = withoutFrontMatter(text);
+    if (body.trim() === '') {
+        return fail(body === text ? `${handoffPath} is empty` : `${handoffPath} has front matter but no content`);
+    }
+    const missing = missingSections(body, opts.requiredSections ?? []);
+    if (missing.length > 0) {
+        const list = missing.map((s) => JSON.stringify(s)).join(', ');
+        return fail(`${handoffPath} is missing the required section${missing.length === 1 ? '' : 's'} ${list} (a Markdown heading of any level)`);
+    }
+    return { ok: true, text };
+}
+function shapeProblem(st, maxBytes) {
+    if (st.nlink !== 1)
+        return `has ${st.nlink} hard links; a deliverable must be a file of its own`;
+    if (st.size > maxBytes)
+        return `is ${st.size} bytes, over the ${maxBytes}-byte cap`;
+    return null;
+}
+// Opens without following a final symlink and re-checks the opened file, so a swap between
+// the lstat and the open is caught.
+async function readNoFollow(path, seen, maxBytes) {
+    let fh;
+    try {
+        fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (e) {
+        return `could not be opened (${e.code ?? 'error'})`;
+    }
+    try {
+        const st = await fh.stat();
+        if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino) {
+            return 'changed while it was being checked';
+        }
+        const problem = shapeProblem(st, maxBytes);
+        if (problem)
+            return problem;
+        const buf = Buffer.alloc(st.size + 1);
+        let got = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+            if (bytesRead === 0)
+                break;
+            got += bytesRead;
+            if (got === buf.length)
+                return `grew past ${st.size} bytes while it was being read`;
+        }
+        return buf.subarray(0, got);
+    }
+    finally {
+        await fh.close();
+    }
+}
+/** The text after a closed front matter block at the top; the text itself when there is none. */
+function withoutFrontMatter(text) {
+    const lines = text.split(/\r?\n/);
+    const end = frontMatterEnd(lines);
+    return end < 0 || end === lines.length ? text : lines.slice(end + 1).join('\n');
+}
+/** Titles of the Markdown headings (ATX and setext), outside fenced code blocks. */
+function headingTitles(markdown) {
+    const titles = [];
+    let fence = null;
+    let previous = null;
+    for (const line of markdown.split(/\r?\n/)) {
+        const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+        if (fence) {
+            if (f && f[0] === fence.ch && f.length >= fence.len && /^ {0,3}[`~]+[ \t]*$/.test(line)) {
+                fence = null;
+            }
+            previous = null;
+            continue;
+        }
+        if (f) {
+            fence = { ch: f.charAt(0), len: f.length };
+            previous = null;
+            continue;
+        }
+        const atx = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$/.exec(line);
+        if (atx) {
+            titles.push((atx[1] ?? '').replace(/(?:^|[ \t]+)#+$/, ''));
+            previous = null;
+            continue;
+        }
+        if (previous !== null && /^ {0,3}(?:=+|-+)[ \t]*$/.test(line)) {
+            titles.push(previous);
+            previous = null;
+            continue;
+        }
+        previous = line.trim() === '' || /^ {4}/.test(line) ? null : line;
+    }
+    return titles;
+}
+const normalTitle = (s) => s.replace(/^#+/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+function missingSections(body, required) {
+    const have = new Set(headingTitles(body).map(normalTitle));
+    return required.filter((r) => !have.has(normalTitle(r)));
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/partial.js
+// Marks a run's deliverable as partial when the run did not succeed. Only that run's exact file
+// is ever touched: never another profile's, never one picked by suffix or by mtime.
+
+
+
+
+
+
+
+// Characters (code points) of the one-line detail.
+const MAX_DETAIL = 300;
+async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 * 1024 }) {
+    const parsed = parseRunFileName(baseName(handoffPath));
+    if (!parsed || handoffPath !== `${HANDOFF_DIR}/${baseName(handoffPath)}`) {
+        throw new Error(`markPartial: not a run's handoff path: ${JSON.stringify(handoffPath)}`);
+    }
+    if (parsed.profile !== info.profile) {
+        throw new Error(`markPartial: ${handoffPath} is not profile ${info.profile}'s file`);
+    }
+    if (!/^[a-z_]+$/.test(info.outcome)) {
+        throw new Error(`markPartial: bad outcome ${JSON.stringify(info.outcome)}`);
+    }
+    const partial = partialPathOf(handoffPath);
+    const warnings = [];
+    const source = await checkDeliverable(repoRoot, handoffPath, { maxBytes: opts.maxBytes });
+    await ensureRealDir(repoRoot, warnings);
+    // Junk at the partial's own name (a symlink, a hard link, …) must not be committed.
+    const existing = await checkDeliverable(repoRoot, partial, { maxBytes: opts.maxBytes });
+    if (existing.ok) {
+        if (source.ok) {
+            warnings.push(`${partial} already exists; kept it and left ${handoffPath} in place`);
+        }
+        return { path: partial, how: 'kept', warnings };
+    }
+    if (await worktree_path_lstatOrNull((0,external_node_path_namespaceObject.join)(repoRoot, partial))) {
+        await (0,promises_namespaceObject.rm)((0,external_node_path_namespaceObject.join)(repoRoot, partial), { recursive: true, force: true });
+        warnings.push(`removed ${partial}, which was not usable: ${existing.problem}`);
+    }
+    if (source.ok) {
+        await (0,promises_namespaceObject.rename)((0,external_node_path_namespaceObject.join)(repoRoot, handoffPath), (0,external_node_path_namespaceObject.join)(repoRoot, partial));
+        return { path: partial, how: 'renamed', warnings };
+    }
+    const at = (0,external_node_path_namespaceObject.join)(repoRoot, handoffPath);
+    const st = await worktree_path_lstatOrNull(at);
+    if (st && !st.isFile() && !st.isDirectory()) {
+        await (0,promises_namespaceObject.unlink)(at);
+        warnings.push(`removed ${handoffPath}: it was ${describeStat(st)}, not followed`);
+    }
+    await writeNew((0,external_node_path_namespaceObject.join)(repoRoot, partial), partialNote(handoffPath, info, source.problem));
+    return { path: partial, how: 'written', warnings };
+}
+/** Our own partial, for when the agent left nothing usable. */
+function partialNote(handoffPath, info, problem) {
+    const chars = [...sanitizeUntrusted(info.detail).text.replace(/\s+/g, ' ').trim()];
+    const detail = chars.length > MAX_DETAIL ? `${chars.slice(0, MAX_DETAIL).join('')}…` : chars.join('');
+    return [
+        `# Partial handoff: ${info.profile} (${info.outcome})`,
+        '',
+        `The ${info.profile} agent exited before completing its deliverable (outcome: \`${info.outcome}\`) and left nothing usable: ${problem}.`,
+        '',
+        `- profile: \`${info.profile}\``,
+        `- outcome: \`${info.outcome}\``,
+        `- detail: ${detail || '(none)'}`,
+        `- time: ${info.at.toISOString()}`,
+        '',
+        `handoff-action wrote this note in place of \`${baseName(handoffPath)}\`. Start from the earlier handoffs and the branch as it is.`,
+        ''
+    ].join('\n');
+}
+// `.itervox` and `.itervox/handoff` must be real directories before anything is written into
+// them; a symlink or file there (left by the agent, or committed) is removed, never followed.
+async function ensureRealDir(repoRoot, warnings) {
+    const parts = splitRelative(HANDOFF_DIR);
+    for (let i = 1; i <= parts.length; i++) {
+        const rel = parts.slice(0, i).join('/');
+        const abs = (0,external_node_path_namespaceObject.join)(repoRoot, rel);
+        const st = await worktree_path_lstatOrNull(abs);
+        if (st?.isDirectory())
+            continue;
+        if (st) {
+            await (0,promises_namespaceObject.unlink)(abs);
+            warnings.push(`removed ${rel}: it was ${describeStat(st)}, not a directory`);
+        }
+        await (0,promises_namespaceObject.mkdir)(abs);
+    }
+}
+async function writeNew(path, text) {
+    const fh = await (0,promises_namespaceObject.open)(path, external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_EXCL | external_node_fs_namespaceObject.constants.O_NOFOLLOW, 0o644);
+    try {
+        await fh.writeFile(text, 'utf8');
+    }
+    finally {
+        await fh.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/handoff/index.js
+
+
+
+
+
+
+;// CONCATENATED MODULE: ./.build/pipeline/flags.js
+// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
+function hasFlag(labels, flag) {
+    return labels.some((l) => l.toLowerCase() === flag);
+}
+/** The labels once `flag` is set (`on`) or cleared. */
+function withFlag(labels, flag, on) {
+    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/requests.js
+
+
+
+
+
+// A deliverable's front matter is a few lines; anything larger is not a request.
+const MAX_FRONT_MATTER = 16 * 1024;
+const MAX_COMMENT = 60_000;
+const KEYS = ['move_state', 'comment', 'comment_pr', 'verdict'];
+/**
+ * Reads the YAML front matter at the top of a deliverable. Every value is untrusted: it was
+ * written by an agent that may have been prompt-injected. Problems are notices, not failures.
+ */
+function readRequests(deliverable) {
+    const problems = [];
+    const requests = {};
+    const parts = splitFrontMatter(deliverable.replace(/\r\n?/g, '\n'));
+    if (parts.frontMatter === null)
+        return { requests, problems };
+    if (parts.unclosed || parts.frontMatter.length > MAX_FRONT_MATTER) {
+        return { requests, problems: ['the front matter is not closed by a --- line within 16 KiB'] };
+    }
+    const tree = readYamlTree(parts.frontMatter, parts.frontMatterLine);
+    if (tree.errors.length > 0) {
+        return {
+            requests,
+            problems: [`the front matter is not valid YAML: ${tree.errors[0].message}`]
+        };
+    }
+    const root = tree.root;
+    if (root === undefined || root === null)
+        return { requests, problems };
+    if (typeof root !== 'object' || Array.isArray(root)) {
+        return { requests, problems: ['the front matter is not a map of requests'] };
+    }
+    for (const [key, value] of Object.entries(root)) {
+        if (!KEYS.includes(key)) {
+            problems.push(`unknown request "${clip(key, 40)}" ignored; use ${KEYS.join(', ')}`);
+            continue;
+        }
+        if (typeof value !== 'string' || !value.trim()) {
+            problems.push(`${key} must be a non-empty string`);
+            continue;
+        }
+        const clean = sanitizeUntrusted(value).text.trim();
+        if (key === 'move_state')
+            requests.moveState = clip(clean, 100);
+        else if (key === 'comment')
+            requests.comment = clip(clean, MAX_COMMENT);
+        else if (key === 'comment_pr')
+            requests.commentPr = clip(clean, MAX_COMMENT);
+        else {
+            const verdict = clean.toUpperCase();
+            if (verdict === 'PASS' || verdict === 'FAIL')
+                requests.verdict = verdict;
+            else
+                problems.push(`verdict must be PASS or FAIL, not "${clip(clean, 40)}"`);
+        }
+    }
+    return { requests, problems };
+}
+/**
+ * Keeps the requests the profile's allowed_actions permit; a move must name a state WORKFLOW.md
+ * knows (it is returned in WORKFLOW.md's spelling) within the stage's scope (see moveScope).
+ * `verdict` needs no permission: it only counts in a review.
+ */
+function permittedRequests(requests, allowedActions, states, scope) {
+    const permitted = {};
+    const refused = [];
+    const allows = (action) => allowedActions.includes(action);
+    if (requests.moveState !== undefined) {
+        const known = states.find((s) => sameState(s, requests.moveState));
+        if (!allows('move_state'))
+            refused.push('move_state: the profile may not move the issue');
+        else if (!known)
+            refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`);
+        else if (!scope.states.some((s) => sameState(s, known))) {
+            const reach = scope.states.map((s) => `"${s}"`).join(', ') || 'no other state';
+            refused.push(`move_state: "${known}" is outside the pipeline from "${scope.from}" (it may move to ${reach}); to allow it, add it to agent.profiles.${scope.profile}.allowed_states`);
+        }
+        else
+            permitted.moveState = known;
+    }
+    if (requests.comment !== undefined) {
+        if (allows('comment'))
+            permitted.comment = requests.comment;
+        else
+            refused.push('comment: the profile may not comment on the issue');
+    }
+    if (requests.commentPr !== undefined) {
+        if (allows('comment_pr'))
+            permitted.commentPr = requests.commentPr;
+        else
+            refused.push('comment_pr: the profile may not comment on the pull request');
+    }
+    if (requests.verdict)
+        permitted.verdict = requests.verdict;
+    return { permitted, refused };
+}
+/** The prompt section telling the agent which requests its profile may make, and where to. */
+function requestsSection(allowedActions, review, moveTargets) {
+    const lines = [
+        '## Requests to the pipeline',
+        '',
+        'You hold no token. To ask for an action, start your deliverable with YAML front matter, for example:',
+        '',
+        '```',
+        '---'
+    ];
+    const allowed = [];
+    if (allowedActions.includes('move_state') && moveTargets.length > 0) {
+        lines.push('move_state: <one of the states below>');
+        const to = moveTargets.map((s) => JSON.stringify(s)).join(', ');
+        allowed.push(`\`move_state\` (move the issue to one of: ${to})`);
+    }
+    if (allowedActions.includes('comment')) {
+        lines.push('comment: <text for a comment on the issue>');
+        allowed.push('`comment` (comment on the issue)');
+    }
+    if (allowedActions.includes('comment_pr')) {
+        lines.push('comment_pr: <text for a comment on the pull request>');
+        allowed.push('`comment_pr` (comment on the pull request)');
+    }
+    if (review) {
+        lines.push('verdict: PASS');
+        allowed.push('`verdict` (required in this review: PASS, or FAIL with your findings below it)');
+    }
+    lines.push('---', '```', '');
+    lines.push(allowed.length > 0
+        ? `Your profile may request: ${allowed.join(', ')}. Anything else is refused.`
+        : 'Your profile may not request any action; do not add front matter.');
+    lines.push('Requests are carried out after you exit, and only if your deliverable is complete.');
+    lines.push("If you cannot go on without a person's answer, end your reply with the question, then a line holding only `<!-- itervox:needs-input -->`; the stage waits for the answer.");
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/apply.js
+
+
+
+
+/**
+ * Carries out a decision's effects in order, skipping each one already done: a move whose
+ * target the issue is in, a wake-up this job is, a comment whose key exists (the tracker
+ * checks), a flag already set. Stops at the first failure, which is thrown.
+ */
+async function carryOut(o) {
+    let state = o.issue.state;
+    let labels = o.issue.labels;
+    let performed = 0;
+    const issue = () => ({ ...o.issue, state, labels });
+    for (const e of o.effects) {
+        switch (e.kind) {
+            case 'move': {
+                if (state !== null && sameState(state, e.to))
+                    break;
+                // Someone moved the issue elsewhere meanwhile: their move stands.
+                if (state === null || !sameState(state, e.from))
+                    break;
+                state = (await o.tracker.moveState(issue(), e.from, e.to)).current;
+                performed++;
+                break;
+            }
+            case 'wake': {
+                if (!o.resendWakes)
+                    break;
+                if (state === null || !sameState(state, e.state))
+                    break;
+                await o.tracker.wake(issue(), {
+                    state: e.state,
+                    entry: e.entry,
+                    ...(e.step ? { step: e.step } : {})
+                });
+                performed++;
+                break;
+            }
+            case 'flag': {
+                if (hasFlag(labels, e.flag) === e.on)
+                    break;
+                await o.tracker.setFlag(issue(), e.flag, e.on);
+                labels = withFlag(labels, e.flag, e.on);
+                performed++;
+                break;
+            }
+            case 'ready': {
+                // A person who moved the issue on meanwhile decides what the pull request is.
+                if (state === null || !sameState(state, e.state))
+                    break;
+                await o.tracker.readyForReview(issue(), {
+                    number: e.pullRequest,
+                    ...(e.node ? { node: e.node } : {})
+                });
+                performed++;
+                break;
+            }
+            case 'comment':
+                await o.tracker.comment(issue(), { key: e.key, body: e.body });
+                performed++;
+                break;
+            case 'agent-comment': {
+                const body = await agentWords(o, e);
+                if (body === null)
+                    break;
+                await o.tracker.comment(issue(), {
+                    key: e.key,
+                    body,
+                    agent: e.profile,
+                    ...(e.pullRequest !== undefined ? { pullRequest: e.pullRequest } : {})
+                });
+                performed++;
+                break;
+            }
+        }
+    }
+    return { performed, state };
+}
+/** The comment the agent asked for, read again from its committed deliverable. */
+async function agentWords(o, e) {
+    const text = await o.workspace.readCommitted(e.commit, e.path, o.maxFileBytes);
+    if (text === null)
+        return null;
+    const { requests } = readRequests(text);
+    const words = e.pullRequest === undefined ? requests.comment : requests.commentPr;
+    return words ? agentMarkdown(words) : null;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/decide.js
+
+
+/** Whether this trigger starts a stage for the issue as it is now (never as the payload says). */
+function decideStage(config, trigger, issue) {
+    if (issue.closed)
+        return { skip: `${issue.identifier} is closed` };
+    const state = issue.state;
+    if (trigger.label) {
+        const label = trigger.label;
+        const isState = knownStates(config).some((k) => sameState(k, label));
+        if (!isState)
+            return { skip: `label "${label}" is not a pipeline state` };
+        if (!state || !sameState(state, label)) {
+            return {
+                skip: `label "${label}" was added, but the issue is now in "${state ?? 'no state'}"`
+            };
+        }
+    }
+    if (!state)
+        return { skip: `${issue.identifier} carries no state` };
+    if (trigger.state && !sameState(trigger.state, state)) {
+        return { skip: `the trigger was for "${trigger.state}", but the issue is now in "${state}"` };
+    }
+    const automation = findAutomation(config, state);
+    if (!automation)
+        return { skip: `no automation starts when an issue enters "${state}"` };
+    if (!config.agent.profiles[automation.profile]?.enabled) {
+        return { skip: `profile ${automation.profile} is disabled` };
+    }
+    return { state, automation };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/move-scope.js
+
+/**
+ * The states an agent's `move_state` may name from `from`: those the pipeline's own
+ * automations lead to from there (however many stages on), those that lead to it (a send-back,
+ * which counts as a review round), the completion and failed states, and the profile's
+ * `allowed_states`. Everything else is out of scope, so an injected agent cannot skip the
+ * pipeline into an unrelated state or close the issue. In WORKFLOW.md's spelling.
+ */
+function moveScope(config, from, profile) {
+    const { forward, backward } = graphOf(config);
+    const { completionState, failedState } = config.tracker;
+    const out = [
+        ...reachable(forward, from).values(),
+        ...reachable(backward, from).values(),
+        ...(completionState ? [completionState] : []),
+        ...(failedState ? [failedState] : []),
+        ...profile.allowedStates
+    ];
+    return out.filter((s, i) => out.findIndex((o) => sameState(o, s)) === i);
+}
+/**
+ * Whether a move from `from` to `to` sends the work back: `to` is a state the issue was
+ * already in, and not one the automations lead on to from `from` (the next stage of a round is
+ * no new round). In a cycle of automations every way is back.
+ */
+function sendsBack(config, from, to, visited) {
+    if (!visited.some((s) => sameState(s, to)))
+        return false;
+    const { forward, backward } = graphOf(config);
+    const key = stateKey(to);
+    return !reachable(forward, from).has(key) || reachable(backward, from).has(key);
+}
+/** The automations' moves, both ways, keyed by state key. */
+function graphOf(config) {
+    const forward = new Map();
+    const backward = new Map();
+    const link = (edges, a, b) => {
+        const list = edges.get(stateKey(a)) ?? [];
+        list.push(b);
+        edges.set(stateKey(a), list);
+    };
+    for (const a of config.automations) {
+        if (!a.enabled || !a.moveToState)
+            continue;
+        for (const s of a.states) {
+            link(forward, s, a.moveToState);
+            link(backward, a.moveToState, s);
+        }
+    }
+    return { forward, backward };
+}
+/** Every state reachable from `from` along `edges`, by key; `from` itself only through a cycle. */
+function reachable(edges, from) {
+    const seen = new Map();
+    const todo = [...(edges.get(stateKey(from)) ?? [])];
+    while (todo.length > 0) {
+        const s = todo.pop();
+        if (seen.has(stateKey(s)))
+            continue;
+        seen.set(stateKey(s), s);
+        todo.push(...(edges.get(stateKey(s)) ?? []));
+    }
+    return seen;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/plan.js
+
+/**
+ * Decides what this job runs so that one entry into a state runs its stage once (plus the
+ * pipeline's own retries, reviews and reworks), whatever mix of label events, dispatches and
+ * re-runs arrives. Jobs for one issue are serialised by the workflow's concurrency group, so the
+ * record read here already holds every earlier job's stage.
+ */
+function planStage(o) {
+    const plan = planOf(o);
+    const back = o.record.sentBack;
+    if ('skip' in plan || plan.kind !== 'work' || back?.entry !== plan.entry) {
+        return plan;
+    }
+    return { ...plan, sentBackBy: back.by };
+}
+function planOf(o) {
+    const { record, state, automation, trigger } = o;
+    const sameEntry = record.state !== null && sameState(record.state, state);
+    const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
+    const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
+    const rerun = mine[mine.length - 1];
+    if (rerun) {
+        if (!sameEntry || rerun.entry !== record.entry) {
+            return { skip: 'this job ran for an earlier entry into the state; the issue has moved on' };
+        }
+        if (rerun.outcome === 'succeeded') {
+            return { skip: `this job's ${rerun.profile} stage already succeeded for "${state}"` };
+        }
+        return {
+            entry: record.entry,
+            newEntry: false,
+            kind: rerun.kind,
+            profile: rerun.profile,
+            attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
+            round: record.round,
+            resume: 0
+        };
+    }
+    if (trigger.source === 'comment') {
+        const w = record.waiting;
+        if (trigger.actorIsBot)
+            return { skip: 'a bot comment does not answer a stage' };
+        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
+            return { skip: 'no stage of this issue is waiting for input' };
+        }
+        return {
+            entry: w.entry,
+            newEntry: false,
+            kind: w.kind,
+            profile: w.profile,
+            attempt: w.attempt,
+            round: record.round,
+            timestamp: w.timestamp,
+            reply: trigger.reply,
+            resume: inEntry.filter((s) => s.kind === w.kind && s.profile === w.profile && s.attempt === w.attempt).length
+        };
+    }
+    // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
+    const c = record.continuation;
+    const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state);
+    if (trigger.source === 'wake' && trigger.wake) {
+        // The entry after the record's, in a state the record did not see the issue enter, is the
+        // reconcile's wake-up for a person's move whose label event started nothing.
+        const unseen = !sameEntry && trigger.wake.entry === record.entry + 1;
+        if (!unseen && (!sameEntry || trigger.wake.entry !== record.entry)) {
+            return { skip: `the wake-up was for an earlier entry into "${state}"` };
+        }
+    }
+    if (c && forStep && trigger.source === 'cli')
+        return continueWith(o, c, inEntry);
+    if (c && forStep && trigger.source === 'wake' && trigger.wake?.step !== undefined) {
+        if (trigger.wake.step !== c.step) {
+            return { skip: `the wake-up's step already ran for this entry into "${state}"` };
+        }
+        return continueWith(o, c, inEntry);
+    }
+    if (trigger.source === 'label' && trigger.actorIsBot && o.chain === 'dispatch') {
+        return { skip: "the pipeline's own label change; its next stage was dispatched" };
+    }
+    if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
+        return { skip: `a stage already ran for this entry into "${state}"` };
+    }
+    // The entry the pipeline's own move made, or a new one a person made.
+    const ours = sameEntry && inEntry.length === 0;
+    return {
+        entry: ours ? record.entry : record.entry + 1,
+        newEntry: !ours,
+        kind: 'work',
+        profile: automation.profile,
+        attempt: 0,
+        round: ours ? record.round : 0,
+        resume: 0
+    };
+}
+function continueWith(o, c, inEntry) {
+    const profile = c.kind === 'review' ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile;
+    if (!o.config.agent.profiles[profile]) {
+        return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` };
+    }
+    const ran = (s) => s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round;
+    if (inEntry.some(ran)) {
+        return {
+            skip: `${profile} attempt ${c.attempt}${c.round ? ` of review round ${c.round}` : ''} already ran for this entry into "${o.state}"`
+        };
+    }
+    return {
+        entry: o.record.entry,
+        newEntry: false,
+        kind: c.kind,
+        profile,
+        attempt: c.attempt,
+        round: c.round,
+        resume: 0,
+        ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
+        ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {})
+    };
+}
+function nextAttempt(stages, kind, profile) {
+    const same = stages.filter((s) => s.kind === kind && s.profile === profile);
+    return same.length === 0 ? 0 : Math.max(...same.map((s) => s.attempt)) + 1;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/sections.js
+
+
+
+const MAX_REPLY = 20_000;
+/**
+ * The pipeline's own prompt sections after the automation's instructions: what the agent may
+ * request, and why this run happens (a review, a rework, a refused deliverable, a reply).
+ */
+function pipelineSections(plan, allowedActions, moveTargets) {
+    const review = plan.kind === 'review';
+    const out = [requestsSection(allowedActions, review, moveTargets)];
+    if (review) {
+        out.push([
+            '## Review',
+            '',
+            `You are reviewing the work of the ${plan.reviewed ?? 'previous'} stage: its deliverable is the newest ${plan.reviewed ?? ''} file among the prior handoffs, and its changes are on this branch.`,
+            'Start your deliverable with front matter `verdict: PASS` when the work is done as scoped, or `verdict: FAIL` with specific findings (file and line) below it.'
+        ].join('\n'));
+    }
+    else if (plan.sentBackBy) {
+        const by = plan.sentBackBy;
+        out.push([
+            '## Review findings',
+            '',
+            `The ${by} stage sent your earlier work on this issue back (review round ${plan.round + 1}). Its reasons are in the newest ${by} deliverable among the prior handoffs.`,
+            'Address every finding, and say in your deliverable how each was resolved.'
+        ].join('\n'));
+    }
+    if (plan.recheck) {
+        out.push([
+            '## Your previous deliverable was refused',
+            '',
+            `The pipeline could not accept the last attempt's deliverable: ${clip(oneLine(plan.recheck), 500)}.`,
+            'Write a complete deliverable that fixes this.'
+        ].join('\n'));
+    }
+    if (plan.reply) {
+        const text = sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY);
+        out.push([
+            `## Reply from @${clip(oneLine(plan.reply.author), 500)}`,
+            '',
+            'You asked for input and a person allowed to run this pipeline answered. Their reply, as they wrote it:',
+            '',
+            fenced(text, '~'),
+            '',
+            'Continue the stage with this answer; keep writing to the same run.handoff_path.'
+        ].join('\n'));
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/advance.js
+
+/**
+ * The record after the pipeline acts on `next`. A move starts a new entry into the target
+ * state; the stage that the entry starts finds it there. A same-state step (retry, review,
+ * rework) is written as the record's continuation, which the next wake-up runs.
+ */
+function recordAfter(record, next, waiting, current) {
+    const out = { ...record };
+    delete out.continuation;
+    const enter = (state) => {
+        out.state = state;
+        out.entry = record.entry + 1;
+        out.transitions = record.transitions + 1;
+        out.visited = visit(record.visited ?? [], state);
+        delete out.sentBack;
+        delete out.pendingMove;
+        delete out.waiting;
+    };
+    switch (next.kind) {
+        case 'move':
+            enter(next.to);
+            if (next.round !== undefined) {
+                out.round = next.round;
+                out.sentBack = { entry: out.entry, by: current.profile };
+            }
+            delete out.halted;
+            break;
+        case 'review':
+            if (next.pendingMove)
+                out.pendingMove = next.pendingMove;
+            else
+                delete out.pendingMove;
+            break;
+        case 'rework':
+            out.round = next.round;
+            out.sentBack = { entry: record.entry, by: current.profile };
+            break;
+        case 'wait':
+            out.waiting = { ...waiting, question: next.question };
+            break;
+        case 'escalate':
+            if (next.to)
+                enter(next.to);
+            out.halted = next.why;
+            break;
+        case 'retry':
+        case 'stop':
+            break;
+    }
+    const step = continuationFor(next, out, current);
+    if (step)
+        out.continuation = step;
+    return out;
+}
+function visit(visited, state) {
+    return visited.some((s) => sameState(s, state)) ? visited : [...visited, state].slice(-100);
+}
+/** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
+function continuationFor(next, record, current) {
+    const here = {
+        state: record.state ?? '',
+        entry: record.entry,
+        ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
+    };
+    switch (next.kind) {
+        case 'review':
+            return {
+                ...here,
+                kind: 'review',
+                profile: next.reviewer,
+                attempt: 0,
+                round: record.round,
+                reviewed: current.profile
+            };
+        case 'rework':
+            return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round };
+        case 'retry':
+            return {
+                ...here,
+                kind: current.kind,
+                profile: current.profile,
+                attempt: next.attempt,
+                round: current.round,
+                ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
+                ...(current.reviewed ? { reviewed: current.reviewed } : {})
+            };
+        case 'move':
+        case 'stop':
+        case 'wait':
+        case 'escalate':
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
+
+/** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
+const TRANSITION_BUDGET = 30;
+/** The deliverable checks failing is a `failed` whose reason starts with this. */
+const DELIVERABLE_PROBLEM = 'the deliverable is not acceptable: ';
+/** Decides the next step of the pipeline from how a stage ended. Pure. */
+function decideNext(f) {
+    const { config } = f;
+    const failedState = config.tracker.failedState;
+    const escalate = (why) => ({ kind: 'escalate', why, to: failedState });
+    const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : '';
+    switch (f.outcome) {
+        case 'skipped':
+        case 'denied':
+            return { kind: 'stop', why: f.reason };
+        case 'cancelled':
+            return {
+                kind: 'stop',
+                why: `the run was cancelled${where}; move the issue back into its state to run it again`
+            };
+        case 'input_required':
+            return { kind: 'wait', question: f.question ?? 'The agent asked for input.' };
+        case 'succeeded':
+            return afterSuccess(f, escalate);
+        case 'failed':
+        case 'stalled':
+        case 'timed_out':
+        case 'rate_limited': {
+            if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
+                const problem = f.reason.slice(DELIVERABLE_PROBLEM.length);
+                if (!f.recheckSpent) {
+                    return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem };
+                }
+                return escalate(`the ${f.profile} deliverable failed its checks twice (${problem})${where}`);
+            }
+            if (f.attempt < config.agent.maxRetries) {
+                return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` };
+            }
+            const runs = f.attempt + 1;
+            return escalate(`${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`);
+        }
+    }
+}
+function afterSuccess(f, escalate) {
+    const { config } = f;
+    const moveTo = f.requests.moveState ?? f.automation.moveToState;
+    if (f.kind === 'review') {
+        if (!f.requests.verdict) {
+            if (!f.recheckSpent) {
+                return {
+                    kind: 'retry',
+                    attempt: f.attempt + 1,
+                    why: 'the review has no verdict',
+                    recheck: 'a review deliverable must start with front matter holding `verdict: PASS` or `verdict: FAIL`'
+                };
+            }
+            return escalate('the reviewer twice gave no verdict');
+        }
+        if (f.requests.verdict === 'PASS') {
+            const to = f.pendingMove;
+            return to ? move(f, to, 'the review passed') : { kind: 'stop', why: 'the review passed' };
+        }
+        if (f.round + 1 >= config.agent.maxReviewRounds) {
+            return escalate(`the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}); a person needs to look at it, then move the issue into a state to start again`);
+        }
+        return {
+            kind: 'rework',
+            profile: f.reviewed ?? f.automation.profile,
+            round: f.round + 1,
+            findings: f.handoffPath ?? undefined
+        };
+    }
+    const reviewer = config.agent.reviewerProfile;
+    if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
+        return { kind: 'review', reviewer, pendingMove: moveTo };
+    }
+    if (!moveTo) {
+        const done = config.tracker.completionState;
+        return {
+            kind: 'stop',
+            why: done ? `the pipeline reached its end` : `no move follows the ${f.profile} stage`
+        };
+    }
+    return move(f, moveTo, f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`);
+}
+/**
+ * A move, unless it is spent: a move that sends the work back to a state the issue was already
+ * in starts a new review round, and the one that would pass agent.max_review_rounds escalates.
+ */
+function move(f, to, why) {
+    if (!sendsBack(f.config, f.state, to, f.visited))
+        return budgeted(f, { kind: 'move', to, why });
+    const max = f.config.agent.maxReviewRounds;
+    if (f.round + 1 >= max) {
+        const where = f.handoffPath ? `; its reasons are in ${f.handoffPath}` : '';
+        return {
+            kind: 'escalate',
+            why: `${f.profile} sent the work back to "${to}" after ${max} review round${max === 1 ? '' : 's'} (agent.max_review_rounds: ${max})${where}; a person needs to look at it, then move the issue into a state to start again`,
+            to: f.config.tracker.failedState
+        };
+    }
+    return budgeted(f, {
+        kind: 'move',
+        to,
+        why: `${why}; review round ${f.round + 2}`,
+        round: f.round + 1
+    });
+}
+function budgeted(f, next) {
+    if (f.transitions + 1 > TRANSITION_BUDGET) {
+        return {
+            kind: 'escalate',
+            why: `the issue has moved ${f.transitions} times; the pipeline stops here so stages cannot loop forever`,
+            to: f.config.tracker.failedState
+        };
+    }
+    return next;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/settle.js
+
+
+
+
+
+
+
+/**
+ * What a finished stage means for the pipeline, the same for the action and the CLI: the
+ * agent's permitted requests (read from the committed deliverable), the next step, and the
+ * issue's record afterwards. Carrying the step out is the tracker adapter's part.
+ */
+async function settleStage(o) {
+    const { config, plan, result } = o;
+    const profile = config.agent.profiles[plan.profile];
+    const refused = refusalsOf(result);
+    let requests = {};
+    const refusedRequests = [];
+    if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
+        const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes);
+        const read = readRequests(text ?? '');
+        const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config), {
+            from: o.state,
+            profile: plan.profile,
+            states: moveScope(config, o.state, profile)
+        });
+        requests = allowed.permitted;
+        refusedRequests.push(...read.problems, ...allowed.refused);
+        refused.push(...refusedRequests.map((r) => `request refused: ${r}`));
+    }
+    const started = recordStart(o.record, o.state, plan);
+    const visited = started.visited ?? [];
+    if (!visited.some((s) => sameState(s, o.state)))
+        started.visited = [...visited, o.state];
+    const decided = decideNext({
+        config,
+        automation: o.automation,
+        kind: plan.kind,
+        state: o.state,
+        profile: plan.profile,
+        outcome: result.outcome,
+        reason: result.reason,
+        attempt: plan.attempt,
+        recheckSpent: Boolean(plan.recheck),
+        round: plan.round,
+        visited: started.visited ?? [],
+        transitions: o.record.transitions,
+        requests,
+        pendingMove: o.record.pendingMove,
+        reviewed: plan.reviewed,
+        question: result.agent?.question,
+        handoffPath: result.handoffPath
+    });
+    const next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided;
+    const stage = {
+        entry: plan.entry,
+        state: o.state,
+        profile: plan.profile,
+        kind: plan.kind,
+        attempt: plan.attempt
+    };
+    const stats = result.agent?.stats;
+    const record = recordStage(started, {
+        ...stage,
+        round: plan.round,
+        outcome: result.outcome,
+        reason: result.reason.slice(0, 300),
+        run: o.run,
+        ...(o.runUrl ? { runUrl: o.runUrl } : {}),
+        startedAt: o.startedAt.toISOString(),
+        durationMs: Date.now() - o.startedAt.getTime(),
+        ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
+        ...(o.commit ? { commit: o.commit } : {}),
+        ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {}),
+        ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {}),
+        ...(refusedRequests.length > 0
+            ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
+            : {}),
+        ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {})
+    });
+    const current = {
+        kind: plan.kind,
+        profile: plan.profile,
+        round: plan.round,
+        run: o.run,
+        ...(plan.reviewed ? { reviewed: plan.reviewed } : {})
+    };
+    return {
+        next,
+        record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
+        staged: record,
+        requests,
+        refused
+    };
+}
+/** Paths left out of the commit and what was put back under `.git`, one line each. */
+function refusalsOf(r) {
+    // A file refused for a secret is reported once, among the secrets withheld.
+    const out = r.commit.dropped
+        .filter((d) => !d.screened)
+        .map((d) => `${d.path} was not committed: ${d.reason}`);
+    if (r.gitDir) {
+        out.push(...r.gitDir.changes.map((c) => `.git change put back: ${c.path} (${c.change})`));
+        out.push(...r.gitDir.configKeys.map((k) => `.git/config key put back: ${k}`));
+        if (r.gitDir.branchMoved) {
+            out.push('the agent moved the branch; its files were judged, not its commits');
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./.build/files/write-whole.js
+
+/**
+ * Writes the file through a temporary one beside it and a rename, so a reader never sees half
+ * of it and a run killed mid-write leaves the old file as it was.
+ */
+function writeWhole(path, text, o = {}) {
+    const tmp = `${path}.tmp-${process.pid}`;
+    (0,external_node_fs_namespaceObject.writeFileSync)(tmp, text, o.mode === undefined ? undefined : { mode: o.mode });
+    (0,external_node_fs_namespaceObject.renameSync)(tmp, path);
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./.build/git/guard.js
+
+
+
+
+
+
+
+/**
+ * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
+ * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
+ * agent (absent ones are removed again).
+ */
+const CONTROL_FILES = [
+    'config',
+    'config.worktree',
+    'HEAD',
+    'commondir',
+    'shallow',
+    'info/attributes',
+    'info/exclude',
+    'info/grafts',
+    'objects/info/alternates',
+    'objects/info/http-alternates',
+    'index.lock',
+    'HEAD.lock',
+    'config.lock',
+    'shallow.lock',
+    'packed-refs.lock'
+];
+/** Directories under `.git` that may be rebuilt if the agent swapped them for something else. */
+const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
+/** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
+const ESSENTIAL_DIRS = ['objects', 'refs'];
+/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
+const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
+const identitySchema = object({ dev: schemas_number(), ino: schemas_number() });
+/** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
+const savedFileSchema = union([
+    object({ data: schemas_string(), mode: schemas_number() }),
+    object({ link: schemas_string() }),
+    schemas_null()
+]);
+/** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
+const savedIncludeSchema = object({
+    file: savedFileSchema,
+    dir: identitySchema.nullable(),
+    /** It carried a credential and was removed for the run. */
+    hidden: schemas_boolean()
+});
+/**
+ * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
+ * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
+ */
+const gitDirSnapshotSchema = object({
+    repo: schemas_string(),
+    gitDir: schemas_string(),
+    /** Device and inode of `.git`, to notice it being swapped. */
+    identity: identitySchema,
+    /** Relative to `.git`. `config` is the original, credentials included. */
+    files: record(schemas_string(), savedFileSchema),
+    /** The config the agent was left with (credentials removed), base64. */
+    agentConfig: schemas_string(),
+    /** `.git/hooks/<name>`; null when there was no hooks directory. */
+    hooks: record(schemas_string(), savedFileSchema).nullable(),
+    /** Files `.git/config` includes, by absolute path. */
+    includes: record(schemas_string(), savedIncludeSchema),
+    /** The branch HEAD named, and its commit. */
+    branch: object({ ref: schemas_string(), sha: schemas_string() }).nullable()
+});
+/** `.git` is gone or is no longer the directory we prepared. */
+class GitDirTamperedError extends errors_UserError {
+    constructor(message) {
+        super(message);
+        this.name = 'GitDirTamperedError';
+    }
+}
+/**
+ * Records `.git` before the agent runs, and takes persisted credentials out of its reach for the
+ * run: the extraheader and credential includes leave `.git/config`, and the included credential
+ * files leave the disk. `restoreGitDir` puts all of it back.
+ */
+async function snapshotGitDir(repo) {
+    const gitDir = external_node_path_namespaceObject.join(external_node_path_namespaceObject.resolve(repo), '.git');
+    const st = await lstatOrNull(gitDir);
+    if (!st?.isDirectory()) {
+        throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
+    }
+    const files = {};
+    for (const rel of CONTROL_FILES)
+        files[rel] = await savedOrNull(external_node_path_namespaceObject.join(gitDir, rel));
+    const config = files['config'];
+    const head = files['HEAD'];
+    if (!config || !('data' in config) || !head || !('data' in head)) {
+        throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
+    }
+    const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
+    const includes = {};
+    const strip = [];
+    for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
+        if (!CREDENTIAL_KEYS.test(key))
+            continue;
+        if (!key.endsWith('.path')) {
+            strip.push([key, value]);
+            continue;
+        }
+        const target = includeTarget(value, gitDir);
+        const file = await present(target);
+        // A directory or a device is nothing git could include; it is not ours to manage.
+        if (file === 'other')
+            continue;
+        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
+        includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
+        if (hidden)
+            strip.push([key, value]);
+    }
+    for (const [key, value] of strip) {
+        await git_git('/', ['config', '--file', configPath, '--fixed-value', '--unset-all', key, value]);
+    }
+    for (const [target, inc] of Object.entries(includes))
+        if (inc.hidden)
+            await (0,promises_namespaceObject.rm)(target);
+    return {
+        repo: external_node_path_namespaceObject.resolve(repo),
+        gitDir,
+        identity: { dev: st.dev, ino: st.ino },
+        files,
+        agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
+        hooks: await readHooks(external_node_path_namespaceObject.join(gitDir, 'hooks')),
+        includes,
+        branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
+    };
+}
+/**
+ * Puts `.git` back after the agent and all its processes are dead: config, HEAD and the other
+ * control files byte for byte, hooks as they were, hidden credentials restored, the branch
+ * where it was. Reports what the agent had changed.
+ */
+async function restoreGitDir(s) {
+    await checkIdentity(s);
+    const changes = [];
+    const rel = (p) => external_node_path_namespaceObject.relative(s.repo, p);
+    for (const dir of REBUILDABLE_DIRS) {
+        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const st = await lstatOrNull(full);
+        if (st && !st.isDirectory()) {
+            await (0,promises_namespaceObject.rm)(full, { force: true });
+            changes.push({ path: rel(full), change: 'replaced' });
+        }
+    }
+    const configPath = external_node_path_namespaceObject.join(s.gitDir, 'config');
+    const nowConfig = await present(configPath);
+    const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
+        ? await changedKeys(s.agentConfig, nowConfig.data)
+        : [];
+    for (const [name, saved] of Object.entries(s.files)) {
+        const full = external_node_path_namespaceObject.join(s.gitDir, name);
+        const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
+        const change = await putBack(full, saved, given);
+        if (change)
+            changes.push({ path: rel(full), change });
+    }
+    const hooksDir = external_node_path_namespaceObject.join(s.gitDir, 'hooks');
+    if (s.hooks === null) {
+        if (await lstatOrNull(hooksDir)) {
+            await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
+            changes.push({ path: rel(hooksDir), change: 'added' });
+        }
+    }
+    else {
+        await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
+        const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
+        for (const name of [...names].sort()) {
+            const full = external_node_path_namespaceObject.join(hooksDir, name);
+            const saved = s.hooks[name] ?? null;
+            const change = await putBack(full, saved, saved);
+            if (change)
+                changes.push({ path: rel(full), change });
+        }
+    }
+    for (const [target, inc] of Object.entries(s.includes)) {
+        // Never write (a credential, even) into a directory the agent swapped for another; only
+        // make sure the restored config includes nothing from it.
+        const dir = await statOrNull(external_node_path_namespaceObject.dirname(target));
+        const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
+        if (inc.file && !sameDir) {
+            await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+            changes.push({ path: external_node_path_namespaceObject.dirname(target), change: 'replaced' });
+            continue;
+        }
+        const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
+        if (change)
+            changes.push({ path: target, change });
+    }
+    return { changes, configKeys, branchMoved: await restoreBranch(s) };
+}
+/**
+ * A snapshot read back from disk (by a `post:` step) could have been edited; at least its
+ * writes must stay inside `.git`, apart from the files the config includes.
+ */
+function checkShape(s) {
+    const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
+    const sound = external_node_path_namespaceObject.isAbsolute(s.repo) &&
+        s.gitDir === external_node_path_namespaceObject.join(s.repo, '.git') &&
+        Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
+        Object.keys(s.hooks ?? {}).every(plain) &&
+        Object.keys(s.includes).every((f) => external_node_path_namespaceObject.isAbsolute(f)) &&
+        (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
+    if (!sound)
+        throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
+}
+async function checkIdentity(s) {
+    checkShape(s);
+    const st = await lstatOrNull(s.gitDir);
+    const what = !st
+        ? 'was removed'
+        : st.isSymbolicLink()
+            ? 'was replaced by a symlink'
+            : !st.isDirectory() || st.dev !== s.identity.dev || st.ino !== s.identity.ino
+                ? 'was replaced'
+                : null;
+    if (what) {
+        throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
+    }
+    for (const dir of ESSENTIAL_DIRS) {
+        const full = external_node_path_namespaceObject.join(s.gitDir, dir);
+        const d = await lstatOrNull(full);
+        if (!d?.isDirectory()) {
+            throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
+        }
+    }
+}
+/**
+ * Makes `file` hold `saved` (or not exist). `given` is what the agent was left with, so the
+ * returned change describes the agent's doing, not ours (hidden credentials, stripped config).
+ */
+async function putBack(file, saved, given) {
+    const now = await present(file);
+    const change = same(now, given)
+        ? null
+        : now === null
+            ? 'removed'
+            : given === null
+                ? 'added'
+                : now !== 'other' && 'data' in now && 'data' in given
+                    ? 'modified'
+                    : 'replaced';
+    if (!same(now, saved)) {
+        if (now !== null)
+            await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
+        if (saved) {
+            await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+            if ('link' in saved)
+                await (0,promises_namespaceObject.symlink)(saved.link, file);
+            // 'wx' never follows a symlink someone put back in the meantime.
+            else
+                await (0,promises_namespaceObject.writeFile)(file, Buffer.from(saved.data, 'base64'), { flag: 'wx', mode: saved.mode });
+        }
+    }
+    return change;
+}
+function same(now, was) {
+    if (now === null || was === null)
+        return now === was;
+    if (now === 'other')
+        return false;
+    if ('link' in now || 'link' in was)
+        return 'link' in now && 'link' in was && now.link === was.link;
+    return now.data === was.data && now.mode === was.mode;
+}
+async function restoreBranch(s) {
+    if (!s.branch)
+        return null;
+    const r = await git_git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
+        okCodes: [1]
+    });
+    const now = r.code === 0 ? r.stdout.trim() : null;
+    if (now === s.branch.sha)
+        return null;
+    await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
+    return { from: s.branch.sha, to: now };
+}
+async function headBranch(repo, head) {
+    const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1];
+    if (!ref)
+        return null;
+    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
+        okCodes: [1]
+    });
+    return r.code === 0 ? { ref, sha: r.stdout.trim() } : null;
+}
+async function readHooks(dir) {
+    const st = await lstatOrNull(dir);
+    if (!st?.isDirectory())
+        return null;
+    const hooks = {};
+    for (const name of await (0,promises_namespaceObject.readdir)(dir))
+        hooks[name] = await savedOrNull(external_node_path_namespaceObject.join(dir, name));
+    return hooks;
+}
+/** What is at `file` now: a regular file, a symlink, nothing, or something else. */
+async function present(file) {
+    const st = await lstatOrNull(file);
+    if (!st)
+        return null;
+    if (st.isFile())
+        return { data: (await (0,promises_namespaceObject.readFile)(file)).toString('base64'), mode: st.mode & 0o777 };
+    if (st.isSymbolicLink())
+        return { link: await (0,promises_namespaceObject.readlink)(file) };
+    return 'other';
+}
+/** As `present`, with anything but a file or a symlink recorded as absent (removed on restore). */
+async function savedOrNull(file) {
+    const now = await present(file);
+    return now === 'other' ? null : now;
+}
+async function statOrNull(p) {
+    return (0,promises_namespaceObject.stat)(p).catch(() => null);
+}
+/** `key=value` pairs of a config file's own text, never following its includes. */
+async function configEntries(bytes) {
+    const r = await git_git('/', ['config', '--no-includes', '--file', '-', '--null', '--list'], {
+        input: bytes
+    });
+    return r.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => {
+        const nl = entry.indexOf('\n');
+        return nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
+    });
+}
+async function changedKeys(before, after) {
+    const seen = new Set((await configEntries(Buffer.from(before, 'base64'))).map(([k, v]) => `${k}\n${v}`));
+    const entries = await configEntries(Buffer.from(after, 'base64')).catch(() => null);
+    if (!entries)
+        return ['(the config no longer parses)'];
+    const keys = new Set();
+    for (const [k, v] of entries)
+        if (!seen.has(`${k}\n${v}`))
+            keys.add(k);
+    return [...keys].sort();
+}
+/** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
+function includeTarget(value, gitDir) {
+    if (value.startsWith('~/'))
+        return external_node_path_namespaceObject.join(external_node_os_namespaceObject.homedir(), value.slice(2));
+    return external_node_path_namespaceObject.resolve(gitDir, value);
+}
+async function holdsCredential(data) {
+    const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
+    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/agent-tree.js
+
+
+
+
+
+
+/** Where an isolated stage's agent works, kept in the stage context for the post step. */
+const handedOverSchema = object({
+    user: object({ name: schemas_string(), uid: schemas_int(), gid: schemas_int(), home: schemas_string() }),
+    /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
+    area: schemas_string(),
+    /** The agent's clone, inside `area`. */
+    tree: schemas_string(),
+    /** The agent's HOME, inside `area`. */
+    home: schemas_string(),
+    /** Where the tree comes back to, in the runner's private work folder. */
+    returnTo: schemas_string()
+});
+const sh = () => systemProgram('sh') ?? '/bin/sh';
+// Run as root, with every value a positional parameter: nothing is ever spliced into it.
+// The stage area goes whatever it held (no process of the agent user is alive by now), and
+// the new one is the agent's alone.
+const HAND_OVER = `set -e
+area=$1; staged=$2; uid=$3; gid=$4
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"`;
+// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
+// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
+// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
+// followed anywhere: root would move whatever it points at. In its own home (the one of its
+// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
+// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
+work=\${tree%/*}
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
+  [ -d "$tree" ] && [ ! -L "$tree" ]; then
+  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+fi
+rm -rf -- "$area"
+find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
+  find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
+fi
+exit 0`;
+/**
+ * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
+ * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
+ * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ */
+async function handOver(o) {
+    const staged = external_node_path_namespaceObject.join(o.workDir, 'hand-over');
+    await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
+    const name = external_node_path_namespaceObject.basename(o.repo) || 'repo';
+    const area = external_node_path_namespaceObject.join(o.user.home, 'stage');
+    await git_git(o.workDir, [
+        '-c',
+        `safe.directory=${o.repo}`,
+        'clone',
+        '--quiet',
+        '--local',
+        '--no-hardlinks',
+        '--branch',
+        o.branch,
+        '--',
+        o.repo,
+        external_node_path_namespaceObject.join(staged, 'work', name)
+    ]);
+    await o.prepareTree?.(external_node_path_namespaceObject.join(staged, 'work', name));
+    const home = external_node_path_namespaceObject.join(staged, 'home');
+    for (const f of o.homeFiles) {
+        const file = external_node_path_namespaceObject.join(home, f.path);
+        await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.dirname(file), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(file, f.content, { mode: 0o600 });
+    }
+    await (0,promises_namespaceObject.mkdir)(external_node_path_namespaceObject.join(home, 'tmp'), { recursive: true });
+    // Older than anything the agent makes: what is newer in its home at the end is the agent's.
+    await (0,promises_namespaceObject.writeFile)(markerOf(o.workDir), '', { mode: 0o600 });
+    await runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
+    return {
+        user: o.user,
+        area,
+        tree: external_node_path_namespaceObject.join(area, 'work', name),
+        home: external_node_path_namespaceObject.join(area, 'home'),
+        returnTo: external_node_path_namespaceObject.join(o.workDir, 'agent-tree')
+    };
+}
+/**
+ * Once every process of the agent user is gone: its tree comes back to the runner's user
+ * (in the runner's private folder), and its HOME and temporary files are removed, so
+ * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ */
+async function takeBack(p, h) {
+    const back = await lstatOrNull(h.returnTo);
+    if (!back) {
+        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+        await runAsRoot(p, [
+            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
+            ...[h.user.home, markerOf(external_node_path_namespaceObject.dirname(h.returnTo))]
+        ], 'take the agent tree back');
+    }
+    const st = await lstatOrNull(h.returnTo);
+    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+}
+/** The file whose time is the hand-over's, in the runner's private work folder. */
+function markerOf(workDir) {
+    return external_node_path_namespaceObject.join(workDir, 'handed-over');
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
+
+
+
+
+
+
+
+
+/**
+ * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
+ * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
+ * runner's temp folder, which the agent's working tree does not contain; still, it is read
+ * back through this schema, as anything on disk an agent might reach.
+ */
+const stage_context_identitySchema = object({ name: schemas_string(), email: schemas_string() });
+const stageContextSchema = object({
+    repo: schemas_string(),
+    branch: schemas_string(),
+    baseSha: schemas_string(),
+    /** Where the agent's configuration came from; a commit name only, as it goes to git. */
+    trustedCommit: schemas_string()
+        .regex(/^[0-9a-f]{40,64}$/)
+        .optional(),
+    /** The branch was new on the remote when the stage began. */
+    created: schemas_boolean(),
+    issue: schemas_string(),
+    profile: schemas_string(),
+    runId: schemas_string(),
+    timestamp: schemas_string(),
+    handoffPath: schemas_string(),
+    requiredSections: array(schemas_string()),
+    maxFileBytes: schemas_number(),
+    commitPaths: array(schemas_string()),
+    /**
+     * The variables the profile's `env` hands the agent: their values (read from the
+     * environment again, never stored here) are secrets no commit may hold.
+     */
+    secretNames: array(schemas_string()).default([]),
+    /** Repo-relative WORKFLOW.md, never committed by a stage. */
+    workflowPath: schemas_string(),
+    startedAt: schemas_string(),
+    /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
+    snapshot: gitDirSnapshotSchema.optional(),
+    /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
+    trackerFiles: record(schemas_string(), schemas_string()).optional(),
+    /** Where the isolated agent works, as whom (isolation: user). */
+    sandbox: handedOverSchema.optional(),
+    /** Its tree, once taken back from it; null when it left none. */
+    tree: schemas_string().nullable().optional(),
+    /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
+    author: stage_context_identitySchema.optional(),
+    committer: stage_context_identitySchema.optional(),
+    /** Which stage of which issue this is; its commit carries it as trailers. */
+    key: stageKeySchema.optional(),
+    /** The agent's process group, once it runs. */
+    agentPgid: schemas_int().optional(),
+    /**
+     * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
+     * end is judged and committed (`committed` says how), so whoever finishes it only publishes
+     * that commit; in `published` the work is safe but the pipeline's next step may not have
+     * been carried out; in `done` the job saw it through.
+     */
+    phase: schemas_enum(['agent', 'committed', 'published', 'done']).optional(),
+    committed: object({
+        sha: schemas_string().nullable(),
+        outcome: stageOutcomeSchema,
+        reason: schemas_string(),
+        handoffPath: schemas_string().nullable()
+    })
+        .optional()
+});
+function saveStageContext(path, ctx) {
+    (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true, mode: 0o700 });
+    writeWhole(path, JSON.stringify(ctx), { mode: 0o600 });
+}
+/** The context at `path`; null when there is none or it is not shaped like one. */
+function loadStageContext(path) {
+    let value;
+    try {
+        value = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+    }
+    catch {
+        return null;
+    }
+    const parsed = stageContextSchema.safeParse(value);
+    return parsed.success ? parsed.data : null;
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
+
+
+
+
+// Never closed, whatever a path names: every user needs these.
+const SHARED = new Set([
+    '/',
+    '/home',
+    '/tmp',
+    '/var',
+    '/var/tmp',
+    '/opt',
+    '/usr',
+    '/etc',
+    '/srv',
+    '/mnt'
+]);
+/**
+ * Makes the runner's own folders unreachable to other users (the agent user is "other" to
+ * them: it shares no group with the runner): the runner's HOME (its credentials, the
+ * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
+ * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
+ * installation. Each loses its "other" permission bits; a folder that is already closed is
+ * left alone, one that is not ours to close stops the stage.
+ */
+async function closeToOthers(dirs) {
+    const closed = [];
+    const root = process.getuid?.() === 0;
+    for (const dir of new Set(dirs.filter((d) => external_node_path_namespaceObject.isAbsolute(d)).map((d) => external_node_path_namespaceObject.resolve(d)))) {
+        if (SHARED.has(dir))
+            continue;
+        const st = await lstatOrNull(dir);
+        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
+            continue;
+        if (!root && st.uid !== process.getuid?.()) {
+            throw new errors_UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
+        }
+        await (0,promises_namespaceObject.chmod)(dir, st.mode & 0o7770);
+        closed.push(dir);
+    }
+    return closed;
+}
+/** The runner's installation folder, when this node is the runner's own (`externals/`). */
+function runnerInstallation(execPath) {
+    const at = execPath.split(external_node_path_namespaceObject.sep).lastIndexOf('externals');
+    return at > 1 ? execPath.split(external_node_path_namespaceObject.sep).slice(0, at).join(external_node_path_namespaceObject.sep) : undefined;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/process-group.js
+
+// Without /proc (macOS when the CLI runs locally) a group can still be signalled and probed
+// with kill(-pgid, 0), but its members and their CPU time are unknown.
+const hasProc = (0,external_node_fs_namespaceObject.existsSync)('/proc/self/stat');
+/**
+ * Every live process whose process group is `pgid`, read from /proc. `undefined` when /proc
+ * cannot be read.
+ */
+function groupProcesses(pgid) {
+    return liveProcesses((_pid, fields) => Number(fields[2]) === pgid);
+}
+/**
+ * Every live process that `keep` picks, given its pid and its /proc stat fields after the
+ * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
+ * (some container init processes do not) would otherwise be waited for forever.
+ */
+function liveProcesses(keep) {
+    if (!hasProc)
+        return undefined;
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)('/proc');
+    }
+    catch {
+        return undefined;
+    }
+    const found = [];
+    for (const name of names) {
+        const first = name.charCodeAt(0);
+        if (first < 48 || first > 57)
+            continue; // not a pid
+        const stat = readProc(`/proc/${name}/stat`);
+        if (stat === undefined)
+            continue; // it ended between readdir and read
+        // The command name (field 2) may hold spaces and parentheses; fields after it do not.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const state = fields[0];
+        if (state === 'Z' || state === 'X' || !keep(name, fields))
+            continue;
+        const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+        found.push({ pid: Number(name), cpuTicks: ticks });
+    }
+    return found;
+}
+// One shared buffer and a plain read: this runs for every process on the machine each
+// watchdog tick, and readFileSync's stat-and-allocate costs about three times as much.
+const procBuffer = Buffer.alloc(4096);
+/** The first 4 KiB of a /proc file (all of `stat`, the head of `status`), or undefined. */
+function readProc(path) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        return procBuffer.toString('latin1', 0, (0,external_node_fs_namespaceObject.readSync)(fd, procBuffer, 0, procBuffer.length, 0));
+    }
+    catch {
+        return undefined;
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** The pids of a group's live processes (empty when /proc cannot be read). */
+function groupPids(pgid) {
+    return (groupProcesses(pgid) ?? []).map((p) => p.pid);
+}
+/** True while any process of the group is alive. */
+function groupAlive(pgid) {
+    const members = groupProcesses(pgid);
+    if (members)
+        return members.length > 0;
+    try {
+        process.kill(-pgid, 0);
+        return true;
+    }
+    catch (e) {
+        return e.code === 'EPERM';
+    }
+}
+/** Sends a signal to every process of the group; a group that is already gone is fine. */
+function signalGroup(pgid, signal) {
+    try {
+        process.kill(-pgid, signal);
+    }
+    catch (e) {
+        if (e.code !== 'ESRCH')
+            throw e;
+    }
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until the group is gone or `timeoutMs` has passed; true when it is gone. */
+async function waitGroupGone(pgid, timeoutMs, everyMs = 25, meanwhile) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+        if (!groupAlive(pgid))
+            return true;
+        if (Date.now() >= until)
+            return false;
+        meanwhile?.();
+        await sleep(everyMs);
+    }
+}
+// How long processes get to die after SIGKILL. Only one stuck in the kernel (state D on a
+// dead network mount) outlives it; waiting longer would only eat the time left to finalise.
+const KILL_WAIT_MS = 10_000;
+/**
+ * Ends a process group: SIGTERM to all of it, `graceMs` to exit, then SIGKILL (repeated, so
+ * a process forked in between is caught too) until every member is gone. Returns the pids
+ * still alive after all that, which is empty unless the kernel held one.
+ */
+async function process_group_endGroup(pgid, graceMs) {
+    if (!groupAlive(pgid))
+        return [];
+    signalGroup(pgid, 'SIGTERM');
+    if (await waitGroupGone(pgid, graceMs))
+        return [];
+    signalGroup(pgid, 'SIGKILL');
+    if (await waitGroupGone(pgid, KILL_WAIT_MS, 25, () => signalGroup(pgid, 'SIGKILL')))
+        return [];
+    return groupPids(pgid);
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/user-processes.js
+
+
+
+/**
+ * Every live process of `uid` (real, effective or saved), read from /proc. `status` is read
+ * rather than the owner of `/proc/<pid>`, which turns to root for a process that made itself
+ * non-dumpable. Both files stay readable across the user boundary, so the watchdog keeps
+ * seeing the agent's CPU time.
+ */
+function userProcesses(uid) {
+    const want = String(uid);
+    const owned = (pid) => {
+        const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(readProc(`/proc/${pid}/status`) ?? '');
+        return uids !== null && uids.slice(1).includes(want);
+    };
+    return liveProcesses(owned) ?? [];
+}
+const user_processes_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const user_processes_KILL_WAIT_MS = 10_000;
+// How long a helper may take before it is taken for frozen (SIGSTOP from the agent) and killed.
+const HELPER_WAIT_MS = 3000;
+// Started as root, the helper becomes the agent user and calls kill(-1): the kernel signals every
+// process of the user in one pass, also a chain of forks that each exit as soon as the next is
+// born, which a scan of /proc can miss. The agent can signal a process of its own user, or read
+// its environment, so the helper is the agent user's only from the moment it is one call from
+// its signal, and its environment holds nothing.
+const SIGNAL_AS_USER = `const [uid, gid, signal] = process.argv.slice(1)
+process.setgroups([])
+process.setgid(Number(gid))
+process.setuid(Number(uid))
+try {
+  process.kill(-1, signal)
+} catch {}`;
+/**
+ * All processes of the agent user, however they were started (`setsid`, double forks,
+ * daemons): the agent user is the job's own, so everything it runs belongs to the agent.
+ * Each signal goes twice: from root to every process of the user seen in /proc, which no
+ * process of the agent can stop or delay, then by kill(-1) as the agent user (above), which
+ * reaches the ones the scan missed. Nothing is ever run as the agent user with the action's
+ * environment: the agent could read it there.
+ */
+class UserProcesses {
+    user;
+    privilege;
+    kill;
+    setpriv = systemProgram('setpriv');
+    constructor(user, privilege) {
+        this.user = user;
+        this.privilege = privilege;
+        this.kill = systemProgram('kill') ?? '/bin/kill';
+    }
+    members() {
+        return userProcesses(this.user.uid);
+    }
+    alive() {
+        return this.members().length > 0;
+    }
+    /**
+     * SIGTERM to all, `graceMs` to exit, then SIGKILL until none is left. SIGKILL goes at least
+     * once even when no process is seen: a chain of forks can slip past every scan.
+     */
+    async end(graceMs) {
+        if (this.alive()) {
+            await this.signal('SIGTERM');
+            const until = Date.now() + graceMs;
+            while (Date.now() < until && this.alive())
+                await user_processes_sleep(25);
+        }
+        const stop = Date.now() + user_processes_KILL_WAIT_MS;
+        for (;;) {
+            await this.signal('SIGKILL');
+            const left = this.members();
+            if (left.length === 0)
+                return [];
+            if (Date.now() >= stop)
+                return left.map((p) => p.pid);
+            await user_processes_sleep(25);
+        }
+    }
+    /** SIGKILL to all at once, for a process about to exit. */
+    killNow() {
+        const pids = this.members().map((p) => p.pid);
+        if (this.privilege.kind === 'root') {
+            for (const pid of pids)
+                signalPid(pid, 'SIGKILL');
+        }
+        else if (pids.length > 0) {
+            helperSync(this.fromRoot('SIGKILL', pids));
+        }
+        helperSync(this.asUser('SIGKILL'));
+    }
+    async signal(name) {
+        const pids = this.members().map((p) => p.pid);
+        if (this.privilege.kind === 'root') {
+            for (const pid of pids)
+                signalPid(pid, name);
+        }
+        else if (pids.length > 0) {
+            await helper(this.fromRoot(name, pids));
+        }
+        await helper(this.asUser(name));
+    }
+    /** `kill` run as root, for a runner user that cannot signal the agent user itself. */
+    fromRoot(name, pids) {
+        return asRoot(this.privilege, [this.kill, `-${name.slice(3)}`, '--', ...pids.map(String)]);
+    }
+    asUser(name) {
+        const { uid, gid } = this.user;
+        // setpriv (util-linux, on every Debian and Ubuntu) starts in a few milliseconds where node
+        // takes some fifty; a kill it runs that the agent freezes is ended by the helper's timeout
+        // like a frozen node helper, and the root-side signals go on meanwhile.
+        const argv = this.setpriv
+            ? [this.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'].concat([
+                this.kill,
+                `-${name.slice(3)}`,
+                '--',
+                '-1'
+            ])
+            : [process.execPath, '-e', SIGNAL_AS_USER, String(uid), String(gid), name];
+        return asRoot(this.privilege, argv);
+    }
+}
+function signalPid(pid, name) {
+    try {
+        process.kill(pid, name);
+    }
+    catch {
+        // gone already
+    }
+}
+function helperSync(argv) {
+    const [file = '', ...args] = argv;
+    (0,external_node_child_process_namespaceObject.spawnSync)(file, args, {
+        stdio: 'ignore',
+        env: systemEnv(),
+        timeout: HELPER_WAIT_MS,
+        killSignal: 'SIGKILL'
+    });
+}
+/** Runs `argv` with no environment to speak of; one that hangs past its time is killed. */
+function helper(argv) {
+    const [file = '', ...args] = argv;
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, { stdio: 'ignore', env: systemEnv() });
+        const timer = setTimeout(() => child.kill('SIGKILL'), HELPER_WAIT_MS);
+        const done = () => {
+            clearTimeout(timer);
+            resolve();
+        };
+        child.once('exit', done);
+        child.once('error', done);
+    });
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/sandbox.js
+
+
+
+
+
+
+
+
+/**
+ * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
+ * nothing of an earlier job's agent still running.
+ */
+async function startIsolation(o) {
+    const privilege = findPrivilege();
+    if (!privilege) {
+        throw new errors_UserError('isolation: user runs the agent as a second Unix user, which needs root or passwordless sudo (sudo -n), and this runner has neither; set isolation: none to run the agent as the runner user, with the job token in its reach');
+    }
+    const user = await ensureAgentUser(o.user, privilege);
+    const closed = await closeToOthers(o.protect);
+    await new UserProcesses(user, privilege).end(1000);
+    return { privilege, user, closed };
+}
+/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
+async function openSandbox(iso, o) {
+    const { privilege, user } = iso;
+    const handedOver = await handOver({ privilege, user, ...o });
+    const processes = new UserProcesses(user, privilege);
+    const shell = systemProgram('bash') ?? systemProgram('sh') ?? '/bin/sh';
+    const envProgram = systemProgram('env') ?? '/usr/bin/env';
+    const sandbox = {
+        home: handedOver.home,
+        env: {
+            set: {
+                ...o.model.set,
+                USER: user.name,
+                LOGNAME: user.name,
+                TMPDIR: external_node_path_namespaceObject.join(handedOver.home, 'tmp'),
+                SHELL: shell
+            },
+            unset: o.model.unset
+        },
+        processes,
+        cannotRun: (file) => cannotRunAs(file, user.uid),
+        launch: (file, args, env, cwd) => {
+            if (privilege.kind === 'root')
+                return { file, args, env, cwd, uid: user.uid, gid: user.gid };
+            // sudo resets PATH (secure_path) and cannot chdir where the runner user may not look,
+            // so `env` sets both; nothing secret goes on the command line.
+            return {
+                file: privilege.sudo,
+                args: [
+                    '-n',
+                    '-E',
+                    '-u',
+                    user.name,
+                    '--',
+                    envProgram,
+                    '-C',
+                    cwd,
+                    ...['SUDO_USER', 'SUDO_UID', 'SUDO_GID', 'SUDO_COMMAND'].flatMap((n) => ['-u', n]),
+                    `PATH=${env.PATH ?? ''}`,
+                    `HOME=${env.HOME ?? ''}`,
+                    file,
+                    ...args
+                ],
+                env,
+                cwd: '/'
+            };
+        }
+    };
+    return {
+        sandbox,
+        handedOver,
+        close: async (graceMs) => {
+            await processes.end(graceMs);
+            return takeBack(privilege, handedOver);
+        }
+    };
+}
+/** Why the agent user cannot run `file` (each folder on its way must let it through). */
+function cannotRunAs(file, uid) {
+    const barred = 'which the agent user cannot run; install the CLI where every user can (npm install -g, /usr/local/bin) or set isolation: none';
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+    }
+    catch {
+        return barred;
+    }
+    // Its own files by the owner bits, everyone else's by the "other" bits: it shares no group.
+    const allows = (p, bits) => {
+        const st = (0,external_node_fs_namespaceObject.statSync)(p);
+        return ((st.uid === uid ? st.mode >> 6 : st.mode) & bits) === bits;
+    };
+    const parts = real.split(external_node_path_namespaceObject.sep);
+    for (let i = 1; i < parts.length; i++) {
+        if (!allows(parts.slice(0, i).join(external_node_path_namespaceObject.sep) || '/', 0o1))
+            return barred;
+    }
+    return allows(real, 0o5) ? null : barred;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/command.js
+
+
+/**
+ * Where the profile's command lives: a name with a slash is taken relative to the repository
+ * root, a bare name is looked up on the agent environment's PATH (never run through a
+ * shell). Returns the absolute path, or a one-line reason naming the command and profile.
+ */
+function resolveCommand(command, cwd, pathVar, profile) {
+    if (command === '')
+        return { error: `profile "${profile}" has no command` };
+    if (command.includes('/')) {
+        const path = (0,external_node_path_namespaceObject.isAbsolute)(command) ? command : (0,external_node_path_namespaceObject.resolve)(cwd, command);
+        if (isExecutableFile(path))
+            return { path };
+        return {
+            error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
+        };
+    }
+    for (const dir of (pathVar ?? '').split(external_node_path_namespaceObject.delimiter)) {
+        if (dir === '')
+            continue; // an empty PATH entry would mean the current directory
+        const path = (0,external_node_path_namespaceObject.resolve)(cwd, (0,external_node_path_namespaceObject.join)(dir, command));
+        if (isExecutableFile(path))
+            return { path };
+    }
+    return { error: `command "${command}" of profile "${profile}" was not found on PATH` };
+}
+function existsAsFile(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function isExecutableFile(path) {
+    if (!existsAsFile(path))
+        return false;
+    try {
+        (0,external_node_fs_namespaceObject.accessSync)(path, external_node_fs_namespaceObject.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/command-check.js
+
+
+
+
+
+// The CLIs a misspelt command most likely meant.
+const command_check_PRESETS = ['claude', 'codex', 'gemini'];
+/** A stage that cannot start because its agent's command is missing or not runnable. */
+class CommandUnavailableError extends errors_UserError {
+    problem;
+    missing;
+    constructor(profile, 
+    /** What is wrong with the command, and what to do. */
+    problem, location, 
+    /** The command is not there (yet): a CLI a later step or another machine may install. */
+    missing) {
+        super(`the ${profile} stage cannot start: ${problem}`, location);
+        this.problem = problem;
+        this.missing = missing;
+        this.name = 'CommandUnavailableError';
+    }
+}
+/**
+ * Whether the profile's agent can be started: its command found where the agent will look for
+ * it and runnable by the user it runs as. Checked before anything of a stage happens, so a
+ * missing or misspelt CLI is one clear line rather than a crash, its retries and their partials.
+ */
+function commandUnavailable(c) {
+    const { profile } = c;
+    const command = profile.argv[0] ?? '';
+    const found = resolveCommand(command, c.cwd, c.pathVar, profile.name);
+    let problem;
+    let missing = false;
+    if ('error' in found) {
+        // A relative path names a file of the repository, which no later step installs.
+        const script = command.includes('/') && !(0,external_node_path_namespaceObject.isAbsolute)(command);
+        missing = !script && !(0,external_node_fs_namespaceObject.existsSync)(command);
+        const fix = missing
+            ? 'install it (in CI: in a step before this action)'
+            : (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command))
+                ? 'make it executable (chmod +x, and commit that)'
+                : 'commit it';
+        const meant = missing ? closest(command, command_check_PRESETS) : undefined;
+        const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
+        problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
+    }
+    else {
+        // A repository script is run from the agent's own clone, which that user owns.
+        const barred = (0,external_node_path_namespaceObject.isAbsolute)(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null;
+        if (!barred)
+            return null;
+        problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`;
+    }
+    return new CommandUnavailableError(profile.name, problem, { file: c.configFile, line: profile.commandAt.line }, missing);
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/guarded-tracker.js
+
+/**
+ * The tracker with every text the pipeline sends it screened for secrets: comment bodies
+ * (the agent's own words among them), the record behind the status comment, and the pull
+ * request. What stage and job already redacted never gets here; this is the last check
+ * before anything is written where people (or the public) can read it. Each finding is told
+ * to `withheld` in one line naming where, never the value.
+ */
+function guardedTracker(tracker, secrets, withheld) {
+    const clean = (where, text) => redactNoting(secrets, where, text, withheld);
+    // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
+    const passOn = (k) => {
+        const v = tracker[k];
+        return (typeof v === 'function' ? v.bind(tracker) : v);
+    };
+    return {
+        wakes: tracker.wakes,
+        authorize: passOn('authorize'),
+        getIssue: passOn('getIssue'),
+        branchFor: passOn('branchFor'),
+        loadRecord: passOn('loadRecord'),
+        saveRecord: (issue, record) => {
+            const r = secrets.redactDeep(record);
+            if (r.kinds.length > 0)
+                withheld(`the status comment: ${inWords(r.kinds)} redacted`);
+            return tracker.saveRecord(issue, r.value);
+        },
+        moveState: passOn('moveState'),
+        comment: (issue, c) => {
+            const where = c.agent ? `the ${c.agent} agent's comment` : `the comment ${c.key}`;
+            return tracker.comment(issue, { ...c, body: clean(where, c.body) });
+        },
+        setFlag: passOn('setFlag'),
+        wake: passOn('wake'),
+        publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
+        // The body it writes holds only the issue's number.
+        readyForReview: passOn('readyForReview'),
+        runLine: passOn('runLine'),
+        replyHint: passOn('replyHint'),
+        blobUrl: passOn('blobUrl')
+    };
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
+
+
+
+
+// RFC 9110 7.6.1: meaningful for one connection only, never forwarded.
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-authenticate',
+    'proxy-authorization',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade'
+]);
+// Where the three providers' clients put a key. All are stripped from every request, whichever
+// one the agent used, so the placeholder never travels upstream.
+const KEY_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key'];
+const KEY_QUERY = 'key';
+/**
+ * A loopback HTTP proxy that swaps the agent's placeholder key for the real one. It lives in
+ * the action's own process, so the real key never enters the agent's reach; bodies stream
+ * through both ways untouched, so server-sent events arrive as the model sends them.
+ */
+async function startModelProxy(o) {
+    // A key unfit for a header fails here, not on the agent's first request.
+    external_node_http_.validateHeaderValue(o.credential.header, o.credential.value);
+    const client = o.upstream.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+    // Our own agent, so that close() can end the upstream connections it keeps alive.
+    const agent = new client.Agent({ keepAlive: true });
+    const basePath = o.upstream.pathname.replace(/\/+$/, '');
+    const placeholderDigest = digest(o.placeholder);
+    let requests = 0;
+    const server = external_node_http_.createServer((req, res) => {
+        // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
+        if (req.headers.upgrade !== undefined)
+            return reply(res, 426, 'use HTTP, not an upgrade');
+        // Origin form only (`/path?query`); the URL parser resolves `..` and `%2e` segments, and
+        // what it makes of the path is what both the route check and the upstream see.
+        if (!req.url?.startsWith('/'))
+            return reply(res, 400, 'not an origin-form request');
+        const url = new URL(`http://proxy${req.url}`);
+        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_.timingSafeEqual)(digest(k), placeholderDigest))) {
+            return reply(res, 401, 'wrong or missing key');
+        }
+        const method = req.method ?? 'GET';
+        const path = o.route(method, url.pathname);
+        if (path === undefined)
+            return reply(res, 403, 'not a model API request');
+        url.searchParams.delete(KEY_QUERY);
+        const headers = forwardable(req.headers);
+        headers[o.credential.header] = o.credential.value;
+        const upstream = client.request({
+            protocol: o.upstream.protocol,
+            hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''),
+            port: o.upstream.port,
+            method,
+            path: basePath + path + url.search,
+            headers,
+            agent
+        });
+        requests++;
+        upstream.on('response', (answer) => {
+            res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+            // A failure on either side destroys both, which ends the agent's stream visibly.
+            (0,external_node_stream_.pipeline)(answer, res, () => undefined);
+        });
+        upstream.on('error', (e) => {
+            if (res.headersSent || res.destroyed)
+                res.destroy();
+            else
+                reply(res, 502, `model API unreachable${model_proxy_errorCode(e)}`);
+        });
+        // An agent that hangs up must not leave a generation running (and billed) upstream.
+        res.on('close', () => {
+            if (!res.writableFinished)
+                upstream.destroy();
+        });
+        req.pipe(upstream);
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}`,
+        port,
+        get requests() {
+            return requests;
+        },
+        close: () => new Promise((resolve) => {
+            // Resolves also when already closed: closing twice is harmless.
+            server.close(() => resolve());
+            server.closeAllConnections();
+            agent.destroy();
+        })
+    };
+}
+/** Every key the request carries, in any of the places a model client puts one. */
+function presented(headers, url) {
+    const keys = url.searchParams.getAll(KEY_QUERY);
+    for (const name of KEY_HEADERS) {
+        const value = headers[name];
+        if (typeof value === 'string')
+            keys.push(value.replace(/^Bearer\s+/i, ''));
+    }
+    return keys;
+}
+/** The headers minus hop-by-hop ones (also those the `connection` header names), keys and host. */
+function forwardable(headers) {
+    const named = String(headers.connection ?? '')
+        .split(',')
+        .map((n) => n.trim().toLowerCase());
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (HOP_BY_HOP.has(name) || named.includes(name) || KEY_HEADERS.includes(name))
+            continue;
+        if (name === 'host')
+            continue;
+        out[name] = value;
+    }
+    return out;
+}
+// Hashing first gives both sides one length, which timingSafeEqual needs.
+function digest(text) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
+}
+// The code only (ECONNREFUSED): a message could carry more than we mean to show.
+function model_proxy_errorCode(e) {
+    const code = e.code;
+    return typeof code === 'string' ? ` (${code})` : '';
+}
+function reply(res, status, message) {
+    const body = JSON.stringify({ error: { type: 'itervox_model_proxy', message } });
+    res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body)
+    });
+    res.end(body);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/model-access.js
+
+
+
+/**
+ * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
+ * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
+ * the parent holds no key for the preset, a case to warn about: the agent then has no key.
+ */
+async function setUpModelAccess(preset, parentEnv) {
+    const provider = modelProvider(preset);
+    if (provider === undefined)
+        return null;
+    const names = provider.credentials.map((c) => c.variable);
+    const found = provider.credentials.find((c) => parentEnv[c.variable]?.trim());
+    if (found === undefined)
+        return { missing: `none of ${names.join(', ')} is set` };
+    // A secret pasted with its trailing newline would be an invalid header.
+    const key = (parentEnv[found.variable] ?? '').trim();
+    const { variable, default: fallback } = provider.baseUrl;
+    const upstream = model_access_baseUrl(variable, parentEnv[variable] || fallback);
+    // New per run: a placeholder that leaks is worth nothing outside this job.
+    const placeholder = `itervox-placeholder-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const proxy = await startModelProxy({
+        upstream,
+        route: provider.route,
+        placeholder,
+        credential: {
+            header: found.header,
+            value: found.header === 'authorization' ? `Bearer ${key}` : key
+        }
+    });
+    const agent = provider.agent(proxy.url, placeholder, found.variable);
+    return {
+        env: { ...agent.env, ...noProxy(parentEnv) },
+        files: agent.files,
+        proxy,
+        hidden: [...names, variable, ...provider.conflicting]
+    };
+}
+function model_access_baseUrl(variable, value) {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    // The value is not repeated: a base URL can carry credentials of its own.
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+        throw new Error(`${variable} is not an http or https URL`);
+    }
+    return url;
+}
+// A CLI that honours the user's HTTPS_PROXY would otherwise send its loopback calls there,
+// where the proxy cannot be reached. Both spellings, as clients differ in which they read.
+function noProxy(parentEnv) {
+    const hosts = [parentEnv.NO_PROXY, parentEnv.no_proxy, '127.0.0.1']
+        .flatMap((v) => (v ?? '').split(','))
+        .map((h) => h.trim())
+        .filter(Boolean);
+    const value = [...new Set(hosts)].join(',');
+    return { NO_PROXY: value, no_proxy: value };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+;// CONCATENATED MODULE: ./.build/agent/config-paths.js
+
+// What the agent CLIs read from the project tree as their own configuration: settings that can
+// set environment variables (a model base URL, so the key and the traffic go elsewhere), hooks
+// and MCP servers that run commands, and instruction files. A file an agent leaves here is
+// obeyed by the next stage's CLI, so a stage never commits one unless its profile names it,
+// and the agent is given these paths as the trusted commit (the default branch) has them.
+/**
+ * Folders read whole, at any depth (Claude Code also finds nested `.claude/skills`); a file or
+ * symlink by such a name counts too, or `.claude -> elsewhere` would bring a folder in.
+ */
+const CONFIG_DIRS = new Set([
+    '.claude', // Claude Code: settings*.json (env, hooks, permissions), commands, agents, skills
+    '.codex', // Codex: config.toml, agents, prompts
+    '.gemini', // Gemini CLI: settings.json, .env, commands, extensions, system.md
+    '.agents', // Codex skills (.agents/skills)
+    '.cursor' // Cursor's agent: rules, mcp.json
+]);
+/** Files read at any depth: instruction files are looked up directory by directory. */
+const CONFIG_FILES = new Set([
+    'CLAUDE.md',
+    'CLAUDE.local.md',
+    '.mcp.json', // Claude Code's project MCP servers
+    'AGENTS.md',
+    'AGENTS.override.md',
+    'GEMINI.md',
+    '.geminiignore',
+    '.cursorrules'
+].map((n) => n.toLowerCase()));
+/** Files read at the root only: Gemini CLI loads `.env` from its working directory up. */
+const ROOT_FILES = new Set(['.env']);
+/**
+ * The index of the segment of `path` that makes it agent configuration (the outermost config
+ * folder, or the file's own name), or -1 when it is none. Names compare without case: on a
+ * case-insensitive file system `.Claude` is `.claude`.
+ */
+function configSegment(path) {
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) {
+        const name = (parts[i] ?? '').toLowerCase();
+        const last = i === parts.length - 1;
+        if (CONFIG_DIRS.has(name))
+            return i;
+        if (last && (CONFIG_FILES.has(name) || (i === 0 && ROOT_FILES.has(name))))
+            return i;
+    }
+    return -1;
+}
+function isAgentConfig(path) {
+    return configSegment(path) >= 0;
+}
+// A segment with any of these is a pattern, not a name.
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+/**
+ * Whether a commit_paths entry names `path` explicitly: the entry matches it and spells the
+ * segment that makes it agent configuration literally (`.claude/**`, `CLAUDE.md`,
+ * `docs/CLAUDE.md`, `**\/AGENTS.md`), so that no wildcard (`**`, `*.md`, `.*\/**`) lets a stage
+ * commit agent configuration by accident.
+ */
+function namedExplicitly(globs, path) {
+    const at = configSegment(path);
+    if (at < 0)
+        return false;
+    const marker = (path.split('/')[at] ?? '').toLowerCase();
+    return globs.some((glob) => picomatch(glob, { dot: true })(path) &&
+        glob.split('/').some((s) => !GLOB_CHARS.test(s) && s.toLowerCase() === marker));
+}
+
+;// CONCATENATED MODULE: ./.build/agent/text.js
+/** At most `max` characters from the start, with `…` where it was cut. */
+function keepStart(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = max - 1;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--; // do not split a surrogate pair
+    return text.slice(0, end).trimEnd() + '…';
+}
+/** At most `max` characters from the end, with `…` where it was cut. */
+function keepEnd(text, max) {
+    if (text.length <= max)
+        return text;
+    let start = text.length - max + 1;
+    const code = text.charCodeAt(start);
+    if (code >= 0xdc00 && code <= 0xdfff)
+        start++; // do not split a surrogate pair
+    return '…' + text.slice(start).trimStart();
+}
+/** The first non-empty line, trimmed and capped: a reason must stay on one line. */
+function text_firstLine(text, max = 200) {
+    // A lone CR or another line separator would start a new line in the runner's log, where a
+    // line beginning `::` is a workflow command; control characters go too.
+    const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? '';
+    return keepStart(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim(), max);
+}
+/** The longest final text a run result carries. */
+const RESULT_TEXT_MAX_CHARS = 16 * 1024;
+/** A name from an event (a tool, a model) made safe for a one-line log description. */
+function safeName(name) {
+    return typeof name === 'string' ? name.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60) : '';
+}
+
+;// CONCATENATED MODULE: ./.build/agent/needs-input.js
+
+/** The itervox marker an agent puts on its own line to say it needs a human answer. */
+const NEEDS_INPUT_SENTINEL = '<!-- itervox:needs-input -->';
+/** The longest question reported (it goes into an issue comment). */
+const QUESTION_MAX_CHARS = 4000;
+// How much text before the marker is kept while scanning a stream.
+const WINDOW_CHARS = 64 * 1024;
+/**
+ * Finds the sentinel line by line, outside fenced code blocks (CommonMark: a run of at least
+ * three backticks or tildes, indented at most three spaces, closed by a run of the same
+ * character at least as long). The question is the text before the last sentinel found.
+ */
+class NeedsInputScanner {
+    fence;
+    window = [];
+    windowChars = 0;
+    found;
+    line(line) {
+        const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+        if (fence) {
+            const run = fence[1];
+            if (!this.fence) {
+                // A backtick fence's info string may not contain a backtick.
+                if (run[0] !== '`' || !line.slice(fence[0].length).includes('`')) {
+                    this.fence = { char: run[0], length: run.length };
+                }
+            }
+            else if (run[0] === this.fence.char &&
+                run.length >= this.fence.length &&
+                line.slice(fence[0].length).trim() === '') {
+                this.fence = undefined;
+            }
+        }
+        else if (!this.fence && line.trim() === NEEDS_INPUT_SENTINEL) {
+            this.found = { question: capQuestion(this.window.join('\n').trim()) };
+            this.window = [];
+            this.windowChars = 0;
+            return;
+        }
+        this.window.push(line);
+        this.windowChars += line.length + 1;
+        while (this.windowChars > WINDOW_CHARS && this.window.length > 1) {
+            this.windowChars -= this.window.shift().length + 1;
+        }
+    }
+    result() {
+        return this.found;
+    }
+}
+/** The sentinel check over a whole final text. */
+function findNeedsInput(text) {
+    const scanner = new NeedsInputScanner();
+    for (const line of text.split('\n'))
+        scanner.line(line.replace(/\r$/, ''));
+    return scanner.result();
+}
+// The end of the text is what sits right above the sentinel, so a long question keeps it.
+function capQuestion(text) {
+    return keepEnd(text, QUESTION_MAX_CHARS);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-text.js
+
+
+/**
+ * A plain-text agent's stdout: no events, no stats; the sentinel counts anywhere in it, and
+ * the final text is its end.
+ */
+class TextParser {
+    needsInput = new NeedsInputScanner();
+    tail = [];
+    tailChars = 0;
+    line(text) {
+        this.needsInput.line(text);
+        this.tail.push(text);
+        this.tailChars += text.length + 1;
+        while (this.tailChars > RESULT_TEXT_MAX_CHARS && this.tail.length > 1) {
+            this.tailChars -= this.tail.shift().length + 1;
+        }
+        return undefined;
+    }
+    finish() {
+        const resultText = keepEnd(this.tail.join('\n').trim(), RESULT_TEXT_MAX_CHARS);
+        return {
+            stats: {},
+            ...(resultText ? { resultText } : {}),
+            ...(this.needsInput.result() ? { needsInput: this.needsInput.result() } : {})
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/stream-json.js
+/** The line as a JSON object, or undefined for anything else (banners, garbage, cut lines). */
+function parseJsonLine(line) {
+    const text = line.trim();
+    if (!text.startsWith('{'))
+        return undefined;
+    try {
+        return asObject(JSON.parse(text));
+    }
+    catch {
+        return undefined;
+    }
+}
+function asObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+function asString(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+/** A finite, non-negative number, or undefined. */
+function asCount(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+/** Adds counts where at least one is known; undefined when none is. */
+function stream_json_addCounts(...values) {
+    const known = values.filter((v) => v !== undefined);
+    return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
+}
+// How vendors word a rate limit or an exhausted quota in error text, when they give no
+// status field. 529 ("overloaded") is deliberately not here: it is the vendor's trouble,
+// not the user's limit.
+// Gemini CLI's stream says only "Resource has been exhausted (e.g. check quota)" for a 429.
+const RATE_LIMIT_WORDING = /\b429\b|rate[ _-]?limit|too many requests|resource[ _](has been )?exhausted|quota exceeded|exceeded your current quota|usage limit/i;
+function mentionsRateLimit(text) {
+    return RATE_LIMIT_WORDING.test(text);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/json-stream-parser.js
+
+
+/**
+ * The part every JSON event-stream preset shares: one event per line, anything else (garbage,
+ * a cut line) ignored, and output holding no event at all (a user's `--output-format text`)
+ * read as plain text instead.
+ */
+class JsonStreamParser {
+    text = new TextParser();
+    events = 0;
+    line(line) {
+        const event = parseJsonLine(line);
+        const type = asString(event?.type);
+        if (!event || !type) {
+            this.text.line(line);
+            return undefined;
+        }
+        this.events++;
+        return this.event(type, event);
+    }
+    finish() {
+        return this.events === 0 ? this.text.finish() : this.findings();
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-claude.js
+
+
+
+
+/**
+ * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
+ * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
+ * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
+ * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`).
+ * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
+ */
+class ClaudeParser extends JsonStreamParser {
+    result;
+    lastAssistantText;
+    limitRejected = false;
+    event(type, event) {
+        switch (type) {
+            case 'system':
+                return this.system(event);
+            case 'assistant':
+                return this.assistant(event);
+            case 'user':
+                return 'tool result';
+            case 'rate_limit_event': {
+                const status = asString(asObject(event.rate_limit_info)?.status);
+                if (status === 'rejected')
+                    this.limitRejected = true;
+                return `rate limit ${safeName(status)}`;
+            }
+            case 'result':
+                this.result = event;
+                return `result ${safeName(event.subtype)}${event.is_error === true ? ' (error)' : ''}`;
+            default:
+                return safeName(type);
+        }
+    }
+    findings() {
+        const r = this.result;
+        const fullText = asString(r?.result) ?? this.lastAssistantText;
+        const findings = { stats: r ? stats(r) : {} };
+        if (fullText?.trim())
+            findings.resultText = keepStart(fullText.trim(), RESULT_TEXT_MAX_CHARS);
+        if (r?.is_error === true) {
+            const status = httpStatus(r.api_error_status);
+            findings.error = errorReason(r, status, fullText);
+            findings.rateLimited =
+                status === 429 ||
+                    (status === undefined && (this.limitRejected || mentionsRateLimit(fullText ?? '')));
+            return findings;
+        }
+        if (!r && this.limitRejected)
+            findings.rateLimited = true;
+        const needsInput = (fullText && findNeedsInput(fullText)) || deniedQuestion(r);
+        if (needsInput)
+            findings.needsInput = needsInput;
+        return findings;
+    }
+    system(event) {
+        const subtype = asString(event.subtype);
+        if (subtype === 'api_retry') {
+            // Advisory only: the CLI retries by itself and its result tells how that ended.
+            return `api retry ${asCount(event.attempt) ?? '?'}/${asCount(event.max_retries) ?? '?'} (${asCount(event.error_status) ?? safeName(event.error)})`;
+        }
+        return `system ${safeName(subtype)}`;
+    }
+    assistant(event) {
+        const content = asObject(event.message)?.content;
+        const blocks = Array.isArray(content) ? content.map(asObject) : [];
+        const tools = [];
+        for (const block of blocks) {
+            if (block?.type === 'text' && typeof block.text === 'string') {
+                this.lastAssistantText = block.text;
+            }
+            else if (block?.type === 'tool_use') {
+                tools.push(safeName(block.name));
+            }
+        }
+        return tools.length ? `tool ${tools.join(', ')}` : 'assistant text';
+    }
+}
+function stats(r) {
+    const usage = asObject(r.usage) ?? {};
+    const out = {};
+    const turns = asCount(r.num_turns);
+    // Cached prompt tokens are counted apart by the API; together they are what was read.
+    const input = stream_json_addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
+    const output = asCount(usage.output_tokens);
+    const cost = asCount(r.total_cost_usd);
+    if (turns !== undefined)
+        out.turns = turns;
+    if (input !== undefined)
+        out.inputTokens = input;
+    if (output !== undefined)
+        out.outputTokens = output;
+    if (cost !== undefined)
+        out.costUsd = cost;
+    return out;
+}
+function httpStatus(value) {
+    const n = typeof value === 'string' ? Number(value) : value;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
+}
+function errorReason(r, status, text) {
+    if (status === 429)
+        return 'API error 429 (rate limited)';
+    if (status !== undefined)
+        return `API error ${status}`;
+    const subtype = asString(r.subtype);
+    if (subtype === 'error_max_turns') {
+        const turns = asCount(r.num_turns);
+        return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`;
+    }
+    if (subtype && subtype !== 'success')
+        return subtype.replace(/_/g, ' ');
+    return text_firstLine(text ?? '') || 'the agent reported an error';
+}
+// In print mode nobody can answer the CLI's own question tool, so the CLI denies it and lists
+// the denial in the result: the agent did need a human.
+function deniedQuestion(r) {
+    const denials = Array.isArray(r?.permission_denials) ? r.permission_denials : [];
+    for (const d of denials.map(asObject)) {
+        if (d?.tool_name !== 'AskUserQuestion')
+            continue;
+        const questions = asObject(d.tool_input)?.questions;
+        const texts = (Array.isArray(questions) ? questions : [])
+            .map((q) => asString(asObject(q)?.question))
+            .filter((q) => !!q);
+        return { question: keepStart(texts.join('\n').trim(), QUESTION_MAX_CHARS) };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-codex.js
+
+
+
+
+/**
+ * `codex exec --json`: `thread.started`, then per turn `turn.started`, `item.*` events
+ * (agent_message, reasoning, command_execution, file_change, ...) and `turn.completed` with
+ * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
+ * text is the last completed agent message. Codex names rate limits only in its messages.
+ * Its usage counts tokens only: no cost, and no count of model calls (an `exec` is one turn
+ * however many calls it makes), so no turns either.
+ */
+class CodexParser extends JsonStreamParser {
+    inputTokens;
+    outputTokens;
+    lastMessage;
+    error;
+    rateLimited = false;
+    event(type, event) {
+        switch (type) {
+            case 'turn.completed': {
+                const usage = asObject(event.usage) ?? {};
+                this.inputTokens = stream_json_addCounts(this.inputTokens, asCount(usage.input_tokens));
+                this.outputTokens = stream_json_addCounts(this.outputTokens, asCount(usage.output_tokens));
+                this.error = undefined; // an error before a completed turn was recovered from
+                return 'turn completed';
+            }
+            case 'turn.failed':
+                this.fail(asString(asObject(event.error)?.message) ?? 'turn failed');
+                return 'turn failed';
+            case 'error':
+                this.fail(asString(event.message) ?? 'error');
+                return 'error';
+            case 'item.started':
+            case 'item.updated':
+            case 'item.completed':
+                return this.item(type, asObject(event.item));
+            default:
+                return safeName(type);
+        }
+    }
+    findings() {
+        const findings = { stats: {} };
+        if (this.inputTokens !== undefined)
+            findings.stats.inputTokens = this.inputTokens;
+        if (this.outputTokens !== undefined)
+            findings.stats.outputTokens = this.outputTokens;
+        const fullText = this.lastMessage?.trim();
+        if (fullText)
+            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
+        if (this.rateLimited)
+            findings.rateLimited = true;
+        if (this.error) {
+            findings.error = this.error;
+            return findings;
+        }
+        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
+        if (needsInput)
+            findings.needsInput = needsInput;
+        return findings;
+    }
+    item(type, item) {
+        const kind = asString(item?.type) ?? 'item';
+        if (type === 'item.completed' && kind === 'agent_message') {
+            this.lastMessage = asString(item?.text) ?? this.lastMessage;
+        }
+        // An error item is a warning inside a turn; the turn's own end says whether it failed.
+        if (kind === 'error' && mentionsRateLimit(asString(item?.message) ?? '')) {
+            this.rateLimited = true;
+        }
+        return `${safeName(kind)} ${type.slice('item.'.length)}`;
+    }
+    fail(message) {
+        this.error = text_firstLine(message) || 'error';
+        if (mentionsRateLimit(message))
+            this.rateLimited = true;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-gemini.js
+
+
+
+
+/**
+ * Gemini CLI's `--output-format stream-json`: `init`, `message` (user or assistant, the
+ * assistant's often as `delta` chunks), `tool_use`, `tool_result`, `error` (warnings the CLI
+ * goes on from) and a last `result` with `status` and `stats`. The final text is the
+ * assistant's text after its last tool call.
+ */
+class GeminiParser extends JsonStreamParser {
+    answer = '';
+    toolSinceAnswer = false;
+    result;
+    rateLimited = false;
+    event(type, event) {
+        switch (type) {
+            case 'message': {
+                if (event.role !== 'assistant')
+                    return `${safeName(event.role)} message`;
+                const content = asString(event.content) ?? '';
+                if (this.toolSinceAnswer)
+                    this.answer = '';
+                this.toolSinceAnswer = false;
+                this.answer = event.delta === true ? this.answer + content : content;
+                return 'assistant text';
+            }
+            case 'tool_use':
+                this.toolSinceAnswer = true;
+                return `tool ${safeName(event.tool_name)}`;
+            case 'error':
+                if (mentionsRateLimit(asString(event.message) ?? ''))
+                    this.rateLimited = true;
+                return `${safeName(event.severity) || 'error'} event`;
+            case 'result':
+                this.result = event;
+                return `result ${safeName(event.status)}`;
+            default:
+                return safeName(type);
+        }
+    }
+    findings() {
+        const r = this.result;
+        const st = asObject(r?.stats) ?? {};
+        const findings = { stats: {} };
+        const input = asCount(st.input_tokens) ?? asCount(st.input);
+        const output = asCount(st.output_tokens);
+        if (input !== undefined)
+            findings.stats.inputTokens = input;
+        if (output !== undefined)
+            findings.stats.outputTokens = output;
+        const fullText = this.answer.trim();
+        if (fullText)
+            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
+        if (this.rateLimited)
+            findings.rateLimited = true;
+        const error = asObject(r?.error);
+        if (error || (typeof r?.status === 'string' && r.status !== 'success')) {
+            const message = asString(error?.message) ?? '';
+            const kind = asString(error?.type) ?? '';
+            findings.error = text_firstLine(message) || safeName(kind) || 'the agent reported an error';
+            if (mentionsRateLimit(`${message} ${kind}`))
+                findings.rateLimited = true;
+            return findings;
+        }
+        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
+        if (needsInput)
+            findings.needsInput = needsInput;
+        return findings;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/presets.js
+
+
+
+
+
+/**
+ * The command line, extra environment and stream reader for a profile's command, chosen by
+ * the command's basename. Flags the user already wrote (in either `--flag value` or
+ * `--flag=value` form, or an equivalent) are not added again. Every preset reads the prompt
+ * from stdin.
+ */
+function presetFor(argv, opts) {
+    const command = argv[0] ?? '';
+    switch ((0,external_node_path_namespaceObject.basename)(command)) {
+        case 'claude':
+            return claude(argv, opts);
+        case 'codex':
+            return codex(argv);
+        case 'gemini':
+            return presets_gemini(argv);
+        default:
+            return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
+    }
+}
+function claude(argv, opts) {
+    const out = [...argv];
+    const user = argv.slice(1);
+    if (!has(user, '-p', '--print'))
+        out.push('-p');
+    if (!has(user, '--output-format'))
+        out.push('--output-format', 'stream-json');
+    // stream-json in print mode is refused without --verbose.
+    if (!has(user, '--verbose'))
+        out.push('--verbose');
+    if (!has(user, '--max-turns'))
+        out.push('--max-turns', String(opts.maxTurns));
+    if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
+        out.push('--dangerously-skip-permissions');
+    }
+    return {
+        name: 'claude',
+        argv: out,
+        // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
+        // (containers and CI runners often run as root); as anyone else it needs nothing.
+        env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
+        parser: new ClaudeParser()
+    };
+}
+function codex(argv) {
+    const user = argv.slice(1);
+    const out = [argv[0], ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user];
+    if (!has(user, '--json', '--experimental-json'))
+        out.push('--json');
+    if (!has(user, '--skip-git-repo-check'))
+        out.push('--skip-git-repo-check');
+    // The runner is the sandbox (isolation: user); codex's own would refuse the stage's writes
+    // and its approval prompts have nobody to answer them. (`--full-auto` is no such flag: 0.171
+    // rejects it as an unexpected argument.)
+    if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--sandbox', '-s')) {
+        out.push('--dangerously-bypass-approvals-and-sandbox');
+    }
+    // `-` makes codex read the prompt from stdin.
+    if (!user.includes('-'))
+        out.push('-');
+    return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
+}
+function presets_gemini(argv) {
+    const out = [...argv];
+    const user = argv.slice(1);
+    // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
+    if (!has(user, '--output-format', '-o'))
+        out.push('--output-format', 'stream-json');
+    if (!has(user, '--yolo', '-y', '--approval-mode'))
+        out.push('--yolo');
+    return {
+        name: 'gemini',
+        argv: out,
+        // A fresh checkout is never in the user's trusted folders: headless gemini would exit 55
+        // before any model call, and --yolo is downgraded there. The variable works across
+        // versions (0.61's --skip-trust does not exist in older ones).
+        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+        parser: new GeminiParser()
+    };
+}
+/**
+ * What each CLI reads its key, endpoint and model from. The agent environment is an
+ * allow-list, so these pass by default, on top of the names the profile's `env` adds.
+ */
+const MODEL_VARIABLES = {
+    claude: [
+        'ANTHROPIC_API_KEY',
+        'ANTHROPIC_AUTH_TOKEN',
+        'CLAUDE_CODE_OAUTH_TOKEN',
+        'ANTHROPIC_BASE_URL',
+        'ANTHROPIC_MODEL',
+        'ANTHROPIC_SMALL_FAST_MODEL',
+        'CLAUDE_CODE_USE_BEDROCK',
+        'CLAUDE_CODE_USE_VERTEX',
+        'AWS_REGION',
+        'ANTHROPIC_VERTEX_PROJECT_ID',
+        'CLOUD_ML_REGION'
+    ],
+    codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+    gemini: [
+        'GEMINI_API_KEY',
+        'GOOGLE_API_KEY',
+        'GOOGLE_GEMINI_BASE_URL',
+        'GOOGLE_CLOUD_PROJECT',
+        'GOOGLE_CLOUD_LOCATION',
+        'GOOGLE_GENAI_USE_VERTEXAI',
+        'GEMINI_MODEL'
+    ],
+    generic: []
+};
+/**
+ * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
+ * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
+ */
+function derivedVariables(preset, env) {
+    if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY)
+        return {};
+    return { CODEX_API_KEY: env.OPENAI_API_KEY };
+}
+/** The variables a preset's CLI is given by default. */
+function modelVariables(preset) {
+    return MODEL_VARIABLES[preset];
+}
+/**
+ * The names an agent may take from the job's environment: its preset's model variables plus
+ * the profile's own `env` (which adds to them, never replaces them), each once.
+ */
+function allowedNames(profileEnv, preset) {
+    return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])];
+}
+function has(args, ...flags) {
+    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./.build/agent/classify.js
+/**
+ * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
+ * status of a process we killed says nothing); then a failed process or an error result,
+ * which is a rate limit when the stream reported one; then a clean end that asked for input.
+ */
+function classify(facts) {
+    const { cause, exitCode, signal, findings } = facts;
+    switch (cause?.kind) {
+        case 'stalled':
+            return {
+                outcome: 'stalled',
+                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
+            };
+        case 'timed_out':
+            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
+        case 'cancelled':
+            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
+        case 'spawn_failed':
+            return { outcome: 'failed', reason: cause.error };
+        case undefined:
+            break;
+    }
+    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
+    if (processFailed || findings.error) {
+        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
+        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
+    }
+    if (findings.needsInput)
+        return { outcome: 'input_required', reason: 'the agent asked for input' };
+    return { outcome: 'succeeded', reason: 'exit code 0' };
+}
+function seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/lines.js
+
+// A stream-json line can be big (a Write tool call carries the whole file), but a line with
+// no end in sight must not hold memory forever; past this size it is skipped.
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
+/**
+ * Turns a byte stream into lines. Chunks may split a line or a UTF-8 character anywhere;
+ * `\r\n` and `\n` both end a line; an over-long line is dropped up to its end.
+ */
+class LineSplitter {
+    onLine;
+    maxChars;
+    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    partial = '';
+    skipping = false;
+    constructor(onLine, maxChars = MAX_LINE_CHARS) {
+        this.onLine = onLine;
+        this.maxChars = maxChars;
+    }
+    /** Feeds bytes; returns them decoded. */
+    push(chunk) {
+        const text = this.decoder.write(chunk);
+        this.take(text);
+        return text;
+    }
+    /** Ends the stream; a last line without a newline still counts. */
+    end() {
+        const text = this.decoder.end();
+        this.take(text);
+        if (!this.skipping && this.partial !== '')
+            this.emit(this.partial);
+        this.partial = '';
+        this.skipping = false;
+        return text;
+    }
+    take(text) {
+        let start = 0;
+        for (;;) {
+            const nl = text.indexOf('\n', start);
+            if (nl < 0)
+                break;
+            if (!this.skipping)
+                this.emit(this.partial + text.slice(start, nl));
+            this.partial = '';
+            this.skipping = false;
+            start = nl + 1;
+        }
+        if (this.skipping)
+            return;
+        this.partial += text.slice(start);
+        if (this.partial.length > this.maxChars) {
+            this.partial = '';
+            this.skipping = true;
+        }
+    }
+    emit(line) {
+        this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/liveness.js
+// Linux reports CPU time in USER_HZ ticks, fixed at 100 per second for user space.
+const TICK_MS = 10;
+// The share of one CPU a group must use between two samples to count as working. A CLI
+// waiting on a dead socket uses next to nothing (a stray GC or timer tick), a test suite or
+// a compiler uses far more; so a few idle ticks never hold off the stall watchdog.
+const BUSY_SHARE = 0.05;
+/**
+ * Tells whether an agent's processes used CPU since the last sample. Each process is compared
+ * with itself, so processes that end or start between samples do not fake or hide work:
+ * a new process counts with all the time it has used, an ended one's time shows up in its
+ * parent's reaped-children counters once the parent waits for it.
+ */
+class CpuMeter {
+    members;
+    last = new Map();
+    lastAt;
+    constructor(members, now) {
+        this.members = members;
+        this.lastAt = now;
+    }
+    /** True when the group was busy since the previous call. */
+    busy(now) {
+        const members = this.members();
+        if (!members)
+            return false;
+        let used = 0;
+        const seen = new Map();
+        for (const p of members) {
+            used += Math.max(0, p.cpuTicks - (this.last.get(p.pid) ?? 0));
+            seen.set(p.pid, p.cpuTicks);
+        }
+        const elapsed = Math.max(0, now - this.lastAt);
+        this.last = seen;
+        this.lastAt = now;
+        return used > 0 && used * TICK_MS >= elapsed * BUSY_SHARE;
+    }
+}
+/** The stall clock: silence since the agent's last output or busy CPU. */
+class Liveness {
+    cpu;
+    stallTimeoutMs;
+    lastActivity;
+    constructor(cpu, stallTimeoutMs, now) {
+        this.cpu = cpu;
+        this.stallTimeoutMs = stallTimeoutMs;
+        this.lastActivity = now;
+    }
+    get lastActivityAt() {
+        return this.lastActivity;
+    }
+    output(now) {
+        this.lastActivity = now;
+    }
+    /** Samples CPU; returns whether it was busy and whether the agent has now stalled. */
+    check(now) {
+        const cpuBusy = this.cpu.busy(now);
+        if (cpuBusy)
+            this.lastActivity = now;
+        const stalled = this.stallTimeoutMs > 0 && now - this.lastActivity >= this.stallTimeoutMs;
+        return { cpuBusy, stalled };
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/log-file.js
+
+
+/**
+ * The agent's log: its stdout and stderr bytes, appended as they come, readable by us alone.
+ * A full disk stops the logging, not the run.
+ */
+class LogFile {
+    fd;
+    /** Opens (creating its folder) or throws when the file cannot be opened. */
+    constructor(path) {
+        (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+        this.fd = (0,external_node_fs_namespaceObject.openSync)(path, 'a', 0o600);
+    }
+    write(chunk) {
+        if (this.fd === undefined)
+            return;
+        try {
+            for (let off = 0; off < chunk.length;)
+                off += (0,external_node_fs_namespaceObject.writeSync)(this.fd, chunk, off);
+        }
+        catch {
+            this.close();
+        }
+    }
+    close() {
+        if (this.fd === undefined)
+            return;
+        const fd = this.fd;
+        this.fd = undefined;
+        try {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+        catch {
+            // Nothing more can be lost: every write has already returned.
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/process-set.js
+
+function processGroup(pgid) {
+    return {
+        members: () => groupProcesses(pgid),
+        alive: () => groupAlive(pgid),
+        end: (graceMs) => process_group_endGroup(pgid, graceMs),
+        killNow: () => signalGroup(pgid, 'SIGKILL')
+    };
+}
+/** Agent runs this process started and has not yet seen end. */
+const running = new Set();
+/** Remembers a run's processes until the returned function is called. */
+function track(set) {
+    running.add(set);
+    return () => running.delete(set);
+}
+/**
+ * SIGKILL to every run this process started, synchronously: for a second Ctrl-C, when the
+ * user will not wait for a graceful end and this process is about to exit.
+ */
+function killTracked() {
+    for (const set of running)
+        set.killNow();
+}
+
+;// CONCATENATED MODULE: ./.build/agent/run.js
+
+
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_KILL_GRACE_MS = 5000;
+const DEFAULT_POLL_MS = 1000;
+// setTimeout fires at once for delays past 2^31-1 ms; such a deadline means "none" anyway.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * Runs one agent to its end (DESIGN.md story step 3). The command runs without a shell as
+ * the leader of its own process group, in the repository root, with a scrubbed environment
+ * and the prompt on stdin (also written to the contract's prompt file). Its stdout and
+ * stderr go to `logPath` only. A stall watchdog, a deadline and `signal` can end it: SIGTERM
+ * to the whole group, then SIGKILL after the grace period. The promise settles only once no
+ * process of the group is left, and never rejects: every failure is an outcome.
+ */
+async function runAgent(opts) {
+    const startedAt = Date.now();
+    const isRoot = process.getuid?.() === 0;
+    const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot });
+    const allowed = allowedNames(opts.declaredEnv ?? [], preset.name);
+    const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
+    const given = { ...parentIdentity(opts.parentEnv), allowed, home };
+    const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
+    Object.assign(env, derivedVariables(preset.name, env));
+    if (opts.sandbox) {
+        // The proxy holds the model key: the agent gets its placeholder, never the key itself.
+        for (const name of opts.sandbox.env.unset)
+            delete env[name];
+        Object.assign(env, opts.sandbox.env.set);
+    }
+    const endedEarly = (cause) => ({
+        ...classify({ cause, exitCode: null, signal: null, findings: { stats: {} } }),
+        exitCode: null,
+        signal: null,
+        durationMs: Date.now() - startedAt,
+        stats: {},
+        logPath: opts.logPath,
+        lastActivityAt: new Date(startedAt).toISOString(),
+        preset: preset.name
+    });
+    if (opts.signal?.aborted)
+        return endedEarly({ kind: 'cancelled', why: abortReason(opts.signal) });
+    const command = preset.argv[0] ?? '';
+    const profile = opts.contract.profile;
+    const found = resolveCommand(command, opts.cwd, env.PATH, profile);
+    if ('error' in found)
+        return endedEarly({ kind: 'spawn_failed', error: found.error });
+    const barred = opts.sandbox?.cannotRun(found.path);
+    if (barred) {
+        const error = `command "${command}" of profile "${profile}" is at ${found.path}, ${barred}`;
+        return endedEarly({ kind: 'spawn_failed', error });
+    }
+    let log;
+    try {
+        // An isolated agent's prompt file was put in its home when the home was handed over.
+        if (!opts.sandbox) {
+            const promptFile = (0,external_node_path_namespaceObject.resolve)(opts.cwd, opts.contract.promptFile);
+            (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(promptFile), { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(promptFile, opts.prompt, { mode: 0o600 });
+        }
+        log = new LogFile(opts.logPath);
+    }
+    catch (e) {
+        const error = `cannot prepare the agent run: ${e.message}`;
+        return endedEarly({ kind: 'spawn_failed', error });
+    }
+    const start = opts.sandbox
+        ? opts.sandbox.launch(found.path, preset.argv.slice(1), env, opts.cwd)
+        : { file: found.path, args: preset.argv.slice(1), env, cwd: opts.cwd, argv0: command };
+    const { file, args, ...how } = start;
+    const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, {
+        ...how,
+        detached: true, // setsid(): the agent leads a new process group, pgid = its pid
+        stdio: ['pipe', 'pipe', 'pipe']
+    });
+    const exited = new Promise((done) => {
+        child.once('exit', (code, signal) => done({ code, signal }));
+        child.once('error', done);
+    });
+    if (child.pid === undefined) {
+        const err = (await exited);
+        log.close();
+        const error = `cannot start command "${command}" of profile "${profile}": ${err.code ?? err.message}`;
+        return endedEarly({ kind: 'spawn_failed', error });
+    }
+    try {
+        opts.onStart?.({ pid: child.pid, argv: preset.argv });
+    }
+    catch {
+        // The caller's bookkeeping must not leave a started agent unsupervised.
+    }
+    const processes = opts.sandbox?.processes ?? processGroup(child.pid);
+    return supervise({ child, processes, exited, log, preset, startedAt }, opts);
+}
+async function supervise(run, opts) {
+    const { child, processes, log, preset, startedAt } = run;
+    const untrack = track(processes);
+    const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    const notify = (e) => {
+        try {
+            opts.onActivity?.(e);
+        }
+        catch {
+            // How the adapter shows progress must never end or crash the run.
+        }
+    };
+    const liveness = new Liveness(new CpuMeter(() => processes.members(), startedAt), opts.stallTimeoutMs, startedAt);
+    const lines = new LineSplitter((line) => {
+        const event = preset.parser.line(line);
+        if (event)
+            notify({ kind: 'event', text: event });
+    });
+    const stderrText = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    const take = (chunk, fromStdout) => {
+        log.write(chunk);
+        liveness.output(Date.now());
+        const text = fromStdout ? lines.push(chunk) : stderrText.write(chunk);
+        if (text)
+            notify({ kind: 'output', text });
+    };
+    child.stdout.on('data', (c) => take(c, true));
+    child.stderr.on('data', (c) => take(c, false));
+    // An agent that never reads its stdin (or exits early) breaks the pipe: that is fine.
+    child.stdin.on('error', () => { });
+    child.stdin.end(opts.prompt);
+    let cause;
+    let ending = Promise.resolve([]);
+    let leaderExited = false;
+    const endRun = (c) => {
+        if (cause || leaderExited)
+            return;
+        cause = c;
+        ending = processes.end(graceMs);
+    };
+    const poll = setInterval(() => {
+        const now = Date.now();
+        const { cpuBusy, stalled } = liveness.check(now);
+        if (cpuBusy)
+            notify({ kind: 'cpu' });
+        if (stalled)
+            endRun({ kind: 'stalled', silentMs: opts.stallTimeoutMs });
+    }, Math.max(10, opts.pollMs ?? DEFAULT_POLL_MS));
+    const deadline = opts.deadlineMs > 0
+        ? setTimeout(() => endRun({ kind: 'timed_out', deadlineMs: opts.deadlineMs }), Math.min(opts.deadlineMs, MAX_TIMER_MS))
+        : undefined;
+    const onAbort = () => endRun({ kind: 'cancelled', why: abortReason(opts.signal) });
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const exit = await run.exited;
+    leaderExited = true;
+    clearInterval(poll);
+    clearTimeout(deadline);
+    opts.signal?.removeEventListener('abort', onAbort);
+    await ending;
+    // Whatever the leader left running (a dev server, a test watcher) goes too.
+    const survivors = await processes.end(graceMs);
+    untrack();
+    await drained([child.stdout, child.stderr], graceMs);
+    lines.end();
+    log.close();
+    const findings = preset.parser.finish();
+    const exitCode = exit instanceof Error ? null : exit.code;
+    const signal = exit instanceof Error ? null : exit.signal;
+    const verdict = classify({ cause, exitCode, signal, findings });
+    const reason = survivors.length
+        ? `${verdict.reason}; ${survivors.length} process(es) of the agent outlived SIGKILL`
+        : verdict.reason;
+    return {
+        outcome: verdict.outcome,
+        reason,
+        exitCode,
+        signal,
+        durationMs: Date.now() - startedAt,
+        stats: findings.stats,
+        ...(verdict.outcome === 'input_required' && findings.needsInput
+            ? { question: findings.needsInput.question }
+            : {}),
+        ...(findings.resultText !== undefined ? { resultText: findings.resultText } : {}),
+        logPath: opts.logPath,
+        lastActivityAt: new Date(liveness.lastActivityAt).toISOString(),
+        preset: preset.name
+    };
+}
+// The pipes close once every holder is gone; a process that left the group with setsid()
+// could hold them open forever, so after a grace period they are closed from our side.
+async function drained(streams, graceMs) {
+    const open = streams.filter((s) => !s.closed);
+    if (!open.length)
+        return;
+    let timer;
+    await Promise.race([
+        Promise.all(open.map((s) => new Promise((done) => s.once('close', done)))),
+        new Promise((done) => (timer = setTimeout(done, graceMs)))
+    ]);
+    clearTimeout(timer);
+    for (const s of open)
+        s.destroy();
+}
+function abortReason(signal) {
+    const why = signal?.reason;
+    if (typeof why === 'string')
+        return why;
+    if (why instanceof Error && why.name !== 'AbortError')
+        return why.message;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./.build/git/integrity.js
+
+
+
+/**
+ * Checks that the base commit and the trees a new commit is built from (the root and every
+ * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
+ * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
+ * under its name would slip extra files into the commit we push. Trees the commit does not
+ * touch are referenced by name only, and the remote already holds the real ones.
+ */
+async function verifyBaseTrees(repo, commitSha, paths) {
+    const algo = formatOf(commitSha);
+    const idLength = algo === 'sha256' ? 32 : 20;
+    const commit = await readVerified(repo, 'commit', commitSha, algo);
+    const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
+    if (!root)
+        throw tampered(`commit ${commitSha} has no tree`);
+    const wanted = new Set();
+    for (const p of paths) {
+        const parts = p.split('/');
+        for (let i = 1; i < parts.length; i++)
+            wanted.add(parts.slice(0, i).join('/'));
+    }
+    const queue = [['', root]];
+    while (queue.length > 0) {
+        const [dir, sha] = queue.shift();
+        const tree = await readVerified(repo, 'tree', sha, algo, dir);
+        for (const entry of treeEntries(tree, idLength)) {
+            const full = dir ? `${dir}/${entry.name}` : entry.name;
+            if (entry.mode === '40000' && wanted.has(full))
+                queue.push([full, entry.id]);
+        }
+    }
+    return root;
+}
+/**
+ * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
+ * with sha256. Known from any such name, so git is never asked.
+ */
+function formatOf(oid) {
+    return oid.length === 64 ? 'sha256' : 'sha1';
+}
+/** The name git gives an object with this content. */
+function objectId(type, body, algo) {
+    return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
+async function readVerified(repo, type, sha, algo, dir) {
+    const body = await sharedObjects(repo).readObject(sha, type);
+    const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+    if (actual !== sha) {
+        const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
+        throw tampered(`${what} does not match its contents`);
+    }
+    return body;
+}
+function* treeEntries(tree, idLength) {
+    let at = 0;
+    while (at < tree.length) {
+        const space = tree.indexOf(0x20, at);
+        const nul = tree.indexOf(0, space);
+        if (space < 0 || nul < 0 || nul + 1 + idLength > tree.length)
+            throw tampered('a malformed tree');
+        yield {
+            mode: tree.toString('latin1', at, space),
+            name: tree.toString('utf8', space + 1, nul),
+            id: tree.toString('hex', nul + 1, nul + 1 + idLength)
+        };
+        at = nul + 1 + idLength;
+    }
+}
+function tampered(what) {
+    return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
+}
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./.build/git/loose-object.js
+
+
+
+
+
+
+
+/**
+ * Stores `content` as a blob the way `git hash-object -w` does, without starting a git: a loose
+ * object, `<type> <size>\0<content>` deflated, at `.git/objects/<2 hex>/<rest>`, written to a
+ * temporary file and renamed into place. One already there is replaced, not trusted: an agent
+ * running as our user could have put other bytes under that name. Returns the blob's name.
+ */
+async function writeBlob(repo, content, algo) {
+    const oid = objectId('blob', content, algo);
+    const objects = external_node_path_namespaceObject.join(repo, '.git', 'objects');
+    const dir = external_node_path_namespaceObject.join(objects, oid.slice(0, 2));
+    const st = await lstatOrNull(dir);
+    if (st && !st.isDirectory()) {
+        throw new GitDirTamperedError(`${dir} is not a directory; refusing to write objects through it`);
+    }
+    if (!st)
+        await (0,promises_namespaceObject.mkdir)(dir);
+    const body = (0,external_node_zlib_.deflateSync)(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]));
+    const tmp = external_node_path_namespaceObject.join(objects, `tmp_obj_${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
+    try {
+        await (0,promises_namespaceObject.writeFile)(tmp, body, { flag: 'wx', mode: 0o444 });
+        await (0,promises_namespaceObject.rename)(tmp, external_node_path_namespaceObject.join(dir, oid.slice(2)));
+    }
+    finally {
+        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+    }
+    return oid;
+}
+
+;// CONCATENATED MODULE: ./.build/git/commit.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+const BOT_IDENTITY = {
+    name: 'github-actions[bot]',
+    email: '41898282+github-actions[bot]@users.noreply.github.com'
+};
+/** Never committed, whatever the caller passes: the pipeline's own definition and git's. */
+const ALWAYS_FORBIDDEN = [
+    '.github/**',
+    'WORKFLOW.md',
+    '.itervox/agents/**',
+    '.git/**',
+    '.gitmodules'
+];
+/** GitHub refuses files over 100 MB. */
+const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+/**
+ * Commits what the agent left in the worktree, compared with `baseSha` (so its own local commits
+ * count only through the files they left), limited to the deliverables and the allow-list and
+ * never touching a forbidden path. Built with plumbing on a private index: no hook, filter or
+ * fsmonitor runs, and only bytes read here, from lstat-checked regular files, are stored.
+ * The local branch then points at the commit and the index and worktree are reset to it.
+ * Call it after `restoreGitDir`, so that the config it runs under is the one from before the agent.
+ */
+async function commitAllowed(o) {
+    const repo = external_node_path_namespaceObject.resolve(o.repo);
+    await validateBranchName(o.branch);
+    // Beside the real index, so that it can replace it in one rename.
+    const index = external_node_path_namespaceObject.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    const files = o.workTree ? external_node_path_namespaceObject.resolve(o.workTree) : repo;
+    const env = { GIT_INDEX_FILE: index };
+    const baseSha = await sharedObjects(repo).resolve(`${o.baseSha}^{commit}`);
+    if (!baseSha)
+        throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
+    const algo = formatOf(baseSha);
+    try {
+        if (files === repo) {
+            await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
+        }
+        else {
+            // The repository's index knows nothing of the other tree's files, so git learns their
+            // stat data here, hashing each once (filters only as the repository's own config says;
+            // the agent never touched it).
+            await git_git(repo, ['read-tree', o.baseSha], { env });
+            env.GIT_WORK_TREE = files;
+            await git_git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
+                env,
+                okCodes: [1]
+            });
+        }
+        const changed = await worktreeChanges(repo, files, env, algo);
+        delete env.GIT_WORK_TREE;
+        for (const p of o.deliverablePaths)
+            if (!changed.has(p))
+                changed.set(p, null);
+        const { updates, dropped } = await decide(files, changed, o);
+        const committed = updates.map((u) => u.path).sort();
+        if (updates.length === 0)
+            return { sha: null, committed, dropped };
+        const baseTree = await verifyBaseTrees(repo, baseSha, committed);
+        await git_git(repo, ['update-index', '--add', '-z', '--index-info'], {
+            env,
+            input: await indexInfo(repo, updates, algo)
+        });
+        const tree = (await git_git(repo, ['write-tree'], { env })).stdout.trim();
+        if (tree === baseTree)
+            return { sha: null, committed: [], dropped };
+        const author = o.author ?? BOT_IDENTITY;
+        const committer = o.committer ?? BOT_IDENTITY;
+        const commit = await git_git(repo, ['commit-tree', '--no-gpg-sign', tree, '-p', o.baseSha, '-F', '-'], {
+            env: {
+                GIT_AUTHOR_NAME: author.name,
+                GIT_AUTHOR_EMAIL: author.email,
+                GIT_COMMITTER_NAME: committer.name,
+                GIT_COMMITTER_EMAIL: committer.email
+            },
+            input: formatMessage(o.message, o.trailers)
+        });
+        const sha = commit.stdout.trim();
+        // Our index (the new tree) replaces whatever index the agent left, then the worktree
+        // follows. An index made for another tree has the wrong stat data for this one: the
+        // repository's own index serves its reset better.
+        if (files === repo)
+            await (0,promises_namespaceObject.rename)(index, external_node_path_namespaceObject.join(repo, '.git', 'index'));
+        await resetBranchTo(repo, o.branch, sha);
+        return { sha, committed, dropped };
+    }
+    finally {
+        await (0,promises_namespaceObject.rm)(index, { force: true });
+    }
+}
+/**
+ * The private index starts as `baseSha`, borrowing stat data from the real index where the
+ * content is the same, so that files nobody touched need not be read.
+ */
+async function seedIndex(repo, baseSha, env) {
+    const real = external_node_path_namespaceObject.join(repo, '.git', 'index');
+    const st = await lstatOrNull(real);
+    let seeded = false;
+    if (st?.isFile()) {
+        await (0,promises_namespaceObject.copyFile)(real, env.GIT_INDEX_FILE, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
+        // git trusts stat data only for files older than the index file itself.
+        await (0,promises_namespaceObject.utimes)(env.GIT_INDEX_FILE, st.atime, st.mtime);
+        seeded = (await git_git(repo, ['read-tree', '-m', baseSha], { env, okCodes: [128] })).code === 0;
+    }
+    if (!seeded) {
+        await (0,promises_namespaceObject.rm)(env.GIT_INDEX_FILE, { force: true });
+        await git_git(repo, ['read-tree', baseSha], { env });
+    }
+}
+/**
+ * Every path that differs between `baseSha` and the worktree, with its mode in `baseSha`
+ * (null for a new path). A file git only suspects (its stat data is stale) is compared by its
+ * raw bytes here, so no clean filter runs. New paths are those git does not ignore; ls-files
+ * lists a symlinked directory as the link itself and never walks into it.
+ */
+async function worktreeChanges(repo, tree, env, algo) {
+    const changed = new Map();
+    // A submodule's own repository is the agent's to plant; it is never looked into.
+    const diff = (await git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
+    for (let i = 0; i + 1 < diff.length; i += 2) {
+        // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
+        const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
+        const p = diff[i + 1] ?? '';
+        if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
+            changed.set(p, baseMode);
+        }
+    }
+    const others = await git_git(repo, ['ls-files', '-z', '--others', '--exclude-standard'], { env });
+    for (const p of others.stdout.split('\0'))
+        if (p)
+            changed.set(p, null);
+    return changed;
+}
+async function sameAsBase(tree, p, baseMode, baseId, algo) {
+    const full = external_node_path_namespaceObject.join(tree, p);
+    const st = await lstatOrNull(full);
+    if (st?.isSymbolicLink() && baseMode === '120000') {
+        return objectId('blob', await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
+    }
+    if (!st?.isFile() || fileMode(st.mode) !== baseMode)
+        return false;
+    return objectId('blob', await (0,promises_namespaceObject.readFile)(full), algo) === baseId;
+}
+const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
+async function decide(tree, changed, o) {
+    const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
+    const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
+    const deliverables = new Set(o.deliverablePaths);
+    const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const updates = [];
+    const dropped = [];
+    const drop = (p, reason) => dropped.push({ path: p, reason });
+    const screenedOut = (p, reason) => dropped.push({ path: p, reason, screened: true });
+    for (const [p, baseMode] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const why = pathProblem(p);
+        if (why) {
+            drop(p, why);
+            continue;
+        }
+        if (forbidden(p)) {
+            drop(p, 'forbidden path');
+            continue;
+        }
+        if (isAgentConfig(p)) {
+            if (o.givenConfig && (await asGiven(tree, p, o.givenConfig.get(p), maxBytes)))
+                continue;
+            if (!namedExplicitly(o.allowGlobs, p)) {
+                drop(p, AGENT_CONFIG);
+                continue;
+            }
+        }
+        const globbed = allowed(p);
+        if (!deliverables.has(p) && !globbed) {
+            drop(p, 'not in the allow-list');
+            continue;
+        }
+        if (baseMode === '160000') {
+            drop(p, 'submodule');
+            continue;
+        }
+        const found = await inspect(tree, p, maxBytes);
+        if (found.kind === 'gone') {
+            if (baseMode !== null)
+                updates.push({ path: p, remove: true });
+        }
+        else if (found.kind === 'file') {
+            const screened = o.screen ? o.screen(p, found.content, 'file') : { content: found.content };
+            if ('refuse' in screened)
+                screenedOut(p, screened.refuse);
+            else
+                updates.push({ path: p, mode: found.mode, content: screened.content });
+        }
+        else if (found.kind === 'symlink') {
+            if (!globbed)
+                drop(p, 'a symlink, not a regular file');
+            else if (!found.inside)
+                drop(p, 'symlink pointing outside the repository');
+            else {
+                const screened = o.screen ? o.screen(p, found.target, 'symlink') : { content: found.target };
+                if ('refuse' in screened)
+                    screenedOut(p, screened.refuse);
+                else
+                    updates.push({ path: p, mode: '120000', content: screened.content });
+            }
+        }
+        else {
+            drop(p, found.reason);
+        }
+    }
+    return { updates: withoutConflicts(updates, changed, dropped), dropped };
+}
+const AGENT_CONFIG = 'agent configuration, which the next stage would obey; a commit_paths entry must name it (e.g. CLAUDE.md or .claude/**), a wildcard is not enough';
+/** The path is in the tree exactly as the agent was given it (`entry`; undefined: absent). */
+async function asGiven(tree, p, entry, maxBytes) {
+    const found = await inspect(tree, p, maxBytes);
+    if (!entry || found.kind === 'gone')
+        return !entry && found.kind === 'gone';
+    const algo = entry.oid.length === 64 ? 'sha256' : 'sha1';
+    if (found.kind === 'file') {
+        return found.mode === entry.mode && objectId('blob', found.content, algo) === entry.oid;
+    }
+    if (found.kind === 'symlink') {
+        return entry.mode === '120000' && objectId('blob', found.target, algo) === entry.oid;
+    }
+    return false;
+}
+/** Paths git never lists, but a caller's deliverable path might be anything. */
+function pathProblem(p) {
+    const parts = p.split('/');
+    if (parts.some((s) => s === '' || s === '.' || s === '..'))
+        return 'not a plain relative path';
+    if (parts.some((s) => s.toLowerCase() === '.git'))
+        return 'inside a .git directory';
+    return null;
+}
+/**
+ * What is at `p`, looked at without following symlinks anywhere on the way. A path under a
+ * symlinked directory, or replaced by a directory, is gone as far as the tree is concerned.
+ */
+async function inspect(repo, p, maxBytes) {
+    const parts = p.split('/');
+    for (let i = 1; i < parts.length; i++) {
+        const st = await lstatOrNull(external_node_path_namespaceObject.join(repo, ...parts.slice(0, i)));
+        if (!st?.isDirectory())
+            return { kind: 'gone' };
+    }
+    const full = external_node_path_namespaceObject.join(repo, ...parts);
+    const st = await lstatOrNull(full);
+    if (!st || st.isDirectory())
+        return { kind: 'gone' };
+    if (st.isSymbolicLink()) {
+        const target = await (0,promises_namespaceObject.readlink)(full, { encoding: 'buffer' });
+        const text = target.toString('utf8');
+        const resolved = external_node_path_namespaceObject.posix.normalize(external_node_path_namespaceObject.posix.join(external_node_path_namespaceObject.posix.dirname(p), text));
+        const inside = text !== '' &&
+            !external_node_path_namespaceObject.posix.isAbsolute(text) &&
+            resolved !== '..' &&
+            !resolved.startsWith('../') &&
+            !resolved.split('/').some((s) => s.toLowerCase() === '.git');
+        return { kind: 'symlink', target, inside };
+    }
+    if (!st.isFile())
+        return { kind: 'bad', reason: `not a regular file (${fileType(st.mode)})` };
+    if (st.nlink !== 1)
+        return { kind: 'bad', reason: 'a hard link' };
+    if (st.size > maxBytes)
+        return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
+    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const now = await fh.stat();
+        if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
+            return { kind: 'bad', reason: 'changed while being read' };
+        }
+        return {
+            kind: 'file',
+            mode: fileMode(now.mode),
+            content: await fh.readFile()
+        };
+    }
+    finally {
+        await fh.close();
+    }
+}
+function fileType(mode) {
+    const t = mode & external_node_fs_namespaceObject.constants.S_IFMT;
+    if (t === external_node_fs_namespaceObject.constants.S_IFIFO)
+        return 'fifo';
+    if (t === external_node_fs_namespaceObject.constants.S_IFSOCK)
+        return 'socket';
+    if (t === external_node_fs_namespaceObject.constants.S_IFCHR || t === external_node_fs_namespaceObject.constants.S_IFBLK)
+        return 'device';
+    return 'special file';
+}
+/**
+ * A file and a directory cannot share a path. When the agent put files where a file it may
+ * not change used to be (or the reverse), committing them would delete that file, so they
+ * are dropped instead.
+ */
+function withoutConflicts(updates, changed, dropped) {
+    const removing = new Set(updates.filter((u) => 'remove' in u).map((u) => u.path));
+    const kept = [...changed].filter(([p, mode]) => mode !== null && !removing.has(p)).map(([p]) => p);
+    if (kept.length === 0)
+        return updates;
+    return updates.filter((u) => {
+        if ('remove' in u)
+            return true;
+        const blocker = kept.find((k) => u.path.startsWith(`${k}/`) || k.startsWith(`${u.path}/`));
+        if (!blocker)
+            return true;
+        dropped.push({ path: u.path, reason: `would replace ${blocker}, which may not change` });
+        return false;
+    });
+}
+/** `update-index --index-info` lines: removals first, so a path can change from file to directory. */
+async function indexInfo(repo, updates, algo) {
+    const zero = '0'.repeat(algo === 'sha256' ? 64 : 40);
+    const lines = [];
+    for (const u of updates)
+        if ('remove' in u)
+            lines.push(`0 ${zero}\t${u.path}\0`);
+    for (const u of updates) {
+        if ('remove' in u)
+            continue;
+        lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`);
+    }
+    return Buffer.from(lines.join(''), 'utf8');
+}
+
+;// CONCATENATED MODULE: ./.build/git/agent-config.js
+
+
+
+
+
+/**
+ * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
+ * trees walked through the stage's object reader, a level at a time.
+ */
+async function agentConfigAt(repo, commit) {
+    const objects = sharedObjects(repo);
+    const found = new Map();
+    for (let level = ['']; level.length > 0;) {
+        const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)));
+        const next = [];
+        listings.forEach((listing, i) => {
+            for (const e of listing.entries) {
+                const p = level[i] ? `${level[i]}/${e.name}` : e.name;
+                if (e.type === 'tree')
+                    next.push(p);
+                else if (e.type === 'blob' && isAgentConfig(p))
+                    found.set(p, { mode: e.mode, oid: e.oid });
+            }
+        });
+        level = next;
+    }
+    return found;
+}
+/**
+ * Makes the agent configuration in `tree` what `commit` (in `repo`'s objects) has: every path
+ * in `replacing` and in the commit's configuration is removed, then the commit's files are
+ * written. Nothing is written through a symlink or into a folder that is not a real one.
+ * Returns the paths that could not be written that way.
+ */
+async function putAgentConfig(o) {
+    const wanted = await agentConfigAt(o.repo, o.commit);
+    for (const p of new Set([...o.replacing, ...wanted.keys()])) {
+        if (await realParents(o.tree, p)) {
+            await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(o.tree, p), { recursive: true, force: true });
+        }
+    }
+    const skipped = [];
+    if (wanted.size === 0)
+        return skipped;
+    const blobs = await sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
+    for (const [p, entry] of wanted) {
+        const file = external_node_path_namespaceObject.join(o.tree, p);
+        if (!(await makeParents(o.tree, p)) || (await lstatOrNull(file))) {
+            skipped.push(p);
+            continue;
+        }
+        const content = blobs.get(entry.oid);
+        if (entry.mode === '120000')
+            await (0,promises_namespaceObject.symlink)(content, file);
+        else {
+            await (0,promises_namespaceObject.writeFile)(file, content, { flag: 'wx' });
+            if (entry.mode === '100755')
+                await (0,promises_namespaceObject.chmod)(file, 0o755);
+        }
+    }
+    return skipped;
+}
+/** Every folder on the way to `p` is a real folder in `tree` (none is a symlink or a file). */
+async function realParents(tree, p) {
+    const parts = p.split('/');
+    for (let i = 1; i < parts.length; i++) {
+        const st = await lstatOrNull(external_node_path_namespaceObject.join(tree, ...parts.slice(0, i)));
+        if (!st?.isDirectory())
+            return false;
+    }
+    return true;
+}
+/** Makes the folders on the way to `p`; false when something else is in the way. */
+function makeParents(tree, p) {
+    const parent = external_node_path_namespaceObject.posix.dirname(p);
+    return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
+}
+/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
+async function makeFolders(tree, rel) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+        const dir = external_node_path_namespaceObject.join(tree, ...parts.slice(0, i));
+        const st = await lstatOrNull(dir);
+        if (!st)
+            await (0,promises_namespaceObject.mkdir)(dir);
+        else if (!st.isDirectory())
+            return false;
+    }
+    return true;
+}
+
+;// CONCATENATED MODULE: ./.build/secrets/commit-screen.js
+
+
+/**
+ * How a stage's commit treats a secret: the deliverable (or its partial) is Markdown for people
+ * and the next stages, so the secret is redacted in place and the work survives; any other
+ * file is refused whole, since an edited source file or fixture would no longer be what the
+ * agent wrote. A symlink whose target, or a path whose name, holds one is refused. Each
+ * finding is added to `withheld` as one line naming the file and the kind, never the value.
+ */
+function commitScreen(scanner, deliverables, withheld) {
+    return (path, content, kind) => {
+        const inPath = scanner.find(path);
+        if (inPath.length > 0) {
+            withheld.push(`a file was not committed: its path holds ${inWords(inPath)}`);
+            return { refuse: `its path holds ${inWords(inPath)}` };
+        }
+        const text = content.toString('utf8');
+        const found = scanner.redact(text);
+        if (found.kinds.length === 0)
+            return { content };
+        const what = inWords(found.kinds);
+        if (kind === 'file' && deliverables.includes(path)) {
+            withheld.push(`${path}: ${what} redacted`);
+            return { content: external_node_buffer_.Buffer.from(found.text, 'utf8') };
+        }
+        withheld.push(`${path}: not committed, it holds ${what}`);
+        return { refuse: `it holds ${what}` };
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/agent-workspace.js
+
+
+/**
+ * The tree as the agent finds it: its CLI's configuration (`.claude/`, `CLAUDE.md`, ...) as
+ * the trusted commit has it, not as the issue branch does (an earlier agent or a push could
+ * have put settings there that send the key elsewhere or run hooks), and the handoff folder
+ * ready for its deliverable. Returns warnings.
+ */
+async function prepareAgentTree(o) {
+    const onBranch = await agentConfigAt(o.repo, o.baseSha);
+    const skipped = await putAgentConfig({
+        repo: o.repo,
+        tree: o.tree,
+        commit: o.trustedCommit,
+        replacing: onBranch.keys()
+    });
+    const warnings = skipped.map((p) => `${p} was not given to the agent: a symlink or a file is in its way on the branch`);
+    if (!(await makeFolders(o.tree, HANDOFF_DIR))) {
+        warnings.push(`${HANDOFF_DIR} could not be made: a symlink or a file is in its way`);
+    }
+    return warnings;
+}
+/**
+ * After a stage that ran in the action's own tree (isolation: none): the agent configuration
+ * goes back to what the branch's head has, and what the agent left there that was refused
+ * goes, so the next stage starts from the branch.
+ */
+async function restoreBranchConfig(o) {
+    const given = await agentConfigAt(o.repo, o.trustedCommit);
+    await putAgentConfig({
+        repo: o.repo,
+        tree: o.repo,
+        commit: o.head,
+        replacing: [...given.keys(), ...o.refused]
+    });
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/tracker-files.js
+
+
+
+// The local tracker's issue files and run records: the tracker's, never a stage's. They sit
+// uncommitted in the user's checkout while a local stage runs, so every stage finds them.
+const TRACKER_DIRS = ['.itervox/issues', '.itervox/runs'];
+/** Each regular file under the tracker's folders, by repo-relative path, to its content's hash. */
+function snapshotTrackerFiles(repo) {
+    const out = {};
+    const walk = (rel) => {
+        let names;
+        try {
+            names = (0,external_node_fs_namespaceObject.readdirSync)((0,external_node_path_namespaceObject.join)(repo, rel));
+        }
+        catch {
+            return;
+        }
+        for (const name of names) {
+            const path = `${rel}/${name}`;
+            const hash = fileHash(repo, path);
+            if (hash === 'dir')
+                walk(path);
+            else if (hash)
+                out[path] = hash;
+        }
+    };
+    for (const dir of TRACKER_DIRS)
+        walk(dir);
+    return out;
+}
+/**
+ * The commit's refusals without the tracker's files the agent left as they were before the
+ * stage: being refused is no news about them. Any it added, changed or removed still count.
+ */
+function withoutUntouchedTrackerFiles(repo, before, dropped) {
+    return dropped.filter((d) => !TRACKER_DIRS.some((dir) => d.path.startsWith(`${dir}/`)) ||
+        before[d.path] === undefined ||
+        fileHash(repo, d.path) !== before[d.path]);
+}
+function fileHash(repo, path) {
+    try {
+        const st = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.join)(repo, path));
+        if (st.isDirectory())
+            return 'dir';
+        if (!st.isFile())
+            return null;
+        return (0,external_node_crypto_.createHash)('sha256')
+            .update((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(repo, path)))
+            .digest('hex');
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/prompt/bindings.js
+/**
+ * Snake-case bindings as itervox templates expect them. Optional fields are present and null,
+ * so `{% if issue.url %}` works and printing one gives an empty string rather than an error.
+ */
+function templateBindings(input) {
+    const { issue } = input;
+    return {
+        issue: {
+            id: issue.id,
+            identifier: issue.identifier,
+            title: issue.title,
+            description: issue.description,
+            state: issue.state,
+            labels: issue.labels,
+            url: issue.url || null,
+            branch_name: issue.branchName ?? null,
+            created_at: issue.createdAt ?? null,
+            updated_at: issue.updatedAt ?? null,
+            comments: (issue.comments ?? []).map((c) => ({
+                body: c.body,
+                author_name: c.author,
+                created_at: c.createdAt
+            }))
+        },
+        attempt: input.attempt,
+        run: { timestamp: input.run.timestamp, handoff_path: input.run.handoffPath },
+        trigger: {
+            type: input.trigger.type,
+            state: input.trigger.state,
+            automation: input.trigger.automation
+        },
+        profile: input.profile
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/prompt/template.js
+
+
+// A prompt template renders in milliseconds to some KiB. These bounds stop a hostile or
+// mistaken one (`{% for i in (1..100000000) %}`, an append that doubles a string in a loop)
+// long before it uses up the runner: liquidjs charges every range, array and string it builds
+// against memoryLimit, and checks the clock between the tags it renders. Each is per call.
+const PARSE_LIMIT_CHARS = 1_000_000;
+const RENDER_LIMIT_MS = 2000;
+const MEMORY_LIMIT = 10_000_000;
+// Output is not charged, and a loop can repeat one long string cheaply: its length is checked.
+const OUTPUT_LIMIT_CHARS = 16_000_000;
+const TOO_LONG = `renders to more than ${millions(OUTPUT_LIMIT_CHARS)} characters; loop over less`;
+// liquidjs's limit messages, and V8's when a string outgrows what it can hold, said plainly.
+const LIMITS = {
+    'parse length limit exceeded': `is longer than ${millions(PARSE_LIMIT_CHARS)} characters; shorten it`,
+    'template render limit exceeded': `takes more than ${RENDER_LIMIT_MS / 1000} s to render; loop over less`,
+    'memory alloc limit exceeded': `builds more than ${millions(MEMORY_LIMIT)} values or characters; use smaller ranges and shorter strings`,
+    'Invalid string length': TOO_LONG
+};
+let engine;
+/**
+ * The Liquid engine, loaded and set up when a template is first rendered: a job that renders
+ * none (a skipped event, the post step) never runs liquidjs's code. It stays in the bundle's
+ * one file ("eager"): ncc's licenses.txt lists the packages of one file only, and a second
+ * file dropped every other package's licence from it.
+ */
+function liquid() {
+    engine ??= Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8694, 19)).then(({ Liquid }) => {
+        const made = new Liquid({
+            strictVariables: true,
+            strictFilters: true,
+            // `{% if issue.priority %}` and `| default:` are how templates guard optional fields.
+            lenientIf: true,
+            ownPropertyOnly: true,
+            parseLimit: PARSE_LIMIT_CHARS,
+            renderLimit: RENDER_LIMIT_MS,
+            memoryLimit: MEMORY_LIMIT
+        });
+        // Templates come from WORKFLOW.md and profile files on the default branch; still, a
+        // template must never reach the file system, so the tags that would read one are errors.
+        for (const tag of ['include', 'render', 'layout']) {
+            made.registerTag(tag, {
+                parse() {
+                    throw new Error(`{% ${tag} %} is not supported: templates cannot include files`);
+                },
+                render() { }
+            });
+        }
+        return made;
+    });
+    return engine;
+}
+/** A template's mistake; `variable` names the undefined variable it uses, if that is it. */
+class TemplateError extends errors_UserError {
+    variable;
+    constructor(message, location, variable) {
+        super(message, location);
+        this.variable = variable;
+    }
+}
+/** Renders strictly: an undefined variable or filter is a user error at the template's line. */
+async function renderTemplate(src, bindings) {
+    const engine = await liquid();
+    let out;
+    try {
+        out = await engine.parseAndRender(src.text, bindings);
+    }
+    catch (err) {
+        throw templateError(src, err, bindings);
+    }
+    if (out.length > OUTPUT_LIMIT_CHARS) {
+        throw new errors_UserError(`${src.what}: ${TOO_LONG}`, { file: src.file, line: src.line });
+    }
+    return out;
+}
+function templateError(src, err, bindings) {
+    const pos = err.token?.getPosition?.();
+    // liquidjs appends ", line:L, col:C" (and sometimes a source excerpt) to its messages.
+    const reason = (err.message.split('\n')[0] ?? '').replace(/, line:\d+, col:\d+$/, '');
+    const line = pos ? src.line + pos[0] - 1 : src.line;
+    const col = pos ? pos[1] : undefined;
+    const variable = /^undefined variable: (.+)$/.exec(reason)?.[1];
+    const message = Object.hasOwn(LIMITS, reason)
+        ? LIMITS[reason]
+        : `${reason}; ${hint(reason, variable, bindings)}`;
+    return new TemplateError(`${src.what}: ${message}`, { file: src.file, line, col }, variable);
+}
+function hint(reason, variable, bindings) {
+    if (variable !== undefined) {
+        const near = closest(variable, bindingNames(bindings));
+        const guess = near === undefined ? '' : `did you mean ${near}? Otherwise `;
+        return `${guess}use one of issue.*, attempt, run.timestamp, run.handoff_path, trigger.*, profile, or guard it with {% if %} or | default: "..."`;
+    }
+    if (reason.startsWith('undefined filter'))
+        return 'use a standard Liquid filter';
+    if (reason.includes('cannot include files'))
+        return 'put the text in the template itself';
+    return 'fix the Liquid syntax';
+}
+/** `issue.title`, `run.handoff_path`, `profile`, ...: each binding and each field of one. */
+function bindingNames(bindings) {
+    return Object.entries(bindings).flatMap(([name, value]) => value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.keys(value).map((field) => `${name}.${field}`)
+        : [name]);
+}
+function millions(n) {
+    return n % 1_000_000 === 0 ? `${n / 1_000_000} million` : String(n);
+}
+
+;// CONCATENATED MODULE: ./.build/prompt/stage-prompt.js
+
+
+
+
+
+
+// itervox renders this when WORKFLOW.md has no body.
+const EMPTY_BODY = 'You are working on an issue.';
+/**
+ * The prompt in itervox's order: rendered body, Prior Agent Handoffs, Run Context, SOUL.md,
+ * INSTRUCTIONS.md, the automation's instructions; blocks joined by a blank line.
+ */
+async function buildStagePrompt(input) {
+    const { config, profile, automation } = input;
+    const path = handoffPath(input.timestamp, profile.name);
+    const templates = [
+        config.body,
+        profile.soulText,
+        profile.instructionsText,
+        automation?.instructions ?? ''
+    ];
+    const { issue, warning } = cleanIssue(input.issue, templateTitles(templates));
+    const bindings = templateBindings({
+        issue,
+        attempt: input.attempt,
+        run: { timestamp: input.timestamp, handoffPath: path },
+        trigger: {
+            type: 'issue_entered_state',
+            state: issue.state,
+            automation: automation?.id ?? null
+        },
+        profile: profile.name
+    });
+    const body = config.body
+        ? await renderTemplate({ text: config.body, file: config.file, line: config.bodyLine, what: 'prompt template' }, bindings)
+        : EMPTY_BODY;
+    const soul = await renderTemplate({ text: profile.soulText, file: profile.soulFile, line: 1, what: 'SOUL.md' }, bindings);
+    const instructions = await renderTemplate({
+        text: profile.instructionsText,
+        file: profile.instructionsFile,
+        line: 1,
+        what: 'INSTRUCTIONS.md'
+    }, bindings);
+    const overlay = automation?.instructions
+        ? await renderTemplate({
+            text: automation.instructions,
+            file: config.file,
+            line: automation.instructionsLine ?? 1,
+            what: `automation ${automation.id} instructions`
+        }, bindings)
+        : '';
+    const blocks = [
+        body,
+        input.handoffBlock,
+        renderRunContext(input.timestamp, path),
+        soul,
+        instructions,
+        overlay,
+        ...(input.sections ?? [])
+    ];
+    const warnings = warning ? [`the issue's text: ${warning}`] : [];
+    return { prompt: blocks.filter((b) => b.trim() !== '').join('\n\n'), handoffPath: path, warnings };
+}
+// The headings the templates write are the prompt's structure as much as the pipeline's own:
+// an issue must not forge `## Handoff Protocol` either. Liquid in a heading is left out, so
+// `## Issue {{ issue.identifier }}` guards every heading that starts with "Issue".
+function templateTitles(templates) {
+    return templates
+        .flatMap((t) => headingTitles(t))
+        .map((title) => title.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g, ' ').trim())
+        .filter((title) => title !== '');
+}
+/**
+ * The issue as the templates may print it: what a person does not see removed, and every line
+ * that would read as one of the prompt's headings or markers escaped. Each field is one value
+ * a template prints, so its first and last lines count as a heading's title too.
+ */
+function cleanIssue(issue, titles) {
+    const counts = emptyCounts();
+    let forged = 0;
+    const clean = (text) => {
+        const r = sanitizeUntrusted(text);
+        addCounts(counts, r.counts);
+        const n = neutralizeForgedLines(r.text, { value: true, titles });
+        forged += n.count;
+        return n.text;
+    };
+    const optional = (text) => text === undefined ? undefined : clean(text);
+    const cleaned = {
+        ...issue,
+        id: clean(issue.id),
+        identifier: clean(issue.identifier),
+        title: clean(issue.title),
+        description: clean(issue.description),
+        labels: issue.labels.map(clean),
+        url: clean(issue.url),
+        branchName: optional(issue.branchName),
+        createdAt: optional(issue.createdAt),
+        updatedAt: optional(issue.updatedAt),
+        comments: issue.comments?.map((c) => ({
+            author: clean(c.author),
+            body: clean(c.body),
+            createdAt: clean(c.createdAt)
+        }))
+    };
+    const parts = [describeSanitizeCounts(counts)];
+    if (forged > 0) {
+        parts.push(`escaped ${forged} line${forged === 1 ? '' : 's'} imitating the prompt's headings`);
+    }
+    return { issue: cleaned, warning: parts.filter((p) => p !== '').join('; ') };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/stage-prompt.js
+
+
+
+/**
+ * The stage's prompt from the handoffs committed at `commit` (never from the worktree) that
+ * were not committed at `since`, where the branch left its base branch.
+ */
+async function promptForStage(o) {
+    const ownPath = handoffPath(o.timestamp, o.profile.name);
+    let block = { text: '', included: [], dropped: 0, bytes: 0, warnings: [] };
+    let truncatedFile;
+    if (o.commit) {
+        const built = await buildHandoffBlock(sharedObjects(o.repo), { head: o.commit, since: o.since }, { ...o.config.handoff, ownPath });
+        block = built;
+        truncatedFile = built.truncatedFile;
+    }
+    const stage = await buildStagePrompt({
+        config: o.config,
+        profile: o.profile,
+        automation: o.automation,
+        issue: o.issue,
+        attempt: o.attempt,
+        timestamp: o.timestamp,
+        handoffBlock: block.text,
+        sections: o.sections
+    });
+    return {
+        prompt: stage.prompt,
+        handoffPath: stage.handoffPath,
+        figures: {
+            bytes: Buffer.byteLength(stage.prompt),
+            included: block.included,
+            dropped: block.dropped,
+            blockBytes: block.bytes,
+            truncatedFile
+        },
+        warnings: [...block.warnings, ...stage.warnings]
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/stage.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Where an isolated agent's prompt file is, in its HOME. */
+const PROMPT_IN_HOME = '.itervox/prompt.md';
+function contextPathOf(workDir) {
+    return (0,external_node_path_namespaceObject.join)(workDir, 'stage.json');
+}
+/** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
+async function runStage(input) {
+    const prepared = await promptForStage({
+        repo: input.repo,
+        commit: input.baseSha,
+        since: input.forkSha,
+        config: input.config,
+        profile: input.profile,
+        automation: input.automation,
+        issue: input.issue,
+        attempt: input.attempt,
+        timestamp: input.timestamp,
+        sections: input.sections
+    });
+    if (input.dryRun) {
+        return { dryRun: true, ...prepared };
+    }
+    (0,external_node_fs_namespaceObject.mkdirSync)(input.workDir, { recursive: true, mode: 0o700 });
+    const contextPath = contextPathOf(input.workDir);
+    const ctx = {
+        repo: input.repo,
+        branch: input.branch,
+        baseSha: input.baseSha,
+        trustedCommit: input.trustedCommit,
+        created: input.created,
+        issue: input.issue.id,
+        profile: input.profile.name,
+        runId: input.runId,
+        timestamp: input.timestamp,
+        handoffPath: prepared.handoffPath,
+        requiredSections: input.profile.requiredSections,
+        maxFileBytes: input.config.handoff.maxFileBytes,
+        commitPaths: input.profile.commitPaths,
+        secretNames: input.profile.env,
+        workflowPath: input.workflowPath,
+        startedAt: new Date().toISOString(),
+        key: input.key,
+        ...(input.author ? { author: input.author } : {}),
+        ...(input.committer ? { committer: input.committer } : {}),
+        phase: 'agent'
+    };
+    // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
+    // listens, which nothing would close and which would keep the step alive.
+    const isolated = input.isolate
+        ? await openIsolated(await input.isolate(), input, prepared.prompt)
+        : undefined;
+    const treeWarnings = isolated?.warnings ?? [];
+    if (isolated)
+        ctx.sandbox = isolated.handedOver;
+    else {
+        ctx.snapshot = await snapshotGitDir(input.repo);
+        ctx.trackerFiles = snapshotTrackerFiles(input.repo);
+        treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })));
+    }
+    saveStageContext(contextPath, ctx);
+    let end;
+    try {
+        const agent = await runAgent({
+            argv: input.profile.argv,
+            cwd: isolated?.handedOver.tree ?? input.repo,
+            ...(isolated ? { sandbox: isolated.sandbox } : {}),
+            prompt: prepared.prompt,
+            contract: {
+                handoffPath: prepared.handoffPath,
+                runTimestamp: input.timestamp,
+                profile: input.profile.name,
+                issue: input.issue.identifier,
+                promptFile: isolated
+                    ? (0,external_node_path_namespaceObject.join)(isolated.sandbox.home, PROMPT_IN_HOME)
+                    : (0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md')
+            },
+            parentEnv: input.parentEnv,
+            declaredEnv: input.profile.env,
+            logPath: (0,external_node_path_namespaceObject.join)(input.workDir, 'agent.log'),
+            stallTimeoutMs: input.config.agent.stallTimeoutMs,
+            deadlineMs: input.config.agent.turnTimeoutMs,
+            maxTurns: input.config.agent.maxTurns,
+            signal: input.signal,
+            killGraceMs: input.killGraceMs,
+            onActivity: input.onActivity,
+            onStart: ({ pid }) => saveStageContext(contextPath, { ...ctx, agentPgid: pid })
+        });
+        end = { outcome: agent.outcome, reason: agent.reason, agent };
+    }
+    catch (err) {
+        end = { outcome: 'failed', reason: `the agent could not run: ${err.message}` };
+    }
+    if (isolated) {
+        ctx.tree = await isolated.close(input.killGraceMs ?? 5000);
+        saveStageContext(contextPath, ctx);
+    }
+    const finalised = await finaliseStage(ctx, end, input.secrets);
+    saveStageContext(contextPath, {
+        ...ctx,
+        phase: 'committed',
+        committed: {
+            sha: finalised.commit.sha,
+            outcome: finalised.outcome,
+            reason: finalised.reason,
+            handoffPath: finalised.handoffPath
+        }
+    });
+    return {
+        dryRun: false,
+        prompt: prepared.prompt,
+        figures: prepared.figures,
+        contextPath,
+        ...finalised,
+        warnings: [...prepared.warnings, ...treeWarnings, ...finalised.warnings]
+    };
+}
+/**
+ * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
+ * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
+ * the agent user, takes its tree back, then stops the proxy.
+ */
+async function openIsolated(isolation, input, prompt) {
+    // The action keeps its own copy of what the agent was given; the agent's goes with it.
+    (0,external_node_fs_namespaceObject.writeFileSync)((0,external_node_path_namespaceObject.join)(input.workDir, 'prompt.md'), prompt, { mode: 0o600 });
+    const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
+    const found = await setUpModelAccess(preset, input.parentEnv);
+    const access = found && !('missing' in found) ? found : undefined;
+    const warnings = found && 'missing' in found
+        ? [`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`]
+        : [];
+    const open = await openSandbox(isolation, {
+        repo: input.repo,
+        branch: input.branch,
+        workDir: input.workDir,
+        prepareTree: async (tree) => {
+            warnings.push(...(await prepareAgentTree({ ...input, tree })));
+        },
+        homeFiles: [{ path: PROMPT_IN_HOME, content: prompt }, ...(access?.files ?? [])],
+        model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
+    }).catch(async (err) => {
+        await access?.proxy.close();
+        throw err;
+    });
+    return {
+        ...open,
+        warnings,
+        close: async (graceMs) => {
+            const tree = await open.close(graceMs);
+            await access?.proxy.close();
+            return tree;
+        }
+    };
+}
+/**
+ * After the agent (and every process of its group) is gone: put `.git` back, check the
+ * deliverable, turn a failed run's file into its partial, and commit what the profile may
+ * write. Runs in the main step, or in the `post:` step when the main step was cancelled.
+ */
+async function finaliseStage(ctx, end, secrets) {
+    const warnings = [];
+    const withheld = [];
+    const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null;
+    // An isolated agent's files are read from its tree, taken back once it was gone; one that
+    // left no tree (it moved its own away) leaves only what the stage writes for it.
+    const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo;
+    let { outcome } = end;
+    // The reason may quote the agent (its last error line); it goes into the commit message.
+    let reason = secrets.redact(end.reason).text;
+    let path = ctx.handoffPath;
+    if (outcome === 'succeeded') {
+        const check = await checkDeliverable(files, ctx.handoffPath, {
+            maxBytes: ctx.maxFileBytes,
+            requiredSections: ctx.requiredSections
+        });
+        if (!check.ok) {
+            outcome = 'failed';
+            reason = `the deliverable is not acceptable: ${check.problem}`;
+        }
+    }
+    if (isUnfinished(outcome)) {
+        const partial = await markPartial(files, ctx.handoffPath, { profile: ctx.profile, outcome, detail: reason, at: new Date() }, { maxBytes: ctx.maxFileBytes });
+        warnings.push(...partial.warnings);
+        path = partial.path;
+    }
+    else if (outcome === 'input_required') {
+        // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
+        const check = await checkDeliverable(files, ctx.handoffPath, { maxBytes: ctx.maxFileBytes });
+        if (!check.ok)
+            path = null;
+    }
+    const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
+    const givenConfig = ctx.trustedCommit
+        ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
+        : undefined;
+    const committed = await commitAllowed({
+        repo: ctx.repo,
+        ...(files !== ctx.repo ? { workTree: files } : {}),
+        branch: ctx.branch,
+        baseSha: ctx.baseSha,
+        deliverablePaths: path ? [path] : [],
+        // Without its tree, nothing the agent had may be taken for deleted.
+        allowGlobs: ctx.sandbox && !ctx.tree ? [] : ctx.commitPaths,
+        // Earlier handoffs are immutable: every other file in the handoff folder is refused.
+        forbiddenGlobs: [
+            `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
+            `${HANDOFF_DIR}/*/**`,
+            ...TRACKER_DIRS.map((dir) => `${dir}/**`),
+            ctx.workflowPath
+        ],
+        ...(givenConfig ? { givenConfig } : {}),
+        ...(ctx.author ? { author: ctx.author } : {}),
+        ...(ctx.committer ? { committer: ctx.committer } : {}),
+        screen: commitScreen(secrets, path ? [path] : [], withheld),
+        message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
+        trailers: stageTrailers({
+            profile: ctx.profile,
+            run: ctx.runId,
+            outcome,
+            key: ctx.key,
+            handoff: path ?? undefined,
+            reason
+        })
+    });
+    const commit = ctx.trackerFiles
+        ? {
+            ...committed,
+            dropped: withoutUntouchedTrackerFiles(ctx.repo, ctx.trackerFiles, committed.dropped)
+        }
+        : committed;
+    if (!ctx.sandbox && ctx.trustedCommit) {
+        await restoreBranchConfig({
+            repo: ctx.repo,
+            head: commit.sha ?? ctx.baseSha,
+            trustedCommit: ctx.trustedCommit,
+            refused: commit.dropped.map((d) => d.path).filter(isAgentConfig)
+        });
+    }
+    const committedPath = path && commit.committed.includes(path) ? path : null;
+    const refused = commit.dropped.find((d) => d.path === path);
+    if (refused)
+        warnings.push(`${path} was not committed: ${refused.reason}`);
+    return {
+        outcome,
+        reason,
+        agent: end.agent,
+        handoffPath: committedPath,
+        commit,
+        gitDir,
+        withheld,
+        warnings
+    };
+}
+/** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
+async function emptyTree(ctx) {
+    const dir = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree');
+    await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o700 });
+    return dir;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/job.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
+const UNSAVED_IN_COMMENT = 3000;
+/**
+ * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
+ * settle → the decision's effects → the record. The record of intent is written before any
+ * effect, and every run first finishes what the last one left owed, so no failure after the
+ * agent leaves the pipeline stopped without saying so. When the agent's command cannot be run,
+ * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
+ */
+async function runJob(input) {
+    const started = Date.now();
+    const withheld = [];
+    const j = {
+        ...input,
+        tracker: guardedTracker(input.tracker, input.secrets, (line) => withheld.push(line))
+    };
+    const t = j.trigger;
+    const result = (r) => ({
+        refused: [],
+        warnings: [],
+        finishedOwed: 0,
+        durationMs: Date.now() - started,
+        ...r,
+        withheld: [...withheld]
+    });
+    const authorization = await j.tracker.authorize(t);
+    if (!authorization.allowed)
+        return result({ outcome: 'denied', reason: authorization.reason });
+    let issue = await j.tracker.getIssue(t.issue);
+    let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord();
+    const owed = await finishOwed(j, issue, record);
+    issue = owed.issue;
+    record = owed.record;
+    const finishedOwed = owed.performed;
+    const quietEnd = async (outcome, reason) => {
+        if (owed.changed)
+            await j.tracker.saveRecord(issue, record);
+        const done = finishedOwed ? `; finished ${finishedOwed} step(s) an earlier run owed` : '';
+        return result({
+            outcome,
+            reason: reason + done,
+            issue,
+            state: issue.state ?? undefined,
+            finishedOwed,
+            stateAfter: issue.state
+        });
+    };
+    const decision = decideStage(j.config, t, issue);
+    if ('skip' in decision)
+        return quietEnd('skipped', decision.skip);
+    const { state, automation } = decision;
+    const plan = planStage({
+        config: j.config,
+        record,
+        state,
+        automation,
+        trigger: {
+            source: t.source,
+            actorIsBot: isBot(t.actor.login, t.actor.type),
+            ...(t.wake ? { wake: t.wake } : {}),
+            ...(t.reply ? { reply: t.reply } : {})
+        },
+        runId: j.run.id,
+        chain: j.tracker.wakes
+    });
+    if ('skip' in plan)
+        return quietEnd('skipped', plan.skip);
+    const where = await j.tracker.branchFor(issue);
+    if ('deny' in where)
+        return quietEnd('denied', where.deny);
+    const prepared = await j.workspace.prepare(where.branch);
+    const key = {
+        issue: issue.id,
+        state,
+        entry: plan.entry,
+        kind: plan.kind,
+        profile: plan.profile,
+        attempt: plan.attempt,
+        round: plan.round,
+        resume: plan.resume
+    };
+    // A dry run only shows the prompt: finishing a landed stage would report (and act on) a
+    // deliverable it never wrote.
+    const landed = j.dryRun ? null : await j.workspace.findLanded(prepared, key);
+    const profile = j.config.agent.profiles[plan.profile];
+    // A stand-in stage (the loop's tests) runs no command.
+    if (!landed && !j.dryRun && !j.stage) {
+        const unavailable = await checkCommand(j, profile, prepared.repo);
+        if (unavailable) {
+            // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
+            if (owed.changed)
+                await j.tracker.saveRecord(issue, record);
+            await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format());
+            throw unavailable;
+        }
+    }
+    j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
+    const startedAt = new Date();
+    const timestamp = plan.timestamp ?? runTimestamp(startedAt);
+    const run = `${j.run.id}/${j.run.attempt}`;
+    const common = {
+        issue,
+        state,
+        plan,
+        branch: prepared.branch,
+        finishedOwed
+    };
+    let stage;
+    let contextPath;
+    let published = null;
+    let figures;
+    if (landed) {
+        j.log?.(`${prepared.branch} already holds this stage's commit ${landed.sha.slice(0, 12)}; not running the agent again`);
+        stage = recoveredStage(landed);
+        published = { commit: landed.sha };
+    }
+    else {
+        const staged = await j.workspace.around(prepared, () => (j.stage ?? runStage)({
+            key,
+            config: j.config,
+            profile,
+            automation,
+            issue,
+            attempt: plan.attempt > 0 ? plan.attempt : null,
+            repo: prepared.repo,
+            branch: prepared.branch,
+            baseSha: prepared.baseSha,
+            forkSha: prepared.forkSha,
+            trustedCommit: j.trustedCommit,
+            created: prepared.created,
+            runId: run,
+            timestamp,
+            workflowPath: j.workflowPath,
+            workDir: j.workDir,
+            parentEnv: j.parentEnv,
+            secrets: j.secrets,
+            ...(j.isolate ? { isolate: j.isolate } : {}),
+            sections: pipelineSections(plan, profile.allowedActions, moveScope(j.config, state, profile)),
+            ...(j.signal ? { signal: j.signal } : {}),
+            ...(j.killGraceMs !== undefined ? { killGraceMs: j.killGraceMs } : {}),
+            ...(j.onActivity ? { onActivity: j.onActivity } : {}),
+            ...(j.dryRun ? { dryRun: true } : {}),
+            ...(j.author ? { author: j.author } : {}),
+            ...(j.committer ? { committer: j.committer } : {})
+        }));
+        figures = staged.figures;
+        if (staged.dryRun) {
+            return result({
+                ...common,
+                outcome: 'skipped',
+                reason: 'dry run: the prompt is below; no agent ran',
+                prompt: staged.prompt,
+                figures,
+                warnings: staged.warnings
+            });
+        }
+        stage = withoutSecrets(staged, j.secrets);
+        withheld.push(...stage.withheld);
+        if (stage.commit.sha) {
+            j.log?.(`the stage ended ${stage.outcome}; publishing ${stage.commit.sha.slice(0, 12)} to ${prepared.branch}`);
+            published = await j.workspace.publish(prepared, stage.commit.sha, `${prepared.branch}-rescue-${j.run.id}-${j.run.attempt}`.replace(/[^A-Za-z0-9/._-]/g, '-'));
+        }
+        contextPath = staged.contextPath;
+        markPhase(contextPath, 'published');
+    }
+    const commit = published && 'commit' in published ? published.commit : undefined;
+    const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined;
+    const unpublished = unpublishedReason(published, prepared, plan.profile);
+    const unsaved = published && 'failed' in published && stage.handoffPath && stage.commit.sha
+        ? await unsavedText(j, stage.commit.sha, stage.handoffPath)
+        : undefined;
+    const warnings = [...stage.warnings];
+    if (published && 'notice' in published && published.notice) {
+        j.log?.(published.notice);
+        warnings.push(published.notice);
+    }
+    let pullRequest;
+    if (commit && !rescuedTo && !issue.isPullRequest) {
+        const pr = await j.tracker.publish(issue, {
+            branch: prepared.branch,
+            baseBranch: prepared.baseBranch,
+            commit,
+            created: prepared.created,
+            ...(record.pullRequest !== undefined ? { known: record.pullRequest } : {})
+        });
+        pullRequest = pr.pullRequest;
+        if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
+            const node = record.pullRequestNode;
+            if (node)
+                pullRequest = { ...pullRequest, node };
+        }
+        if (pr.problem)
+            warnings.push(`no pull request: ${pr.problem}`);
+    }
+    const settled = await settleStage({
+        readCommitted: (c, p, max) => j.workspace.readCommitted(c, p, max),
+        config: j.config,
+        automation,
+        state,
+        plan,
+        record,
+        result: stage,
+        commit: commit ?? null,
+        run,
+        ...(j.run.url ? { runUrl: j.run.url } : {}),
+        startedAt,
+        timestamp,
+        ...(unpublished ? { unpublished } : {}),
+        ...(rescuedTo ? { rescuedTo } : {})
+    });
+    const { next } = settled;
+    const effects = effectsOf({
+        next,
+        state,
+        entry: settled.record.entry,
+        ...(settled.record.continuation?.step ? { step: settled.record.continuation.step } : {}),
+        profile: plan.profile,
+        run,
+        wakes: j.tracker.wakes,
+        startsStage: (s) => findAutomation(j.config, s) !== undefined,
+        ...(stage.outcome === 'succeeded' && commit && stage.handoffPath && !unpublished
+            ? { requests: settled.requests, deliverable: { commit, path: stage.handoffPath } }
+            : {}),
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(j.config.tracker.completionState
+            ? { completionState: j.config.tracker.completionState }
+            : {}),
+        replied: plan.reply !== undefined,
+        runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
+        replyHint: j.tracker.replyHint(issue)
+    });
+    const intent = {
+        ...settled.record,
+        owed: { run, effects },
+        ...(pullRequest ? { pullRequest: pullRequest.number } : {}),
+        ...(pullRequest?.node ? { pullRequestNode: pullRequest.node } : {})
+    };
+    let summary = effects_describe(next);
+    const done = {
+        ...common,
+        outcome: stage.outcome,
+        reason: stage.reason,
+        ...(commit ? { commit } : {}),
+        ...(stage.handoffPath ? { handoffPath: stage.handoffPath } : {}),
+        ...(rescuedTo ? { rescuedTo } : {}),
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(figures ? { figures } : {}),
+        ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+        ...(stage.agent?.resultText ? { resultText: stage.agent.resultText } : {}),
+        ...(unsaved ? { unsaved } : {}),
+        next,
+        requests: settled.requests,
+        refused: settled.refused,
+        warnings
+    };
+    // Intent before effects: if the record cannot be written, nothing is carried out (a re-run
+    // finds the stage's commit and decides again), and the issue says so.
+    try {
+        await j.tracker.saveRecord(issue, intent);
+    }
+    catch (err) {
+        const why = oneLine(messageOf(err));
+        const notice = await noticeUnrecorded(j, issue, why, prepared.branch);
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary: `${summary}; not carried out, because the record could not be written`,
+            record: settled.record,
+            stateAfter: issue.state,
+            failure: `the pipeline's record could not be written (${why}); ${notice}re-run the job to continue`
+        });
+    }
+    try {
+        const carried = await carryOut({
+            tracker: j.tracker,
+            workspace: j.workspace,
+            issue,
+            effects,
+            resendWakes: true,
+            maxFileBytes: j.config.handoff.maxFileBytes
+        });
+        if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
+            summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`;
+        }
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary,
+            record: intent,
+            stateAfter: carried.state,
+            ...(unpublished ? { failure: unpublished } : {})
+        });
+    }
+    catch (err) {
+        const why = oneLine(messageOf(err));
+        const halted = `${HALTED_ON_EFFECTS}${summary}) failed: ${why}`;
+        // The record still says what is owed; a re-run or the next event carries it out.
+        await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined);
+        await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined);
+        markPhase(contextPath, 'done');
+        return result({
+            ...done,
+            summary: `${summary}; halted`,
+            record: { ...intent, halted },
+            stateAfter: issue.state,
+            failure: `${halted}; re-run the job to finish it`
+        });
+    }
+}
+/** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
+async function finishOwed(j, issue, record) {
+    if (!record.owed)
+        return { issue, record, performed: 0, changed: false };
+    const carried = await carryOut({
+        tracker: j.tracker,
+        workspace: j.workspace,
+        issue,
+        effects: record.owed.effects,
+        resendWakes: record.owed.run.split('/')[0] === j.run.id ||
+            (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
+        maxFileBytes: j.config.handoff.maxFileBytes
+    });
+    const after = { ...record };
+    delete after.owed;
+    const wasHalted = after.halted?.startsWith(HALTED_ON_EFFECTS) ?? false;
+    if (wasHalted)
+        delete after.halted;
+    if (carried.performed > 0) {
+        j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`);
+    }
+    let labels = issue.labels;
+    if (wasHalted && hasFlag(labels, 'needs-attention')) {
+        await j.tracker.setFlag(issue, 'needs-attention', false);
+        labels = withFlag(labels, 'needs-attention', false);
+    }
+    return {
+        issue: { ...issue, state: carried.state, labels },
+        record: after,
+        performed: carried.performed,
+        changed: carried.performed > 0 || wasHalted
+    };
+}
+/** A stage whose commit an earlier run already landed: judged as that run judged it. */
+function recoveredStage(landed) {
+    // A landed commit is an agent run's; its trailer is text anyone could have written.
+    const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed';
+    return {
+        outcome,
+        reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
+        handoffPath: landed.handoffPath,
+        commit: {
+            sha: landed.sha,
+            committed: landed.handoffPath ? [landed.handoffPath] : [],
+            dropped: []
+        },
+        gitDir: null,
+        withheld: [],
+        warnings: [`recovered from ${landed.sha.slice(0, 12)}, which run ${landed.run} pushed`]
+    };
+}
+/**
+ * The agent's own words that travel on (its question goes into a comment and the record, its
+ * final text into the log) with every secret redacted, each finding added to `withheld`.
+ */
+function withoutSecrets(stage, secrets) {
+    const agent = stage.agent;
+    if (!agent)
+        return stage;
+    const lines = [];
+    const clean = (where, text) => text === undefined ? undefined : redactNoting(secrets, where, text, (l) => lines.push(l));
+    const question = clean("the agent's question", agent.question);
+    const resultText = clean("the agent's final text", agent.resultText);
+    return {
+        ...stage,
+        agent: {
+            ...agent,
+            reason: secrets.redact(agent.reason).text,
+            ...(question !== undefined ? { question } : {}),
+            ...(resultText !== undefined ? { resultText } : {})
+        },
+        withheld: [...stage.withheld, ...lines]
+    };
+}
+function unpublishedReason(published, prepared, profile) {
+    if (!published)
+        return undefined;
+    if ('failed' in published) {
+        return `the ${profile} stage's work could not be pushed anywhere (${published.failed}); its deliverable is in the job summary`;
+    }
+    if (published.rescuedTo) {
+        return `${prepared.branch} refused the push (${published.refusal ?? 'refused'}); the ${profile} stage's work is on branch ${published.rescuedTo}`;
+    }
+    return undefined;
+}
+async function unsavedText(j, commit, path) {
+    const text = await j.workspace.readCommitted(commit, path, j.config.handoff.maxFileBytes);
+    return text === null ? undefined : { path, text };
+}
+function unsavedBlock(unsaved) {
+    if (!unsaved)
+        return '';
+    return `\n\n<details><summary>${unsaved.path}</summary>\n\n${fenced(clip(unsaved.text, UNSAVED_IN_COMMENT), '~', 'markdown')}\n\n</details>`;
+}
+/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
+function markPhase(contextPath, phase) {
+    const ctx = contextPath ? loadStageContext(contextPath) : null;
+    if (contextPath && ctx)
+        saveStageContext(contextPath, { ...ctx, phase });
+}
+/** Why the profile's agent could not start here, or null when it can. */
+async function checkCommand(j, profile, cwd) {
+    // An isolated agent's user must be able to run the file: that needs the user.
+    const isolation = j.isolate ? await j.isolate() : undefined;
+    return commandUnavailable({
+        profile,
+        configFile: j.config.file,
+        cwd,
+        pathVar: j.parentEnv.PATH,
+        ...(isolation ? { cannotRun: (file) => cannotRunAs(file, isolation.user.uid) } : {})
+    });
+}
+async function noticeCannotStart(j, issue, stage, line) {
+    const body = [
+        `**The ${stage.profile} stage could not start**, so the issue stays in "${oneLine(stage.state)}" and nothing was committed:`,
+        fenced(line),
+        'Fix that, then start the stage again.',
+        j.tracker.runLine(null)
+    ]
+        .filter(Boolean)
+        .join('\n\n');
+    await j.tracker
+        .comment(issue, { key: `itervox:cannot-start:${j.run.id}.${j.run.attempt}`, body })
+        .catch(() => undefined);
+}
+/** Says on the issue that the record could not be written; returns what it managed, as words. */
+async function noticeUnrecorded(j, issue, why, branch) {
+    const body = `**The itervox pipeline could not save its record** (${why}), so it did not go on. The stage's work is on \`${branch}\`; re-run the job to continue.\n\n${j.tracker.runLine(branch)}`;
+    const said = await j.tracker
+        .comment(issue, { key: `itervox:unrecorded:${j.run.id}.${j.run.attempt}`, body })
+        .then(() => true)
+        .catch(() => false);
+    const flagged = await j.tracker
+        .setFlag(issue, 'needs-attention', true)
+        .then(() => true)
+        .catch(() => false);
+    return said || flagged ? 'the issue says so; ' : '';
+}
+
+;// CONCATENATED MODULE: ./.build/action/agent-log.js
+
+
+/**
+ * Echoes an agent's output into the job log without letting it act on the runner. The runner
+ * executes `::set-output`, `::save-state` and friends found at the start of any stdout line,
+ * so every line is prefixed (a command must start the line) and the whole echo also sits
+ * between `::stop-commands::` and a per-run random token the agent never sees. Each line goes
+ * through `redact` first (the runner masks only the exact values it was told of).
+ */
+class AgentLogEcho {
+    write;
+    title;
+    redact;
+    token = (0,external_node_crypto_.randomBytes)(16).toString('hex');
+    pending = '';
+    open = false;
+    constructor(write, title, redact) {
+        this.write = write;
+        this.title = title;
+        this.redact = redact;
+    }
+    push(chunk) {
+        this.pending += chunk;
+        const lines = this.pending.split('\n');
+        this.pending = lines.pop() ?? '';
+        for (const line of lines)
+            this.line(line);
+    }
+    close() {
+        if (this.pending)
+            this.line(this.pending);
+        this.pending = '';
+        if (this.open) {
+            this.write(`::${this.token}::\n::endgroup::\n`);
+            this.open = false;
+        }
+    }
+    line(raw) {
+        if (!this.open) {
+            this.write(`::group::${this.title}\n::stop-commands::${this.token}\n`);
+            this.open = true;
+        }
+        this.write(`│ ${this.redact(sanitizeUntrusted(raw).text)}\n`);
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/action/saved-context.js
+
+
+/** The state key under which the main step tells the post step where the stage context is. */
+const CONTEXT_STATE = 'context';
+/**
+ * Only a context file of our own user, that no other user can write, in a folder only we can
+ * write: with isolation, nothing the agent user could have touched.
+ */
+function ownFile(path) {
+    const uid = process.getuid?.();
+    try {
+        const file = (0,external_node_fs_namespaceObject.lstatSync)(path);
+        const dir = (0,external_node_fs_namespaceObject.lstatSync)((0,external_node_path_namespaceObject.dirname)(path));
+        return (file.isFile() &&
+            file.uid === uid &&
+            (file.mode & 0o022) === 0 &&
+            dir.isDirectory() &&
+            dir.uid === uid &&
+            (dir.mode & 0o022) === 0);
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Whether the post step may have work to do: the main step saved a context of ours that does
+ * not say `done`. A false answer is the one the full check (post-finish.ts) would give too: no
+ * context, or one it would not read, or one that is done; it never trusts more than it.
+ */
+function unfinishedContext(path) {
+    if (!path || !ownFile(path))
+        return false;
+    let value;
+    try {
+        value = JSON.parse(readFileSync(path, 'utf8'));
+    }
+    catch {
+        return false;
+    }
+    return value?.phase !== 'done';
 }
 
 ;// CONCATENATED MODULE: ./.build/action/stage-job.js
@@ -76933,6 +77489,7 @@ function statusOf(r, config, tracker) {
 
 
 
+
 /** The main step, once main.ts has said what it starts: the stage, its report and outputs. */
 async function mainStep() {
     const controller = new AbortController();
@@ -76947,7 +77504,10 @@ async function mainStep() {
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
     try {
-        const report = await runStageJob(readSettings(), controller.signal);
+        const settings = readSettings();
+        if (settings.mode === 'reconcile')
+            return await runReconcileJob(settings);
+        const report = await runStageJob(settings, controller.signal);
         core_info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`);
         await publishReport(report);
         if (isUnfinished(report.outcome)) {

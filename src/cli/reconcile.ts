@@ -1,5 +1,4 @@
 import { UserError } from '../errors.js'
-import { reconcileRepository, summaryLine } from '../tracker/github-reconcile.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { originRepo } from './origin-repo.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
@@ -56,6 +55,9 @@ export const reconcileCommand: Command = {
     }
     const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com'
     const dryRun = values['dry-run'] === true
+    // Octokit and the refs code are half the CLI's size; only this command needs them, so they
+    // are a chunk of their own, and every other command starts without reading them.
+    const { reconcileRepository, summaryLine } = await import('../tracker/github-reconcile.js')
     const summary = await reconcileRepository({
       config,
       client: { token, apiUrl, userAgent: 'itervox-handoff-cli' },

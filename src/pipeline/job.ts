@@ -113,7 +113,6 @@ export interface JobResult {
   durationMs: number
 }
 
-
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000
 
@@ -452,7 +451,8 @@ async function finishOwed(
     issue,
     effects: record.owed.effects,
     resendWakes:
-      record.owed.run.split('/')[0] === j.run.id || (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
+      record.owed.run.split('/')[0] === j.run.id ||
+      (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
     maxFileBytes: j.config.handoff.maxFileBytes
   })
   const after: IssueRecord = { ...record }
