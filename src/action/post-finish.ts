@@ -10,6 +10,8 @@ import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { GitHubTracker } from '../tracker/github.js'
+import { sendWake } from '../tracker/github-port.js'
+import { releaseRunSlot } from '../tracker/github-slots.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { failureLine } from './failure-line.js'
 import { booleanInput } from './inputs.js'
@@ -31,6 +33,28 @@ export async function finishStage(path: string): Promise<void> {
     await finish(path)
   } catch (err) {
     core.setFailed(failureLine(err).line)
+  }
+  await releaseSlot()
+}
+
+/**
+ * The agent slot (agent.max_concurrent_agents) the killed main step still holds, found by this
+ * run's id in the environment, not in the agent-writable context; then the oldest queued stage
+ * is woken. One request when the run holds none.
+ */
+async function releaseSlot(): Promise<void> {
+  const id = process.env.GITHUB_RUN_ID
+  if (!id) return
+  const api = trackerFromEnv(core.getInput('github-token'))
+  try {
+    await releaseRunSlot({
+      refs: api.refs(),
+      run: { id, attempt: process.env.GITHUB_RUN_ATTEMPT || '1' },
+      wake: (issue, stage) => sendWake(api, issue, stage),
+      log: (line) => core.info(line)
+    })
+  } catch (err) {
+    core.warning(`the agent slot could not be given back: ${failureLine(err).line}`)
   }
 }
 

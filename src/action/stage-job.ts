@@ -16,7 +16,8 @@ import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
-import { GitHubPort } from '../tracker/github-port.js'
+import { GitHubPort, sendWake } from '../tracker/github-port.js'
+import { GitHubSlots } from '../tracker/github-slots.js'
 import { AgentLogEcho } from './agent-log.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { CONTEXT_STATE } from './saved-context.js'
@@ -187,6 +188,19 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     dryRun: s.dryRun,
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
+    ...(config.agent.maxConcurrentAgents !== undefined
+      ? {
+          slots: new GitHubSlots({
+            refs: api.refs(),
+            max: config.agent.maxConcurrentAgents,
+            run: { id: s.runId, attempt: s.runAttempt },
+            baseCommit: trusted,
+            runEnded: (id) => api.workflowRunEnded(id),
+            wake: (issue, stage) => sendWake(api, issue, stage),
+            log: info
+          })
+        }
+      : {}),
     log: info,
     onStart: ({ issue, state, plan, branch, recovered }) => {
       info(

@@ -11,7 +11,6 @@ export const DAEMON_ONLY_KEYS: Record<Section, readonly string[]> = {
   tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
   workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
   agent: [
-    'max_concurrent_agents',
     'max_concurrent_agents_by_state',
     'backend',
     'read_timeout_ms',

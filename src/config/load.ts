@@ -148,6 +148,9 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       reviewerProfile: agent.reviewer_profile,
       autoReview: agent.auto_review,
       maxReviewRounds: agent.max_review_rounds,
+      ...(agent.max_concurrent_agents !== undefined
+        ? { maxConcurrentAgents: agent.max_concurrent_agents }
+        : {}),
       profiles
     },
     automations: automations.map((a) => a.config),

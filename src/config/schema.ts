@@ -90,6 +90,8 @@ export const agentSchema = z.strictObject({
   auto_review: withDefault(z.boolean(), () => false),
   // Each review round is two paid agent runs (the work, then its review).
   max_review_rounds: withDefault(positiveInt, () => 3),
+  // Across every issue of the repository; unset: no limit, and no request spent on one.
+  max_concurrent_agents: positiveInt.optional(),
   // Each profile is checked on its own.
   profiles: z
     .custom((v) => v == null || isMap(v), {

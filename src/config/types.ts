@@ -69,6 +69,8 @@ export interface WorkflowConfig {
     autoReview: boolean
     /** Review rounds an issue may take: the send-back that would start one more escalates. */
     maxReviewRounds: number
+    /** Agents running at once across the repository's issues; absent: no limit. */
+    maxConcurrentAgents?: number
     /** Keyed by profile name; a null-prototype object, so any name is safe to look up. */
     profiles: Record<string, ProfileConfig>
   }

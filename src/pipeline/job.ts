@@ -1,5 +1,6 @@
 import { AGENT_OUTCOMES, type AgentActivity, type AgentStats } from '../agent/types.js'
 import { findAutomation } from '../config/load.js'
+import { sameState } from '../config/lookup.js'
 import type { ProfileConfig, WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
@@ -19,10 +20,12 @@ import type {
   PreparedBranch,
   Published,
   PullRequestRef,
+  QueuedStage,
+  Slots,
   Tracker,
   Workspace
 } from './ports.js'
-import { emptyRecord, HALTED_ON_EFFECTS, type IssueRecord } from './record.js'
+import { emptyRecord, HALTED_ON_EFFECTS, recordStart, type IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import { pipelineSections } from './sections.js'
 import { settleStage } from './settle.js'
@@ -63,6 +66,8 @@ export interface JobInput {
   onActivity?: (e: AgentActivity) => void
   /** Told once the stage to run is known, before the agent starts. */
   onStart?: (s: JobStart) => void
+  /** agent.max_concurrent_agents across jobs; absent: no limit (and no request for one). */
+  slots?: Slots
   /** The stage runner; tests of the loop pass a stand-in. */
   stage?: (input: StageInput) => ReturnType<typeof runStage>
   log?: (line: string) => void
@@ -124,6 +129,20 @@ const UNSAVED_IN_COMMENT = 3000
  * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
  */
 export async function runJob(input: JobInput): Promise<JobResult> {
+  const slot = { held: false }
+  try {
+    return await runHolding(input, slot)
+  } finally {
+    // Whatever ended the job; a release that fails leaves the slot to the dead-run reclaim.
+    if (slot.held) {
+      await input.slots?.release().catch((e: unknown) => {
+        input.log?.(`could not give the agent slot back: ${oneLine(messageOf(e))}`)
+      })
+    }
+  }
+}
+
+async function runHolding(input: JobInput, slot: { held: boolean }): Promise<JobResult> {
   const started = Date.now()
   const withheld: string[] = []
   const j: JobInput = {
@@ -207,6 +226,31 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format())
       throw unavailable
     }
+  }
+  if (j.slots && !landed && !j.dryRun) {
+    const wasQueued = hasFlag(issue.labels, QUEUED)
+    if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
+      // The wake-up that starts it later names this entry, so the record must hold it.
+      if (plan.newEntry || owed.changed) {
+        await j.tracker.saveRecord(
+          issue,
+          recordStart(record, state, { entry: plan.entry, newEntry: plan.newEntry })
+        )
+      }
+      if (!wasQueued) await j.tracker.setFlag(issue, QUEUED, true)
+      return result({
+        outcome: 'skipped',
+        reason: `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`,
+        issue,
+        state,
+        plan,
+        branch: prepared.branch,
+        finishedOwed,
+        stateAfter: issue.state
+      })
+    }
+    slot.held = true
+    if (wasQueued) await j.tracker.setFlag(issue, QUEUED, false)
   }
   j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
   const startedAt = new Date()
@@ -436,6 +480,27 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       failure: `${halted}; re-run the job to finish it`
     })
   }
+}
+
+/** The visible mark of an issue whose stage waits for an agent slot. */
+const QUEUED = 'itervox-queued'
+
+/** What the wake-up of a queued stage names: the entry, and the owed step it is for. */
+function queuedStage(
+  t: JobTrigger,
+  record: IssueRecord,
+  state: string,
+  plan: StagePlan
+): QueuedStage {
+  const c = record.continuation
+  const forStep =
+    c &&
+    c.entry === plan.entry &&
+    sameState(c.state, state) &&
+    c.kind === plan.kind &&
+    c.attempt === plan.attempt
+  const step = t.wake?.step ?? (forStep ? c.step : undefined)
+  return { state, entry: plan.entry, ...(step !== undefined ? { step } : {}) }
 }
 
 /** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */

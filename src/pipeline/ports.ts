@@ -23,7 +23,7 @@ export interface JobTrigger {
 
 export type Authorization = { allowed: true } | { allowed: false; reason: string }
 
-export type Flag = 'needs-attention' | 'needs-input'
+export type Flag = 'needs-attention' | 'needs-input' | 'itervox-queued'
 
 /** The issue's pull request; `node` is its GraphQL id, where the tracker has one. */
 export interface PullRequestRef {
@@ -118,4 +118,27 @@ export interface Workspace {
   readCommitted(commit: string, path: string, maxBytes: number): Promise<string | null>
   /** Runs the stage with whatever the workspace must set aside meanwhile. */
   around<T>(prepared: PreparedBranch, stage: () => Promise<T>): Promise<T>
+}
+
+/** A stage's place in the queue: what its wake-up must name (see Tracker.wake). */
+export interface QueuedStage {
+  state: string
+  entry: number
+  step?: string
+}
+
+/**
+ * agent.max_concurrent_agents across independent jobs: a slot is held while an agent runs.
+ * Claims and releases are compare-and-swap records, so two jobs never hold one slot.
+ */
+export interface Slots {
+  /** How many agents may run at once. */
+  readonly max: number
+  /**
+   * Takes a slot for this job's agent. False: every slot is held; the stage is queued and
+   * will be woken by the end of another (`wasQueued`: the issue was queued before).
+   */
+  claim(issue: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean>
+  /** Gives this job's slot back, then wakes the oldest queued stage. */
+  release(): Promise<void>
 }

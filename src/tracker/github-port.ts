@@ -166,12 +166,7 @@ export class GitHubPort implements Tracker {
   }
 
   async wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void> {
-    await this.api.dispatch(DISPATCH_TYPE, {
-      issue: issue.id,
-      state: w.state,
-      entry: w.entry,
-      ...(w.step ? { step: w.step } : {})
-    })
+    await sendWake(this.api, issue.id, w)
   }
 
   async publish(
@@ -231,4 +226,18 @@ export class GitHubPort implements Tracker {
     const me = (await this.api.viewerLogin()).toLowerCase()
     return bots.filter((c) => c.author.toLowerCase() === me)
   }
+}
+
+/** The pipeline's wake-up of an issue's stage: a repository_dispatch naming its entry. */
+export async function sendWake(
+  api: GitHubTracker,
+  issue: string,
+  w: { state: string; entry: number; step?: string }
+): Promise<void> {
+  await api.dispatch(DISPATCH_TYPE, {
+    issue,
+    state: w.state,
+    entry: w.entry,
+    ...(w.step ? { step: w.step } : {})
+  })
 }

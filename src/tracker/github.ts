@@ -99,6 +99,20 @@ export class GitHubTracker {
     return new GitHubCommitSigner(this.octokit, this.where)
   }
 
+  /** Whether a workflow run has ended: completed, or unknown to GitHub (deleted). */
+  async workflowRunEnded(runId: string): Promise<boolean> {
+    try {
+      const { data } = await this.octokit.rest.actions.getWorkflowRun({
+        ...this.where,
+        run_id: Number(runId)
+      })
+      return data.status === 'completed'
+    } catch (e) {
+      if (isHttpFailure(e) && e.status === 404) return true
+      throw explainFailure(e, `read workflow run ${runId}`, 'actions: read')
+    }
+  }
+
   /** Records kept as refs in the repository, through this client's requests. */
   refs(): GitHubRefs {
     return new GitHubRefs(this.octokit, this.where)

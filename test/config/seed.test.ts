@@ -89,9 +89,13 @@ describe("the handoff guide's example WORKFLOW.md", () => {
     expect(warnings.map(formatWarning)).toEqual([
       `${SEED}:12:3: warning: workspace.root: used only by the itervox daemon; this CI runner ignores it`,
       `${SEED}:13:3: warning: workspace.worktree: used only by the itervox daemon; this CI runner ignores it`,
-      `${SEED}:15:3: warning: workspace.auto_clear: used only by the itervox daemon; this CI runner ignores it`,
-      `${SEED}:18:3: warning: agent.max_concurrent_agents: used only by the itervox daemon; this CI runner ignores it`
+      `${SEED}:15:3: warning: workspace.auto_clear: used only by the itervox daemon; this CI runner ignores it`
     ])
+  })
+
+  it('reads agent.max_concurrent_agents (the action holds it across jobs)', () => {
+    const { config } = loadWorkflowFile(SEED, { LINEAR_API_KEY: 'k' })
+    expect(config.agent.maxConcurrentAgents).toBe(3)
   })
 
   it('fails naming LINEAR_API_KEY when it is unset or empty', () => {

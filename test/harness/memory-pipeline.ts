@@ -13,6 +13,7 @@ import type {
   PreparedBranch,
   PublishTarget,
   Published,
+  Slots,
   Tracker,
   Workspace
 } from '../../src/pipeline/ports.js'
@@ -297,7 +298,7 @@ export function job(
   trigger: JobTrigger,
   run: { id: string; attempt: string },
   ws = new MemoryWorkspace(w),
-  o: { dryRun?: boolean } = {}
+  o: { dryRun?: boolean; slots?: Slots } = {}
 ): Promise<JobResult> {
   const input: JobInput = {
     trigger,
@@ -312,7 +313,8 @@ export function job(
     parentEnv: {},
     secrets: w.secrets,
     stage: memoryStage(w),
-    ...(o.dryRun ? { dryRun: true } : {})
+    ...(o.dryRun ? { dryRun: true } : {}),
+    ...(o.slots ? { slots: o.slots } : {})
   }
   const killed = w.killed().then(() => {
     throw new Killed('the job was killed')
