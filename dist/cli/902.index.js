@@ -816,6 +816,21 @@ class GitHubTracker {
     commitSigner() {
         return new GitHubCommitSigner(this.octokit, this.where);
     }
+    /** Whether a workflow run has ended: completed, or unknown to GitHub (deleted). */
+    async workflowRunEnded(runId) {
+        try {
+            const { data } = await this.octokit.rest.actions.getWorkflowRun({
+                ...this.where,
+                run_id: Number(runId)
+            });
+            return data.status === 'completed';
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 404)
+                return true;
+            throw explainFailure(e, `read workflow run ${runId}`, 'actions: read');
+        }
+    }
     /** Records kept as refs in the repository, through this client's requests. */
     refs() {
         return new GitHubRefs(this.octokit, this.where);
@@ -1350,12 +1365,7 @@ class GitHubPort {
             await this.api.removeLabel(Number(issue.id), flag);
     }
     async wake(issue, w) {
-        await this.api.dispatch(names/* DISPATCH_TYPE */.wb, {
-            issue: issue.id,
-            state: w.state,
-            entry: w.entry,
-            ...(w.step ? { step: w.step } : {})
-        });
+        await sendWake(this.api, issue.id, w);
     }
     async publish(issue, o) {
         // The body is static (the trail is in the status comment and the files), so a pull request
@@ -1407,6 +1417,15 @@ class GitHubPort {
         const me = (await this.api.viewerLogin()).toLowerCase();
         return bots.filter((c) => c.author.toLowerCase() === me);
     }
+}
+/** The pipeline's wake-up of an issue's stage: a repository_dispatch naming its entry. */
+async function sendWake(api, issue, w) {
+    await api.dispatch(names/* DISPATCH_TYPE */.wb, {
+        issue,
+        state: w.state,
+        entry: w.entry,
+        ...(w.step ? { step: w.step } : {})
+    });
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js

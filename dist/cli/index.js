@@ -16797,7 +16797,6 @@ const DAEMON_ONLY_KEYS = {
     tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
     workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
     agent: [
-        'max_concurrent_agents',
         'max_concurrent_agents_by_state',
         'backend',
         'read_timeout_ms',
@@ -17146,6 +17145,8 @@ const agentSchema = schemas/* strictObject */.rej({
     auto_review: withDefault(schemas/* boolean */.zMY(), () => false),
     // Each review round is two paid agent runs (the work, then its review).
     max_review_rounds: withDefault(positiveInt, () => 3),
+    // Across every issue of the repository; unset: no limit, and no request spent on one.
+    max_concurrent_agents: positiveInt.optional(),
     // Each profile is checked on its own.
     profiles: schemas/* custom */.IeY((v) => v == null || (0,section_input/* isMap */.j)(v), {
         message: 'must be a map from each profile name to its settings'
@@ -17953,6 +17954,9 @@ function parseWorkflow(text, opts) {
             reviewerProfile: agent.reviewer_profile,
             autoReview: agent.auto_review,
             maxReviewRounds: agent.max_review_rounds,
+            ...(agent.max_concurrent_agents !== undefined
+                ? { maxConcurrentAgents: agent.max_concurrent_agents }
+                : {}),
             profiles
         },
         automations: automations.map((a) => a.config),
@@ -37766,6 +37770,7 @@ async function emptyTree(ctx) {
 
 
 
+
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000;
 /**
@@ -37776,6 +37781,20 @@ const UNSAVED_IN_COMMENT = 3000;
  * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
  */
 async function runJob(input) {
+    const slot = { held: false };
+    try {
+        return await runHolding(input, slot);
+    }
+    finally {
+        // Whatever ended the job; a release that fails leaves the slot to the dead-run reclaim.
+        if (slot.held) {
+            await input.slots?.release().catch((e) => {
+                input.log?.(`could not give the agent slot back: ${(0,untrusted_text/* oneLine */.TN)((0,_build_errors/* messageOf */.bD)(e))}`);
+            });
+        }
+    }
+}
+async function runHolding(input, slot) {
     const started = Date.now();
     const withheld = [];
     const j = {
@@ -37861,6 +37880,30 @@ async function runJob(input) {
             await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format());
             throw unavailable;
         }
+    }
+    if (j.slots && !landed && !j.dryRun) {
+        const wasQueued = hasFlag(issue.labels, QUEUED);
+        if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
+            // The wake-up that starts it later names this entry, so the record must hold it.
+            if (plan.newEntry || owed.changed) {
+                await j.tracker.saveRecord(issue, (0,pipeline_record/* recordStart */.cv)(record, state, { entry: plan.entry, newEntry: plan.newEntry }));
+            }
+            if (!wasQueued)
+                await j.tracker.setFlag(issue, QUEUED, true);
+            return result({
+                outcome: 'skipped',
+                reason: `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`,
+                issue,
+                state,
+                plan,
+                branch: prepared.branch,
+                finishedOwed,
+                stateAfter: issue.state
+            });
+        }
+        slot.held = true;
+        if (wasQueued)
+            await j.tracker.setFlag(issue, QUEUED, false);
     }
     j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
     const startedAt = new Date();
@@ -38074,6 +38117,19 @@ async function runJob(input) {
             failure: `${halted}; re-run the job to finish it`
         });
     }
+}
+/** The visible mark of an issue whose stage waits for an agent slot. */
+const QUEUED = 'itervox-queued';
+/** What the wake-up of a queued stage names: the entry, and the owed step it is for. */
+function queuedStage(t, record, state, plan) {
+    const c = record.continuation;
+    const forStep = c &&
+        c.entry === plan.entry &&
+        (0,lookup/* sameState */.yY)(c.state, state) &&
+        c.kind === plan.kind &&
+        c.attempt === plan.attempt;
+    const step = t.wake?.step ?? (forStep ? c.step : undefined);
+    return { state, entry: plan.entry, ...(step !== undefined ? { step } : {}) };
 }
 /** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
 async function finishOwed(j, issue, record) {

@@ -66920,6 +66920,21 @@ class GitHubTracker {
     commitSigner() {
         return new GitHubCommitSigner(this.octokit, this.where);
     }
+    /** Whether a workflow run has ended: completed, or unknown to GitHub (deleted). */
+    async workflowRunEnded(runId) {
+        try {
+            const { data } = await this.octokit.rest.actions.getWorkflowRun({
+                ...this.where,
+                run_id: Number(runId)
+            });
+            return data.status === 'completed';
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 404)
+                return true;
+            throw explainFailure(e, `read workflow run ${runId}`, 'actions: read');
+        }
+    }
     /** Records kept as refs in the repository, through this client's requests. */
     refs() {
         return new GitHubRefs(this.octokit, this.where);
@@ -67403,7 +67418,6 @@ const DAEMON_ONLY_KEYS = {
     tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
     workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
     agent: [
-        'max_concurrent_agents',
         'max_concurrent_agents_by_state',
         'backend',
         'read_timeout_ms',
@@ -67693,6 +67707,8 @@ const agentSchema = strictObject({
     auto_review: withDefault(schemas_boolean(), () => false),
     // Each review round is two paid agent runs (the work, then its review).
     max_review_rounds: withDefault(positiveInt, () => 3),
+    // Across every issue of the repository; unset: no limit, and no request spent on one.
+    max_concurrent_agents: positiveInt.optional(),
     // Each profile is checked on its own.
     profiles: custom((v) => v == null || isMap(v), {
         message: 'must be a map from each profile name to its settings'
@@ -68870,6 +68886,9 @@ function parseWorkflow(text, opts) {
             reviewerProfile: agent.reviewer_profile,
             autoReview: agent.auto_review,
             maxReviewRounds: agent.max_review_rounds,
+            ...(agent.max_concurrent_agents !== undefined
+                ? { maxConcurrentAgents: agent.max_concurrent_agents }
+                : {}),
             profiles
         },
         automations: automations.map((a) => a.config),
@@ -69495,12 +69514,7 @@ class GitHubPort {
             await this.api.removeLabel(Number(issue.id), flag);
     }
     async wake(issue, w) {
-        await this.api.dispatch(DISPATCH_TYPE, {
-            issue: issue.id,
-            state: w.state,
-            entry: w.entry,
-            ...(w.step ? { step: w.step } : {})
-        });
+        await sendWake(this.api, issue.id, w);
     }
     async publish(issue, o) {
         // The body is static (the trail is in the status comment and the files), so a pull request
@@ -69552,6 +69566,15 @@ class GitHubPort {
         const me = (await this.api.viewerLogin()).toLowerCase();
         return bots.filter((c) => c.author.toLowerCase() === me);
     }
+}
+/** The pipeline's wake-up of an issue's stage: a repository_dispatch naming its entry. */
+async function sendWake(api, issue, w) {
+    await api.dispatch(DISPATCH_TYPE, {
+        issue,
+        state: w.state,
+        entry: w.entry,
+        ...(w.step ? { step: w.step } : {})
+    });
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js
@@ -76655,6 +76678,7 @@ async function emptyTree(ctx) {
 
 
 
+
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000;
 /**
@@ -76665,6 +76689,20 @@ const UNSAVED_IN_COMMENT = 3000;
  * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
  */
 async function runJob(input) {
+    const slot = { held: false };
+    try {
+        return await runHolding(input, slot);
+    }
+    finally {
+        // Whatever ended the job; a release that fails leaves the slot to the dead-run reclaim.
+        if (slot.held) {
+            await input.slots?.release().catch((e) => {
+                input.log?.(`could not give the agent slot back: ${oneLine(messageOf(e))}`);
+            });
+        }
+    }
+}
+async function runHolding(input, slot) {
     const started = Date.now();
     const withheld = [];
     const j = {
@@ -76750,6 +76788,30 @@ async function runJob(input) {
             await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format());
             throw unavailable;
         }
+    }
+    if (j.slots && !landed && !j.dryRun) {
+        const wasQueued = hasFlag(issue.labels, QUEUED);
+        if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
+            // The wake-up that starts it later names this entry, so the record must hold it.
+            if (plan.newEntry || owed.changed) {
+                await j.tracker.saveRecord(issue, recordStart(record, state, { entry: plan.entry, newEntry: plan.newEntry }));
+            }
+            if (!wasQueued)
+                await j.tracker.setFlag(issue, QUEUED, true);
+            return result({
+                outcome: 'skipped',
+                reason: `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`,
+                issue,
+                state,
+                plan,
+                branch: prepared.branch,
+                finishedOwed,
+                stateAfter: issue.state
+            });
+        }
+        slot.held = true;
+        if (wasQueued)
+            await j.tracker.setFlag(issue, QUEUED, false);
     }
     j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
     const startedAt = new Date();
@@ -76964,6 +77026,19 @@ async function runJob(input) {
         });
     }
 }
+/** The visible mark of an issue whose stage waits for an agent slot. */
+const QUEUED = 'itervox-queued';
+/** What the wake-up of a queued stage names: the entry, and the owed step it is for. */
+function queuedStage(t, record, state, plan) {
+    const c = record.continuation;
+    const forStep = c &&
+        c.entry === plan.entry &&
+        sameState(c.state, state) &&
+        c.kind === plan.kind &&
+        c.attempt === plan.attempt;
+    const step = t.wake?.step ?? (forStep ? c.step : undefined);
+    return { state, entry: plan.entry, ...(step !== undefined ? { step } : {}) };
+}
 /** Carries out what an earlier run's decision still owes; the record afterwards owes nothing. */
 async function finishOwed(j, issue, record) {
     if (!record.owed)
@@ -77103,6 +77178,190 @@ async function noticeUnrecorded(j, issue, why, branch) {
     return said || flagged ? 'the issue says so; ' : '';
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/github-slots.js
+// agent.max_concurrent_agents on GitHub: slots `refs/itervox/slots/<k>` (k = 1..max) whose head
+// commit says who holds it, and a queue `refs/itervox/queue/<issue>` of stages waiting for one.
+// A claim creates a missing slot (create-only) or fast-forwards a free one, or one whose holder's
+// run has completed; a release fast-forwards the slot to a free child, never a blind delete, so
+// a slot taken over meanwhile stays with its new holder. See github-refs.ts for why that is a
+// compare-and-swap.
+
+const github_slots_text = (max) => schemas_string().max(max);
+const github_slots_holderSchema = object({
+    state: schemas_enum(['held', 'free']),
+    run: github_slots_text(40),
+    attempt: github_slots_text(10),
+    issue: github_slots_text(40),
+    at: github_slots_text(40)
+});
+const queuedSchema = object({
+    issue: schemas_string().regex(/^[1-9]\d{0,9}$/),
+    state: github_slots_text(200),
+    entry: schemas_int().min(0),
+    step: github_slots_text(200).optional(),
+    at: github_slots_text(40),
+    /** A release has sent its wake-up; the next one looks further. */
+    woken: schemas_boolean()
+});
+class GitHubSlots {
+    o;
+    max;
+    held;
+    tree;
+    /** Runs seen still running: asked once per job. */
+    alive = new Set();
+    constructor(o) {
+        this.o = o;
+        this.max = o.max;
+    }
+    async claim(issue, stage, wasQueued) {
+        if (await this.take(issue.id)) {
+            if (wasQueued)
+                await this.dequeue(issue.id);
+            return true;
+        }
+        await this.enqueue(issue.id, stage);
+        // A slot freed between the look and the enqueue: its release may not have seen this entry.
+        if (await this.take(issue.id)) {
+            await this.dequeue(issue.id);
+            return true;
+        }
+        return false;
+    }
+    async release() {
+        const h = this.held;
+        if (!h)
+            return;
+        this.held = undefined;
+        const moved = await this.o.refs.advance(h.ref, h.sha, this.doc('free', h.issue), this.write(h.tree));
+        if (!moved)
+            this.o.log(`agent slot ${h.ref} was taken over meanwhile; left it to its holder`);
+        await wakeOldest(this.o);
+    }
+    async take(issue) {
+        const heads = new Map((await this.o.refs.list('slots/')).map((h) => [h.ref, h.sha]));
+        const busy = [];
+        for (let k = 1; k <= this.max; k++) {
+            const ref = `slots/${k}`;
+            const head = heads.get(ref);
+            if (!head) {
+                const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit));
+                const sha = await this.o.refs.create(ref, this.doc('held', issue), this.write(tree));
+                if (sha)
+                    return this.took(ref, sha, tree, issue);
+                continue;
+            }
+            const c = await this.o.refs.read(head, github_slots_holderSchema);
+            this.tree ??= c.tree;
+            const h = c.data;
+            const mine = h?.run === this.o.run.id;
+            if (mine && h.attempt === this.o.run.attempt && h.issue === issue && h.state === 'held') {
+                // This job's own claim, whose answer was lost.
+                return this.took(ref, head, c.tree, issue);
+            }
+            // A document that is not a holder's, or an earlier attempt of this run (GitHub re-runs a
+            // job only once it ended), holds nothing.
+            if (!h || h.state === 'free' || mine) {
+                if (await this.advanceTo(ref, head, c.tree, issue))
+                    return true;
+                continue;
+            }
+            busy.push({ ref, sha: head, tree: c.tree, holder: h });
+        }
+        for (const b of busy) {
+            if (this.alive.has(b.holder.run))
+                continue;
+            if (!(await this.o.runEnded(b.holder.run))) {
+                this.alive.add(b.holder.run);
+                continue;
+            }
+            this.o.log(`agent slot ${b.ref}: run ${b.holder.run} has ended without giving it back; taking it`);
+            if (await this.advanceTo(b.ref, b.sha, b.tree, issue))
+                return true;
+        }
+        return false;
+    }
+    async advanceTo(ref, from, tree, issue) {
+        const sha = await this.o.refs.advance(ref, from, this.doc('held', issue), this.write(tree));
+        return sha ? this.took(ref, sha, tree, issue) : false;
+    }
+    took(ref, sha, tree, issue) {
+        this.held = { ref, sha, tree, issue };
+        this.o.log(`holds agent slot ${ref} of ${this.max}`);
+        return true;
+    }
+    async enqueue(issue, stage) {
+        const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit));
+        const doc = { issue, ...stage, at: this.now(), woken: false };
+        const ref = `queue/${issue}`;
+        if (await this.o.refs.create(ref, doc, this.write(tree)))
+            return;
+        // Queued before (and woken, or this is a re-run): back to waiting, keeping its place.
+        const head = (await this.o.refs.list(ref)).find((h) => h.ref === ref);
+        if (!head)
+            return this.enqueue(issue, stage);
+        const was = (await this.o.refs.read(head.sha, queuedSchema)).data;
+        const again = { ...doc, at: was?.at ?? doc.at };
+        await this.o.refs.advance(ref, head.sha, again, this.write(tree));
+    }
+    async dequeue(issue) {
+        // Only this issue's jobs (one at a time) create or remove its entry.
+        await this.o.refs.remove(`queue/${issue}`);
+    }
+    doc(state, issue) {
+        return { state, run: this.o.run.id, attempt: this.o.run.attempt, issue, at: this.now() };
+    }
+    write(tree) {
+        return { tree, at: this.now() };
+    }
+    now() {
+        return (this.o.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+}
+/**
+ * Gives back the slot a run holds (the post step of a cancelled or killed stage), then wakes the
+ * oldest queued stage. Returns whether it held one.
+ */
+async function releaseRunSlot(o) {
+    let released = false;
+    for (const head of await o.refs.list('slots/')) {
+        const c = await o.refs.read(head.sha, github_slots_holderSchema);
+        const h = c.data;
+        if (h?.state !== 'held' || h.run !== o.run.id || h.attempt !== o.run.attempt)
+            continue;
+        const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        await o.refs.advance(head.ref, head.sha, { ...h, state: 'free', at }, { tree: c.tree, at });
+        o.log(`gave back agent slot ${head.ref}`);
+        released = true;
+    }
+    if (released)
+        await wakeOldest(o);
+    return released;
+}
+/** Wakes the queued stage waiting longest, marking its entry so no other release wakes it. */
+async function wakeOldest(o) {
+    const entries = await o.refs.list('queue/');
+    const read = await Promise.all(entries.map(async (e) => ({ ...e, c: await o.refs.read(e.sha, queuedSchema) })));
+    const waiting = read
+        .filter((e) => e.c.data && !e.c.data.woken && e.ref === `queue/${e.c.data.issue}`)
+        .sort((a, b) => (a.c.data.at < b.c.data.at ? -1 : a.c.data.at > b.c.data.at ? 1 : 0));
+    for (const e of waiting) {
+        const q = e.c.data;
+        const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        // Another release may have woken it first: the one whose update lands sends the wake-up.
+        if (!(await o.refs.advance(e.ref, e.sha, { ...q, woken: true }, { tree: e.c.tree, at }))) {
+            continue;
+        }
+        o.log(`woke the queued stage of issue #${q.issue}`);
+        await o.wake(q.issue, {
+            state: q.state,
+            entry: q.entry,
+            ...(q.step !== undefined ? { step: q.step } : {})
+        });
+        return;
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/action/agent-log.js
 
 
@@ -77194,6 +77453,7 @@ function unfinishedContext(path) {
 }
 
 ;// CONCATENATED MODULE: ./.build/action/stage-job.js
+
 
 
 
@@ -77360,6 +77620,19 @@ async function stageJob(s, signal) {
         dryRun: s.dryRun,
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
+        ...(config.agent.maxConcurrentAgents !== undefined
+            ? {
+                slots: new GitHubSlots({
+                    refs: api.refs(),
+                    max: config.agent.maxConcurrentAgents,
+                    run: { id: s.runId, attempt: s.runAttempt },
+                    baseCommit: trusted,
+                    runEnded: (id) => api.workflowRunEnded(id),
+                    wake: (issue, stage) => sendWake(api, issue, stage),
+                    log: info
+                })
+            }
+            : {}),
         log: info,
         onStart: ({ issue, state, plan, branch, recovered }) => {
             info(`${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
@@ -77555,6 +77828,8 @@ async function mainStep() {
 
 
 
+
+
 /**
  * The `post:` step, for a stage context that post.ts found unfinished. When the main step was
  * cancelled or timed out before its stage was published, this ends the agent's process group
@@ -77570,6 +77845,29 @@ async function finishStage(path) {
     }
     catch (err) {
         setFailed(failureLine(err).line);
+    }
+    await releaseSlot();
+}
+/**
+ * The agent slot (agent.max_concurrent_agents) the killed main step still holds, found by this
+ * run's id in the environment, not in the agent-writable context; then the oldest queued stage
+ * is woken. One request when the run holds none.
+ */
+async function releaseSlot() {
+    const id = process.env.GITHUB_RUN_ID;
+    if (!id)
+        return;
+    const api = trackerFromEnv(getInput('github-token'));
+    try {
+        await releaseRunSlot({
+            refs: api.refs(),
+            run: { id, attempt: process.env.GITHUB_RUN_ATTEMPT || '1' },
+            wake: (issue, stage) => sendWake(api, issue, stage),
+            log: (line) => core_info(line)
+        });
+    }
+    catch (err) {
+        warning(`the agent slot could not be given back: ${failureLine(err).line}`);
     }
 }
 async function finish(path) {
