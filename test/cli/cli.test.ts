@@ -82,7 +82,7 @@ describe('itervox-handoff CLI (dist)', () => {
         '  Researching → implementer → Implementing\n' +
         '  Implementing → reviewer → Reviewing\n'
     )
-    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(4)
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(3)
     expect(r.stderr).toContain(
       'WORKFLOW.md:12:3: warning: workspace.root: used only by the itervox daemon'
     )

@@ -50,7 +50,7 @@ describe('itervox-handoff conventions', () => {
       [
         ['--jsn'],
         'Exit status',
-        'unknown option --jsn before a command; the commands are init, labels, validate, prompt, run, demo'
+        'unknown option --jsn before a command; the commands are init, labels, validate, prompt, run, reconcile, demo'
       ],
       [
         [],

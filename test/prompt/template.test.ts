@@ -127,9 +127,16 @@ describe('renderTemplate', () => {
     })
 
     it('counts each render on its own', async () => {
-      const text = '{% for i in (1..6000000) limit: 2 %}{{ i }}{% endfor %}'
-      expect(await renderTemplate(src(text), {})).toBe('12')
-      expect(await renderTemplate(src(text), {})).toBe('12')
+      // Each render builds ~5.2 million characters, so two would pass the limit together. A
+      // string that doubles costs milliseconds; a range that size took a second, near the
+      // render-time limit on a loaded machine.
+      const text =
+        '{% assign s = "xxxxxxxxxx" %}{% for i in (1..18) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}'
+      expect(await renderTemplate(src(text), {})).toBe('2621440')
+      expect(await renderTemplate(src(text), {})).toBe('2621440')
+      expect(await renderTemplate(src(text.replace('1..18', '1..19')), {}).catch(String)).toMatch(
+        /builds more than 10 million values or characters/
+      )
     })
   })
 })
