@@ -220,3 +220,19 @@ async function wakeOldest(o: Pick<GitHubSlotsOptions, 'refs' | 'wake' | 'log'>):
     return
   }
 }
+
+/**
+ * The issues whose stage holds an agent slot for a run still going (for the reconcile, which
+ * must not start those a second time): one listing, one read per slot, one look per holder run.
+ */
+export async function issuesHoldingSlots(
+  refs: GitHubRefs,
+  runEnded: (runId: string) => Promise<boolean>
+): Promise<Set<string>> {
+  const holding = new Set<string>()
+  for (const head of await refs.list('slots/')) {
+    const h = (await refs.read(head.sha, holderSchema)).data
+    if (h?.state === 'held' && !(await runEnded(h.run))) holding.add(h.issue)
+  }
+  return holding
+}
