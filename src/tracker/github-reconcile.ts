@@ -12,6 +12,7 @@ import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
 import type { GitHubClientOptions } from './github-client.js'
 import { GitHubPort } from './github-port.js'
+import { issuesHoldingSlots } from './github-slots.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
 export interface DispatchClaims {
@@ -29,6 +30,8 @@ interface ReconcileInput {
   port: GitHubPort
   config: WorkflowConfig
   claims: DispatchClaims
+  /** Issues whose stage holds an agent slot now (agent.max_concurrent_agents); asked once. */
+  holdingSlots?: () => Promise<Set<string>>
   /** Print what would be started; take, send and drop nothing. */
   dryRun: boolean
   log: (line: string) => void
@@ -53,6 +56,7 @@ async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
   const owed = new Map<number, string | null>()
   const failedIssues = new Set<number>()
   let started = 0
+  let holding: Promise<Set<string>> | undefined
 
   for (const state of startStates(o.config)) {
     if (state.includes(',')) {
@@ -82,6 +86,12 @@ async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
         }
         owed.set(n, need.key)
         const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`
+        // Its stage runs now, and its record shows it only at its end: a wake-up would be a
+        // second job for it.
+        if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(String(n))) {
+          log(`${at}: nothing to start (its stage holds an agent slot and runs); ${cost()}`)
+          continue
+        }
         if (o.dryRun) {
           started++
           log(`${at}: would start ${what} (${need.why})`)
@@ -164,7 +174,17 @@ export function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSu
     staleAfterMs: o.staleAfterMs ?? stageJobMinutes(o.config).job * 60_000,
     ...(o.now ? { now: o.now } : {})
   })
-  return reconcileIssues({ api, port, config: o.config, claims, dryRun: o.dryRun, log: o.log })
+  return reconcileIssues({
+    api,
+    port,
+    config: o.config,
+    claims,
+    ...(o.config.agent.maxConcurrentAgents !== undefined
+      ? { holdingSlots: () => issuesHoldingSlots(refs, (id) => api.workflowRunEnded(id)) }
+      : {}),
+    dryRun: o.dryRun,
+    log: o.log
+  })
 }
 
 /** The summary line both the action and the CLI end with. */

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import type { Issue } from './types.js'
 import type { QueuedStage, Slots } from '../pipeline/ports.js'
-import type { GitHubRefs } from './github-refs.js'
+import type { GitHubRefs, RecordCommit } from './github-refs.js'
 
 const text = (max: number) => z.string().max(max)
 
@@ -52,6 +52,8 @@ export class GitHubSlots implements Slots {
   private tree: string | undefined
   /** Runs seen still running: asked once per job. */
   private readonly alive = new Set<string>()
+  /** Holder commits read, by sha: a commit never changes, so the look after queueing is free. */
+  private readonly holders = new Map<string, Promise<RecordCommit<Holder>>>()
 
   constructor(private readonly o: GitHubSlotsOptions) {
     this.max = o.max
@@ -97,7 +99,9 @@ export class GitHubSlots implements Slots {
         if (sha) return this.took(ref, sha, tree, issue)
         continue
       }
-      const c = await this.o.refs.read(head, holderSchema)
+      let read = this.holders.get(head)
+      if (!read) this.holders.set(head, (read = this.o.refs.read(head, holderSchema)))
+      const c = await read
       this.tree ??= c.tree
       const h = c.data
       const mine = h?.run === this.o.run.id
@@ -219,4 +223,20 @@ async function wakeOldest(o: Pick<GitHubSlotsOptions, 'refs' | 'wake' | 'log'>):
     })
     return
   }
+}
+
+/**
+ * The issues whose stage holds an agent slot for a run still going (for the reconcile, which
+ * must not start those a second time): one listing, one read per slot, one look per holder run.
+ */
+export async function issuesHoldingSlots(
+  refs: GitHubRefs,
+  runEnded: (runId: string) => Promise<boolean>
+): Promise<Set<string>> {
+  const holding = new Set<string>()
+  for (const head of await refs.list('slots/')) {
+    const h = (await refs.read(head.sha, holderSchema)).data
+    if (h?.state === 'held' && !(await runEnded(h.run))) holding.add(h.issue)
+  }
+  return holding
 }

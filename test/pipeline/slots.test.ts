@@ -216,3 +216,66 @@ describe('agent.max_concurrent_agents across jobs', () => {
     expect(t.gauge.peak).toBe(2)
   })
 })
+
+describe('what the slots cost in requests', () => {
+  const issue = async (n: string) => (await api.getIssue(n))!
+  const stage = { state: 'Todo', entry: 1 }
+  function slotsOf(run: number, wakes: string[] = []): GitHubSlots {
+    fake.setRun(run, 'in_progress')
+    return new GitHubSlots({
+      refs: api.refs(),
+      max: 1,
+      run: { id: String(run), attempt: '1' },
+      baseCommit: origin.main,
+      runEnded: (id) => api.workflowRunEnded(id),
+      wake: async (queued) => void wakes.push(queued),
+      log: () => undefined
+    })
+  }
+  const counted = async (fn: () => Promise<unknown>) => {
+    const before = fake.requests.length
+    await fn()
+    return fake.requests
+      .slice(before)
+      .map((r) => `${r.method} ${decodeURIComponent(r.path).replace(/^\/repos\/[^/]+\/[^/]+/, '')}`)
+  }
+
+  it('a free slot: 4 to take, 3 to give back; queued: 6 to queue, a read and 3 to wake', async () => {
+    for (const t of ['a', 'b']) fake.addIssue({ title: t, labels: ['Todo'] })
+    const issues = [undefined, await issue('1'), await issue('2')]
+    const first = slotsOf(1)
+    // The first claim ever makes the slot: the tree of a known commit, then create-only.
+    expect(await counted(() => first.claim(issues[1]!, stage, false))).toHaveLength(4)
+    expect(await counted(() => first.release())).toHaveLength(3)
+    const wakes: string[] = []
+    const a = slotsOf(2, wakes)
+    const take = await counted(() => a.claim(issues[1]!, stage, false))
+    expect(take).toEqual([
+      'GET /git/matching-refs/itervox/slots/',
+      expect.stringMatching(/^GET \/git\/commits\//),
+      'POST /git/commits',
+      'PATCH /git/refs/itervox/slots/1'
+    ])
+    // Held by a live run: a look at it, the entry made, and one more listing (no second read).
+    const b = slotsOf(3)
+    expect(await counted(() => b.claim(issues[2]!, stage, false))).toEqual([
+      'GET /git/matching-refs/itervox/slots/',
+      expect.stringMatching(/^GET \/git\/commits\//),
+      'GET /actions/runs/2',
+      'POST /git/commits',
+      'POST /git/refs',
+      'GET /git/matching-refs/itervox/slots/'
+    ])
+    // Giving it back with one stage queued: its entry read and marked woken, then its wake-up
+    // (the dispatch, one request more in a job).
+    expect(await counted(() => a.release())).toEqual([
+      'POST /git/commits',
+      'PATCH /git/refs/itervox/slots/1',
+      'GET /git/matching-refs/itervox/queue/',
+      expect.stringMatching(/^GET \/git\/commits\//),
+      'POST /git/commits',
+      'PATCH /git/refs/itervox/queue/2'
+    ])
+    expect(wakes).toEqual(['2'])
+  })
+})

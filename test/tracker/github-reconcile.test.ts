@@ -3,9 +3,15 @@ import { execFileSync } from 'node:child_process'
 import { knownStates } from '../../src/config/lookup.js'
 import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
 import { planStage } from '../../src/pipeline/plan.js'
-import { emptyRecord, type IssueRecord, type StageRecord } from '../../src/pipeline/record.js'
+import {
+  emptyRecord,
+  recordStart,
+  type IssueRecord,
+  type StageRecord
+} from '../../src/pipeline/record.js'
 import { GitHubTracker } from '../../src/tracker/github.js'
 import { GitHubPort } from '../../src/tracker/github-port.js'
+import { GitHubSlots } from '../../src/tracker/github-slots.js'
 import {
   reconcileRepository,
   summaryLine,
@@ -209,5 +215,64 @@ describe('reconcile of GitHub issues', () => {
     )
     expect(woken()).toEqual([])
     expect(claims()).toEqual([])
+  })
+})
+
+describe('reconcile with agent.max_concurrent_agents', () => {
+  const slotted = { ...config, agent: { ...config.agent, maxConcurrentAgents: 1 } }
+  const todo = { state: 'Todo', entry: 1 }
+
+  /** The slots of a job of run `run`, as a stage's job has them. */
+  function slots(run: number): GitHubSlots {
+    fake.setRun(run, 'in_progress')
+    const tracker = api()
+    return new GitHubSlots({
+      refs: tracker.refs(),
+      max: 1,
+      run: { id: String(run), attempt: '1' },
+      baseCommit: origin.main,
+      runEnded: (id) => tracker.workflowRunEnded(id),
+      wake: () => Promise.reject(new Error('the test sends no wake-up from a slot')),
+      log: () => undefined
+    })
+  }
+  const claim = async (run: number, n: number, wasQueued = false) =>
+    slots(run).claim((await api().getIssue(String(n)))!, todo, wasQueued)
+
+  it('starts a queued stage whose wake-up was lost; its job takes the dead holder’s slot', async () => {
+    const other = fake.addIssue({ title: 'y', labels: ['Implementing'] })
+    const n = fake.addIssue({ title: 'x', labels: ['Todo', 'itervox-queued'] })
+    expect(await claim(50, other)).toBe(true)
+    // #n's job found the slot held: it queued the stage and recorded the entry, as job.ts does.
+    expect(await claim(51, n)).toBe(false)
+    await saveRecord(n, recordStart(emptyRecord(), 'Todo', { entry: 1, newEntry: true }))
+    // The holder's job died before it gave the slot back and woke the queue.
+    fake.setRun(50, 'completed')
+    fake.setRun(51, 'completed')
+    const { lines } = await reconcile({ config: slotted })
+    // Both: the queued stage, and the killed holder's, which no record shows finished.
+    expect(woken()).toEqual([
+      { issue: String(n), ...todo },
+      { issue: String(other), state: 'Implementing', entry: 1 }
+    ])
+    expect(lines.join('\n')).toMatch(/started Todo, entry 1 \(no stage ran for this entry\)/)
+    expect(await claim(52, n, true)).toBe(true)
+    expect(await api().refs().list('queue/')).toEqual([])
+  })
+
+  it('does not start a second job for a stage that holds a slot, and starts it once its run died', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['Todo'] })
+    // The label event's job runs the stage; its record shows it only when it ends.
+    expect(await claim(60, n)).toBe(true)
+    for (let i = 0; i < 2; i++) {
+      const { lines } = await reconcile({ config: slotted })
+      expect(lines[0]).toMatch(/nothing to start \(its stage holds an agent slot and runs\)/)
+    }
+    expect(woken()).toEqual([])
+    // Killed with no post step: GitHub ends the run, and the stage is owed again.
+    fake.setRun(60, 'completed')
+    await reconcile({ config: slotted })
+    await reconcile({ config: slotted })
+    expect(woken()).toEqual([{ issue: String(n), ...todo }])
   })
 })
