@@ -130,7 +130,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
               ]
             : []),
           ...clis.secrets.map((s) => `          ${s}: \${{ secrets.${s} }}`),
-          ...linearEnv('          ')
+          ...(linear ? linearEnv('          ') : [])
         ]
       : []),
     '        with:',

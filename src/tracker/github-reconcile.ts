@@ -67,7 +67,12 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
   })
   const source =
     o.config.tracker.kind === 'linear'
-      ? await linearSource({ config: o.config, github: { api, port }, url: o.linearUrl, tree: treeOf })
+      ? await linearSource({
+          config: o.config,
+          github: { api, port },
+          url: o.linearUrl,
+          tree: treeOf
+        })
       : githubSource(api, port)
   return reconcileIssues({ source, config: o.config, claims, dryRun: o.dryRun, log: o.log })
 }

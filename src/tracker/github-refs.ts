@@ -19,7 +19,7 @@ const NAMESPACE = 'refs/itervox/'
 const MAX_MESSAGE_CHARS = 4096
 
 /** The most any record's document may hold, whatever a caller asks for. */
-export const MAX_RECORD_CHARS = 65536
+const MAX_RECORD_CHARS = 65536
 
 /** Who the record commits are by; a fixed identity and date make a commit's sha repeatable. */
 const IDENT = { name: 'itervox-handoff', email: 'itervox-handoff@users.noreply.github.com' }

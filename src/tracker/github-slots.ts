@@ -60,7 +60,9 @@ export class GitHubSlots implements Slots {
 
   async claim(found: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean> {
     // What the stage's wake-up names: a GitHub issue's number, a Linear issue's key.
-    const issue = { id: found.number === undefined ? found.identifier : found.id }
+    const issue = {
+      id: /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/.test(found.identifier) ? found.identifier : found.id
+    }
     if (await this.take(issue.id)) {
       if (wasQueued) await this.dequeue(issue.id)
       return true

@@ -239,7 +239,10 @@ export class FakeLinear {
       })
       res.end(JSON.stringify(body))
     }
-    if (this.downAt && new RegExp(`"operationName":"${this.downAt}"`).test(Buffer.concat(chunks).toString('utf8'))) {
+    if (
+      this.downAt &&
+      new RegExp(`"operationName":"${this.downAt}"`).test(Buffer.concat(chunks).toString('utf8'))
+    ) {
       this.down = true
       this.downAt = undefined
     }
