@@ -3,13 +3,15 @@ import { UserError } from '../errors.js'
 import { fetchHeads } from '../git/branch.js'
 import { minimumVersion } from '../git/git.js'
 import { closeSharedObjects, sharedObjects } from '../git/objects.js'
-import { reconcileRepository, summaryLine } from '../tracker/github-reconcile.js'
+import { reconcileRepository } from '../tracker/github-reconcile.js'
+import { linearEndpoint } from '../tracker/linear-api.js'
+import { summaryLine } from '../tracker/reconcile.js'
 import { readEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import { loadWorkflowAt } from './workflow-source.js'
 
 /**
- * `mode: reconcile`: no agent and no checkout. WORKFLOW.md comes from the default branch's head
+ * `mode: reconcile`: no agent and no checkout, for GitHub or Linear issues. WORKFLOW.md comes from the default branch's head
  * (fetched, as a stage's job fetches it), and every stage the issues' records owe is started by
  * the pipeline's own repository_dispatch. The job fails when an issue could not be judged.
  */
@@ -34,11 +36,12 @@ export async function runReconcileJob(s: Settings): Promise<void> {
       process.env
     )
     for (const w of warnings) core.warning(`${w.location.file}:${w.location.line}: ${w.message}`)
-    if (config.tracker.kind !== 'github') {
+    if (config.tracker.kind === 'local') {
       throw new UserError(
-        `${s.workflowFile}: tracker.kind is "${config.tracker.kind}"; the action works on GitHub issues, so set it to github`
+        `${s.workflowFile}: tracker.kind is "local"; the action works on GitHub or Linear issues, so set it to github or linear`
       )
     }
+    if (config.tracker.apiKey) core.setSecret(config.tracker.apiKey)
     // Claim commits carry no files: the head's tree is one GitHub has.
     const tree = await sharedObjects(s.workspace).resolve(`${head}^{tree}`)
     const summary = await reconcileRepository({
@@ -49,6 +52,7 @@ export async function runReconcileJob(s: Settings): Promise<void> {
       serverUrl: s.serverUrl,
       by: `${s.runId}/${s.runAttempt}`,
       ...(tree ? { tree } : {}),
+      linearUrl: linearEndpoint(process.env),
       dryRun: s.dryRun,
       log: (l) => core.info(l)
     })

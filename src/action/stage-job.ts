@@ -4,20 +4,24 @@ import { knownStates } from '../config/load.js'
 import { UserError } from '../errors.js'
 import { fetchHeads, validateBranchName } from '../git/branch.js'
 import { minimumVersion, type GitAuth } from '../git/git.js'
-import { closeSharedObjects } from '../git/objects.js'
+import { closeSharedObjects, sharedObjects } from '../git/objects.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import { pipelineDiagram, stageTable } from '../pipeline/status-view.js'
 import { contextPathOf } from '../pipeline/stage.js'
 import { runnerInstallation } from '../isolation/runner-paths.js'
-import { clip } from '../pipeline/untrusted-text.js'
+import { clip, oneLine } from '../pipeline/untrusted-text.js'
+import type { Tracker } from '../pipeline/ports.js'
 import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { GitHubPort, sendWake } from '../tracker/github-port.js'
 import { GitHubSlots } from '../tracker/github-slots.js'
+import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
+import { LinearTracker } from '../tracker/linear.js'
+import { RepoRecordStore } from '../tracker/repo-records.js'
 import { AgentLogEcho } from './agent-log.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { CONTEXT_STATE } from './saved-context.js'
@@ -33,6 +37,9 @@ const CANCEL_GRACE_MS = 3000
 
 // The final text is capped where it is read; the log shows its start.
 const MAX_RESULT_IN_LOG = 4000
+
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/
 
 const NOT_ISOLATED =
   "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user"
@@ -75,8 +82,11 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     })
   }
   const issueNumber = trigger.issue.replace(/^#/, '')
-  if (!/^[1-9]\d{0,9}$/.test(issueNumber)) {
-    throw new UserError(`issue "${trigger.issue}" is not an issue number; pass e.g. issue: 42`)
+  const linearKey = LINEAR_KEY.exec(issueNumber)
+  if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
+    throw new UserError(
+      `issue "${clip(oneLine(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`
+    )
   }
   const defaultBranch = trigger.defaultBranch
   if (!defaultBranch) {
@@ -89,7 +99,11 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
   const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`
   // The issue branch the stage will most likely work on is fetched with the default branch, in
   // one listing and one fetch; the workspace asks the remote again only if it is another.
-  const likely = trigger.pullRequest?.headRef ?? `itervox/${issueNumber}`
+  const likely =
+    trigger.pullRequest?.headRef ??
+    (linearKey
+      ? `itervox/${linearKey[1]!.toLowerCase()}/${linearKey[2]}`
+      : `itervox/${issueNumber}`)
   const fetched = await fetchHeads({
     repo: s.workspace,
     branches: [
@@ -115,10 +129,17 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
   )
   const configWarnings = warnings.map((w) => `${w.location.file}:${w.location.line}: ${w.message}`)
   // The profiles' `env` names more secrets: every variable any of them hands an agent.
-  secrets = maskedSecrets(secretNamesOf(config), s.token)
-  if (config.tracker.kind !== 'github') {
+  secrets = maskedSecrets(secretNamesOf(config), s.token, config.tracker.apiKey)
+  if (config.tracker.kind === 'local') {
     throw new UserError(
-      `${s.workflowFile}: tracker.kind is "${config.tracker.kind}"; the action works on GitHub issues, so set it to github`
+      `${s.workflowFile}: tracker.kind is "local"; the action works on GitHub or Linear issues, so set it to github or linear`
+    )
+  }
+  if ((config.tracker.kind === 'linear') !== (linearKey !== null)) {
+    throw new UserError(
+      config.tracker.kind === 'linear'
+        ? `issue "${issueNumber}" is not a Linear issue key, and ${s.workflowFile} says tracker.kind linear; pass e.g. issue: ENG-123`
+        : `issue "${issueNumber}" is not a GitHub issue number, and ${s.workflowFile} says tracker.kind github; pass e.g. issue: 42`
     )
   }
   const api = new GitHubTracker({
@@ -129,7 +150,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     states: knownStates(config),
     log: info
   })
-  const tracker = new GitHubPort({
+  const port = new GitHubPort({
     api,
     config,
     owner: s.repository.owner,
@@ -140,6 +161,24 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     chain: s.chain,
     ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
   })
+  const linear =
+    config.tracker.kind === 'linear'
+      ? new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) })
+      : undefined
+  const tracker: Tracker = linear
+    ? await LinearTracker.create({
+        api: linear,
+        config,
+        // Record commits carry no files: the trusted head's tree is one GitHub has.
+        records: new RepoRecordStore({
+          refs: api.refs(),
+          tree: async () =>
+            (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
+            api.refs().treeOf(trusted)
+        }),
+        github: { port, api }
+      })
+    : port
 
   // Stage commits are by the token's own identity unless the inputs name one: the job's token
   // is github-actions[bot]; another token (an App's bot, a person) is asked who it is.
@@ -234,6 +273,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
   echo?.close()
   if (r.agentStats) logAgentEnd(r, seen, secrets)
   info(`GitHub API requests: ${api.requestCount}`)
+  if (linear) info(`Linear API requests: ${linear.requestCount}`)
   return report({
     ...reportOf(r, s),
     warnings: [
@@ -336,7 +376,7 @@ function reportOf(
 function statusOf(
   r: JobResult,
   config: Parameters<typeof pipelineDiagram>[0],
-  tracker: GitHubPort
+  tracker: Tracker
 ): string | undefined {
   if (!r.record) return undefined
   const table = stageTable(r.record, { blobUrl: (c, p) => tracker.blobUrl(c, p) })

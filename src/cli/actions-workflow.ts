@@ -33,6 +33,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   const labels = JSON.stringify(startStates(config)).replace(/'/g, "''")
   const clis = agentClis(config)
   const minutes = stageJobMinutes(config)
+  const linear = config.tracker.kind === 'linear'
   const lines = [
     '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
     "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
@@ -40,20 +41,27 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     'name: itervox',
     '',
     'on:',
-    '  # A person adds a state label: the issue entered that state.',
-    '  issues:',
-    '    types: [labeled]',
-    "  # The same for a pull request; the stage works on the pull request's branch.",
-    '  pull_request:',
-    '    types: [labeled]',
-    `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`).`,
-    '  issue_comment:',
-    '    types: [created]',
+    ...(linear
+      ? [
+          '  # Linear sends GitHub no events: the reconcile job below finds issues that entered a',
+          "  # state, and answers to a stage's question, and starts their stages."
+        ]
+      : [
+          '  # A person adds a state label: the issue entered that state.',
+          '  issues:',
+          '    types: [labeled]',
+          "  # The same for a pull request; the stage works on the pull request's branch.",
+          '  pull_request:',
+          '    types: [labeled]',
+          `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`).`,
+          '  issue_comment:',
+          '    types: [created]'
+        ]),
     '  # Start or rerun a stage by hand from the Actions tab.',
     '  workflow_dispatch:',
     '    inputs:',
     '      issue:',
-    '        description: Issue or pull request number',
+    `        description: ${linear ? 'Linear issue key (ENG-123)' : 'Issue or pull request number'}`,
     '        required: true',
     '        type: string',
     '      state:',
@@ -65,7 +73,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '  repository_dispatch:',
     `    types: [${DISPATCH_TYPE}]`,
     '  # Every 15 minutes (best effort: GitHub may run it late, or skip it under load), the',
-    '  # reconcile job starts what an event missed.',
+    `  # reconcile job starts ${linear ? 'what Linear issues are owed' : 'what an event missed'}.`,
     '  schedule:',
     `    - cron: '${RECONCILE_CRON}'`,
     '',
@@ -78,21 +86,11 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '',
     'jobs:',
     '  stage:',
-    "    # Only the labels that start a stage, never a fork's pull request, and only people's",
-    '    # answers on an issue that waits for input.',
-    '    if: >-',
-    "      (github.event_name == 'issues' &&",
-    `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
-    "      (github.event_name == 'pull_request' &&",
-    '        github.event.pull_request.head.repo.full_name == github.repository &&',
-    `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
-    "      (github.event_name == 'issue_comment' &&",
-    `        contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') &&`,
-    // Only people who can have write access queue a job: an outsider's comment would
-    // otherwise replace a pending job of this issue's concurrency group.
-    `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,
-    "      github.event_name == 'workflow_dispatch' ||",
-    "      github.event_name == 'repository_dispatch'",
+    ...(linear
+      ? [
+          "    if: github.event_name == 'workflow_dispatch' || github.event_name == 'repository_dispatch'"
+        ]
+      : stageCondition(labels)),
     '    runs-on: ubuntu-latest',
     '    # One stage at a time per issue; a running stage is never cancelled (it would lose its',
     '    # work).',
@@ -123,11 +121,16 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '      - name: Run the stage',
     '        id: handoff',
     `        uses: ${ACTION_REF}`,
-    ...(clis.secrets.length > 0
+    ...(clis.secrets.length > 0 || linear
       ? [
           '        env:',
-          '          # Only the model key reaches the agent; the action removes runner tokens.',
-          ...clis.secrets.map((s) => `          ${s}: \${{ secrets.${s} }}`)
+          ...(clis.secrets.length > 0
+            ? [
+                '          # Only the model key reaches the agent; the action removes runner tokens.'
+              ]
+            : []),
+          ...clis.secrets.map((s) => `          ${s}: \${{ secrets.${s} }}`),
+          ...(linear ? linearEnv('          ') : [])
         ]
       : []),
     '        with:',
@@ -136,7 +139,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '          state: ${{ inputs.state || github.event.client_payload.state }}',
     '          chain: dispatch',
     '',
-    ...reconcileJob(),
+    ...reconcileJob(linear),
     ''
   ]
   return lines.join('\n')
@@ -146,7 +149,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
  * The scheduled job: no agent, no checkout, a few requests per issue in a state that starts a
  * stage. It starts, once each, the stages a lost label event or wake-up left unstarted.
  */
-function reconcileJob(): string[] {
+function reconcileJob(linear: boolean): string[] {
   return [
     '  reconcile:',
     "    if: github.event_name == 'schedule'",
@@ -157,10 +160,43 @@ function reconcileJob(): string[] {
     '      cancel-in-progress: false',
     '    timeout-minutes: 10',
     '    steps:',
-    '      - name: Start the stages events missed',
+    `      - name: ${linear ? 'Start the stages Linear issues are owed' : 'Start the stages events missed'}`,
     `        uses: ${ACTION_REF}`,
+    ...(linear ? ['        env:', ...linearEnv('          ')] : []),
     '        with:',
     '          mode: reconcile'
+  ]
+}
+
+/** The Linear key WORKFLOW.md's api_key reads (init writes `$LINEAR_API_KEY`). */
+function linearEnv(indent: string): string[] {
+  return [
+    `${indent}# WORKFLOW.md's tracker.api_key; the agent never gets it.`,
+    `${indent}LINEAR_API_KEY: \${{ secrets.LINEAR_API_KEY }}`
+  ]
+}
+
+/**
+ * Only the labels that start a stage, never a fork's pull request, and only people's answers
+ * on an issue that waits for input.
+ */
+function stageCondition(labels: string): string[] {
+  return [
+    "    # Only the labels that start a stage, never a fork's pull request, and only people's",
+    '    # answers on an issue that waits for input.',
+    '    if: >-',
+    "      (github.event_name == 'issues' &&",
+    `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
+    "      (github.event_name == 'pull_request' &&",
+    '        github.event.pull_request.head.repo.full_name == github.repository &&',
+    `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
+    "      (github.event_name == 'issue_comment' &&",
+    `        contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') &&`,
+    // Only people who can have write access queue a job: an outsider's comment would
+    // otherwise replace a pending job of this issue's concurrency group.
+    `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,
+    "      github.event_name == 'workflow_dispatch' ||",
+    "      github.event_name == 'repository_dispatch'"
   ]
 }
 

@@ -123,9 +123,9 @@ async function writeActionsWorkflowOnly(root: string): Promise<number> {
     )
   }
   const config = loadKeptWorkflow(root)
-  if (config.tracker.kind !== 'github') {
+  if (config.tracker.kind === 'local') {
     throw new UserError(
-      `${WORKFLOW} uses the ${config.tracker.kind} tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github`,
+      `${WORKFLOW} uses the local tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github or linear`,
       { file: WORKFLOW }
     )
   }

@@ -181,7 +181,17 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     })
   }
 
-  const decision = decideStage(j.config, t, issue)
+  const answer = await replyOf(j, issue, record)
+  if (answer) j.log?.(`${issue.identifier}: ${answer.author}'s reply answers the waiting stage`)
+  const trigger: JobTrigger = answer
+    ? {
+        ...t,
+        source: 'comment',
+        actor: { login: answer.author, type: 'User' },
+        reply: { body: answer.body, author: answer.author }
+      }
+    : t
+  const decision = decideStage(j.config, trigger, issue)
   if ('skip' in decision) return quietEnd('skipped', decision.skip)
   const { state, automation } = decision
   const plan = planStage({
@@ -190,10 +200,10 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     state,
     automation,
     trigger: {
-      source: t.source,
-      actorIsBot: isBot(t.actor.login, t.actor.type),
-      ...(t.wake ? { wake: t.wake } : {}),
-      ...(t.reply ? { reply: t.reply } : {})
+      source: trigger.source,
+      actorIsBot: isBot(trigger.actor.login, trigger.actor.type),
+      ...(trigger.wake ? { wake: trigger.wake } : {}),
+      ...(trigger.reply ? { reply: trigger.reply } : {})
     },
     runId: j.run.id,
     chain: j.tracker.wakes
@@ -480,6 +490,22 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
       failure: `${halted}; re-run the job to finish it`
     })
   }
+}
+
+/**
+ * A wake-up for the entry whose stage waits for input, where the tracker sends no comment events:
+ * the reply the tracker finds (the reconcile sent the wake-up on seeing it).
+ */
+async function replyOf(
+  j: JobInput,
+  issue: Issue,
+  record: IssueRecord
+): Promise<{ body: string; author: string } | null> {
+  const w = record.waiting
+  const t = j.trigger
+  if (!j.tracker.findReply || t.source !== 'wake' || !w || t.wake?.entry !== w.entry) return null
+  if (w.entry !== record.entry || !issue.state || !sameState(w.state, issue.state)) return null
+  return j.tracker.findReply(issue, w)
 }
 
 /** The visible mark of an issue whose stage waits for an agent slot. */

@@ -56,6 +56,14 @@ export interface Tracker {
     c: { key: string; body: string; agent?: string; pullRequest?: number }
   ): Promise<void>
   setFlag(issue: Issue, flag: Flag, on: boolean): Promise<void>
+  /**
+   * Where comments send no event (Linear): the reply that answers the stage waiting in `entry`,
+   * by someone allowed to answer it; null when none has come. Absent: replies arrive as events.
+   */
+  findReply?(
+    issue: Issue,
+    waiting: { entry: number }
+  ): Promise<{ id: string; body: string; author: string } | null>
   /** Starts the stage for `entry` of `state`; a duplicate wake-up is harmless (see plan.ts). */
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
   /** After a push to the issue branch: the issue's pull request, where the tracker has one. */

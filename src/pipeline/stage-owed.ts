@@ -24,6 +24,8 @@ export function owedWake(o: {
   config: WorkflowConfig
   state: string | null
   record: IssueRecord | null
+  /** A reply that answers the waiting stage, where the tracker sends no comment events. */
+  reply?: { id: string }
 }): OwedWake | { skip: string } {
   const { config, state } = o
   if (!state) return { skip: 'carries no state' }
@@ -53,7 +55,14 @@ export function owedWake(o: {
     }
   }
   if (r.halted !== undefined) return { skip: 'the pipeline stopped; a person decides what next' }
-  if (r.waiting?.entry === r.entry) return { skip: 'a stage waits for an answer' }
+  if (r.waiting?.entry === r.entry) {
+    if (!o.reply) return { skip: 'a stage waits for an answer' }
+    return {
+      wake: { state, entry: r.entry },
+      key: `${r.entry}-r-${word(o.reply.id)}`,
+      why: 'a reply answers the stage waiting for input'
+    }
+  }
   const inEntry = r.stages.filter((s) => s.entry === r.entry)
   const c = r.continuation
   if (c && c.entry === r.entry && sameState(c.state, state)) {

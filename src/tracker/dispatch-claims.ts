@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { GitHubRefs } from './github-refs.js'
-import type { DispatchClaims } from './github-reconcile.js'
+import type { DispatchClaims } from './reconcile.js'
 
 const PREFIX = 'dispatch/'
-const CLAIM = /^dispatch\/([1-9][0-9]{0,9})\/([A-Za-z0-9_-]{1,100})$/
+// A GitHub issue's number or a Linear issue's key (ENG-123).
+const CLAIM = /^dispatch\/([1-9][0-9]{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})\/([A-Za-z0-9_-]{1,100})$/
 
 /** A holder's document: when it claimed, and which run. Read back as untrusted. */
 const holderSchema = z.object({ at: z.string().max(40), by: z.string().max(200) })
@@ -33,12 +34,12 @@ export function refClaims(o: ClaimOptions): DispatchClaims {
   let tree: Promise<string> | undefined
   return {
     async held() {
-      const out: Array<{ issue: number; key: string }> = []
+      const out: Array<{ issue: string; key: string }> = []
       for (const h of await o.refs.list(PREFIX)) {
         const m = CLAIM.exec(h.ref)
         if (!m) continue
         heads.set(h.ref, h.sha)
-        out.push({ issue: Number(m[1]), key: m[2]! })
+        out.push({ issue: m[1]!, key: m[2]! })
       }
       return out
     },

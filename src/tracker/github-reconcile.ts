@@ -1,134 +1,17 @@
-// The scheduled reconcile for GitHub issues: every open issue in a state that starts an
-// automation is read once (its status comment's record), and what its record says it is owed
-// (stage-owed.ts) is started by the same repository_dispatch the pipeline's own wake-up sends,
-// once per owed step even when two reconciles overlap: a claim is taken before the dispatch.
-import { knownStates, sameState } from '../config/lookup.js'
+// The scheduled reconcile of one repository (reconcile.ts does the judging): for GitHub issues,
+// every open issue labelled with a state that starts an automation, its record read from its
+// status comment; for Linear issues (tracker.kind linear), the team's issues in those states,
+// their records read from the repository (repo-records.ts). Claims and wake-ups are GitHub's.
+import { knownStates } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
-import { messageOf } from '../errors.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
-import { owedWake } from '../pipeline/stage-owed.js'
-import { oneLine } from '../pipeline/untrusted-text.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
 import type { GitHubClientOptions } from './github-client.js'
 import { GitHubPort } from './github-port.js'
 import { issuesHoldingSlots } from './github-slots.js'
-
-/** Who has sent which wake-up: one claim per issue and wake-up key. */
-export interface DispatchClaims {
-  /** The claims held now (one request for all of them). */
-  held(): Promise<Array<{ issue: number; key: string }>>
-  /** True when this caller now holds the claim (taken fresh, or over from a stale holder). */
-  take(issue: number, key: string): Promise<boolean>
-  /** Drops a claim whose wake-up has been served. */
-  drop(issue: number, key: string): Promise<void>
-}
-
-interface ReconcileInput {
-  api: GitHubTracker
-  /** Reads each issue's record and sends its wake-up, as a stage's job does. */
-  port: GitHubPort
-  config: WorkflowConfig
-  claims: DispatchClaims
-  /** Issues whose stage holds an agent slot now (agent.max_concurrent_agents); asked once. */
-  holdingSlots?: () => Promise<Set<string>>
-  /** Print what would be started; take, send and drop nothing. */
-  dryRun: boolean
-  log: (line: string) => void
-}
-
-export interface ReconcileSummary {
-  /** Open issues in a state that starts an automation. */
-  issues: number
-  /** Stages started (or, in a dry run, that would be). */
-  started: number
-  /** Issues that could not be judged or started; the log says why. */
-  failed: number
-  /** HTTP requests sent, retries included. */
-  requests: number
-}
-
-async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
-  const { api, log } = o
-  const first = api.requestCount
-  const held = o.dryRun ? [] : await o.claims.held()
-  /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
-  const owed = new Map<number, string | null>()
-  const failedIssues = new Set<number>()
-  let started = 0
-  let holding: Promise<Set<string>> | undefined
-
-  for (const state of startStates(o.config)) {
-    if (state.includes(',')) {
-      // GitHub's label filter splits its value at commas.
-      log(`"${state}": not looked at: a state label with a comma cannot be listed; rename it`)
-      continue
-    }
-    for (const found of await api.openIssuesLabelled(state)) {
-      const n = 'problem' in found ? found.number : Number(found.id)
-      if (owed.has(n) || failedIssues.has(n)) continue
-      const before = api.requestCount
-      const cost = () => `${api.requestCount - before} requests`
-      if ('problem' in found) {
-        // Nothing of this issue is started until a person makes its state clear.
-        owed.set(n, null)
-        log(`#${n}: not started: ${oneLine(found.problem)}`)
-        continue
-      }
-      const at = `#${n} ${found.state ?? state}`
-      try {
-        const record = await o.port.loadRecord(found)
-        const need = owedWake({ config: o.config, state: found.state, record })
-        if ('skip' in need) {
-          owed.set(n, null)
-          log(`${at}: nothing to start (${need.skip}); ${cost()}`)
-          continue
-        }
-        owed.set(n, need.key)
-        const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`
-        // Its stage runs now, and its record shows it only at its end: a wake-up would be a
-        // second job for it.
-        if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(String(n))) {
-          log(`${at}: nothing to start (its stage holds an agent slot and runs); ${cost()}`)
-          continue
-        }
-        if (o.dryRun) {
-          started++
-          log(`${at}: would start ${what} (${need.why})`)
-          continue
-        }
-        if (!(await o.claims.take(n, need.key))) {
-          log(`${at}: another reconcile started ${what}; ${cost()}`)
-          continue
-        }
-        await o.port.wake(found, need.wake)
-        started++
-        log(`${at}: started ${what} (${need.why}); ${cost()}`)
-      } catch (err) {
-        failedIssues.add(n)
-        owed.delete(n)
-        log(`${at}: failed: ${oneLine(messageOf(err))}; ${cost()}`)
-      }
-    }
-  }
-
-  // A claim whose issue is now owed something else (or nothing, or is no longer open in a
-  // state that starts a stage) was served: the next need has another key.
-  for (const c of held) {
-    if (failedIssues.has(c.issue) || owed.get(c.issue) === c.key) continue
-    try {
-      await o.claims.drop(c.issue, c.key)
-    } catch (err) {
-      log(`#${c.issue}: the claim ${c.key} stays: ${oneLine(messageOf(err))}`)
-    }
-  }
-  return {
-    issues: owed.size + failedIssues.size,
-    started,
-    failed: failedIssues.size,
-    requests: api.requestCount - first
-  }
-}
+import { linearSource } from './linear-reconcile.js'
+import { reconcileIssues, type ReconcileSource, type ReconcileSummary } from './reconcile.js'
 
 export interface RepositoryReconcile {
   config: WorkflowConfig
@@ -140,6 +23,8 @@ export interface RepositoryReconcile {
   by: string
   /** A tree the repository has (the default branch head's); asked of the API when absent. */
   tree?: string
+  /** For tracker.kind linear: the endpoint (LINEAR_API_URL or Linear's own). */
+  linearUrl?: string
   dryRun: boolean
   log: (line: string) => void
   /** Default: the stage job's timeout, as init writes it. */
@@ -147,8 +32,8 @@ export interface RepositoryReconcile {
   now?: () => Date
 }
 
-/** The reconcile for one repository, with the GitHub client, port and claims it needs. */
-export function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSummary> {
+/** The reconcile for one repository, with the clients, source and claims it needs. */
+export async function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSummary> {
   const api = new GitHubTracker({
     ...o.client,
     owner: o.owner,
@@ -166,17 +51,32 @@ export function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSu
     chain: 'dispatch'
   })
   const refs = api.refs()
+  let tree: Promise<string> | undefined
+  const treeOf = () =>
+    (tree ??= o.tree
+      ? Promise.resolve(o.tree)
+      : api
+          .getRepo()
+          .then((r) => api.branchHead(r.defaultBranch))
+          .then((head) => refs.treeOf(head)))
   const claims = refClaims({
     refs,
-    tree: async () =>
-      o.tree ?? refs.treeOf(await api.branchHead((await api.getRepo()).defaultBranch)),
+    tree: treeOf,
     by: o.by,
     staleAfterMs: o.staleAfterMs ?? stageJobMinutes(o.config).job * 60_000,
     ...(o.now ? { now: o.now } : {})
   })
+  const source =
+    o.config.tracker.kind === 'linear'
+      ? await linearSource({
+          config: o.config,
+          github: { api, port },
+          url: o.linearUrl,
+          tree: treeOf
+        })
+      : githubSource(api, port)
   return reconcileIssues({
-    api,
-    port,
+    source,
     config: o.config,
     claims,
     ...(o.config.agent.maxConcurrentAgents !== undefined
@@ -187,17 +87,32 @@ export function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSu
   })
 }
 
-/** The summary line both the action and the CLI end with. */
-export function summaryLine(s: ReconcileSummary, dryRun: boolean): string {
-  const started = dryRun ? `${s.started} would start` : `${s.started} stages started`
-  const failed = s.failed > 0 ? `, ${s.failed} failed` : ''
-  return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`
-}
-
-/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
-function startStates(config: WorkflowConfig): string[] {
-  return config.automations
-    .filter((a) => a.enabled)
-    .flatMap((a) => a.states)
-    .filter((s, i, all) => all.findIndex((t) => sameState(t, s)) === i)
+/** Open GitHub issues by state label, one listing per state. */
+function githubSource(api: GitHubTracker, port: GitHubPort): ReconcileSource {
+  return {
+    async list(states, log) {
+      const out: Awaited<ReturnType<ReconcileSource['list']>> = []
+      for (const state of states) {
+        if (state.includes(',')) {
+          // GitHub's label filter splits its value at commas.
+          log(`"${state}": not looked at: a state label with a comma cannot be listed; rename it`)
+          continue
+        }
+        for (const found of await api.openIssuesLabelled(state)) {
+          out.push(
+            'problem' in found
+              ? { key: String(found.number), label: `#${found.number}`, problem: found.problem }
+              : found
+          )
+        }
+      }
+      return out
+    },
+    keyOf: (issue) => issue.id,
+    loadRecord: (issue) => port.loadRecord(issue),
+    wake: (issue, w) => port.wake(issue, w),
+    get requestCount() {
+      return api.requestCount
+    }
+  }
 }

@@ -18,6 +18,9 @@ const NAMESPACE = 'refs/itervox/'
 /** A record's JSON is read back from a commit anyone with push access could have made. */
 const MAX_MESSAGE_CHARS = 4096
 
+/** The most any record's document may hold, whatever a caller asks for. */
+const MAX_RECORD_CHARS = 65536
+
 /** Who the record commits are by; a fixed identity and date make a commit's sha repeatable. */
 const IDENT = { name: 'itervox-handoff', email: 'itervox-handoff@users.noreply.github.com' }
 
@@ -66,13 +69,21 @@ export class GitHubRefs {
       .map((r) => ({ ref: r.ref.slice(NAMESPACE.length), sha: r.object.sha }))
   }
 
-  /** The commit `sha` and the document in its message (one request). */
-  async read<T>(sha: string, schema: z.ZodType<T>): Promise<RecordCommit<T>> {
+  /**
+   * The commit `sha` and the document in its message (one request); a message longer than
+   * `maxChars` (at most MAX_RECORD_CHARS) is no document.
+   */
+  async read<T>(
+    sha: string,
+    schema: z.ZodType<T>,
+    maxChars = MAX_MESSAGE_CHARS
+  ): Promise<RecordCommit<T>> {
     const data = await this.call(`read the record commit ${sha}`, 'contents: read', async () => {
       const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: sha })
       return res.data
     })
-    return { sha: data.sha, tree: data.tree.sha, data: parseRecord(data.message, schema) }
+    const cap = Math.min(maxChars, MAX_RECORD_CHARS)
+    return { sha: data.sha, tree: data.tree.sha, data: parseRecord(data.message, schema, cap) }
   }
 
   /** The tree of a commit known to exist, for the first commit of a new record (one request). */
@@ -183,8 +194,8 @@ export class GitHubRefs {
 }
 
 /** The document in a record commit's message; undefined when it is not one `schema` accepts. */
-function parseRecord<T>(message: string, schema: z.ZodType<T>): T | undefined {
-  if (message.length > MAX_MESSAGE_CHARS) return undefined
+function parseRecord<T>(message: string, schema: z.ZodType<T>, maxChars: number): T | undefined {
+  if (message.length > maxChars) return undefined
   let json: unknown
   try {
     json = JSON.parse(message)

@@ -21,7 +21,8 @@ const holderSchema = z.object({
 type Holder = z.infer<typeof holderSchema>
 
 const queuedSchema = z.object({
-  issue: z.string().regex(/^[1-9]\d{0,9}$/),
+  // A GitHub issue's number or a Linear issue's key: what the stage's wake-up names.
+  issue: z.string().regex(/^(?:[1-9]\d{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/),
   state: text(200),
   entry: z.int().min(0),
   step: text(200).optional(),
@@ -59,7 +60,11 @@ export class GitHubSlots implements Slots {
     this.max = o.max
   }
 
-  async claim(issue: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean> {
+  async claim(found: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean> {
+    // What the stage's wake-up names: a GitHub issue's number, a Linear issue's key.
+    const issue = {
+      id: /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/.test(found.identifier) ? found.identifier : found.id
+    }
     if (await this.take(issue.id)) {
       if (wasQueued) await this.dequeue(issue.id)
       return true

@@ -86,6 +86,9 @@ export type LinearComment = z.infer<typeof Comment>
 /** A comment listing reads at most this many pages (100 comments each). */
 const COMMENT_PAGES = 10
 
+/** An issue listing reads at most this many pages (50 issues each). */
+const ISSUE_PAGES = 20
+
 export class LinearApi {
   private sent = 0
   private readonly fetch: typeof fetch
@@ -126,6 +129,30 @@ export class LinearApi {
       if (e instanceof LinearRefused && e.notFound) return null
       throw e
     }
+  }
+
+  /**
+   * The team's issues in any of these states (by state id), at most ISSUE_PAGES pages;
+   * `truncated` when there were more.
+   */
+  async issuesIn(
+    teamId: string,
+    stateIds: string[]
+  ): Promise<{ issues: LinearIssue[]; truncated: boolean }> {
+    const issues: LinearIssue[] = []
+    let after: string | null = null
+    for (let page = 0; page < ISSUE_PAGES; page++) {
+      const data: { issues: { nodes: LinearIssue[]; pageInfo: PageInfo } } = await this.request(
+        doc.ISSUES,
+        { team: teamId, states: stateIds, after },
+        z.object({ issues: z.object({ nodes: z.array(Issue), pageInfo: PageInfo }) })
+      )
+      issues.push(...data.issues.nodes)
+      const info = data.issues.pageInfo
+      if (!info.hasNextPage || !info.endCursor) return { issues, truncated: false }
+      after = info.endCursor
+    }
+    return { issues, truncated: true }
   }
 
   /** The issue's comments, oldest first. */

@@ -19,6 +19,23 @@ export const ISSUE = `query Issue($id: String!) {
   }
 }`
 
+/** A team's issues in any of the given states, a page at a time (the reconcile's listing). */
+export const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String) {
+  issues(
+    filter: { team: { id: { eq: $team } }, state: { id: { in: $states } } }
+    first: 50
+    after: $after
+  ) {
+    nodes {
+      id identifier title description url branchName createdAt updatedAt
+      state { id name type }
+      labels(first: 100) { nodes { id name } }
+      team { id key }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`
+
 export const COMMENTS = `query Comments($id: String!, $after: String) {
   issue(id: $id) {
     comments(first: 100, after: $after) {
@@ -66,6 +83,7 @@ export const DOCUMENTS = [
   VIEWER,
   TEAM,
   ISSUE,
+  ISSUES,
   COMMENTS,
   MEMBER,
   MOVE,

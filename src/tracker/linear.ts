@@ -12,15 +12,15 @@ import { messageOf, UserError } from '../errors.js'
 import type { Flag, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import type { GitHubPort } from './github-port.js'
+import { sendWake, type GitHubPort } from './github-port.js'
 import type { GitHubTracker } from './github.js'
 import type { LinearApi, LinearIssue } from './linear-api.js'
 import type { Issue } from './types.js'
 
-/** Where the record of each Linear issue is kept, by the issue's Linear id. */
+/** Where the record of each Linear issue is kept, by the issue's key (ENG-123). */
 export interface IssueRecordStore {
-  load(issueId: string): Promise<IssueRecord | null>
-  save(issueId: string, record: IssueRecord): Promise<void>
+  load(key: string): Promise<IssueRecord | null>
+  save(key: string, record: IssueRecord): Promise<void>
 }
 
 export interface LinearTrackerOptions {
@@ -30,6 +30,9 @@ export interface LinearTrackerOptions {
   /** The GitHub side: the port for wake-ups, pull request comments and GitHub-side actors. */
   github: { port: GitHubPort; api: GitHubTracker }
 }
+
+/** Authors of later comments asked about, at most, when looking for a reply. */
+const MAX_REPLY_AUTHORS = 5
 
 /** The pull request's body: the Linear issue links to it (see README, "Linear"). */
 const PULL_BODY =
@@ -124,7 +127,24 @@ export class LinearTracker implements Tracker {
   }
 
   async getIssue(id: string): Promise<Issue> {
-    const issue = await this.read(id)
+    return this.issueOf(await this.read(id))
+  }
+
+  /**
+   * The team's issues in any of `states` (WORKFLOW.md's spellings), in one paginated listing;
+   * `truncated` when the listing stopped at its bound.
+   */
+  async issuesIn(states: string[]): Promise<{ issues: Issue[]; truncated: boolean }> {
+    const ids = states.flatMap((s) => {
+      const id = this.stateIds.get(this.known(s))
+      return id ? [id] : []
+    })
+    if (ids.length === 0) return { issues: [], truncated: false }
+    const found = await this.o.api.issuesIn(this.team.id, ids)
+    return { issues: found.issues.map((i) => this.issueOf(i)), truncated: found.truncated }
+  }
+
+  private issueOf(issue: LinearIssue): Issue {
     return {
       id: issue.id,
       identifier: issue.identifier,
@@ -151,11 +171,11 @@ export class LinearTracker implements Tracker {
   }
 
   loadRecord(issue: Issue): Promise<IssueRecord | null> {
-    return this.o.records.load(issue.id)
+    return this.o.records.load(issue.identifier)
   }
 
   saveRecord(issue: Issue, record: IssueRecord): Promise<void> {
-    return this.o.records.save(issue.id, record)
+    return this.o.records.save(issue.identifier, record)
   }
 
   /**
@@ -203,8 +223,39 @@ export class LinearTracker implements Tracker {
     await this.o.api.setLabel(issue.id, id, on)
   }
 
+  /** The wake-up names the issue by its key, as the relay's and a person's dispatch do. */
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void> {
-    return this.o.github.port.wake(issue, w)
+    return sendWake(this.o.github.api, issue.identifier, w)
+  }
+
+  /**
+   * Linear sends GitHub no event for a comment, so the answer to a waiting stage is looked for
+   * here: the first comment after the question (the one this key wrote for `entry`) by a member
+   * of the team. Its author is what Linear says.
+   */
+  async findReply(
+    issue: Issue,
+    waiting: { entry: number }
+  ): Promise<{ id: string; body: string; author: string } | null> {
+    const comments = await this.o.api.comments(issue.id)
+    const mark = `<!-- itervox:question:${waiting.entry}:`
+    let asked = -1
+    comments.forEach((c, i) => {
+      if (c.user?.id === this.viewerId && c.body.startsWith(mark)) asked = i
+    })
+    if (asked < 0) return null
+    const checked = new Map<string, boolean>()
+    for (const c of comments.slice(asked + 1)) {
+      if (!c.user || c.user.id === this.viewerId || !c.body.trim()) continue
+      let member = checked.get(c.user.id)
+      // Bounded: each author is asked about once, and only until a member's reply is found.
+      if (member === undefined && checked.size < MAX_REPLY_AUTHORS) {
+        member = await this.o.api.isMember(this.team.id, c.user.id)
+        checked.set(c.user.id, member)
+      }
+      if (member) return { id: c.id, body: c.body, author: c.user.name }
+    }
+    return null
   }
 
   /**

@@ -202,7 +202,7 @@ describe('itervox-handoff init', () => {
     expect(only).toMatchObject({
       code: 1,
       stderr:
-        'WORKFLOW.md: WORKFLOW.md uses the local tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github\n'
+        'WORKFLOW.md: WORKFLOW.md uses the local tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github or linear\n'
     })
     expect(existsSync(join(repo, WORKFLOW))).toBe(false)
     const both = await cli(repo, ['init', '--workflow-only', '--tracker', 'github'])

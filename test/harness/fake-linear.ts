@@ -106,6 +106,10 @@ export class FakeLinear {
   readonly violations: string[] = []
   /** Faults for the next requests, first one first. */
   readonly faults: LinearFault[] = []
+  /** An outage: every request is answered 503 while set. */
+  down = false
+  /** Linear goes down (and stays down) at the first request of this operation. */
+  downAt: string | undefined
   private server: Server | undefined
 
   private constructor(private port: number) {}
@@ -234,6 +238,17 @@ export class FakeLinear {
         ...headers
       })
       res.end(JSON.stringify(body))
+    }
+    if (
+      this.downAt &&
+      new RegExp(`"operationName":"${this.downAt}"`).test(Buffer.concat(chunks).toString('utf8'))
+    ) {
+      this.down = true
+      this.downAt = undefined
+    }
+    if (this.down) {
+      send(503, { errors: [{ message: 'Service unavailable' }] })
+      return
     }
     const fault = this.faults.shift()
     if (fault && 'reset' in fault) {
@@ -401,6 +416,26 @@ export class FakeLinear {
         return teamView(t)
       },
       issue: ({ id }: { id: string }) => issueView(findIssue(id)),
+      issues: (a: {
+        first?: number
+        after?: string
+        filter?: { team?: { id?: { eq?: string } }; state?: { id?: { in?: string[] } } }
+      }) => {
+        const all = [...this.issues.values()].filter(
+          (i) =>
+            (a.filter?.team?.id?.eq === undefined || i.teamId === a.filter.team.id.eq) &&
+            (a.filter?.state?.id?.in === undefined || a.filter.state.id.in.includes(i.stateId))
+        )
+        const start = a.after ? all.findIndex((i) => i.id === a.after) + 1 : 0
+        const page = all.slice(start, start + (a.first ?? 50))
+        return {
+          nodes: page.map(issueView),
+          pageInfo: {
+            hasNextPage: start + page.length < all.length,
+            endCursor: page.at(-1)?.id ?? null
+          }
+        }
+      },
       issueLabels: ({ filter }: { filter?: { name?: { eqIgnoreCase?: string } } }) => ({
         nodes: [...this.labels.values()]
           .filter((l) => l.name.toLowerCase() === filter?.name?.eqIgnoreCase?.toLowerCase())

@@ -66,13 +66,15 @@ describe('the job loop on a Linear issue', () => {
       'Implementing/reviewer'
     ])
     expect(w.linear.stateOf(issue)).toBe('Done')
-    const record = await w.records.load(issue.id)
+    const record = await w.records.load(issue.identifier)
     expect(record?.stages.map((s) => s.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
     // One draft pull request on the key-free branch, readied at the end, linked once on Linear.
     expect(w.github.pulls()).toMatchObject([{ head: 'itervox/eng/1', draft: false }])
     expect(issue.attachments).toHaveLength(1)
     expect(
-      w.github.dispatches.every((d) => (d.clientPayload as { issue: string }).issue === issue.id)
+      w.github.dispatches.every(
+        (d) => (d.clientPayload as { issue: string }).issue === issue.identifier
+      )
     ).toBe(true)
     // Two requests make the tracker, then about four per stage (read, re-read, move, link).
     expect(w.linear.requests).toHaveLength(12)

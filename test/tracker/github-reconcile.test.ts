@@ -14,9 +14,9 @@ import { GitHubPort } from '../../src/tracker/github-port.js'
 import { GitHubSlots } from '../../src/tracker/github-slots.js'
 import {
   reconcileRepository,
-  summaryLine,
   type RepositoryReconcile
 } from '../../src/tracker/github-reconcile.js'
+import { summaryLine } from '../../src/tracker/reconcile.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { cleanup, makeOrigin, type Origin } from '../git/repos.js'
 import { seedConfig } from '../pipeline/pipeline-config.js'

@@ -1,0 +1,163 @@
+// The scheduled reconcile, for any tracker whose stages are woken by repository_dispatch: every
+// issue in a state that starts an automation is read once (its record), and what its record says
+// it is owed (stage-owed.ts) is started by the pipeline's own wake-up, once per owed step even
+// when two reconciles overlap: a claim is taken before the dispatch.
+import { sameState } from '../config/lookup.js'
+import type { WorkflowConfig } from '../config/types.js'
+import { messageOf } from '../errors.js'
+import type { IssueRecord } from '../pipeline/record.js'
+import { owedWake } from '../pipeline/stage-owed.js'
+import { oneLine } from '../pipeline/untrusted-text.js'
+import type { Issue } from './types.js'
+
+/** Who has sent which wake-up: one claim per issue and wake-up key. */
+export interface DispatchClaims {
+  /** The claims held now (one request for all of them). */
+  held(): Promise<Array<{ issue: string; key: string }>>
+  /** True when this caller now holds the claim (taken fresh, or over from a stale holder). */
+  take(issue: string, key: string): Promise<boolean>
+  /** Drops a claim whose wake-up has been served. */
+  drop(issue: string, key: string): Promise<void>
+}
+
+/** What a reconcile needs of a tracker. */
+export interface ReconcileSource {
+  /**
+   * The issues in any of `states`, each once; one that cannot be judged comes with its problem
+   * (`key` names it in claims, `label` in the log).
+   */
+  list(
+    states: string[],
+    log: (line: string) => void
+  ): Promise<Array<Issue | { key: string; label: string; problem: string }>>
+  /** How claims name the issue: a plain word of a git ref. */
+  keyOf(issue: Issue): string
+  loadRecord(issue: Issue): Promise<IssueRecord | null>
+  /** Where comments send no event: the reply that answers a waiting stage (see Tracker). */
+  findReply?(issue: Issue, waiting: { entry: number }): Promise<{ id: string } | null>
+  wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
+  /** HTTP requests sent so far, retries included. */
+  readonly requestCount: number
+}
+
+export interface ReconcileInput {
+  source: ReconcileSource
+  config: WorkflowConfig
+  claims: DispatchClaims
+  /** Issues whose stage holds an agent slot now (agent.max_concurrent_agents); asked once. */
+  holdingSlots?: () => Promise<Set<string>>
+  /** Print what would be started; take, send and drop nothing. */
+  dryRun: boolean
+  log: (line: string) => void
+}
+
+export interface ReconcileSummary {
+  /** Issues in a state that starts an automation. */
+  issues: number
+  /** Stages started (or, in a dry run, that would be). */
+  started: number
+  /** Issues that could not be judged or started; the log says why. */
+  failed: number
+  /** HTTP requests sent, retries included. */
+  requests: number
+}
+
+export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
+  const { source, log } = o
+  const first = source.requestCount
+  const held = o.dryRun ? [] : await o.claims.held()
+  /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
+  const owed = new Map<string, string | null>()
+  const failedIssues = new Set<string>()
+  let started = 0
+  let holding: Promise<Set<string>> | undefined
+
+  for (const found of await source.list(startStates(o.config), log)) {
+    const n = 'problem' in found ? found.key : source.keyOf(found)
+    if (owed.has(n) || failedIssues.has(n)) continue
+    const before = source.requestCount
+    const cost = () => `${source.requestCount - before} requests`
+    if ('problem' in found) {
+      // Nothing of this issue is started until a person makes its state clear.
+      owed.set(n, null)
+      log(`${found.label}: not started: ${oneLine(found.problem)}`)
+      continue
+    }
+    const at = `${found.identifier} ${found.state ?? ''}`.trim()
+    try {
+      const record = await source.loadRecord(found)
+      const w = record?.waiting
+      const reply =
+        source.findReply && record && w && w.entry === record.entry
+          ? await source.findReply(found, w)
+          : null
+      const need = owedWake({
+        config: o.config,
+        state: found.state,
+        record,
+        ...(reply ? { reply } : {})
+      })
+      if ('skip' in need) {
+        owed.set(n, null)
+        log(`${at}: nothing to start (${need.skip}); ${cost()}`)
+        continue
+      }
+      owed.set(n, need.key)
+      const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`
+      // Its stage runs now, and its record shows it only at its end: a wake-up would be a
+      // second job for it.
+      if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(n)) {
+        log(`${at}: nothing to start (its stage holds an agent slot and runs); ${cost()}`)
+        continue
+      }
+      if (o.dryRun) {
+        started++
+        log(`${at}: would start ${what} (${need.why})`)
+        continue
+      }
+      if (!(await o.claims.take(n, need.key))) {
+        log(`${at}: another reconcile started ${what}; ${cost()}`)
+        continue
+      }
+      await source.wake(found, need.wake)
+      started++
+      log(`${at}: started ${what} (${need.why}); ${cost()}`)
+    } catch (err) {
+      failedIssues.add(n)
+      owed.delete(n)
+      log(`${at}: failed: ${oneLine(messageOf(err))}; ${cost()}`)
+    }
+  }
+
+  // A claim whose issue is now owed something else (or nothing, or is no longer in a state
+  // that starts a stage) was served: the next need has another key.
+  for (const c of held) {
+    if (failedIssues.has(c.issue) || owed.get(c.issue) === c.key) continue
+    try {
+      await o.claims.drop(c.issue, c.key)
+    } catch (err) {
+      log(`${c.issue}: the claim ${c.key} stays: ${oneLine(messageOf(err))}`)
+    }
+  }
+  return {
+    issues: owed.size + failedIssues.size,
+    started,
+    failed: failedIssues.size,
+    requests: source.requestCount - first
+  }
+}
+
+/** The summary line both the action and the CLI end with. */
+export function summaryLine(s: ReconcileSummary, dryRun: boolean): string {
+  const started = dryRun ? `${s.started} would start` : `${s.started} stages started`
+  const failed = s.failed > 0 ? `, ${s.failed} failed` : ''
+  return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`
+}
+
+/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
+function startStates(config: WorkflowConfig): string[] {
+  return config.automations
+    .filter((a) => a.enabled)
+    .flatMap((a) => a.states)
+    .filter((s, i, all) => all.findIndex((t) => sameState(t, s)) === i)
+}
