@@ -57,7 +57,11 @@ describe('a stage run by the bundled action', () => {
   it('runs the profile, commits the deliverable to the issue branch and opens a draft PR', async () => {
     const p = await pipeline()
     checkoutShallow(p.sb)
-    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    // As the runner fills the inputs by default: github-token and job-token are both the job's.
+    const run = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      inputs: { 'github-token': 'ghs_job_own', 'job-token': 'ghs_job_own' }
+    })
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.outputs).toMatchObject({
@@ -83,26 +87,23 @@ describe('a stage run by the bundled action', () => {
     expect(pr.body).toContain('#1')
     expect(run.summary).toContain('## itervox handoff: succeeded')
     expect(run.summary).toContain('| Profile | researcher |')
-    expect(p.gh.violations).toEqual([])
-    expect(p.gh.requests.length).toBeLessThanOrEqual(8)
-    expectNoAgentCommands(run)
-  })
-
-  it('warns in the job summary and on the status comment when the agent is not isolated', async () => {
-    const p = await pipeline()
-    checkoutShallow(p.sb)
-    const isolated = await runAction('main', p.sb, p.gh, labeled(p))
-    expect(isolated.outputs.outcome).toBe('succeeded')
-    expect(isolated.summary).not.toContain('isolation is none')
+    // The job's own token is github-actions[bot]: nobody is asked who it is.
+    expect(p.gh.requests.filter((r) => r.path === '/graphql')).toEqual([])
+    // The agent ran isolated (the default), so nothing warns that it was not.
+    expect(run.summary).not.toContain('isolation is none')
     expect(
       p.gh
         .commentsOf(p.issue)
         .map((c) => c.body)
         .join('\n')
     ).not.toContain('isolation is none')
-    // pipeline() keeps only the newest for afterEach to stop.
-    await p.gh.stop()
+    expect(p.gh.violations).toEqual([])
+    expect(p.gh.requests.length).toBeLessThanOrEqual(8)
+    expectNoAgentCommands(run)
+  })
 
+  it('warns in the job summary and on the status comment when the agent is not isolated', async () => {
+    // The first test's run is the isolated one that does not warn.
     const q = await pipeline()
     checkoutShallow(q.sb)
     const run = await runAction('main', q.sb, q.gh, {
@@ -145,7 +146,7 @@ describe('a stage run by the bundled action', () => {
     )
   })
 
-  it("commits as an App token's bot, asking GitHub once who the token is, and as github-actions[bot] with the job's token", async () => {
+  it("commits as an App token's bot, asking GitHub once who the token is", async () => {
     const p = await pipeline({ tokenLogin: 'my-app[bot]' })
     checkoutShallow(p.sb)
     const run = await runAction('main', p.sb, p.gh, {
@@ -159,35 +160,21 @@ describe('a stage run by the bundled action', () => {
       /^my-app\[bot\] <\d+\+my-app\[bot\]@users\.noreply\.github\.com>\|my-app\[bot\]$/
     )
     expect(p.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1)
-
-    const q = await pipeline()
-    checkoutShallow(q.sb)
-    const own = await runAction('main', q.sb, q.gh, {
-      ...labeled(q),
-      inputs: { 'github-token': 'ghs_job_own', 'job-token': 'ghs_job_own' }
-    })
-    expect(own.outputs.outcome).toBe('succeeded')
-    expect(git(q.sb.origin, 'log', '-1', '--format=%an', 'refs/heads/itervox/1')).toBe(
-      'github-actions[bot]'
-    )
-    expect(q.gh.requests.filter((r) => r.path === '/graphql')).toEqual([])
-    await q.gh.stop()
   })
 
-  it('works in an empty workspace, with no checkout before it', async () => {
+  it('works in an empty workspace, with no checkout before it, and gives the agent none of the runner tokens or file-command paths', async () => {
     const p = await pipeline()
-    const run = await runAction('main', p.sb, p.gh, labeled(p))
-    expect(run.outputs.outcome).toBe('succeeded')
-    expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
-  })
-
-  it('gives the agent none of the runner tokens or file-command paths', async () => {
-    const p = await pipeline()
+    // No checkoutShallow, and no job-token input: the token is taken for the job's own.
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
       env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump' }
     })
     expect(run.outputs.outcome).toBe('succeeded')
+    expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
+    expect(git(p.sb.origin, 'log', '-1', '--format=%an', 'refs/heads/itervox/1')).toBe(
+      'github-actions[bot]'
+    )
+    expect(p.gh.requests.filter((r) => r.path === '/graphql')).toEqual([])
     const env = JSON.parse(show(p, run.outputs['handoff-path']!)) as Record<string, string>
     for (const name of Object.keys(env)) {
       expect(name).not.toMatch(

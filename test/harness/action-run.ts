@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,10 +36,14 @@ export interface Sandbox {
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
+  return run(cwd, 'git', args)
+}
+
+function run(cwd: string, command: string, args: string[]): string {
+  return execFileSync(command, args, {
     cwd,
     encoding: 'utf8',
-    // A failing git call throws with its stderr; nothing is printed into the test log.
+    // A failing call throws with its stderr; nothing is printed into the test log.
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
@@ -51,23 +55,48 @@ export function git(cwd: string, ...args: string[]): string {
   }).trim()
 }
 
+/** Bare origins already built in this worker, by the files on their default branch. */
+const origins = new Map<string, string>()
+
+/**
+ * A bare origin whose default branch holds `files`, built once per worker for each set of files and then
+ * copied: most suites start many sandboxes from the same files, and each git process forked
+ * from a jest worker of a few hundred MB costs more than the copy.
+ */
+function originHolding(files: Record<string, string>): string {
+  const key = JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)))
+  const known = origins.get(key)
+  if (known) return known
+  const dir = mkdtempSync(join(tmpdir(), 'handoff-origin-'))
+  const origin = join(dir, 'origin.git')
+  const seed = join(dir, 'seed')
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(seed, path)), { recursive: true })
+    writeFileSync(join(seed, path), text)
+  }
+  mkdirSync(seed, { recursive: true })
+  // One process from the worker; the shell forks the git commands.
+  const script = [
+    'set -e',
+    'git init --quiet --bare --initial-branch=main "$1"',
+    'cd "$2"',
+    'git init --quiet --initial-branch=main',
+    'git add -A',
+    'git commit --quiet -m seed',
+    'git push --quiet "$1" main'
+  ].join('\n')
+  run(dir, 'sh', ['-c', script, 'sh', origin, seed])
+  origins.set(key, origin)
+  return origin
+}
+
 /** A bare origin whose default branch holds `files`, and an empty workspace. */
 export function makeSandbox(files: Record<string, string>): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-e2e-'))
   const server = join(dir, 'server')
   const origin = join(server, OWNER, `${REPO}.git`)
-  mkdirSync(origin, { recursive: true })
-  git(origin, 'init', '--quiet', '--bare', '--initial-branch=main')
-  const seed = join(dir, 'seed')
-  mkdirSync(seed)
-  git(seed, 'init', '--quiet', '--initial-branch=main')
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(seed, path)), { recursive: true })
-    writeFileSync(join(seed, path), text)
-  }
-  git(seed, 'add', '-A')
-  git(seed, 'commit', '--quiet', '-m', 'seed')
-  git(seed, 'push', '--quiet', origin, 'main')
+  mkdirSync(dirname(origin), { recursive: true })
+  cpSync(originHolding(files), origin, { recursive: true })
   const workspace = join(dir, 'workspace')
   mkdirSync(workspace)
   const home = join(dir, 'home')
