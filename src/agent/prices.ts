@@ -6,7 +6,7 @@ import type { AgentStats, PresetName } from './types.js'
  * but no dollars: gpt-5 / gpt-5-codex for Codex, gemini-2.5-pro (prompts up to 200k tokens)
  * for Gemini. A price changes; WORKFLOW.md's `agent.prices` replaces these.
  */
-export const PRICES_AS_OF = '2025-08-07'
+const PRICES_AS_OF = '2025-08-07'
 const PRICES: Record<'codex' | 'gemini', TokenPrice> = {
   codex: { inputPerMTok: 1.25, outputPerMTok: 10 },
   gemini: { inputPerMTok: 1.25, outputPerMTok: 10 }
@@ -30,7 +30,8 @@ export function priceRun(
   const own = overrides[preset]
   const price = own ?? PRICES[preset]
   const cost =
-    ((stats.inputTokens ?? 0) * price.inputPerMTok + (stats.outputTokens ?? 0) * price.outputPerMTok) /
+    ((stats.inputTokens ?? 0) * price.inputPerMTok +
+      (stats.outputTokens ?? 0) * price.outputPerMTok) /
     1_000_000
   return { costUsd: cost, pricedFrom: own ? 'WORKFLOW.md agent.prices' : `table ${PRICES_AS_OF}` }
 }

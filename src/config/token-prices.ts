@@ -1,6 +1,8 @@
 import type { TokenPrice } from './types.js'
 
-type Written = Partial<Record<'codex' | 'gemini', { input_per_mtok: number; output_per_mtok: number }>>
+type Written = Partial<
+  Record<'codex' | 'gemini', { input_per_mtok: number; output_per_mtok: number }>
+>
 
 /** `agent.prices` as WORKFLOW.md writes it, in the config's own names. */
 export function tokenPrices(written: Written): Partial<Record<'codex' | 'gemini', TokenPrice>> {

@@ -7,8 +7,8 @@ import { readYamlTree } from '../config/yaml-tree.js'
 
 export const FIELD_KEYS = ['key_facts', 'decisions', 'open_questions', 'confidence'] as const
 
-export const MAX_ITEMS = 20
-export const MAX_ITEM_CHARS = 500
+const MAX_ITEMS = 20
+const MAX_ITEM_CHARS = 500
 
 export interface ContractFields {
   keyFacts?: string[]

@@ -32,9 +32,7 @@ export async function stopOverBudget(o: {
     `| ${o.plan.profile} stage | ${usd(f.stageSpentUsd)} | ${f.stageCapUsd !== undefined ? usd(f.stageCapUsd) : 'none'} |`
   ]
   const unpriced =
-    f.unpriced > 0
-      ? `\n\n${f.unpriced} earlier stage(s) reported no cost and count as $0.`
-      : ''
+    f.unpriced > 0 ? `\n\n${f.unpriced} earlier stage(s) reported no cost and count as $0.` : ''
   const body = [
     `**The ${o.plan.profile} stage did not start: ${oneLine(o.why)}.** The issue stays in "${oneLine(o.state)}" and is escalated to a person.`,
     rows.join('\n') + unpriced,

@@ -17,7 +17,7 @@ export const handoffReasonSchema = z.enum([
 ])
 export type HandoffReason = z.infer<typeof handoffReasonSchema>
 
-export const provenanceSchema = z.object({
+const provenanceSchema = z.object({
   v: z.literal(1),
   profile: z.string().max(100),
   /** The state the stage ran in (entered); the state it left is the next stage's. */

@@ -62,9 +62,7 @@ const stageContextSchema = z.object({
   handoffReason: handoffReasonSchema.optional(),
   runUrl: z.string().optional(),
   /** WORKFLOW.md's agent.prices, for a CLI that reports only tokens. */
-  prices: z
-    .object({ codex: tokenPrice.optional(), gemini: tokenPrice.optional() })
-    .optional(),
+  prices: z.object({ codex: tokenPrice.optional(), gemini: tokenPrice.optional() }).optional(),
   /** The agent's process group, once it runs. */
   agentPgid: z.int().optional(),
   /**

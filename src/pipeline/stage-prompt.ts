@@ -90,9 +90,12 @@ async function provenanceSection(
   const entries: ProvenanceEntry[] = []
   for (const row of rows) {
     const text = row.handoffPath
-      ? await readCommittedFile(o.repo, row.sha, row.handoffPath, o.config.handoff.maxFileBytes).catch(
-          () => null
-        )
+      ? await readCommittedFile(
+          o.repo,
+          row.sha,
+          row.handoffPath,
+          o.config.handoff.maxFileBytes
+        ).catch(() => null)
       : null
     const { fields } = readContractFields(text ?? '')
     entries.push(Object.keys(fields).length > 0 ? { row, fields } : { row })

@@ -46,10 +46,14 @@ describe('the cost budget', () => {
     expect(note?.body).toContain('The reviewer stage did not start')
     expect(w.record()?.halted).toContain('over budget')
     // A later event for the issue starts nothing: the pipeline waits for a person.
-    await job(w, { source: 'label', issue: '7', actor: ada, label: 'Implementing' }, {
-      id: 'run9',
-      attempt: '1'
-    })
+    await job(
+      w,
+      { source: 'label', issue: '7', actor: ada, label: 'Implementing' },
+      {
+        id: 'run9',
+        attempt: '1'
+      }
+    )
     expect(w.agentRuns).toHaveLength(2)
   })
 

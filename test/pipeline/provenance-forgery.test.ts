@@ -2,10 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readContractFields } from '../../src/handoff/contract-fields.js'
 import { neutralizeForgedLines } from '../../src/handoff/forged-lines.js'
 import type { Provenance } from '../../src/pipeline/provenance.js'
-import {
-  PROVENANCE_TITLE,
-  renderProvenanceSection
-} from '../../src/pipeline/provenance-section.js'
+import { PROVENANCE_TITLE, renderProvenanceSection } from '../../src/pipeline/provenance-section.js'
 
 const row = (o: Partial<Provenance>): Provenance => ({
   v: 1,
