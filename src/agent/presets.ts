@@ -20,7 +20,14 @@ export interface Preset {
  * `--flag=value` form, or an equivalent) are not added again. Every preset reads the prompt
  * from stdin.
  */
-export function presetFor(argv: string[], opts: { maxTurns: number; isRoot: boolean }): Preset {
+interface PresetOptions {
+  maxTurns: number
+  isRoot: boolean
+  /** The budget left, in dollars; only Claude Code enforces one itself. */
+  maxBudgetUsd?: number
+}
+
+export function presetFor(argv: string[], opts: PresetOptions): Preset {
   const command = argv[0] ?? ''
   switch (basename(command)) {
     case 'claude':
@@ -34,7 +41,7 @@ export function presetFor(argv: string[], opts: { maxTurns: number; isRoot: bool
   }
 }
 
-function claude(argv: string[], opts: { maxTurns: number; isRoot: boolean }): Preset {
+function claude(argv: string[], opts: PresetOptions): Preset {
   const out = [...argv]
   const user = argv.slice(1)
   if (!has(user, '-p', '--print')) out.push('-p')
@@ -42,6 +49,11 @@ function claude(argv: string[], opts: { maxTurns: number; isRoot: boolean }): Pr
   // stream-json in print mode is refused without --verbose.
   if (!has(user, '--verbose')) out.push('--verbose')
   if (!has(user, '--max-turns')) out.push('--max-turns', String(opts.maxTurns))
+  // The CLI checks its spend between turns and stops once past it, so a turn already under
+  // way can overshoot a little; the action's deadline still ends a hung one.
+  if (opts.maxBudgetUsd !== undefined && !has(user, '--max-budget-usd')) {
+    out.push('--max-budget-usd', opts.maxBudgetUsd.toFixed(4))
+  }
   if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
     out.push('--dangerously-skip-permissions')
   }

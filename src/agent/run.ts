@@ -41,7 +41,11 @@ interface Started {
 export async function runAgent(opts: RunAgentOptions): Promise<AgentRunResult> {
   const startedAt = Date.now()
   const isRoot = process.getuid?.() === 0
-  const preset = presetFor(opts.argv, { maxTurns: opts.maxTurns, isRoot })
+  const preset = presetFor(opts.argv, {
+    maxTurns: opts.maxTurns,
+    isRoot,
+    ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {})
+  })
   const allowed = allowedNames(opts.declaredEnv ?? [], preset.name)
   const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME
   const given = { ...parentIdentity(opts.parentEnv), allowed, home }

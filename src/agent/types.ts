@@ -85,6 +85,8 @@ export interface RunAgentOptions {
   /** Hard limit for the whole run (`agent.turn_timeout_ms`); <= 0 turns it off. */
   deadlineMs: number
   maxTurns: number
+  /** Dollars the run may spend, for a CLI that enforces a budget itself (Claude Code). */
+  maxBudgetUsd?: number
   signal?: AbortSignal
   /** Time between SIGTERM and SIGKILL to the group; default 5000. */
   killGraceMs?: number

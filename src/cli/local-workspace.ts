@@ -1,3 +1,4 @@
+import { readProvenance } from '../git/provenance-log.js'
 import { readCommittedFile } from '../git/committed-file.js'
 import { git } from '../git/git.js'
 import { resolveCommit } from '../git/repo.js'
@@ -47,6 +48,10 @@ export class LocalWorkspace implements Workspace {
 
   findLanded(prepared: PreparedBranch, key: StageKey) {
     return findLandedStage(this.o.root, prepared.baseSha, key)
+  }
+
+  provenance(prepared: PreparedBranch, issue: string) {
+    return readProvenance(this.o.root, prepared.baseSha, prepared.forkSha, issue)
   }
 
   async publish(_prepared: PublishTarget, commit: string): Promise<Published> {

@@ -8,6 +8,7 @@ import { splitFrontMatter } from './front-matter.js'
 import type { Env } from './interpolate.js'
 import { Problems } from './problems.js'
 import { readProfile } from './profiles.js'
+import { tokenPrices } from './token-prices.js'
 import { checkReferences } from './references.js'
 import { agentSchema, handoffSchema, rootSchema, trackerSchema, workspaceSchema } from './schema.js'
 import { parseSection } from './schema-issues.js'
@@ -151,6 +152,8 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       ...(agent.max_concurrent_agents !== undefined
         ? { maxConcurrentAgents: agent.max_concurrent_agents }
         : {}),
+      ...(agent.max_cost_usd !== undefined ? { maxCostUsd: agent.max_cost_usd } : {}),
+      ...(agent.prices ? { prices: tokenPrices(agent.prices) } : {}),
       profiles
     },
     automations: automations.map((a) => a.config),

@@ -84,7 +84,8 @@ export function readProfile(
     enabled: parsed.enabled,
     commitPaths: parsed.commit_paths,
     requiredSections: parsed.required_sections,
-    env
+    env,
+    ...(parsed.max_cost_usd !== undefined ? { maxCostUsd: parsed.max_cost_usd } : {})
   }
 }
 

@@ -19,6 +19,13 @@ function withDefault<T extends z.ZodType>(schema: T, fallback: () => z.output<T>
 
 const positiveInt = z.int().positive()
 
+const usd = z.number().positive().finite()
+
+const tokenPrice = z.strictObject({
+  input_per_mtok: z.number().nonnegative().finite(),
+  output_per_mtok: z.number().nonnegative().finite()
+})
+
 const command = z
   .string()
   .superRefine((value, ctx) => {
@@ -92,6 +99,12 @@ export const agentSchema = z.strictObject({
   max_review_rounds: withDefault(positiveInt, () => 3),
   // Across every issue of the repository; unset: no limit, and no request spent on one.
   max_concurrent_agents: positiveInt.optional(),
+  // Per issue, summed from the stages' provenance on its branch; unset: no cap.
+  max_cost_usd: usd.optional(),
+  // Token prices for CLIs that report no dollars (see src/agent/prices.ts).
+  prices: z
+    .strictObject({ codex: tokenPrice.optional(), gemini: tokenPrice.optional() })
+    .optional(),
   // Each profile is checked on its own.
   profiles: z
     .custom((v) => v == null || isMap(v), {
@@ -128,7 +141,9 @@ export const profileSchema = z.strictObject({
   commit_paths: withDefault(z.array(repoGlob), () => []),
   required_sections: withDefault(z.array(heading), () => []),
   // Names are checked in profiles.ts, which can quote each one.
-  env: withDefault(z.array(z.string()), () => [])
+  env: withDefault(z.array(z.string()), () => []),
+  // One stage of this profile (its attempts together); unset: only agent.max_cost_usd.
+  max_cost_usd: usd.optional()
 })
 
 const triggerSchema = z

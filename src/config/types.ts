@@ -1,5 +1,10 @@
 import type { Location } from '../errors.js'
 
+export interface TokenPrice {
+  inputPerMTok: number
+  outputPerMTok: number
+}
+
 /** One agent profile, with its SOUL.md and INSTRUCTIONS.md already read. */
 export interface ProfileConfig {
   name: string
@@ -29,6 +34,8 @@ export interface ProfileConfig {
    * preset's model variables; in the order written, each once. Never a runner variable.
    */
   env: string[]
+  /** What one stage of this profile may cost, its attempts together; absent: no cap of its own. */
+  maxCostUsd?: number
 }
 
 /** An `issue_entered_state` automation: entering one of `states` runs `profile`. */
@@ -71,6 +78,10 @@ export interface WorkflowConfig {
     maxReviewRounds: number
     /** Agents running at once across the repository's issues; absent: no limit. */
     maxConcurrentAgents?: number
+    /** What one issue's stages may cost together; absent: no cap. */
+    maxCostUsd?: number
+    /** Token prices (USD per million) replacing src/agent/prices.ts for a CLI. */
+    prices?: Partial<Record<'codex' | 'gemini', TokenPrice>>
     /** Keyed by profile name; a null-prototype object, so any name is safe to look up. */
     profiles: Record<string, ProfileConfig>
   }

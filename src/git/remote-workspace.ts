@@ -1,3 +1,4 @@
+import { readProvenance } from './provenance-log.js'
 import { messageOf } from '../errors.js'
 import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
 import { prepareIssueBranch, type FetchedHeads } from './branch.js'
@@ -40,6 +41,10 @@ export class RemoteWorkspace implements Workspace {
 
   findLanded(prepared: PreparedBranch, key: StageKey) {
     return findLandedStage(this.o.repo, prepared.baseSha, key)
+  }
+
+  provenance(prepared: PreparedBranch, issue: string) {
+    return readProvenance(this.o.repo, prepared.baseSha, prepared.forkSha, issue)
   }
 
   async publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published> {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { encodeProvenance, type Provenance } from '../pipeline/provenance.js'
 import { stageKindSchema } from '../pipeline/record.js'
 import { validateBranchName } from './branch.js'
 import { git } from './git.js'
@@ -12,7 +13,8 @@ const TRAILER_KEYS = {
   state: 'Itervox-State',
   stage: 'Itervox-Stage',
   handoff: 'Itervox-Handoff',
-  reason: 'Itervox-Reason'
+  reason: 'Itervox-Reason',
+  provenance: 'Itervox-Provenance'
 } as const
 
 export type Trailer = readonly [key: string, value: string]
@@ -41,6 +43,8 @@ export interface StageTrailerInput {
   /** The committed deliverable or partial. */
   handoff?: string
   reason?: string
+  /** What the pipeline saw of the stage (see src/pipeline/provenance.ts). */
+  provenance?: Provenance
 }
 
 export function stageTrailers(t: StageTrailerInput): Trailer[] {
@@ -59,10 +63,21 @@ export function stageTrailers(t: StageTrailerInput): Trailer[] {
   if (t.handoff) out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)])
   const reason = t.reason ? flat(t.reason, 300) : ''
   if (reason) out.push([TRAILER_KEYS.reason, reason])
+  const provenance = t.provenance ? encodeProvenance(t.provenance) : null
+  if (provenance) out.push([TRAILER_KEYS.provenance, provenance])
   return out
 }
 
 // Trailer values are one line; a state name is data and may hold anything.
+export const PROVENANCE_TRAILER = TRAILER_KEYS.provenance
+export const ISSUE_TRAILER = TRAILER_KEYS.issue
+export const HANDOFF_TRAILER = TRAILER_KEYS.handoff
+
+/** The Itervox-Issue value for an issue id. */
+export function issueValue(issue: string): string {
+  return flat(issue, 100)
+}
+
 function flat(v: string, max: number): string {
   return v
     .replace(/[\s\0]+/g, ' ')
@@ -88,6 +103,16 @@ export function formatMessage(message: string, trailers: readonly Trailer[]): st
     return `${key}: ${value.trim()}`
   })
   return `${body}\n\n${lines.join('\n')}\n`
+}
+
+/** `%(trailers:only,unfold)` output by lower-cased key; a repeated key keeps its last value. */
+export function trailerMap(block: string): Map<string, string> {
+  const trailers = new Map<string, string>()
+  for (const line of block.split('\n')) {
+    const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
+    if (m?.[1] && m[2] !== undefined) trailers.set(m[1].toLowerCase(), m[2].trim())
+  }
+  return trailers
 }
 
 /** A stage commit found on a branch: what the stage recorded about itself. */
@@ -122,11 +147,7 @@ export async function findLandedStage(
   for (const entry of r.stdout.split('\x1e')) {
     const [sha, block = ''] = entry.trim().split('\x1f')
     if (!sha) continue
-    const trailers = new Map<string, string>()
-    for (const line of block.split('\n')) {
-      const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
-      if (m?.[1] && m[2] !== undefined) trailers.set(m[1].toLowerCase(), m[2].trim())
-    }
+    const trailers = trailerMap(block)
     const get = (k: string) => trailers.get(want(k))
     if (
       get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&

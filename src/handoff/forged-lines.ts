@@ -116,6 +116,7 @@ function visible(text: string): string {
 const PHRASES = [
   'prior agent handoffs', // src/handoff/layout.ts
   'run context', // src/handoff/layout.ts
+  'pipeline provenance', // src/pipeline/provenance-section.ts
   'requests to the pipeline', // src/pipeline/requests.ts
   'your previous deliverable was refused', // src/pipeline/sections.ts
   'reply from', // src/pipeline/sections.ts: `## Reply from @<login>`

@@ -25,6 +25,9 @@ import type {
   Tracker,
   Workspace
 } from './ports.js'
+import { stopOverBudget } from './budget-stop.js'
+import { checkBudget, type BudgetCheck } from './cost-budget.js'
+import { handoffReason } from './provenance.js'
 import { emptyRecord, HALTED_ON_EFFECTS, recordStart, type IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import { pipelineSections } from './sections.js'
@@ -237,6 +240,33 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
       throw unavailable
     }
   }
+  const budget = landed || j.dryRun ? null : await budgetFor(j, prepared, issue, profile, state)
+  if (budget && !budget.ok) {
+    const halted = await stopOverBudget({
+      tracker: j.tracker,
+      issue,
+      record,
+      state,
+      plan,
+      why: budget.why,
+      figures: budget.figures,
+      branch: prepared.branch,
+      commentKey: `itervox:over-budget:${plan.entry}:${plan.profile}:${plan.attempt}`
+    })
+    return result({
+      outcome: 'skipped',
+      reason: `over budget: ${budget.why}`,
+      issue,
+      state,
+      plan,
+      branch: prepared.branch,
+      finishedOwed,
+      next: { kind: 'escalate', why: budget.why },
+      summary: `escalated: ${budget.why}`,
+      record: halted,
+      stateAfter: issue.state
+    })
+  }
   if (j.slots && !landed && !j.dryRun) {
     const wasQueued = hasFlag(issue.labels, QUEUED)
     if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
@@ -316,7 +346,17 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
         ...(j.onActivity ? { onActivity: j.onActivity } : {}),
         ...(j.dryRun ? { dryRun: true } : {}),
         ...(j.author ? { author: j.author } : {}),
-        ...(j.committer ? { committer: j.committer } : {})
+        ...(j.committer ? { committer: j.committer } : {}),
+        handoffReason: handoffReason({
+          kind: plan.kind,
+          attempt: plan.attempt,
+          resume: plan.resume,
+          escalated: hasFlag(issue.labels, 'needs-attention')
+        }),
+        ...(j.run.url ? { runUrl: j.run.url } : {}),
+        ...(budget?.ok && budget.remainingUsd !== undefined
+          ? { maxBudgetUsd: budget.remainingUsd }
+          : {})
       })
     )
     figures = staged.figures
@@ -506,6 +546,18 @@ async function replyOf(
   if (!j.tracker.findReply || t.source !== 'wake' || !w || t.wake?.entry !== w.entry) return null
   if (w.entry !== record.entry || !issue.state || !sameState(w.state, issue.state)) return null
   return j.tracker.findReply(issue, w)
+}
+
+/** The cost budget, when WORKFLOW.md sets one: the spend read from the branch's provenance. */
+async function budgetFor(
+  j: JobInput,
+  prepared: PreparedBranch,
+  issue: Issue,
+  profile: ProfileConfig,
+  state: string
+): Promise<BudgetCheck | null> {
+  if (j.config.agent.maxCostUsd === undefined && profile.maxCostUsd === undefined) return null
+  return checkBudget(j.config, profile, state, await j.workspace.provenance(prepared, issue.id))
 }
 
 /** The visible mark of an issue whose stage waits for an agent slot. */

@@ -1,3 +1,4 @@
+import type { LandedProvenance } from './provenance.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
 import type { Issue } from '../tracker/types.js'
 import type { IssueRecord } from './record.js'
@@ -120,6 +121,8 @@ export interface Workspace {
   prepare(branch: string): Promise<PreparedBranch>
   /** The commit of an earlier run of exactly this stage, if it landed. */
   findLanded(prepared: PreparedBranch, key: StageKey): Promise<LandedStage | null>
+  /** The provenance of the issue's stages on the prepared branch, oldest first. */
+  provenance(prepared: PreparedBranch, issue: string): Promise<LandedProvenance[]>
   /** Publishes the stage's commit; never throws for a refused push (the result says where). */
   publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published>
   /** A committed regular file within `maxBytes`, as text; null when there is none. */

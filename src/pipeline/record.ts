@@ -46,7 +46,16 @@ const stageRecordSchema = z.object({
   /** The agent's requests that were not carried out, one line each saying what to change. */
   refused: z.array(z.string()).max(10).optional(),
   /** Secrets kept out of what the stage left: where, and which kind (never the value). */
-  withheld: z.array(z.string()).optional()
+  withheld: z.array(z.string()).optional(),
+  /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
+  fields: z
+    .object({
+      keyFacts: z.array(z.string()).max(20).optional(),
+      decisions: z.array(z.string()).max(20).optional(),
+      openQuestions: z.array(z.string()).max(20).optional(),
+      confidence: z.number().min(0).max(1).optional()
+    })
+    .optional()
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 

@@ -1,6 +1,7 @@
 import { splitFrontMatter } from '../config/front-matter.js'
 import { sameState } from '../config/lookup.js'
 import { readYamlTree } from '../config/yaml-tree.js'
+import { FIELD_KEYS } from '../handoff/contract-fields.js'
 import { sanitizeUntrusted } from '../handoff/index.js'
 import { clip } from './untrusted-text.js'
 
@@ -42,8 +43,12 @@ export function readRequests(deliverable: string): { requests: AgentRequests; pr
     return { requests, problems: ['the front matter is not a map of requests'] }
   }
   for (const [key, value] of Object.entries(root as Record<string, unknown>)) {
+    // The contract's fields are read by contract-fields.ts.
+    if ((FIELD_KEYS as readonly string[]).includes(key)) continue
     if (!(KEYS as readonly string[]).includes(key)) {
-      problems.push(`unknown request "${clip(key, 40)}" ignored; use ${KEYS.join(', ')}`)
+      problems.push(
+        `unknown key "${clip(key, 40)}" ignored; use ${[...KEYS, ...FIELD_KEYS].join(', ')}`
+      )
       continue
     }
     if (typeof value !== 'string' || !value.trim()) {

@@ -5,6 +5,8 @@ import { recordAfter } from './advance.js'
 import type { StagePlan } from './plan.js'
 import { moveScope } from './move-scope.js'
 import { recordStage, recordStart, type IssueRecord } from './record.js'
+import { readContractFields, type ContractFields } from '../handoff/contract-fields.js'
+import { clip } from './untrusted-text.js'
 import { permittedRequests, readRequests, type AgentRequests } from './requests.js'
 import type { FinalisedStage } from './stage.js'
 import { decideNext, type Next } from './transitions.js'
@@ -52,6 +54,7 @@ export async function settleStage(o: {
   const refused = refusalsOf(result)
   let requests: AgentRequests = {}
   const refusedRequests: string[] = []
+  let fields: ContractFields = {}
   if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
     const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes)
     const read = readRequests(text ?? '')
@@ -61,7 +64,9 @@ export async function settleStage(o: {
       states: moveScope(config, o.state, profile)
     })
     requests = allowed.permitted
-    refusedRequests.push(...read.problems, ...allowed.refused)
+    const contract = readContractFields(text ?? '')
+    fields = recordedFields(contract.fields)
+    refusedRequests.push(...read.problems, ...contract.notices, ...allowed.refused)
     refused.push(...refusedRequests.map((r) => `request refused: ${r}`))
   }
   const started = recordStart(o.record, o.state, plan)
@@ -111,7 +116,8 @@ export async function settleStage(o: {
     ...(refusedRequests.length > 0
       ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
       : {}),
-    ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {})
+    ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {}),
+    ...(Object.keys(fields).length > 0 ? { fields } : {})
   })
   const current = {
     kind: plan.kind,
@@ -142,5 +148,19 @@ function refusalsOf(r: FinalisedStage): string[] {
       out.push('the agent moved the branch; its files were judged, not its commits')
     }
   }
+  return out
+}
+
+// The record is kept small (it lives in a comment): a few items of each list, each clipped.
+function recordedFields(f: ContractFields): ContractFields {
+  const few = (l: string[] | undefined) => l?.slice(0, 5).map((v) => clip(v, 200))
+  const out: ContractFields = {}
+  const keyFacts = few(f.keyFacts)
+  const decisions = few(f.decisions)
+  const openQuestions = few(f.openQuestions)
+  if (keyFacts) out.keyFacts = keyFacts
+  if (decisions) out.decisions = decisions
+  if (openQuestions) out.openQuestions = openQuestions
+  if (f.confidence !== undefined) out.confidence = f.confidence
   return out
 }

@@ -6,6 +6,7 @@ import { gitDirSnapshotSchema } from '../git/guard.js'
 import { handedOverSchema } from '../isolation/agent-tree.js'
 import { stageKeySchema } from '../git/trailers.js'
 import { stageOutcomeSchema } from './outcome.js'
+import { handoffReasonSchema } from './provenance.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
@@ -14,6 +15,8 @@ import { stageOutcomeSchema } from './outcome.js'
  * back through this schema, as anything on disk an agent might reach.
  */
 const identitySchema = z.object({ name: z.string(), email: z.string() })
+
+const tokenPrice = z.object({ inputPerMTok: z.number(), outputPerMTok: z.number() })
 
 const stageContextSchema = z.object({
   repo: z.string(),
@@ -55,6 +58,11 @@ const stageContextSchema = z.object({
   committer: identitySchema.optional(),
   /** Which stage of which issue this is; its commit carries it as trailers. */
   key: stageKeySchema.optional(),
+  /** Why the work came to this stage, for its provenance trailer. */
+  handoffReason: handoffReasonSchema.optional(),
+  runUrl: z.string().optional(),
+  /** WORKFLOW.md's agent.prices, for a CLI that reports only tokens. */
+  prices: z.object({ codex: tokenPrice.optional(), gemini: tokenPrice.optional() }).optional(),
   /** The agent's process group, once it runs. */
   agentPgid: z.int().optional(),
   /**

@@ -3,6 +3,10 @@ import { sharedObjects } from '../git/objects.js'
 import { buildHandoffBlock, handoffPath } from '../handoff/index.js'
 import { buildStagePrompt } from '../prompt/stage-prompt.js'
 import type { Issue } from '../tracker/types.js'
+import { readCommittedFile } from '../git/committed-file.js'
+import { readProvenance } from '../git/provenance-log.js'
+import { readContractFields } from '../handoff/contract-fields.js'
+import { renderProvenanceSection, type ProvenanceEntry } from './provenance-section.js'
 
 export interface PromptFigures {
   /** UTF-8 bytes of the whole prompt. */
@@ -51,6 +55,7 @@ export async function promptForStage(o: {
     block = built
     truncatedFile = built.truncatedFile
   }
+  const provenance = o.commit ? await provenanceSection(o, o.commit) : ''
   const stage = await buildStagePrompt({
     config: o.config,
     profile: o.profile,
@@ -59,6 +64,7 @@ export async function promptForStage(o: {
     attempt: o.attempt,
     timestamp: o.timestamp,
     handoffBlock: block.text,
+    provenanceSection: provenance,
     sections: o.sections
   })
   return {
@@ -73,4 +79,26 @@ export async function promptForStage(o: {
     },
     warnings: [...block.warnings, ...stage.warnings]
   }
+}
+
+/** The section from the provenance on the branch and the fields of each stage's deliverable. */
+async function provenanceSection(
+  o: { repo: string; since: string | null; issue: Issue; config: WorkflowConfig },
+  commit: string
+): Promise<string> {
+  const rows = await readProvenance(o.repo, commit, o.since, o.issue.id)
+  const entries: ProvenanceEntry[] = []
+  for (const row of rows) {
+    const text = row.handoffPath
+      ? await readCommittedFile(
+          o.repo,
+          row.sha,
+          row.handoffPath,
+          o.config.handoff.maxFileBytes
+        ).catch(() => null)
+      : null
+    const { fields } = readContractFields(text ?? '')
+    entries.push(Object.keys(fields).length > 0 ? { row, fields } : { row })
+  }
+  return renderProvenanceSection(entries, o.issue.state)
 }

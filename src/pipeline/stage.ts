@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { setUpModelAccess } from '../agent/model-access.js'
 import { isAgentConfig } from '../agent/config-paths.js'
 import { presetFor } from '../agent/presets.js'
+import { priceRun } from '../agent/prices.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
@@ -25,6 +26,7 @@ import {
   withoutUntouchedTrackerFiles
 } from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
+import type { HandoffReason, Provenance } from './provenance.js'
 
 export interface StageInput {
   /** Which stage of which issue: its commit carries this, so it is never run twice. */
@@ -63,6 +65,11 @@ export interface StageInput {
   /** Who the stage's commit is by, and who made it. */
   author?: Identity
   committer?: Identity
+  /** Why the work came to this stage (its provenance); absent: no provenance trailer. */
+  handoffReason?: HandoffReason
+  runUrl?: string
+  /** What is left of the cost budget, for a CLI that can enforce one. */
+  maxBudgetUsd?: number
 }
 
 export interface StageEnd {
@@ -144,6 +151,9 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     key: input.key,
     ...(input.author ? { author: input.author } : {}),
     ...(input.committer ? { committer: input.committer } : {}),
+    ...(input.handoffReason ? { handoffReason: input.handoffReason } : {}),
+    ...(input.runUrl ? { runUrl: input.runUrl } : {}),
+    ...(input.config.agent.prices ? { prices: input.config.agent.prices } : {}),
     phase: 'agent'
   }
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
@@ -182,6 +192,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
       stallTimeoutMs: input.config.agent.stallTimeoutMs,
       deadlineMs: input.config.agent.turnTimeoutMs,
       maxTurns: input.config.agent.maxTurns,
+      ...(input.maxBudgetUsd !== undefined ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
       signal: input.signal,
       killGraceMs: input.killGraceMs,
       onActivity: input.onActivity,
@@ -335,7 +346,10 @@ export async function finaliseStage(
       outcome,
       key: ctx.key,
       handoff: path ?? undefined,
-      reason
+      reason,
+      ...(ctx.key && ctx.handoffReason
+        ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent) }
+        : {})
     })
   })
   const commit = ctx.trackerFiles
@@ -364,6 +378,34 @@ export async function finaliseStage(
     gitDir,
     withheld,
     warnings
+  }
+}
+
+function stageProvenance(
+  ctx: StageContext,
+  key: StageKey,
+  reason: HandoffReason,
+  outcome: StageOutcome,
+  agent: AgentRunResult | undefined
+): Provenance {
+  const stats = agent?.stats ?? {}
+  const priced = agent ? priceRun(agent.preset, stats, ctx.prices) : {}
+  return {
+    v: 1,
+    profile: ctx.profile,
+    state: key.state,
+    kind: key.kind,
+    reason,
+    outcome,
+    attempt: key.attempt,
+    run: ctx.runId,
+    ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+    startedAt: ctx.startedAt,
+    endedAt: new Date().toISOString(),
+    ...(stats.turns !== undefined ? { turns: stats.turns } : {}),
+    ...(stats.inputTokens !== undefined ? { inputTokens: stats.inputTokens } : {}),
+    ...(stats.outputTokens !== undefined ? { outputTokens: stats.outputTokens } : {}),
+    ...priced
   }
 }
 

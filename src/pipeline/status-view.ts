@@ -1,3 +1,4 @@
+import { fieldEntries } from '../handoff/contract-fields.js'
 import { Buffer } from 'node:buffer'
 import { sameState, stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
@@ -204,6 +205,11 @@ export function renderStatusComment(o: StatusCommentInput): string {
     if (tail.length > 0) tail.push('')
     tail.push('**Refused requests:**', '', ...refused)
   }
+  const fields = handoffFields(o.record)
+  if (fields.length > 0) {
+    if (tail.length > 0) tail.push('')
+    tail.push('**Handoff fields** (as the agents wrote them):', '', ...fields)
+  }
   if (o.record.halted !== undefined) {
     if (tail.length > 0) tail.push('')
     tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`)
@@ -244,6 +250,21 @@ function refusedRequests(record: IssueRecord): string[] {
     )
   )
   return lines.slice(-MAX_REFUSED_SHOWN)
+}
+
+const MAX_FIELDS_SHOWN = 20
+
+/** Each stage's key facts, decisions, open questions and confidence: an agent's words, as data. */
+function handoffFields(record: IssueRecord): string[] {
+  const lines = chronological(record.stages).flatMap((s) =>
+    s.fields
+      ? fieldEntries(s.fields).map(
+          ([label, value]) =>
+            `- ${cellText(s.profile, MAX_PROFILE_LABEL)} in ${cellText(s.state, MAX_STATE_LABEL)}, ${label}: ${cellText(value, MAX_REASON)}`
+        )
+      : []
+  )
+  return lines.slice(-MAX_FIELDS_SHOWN)
 }
 
 /**

@@ -24,6 +24,8 @@ export interface StagePromptInput {
   timestamp: string
   /** The rendered `## Prior Agent Handoffs` block ('' when there is none). */
   handoffBlock: string
+  /** The `## Pipeline Provenance` section, right after Run Context ('' when there is none). */
+  provenanceSection?: string
   /** Our own sections after the automation's instructions (permitted actions, a reply, ...). */
   sections?: string[]
 }
@@ -35,7 +37,8 @@ export interface StagePrompt {
 }
 
 /**
- * The prompt in itervox's order: rendered body, Prior Agent Handoffs, Run Context, SOUL.md,
+ * The prompt in itervox's order: rendered body, Prior Agent Handoffs, Run Context (then our
+ * Pipeline Provenance), SOUL.md,
  * INSTRUCTIONS.md, the automation's instructions; blocks joined by a blank line.
  */
 export async function buildStagePrompt(input: StagePromptInput): Promise<StagePrompt> {
@@ -95,6 +98,7 @@ export async function buildStagePrompt(input: StagePromptInput): Promise<StagePr
     body,
     input.handoffBlock,
     renderRunContext(input.timestamp, path),
+    input.provenanceSection ?? '',
     soul,
     instructions,
     overlay,

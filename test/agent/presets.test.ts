@@ -126,3 +126,15 @@ describe('allowedNames', () => {
     expect(allowedNames(['MY_KEY'], 'generic')).toEqual(['MY_KEY'])
   })
 })
+
+describe('the budget a preset passes on', () => {
+  it('gives claude the rest of the budget as --max-budget-usd, unless the user set one', () => {
+    const o = { maxTurns: 5, isRoot: false, maxBudgetUsd: 0.123456 }
+    expect(presetFor(['claude'], o).argv).toContain('--max-budget-usd')
+    expect(presetFor(['claude'], o).argv.slice(-3, -1)).toEqual(['--max-budget-usd', '0.1235'])
+    const own = presetFor(['claude', '--max-budget-usd=1'], o).argv
+    expect(own.filter((a) => a.startsWith('--max-budget-usd'))).toEqual(['--max-budget-usd=1'])
+    // Codex and Gemini CLI have no such flag: their spend is priced afterwards.
+    expect(presetFor(['codex'], o).argv.join(' ')).not.toContain('budget')
+  })
+})

@@ -17,6 +17,7 @@ import type {
   Tracker,
   Workspace
 } from '../../src/pipeline/ports.js'
+import type { LandedProvenance, Provenance } from '../../src/pipeline/provenance.js'
 import { parseRecord, type IssueRecord } from '../../src/pipeline/record.js'
 import type { StageInput, StageResult } from '../../src/pipeline/stage.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
@@ -41,6 +42,8 @@ interface Commit {
   run: string
   handoff: string | null
   files: Map<string, string>
+  /** What the pipeline would write in the commit's provenance trailer. */
+  provenance?: Provenance
 }
 
 /** What a scripted agent run does, by profile and attempt. */
@@ -48,6 +51,7 @@ export type AgentScript = (key: StageKey) => {
   outcome?: 'succeeded' | 'failed'
   text?: string
   reason?: string
+  costUsd?: number
 }
 
 export class MemoryWorld {
@@ -59,6 +63,8 @@ export class MemoryWorld {
   readonly branches = new Map<string, string[]>()
   readonly commits = new Map<string, Commit>()
   readonly agentRuns: StageKey[] = []
+  /** The budget each agent run was given (agent.max_cost_usd and the profile's). */
+  readonly budgets: (number | undefined)[] = []
   readonly calls: string[] = []
   /** The record as stored: JSON, as a comment or file would hold it. */
   stored: string | null = null
@@ -234,6 +240,13 @@ export class MemoryWorkspace implements Workspace {
     return null
   }
 
+  async provenance(prepared: PreparedBranch): Promise<LandedProvenance[]> {
+    return (this.w.branches.get(prepared.branch) ?? []).flatMap((sha) => {
+      const c = this.w.commits.get(sha)!
+      return c.provenance ? [{ ...c.provenance, sha }] : []
+    })
+  }
+
   publish(prepared: PublishTarget, commit: string, rescueRef: string): Promise<Published> {
     return this.w.gate('push', () => {
       const to = this.refusing.has(prepared.branch) ? rescueRef : prepared.branch
@@ -262,6 +275,7 @@ export function memoryStage(w: MemoryWorld) {
       return { dryRun: true, prompt: `write ${handoffPath}`, figures, handoffPath, warnings: [] }
     }
     w.agentRuns.push(input.key)
+    w.budgets.push(input.maxBudgetUsd)
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
     const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' ? '' : '.partial'}.md`
@@ -274,7 +288,24 @@ export function memoryStage(w: MemoryWorld) {
       reason,
       run: input.runId,
       handoff: path,
-      files: new Map([[path, s.text ?? `# ${input.profile.name}\n\nDone.\n`]])
+      files: new Map([[path, s.text ?? `# ${input.profile.name}\n\nDone.\n`]]),
+      ...(input.handoffReason
+        ? {
+            provenance: {
+              v: 1,
+              profile: input.key.profile,
+              state: input.key.state,
+              kind: input.key.kind,
+              reason: input.handoffReason,
+              outcome,
+              attempt: input.key.attempt,
+              run: input.runId,
+              startedAt: '2026-01-01T00:00:00.000Z',
+              endedAt: '2026-01-01T00:01:00.000Z',
+              ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {})
+            }
+          }
+        : {})
     })
     return {
       dryRun: false,

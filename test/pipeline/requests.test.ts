@@ -19,7 +19,7 @@ describe('agent requests in deliverable front matter', () => {
     expect(readRequests('# Just a report\n')).toEqual({ requests: {}, problems: [] })
     expect(readRequests('---\nmove_state: [a, b]\nmerge_pr: 1\n---\n').problems).toEqual([
       'move_state must be a non-empty string',
-      'unknown request "merge_pr" ignored; use move_state, comment, comment_pr, verdict'
+      'unknown key "merge_pr" ignored; use move_state, comment, comment_pr, verdict, key_facts, decisions, open_questions, confidence'
     ])
     expect(readRequests('---\nverdict: maybe\n---\n').problems).toEqual([
       'verdict must be PASS or FAIL, not "maybe"'
