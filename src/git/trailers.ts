@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { encodeProvenance, type Provenance } from '../pipeline/provenance.js'
 import { stageKindSchema } from '../pipeline/record.js'
-import { validateBranchName } from './branch.js'
-import { git } from './git.js'
+import { trailLog } from './trail-log.js'
 
 /** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
 const TRAILER_KEYS = {
@@ -105,16 +104,6 @@ export function formatMessage(message: string, trailers: readonly Trailer[]): st
   return `${body}\n\n${lines.join('\n')}\n`
 }
 
-/** `%(trailers:only,unfold)` output by lower-cased key; a repeated key keeps its last value. */
-export function trailerMap(block: string): Map<string, string> {
-  const trailers = new Map<string, string>()
-  for (const line of block.split('\n')) {
-    const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)
-    if (m?.[1] && m[2] !== undefined) trailers.set(m[1].toLowerCase(), m[2].trim())
-  }
-  return trailers
-}
-
 /** A stage commit found on a branch: what the stage recorded about itself. */
 export interface LandedStage {
   sha: string
@@ -127,28 +116,15 @@ export interface LandedStage {
 /**
  * The commit at or below `head` that a run of this exact stage made, so a stage whose push
  * landed is never run again (a job killed after its push, a record that could not be written).
- * Looks at the newest `maxCount` commits.
+ * Looks at the newest commits (see trail-log.ts).
  */
 export async function findLandedStage(
   repo: string,
   head: string,
-  key: StageKey,
-  maxCount = 200
+  key: StageKey
 ): Promise<LandedStage | null> {
-  if (!/^[0-9a-f]{40,64}$/.test(head)) await validateBranchName(head)
-  const r = await git(repo, [
-    'log',
-    `--max-count=${maxCount}`,
-    '--format=%H%x1f%(trailers:only,unfold)%x1e',
-    head,
-    '--'
-  ])
-  const want = (k: string) => k.toLowerCase()
-  for (const entry of r.stdout.split('\x1e')) {
-    const [sha, block = ''] = entry.trim().split('\x1f')
-    if (!sha) continue
-    const trailers = trailerMap(block)
-    const get = (k: string) => trailers.get(want(k))
+  for (const { sha, trailers } of await trailLog(repo, head)) {
+    const get = (k: string) => trailers.get(k.toLowerCase())
     if (
       get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
       get(TRAILER_KEYS.profile) === key.profile &&
