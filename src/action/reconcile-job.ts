@@ -50,6 +50,7 @@ export async function runReconcileJob(s: Settings): Promise<void> {
       by: `${s.runId}/${s.runAttempt}`,
       ...(tree ? { tree } : {}),
       dryRun: s.dryRun,
+      paused: s.paused,
       log: (l) => core.info(l)
     })
     const line = summaryLine(summary, s.dryRun)

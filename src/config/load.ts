@@ -9,7 +9,14 @@ import type { Env } from './interpolate.js'
 import { Problems } from './problems.js'
 import { readProfile } from './profiles.js'
 import { checkReferences } from './references.js'
-import { agentSchema, handoffSchema, rootSchema, trackerSchema, workspaceSchema } from './schema.js'
+import {
+  agentSchema,
+  approvalSchema,
+  handoffSchema,
+  rootSchema,
+  trackerSchema,
+  workspaceSchema
+} from './schema.js'
 import { parseSection } from './schema-issues.js'
 import { checkSchemaVersion } from './schema-version.js'
 import { isMap, sectionInput } from './section-input.js'
@@ -76,7 +83,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
   const { env } = opts
   parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems)
   const section = <T extends z.ZodType>(
-    name: 'tracker' | 'workspace' | 'agent' | 'handoff',
+    name: 'tracker' | 'workspace' | 'agent' | 'handoff' | 'approval',
     schema: T,
     raw: unknown,
     verbatim?: string[]
@@ -89,6 +96,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
   // Profiles are checked one by one below.
   const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles'])
   const handoff = section('handoff', handoffSchema, root.handoff ?? {})
+  const approval = section('approval', approvalSchema, root.approval ?? {})
 
   const rawProfiles = isMap(root.agent) && isMap(root.agent.profiles) ? root.agent.profiles : {}
   const profiles: Record<string, ProfileConfig> = Object.create(null)
@@ -133,7 +141,8 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     },
     problems
   )
-  if (problems.failed || !trackerConfig || !workspace || !agent || !handoff) return problems.fail()
+  if (problems.failed || !trackerConfig || !workspace || !agent || !handoff || !approval)
+    return problems.fail()
 
   const config: WorkflowConfig = {
     file: opts.file,
@@ -159,6 +168,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       maxFileBytes: handoff.max_file_bytes,
       maxFiles: handoff.max_files
     },
+    approval: { distinctApprover: approval.distinct_approver },
     body: parts.body,
     bodyLine: parts.bodyLine
   }

@@ -12,6 +12,8 @@ import { decideStage } from './decide.js'
 import { describe, effectsOf } from './effects.js'
 import { isBot } from './actor.js'
 import { hasFlag, withFlag } from './flags.js'
+import { asApproval, isApproval } from './approval.js'
+import { holdStage, resumed } from './hold.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
 import { planStage, type StagePlan } from './plan.js'
@@ -66,6 +68,8 @@ export interface JobInput {
   onActivity?: (e: AgentActivity) => void
   /** Told once the stage to run is known, before the agent starts. */
   onStart?: (s: JobStart) => void
+  /** The stop switch for every issue (the action's `paused` input, from ITERVOX_PAUSED). */
+  paused?: boolean
   /** agent.max_concurrent_agents across jobs; absent: no limit (and no request for one). */
   slots?: Slots
   /** The stage runner; tests of the loop pass a stand-in. */
@@ -149,7 +153,6 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     ...input,
     tracker: guardedTracker(input.tracker, input.secrets, (line) => withheld.push(line))
   }
-  const t = j.trigger
   const result = (r: Partial<JobResult> & Pick<JobResult, 'outcome' | 'reason'>): JobResult => ({
     refused: [],
     warnings: [],
@@ -159,10 +162,10 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     withheld: [...withheld]
   })
 
-  const authorization = await j.tracker.authorize(t)
+  const authorization = await j.tracker.authorize(j.trigger)
   if (!authorization.allowed) return result({ outcome: 'denied', reason: authorization.reason })
 
-  let issue = await j.tracker.getIssue(t.issue)
+  let issue = await j.tracker.getIssue(j.trigger.issue)
   let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord()
   const owed = await finishOwed(j, issue, record)
   issue = owed.issue
@@ -181,10 +184,18 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     })
   }
 
+  let t = j.trigger
+  if (t.resume) {
+    const wake = resumed(j.config, t, issue, record)
+    if ('skip' in wake) return quietEnd('skipped', wake.skip)
+    t = wake
+  }
+  const approval = isApproval(t)
+  if (approval) t = asApproval(t)
   const decision = decideStage(j.config, t, issue)
   if ('skip' in decision) return quietEnd('skipped', decision.skip)
   const { state, automation } = decision
-  const plan = planStage({
+  const planned = planStage({
     config: j.config,
     record,
     state,
@@ -198,7 +209,15 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     runId: j.run.id,
     chain: j.tracker.wakes
   })
-  if ('skip' in plan) return quietEnd('skipped', plan.skip)
+  if ('skip' in planned) return quietEnd('skipped', planned.skip)
+  const held = await holdStage({
+    ...{ config: j.config, tracker: j.tracker, issue, record, state, automation },
+    ...{ plan: planned, trigger: t, approval, paused: j.paused === true }
+  })
+  if (held.changed) owed.changed = true
+  record = held.record
+  if ('skip' in held) return quietEnd('skipped', held.skip)
+  const plan = held.plan
 
   const where = await j.tracker.branchFor(issue)
   if ('deny' in where) return quietEnd('denied', where.deny)

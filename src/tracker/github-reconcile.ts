@@ -74,7 +74,12 @@ async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
       const at = `#${n} ${found.state ?? state}`
       try {
         const record = await o.port.loadRecord(found)
-        const need = owedWake({ config: o.config, state: found.state, record })
+        const need = owedWake({
+          config: o.config,
+          state: found.state,
+          record,
+          labels: found.labels
+        })
         if ('skip' in need) {
           owed.set(n, null)
           log(`${at}: nothing to start (${need.skip}); ${cost()}`)
@@ -131,6 +136,8 @@ export interface RepositoryReconcile {
   /** A tree the repository has (the default branch head's); asked of the API when absent. */
   tree?: string
   dryRun: boolean
+  /** The stop switch for the whole repository (the action's `paused` input): nothing starts. */
+  paused?: boolean
   log: (line: string) => void
   /** Default: the stage job's timeout, as init writes it. */
   staleAfterMs?: number
@@ -138,7 +145,12 @@ export interface RepositoryReconcile {
 }
 
 /** The reconcile for one repository, with the GitHub client, port and claims it needs. */
-export function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSummary> {
+export async function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSummary> {
+  if (o.paused) {
+    // Held stages stay owed in their records: the first reconcile after the switch is off starts them.
+    o.log('reconcile: the repository is paused (ITERVOX_PAUSED); nothing started')
+    return { issues: 0, started: 0, failed: 0, requests: 0 }
+  }
   const api = new GitHubTracker({
     ...o.client,
     owner: o.owner,

@@ -127,7 +127,8 @@ describe('triggerFromEvent on fields of the wrong type', () => {
   it('quotes a mistyped or hostile action on one short line', () => {
     expect(labeled((p) => (p.action = 5))).toEqual({
       kind: 'skip',
-      reason: 'issues event (with no action) does not start a stage; only "labeled" does'
+      reason:
+        'issues event (with no action) does not start a stage; only "labeled" does (and removing itervox-paused from an issue)'
     })
     const hostile = labeled((p) => (p.action = `opened\n::error::x${'y'.repeat(500)}`))
     expect(hostile).toMatchObject({ kind: 'skip' })

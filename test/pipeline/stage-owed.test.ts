@@ -18,7 +18,8 @@ const stage = (over: Partial<StageRecord> = {}): StageRecord => ({
   durationMs: 1,
   ...over
 })
-const owed = (state: string, record: IssueRecord | null) => owedWake({ config, state, record })
+const owed = (state: string, record: IssueRecord | null) =>
+  owedWake({ config, state, record, labels: [] })
 // The record once the researcher's stage in Todo moved the issue on.
 const moved: IssueRecord = {
   ...emptyRecord(),
@@ -68,7 +69,9 @@ describe('owedWake', () => {
 
   it('starts nothing in a state no automation starts, or for a stage that waits or stopped', () => {
     expect(owed('Done', moved)).toEqual({ skip: 'no automation starts in "Done"' })
-    expect(owedWake({ config, state: null, record: null })).toEqual({ skip: 'carries no state' })
+    expect(owedWake({ config, state: null, record: null, labels: [] })).toEqual({
+      skip: 'carries no state'
+    })
     const waiting: IssueRecord = {
       ...moved,
       stages: [
