@@ -27,10 +27,13 @@ export function carriesApproval(text: string): boolean {
   return COMMAND.test(text.replace(/\r/g, ''))
 }
 
-/** Whether this trigger is a person's (or anyone's) approval: the label, or the command. */
-export function isApproval(t: JobTrigger): boolean {
-  if (t.source === 'label') return t.label?.toLowerCase() === APPROVED_LABEL
-  return t.source === 'comment' && t.reply !== undefined && isApproveCommand(t.reply.body)
+/** How the trigger approves, if it is an approval: the label, or the command in a comment. */
+export type ApprovalKind = 'label' | 'comment'
+
+export function approvalOf(t: JobTrigger): ApprovalKind | undefined {
+  if (t.source === 'label' && t.label?.toLowerCase() === APPROVED_LABEL) return 'label'
+  if (t.source === 'comment' && t.reply && isApproveCommand(t.reply.body)) return 'comment'
+  return undefined
 }
 
 /**
@@ -42,6 +45,12 @@ export function asApproval(t: JobTrigger): JobTrigger {
   delete planned.label
   delete planned.reply
   return planned
+}
+
+/** Why this approval is refused before anything is planned: a bot (or app) never approves. */
+export function botApproval(t: JobTrigger): string | undefined {
+  if (!isBot(t.actor.login, t.actor.type)) return undefined
+  return `@${oneLine(t.actor.login)} is a bot and cannot approve; a person with write access must`
 }
 
 export type GateDecision =
@@ -62,7 +71,7 @@ export function passGate(o: {
   record: IssueRecord
   plan: StagePlan
   trigger: JobTrigger
-  approval: boolean
+  approval: ApprovalKind | undefined
 }): GateDecision {
   const { record, plan, state } = o
   const a = record.approval
@@ -83,13 +92,10 @@ export function passGate(o: {
   const wait = (refused?: string): GateDecision => ({
     hold: refused ?? `the ${plan.profile} stage in "${state}" waits for approval`,
     record: { ...record, approval: { ...waiting, ...(refused ? { refused } : {}) } },
-    clearLabel: o.approval && o.trigger.source === 'label'
+    clearLabel: o.approval === 'label'
   })
   if (!o.approval) return wait()
   const who = `@${oneLine(o.trigger.actor.login)}`
-  if (isBot(o.trigger.actor.login, o.trigger.actor.type)) {
-    return wait(`${who} is a bot and cannot approve; a person with write access must`)
-  }
   const starter = record.startedBy
   if (
     o.config.approval.distinctApprover &&

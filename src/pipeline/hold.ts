@@ -3,7 +3,7 @@
 // saying why, which the status comment shows, and starts later from the record alone.
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { Issue } from '../tracker/types.js'
-import { APPROVED_LABEL, passGate } from './approval.js'
+import { APPROVED_LABEL, passGate, type ApprovalKind } from './approval.js'
 import { isBot } from './actor.js'
 import { pausedBy, withPause } from './pause.js'
 import type { StagePlan } from './plan.js'
@@ -28,12 +28,12 @@ export async function holdStage(o: {
   automation: AutomationConfig
   plan: StagePlan
   trigger: JobTrigger
-  approval: boolean
+  approval: ApprovalKind | undefined
   /** The action's `paused` input: the whole repository is paused. */
   paused: boolean
 }): Promise<Held> {
   const { plan, trigger: t } = o
-  if (o.approval && t.source === 'label' && !o.issue.labels.some(isApprovedLabel)) {
+  if (o.approval === 'label' && !o.issue.labels.some(isApprovedLabel)) {
     const skip = `the ${APPROVED_LABEL} label is no longer on the issue`
     return { skip, changed: false, record: o.record }
   }
@@ -55,7 +55,7 @@ export async function holdStage(o: {
   if (paused)
     return { skip: `the ${plan.profile} stage did not start: ${paused}`, ...saved(o.record, after) }
   // The label is spent: the next gated entry needs an approval of its own.
-  if (o.approval && t.source === 'label') await o.tracker.setFlag(o.issue, APPROVED_LABEL, false)
+  if (o.approval === 'label') await o.tracker.setFlag(o.issue, APPROVED_LABEL, false)
   return { plan: started, ...saved(o.record, after) }
 }
 

@@ -12,7 +12,7 @@ import { decideStage } from './decide.js'
 import { describe, effectsOf } from './effects.js'
 import { isBot } from './actor.js'
 import { hasFlag, withFlag } from './flags.js'
-import { asApproval, isApproval } from './approval.js'
+import { approvalOf, asApproval, botApproval } from './approval.js'
 import { holdStage, resumed } from './hold.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
@@ -190,8 +190,12 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     if ('skip' in wake) return quietEnd('skipped', wake.skip)
     t = wake
   }
-  const approval = isApproval(t)
-  if (approval) t = asApproval(t)
+  const approval = approvalOf(t)
+  if (approval) {
+    const bot = botApproval(t)
+    if (bot) return quietEnd('skipped', bot)
+    t = asApproval(t)
+  }
   const decision = decideStage(j.config, t, issue)
   if ('skip' in decision) return quietEnd('skipped', decision.skip)
   const { state, automation } = decision
