@@ -118,7 +118,7 @@ export function triggerFromEvent(
       if (action !== 'labeled') {
         return {
           kind: 'skip',
-          reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does (and removing ${PAUSED_LABEL} from an issue)`
+          reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
         }
       }
       const label = str(record(payload.label).name)

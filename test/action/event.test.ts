@@ -127,8 +127,7 @@ describe('triggerFromEvent on fields of the wrong type', () => {
   it('quotes a mistyped or hostile action on one short line', () => {
     expect(labeled((p) => (p.action = 5))).toEqual({
       kind: 'skip',
-      reason:
-        'issues event (with no action) does not start a stage; only "labeled" does (and removing itervox-paused from an issue)'
+      reason: 'issues event (with no action) does not start a stage; only "labeled" does'
     })
     const hostile = labeled((p) => (p.action = `opened\n::error::x${'y'.repeat(500)}`))
     expect(hostile).toMatchObject({ kind: 'skip' })
@@ -167,5 +166,24 @@ describe('triggerFromEvent on fields of the wrong type', () => {
     const t = triggerFromEvent('repository_dispatch', dispatch, { issue: '4' })
     expect(t).toMatchObject({ kind: 'run', issue: '4' })
     expect(t).not.toHaveProperty('wake')
+  })
+})
+
+describe('the stop switch taken off', () => {
+  const unlabeled = (name: string) =>
+    triggerFromEvent(
+      'issues',
+      {
+        action: 'unlabeled',
+        label: { name },
+        issue: { number: 7 },
+        sender: { login: 'ada', type: 'User' }
+      },
+      {}
+    )
+
+  it('resumes the issue when itervox-paused is removed, and nothing else that is removed', () => {
+    expect(unlabeled('itervox-paused')).toMatchObject({ kind: 'run', issue: '7', resume: true })
+    expect(unlabeled('Todo')).toMatchObject({ kind: 'skip' })
   })
 })
