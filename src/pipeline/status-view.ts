@@ -246,14 +246,16 @@ function gateLines(record: IssueRecord): string[] {
   if (a && a.entry === record.entry && record.state !== null && sameState(a.state, record.state)) {
     if (a.by === undefined) {
       const starter =
-        record.startedBy !== undefined ? ` (@${plainText(record.startedBy)} started it)` : ''
+        record.startedBy !== undefined
+          ? ` (${cellText(`@${record.startedBy}`, 120)} started it)`
+          : ''
       lines.push(
         `**Waiting for approval:** the stage in ${cellText(a.state, MAX_STATE_LABEL)} starts when a person with write access adds the \`${APPROVED_LABEL}\` label or comments \`/approve\`${starter}.`
       )
       if (a.refused) lines.push('', `**Approval refused:** ${cellText(a.refused, MAX_HALTED)}`)
     } else {
       lines.push(
-        `**Approved by** @${plainText(a.by)} for this entry into ${cellText(a.state, MAX_STATE_LABEL)}.`
+        `**Approved by** ${cellText(`@${a.by}`, 120)} for this entry into ${cellText(a.state, MAX_STATE_LABEL)}.`
       )
     }
   }
