@@ -63,6 +63,26 @@ describe('owedWake', () => {
     })
   })
 
+  it('starts nothing for a paused issue, or an entry waiting for approval, until that ends', () => {
+    const held = { ...moved }
+    delete held.owed
+    expect(
+      owedWake({ config, state: 'Researching', record: held, labels: ['Itervox-Paused'] })
+    ).toEqual({
+      skip: 'is paused (label itervox-paused)'
+    })
+    const waiting = { ...held, approval: { state: 'Researching', entry: 2 } }
+    expect(owed('Researching', waiting)).toEqual({ skip: 'a stage waits for approval' })
+    // Approved, or waiting for an earlier entry: the stage is owed.
+    const approved = { ...held, approval: { state: 'Researching', entry: 2, by: 'grace' } }
+    expect(owed('Researching', approved)).toMatchObject({
+      wake: { state: 'Researching', entry: 2 }
+    })
+    const earlier = { ...held, approval: { state: 'Researching', entry: 1 } }
+    expect(owed('Researching', earlier)).toMatchObject({ wake: { state: 'Researching', entry: 2 } })
+    expect(owed('Researching', held)).toMatchObject({ wake: { state: 'Researching', entry: 2 } })
+  })
+
   it('starts nothing for an entry whose stage finished', () => {
     expect(owed('Researching', done)).toEqual({ skip: 'a stage finished for this entry' })
   })
