@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js'
 import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
+import { PAUSED_LABEL } from '../pipeline/pause.js'
 import { clip, oneLine } from '../pipeline/untrusted-text.js'
 
 interface Actor {
@@ -25,6 +26,8 @@ export type Trigger =
       wake?: { entry: number; step?: string }
       /** A person's reply, for `comment` triggers. */
       reply?: { body: string; author: string }
+      /** The stop switch was taken off the issue (see pipeline/pause.ts). */
+      resume?: boolean
     }
   | { kind: 'skip'; reason: string }
   | { kind: 'deny'; reason: string }
@@ -95,6 +98,23 @@ export function triggerFromEvent(
     case 'issues':
     case 'pull_request':
     case 'pull_request_target': {
+      const removed = str(record(payload.label).name)?.toLowerCase()
+      const unpaused = issueNumber(record(payload.issue).number)
+      if (
+        eventName === 'issues' &&
+        action === 'unlabeled' &&
+        removed === PAUSED_LABEL &&
+        unpaused
+      ) {
+        return {
+          kind: 'run',
+          source: 'label',
+          issue: String(unpaused),
+          actor,
+          defaultBranch,
+          resume: true
+        }
+      }
       if (action !== 'labeled') {
         return {
           kind: 'skip',

@@ -19,6 +19,8 @@ export interface Settings {
   state?: string
   chain: ChainMode
   dryRun: boolean
+  /** The stop switch for the whole repository: the workflow passes vars.ITERVOX_PAUSED. */
+  paused: boolean
   /** Print the agent's whole output in the job log (secrets masked); otherwise its result only. */
   showAgentOutput: boolean
   /** GitHub creates the stage commits (createCommitOnBranch), signed and marked Verified. */
@@ -64,6 +66,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new UserError(`input chain is "${chain}"; use dispatch, label or none`)
   }
   const dryRun = booleanInput('dry-run')
+  // Empty when the repository variable is unset.
+  const paused = booleanInput('paused')
   const showAgentOutput = booleanInput('show-agent-output')
   const signCommits = booleanInput('sign-commits')
   const isolation = core.getInput('isolation') || 'user'
@@ -91,6 +95,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     state: core.getInput('state') || undefined,
     chain,
     dryRun,
+    paused,
     showAgentOutput,
     signCommits,
     isolation,

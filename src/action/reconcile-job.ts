@@ -54,6 +54,7 @@ export async function runReconcileJob(s: Settings): Promise<void> {
       ...(tree ? { tree } : {}),
       linearUrl: linearEndpoint(process.env),
       dryRun: s.dryRun,
+      paused: s.paused,
       log: (l) => core.info(l)
     })
     const line = summaryLine(summary, s.dryRun)

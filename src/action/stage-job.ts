@@ -204,7 +204,8 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       ...(trigger.label ? { label: trigger.label } : {}),
       ...(trigger.state ? { state: trigger.state } : {}),
       ...(trigger.wake ? { wake: trigger.wake } : {}),
-      ...(trigger.reply ? { reply: trigger.reply } : {})
+      ...(trigger.reply ? { reply: trigger.reply } : {}),
+      ...(trigger.resume ? { resume: true } : {})
     },
     config,
     tracker,
@@ -225,6 +226,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
+    paused: s.paused,
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
     ...(config.agent.maxConcurrentAgents !== undefined

@@ -1,6 +1,8 @@
 import { basename } from 'node:path'
 import { sameState } from '../config/lookup.js'
 import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
+import { APPROVED_LABEL } from '../pipeline/approval.js'
+import { PAUSED_LABEL } from '../pipeline/pause.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
@@ -47,13 +49,15 @@ export function actionsWorkflow(config: WorkflowConfig): string {
           "  # state, and answers to a stage's question, and starts their stages."
         ]
       : [
-          '  # A person adds a state label: the issue entered that state.',
+          `  # A person adds a state label: the issue entered that state. Adding ${APPROVED_LABEL}`,
+          `  # approves a waiting stage; removing ${PAUSED_LABEL} resumes a paused issue.`,
           '  issues:',
-          '    types: [labeled]',
+          '    types: [labeled, unlabeled]',
           "  # The same for a pull request; the stage works on the pull request's branch.",
           '  pull_request:',
           '    types: [labeled]',
-          `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`).`,
+          `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`),`,
+          '  # or approves a waiting stage with /approve.',
           '  issue_comment:',
           '    types: [created]'
         ]),
@@ -138,6 +142,8 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '          issue: ${{ inputs.issue || github.event.client_payload.issue }}',
     '          state: ${{ inputs.state || github.event.client_payload.state }}',
     '          chain: dispatch',
+    '          # The stop switch for every issue: set the repository variable to true.',
+    '          paused: ${{ vars.ITERVOX_PAUSED }}',
     '',
     ...reconcileJob(linear),
     ''
@@ -164,7 +170,8 @@ function reconcileJob(linear: boolean): string[] {
     `        uses: ${ACTION_REF}`,
     ...(linear ? ['        env:', ...linearEnv('          ')] : []),
     '        with:',
-    '          mode: reconcile'
+    '          mode: reconcile',
+    '          paused: ${{ vars.ITERVOX_PAUSED }}'
   ]
 }
 
@@ -185,13 +192,18 @@ function stageCondition(labels: string): string[] {
     "    # Only the labels that start a stage, never a fork's pull request, and only people's",
     '    # answers on an issue that waits for input.',
     '    if: >-',
-    "      (github.event_name == 'issues' &&",
+    "      (github.event_name == 'issues' && github.event.action == 'labeled' &&",
     `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
+    "      (github.event_name == 'issues' && github.event.action == 'labeled' &&",
+    `        github.event.label.name == '${APPROVED_LABEL}') ||`,
+    "      (github.event_name == 'issues' && github.event.action == 'unlabeled' &&",
+    `        github.event.label.name == '${PAUSED_LABEL}') ||`,
     "      (github.event_name == 'pull_request' &&",
     '        github.event.pull_request.head.repo.full_name == github.repository &&',
     `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
     "      (github.event_name == 'issue_comment' &&",
-    `        contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') &&`,
+    `        (contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') ||`,
+    "          startsWith(github.event.comment.body, '/approve')) &&",
     // Only people who can have write access queue a job: an outsider's comment would
     // otherwise replace a pending job of this issue's concurrency group.
     `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,

@@ -58,5 +58,6 @@ export function readAutomation(
       problems.map.value(instructionsPath).line + (problems.map.isBlock(instructionsPath) ? 1 : 0)
   }
   if (parsed.policy?.move_to_state) config.moveToState = parsed.policy.move_to_state
+  if (parsed.policy?.require_approval) config.requireApproval = true
   return { config, index, statePaths }
 }

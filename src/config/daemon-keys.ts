@@ -1,6 +1,6 @@
 /** The parts of WORKFLOW.md, each checked on its own. */
 export type Section =
-  'root' | 'tracker' | 'workspace' | 'agent' | 'profile' | 'automation' | 'handoff'
+  'root' | 'tracker' | 'workspace' | 'agent' | 'profile' | 'automation' | 'handoff' | 'approval'
 
 /**
  * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
@@ -41,7 +41,8 @@ export const DAEMON_ONLY_KEYS: Record<Section, readonly string[]> = {
   ],
   profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
   automation: ['filter'],
-  handoff: []
+  handoff: [],
+  approval: []
 }
 
 const REMOVED_IN_2 = 'is not allowed in itervox_schema_version 2; remove it'

@@ -10,7 +10,14 @@ import { Problems } from './problems.js'
 import { readProfile } from './profiles.js'
 import { tokenPrices } from './token-prices.js'
 import { checkReferences } from './references.js'
-import { agentSchema, handoffSchema, rootSchema, trackerSchema, workspaceSchema } from './schema.js'
+import {
+  agentSchema,
+  approvalSchema,
+  handoffSchema,
+  rootSchema,
+  trackerSchema,
+  workspaceSchema
+} from './schema.js'
 import { parseSection } from './schema-issues.js'
 import { checkSchemaVersion } from './schema-version.js'
 import { isMap, sectionInput } from './section-input.js'
@@ -77,7 +84,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
   const { env } = opts
   parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems)
   const section = <T extends z.ZodType>(
-    name: 'tracker' | 'workspace' | 'agent' | 'handoff',
+    name: 'tracker' | 'workspace' | 'agent' | 'handoff' | 'approval',
     schema: T,
     raw: unknown,
     verbatim?: string[]
@@ -90,6 +97,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
   // Profiles are checked one by one below.
   const agent = section('agent', agentSchema, root.agent ?? {}, ['profiles'])
   const handoff = section('handoff', handoffSchema, root.handoff ?? {})
+  const approval = section('approval', approvalSchema, root.approval ?? {})
 
   const rawProfiles = isMap(root.agent) && isMap(root.agent.profiles) ? root.agent.profiles : {}
   const profiles: Record<string, ProfileConfig> = Object.create(null)
@@ -134,7 +142,8 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     },
     problems
   )
-  if (problems.failed || !trackerConfig || !workspace || !agent || !handoff) return problems.fail()
+  if (problems.failed || !trackerConfig || !workspace || !agent || !handoff || !approval)
+    return problems.fail()
 
   const config: WorkflowConfig = {
     file: opts.file,
@@ -162,6 +171,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       maxFileBytes: handoff.max_file_bytes,
       maxFiles: handoff.max_files
     },
+    approval: { distinctApprover: approval.distinct_approver },
     body: parts.body,
     bodyLine: parts.bodyLine
   }

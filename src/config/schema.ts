@@ -174,7 +174,17 @@ export const automationSchema = z.strictObject({
   trigger: triggerSchema,
   profile: text,
   instructions: z.string().nullish(),
-  policy: z.strictObject({ move_to_state: optionalText }).nullish()
+  policy: z
+    .strictObject({
+      move_to_state: optionalText,
+      // A person approves each entry into the state before its stage runs (see approval.ts).
+      require_approval: withDefault(z.boolean(), () => false)
+    })
+    .nullish()
+})
+
+export const approvalSchema = z.strictObject({
+  distinct_approver: withDefault(z.boolean(), () => false)
 })
 
 export const handoffSchema = z.strictObject({
@@ -190,5 +200,6 @@ export const rootSchema = z.strictObject({
   workspace: z.unknown().optional(),
   agent: z.unknown().optional(),
   automations: z.array(z.unknown()).nullish(),
-  handoff: z.unknown().optional()
+  handoff: z.unknown().optional(),
+  approval: z.unknown().optional()
 })

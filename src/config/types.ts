@@ -49,6 +49,8 @@ export interface AutomationConfig {
   /** File line where the instructions text starts. */
   instructionsLine?: number
   moveToState?: string
+  /** Each entry into the state waits for a person's approval before its stage runs. */
+  requireApproval?: boolean
 }
 
 export interface WorkflowConfig {
@@ -87,6 +89,8 @@ export interface WorkflowConfig {
   }
   automations: AutomationConfig[]
   handoff: { budgetBytes: number; maxFileBytes: number; maxFiles: number }
+  /** The person who started the pipeline may not approve its gates. */
+  approval: { distinctApprover: boolean }
   /** Trimmed Markdown body (the prompt template). */
   body: string
   /** 1-based file line where the body starts. */

@@ -12,6 +12,8 @@ import { decideStage } from './decide.js'
 import { describe, effectsOf } from './effects.js'
 import { isBot } from './actor.js'
 import { hasFlag, withFlag } from './flags.js'
+import { approvalOf, asApproval, botApproval } from './approval.js'
+import { holdStage, resumed } from './hold.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
 import { planStage, type StagePlan } from './plan.js'
@@ -69,6 +71,8 @@ export interface JobInput {
   onActivity?: (e: AgentActivity) => void
   /** Told once the stage to run is known, before the agent starts. */
   onStart?: (s: JobStart) => void
+  /** The stop switch for every issue (the action's `paused` input, from ITERVOX_PAUSED). */
+  paused?: boolean
   /** agent.max_concurrent_agents across jobs; absent: no limit (and no request for one). */
   slots?: Slots
   /** The stage runner; tests of the loop pass a stand-in. */
@@ -152,7 +156,6 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     ...input,
     tracker: guardedTracker(input.tracker, input.secrets, (line) => withheld.push(line))
   }
-  const t = j.trigger
   const result = (r: Partial<JobResult> & Pick<JobResult, 'outcome' | 'reason'>): JobResult => ({
     refused: [],
     warnings: [],
@@ -162,10 +165,10 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     withheld: [...withheld]
   })
 
-  const authorization = await j.tracker.authorize(t)
+  const authorization = await j.tracker.authorize(j.trigger)
   if (!authorization.allowed) return result({ outcome: 'denied', reason: authorization.reason })
 
-  let issue = await j.tracker.getIssue(t.issue)
+  let issue = await j.tracker.getIssue(j.trigger.issue)
   let record = (await j.tracker.loadRecord(issue)) ?? emptyRecord()
   const owed = await finishOwed(j, issue, record)
   issue = owed.issue
@@ -184,34 +187,54 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     })
   }
 
+  let t = j.trigger
+  if (t.resume) {
+    const wake = resumed(j.config, t, issue, record)
+    if ('skip' in wake) return quietEnd('skipped', wake.skip)
+    t = wake
+  }
   const answer = await replyOf(j, issue, record)
-  if (answer) j.log?.(`${issue.identifier}: ${answer.author}'s reply answers the waiting stage`)
-  const trigger: JobTrigger = answer
-    ? {
-        ...t,
-        source: 'comment',
-        actor: { login: answer.author, type: 'User' },
-        reply: { body: answer.body, author: answer.author }
-      }
-    : t
-  const decision = decideStage(j.config, trigger, issue)
+  if (answer) {
+    j.log?.(`${issue.identifier}: ${answer.author}'s reply answers the waiting stage`)
+    t = {
+      ...t,
+      source: 'comment',
+      actor: { login: answer.author, type: 'User' },
+      reply: { body: answer.body, author: answer.author }
+    }
+  }
+  const approval = approvalOf(t)
+  if (approval) {
+    const bot = botApproval(t)
+    if (bot) return quietEnd('skipped', bot)
+    t = asApproval(t)
+  }
+  const decision = decideStage(j.config, t, issue)
   if ('skip' in decision) return quietEnd('skipped', decision.skip)
   const { state, automation } = decision
-  const plan = planStage({
+  const planned = planStage({
     config: j.config,
     record,
     state,
     automation,
     trigger: {
-      source: trigger.source,
-      actorIsBot: isBot(trigger.actor.login, trigger.actor.type),
-      ...(trigger.wake ? { wake: trigger.wake } : {}),
-      ...(trigger.reply ? { reply: trigger.reply } : {})
+      source: t.source,
+      actorIsBot: isBot(t.actor.login, t.actor.type),
+      ...(t.wake ? { wake: t.wake } : {}),
+      ...(t.reply ? { reply: t.reply } : {})
     },
     runId: j.run.id,
     chain: j.tracker.wakes
   })
-  if ('skip' in plan) return quietEnd('skipped', plan.skip)
+  if ('skip' in planned) return quietEnd('skipped', planned.skip)
+  const held = await holdStage({
+    ...{ config: j.config, tracker: j.tracker, issue, record, state, automation },
+    ...{ plan: planned, trigger: t, approval, paused: j.paused === true }
+  })
+  if (held.changed) owed.changed = true
+  record = held.record
+  if ('skip' in held) return quietEnd('skipped', held.skip)
+  const plan = held.plan
 
   const where = await j.tracker.branchFor(issue)
   if ('deny' in where) return quietEnd('denied', where.deny)

@@ -20,11 +20,13 @@ export interface JobTrigger {
   wake?: { entry: number; step?: string }
   /** A person's reply, for `comment` triggers. */
   reply?: { body: string; author: string }
+  /** The stop switch was taken off: start what the issue is owed. */
+  resume?: boolean
 }
 
 export type Authorization = { allowed: true } | { allowed: false; reason: string }
 
-export type Flag = 'needs-attention' | 'needs-input' | 'itervox-queued'
+export type Flag = 'needs-attention' | 'needs-input' | 'itervox-queued' | 'itervox-approved'
 
 /** The issue's pull request; `node` is its GraphQL id, where the tracker has one. */
 export interface PullRequestRef {

@@ -172,6 +172,20 @@ const issueRecordSchema = z.object({
   owed: owedSchema.optional(),
   /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
   halted: z.string().optional(),
+  /** The person whose event started the pipeline (their latest move into a state). */
+  startedBy: z.string().max(100).optional(),
+  /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
+  approval: z
+    .object({
+      state: z.string(),
+      entry: count,
+      by: z.string().max(100).optional(),
+      /** Why the last approval given was not accepted. */
+      refused: z.string().max(500).optional()
+    })
+    .optional(),
+  /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
+  paused: z.string().max(500).optional(),
   /** The issue's pull request, once known: saves a lookup. */
   pullRequest: count.optional(),
   /** Its GraphQL node id, which marking it ready for review needs. */
@@ -210,6 +224,7 @@ export function recordStart(
     delete next.halted
     delete next.waiting
     delete next.continuation
+    delete next.approval
   }
   if (plan.reply) delete next.waiting
   return next

@@ -3,6 +3,7 @@ import { sameState } from '../config/lookup.js'
 import { readYamlTree } from '../config/yaml-tree.js'
 import { FIELD_KEYS } from '../handoff/contract-fields.js'
 import { sanitizeUntrusted } from '../handoff/index.js'
+import { APPROVED_LABEL, carriesApproval } from './approval.js'
 import { clip } from './untrusted-text.js'
 
 /** What an agent asks the action to do for it, in its deliverable's front matter. */
@@ -82,7 +83,17 @@ export function permittedRequests(
   const permitted: AgentRequests = {}
   const refused: string[] = []
   const allows = (action: string) => allowedActions.includes(action)
-  if (requests.moveState !== undefined) {
+  // Only a person approves a gate: an agent's words cannot become the command or the label.
+  const approves = (key: string, text: string): boolean => {
+    if (!carriesApproval(text)) return false
+    refused.push(
+      `${key}: agents cannot approve; a line "/approve" is a person's approval, so the text was not posted`
+    )
+    return true
+  }
+  if (requests.moveState !== undefined && sameState(requests.moveState, APPROVED_LABEL)) {
+    refused.push(`move_state: agents cannot approve; ${APPROVED_LABEL} is a person's approval`)
+  } else if (requests.moveState !== undefined) {
     const known = states.find((s) => sameState(s, requests.moveState!))
     if (!allows('move_state')) refused.push('move_state: the profile may not move the issue')
     else if (!known)
@@ -95,12 +106,13 @@ export function permittedRequests(
     } else permitted.moveState = known
   }
   if (requests.comment !== undefined) {
-    if (allows('comment')) permitted.comment = requests.comment
-    else refused.push('comment: the profile may not comment on the issue')
+    if (!allows('comment')) refused.push('comment: the profile may not comment on the issue')
+    else if (!approves('comment', requests.comment)) permitted.comment = requests.comment
   }
   if (requests.commentPr !== undefined) {
-    if (allows('comment_pr')) permitted.commentPr = requests.commentPr
-    else refused.push('comment_pr: the profile may not comment on the pull request')
+    if (!allows('comment_pr')) {
+      refused.push('comment_pr: the profile may not comment on the pull request')
+    } else if (!approves('comment_pr', requests.commentPr)) permitted.commentPr = requests.commentPr
   }
   if (requests.verdict) permitted.verdict = requests.verdict
   return { permitted, refused }

@@ -1,5 +1,6 @@
 import { findAutomation, sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
+import { PAUSED_LABEL } from './pause.js'
 import { emptyRecord, HALTED_ON_EFFECTS, type Effect, type IssueRecord } from './record.js'
 
 /** The wake-up that starts what an issue is owed, named so that it is sent once. */
@@ -24,11 +25,16 @@ export function owedWake(o: {
   config: WorkflowConfig
   state: string | null
   record: IssueRecord | null
+  /** The issue's labels, as the listing gave them: a paused issue is owed nothing yet. */
+  labels: readonly string[]
   /** A reply that answers the waiting stage, where the tracker sends no comment events. */
   reply?: { id: string }
 }): OwedWake | { skip: string } {
   const { config, state } = o
   if (!state) return { skip: 'carries no state' }
+  if (o.labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
+    return { skip: `is paused (label ${PAUSED_LABEL})` }
+  }
   const automation = findAutomation(config, state)
   if (!automation) return { skip: `no automation starts in "${state}"` }
   if (!config.agent.profiles[automation.profile]?.enabled) {
@@ -62,6 +68,10 @@ export function owedWake(o: {
       key: `${r.entry}-r-${word(o.reply.id)}`,
       why: 'a reply answers the stage waiting for input'
     }
+  }
+  const a = r.approval
+  if (a && a.by === undefined && a.entry === r.entry && sameState(a.state, state)) {
+    return { skip: 'a stage waits for approval' }
   }
   const inEntry = r.stages.filter((s) => s.entry === r.entry)
   const c = r.continuation

@@ -3,6 +3,7 @@ import { Buffer } from 'node:buffer'
 import { sameState, stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
+import { APPROVED_LABEL } from './approval.js'
 import { agentFigures } from './agent-figures.js'
 import { formatDuration } from './duration.js'
 import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
@@ -200,6 +201,11 @@ export function renderStatusComment(o: StatusCommentInput): string {
       fencedQuestion(w.question)
     )
   }
+  const gate = gateLines(o.record)
+  if (gate.length > 0) {
+    if (tail.length > 0) tail.push('')
+    tail.push(...gate)
+  }
   const refused = refusedRequests(o.record)
   if (refused.length > 0) {
     if (tail.length > 0) tail.push('')
@@ -237,6 +243,33 @@ export function renderStatusComment(o: StatusCommentInput): string {
     body = assemble(rows, true)
   }
   return Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body
+}
+
+/** The approval gate of the current entry, and the stop switch. */
+function gateLines(record: IssueRecord): string[] {
+  const lines: string[] = []
+  const a = record.approval
+  if (a && a.entry === record.entry && record.state !== null && sameState(a.state, record.state)) {
+    if (a.by === undefined) {
+      const starter =
+        record.startedBy !== undefined
+          ? ` (${cellText(`@${record.startedBy}`, 120)} started it)`
+          : ''
+      lines.push(
+        `**Waiting for approval:** the stage in ${cellText(a.state, MAX_STATE_LABEL)} starts when a person with write access adds the \`${APPROVED_LABEL}\` label or comments \`/approve\`${starter}.`
+      )
+      if (a.refused) lines.push('', `**Approval refused:** ${cellText(a.refused, MAX_HALTED)}`)
+    } else {
+      lines.push(
+        `**Approved by** ${cellText(`@${a.by}`, 120)} for this entry into ${cellText(a.state, MAX_STATE_LABEL)}.`
+      )
+    }
+  }
+  if (record.paused !== undefined) {
+    if (lines.length > 0) lines.push('')
+    lines.push(`**Paused:** new stages do not start; ${cellText(record.paused, MAX_HALTED)}.`)
+  }
+  return lines
 }
 
 const MAX_REFUSED_SHOWN = 5

@@ -26,6 +26,8 @@ export interface RepositoryReconcile {
   /** For tracker.kind linear: the endpoint (LINEAR_API_URL or Linear's own). */
   linearUrl?: string
   dryRun: boolean
+  /** The stop switch for the whole repository (the action's `paused` input): nothing starts. */
+  paused?: boolean
   log: (line: string) => void
   /** Default: the stage job's timeout, as init writes it. */
   staleAfterMs?: number
@@ -34,6 +36,11 @@ export interface RepositoryReconcile {
 
 /** The reconcile for one repository, with the clients, source and claims it needs. */
 export async function reconcileRepository(o: RepositoryReconcile): Promise<ReconcileSummary> {
+  if (o.paused) {
+    // Held stages stay owed in their records: the first reconcile after the switch is off starts them.
+    o.log('reconcile: the repository is paused (ITERVOX_PAUSED); nothing started')
+    return { issues: 0, started: 0, failed: 0, requests: 0 }
+  }
   const api = new GitHubTracker({
     ...o.client,
     owner: o.owner,

@@ -95,6 +95,7 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
         config: o.config,
         state: found.state,
         record,
+        labels: found.labels,
         ...(reply ? { reply } : {})
       })
       if ('skip' in need) {

@@ -168,3 +168,22 @@ describe('triggerFromEvent on fields of the wrong type', () => {
     expect(t).not.toHaveProperty('wake')
   })
 })
+
+describe('the stop switch taken off', () => {
+  const unlabeled = (name: string) =>
+    triggerFromEvent(
+      'issues',
+      {
+        action: 'unlabeled',
+        label: { name },
+        issue: { number: 7 },
+        sender: { login: 'ada', type: 'User' }
+      },
+      {}
+    )
+
+  it('resumes the issue when itervox-paused is removed, and nothing else that is removed', () => {
+    expect(unlabeled('itervox-paused')).toMatchObject({ kind: 'run', issue: '7', resume: true })
+    expect(unlabeled('Todo')).toMatchObject({ kind: 'skip' })
+  })
+})

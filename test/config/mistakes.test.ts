@@ -293,7 +293,7 @@ describe('WORKFLOW.md mistakes, one line each', () => {
       '    policy:\n      move_to_state: Researching\n',
       '    policy:\n      move_to_state: Researching\n      auto_resume: true\n',
       [
-        'WORKFLOW.md:24:7: automations[0].policy: unknown key "auto_resume"; remove it, or use one of: move_to_state'
+        'WORKFLOW.md:24:7: automations[0].policy: unknown key "auto_resume"; remove it, or use one of: move_to_state, require_approval'
       ]
     ],
     [

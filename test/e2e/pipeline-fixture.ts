@@ -15,6 +15,8 @@ export interface PipelineOptions {
   files?: Record<string, string>
   /** Who the fake GitHub says the token is (default github-actions[bot]). */
   tokenLogin?: string
+  /** Researching waits for a person's approval, who may not be the one who started it. */
+  gate?: boolean
 }
 
 export function workflowMd(o: PipelineOptions = {}): string {
@@ -62,12 +64,12 @@ ${(o.reviewer ?? '')
   - id: implement
     trigger: { type: issue_entered_state, state: Researching }
     profile: implementer
-    policy: { move_to_state: Implementing }
+    policy: { move_to_state: Implementing${o.gate ? ', require_approval: true' : ''} }
   - id: review
     trigger: { type: issue_entered_state, state: Implementing }
     profile: reviewer
     policy: { move_to_state: Reviewing }
----
+${o.gate ? 'approval: { distinct_approver: true }\n' : ''}---
 
 Work on issue {{ issue.identifier }}: {{ issue.title }}.
 

@@ -329,7 +329,7 @@ export function job(
   trigger: JobTrigger,
   run: { id: string; attempt: string },
   ws = new MemoryWorkspace(w),
-  o: { dryRun?: boolean; slots?: Slots } = {}
+  o: { dryRun?: boolean; slots?: Slots; paused?: boolean } = {}
 ): Promise<JobResult> {
   const input: JobInput = {
     trigger,
@@ -345,7 +345,8 @@ export function job(
     secrets: w.secrets,
     stage: memoryStage(w),
     ...(o.dryRun ? { dryRun: true } : {}),
-    ...(o.slots ? { slots: o.slots } : {})
+    ...(o.slots ? { slots: o.slots } : {}),
+    ...(o.paused ? { paused: true } : {})
   }
   const killed = w.killed().then(() => {
     throw new Killed('the job was killed')

@@ -18,7 +18,8 @@ const stage = (over: Partial<StageRecord> = {}): StageRecord => ({
   durationMs: 1,
   ...over
 })
-const owed = (state: string, record: IssueRecord | null) => owedWake({ config, state, record })
+const owed = (state: string, record: IssueRecord | null) =>
+  owedWake({ config, state, record, labels: [] })
 // The record once the researcher's stage in Todo moved the issue on.
 const moved: IssueRecord = {
   ...emptyRecord(),
@@ -62,13 +63,35 @@ describe('owedWake', () => {
     })
   })
 
+  it('starts nothing for a paused issue, or an entry waiting for approval, until that ends', () => {
+    const held = { ...moved }
+    delete held.owed
+    expect(
+      owedWake({ config, state: 'Researching', record: held, labels: ['Itervox-Paused'] })
+    ).toEqual({
+      skip: 'is paused (label itervox-paused)'
+    })
+    const waiting = { ...held, approval: { state: 'Researching', entry: 2 } }
+    expect(owed('Researching', waiting)).toEqual({ skip: 'a stage waits for approval' })
+    // Approved, or waiting for an earlier entry: the stage is owed.
+    const approved = { ...held, approval: { state: 'Researching', entry: 2, by: 'grace' } }
+    expect(owed('Researching', approved)).toMatchObject({
+      wake: { state: 'Researching', entry: 2 }
+    })
+    const earlier = { ...held, approval: { state: 'Researching', entry: 1 } }
+    expect(owed('Researching', earlier)).toMatchObject({ wake: { state: 'Researching', entry: 2 } })
+    expect(owed('Researching', held)).toMatchObject({ wake: { state: 'Researching', entry: 2 } })
+  })
+
   it('starts nothing for an entry whose stage finished', () => {
     expect(owed('Researching', done)).toEqual({ skip: 'a stage finished for this entry' })
   })
 
   it('starts nothing in a state no automation starts, or for a stage that waits or stopped', () => {
     expect(owed('Done', moved)).toEqual({ skip: 'no automation starts in "Done"' })
-    expect(owedWake({ config, state: null, record: null })).toEqual({ skip: 'carries no state' })
+    expect(owedWake({ config, state: null, record: null, labels: [] })).toEqual({
+      skip: 'carries no state'
+    })
     const waiting: IssueRecord = {
       ...moved,
       stages: [

@@ -118,7 +118,7 @@ describe.each([
 
   it('listens to every event a stage can start from', () => {
     expect(workflow.on).toEqual({
-      issues: { types: ['labeled'] },
+      issues: { types: ['labeled', 'unlabeled'] },
       pull_request: { types: ['labeled'] },
       issue_comment: { types: ['created'] },
       workflow_dispatch: {

@@ -1,0 +1,90 @@
+// The job loop's hook for what may hold a planned stage before anything of it happens: the
+// approval gate (approval.ts) and the stop switch (pause.ts). A held stage leaves the record
+// saying why, which the status comment shows, and starts later from the record alone.
+import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
+import type { Issue } from '../tracker/types.js'
+import { APPROVED_LABEL, passGate, type ApprovalKind } from './approval.js'
+import { isBot } from './actor.js'
+import { pausedBy, withPause } from './pause.js'
+import type { StagePlan } from './plan.js'
+import type { JobTrigger, Tracker } from './ports.js'
+import { recordStart, type IssueRecord } from './record.js'
+import { owedWake } from './stage-owed.js'
+
+/**
+ * The record to go on with (the entry's start, its approval, the pause) and whether it differs
+ * from the one read; then the stage to run, or why it does not.
+ */
+export type Held = { record: IssueRecord; changed: boolean } & (
+  { plan: StagePlan } | { skip: string }
+)
+
+export async function holdStage(o: {
+  config: WorkflowConfig
+  tracker: Tracker
+  issue: Issue
+  record: IssueRecord
+  state: string
+  automation: AutomationConfig
+  plan: StagePlan
+  trigger: JobTrigger
+  approval: ApprovalKind | undefined
+  /** The action's `paused` input: the whole repository is paused. */
+  paused: boolean
+}): Promise<Held> {
+  const { plan, trigger: t } = o
+  if (o.approval === 'label' && !o.issue.labels.some(isApprovedLabel)) {
+    const skip = `the ${APPROVED_LABEL} label is no longer on the issue`
+    return { skip, changed: false, record: o.record }
+  }
+  let record = o.record
+  if (plan.newEntry) {
+    record = recordStart(record, o.state, plan)
+    // Who may not approve this pipeline's gates (approval.distinct_approver).
+    if (!isBot(t.actor.login, t.actor.type)) record.startedBy = t.actor.login
+  }
+  const started = { ...plan, newEntry: false }
+  const gate = passGate({ ...o, record, plan: started })
+  if ('skip' in gate) return { skip: gate.skip, changed: false, record: o.record }
+  if ('hold' in gate) {
+    if (gate.clearLabel) await o.tracker.setFlag(o.issue, APPROVED_LABEL, false)
+    return { skip: gate.hold, ...saved(o.record, gate.record) }
+  }
+  const paused = pausedBy(o.issue.labels, o.paused)
+  const after = withPause(gate.pass, paused)
+  if (paused)
+    return { skip: `the ${plan.profile} stage did not start: ${paused}`, ...saved(o.record, after) }
+  // The label is spent: the next gated entry needs an approval of its own.
+  if (o.approval === 'label') await o.tracker.setFlag(o.issue, APPROVED_LABEL, false)
+  return { plan: started, ...saved(o.record, after) }
+}
+
+/** The held record, and whether it differs from the one read (saving it costs a request). */
+function saved(before: IssueRecord, after: IssueRecord): { record: IssueRecord; changed: boolean } {
+  return { record: after, changed: JSON.stringify(before) !== JSON.stringify(after) }
+}
+
+function isApprovedLabel(l: string): boolean {
+  return l.toLowerCase() === APPROVED_LABEL
+}
+
+/**
+ * The stop switch was taken off the issue: this job becomes the wake-up of what the record says
+ * is owed (as the scheduled reconcile would send), or ends when nothing is.
+ */
+export function resumed(
+  config: WorkflowConfig,
+  t: JobTrigger,
+  issue: Issue,
+  record: IssueRecord
+): JobTrigger | { skip: string } {
+  const need = owedWake({ config, state: issue.state, record, labels: issue.labels })
+  if ('skip' in need) return { skip: `resumed; nothing to start: ${issue.identifier} ${need.skip}` }
+  return {
+    source: 'wake',
+    issue: t.issue,
+    actor: t.actor,
+    state: need.wake.state,
+    wake: { entry: need.wake.entry, ...(need.wake.step ? { step: need.wake.step } : {}) }
+  }
+}

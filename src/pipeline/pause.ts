@@ -1,0 +1,27 @@
+// The stop switch: the `itervox-paused` label on an issue, or the action's `paused` input (a
+// repository variable, for every issue), holds new stages at once. Nothing is lost: the record
+// keeps what is owed, and taking the switch off starts it (the label's `unlabeled` event, or
+// the scheduled reconcile once the variable is unset). The label comes with the issue read, so
+// an issue that is not paused costs no request.
+import type { IssueRecord } from './record.js'
+
+export const PAUSED_LABEL = 'itervox-paused'
+
+/** Why new stages of an issue with these labels are held, or undefined when they are not. */
+export function pausedBy(labels: readonly string[], paused: boolean): string | undefined {
+  if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
+    return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`
+  }
+  if (paused) {
+    return 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was'
+  }
+  return undefined
+}
+
+/** The record once a stage was held by the switch (`why`), or started (undefined). */
+export function withPause(record: IssueRecord, why: string | undefined): IssueRecord {
+  const next = { ...record }
+  if (why === undefined) delete next.paused
+  else next.paused = why
+  return next
+}
