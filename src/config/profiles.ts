@@ -84,7 +84,10 @@ export function readProfile(
     enabled: parsed.enabled,
     commitPaths: parsed.commit_paths,
     requiredSections: parsed.required_sections,
-    env
+    env,
+    ...(parsed.fallback_profile ? { fallbackProfile: parsed.fallback_profile } : {}),
+    verify: parsed.verify,
+    verifyTimeoutMs: parsed.verify_timeout_ms
   }
 }
 

@@ -128,7 +128,11 @@ export const profileSchema = z.strictObject({
   commit_paths: withDefault(z.array(repoGlob), () => []),
   required_sections: withDefault(z.array(heading), () => []),
   // Names are checked in profiles.ts, which can quote each one.
-  env: withDefault(z.array(z.string()), () => [])
+  env: withDefault(z.array(z.string()), () => []),
+  // Checked in fallbacks.ts, which knows every profile.
+  fallback_profile: optionalText,
+  verify: withDefault(z.array(text), () => []),
+  verify_timeout_ms: withDefault(positiveInt, () => 600_000)
 })
 
 const triggerSchema = z

@@ -29,6 +29,12 @@ export interface ProfileConfig {
    * preset's model variables; in the order written, each once. Never a runner variable.
    */
   env: string[]
+  /** The profile that runs the stage once when this one's retries are spent. */
+  fallbackProfile?: string
+  /** Shell commands run in the agent's tree after it succeeds; each must exit 0. */
+  verify: string[]
+  /** The deadline of each verify command. */
+  verifyTimeoutMs: number
 }
 
 /** An `issue_entered_state` automation: entering one of `states` runs `profile`. */
