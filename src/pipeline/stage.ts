@@ -18,6 +18,7 @@ import type { SecretScanner } from '../secrets/scanner.js'
 import type { Issue } from '../tracker/types.js'
 import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
+import type { VerifyEvidence } from './record.js'
 import { saveStageContext, type StageContext } from './stage-context.js'
 import {
   snapshotTrackerFiles,
@@ -80,6 +81,8 @@ export interface FinalisedStage extends StageEnd {
   /** Secrets kept out of the commit: which file, which kind, one line each. */
   withheld: string[]
   warnings: string[]
+  /** What the profile's verify commands showed, when it has any and they ran. */
+  verify?: VerifyEvidence
 }
 
 export type StageResult =

@@ -17,7 +17,7 @@ import type {
   Tracker,
   Workspace
 } from '../../src/pipeline/ports.js'
-import { parseRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import { parseRecord, type IssueRecord, type VerifyEvidence } from '../../src/pipeline/record.js'
 import type { StageInput, StageResult } from '../../src/pipeline/stage.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
 import type { Issue } from '../../src/tracker/types.js'
@@ -45,9 +45,11 @@ interface Commit {
 
 /** What a scripted agent run does, by profile and attempt. */
 export type AgentScript = (key: StageKey) => {
-  outcome?: 'succeeded' | 'failed'
+  outcome?: 'succeeded' | 'failed' | 'rate_limited'
   text?: string
   reason?: string
+  /** What the profile's verify commands showed, as runStage reports it. */
+  verify?: VerifyEvidence
 }
 
 export class MemoryWorld {
@@ -59,6 +61,8 @@ export class MemoryWorld {
   readonly branches = new Map<string, string[]>()
   readonly commits = new Map<string, Commit>()
   readonly agentRuns: StageKey[] = []
+  /** The pipeline's prompt sections each agent run was given. */
+  readonly sections: string[][] = []
   readonly calls: string[] = []
   /** The record as stored: JSON, as a comment or file would hold it. */
   stored: string | null = null
@@ -262,6 +266,7 @@ export function memoryStage(w: MemoryWorld) {
       return { dryRun: true, prompt: `write ${handoffPath}`, figures, handoffPath, warnings: [] }
     }
     w.agentRuns.push(input.key)
+    w.sections.push(input.sections ?? [])
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
     const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' ? '' : '.partial'}.md`
@@ -287,7 +292,8 @@ export function memoryStage(w: MemoryWorld) {
       commit: { sha, committed: [path], dropped: [] },
       gitDir: null,
       withheld: [],
-      warnings: []
+      warnings: [],
+      ...(s.verify ? { verify: s.verify } : {})
     }
   }
 }
