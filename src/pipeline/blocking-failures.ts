@@ -1,5 +1,5 @@
 /** The deliverable section in which an agent says what blocks its work (coordinate-handoffs.txt). */
-export const BLOCKING_HEADING = '## Blocking failures'
+const BLOCKING_HEADING = '## Blocking failures'
 
 // What an agent writes to say the section is empty.
 const NOTHING = /^(?:[-*]\s*)?(?:none|nothing|n\/a|no blocking failures)\.?$/i
