@@ -85,7 +85,10 @@ export function readProfile(
     commitPaths: parsed.commit_paths,
     requiredSections: parsed.required_sections,
     env,
-    ...(parsed.max_cost_usd !== undefined ? { maxCostUsd: parsed.max_cost_usd } : {})
+    ...(parsed.max_cost_usd !== undefined ? { maxCostUsd: parsed.max_cost_usd } : {}),
+    ...(parsed.fallback_profile ? { fallbackProfile: parsed.fallback_profile } : {}),
+    verify: parsed.verify,
+    verifyTimeoutMs: parsed.verify_timeout_ms
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ReadAutomation } from './automations.js'
 import { didYouMean, editDistance } from './did-you-mean.js'
+import { checkFallbacks } from './fallbacks.js'
 import { sameState, stateKey, statesOf } from './lookup.js'
 import type { Problems } from './problems.js'
 import { type Path, quoted } from './source-map.js'
@@ -19,6 +20,7 @@ export interface References {
 /** Checks that every profile and state named anywhere exists, and that ids are unique. */
 export function checkReferences(refs: References, problems: Problems): void {
   checkReviewer(refs, problems)
+  checkFallbacks(refs.profiles, refs.profileNames, problems)
   if (refs.tracker) checkAllowedStates(refs, statesOf(refs.tracker), problems)
   const ids = new Map<string, number>()
   const starters = new Map<string, ReadAutomation>()

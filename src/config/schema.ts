@@ -143,7 +143,11 @@ export const profileSchema = z.strictObject({
   // Names are checked in profiles.ts, which can quote each one.
   env: withDefault(z.array(z.string()), () => []),
   // One stage of this profile (its attempts together); unset: only agent.max_cost_usd.
-  max_cost_usd: usd.optional()
+  max_cost_usd: usd.optional(),
+  // Checked in fallbacks.ts, which knows every profile.
+  fallback_profile: optionalText,
+  verify: withDefault(z.array(text), () => []),
+  verify_timeout_ms: withDefault(positiveInt, () => 600_000)
 })
 
 const triggerSchema = z

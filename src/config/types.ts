@@ -36,6 +36,12 @@ export interface ProfileConfig {
   env: string[]
   /** What one stage of this profile may cost, its attempts together; absent: no cap of its own. */
   maxCostUsd?: number
+  /** The profile that runs the stage once when this one's retries are spent. */
+  fallbackProfile?: string
+  /** Shell commands run in the agent's tree after it succeeds; each must exit 0. */
+  verify: string[]
+  /** The deadline of each verify command. */
+  verifyTimeoutMs: number
 }
 
 /** An `issue_entered_state` automation: entering one of `states` runs `profile`. */

@@ -98,11 +98,12 @@ export function continuationFor(
       return {
         ...here,
         kind: current.kind,
-        profile: current.profile,
+        profile: next.profile ?? current.profile,
         attempt: next.attempt,
         round: current.round,
         ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
-        ...(current.reviewed ? { reviewed: current.reviewed } : {})
+        ...(current.reviewed ? { reviewed: current.reviewed } : {}),
+        ...(next.recovery ? { recovery: next.recovery } : {})
       }
     case 'move':
     case 'stop':

@@ -118,7 +118,8 @@ export function describe(next: Next): string {
     case 'rework':
       return `back to ${next.profile} with the review's findings (round ${next.round})`
     case 'retry':
-      return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''})`
+      if (next.recovery?.kind === 'fallback') return `fallback ${next.profile ?? ''} next, once`
+      return `retry next (attempt ${next.attempt + 1}${next.recheck ? ', with the refusal in the prompt' : ''}${next.recovery ? `, with the ${next.recovery.kind === 'verify' ? 'failed verification' : 'blocking failures'} in the prompt` : ''})`
     case 'escalate':
       return `escalated${next.to ? ` to "${next.to}"` : ''}: ${next.why}`
     case 'wait':

@@ -1,7 +1,7 @@
 import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { JobTrigger } from './ports.js'
-import type { Continuation, IssueRecord, StageKind } from './record.js'
+import type { Continuation, IssueRecord, Recovery, StageKind } from './record.js'
 
 /** Which stage a job runs: the profile, the attempt, and the entry into the state it serves. */
 export interface StagePlan {
@@ -23,6 +23,8 @@ export interface StagePlan {
   /** How many times this exact step already ran (a stage resumed by replies runs again). */
   resume: number
   reply?: { body: string; author: string }
+  /** This run recovers from the one before it (a fallback, a verify or blocking re-run). */
+  recovery?: Recovery
 }
 
 export interface PlanInput {
@@ -79,7 +81,9 @@ function planOf(o: PlanInput): StagePlan | { skip: string } {
       profile: rerun.profile,
       attempt: nextAttempt(inEntry, rerun.kind, rerun.profile),
       round: record.round,
-      resume: 0
+      resume: 0,
+      // A re-run of a recovery is still one: a fallback must not earn retries of its own.
+      ...(rerun.recovery ? { recovery: { ...rerun.recovery, detail: '' } } : {})
     }
   }
 
@@ -147,7 +151,9 @@ function continueWith(
   c: Continuation,
   inEntry: IssueRecord['stages']
 ): StagePlan | { skip: string } {
-  const profile = c.kind === 'review' ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile
+  const fallback = c.recovery?.kind === 'fallback'
+  const profile =
+    c.kind === 'review' && !fallback ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile
   if (!o.config.agent.profiles[profile]) {
     return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` }
   }
@@ -167,7 +173,8 @@ function continueWith(
     round: c.round,
     resume: 0,
     ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
-    ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {})
+    ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {}),
+    ...(c.recovery !== undefined ? { recovery: c.recovery } : {})
   }
 }
 

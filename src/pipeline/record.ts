@@ -10,6 +10,37 @@ const count = z.int().min(0)
 export const stageKindSchema = z.enum(['work', 'review'])
 export type StageKind = z.infer<typeof stageKindSchema>
 
+/**
+ * How a run recovers from the run before it in its entry: the fallback profile after another's
+ * retries were spent, or the same profile again after its verify commands failed or its
+ * deliverable reported blocking failures (recovery.ts decides).
+ */
+const recoveryKindSchema = z.enum(['fallback', 'verify', 'blocking'])
+export type RecoveryKind = z.infer<typeof recoveryKindSchema>
+
+/** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
+const recoveryMarkSchema = z.object({ kind: recoveryKindSchema, from: z.string().optional() })
+
+/** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
+const recoverySchema = recoveryMarkSchema.extend({
+  detail: z.string().max(4000),
+  /** The deliverable or partial of the run it recovers from. */
+  handoff: z.string().optional()
+})
+export type Recovery = z.infer<typeof recoverySchema>
+
+/** What the profile's verify commands showed: the evidence in the status comment. */
+const verifyEvidenceSchema = z.object({
+  passed: z.boolean(),
+  /** The command that failed, or the last one when all passed. */
+  command: z.string().max(500),
+  /** e.g. `3 commands passed` or `exit code 1`. */
+  result: z.string().max(300),
+  /** Its output's last lines (redacted, clipped). */
+  tail: z.string().max(2000)
+})
+export type VerifyEvidence = z.infer<typeof verifyEvidenceSchema>
+
 /** What the agent's CLI reported in its last event, under the same names for every CLI. */
 const agentStatsSchema = z.object({
   turns: count.optional(),
@@ -55,7 +86,10 @@ const stageRecordSchema = z.object({
       openQuestions: z.array(z.string()).max(20).optional(),
       confidence: z.number().min(0).max(1).optional()
     })
-    .optional()
+    .optional(),
+  /** Set on a recovery run (a recovery handoff in the contract's terms). */
+  recovery: recoveryMarkSchema.optional(),
+  verify: verifyEvidenceSchema.optional()
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 
@@ -89,7 +123,8 @@ const continuationSchema = z.object({
   /** A review's subject. */
   reviewed: z.string().optional(),
   /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
-  step: z.string().optional()
+  step: z.string().optional(),
+  recovery: recoverySchema.optional()
 })
 export type Continuation = z.infer<typeof continuationSchema>
 

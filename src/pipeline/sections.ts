@@ -1,5 +1,6 @@
 import { sanitizeUntrusted } from '../handoff/index.js'
 import type { StagePlan } from './plan.js'
+import { recoverySection } from './recovery-section.js'
 import { requestsSection } from './requests.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
 
@@ -46,6 +47,7 @@ export function pipelineSections(
       ].join('\n')
     )
   }
+  if (plan.recovery) out.push(recoverySection(plan.recovery))
   if (plan.reply) {
     const text = sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY)
     out.push(

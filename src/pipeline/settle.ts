@@ -2,9 +2,10 @@ import { knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import { recordAfter } from './advance.js'
+import { blockingFailures } from './blocking-failures.js'
 import type { StagePlan } from './plan.js'
 import { moveScope } from './move-scope.js'
-import { recordStage, recordStart, type IssueRecord } from './record.js'
+import { recordStage, recordStart, type IssueRecord, type RecoveryKind } from './record.js'
 import { readContractFields, type ContractFields } from '../handoff/contract-fields.js'
 import { clip } from './untrusted-text.js'
 import { permittedRequests, readRequests, type AgentRequests } from './requests.js'
@@ -55,8 +56,10 @@ export async function settleStage(o: {
   let requests: AgentRequests = {}
   const refusedRequests: string[] = []
   let fields: ContractFields = {}
+  let blocking: string | null = null
   if (result.outcome === 'succeeded' && result.handoffPath && o.commit && !o.unpublished) {
     const text = await o.readCommitted(o.commit, result.handoffPath, config.handoff.maxFileBytes)
+    blocking = blockingFailures(text ?? '')
     const read = readRequests(text ?? '')
     const allowed = permittedRequests(read.requests, profile.allowedActions, knownStates(config), {
       from: o.state,
@@ -89,7 +92,11 @@ export async function settleStage(o: {
     pendingMove: o.record.pendingMove,
     reviewed: plan.reviewed,
     question: result.agent?.question,
-    handoffPath: result.handoffPath
+    handoffPath: result.handoffPath,
+    ...(plan.recovery ? { recovery: plan.recovery } : {}),
+    recovered: recoveredIn(o.record, plan, o.state),
+    ...(blocking ? { blocking } : {}),
+    ...(result.verify && !result.verify.passed ? { verifyTail: result.verify.tail } : {})
   })
   const next: Next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided
   const stage = {
@@ -117,7 +124,16 @@ export async function settleStage(o: {
       ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
       : {}),
     ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {}),
-    ...(Object.keys(fields).length > 0 ? { fields } : {})
+    ...(Object.keys(fields).length > 0 ? { fields } : {}),
+    ...(plan.recovery
+      ? {
+          recovery: {
+            kind: plan.recovery.kind,
+            ...(plan.recovery.from ? { from: plan.recovery.from } : {})
+          }
+        }
+      : {}),
+    ...(result.verify ? { verify: result.verify } : {})
   })
   const current = {
     kind: plan.kind,
@@ -133,6 +149,14 @@ export async function settleStage(o: {
     requests,
     refused
   }
+}
+
+/** The recoveries run for this stage in its entry and round so far, this run's included. */
+function recoveredIn(record: IssueRecord, plan: StagePlan, state: string): RecoveryKind[] {
+  const earlier = record.stages
+    .filter((s) => s.entry === plan.entry && s.round === plan.round && sameState(s.state, state))
+    .flatMap((s) => (s.recovery ? [s.recovery.kind] : []))
+  return plan.recovery ? [...earlier, plan.recovery.kind] : earlier
 }
 
 /** Paths left out of the commit and what was put back under `.git`, one line each. */

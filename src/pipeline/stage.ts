@@ -19,6 +19,7 @@ import type { SecretScanner } from '../secrets/scanner.js'
 import type { Issue } from '../tracker/types.js'
 import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
+import type { VerifyEvidence } from './record.js'
 import { saveStageContext, type StageContext } from './stage-context.js'
 import {
   snapshotTrackerFiles,
@@ -27,6 +28,7 @@ import {
 } from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
 import type { HandoffReason, Provenance } from './provenance.js'
+import { runVerify, verifyReason } from './verify.js'
 
 export interface StageInput {
   /** Which stage of which issue: its commit carries this, so it is never run twice. */
@@ -87,6 +89,8 @@ export interface FinalisedStage extends StageEnd {
   /** Secrets kept out of the commit: which file, which kind, one line each. */
   withheld: string[]
   warnings: string[]
+  /** What the profile's verify commands showed, when it has any and they ran. */
+  verify?: VerifyEvidence
 }
 
 export type StageResult =
@@ -202,6 +206,26 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   } catch (err) {
     end = { outcome: 'failed', reason: `the agent could not run: ${(err as Error).message}` }
   }
+  let verify: VerifyEvidence | undefined
+  if (end.outcome === 'succeeded' && input.profile.verify.length > 0) {
+    // In the agent's tree, before it is taken back: what is checked is what gets committed.
+    verify = await runVerify({
+      profile: input.profile,
+      cwd: isolated?.handedOver.tree ?? input.repo,
+      ...(isolated ? { sandbox: isolated.sandbox } : {}),
+      parentEnv: input.parentEnv,
+      contract: {
+        handoffPath: prepared.handoffPath,
+        runTimestamp: input.timestamp,
+        issue: input.issue.identifier
+      },
+      workDir: input.workDir,
+      secrets: input.secrets,
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.killGraceMs !== undefined ? { killGraceMs: input.killGraceMs } : {})
+    })
+    if (!verify.passed) end = { ...end, outcome: 'failed', reason: verifyReason(verify) }
+  }
   if (isolated) {
     ctx.tree = await isolated.close(input.killGraceMs ?? 5000)
     saveStageContext(contextPath, ctx)
@@ -223,6 +247,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     figures: prepared.figures,
     contextPath,
     ...finalised,
+    ...(verify ? { verify } : {}),
     warnings: [...prepared.warnings, ...treeWarnings, ...finalised.warnings]
   }
 }

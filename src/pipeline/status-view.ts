@@ -7,6 +7,7 @@ import { APPROVED_LABEL } from './approval.js'
 import { agentFigures } from './agent-figures.js'
 import { formatDuration } from './duration.js'
 import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
+import { recoveryNote, verifyEvidence } from './status-evidence.js'
 import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
 
 /** The most record text `readRecordFromComment` accepts. */
@@ -148,7 +149,8 @@ export function stageTable(record: IssueRecord, options: StageTableOptions = {})
     const figures = agentFigures(s.agent)
     return (
       `- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${formatDuration(s.durationMs)}` +
-      (figures ? `; ${figures}` : '')
+      (figures ? `; ${figures}` : '') +
+      recoveryNote(s)
     )
   })
   return [
@@ -192,6 +194,8 @@ export function renderStatusComment(o: StatusCommentInput): string {
     ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
   ]
   const tail: string[] = withheldLines(o.record)
+  const evidence = verifyEvidence(o.record)
+  if (evidence.length > 0) tail.push(...(tail.length > 0 ? [''] : []), ...evidence)
   const w = o.record.waiting
   if (w) {
     if (tail.length > 0) tail.push('')

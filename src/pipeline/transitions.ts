@@ -1,7 +1,8 @@
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import { sendsBack } from './move-scope.js'
 import type { StageOutcome } from './outcome.js'
-import type { StageKind } from './record.js'
+import type { Recovery, RecoveryKind, StageKind } from './record.js'
+import { afterBlocking, afterFailure } from './recovery.js'
 import type { AgentRequests } from './requests.js'
 
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
@@ -19,7 +20,15 @@ export type Next =
   /** Send the reviewed work back to its profile, in the same state. */
   | { kind: 'rework'; profile: string; round: number; findings?: string }
   /** Run the same stage again (a new attempt). */
-  | { kind: 'retry'; attempt: number; why: string; recheck?: string }
+  | {
+      kind: 'retry'
+      attempt: number
+      why: string
+      recheck?: string
+      /** Another profile runs it: the fallback (see recovery.ts). */
+      profile?: string
+      recovery?: Recovery
+    }
   /** Give up: move to the failed state (or flag the issue) and say why. */
   | { kind: 'escalate'; why: string; to?: string }
   /** Wait for a person's reply to the agent's question. */
@@ -54,6 +63,14 @@ export interface StageFacts {
   question?: string
   /** The committed deliverable or partial, for messages. */
   handoffPath?: string | null
+  /** This run's recovery, if it is one. */
+  recovery?: Recovery
+  /** The recoveries already run for this stage in this entry and round, this run's included. */
+  recovered?: RecoveryKind[]
+  /** The deliverable's blocking failures section, when it names any (untrusted). */
+  blocking?: string
+  /** The last lines of the verify command that failed (untrusted, redacted). */
+  verifyTail?: string
 }
 
 /** The deliverable checks failing is a `failed` whose reason starts with this. */
@@ -82,27 +99,28 @@ export function decideNext(f: StageFacts): Next {
     case 'failed':
     case 'stalled':
     case 'timed_out':
-    case 'rate_limited': {
-      if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
-        const problem = f.reason.slice(DELIVERABLE_PROBLEM.length)
-        if (!f.recheckSpent) {
-          return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem }
+    case 'rate_limited':
+      return afterFailure(f, escalate, () => {
+        if (f.reason.startsWith(DELIVERABLE_PROBLEM)) {
+          const problem = f.reason.slice(DELIVERABLE_PROBLEM.length)
+          if (!f.recheckSpent) {
+            return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem }
+          }
+          return `the ${f.profile} deliverable failed its checks twice (${problem})${where}`
         }
-        return escalate(`the ${f.profile} deliverable failed its checks twice (${problem})${where}`)
-      }
-      if (f.attempt < config.agent.maxRetries) {
-        return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` }
-      }
-      const runs = f.attempt + 1
-      return escalate(
-        `${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`
-      )
-    }
+        if (f.attempt < config.agent.maxRetries) {
+          return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` }
+        }
+        const runs = f.attempt + 1
+        return `${f.profile} ${f.outcome} ${runs} time${runs === 1 ? '' : 's'}, retries spent (last: ${f.reason})${where}`
+      })
   }
 }
 
 function afterSuccess(f: StageFacts, escalate: (why: string) => Next): Next {
   const { config } = f
+  const blocked = afterBlocking(f, escalate)
+  if (blocked) return blocked
   const moveTo = f.requests.moveState ?? f.automation.moveToState
   if (f.kind === 'review') {
     if (!f.requests.verdict) {

@@ -52,7 +52,9 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       enabled: true,
       commitPaths: [],
       requiredSections: [],
-      env: []
+      env: [],
+      verify: [],
+      verifyTimeoutMs: 600_000
     })
     expect(config.automations).toEqual([
       {

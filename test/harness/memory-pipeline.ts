@@ -18,7 +18,7 @@ import type {
   Workspace
 } from '../../src/pipeline/ports.js'
 import type { LandedProvenance, Provenance } from '../../src/pipeline/provenance.js'
-import { parseRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import { parseRecord, type IssueRecord, type VerifyEvidence } from '../../src/pipeline/record.js'
 import type { StageInput, StageResult } from '../../src/pipeline/stage.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
 import type { Issue } from '../../src/tracker/types.js'
@@ -48,10 +48,12 @@ interface Commit {
 
 /** What a scripted agent run does, by profile and attempt. */
 export type AgentScript = (key: StageKey) => {
-  outcome?: 'succeeded' | 'failed'
+  outcome?: 'succeeded' | 'failed' | 'rate_limited'
   text?: string
   reason?: string
   costUsd?: number
+  /** What the profile's verify commands showed, as runStage reports it. */
+  verify?: VerifyEvidence
 }
 
 export class MemoryWorld {
@@ -65,6 +67,8 @@ export class MemoryWorld {
   readonly agentRuns: StageKey[] = []
   /** The budget each agent run was given (agent.max_cost_usd and the profile's). */
   readonly budgets: (number | undefined)[] = []
+  /** The pipeline's prompt sections each agent run was given. */
+  readonly sections: string[][] = []
   readonly calls: string[] = []
   /** The record as stored: JSON, as a comment or file would hold it. */
   stored: string | null = null
@@ -276,6 +280,7 @@ export function memoryStage(w: MemoryWorld) {
     }
     w.agentRuns.push(input.key)
     w.budgets.push(input.maxBudgetUsd)
+    w.sections.push(input.sections ?? [])
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
     const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' ? '' : '.partial'}.md`
@@ -318,7 +323,8 @@ export function memoryStage(w: MemoryWorld) {
       commit: { sha, committed: [path], dropped: [] },
       gitDir: null,
       withheld: [],
-      warnings: []
+      warnings: [],
+      ...(s.verify ? { verify: s.verify } : {})
     }
   }
 }
