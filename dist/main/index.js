@@ -45,7 +45,7 @@ async function loadSteps() {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
 /* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(344);
-/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(648);
+/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(553);
 
 
 
@@ -61,7 +61,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 648:
+/***/ 553:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -237,6 +237,28 @@ const DISPATCH_TYPE = 'itervox-handoff';
 const NEEDS_INPUT_LABEL = 'needs-input';
 /** Set when the pipeline stopped and has no failed state to move the issue to. */
 const NEEDS_ATTENTION_LABEL = 'needs-attention';
+
+;// CONCATENATED MODULE: ./.build/pipeline/pause.js
+const PAUSED_LABEL = 'itervox-paused';
+/** Why new stages of an issue with these labels are held, or undefined when they are not. */
+function pausedBy(labels, paused) {
+    if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
+        return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
+    }
+    if (paused) {
+        return 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
+    }
+    return undefined;
+}
+/** The record once a stage was held by the switch (`why`), or started (undefined). */
+function withPause(record, why) {
+    const next = { ...record };
+    if (why === undefined)
+        delete next.paused;
+    else
+        next.paused = why;
+    return next;
+}
 
 ;// CONCATENATED MODULE: ./.build/handoff/hidden-markdown.js
 // Markdown that GitHub renders as nothing: a person reading the issue, the comment or the
@@ -671,6 +693,7 @@ function fenced(text, char = '`', info = 'text') {
 
 
 
+
 /**
  * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
  * owed step it wakes. What runs is read from the issue's record.
@@ -724,6 +747,21 @@ function triggerFromEvent(eventName, payload, overrides) {
         case 'issues':
         case 'pull_request':
         case 'pull_request_target': {
+            const removed = str(record(payload.label).name)?.toLowerCase();
+            const unpaused = issueNumber(record(payload.issue).number);
+            if (eventName === 'issues' &&
+                action === 'unlabeled' &&
+                removed === PAUSED_LABEL &&
+                unpaused) {
+                return {
+                    kind: 'run',
+                    source: 'label',
+                    issue: String(unpaused),
+                    actor,
+                    defaultBranch,
+                    resume: true
+                };
+            }
             if (action !== 'labeled') {
                 return {
                     kind: 'skip',
