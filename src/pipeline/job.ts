@@ -231,6 +231,9 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     ...{ config: j.config, tracker: j.tracker, issue, record, state, automation },
     ...{ plan: planned, trigger: t, approval, paused: j.paused === true }
   })
+  // What the record owed before the gate: a stage that cannot start saves only that (its new
+  // entry, and who started it, are planned again when it can).
+  const owedBeforeHold = owed.changed
   if (held.changed) owed.changed = true
   record = held.record
   if ('skip' in held) return quietEnd('skipped', held.skip)
@@ -258,7 +261,7 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     const unavailable = await checkCommand(j, profile, prepared.repo)
     if (unavailable) {
       // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
-      if (owed.changed) await j.tracker.saveRecord(issue, record)
+      if (owedBeforeHold) await j.tracker.saveRecord(issue, owed.record)
       await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format())
       throw unavailable
     }
