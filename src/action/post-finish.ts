@@ -10,7 +10,11 @@ import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { GitHubTracker } from '../tracker/github.js'
-import { sendWake } from '../tracker/github-port.js'
+import { GitHubPort, sendWake } from '../tracker/github-port.js'
+import { LINEAR_KEY, LinearApi, linearEndpoint } from '../tracker/linear-api.js'
+import { LinearTracker } from '../tracker/linear.js'
+import { sharedObjects } from '../git/objects.js'
+import { loadWorkflowAt } from './workflow-source.js'
 import { releaseRunSlot } from '../tracker/github-slots.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { failureLine } from './failure-line.js'
@@ -76,7 +80,7 @@ async function finish(path: string): Promise<void> {
     ctx.handoffPath !== handoffPath(parsed.timestamp, parsed.profile) ||
     parsed.profile !== ctx.profile ||
     !/^[0-9a-f]{40,64}$/.test(ctx.baseSha) ||
-    !/^[1-9]\d{0,9}$/.test(ctx.issue)
+    !(/^[1-9]\d{0,9}$/.test(ctx.issue) || LINEAR_KEY.test(ctx.issue))
   ) {
     throw new UserError(
       'the stage context left by the main step is not one this action wrote; nothing was committed'
@@ -99,12 +103,11 @@ async function finish(path: string): Promise<void> {
     snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
   }
 
+  const tell = issueSide(ctx.issue, tracker, workspace, defaultBranch, ctx.workflowPath)
   if (ctx.phase === 'published') {
     // The work is on the remote; only the pipeline's next step may be missing.
     saveStageContext(path, { ...ctx, phase: 'done' })
-    await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
-    await tracker.comment(
-      Number(ctx.issue),
+    await tell(
       say(
         `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`
       )
@@ -169,12 +172,10 @@ async function finish(path: string): Promise<void> {
   const again = judged
     ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
     : 'Move the issue back into its state to run the stage again.'
-  await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL])
   const withheld = done.withheld.length
     ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
     : ''
-  await tracker.comment(
-    Number(ctx.issue),
+  await tell(
     say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`)
   )
   const summary = secrets.redactDeep<StageReport>({
@@ -190,6 +191,54 @@ async function finish(path: string): Promise<void> {
     warnings: done.warnings
   }).value
   await core.summary.addRaw(renderSummary(summary)).write()
+}
+
+/**
+ * How the issue is flagged needs-attention and told what happened: on GitHub, or on Linear for
+ * an issue key. Linear's key and team come from WORKFLOW.md on the default branch as the main
+ * step fetched it (never from the context, which names the issue only).
+ */
+function issueSide(
+  issue: string,
+  tracker: GitHubTracker,
+  workspace: string,
+  defaultBranch: string,
+  workflowPath: string
+): (body: string) => Promise<void> {
+  if (!LINEAR_KEY.test(issue)) {
+    return async (body) => {
+      await tracker.addLabels(Number(issue), [NEEDS_ATTENTION_LABEL])
+      await tracker.comment(Number(issue), body)
+    }
+  }
+  return async (body) => {
+    const trusted = await sharedObjects(workspace).resolve(`refs/remotes/origin/${defaultBranch}`)
+    if (!trusted) throw new UserError(`the default branch ${defaultBranch} was not fetched`)
+    const { config } = await loadWorkflowAt(workspace, trusted, workflowPath, process.env)
+    const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
+    const runId = process.env.GITHUB_RUN_ID ?? ''
+    const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com'
+    const port = new GitHubPort({
+      api: tracker,
+      config,
+      owner,
+      repo,
+      serverUrl,
+      runId,
+      runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+      chain: 'dispatch'
+    })
+    const linear = await LinearTracker.create({
+      api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
+      config,
+      // The post step neither reads nor writes the record.
+      records: { load: () => Promise.resolve(null), save: () => Promise.resolve() },
+      github: { port, api: tracker }
+    })
+    const found = await linear.getIssue(issue)
+    await linear.setFlag(found, NEEDS_ATTENTION_LABEL, true)
+    await linear.comment(found, { key: `itervox:post:${runId}`, body })
+  }
 }
 
 function trackerFromEnv(token: string): GitHubTracker {

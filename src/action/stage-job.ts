@@ -19,7 +19,7 @@ import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { GitHubPort, sendWake } from '../tracker/github-port.js'
 import { GitHubSlots } from '../tracker/github-slots.js'
-import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
+import { LINEAR_KEY, LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
 import { RepoRecordStore } from '../tracker/repo-records.js'
 import { AgentLogEcho } from './agent-log.js'
@@ -37,9 +37,6 @@ const CANCEL_GRACE_MS = 3000
 
 // The final text is capped where it is read; the log shows its start.
 const MAX_RESULT_IN_LOG = 4000
-
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/
 
 const NOT_ISOLATED =
   "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user"

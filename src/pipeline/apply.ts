@@ -17,6 +17,8 @@ export interface CarryOutInput {
    * failed, sends it again; a duplicate is harmless, a missing one would stop the pipeline.
    */
   resendWakes: boolean
+  /** The wake-up that started this job (state, entry, step): this job is its delivery. */
+  served?: { state: string; entry: number; step?: string }
   /** The cap on a deliverable re-read for an agent's comment. */
   maxFileBytes: number
 }
@@ -51,6 +53,8 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
       case 'wake': {
         if (!o.resendWakes) break
         if (state === null || !sameState(state, e.state)) break
+        const s = o.served
+        if (s && sameState(s.state, e.state) && s.entry === e.entry && s.step === e.step) break
         await o.tracker.wake(issue(), {
           state: e.state,
           entry: e.entry,

@@ -622,6 +622,10 @@ async function finishOwed(
     resendWakes:
       record.owed.run.split('/')[0] === j.run.id ||
       (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
+    // The reconcile sends an owed wake-up itself; the job it starts is that wake-up's.
+    ...(j.trigger.source === 'wake' && j.trigger.wake && j.trigger.state
+      ? { served: { state: j.trigger.state, ...j.trigger.wake } }
+      : {}),
     maxFileBytes: j.config.handoff.maxFileBytes
   })
   const after: IssueRecord = { ...record }

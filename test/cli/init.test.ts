@@ -11,7 +11,9 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
+import { parse } from 'yaml'
 import { actionlint } from '../helpers/actionlint.js'
+import { profileFiles } from '../e2e/pipeline-fixture.js'
 import { cliFromSource as cli, git, repoWith, ROOT } from './helpers.js'
 
 const WORKFLOW = '.github/workflows/itervox.yml'
@@ -68,7 +70,7 @@ describe('itervox-handoff init', () => {
     expect(git(repo, 'status', '--porcelain')).toBe('')
   })
 
-  it('writes a GitHub workflow for the states of WORKFLOW.md that passes actionlint', async () => {
+  it('writes a GitHub workflow for the states of WORKFLOW.md, and one for Linear, that pass actionlint', async () => {
     const repo = repoWith({})
     expect((await cli(repo, ['init'])).stdout).toContain('created   .gitignore')
     const yml = () => readFileSync(join(repo, WORKFLOW), 'utf8')
@@ -114,9 +116,35 @@ describe('itervox-handoff init', () => {
     expect((await cli(repo, ['init', '--workflow-only'])).stdout).toBe(`unchanged ${WORKFLOW}\n`)
     expect(yml()).toContain(`contains(fromJSON('["Won''t wait","Implementing","Reviewing"]')`)
     copyFileSync(join(repo, WORKFLOW), join(written, 'quoted-state.yml'))
+
+    // Linear sends no events: the schedule starts its stages, and both jobs get the key.
+    const lin = repoWith({
+      'WORKFLOW.md': readFileSync(join(ROOT, 'test/fixtures/workflows/seed/WORKFLOW.md'), 'utf8'),
+      ...profileFiles()
+    })
+    expect(await cli(lin, ['init', '--workflow-only'])).toMatchObject({ code: 0 })
+    const linear = parse(readFileSync(join(lin, WORKFLOW), 'utf8')) as {
+      on: Record<string, unknown>
+      jobs: Record<string, { if: string; steps: { uses?: string; with?: object; env?: object }[] }>
+    }
+    expect(Object.keys(linear.on).sort()).toEqual([
+      'repository_dispatch',
+      'schedule',
+      'workflow_dispatch'
+    ])
+    expect(linear.on.schedule).toEqual([{ cron: '*/15 * * * *' }])
+    expect(linear.jobs.reconcile?.if).toBe("github.event_name == 'schedule'")
+    for (const job of ['stage', 'reconcile']) {
+      const step = linear.jobs[job]!.steps.find((s) => s.uses?.startsWith('itervox/handoff-action'))
+      expect(step?.env).toMatchObject({ LINEAR_API_KEY: '${{ secrets.LINEAR_API_KEY }}' })
+    }
+    expect(linear.jobs.reconcile!.steps.find((s) => s.with)?.with).toMatchObject({
+      mode: 'reconcile'
+    })
+    copyFileSync(join(lin, WORKFLOW), join(written, 'linear.yml'))
     const lint = await actionlint(`${written}/*.yml`)
     expect(lint.out).toContain(
-      'Checking 2 workflow file(s)...\n✓ All workflow files passed lint checks'
+      'Checking 3 workflow file(s)...\n✓ All workflow files passed lint checks'
     )
     expect(lint.code).toBe(0)
     rmSync(written, { recursive: true, force: true })

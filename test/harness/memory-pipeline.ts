@@ -48,7 +48,9 @@ interface Commit {
 
 /** What a scripted agent run does, by profile and attempt. */
 export type AgentScript = (key: StageKey) => {
-  outcome?: 'succeeded' | 'failed' | 'rate_limited'
+  outcome?: 'succeeded' | 'failed' | 'rate_limited' | 'input_required'
+  /** The question of an `input_required` run. */
+  question?: string
   text?: string
   reason?: string
   costUsd?: number
@@ -283,7 +285,7 @@ export function memoryStage(w: MemoryWorld) {
     w.sections.push(input.sections ?? [])
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
-    const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' ? '' : '.partial'}.md`
+    const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'failed' ? '.partial' : ''}.md`
     const sha = w.nextSha()
     const reason = s.reason ?? (outcome === 'succeeded' ? 'the agent finished' : 'exit code 1')
     w.commits.set(sha, {
@@ -324,7 +326,23 @@ export function memoryStage(w: MemoryWorld) {
       gitDir: null,
       withheld: [],
       warnings: [],
-      ...(s.verify ? { verify: s.verify } : {})
+      ...(s.verify ? { verify: s.verify } : {}),
+      ...(outcome === 'input_required'
+        ? {
+            agent: {
+              outcome,
+              reason,
+              exitCode: 0,
+              signal: null,
+              durationMs: 0,
+              stats: {},
+              question: s.question ?? 'Which?',
+              logPath: `/memory/${input.runId}/agent.log`,
+              lastActivityAt: '2026-01-01T00:01:00.000Z',
+              preset: 'claude' as const
+            }
+          }
+        : {})
     }
   }
 }
