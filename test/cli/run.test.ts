@@ -15,6 +15,7 @@ import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
 import { keyShaped } from '../secrets/key-samples.js'
 import { cli, git, repoWith, ROOT, writeTestAgent } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const ISSUE = (state: string) =>
   `---\ntitle: Add CSV export\nstate: ${state}\n---\n\nUsers want to export the report as CSV.\n`
@@ -342,13 +343,14 @@ describe('itervox-handoff run', () => {
     const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
     expect((await cli(repo, args)).stderr).toBe('')
     await cli(repo, ['run', '--issue', 'ENG-1'])
-    const onMain = await cli(repo, args)
+    // The note's wording is the command's own: read in-process.
+    const onMain = await cliInProcess(repo, args)
     expect(onMain.stderr).toBe(
       "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
     )
     expect(onMain.stdout).not.toContain('_researcher.md')
     git(repo, 'switch', '--quiet', 'itervox/ENG-1')
-    const onBranch = await cli(repo, args)
+    const onBranch = await cliInProcess(repo, args)
     expect(onBranch.stderr).toBe('')
     expect(onBranch.stdout).toContain('_researcher.md')
   })
@@ -358,7 +360,7 @@ describe('itervox-handoff run', () => {
     mkdirSync(join(repo, '.itervox/runs'), { recursive: true })
     writeFileSync(join(repo, '.itervox/runs/ENG-1.issue.md'), ISSUE('Reviewing'))
     writeFileSync(join(repo, '.itervox/issues/ENG-1.md'), ISSUE('Todo').replace('CSV', 'PDF'))
-    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     expect(r.stderr).toBe(
       'warning: put back .itervox/issues/ENG-1.md, which an interrupted run had set aside\n'
     )
@@ -384,8 +386,9 @@ describe('itervox-handoff run', () => {
       [['run'], 'run: --issue ID is required, e.g. --issue DEMO-1'],
       [['run', '--issue', 'ENG-1', '--reply', ' '], 'run: --reply needs the text of your answer']
     ]
-    for (const [args, message] of usage) {
-      const r = await cli(repo, args as string[])
+    // The first of each exit status through the bundle, the rest in-process.
+    for (const [i, [args, message]] of usage.entries()) {
+      const r = await (i === 0 ? cli : cliInProcess)(repo, args as string[])
       expect([r.code, r.stderr.split('\n').slice(1)]).toEqual([2, [message, '']])
     }
     const cases: [string[], string][] = [
@@ -398,30 +401,30 @@ describe('itervox-handoff run', () => {
         'issue "../x" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1'
       ]
     ]
-    for (const [args, message] of cases) {
-      const r = await cli(repo, args)
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = await (i === 0 ? cli : cliInProcess)(repo, args)
       expect([r.code, r.stderr]).toEqual([1, message + '\n'])
     }
     writeFileSync(join(repo, '.itervox/issues/ENG-2.md'), ISSUE('Implemnting'))
-    const typo = await cli(repo, ['run', '--issue', 'ENG-2'])
+    const typo = await cliInProcess(repo, ['run', '--issue', 'ENG-2'])
     expect(typo.stderr).toBe(
       'ENG-2 is in "Implemnting", which is not a state of WORKFLOW.md; did you mean "Implementing"?\n'
     )
     writeFileSync(join(repo, '.itervox/issues/ENG-3.md'), '---\ntitle: x\n---\n')
-    const stateless = await cli(repo, ['run', '--issue', 'ENG-3'])
+    const stateless = await cliInProcess(repo, ['run', '--issue', 'ENG-3'])
     expect(stateless.stderr).toBe(
       'ENG-3 has no state; add "state: Todo" to the front matter of its issue file\n'
     )
     // Without its front matter, the file says so rather than that the issue has no state.
     writeFileSync(join(repo, '.itervox/issues/ENG-4.md'), 'title: x\nstate: Todo\n\nBody\n')
-    const bare = await cli(repo, ['run', '--issue', 'ENG-4'])
+    const bare = await cliInProcess(repo, ['run', '--issue', 'ENG-4'])
     expect([bare.code, bare.stderr]).toEqual([
       1,
       '.itervox/issues/ENG-4.md:1:1: the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"\n'
     ])
     // A byte-order mark (as some Windows editors write) is no mistake.
     writeFileSync(join(repo, '.itervox/issues/ENG-5.md'), `\uFEFF${ISSUE('Done')}`)
-    const bom = await cli(repo, ['run', '--issue', 'ENG-5'])
+    const bom = await cliInProcess(repo, ['run', '--issue', 'ENG-5'])
     expect(bom.code).toBe(0)
     expect(bom.stdout).toMatch(/^ENG-5 is in "Done"; nothing to run: /)
   })
