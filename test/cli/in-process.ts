@@ -30,7 +30,9 @@ export async function cliInProcess(
     env: process.env,
     out: process.stdout.write,
     err: process.stderr.write,
-    exitCode: process.exitCode
+    exitCode: process.exitCode,
+    outTTY: process.stdout.isTTY,
+    errTTY: process.stderr.isTTY
   }
   const capture =
     (to: string[]): Write =>
@@ -44,6 +46,9 @@ export async function cliInProcess(
   process.env = cliEnv(cwd, env)
   process.stdout.write = capture(out)
   process.stderr.write = capture(err)
+  // Into a pipe, as cli()'s runs write, even when jest runs in band on a terminal.
+  process.stdout.isTTY = false
+  process.stderr.isTTY = false
   let code: number
   try {
     code = await command.run(rest)
@@ -63,6 +68,8 @@ export async function cliInProcess(
   } finally {
     process.stdout.write = saved.out
     process.stderr.write = saved.err
+    process.stdout.isTTY = saved.outTTY
+    process.stderr.isTTY = saved.errTTY
     process.env = saved.env
     process.chdir(saved.cwd)
     process.exitCode = saved.exitCode

@@ -138,7 +138,8 @@ describe('itervox-handoff run', () => {
     expect(first.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1\n')
     expect(issueIn(repo).state).toBe('Implementing')
 
-    const second = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    // The first call through the bundle; the calls after it read the command's own output.
+    const second = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(second.code).toBe(0)
     expect(second.stdout).toContain('✗ implementer in "Implementing" · failed (exit code 1)')
     expect(second.stdout).toContain('retry next (attempt 2)')
@@ -149,7 +150,7 @@ describe('itervox-handoff run', () => {
     )
     expect(partial).toBeDefined()
 
-    const third = await cli(repo, ['run', '--issue', 'ENG-1', '--json'], env)
+    const third = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--json'], env)
     expect(third.code).toBe(0)
     const out = JSON.parse(third.stdout) as Json
     expect(out.stages).toHaveLength(1)
@@ -164,9 +165,9 @@ describe('itervox-handoff run', () => {
       `### ${partial} (partial — prior agent exited before completing this deliverable)`
     )
 
-    const fourth = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const fourth = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(fourth.stdout).toContain('moved to "Done" (automation review)')
-    const fifth = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const fifth = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(fifth.code).toBe(0)
     expect(fifth.stdout).toBe(
       'ENG-1 is in "Done"; nothing to run: "Done" starts no automation: the pipeline is done\n'
@@ -215,10 +216,10 @@ describe('itervox-handoff run', () => {
     expect(issueIn(repo).state).toBe('Todo')
     expect(issueIn(repo).comments.at(-1)).toMatchObject({ author: 'itervox-handoff' })
 
-    const again = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const again = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(again.stdout).toContain('nothing to run: the researcher stage waits for an answer')
 
-    const resumed = await cli(
+    const resumed = await cliInProcess(
       repo,
       ['run', '--issue', 'ENG-1', '--reply', 'Postgres, please.', '--json'],
       env
@@ -242,7 +243,7 @@ describe('itervox-handoff run', () => {
     expect(out.stages[0]!.handoffPath).toBe(path(paused))
     expect(issueIn(repo).comments.map((c) => c.body)).toContain('Postgres, please.')
 
-    const stray = await cli(repo, ['run', '--issue', 'ENG-1', '--reply', 'hello'], env)
+    const stray = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--reply', 'hello'], env)
     expect(stray.code).toBe(1)
     expect(stray.stderr).toBe('--reply: no stage of this issue is waiting for input\n')
   })
@@ -256,7 +257,7 @@ describe('itervox-handoff run', () => {
       }),
       ITERVOX_TEST_AGENT_PROMPTS: prompts
     }
-    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
     expect(out.stages[0]!.refused).toEqual([
@@ -288,7 +289,7 @@ describe('itervox-handoff run', () => {
         reviewer: `front:move_state: Done\ncomment: ${key}`
       })
     }
-    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
     expect(out.stages.map((s) => s.refused.filter((x) => x.startsWith('request')))).toEqual([
