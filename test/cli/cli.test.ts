@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { git, ROOT } from '../harness/action-run.js'
 import { installFakeAgents } from '../agent/fake-agents.js'
+import { cliInProcess } from './in-process.js'
 
 const CLI = join(ROOT, 'dist', 'cli', 'index.js')
 const SEED = join(ROOT, 'test', 'fixtures', 'workflows', 'seed')
@@ -156,7 +157,8 @@ describe('itervox-handoff CLI (dist)', () => {
   })
 
   it('suggests the profile meant', async () => {
-    const r = await cli(repo, ['prompt', '--profile', 'implementr'], KEY)
+    // A command's own messages are read in-process; each exit status has its bundled runs here.
+    const r = await cliInProcess(repo, ['prompt', '--profile', 'implementr'], KEY)
     expect(r.code).toBe(1)
     expect(r.stderr.trim().split('\n').pop()).toBe(
       '--profile: WORKFLOW.md has no profile named "implementr"; did you mean "implementer"?'
@@ -164,7 +166,7 @@ describe('itervox-handoff CLI (dist)', () => {
   })
 
   it('refuses a malformed timestamp and a path-like issue id', async () => {
-    const ts = await cli(
+    const ts = await cliInProcess(
       repo,
       ['prompt', '--profile', 'researcher', '--timestamp', '2026-05-26 14:58'],
       KEY
@@ -174,7 +176,7 @@ describe('itervox-handoff CLI (dist)', () => {
     expect(ts.stderr).toContain(
       '--timestamp "2026-05-26 14:58" is not of the form YYYY-MM-DDTHH-MM-SS.mmmZ'
     )
-    const id = await cli(
+    const id = await cliInProcess(
       repo,
       ['prompt', '--profile', 'researcher', '--issue', '../../etc/passwd'],
       KEY
@@ -188,7 +190,7 @@ describe('itervox-handoff CLI (dist)', () => {
   it('outside a git repository says where to run it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-nogit-'))
     cpSync(SEED, dir, { recursive: true })
-    const r = await cli(dir, ['prompt', '--profile', 'researcher'], KEY)
+    const r = await cliInProcess(dir, ['prompt', '--profile', 'researcher'], KEY)
     expect(r.code).toBe(1)
     expect(r.stderr.trim()).toBe(
       `${dir} is not inside a git repository; run this in your project's checkout`
@@ -196,8 +198,11 @@ describe('itervox-handoff CLI (dist)', () => {
   })
 
   it('has --help for every command and rejects unknown ones', async () => {
-    for (const command of ['validate', 'prompt']) {
-      const r = await cli(repo, [command, '--help'])
+    for (const [run, command] of [
+      [cli, 'validate'],
+      [cliInProcess, 'prompt']
+    ] as const) {
+      const r = await run(repo, [command, '--help'])
       expect(r.code).toBe(0)
       expect(r.stdout).toMatch(new RegExp(`^Usage: itervox-handoff ${command}`))
     }
@@ -215,7 +220,7 @@ describe('itervox-handoff CLI (dist)', () => {
     expect(flag.stderr).toBe(
       'Usage: itervox-handoff validate [--workflow FILE] [--json]\nvalidate: unknown option --wokflow; did you mean --workflow?\n'
     )
-    const far = await cli(repo, ['run', '--frobnicate'])
+    const far = await cliInProcess(repo, ['run', '--frobnicate'])
     expect(last(far.stderr)).toBe('run: unknown option --frobnicate; see itervox-handoff help run')
   })
 })

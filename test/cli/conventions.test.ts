@@ -1,9 +1,12 @@
 // The CLI's conventions, run from source: --version, help, did-you-mean, usage errors on
 // stderr with exit 2, --json on the read commands, and WORKFLOW.md found from a subfolder.
+// What only src/cli/index.ts does (version, help, unknown commands) and one run per exit status
+// go through the bundle; a command's own messages and output are read in-process.
 import { describe, expect, it } from '@jest/globals'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliFromSource as cli, git, repoWith, ROOT } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const SEED = join(ROOT, 'test', 'fixtures', 'workflows', 'seed')
 const KEY = { LINEAR_API_KEY: 'lin_test' }
@@ -93,8 +96,9 @@ describe('itervox-handoff conventions', () => {
         'init: --tracker must be github or local, not "jira"'
       ]
     ]
-    for (const [args, usage, last] of cases) {
-      const r = await cli(repo, args, KEY)
+    for (const [i, [args, usage, last]] of cases.entries()) {
+      // The top level's cases, and the first of a command's, through the bundle.
+      const r = await (i <= 4 ? cli : cliInProcess)(repo, args, KEY)
       expect([args, r.code, r.stdout]).toEqual([args, 2, ''])
       expect(r.stderr).toContain(usage)
       expect(lines(r.stderr).at(-1)).toBe(last)
@@ -115,7 +119,7 @@ describe('itervox-handoff conventions', () => {
 
   it('validate --json: every problem as data, exit 1 when there are errors', async () => {
     const repo = seedRepo()
-    const good = await cli(repo, ['validate', '--json'], KEY)
+    const good = await cliInProcess(repo, ['validate', '--json'], KEY)
     expect(good.code).toBe(0)
     const ok = JSON.parse(good.stdout) as Record<string, unknown>
     expect(Object.keys(ok)).toEqual([
@@ -142,7 +146,7 @@ describe('itervox-handoff conventions', () => {
 
     const text = readFileSync(join(repo, 'WORKFLOW.md'), 'utf8')
     writeFileSync(join(repo, 'WORKFLOW.md'), text.replace('tracker:', 'trackr:'))
-    const bad = await cli(repo, ['validate', '--json'], KEY)
+    const bad = await cliInProcess(repo, ['validate', '--json'], KEY)
     expect(bad.code).toBe(1)
     expect(bad.stderr).toBe('')
     expect(JSON.parse(bad.stdout)).toEqual({
@@ -160,7 +164,7 @@ describe('itervox-handoff conventions', () => {
       profiles: [],
       automations: []
     })
-    const missing = await cli(repo, ['validate', '--json', '--workflow', 'NOPE.md'], KEY)
+    const missing = await cliInProcess(repo, ['validate', '--json', '--workflow', 'NOPE.md'], KEY)
     expect(missing.code).toBe(1)
     expect(JSON.parse(missing.stdout)).toMatchObject({
       valid: false,
@@ -179,7 +183,7 @@ describe('itervox-handoff conventions', () => {
     const repo = seedRepo({
       '.itervox/issues/ENG-7.md': '---\ntitle: Add CSV export\nstate: Researching\n---\nBody\n'
     })
-    const r = await cli(
+    const r = await cliInProcess(
       repo,
       [
         'prompt',
@@ -220,7 +224,7 @@ describe('itervox-handoff conventions', () => {
       notes: [],
       warnings: []
     })
-    const plain = await cli(
+    const plain = await cliInProcess(
       repo,
       [
         'prompt',
@@ -240,7 +244,7 @@ describe('itervox-handoff conventions', () => {
   it('finds WORKFLOW.md from a subfolder, and stops at the repository top level', async () => {
     const repo = seedRepo()
     mkdirSync(join(repo, 'src/deep'), { recursive: true })
-    const r = await cli(join(repo, 'src/deep'), ['validate'], KEY)
+    const r = await cliInProcess(join(repo, 'src/deep'), ['validate'], KEY)
     expect(r.code).toBe(0)
     expect(r.stdout.split('\n')[0]).toBe(
       '../../WORKFLOW.md is valid: 3 profiles (researcher, implementer, reviewer), 3 automations'
@@ -250,14 +254,14 @@ describe('itervox-handoff conventions', () => {
     const inner = join(outer, 'vendor/lib')
     mkdirSync(inner, { recursive: true })
     repoInside(inner)
-    const none = await cli(join(inner), ['validate'], KEY)
+    const none = await cliInProcess(join(inner), ['validate'], KEY)
     expect(none).toEqual({
       code: 1,
       stdout: '',
       stderr: 'no WORKFLOW.md here; run itervox-handoff init, or pass --workflow FILE\n'
     })
     mkdirSync(join(inner, 'src'))
-    const below = await cli(join(inner, 'src'), ['validate'], KEY)
+    const below = await cliInProcess(join(inner, 'src'), ['validate'], KEY)
     expect(below.stderr).toBe(
       `no WORKFLOW.md here or in a folder above, up to ${inner}; run itervox-handoff init, or pass --workflow FILE\n`
     )

@@ -2,7 +2,20 @@
 // has it, in throwaway git repositories, with a scripted agent whose behaviour each test picks
 // per profile.
 import { execFile, execFileSync } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -38,19 +51,29 @@ export function cliFromSource(
 let bundled: string | undefined
 
 /**
- * `src/cli` bundled by esbuild into a temp folder, once per suite. Running the source through
- * tsx instead compiled and loaded every module again in each run, six times the CPU of a run.
- * The folder is laid out as the package is (dist/cli/ below its package.json), so that
+ * `src/cli` bundled by esbuild into a temp folder named for a hash of the sources, so the suites
+ * of one run (each in a worker of its own) bundle it once between them. Running the source
+ * through tsx instead compiled and loaded every module again in each run, six times the CPU of
+ * a run. The folder is laid out as the package is (dist/cli/ below its package.json), so that
  * `--version` finds the version.
  */
 function sourceBundle(): string {
   if (bundled) return bundled
+  const hash = createHash('sha256')
+  const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).sort()
+  for (const f of files) {
+    const path = join(ROOT, 'src', f)
+    if (statSync(path).isFile()) hash.update(`${f}\0`).update(readFileSync(path)).update('\0')
+  }
+  for (const f of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(ROOT, f)))
+  const at = join(tmpdir(), `cli-source-${hash.digest('hex').slice(0, 16)}`)
+  const out = (dir: string) => join(dir, 'dist', 'cli', 'index.mjs')
+  if (existsSync(out(at))) return (bundled = out(at))
   const dir = mkdtempSync(join(tmpdir(), 'cli-source-'))
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'))
-  const out = join(dir, 'dist', 'cli', 'index.mjs')
   buildSync({
     entryPoints: [join(ROOT, 'src', 'cli', 'index.ts')],
-    outfile: out,
+    outfile: out(dir),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -61,8 +84,14 @@ function sourceBundle(): string {
       js: "import { createRequire } from 'node:module'\nconst require = createRequire(import.meta.url)"
     }
   })
-  bundled = out
-  return out
+  // Whole or not at all: another worker may be making the same folder.
+  try {
+    renameSync(dir, at)
+  } catch {
+    if (!existsSync(out(at))) return (bundled = out(dir))
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return (bundled = out(at))
 }
 
 function runNode(

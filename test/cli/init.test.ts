@@ -14,7 +14,8 @@ import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
 import { parse } from 'yaml'
 import { actionlint } from '../helpers/actionlint.js'
 import { profileFiles } from '../e2e/pipeline-fixture.js'
-import { cliFromSource as cli, git, repoWith, ROOT } from './helpers.js'
+import { cliFromSource, git, repoWith, ROOT } from './helpers.js'
+import { cliInProcess as cli } from './in-process.js'
 
 const WORKFLOW = '.github/workflows/itervox.yml'
 
@@ -40,7 +41,8 @@ function ignored(repo: string, path: string): boolean {
 describe('itervox-handoff init', () => {
   it('patches a .gitignore that hides .itervox/, and a second run changes nothing', async () => {
     const repo = repoWith({ '.gitignore': 'node_modules/\n.itervox/\n' })
-    const first = await cli(repo, ['init'])
+    // The bundled CLI, for real, on each exit path (0 here, 1 and 2 below); the rest run in-process.
+    const first = await cliFromSource(repo, ['init'])
     expect(first.code).toBe(0)
     expect(first.stdout.split('\n').slice(0, 9)).toEqual([
       ...PLACED.map((p) => `created   ${p}`),
@@ -192,12 +194,12 @@ describe('itervox-handoff init', () => {
     const repo = repoWith({})
     mkdirSync(join(repo, '.itervox'), { recursive: true })
     writeFileSync(join(repo, '.itervox/.gitignore'), 'agents/\n')
-    const r = await cli(repo, ['init'])
+    const r = await cliFromSource(repo, ['init'])
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(
       '.itervox/.gitignore:1: the rule "agents/" still ignores .itervox/agents/researcher/SOUL.md; remove that rule, or re-include the path after it\n'
     )
-    const bad = await cli(repo, ['init', '--tracker', 'jira'])
+    const bad = await cliFromSource(repo, ['init', '--tracker', 'jira'])
     expect([bad.code, bad.stderr.split('\n').slice(1)]).toEqual([
       2,
       ['init: --tracker must be github or local, not "jira"', '']

@@ -3,6 +3,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHub, FAULTS } from '../harness/fake-github.js'
 import { cliFromSource as cli, git, repoWith } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const TOKEN = 'ghp_labels_test_token'
 const LIST = 'GET /repos/{owner}/{repo}/labels/{name}'
@@ -24,7 +25,7 @@ let fake: FakeGitHub
 
 beforeAll(async () => {
   repo = repoWith({})
-  expect((await cli(repo, ['init'])).code).toBe(0)
+  expect((await cliInProcess(repo, ['init'])).code).toBe(0)
   git(repo, 'remote', 'add', 'origin', 'git@github.com:octo-org/demo.git')
 })
 
@@ -37,8 +38,13 @@ afterEach(async () => {
   await fake.stop()
 })
 
-const labels = (args: string[] = [], env: Record<string, string> = {}) =>
-  cli(repo, ['labels', ...args], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url, ...env })
+const labelsBy =
+  (run: typeof cli) =>
+  (args: string[] = [], env: Record<string, string> = {}) =>
+    run(repo, ['labels', ...args], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url, ...env })
+// In-process, but for one run through the bundle per exit status (0, 1 and 2).
+const labels = labelsBy(cliInProcess)
+const labelsBundled = labelsBy(cli)
 
 describe('itervox-handoff labels', () => {
   it('creates the missing state labels and says what to change in the settings', async () => {
@@ -50,7 +56,7 @@ describe('itervox-handoff labels', () => {
     ])
     expect(fake.requestsTo(CREATE)).toEqual([])
 
-    const r = await labels()
+    const r = await labelsBundled()
     expect(r.stderr).toBe('')
     expect(r.stdout).toBe(
       [
@@ -75,7 +81,7 @@ describe('itervox-handoff labels', () => {
 
     // Once the setting is on and every label is there, nothing is left to do.
     fake.actionsSettings.canApprovePullRequestReviews = true
-    const again = await labels(['--repo', 'octo-org/demo'])
+    const again = await labelsBundled(['--repo', 'octo-org/demo'])
     expect(again.code).toBe(0)
     expect(again.stdout).toContain(ALL.map((l) => `exists       ${l}\n`).join(''))
     expect(again.stdout).toContain('ok           GitHub Actions may create pull requests\n')
@@ -110,7 +116,7 @@ describe('itervox-handoff labels', () => {
     const closed = gone.url
     await gone.stop()
     const noOrigin = repoWith({})
-    expect((await cli(noOrigin, ['init', '--tracker', 'local'])).code).toBe(0)
+    expect((await cliInProcess(noOrigin, ['init', '--tracker', 'local'])).code).toBe(0)
     fake.fail(CREATE, FAULTS.notAccessible())
     const cases: [() => ReturnType<typeof labels>, number, string][] = [
       [
@@ -129,7 +135,7 @@ describe('itervox-handoff labels', () => {
         "labels: octo-org/elsewhere not found, or the token cannot see it (404 Not Found); check --repo (or git remote origin) and the token's access"
       ],
       [
-        () => labels(['--repo', 'https://github.com/octo-org/demo']),
+        () => labelsBundled(['--repo', 'https://github.com/octo-org/demo']),
         2,
         'labels: --repo takes OWNER/NAME, not "https://github.com/octo-org/demo"'
       ],
@@ -139,7 +145,7 @@ describe('itervox-handoff labels', () => {
         'labels: GitHub refused to create the label "Todo" in octo-org/demo (403 Resource not accessible by integration); the token needs Issues: write (a fine-grained token) or the repo scope (a classic one)'
       ],
       [
-        () => cli(noOrigin, ['labels'], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url }),
+        () => cliInProcess(noOrigin, ['labels'], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url }),
         2,
         'labels: no --repo given and no git remote "origin" here; pass --repo OWNER/NAME'
       ],

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
 import { CLI, cli, cliEnv, git, repoWith, writeTestAgent } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const ISSUE = (title: string) => `---\ntitle: ${title}\nstate: Todo\n---\n\nDo it.\n`
 
@@ -71,7 +72,8 @@ describe('run and the branches', () => {
 
     const main = git(repo, 'rev-parse', 'main')
     git(repo, 'checkout', '--quiet', '--detach', 'main')
-    const again = await cli(repo, ['run', '--issue', 'ENG-1'])
+    // What the first run proved through the bundle, in-process: the checkout is the command's.
+    const again = await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     expect(again.code).toBe(0)
     expect(branchOf(repo)).toBe('HEAD')
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(main)
@@ -123,7 +125,7 @@ describe('run and the branches', () => {
 
     writeFileSync(join(repo, '.itervox/issues/ENG-2.md'), ISSUE('Add PDF export'))
     const before = readdirSync(prompts).length
-    const second = await cli(repo, ['run', '--issue', 'ENG-2', '--until-idle'], env)
+    const second = await cliInProcess(repo, ['run', '--issue', 'ENG-2', '--until-idle'], env)
     expect(second.stderr).toBe('')
     expect(second.code).toBe(0)
     const secondTrail = git(repo, 'ls-tree', '--name-only', 'itervox/ENG-2:.itervox/handoff')

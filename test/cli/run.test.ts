@@ -15,6 +15,7 @@ import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
 import { keyShaped } from '../secrets/key-samples.js'
 import { cli, git, repoWith, ROOT, writeTestAgent } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const ISSUE = (state: string) =>
   `---\ntitle: Add CSV export\nstate: ${state}\n---\n\nUsers want to export the report as CSV.\n`
@@ -137,7 +138,8 @@ describe('itervox-handoff run', () => {
     expect(first.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1\n')
     expect(issueIn(repo).state).toBe('Implementing')
 
-    const second = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    // The first call through the bundle; the calls after it read the command's own output.
+    const second = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(second.code).toBe(0)
     expect(second.stdout).toContain('✗ implementer in "Implementing" · failed (exit code 1)')
     expect(second.stdout).toContain('retry next (attempt 2)')
@@ -148,7 +150,7 @@ describe('itervox-handoff run', () => {
     )
     expect(partial).toBeDefined()
 
-    const third = await cli(repo, ['run', '--issue', 'ENG-1', '--json'], env)
+    const third = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--json'], env)
     expect(third.code).toBe(0)
     const out = JSON.parse(third.stdout) as Json
     expect(out.stages).toHaveLength(1)
@@ -163,9 +165,9 @@ describe('itervox-handoff run', () => {
       `### ${partial} (partial — prior agent exited before completing this deliverable)`
     )
 
-    const fourth = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const fourth = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(fourth.stdout).toContain('moved to "Done" (automation review)')
-    const fifth = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const fifth = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(fifth.code).toBe(0)
     expect(fifth.stdout).toBe(
       'ENG-1 is in "Done"; nothing to run: "Done" starts no automation: the pipeline is done\n'
@@ -214,10 +216,10 @@ describe('itervox-handoff run', () => {
     expect(issueIn(repo).state).toBe('Todo')
     expect(issueIn(repo).comments.at(-1)).toMatchObject({ author: 'itervox-handoff' })
 
-    const again = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const again = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(again.stdout).toContain('nothing to run: the researcher stage waits for an answer')
 
-    const resumed = await cli(
+    const resumed = await cliInProcess(
       repo,
       ['run', '--issue', 'ENG-1', '--reply', 'Postgres, please.', '--json'],
       env
@@ -241,7 +243,7 @@ describe('itervox-handoff run', () => {
     expect(out.stages[0]!.handoffPath).toBe(path(paused))
     expect(issueIn(repo).comments.map((c) => c.body)).toContain('Postgres, please.')
 
-    const stray = await cli(repo, ['run', '--issue', 'ENG-1', '--reply', 'hello'], env)
+    const stray = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--reply', 'hello'], env)
     expect(stray.code).toBe(1)
     expect(stray.stderr).toBe('--reply: no stage of this issue is waiting for input\n')
   })
@@ -255,7 +257,7 @@ describe('itervox-handoff run', () => {
       }),
       ITERVOX_TEST_AGENT_PROMPTS: prompts
     }
-    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
     expect(out.stages[0]!.refused).toEqual([
@@ -287,7 +289,7 @@ describe('itervox-handoff run', () => {
         reviewer: `front:move_state: Done\ncomment: ${key}`
       })
     }
-    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], env)
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout) as Json
     expect(out.stages.map((s) => s.refused.filter((x) => x.startsWith('request')))).toEqual([
@@ -342,13 +344,14 @@ describe('itervox-handoff run', () => {
     const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
     expect((await cli(repo, args)).stderr).toBe('')
     await cli(repo, ['run', '--issue', 'ENG-1'])
-    const onMain = await cli(repo, args)
+    // The note's wording is the command's own: read in-process.
+    const onMain = await cliInProcess(repo, args)
     expect(onMain.stderr).toBe(
       "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
     )
     expect(onMain.stdout).not.toContain('_researcher.md')
     git(repo, 'switch', '--quiet', 'itervox/ENG-1')
-    const onBranch = await cli(repo, args)
+    const onBranch = await cliInProcess(repo, args)
     expect(onBranch.stderr).toBe('')
     expect(onBranch.stdout).toContain('_researcher.md')
   })
@@ -358,7 +361,7 @@ describe('itervox-handoff run', () => {
     mkdirSync(join(repo, '.itervox/runs'), { recursive: true })
     writeFileSync(join(repo, '.itervox/runs/ENG-1.issue.md'), ISSUE('Reviewing'))
     writeFileSync(join(repo, '.itervox/issues/ENG-1.md'), ISSUE('Todo').replace('CSV', 'PDF'))
-    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     expect(r.stderr).toBe(
       'warning: put back .itervox/issues/ENG-1.md, which an interrupted run had set aside\n'
     )
@@ -384,8 +387,9 @@ describe('itervox-handoff run', () => {
       [['run'], 'run: --issue ID is required, e.g. --issue DEMO-1'],
       [['run', '--issue', 'ENG-1', '--reply', ' '], 'run: --reply needs the text of your answer']
     ]
-    for (const [args, message] of usage) {
-      const r = await cli(repo, args as string[])
+    // The first of each exit status through the bundle, the rest in-process.
+    for (const [i, [args, message]] of usage.entries()) {
+      const r = await (i === 0 ? cli : cliInProcess)(repo, args as string[])
       expect([r.code, r.stderr.split('\n').slice(1)]).toEqual([2, [message, '']])
     }
     const cases: [string[], string][] = [
@@ -398,30 +402,30 @@ describe('itervox-handoff run', () => {
         'issue "../x" is not a local issue identifier; use the form PREFIX-N, e.g. DEMO-1'
       ]
     ]
-    for (const [args, message] of cases) {
-      const r = await cli(repo, args)
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = await (i === 0 ? cli : cliInProcess)(repo, args)
       expect([r.code, r.stderr]).toEqual([1, message + '\n'])
     }
     writeFileSync(join(repo, '.itervox/issues/ENG-2.md'), ISSUE('Implemnting'))
-    const typo = await cli(repo, ['run', '--issue', 'ENG-2'])
+    const typo = await cliInProcess(repo, ['run', '--issue', 'ENG-2'])
     expect(typo.stderr).toBe(
       'ENG-2 is in "Implemnting", which is not a state of WORKFLOW.md; did you mean "Implementing"?\n'
     )
     writeFileSync(join(repo, '.itervox/issues/ENG-3.md'), '---\ntitle: x\n---\n')
-    const stateless = await cli(repo, ['run', '--issue', 'ENG-3'])
+    const stateless = await cliInProcess(repo, ['run', '--issue', 'ENG-3'])
     expect(stateless.stderr).toBe(
       'ENG-3 has no state; add "state: Todo" to the front matter of its issue file\n'
     )
     // Without its front matter, the file says so rather than that the issue has no state.
     writeFileSync(join(repo, '.itervox/issues/ENG-4.md'), 'title: x\nstate: Todo\n\nBody\n')
-    const bare = await cli(repo, ['run', '--issue', 'ENG-4'])
+    const bare = await cliInProcess(repo, ['run', '--issue', 'ENG-4'])
     expect([bare.code, bare.stderr]).toEqual([
       1,
       '.itervox/issues/ENG-4.md:1:1: the issue file has no front matter (line 1 is not exactly "---"); start it with a "---" line, then title: and state: lines, then a closing "---"\n'
     ])
     // A byte-order mark (as some Windows editors write) is no mistake.
     writeFileSync(join(repo, '.itervox/issues/ENG-5.md'), `\uFEFF${ISSUE('Done')}`)
-    const bom = await cli(repo, ['run', '--issue', 'ENG-5'])
+    const bom = await cliInProcess(repo, ['run', '--issue', 'ENG-5'])
     expect(bom.code).toBe(0)
     expect(bom.stdout).toMatch(/^ENG-5 is in "Done"; nothing to run: /)
   })

@@ -1,10 +1,12 @@
-// `validate` checks what a run will need, through the bundled CLI, in a repository `init` set up.
+// `validate` checks what a run will need, in a repository `init` set up: in-process, but for a
+// run through the bundled CLI per exit status.
 import { describe, expect, it } from '@jest/globals'
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { installFakeAgents } from '../agent/fake-agents.js'
-import { cli, repoWith } from './helpers.js'
+import { cli as bundled, repoWith } from './helpers.js'
+import { cliInProcess as cli } from './in-process.js'
 
 /** A repository with init's GitHub pipeline, and a PATH with (or without) its agent CLI. */
 async function initialised(): Promise<{ repo: string; withClaude: Record<string, string> }> {
@@ -29,7 +31,7 @@ const lineOf = (repo: string, path: string, needle: string) =>
 describe('itervox-handoff validate', () => {
   it("passes init's pipeline silently when its agent CLI is installed", async () => {
     const { repo, withClaude } = await initialised()
-    const r = await cli(repo, ['validate'], withClaude)
+    const r = await bundled(repo, ['validate'], withClaude)
     expect(r).toMatchObject({ code: 0, stderr: '' })
     expect(r.stdout).toContain('WORKFLOW.md is valid: 3 profiles')
   })
@@ -54,7 +56,7 @@ describe('itervox-handoff validate', () => {
       '      allowed_actions: ["comment"]\n    implementer:',
       '      allowed_actions: ["comment"]\n      command: ./agent.sh\n    implementer:'
     )
-    const r = await cli(repo, ['validate'], withClaude)
+    const r = await bundled(repo, ['validate'], withClaude)
     expect(r.code).toBe(1)
     const line = lineOf(repo, 'WORKFLOW.md', 'command: ./agent.sh')
     expect(r.stderr).toBe(

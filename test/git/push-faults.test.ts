@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { cpSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { prepareIssueBranch } from '../../src/git/branch.js'
 import { commitAllowed } from '../../src/git/commit.js'
 import { PushError, pushWithRetry, type PushOptions } from '../../src/git/push.js'
@@ -25,35 +26,75 @@ afterEach(async () => {
   served = undefined
 })
 
-/** A stage up to its commit, in a workspace whose origin is served over HTTP. */
-async function stage(opts: { branchExists?: boolean } = {}) {
-  const origin = makeOrigin()
-  if (opts.branchExists) {
-    sh(origin.dir, 'branch', BRANCH, 'main')
-    pushFromElsewhere(origin, BRANCH, { 'docs/stage1.md': 'stage one\n' })
+interface Made {
+  originRoot: string
+  main: string
+  work: string
+  prepared: Awaited<ReturnType<typeof prepareIssueBranch>>
+  sha: string
+}
+
+/**
+ * A stage up to its commit, in a workspace whose origin was served over HTTP, made once per
+ * file for each case (the branch on origin or not): each test gets copies of its repositories,
+ * since what a test takes apart is the push, which the copies have yet to make.
+ */
+const made = new Map<boolean, Promise<Made>>()
+function template(branchExists: boolean): Promise<Made> {
+  let m = made.get(branchExists)
+  if (!m) {
+    m = (async () => {
+      const origin = makeOrigin()
+      if (branchExists) {
+        sh(origin.dir, 'branch', BRANCH, 'main')
+        pushFromElsewhere(origin, BRANCH, { 'docs/stage1.md': 'stage one\n' })
+      }
+      const originRoot = path.dirname(origin.dir)
+      const http = await serveRepos(originRoot)
+      try {
+        const work = tmp()
+        sh(work, 'init', '--quiet')
+        sh(work, 'remote', 'add', 'origin', `${http.server}/origin.git`)
+        const prepared = await prepareIssueBranch({ repo: work, branch: BRANCH, base: 'main' })
+        write(work, DELIVERABLE, '# Findings\n')
+        const { sha } = await commitAllowed({
+          repo: work,
+          branch: BRANCH,
+          baseSha: prepared.baseSha,
+          deliverablePaths: [DELIVERABLE],
+          allowGlobs: ['docs/**'],
+          forbiddenGlobs: [],
+          message: 'researcher: findings',
+          trailers: []
+        })
+        return { originRoot, main: origin.main, work, prepared, sha: sha! }
+      } finally {
+        await http.close()
+      }
+    })()
+    made.set(branchExists, m)
   }
-  const http = await serveRepos(path.dirname(origin.dir))
-  served = http
+  return m
+}
+
+/** A copy of the template's repositories, the origin served over HTTP on a port of its own. */
+async function stage(opts: { branchExists?: boolean } = {}) {
+  const t = await template(opts.branchExists ?? false)
+  const originRoot = tmp('origin-')
+  cpSync(t.originRoot, originRoot, { recursive: true })
   const work = tmp()
-  sh(work, 'init', '--quiet')
-  sh(work, 'remote', 'add', 'origin', `${http.server}/origin.git`)
-  const prepared = await prepareIssueBranch({ repo: work, branch: BRANCH, base: 'main' })
-  write(work, DELIVERABLE, '# Findings\n')
-  const { sha } = await commitAllowed({
-    repo: work,
-    branch: BRANCH,
-    baseSha: prepared.baseSha,
-    deliverablePaths: [DELIVERABLE],
-    allowGlobs: ['docs/**'],
-    forbiddenGlobs: [],
-    message: 'researcher: findings',
-    trailers: []
-  })
+  cpSync(t.work, work, { recursive: true })
+  const dir = path.join(originRoot, 'origin.git')
+  const origin: Origin = { dir, url: pathToFileURL(dir).href, main: t.main }
+  const http = await serveRepos(originRoot)
+  served = http
+  sh(work, 'remote', 'set-url', 'origin', `${http.server}/origin.git`)
+  const { prepared, sha } = t
   const push = (extra: Partial<PushOptions> = {}) =>
     pushWithRetry({
       repo: work,
       branch: BRANCH,
-      sha: sha!,
+      sha,
       baseSha: prepared.baseSha,
       created: prepared.created,
       backoffMs: 1,
@@ -61,7 +102,7 @@ async function stage(opts: { branchExists?: boolean } = {}) {
       ...extra
     })
   const requests = (kind: GitRequest) => http.seen.filter((r) => r.request === kind).length
-  return { origin, http, work, prepared, sha: sha!, push, requests }
+  return { origin, http, work, prepared, sha, push, requests }
 }
 
 const remoteHead = (origin: Origin) => sh(origin.dir, 'rev-parse', `refs/heads/${BRANCH}`)

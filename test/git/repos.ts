@@ -1,7 +1,16 @@
 // Real repositories for the git adapter's tests: a bare origin with a default branch, checkouts
 // made the way actions/checkout makes them, and a second clone that pushes behind our back.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { afterAll } from '@jest/globals'
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -76,9 +85,39 @@ export interface Origin {
   main: string
 }
 
+// Origins, and their shallow checkouts, as first made in this test file: later ones are copies,
+// a copy being a fraction of the git processes that making one takes. They outlive cleanup(),
+// which some files call after each test, and go when the file is done.
+const templates: string[] = []
+const origins = new Map<string, Origin>()
+const checkouts = new Map<string, { dir: string; url: string }>()
+/** Each copied origin's template. */
+const copiedFrom = new Map<string, Origin>()
+afterAll(() => {
+  for (const dir of templates.splice(0)) rmSync(dir, { recursive: true, force: true })
+  origins.clear()
+  checkouts.clear()
+  copiedFrom.clear()
+})
+
 /** A bare origin whose `main` holds SEED in two commits. */
 export function makeOrigin(files: Record<string, string> = SEED): Origin {
+  const key = JSON.stringify(files)
+  let template = origins.get(key)
+  if (!template) {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'origin-template-'))
+    templates.push(root)
+    template = buildOrigin(path.join(root, 'origin.git'), files)
+    origins.set(key, template)
+  }
   const dir = path.join(tmp('origin-'), 'origin.git')
+  cpSync(template.dir, dir, { recursive: true })
+  const origin = { dir, url: pathToFileURL(dir).href, main: template.main }
+  copiedFrom.set(dir, template)
+  return origin
+}
+
+function buildOrigin(dir: string, files: Record<string, string>): Origin {
   execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', dir], { env: env() })
   const seed = tmp('seed-')
   sh(seed, 'init', '--quiet', '--initial-branch=main')
@@ -95,11 +134,41 @@ export function makeOrigin(files: Record<string, string> = SEED): Origin {
 /** What actions/checkout leaves with `fetch-depth: 1`: a shallow, detached HEAD at main. */
 export function shallowCheckout(origin: Origin): string {
   const dir = tmp('work-')
+  const template = copiedFrom.get(origin.dir)
+  // A copy of the template's checkout, while main is still where the template has it.
+  if (template && readRef(origin.dir, 'refs/heads/main') === template.main) {
+    let made = checkouts.get(template.dir)
+    if (!made) {
+      const root = mkdtempSync(path.join(os.tmpdir(), 'work-template-'))
+      templates.push(root)
+      checkOut(root, template.url)
+      made = { dir: root, url: template.url }
+      checkouts.set(template.dir, made)
+    }
+    cpSync(made.dir, dir, { recursive: true })
+    sh(dir, 'remote', 'set-url', 'origin', origin.url)
+    const fetchHead = path.join(dir, '.git', 'FETCH_HEAD')
+    writeFileSync(fetchHead, readFileSync(fetchHead, 'utf8').replaceAll(made.url, origin.url))
+    return dir
+  }
+  checkOut(dir, origin.url)
+  return dir
+}
+
+function checkOut(dir: string, url: string): void {
   sh(dir, 'init', '--quiet')
-  sh(dir, 'remote', 'add', 'origin', origin.url)
+  sh(dir, 'remote', 'add', 'origin', url)
   sh(dir, 'fetch', '--quiet', '--depth=1', 'origin', '+refs/heads/main:refs/remotes/origin/main')
   sh(dir, 'checkout', '--quiet', '--detach', 'refs/remotes/origin/main')
-  return dir
+}
+
+/** A bare repository's loose ref (a new origin's refs are loose), without a git process. */
+function readRef(gitDir: string, ref: string): string | undefined {
+  try {
+    return readFileSync(path.join(gitDir, ref), 'utf8').trim()
+  } catch {
+    return undefined
+  }
 }
 
 /** Someone else (a human, another stage) commits files to `branch` and pushes them. */

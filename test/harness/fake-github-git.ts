@@ -45,7 +45,48 @@ export function gitRoutes(
       (out) => out.trim(),
       () => undefined
     )
-  const typeOf = (sha: string) => tryGit(['cat-file', '-t', sha])
+  /** `input` on git's stdin; git's stdout, or undefined when git fails. */
+  const gitWith = (args: string[], input: string, env: Record<string, string> = {}) =>
+    new Promise<string | undefined>((resolve) => {
+      const child = execFile(
+        'git',
+        ['--git-dir', originDir ?? '', ...args],
+        { env: { ...process.env, ...env } },
+        (err, stdout) => resolve(err ? undefined : stdout)
+      )
+      child.stdin?.end(input)
+    })
+
+  /**
+   * What each name (an object id or a ref) is, and for `withContent` what it holds, read by one
+   * `git cat-file` process: a request asks about several objects, and a git process per object
+   * made the fake's routes spawn several per request. A name git cannot find is undefined.
+   */
+  async function objects(
+    names: string[],
+    withContent = false
+  ): Promise<({ sha: string; type: string; content: string } | undefined)[]> {
+    if (!originDir) throw new Error('the fake GitHub serves git data only with an originDir')
+    // One name a line: a name holding a line break or a space is none git could find.
+    const asked = names.map((n) => (n === '' || /\s/.test(n) ? undefined : n))
+    const lines = asked.filter((n) => n !== undefined)
+    const mode = withContent ? '--batch' : '--batch-check'
+    const out = lines.length
+      ? ((await gitWith(['cat-file', mode], lines.join('\n') + '\n')) ?? '')
+      : ''
+    let at = 0
+    return asked.map((name) => {
+      if (name === undefined) return undefined
+      const end = out.indexOf('\n', at)
+      const [sha = '', type = '', size = ''] = out.slice(at, end).split(' ')
+      at = end + 1
+      if (type === 'missing' || type === 'ambiguous' || size === '') return undefined
+      const content = withContent ? out.slice(at, at + Number(size)) : ''
+      if (withContent) at += Number(size) + 1
+      return { sha, type, content }
+    })
+  }
+  const typeOf = async (sha: string) => (await objects([sha]))[0]?.type
 
   const refJson = (ref: string, sha: string) => ({
     ref,
@@ -55,8 +96,9 @@ export function gitRoutes(
   })
 
   async function commitJson(sha: string): Promise<Record<string, unknown> | undefined> {
-    if ((await typeOf(sha)) !== 'commit') return undefined
-    const raw = await git(['cat-file', 'commit', sha])
+    const [object] = await objects([sha], true)
+    if (object?.type !== 'commit') return undefined
+    const raw = object.content
     const split = raw.indexOf('\n\n')
     const headers = raw.slice(0, split).split('\n')
     const field = (name: string) =>
@@ -114,13 +156,12 @@ export function gitRoutes(
         author?: Ident
         committer?: Partial<Ident>
       }
-      if ((await typeOf(b.tree)) !== 'tree') {
+      const [tree, ...parentObjects] = await objects([b.tree, ...(b.parents ?? [])])
+      if (tree?.type !== 'tree') {
         return errorReply(422, 'Tree SHA does not exist')
       }
-      for (const p of b.parents ?? []) {
-        if ((await typeOf(p)) !== 'commit') {
-          return errorReply(422, 'Parent SHA does not exist or is not a commit object')
-        }
+      if (parentObjects.some((p) => p?.type !== 'commit')) {
+        return errorReply(422, 'Parent SHA does not exist or is not a commit object')
       }
       const env = {
         ...identEnv('AUTHOR', b.author),
@@ -128,17 +169,9 @@ export function gitRoutes(
       }
       const parents = (b.parents ?? []).flatMap((p) => ['-p', p])
       // The message is passed as a file so it is kept byte for byte (`-m` would add a newline).
-      const sha = (
-        await new Promise<string>((resolve, reject) => {
-          const child = execFile(
-            'git',
-            ['--git-dir', originDir ?? '', 'commit-tree', b.tree, ...parents, '-F', '-'],
-            { env: { ...process.env, ...env } },
-            (err, stdout) => (err ? reject(err) : resolve(stdout))
-          )
-          child.stdin?.end(b.message)
-        })
-      ).trim()
+      const made = await gitWith(['commit-tree', b.tree, ...parents, '-F', '-'], b.message, env)
+      if (made === undefined) throw new Error(`git commit-tree failed on ${b.tree}`)
+      const sha = made.trim()
       return { status: 201, body: await commitJson(sha) }
     },
 
@@ -163,9 +196,11 @@ export function gitRoutes(
     'PATCH /repos/{owner}/{repo}/git/refs/{ref}': async (req) => {
       const ref = `refs/${req.params.ref ?? ''}`
       const { sha, force } = req.body as { sha: string; force?: boolean }
-      const old = await current(ref)
+      // The ref's value and the new object's type, from one git process.
+      const [now, object] = await objects([ref, sha])
+      const old = now?.sha
       if (!old) return errorReply(422, 'Reference does not exist')
-      if ((await typeOf(sha)) === undefined) return errorReply(422, 'Object does not exist')
+      if (object === undefined) return errorReply(422, 'Object does not exist')
       if (!force && (await tryGit(['merge-base', '--is-ancestor', old, sha])) === undefined) {
         return errorReply(422, 'Update is not a fast forward')
       }
