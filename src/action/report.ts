@@ -1,5 +1,6 @@
 import { agentFigures } from '../pipeline/agent-figures.js'
 import { formatDuration } from '../pipeline/duration.js'
+import type { PricedRun } from '../agent/prices.js'
 import type { AgentStats } from '../agent/types.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
 import { cellText, fenced } from '../pipeline/untrusted-text.js'
@@ -31,6 +32,7 @@ export interface StageReport {
   withheld: string[]
   warnings: string[]
   agentStats?: AgentStats
+  cost?: PricedRun
   /** Why the job fails whatever the outcome: the pipeline cannot go on without a person. */
   failure?: string
   /** A deliverable that could be pushed nowhere: the summary is where its text survives. */
@@ -75,7 +77,7 @@ export function renderSummary(r: StageReport): string {
         (f.truncatedFile ? `; ${cell(f.truncatedFile)} cut to fit` : '')
     )
   }
-  add('Agent', agentFigures(r.agentStats))
+  add('Agent', agentFigures(r.agentStats, r.cost))
   add('Run', r.runUrl && `[logs](${r.runUrl})`)
 
   // The first row is the table's header: an empty header row would open the summary.

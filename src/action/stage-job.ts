@@ -365,6 +365,7 @@ function reportOf(
     ...(r.figures ? { figures: r.figures } : {}),
     ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
     ...(r.agentStats ? { agentStats: r.agentStats } : {}),
+    ...(r.cost ? { cost: r.cost } : {}),
     ...(r.failure ? { failure: r.failure } : {}),
     ...(r.unsaved ? { unsaved: r.unsaved } : {}),
     refused: r.refused,

@@ -1,3 +1,4 @@
+import { BUDGET_SPENT } from './classify.js'
 import { findNeedsInput, QUESTION_MAX_CHARS } from './needs-input.js'
 import { JsonStreamParser } from './json-stream-parser.js'
 import {
@@ -15,7 +16,8 @@ import type { StreamFindings } from './types.js'
  * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
  * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
  * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
- * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`).
+ * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`);
+ * subtype `error_max_budget_usd` is the run stopped at `--max-budget-usd`.
  * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
  */
 export class ClaudeParser extends JsonStreamParser {
@@ -92,18 +94,34 @@ function stats(r: JsonObject): StreamFindings['stats'] {
   const out: StreamFindings['stats'] = {}
   const turns = asCount(r.num_turns)
   // Cached prompt tokens are counted apart by the API; together they are what was read.
-  const input = addCounts(
+  let input = addCounts(
     asCount(usage.input_tokens),
     asCount(usage.cache_creation_input_tokens),
     asCount(usage.cache_read_input_tokens)
   )
-  const output = asCount(usage.output_tokens)
+  let output = asCount(usage.output_tokens)
+  // A run stopped at its budget reports zero `usage` (2.1.332); its figures per model hold
+  // the turn it was priced for.
+  if (!input && !output) ({ input, output } = modelTokens(r.modelUsage) ?? { input, output })
   const cost = asCount(r.total_cost_usd)
   if (turns !== undefined) out.turns = turns
   if (input !== undefined) out.inputTokens = input
   if (output !== undefined) out.outputTokens = output
   if (cost !== undefined) out.costUsd = cost
   return out
+}
+
+function modelTokens(value: unknown): { input?: number; output?: number } | undefined {
+  const models = Object.values(asObject(value) ?? {}).map((m) => asObject(m) ?? {})
+  if (!models.length) return undefined
+  const input = addCounts(
+    ...models.flatMap((m) => [
+      asCount(m.inputTokens),
+      asCount(m.cacheCreationInputTokens),
+      asCount(m.cacheReadInputTokens)
+    ])
+  )
+  return { input, output: addCounts(...models.map((m) => asCount(m.outputTokens))) }
 }
 
 function httpStatus(value: unknown): number | undefined {
@@ -115,6 +133,10 @@ function errorReason(r: JsonObject, status: number | undefined, text: string | u
   if (status === 429) return 'API error 429 (rate limited)'
   if (status !== undefined) return `API error ${status}`
   const subtype = asString(r.subtype)
+  if (subtype === 'error_max_budget_usd') {
+    const said = Array.isArray(r.errors) ? asString(r.errors[0]) : undefined
+    return `${BUDGET_SPENT}${said ? firstLine(said) : 'the CLI stopped at --max-budget-usd'}`
+  }
   if (subtype === 'error_max_turns') {
     const turns = asCount(r.num_turns)
     return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`

@@ -7,6 +7,8 @@ import type { AgentStats, PresetName } from './types.js'
  * for Gemini. A price changes; WORKFLOW.md's `agent.prices` replaces these.
  */
 const PRICES_AS_OF = '2025-08-07'
+const TABLE = 'table '
+const OVERRIDE = 'WORKFLOW.md agent.prices'
 const PRICES: Record<'codex' | 'gemini', TokenPrice> = {
   codex: { inputPerMTok: 1.25, outputPerMTok: 10 },
   gemini: { inputPerMTok: 1.25, outputPerMTok: 10 }
@@ -33,5 +35,19 @@ export function priceRun(
     ((stats.inputTokens ?? 0) * price.inputPerMTok +
       (stats.outputTokens ?? 0) * price.outputPerMTok) /
     1_000_000
-  return { costUsd: cost, pricedFrom: own ? 'WORKFLOW.md agent.prices' : `table ${PRICES_AS_OF}` }
+  return { costUsd: cost, pricedFrom: own ? OVERRIDE : `${TABLE}${PRICES_AS_OF}` }
+}
+
+/**
+ * A cost in words for people (the job summary, the CLI's stage line): one the CLI reported is
+ * just the dollars; one priced here says so, and from which prices.
+ */
+export function costWords(run: PricedRun | undefined): string {
+  if (run?.costUsd === undefined) return ''
+  const dollars = `$${run.costUsd.toFixed(4)}`
+  if (!run.pricedFrom) return dollars
+  const prices = run.pricedFrom.startsWith(TABLE)
+    ? `the list prices of ${run.pricedFrom.slice(TABLE.length)}; agent.prices sets others`
+    : run.pricedFrom
+  return `${dollars} (the CLI reports no cost: priced from its tokens at ${prices})`
 }

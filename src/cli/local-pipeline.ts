@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { PricedRun } from '../agent/prices.js'
 import { findAutomation } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
@@ -68,6 +69,8 @@ export interface LocalStage extends StageStart {
   warnings: string[]
   /** The agent's log, kept when the stage did not succeed. */
   logPath?: string
+  /** What the run cost and where the figure came from (the CLI, or a price table). */
+  cost?: PricedRun
 }
 
 /** Why the pipeline is not running a stage (any more). */
@@ -238,7 +241,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       refused: r.refused,
       // Which file or comment had a secret kept out of it, and of which kind.
       warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-      ...(succeeded ? {} : { logPath: join(workDir, 'agent.log') })
+      ...(succeeded ? {} : { logPath: join(workDir, 'agent.log') }),
+      ...(r.cost ? { cost: r.cost } : {})
     }
   }
 }

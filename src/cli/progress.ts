@@ -1,3 +1,4 @@
+import { costWords } from '../agent/prices.js'
 import { formatDuration } from '../pipeline/duration.js'
 import type { LocalStage, StageStart } from './local-pipeline.js'
 
@@ -110,5 +111,6 @@ function stageLine(s: LocalStage, colour: boolean): string {
   const mark = colour ? `${COLOURS[hue]}${sign}${RESET}` : sign
   const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`
   const file = s.handoffPath ? `\n    ${s.handoffPath}` : ''
-  return `${mark} ${stageName(s)} · ${what} · ${formatDuration(s.durationMs, { tenths: true })} · ${s.summary}${file}`
+  const cost = s.cost ? ` · ${costWords(s.cost)}` : ''
+  return `${mark} ${stageName(s)} · ${what} · ${formatDuration(s.durationMs, { tenths: true })}${cost} · ${s.summary}${file}`
 }

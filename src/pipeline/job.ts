@@ -1,3 +1,4 @@
+import type { PricedRun } from '../agent/prices.js'
 import { AGENT_OUTCOMES, type AgentActivity, type AgentStats } from '../agent/types.js'
 import { findAutomation } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
@@ -114,6 +115,8 @@ export interface JobResult {
   figures?: PromptFigures
   prompt?: string
   agentStats?: AgentStats
+  /** What the run cost and where the figure came from (the CLI, or a price table). */
+  cost?: PricedRun
   /** The agent's final text (capped; secrets redacted). */
   resultText?: string
   /** The job must fail, whatever the stage's outcome: the pipeline cannot go on by itself. */
@@ -496,6 +499,7 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     ...(pullRequest ? { pullRequest } : {}),
     ...(figures ? { figures } : {}),
     ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+    ...(stage.cost ? { cost: stage.cost } : {}),
     ...(stage.agent?.resultText ? { resultText: stage.agent.resultText } : {}),
     ...(unsaved ? { unsaved } : {}),
     next,

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { setUpModelAccess } from '../agent/model-access.js'
 import { isAgentConfig } from '../agent/config-paths.js'
 import { presetFor } from '../agent/presets.js'
-import { priceRun } from '../agent/prices.js'
+import { priceRun, type PricedRun } from '../agent/prices.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
@@ -91,6 +91,8 @@ export interface FinalisedStage extends StageEnd {
   warnings: string[]
   /** What the profile's verify commands showed, when it has any and they ran. */
   verify?: VerifyEvidence
+  /** What the run cost, as its provenance records it; absent when nobody knows. */
+  cost?: PricedRun
 }
 
 export type StageResult =
@@ -341,6 +343,7 @@ export async function finaliseStage(
     if (!check.ok) path = null
   }
 
+  const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, ctx.prices) : {}
   const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
   const givenConfig = ctx.trustedCommit
     ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
@@ -373,7 +376,7 @@ export async function finaliseStage(
       handoff: path ?? undefined,
       reason,
       ...(ctx.key && ctx.handoffReason
-        ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent) }
+        ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
         : {})
     })
   })
@@ -398,6 +401,7 @@ export async function finaliseStage(
     outcome,
     reason,
     agent: end.agent,
+    ...(cost.costUsd !== undefined ? { cost } : {}),
     handoffPath: committedPath,
     commit,
     gitDir,
@@ -411,10 +415,10 @@ function stageProvenance(
   key: StageKey,
   reason: HandoffReason,
   outcome: StageOutcome,
-  agent: AgentRunResult | undefined
+  agent: AgentRunResult | undefined,
+  priced: PricedRun
 ): Provenance {
   const stats = agent?.stats ?? {}
-  const priced = agent ? priceRun(agent.preset, stats, ctx.prices) : {}
   return {
     v: 1,
     profile: ctx.profile,

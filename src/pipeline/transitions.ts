@@ -1,3 +1,4 @@
+import { BUDGET_SPENT } from '../agent/classify.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import { sendsBack } from './move-scope.js'
 import type { StageOutcome } from './outcome.js'
@@ -107,6 +108,11 @@ export function decideNext(f: StageFacts): Next {
             return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem }
           }
           return `the ${f.profile} deliverable failed its checks twice (${problem})${where}`
+        }
+        // Its budget is spent: a retry would not start (see cost-budget.ts), only its fallback,
+        // which has a budget of its own, may.
+        if (f.reason.startsWith(BUDGET_SPENT)) {
+          return `the ${f.profile} stage stopped at its cost budget (${f.reason.slice(BUDGET_SPENT.length)}); no retry${where}`
         }
         if (f.attempt < config.agent.maxRetries) {
           return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { renderSummary } from '../../src/action/report.js'
+import { priceRun } from '../../src/agent/prices.js'
 
 describe('renderSummary', () => {
   it('shows what the CLI reported, under the same names whichever CLI it was', () => {
@@ -19,6 +20,31 @@ describe('renderSummary', () => {
       renderSummary({ ...base, agentStats: { inputTokens: 3000, outputTokens: 120 } })
     ).toContain('| Agent | 3000 input tokens, 120 output tokens |')
     expect(renderSummary({ ...base, agentStats: {} })).not.toContain('| Agent |')
+  })
+
+  it('says when a cost was priced from the tokens rather than reported, and from which prices', () => {
+    const base = {
+      outcome: 'succeeded' as const,
+      reason: 'exit code 0',
+      refused: [],
+      warnings: [],
+      withheld: []
+    }
+    const codex = { inputTokens: 4000, outputTokens: 100 }
+    expect(renderSummary({ ...base, agentStats: codex, cost: priceRun('codex', codex) })).toContain(
+      '| Agent | 4000 input tokens, 100 output tokens, $0.0060 (the CLI reports no cost: priced from its tokens at the list prices of 2025-08-07; agent.prices sets others) |'
+    )
+    const own = { gemini: { inputPerMTok: 2, outputPerMTok: 8 } }
+    expect(
+      renderSummary({ ...base, agentStats: codex, cost: priceRun('gemini', codex, own) })
+    ).toContain(
+      '$0.0088 (the CLI reports no cost: priced from its tokens at WORKFLOW.md agent.prices) |'
+    )
+    // Claude Code's own dollars need no note.
+    const claude = { inputTokens: 2400, outputTokens: 80, costUsd: 0.0112 }
+    expect(
+      renderSummary({ ...base, agentStats: claude, cost: priceRun('claude', claude) })
+    ).toContain('| Agent | 2400 input tokens, 80 output tokens, $0.0112 |')
   })
 
   it('opens with content: the first row is the header, never an empty one', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { classify } from '../../src/agent/classify.js'
+import { BUDGET_SPENT, classify } from '../../src/agent/classify.js'
 import { presetFor } from '../../src/agent/presets.js'
-import { EXPECTED, SCENARIOS } from '../contract/scenarios.js'
+import { EXPECTED, scenariosFor } from '../contract/scenarios.js'
 
 // The real CLIs' stdout and exit, recorded by scripts/record-agent-clis.ts: each preset's
 // parser must make of them the outcome the stage expects of that end.
@@ -23,17 +23,17 @@ function replay(cli: string, scenario: string) {
   const findings = parser.finish()
   // A stall is the watchdog's call, which the stream alone cannot show.
   const cause = scenario === 'stall' ? { kind: 'stalled' as const, silentMs: 4000 } : undefined
-  const { outcome } = classify({
+  const { outcome, reason } = classify({
     cause,
     exitCode: recorded.exitCode,
     signal: recorded.signal,
     findings
   })
-  return { outcome, findings, recorded }
+  return { outcome, reason, findings, recorded }
 }
 
-describe.each(['claude', 'codex', 'gemini'])('the recorded %s streams', (cli) => {
-  it.each([...SCENARIOS])('%s ends as the stage expects', (scenario) => {
+describe.each(['claude', 'codex', 'gemini'] as const)('the recorded %s streams', (cli) => {
+  it.each(scenariosFor(cli))('%s ends as the stage expects', (scenario) => {
     const { outcome, findings, recorded } = replay(cli, scenario)
     expect(outcome).toBe(EXPECTED[scenario].outcome)
     expect(recorded.deliverableWritten).toBe(EXPECTED[scenario].file)
@@ -57,6 +57,23 @@ describe('figures from the recorded final events', () => {
     expect(replay('gemini', 'success').findings.stats).toEqual({
       inputTokens: 3900,
       outputTokens: 120
+    })
+  })
+
+  it('reads a real claude run stopped at --max-budget-usd as a spent budget, with its figures', () => {
+    // Its `usage` says 0 tokens; the turn it priced past the budget is under `modelUsage`.
+    const { outcome, reason, findings, recorded } = replay('claude', 'over-budget')
+    expect(recorded.exitCode).toBe(1)
+    expect({ outcome, reason }).toEqual({
+      outcome: 'failed',
+      reason: `${BUDGET_SPENT}Reached maximum budget ($0.001)`
+    })
+    expect(findings.rateLimited).toBe(false)
+    expect(findings.stats).toEqual({
+      turns: 1,
+      inputTokens: 1200,
+      outputTokens: 40,
+      costUsd: 0.0056
     })
   })
 

@@ -76,6 +76,19 @@ describe('stage progress', () => {
     ])
   })
 
+  it("puts the stage's cost on its line, saying when it was priced from the tokens", () => {
+    const priced = sink(false)
+    const cost = { costUsd: 0.006, pricedFrom: 'table 2025-08-07' }
+    new StageProgress(priced.out, 'plain').end({ ...END, refused: [], logPath: undefined, cost })
+    expect(priced.writes[0]).toBe(
+      '✗ implementer in "Implementing" (attempt 2) · failed (exit code 1) · 1m 23s · $0.0060 (the CLI reports no cost: priced from its tokens at the list prices of 2025-08-07; agent.prices sets others) · retry next (attempt 3)\n    .itervox/handoff/2026-05-26T14-30-45.000Z_implementer.partial.md\n'
+    )
+    const reported = sink(false)
+    const own = { costUsd: 0.0112 }
+    new StageProgress(reported.out, 'plain').end({ ...END, refused: [], cost: own })
+    expect(reported.writes[0]).toContain(' · 1m 23s · $0.0112 · retry next')
+  })
+
   it('prints plain lines elsewhere, and nothing for --json', () => {
     const plain = sink(false)
     const p = new StageProgress(plain.out, 'plain')

@@ -4,11 +4,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { BUDGET_SPENT } from '../../src/agent/classify.js'
 import { parseJsonLine } from '../../src/agent/stream-json.js'
 import { installedCli, type CliName } from './agent-clis.js'
 import type { Reply } from './model-replies.js'
 import { runScenario } from './run-scenario.js'
-import { DELIVERABLE, EXPECTED, SCENARIOS } from './scenarios.js'
+import { BUDGET_USD, DELIVERABLE, EXPECTED, scenariosFor } from './scenarios.js'
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'agent-clis')
 
@@ -23,7 +24,7 @@ function eventTypes(stream: string): string[] {
 
 export function contractSuite(cli: CliName): void {
   describe(`the ${cli} preset with the real CLI`, () => {
-    it.each([...SCENARIOS])('%s', async (scenario) => {
+    it.each(scenariosFor(cli))('%s', async (scenario) => {
       const dir = join(FIXTURES, cli, scenario)
       const replies = JSON.parse(readFileSync(join(dir, 'replies.json'), 'utf8')) as Record<
         string,
@@ -33,7 +34,13 @@ export function contractSuite(cli: CliName): void {
         requests: string[]
       }
       // Installed by test/contract/install.ts before jest starts; here it is only found.
-      const run = await runScenario({ cli, binDir: await installedCli(cli), replies })
+      const budget = BUDGET_USD[scenario]
+      const run = await runScenario({
+        cli,
+        binDir: await installedCli(cli),
+        replies,
+        ...(budget !== undefined ? { maxBudgetUsd: budget } : {})
+      })
       const expected = EXPECTED[scenario]
       expect({ outcome: run.result.outcome, reason: run.result.reason }).toEqual({
         outcome: expected.outcome,
@@ -47,6 +54,12 @@ export function contractSuite(cli: CliName): void {
       if (scenario === 'success') {
         expect(run.result.stats.inputTokens).toBeGreaterThan(0)
         expect(run.result.stats.outputTokens).toBeGreaterThan(0)
+      }
+      if (budget !== undefined) {
+        // The CLI took the flag, priced the turn past it and stopped; the stage can tell why.
+        expect(run.result.reason.startsWith(BUDGET_SPENT)).toBe(true)
+        expect(run.result.stats.costUsd).toBeGreaterThan(budget)
+        expect(run.result.stats.inputTokens).toBeGreaterThan(0)
       }
     })
   })

@@ -58,6 +58,8 @@ export async function runScenario(opts: {
   replies: Record<string, Reply[]>
   /** Record stderr apart from stdout (a wrapper sends it to this file). */
   recordStderr?: boolean
+  /** The budget left, passed as a stage passes it (claude's preset turns it into a flag). */
+  maxBudgetUsd?: number
 }): Promise<ScenarioRun> {
   const { cli } = opts
   const root = mkdtempSync(join(tmpdir(), `itervox-contract-${cli}-`))
@@ -142,6 +144,7 @@ export async function runScenario(opts: {
       stallTimeoutMs: STALL_MS,
       deadlineMs: 120_000,
       maxTurns: 5,
+      ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {}),
       pollMs: 200,
       killGraceMs: 1000
     })

@@ -1,18 +1,31 @@
-// The five ways a stage's agent run ends that the contract suite pins for each real CLI, and
-// the model API's side of each. The recorder plays these replies to the real CLI and stores
-// them beside what the CLI did; the suite replays the stored ones.
+// The five ways a stage's agent run ends that the contract suite pins for each real CLI (and
+// one more for Claude Code, the only CLI given the cost budget), and the model API's side of
+// each. The recorder plays these replies to the real CLI and stores them beside what the CLI
+// did; the suite replays the stored ones.
 import type { AgentOutcome } from '../../src/agent/types.js'
 import type { CliName } from './agent-clis.js'
 import { anthropic, gemini, openai, stalled, type Reply } from './model-replies.js'
 
-export const SCENARIOS = [
+const SCENARIOS = [
   'success',
   'no-file',
   'api-error-after-file',
   'rate-limited',
   'stall'
 ] as const
-export type ScenarioName = (typeof SCENARIOS)[number]
+type SharedScenario = (typeof SCENARIOS)[number]
+export type ScenarioName = SharedScenario | 'over-budget'
+
+/** The scenarios each CLI is run in. */
+export function scenariosFor(cli: CliName): ScenarioName[] {
+  return cli === 'claude' ? [...SCENARIOS, 'over-budget'] : [...SCENARIOS]
+}
+
+/**
+ * The budget left that a scenario's stage passes (claude's preset makes it --max-budget-usd):
+ * below what the CLI prices the first recorded turn at, so it is spent after one turn.
+ */
+export const BUDGET_USD: Partial<Record<ScenarioName, number>> = { 'over-budget': 0.001 }
 
 /** Where the deliverable goes, written into replies before the paths are known. */
 export const HANDOFF_ABSOLUTE = '@@HANDOFF_ABSOLUTE@@'
@@ -28,7 +41,9 @@ export const EXPECTED: Record<ScenarioName, { outcome: AgentOutcome; file: boole
   // Failed, and the file it wrote stays for the stage to keep as its partial.
   'api-error-after-file': { outcome: 'failed', file: true },
   'rate-limited': { outcome: 'rate_limited', file: false },
-  stall: { outcome: 'stalled', file: false }
+  stall: { outcome: 'stalled', file: false },
+  // Stopped by the CLI before it ran the turn's Write; failed, and no retry can do better.
+  'over-budget': { outcome: 'failed', file: false }
 }
 
 const ANTHROPIC = 'POST /v1/messages'
@@ -61,7 +76,8 @@ export function repliesFor(cli: CliName, scenario: ScenarioName): Record<string,
               'Number of request tokens has exceeded your per-minute rate limit'
             )
           ],
-          stall: [stalled(anthropic.text('Reading the handoffs.'))]
+          stall: [stalled(anthropic.text('Reading the handoffs.'))],
+          'over-budget': [write, done]
         })
       }
     }
@@ -109,6 +125,11 @@ export function repliesFor(cli: CliName, scenario: ScenarioName): Record<string,
   }
 }
 
-function pick<T>(scenario: ScenarioName, by: Record<ScenarioName, T>): T {
-  return by[scenario]
+function pick<T>(
+  scenario: ScenarioName,
+  by: Record<SharedScenario, T> & Partial<Record<ScenarioName, T>>
+): T {
+  const replies = by[scenario]
+  if (replies === undefined) throw new Error(`no replies for the ${scenario} scenario`)
+  return replies
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { BUDGET_SPENT } from '../../src/agent/classify.js'
 import { decideNext, TRANSITION_BUDGET, type StageFacts } from '../../src/pipeline/transitions.js'
 import { seedConfig } from './pipeline-config.js'
 
@@ -48,6 +49,20 @@ describe('decideNext', () => {
       expect(spent).toMatchObject({ kind: 'escalate', to: "Won't Do" })
       expect(spent.kind === 'escalate' && spent.why).toContain('.itervox/handoff/x.partial.md')
     }
+  })
+
+  it('does not retry a run that the CLI stopped at its cost budget: escalates, or hands it to the fallback', () => {
+    const reason = `${BUDGET_SPENT}Reached maximum budget ($0.001)`
+    const spent = decideNext(facts({ outcome: 'failed', reason, attempt: 0 }))
+    expect(spent).toEqual({
+      kind: 'escalate',
+      to: "Won't Do",
+      why: 'the researcher stage stopped at its cost budget (Reached maximum budget ($0.001)); no retry'
+    })
+    const withFallback = seedConfig({ researcher: 'fallback_profile: reviewer' })
+    expect(
+      decideNext(facts({ config: withFallback, outcome: 'failed', reason, attempt: 0 }))
+    ).toMatchObject({ kind: 'retry', attempt: 0, profile: 'reviewer' })
   })
 
   it('re-runs once with the refusal when the deliverable fails its checks, then escalates', () => {
