@@ -45956,6 +45956,58 @@ function agentEnvironment(parent, contract, opts) {
 
 /***/ }),
 
+/***/ 9420:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ costWords),
+/* harmony export */   l: () => (/* binding */ priceRun)
+/* harmony export */ });
+/**
+ * List prices (USD per million tokens) of the default models of the CLIs that report tokens
+ * but no dollars: gpt-5 / gpt-5-codex for Codex, gemini-2.5-pro (prompts up to 200k tokens)
+ * for Gemini. A price changes; WORKFLOW.md's `agent.prices` replaces these.
+ */
+const PRICES_AS_OF = '2025-08-07';
+const TABLE = 'table ';
+const OVERRIDE = 'WORKFLOW.md agent.prices';
+const PRICES = {
+    codex: { inputPerMTok: 1.25, outputPerMTok: 10 },
+    gemini: { inputPerMTok: 1.25, outputPerMTok: 10 }
+};
+function priceRun(preset, stats, overrides = {}) {
+    if (stats.costUsd !== undefined)
+        return { costUsd: stats.costUsd };
+    if (preset !== 'codex' && preset !== 'gemini')
+        return {};
+    if (stats.inputTokens === undefined && stats.outputTokens === undefined)
+        return {};
+    const own = overrides[preset];
+    const price = own ?? PRICES[preset];
+    const cost = ((stats.inputTokens ?? 0) * price.inputPerMTok +
+        (stats.outputTokens ?? 0) * price.outputPerMTok) /
+        1_000_000;
+    return { costUsd: cost, pricedFrom: own ? OVERRIDE : `${TABLE}${PRICES_AS_OF}` };
+}
+/**
+ * A cost in words for people (the job summary, the CLI's stage line): one the CLI reported is
+ * just the dollars; one priced here says so, and from which prices.
+ */
+function costWords(run) {
+    if (run?.costUsd === undefined)
+        return '';
+    const dollars = `$${run.costUsd.toFixed(4)}`;
+    if (!run.pricedFrom)
+        return dollars;
+    const prices = run.pricedFrom.startsWith(TABLE)
+        ? `the list prices of ${run.pricedFrom.slice(TABLE.length)}; agent.prices sets others`
+        : run.pricedFrom;
+    return `${dollars} (the CLI reports no cost: priced from its tokens at ${prices})`;
+}
+
+
+/***/ }),
+
 /***/ 105:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -49090,19 +49142,24 @@ var lookup = __nccwpck_require__(5351);
 var sanitize = __nccwpck_require__(106);
 // EXTERNAL MODULE: ./.build/pipeline/approval.js
 var approval = __nccwpck_require__(6306);
+// EXTERNAL MODULE: ./.build/agent/prices.js
+var prices = __nccwpck_require__(9420);
 ;// CONCATENATED MODULE: ./.build/pipeline/agent-figures.js
+
 /**
  * What an agent's CLI reported in its last event, in words, the same for every CLI: turns and
  * a cost only where the CLI gives them (Claude Code), tokens for all. Empty when it gave none.
+ * Given the run's priced cost (what its provenance records), that is the cost shown, with
+ * where it came from when the CLI did not report it.
  */
-function agentFigures(s) {
+function agentFigures(s, cost) {
     if (!s)
         return '';
     return [
         s.turns !== undefined ? `${s.turns} turns` : '',
         s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
         s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
-        s.costUsd !== undefined ? `$${s.costUsd.toFixed(4)}` : ''
+        (0,prices/* costWords */.f)(cost ?? { ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}) })
     ]
         .filter(Boolean)
         .join(', ');
@@ -56308,6 +56365,8 @@ const DOCUMENTS = [
 
 
 const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql';
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
 /** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
 function linearEndpoint(env) {
     return env.LINEAR_API_URL || DEFAULT_LINEAR_URL;
@@ -69366,6 +69425,9 @@ async function carryOut(o) {
                     break;
                 if (state === null || !(0,lookup/* sameState */.yY)(state, e.state))
                     break;
+                const s = o.served;
+                if (s && (0,lookup/* sameState */.yY)(s.state, e.state) && s.entry === e.entry && s.step === e.step)
+                    break;
                 await o.tracker.wake(issue(), {
                     state: e.state,
                     entry: e.entry,
@@ -70114,6 +70176,49 @@ function blockingFailures(markdown) {
     return text === '' || NOTHING.test(text) ? null : text;
 }
 
+;// CONCATENATED MODULE: ./.build/agent/classify.js
+/**
+ * The start of a failed run's reason when the CLI stopped itself at the cost budget it was
+ * given: the stage's share of the budget is spent, so running it the same way again cannot end
+ * better (see src/pipeline/transitions.ts).
+ */
+const BUDGET_SPENT = 'the cost budget ran out: ';
+/**
+ * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
+ * status of a process we killed says nothing); then a failed process or an error result,
+ * which is a rate limit when the stream reported one; then a clean end that asked for input.
+ */
+function classify(facts) {
+    const { cause, exitCode, signal, findings } = facts;
+    switch (cause?.kind) {
+        case 'stalled':
+            return {
+                outcome: 'stalled',
+                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
+            };
+        case 'timed_out':
+            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
+        case 'cancelled':
+            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
+        case 'spawn_failed':
+            return { outcome: 'failed', reason: cause.error };
+        case undefined:
+            break;
+    }
+    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
+    if (processFailed || findings.error) {
+        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
+        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
+    }
+    if (findings.needsInput)
+        return { outcome: 'input_required', reason: 'the agent asked for input' };
+    return { outcome: 'succeeded', reason: 'exit code 0' };
+}
+function seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/recovery.js
 
 /** A run whose verify commands failed is a `failed` whose reason starts with this. */
@@ -70193,6 +70298,7 @@ function afterBlocking(f, escalate) {
 ;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
 
 
+
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
 const TRANSITION_BUDGET = 30;
 /** The deliverable checks failing is a `failed` whose reason starts with this. */
@@ -70227,6 +70333,11 @@ function decideNext(f) {
                         return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem };
                     }
                     return `the ${f.profile} deliverable failed its checks twice (${problem})${where}`;
+                }
+                // Its budget is spent: a retry would not start (see cost-budget.ts), only its fallback,
+                // which has a budget of its own, may.
+                if (f.reason.startsWith(BUDGET_SPENT)) {
+                    return `the ${f.profile} stage stopped at its cost budget (${f.reason.slice(BUDGET_SPENT.length)}); no retry${where}`;
                 }
                 if (f.attempt < config.agent.maxRetries) {
                     return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` };
@@ -73353,11 +73464,13 @@ class JsonStreamParser {
 
 
 
+
 /**
  * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
  * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
  * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
- * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`).
+ * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`);
+ * subtype `error_max_budget_usd` is the run stopped at `--max-budget-usd`.
  * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
  */
 class ClaudeParser extends JsonStreamParser {
@@ -73434,8 +73547,12 @@ function stats(r) {
     const out = {};
     const turns = asCount(r.num_turns);
     // Cached prompt tokens are counted apart by the API; together they are what was read.
-    const input = addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
-    const output = asCount(usage.output_tokens);
+    let input = addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
+    let output = asCount(usage.output_tokens);
+    // A run stopped at its budget reports zero `usage` (2.1.332); its figures per model hold
+    // the turn it was priced for.
+    if (!input && !output)
+        ({ input, output } = modelTokens(r.modelUsage) ?? { input, output });
     const cost = asCount(r.total_cost_usd);
     if (turns !== undefined)
         out.turns = turns;
@@ -73447,6 +73564,17 @@ function stats(r) {
         out.costUsd = cost;
     return out;
 }
+function modelTokens(value) {
+    const models = Object.values(asObject(value) ?? {}).map((m) => asObject(m) ?? {});
+    if (!models.length)
+        return undefined;
+    const input = addCounts(...models.flatMap((m) => [
+        asCount(m.inputTokens),
+        asCount(m.cacheCreationInputTokens),
+        asCount(m.cacheReadInputTokens)
+    ]));
+    return { input, output: addCounts(...models.map((m) => asCount(m.outputTokens))) };
+}
 function httpStatus(value) {
     const n = typeof value === 'string' ? Number(value) : value;
     return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
@@ -73457,6 +73585,10 @@ function errorReason(r, status, text) {
     if (status !== undefined)
         return `API error ${status}`;
     const subtype = asString(r.subtype);
+    if (subtype === 'error_max_budget_usd') {
+        const said = Array.isArray(r.errors) ? asString(r.errors[0]) : undefined;
+        return `${BUDGET_SPENT}${said ? text_firstLine(said) : 'the CLI stopped at --max-budget-usd'}`;
+    }
     if (subtype === 'error_max_turns') {
         const turns = asCount(r.num_turns);
         return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`;
@@ -73772,71 +73904,10 @@ function has(args, ...flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
 }
 
-;// CONCATENATED MODULE: ./.build/agent/prices.js
-/**
- * List prices (USD per million tokens) of the default models of the CLIs that report tokens
- * but no dollars: gpt-5 / gpt-5-codex for Codex, gemini-2.5-pro (prompts up to 200k tokens)
- * for Gemini. A price changes; WORKFLOW.md's `agent.prices` replaces these.
- */
-const PRICES_AS_OF = '2025-08-07';
-const PRICES = {
-    codex: { inputPerMTok: 1.25, outputPerMTok: 10 },
-    gemini: { inputPerMTok: 1.25, outputPerMTok: 10 }
-};
-function priceRun(preset, stats, overrides = {}) {
-    if (stats.costUsd !== undefined)
-        return { costUsd: stats.costUsd };
-    if (preset !== 'codex' && preset !== 'gemini')
-        return {};
-    if (stats.inputTokens === undefined && stats.outputTokens === undefined)
-        return {};
-    const own = overrides[preset];
-    const price = own ?? PRICES[preset];
-    const cost = ((stats.inputTokens ?? 0) * price.inputPerMTok +
-        (stats.outputTokens ?? 0) * price.outputPerMTok) /
-        1_000_000;
-    return { costUsd: cost, pricedFrom: own ? 'WORKFLOW.md agent.prices' : `table ${PRICES_AS_OF}` };
-}
-
+// EXTERNAL MODULE: ./.build/agent/prices.js
+var prices = __nccwpck_require__(9420);
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./.build/agent/classify.js
-/**
- * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
- * status of a process we killed says nothing); then a failed process or an error result,
- * which is a rate limit when the stream reported one; then a clean end that asked for input.
- */
-function classify(facts) {
-    const { cause, exitCode, signal, findings } = facts;
-    switch (cause?.kind) {
-        case 'stalled':
-            return {
-                outcome: 'stalled',
-                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
-            };
-        case 'timed_out':
-            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
-        case 'cancelled':
-            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
-        case 'spawn_failed':
-            return { outcome: 'failed', reason: cause.error };
-        case undefined:
-            break;
-    }
-    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
-    if (processFailed || findings.error) {
-        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
-        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
-    }
-    if (findings.needsInput)
-        return { outcome: 'input_required', reason: 'the agent asked for input' };
-    return { outcome: 'succeeded', reason: 'exit code 0' };
-}
-function seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
 // EXTERNAL MODULE: ./.build/agent/environment.js
 var environment = __nccwpck_require__(5353);
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
@@ -75667,6 +75738,7 @@ async function finaliseStage(ctx, end, secrets) {
         if (!check.ok)
             path = null;
     }
+    const cost = end.agent ? (0,prices/* priceRun */.l)(end.agent.preset, end.agent.stats, ctx.prices) : {};
     const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
     const givenConfig = ctx.trustedCommit
         ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
@@ -75699,7 +75771,7 @@ async function finaliseStage(ctx, end, secrets) {
             handoff: path ?? undefined,
             reason,
             ...(ctx.key && ctx.handoffReason
-                ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent) }
+                ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
                 : {})
         })
     });
@@ -75725,6 +75797,7 @@ async function finaliseStage(ctx, end, secrets) {
         outcome,
         reason,
         agent: end.agent,
+        ...(cost.costUsd !== undefined ? { cost } : {}),
         handoffPath: committedPath,
         commit,
         gitDir,
@@ -75732,9 +75805,8 @@ async function finaliseStage(ctx, end, secrets) {
         warnings
     };
 }
-function stageProvenance(ctx, key, reason, outcome, agent) {
+function stageProvenance(ctx, key, reason, outcome, agent, priced) {
     const stats = agent?.stats ?? {};
-    const priced = agent ? priceRun(agent.preset, stats, ctx.prices) : {};
     return {
         v: 1,
         profile: ctx.profile,
@@ -75897,6 +75969,9 @@ async function runHolding(input, slot) {
         ...{ config: j.config, tracker: j.tracker, issue, record, state, automation },
         ...{ plan: planned, trigger: t, approval, paused: j.paused === true }
     });
+    // What the record owed before the gate: a stage that cannot start saves only that (its new
+    // entry, and who started it, are planned again when it can).
+    const owedBeforeHold = owed.changed;
     if (held.changed)
         owed.changed = true;
     record = held.record;
@@ -75926,8 +76001,8 @@ async function runHolding(input, slot) {
         const unavailable = await checkCommand(j, profile, prepared.repo);
         if (unavailable) {
             // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
-            if (owed.changed)
-                await j.tracker.saveRecord(issue, record);
+            if (owedBeforeHold)
+                await j.tracker.saveRecord(issue, owed.record);
             await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format());
             throw unavailable;
         }
@@ -76145,6 +76220,7 @@ async function runHolding(input, slot) {
         ...(pullRequest ? { pullRequest } : {}),
         ...(figures ? { figures } : {}),
         ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+        ...(stage.cost ? { cost: stage.cost } : {}),
         ...(stage.agent?.resultText ? { resultText: stage.agent.resultText } : {}),
         ...(unsaved ? { unsaved } : {}),
         next,
@@ -76249,6 +76325,10 @@ async function finishOwed(j, issue, record) {
         effects: record.owed.effects,
         resendWakes: record.owed.run.split('/')[0] === j.run.id ||
             (record.halted?.startsWith(pipeline_record/* HALTED_ON_EFFECTS */._Y) ?? false),
+        // The reconcile sends an owed wake-up itself; the job it starts is that wake-up's.
+        ...(j.trigger.source === 'wake' && j.trigger.wake && j.trigger.state
+            ? { served: { state: j.trigger.state, ...j.trigger.wake } }
+            : {}),
         maxFileBytes: j.config.handoff.maxFileBytes
     });
     const after = { ...record };
@@ -77075,7 +77155,8 @@ async function runLocalStep(o, trustedCommit) {
             refused: r.refused,
             // Which file or comment had a secret kept out of it, and of which kind.
             warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-            ...(succeeded ? {} : { logPath: (0,external_node_path_.join)(workDir, 'agent.log') })
+            ...(succeeded ? {} : { logPath: (0,external_node_path_.join)(workDir, 'agent.log') }),
+            ...(r.cost ? { cost: r.cost } : {})
         }
     };
 }
@@ -77114,6 +77195,7 @@ function idleAfter(next) {
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/progress.js
+
 
 /**
  * JSON when asked; the live line only on a terminal that can move the cursor: never into a
@@ -77212,7 +77294,8 @@ function stageLine(s, colour) {
     const mark = colour ? `${COLOURS[hue]}${sign}${RESET}` : sign;
     const what = s.outcome === 'succeeded' ? s.outcome : `${s.outcome} (${s.reason})`;
     const file = s.handoffPath ? `\n    ${s.handoffPath}` : '';
-    return `${mark} ${stageName(s)} · ${what} · ${(0,duration/* formatDuration */.a)(s.durationMs, { tenths: true })} · ${s.summary}${file}`;
+    const cost = s.cost ? ` · ${(0,prices/* costWords */.f)(s.cost)}` : '';
+    return `${mark} ${stageName(s)} · ${what} · ${(0,duration/* formatDuration */.a)(s.durationMs, { tenths: true })}${cost} · ${s.summary}${file}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/scaffold.js

@@ -50463,19 +50463,65 @@ function required(env, name) {
     return v;
 }
 
+;// CONCATENATED MODULE: ./.build/agent/prices.js
+/**
+ * List prices (USD per million tokens) of the default models of the CLIs that report tokens
+ * but no dollars: gpt-5 / gpt-5-codex for Codex, gemini-2.5-pro (prompts up to 200k tokens)
+ * for Gemini. A price changes; WORKFLOW.md's `agent.prices` replaces these.
+ */
+const PRICES_AS_OF = '2025-08-07';
+const TABLE = 'table ';
+const OVERRIDE = 'WORKFLOW.md agent.prices';
+const PRICES = {
+    codex: { inputPerMTok: 1.25, outputPerMTok: 10 },
+    gemini: { inputPerMTok: 1.25, outputPerMTok: 10 }
+};
+function priceRun(preset, stats, overrides = {}) {
+    if (stats.costUsd !== undefined)
+        return { costUsd: stats.costUsd };
+    if (preset !== 'codex' && preset !== 'gemini')
+        return {};
+    if (stats.inputTokens === undefined && stats.outputTokens === undefined)
+        return {};
+    const own = overrides[preset];
+    const price = own ?? PRICES[preset];
+    const cost = ((stats.inputTokens ?? 0) * price.inputPerMTok +
+        (stats.outputTokens ?? 0) * price.outputPerMTok) /
+        1_000_000;
+    return { costUsd: cost, pricedFrom: own ? OVERRIDE : `${TABLE}${PRICES_AS_OF}` };
+}
+/**
+ * A cost in words for people (the job summary, the CLI's stage line): one the CLI reported is
+ * just the dollars; one priced here says so, and from which prices.
+ */
+function costWords(run) {
+    if (run?.costUsd === undefined)
+        return '';
+    const dollars = `$${run.costUsd.toFixed(4)}`;
+    if (!run.pricedFrom)
+        return dollars;
+    const prices = run.pricedFrom.startsWith(TABLE)
+        ? `the list prices of ${run.pricedFrom.slice(TABLE.length)}; agent.prices sets others`
+        : run.pricedFrom;
+    return `${dollars} (the CLI reports no cost: priced from its tokens at ${prices})`;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/agent-figures.js
+
 /**
  * What an agent's CLI reported in its last event, in words, the same for every CLI: turns and
  * a cost only where the CLI gives them (Claude Code), tokens for all. Empty when it gave none.
+ * Given the run's priced cost (what its provenance records), that is the cost shown, with
+ * where it came from when the CLI did not report it.
  */
-function agentFigures(s) {
+function agentFigures(s, cost) {
     if (!s)
         return '';
     return [
         s.turns !== undefined ? `${s.turns} turns` : '',
         s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
         s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
-        s.costUsd !== undefined ? `$${s.costUsd.toFixed(4)}` : ''
+        costWords(cost ?? { ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}) })
     ]
         .filter(Boolean)
         .join(', ');
@@ -50532,7 +50578,7 @@ function renderSummary(r) {
         add('Prompt', `${f.bytes} bytes; ${f.included.length} prior handoff${f.included.length === 1 ? '' : 's'} included, ${f.dropped} dropped for the budget (block ${f.blockBytes} bytes)` +
             (f.truncatedFile ? `; ${cell(f.truncatedFile)} cut to fit` : ''));
     }
-    add('Agent', agentFigures(r.agentStats));
+    add('Agent', agentFigures(r.agentStats, r.cost));
     add('Run', r.runUrl && `[logs](${r.runUrl})`);
     // The first row is the table's header: an empty header row would open the summary.
     const [head, ...rest] = rows.map(([k, v]) => `| ${k} | ${v} |`);
@@ -70175,6 +70221,8 @@ const DOCUMENTS = [
 
 
 const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql';
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
 /** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
 function linearEndpoint(env) {
     return env.LINEAR_API_URL || DEFAULT_LINEAR_URL;
@@ -73910,6 +73958,9 @@ async function carryOut(o) {
                     break;
                 if (state === null || !sameState(state, e.state))
                     break;
+                const s = o.served;
+                if (s && sameState(s.state, e.state) && s.entry === e.entry && s.step === e.step)
+                    break;
                 await o.tracker.wake(issue(), {
                     state: e.state,
                     entry: e.entry,
@@ -74578,6 +74629,49 @@ function blockingFailures(markdown) {
     return text === '' || NOTHING.test(text) ? null : text;
 }
 
+;// CONCATENATED MODULE: ./.build/agent/classify.js
+/**
+ * The start of a failed run's reason when the CLI stopped itself at the cost budget it was
+ * given: the stage's share of the budget is spent, so running it the same way again cannot end
+ * better (see src/pipeline/transitions.ts).
+ */
+const BUDGET_SPENT = 'the cost budget ran out: ';
+/**
+ * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
+ * status of a process we killed says nothing); then a failed process or an error result,
+ * which is a rate limit when the stream reported one; then a clean end that asked for input.
+ */
+function classify(facts) {
+    const { cause, exitCode, signal, findings } = facts;
+    switch (cause?.kind) {
+        case 'stalled':
+            return {
+                outcome: 'stalled',
+                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
+            };
+        case 'timed_out':
+            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
+        case 'cancelled':
+            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
+        case 'spawn_failed':
+            return { outcome: 'failed', reason: cause.error };
+        case undefined:
+            break;
+    }
+    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
+    if (processFailed || findings.error) {
+        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
+        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
+    }
+    if (findings.needsInput)
+        return { outcome: 'input_required', reason: 'the agent asked for input' };
+    return { outcome: 'succeeded', reason: 'exit code 0' };
+}
+function seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/recovery.js
 
 /** A run whose verify commands failed is a `failed` whose reason starts with this. */
@@ -74657,6 +74751,7 @@ function afterBlocking(f, escalate) {
 ;// CONCATENATED MODULE: ./.build/pipeline/transitions.js
 
 
+
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
 const TRANSITION_BUDGET = 30;
 /** The deliverable checks failing is a `failed` whose reason starts with this. */
@@ -74691,6 +74786,11 @@ function decideNext(f) {
                         return { kind: 'retry', attempt: f.attempt + 1, why: f.reason, recheck: problem };
                     }
                     return `the ${f.profile} deliverable failed its checks twice (${problem})${where}`;
+                }
+                // Its budget is spent: a retry would not start (see cost-budget.ts), only its fallback,
+                // which has a budget of its own, may.
+                if (f.reason.startsWith(BUDGET_SPENT)) {
+                    return `the ${f.profile} stage stopped at its cost budget (${f.reason.slice(BUDGET_SPENT.length)}); no retry${where}`;
                 }
                 if (f.attempt < config.agent.maxRetries) {
                     return { kind: 'retry', attempt: f.attempt + 1, why: `${f.outcome}: ${f.reason}` };
@@ -76573,11 +76673,13 @@ class JsonStreamParser {
 
 
 
+
 /**
  * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
  * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
  * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
- * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`).
+ * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`);
+ * subtype `error_max_budget_usd` is the run stopped at `--max-budget-usd`.
  * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
  */
 class ClaudeParser extends JsonStreamParser {
@@ -76654,8 +76756,12 @@ function stats(r) {
     const out = {};
     const turns = asCount(r.num_turns);
     // Cached prompt tokens are counted apart by the API; together they are what was read.
-    const input = stream_json_addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
-    const output = asCount(usage.output_tokens);
+    let input = stream_json_addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
+    let output = asCount(usage.output_tokens);
+    // A run stopped at its budget reports zero `usage` (2.1.332); its figures per model hold
+    // the turn it was priced for.
+    if (!input && !output)
+        ({ input, output } = modelTokens(r.modelUsage) ?? { input, output });
     const cost = asCount(r.total_cost_usd);
     if (turns !== undefined)
         out.turns = turns;
@@ -76667,6 +76773,17 @@ function stats(r) {
         out.costUsd = cost;
     return out;
 }
+function modelTokens(value) {
+    const models = Object.values(asObject(value) ?? {}).map((m) => asObject(m) ?? {});
+    if (!models.length)
+        return undefined;
+    const input = stream_json_addCounts(...models.flatMap((m) => [
+        asCount(m.inputTokens),
+        asCount(m.cacheCreationInputTokens),
+        asCount(m.cacheReadInputTokens)
+    ]));
+    return { input, output: stream_json_addCounts(...models.map((m) => asCount(m.outputTokens))) };
+}
 function httpStatus(value) {
     const n = typeof value === 'string' ? Number(value) : value;
     return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
@@ -76677,6 +76794,10 @@ function errorReason(r, status, text) {
     if (status !== undefined)
         return `API error ${status}`;
     const subtype = asString(r.subtype);
+    if (subtype === 'error_max_budget_usd') {
+        const said = Array.isArray(r.errors) ? asString(r.errors[0]) : undefined;
+        return `${BUDGET_SPENT}${said ? text_firstLine(said) : 'the CLI stopped at --max-budget-usd'}`;
+    }
     if (subtype === 'error_max_turns') {
         const turns = asCount(r.num_turns);
         return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`;
@@ -76992,71 +77113,8 @@ function has(args, ...flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
 }
 
-;// CONCATENATED MODULE: ./.build/agent/prices.js
-/**
- * List prices (USD per million tokens) of the default models of the CLIs that report tokens
- * but no dollars: gpt-5 / gpt-5-codex for Codex, gemini-2.5-pro (prompts up to 200k tokens)
- * for Gemini. A price changes; WORKFLOW.md's `agent.prices` replaces these.
- */
-const PRICES_AS_OF = '2025-08-07';
-const PRICES = {
-    codex: { inputPerMTok: 1.25, outputPerMTok: 10 },
-    gemini: { inputPerMTok: 1.25, outputPerMTok: 10 }
-};
-function priceRun(preset, stats, overrides = {}) {
-    if (stats.costUsd !== undefined)
-        return { costUsd: stats.costUsd };
-    if (preset !== 'codex' && preset !== 'gemini')
-        return {};
-    if (stats.inputTokens === undefined && stats.outputTokens === undefined)
-        return {};
-    const own = overrides[preset];
-    const price = own ?? PRICES[preset];
-    const cost = ((stats.inputTokens ?? 0) * price.inputPerMTok +
-        (stats.outputTokens ?? 0) * price.outputPerMTok) /
-        1_000_000;
-    return { costUsd: cost, pricedFrom: own ? 'WORKFLOW.md agent.prices' : `table ${PRICES_AS_OF}` };
-}
-
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./.build/agent/classify.js
-/**
- * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
- * status of a process we killed says nothing); then a failed process or an error result,
- * which is a rate limit when the stream reported one; then a clean end that asked for input.
- */
-function classify(facts) {
-    const { cause, exitCode, signal, findings } = facts;
-    switch (cause?.kind) {
-        case 'stalled':
-            return {
-                outcome: 'stalled',
-                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
-            };
-        case 'timed_out':
-            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
-        case 'cancelled':
-            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
-        case 'spawn_failed':
-            return { outcome: 'failed', reason: cause.error };
-        case undefined:
-            break;
-    }
-    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
-    if (processFailed || findings.error) {
-        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
-        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
-    }
-    if (findings.needsInput)
-        return { outcome: 'input_required', reason: 'the agent asked for input' };
-    return { outcome: 'succeeded', reason: 'exit code 0' };
-}
-function seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
 
 // A stream-json line can be big (a Write tool call carries the whole file), but a line with
@@ -78845,6 +78903,7 @@ async function finaliseStage(ctx, end, secrets) {
         if (!check.ok)
             path = null;
     }
+    const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, ctx.prices) : {};
     const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
     const givenConfig = ctx.trustedCommit
         ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
@@ -78877,7 +78936,7 @@ async function finaliseStage(ctx, end, secrets) {
             handoff: path ?? undefined,
             reason,
             ...(ctx.key && ctx.handoffReason
-                ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent) }
+                ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
                 : {})
         })
     });
@@ -78903,6 +78962,7 @@ async function finaliseStage(ctx, end, secrets) {
         outcome,
         reason,
         agent: end.agent,
+        ...(cost.costUsd !== undefined ? { cost } : {}),
         handoffPath: committedPath,
         commit,
         gitDir,
@@ -78910,9 +78970,8 @@ async function finaliseStage(ctx, end, secrets) {
         warnings
     };
 }
-function stageProvenance(ctx, key, reason, outcome, agent) {
+function stageProvenance(ctx, key, reason, outcome, agent, priced) {
     const stats = agent?.stats ?? {};
-    const priced = agent ? priceRun(agent.preset, stats, ctx.prices) : {};
     return {
         v: 1,
         profile: ctx.profile,
@@ -79075,6 +79134,9 @@ async function runHolding(input, slot) {
         ...{ config: j.config, tracker: j.tracker, issue, record, state, automation },
         ...{ plan: planned, trigger: t, approval, paused: j.paused === true }
     });
+    // What the record owed before the gate: a stage that cannot start saves only that (its new
+    // entry, and who started it, are planned again when it can).
+    const owedBeforeHold = owed.changed;
     if (held.changed)
         owed.changed = true;
     record = held.record;
@@ -79104,8 +79166,8 @@ async function runHolding(input, slot) {
         const unavailable = await checkCommand(j, profile, prepared.repo);
         if (unavailable) {
             // Nothing of the stage happened: no commit, no move, no retry counted. The issue says why.
-            if (owed.changed)
-                await j.tracker.saveRecord(issue, record);
+            if (owedBeforeHold)
+                await j.tracker.saveRecord(issue, owed.record);
             await noticeCannotStart(j, issue, { state, profile: plan.profile }, unavailable.format());
             throw unavailable;
         }
@@ -79323,6 +79385,7 @@ async function runHolding(input, slot) {
         ...(pullRequest ? { pullRequest } : {}),
         ...(figures ? { figures } : {}),
         ...(stage.agent?.stats ? { agentStats: stage.agent.stats } : {}),
+        ...(stage.cost ? { cost: stage.cost } : {}),
         ...(stage.agent?.resultText ? { resultText: stage.agent.resultText } : {}),
         ...(unsaved ? { unsaved } : {}),
         next,
@@ -79427,6 +79490,10 @@ async function finishOwed(j, issue, record) {
         effects: record.owed.effects,
         resendWakes: record.owed.run.split('/')[0] === j.run.id ||
             (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
+        // The reconcile sends an owed wake-up itself; the job it starts is that wake-up's.
+        ...(j.trigger.source === 'wake' && j.trigger.wake && j.trigger.state
+            ? { served: { state: j.trigger.state, ...j.trigger.wake } }
+            : {}),
         maxFileBytes: j.config.handoff.maxFileBytes
     });
     const after = { ...record };
@@ -79679,8 +79746,6 @@ function unfinishedContext(path) {
 const CANCEL_GRACE_MS = 3000;
 // The final text is capped where it is read; the log shows its start.
 const MAX_RESULT_IN_LOG = 4000;
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
 const NOT_ISOLATED = "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user";
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 async function runStageJob(s, signal) {
@@ -79967,6 +80032,7 @@ function reportOf(r, s) {
         ...(r.figures ? { figures: r.figures } : {}),
         ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
         ...(r.agentStats ? { agentStats: r.agentStats } : {}),
+        ...(r.cost ? { cost: r.cost } : {}),
         ...(r.failure ? { failure: r.failure } : {}),
         ...(r.unsaved ? { unsaved: r.unsaved } : {}),
         refused: r.refused,
@@ -80057,6 +80123,10 @@ async function mainStep() {
 
 
 
+
+
+
+
 /**
  * The `post:` step, for a stage context that post.ts found unfinished. When the main step was
  * cancelled or timed out before its stage was published, this ends the agent's process group
@@ -80114,7 +80184,7 @@ async function finish(path) {
         ctx.handoffPath !== handoffPath(parsed.timestamp, parsed.profile) ||
         parsed.profile !== ctx.profile ||
         !/^[0-9a-f]{40,64}$/.test(ctx.baseSha) ||
-        !/^[1-9]\d{0,9}$/.test(ctx.issue)) {
+        !(/^[1-9]\d{0,9}$/.test(ctx.issue) || LINEAR_KEY.test(ctx.issue))) {
         throw new errors_UserError('the stage context left by the main step is not one this action wrote; nothing was committed');
     }
     const token = getInput('github-token');
@@ -80131,11 +80201,11 @@ async function finish(path) {
         commitPaths: [],
         snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
     };
+    const tell = issueSide(ctx.issue, tracker, workspace, defaultBranch, ctx.workflowPath);
     if (ctx.phase === 'published') {
         // The work is on the remote; only the pipeline's next step may be missing.
         saveStageContext(path, { ...ctx, phase: 'done' });
-        await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL]);
-        await tracker.comment(Number(ctx.issue), say(`**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`));
+        await tell(say(`**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`));
         return;
     }
     if (ctx.sandbox) {
@@ -80199,11 +80269,10 @@ async function finish(path) {
     const again = judged
         ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
         : 'Move the issue back into its state to run the stage again.';
-    await tracker.addLabels(Number(ctx.issue), [NEEDS_ATTENTION_LABEL]);
     const withheld = done.withheld.length
         ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
         : '';
-    await tracker.comment(Number(ctx.issue), say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`));
+    await tell(say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`));
     const summary = secrets.redactDeep({
         outcome: judged?.outcome ?? 'cancelled',
         reason,
@@ -80217,6 +80286,48 @@ async function finish(path) {
         warnings: done.warnings
     }).value;
     await summary_summary.addRaw(renderSummary(summary)).write();
+}
+/**
+ * How the issue is flagged needs-attention and told what happened: on GitHub, or on Linear for
+ * an issue key. Linear's key and team come from WORKFLOW.md on the default branch as the main
+ * step fetched it (never from the context, which names the issue only).
+ */
+function issueSide(issue, tracker, workspace, defaultBranch, workflowPath) {
+    if (!LINEAR_KEY.test(issue)) {
+        return async (body) => {
+            await tracker.addLabels(Number(issue), [NEEDS_ATTENTION_LABEL]);
+            await tracker.comment(Number(issue), body);
+        };
+    }
+    return async (body) => {
+        const trusted = await sharedObjects(workspace).resolve(`refs/remotes/origin/${defaultBranch}`);
+        if (!trusted)
+            throw new errors_UserError(`the default branch ${defaultBranch} was not fetched`);
+        const { config } = await loadWorkflowAt(workspace, trusted, workflowPath, process.env);
+        const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
+        const runId = process.env.GITHUB_RUN_ID ?? '';
+        const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com';
+        const port = new GitHubPort({
+            api: tracker,
+            config,
+            owner,
+            repo,
+            serverUrl,
+            runId,
+            runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+            chain: 'dispatch'
+        });
+        const linear = await LinearTracker.create({
+            api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
+            config,
+            // The post step neither reads nor writes the record.
+            records: { load: () => Promise.resolve(null), save: () => Promise.resolve() },
+            github: { port, api: tracker }
+        });
+        const found = await linear.getIssue(issue);
+        await linear.setFlag(found, NEEDS_ATTENTION_LABEL, true);
+        await linear.comment(found, { key: `itervox:post:${runId}`, body });
+    };
 }
 function trackerFromEnv(token) {
     const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/');

@@ -6,13 +6,7 @@ import type { AgentOutcome } from '../../src/agent/types.js'
 import type { CliName } from './agent-clis.js'
 import { anthropic, gemini, openai, stalled, type Reply } from './model-replies.js'
 
-const SCENARIOS = [
-  'success',
-  'no-file',
-  'api-error-after-file',
-  'rate-limited',
-  'stall'
-] as const
+const SCENARIOS = ['success', 'no-file', 'api-error-after-file', 'rate-limited', 'stall'] as const
 type SharedScenario = (typeof SCENARIOS)[number]
 export type ScenarioName = SharedScenario | 'over-budget'
 
