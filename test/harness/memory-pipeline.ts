@@ -285,7 +285,7 @@ export function memoryStage(w: MemoryWorld) {
     w.sections.push(input.sections ?? [])
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
-    const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'failed' ? '.partial' : ''}.md`
+    const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' || outcome === 'input_required' ? '' : '.partial'}.md`
     const sha = w.nextSha()
     const reason = s.reason ?? (outcome === 'succeeded' ? 'the agent finished' : 'exit code 1')
     w.commits.set(sha, {
