@@ -4,6 +4,7 @@ import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { loadWorkflowFile, parseWorkflow } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
 import type { IssueRecord, StageRecord } from '../../src/pipeline/record.js'
+import { oneLine } from '../../src/pipeline/untrusted-text.js'
 import {
   MAX_RECORD_BYTES,
   pipelineDiagram,
@@ -188,7 +189,9 @@ describe('pipelineDiagram', () => {
           second.profile = profile
           const diagram = pipelineDiagram(config, state)
           for (const line of diagram.split('\n')) expect(line).toMatch(DIAGRAM_LINE)
-          const shown = (s: string) => s.replace(/\s+/g, ' ').trim() || '(none)'
+          // Names are shown as untrusted text is: on one line, with hidden Markdown (such as a
+          // link reference definition, `[a]:a`) taken out.
+          const shown = (s: string) => oneLine(s) || '(none)'
           expect(labels(diagram)).toEqual(expect.arrayContaining([shown(state), shown(profile)]))
         }
       ),
