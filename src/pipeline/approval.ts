@@ -97,6 +97,13 @@ export function passGate(o: {
   if (!o.approval) return wait()
   const who = `@${oneLine(o.trigger.actor.login)}`
   const starter = record.startedBy
+  // A wake-up started this entry (a reconcile, a relay, a Linear state change): who moved the
+  // issue is not known, so no one can be told apart from them. The gate stays shut.
+  if (o.config.approval.distinctApprover && starter === undefined) {
+    return wait(
+      `no person is recorded as starting this entry (a wake-up started it), so approval.distinct_approver cannot tell ${who} apart from them; a person with write access adds the state label again, or set approval.distinct_approver: false`
+    )
+  }
   if (
     o.config.approval.distinctApprover &&
     starter !== undefined &&

@@ -260,6 +260,8 @@ export function recordStart(
     delete next.waiting
     delete next.continuation
     delete next.approval
+    // Who started the earlier entry did not start this one (hold.ts records who did).
+    delete next.startedBy
   }
   if (plan.reply) delete next.waiting
   return next

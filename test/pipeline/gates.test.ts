@@ -74,6 +74,19 @@ describe('approval gates', () => {
     expect(w.state('7')).toBe('Reviewing')
   })
 
+  it('keeps the gate shut under approval.distinct_approver when a wake-up, not a person, started the pipeline', async () => {
+    // A reconcile's repair of a label event that started nothing: who added the label is not
+    // in the record, so nobody can be told apart from them.
+    const w = world()
+    await drive(w, { source: 'wake', issue: '7', actor: bot, state: 'Todo', wake: { entry: 1 } })
+    expect(ran(w)).toEqual(['Todo/researcher'])
+    expect(w.record()?.startedBy).toBeUndefined()
+    addLabel(w, 'itervox-approved')
+    const refused = await drive(w, label('itervox-approved'))
+    expect(refused[0]).toContain('no person is recorded as starting this entry')
+    expect(ran(w)).toEqual(['Todo/researcher'])
+  })
+
   it('takes /approve as the first line of a comment, from a person, for the entry it was given for', async () => {
     const w = world()
     await drive(w, todo)
