@@ -27,6 +27,7 @@ const OPERATIONS = [
   'PUT /repos/{owner}/{repo}/issues/{issue_number}/labels',
   'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+  'GET /repos/{owner}/{repo}/issues/{issue_number}/events',
   'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
   'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
   'GET /repos/{owner}/{repo}/labels',

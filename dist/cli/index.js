@@ -48615,6 +48615,11 @@ function passGate(o) {
         return wait();
     const who = `@${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(o.trigger.actor.login)}`;
     const starter = record.startedBy;
+    // A wake-up started this entry (a reconcile, a relay, a Linear state change): who moved the
+    // issue is not known, so no one can be told apart from them. The gate stays shut.
+    if (o.config.approval.distinctApprover && starter === undefined) {
+        return wait(`no person is recorded as starting this entry (a wake-up started it), so approval.distinct_approver cannot tell ${who} apart from them; a person with write access adds the state label again, or set approval.distinct_approver: false`);
+    }
     if (o.config.approval.distinctApprover &&
         starter !== undefined &&
         starter.toLowerCase() === o.trigger.actor.login.toLowerCase()) {
@@ -48993,6 +48998,8 @@ function recordStart(record, state, plan) {
         delete next.waiting;
         delete next.continuation;
         delete next.approval;
+        // Who started the earlier entry did not start this one (hold.ts records who did).
+        delete next.startedBy;
     }
     if (plan.reply)
         delete next.waiting;
@@ -49056,7 +49063,8 @@ function owedWake(o) {
         return {
             wake: { state, entry },
             key: String(entry),
-            why: `no stage started on entering "${state}"`
+            why: `no stage started on entering "${state}"`,
+            entered: true
         };
     }
     if (r.halted !== undefined)
@@ -49734,6 +49742,43 @@ __nccwpck_require__.d(__webpack_exports__, {
 var lookup = __nccwpck_require__(5351);
 // EXTERNAL MODULE: ./.build/pipeline/job-timeout.js
 var job_timeout = __nccwpck_require__(8696);
+// EXTERNAL MODULE: ./.build/pipeline/actor.js
+var actor = __nccwpck_require__(9504);
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
+var untrusted_text = __nccwpck_require__(3935);
+;// CONCATENATED MODULE: ./.build/tracker/authorize.js
+// Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
+// labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
+// Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
+
+
+const ALLOWED = ['admin', 'maintain', 'write'];
+async function authorizeActor(o) {
+    if (!o.actor)
+        return { allowed: false, reason: 'the event names no actor to authorise' };
+    // The login as GitHub shows it; whoever shows the reason escapes it.
+    const who = `@${(0,untrusted_text/* oneLine */.TN)(o.actor)}`;
+    if ((0,actor/* isBot */.w)(o.actor, o.actorType)) {
+        const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
+        // An app's bot is not a collaborator, so the list is the whole decision for bots.
+        if (listed)
+            return { allowed: true };
+        return {
+            allowed: false,
+            reason: `${who} is a bot and not in the allowed bots; add it there to let it start stages`
+        };
+    }
+    const permission = await o.tracker.permissionOf(o.actor);
+    if (ALLOWED.includes(permission))
+        return { allowed: true };
+    return {
+        allowed: false,
+        reason: permission === 'none'
+            ? `${who} is not a collaborator on this repository; stages need write, maintain or admin`
+            : `${who} has ${permission} permission on this repository; stages need write, maintain or admin`
+    };
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
@@ -54897,8 +54942,6 @@ function describe(code, e) {
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
-var untrusted_text = __nccwpck_require__(3935);
 ;// CONCATENATED MODULE: ./.build/tracker/github-errors.js
 // What a failed GitHub API call was, and the one-line error it becomes. A wrong token or a
 // missing workflow permission is the user's to fix (UserError); GitHub being down, GitHub's rate
@@ -55522,6 +55565,25 @@ class GitHubTracker {
             }
         });
     }
+    /**
+     * Who last added `label` to the issue (its newest `labeled` event), or null when no event
+     * says so. A label proves nothing by itself: triage users and issue forms add labels too.
+     */
+    async labelledBy(issue, label) {
+        const events = await this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listEvents, {
+            ...this.where,
+            issue_number: issue,
+            per_page: 100
+        }));
+        const want = label.toLowerCase();
+        for (const e of [...events].reverse()) {
+            const named = 'label' in e ? e.label?.name : undefined;
+            if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+                return { login: e.actor.login, type: e.actor.type ?? 'User' };
+            }
+        }
+        return null;
+    }
     issueFrom(data) {
         const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
         return {
@@ -55836,41 +55898,6 @@ var load = __nccwpck_require__(405);
 var names = __nccwpck_require__(9641);
 // EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
 var status_view = __nccwpck_require__(4608);
-// EXTERNAL MODULE: ./.build/pipeline/actor.js
-var actor = __nccwpck_require__(9504);
-;// CONCATENATED MODULE: ./.build/tracker/authorize.js
-// Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
-// labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
-// Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
-
-
-const ALLOWED = ['admin', 'maintain', 'write'];
-async function authorizeActor(o) {
-    if (!o.actor)
-        return { allowed: false, reason: 'the event names no actor to authorise' };
-    // The login as GitHub shows it; whoever shows the reason escapes it.
-    const who = `@${(0,untrusted_text/* oneLine */.TN)(o.actor)}`;
-    if ((0,actor/* isBot */.w)(o.actor, o.actorType)) {
-        const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
-        // An app's bot is not a collaborator, so the list is the whole decision for bots.
-        if (listed)
-            return { allowed: true };
-        return {
-            allowed: false,
-            reason: `${who} is a bot and not in the allowed bots; add it there to let it start stages`
-        };
-    }
-    const permission = await o.tracker.permissionOf(o.actor);
-    if (ALLOWED.includes(permission))
-        return { allowed: true };
-    return {
-        allowed: false,
-        reason: permission === 'none'
-            ? `${who} is not a collaborator on this repository; stages need write, maintain or admin`
-            : `${who} has ${permission} permission on this repository; stages need write, maintain or admin`
-    };
-}
-
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
 // GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
 // one living status comment written by the token's own identity, keyed comments are found by
@@ -57043,6 +57070,7 @@ var reconcile = __nccwpck_require__(6161);
 
 
 
+
 /** The reconcile for one repository, with the clients, source and claims it needs. */
 async function reconcileRepository(o) {
     if (o.paused) {
@@ -57088,7 +57116,7 @@ async function reconcileRepository(o) {
             url: o.linearUrl,
             tree: treeOf
         })
-        : githubSource(api, port);
+        : githubSource(api, port, o.config);
     return (0,reconcile/* reconcileIssues */.$)({
         source,
         config: o.config,
@@ -57101,7 +57129,7 @@ async function reconcileRepository(o) {
     });
 }
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port) {
+function githubSource(api, port, config) {
     return {
         async list(states, log) {
             const out = [];
@@ -57120,6 +57148,19 @@ function githubSource(api, port) {
             return out;
         },
         keyOf: (issue) => issue.id,
+        // A lost label event is repaired only for a person who could have started the stage
+        // themselves: the job the event would have started authorises them, and so does this.
+        async mayStart(issue, state) {
+            const by = await api.labelledBy(Number(issue.id), state);
+            if (!by)
+                return { allowed: false, reason: `no event says who labelled it "${state}"` };
+            return authorizeActor({
+                tracker: api,
+                actor: by.login,
+                actorType: by.type,
+                allowedBots: config.tracker.allowedBots
+            });
+        },
         loadRecord: (issue) => port.loadRecord(issue),
         wake: (issue, w) => port.wake(issue, w),
         get requestCount() {
@@ -57192,6 +57233,14 @@ async function reconcileIssues(o) {
             }
             owed.set(n, need.key);
             const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
+            if (need.entered && source.mayStart) {
+                const may = await source.mayStart(found, need.wake.state);
+                if (!may.allowed) {
+                    owed.set(n, null);
+                    log(`${at}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
+                    continue;
+                }
+            }
             // Its stage runs now, and its record shows it only at its end: a wake-up would be a
             // second job for it.
             if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(n)) {

@@ -61262,6 +61262,45 @@ function stageJobMinutes(config) {
     return { agent, job: agent + JOB_OVERHEAD_MINUTES };
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/actor.js
+/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
+function isBot(actor, actorType) {
+    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/authorize.js
+// Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
+// labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
+// Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
+
+
+const ALLOWED = ['admin', 'maintain', 'write'];
+async function authorizeActor(o) {
+    if (!o.actor)
+        return { allowed: false, reason: 'the event names no actor to authorise' };
+    // The login as GitHub shows it; whoever shows the reason escapes it.
+    const who = `@${oneLine(o.actor)}`;
+    if (isBot(o.actor, o.actorType)) {
+        const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
+        // An app's bot is not a collaborator, so the list is the whole decision for bots.
+        if (listed)
+            return { allowed: true };
+        return {
+            allowed: false,
+            reason: `${who} is a bot and not in the allowed bots; add it there to let it start stages`
+        };
+    }
+    const permission = await o.tracker.permissionOf(o.actor);
+    if (ALLOWED.includes(permission))
+        return { allowed: true };
+    return {
+        allowed: false,
+        reason: permission === 'none'
+            ? `${who} is not a collaborator on this repository; stages need write, maintain or admin`
+            : `${who} has ${permission} permission on this repository; stages need write, maintain or admin`
+    };
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./.build/tracker/dispatch-claims.js
@@ -66773,6 +66812,25 @@ class GitHubTracker {
             }
         });
     }
+    /**
+     * Who last added `label` to the issue (its newest `labeled` event), or null when no event
+     * says so. A label proves nothing by itself: triage users and issue forms add labels too.
+     */
+    async labelledBy(issue, label) {
+        const events = await this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listEvents, {
+            ...this.where,
+            issue_number: issue,
+            per_page: 100
+        }));
+        const want = label.toLowerCase();
+        for (const e of [...events].reverse()) {
+            const named = 'label' in e ? e.label?.name : undefined;
+            if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+                return { login: e.actor.login, type: e.actor.type ?? 'User' };
+            }
+        }
+        return null;
+    }
     issueFrom(data) {
         const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
         return {
@@ -68878,12 +68936,6 @@ function fieldEntries(f) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/actor.js
-/** A bot account: by the event's sender type, or by GitHub's `[bot]` login suffix. */
-function isBot(actor, actorType) {
-    return actorType?.toLowerCase() === 'bot' || actor.toLowerCase().endsWith('[bot]');
-}
-
 ;// CONCATENATED MODULE: ./.build/pipeline/approval.js
 // Approval gates: a state whose automation has policy.require_approval runs its stage only
 // after a person with write access approves that entry into it, by adding the
@@ -68958,6 +69010,11 @@ function passGate(o) {
         return wait();
     const who = `@${oneLine(o.trigger.actor.login)}`;
     const starter = record.startedBy;
+    // A wake-up started this entry (a reconcile, a relay, a Linear state change): who moved the
+    // issue is not known, so no one can be told apart from them. The gate stays shut.
+    if (o.config.approval.distinctApprover && starter === undefined) {
+        return wait(`no person is recorded as starting this entry (a wake-up started it), so approval.distinct_approver cannot tell ${who} apart from them; a person with write access adds the state label again, or set approval.distinct_approver: false`);
+    }
     if (o.config.approval.distinctApprover &&
         starter !== undefined &&
         starter.toLowerCase() === o.trigger.actor.login.toLowerCase()) {
@@ -69195,6 +69252,8 @@ function recordStart(record, state, plan) {
         delete next.waiting;
         delete next.continuation;
         delete next.approval;
+        // Who started the earlier entry did not start this one (hold.ts records who did).
+        delete next.startedBy;
     }
     if (plan.reply)
         delete next.waiting;
@@ -69692,39 +69751,6 @@ function safeUrl(raw) {
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
         return null;
     return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/authorize.js
-// Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
-// labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
-// Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
-
-
-const ALLOWED = ['admin', 'maintain', 'write'];
-async function authorizeActor(o) {
-    if (!o.actor)
-        return { allowed: false, reason: 'the event names no actor to authorise' };
-    // The login as GitHub shows it; whoever shows the reason escapes it.
-    const who = `@${oneLine(o.actor)}`;
-    if (isBot(o.actor, o.actorType)) {
-        const listed = (o.allowedBots ?? []).some((b) => b.toLowerCase() === o.actor.toLowerCase());
-        // An app's bot is not a collaborator, so the list is the whole decision for bots.
-        if (listed)
-            return { allowed: true };
-        return {
-            allowed: false,
-            reason: `${who} is a bot and not in the allowed bots; add it there to let it start stages`
-        };
-    }
-    const permission = await o.tracker.permissionOf(o.actor);
-    if (ALLOWED.includes(permission))
-        return { allowed: true };
-    return {
-        allowed: false,
-        reason: permission === 'none'
-            ? `${who} is not a collaborator on this repository; stages need write, maintain or admin`
-            : `${who} has ${permission} permission on this repository; stages need write, maintain or admin`
-    };
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
@@ -70944,7 +70970,8 @@ function owedWake(o) {
         return {
             wake: { state, entry },
             key: String(entry),
-            why: `no stage started on entering "${state}"`
+            why: `no stage started on entering "${state}"`,
+            entered: true
         };
     }
     if (r.halted !== undefined)
@@ -71055,6 +71082,14 @@ async function reconcileIssues(o) {
             }
             owed.set(n, need.key);
             const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
+            if (need.entered && source.mayStart) {
+                const may = await source.mayStart(found, need.wake.state);
+                if (!may.allowed) {
+                    owed.set(n, null);
+                    log(`${at}: not started: ${oneLine(may.reason)}; ${cost()}`);
+                    continue;
+                }
+            }
             // Its stage runs now, and its record shows it only at its end: a wake-up would be a
             // second job for it.
             if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(n)) {
@@ -71126,6 +71161,7 @@ function startStates(config) {
 
 
 
+
 /** The reconcile for one repository, with the clients, source and claims it needs. */
 async function reconcileRepository(o) {
     if (o.paused) {
@@ -71171,7 +71207,7 @@ async function reconcileRepository(o) {
             url: o.linearUrl,
             tree: treeOf
         })
-        : githubSource(api, port);
+        : githubSource(api, port, o.config);
     return reconcileIssues({
         source,
         config: o.config,
@@ -71184,7 +71220,7 @@ async function reconcileRepository(o) {
     });
 }
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port) {
+function githubSource(api, port, config) {
     return {
         async list(states, log) {
             const out = [];
@@ -71203,6 +71239,19 @@ function githubSource(api, port) {
             return out;
         },
         keyOf: (issue) => issue.id,
+        // A lost label event is repaired only for a person who could have started the stage
+        // themselves: the job the event would have started authorises them, and so does this.
+        async mayStart(issue, state) {
+            const by = await api.labelledBy(Number(issue.id), state);
+            if (!by)
+                return { allowed: false, reason: `no event says who labelled it "${state}"` };
+            return authorizeActor({
+                tracker: api,
+                actor: by.login,
+                actorType: by.type,
+                allowedBots: config.tracker.allowedBots
+            });
+        },
         loadRecord: (issue) => port.loadRecord(issue),
         wake: (issue, w) => port.wake(issue, w),
         get requestCount() {

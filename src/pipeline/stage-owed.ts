@@ -12,6 +12,11 @@ export interface OwedWake {
    */
   key: string
   why: string
+  /**
+   * The issue is in a state its record never saw it enter: whoever moved it there started
+   * nothing yet, and must be one who may start stages before this wake-up is sent.
+   */
+  entered?: true
 }
 
 /**
@@ -57,7 +62,8 @@ export function owedWake(o: {
     return {
       wake: { state, entry },
       key: String(entry),
-      why: `no stage started on entering "${state}"`
+      why: `no stage started on entering "${state}"`,
+      entered: true
     }
   }
   if (r.halted !== undefined) return { skip: 'the pipeline stopped; a person decides what next' }

@@ -5,6 +5,7 @@
 import { knownStates } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
+import { authorizeActor } from './authorize.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
 import type { GitHubClientOptions } from './github-client.js'
@@ -81,7 +82,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           url: o.linearUrl,
           tree: treeOf
         })
-      : githubSource(api, port)
+      : githubSource(api, port, o.config)
   return reconcileIssues({
     source,
     config: o.config,
@@ -95,7 +96,11 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
 }
 
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api: GitHubTracker, port: GitHubPort): ReconcileSource {
+function githubSource(
+  api: GitHubTracker,
+  port: GitHubPort,
+  config: WorkflowConfig
+): ReconcileSource {
   return {
     async list(states, log) {
       const out: Awaited<ReturnType<ReconcileSource['list']>> = []
@@ -116,6 +121,18 @@ function githubSource(api: GitHubTracker, port: GitHubPort): ReconcileSource {
       return out
     },
     keyOf: (issue) => issue.id,
+    // A lost label event is repaired only for a person who could have started the stage
+    // themselves: the job the event would have started authorises them, and so does this.
+    async mayStart(issue, state) {
+      const by = await api.labelledBy(Number(issue.id), state)
+      if (!by) return { allowed: false, reason: `no event says who labelled it "${state}"` }
+      return authorizeActor({
+        tracker: api,
+        actor: by.login,
+        actorType: by.type,
+        allowedBots: config.tracker.allowedBots
+      })
+    },
     loadRecord: (issue) => port.loadRecord(issue),
     wake: (issue, w) => port.wake(issue, w),
     get requestCount() {

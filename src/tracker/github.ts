@@ -173,6 +173,28 @@ export class GitHubTracker {
     })
   }
 
+  /**
+   * Who last added `label` to the issue (its newest `labeled` event), or null when no event
+   * says so. A label proves nothing by itself: triage users and issue forms add labels too.
+   */
+  async labelledBy(issue: number, label: string): Promise<{ login: string; type: string } | null> {
+    const events = await this.call(`read the events of #${issue}`, 'issues: read', () =>
+      this.octokit.paginate(this.octokit.rest.issues.listEvents, {
+        ...this.where,
+        issue_number: issue,
+        per_page: 100
+      })
+    )
+    const want = label.toLowerCase()
+    for (const e of [...events].reverse()) {
+      const named = 'label' in e ? (e.label as { name?: string } | undefined)?.name : undefined
+      if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+        return { login: e.actor.login, type: e.actor.type ?? 'User' }
+      }
+    }
+    return null
+  }
+
   private issueFrom(data: IssueData): Issue {
     const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
     return {

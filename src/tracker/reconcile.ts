@@ -5,6 +5,7 @@
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
+import type { Authorization } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { owedWake } from '../pipeline/stage-owed.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
@@ -33,6 +34,11 @@ export interface ReconcileSource {
   /** How claims name the issue: a plain word of a git ref. */
   keyOf(issue: Issue): string
   loadRecord(issue: Issue): Promise<IssueRecord | null>
+  /**
+   * Whether whoever moved the issue into `state` may start stages; absent where the tracker's
+   * own access decides who can move an issue (Linear: the team's members).
+   */
+  mayStart?(issue: Issue, state: string): Promise<Authorization>
   /** Where comments send no event: the reply that answers a waiting stage (see Tracker). */
   findReply?(issue: Issue, waiting: { entry: number }): Promise<{ id: string } | null>
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
@@ -105,6 +111,14 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
       }
       owed.set(n, need.key)
       const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`
+      if (need.entered && source.mayStart) {
+        const may = await source.mayStart(found, need.wake.state)
+        if (!may.allowed) {
+          owed.set(n, null)
+          log(`${at}: not started: ${oneLine(may.reason)}; ${cost()}`)
+          continue
+        }
+      }
       // Its stage runs now, and its record shows it only at its end: a wake-up would be a
       // second job for it.
       if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(n)) {

@@ -31,7 +31,8 @@ const reconcile = (args: string[] = [], env: Record<string, string> = {}) =>
 
 describe('itervox-handoff reconcile', () => {
   it('prints what a dry run would start, then starts it once', async () => {
-    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
+    fake.addCollaborator('ada', 'write')
+    const n = fake.addIssue({ labeller: 'ada', title: 'x', labels: ['todo'] })
     fake.addIssue({ title: 'y', labels: ['bug'] })
     const dry = await reconcile(['--dry-run'])
     expect(dry.stderr).toBe('')

@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import {
   commentJson,
   issueJson,
+  labelEventJson,
   labelJson,
   permissionJson,
   pullJson,
@@ -295,6 +296,12 @@ export function routes(
       const since = req.query.since
       const list = state.commentsOf(i.number).filter((c) => !since || c.updatedAt >= since)
       return page(list, req, (c) => commentJson(roots, repo, c))
+    },
+
+    'GET /repos/{owner}/{repo}/issues/{issue_number}/events': (req) => {
+      const i = issueParam(req)
+      if (!i) return notFound()
+      return page(i.events, req, (e) => labelEventJson(roots, repo, e))
     },
 
     'POST /repos/{owner}/{repo}/issues/{issue_number}/comments': (req) => {

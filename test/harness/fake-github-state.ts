@@ -64,6 +64,8 @@ export interface NewIssue {
   body?: string | null
   labels?: string[]
   author?: string
+  /** Who added `labels` (the issue's `labeled` events); default the author. */
+  labeller?: string
   state?: 'open' | 'closed'
 }
 
@@ -199,10 +201,11 @@ export class GitHubState {
       user: this.user(n.author ?? 'octocat'),
       createdAt: t,
       updatedAt: t,
-      closedAt: n.state === 'closed' ? t : null
+      closedAt: n.state === 'closed' ? t : null,
+      events: []
     }
     this.issues.set(issue.number, issue)
-    this.setIssueLabels(issue.number, n.labels ?? [])
+    this.setIssueLabels(issue.number, n.labels ?? [], this.user(n.labeller ?? issue.user.login))
     return issue.number
   }
 
@@ -318,18 +321,31 @@ export class GitHubState {
   }
 
   /** Applies labels by name; like GitHub, a name that no label has yet creates that label. */
-  addIssueLabels(n: number, names: string[]): void {
+  addIssueLabels(
+    n: number,
+    names: string[],
+    by: UserRecord = this.tokenUser,
+    had: readonly string[] = [...this.mustIssue(n).labels]
+  ): void {
     const i = this.mustIssue(n)
     for (const name of names) {
-      const key = this.addLabel(name).name.toLowerCase()
-      if (!i.labels.includes(key)) i.labels.push(key)
+      const label = this.addLabel(name)
+      const key = label.name.toLowerCase()
+      if (i.labels.includes(key)) continue
+      i.labels.push(key)
+      // Like GitHub, setting labels an issue already had records no new event for them.
+      if (!had.includes(key)) {
+        i.events.push({ id: this.id(), label: label.name, actor: by, createdAt: now() })
+      }
     }
     i.updatedAt = now()
   }
 
-  setIssueLabels(n: number, names: string[]): void {
-    this.mustIssue(n).labels = []
-    this.addIssueLabels(n, names)
+  setIssueLabels(n: number, names: string[], by: UserRecord = this.tokenUser): void {
+    const i = this.mustIssue(n)
+    const had = i.labels
+    i.labels = []
+    this.addIssueLabels(n, names, by, had)
   }
 
   /** Removes one label; false when the issue does not carry it. */

@@ -59,6 +59,8 @@ describe('fake GitHub: its answers conform to the OpenAPI description', () => {
     await expectStatus('PUT', `${R}/issues/${issue}/labels`, 200, { labels: ['plan', 'bug'] })
     await expectStatus('DELETE', `${R}/issues/${issue}/labels/bug`, 200)
     await expectStatus('GET', `${R}/issues/${issue}/comments`, 200)
+    const events = await expectStatus('GET', `${R}/issues/${issue}/events`, 200)
+    expect(Array.isArray(events) && events.length).toBeGreaterThan(0)
     const created = await expectStatus('POST', `${R}/issues/${issue}/comments`, 201, { body: 'hi' })
     await expectStatus('PATCH', `${R}/issues/comments/${String(created.id)}`, 200, {
       body: 'edited'

@@ -52,6 +52,15 @@ export interface IssueRecord {
   updatedAt: string
   closedAt: string | null
   pull?: PullRecord
+  /** Who added which label, oldest first (the issue's `labeled` events). */
+  events: LabelEventRecord[]
+}
+
+export interface LabelEventRecord {
+  id: number
+  label: string
+  actor: UserRecord
+  createdAt: string
 }
 
 export interface RepoRecord {
@@ -393,5 +402,25 @@ export function permissionJson(roots: Roots, u: UserRecord, role: Role): Record<
       },
       role_name: role
     }
+  }
+}
+
+/** A `labeled` issue event, as GET /issues/{n}/events lists it. */
+export function labelEventJson(
+  roots: Roots,
+  repo: RepoRecord,
+  e: LabelEventRecord
+): Record<string, unknown> {
+  return {
+    id: e.id,
+    node_id: nodeId('LE', e.id),
+    url: `${roots.api}/repos/${repo.owner.login}/${repo.name}/issues/events/${e.id}`,
+    actor: userJson(roots, e.actor),
+    event: 'labeled',
+    commit_id: null,
+    commit_url: null,
+    created_at: e.createdAt,
+    performed_via_github_app: null,
+    label: { name: e.label, color: 'ededed' }
   }
 }

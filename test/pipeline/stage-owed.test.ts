@@ -49,10 +49,16 @@ describe('owedWake', () => {
     expect(owed('Todo', null)).toEqual({
       wake: { state: 'Todo', entry: 1 },
       key: '1',
-      why: 'no stage started on entering "Todo"'
+      why: 'no stage started on entering "Todo"',
+      // Whoever moved it must be authorised before the wake-up goes out.
+      entered: true
     })
     // Moved back to Todo after the Researching stage (whose job finished what was owed).
-    expect(owed('todo', done)).toMatchObject({ wake: { state: 'todo', entry: 3 }, key: '3' })
+    expect(owed('todo', done)).toMatchObject({
+      wake: { state: 'todo', entry: 3 },
+      key: '3',
+      entered: true
+    })
   })
 
   it("starts an entry the pipeline's own move made while no stage ran in it", () => {

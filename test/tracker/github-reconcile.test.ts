@@ -114,6 +114,7 @@ const claims = () =>
 beforeEach(async () => {
   origin = makeOrigin()
   fake = await startFakeGitHub({ originDir: origin.dir })
+  fake.addCollaborator('ada', 'write')
 })
 
 afterEach(async () => {
@@ -124,7 +125,7 @@ afterEach(async () => {
 
 describe('reconcile of GitHub issues', () => {
   it('repairs a lost label event: the wake-up it sends starts the new entry, once', async () => {
-    const n = fake.addIssue({ title: 'Add CSV export', labels: ['Todo'] })
+    const n = fake.addIssue({ labeller: 'ada', title: 'Add CSV export', labels: ['Todo'] })
     const { summary, lines } = await reconcile()
     expect(woken()).toEqual([{ issue: String(n), state: 'Todo', entry: 1 }])
     expect(lines[0]).toMatch(
@@ -152,8 +153,29 @@ describe('reconcile of GitHub issues', () => {
     expect(again.lines[0]).toMatch(/another reconcile started Todo, entry 1/)
   })
 
+  it('starts nothing for a label that someone who cannot start stages added', async () => {
+    // An issue form, or a triage user: the label event's own job was denied, so the record
+    // never saw the issue enter; a repair would run the agent on an outsider's issue.
+    fake.addCollaborator('tina', 'triage')
+    fake.addIssue({ labeller: 'mallory', title: 'Please run this', labels: ['Todo'] })
+    fake.addIssue({ labeller: 'tina', title: 'Triaged', labels: ['Todo'] })
+    const { summary, lines } = await reconcile()
+    expect(woken()).toEqual([])
+    expect(claims()).toEqual([])
+    // The listing is newest first.
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^#2 Todo: not started: @tina has triage permission on this repository/
+      ),
+      expect.stringMatching(
+        /^#1 Todo: not started: @mallory is not a collaborator on this repository/
+      )
+    ])
+    expect(summary).toMatchObject({ issues: 2, started: 0, failed: 0 })
+  })
+
   it('sends one wake-up for a decision whose effects were never carried out', async () => {
-    const n = fake.addIssue({ title: 'Add CSV export', labels: ['Todo'] })
+    const n = fake.addIssue({ labeller: 'ada', title: 'Add CSV export', labels: ['Todo'] })
     await saveRecord(n, decided)
     const { summary } = await reconcile()
     // The job finishes the move first, then runs the stage the wake-up was for.
@@ -162,7 +184,7 @@ describe('reconcile of GitHub issues', () => {
   })
 
   it('sends nothing for an entry whose stage finished, and drops its served claim', async () => {
-    const n = fake.addIssue({ title: 'Add CSV export', labels: ['Researching'] })
+    const n = fake.addIssue({ labeller: 'ada', title: 'Add CSV export', labels: ['Researching'] })
     await saveRecord(n, decided)
     await reconcile()
     expect(woken()).toHaveLength(1)
@@ -180,7 +202,9 @@ describe('reconcile of GitHub issues', () => {
   })
 
   it('two overlapping reconciles start each owed stage once', async () => {
-    const issues = [1, 2, 3].map(() => fake.addIssue({ title: 'x', labels: ['Todo'] }))
+    const issues = [1, 2, 3].map(() =>
+      fake.addIssue({ labeller: 'ada', title: 'x', labels: ['Todo'] })
+    )
     const [a, b] = await Promise.all([reconcile({ by: 'run 7' }), reconcile({ by: 'run 8' })])
     expect(
       woken()
@@ -191,7 +215,7 @@ describe('reconcile of GitHub issues', () => {
   })
 
   it('takes over a claim older than a stage job may take, and sends the lost wake-up again once', async () => {
-    const n = fake.addIssue({ title: 'x', labels: ['Todo'] })
+    const n = fake.addIssue({ labeller: 'ada', title: 'x', labels: ['Todo'] })
     const t0 = Date.UTC(2026, 11, 1)
     await reconcile({ now: () => new Date(t0), staleAfterMs: 60_000 })
     await reconcile({ now: () => new Date(t0 + 60_000) })
@@ -205,7 +229,7 @@ describe('reconcile of GitHub issues', () => {
   })
 
   it('prints what a dry run would start and claims and sends nothing', async () => {
-    fake.addIssue({ title: 'x', labels: ['Todo'] })
+    fake.addIssue({ labeller: 'ada', title: 'x', labels: ['Todo'] })
     const { summary, lines } = await reconcile({ dryRun: true })
     expect(lines[0]).toBe(
       '#1 Todo: would start Todo, entry 1 (no stage started on entering "Todo")'
@@ -240,8 +264,8 @@ describe('reconcile with agent.max_concurrent_agents', () => {
     slots(run).claim((await api().getIssue(String(n)))!, todo, wasQueued)
 
   it('starts a queued stage whose wake-up was lost; its job takes the dead holder’s slot', async () => {
-    const other = fake.addIssue({ title: 'y', labels: ['Implementing'] })
-    const n = fake.addIssue({ title: 'x', labels: ['Todo', 'itervox-queued'] })
+    const other = fake.addIssue({ labeller: 'ada', title: 'y', labels: ['Implementing'] })
+    const n = fake.addIssue({ labeller: 'ada', title: 'x', labels: ['Todo', 'itervox-queued'] })
     expect(await claim(50, other)).toBe(true)
     // #n's job found the slot held: it queued the stage and recorded the entry, as job.ts does.
     expect(await claim(51, n)).toBe(false)
@@ -261,7 +285,7 @@ describe('reconcile with agent.max_concurrent_agents', () => {
   })
 
   it('does not start a second job for a stage that holds a slot, and starts it once its run died', async () => {
-    const n = fake.addIssue({ title: 'x', labels: ['Todo'] })
+    const n = fake.addIssue({ labeller: 'ada', title: 'x', labels: ['Todo'] })
     // The label event's job runs the stage; its record shows it only when it ends.
     expect(await claim(60, n)).toBe(true)
     for (let i = 0; i < 2; i++) {
