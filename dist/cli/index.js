@@ -66969,12 +66969,142 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./.build/config/did-you-mean.js
 var did_you_mean = __nccwpck_require__(8738);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 // EXTERNAL MODULE: ./.build/errors.js
 var _build_errors = __nccwpck_require__(9243);
+;// CONCATENATED MODULE: ./.build/cli/args.js
+
+
+
+/**
+ * A mistake in how the CLI was called (an unknown command or option, a missing or bad
+ * value): the command's `Usage:` line is printed before it, and the CLI exits 2.
+ */
+class UsageError extends _build_errors/* UserError */.yo {
+    command;
+    constructor(message, 
+    /** The command whose usage line goes with it; none for the top level. */
+    command) {
+        super(message);
+        this.command = command;
+        this.name = 'UsageError';
+    }
+}
+/** The `Usage: ...` line of a command's help text. */
+function usageLine(usage) {
+    return usage.trim().split('\n')[0] ?? '';
+}
+/**
+ * Parses a command's flags; `--help` prints its usage. Unknown flags, stray arguments and a
+ * flag without its value are usage errors, with a did-you-mean for a misspelt flag.
+ */
+function parseCommandArgs(name, usage, argv, options) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({
+            args: argv,
+            options: { ...options, help: { type: 'boolean', short: 'h' } },
+            allowPositionals: true,
+            strict: true
+        });
+    }
+    catch (err) {
+        throw new UsageError(optionProblem(name, usage, err.message, options), name);
+    }
+    const values = parsed.values;
+    if (values.help) {
+        process.stdout.write(usage.trim() + '\n');
+        return { values, help: true };
+    }
+    const stray = parsed.positionals[0];
+    if (stray !== undefined) {
+        throw new UsageError(`${name}: unexpected argument "${stray}"; ${name} takes options only (see itervox-handoff help ${name})`, name);
+    }
+    return { values, help: false };
+}
+/** node:util's complaint about the flags, as a line that says what to change. */
+function optionProblem(name, usage, message, options) {
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown !== undefined) {
+        const flags = [...Object.keys(options), 'help'].map((o) => `--${o}`);
+        const near = (0,did_you_mean/* closest */.kp)(unknown.replace(/=.*$/, ''), flags);
+        const hint = near === undefined ? `see itervox-handoff help ${name}` : `did you mean ${near}?`;
+        return `${name}: unknown option ${unknown}; ${hint}`;
+    }
+    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
+    if (missing !== undefined) {
+        // The help's own placeholder: `--workflow FILE`.
+        const shown = new RegExp(`${missing} ([A-Z]+)`).exec(usage)?.[1] ?? 'VALUE';
+        return `${name}: ${missing} needs a value: ${missing} ${shown}`;
+    }
+    const flag = /^Option '(--[\w-]+)' does not take an argument/.exec(message)?.[1];
+    if (flag !== undefined)
+        return `${name}: ${flag} takes no value; write ${flag} alone`;
+    return `${name}: ${message.replace(/\s+/g, ' ').trim()}; see itervox-handoff help ${name}`;
+}
+function stringOpt(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./.build/agent/command.js
+
+
+/**
+ * Where the profile's command lives: a name with a slash is taken relative to the repository
+ * root, a bare name is looked up on the agent environment's PATH (never run through a
+ * shell). Returns the absolute path, or a one-line reason naming the command and profile.
+ */
+function resolveCommand(command, cwd, pathVar, profile) {
+    if (command === '')
+        return { error: `profile "${profile}" has no command` };
+    if (command.includes('/')) {
+        const path = (0,external_node_path_.isAbsolute)(command) ? command : (0,external_node_path_.resolve)(cwd, command);
+        if (isExecutableFile(path))
+            return { path };
+        return {
+            error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
+        };
+    }
+    for (const dir of (pathVar ?? '').split(external_node_path_.delimiter)) {
+        if (dir === '')
+            continue; // an empty PATH entry would mean the current directory
+        const path = (0,external_node_path_.resolve)(cwd, (0,external_node_path_.join)(dir, command));
+        if (isExecutableFile(path))
+            return { path };
+    }
+    return { error: `command "${command}" of profile "${profile}" was not found on PATH` };
+}
+function existsAsFile(path) {
+    try {
+        return (0,external_node_fs_.statSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function isExecutableFile(path) {
+    if (!existsAsFile(path))
+        return false;
+    try {
+        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+// EXTERNAL MODULE: ./.build/config/load.js + 11 modules
+var load = __nccwpck_require__(405);
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
 var untrusted_text = __nccwpck_require__(3935);
 ;// CONCATENATED MODULE: ./.build/git/git-errors.js
@@ -67081,136 +67211,6 @@ function mask(text) {
         .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
 }
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./.build/cli/args.js
-
-
-
-/**
- * A mistake in how the CLI was called (an unknown command or option, a missing or bad
- * value): the command's `Usage:` line is printed before it, and the CLI exits 2.
- */
-class UsageError extends _build_errors/* UserError */.yo {
-    command;
-    constructor(message, 
-    /** The command whose usage line goes with it; none for the top level. */
-    command) {
-        super(message);
-        this.command = command;
-        this.name = 'UsageError';
-    }
-}
-/** The `Usage: ...` line of a command's help text. */
-function usageLine(usage) {
-    return usage.trim().split('\n')[0] ?? '';
-}
-/**
- * Parses a command's flags; `--help` prints its usage. Unknown flags, stray arguments and a
- * flag without its value are usage errors, with a did-you-mean for a misspelt flag.
- */
-function parseCommandArgs(name, usage, argv, options) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: argv,
-            options: { ...options, help: { type: 'boolean', short: 'h' } },
-            allowPositionals: true,
-            strict: true
-        });
-    }
-    catch (err) {
-        throw new UsageError(optionProblem(name, usage, err.message, options), name);
-    }
-    const values = parsed.values;
-    if (values.help) {
-        process.stdout.write(usage.trim() + '\n');
-        return { values, help: true };
-    }
-    const stray = parsed.positionals[0];
-    if (stray !== undefined) {
-        throw new UsageError(`${name}: unexpected argument "${stray}"; ${name} takes options only (see itervox-handoff help ${name})`, name);
-    }
-    return { values, help: false };
-}
-/** node:util's complaint about the flags, as a line that says what to change. */
-function optionProblem(name, usage, message, options) {
-    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown !== undefined) {
-        const flags = [...Object.keys(options), 'help'].map((o) => `--${o}`);
-        const near = (0,did_you_mean/* closest */.kp)(unknown.replace(/=.*$/, ''), flags);
-        const hint = near === undefined ? `see itervox-handoff help ${name}` : `did you mean ${near}?`;
-        return `${name}: unknown option ${unknown}; ${hint}`;
-    }
-    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
-    if (missing !== undefined) {
-        // The help's own placeholder: `--workflow FILE`.
-        const shown = new RegExp(`${missing} ([A-Z]+)`).exec(usage)?.[1] ?? 'VALUE';
-        return `${name}: ${missing} needs a value: ${missing} ${shown}`;
-    }
-    const flag = /^Option '(--[\w-]+)' does not take an argument/.exec(message)?.[1];
-    if (flag !== undefined)
-        return `${name}: ${flag} takes no value; write ${flag} alone`;
-    return `${name}: ${message.replace(/\s+/g, ' ').trim()}; see itervox-handoff help ${name}`;
-}
-function stringOpt(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./.build/agent/command.js
-
-
-/**
- * Where the profile's command lives: a name with a slash is taken relative to the repository
- * root, a bare name is looked up on the agent environment's PATH (never run through a
- * shell). Returns the absolute path, or a one-line reason naming the command and profile.
- */
-function resolveCommand(command, cwd, pathVar, profile) {
-    if (command === '')
-        return { error: `profile "${profile}" has no command` };
-    if (command.includes('/')) {
-        const path = (0,external_node_path_.isAbsolute)(command) ? command : (0,external_node_path_.resolve)(cwd, command);
-        if (isExecutableFile(path))
-            return { path };
-        return {
-            error: `command "${command}" of profile "${profile}" ${existsAsFile(path) ? 'is not executable' : 'does not exist'}`
-        };
-    }
-    for (const dir of (pathVar ?? '').split(external_node_path_.delimiter)) {
-        if (dir === '')
-            continue; // an empty PATH entry would mean the current directory
-        const path = (0,external_node_path_.resolve)(cwd, (0,external_node_path_.join)(dir, command));
-        if (isExecutableFile(path))
-            return { path };
-    }
-    return { error: `command "${command}" of profile "${profile}" was not found on PATH` };
-}
-function existsAsFile(path) {
-    try {
-        return (0,external_node_fs_.statSync)(path).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-function isExecutableFile(path) {
-    if (!existsAsFile(path))
-        return false;
-    try {
-        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-// EXTERNAL MODULE: ./.build/config/load.js + 11 modules
-var load = __nccwpck_require__(405);
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./.build/git/git.js
 
 
@@ -69846,25 +69846,30 @@ function checkBudget(config, profile, state, rows) {
         ...(config.agent.maxCostUsd !== undefined ? { issueCapUsd: config.agent.maxCostUsd } : {}),
         ...(profile.maxCostUsd !== undefined ? { stageCapUsd: profile.maxCostUsd } : {})
     };
-    const left = [];
-    if (figures.issueCapUsd !== undefined) {
-        const rest = micro(figures.issueCapUsd - figures.spentUsd);
-        if (rest <= 0) {
-            return {
-                ok: false,
-                figures,
-                why: `the issue has spent ${usd(figures.spentUsd)} of its ${usd(figures.issueCapUsd)} budget (agent.max_cost_usd)`
-            };
+    const caps = [
+        {
+            cap: figures.issueCapUsd,
+            spent: figures.spentUsd,
+            whose: 'the issue',
+            key: 'agent.max_cost_usd'
+        },
+        {
+            cap: figures.stageCapUsd,
+            spent: figures.stageSpentUsd,
+            whose: `the ${profile.name} stage`,
+            key: `agent.profiles.${profile.name}.max_cost_usd`
         }
-        left.push(rest);
-    }
-    if (figures.stageCapUsd !== undefined) {
-        const rest = micro(figures.stageCapUsd - figures.stageSpentUsd);
+    ];
+    const left = [];
+    for (const { cap, spent, whose, key } of caps) {
+        if (cap === undefined)
+            continue;
+        const rest = micro(cap - spent);
         if (rest <= 0) {
             return {
                 ok: false,
                 figures,
-                why: `the ${profile.name} stage has spent ${usd(figures.stageSpentUsd)} of its ${usd(figures.stageCapUsd)} budget (agent.profiles.${profile.name}.max_cost_usd)`
+                why: `${whose} has spent ${usd(spent)} of its ${usd(cap)} budget (${key})`
             };
         }
         left.push(rest);
@@ -78302,7 +78307,8 @@ function messageOf(data) {
     return typeof message === 'string' ? message : 'no message';
 }
 
-;// CONCATENATED MODULE: ./.build/cli/origin-repo.js
+;// CONCATENATED MODULE: ./.build/cli/github-target.js
+
 
 
 
@@ -78320,6 +78326,23 @@ async function originRepo(command) {
         throw new UsageError(`${command}: cannot tell the repository from origin's URL ${url.replace(/\/\/[^@/]*@/, '//')}; pass --repo OWNER/NAME`, command);
     }
     return `${m[1]}/${m[2]}`;
+}
+/**
+ * The repository from `--repo` or git remote origin, the token from GITHUB_TOKEN or GH_TOKEN
+ * (one with `access`), and the API root from GITHUB_API_URL (GitHub Enterprise Server).
+ */
+async function githubTarget(command, given, access) {
+    const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
+    if (!token) {
+        throw new _build_errors/* UserError */.yo(`${command}: no token; set GITHUB_TOKEN or GH_TOKEN to one with ${access} on the repository (e.g. GH_TOKEN=$(gh auth token))`);
+    }
+    const repo = given ?? (await originRepo(command));
+    const [owner, name] = repo.split('/');
+    if (!owner || !name || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+        throw new UsageError(`${command}: --repo takes OWNER/NAME, not "${repo}"`, command);
+    }
+    const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
+    return { token, owner, name, repo, apiUrl };
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/repo-settings.js
@@ -78486,15 +78509,7 @@ const labelsCommand = {
         if (help)
             return 0;
         const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)));
-        const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
-        if (!token) {
-            throw new _build_errors/* UserError */.yo('labels: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: write on the repository (e.g. GH_TOKEN=$(gh auth token))');
-        }
-        const repo = stringOpt(values.repo) ?? (await originRepo('labels'));
-        if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-            throw new UsageError(`labels: --repo takes OWNER/NAME, not "${repo}"`, 'labels');
-        }
-        const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
+        const { token, repo, apiUrl } = await githubTarget('labels', stringOpt(values.repo), 'Issues: write');
         const rest = restClient(apiUrl, token, repo, 'labels');
         const dryRun = values['dry-run'] === true;
         const found = await rest.call('GET', '');
@@ -78738,16 +78753,7 @@ const reconcileCommand = {
         if (config.tracker.kind === 'local') {
             throw new _build_errors/* UserError */.yo('reconcile: tracker.kind is "local"; reconcile starts stages of GitHub or Linear issues in a repository (for local issues, itervox-handoff run follows the records itself)');
         }
-        const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
-        if (!token) {
-            throw new _build_errors/* UserError */.yo('reconcile: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: read and Contents: write on the repository (e.g. GH_TOKEN=$(gh auth token))');
-        }
-        const repo = stringOpt(values.repo) ?? (await originRepo('reconcile'));
-        const [owner, name, ...rest] = repo.split('/');
-        if (!owner || !name || rest.length > 0 || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-            throw new UsageError(`reconcile: --repo takes OWNER/NAME, not "${repo}"`, 'reconcile');
-        }
-        const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
+        const { token, owner, name, apiUrl } = await githubTarget('reconcile', stringOpt(values.repo), 'Issues: read and Contents: write');
         const dryRun = values['dry-run'] === true;
         // Octokit and the refs code are half the CLI's size and only this command needs them: they
         // run when it does, so every other command starts without their setup. They stay in the
@@ -79283,6 +79289,36 @@ const commands = {
 // is left out of the help, which lists the enumerable entries.
 Object.defineProperty(commands, '__demo-agent', { value: demoAgentCommand, enumerable: false });
 
+;// CONCATENATED MODULE: ./.build/cli/user-failure.js
+
+
+
+
+// Exit statuses, as the README's table lists them.
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+/**
+ * What the CLI prints on stderr, and exits with, for a mistake its user can fix; undefined for
+ * anything else (a bug, shown whole). `usage` is shown with a usage mistake that names no
+ * command.
+ */
+function userFailure(err, usage) {
+    if (err instanceof UsageError) {
+        // The usage first, so that the last line is the one that says what to change.
+        const command = err.command === undefined ? undefined : commands[err.command];
+        return {
+            text: `${command ? usageLine(command.usage) : usage}\n${err.format()}\n`,
+            code: EXIT_USAGE
+        };
+    }
+    if (err instanceof _build_errors/* UserError */.yo)
+        return { text: err.format() + '\n', code: EXIT_FAILURE };
+    // Names the command and what git said (a full disk, a broken repository): not our bug.
+    if (err instanceof git_errors_GitError)
+        return { text: `itervox-handoff: ${err.message}\n`, code: EXIT_FAILURE };
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/version.js
 
 
@@ -79316,7 +79352,6 @@ function cliVersion(script = process.argv[1]) {
 
 
 
-
 const cli_USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
 
 Usage: itervox-handoff <command> [options]
@@ -79331,9 +79366,7 @@ options, "itervox-handoff --version" for the version.
 
 Exit status: 0 done; 1 a mistake in a file, problems found, or a pipeline that gave up;
 2 a usage mistake; 70 an internal error (a bug: please report it); 130 interrupted.`;
-// Exit statuses, as the README's table lists them.
-const EXIT_FAILURE = 1;
-const EXIT_USAGE = 2;
+// A bug's exit status, as the README's table lists it (user-failure.ts has the others).
 const EXIT_INTERNAL = 70;
 async function main(argv) {
     const [name, ...rest] = argv;
@@ -79386,20 +79419,10 @@ function printVersion() {
 main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
 }, (err) => {
-    if (err instanceof UsageError) {
-        // The usage first, so that the last line is the one that says what to change.
-        const command = err.command === undefined ? undefined : commands[err.command];
-        process.stderr.write(`${command ? usageLine(command.usage) : cli_USAGE}\n${err.format()}\n`);
-        process.exitCode = EXIT_USAGE;
-    }
-    else if (err instanceof _build_errors/* UserError */.yo) {
-        process.stderr.write(err.format() + '\n');
-        process.exitCode = EXIT_FAILURE;
-    }
-    else if (err instanceof git_errors_GitError) {
-        // Names the command and what git said (a full disk, a broken repository): not our bug.
-        process.stderr.write(`itervox-handoff: ${err.message}\n`);
-        process.exitCode = EXIT_FAILURE;
+    const failure = userFailure(err, cli_USAGE);
+    if (failure) {
+        process.stderr.write(failure.text);
+        process.exitCode = failure.code;
     }
     else {
         // Not the user's doing: show everything so it can be reported.

@@ -74371,25 +74371,30 @@ function checkBudget(config, profile, state, rows) {
         ...(config.agent.maxCostUsd !== undefined ? { issueCapUsd: config.agent.maxCostUsd } : {}),
         ...(profile.maxCostUsd !== undefined ? { stageCapUsd: profile.maxCostUsd } : {})
     };
-    const left = [];
-    if (figures.issueCapUsd !== undefined) {
-        const rest = micro(figures.issueCapUsd - figures.spentUsd);
-        if (rest <= 0) {
-            return {
-                ok: false,
-                figures,
-                why: `the issue has spent ${cost_budget_usd(figures.spentUsd)} of its ${cost_budget_usd(figures.issueCapUsd)} budget (agent.max_cost_usd)`
-            };
+    const caps = [
+        {
+            cap: figures.issueCapUsd,
+            spent: figures.spentUsd,
+            whose: 'the issue',
+            key: 'agent.max_cost_usd'
+        },
+        {
+            cap: figures.stageCapUsd,
+            spent: figures.stageSpentUsd,
+            whose: `the ${profile.name} stage`,
+            key: `agent.profiles.${profile.name}.max_cost_usd`
         }
-        left.push(rest);
-    }
-    if (figures.stageCapUsd !== undefined) {
-        const rest = micro(figures.stageCapUsd - figures.stageSpentUsd);
+    ];
+    const left = [];
+    for (const { cap, spent, whose, key } of caps) {
+        if (cap === undefined)
+            continue;
+        const rest = micro(cap - spent);
         if (rest <= 0) {
             return {
                 ok: false,
                 figures,
-                why: `the ${profile.name} stage has spent ${cost_budget_usd(figures.stageSpentUsd)} of its ${cost_budget_usd(figures.stageCapUsd)} budget (agent.profiles.${profile.name}.max_cost_usd)`
+                why: `${whose} has spent ${cost_budget_usd(spent)} of its ${cost_budget_usd(cap)} budget (${key})`
             };
         }
         left.push(rest);

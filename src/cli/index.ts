@@ -1,8 +1,7 @@
 import { closest } from '../config/did-you-mean.js'
-import { UserError } from '../errors.js'
-import { GitError } from '../git/git-errors.js'
-import { usageLine, UsageError } from './args.js'
+import { UsageError } from './args.js'
 import { commands } from './commands.js'
+import { userFailure, EXIT_FAILURE } from './user-failure.js'
 import { cliVersion, PACKAGE_NAME } from './version.js'
 
 const USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
@@ -20,9 +19,7 @@ options, "itervox-handoff --version" for the version.
 Exit status: 0 done; 1 a mistake in a file, problems found, or a pipeline that gave up;
 2 a usage mistake; 70 an internal error (a bug: please report it); 130 interrupted.`
 
-// Exit statuses, as the README's table lists them.
-const EXIT_FAILURE = 1
-const EXIT_USAGE = 2
+// A bug's exit status, as the README's table lists it (user-failure.ts has the others).
 const EXIT_INTERNAL = 70
 
 async function main(argv: string[]): Promise<number> {
@@ -86,18 +83,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (err: unknown) => {
-    if (err instanceof UsageError) {
-      // The usage first, so that the last line is the one that says what to change.
-      const command = err.command === undefined ? undefined : commands[err.command]
-      process.stderr.write(`${command ? usageLine(command.usage) : USAGE}\n${err.format()}\n`)
-      process.exitCode = EXIT_USAGE
-    } else if (err instanceof UserError) {
-      process.stderr.write(err.format() + '\n')
-      process.exitCode = EXIT_FAILURE
-    } else if (err instanceof GitError) {
-      // Names the command and what git said (a full disk, a broken repository): not our bug.
-      process.stderr.write(`itervox-handoff: ${err.message}\n`)
-      process.exitCode = EXIT_FAILURE
+    const failure = userFailure(err, USAGE)
+    if (failure) {
+      process.stderr.write(failure.text)
+      process.exitCode = failure.code
     } else {
       // Not the user's doing: show everything so it can be reported.
       process.stderr.write(

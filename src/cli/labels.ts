@@ -2,9 +2,9 @@ import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
-import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
+import { parseCommandArgs, stringOpt, type Command } from './args.js'
 import { messageOf, restClient, type Rest } from './github-rest.js'
-import { originRepo } from './origin-repo.js'
+import { githubTarget } from './github-target.js'
 import { repoSettings } from './repo-settings.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
@@ -46,17 +46,11 @@ export const labelsCommand: Command = {
     })
     if (help) return 0
     const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)))
-    const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN
-    if (!token) {
-      throw new UserError(
-        'labels: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: write on the repository (e.g. GH_TOKEN=$(gh auth token))'
-      )
-    }
-    const repo = stringOpt(values.repo) ?? (await originRepo('labels'))
-    if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-      throw new UsageError(`labels: --repo takes OWNER/NAME, not "${repo}"`, 'labels')
-    }
-    const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com'
+    const { token, repo, apiUrl } = await githubTarget(
+      'labels',
+      stringOpt(values.repo),
+      'Issues: write'
+    )
     const rest = restClient(apiUrl, token, repo, 'labels')
     const dryRun = values['dry-run'] === true
 

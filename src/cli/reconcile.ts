@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js'
-import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
-import { originRepo } from './origin-repo.js'
+import { parseCommandArgs, stringOpt, type Command } from './args.js'
+import { githubTarget } from './github-target.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
@@ -45,18 +45,11 @@ export const reconcileCommand: Command = {
         'reconcile: tracker.kind is "local"; reconcile starts stages of GitHub or Linear issues in a repository (for local issues, itervox-handoff run follows the records itself)'
       )
     }
-    const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN
-    if (!token) {
-      throw new UserError(
-        'reconcile: no token; set GITHUB_TOKEN or GH_TOKEN to one with Issues: read and Contents: write on the repository (e.g. GH_TOKEN=$(gh auth token))'
-      )
-    }
-    const repo = stringOpt(values.repo) ?? (await originRepo('reconcile'))
-    const [owner, name, ...rest] = repo.split('/')
-    if (!owner || !name || rest.length > 0 || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-      throw new UsageError(`reconcile: --repo takes OWNER/NAME, not "${repo}"`, 'reconcile')
-    }
-    const apiUrl = process.env.GITHUB_API_URL || 'https://api.github.com'
+    const { token, owner, name, apiUrl } = await githubTarget(
+      'reconcile',
+      stringOpt(values.repo),
+      'Issues: read and Contents: write'
+    )
     const dryRun = values['dry-run'] === true
     // Octokit and the refs code are half the CLI's size and only this command needs them: they
     // run when it does, so every other command starts without their setup. They stay in the

@@ -2,18 +2,17 @@
 // reads its flags and files: no node process to start and no bundle to load per run (about
 // 0.3 CPU-s each). Each file that uses it keeps real runs of the bundled CLI for the exit
 // paths, so src/cli/index.ts's dispatch and its exit statuses are still run for real.
-import { UsageError, usageLine } from '../../src/cli/args.js'
+import { usageLine } from '../../src/cli/args.js'
 import { commands } from '../../src/cli/commands.js'
-import { UserError } from '../../src/errors.js'
-import { GitError } from '../../src/git/git-errors.js'
+import { userFailure } from '../../src/cli/user-failure.js'
 import { cliEnv, type Run } from './helpers.js'
 
 type Write = typeof process.stdout.write
 
 /**
  * `itervox-handoff <command> ...args` run in `cwd` with cliEnv's environment, as cli() runs
- * it. A user mistake ends as src/cli/index.ts ends it (the usage line and exit 2 for a usage
- * error, one line and exit 1 for another); anything else is thrown, failing the test.
+ * it. A user mistake ends as the CLI ends it (src/cli/user-failure.ts); anything else is
+ * thrown, failing the test.
  */
 export async function cliInProcess(
   cwd: string,
@@ -53,18 +52,10 @@ export async function cliInProcess(
   try {
     code = await command.run(rest)
   } catch (e) {
-    if (e instanceof UsageError) {
-      err.push(`${usageLine(command.usage)}\n${e.format()}\n`)
-      code = 2
-    } else if (e instanceof UserError) {
-      err.push(e.format() + '\n')
-      code = 1
-    } else if (e instanceof GitError) {
-      err.push(`itervox-handoff: ${e.message}\n`)
-      code = 1
-    } else {
-      throw e
-    }
+    const failure = userFailure(e, usageLine(command.usage))
+    if (!failure) throw e
+    err.push(failure.text)
+    code = failure.code
   } finally {
     process.stdout.write = saved.out
     process.stderr.write = saved.err
