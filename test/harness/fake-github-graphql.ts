@@ -6,16 +6,8 @@
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
-import {
-  buildSchema,
-  execute,
-  getVariableValues,
-  GraphQLError,
-  Kind,
-  parse,
-  validate,
-  type DocumentNode
-} from 'graphql'
+import { buildSchema, execute, GraphQLError } from 'graphql'
+import { checkDocument } from './graphql-check.js'
 import { pullNodeId } from './github-objects.js'
 import type { GitHubState } from './fake-github-state.js'
 
@@ -64,26 +56,17 @@ export async function answerGraphql(
   doc: { query?: unknown; variables?: unknown } | undefined,
   originDir: string | undefined
 ): Promise<GraphqlAnswer> {
-  let document: DocumentNode
-  try {
-    document = parse(String(doc?.query ?? ''))
-  } catch (e) {
-    return refused(`query: ${(e as Error).message}`)
-  }
-  const problems = validate(SCHEMA, document).map((e) => e.message)
-  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION)
   const variables = (doc?.variables ?? {}) as Record<string, unknown>
-  if (problems.length === 0 && operation) {
-    const coerced = getVariableValues(SCHEMA, operation.variableDefinitions ?? [], variables)
-    if (coerced.errors) problems.push(...coerced.errors.map((e) => e.message))
-  }
-  if (problems.length) {
+  const checked = checkDocument(SCHEMA, doc?.query, variables)
+  if ('parseError' in checked) return refused(`query: ${checked.parseError}`)
+  if ('problems' in checked) {
     return {
       status: 200,
-      body: { errors: problems.map((message) => ({ message })) },
-      violation: problems.join('; ')
+      body: { errors: checked.problems.map((message) => ({ message })) },
+      violation: checked.problems.join('; ')
     }
   }
+  const { document } = checked
   let violation: string | undefined
   const rootValue = {
     viewer: () => ({ login: state.tokenUser.login, databaseId: state.tokenUser.id }),

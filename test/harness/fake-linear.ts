@@ -11,16 +11,8 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import {
-  buildSchema,
-  execute,
-  getVariableValues,
-  GraphQLError,
-  Kind,
-  parse,
-  validate,
-  type DocumentNode
-} from 'graphql'
+import { buildSchema, execute, GraphQLError } from 'graphql'
+import { checkDocument } from './graphql-check.js'
 
 const SCHEMA = buildSchema(
   readFileSync(new URL('../fixtures/linear/linear-subset.graphql', import.meta.url), 'utf8')
@@ -297,35 +289,24 @@ export class FakeLinear {
       )
       return
     }
-    let document: DocumentNode
-    try {
-      document = parse(String(doc.query ?? ''))
-    } catch (e) {
-      this.violations.push(`query: ${(e as Error).message}`)
-      send(400, linearError((e as Error).message, 'GRAPHQL_PARSE_FAILED', 'graphql error'))
+    const checked = checkDocument(SCHEMA, doc.query, record.variables)
+    if ('parseError' in checked) {
+      this.violations.push(`query: ${checked.parseError}`)
+      send(400, linearError(checked.parseError, 'GRAPHQL_PARSE_FAILED', 'graphql error'))
       return
     }
-    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION)
-    record.operation = operation?.name?.value
-    const problems = validate(SCHEMA, document).map((e) => e.message)
-    if (problems.length === 0 && operation) {
-      const coerced = getVariableValues(
-        SCHEMA,
-        operation.variableDefinitions ?? [],
-        record.variables
-      )
-      if (coerced.errors) problems.push(...coerced.errors.map((e) => e.message))
-    }
-    if (problems.length) {
-      this.violations.push(problems.join('; '))
+    record.operation = checked.operation?.name?.value
+    if ('problems' in checked) {
+      this.violations.push(checked.problems.join('; '))
       send(400, {
-        errors: problems.map((m) => ({
+        errors: checked.problems.map((m) => ({
           message: m,
           extensions: { code: 'GRAPHQL_VALIDATION_FAILED', type: 'graphql error', userError: true }
         }))
       })
       return
     }
+    const { document } = checked
     const result = await execute({
       schema: SCHEMA,
       document,
