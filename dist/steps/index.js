@@ -66710,6 +66710,8 @@ function labelsAfterMove(labels, states, to) {
 
 
 
+// How many of an issue's newest pages of events are searched for who added a state label.
+const LABEL_EVENT_PAGES = 3;
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
@@ -66813,20 +66815,28 @@ class GitHubTracker {
         });
     }
     /**
-     * Who last added `label` to the issue (its newest `labeled` event), or null when no event
-     * says so. A label proves nothing by itself: triage users and issue forms add labels too.
+     * Who last added `label` to the issue (its newest `labeled` event), or null when none of its
+     * newest events says so. A label proves nothing by itself: triage users and issue forms add
+     * labels too. GitHub lists events oldest first, so the newest pages are read, at most
+     * LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a long-lived issue.
      */
     async labelledBy(issue, label) {
-        const events = await this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listEvents, {
+        const want = label.toLowerCase();
+        const read = (page) => this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.rest.issues.listEvents({
             ...this.where,
             issue_number: issue,
-            per_page: 100
+            per_page: 100,
+            page
         }));
-        const want = label.toLowerCase();
-        for (const e of [...events].reverse()) {
-            const named = 'label' in e ? e.label?.name : undefined;
-            if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
-                return { login: e.actor.login, type: e.actor.type ?? 'User' };
+        const first = await read(1);
+        const last = Number(/[?&]page=(\d+)>; rel="last"/.exec(first.headers.link ?? '')?.[1] ?? 1);
+        for (let page = last, n = 0; page >= 1 && n < LABEL_EVENT_PAGES; page--, n++) {
+            const events = page === 1 ? first.data : (await read(page)).data;
+            for (const e of [...events].reverse()) {
+                const named = 'label' in e ? e.label?.name : undefined;
+                if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+                    return { login: e.actor.login, type: e.actor.type ?? 'User' };
+                }
             }
         }
         return null;

@@ -174,6 +174,19 @@ describe('reconcile of GitHub issues', () => {
     expect(summary).toMatchObject({ issues: 2, started: 0, failed: 0 })
   })
 
+  it('judges by whoever added the state label last, among the newest pages of events', async () => {
+    // Mallory's label, 150 other labels, then a writer takes Todo off and adds it again: the
+    // writer's event is on the second page, and it is the one that counts.
+    const n = fake.addIssue({ labeller: 'mallory', title: 'x', labels: ['Todo'] })
+    const names = Array.from({ length: 150 }, (_, i) => `topic-${i}`)
+    fake.addIssueLabels(n, names, fake.user('mallory'))
+    fake.removeIssueLabel(n, 'Todo')
+    fake.addIssueLabels(n, ['Todo'], fake.user('ada'))
+    const { lines } = await reconcile()
+    expect(woken()).toEqual([{ issue: String(n), state: 'Todo', entry: 1 }])
+    expect(lines[0]).toMatch(/^#1 Todo: started Todo, entry 1/)
+  })
+
   it('sends one wake-up for a decision whose effects were never carried out', async () => {
     const n = fake.addIssue({ labeller: 'ada', title: 'Add CSV export', labels: ['Todo'] })
     await saveRecord(n, decided)
