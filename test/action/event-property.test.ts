@@ -94,7 +94,11 @@ const path = fc.oneof(
   fc.array(fc.nat(), { minLength: 1, maxLength: 4 })
 )
 
-/** Sets the value at `steps` (a key, or an index into that level's keys) to `value`. */
+/**
+ * Sets the value at `steps` (a key, or an index into that level's keys) to a copy of `value`:
+ * `constantFrom`'s `{}` and `[]` are one instance across runs, and a later edit descending into
+ * a shared one would make the payload circular.
+ */
 function mutate(payload: unknown, steps: (string | number)[], value: unknown): void {
   let node = payload as Record<string, unknown>
   for (const [i, step] of steps.entries()) {
@@ -103,7 +107,7 @@ function mutate(payload: unknown, steps: (string | number)[], value: unknown): v
     if (key === undefined) return
     const next = node[key]
     if (i === steps.length - 1 || typeof next !== 'object' || next === null) {
-      node[key] = value
+      node[key] = structuredClone(value)
       return
     }
     node = next as Record<string, unknown>
