@@ -1,3 +1,5 @@
+// `itervox-handoff run`: each way it ends (success, a stage that failed for good, a question, a usage
+// mistake, a user mistake) once through the bundled CLI; everything else in-process.
 import { describe, expect, it } from '@jest/globals'
 import {
   chmodSync,
@@ -130,7 +132,7 @@ describe('itervox-handoff run', () => {
       ITERVOX_TEST_AGENT_PROMPTS: prompts
     }
 
-    const first = await cli(repo, ['run', '--issue', 'ENG-1'], env)
+    const first = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(
       /^researcher in "Todo": running\n✓ researcher in "Todo" · succeeded · \d+\.\ds · moved to "Implementing" \(automation research\)\n/
@@ -138,7 +140,6 @@ describe('itervox-handoff run', () => {
     expect(first.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1\n')
     expect(issueIn(repo).state).toBe('Implementing')
 
-    // The first call through the bundle; the calls after it read the command's own output.
     const second = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(second.code).toBe(0)
     expect(second.stdout).toContain('✗ implementer in "Implementing" · failed (exit code 1)')
@@ -320,7 +321,7 @@ describe('itervox-handoff run', () => {
         implementer: { 'leak.txt': `key ${keyShaped.anthropic}\n` }
       })
     }
-    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
     expect(r.code).toBe(0)
     const lines = r.stdout.split('\n')
     const of = (profile: string) => {
@@ -342,9 +343,8 @@ describe('itervox-handoff run', () => {
   it("prompt says so when HEAD is not the issue's branch, whose handoffs it would not show", async () => {
     const { repo } = localPipeline()
     const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
-    expect((await cli(repo, args)).stderr).toBe('')
-    await cli(repo, ['run', '--issue', 'ENG-1'])
-    // The note's wording is the command's own: read in-process.
+    expect((await cliInProcess(repo, args)).stderr).toBe('')
+    await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     const onMain = await cliInProcess(repo, args)
     expect(onMain.stderr).toBe(
       "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
@@ -372,7 +372,7 @@ describe('itervox-handoff run', () => {
   it('refuses to start over uncommitted changes, which a stage would sweep in or discard', async () => {
     const { repo } = localPipeline()
     writeFileSync(join(repo, 'README.md'), '# changed\n')
-    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(
       'the working tree has uncommitted changes (README.md); commit or stash them first, because a stage commits or discards whatever it finds\n'
@@ -455,7 +455,7 @@ describe('itervox-handoff run and agent configuration', () => {
     writeFileSync(join(repo, '.claude/settings.local.json'), 'mine\n')
     const report = join(mkdtempSync(join(tmpdir(), 'cli-config-')), 'report')
 
-    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], {
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], {
       ITERVOX_TEST_CONFIG_REPORT: report,
       ITERVOX_TEST_CODER: 'implementer'
     })

@@ -17,21 +17,18 @@ afterEach(async () => {
 const status = (q: Pipeline) =>
   q.gh.comments(q.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))!.body
 
-const todo = (q: Pipeline) => ({
+const labeled = (q: Pipeline, label = 'Todo') => ({
   event: 'issues.labeled' as const,
-  eventOptions: { issue: q.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' }
+  eventOptions: { issue: q.issue, label, labels: [label], sender: 'ada' }
 })
 
 it('waits for approval, refuses the requester, and runs when another writer approves', async () => {
-  p = await startPipeline({ gate: true })
+  // From Researching, whose implementer stage waits: a stage before it would add nothing.
+  p = await startPipeline({ gate: true, state: 'Researching' })
   p.gh.addCollaborator('grace', 'write')
-  // The researcher runs; the implementer's stage in Researching waits.
-  const first = await drive(p, todo(p), {}, 2)
-  expect(first.map((r) => [r.outputs.state, r.outputs.outcome])).toEqual([
-    ['Todo', 'succeeded'],
-    ['Researching', 'skipped']
-  ])
-  expect(first[1]!.stdout).toContain('the implementer stage in "Researching" waits for approval')
+  const [gated] = await drive(p, labeled(p, 'Researching'), {}, 1)
+  expect([gated!.outputs.state, gated!.outputs.outcome]).toEqual(['Researching', 'skipped'])
+  expect(gated!.stdout).toContain('the implementer stage in "Researching" waits for approval')
   expect(status(p)).toContain('**Waiting for approval:**')
   // Named, not mentioned: the status comment pings nobody.
   expect(status(p)).toContain('(@\u2060ada started it)')
@@ -57,7 +54,7 @@ it('waits for approval, refuses the requester, and runs when another writer appr
 
 it('the repository switch holds the next stage mid-pipeline; the reconcile resumes it', async () => {
   p = await startPipeline()
-  const [research] = await drive(p, todo(p), {}, 1)
+  const [research] = await drive(p, labeled(p), {}, 1)
   expect(research?.outputs).toMatchObject({ profile: 'researcher', outcome: 'succeeded' })
   // ITERVOX_PAUSED=true is set while the researcher's wake-up is on its way.
   const paused = { INPUT_PAUSED: 'true' }

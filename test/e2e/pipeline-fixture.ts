@@ -17,6 +17,8 @@ export interface PipelineOptions {
   tokenLogin?: string
   /** Researching waits for a person's approval, who may not be the one who started it. */
   gate?: boolean
+  /** The state issue #1 starts in (default Todo): a test of a later stage starts there. */
+  state?: string
 }
 
 export function workflowMd(o: PipelineOptions = {}): string {
@@ -93,7 +95,7 @@ export interface Pipeline {
   issue: number
 }
 
-/** A repository with the pipeline on `main`, a fake GitHub, and issue #1 labelled Todo by ada. */
+/** A repository with the pipeline on `main`, a fake GitHub, and issue #1 labelled Todo (or `state`) by ada. */
 export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> {
   const sb = makeSandbox({
     'WORKFLOW.md': workflowMd(o),
@@ -112,7 +114,7 @@ export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> 
   const issue = gh.addIssue({
     title: 'Add CSV export',
     body: 'Users want to export the report as CSV.',
-    labels: ['Todo'],
+    labels: [o.state ?? 'Todo'],
     author: 'ada'
   })
   return { sb, gh, issue }

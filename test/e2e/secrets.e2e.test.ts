@@ -58,7 +58,7 @@ function expectNoLeak(where: string, text: string) {
 }
 
 describe('a hostile agent that publishes the secrets it holds', () => {
-  it('gets none of them out, and the summary and status comment say what was withheld', async () => {
+  it('gets none of them out, keeps its output out of the log, and the summary and status comment say what was withheld', async () => {
     const { p, run } = await leakyRun()
     expect(run.outputs.outcome).toBe('succeeded')
     expectNoLeak('the origin', originText(p))
@@ -80,7 +80,14 @@ describe('a hostile agent that publishes the secrets it holds', () => {
     const agentComment = comments.find((c) => c.includes('researcher (agent)'))
     expect(agentComment).toContain('The key is (redacted ANTHROPIC_API_KEY)')
 
-    expectNoLeak('the log', shownLog(run))
+    // Without show-agent-output the agent's output stays out of the log; its result is shown,
+    // masked.
+    const log = shownLog(run)
+    expectNoLeak('the log', log)
+    expect(log).not.toContain(MARKER)
+    expect(log).toContain('show-agent-output: true prints it here')
+    expect(log).toContain('agent result (researcher, secrets masked)')
+    expect(log).toContain('│ Done. The key is (redacted ANTHROPIC_API_KEY).')
     expectNoLeak('the summary', run.summary)
     expectNoLeak('the outputs', JSON.stringify(run.outputs))
 
@@ -121,17 +128,7 @@ describe('a hostile agent that publishes the secrets it holds', () => {
     expect(said?.body).toContain('**Secrets withheld:**')
   })
 
-  it("keeps the agent's output out of the log unless show-agent-output is true, and masks it then", async () => {
-    const quiet = await leakyRun()
-    const log = shownLog(quiet.run)
-    expectNoLeak('the log', log)
-    expect(log).not.toContain(MARKER)
-    expect(log).toContain('show-agent-output: true prints it here')
-    // The result event is shown, masked.
-    expect(log).toContain('agent result (researcher, secrets masked)')
-    expect(log).toContain('│ Done. The key is (redacted ANTHROPIC_API_KEY).')
-    await quiet.p.gh.stop()
-
+  it("with show-agent-output: true, shows the agent's output in the log, masked", async () => {
     const loud = await leakyRun({ 'show-agent-output': 'true' })
     const shown = shownLog(loud.run)
     expect(shown).toContain(MARKER)

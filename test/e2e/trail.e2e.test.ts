@@ -53,10 +53,12 @@ function mergeToMain(p: Pipeline, branch: string): void {
 describe('the trail across issues', () => {
   it("shows the second issue none of the first's handoffs once the first is merged", async () => {
     const p = await pipeline()
-    const first = await drive(p, labelled(p.issue))
-    expect(first.map((r) => r.outputs.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    // One stage of the first issue puts a handoff on main; two of the second show its stages
+    // seeing their own trail grow and none of the first's.
+    const first = await drive(p, labelled(p.issue), {}, 1)
+    expect(first.map((r) => r.outputs.outcome)).toEqual(['succeeded'])
     const firstTrail = trailOn(p, p.issue)
-    expect(firstTrail).toHaveLength(3)
+    expect(firstTrail).toHaveLength(1)
     mergeToMain(p, `itervox/${p.issue}`)
     expect(
       git(p.sb.origin, 'ls-tree', '--name-only', 'refs/heads/main:.itervox/handoff').split('\n')
@@ -72,13 +74,11 @@ describe('the trail across issues', () => {
       labels: ['Todo'],
       author: 'ada'
     })
-    const runs = await drive(p, labelled(second))
-    expect(runs.map((r) => r.outputs.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    const runs = await drive(p, labelled(second), {}, 2)
+    expect(runs.map((r) => r.outputs.outcome)).toEqual(['succeeded', 'succeeded'])
     const own = trailOn(p, second).filter((f) => !firstTrail.includes(f))
-    expect(own).toHaveLength(3)
-    expect(blocksOf(p, second)).toEqual([[], own.slice(0, 1), own.slice(0, 2)])
-    // The first issue's stages saw their own trail grow the same way.
-    expect(blocksOf(p, p.issue)).toEqual([[], firstTrail.slice(0, 1), firstTrail.slice(0, 2)])
+    expect(own).toHaveLength(2)
+    expect(blocksOf(p, second)).toEqual([[], own.slice(0, 1)])
   })
 })
 

@@ -133,6 +133,43 @@ describe('the one job loop, in memory', () => {
     ])
   })
 
+  it('skips a state label the issue no longer carries, and a label that is no state', async () => {
+    const w = world()
+    const stale = await job(w, { ...todo, label: 'Researching' }, { id: 'run1', attempt: '1' })
+    expect(stale).toMatchObject({
+      outcome: 'skipped',
+      reason: 'label "Researching" was added, but the issue is now in "Todo"'
+    })
+    const other = await job(w, { ...todo, label: 'bug' }, { id: 'run2', attempt: '1' })
+    expect(other).toMatchObject({
+      outcome: 'skipped',
+      reason: 'label "bug" is not a pipeline state'
+    })
+    expect(keys(w)).toEqual([])
+    expect(w.stored).toBeNull()
+  })
+
+  it('a re-run of a job that finished, once the next one ran, runs nothing and writes nothing', async () => {
+    const w = world((k) => (k.profile === 'implementer' ? { outcome: 'failed' } : {}))
+    expect(await job(w, todo, { id: 'run1', attempt: '1' })).toMatchObject({
+      outcome: 'succeeded'
+    })
+    const wake = w.wakeups[0]!
+    await job(
+      w,
+      { source: 'wake', issue: '7', actor: bot, state: wake.state, wake },
+      { id: 'run2', attempt: '1' }
+    )
+    const done = { calls: w.calls.length, record: w.stored, wakeups: w.wakeups.length }
+    const rerun = await job(w, todo, { id: 'run1', attempt: '2' })
+    expect(rerun.outcome).toBe('skipped')
+    expect(keys(w)).toEqual(['Todo/1/researcher/0', 'Researching/2/implementer/0'])
+    const writes = ['saveRecord', 'moveState', 'comment', 'setFlag', 'wake', 'push', 'publish']
+    expect(w.calls.slice(done.calls).filter((c) => writes.includes(c))).toEqual([])
+    expect(w.stored).toBe(done.record)
+    expect(w.wakeups).toHaveLength(done.wakeups)
+  })
+
   it('says on the issue when the record cannot be written, and a re-run goes on without the agent', async () => {
     const w = world()
     w.faults.set('saveRecord', { kind: 'fail', times: Infinity })
@@ -270,6 +307,29 @@ describe('review rounds', () => {
     await drive(w, todo)
     expect(w.agentRuns.map((k) => k.profile)).toEqual(['researcher', 'implementer', 'reviewer'])
     expect(w.state('7')).toBe("Won't Do")
+  })
+
+  it('with auto_review, reviews each stage, sends a FAILed one back, and moves on once the review passes', async () => {
+    const auto = seedConfig({ agent: 'auto_review: true\nreviewer_profile: reviewer' })
+    const w = new MemoryWorld(auto, STATES, (k) =>
+      k.kind !== 'review'
+        ? {}
+        : { text: `---\nverdict: ${k.round === 0 && k.state === 'Todo' ? 'FAIL' : 'PASS'}\n---\n` }
+    )
+    w.labels.set('7', ['Todo'])
+    const { reruns } = await drive(w, todo)
+    expect(reruns).toBe(0)
+    expect(w.agentRuns.map((k) => `${k.state}/${k.kind}/${k.profile}/${k.round}`)).toEqual([
+      'Todo/work/researcher/0',
+      'Todo/review/reviewer/0',
+      'Todo/work/researcher/1',
+      'Todo/review/reviewer/1',
+      // The round counts per issue: the stages after the rework are in round 1 too.
+      'Researching/work/implementer/1',
+      'Researching/review/reviewer/1',
+      'Implementing/work/reviewer/1'
+    ])
+    expect(w.state('7')).toBe('Reviewing')
   })
 
   it('refuses a move outside the pipeline, goes on by the policy, and shows the refusal', async () => {
