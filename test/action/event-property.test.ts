@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from '@jest/globals'
+import { afterAll, describe, it } from '@jest/globals'
 import fc from 'fast-check'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { readEvent, triggerFromEvent, type Trigger } from '../../src/action/event.js'
 import { UserError } from '../../src/errors.js'
 import { EVENT_NAME, makeEvent, type EventName } from '../harness/events.js'
-import { inputCounter, resultOrUserError } from '../helpers/property.js'
+import { inputCounter, lacks, resultOrUserError, same } from '../helpers/property.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'event-property-'))
 const file = join(dir, 'event.json')
@@ -26,23 +26,23 @@ const optional = (v: unknown, type: string) => v === undefined || typeof v === t
 /** A trigger holds only the types it declares, whatever the payload held. */
 function expectWellTyped(t: Trigger): void {
   if (t.kind === 'skip' || t.kind === 'deny') {
-    expect(typeof t.reason).toBe('string')
-    expect(t.reason).not.toMatch(/[\r\n]/)
+    same(typeof t.reason, 'string')
+    lacks(t.reason, /[\r\n]/)
     return
   }
-  expect(typeof t.issue).toBe('string')
-  expect([typeof t.actor.login, typeof t.actor.type]).toEqual(['string', 'string'])
-  expect(optional(t.label, 'string')).toBe(true)
-  expect(optional(t.state, 'string')).toBe(true)
-  expect(optional(t.defaultBranch, 'string')).toBe(true)
+  same(typeof t.issue, 'string')
+  same([typeof t.actor.login, typeof t.actor.type], ['string', 'string'])
+  same(optional(t.label, 'string'), true)
+  same(optional(t.state, 'string'), true)
+  same(optional(t.defaultBranch, 'string'), true)
   if (t.pullRequest) {
-    expect(Number.isSafeInteger(t.pullRequest.number)).toBe(true)
-    expect(typeof t.pullRequest.headRef).toBe('string')
+    same(Number.isSafeInteger(t.pullRequest.number), true)
+    same(typeof t.pullRequest.headRef, 'string')
   }
-  if (t.reply) expect([typeof t.reply.body, typeof t.reply.author]).toEqual(['string', 'string'])
+  if (t.reply) same([typeof t.reply.body, typeof t.reply.author], ['string', 'string'])
   if (t.wake) {
-    expect(Number.isSafeInteger(t.wake.entry)).toBe(true)
-    expect(optional(t.wake.step, 'string')).toBe(true)
+    same(Number.isSafeInteger(t.wake.entry), true)
+    same(optional(t.wake.step, 'string'), true)
   }
 }
 
@@ -52,7 +52,7 @@ function readsOrExplains(bytes: string | Uint8Array, overrides: { issue?: string
   writeFileSync(file, bytes)
   const payload = resultOrUserError(() => readEvent(file))
   if (payload instanceof UserError) {
-    expect(payload.format().startsWith(`${file}:`)).toBe(true)
+    same(payload.format().startsWith(`${file}:`), true)
     return
   }
   for (const name of EVENT_NAMES) expectWellTyped(triggerFromEvent(name, payload, overrides))

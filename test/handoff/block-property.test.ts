@@ -7,6 +7,7 @@ import { buildHandoffBlock, renderHandoffBlock, type BlockResult } from '../../s
 import { compareHandoffNames } from '../../src/handoff/naming.js'
 import { utf8Length } from '../../src/handoff/utf8.js'
 import { TempRepo } from '../helpers/git-repo.js'
+import { atMost, same } from '../helpers/property.js'
 
 // Enough for the preamble, a marker, a header and the cut notice with any safe name.
 const MIN_BUDGET = 1024
@@ -63,26 +64,29 @@ const files = fc.uniqueArray(fc.record({ name, text }), {
 })
 
 function checkBlock(r: BlockResult, budget: number, candidates: string[]): void {
-  expect(r.bytes).toBe(utf8Length(r.text))
-  expect(r.bytes).toBeLessThanOrEqual(budget)
-  expect(Buffer.from(r.text, 'utf8').toString('utf8')).toBe(r.text)
+  same(r.bytes, utf8Length(r.text))
+  atMost(r.bytes, budget)
+  same(Buffer.from(r.text, 'utf8').toString('utf8'), r.text)
   const sorted = [...candidates].sort(compareHandoffNames)
   if (sorted.length === 0) {
-    expect(r.text).toBe('')
+    same(r.text, '')
     return
   }
   // The newest files, a contiguous run, in chronological order; the newest always among them.
-  expect(r.included).toEqual(sorted.slice(sorted.length - r.included.length))
-  expect(r.included[r.included.length - 1]).toBe(sorted[sorted.length - 1])
-  expect(r.dropped).toBe(sorted.length - r.included.length)
-  if (r.truncatedFile) expect(r.included).toEqual([r.truncatedFile])
+  same(r.included, sorted.slice(sorted.length - r.included.length))
+  same(r.included[r.included.length - 1], sorted[sorted.length - 1])
+  same(r.dropped, sorted.length - r.included.length)
+  if (r.truncatedFile) same(r.included, [r.truncatedFile])
   // No body can add a file header or a block heading.
   const headers =
     r.text.match(
       /^### \S*\.md(?: \(partial — prior agent exited before completing this deliverable\))?$/gm
     ) ?? []
-  expect(headers.map((h) => h.slice(4).replace(/ \(partial — .*$/, ''))).toEqual(r.included)
-  expect(r.text.match(/^#{1,6}[ \t]*(?:prior agent handoffs|run context)/gim)).toEqual([
+  same(
+    headers.map((h) => h.slice(4).replace(/ \(partial — .*$/, '')),
+    r.included
+  )
+  same(r.text.match(/^#{1,6}[ \t]*(?:prior agent handoffs|run context)/gim), [
     '## Prior Agent Handoffs'
   ])
 }
@@ -114,16 +118,17 @@ describe('renderHandoffBlock for any files and budget', () => {
           maxFileBytes: 1 << 20,
           maxFiles: 1000
         })
-        expect(r.bytes).toBeLessThanOrEqual(budget)
+        atMost(r.bytes, budget)
       })
     )
   })
 })
 
 describe('buildHandoffBlock for any committed bytes', () => {
-  const repos: TempRepo[] = []
+  // One repository for every input: each commit holds exactly that input's files.
+  let repo: TempRepo | undefined
   afterAll(async () => {
-    await Promise.all(repos.map((r) => r.remove()))
+    await repo?.remove()
   })
 
   it('reads arbitrary blobs into a valid, in-budget block', async () => {
@@ -139,10 +144,10 @@ describe('buildHandoffBlock for any committed bytes', () => {
     )
     await fc.assert(
       fc.asyncProperty(blobs, fc.integer({ min: MIN_BUDGET, max: 6000 }), async (fs, budget) => {
-        const repo = await TempRepo.create()
-        repos.push(repo)
+        repo ??= await TempRepo.create()
         const head = await repo.commit(
-          fs.map((f) => ({ path: `.itervox/handoff/${f.name}`, data: Buffer.from(f.data) }))
+          fs.map((f) => ({ path: `.itervox/handoff/${f.name}`, data: Buffer.from(f.data) })),
+          { replace: true }
         )
         const git = new GitObjects(repo.dir)
         try {

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { cleanHandoffText } from '../../src/handoff/handoff-text.js'
 import { isForgedLine, neutralizeForgedLines } from '../../src/handoff/forged-lines.js'
 import { sanitizeUntrusted } from '../../src/handoff/sanitize.js'
+import { lacks, same } from '../helpers/property.js'
 
 /** What the prompt gets from untrusted text: cleaned, then forged lines escaped. */
 const shown = (text: string, opts = {}) =>
@@ -258,8 +259,8 @@ describe('neutralising forged structure (properties)', () => {
       fc.property(untrusted, (text) => {
         const out = shown(text)
         // Split HTML headings carry the title on the next line: the tag itself must be escaped.
-        expect(out).not.toMatch(/(?<!\\)<(h\d|summary)[^>]*>\n?[^\n<]*(?:run|prior|reply|review)/i)
-        expect(structuralLines(out)).toEqual([])
+        lacks(out, /(?<!\\)<(h\d|summary)[^>]*>\n?[^\n<]*(?:run|prior|reply|review)/i)
+        same(structuralLines(out), [])
       }),
       { numRuns: 3000 }
     )
@@ -270,9 +271,9 @@ describe('neutralising forged structure (properties)', () => {
       fc.property(fc.oneof(untrusted, fc.string({ maxLength: 200 })), (text) => {
         const clean = sanitizeUntrusted(text).text
         const once = neutralizeForgedLines(clean)
-        expect(neutralizeForgedLines(once.text)).toEqual({ text: once.text, count: 0 })
-        expect(once.text.replace(/\\/g, '')).toBe(clean.replace(/\\/g, ''))
-        expect(once.text.split('\n')).toHaveLength(clean.split('\n').length)
+        same(neutralizeForgedLines(once.text), { text: once.text, count: 0 })
+        same(once.text.replace(/\\/g, ''), clean.replace(/\\/g, ''))
+        same(once.text.split('\n').length, clean.split('\n').length)
       }),
       { numRuns: 3000 }
     )

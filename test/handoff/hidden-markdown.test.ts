@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { removeHiddenMarkdown } from '../../src/handoff/hidden-markdown.js'
 import { describeSanitizeCounts, sanitizeUntrusted } from '../../src/handoff/sanitize.js'
+import { atMost, lacks, same } from '../helpers/property.js'
 
 describe('Markdown GitHub renders as nothing', () => {
   it.each([
@@ -89,11 +90,11 @@ describe('Markdown GitHub renders as nothing', () => {
     fc.assert(
       fc.property(markdown, (text) => {
         const once = removeHiddenMarkdown(text)
-        expect(removeHiddenMarkdown(once.text)).toEqual({ text: once.text, count: 0 })
-        expect(once.text.length).toBeLessThanOrEqual(text.length)
-        if (once.count === 0) expect(once.text).toBe(text)
+        same(removeHiddenMarkdown(once.text), { text: once.text, count: 0 })
+        atMost(once.text.length, text.length)
+        if (once.count === 0) same(once.text, text)
         const fenced = /^```\n[^`]*$/.exec(text)
-        if (fenced) expect(once.text).toBe(text)
+        if (fenced) same(once.text, text)
       }),
       { numRuns: 3000 }
     )
@@ -105,10 +106,10 @@ describe('Markdown GitHub renders as nothing', () => {
         if (/^[>\s]*(```|~~~)/m.test(text)) return
         const out = removeHiddenMarkdown(text).text
         // A whole line `[//]: # (x)` is a definition; followed by more text it is shown.
-        expect(out).not.toMatch(/^(?:[ \t]*(?:>|[-*+][ \t]))*[ \t]*\[\/\/\]: # \(x\)[ \t]*$/m)
-        expect(out).not.toMatch(/\]\([^()\s]+\s+"[^"\n]*"\)/)
+        lacks(out, /^(?:[ \t]*(?:>|[-*+][ \t]))*[ \t]*\[\/\/\]: # \(x\)[ \t]*$/m)
+        lacks(out, /\]\([^()\s]+\s+"[^"\n]*"\)/)
         // After `[d]:` a line `<img alt=…>` is the definition's destination, not HTML.
-        if (!/\]:\s*$/m.test(text)) expect(out).not.toMatch(/\s(alt|title)=/)
+        if (!/\]:\s*$/m.test(text)) lacks(out, /\s(alt|title)=/)
       }),
       { numRuns: 3000 }
     )

@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import { repoJson, type Roots } from './github-objects.js'
 import type { GitHubState } from './fake-github-state.js'
 import { errorReply, notFound, type Route } from './fake-github-routes.js'
+import type { GitObject, GitObjectReader } from './git-object-reader.js'
 
 const exec = promisify(execFile)
 
@@ -29,6 +30,7 @@ export function gitRoutes(
   state: GitHubState,
   roots: Roots,
   originDir: string | undefined,
+  reader: GitObjectReader | undefined,
   runs: Map<number, RunRecord>
 ): Record<string, Route> {
   const base = `${roots.api}/repos/${state.fullName}`
@@ -57,34 +59,10 @@ export function gitRoutes(
       child.stdin?.end(input)
     })
 
-  /**
-   * What each name (an object id or a ref) is, and for `withContent` what it holds, read by one
-   * `git cat-file` process: a request asks about several objects, and a git process per object
-   * made the fake's routes spawn several per request. A name git cannot find is undefined.
-   */
-  async function objects(
-    names: string[],
-    withContent = false
-  ): Promise<({ sha: string; type: string; content: string } | undefined)[]> {
-    if (!originDir) throw new Error('the fake GitHub serves git data only with an originDir')
-    // One name a line: a name holding a line break or a space is none git could find.
-    const asked = names.map((n) => (n === '' || /\s/.test(n) ? undefined : n))
-    const lines = asked.filter((n) => n !== undefined)
-    const mode = withContent ? '--batch' : '--batch-check'
-    const out = lines.length
-      ? ((await gitWith(['cat-file', mode], lines.join('\n') + '\n')) ?? '')
-      : ''
-    let at = 0
-    return asked.map((name) => {
-      if (name === undefined) return undefined
-      const end = out.indexOf('\n', at)
-      const [sha = '', type = '', size = ''] = out.slice(at, end).split(' ')
-      at = end + 1
-      if (type === 'missing' || type === 'ambiguous' || size === '') return undefined
-      const content = withContent ? out.slice(at, at + Number(size)) : ''
-      if (withContent) at += Number(size) + 1
-      return { sha, type, content }
-    })
+  /** What each name (an object id or a ref) is, and for `withContent` what it holds. */
+  function objects(names: string[], withContent = false): Promise<(GitObject | undefined)[]> {
+    if (!reader) throw new Error('the fake GitHub serves git data only with an originDir')
+    return reader.read(names, withContent)
   }
   const typeOf = async (sha: string) => (await objects([sha]))[0]?.type
 
@@ -145,7 +123,7 @@ export function gitRoutes(
     [`GIT_${who}_DATE`]: i?.date ?? new Date().toISOString()
   })
 
-  const current = (ref: string) => tryGit(['rev-parse', '--verify', '--quiet', ref])
+  const current = async (ref: string) => (await objects([ref]))[0]?.sha
 
   return {
     'POST /repos/{owner}/{repo}/git/commits': async (req) => {

@@ -11,6 +11,7 @@ import { GitHubState, type RepoOptions } from './fake-github-state.js'
 import { answerGraphql } from './fake-github-graphql.js'
 import { gitRoutes } from './fake-github-git.js'
 import { errorReply, notFound, routes, type Reply, type Route } from './fake-github-routes.js'
+import { GitObjectReader } from './git-object-reader.js'
 import { OpenApiSubset } from './openapi.js'
 
 export interface FakeGitHubOptions extends RepoOptions {
@@ -114,6 +115,7 @@ export class FakeGitHub extends GitHubState {
   private readonly hooks = new Map<string, Array<() => void | Promise<void>>>()
   private readonly opts: FakeGitHubOptions
   private server?: Server
+  private reader?: GitObjectReader
   private routeTable?: Record<string, Route>
   private base = ''
   private open = 0
@@ -139,12 +141,13 @@ export class FakeGitHub extends GitHubState {
     this.server = server
     this.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     const roots = { api: this.base, html: this.opts.htmlUrl ?? 'https://github.com' }
+    if (this.opts.originDir) this.reader = new GitObjectReader(this.opts.originDir)
     this.routeTable = {
       ...routes(this, roots, {
         draftPullRequests: this.opts.draftPullRequests ?? true,
         originDir: this.opts.originDir
       }),
-      ...gitRoutes(this, roots, this.opts.originDir, this.runs)
+      ...gitRoutes(this, roots, this.opts.originDir, this.reader, this.runs)
     }
     return this
   }
@@ -153,6 +156,7 @@ export class FakeGitHub extends GitHubState {
     const server = this.server
     if (!server) return
     this.server = undefined
+    this.reader?.close()
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }

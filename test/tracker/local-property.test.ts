@@ -1,9 +1,9 @@
-import { describe, expect, it } from '@jest/globals'
+import { describe, it } from '@jest/globals'
 import fc from 'fast-check'
 import { stringify } from 'yaml'
 import { UserError } from '../../src/errors.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
-import { inputCounter, resultOrUserError } from '../helpers/property.js'
+import { inputCounter, resultOrUserError, same } from '../helpers/property.js'
 
 const FILE = '.itervox/issues/DEMO-1.md'
 const ran = inputCounter('parseLocalIssue')
@@ -13,21 +13,20 @@ function parsesOrExplains(text: string): void {
   ran()
   const out = resultOrUserError(() => parseLocalIssue(text, 'DEMO-1', FILE))
   if (out instanceof UserError) {
-    expect(out.format().startsWith(`${FILE}`)).toBe(true)
+    same(out.format().startsWith(`${FILE}`), true)
     return
   }
-  expect(typeof out.title).toBe('string')
-  expect(out.state === null || typeof out.state === 'string').toBe(true)
-  expect(out.labels.every((l) => typeof l === 'string')).toBe(true)
+  same(typeof out.title, 'string')
+  same(out.state === null || typeof out.state === 'string', true)
+  same(
+    out.labels.every((l) => typeof l === 'string'),
+    true
+  )
   for (const key of ['createdAt', 'updatedAt'] as const) {
-    expect(out[key] === undefined || typeof out[key] === 'string').toBe(true)
+    same(out[key] === undefined || typeof out[key] === 'string', true)
   }
   for (const c of out.comments) {
-    expect([typeof c.author, typeof c.body, typeof c.createdAt]).toEqual([
-      'string',
-      'string',
-      'string'
-    ])
+    same([typeof c.author, typeof c.body, typeof c.createdAt], ['string', 'string', 'string'])
   }
 }
 
