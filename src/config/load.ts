@@ -83,7 +83,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
 
   const { env } = opts
   parseSection(rootSchema, sectionInput(root, [], 'root', problems, {}), [], 'root', problems)
-  const section = <T extends z.ZodType>(
+  const section = <T extends z.core.$ZodType>(
     name: 'tracker' | 'workspace' | 'agent' | 'handoff' | 'approval',
     schema: T,
     raw: unknown,

@@ -8,14 +8,14 @@ import { labelled, type Path, quoted } from './source-map.js'
  * Checks one section against its schema. Each zod issue becomes one error at the key or value
  * it is about, saying what to write instead; returns undefined when there was any.
  */
-export function parseSection<T extends z.ZodType>(
+export function parseSection<T extends z.core.$ZodType>(
   schema: T,
   input: unknown,
   path: Path,
   section: Section,
   problems: Problems
 ): z.output<T> | undefined {
-  const result = schema.safeParse(input, { reportInput: true })
+  const result = z.safeParse(schema, input, { reportInput: true })
   if (result.success) return result.data
   // Unknown keys first: a misspelt key then explains a missing one.
   const issues = [...result.error.issues].sort(
@@ -27,7 +27,7 @@ export function parseSection<T extends z.ZodType>(
 
 function report(
   issue: z.core.$ZodIssue,
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   base: Path,
   section: Section,
   problems: Problems
@@ -141,7 +141,7 @@ function describe(value: unknown): string {
 }
 
 /** The keys the object schema at `path` (inside `schema`) accepts. */
-function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[] {
+function keysAt(schema: z.core.$ZodType, path: readonly (string | number)[]): string[] {
   let current: unknown = schema
   let i = 0
   for (;;) {
