@@ -76,7 +76,7 @@ describe('renderTemplate', () => {
       import { renderTemplate } from ${JSON.stringify(new URL('../../src/prompt/template.ts', import.meta.url).href)}
       const text = '{{ "2024-03-05T12:00:00" | date: "%A %B, %a %b" }}'
       process.stdout.write(await renderTemplate({ text, file: 'WORKFLOW.md', line: 1, what: 'x' }, {}))`
-    const env = { ...process.env, LANG: 'de_DE.UTF-8' }
+    const env: NodeJS.ProcessEnv = { ...process.env, LANG: 'de_DE.UTF-8' }
     delete env.LC_ALL
     const out = execFileSync(
       process.execPath,
