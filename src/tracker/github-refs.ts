@@ -11,6 +11,7 @@ import {
   isHttpFailure,
   apiMessage
 } from './github-errors.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 /** Every record lives under this namespace; `ref` arguments are relative to it. */
 const NAMESPACE = 'refs/itervox/'
@@ -202,6 +203,6 @@ function parseRecord<T>(message: string, schema: z.ZodType<T>, maxChars: number)
   } catch {
     return undefined
   }
-  const parsed = schema.safeParse(json)
+  const parsed = schema.safeParse(json, PARSE_ONCE)
   return parsed.success ? parsed.data : undefined
 }
