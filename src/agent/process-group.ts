@@ -22,10 +22,13 @@ export function groupProcesses(pgid: number): GroupProcess[] | undefined {
 /**
  * Every live process that `keep` picks, given its pid and its /proc stat fields after the
  * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
- * (some container init processes do not) would otherwise be waited for forever.
+ * (some container init processes do not) would otherwise be waited for forever. `candidate`,
+ * given the pid alone, rules a process out before its stat is read: a scan that picks by some
+ * other file need not read two files of every process on the machine.
  */
 export function liveProcesses(
-  keep: (pid: string, fields: string[]) => boolean
+  keep: (pid: string, fields: string[]) => boolean,
+  candidate: (pid: string) => boolean = () => true
 ): GroupProcess[] | undefined {
   if (!hasProc) return undefined
   let names: string[]
@@ -37,7 +40,7 @@ export function liveProcesses(
   const found: GroupProcess[] = []
   for (const name of names) {
     const first = name.charCodeAt(0)
-    if (first < 48 || first > 57) continue // not a pid
+    if (first < 48 || first > 57 || !candidate(name)) continue // not a pid, or not wanted
     const stat = readProc(`/proc/${name}/stat`)
     if (stat === undefined) continue // it ended between readdir and read
     // The command name (field 2) may hold spaces and parentheses; fields after it do not.

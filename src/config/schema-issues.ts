@@ -3,6 +3,7 @@ import { DAEMON_ONLY_KEYS, type Section } from './daemon-keys.js'
 import { closest, didYouMean } from './did-you-mean.js'
 import type { Problems } from './problems.js'
 import { labelled, type Path, quoted } from './source-map.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 /**
  * Checks one section against its schema. Each zod issue becomes one error at the key or value
@@ -15,7 +16,7 @@ export function parseSection<T extends z.core.$ZodType>(
   section: Section,
   problems: Problems
 ): z.output<T> | undefined {
-  const result = z.safeParse(schema, input, { reportInput: true })
+  const result = z.safeParse(schema, input, { ...PARSE_ONCE, reportInput: true })
   if (result.success) return result.data
   // Unknown keys first: a misspelt key then explains a missing one.
   const issues = [...result.error.issues].sort(

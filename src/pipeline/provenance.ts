@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { stageOutcomeSchema } from './outcome.js'
 import { stageKindSchema } from './record.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 // What the pipeline itself says about each stage, written into the stage's commit after the
 // agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
@@ -67,7 +68,7 @@ export function handoffReason(o: {
  * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
  */
 export function encodeProvenance(p: Provenance): string | null {
-  const parsed = provenanceSchema.safeParse(p)
+  const parsed = provenanceSchema.safeParse(p, PARSE_ONCE)
   return parsed.success ? JSON.stringify(parsed.data) : null
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { stageOutcomeSchema } from './outcome.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
@@ -233,7 +234,7 @@ export const HALTED_ON_EFFECTS = 'the next step ('
 
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 export function parseRecord(value: unknown): IssueRecord | null {
-  const parsed = issueRecordSchema.safeParse(value)
+  const parsed = issueRecordSchema.safeParse(value, PARSE_ONCE)
   return parsed.success ? parsed.data : null
 }
 

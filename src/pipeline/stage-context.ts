@@ -7,6 +7,7 @@ import { handedOverSchema } from '../isolation/agent-tree.js'
 import { stageKeySchema } from '../git/trailers.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { handoffReasonSchema } from './provenance.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
@@ -96,6 +97,6 @@ export function loadStageContext(path: string): StageContext | null {
   } catch {
     return null
   }
-  const parsed = stageContextSchema.safeParse(value)
+  const parsed = stageContextSchema.safeParse(value, PARSE_ONCE)
   return parsed.success ? parsed.data : null
 }

@@ -11,6 +11,7 @@ import {
   isHttpFailure,
   apiMessage
 } from './github-errors.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 /** Every record lives under this namespace; `ref` arguments are relative to it. */
 const NAMESPACE = 'refs/itervox/'
@@ -208,6 +209,6 @@ function parseRecord<S extends z.core.$ZodType>(
   } catch {
     return undefined
   }
-  const parsed = z.safeParse(schema, json)
+  const parsed = z.safeParse(schema, json, PARSE_ONCE)
   return parsed.success ? parsed.data : undefined
 }

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { UserError } from '../errors.js'
 import { NoAnswer, timedFetch } from './github-fetch.js'
 import * as doc from './linear-documents.js'
+import { PARSE_ONCE } from '../parse-once.js'
 
 export const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql'
 
@@ -290,7 +291,7 @@ export class LinearApi {
         throw new LinearUnavailableError(`Linear is unreachable (${name}): ${(e as Error).message}`)
       }
       const text = await res.text()
-      const envelope = Envelope.safeParse(safeJson(text))
+      const envelope = Envelope.safeParse(safeJson(text), PARSE_ONCE)
       const errors = envelope.success ? (envelope.data.errors ?? []) : []
       const kinds = errors.map((e) => e.extensions?.code ?? e.extensions?.type ?? '')
       if (res.status === 429 || kinds.some((k) => /^ratelimited$/i.test(k))) {
@@ -325,7 +326,7 @@ export class LinearApi {
           /not found/i.test(first.message)
         )
       }
-      const data = z.safeParse(shape, envelope.data.data)
+      const data = z.safeParse(shape, envelope.data.data, PARSE_ONCE)
       if (!data.success) {
         throw new LinearUnavailableError(
           `Linear's answer to ${name} is not what it should be: ${data.error.issues[0]?.message ?? ''}`

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
 import { UserError } from '../../src/errors.js'
 import { renderTemplate } from '../../src/prompt/template.js'
 
@@ -67,6 +68,25 @@ describe('renderTemplate', () => {
       issue: { title: '{{ 7 | plus: 1 }} {% raw %}' }
     })
     expect(out).toBe('{{ 7 | plus: 1 }} {% raw %}')
+  })
+
+  it("names days and months in the runner's locale, as liquidjs does by itself", () => {
+    // The default locale is fixed when a process first uses Intl: a process of its own.
+    const render = `
+      import { renderTemplate } from ${JSON.stringify(new URL('../../src/prompt/template.ts', import.meta.url).href)}
+      const text = '{{ "2024-03-05T12:00:00" | date: "%A %B, %a %b" }}'
+      process.stdout.write(await renderTemplate({ text, file: 'WORKFLOW.md', line: 1, what: 'x' }, {}))`
+    const env: NodeJS.ProcessEnv = { ...process.env, LANG: 'de_DE.UTF-8' }
+    delete env.LC_ALL
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', render],
+      {
+        env,
+        encoding: 'utf8'
+      }
+    )
+    expect(out).toBe('Dienstag März, Di Mär')
   })
 
   describe('a template that would run away', () => {

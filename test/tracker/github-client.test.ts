@@ -351,3 +351,27 @@ describe('GitHub client: writes are serial, without fixed spacing', () => {
     expect(fake.comments(n).map((c) => c.body)).toEqual(['b'])
   })
 })
+
+describe('GitHub client: the user agent', () => {
+  afterEach(() => {
+    delete process.env.ACTIONS_ORCHESTRATION_ID
+  })
+
+  it("adds the runner's orchestration id, as @actions/github does, made safe for a header", async () => {
+    process.env.ACTIONS_ORCHESTRATION_ID = ' run 7/job:2 '
+    await client({ userAgent: 'handoff-test/1.0' }).octokit.rest.repos.get(where)
+    process.env.ACTIONS_ORCHESTRATION_ID = 'run_7'
+    await client({
+      userAgent: 'handoff-test/1.0 actions_orchestration_id/run_7'
+    }).octokit.rest.repos.get(where)
+    delete process.env.ACTIONS_ORCHESTRATION_ID
+    await client().octokit.rest.repos.get(where)
+    expect(
+      fake.requestsTo(OP.repo).map((r) => r.userAgent?.replace(/ octokit-core\.js.*/, ''))
+    ).toEqual([
+      'handoff-test/1.0 actions_orchestration_id/run_7_job_2',
+      'handoff-test/1.0 actions_orchestration_id/run_7',
+      'itervox-handoff-action'
+    ])
+  })
+})
