@@ -46502,7 +46502,10 @@ var parse = __nccwpck_require__(3852);
 var did_you_mean = __nccwpck_require__(8738);
 // EXTERNAL MODULE: ./.build/config/source-map.js
 var source_map = __nccwpck_require__(4907);
+// EXTERNAL MODULE: ./.build/parse-once.js
+var parse_once = __nccwpck_require__(3371);
 ;// CONCATENATED MODULE: ./.build/config/schema-issues.js
+
 
 
 
@@ -46512,7 +46515,7 @@ var source_map = __nccwpck_require__(4907);
  * it is about, saying what to write instead; returns undefined when there was any.
  */
 function parseSection(schema, input, path, section, problems) {
-    const result = parse/* safeParse */.xL(schema, input, { reportInput: true });
+    const result = parse/* safeParse */.xL(schema, input, { ...parse_once/* PARSE_ONCE */.M, reportInput: true });
     if (result.success)
         return result.data;
     // Unknown keys first: a misspelt key then explains a missing one.
@@ -48519,6 +48522,21 @@ function removeHiddenCharacters(input, counts) {
 
 /***/ }),
 
+/***/ 3371:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ PARSE_ONCE)
+/* harmony export */ });
+// zod compiles an object schema into a function of its own (new Function) on its first parse,
+// which pays off over many parses of it. A run of the action or the CLI parses each schema a
+// few times at most, where that compiling costs more than it saves (~10 ms of CPU a stage), so
+// every parse asks for zod's plain parser, which checks the same.
+const PARSE_ONCE = { jitless: true };
+
+
+/***/ }),
+
 /***/ 9504:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -48773,81 +48791,83 @@ function withPause(record, why) {
 /* harmony export */   _Y: () => (/* binding */ HALTED_ON_EFFECTS),
 /* harmony export */   cv: () => (/* binding */ recordStart)
 /* harmony export */ });
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1843);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1843);
 /* harmony import */ var _outcome_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2505);
+/* harmony import */ var _parse_once_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3371);
+
 
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
-const count = zod__WEBPACK_IMPORTED_MODULE_1__/* .int */ .Whr().min(0);
+const count = zod__WEBPACK_IMPORTED_MODULE_2__/* .int */ .Whr().min(0);
 /** What kind of run a stage was: the state's own work, or a review of it. */
-const stageKindSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['work', 'review']);
+const stageKindSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['work', 'review']);
 /**
  * How a run recovers from the run before it in its entry: the fallback profile after another's
  * retries were spent, or the same profile again after its verify commands failed or its
  * deliverable reported blocking failures (recovery.ts decides).
  */
-const recoveryKindSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['fallback', 'verify', 'blocking']);
+const recoveryKindSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['fallback', 'verify', 'blocking']);
 /** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
-const recoveryMarkSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ kind: recoveryKindSchema, from: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional() });
+const recoveryMarkSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ kind: recoveryKindSchema, from: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional() });
 /** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
 const recoverySchema = recoveryMarkSchema.extend({
-    detail: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(4000),
+    detail: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(4000),
     /** The deliverable or partial of the run it recovers from. */
-    handoff: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+    handoff: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
 });
 /** What the profile's verify commands showed: the evidence in the status comment. */
-const verifyEvidenceSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    passed: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+const verifyEvidenceSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    passed: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY(),
     /** The command that failed, or the last one when all passed. */
-    command: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(500),
+    command: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(500),
     /** e.g. `3 commands passed` or `exit code 1`. */
-    result: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(300),
+    result: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(300),
     /** Its output's last lines (redacted, clipped). */
-    tail: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(2000)
+    tail: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(2000)
 });
 /** What the agent's CLI reported in its last event, under the same names for every CLI. */
-const agentStatsSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const agentStatsSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     turns: count.optional(),
     inputTokens: count.optional(),
     outputTokens: count.optional(),
-    costUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).optional()
+    costUsd: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).optional()
 });
 /** One stage run, as the issue's record keeps it. */
-const stageRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const stageRecordSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
     entry: count,
-    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-    profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    profile: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     kind: stageKindSchema,
     /** 0 for the first run of the stage in this entry, then 1, 2, ... */
     attempt: count,
     /** The review round the run belongs to (0 before any failed review). */
     round: count.default(0),
     outcome: _outcome_js__WEBPACK_IMPORTED_MODULE_0__/* .stageOutcomeSchema */ .q,
-    reason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    reason: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
-    run: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-    runUrl: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    startedAt: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-    durationMs: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0),
+    run: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    runUrl: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    startedAt: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    durationMs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0),
     /** The committed deliverable or partial. */
-    handoffPath: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    handoffPath: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** The commit holding it, where it landed. */
-    commit: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    commit: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** Set when the issue branch refused the push and the work went to this ref instead. */
-    rescuedTo: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    rescuedTo: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     agent: agentStatsSchema.optional(),
     /** The agent's requests that were not carried out, one line each saying what to change. */
-    refused: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(10).optional(),
+    refused: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).max(10).optional(),
     /** Secrets kept out of what the stage left: where, and which kind (never the value). */
-    withheld: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).optional(),
+    withheld: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
     /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
-    fields: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-        keyFacts: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(20).optional(),
-        decisions: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(20).optional(),
-        openQuestions: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(20).optional(),
-        confidence: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).max(1).optional()
+    fields: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        keyFacts: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).max(20).optional(),
+        decisions: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).max(20).optional(),
+        openQuestions: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).max(20).optional(),
+        confidence: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(1).optional()
     })
         .optional(),
     /** Set on a recovery run (a recovery handoff in the contract's terms). */
@@ -48855,90 +48875,90 @@ const stageRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     verify: verifyEvidenceSchema.optional()
 });
 /** A stage paused for a person's answer. */
-const waitingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const waitingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     entry: count,
-    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-    profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    profile: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     kind: stageKindSchema,
     attempt: count,
     /** The paused run's timestamp: the resumed run writes to the same handoff path. */
-    timestamp: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-    question: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+    timestamp: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    question: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
 });
 /**
  * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
  * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
  * comes from here, never from the wake-up's payload.
  */
-const continuationSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+const continuationSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     entry: count,
     kind: stageKindSchema,
-    profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    profile: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     attempt: count,
     round: count,
     /** Why the previous attempt's deliverable was refused, written by our own checks. */
-    recheck: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    recheck: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** A review's subject. */
-    reviewed: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    reviewed: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
-    step: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    step: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     recovery: recoverySchema.optional()
 });
 /** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
-const effectSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .discriminatedUnion */ .gMt('kind', [
+const effectSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .discriminatedUnion */ .gMt('kind', [
     /** A comment, written at most once per key. */
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('comment'), key: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), body: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz('comment'), key: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), body: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP() }),
     /** A comment the agent asked for, read again from its committed deliverable. */
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('agent-comment'),
-        key: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-        profile: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-        commit: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-        path: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz('agent-comment'),
+        key: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+        profile: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+        commit: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+        path: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
         /** Absent: on the issue. */
         pullRequest: count.optional()
     }),
     /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('move'), from: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), to: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }),
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('flag'),
-        flag: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['needs-attention', 'needs-input']),
-        on: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY()
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz('move'), from: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), to: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP() }),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz('flag'),
+        flag: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['needs-attention', 'needs-input']),
+        on: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY()
     }),
     /**
      * The pipeline reached its completion state: the pull request leaves draft and says it
      * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
      */
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('ready'),
-        state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz('ready'),
+        state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
         pullRequest: count,
         /** The pull request's GraphQL node id, when known (saves a lookup). */
-        node: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+        node: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
     }),
     /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-        kind: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('wake'),
-        state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz('wake'),
+        state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
         entry: count,
-        step: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+        step: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
     })
 ]);
 /** What a decision still owes the tracker: written before any effect, finished by any later run. */
-const owedSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const owedSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** The run that decided it. */
-    run: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
-    effects: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(effectSchema)
+    run: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    effects: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(effectSchema)
 });
 /**
  * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
  * status comment (GitHub) or beside the issue file (local), written only by this tool.
  */
-const issueRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    v: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(1),
+const issueRecordSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    v: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(1),
     /** The state this record last saw the issue enter. */
-    state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().nullable(),
     /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
     entry: count,
     /** State moves made so far, for the loop budget. */
@@ -48950,40 +48970,40 @@ const issueRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
      */
     round: count,
     /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
-    visited: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).max(100).optional(),
+    visited: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).max(100).optional(),
     /** The entry the work was sent back into, and the profile whose deliverable says why. */
-    sentBack: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ entry: count, by: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }).optional(),
+    sentBack: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ entry: count, by: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP() }).optional(),
     /** A move decided before a review, applied when the review passes. */
-    pendingMove: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    stages: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(stageRecordSchema),
+    pendingMove: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    stages: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(stageRecordSchema),
     waiting: waitingSchema.optional(),
     continuation: continuationSchema.optional(),
     owed: owedSchema.optional(),
     /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
-    halted: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    halted: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** The person whose event started the pipeline (their latest move into a state). */
-    startedBy: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(100).optional(),
+    startedBy: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(100).optional(),
     /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
-    approval: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-        state: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    approval: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        state: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
         entry: count,
-        by: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(100).optional(),
+        by: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(100).optional(),
         /** Why the last approval given was not accepted. */
-        refused: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(500).optional()
+        refused: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(500).optional()
     })
         .optional(),
     /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
-    paused: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(500).optional(),
+    paused: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(500).optional(),
     /** The issue's pull request, once known: saves a lookup. */
     pullRequest: count.optional(),
     /** Its GraphQL node id, which marking it ready for review needs. */
-    pullRequestNode: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().max(100).optional()
+    pullRequestNode: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().max(100).optional()
 });
 /** How the record's `halted` says a decision's effects failed (and are owed). */
 const HALTED_ON_EFFECTS = 'the next step (';
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 function parseRecord(value) {
-    const parsed = issueRecordSchema.safeParse(value);
+    const parsed = issueRecordSchema.safeParse(value, _parse_once_js__WEBPACK_IMPORTED_MODULE_1__/* .PARSE_ONCE */ .M);
     return parsed.success ? parsed.data : null;
 }
 function emptyRecord() {
@@ -49734,7 +49754,7 @@ function fenced(text, char = '`', info = 'text') {
 
 /***/ }),
 
-/***/ 3250:
+/***/ 3727:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49848,6 +49868,2536 @@ function refClaims(o) {
 
 // EXTERNAL MODULE: ./.build/errors.js
 var _build_errors = __nccwpck_require__(9243);
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 13 modules
+var dist_src = __nccwpck_require__(5194);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+var dist_bundle = __nccwpck_require__(3779);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
+var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(9210);
+;// CONCATENATED MODULE: ./.build/tracker/github-fetch.js
+// The fetch every GitHub API request goes through: it gives up on a request GitHub does not
+// answer in time (one hung request once held a stage for 309 s), and it turns a request that got
+// no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
+/** The request got no HTTP answer: it timed out, or the connection failed. */
+class NoAnswer extends Error {
+    sent;
+    constructor(message, 
+    /** False only when the connection was never made, so GitHub cannot have acted on it. */
+    sent) {
+        super(message);
+        this.sent = sent;
+        this.name = 'NoAnswer';
+    }
+}
+/** Failures of the connection itself: the request never left this machine. */
+const NOT_SENT = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Null-body statuses: a Response made with a body for one of these throws. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+function timedFetch(base, timeoutMs) {
+    return async (input, init) => {
+        const timer = new AbortController();
+        const timeout = setTimeout(() => timer.abort(), timeoutMs);
+        const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
+        try {
+            const res = await base(input, { ...init, signal });
+            // The body is read here, under the same timeout: Octokit reads it later and takes a body
+            // that broke off halfway for an empty one.
+            const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer();
+            const copy = new Response(body, {
+                status: res.status,
+                statusText: res.statusText,
+                headers: res.headers
+            });
+            Object.defineProperty(copy, 'url', { value: res.url });
+            return copy;
+        }
+        catch (e) {
+            if (timer.signal.aborted) {
+                throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true);
+            }
+            if (init?.signal?.aborted)
+                throw e;
+            const code = errorCode(e);
+            throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code));
+        }
+        finally {
+            clearTimeout(timeout);
+        }
+    };
+}
+function formatSeconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+/** The system or undici error code of a failed fetch, found under its `cause`s. */
+function errorCode(e) {
+    for (let at = e, depth = 0; at && depth < 4; depth++) {
+        const code = at.code;
+        if (typeof code === 'string')
+            return code;
+        at = at.cause;
+    }
+    return undefined;
+}
+function describe(code, e) {
+    switch (code) {
+        case 'ECONNRESET':
+            return 'the connection was reset (ECONNRESET)';
+        case 'UND_ERR_SOCKET':
+            return 'the connection closed before GitHub answered';
+        case 'ECONNREFUSED':
+            return 'the connection was refused (ECONNREFUSED)';
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+            return `the host name did not resolve (${code})`;
+        // No code, or one with no words of its own: what the error says.
+        case undefined:
+        default: {
+            const cause = e.cause?.message;
+            const message = typeof cause === 'string' ? cause : e.message;
+            return `the request failed: ${message}${code ? ` (${code})` : ''}`;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./.build/tracker/github-errors.js
+// What a failed GitHub API call was, and the one-line error it becomes. A wrong token or a
+// missing workflow permission is the user's to fix (UserError); GitHub being down, GitHub's rate
+// limits outlasting the retries, and a write whose answer was lost each have their own class, so
+// callers can tell them apart (`faultKind`); anything else is a plain GitHubApiError.
+
+
+
+/** A GitHub API call failed for a reason the user did not cause. */
+class GitHubApiError extends Error {
+    status;
+    kind = 'api';
+    constructor(message, 
+    /** The HTTP status GitHub answered; 0 when no answer came. */
+    status) {
+        super(message);
+        this.status = status;
+        this.name = 'GitHubApiError';
+    }
+}
+/**
+ * GitHub did not serve the request: 5xx answers, timeouts or failed connections, for as long as
+ * the retries lasted. Nothing was done; trying later is the remedy.
+ */
+class GitHubUnavailableError extends GitHubApiError {
+    kind = 'unavailable';
+    constructor(message, status) {
+        super(message, status);
+        this.name = 'GitHubUnavailableError';
+    }
+}
+/**
+ * A write (POST) whose answer was lost: it timed out or its connection broke after it was sent,
+ * or GitHub answered 5xx, which it has been seen to do after applying the write. It may have
+ * been done; sending it again blindly could do it twice (two comments, two dispatches), so the
+ * caller checks first.
+ */
+class GitHubAnswerLostError extends GitHubUnavailableError {
+    kind = 'answer-lost';
+    constructor(message, status) {
+        super(message, status);
+        this.name = 'GitHubAnswerLostError';
+    }
+}
+/** GitHub's rate limits outlasted the retries, or asked for a longer wait than allowed. */
+class GitHubRateLimitedError extends GitHubApiError {
+    retryAfterSeconds;
+    kind = 'rate-limited';
+    constructor(message, status, 
+    /** How long GitHub asked to wait, when it said. */
+    retryAfterSeconds) {
+        super(message, status);
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.name = 'GitHubRateLimitedError';
+    }
+}
+function isHttpFailure(e) {
+    return e instanceof Error && typeof e.status === 'number';
+}
+const SECONDARY_LIMIT = /secondary rate limit|abuse detection mechanism/i;
+function classifyFailure(e) {
+    const noAnswer = e instanceof NoAnswer ? e : e.cause instanceof NoAnswer ? e.cause : undefined;
+    if (noAnswer)
+        return { kind: 'no-answer', sent: noAnswer.sent, why: noAnswer.message };
+    const headers = e.response?.headers ?? {};
+    const header = (name) => {
+        const value = headers[name];
+        const n = typeof value === 'number' ? value : Number(value);
+        return value === undefined || value === '' || !Number.isFinite(n) ? undefined : n;
+    };
+    const retryAfter = header('retry-after');
+    if (e.status === 403 || e.status === 429) {
+        // The legacy "abuse detection" 403 is a secondary limit under its old name.
+        if (SECONDARY_LIMIT.test(apiMessage(e))) {
+            return { kind: 'rate-limit', what: 'secondary rate limit', retryAfter };
+        }
+        if (header('x-ratelimit-remaining') === 0) {
+            const reset = header('x-ratelimit-reset');
+            // GitHub's advice: retry only after the reset time, so one second past it.
+            const wait = reset === undefined ? undefined : Math.max(reset - Date.now() / 1000, 0) + 1;
+            return { kind: 'rate-limit', what: 'rate limit', retryAfter: wait && Math.ceil(wait) };
+        }
+        if (e.status === 429)
+            return { kind: 'rate-limit', what: 'too many requests', retryAfter };
+    }
+    if (e.status >= 500 && e.status <= 599)
+        return { kind: 'server', retryAfter };
+    return { kind: 'answered' };
+}
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * Whether sending the request twice does no more than sending it once: every method but POST,
+ * and a POST the caller marked `request: { idempotent: true }`.
+ */
+function isRepeatable(e) {
+    const method = (e.request?.method ?? 'GET').toUpperCase();
+    return IDEMPOTENT.has(method) || e.request?.request?.idempotent === true;
+}
+const attempts = new WeakMap();
+/** Records how many times the request was sent before it failed for good. */
+function noteAttempts(e, n) {
+    if (typeof e === 'object' && e !== null)
+        attempts.set(e, n);
+}
+/** GitHub's own message (without the documentation link Octokit appends), on one line. */
+function apiMessage(e) {
+    const data = e.response?.data;
+    if (typeof data === 'string' && data.trim())
+        return shortLine(data.replace(/<[^>]*>/g, ' '));
+    const body = typeof data === 'object' ? data : undefined;
+    const base = typeof body?.message === 'string' ? body.message : e.message;
+    const details = (body?.errors ?? [])
+        .map((x) => typeof x === 'string'
+        ? x
+        : (x.message ?? x.code))
+        .filter((x) => typeof x === 'string');
+    return shortLine([base, ...details].join(': '));
+}
+/** One line, short enough to read: an HTML error page must not become the message. */
+function shortLine(text) {
+    return (0,untrusted_text/* clip */.$Q)(text.replace(/\s+/g, ' ').trim(), 300);
+}
+/**
+ * The error a failed call becomes, in one line.
+ * @param doing what was being done, e.g. `create a pull request for itervox/42`
+ * @param permission the job permission that allows it, e.g. `pull-requests: write`
+ */
+function explainFailure(e, doing, permission) {
+    if (e instanceof GitHubApiError || e instanceof _build_errors/* UserError */.yo)
+        return e;
+    if (!isHttpFailure(e))
+        return e instanceof Error ? e : new Error(String(e));
+    const failure = classifyFailure(e);
+    const tries = attempts.get(e) ?? 1;
+    const gaveUp = tries > 1 ? ` (gave up after ${tries} attempts)` : '';
+    const answer = failure.kind === 'no-answer' ? failure.why : `${e.status} ${apiMessage(e)}`;
+    const status = failure.kind === 'no-answer' ? 0 : e.status;
+    if (failure.kind === 'rate-limit') {
+        const asked = failure.retryAfter === undefined ? '' : `; it asks to wait ${failure.retryAfter} s`;
+        return new GitHubRateLimitedError(`GitHub is rate limiting this token: ${doing}: ${answer}${asked}${gaveUp}`, status, failure.retryAfter);
+    }
+    if (failure.kind === 'server' || failure.kind === 'no-answer') {
+        if (!isRepeatable(e) && (failure.kind === 'server' || failure.sent)) {
+            const why = failure.kind === 'server' ? 'GitHub can answer so after doing it' : 'the answer was lost';
+            return new GitHubAnswerLostError(`GitHub is unavailable: ${doing}: ${answer}; ${why}, so it may have been done`, status);
+        }
+        return new GitHubUnavailableError(`GitHub is unavailable: ${doing}: ${answer}${gaveUp}`, status);
+    }
+    const message = apiMessage(e);
+    if (e.status === 401) {
+        return new _build_errors/* UserError */.yo(`GitHub rejected the token (401 ${message}) when trying to ${doing}; check the github-token input`);
+    }
+    if (e.status === 403 && /resource not accessible by/i.test(message)) {
+        return new _build_errors/* UserError */.yo(`the token may not ${doing} (403 ${message}); give the job \`permissions: ${permission}\``);
+    }
+    if (e.status === 403 && /not permitted to create or approve pull requests/i.test(message)) {
+        return new _build_errors/* UserError */.yo(`GitHub Actions may not ${doing} (403 ${message}); enable "Allow GitHub Actions to create and ` +
+            'approve pull requests" in the repository or organization settings, or use an App token');
+    }
+    return new GitHubApiError(`GitHub API failed to ${doing}: ${answer}`, status);
+}
+/** What kind of failure `err` is, for callers that act on it (retry later, check, report). */
+function faultKind(err) {
+    if (err instanceof GitHubApiError)
+        return err.kind;
+    if (err instanceof _build_errors/* UserError */.yo)
+        return 'user';
+    if (isHttpFailure(err))
+        return faultKind(explainFailure(err, 'call GitHub', 'none'));
+    return 'internal';
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/github-retry.js
+// Which failed GitHub requests are sent again, and after how long. Rate limits wait as long as
+// GitHub asks (within a bound); 5xx answers and requests that got no answer back off
+// exponentially, but only when sending again cannot do a write twice.
+
+
+/** GitHub's advice when a secondary limit names no wait: at least a minute. */
+const SECONDARY_FALLBACK_SECONDS = 60;
+/** An Octokit `request` hook that sends a request again while the policy allows it. */
+function retrying(policy) {
+    return async (request, options) => {
+        for (let attempt = 1;; attempt++) {
+            try {
+                return await request(options);
+            }
+            catch (e) {
+                const wait = waitBeforeRetry(e, attempt, policy);
+                if (wait === undefined) {
+                    noteAttempts(e, attempt);
+                    throw e;
+                }
+                await (0,promises_namespaceObject.setTimeout)(wait * policy.secondMs);
+            }
+        }
+    };
+}
+/** Seconds to wait before sending the request again; undefined: fail now. */
+function waitBeforeRetry(e, attempt, p) {
+    if (!isHttpFailure(e))
+        return undefined;
+    const failure = classifyFailure(e);
+    if (failure.kind === 'answered')
+        return undefined;
+    let what;
+    let wait;
+    if (failure.kind === 'rate-limit') {
+        what = `GitHub ${failure.what}`;
+        wait =
+            failure.retryAfter ??
+                (failure.what === 'secondary rate limit' ? SECONDARY_FALLBACK_SECONDS : backoff(attempt));
+    }
+    else {
+        // A rate limit refuses a request before GitHub acts on it; a 5xx or a lost answer may come
+        // after it acted, so only a request that is safe to repeat is sent again.
+        if (!isRepeatable(e) && (failure.kind === 'server' || failure.sent))
+            return undefined;
+        what = failure.kind === 'server' ? `GitHub ${e.status}` : 'no answer from GitHub';
+        wait = (failure.kind === 'server' ? failure.retryAfter : undefined) ?? backoff(attempt);
+    }
+    const again = attempt <= p.retries && wait <= p.maxRetryAfter;
+    const request = e.request;
+    p.log(`${what} on ${request?.method} ${request?.url}: ` +
+        (again ? `retrying in ${round(wait)}s (retry ${attempt} of ${p.retries})` : 'giving up'));
+    return again ? wait : undefined;
+}
+/** 1, 2, 4… seconds, each shortened by up to half at random so retries do not bunch up. */
+function backoff(attempt) {
+    return 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
+}
+function round(seconds) {
+    return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/github-client.js
+// The one Octokit the GitHub adapter uses: the client @actions/github composes (REST methods,
+// pagination, the runner's proxy and user agent), with a timeout on every request, the retries
+// github-retry.ts allows, writes sent one at a time, and a count of every HTTP request it sends.
+
+
+
+
+
+const GitHub = dist_src/* Octokit */.E.plugin(plugin_rest_endpoint_methods_dist_src/* restEndpointMethods */._, dist_bundle/* paginateRest */.ud);
+const DEFAULT_TIMEOUT_MS = 30_000;
+const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+let proxyFetch;
+/**
+ * Node's fetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
+ * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on a bundled
+ * copy of undici, whose fetch costs ~35 ms of CPU a stage more, and whose loading ~60 ms more
+ * where nothing else loads it (the CLI), so it is loaded only when a proxy is set; it stays in
+ * the bundle's one file ("eager"), as ncc's licenses.txt covers one file only.
+ */
+function runnerFetch() {
+    if (!PROXY_VARS.some((name) => process.env[name]))
+        return globalThis.fetch;
+    proxyFetch ??= Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2241)).then(({ defaults }) => defaults.request?.fetch ?? globalThis.fetch);
+    const loaded = proxyFetch;
+    return async (input, init) => (await loaded)(input, init);
+}
+/** @actions/github's user agent: the job's orchestration id is appended when the runner sets one. */
+function withOrchestrationId(userAgent) {
+    const id = process.env.ACTIONS_ORCHESTRATION_ID?.trim();
+    if (!id)
+        return userAgent;
+    const tag = `actions_orchestration_id/${id.replace(/[^a-z0-9_.-]/gi, '_')}`;
+    return userAgent.includes(tag) ? userAgent : `${userAgent} ${tag}`;
+}
+function createGitHubClient(opts) {
+    let sent = 0;
+    const baseFetch = runnerFetch();
+    const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const countingFetch = (input, init) => {
+        sent++;
+        return fetchOnce(input, init);
+    };
+    const octokit = new GitHub({
+        auth: `token ${opts.token}`,
+        baseUrl: opts.apiUrl.replace(/\/+$/, ''),
+        userAgent: withOrchestrationId(opts.userAgent ?? 'itervox-handoff-action'),
+        request: { fetch: countingFetch }
+    });
+    const send = retrying({
+        retries: (opts.retry ?? true) ? (opts.retries ?? 3) : 0,
+        secondMs: opts.secondMs ?? 1000,
+        maxRetryAfter: opts.maxRetryAfter ?? 60,
+        log: opts.log ?? (() => undefined)
+    });
+    // GitHub asks for writes from one token to be made one at a time (its secondary limits);
+    // a write waits for the one before it, retries included, but not for any fixed spacing.
+    let writes = Promise.resolve();
+    octokit.hook.wrap('request', (request, options) => {
+        if (options.method === 'GET' || options.method === 'HEAD')
+            return send(request, options);
+        const turn = writes.then(() => send(request, options));
+        writes = turn.catch(() => undefined);
+        return turn;
+    });
+    return { octokit, requests: () => sent };
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/github-commits.js
+
+
+const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) { commit { oid } }
+}`;
+const isGraphqlFailure = (e) => e instanceof Error && e.name === 'GraphqlResponseError';
+class GitHubCommitSigner {
+    octokit;
+    where;
+    constructor(octokit, where) {
+        this.octokit = octokit;
+        this.where = where;
+    }
+    async createCommit(c) {
+        const doing = `create the stage's commit on ${c.branch}`;
+        try {
+            const data = await this.octokit.graphql(CREATE_COMMIT, {
+                input: {
+                    branch: {
+                        repositoryNameWithOwner: `${this.where.owner}/${this.where.repo}`,
+                        branchName: c.branch
+                    },
+                    expectedHeadOid: c.expectedHeadOid,
+                    message: { headline: c.headline, ...(c.body ? { body: c.body } : {}) },
+                    fileChanges: c.fileChanges
+                },
+                // Sent twice, the second finds the branch moved by the first: the caller sees its
+                // own change there and takes it.
+                request: { idempotent: true }
+            });
+            return { kind: 'ok', oid: data.createCommitOnBranch.commit.oid };
+        }
+        catch (e) {
+            if (isGraphqlFailure(e)) {
+                const errors = e.errors ?? [];
+                if (errors.some((x) => x.type === 'STALE_DATA'))
+                    return { kind: 'moved' };
+                const said = errors.map((x) => x.message ?? x.type ?? '').join('; ');
+                const hint = errors.some((x) => x.type === 'FORBIDDEN')
+                    ? '; the token needs `permissions: contents: write`'
+                    : '';
+                return { kind: 'refused', why: `GitHub refused to ${doing}: ${said}${hint}` };
+            }
+            const err = explainFailure(e, doing, 'contents: write');
+            const transient = err instanceof GitHubUnavailableError || err instanceof GitHubRateLimitedError;
+            return { kind: transient ? 'transient' : 'refused', why: (0,_build_errors/* messageOf */.bD)(err) };
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/parse.js + 1 modules
+var parse = __nccwpck_require__(3852);
+// EXTERNAL MODULE: ./.build/parse-once.js
+var parse_once = __nccwpck_require__(3371);
+;// CONCATENATED MODULE: ./.build/tracker/github-refs.js
+// Refs in the repository as compare-and-swap records, through GitHub's git-data API. A record is
+// a ref under `refs/itervox/` pointing at a chain of tiny commits whose messages hold a small JSON
+// document. Creating a ref is create-only (GitHub answers 422 when it exists), and updating one
+// without `force` only succeeds as a fast-forward, so a new commit made a child of the head just
+// read wins only while the ref is still there: two takers of the same head, one wins.
+
+
+
+/** Every record lives under this namespace; `ref` arguments are relative to it. */
+const NAMESPACE = 'refs/itervox/';
+/** A record's JSON is read back from a commit anyone with push access could have made. */
+const MAX_MESSAGE_CHARS = 4096;
+/** The most any record's document may hold, whatever a caller asks for. */
+const MAX_RECORD_CHARS = 65536;
+/** Who the record commits are by; a fixed identity and date make a commit's sha repeatable. */
+const IDENT = { name: 'itervox-handoff', email: 'itervox-handoff@users.noreply.github.com' };
+const PERMISSION = 'contents: write';
+class GitHubRefs {
+    octokit;
+    where;
+    constructor(octokit, where) {
+        this.octokit = octokit;
+        this.where = where;
+    }
+    /** The records whose ref starts with `prefix` (one request). */
+    async list(prefix) {
+        const full = NAMESPACE + prefix;
+        const data = await this.call(`list the refs ${full}`, 'contents: read', async () => {
+            const res = await this.octokit.rest.git.listMatchingRefs({
+                ...this.where,
+                ref: full.slice('refs/'.length)
+            });
+            return res.data;
+        });
+        return data
+            .filter((r) => r.ref.startsWith(full) && r.object.type === 'commit')
+            .map((r) => ({ ref: r.ref.slice(NAMESPACE.length), sha: r.object.sha }));
+    }
+    /**
+     * The commit `sha` and the document in its message (one request); a message longer than
+     * `maxChars` (at most MAX_RECORD_CHARS) is no document.
+     */
+    async read(sha, schema, maxChars = MAX_MESSAGE_CHARS) {
+        const data = await this.call(`read the record commit ${sha}`, 'contents: read', async () => {
+            const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: sha });
+            return res.data;
+        });
+        const cap = Math.min(maxChars, MAX_RECORD_CHARS);
+        return { sha: data.sha, tree: data.tree.sha, data: parseRecord(data.message, schema, cap) };
+    }
+    /** The tree of a commit known to exist, for the first commit of a new record (one request). */
+    async treeOf(commit) {
+        const data = await this.call(`read the commit ${commit}`, 'contents: read', async () => {
+            const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: commit });
+            return res.data;
+        });
+        return data.tree.sha;
+    }
+    /**
+     * Creates the record `ref` holding `doc` (two requests). Returns the new head, or undefined
+     * when the ref already exists (someone else holds it).
+     */
+    async create(ref, doc, w) {
+        const sha = await this.commit(doc, w, []);
+        const full = NAMESPACE + ref;
+        try {
+            await this.octokit.rest.git.createRef({ ...this.where, ref: full, sha });
+            return sha;
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 422 && /already exists/i.test(apiMessage(e))) {
+                return undefined;
+            }
+            const err = explainFailure(e, `create the ref ${full}`, PERMISSION);
+            // The answer was lost, not the write: the ref says whether it was made, and by whom.
+            if (err instanceof GitHubAnswerLostError)
+                return (await this.head(ref)) === sha ? sha : undefined;
+            throw err;
+        }
+    }
+    /**
+     * Moves the record `ref` from the head `from` to a child of it holding `doc` (two requests).
+     * Returns the new head, or undefined when the ref is no longer at `from` (or is gone).
+     */
+    async advance(ref, from, doc, w) {
+        const sha = await this.commit(doc, w, [from]);
+        const full = NAMESPACE + ref;
+        try {
+            await this.octokit.rest.git.updateRef({
+                ...this.where,
+                ref: full.slice('refs/'.length),
+                sha,
+                force: false
+            });
+            return sha;
+        }
+        catch (e) {
+            if (isHttpFailure(e) &&
+                e.status === 422 &&
+                /not a fast.forward|does not exist/i.test(apiMessage(e))) {
+                return undefined;
+            }
+            throw explainFailure(e, `update the ref ${full}`, PERMISSION);
+        }
+    }
+    /** Deletes the record `ref`; false when it did not exist (one request). */
+    async remove(ref) {
+        const full = NAMESPACE + ref;
+        try {
+            await this.octokit.rest.git.deleteRef({ ...this.where, ref: full.slice('refs/'.length) });
+            return true;
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 422 && /does not exist/i.test(apiMessage(e))) {
+                return false;
+            }
+            throw explainFailure(e, `delete the ref ${full}`, PERMISSION);
+        }
+    }
+    async head(ref) {
+        return (await this.list(ref)).find((h) => h.ref === ref)?.sha;
+    }
+    commit(doc, w, parents) {
+        const ident = { ...IDENT, date: w.at };
+        return this.call('create a record commit', PERMISSION, async () => {
+            const res = await this.octokit.rest.git.createCommit({
+                ...this.where,
+                message: JSON.stringify(doc),
+                tree: w.tree,
+                parents,
+                author: ident,
+                committer: ident,
+                // Same content, same sha: a retried create cannot make a second commit.
+                request: { idempotent: true }
+            });
+            return res.data.sha;
+        });
+    }
+    async call(doing, permission, fn) {
+        try {
+            return await fn();
+        }
+        catch (e) {
+            throw explainFailure(e, doing, permission);
+        }
+    }
+}
+/** The document in a record commit's message; undefined when it is not one `schema` accepts. */
+// Generic in zod's core schema type: inferring T back from a `z.ZodType<T>` compared the whole
+// classic schema type with ZodType, which took tsc seconds.
+function parseRecord(message, schema, maxChars) {
+    if (message.length > maxChars)
+        return undefined;
+    let json;
+    try {
+        json = JSON.parse(message);
+    }
+    catch {
+        return undefined;
+    }
+    const parsed = parse/* safeParse */.xL(schema, json, parse_once/* PARSE_ONCE */.M);
+    return parsed.success ? parsed.data : undefined;
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/label-states.js
+// On GitHub every state is a label, matched case-insensitively (itervox's convention). These
+// pure rules read the state from an issue's labels and compute the labels after a move.
+
+
+/** The known state a label stands for, spelled as WORKFLOW.md spells it; undefined if none. */
+function stateOfLabel(label, states) {
+    return states.find((s) => (0,lookup/* sameState */.yY)(s, label));
+}
+/**
+ * The one state an issue's labels put it in, or null when no label is a state.
+ * @param issue how to name the issue in the error, e.g. `#42`
+ */
+function stateFromLabels(labels, states, issue) {
+    const found = labels.filter((l) => stateOfLabel(l, states) !== undefined);
+    if (found.length > 1) {
+        const names = found.map((l) => JSON.stringify(l)).join(' and ');
+        throw new _build_errors/* UserError */.yo(`issue ${issue} has ${found.length} state labels, ${names}; remove all but one so its state is clear`);
+    }
+    const [label] = found;
+    return label === undefined ? null : (stateOfLabel(label, states) ?? null);
+}
+/** The labels after moving to `to`: every label that is not a state, then `to`. */
+function labelsAfterMove(labels, states, to) {
+    return [...labels.filter((l) => stateOfLabel(l, states) === undefined), to];
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/github.js
+// The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
+// triggered a stage, the issue's draft pull request, the living status comment, and the
+// repository_dispatch that starts the next stage. Each method spends as few requests as it can.
+
+
+
+
+
+
+
+// How many of an issue's newest pages of events are searched for who added a state label.
+const LABEL_EVENT_PAGES = 3;
+const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
+/** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
+const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
+const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
+const DISPATCH_MAX_KEYS = 10;
+const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
+  updatePullRequest(input: { pullRequestId: $id, body: $body }) { pullRequest { number } }
+  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
+}`;
+class GitHubTracker {
+    octokit;
+    countRequests;
+    owner;
+    repo;
+    states;
+    whoAmI;
+    constructor(opts) {
+        const client = createGitHubClient(opts);
+        this.octokit = client.octokit;
+        this.countRequests = client.requests;
+        this.owner = opts.owner;
+        this.repo = opts.repo;
+        this.states = opts.states;
+    }
+    /** HTTP requests sent so far, retries included. */
+    get requestCount() {
+        return this.countRequests();
+    }
+    /** Has GitHub create (and sign) stage commits, through this client's requests. */
+    commitSigner() {
+        return new GitHubCommitSigner(this.octokit, this.where);
+    }
+    /** Whether a workflow run has ended: completed, or unknown to GitHub (deleted). */
+    async workflowRunEnded(runId) {
+        try {
+            const { data } = await this.octokit.rest.actions.getWorkflowRun({
+                ...this.where,
+                run_id: Number(runId)
+            });
+            return data.status === 'completed';
+        }
+        catch (e) {
+            if (isHttpFailure(e) && e.status === 404)
+                return true;
+            throw explainFailure(e, `read workflow run ${runId}`, 'actions: read');
+        }
+    }
+    /** Records kept as refs in the repository, through this client's requests. */
+    refs() {
+        return new GitHubRefs(this.octokit, this.where);
+    }
+    get where() {
+        return { owner: this.owner, repo: this.repo };
+    }
+    /** Runs one API call; a failure becomes an error that says what to change. */
+    async call(doing, permission, fn) {
+        try {
+            return await fn();
+        }
+        catch (e) {
+            throw explainFailure(e, doing, permission);
+        }
+    }
+    /** `42` or `#42`. */
+    async getIssue(id) {
+        const number = parseIssueNumber(id);
+        const data = await this.call(`read issue #${number}`, 'issues: read', async () => {
+            try {
+                return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data;
+            }
+            catch (e) {
+                if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
+                    throw new _build_errors/* UserError */.yo(`issue #${number} does not exist in ${this.owner}/${this.repo}`);
+                }
+                throw e;
+            }
+        });
+        return this.issueFrom(data);
+    }
+    /**
+     * The open issues and pull requests carrying `label`, 100 to a request. (GitHub matches
+     * label names in any case, as states are matched.)
+     */
+    async openIssuesLabelled(label) {
+        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+            ...this.where,
+            state: 'open',
+            labels: label,
+            per_page: 100
+        }));
+        return list.map((data) => {
+            try {
+                return this.issueFrom(data);
+            }
+            catch (e) {
+                // One issue's labels (two states, say) are that issue's problem, not the listing's.
+                if (e instanceof _build_errors/* UserError */.yo)
+                    return { number: data.number, problem: e.message };
+                throw e;
+            }
+        });
+    }
+    /**
+     * Who last added `label` to the issue (its newest `labeled` event), or null when none of its
+     * newest events says so. A label proves nothing by itself: triage users and issue forms add
+     * labels too. GitHub lists events oldest first, so the newest pages are read, at most
+     * LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a long-lived issue.
+     */
+    async labelledBy(issue, label) {
+        const want = label.toLowerCase();
+        const read = (page) => this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.rest.issues.listEvents({
+            ...this.where,
+            issue_number: issue,
+            per_page: 100,
+            page
+        }));
+        const first = await read(1);
+        const last = Number(/[?&]page=(\d+)>; rel="last"/.exec(first.headers.link ?? '')?.[1] ?? 1);
+        for (let page = last, n = 0; page >= 1 && n < LABEL_EVENT_PAGES; page--, n++) {
+            const events = page === 1 ? first.data : (await read(page)).data;
+            for (const e of [...events].reverse()) {
+                const named = 'label' in e ? e.label?.name : undefined;
+                if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+                    return { login: e.actor.login, type: e.actor.type ?? 'User' };
+                }
+            }
+        }
+        return null;
+    }
+    issueFrom(data) {
+        const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
+        return {
+            id: String(data.number),
+            number: data.number,
+            identifier: `#${data.number}`,
+            title: data.title,
+            description: data.body ?? '',
+            state: stateFromLabels(labels, this.states, `#${data.number}`),
+            labels,
+            url: data.html_url,
+            isPullRequest: data.pull_request !== undefined,
+            closed: data.state === 'closed',
+            createdAt: data.created_at,
+            updatedAt: data.updated_at
+        };
+    }
+    /** The user's effective role on the repository; `none` for a non-collaborator. */
+    async permissionOf(login) {
+        return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
+            try {
+                const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+                    ...this.where,
+                    username: login
+                });
+                // role_name tells maintain and triage apart; custom roles fall back to the base level.
+                const role = PERMISSIONS.find((p) => p === data.role_name);
+                return role ?? PERMISSIONS.find((p) => p === data.permission) ?? 'none';
+            }
+            catch (e) {
+                if (isHttpFailure(e) && e.status === 404)
+                    return 'none';
+                throw e;
+            }
+        });
+    }
+    async getRepo() {
+        const { data } = await this.call('read the repository', 'contents: read', () => this.octokit.rest.repos.get(this.where));
+        return { defaultBranch: data.default_branch, fork: data.fork };
+    }
+    /** The commit the branch points at (one request). */
+    async branchHead(branch) {
+        const { data } = await this.call(`read the head of ${branch}`, 'contents: read', () => this.octokit.rest.git.listMatchingRefs({ ...this.where, ref: `heads/${branch}` }));
+        const head = data.find((r) => r.ref === `refs/heads/${branch}`);
+        if (!head)
+            throw new _build_errors/* UserError */.yo(`branch ${branch} does not exist in ${this.owner}/${this.repo}`);
+        return head.object.sha;
+    }
+    async getPull(number) {
+        const data = await this.call(`read pull request #${number}`, 'pull-requests: read', async () => {
+            try {
+                return (await this.octokit.rest.pulls.get({ ...this.where, pull_number: number })).data;
+            }
+            catch (e) {
+                if (isHttpFailure(e) && e.status === 404) {
+                    throw new _build_errors/* UserError */.yo(`pull request #${number} does not exist in ${this.owner}/${this.repo}`);
+                }
+                throw e;
+            }
+        });
+        return {
+            number: data.number,
+            headRef: data.head.ref,
+            headRepoFullName: data.head.repo?.full_name ?? null,
+            baseRef: data.base.ref,
+            draft: data.draft ?? false,
+            state: data.state,
+            nodeId: data.node_id
+        };
+    }
+    /**
+     * The open pull request from `head` into `base`, created as a draft when there is none,
+     * otherwise given the new body (left alone when the body is already that). With
+     * `branchIsNew` (this run just pushed the branch, so no pull request can be open for it yet)
+     * it creates without listing first; a concurrent run's pull request is still found and updated.
+     */
+    async upsertDraftPr(o) {
+        if (!o.branchIsNew) {
+            const existing = await this.findOpenPull(o.head, o.base);
+            if (existing)
+                return this.updatePullBody(existing, o.body);
+        }
+        try {
+            return await this.createPull(o, true);
+        }
+        catch (e) {
+            if (!isHttpFailure(e) || e.status !== 422)
+                throw explainCreate(e, o.head);
+            const message = apiMessage(e);
+            if (/draft pull requests are not supported/i.test(message)) {
+                return this.createPull(o, false).catch((e2) => {
+                    throw explainCreate(e2, o.head);
+                });
+            }
+            // Another run created it between our list and our create.
+            if (/already exists/i.test(message)) {
+                const raced = await this.findOpenPull(o.head, o.base);
+                if (raced)
+                    return this.updatePullBody(raced, o.body);
+            }
+            throw explainCreate(e, o.head);
+        }
+    }
+    async findOpenPull(head, base) {
+        const { data } = await this.call(`list pull requests from ${head}`, 'pull-requests: read', () => this.octokit.rest.pulls.list({
+            ...this.where,
+            state: 'open',
+            head: `${this.owner}:${head}`,
+            base
+        }));
+        const pr = data.find((p) => p.head.ref === head && p.base.ref === base);
+        return pr
+            ? { number: pr.number, url: pr.html_url, nodeId: pr.node_id, body: pr.body, created: false }
+            : undefined;
+    }
+    async createPull(o, draft) {
+        // Safe to send again: a second create is refused as "already exists", handled above.
+        const { data } = await this.octokit.rest.pulls.create({
+            request: { idempotent: true },
+            ...this.where,
+            head: o.head,
+            base: o.base,
+            title: o.title,
+            body: o.body,
+            ...(draft ? { draft: true } : {})
+        });
+        return { number: data.number, url: data.html_url, nodeId: data.node_id, created: true };
+    }
+    async updatePullBody(pr, body) {
+        if (pr.body !== body) {
+            await this.call(`update pull request #${pr.number}`, 'pull-requests: write', () => this.octokit.rest.pulls.update({ ...this.where, pull_number: pr.number, body }));
+        }
+        return { number: pr.number, url: pr.url, nodeId: pr.nodeId, created: false };
+    }
+    /**
+     * Gives the pull request `body` and takes it out of draft, in one GraphQL request (REST
+     * cannot change `draft`). A pull request that is no longer a draft is left as it is.
+     */
+    async readyPull(nodeId, body) {
+        await this.call('mark the pull request ready for review', 'pull-requests: write', () => this.octokit.graphql(READY_MUTATION, {
+            id: nodeId,
+            body,
+            // Both fields set a value, so sending them again changes nothing.
+            request: { idempotent: true }
+        }));
+    }
+    /**
+     * Moves an issue from one state label to another in one write: its labels become every
+     * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
+     * re-read first, so a label added meanwhile is kept and a move someone else made is not
+     * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
+     * `from` null means: move whatever state the issue is in.
+     */
+    async moveState(issue, from, to, allStates) {
+        const labels = await this.issueLabels(issue);
+        const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined);
+        const only = present.length === 1 ? present[0] : undefined;
+        if (only !== undefined && (0,lookup/* sameState */.yY)(only, to))
+            return { moved: false, current: to };
+        if (from !== null && !present.some((l) => (0,lookup/* sameState */.yY)(l, from))) {
+            const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null);
+            return { moved: false, current };
+        }
+        const next = labelsAfterMove(labels, allStates, to);
+        await this.call(`set the labels of #${issue}`, 'issues: write', () => this.octokit.rest.issues.setLabels({ ...this.where, issue_number: issue, labels: next }));
+        return { moved: true, current: to };
+    }
+    /** The labels on an issue, all of them (an issue rarely has more than one page). */
+    async issueLabels(issue) {
+        const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listLabelsOnIssue, {
+            ...this.where,
+            issue_number: issue,
+            per_page: 100
+        }));
+        return labels.map((l) => l.name);
+    }
+    /** Adds labels; returns every label the issue has afterwards. */
+    async addLabels(issue, labels) {
+        const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () => this.octokit.rest.issues.addLabels({
+            // Adding a label twice is the same as once.
+            request: { idempotent: true },
+            ...this.where,
+            issue_number: issue,
+            labels
+        }));
+        return data.map((l) => l.name);
+    }
+    /** Removes a label; a label the issue does not carry is not an error. */
+    async removeLabel(issue, name) {
+        await this.call(`remove a label from #${issue}`, 'issues: write', async () => {
+            try {
+                await this.octokit.rest.issues.removeLabel({ ...this.where, issue_number: issue, name });
+            }
+            catch (e) {
+                if (!isHttpFailure(e) || e.status !== 404)
+                    throw e;
+            }
+        });
+    }
+    async comment(issue, body) {
+        const { data } = await this.call(`comment on #${issue}`, 'issues: write', () => this.octokit.rest.issues.createComment({ ...this.where, issue_number: issue, body }));
+        return { id: data.id, url: data.html_url };
+    }
+    /**
+     * The living comment for `marker`: the first comment a bot wrote whose first line is
+     * `<!-- marker -->` (anyone can type the marker into a comment of their own, so people's
+     * comments never count). Null when there is none yet.
+     */
+    async findComment(issue, marker) {
+        const head = markerLine(marker);
+        return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
+            const pages = this.octokit.paginate.iterator(this.octokit.rest.issues.listComments, {
+                ...this.where,
+                issue_number: issue,
+                per_page: 100
+            });
+            for await (const { data } of pages) {
+                const mine = data.find((c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head);
+                if (mine)
+                    return { id: mine.id, url: mine.html_url, body: mine.body ?? '' };
+            }
+            return null;
+        });
+    }
+    /**
+     * Every comment on the issue whose first line is a `<!-- marker -->` line, with its author:
+     * one listing serves the status record and every keyed comment of a job.
+     */
+    async markedComments(issue) {
+        return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
+            const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+                ...this.where,
+                issue_number: issue,
+                per_page: 100
+            });
+            const out = [];
+            for (const c of all) {
+                const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '');
+                if (!m?.[1] || !c.user)
+                    continue;
+                out.push({
+                    id: c.id,
+                    url: c.html_url,
+                    body: c.body ?? '',
+                    marker: m[1],
+                    author: c.user.login,
+                    bot: c.user.type === 'Bot'
+                });
+            }
+            return out;
+        });
+    }
+    /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
+    async viewerLogin() {
+        return (await this.viewer()).login;
+    }
+    /** Who the token acts as: an App's bot (`my-app[bot]`), a user, or github-actions[bot]. */
+    async viewer() {
+        this.whoAmI ??= this.call('read who the token acts as', 'metadata: read', () => this.octokit.graphql('query { viewer { login databaseId } }', 
+        // A query changes nothing.
+        { request: { idempotent: true } })).then((data) => data.viewer);
+        return this.whoAmI;
+    }
+    /**
+     * Edits the living comment for `marker` in place, or creates it. Pass what `findComment`
+     * returned to save reading the comments again; an unchanged body costs no write.
+     */
+    async upsertComment(issue, marker, body, known) {
+        const full = `${markerLine(marker)}\n${body}`;
+        const found = known === undefined ? await this.findComment(issue, marker) : known;
+        if (!found)
+            return this.comment(issue, full);
+        if (found.body !== full) {
+            await this.call(`update comment ${found.id}`, 'issues: write', () => this.octokit.rest.issues.updateComment({ ...this.where, comment_id: found.id, body: full }));
+        }
+        return { id: found.id, url: found.url };
+    }
+    /** Sends a repository_dispatch (unlike a label change, it starts workflows with GITHUB_TOKEN). */
+    async dispatch(eventType, payload) {
+        if (Object.keys(payload).length > DISPATCH_MAX_KEYS) {
+            throw new Error(`a repository_dispatch payload holds at most ${DISPATCH_MAX_KEYS} keys`);
+        }
+        await this.call(`send the ${eventType} repository_dispatch`, 'contents: write', () => this.octokit.rest.repos.createDispatchEvent({
+            // A wake-up sent twice is harmless (the second finds its step already run); one never
+            // sent would stop the pipeline.
+            request: { idempotent: true },
+            ...this.where,
+            event_type: eventType,
+            client_payload: payload
+        }));
+    }
+}
+function markerLine(marker) {
+    if (!MARKER.test(marker)) {
+        throw new Error(`status comment marker ${JSON.stringify(marker)} is not a plain word`);
+    }
+    return `<!-- ${marker} -->`;
+}
+function explainCreate(e, head) {
+    return explainFailure(e, `create a pull request for ${head}`, 'pull-requests: write');
+}
+function parseIssueNumber(id) {
+    const m = /^#?([1-9][0-9]{0,9})$/.exec(id.trim());
+    if (!m)
+        throw new _build_errors/* UserError */.yo(`${JSON.stringify(id)} is not a GitHub issue number; give it as 42 or #42`);
+    return Number(m[1]);
+}
+
+// EXTERNAL MODULE: ./.build/config/load.js + 11 modules
+var load = __nccwpck_require__(405);
+// EXTERNAL MODULE: ./.build/pipeline/names.js
+var names = __nccwpck_require__(9641);
+// EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
+var status_view = __nccwpck_require__(4608);
+;// CONCATENATED MODULE: ./.build/tracker/github-port.js
+// GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
+// one living status comment written by the token's own identity, keyed comments are found by
+// their marker line, and the next stage is woken by repository_dispatch.
+
+
+
+
+
+
+/** The first line of the one living status comment per issue. */
+const STATUS_MARKER = 'itervox:status';
+/** The identity of the default `GITHUB_TOKEN`. */
+const ACTIONS_BOT = 'github-actions[bot]';
+/**
+ * The pull request's body is fixed (the trail is in the status comment and the files) until the
+ * pipeline completes; then it closes the issue when merged.
+ */
+function pullBody(issue, complete) {
+    const text = `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`;
+    return complete ? `${text}\nCloses ${issue.identifier}\n` : text;
+}
+class GitHubPort {
+    o;
+    wakes;
+    api;
+    states;
+    /** Per issue: the marked comments by this token's identity, and the living status comment. */
+    seen = new Map();
+    constructor(o) {
+        this.o = o;
+        this.api = o.api;
+        this.wakes = o.chain;
+        this.states = (0,load/* knownStates */.uv)(o.config);
+    }
+    authorize(trigger) {
+        return authorizeActor({
+            tracker: this.api,
+            actor: trigger.actor.login,
+            actorType: trigger.actor.type,
+            // A repository_dispatch can only be sent with write access to this repository: the
+            // pipeline's own wake-ups arrive from the job token's bot.
+            allowedBots: [
+                ...this.o.config.tracker.allowedBots,
+                ...(trigger.source === 'wake' ? [ACTIONS_BOT] : [])
+            ]
+        });
+    }
+    getIssue(id) {
+        return this.api.getIssue(id);
+    }
+    async branchFor(issue) {
+        if (!issue.isPullRequest)
+            return { branch: `itervox/${issue.id}` };
+        const pull = await this.api.getPull(Number(issue.id));
+        if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
+            return { deny: "the pull request's head is in a fork; stages never run on fork code" };
+        }
+        return { branch: pull.headRef };
+    }
+    /**
+     * The record from the status comment written by the identity this token acts as. Anyone can
+     * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
+     * ignored, so only the pipeline writes the pipeline's state.
+     */
+    async loadRecord(issue) {
+        const number = Number(issue.id);
+        const marked = (await this.api.markedComments(number)).filter((c) => c.bot);
+        const mine = await this.byOurIdentity(marked);
+        const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null;
+        this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living });
+        return living ? (0,status_view/* readRecordFromComment */.Tb)(living.body) : null;
+    }
+    async saveRecord(issue, record) {
+        const number = Number(issue.id);
+        const seen = this.seen.get(number);
+        const status = (0,status_view/* renderStatusComment */.uc)({
+            config: this.o.config,
+            record,
+            issueRef: issue.identifier,
+            marker: STATUS_MARKER,
+            ...(this.o.warning ? { warning: this.o.warning } : {}),
+            blobUrl: (commit, path) => this.blobUrl(commit, path)
+        });
+        // The marker line is added by the API wrapper.
+        const body = status.split('\n').slice(1).join('\n');
+        const written = await this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined));
+        this.seen.set(number, {
+            keys: seen?.keys ?? new Set([STATUS_MARKER]),
+            living: { id: written.id, url: written.url, body: status }
+        });
+    }
+    async moveState(issue, from, to) {
+        const moved = await this.api.moveState(Number(issue.id), from, to, this.states);
+        return { current: moved.current };
+    }
+    async comment(issue, c) {
+        const target = c.pullRequest ?? Number(issue.id);
+        const keys = c.pullRequest === undefined
+            ? this.seen.get(target)?.keys
+            : new Set((await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker));
+        if (keys?.has(c.key))
+            return;
+        const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
+        await this.orCheck(target, c.key, () => this.api.upsertComment(target, c.key, who + c.body, null));
+        keys?.add(c.key);
+    }
+    /**
+     * Runs a comment write; when its answer was lost, looks for the comment by its key and sends
+     * it again only when it is not there, so a lost answer never posts twice.
+     */
+    async orCheck(target, key, write) {
+        try {
+            return await write();
+        }
+        catch (err) {
+            if (faultKind(err) !== 'answer-lost')
+                throw err;
+            const mine = await this.byOurIdentity(await this.api.markedComments(target));
+            const found = mine.find((m) => m.marker === key);
+            return found ?? write();
+        }
+    }
+    async setFlag(issue, flag, on) {
+        if (on)
+            await this.api.addLabels(Number(issue.id), [flag]);
+        else
+            await this.api.removeLabel(Number(issue.id), flag);
+    }
+    async wake(issue, w) {
+        await sendWake(this.api, issue.id, w);
+    }
+    async publish(issue, o) {
+        // The body is static (the trail is in the status comment and the files), so a pull request
+        // the record already knows needs nothing.
+        if (o.known !== undefined && !o.created) {
+            return { pullRequest: { number: o.known, url: this.pullUrl(o.known) } };
+        }
+        try {
+            const pr = await this.api.upsertDraftPr({
+                head: o.branch,
+                base: o.baseBranch,
+                title: `itervox: ${issue.identifier} ${issue.title}`.slice(0, 250),
+                body: pullBody(issue, false),
+                branchIsNew: o.created
+            });
+            return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } };
+        }
+        catch (err) {
+            // The pipeline goes on without its pull request (e.g. when the repository forbids
+            // Actions to open one); the job summary says why.
+            return { problem: (0,_build_errors/* messageOf */.bD)(err) };
+        }
+    }
+    async readyForReview(issue, pr) {
+        const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
+        await this.api.readyPull(node, pullBody(issue, true));
+    }
+    runLine() {
+        return `[Run ${this.o.runId}](${this.o.runUrl})`;
+    }
+    replyHint() {
+        return 'Reply in a comment (people with write access only); the stage resumes with your answer.';
+    }
+    blobUrl(commit, path) {
+        return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/blob/${commit}/${path}`;
+    }
+    pullUrl(number) {
+        return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/pull/${number}`;
+    }
+    /**
+     * Marked comments by this token's identity. The default token is `github-actions[bot]`; only
+     * when some other bot wrote a marker is the API asked who this token is (an App's bot).
+     */
+    async byOurIdentity(marked) {
+        const bots = marked.filter((c) => c.bot);
+        if (bots.every((c) => c.author === ACTIONS_BOT))
+            return bots;
+        // The tracker asks once and keeps the answer.
+        const me = (await this.api.viewerLogin()).toLowerCase();
+        return bots.filter((c) => c.author.toLowerCase() === me);
+    }
+}
+/** The pipeline's wake-up of an issue's stage: a repository_dispatch naming its entry. */
+async function sendWake(api, issue, w) {
+    await api.dispatch(names/* DISPATCH_TYPE */.wb, {
+        issue,
+        state: w.state,
+        entry: w.entry,
+        ...(w.step ? { step: w.step } : {})
+    });
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/github-slots.js
+// agent.max_concurrent_agents on GitHub: slots `refs/itervox/slots/<k>` (k = 1..max) whose head
+// commit says who holds it, and a queue `refs/itervox/queue/<issue>` of stages waiting for one.
+// A claim creates a missing slot (create-only) or fast-forwards a free one, or one whose holder's
+// run has completed; a release fast-forwards the slot to a free child, never a blind delete, so
+// a slot taken over meanwhile stays with its new holder. See github-refs.ts for why that is a
+// compare-and-swap.
+
+const github_slots_text = (max) => schemas/* string */.YjP().max(max);
+const github_slots_holderSchema = schemas/* object */.Ikc({
+    state: schemas/* enum */.k5n(['held', 'free']),
+    run: github_slots_text(40),
+    attempt: github_slots_text(10),
+    issue: github_slots_text(40),
+    at: github_slots_text(40)
+});
+const queuedSchema = schemas/* object */.Ikc({
+    // A GitHub issue's number or a Linear issue's key: what the stage's wake-up names.
+    issue: schemas/* string */.YjP().regex(/^(?:[1-9]\d{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/),
+    state: github_slots_text(200),
+    entry: schemas/* int */.Whr().min(0),
+    step: github_slots_text(200).optional(),
+    at: github_slots_text(40),
+    /** A release has sent its wake-up; the next one looks further. */
+    woken: schemas/* boolean */.zMY()
+});
+class GitHubSlots {
+    o;
+    max;
+    held;
+    tree;
+    /** Runs seen still running: asked once per job. */
+    alive = new Set();
+    /** Holder commits read, by sha: a commit never changes, so the look after queueing is free. */
+    holders = new Map();
+    constructor(o) {
+        this.o = o;
+        this.max = o.max;
+    }
+    async claim(found, stage, wasQueued) {
+        // What the stage's wake-up names: a GitHub issue's number, a Linear issue's key.
+        const issue = {
+            id: /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/.test(found.identifier) ? found.identifier : found.id
+        };
+        if (await this.take(issue.id)) {
+            if (wasQueued)
+                await this.dequeue(issue.id);
+            return true;
+        }
+        await this.enqueue(issue.id, stage);
+        // A slot freed between the look and the enqueue: its release may not have seen this entry.
+        if (await this.take(issue.id)) {
+            await this.dequeue(issue.id);
+            return true;
+        }
+        return false;
+    }
+    async release() {
+        const h = this.held;
+        if (!h)
+            return;
+        this.held = undefined;
+        const moved = await this.o.refs.advance(h.ref, h.sha, this.doc('free', h.issue), this.write(h.tree));
+        if (!moved)
+            this.o.log(`agent slot ${h.ref} was taken over meanwhile; left it to its holder`);
+        await wakeOldest(this.o);
+    }
+    async take(issue) {
+        const heads = new Map((await this.o.refs.list('slots/')).map((h) => [h.ref, h.sha]));
+        const busy = [];
+        for (let k = 1; k <= this.max; k++) {
+            const ref = `slots/${k}`;
+            const head = heads.get(ref);
+            if (!head) {
+                const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit));
+                const sha = await this.o.refs.create(ref, this.doc('held', issue), this.write(tree));
+                if (sha)
+                    return this.took(ref, sha, tree, issue);
+                continue;
+            }
+            let read = this.holders.get(head);
+            if (!read)
+                this.holders.set(head, (read = this.o.refs.read(head, github_slots_holderSchema)));
+            const c = await read;
+            this.tree ??= c.tree;
+            const h = c.data;
+            const mine = h?.run === this.o.run.id;
+            if (mine && h.attempt === this.o.run.attempt && h.issue === issue && h.state === 'held') {
+                // This job's own claim, whose answer was lost.
+                return this.took(ref, head, c.tree, issue);
+            }
+            // A document that is not a holder's, or an earlier attempt of this run (GitHub re-runs a
+            // job only once it ended), holds nothing.
+            if (!h || h.state === 'free' || mine) {
+                if (await this.advanceTo(ref, head, c.tree, issue))
+                    return true;
+                continue;
+            }
+            busy.push({ ref, sha: head, tree: c.tree, holder: h });
+        }
+        for (const b of busy) {
+            if (this.alive.has(b.holder.run))
+                continue;
+            if (!(await this.o.runEnded(b.holder.run))) {
+                this.alive.add(b.holder.run);
+                continue;
+            }
+            this.o.log(`agent slot ${b.ref}: run ${b.holder.run} has ended without giving it back; taking it`);
+            if (await this.advanceTo(b.ref, b.sha, b.tree, issue))
+                return true;
+        }
+        return false;
+    }
+    async advanceTo(ref, from, tree, issue) {
+        const sha = await this.o.refs.advance(ref, from, this.doc('held', issue), this.write(tree));
+        return sha ? this.took(ref, sha, tree, issue) : false;
+    }
+    took(ref, sha, tree, issue) {
+        this.held = { ref, sha, tree, issue };
+        this.o.log(`holds agent slot ${ref} of ${this.max}`);
+        return true;
+    }
+    async enqueue(issue, stage) {
+        const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit));
+        const doc = { issue, ...stage, at: this.now(), woken: false };
+        const ref = `queue/${issue}`;
+        if (await this.o.refs.create(ref, doc, this.write(tree)))
+            return;
+        // Queued before (and woken, or this is a re-run): back to waiting, keeping its place.
+        const head = (await this.o.refs.list(ref)).find((h) => h.ref === ref);
+        if (!head)
+            return this.enqueue(issue, stage);
+        const was = (await this.o.refs.read(head.sha, queuedSchema)).data;
+        const again = { ...doc, at: was?.at ?? doc.at };
+        await this.o.refs.advance(ref, head.sha, again, this.write(tree));
+    }
+    async dequeue(issue) {
+        // Only this issue's jobs (one at a time) create or remove its entry.
+        await this.o.refs.remove(`queue/${issue}`);
+    }
+    doc(state, issue) {
+        return { state, run: this.o.run.id, attempt: this.o.run.attempt, issue, at: this.now() };
+    }
+    write(tree) {
+        return { tree, at: this.now() };
+    }
+    now() {
+        return (this.o.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+}
+/**
+ * Gives back the slot a run holds (the post step of a cancelled or killed stage), then wakes the
+ * oldest queued stage. Returns whether it held one.
+ */
+async function releaseRunSlot(o) {
+    let released = false;
+    for (const head of await o.refs.list('slots/')) {
+        const c = await o.refs.read(head.sha, github_slots_holderSchema);
+        const h = c.data;
+        if (h?.state !== 'held' || h.run !== o.run.id || h.attempt !== o.run.attempt)
+            continue;
+        const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        await o.refs.advance(head.ref, head.sha, { ...h, state: 'free', at }, { tree: c.tree, at });
+        o.log(`gave back agent slot ${head.ref}`);
+        released = true;
+    }
+    if (released)
+        await wakeOldest(o);
+    return released;
+}
+/** Wakes the queued stage waiting longest, marking its entry so no other release wakes it. */
+async function wakeOldest(o) {
+    const entries = await o.refs.list('queue/');
+    const read = await Promise.all(entries.map(async (e) => ({ ...e, c: await o.refs.read(e.sha, queuedSchema) })));
+    const waiting = read
+        .filter((e) => e.c.data && !e.c.data.woken && e.ref === `queue/${e.c.data.issue}`)
+        .sort((a, b) => (a.c.data.at < b.c.data.at ? -1 : a.c.data.at > b.c.data.at ? 1 : 0));
+    for (const e of waiting) {
+        const q = e.c.data;
+        const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        // Another release may have woken it first: the one whose update lands sends the wake-up.
+        if (!(await o.refs.advance(e.ref, e.sha, { ...q, woken: true }, { tree: e.c.tree, at }))) {
+            continue;
+        }
+        o.log(`woke the queued stage of issue #${q.issue}`);
+        await o.wake(q.issue, {
+            state: q.state,
+            entry: q.entry,
+            ...(q.step !== undefined ? { step: q.step } : {})
+        });
+        return;
+    }
+}
+/**
+ * The issues whose stage holds an agent slot for a run still going (for the reconcile, which
+ * must not start those a second time): one listing, one read per slot, one look per holder run.
+ */
+async function issuesHoldingSlots(refs, runEnded) {
+    const holding = new Set();
+    for (const head of await refs.list('slots/')) {
+        const h = (await refs.read(head.sha, github_slots_holderSchema)).data;
+        if (h?.state === 'held' && !(await runEnded(h.run)))
+            holding.add(h.issue);
+    }
+    return holding;
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/linear-documents.js
+// Every GraphQL document the Linear tracker sends, in one place: the client sends them and
+// scripts/extract-linear-graphql.ts cuts the test schema to what they use. Inputs are written
+// inline with scalar variables, so the schema subset needs only the input fields named here.
+const VIEWER = `query Viewer { viewer { id name } }`;
+const TEAM = `query Team($key: String!) {
+  teams(filter: { key: { eq: $key } }, first: 1) {
+    nodes { id key name states(first: 100) { nodes { id name type position } } }
+  }
+}`;
+const ISSUE = `query Issue($id: String!) {
+  issue(id: $id) {
+    id identifier title description url branchName createdAt updatedAt
+    state { id name type }
+    labels(first: 100) { nodes { id name } }
+    team { id key }
+  }
+}`;
+/** A team's issues in any of the given states, a page at a time (the reconcile's listing). */
+const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String) {
+  issues(
+    filter: { team: { id: { eq: $team } }, state: { id: { in: $states } } }
+    first: 50
+    after: $after
+  ) {
+    nodes {
+      id identifier title description url branchName createdAt updatedAt
+      state { id name type }
+      labels(first: 100) { nodes { id name } }
+      team { id key }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+const COMMENTS = `query Comments($id: String!, $after: String) {
+  issue(id: $id) {
+    comments(first: 100, after: $after) {
+      nodes { id body createdAt user { id name } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+const MEMBER = `query Member($team: String!, $user: ID!) {
+  team(id: $team) { members(filter: { id: { eq: $user } }, first: 1) { nodes { id } } }
+}`;
+const MOVE = `mutation Move($id: String!, $stateId: String!) {
+  issueUpdate(id: $id, input: { stateId: $stateId }) { success issue { state { id name } } }
+}`;
+const COMMENT = `mutation Comment($issueId: String!, $body: String!) {
+  commentCreate(input: { issueId: $issueId, body: $body }) { success comment { id url } }
+}`;
+const FIND_LABEL = `query FindLabel($name: String!) {
+  issueLabels(filter: { name: { eqIgnoreCase: $name } }, first: 50) {
+    nodes { id name team { id } }
+  }
+}`;
+const CREATE_LABEL = `mutation CreateLabel($name: String!, $teamId: String!) {
+  issueLabelCreate(input: { name: $name, teamId: $teamId }) { success issueLabel { id } }
+}`;
+const ADD_LABEL = `mutation AddLabel($id: String!, $labelId: String!) {
+  issueAddLabel(id: $id, labelId: $labelId) { success }
+}`;
+const REMOVE_LABEL = `mutation RemoveLabel($id: String!, $labelId: String!) {
+  issueRemoveLabel(id: $id, labelId: $labelId) { success }
+}`;
+const LINK_PR = `mutation LinkPr($issueId: String!, $url: String!, $title: String!) {
+  attachmentLinkGitHubPR(issueId: $issueId, url: $url, title: $title, linkKind: links) { success }
+}`;
+const DOCUMENTS = [
+    VIEWER,
+    TEAM,
+    ISSUE,
+    ISSUES,
+    COMMENTS,
+    MEMBER,
+    MOVE,
+    COMMENT,
+    FIND_LABEL,
+    CREATE_LABEL,
+    ADD_LABEL,
+    REMOVE_LABEL,
+    LINK_PR
+];
+
+;// CONCATENATED MODULE: ./.build/tracker/linear-api.js
+// Linear's GraphQL API over plain fetch (no SDK: it is megabytes and a new major every week).
+// Each answer is checked with zod before use, errors[] is read even on HTTP 200, a spent rate
+// limit is waited out (bounded) and retried, and a request Linear does not answer in time is
+// given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
+
+
+
+
+
+const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql';
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
+/** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
+function linearEndpoint(env) {
+    return env.LINEAR_API_URL || DEFAULT_LINEAR_URL;
+}
+/** Linear could not be reached or failed; not the user's doing, nothing to change. */
+class LinearUnavailableError extends Error {
+    name = 'LinearUnavailableError';
+}
+/** The rate limit stayed spent past what a job waits. */
+class LinearRateLimitError extends Error {
+    name = 'LinearRateLimitError';
+}
+const GraphqlError = schemas/* object */.Ikc({
+    message: schemas/* string */.YjP(),
+    extensions: schemas/* object */.Ikc({
+        code: schemas/* string */.YjP().optional(),
+        type: schemas/* string */.YjP().optional(),
+        userPresentableMessage: schemas/* string */.YjP().optional()
+    })
+        .passthrough()
+        .optional()
+});
+const Envelope = schemas/* object */.Ikc({
+    data: schemas/* unknown */.L5J().optional(),
+    errors: schemas/* array */.YOg(GraphqlError).optional()
+});
+const State = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), type: schemas/* string */.YjP() });
+const Team = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    key: schemas/* string */.YjP(),
+    name: schemas/* string */.YjP(),
+    states: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(State.extend({ position: schemas/* number */.aig() })) })
+});
+const Issue = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    identifier: schemas/* string */.YjP(),
+    title: schemas/* string */.YjP(),
+    description: schemas/* string */.YjP().nullable(),
+    url: schemas/* string */.YjP(),
+    branchName: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+    updatedAt: schemas/* string */.YjP(),
+    state: State,
+    labels: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })) }),
+    team: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), key: schemas/* string */.YjP() })
+});
+const Comment = schemas/* object */.Ikc({
+    id: schemas/* string */.YjP(),
+    body: schemas/* string */.YjP(),
+    createdAt: schemas/* string */.YjP(),
+    user: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }).nullable()
+});
+const Success = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY() });
+/** A comment listing reads at most this many pages (100 comments each). */
+const COMMENT_PAGES = 10;
+/** An issue listing reads at most this many pages (50 issues each). */
+const ISSUE_PAGES = 20;
+class LinearApi {
+    o;
+    sent = 0;
+    fetch;
+    constructor(o) {
+        this.o = o;
+        this.fetch = timedFetch(o.fetch ?? globalThis.fetch, o.timeoutMs ?? 30_000);
+    }
+    /** HTTP requests sent so far, retries included. */
+    get requestCount() {
+        return this.sent;
+    }
+    async viewer() {
+        const data = await this.request(VIEWER, {}, schemas/* object */.Ikc({ viewer: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }) }));
+        return data.viewer;
+    }
+    /** The team with this key (`ENG`), with its workflow states; null when the key sees none. */
+    async team(key) {
+        const data = await this.request(TEAM, { key }, schemas/* object */.Ikc({ teams: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(Team) }) }));
+        return data.teams.nodes[0] ?? null;
+    }
+    /** The issue by key (`ENG-123`) or id; null when there is none the key can see. */
+    async issue(id) {
+        try {
+            return (await this.request(ISSUE, { id }, schemas/* object */.Ikc({ issue: Issue }))).issue;
+        }
+        catch (e) {
+            if (e instanceof LinearRefused && e.notFound)
+                return null;
+            throw e;
+        }
+    }
+    /**
+     * The team's issues in any of these states (by state id), at most ISSUE_PAGES pages;
+     * `truncated` when there were more.
+     */
+    async issuesIn(teamId, stateIds) {
+        const issues = [];
+        let after = null;
+        for (let page = 0; page < ISSUE_PAGES; page++) {
+            const data = await this.request(ISSUES, { team: teamId, states: stateIds, after }, schemas/* object */.Ikc({ issues: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(Issue), pageInfo: PageInfo }) }));
+            issues.push(...data.issues.nodes);
+            const info = data.issues.pageInfo;
+            if (!info.hasNextPage || !info.endCursor)
+                return { issues, truncated: false };
+            after = info.endCursor;
+        }
+        return { issues, truncated: true };
+    }
+    /** The issue's comments, oldest first. */
+    async comments(issueId) {
+        const out = [];
+        let after = null;
+        for (let page = 0; page < COMMENT_PAGES; page++) {
+            const data = await this.request(COMMENTS, { id: issueId, after }, schemas/* object */.Ikc({
+                issue: schemas/* object */.Ikc({ comments: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(Comment), pageInfo: PageInfo }) })
+            }));
+            out.push(...data.issue.comments.nodes);
+            const info = data.issue.comments.pageInfo;
+            if (!info.hasNextPage || !info.endCursor)
+                break;
+            after = info.endCursor;
+        }
+        return out;
+    }
+    async isMember(teamId, userId) {
+        const data = await this.request(MEMBER, { team: teamId, user: userId }, schemas/* object */.Ikc({
+            team: schemas/* object */.Ikc({ members: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP() })) }) })
+        }));
+        return data.team.members.nodes.some((m) => m.id === userId);
+    }
+    /** Sets the issue's state by the state's id; returns the state's name afterwards. */
+    async moveIssue(issueId, stateId) {
+        const data = await this.request(MOVE, { id: issueId, stateId }, schemas/* object */.Ikc({
+            issueUpdate: Success.extend({
+                issue: schemas/* object */.Ikc({ state: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }) }).nullable()
+            })
+        }));
+        return data.issueUpdate.issue?.state.name ?? null;
+    }
+    async createComment(issueId, body) {
+        const data = await this.request(COMMENT, { issueId, body }, schemas/* object */.Ikc({
+            commentCreate: Success.extend({ comment: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), url: schemas/* string */.YjP() }) })
+        }));
+        return data.commentCreate.comment;
+    }
+    /** Labels of this name (any case), with the team each belongs to (null: the workspace's). */
+    async labelsNamed(name) {
+        const data = await this.request(FIND_LABEL, { name }, schemas/* object */.Ikc({
+            issueLabels: schemas/* object */.Ikc({
+                nodes: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), team: schemas/* object */.Ikc({ id: schemas/* string */.YjP() }).nullable() }))
+            })
+        }));
+        return data.issueLabels.nodes;
+    }
+    async createLabel(name, teamId) {
+        const data = await this.request(CREATE_LABEL, { name, teamId }, schemas/* object */.Ikc({ issueLabelCreate: Success.extend({ issueLabel: schemas/* object */.Ikc({ id: schemas/* string */.YjP() }) }) }));
+        return data.issueLabelCreate.issueLabel.id;
+    }
+    async setLabel(issueId, labelId, on) {
+        await this.request(on ? ADD_LABEL : REMOVE_LABEL, { id: issueId, labelId }, schemas/* object */.Ikc({ [on ? 'issueAddLabel' : 'issueRemoveLabel']: Success }));
+    }
+    /** Links the pull request on the issue (Linear keeps one attachment per URL). */
+    async linkPullRequest(issueId, url, title) {
+        await this.request(LINK_PR, { issueId, url, title }, schemas/* object */.Ikc({ attachmentLinkGitHubPR: Success }));
+    }
+    /**
+     * One document; its data checked against `shape`. Generic in zod's core schema type: tsc
+     * relating each classic schema to a `z.ZodType<T>` took a quarter of a second per call.
+     */
+    async request(document, variables, shape) {
+        const operation = /^\s*(query|mutation)\s+(\w+)/.exec(document);
+        const name = operation?.[2] ?? 'request';
+        const isQuery = operation?.[1] === 'query';
+        const retries = this.o.rateLimitRetries ?? 2;
+        for (let attempt = 0;; attempt++) {
+            let res;
+            try {
+                this.sent++;
+                res = await this.fetch(this.o.url, {
+                    method: 'POST',
+                    headers: {
+                        // A personal API key goes as it is; Linear refuses it with `Bearer`.
+                        authorization: this.o.apiKey,
+                        'content-type': 'application/json',
+                        'user-agent': 'itervox-handoff'
+                    },
+                    body: JSON.stringify({ query: document, variables, operationName: name })
+                });
+            }
+            catch (e) {
+                // A query changes nothing and a request never sent did nothing: both are safe again.
+                if (e instanceof NoAnswer && attempt === 0 && (isQuery || !e.sent))
+                    continue;
+                throw new LinearUnavailableError(`Linear is unreachable (${name}): ${e.message}`);
+            }
+            const text = await res.text();
+            const envelope = Envelope.safeParse(safeJson(text), parse_once/* PARSE_ONCE */.M);
+            const errors = envelope.success ? (envelope.data.errors ?? []) : [];
+            const kinds = errors.map((e) => e.extensions?.code ?? e.extensions?.type ?? '');
+            if (res.status === 429 || kinds.some((k) => /^ratelimited$/i.test(k))) {
+                const wait = rateLimitWait(res.headers);
+                if (attempt < retries && wait <= (this.o.maxWaitMs ?? 60_000)) {
+                    await new Promise((r) => setTimeout(r, wait));
+                    continue;
+                }
+                throw new LinearRateLimitError(`Linear's rate limit for this API key is spent (${name}); it resets in ${Math.ceil(wait / 1000)} s. Run fewer jobs at once or wait.`);
+            }
+            if (kinds.some((k) => /^(AUTHENTICATION_ERROR|authentication error)$/i.test(k))) {
+                throw new _build_errors/* UserError */.yo('LINEAR_API_KEY was refused by Linear; create a personal API key in Linear (Settings → Security & access) and store it as the LINEAR_API_KEY secret');
+            }
+            if (kinds.some((k) => /^(FORBIDDEN|forbidden)$/i.test(k)) || res.status === 403) {
+                throw new _build_errors/* UserError */.yo(`LINEAR_API_KEY may not do this (${name}): ${errors[0]?.message ?? 'forbidden'}; use a key of a member of the team`);
+            }
+            if (res.status >= 500 || !envelope.success) {
+                if (isQuery && attempt === 0)
+                    continue;
+                throw new LinearUnavailableError(`Linear failed (${name}): HTTP ${res.status}`);
+            }
+            if (errors.length) {
+                const first = errors[0];
+                const message = first.extensions?.userPresentableMessage ?? first.message;
+                throw new LinearRefused(`Linear refused ${name}: ${message}`, /not found/i.test(first.message));
+            }
+            const data = parse/* safeParse */.xL(shape, envelope.data.data, parse_once/* PARSE_ONCE */.M);
+            if (!data.success) {
+                throw new LinearUnavailableError(`Linear's answer to ${name} is not what it should be: ${data.error.issues[0]?.message ?? ''}`);
+            }
+            return data.data;
+        }
+    }
+}
+const PageInfo = schemas/* object */.Ikc({ hasNextPage: schemas/* boolean */.zMY(), endCursor: schemas/* string */.YjP().nullable() });
+/** Linear answered with errors[] for this document. */
+class LinearRefused extends Error {
+    notFound;
+    name = 'LinearRefused';
+    constructor(message, notFound) {
+        super(message);
+        this.notFound = notFound;
+    }
+}
+function safeJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * How long until the spent budget is back: `retry-after` seconds, else the reset (epoch ms) of
+ * whichever budget, requests or complexity, has nothing left.
+ */
+function rateLimitWait(headers) {
+    const after = Number(headers.get('retry-after'));
+    if (after > 0)
+        return after * 1000;
+    const budgets = ['requests', 'complexity'].map((b) => ({
+        spent: headers.get(`x-ratelimit-${b}-remaining`) === '0',
+        reset: Number(headers.get(`x-ratelimit-${b}-reset`))
+    }));
+    const spent = budgets.filter((b) => b.spent && b.reset > 0);
+    const reset = Math.max(0, ...(spent.length ? spent : budgets).map((b) => b.reset || 0));
+    return Math.max(0, reset - Date.now());
+}
+
+// EXTERNAL MODULE: ./.build/config/did-you-mean.js
+var did_you_mean = __nccwpck_require__(8738);
+;// CONCATENATED MODULE: ./.build/tracker/linear.js
+// Linear issues behind the pipeline's Tracker port. States are the team's workflow states,
+// matched to WORKFLOW.md's by name when the tracker is made; keyed comments carry their key as
+// a first `<!-- key -->` line and count only when the API key's own user wrote them; flags are
+// Linear labels. The record is not kept in Linear (anyone on the team can edit a comment, and it
+// must be readable while Linear is down): a record store is given. Everything on GitHub's side
+// (the draft pull request, the wake-up, who may start a stage from GitHub) is the GitHub adapter's.
+
+
+
+
+
+
+/** Authors of later comments asked about, at most, when looking for a reply. */
+const MAX_REPLY_AUTHORS = 5;
+/** The pull request's body: the Linear issue links to it (see README, "Linear"). */
+const PULL_BODY = "Pipeline branch for a Linear issue, run by itervox handoff-action. Each stage's deliverable is under `.itervox/handoff/`; the Linear issue links to this pull request.\n";
+class LinearTracker {
+    o;
+    team;
+    stateIds;
+    viewerId;
+    wakes = 'dispatch';
+    /** Label ids by flag, once found or made. */
+    labelIds = new Map();
+    constructor(o, team, 
+    /** WORKFLOW.md's spelling of each state → the team's state id. */
+    stateIds, viewerId) {
+        this.o = o;
+        this.team = team;
+        this.stateIds = stateIds;
+        this.viewerId = viewerId;
+    }
+    /**
+     * Reads the team named by `tracker.project_slug` and matches every state WORKFLOW.md names to
+     * one of its workflow states; a state the team does not have is the user's to fix, now.
+     */
+    static async create(o) {
+        const key = o.config.tracker.projectSlug;
+        if (!key) {
+            throw new _build_errors/* UserError */.yo('tracker kind linear needs the team key; add project_slug: ENG (the prefix of its issue keys)', { file: o.config.file });
+        }
+        const [team, viewer] = await Promise.all([o.api.team(key), o.api.viewer()]);
+        if (!team) {
+            throw new _build_errors/* UserError */.yo(`Linear has no team with key ${JSON.stringify(key)} that LINEAR_API_KEY can see; set tracker.project_slug to the prefix of the team's issue keys (ENG for ENG-123)`, { file: o.config.file });
+        }
+        const names = team.states.nodes.map((s) => s.name);
+        const ids = new Map();
+        const t = o.config.tracker;
+        // terminal_states has defaults (Closed, Cancelled, ...) no one team has all of: a terminal
+        // state the team lacks is one no issue can be in, so only the states stages move to must exist.
+        const optional = (state) => t.terminalStates.some((x) => (0,lookup/* sameState */.yY)(x, state)) &&
+            ![t.completionState, t.failedState].some((x) => x !== undefined && (0,lookup/* sameState */.yY)(x, state));
+        for (const state of (0,load/* knownStates */.uv)(o.config)) {
+            const match = team.states.nodes.find((s) => (0,lookup/* sameState */.yY)(s.name, state));
+            if (!match && optional(state))
+                continue;
+            if (!match) {
+                const hint = (0,did_you_mean/* didYouMean */.au)(state, names) || `; its states are ${names.join(', ')}`;
+                throw new _build_errors/* UserError */.yo(`state ${JSON.stringify(state)} is not a workflow state of Linear team ${team.key}${hint}`, { file: o.config.file });
+            }
+            ids.set(state, match.id);
+        }
+        return new LinearTracker(o, { id: team.id, key: team.key }, ids, viewer.id);
+    }
+    /** Linear's and GitHub's requests so far. */
+    get requestCount() {
+        return this.o.api.requestCount + this.o.github.api.requestCount;
+    }
+    /**
+     * A reply on the Linear issue counts only when a member of the team wrote it: the comment is
+     * found again on the issue by its text, and its author is what Linear says, never what the
+     * payload says. Other triggers come from GitHub and are GitHub's to authorise.
+     */
+    async authorize(trigger) {
+        if (trigger.source !== 'comment')
+            return this.o.github.port.authorize(trigger);
+        const body = trigger.reply?.body.trim();
+        if (!body)
+            return { allowed: false, reason: 'the reply names no comment' };
+        const issue = await this.read(trigger.issue);
+        const comments = await this.o.api.comments(issue.id);
+        const authors = new Set(comments
+            .filter((c) => c.body.trim() === body && c.user && c.user.id !== this.viewerId)
+            .map((c) => c.user.id));
+        for (const author of authors) {
+            if (await this.o.api.isMember(this.team.id, author))
+                return { allowed: true };
+        }
+        return {
+            allowed: false,
+            reason: authors.size === 0
+                ? `no comment on ${issue.identifier} has the reply's text`
+                : `the reply on ${issue.identifier} is not by a member of team ${this.team.key}`
+        };
+    }
+    async getIssue(id) {
+        return this.issueOf(await this.read(id));
+    }
+    /**
+     * The team's issues in any of `states` (WORKFLOW.md's spellings), in one paginated listing;
+     * `truncated` when the listing stopped at its bound.
+     */
+    async issuesIn(states) {
+        const ids = states.flatMap((s) => {
+            const id = this.stateIds.get(this.known(s));
+            return id ? [id] : [];
+        });
+        if (ids.length === 0)
+            return { issues: [], truncated: false };
+        const found = await this.o.api.issuesIn(this.team.id, ids);
+        return { issues: found.issues.map((i) => this.issueOf(i)), truncated: found.truncated };
+    }
+    issueOf(issue) {
+        return {
+            id: issue.id,
+            identifier: issue.identifier,
+            title: issue.title,
+            description: issue.description ?? '',
+            state: this.workflowState(issue.state.name),
+            labels: issue.labels.nodes.map((l) => l.name),
+            url: issue.url,
+            isPullRequest: false,
+            createdAt: issue.createdAt,
+            updatedAt: issue.updatedAt
+        };
+    }
+    /**
+     * `itervox/eng/123` for ENG-123: Linear's GitHub integration links a branch whose name holds
+     * the issue key (`eng-123`, in any case) and can move the issue on its pull request's events,
+     * behind the pipeline's back; this name holds the key's parts but not the key.
+     */
+    async branchFor(issue) {
+        const m = /^([A-Za-z0-9]+)-([0-9]+)$/.exec(issue.identifier);
+        if (!m)
+            throw new Error(`${JSON.stringify(issue.identifier)} is not a Linear issue key`);
+        return { branch: `itervox/${m[1].toLowerCase()}/${m[2]}` };
+    }
+    loadRecord(issue) {
+        return this.o.records.load(issue.identifier);
+    }
+    saveRecord(issue, record) {
+        return this.o.records.save(issue.identifier, record);
+    }
+    /**
+     * Compare-and-set as close as Linear allows: the issue is read again and moved only while it
+     * is still in `from` (Linear has no conditional update, so a move in the moment between the
+     * read and the write is the one thing not seen).
+     */
+    async moveState(issue, from, to) {
+        const now = await this.read(issue.id);
+        const current = this.workflowState(now.state.name);
+        if (current !== null && (0,lookup/* sameState */.yY)(current, to))
+            return { current };
+        if (current === null || !(0,lookup/* sameState */.yY)(current, from))
+            return { current };
+        const stateId = this.stateIds.get(this.known(to));
+        if (!stateId)
+            throw new Error(`state ${to} was not matched to team ${this.team.key}`);
+        const after = await this.o.api.moveIssue(now.id, stateId);
+        return { current: after === null ? to : (this.workflowState(after) ?? after) };
+    }
+    async comment(issue, c) {
+        // Comments meant for the pull request are GitHub's.
+        if (c.pullRequest !== undefined)
+            return this.o.github.port.comment(issue, c);
+        const mark = `<!-- ${c.key} -->`;
+        const mine = (await this.o.api.comments(issue.id)).filter((x) => x.user?.id === this.viewerId && x.body.split('\n', 1)[0]?.trim() === mark);
+        if (mine.length)
+            return;
+        const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
+        await this.o.api.createComment(issue.id, `${mark}\n${who}${c.body}`);
+    }
+    /** Flags are labels of the flag's name: the workspace's or the team's, made when missing. */
+    async setFlag(issue, flag, on) {
+        let id = this.labelIds.get(flag);
+        if (!id) {
+            const found = (await this.o.api.labelsNamed(flag)).find((l) => l.team === null || l.team.id === this.team.id);
+            if (!found && !on)
+                return;
+            id = found?.id ?? (await this.o.api.createLabel(flag, this.team.id));
+            this.labelIds.set(flag, id);
+        }
+        await this.o.api.setLabel(issue.id, id, on);
+    }
+    /** The wake-up names the issue by its key, as the relay's and a person's dispatch do. */
+    wake(issue, w) {
+        return sendWake(this.o.github.api, issue.identifier, w);
+    }
+    /**
+     * Linear sends GitHub no event for a comment, so the answer to a waiting stage is looked for
+     * here: the first comment after the question (the one this key wrote for `entry`) by a member
+     * of the team. Its author is what Linear says.
+     */
+    async findReply(issue, waiting) {
+        const comments = await this.o.api.comments(issue.id);
+        const mark = `<!-- itervox:question:${waiting.entry}:`;
+        let asked = -1;
+        comments.forEach((c, i) => {
+            if (c.user?.id === this.viewerId && c.body.startsWith(mark))
+                asked = i;
+        });
+        if (asked < 0)
+            return null;
+        const checked = new Map();
+        for (const c of comments.slice(asked + 1)) {
+            if (!c.user || c.user.id === this.viewerId || !c.body.trim())
+                continue;
+            let member = checked.get(c.user.id);
+            // Bounded: each author is asked about once, and only until a member's reply is found.
+            if (member === undefined && checked.size < MAX_REPLY_AUTHORS) {
+                member = await this.o.api.isMember(this.team.id, c.user.id);
+                checked.set(c.user.id, member);
+            }
+            if (member)
+                return { id: c.id, body: c.body, author: c.user.name };
+        }
+        return null;
+    }
+    /**
+     * The draft pull request on GitHub, titled without the issue key (see branchFor), and linked
+     * on the Linear issue as a plain link, which moves no state.
+     */
+    async publish(issue, o) {
+        // A pull request the record already knows needs nothing (its body is static).
+        if (o.known !== undefined && !o.created)
+            return this.o.github.port.publish(issue, o);
+        try {
+            const pr = await this.o.github.api.upsertDraftPr({
+                head: o.branch,
+                base: o.baseBranch,
+                title: `itervox: ${(0,untrusted_text/* oneLine */.TN)(issue.title)}`.slice(0, 250),
+                body: PULL_BODY,
+                branchIsNew: o.created
+            });
+            await this.o.api.linkPullRequest(issue.id, pr.url, `itervox pipeline #${pr.number}`);
+            return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } };
+        }
+        catch (err) {
+            return { problem: (0,_build_errors/* messageOf */.bD)(err) };
+        }
+    }
+    async readyForReview(_issue, pr) {
+        const node = pr.node ?? (await this.o.github.api.getPull(pr.number)).nodeId;
+        await this.o.github.api.readyPull(node, PULL_BODY);
+    }
+    runLine() {
+        return this.o.github.port.runLine();
+    }
+    replyHint() {
+        return `Reply in a comment on the Linear issue (members of team ${this.team.key} only); the stage resumes with your answer.`;
+    }
+    blobUrl(commit, path) {
+        return this.o.github.port.blobUrl(commit, path);
+    }
+    async read(id) {
+        const issue = await this.o.api.issue(id);
+        if (!issue) {
+            throw new _build_errors/* UserError */.yo(`${(0,untrusted_text/* oneLine */.TN)(id)} is not a Linear issue LINEAR_API_KEY can see; give its key, such as ${this.team.key}-123`);
+        }
+        if (issue.team.id !== this.team.id) {
+            throw new _build_errors/* UserError */.yo(`${issue.identifier} is in Linear team ${issue.team.key}, not ${this.team.key} (tracker.project_slug)`);
+        }
+        return issue;
+    }
+    /** WORKFLOW.md's spelling of a Linear state, or null for a state WORKFLOW.md does not name. */
+    workflowState(name) {
+        return [...this.stateIds.keys()].find((s) => (0,lookup/* sameState */.yY)(s, name)) ?? null;
+    }
+    known(state) {
+        return this.workflowState(state) ?? state;
+    }
+}
+
+// EXTERNAL MODULE: ./.build/pipeline/record.js
+var pipeline_record = __nccwpck_require__(2108);
+;// CONCATENATED MODULE: ./.build/tracker/repo-records.js
+// The record of each Linear issue, kept in the GitHub repository the stages run in: the ref
+// `refs/itervox/records/<key>` (ENG-123) points at a chain of tiny commits whose messages hold
+// the record's JSON (github-refs.ts). Not in Linear: every member of a team can edit any comment
+// there, and a job (or a reconcile) must read the record while Linear is unreachable. Each save
+// is a fast-forward from the head this store last read, so a second writer never silently
+// replaces what another wrote: the loser re-reads, and unless the record there is already the
+// one it meant to write, it fails (RecordConflictError) and its job says so.
+
+
+
+const repo_records_PREFIX = 'records/';
+/** A Linear issue key; anything else names no record of ours. */
+const KEY = /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/;
+/** Records are capped where they are written (50 stages); this bounds what is read back. */
+const repo_records_MAX_RECORD_CHARS = 65536;
+/** Another job wrote the issue's record between this job's read and its write. */
+class RecordConflictError extends Error {
+    name = 'RecordConflictError';
+}
+class RepoRecordStore {
+    o;
+    /** Per key: the head last read or written (null: there was no record). */
+    heads = new Map();
+    /** Every record's head, when listed at once (preload). */
+    listed;
+    tree;
+    constructor(o) {
+        this.o = o;
+    }
+    /** Reads every record's head in one request, so a reconcile's loads cost one request each. */
+    async preload() {
+        const found = new Map((await this.o.refs.list(repo_records_PREFIX)).map((h) => [h.ref, h.sha]));
+        this.listed = found;
+    }
+    async load(key) {
+        const ref = refOf(key);
+        const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref);
+        this.heads.set(key, head);
+        return head === null ? null : this.readAt(key, head);
+    }
+    async save(key, record) {
+        const ref = refOf(key);
+        if (JSON.stringify(record).length > repo_records_MAX_RECORD_CHARS) {
+            throw new Error(`the record of ${key} is longer than ${repo_records_MAX_RECORD_CHARS} characters`);
+        }
+        let head = this.heads.get(key);
+        if (head === undefined)
+            head = await this.headOf(ref);
+        const at = (this.o.now?.() ?? new Date()).toISOString();
+        this.tree ??= this.o.tree();
+        const w = { tree: await this.tree, at };
+        const written = head === null
+            ? await this.o.refs.create(ref, record, w)
+            : await this.o.refs.advance(ref, head, record, w);
+        if (written) {
+            this.heads.set(key, written);
+            return;
+        }
+        // Lost the race (or the answer): the record there now is either the one meant, or another
+        // job's, which is not overwritten.
+        const now = await this.headOf(ref);
+        const there = now === null ? null : await this.readAt(key, now);
+        if (now !== null && JSON.stringify(there) === JSON.stringify((0,pipeline_record/* parseRecord */.Hh)(record))) {
+            this.heads.set(key, now);
+            return;
+        }
+        throw new RecordConflictError(`the record of ${key} (refs/itervox/${ref}) was changed by another job meanwhile; re-run this job to go on from it`);
+    }
+    async headOf(ref) {
+        return (await this.o.refs.list(ref)).find((h) => h.ref === ref)?.sha ?? null;
+    }
+    /** The record at `head`; one that is not ours (too long, not JSON, not a record) is an error. */
+    async readAt(key, head) {
+        const c = await this.o.refs.read(head, schemas/* unknown */.L5J(), repo_records_MAX_RECORD_CHARS);
+        const record = c.data === undefined ? null : (0,pipeline_record/* parseRecord */.Hh)(c.data);
+        if (!record) {
+            throw new _build_errors/* UserError */.yo(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`);
+        }
+        return record;
+    }
+}
+function refOf(key) {
+    if (!KEY.test(key))
+        throw new Error(`${JSON.stringify(key)} is not a Linear issue key`);
+    return repo_records_PREFIX + key;
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/linear-reconcile.js
+
+
+
+
+async function linearSource(o) {
+    const apiKey = o.config.tracker.apiKey;
+    if (!apiKey) {
+        throw new _build_errors/* UserError */.yo('tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY', {
+            file: o.config.file
+        });
+    }
+    const api = new LinearApi({ apiKey, url: o.url ?? DEFAULT_LINEAR_URL });
+    const records = new RepoRecordStore({ refs: o.github.api.refs(), tree: o.tree });
+    const tracker = await LinearTracker.create({ api, config: o.config, records, github: o.github });
+    return {
+        async list(states, log) {
+            await records.preload();
+            const found = await tracker.issuesIn(states);
+            if (found.truncated) {
+                log(`only the first ${found.issues.length} issues in ${states.join(', ')} were looked at`);
+            }
+            return found.issues;
+        },
+        keyOf: (issue) => issue.identifier,
+        loadRecord: (issue) => tracker.loadRecord(issue),
+        findReply: (issue, waiting) => tracker.findReply(issue, waiting),
+        wake: (issue, w) => tracker.wake(issue, w),
+        get requestCount() {
+            return tracker.requestCount;
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./.build/tracker/reconcile.js
+var reconcile = __nccwpck_require__(6161);
+;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js
+// The scheduled reconcile of one repository (reconcile.ts does the judging): for GitHub issues,
+// every open issue labelled with a state that starts an automation, its record read from its
+// status comment; for Linear issues (tracker.kind linear), the team's issues in those states,
+// their records read from the repository (repo-records.ts). Claims and wake-ups are GitHub's.
+
+
+
+
+
+
+
+
+
+/** The reconcile for one repository, with the clients, source and claims it needs. */
+async function reconcileRepository(o) {
+    if (o.paused) {
+        // Held stages stay owed in their records: the first reconcile after the switch is off starts them.
+        o.log('reconcile: the repository is paused (ITERVOX_PAUSED); nothing started');
+        return { issues: 0, started: 0, failed: 0, requests: 0 };
+    }
+    const api = new GitHubTracker({
+        ...o.client,
+        owner: o.owner,
+        repo: o.repo,
+        states: (0,lookup/* knownStates */.uv)(o.config)
+    });
+    const port = new GitHubPort({
+        api,
+        config: o.config,
+        owner: o.owner,
+        repo: o.repo,
+        serverUrl: o.serverUrl,
+        runId: o.by,
+        runUrl: o.serverUrl,
+        chain: 'dispatch'
+    });
+    const refs = api.refs();
+    let tree;
+    const treeOf = () => (tree ??= o.tree
+        ? Promise.resolve(o.tree)
+        : api
+            .getRepo()
+            .then((r) => api.branchHead(r.defaultBranch))
+            .then((head) => refs.treeOf(head)));
+    const claims = refClaims({
+        refs,
+        tree: treeOf,
+        by: o.by,
+        staleAfterMs: o.staleAfterMs ?? (0,job_timeout/* stageJobMinutes */.$)(o.config).job * 60_000,
+        ...(o.now ? { now: o.now } : {})
+    });
+    const source = o.config.tracker.kind === 'linear'
+        ? await linearSource({
+            config: o.config,
+            github: { api, port },
+            url: o.linearUrl,
+            tree: treeOf
+        })
+        : githubSource(api, port, o.config);
+    return (0,reconcile/* reconcileIssues */.$)({
+        source,
+        config: o.config,
+        claims,
+        ...(o.config.agent.maxConcurrentAgents !== undefined
+            ? { holdingSlots: () => issuesHoldingSlots(refs, (id) => api.workflowRunEnded(id)) }
+            : {}),
+        dryRun: o.dryRun,
+        log: o.log
+    });
+}
+/** Open GitHub issues by state label, one listing per state. */
+function githubSource(api, port, config) {
+    return {
+        async list(states, log) {
+            const out = [];
+            for (const state of states) {
+                if (state.includes(',')) {
+                    // GitHub's label filter splits its value at commas.
+                    log(`"${state}": not looked at: a state label with a comma cannot be listed; rename it`);
+                    continue;
+                }
+                for (const found of await api.openIssuesLabelled(state)) {
+                    out.push('problem' in found
+                        ? { key: String(found.number), label: `#${found.number}`, problem: found.problem }
+                        : found);
+                }
+            }
+            return out;
+        },
+        keyOf: (issue) => issue.id,
+        // A lost label event is repaired only for a person who could have started the stage
+        // themselves: the job the event would have started authorises them, and so does this.
+        async mayStart(issue, state) {
+            const by = await api.labelledBy(Number(issue.id), state);
+            if (!by)
+                return { allowed: false, reason: `no event says who labelled it "${state}"` };
+            return authorizeActor({
+                tracker: api,
+                actor: by.login,
+                actorType: by.type,
+                allowedBots: config.tracker.allowedBots
+            });
+        },
+        loadRecord: (issue) => port.loadRecord(issue),
+        wake: (issue, w) => port.wake(issue, w),
+        get requestCount() {
+            return api.requestCount;
+        }
+    };
+}
+
+
+/***/ }),
+
+/***/ 6161:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ reconcileIssues),
+/* harmony export */   summaryLine: () => (/* binding */ summaryLine)
+/* harmony export */ });
+/* harmony import */ var _config_lookup_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+/* harmony import */ var _pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1791);
+/* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3935);
+// The scheduled reconcile, for any tracker whose stages are woken by repository_dispatch: every
+// issue in a state that starts an automation is read once (its record), and what its record says
+// it is owed (stage-owed.ts) is started by the pipeline's own wake-up, once per owed step even
+// when two reconciles overlap: a claim is taken before the dispatch.
+
+
+
+
+async function reconcileIssues(o) {
+    const { source, log } = o;
+    const first = source.requestCount;
+    const held = o.dryRun ? [] : await o.claims.held();
+    /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
+    const owed = new Map();
+    const failedIssues = new Set();
+    let started = 0;
+    let holding;
+    for (const found of await source.list(startStates(o.config), log)) {
+        const n = 'problem' in found ? found.key : source.keyOf(found);
+        if (owed.has(n) || failedIssues.has(n))
+            continue;
+        const before = source.requestCount;
+        const cost = () => `${source.requestCount - before} requests`;
+        if ('problem' in found) {
+            // Nothing of this issue is started until a person makes its state clear.
+            owed.set(n, null);
+            log(`${found.label}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(found.problem)}`);
+            continue;
+        }
+        const at = `${found.identifier} ${found.state ?? ''}`.trim();
+        try {
+            const record = await source.loadRecord(found);
+            const w = record?.waiting;
+            const reply = source.findReply && record && w && w.entry === record.entry
+                ? await source.findReply(found, w)
+                : null;
+            const need = (0,_pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__/* .owedWake */ .s)({
+                config: o.config,
+                state: found.state,
+                record,
+                labels: found.labels,
+                ...(reply ? { reply } : {})
+            });
+            if ('skip' in need) {
+                owed.set(n, null);
+                log(`${at}: nothing to start (${need.skip}); ${cost()}`);
+                continue;
+            }
+            owed.set(n, need.key);
+            const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
+            if (need.entered && source.mayStart) {
+                const may = await source.mayStart(found, need.wake.state);
+                if (!may.allowed) {
+                    owed.set(n, null);
+                    log(`${at}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
+                    continue;
+                }
+            }
+            // Its stage runs now, and its record shows it only at its end: a wake-up would be a
+            // second job for it.
+            if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(n)) {
+                log(`${at}: nothing to start (its stage holds an agent slot and runs); ${cost()}`);
+                continue;
+            }
+            if (o.dryRun) {
+                started++;
+                log(`${at}: would start ${what} (${need.why})`);
+                continue;
+            }
+            if (!(await o.claims.take(n, need.key))) {
+                log(`${at}: another reconcile started ${what}; ${cost()}`);
+                continue;
+            }
+            await source.wake(found, need.wake);
+            started++;
+            log(`${at}: started ${what} (${need.why}); ${cost()}`);
+        }
+        catch (err) {
+            failedIssues.add(n);
+            owed.delete(n);
+            log(`${at}: failed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}; ${cost()}`);
+        }
+    }
+    // A claim whose issue is now owed something else (or nothing, or is no longer in a state
+    // that starts a stage) was served: the next need has another key.
+    for (const c of held) {
+        if (failedIssues.has(c.issue) || owed.get(c.issue) === c.key)
+            continue;
+        try {
+            await o.claims.drop(c.issue, c.key);
+        }
+        catch (err) {
+            log(`${c.issue}: the claim ${c.key} stays: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}`);
+        }
+    }
+    return {
+        issues: owed.size + failedIssues.size,
+        started,
+        failed: failedIssues.size,
+        requests: source.requestCount - first
+    };
+}
+/** The summary line both the action and the CLI end with. */
+function summaryLine(s, dryRun) {
+    const started = dryRun ? `${s.started} would start` : `${s.started} stages started`;
+    const failed = s.failed > 0 ? `, ${s.failed} failed` : '';
+    return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`;
+}
+/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
+function startStates(config) {
+    return config.automations
+        .filter((a) => a.enabled)
+        .flatMap((a) => a.states)
+        .filter((s, i, all) => all.findIndex((t) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(t, s)) === i);
+}
+
+
+/***/ }),
+
+/***/ 2241:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+// ESM COMPAT FLAG
+__nccwpck_require__.r(__webpack_exports__);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  GitHub: () => (/* binding */ GitHub),
+  context: () => (/* binding */ context),
+  defaults: () => (/* binding */ defaults),
+  getOctokitOptions: () => (/* binding */ getOctokitOptions),
+  getUserAgentWithOrchestrationId: () => (/* reexport */ getUserAgentWithOrchestrationId)
+});
+
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: external "os"
@@ -49962,6 +52512,63 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
     return baseUserAgent;
 }
 //# sourceMappingURL=utils.js.map
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 13 modules
+var dist_src = __nccwpck_require__(5194);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
+var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(9210);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+var dist_bundle = __nccwpck_require__(3779);
+;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/utils.js
+
+
+// octokit + plugins
+
+
+
+const context = new Context();
+const baseUrl = getApiBaseUrl();
+const defaults = {
+    baseUrl,
+    request: {
+        agent: getProxyAgent(baseUrl),
+        fetch: getProxyFetch(baseUrl)
+    }
+};
+const GitHub = dist_src/* Octokit */.E.plugin(plugin_rest_endpoint_methods_dist_src/* restEndpointMethods */._, dist_bundle/* paginateRest */.ud).defaults(defaults);
+
+/**
+ * Convience function to correctly format Octokit Options to pass into the constructor.
+ *
+ * @param     token    the repo PAT or GITHUB_TOKEN
+ * @param     options  other options to set
+ */
+function getOctokitOptions(token, options) {
+    const opts = Object.assign({}, options || {}); // Shallow clone - don't mutate the object provided by the caller
+    // Auth
+    const auth = getAuthString(token, opts);
+    if (auth) {
+        opts.auth = auth;
+    }
+    // Orchestration ID
+    const userAgent = getUserAgentWithOrchestrationId(opts.userAgent);
+    if (userAgent) {
+        opts.userAgent = userAgent;
+    }
+    return opts;
+}
+//# sourceMappingURL=utils.js.map
+
+/***/ }),
+
+/***/ 5194:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  E: () => (/* binding */ Octokit)
+});
+
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
@@ -51940,8 +54547,443 @@ class Octokit {
 }
 
 
+
+/***/ }),
+
+/***/ 3779:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ud: () => (/* binding */ paginateRest)
+/* harmony export */ });
+/* unused harmony exports composePaginateRest, isPaginatingEndpoint, paginatingEndpoints */
+// pkg/dist-src/version.js
+var VERSION = "0.0.0-development";
+
+// pkg/dist-src/normalize-paginated-list-response.js
+function normalizePaginatedListResponse(response) {
+  if (!response.data) {
+    return {
+      ...response,
+      data: []
+    };
+  }
+  const responseNeedsNormalization = ("total_count" in response.data || "total_commits" in response.data) && !("url" in response.data);
+  if (!responseNeedsNormalization) return response;
+  const incompleteResults = response.data.incomplete_results;
+  const repositorySelection = response.data.repository_selection;
+  const totalCount = response.data.total_count;
+  const totalCommits = response.data.total_commits;
+  delete response.data.incomplete_results;
+  delete response.data.repository_selection;
+  delete response.data.total_count;
+  delete response.data.total_commits;
+  const namespaceKey = Object.keys(response.data)[0];
+  const data = response.data[namespaceKey];
+  response.data = data;
+  if (typeof incompleteResults !== "undefined") {
+    response.data.incomplete_results = incompleteResults;
+  }
+  if (typeof repositorySelection !== "undefined") {
+    response.data.repository_selection = repositorySelection;
+  }
+  response.data.total_count = totalCount;
+  response.data.total_commits = totalCommits;
+  return response;
+}
+
+// pkg/dist-src/iterator.js
+function iterator(octokit, route, parameters) {
+  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
+  const requestMethod = typeof route === "function" ? route : octokit.request;
+  const method = options.method;
+  const headers = options.headers;
+  let url = options.url;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next() {
+        if (!url) return { done: true };
+        try {
+          const response = await requestMethod({ method, url, headers });
+          const normalizedResponse = normalizePaginatedListResponse(response);
+          url = ((normalizedResponse.headers.link || "").match(
+            /<([^<>]+)>;\s*rel="next"/
+          ) || [])[1];
+          if (!url && "total_commits" in normalizedResponse.data) {
+            const parsedUrl = new URL(normalizedResponse.url);
+            const params = parsedUrl.searchParams;
+            const page = parseInt(params.get("page") || "1", 10);
+            const per_page = parseInt(params.get("per_page") || "250", 10);
+            if (page * per_page < normalizedResponse.data.total_commits) {
+              params.set("page", String(page + 1));
+              url = parsedUrl.toString();
+            }
+          }
+          return { value: normalizedResponse };
+        } catch (error) {
+          if (error.status !== 409) throw error;
+          url = "";
+          return {
+            value: {
+              status: 200,
+              headers: {},
+              data: []
+            }
+          };
+        }
+      }
+    })
+  };
+}
+
+// pkg/dist-src/paginate.js
+function paginate(octokit, route, parameters, mapFn) {
+  if (typeof parameters === "function") {
+    mapFn = parameters;
+    parameters = void 0;
+  }
+  return gather(
+    octokit,
+    [],
+    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
+    mapFn
+  );
+}
+function gather(octokit, results, iterator2, mapFn) {
+  return iterator2.next().then((result) => {
+    if (result.done) {
+      return results;
+    }
+    let earlyExit = false;
+    function done() {
+      earlyExit = true;
+    }
+    results = results.concat(
+      mapFn ? mapFn(result.value, done) : result.value.data
+    );
+    if (earlyExit) {
+      return results;
+    }
+    return gather(octokit, results, iterator2, mapFn);
+  });
+}
+
+// pkg/dist-src/compose-paginate.js
+var composePaginateRest = Object.assign(paginate, {
+  iterator
+});
+
+// pkg/dist-src/generated/paginating-endpoints.js
+var paginatingEndpoints = (/* unused pure expression or super */ null && ([
+  "GET /advisories",
+  "GET /app/hook/deliveries",
+  "GET /app/installation-requests",
+  "GET /app/installations",
+  "GET /assignments/{assignment_id}/accepted_assignments",
+  "GET /classrooms",
+  "GET /classrooms/{classroom_id}/assignments",
+  "GET /enterprises/{enterprise}/code-security/configurations",
+  "GET /enterprises/{enterprise}/code-security/configurations/{configuration_id}/repositories",
+  "GET /enterprises/{enterprise}/dependabot/alerts",
+  "GET /enterprises/{enterprise}/teams",
+  "GET /enterprises/{enterprise}/teams/{enterprise-team}/memberships",
+  "GET /enterprises/{enterprise}/teams/{enterprise-team}/organizations",
+  "GET /events",
+  "GET /gists",
+  "GET /gists/public",
+  "GET /gists/starred",
+  "GET /gists/{gist_id}/comments",
+  "GET /gists/{gist_id}/commits",
+  "GET /gists/{gist_id}/forks",
+  "GET /installation/repositories",
+  "GET /issues",
+  "GET /licenses",
+  "GET /marketplace_listing/plans",
+  "GET /marketplace_listing/plans/{plan_id}/accounts",
+  "GET /marketplace_listing/stubbed/plans",
+  "GET /marketplace_listing/stubbed/plans/{plan_id}/accounts",
+  "GET /networks/{owner}/{repo}/events",
+  "GET /notifications",
+  "GET /organizations",
+  "GET /organizations/{org}/dependabot/repository-access",
+  "GET /orgs/{org}/actions/cache/usage-by-repository",
+  "GET /orgs/{org}/actions/hosted-runners",
+  "GET /orgs/{org}/actions/permissions/repositories",
+  "GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories",
+  "GET /orgs/{org}/actions/runner-groups",
+  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/hosted-runners",
+  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories",
+  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
+  "GET /orgs/{org}/actions/runners",
+  "GET /orgs/{org}/actions/secrets",
+  "GET /orgs/{org}/actions/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/actions/variables",
+  "GET /orgs/{org}/actions/variables/{name}/repositories",
+  "GET /orgs/{org}/attestations/repositories",
+  "GET /orgs/{org}/attestations/{subject_digest}",
+  "GET /orgs/{org}/blocks",
+  "GET /orgs/{org}/campaigns",
+  "GET /orgs/{org}/code-scanning/alerts",
+  "GET /orgs/{org}/code-security/configurations",
+  "GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories",
+  "GET /orgs/{org}/codespaces",
+  "GET /orgs/{org}/codespaces/secrets",
+  "GET /orgs/{org}/codespaces/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/copilot/billing/seats",
+  "GET /orgs/{org}/copilot/metrics",
+  "GET /orgs/{org}/dependabot/alerts",
+  "GET /orgs/{org}/dependabot/secrets",
+  "GET /orgs/{org}/dependabot/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/events",
+  "GET /orgs/{org}/failed_invitations",
+  "GET /orgs/{org}/hooks",
+  "GET /orgs/{org}/hooks/{hook_id}/deliveries",
+  "GET /orgs/{org}/insights/api/route-stats/{actor_type}/{actor_id}",
+  "GET /orgs/{org}/insights/api/subject-stats",
+  "GET /orgs/{org}/insights/api/user-stats/{user_id}",
+  "GET /orgs/{org}/installations",
+  "GET /orgs/{org}/invitations",
+  "GET /orgs/{org}/invitations/{invitation_id}/teams",
+  "GET /orgs/{org}/issues",
+  "GET /orgs/{org}/members",
+  "GET /orgs/{org}/members/{username}/codespaces",
+  "GET /orgs/{org}/migrations",
+  "GET /orgs/{org}/migrations/{migration_id}/repositories",
+  "GET /orgs/{org}/organization-roles/{role_id}/teams",
+  "GET /orgs/{org}/organization-roles/{role_id}/users",
+  "GET /orgs/{org}/outside_collaborators",
+  "GET /orgs/{org}/packages",
+  "GET /orgs/{org}/packages/{package_type}/{package_name}/versions",
+  "GET /orgs/{org}/personal-access-token-requests",
+  "GET /orgs/{org}/personal-access-token-requests/{pat_request_id}/repositories",
+  "GET /orgs/{org}/personal-access-tokens",
+  "GET /orgs/{org}/personal-access-tokens/{pat_id}/repositories",
+  "GET /orgs/{org}/private-registries",
+  "GET /orgs/{org}/projects",
+  "GET /orgs/{org}/projectsV2",
+  "GET /orgs/{org}/projectsV2/{project_number}/fields",
+  "GET /orgs/{org}/projectsV2/{project_number}/items",
+  "GET /orgs/{org}/properties/values",
+  "GET /orgs/{org}/public_members",
+  "GET /orgs/{org}/repos",
+  "GET /orgs/{org}/rulesets",
+  "GET /orgs/{org}/rulesets/rule-suites",
+  "GET /orgs/{org}/rulesets/{ruleset_id}/history",
+  "GET /orgs/{org}/secret-scanning/alerts",
+  "GET /orgs/{org}/security-advisories",
+  "GET /orgs/{org}/settings/immutable-releases/repositories",
+  "GET /orgs/{org}/settings/network-configurations",
+  "GET /orgs/{org}/team/{team_slug}/copilot/metrics",
+  "GET /orgs/{org}/teams",
+  "GET /orgs/{org}/teams/{team_slug}/discussions",
+  "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}/reactions",
+  "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/reactions",
+  "GET /orgs/{org}/teams/{team_slug}/invitations",
+  "GET /orgs/{org}/teams/{team_slug}/members",
+  "GET /orgs/{org}/teams/{team_slug}/projects",
+  "GET /orgs/{org}/teams/{team_slug}/repos",
+  "GET /orgs/{org}/teams/{team_slug}/teams",
+  "GET /projects/{project_id}/collaborators",
+  "GET /repos/{owner}/{repo}/actions/artifacts",
+  "GET /repos/{owner}/{repo}/actions/caches",
+  "GET /repos/{owner}/{repo}/actions/organization-secrets",
+  "GET /repos/{owner}/{repo}/actions/organization-variables",
+  "GET /repos/{owner}/{repo}/actions/runners",
+  "GET /repos/{owner}/{repo}/actions/runs",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
+  "GET /repos/{owner}/{repo}/actions/secrets",
+  "GET /repos/{owner}/{repo}/actions/variables",
+  "GET /repos/{owner}/{repo}/actions/workflows",
+  "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+  "GET /repos/{owner}/{repo}/activity",
+  "GET /repos/{owner}/{repo}/assignees",
+  "GET /repos/{owner}/{repo}/attestations/{subject_digest}",
+  "GET /repos/{owner}/{repo}/branches",
+  "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
+  "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs",
+  "GET /repos/{owner}/{repo}/code-scanning/alerts",
+  "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/instances",
+  "GET /repos/{owner}/{repo}/code-scanning/analyses",
+  "GET /repos/{owner}/{repo}/codespaces",
+  "GET /repos/{owner}/{repo}/codespaces/devcontainers",
+  "GET /repos/{owner}/{repo}/codespaces/secrets",
+  "GET /repos/{owner}/{repo}/collaborators",
+  "GET /repos/{owner}/{repo}/comments",
+  "GET /repos/{owner}/{repo}/comments/{comment_id}/reactions",
+  "GET /repos/{owner}/{repo}/commits",
+  "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
+  "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+  "GET /repos/{owner}/{repo}/commits/{ref}/check-suites",
+  "GET /repos/{owner}/{repo}/commits/{ref}/status",
+  "GET /repos/{owner}/{repo}/commits/{ref}/statuses",
+  "GET /repos/{owner}/{repo}/compare/{basehead}",
+  "GET /repos/{owner}/{repo}/compare/{base}...{head}",
+  "GET /repos/{owner}/{repo}/contributors",
+  "GET /repos/{owner}/{repo}/dependabot/alerts",
+  "GET /repos/{owner}/{repo}/dependabot/secrets",
+  "GET /repos/{owner}/{repo}/deployments",
+  "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses",
+  "GET /repos/{owner}/{repo}/environments",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/variables",
+  "GET /repos/{owner}/{repo}/events",
+  "GET /repos/{owner}/{repo}/forks",
+  "GET /repos/{owner}/{repo}/hooks",
+  "GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries",
+  "GET /repos/{owner}/{repo}/invitations",
+  "GET /repos/{owner}/{repo}/issues",
+  "GET /repos/{owner}/{repo}/issues/comments",
+  "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+  "GET /repos/{owner}/{repo}/issues/events",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/events",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/labels",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/reactions",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline",
+  "GET /repos/{owner}/{repo}/keys",
+  "GET /repos/{owner}/{repo}/labels",
+  "GET /repos/{owner}/{repo}/milestones",
+  "GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels",
+  "GET /repos/{owner}/{repo}/notifications",
+  "GET /repos/{owner}/{repo}/pages/builds",
+  "GET /repos/{owner}/{repo}/projects",
+  "GET /repos/{owner}/{repo}/pulls",
+  "GET /repos/{owner}/{repo}/pulls/comments",
+  "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/commits",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
+  "GET /repos/{owner}/{repo}/releases",
+  "GET /repos/{owner}/{repo}/releases/{release_id}/assets",
+  "GET /repos/{owner}/{repo}/releases/{release_id}/reactions",
+  "GET /repos/{owner}/{repo}/rules/branches/{branch}",
+  "GET /repos/{owner}/{repo}/rulesets",
+  "GET /repos/{owner}/{repo}/rulesets/rule-suites",
+  "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}/history",
+  "GET /repos/{owner}/{repo}/secret-scanning/alerts",
+  "GET /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations",
+  "GET /repos/{owner}/{repo}/security-advisories",
+  "GET /repos/{owner}/{repo}/stargazers",
+  "GET /repos/{owner}/{repo}/subscribers",
+  "GET /repos/{owner}/{repo}/tags",
+  "GET /repos/{owner}/{repo}/teams",
+  "GET /repos/{owner}/{repo}/topics",
+  "GET /repositories",
+  "GET /search/code",
+  "GET /search/commits",
+  "GET /search/issues",
+  "GET /search/labels",
+  "GET /search/repositories",
+  "GET /search/topics",
+  "GET /search/users",
+  "GET /teams/{team_id}/discussions",
+  "GET /teams/{team_id}/discussions/{discussion_number}/comments",
+  "GET /teams/{team_id}/discussions/{discussion_number}/comments/{comment_number}/reactions",
+  "GET /teams/{team_id}/discussions/{discussion_number}/reactions",
+  "GET /teams/{team_id}/invitations",
+  "GET /teams/{team_id}/members",
+  "GET /teams/{team_id}/projects",
+  "GET /teams/{team_id}/repos",
+  "GET /teams/{team_id}/teams",
+  "GET /user/blocks",
+  "GET /user/codespaces",
+  "GET /user/codespaces/secrets",
+  "GET /user/emails",
+  "GET /user/followers",
+  "GET /user/following",
+  "GET /user/gpg_keys",
+  "GET /user/installations",
+  "GET /user/installations/{installation_id}/repositories",
+  "GET /user/issues",
+  "GET /user/keys",
+  "GET /user/marketplace_purchases",
+  "GET /user/marketplace_purchases/stubbed",
+  "GET /user/memberships/orgs",
+  "GET /user/migrations",
+  "GET /user/migrations/{migration_id}/repositories",
+  "GET /user/orgs",
+  "GET /user/packages",
+  "GET /user/packages/{package_type}/{package_name}/versions",
+  "GET /user/public_emails",
+  "GET /user/repos",
+  "GET /user/repository_invitations",
+  "GET /user/social_accounts",
+  "GET /user/ssh_signing_keys",
+  "GET /user/starred",
+  "GET /user/subscriptions",
+  "GET /user/teams",
+  "GET /users",
+  "GET /users/{username}/attestations/{subject_digest}",
+  "GET /users/{username}/events",
+  "GET /users/{username}/events/orgs/{org}",
+  "GET /users/{username}/events/public",
+  "GET /users/{username}/followers",
+  "GET /users/{username}/following",
+  "GET /users/{username}/gists",
+  "GET /users/{username}/gpg_keys",
+  "GET /users/{username}/keys",
+  "GET /users/{username}/orgs",
+  "GET /users/{username}/packages",
+  "GET /users/{username}/projects",
+  "GET /users/{username}/projectsV2",
+  "GET /users/{username}/projectsV2/{project_number}/fields",
+  "GET /users/{username}/projectsV2/{project_number}/items",
+  "GET /users/{username}/received_events",
+  "GET /users/{username}/received_events/public",
+  "GET /users/{username}/repos",
+  "GET /users/{username}/social_accounts",
+  "GET /users/{username}/ssh_signing_keys",
+  "GET /users/{username}/starred",
+  "GET /users/{username}/subscriptions"
+]));
+
+// pkg/dist-src/paginating-endpoints.js
+function isPaginatingEndpoint(arg) {
+  if (typeof arg === "string") {
+    return paginatingEndpoints.includes(arg);
+  } else {
+    return false;
+  }
+}
+
+// pkg/dist-src/index.js
+function paginateRest(octokit) {
+  return {
+    paginate: Object.assign(paginate.bind(null, octokit), {
+      iterator: iterator.bind(null, octokit)
+    })
+  };
+}
+paginateRest.VERSION = VERSION;
+
+
+
+/***/ }),
+
+/***/ 9210:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  _: () => (/* binding */ restEndpointMethods)
+});
+
+// UNUSED EXPORTS: legacyRestEndpointMethods
+
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
-const dist_src_version_VERSION = "17.0.0";
+const VERSION = "17.0.0";
 
 //# sourceMappingURL=version.js.map
 
@@ -54374,7 +57416,7 @@ function restEndpointMethods(octokit) {
     rest: api
   };
 }
-restEndpointMethods.VERSION = dist_src_version_VERSION;
+restEndpointMethods.VERSION = VERSION;
 function legacyRestEndpointMethods(octokit) {
   const api = endpointsToMethods(octokit);
   return {
@@ -54382,2950 +57424,9 @@ function legacyRestEndpointMethods(octokit) {
     rest: api
   };
 }
-legacyRestEndpointMethods.VERSION = dist_src_version_VERSION;
+legacyRestEndpointMethods.VERSION = VERSION;
 
 //# sourceMappingURL=index.js.map
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
-// pkg/dist-src/version.js
-var plugin_paginate_rest_dist_bundle_VERSION = "0.0.0-development";
-
-// pkg/dist-src/normalize-paginated-list-response.js
-function normalizePaginatedListResponse(response) {
-  if (!response.data) {
-    return {
-      ...response,
-      data: []
-    };
-  }
-  const responseNeedsNormalization = ("total_count" in response.data || "total_commits" in response.data) && !("url" in response.data);
-  if (!responseNeedsNormalization) return response;
-  const incompleteResults = response.data.incomplete_results;
-  const repositorySelection = response.data.repository_selection;
-  const totalCount = response.data.total_count;
-  const totalCommits = response.data.total_commits;
-  delete response.data.incomplete_results;
-  delete response.data.repository_selection;
-  delete response.data.total_count;
-  delete response.data.total_commits;
-  const namespaceKey = Object.keys(response.data)[0];
-  const data = response.data[namespaceKey];
-  response.data = data;
-  if (typeof incompleteResults !== "undefined") {
-    response.data.incomplete_results = incompleteResults;
-  }
-  if (typeof repositorySelection !== "undefined") {
-    response.data.repository_selection = repositorySelection;
-  }
-  response.data.total_count = totalCount;
-  response.data.total_commits = totalCommits;
-  return response;
-}
-
-// pkg/dist-src/iterator.js
-function iterator(octokit, route, parameters) {
-  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
-  const requestMethod = typeof route === "function" ? route : octokit.request;
-  const method = options.method;
-  const headers = options.headers;
-  let url = options.url;
-  return {
-    [Symbol.asyncIterator]: () => ({
-      async next() {
-        if (!url) return { done: true };
-        try {
-          const response = await requestMethod({ method, url, headers });
-          const normalizedResponse = normalizePaginatedListResponse(response);
-          url = ((normalizedResponse.headers.link || "").match(
-            /<([^<>]+)>;\s*rel="next"/
-          ) || [])[1];
-          if (!url && "total_commits" in normalizedResponse.data) {
-            const parsedUrl = new URL(normalizedResponse.url);
-            const params = parsedUrl.searchParams;
-            const page = parseInt(params.get("page") || "1", 10);
-            const per_page = parseInt(params.get("per_page") || "250", 10);
-            if (page * per_page < normalizedResponse.data.total_commits) {
-              params.set("page", String(page + 1));
-              url = parsedUrl.toString();
-            }
-          }
-          return { value: normalizedResponse };
-        } catch (error) {
-          if (error.status !== 409) throw error;
-          url = "";
-          return {
-            value: {
-              status: 200,
-              headers: {},
-              data: []
-            }
-          };
-        }
-      }
-    })
-  };
-}
-
-// pkg/dist-src/paginate.js
-function paginate(octokit, route, parameters, mapFn) {
-  if (typeof parameters === "function") {
-    mapFn = parameters;
-    parameters = void 0;
-  }
-  return gather(
-    octokit,
-    [],
-    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
-    mapFn
-  );
-}
-function gather(octokit, results, iterator2, mapFn) {
-  return iterator2.next().then((result) => {
-    if (result.done) {
-      return results;
-    }
-    let earlyExit = false;
-    function done() {
-      earlyExit = true;
-    }
-    results = results.concat(
-      mapFn ? mapFn(result.value, done) : result.value.data
-    );
-    if (earlyExit) {
-      return results;
-    }
-    return gather(octokit, results, iterator2, mapFn);
-  });
-}
-
-// pkg/dist-src/compose-paginate.js
-var composePaginateRest = Object.assign(paginate, {
-  iterator
-});
-
-// pkg/dist-src/generated/paginating-endpoints.js
-var paginatingEndpoints = (/* unused pure expression or super */ null && ([
-  "GET /advisories",
-  "GET /app/hook/deliveries",
-  "GET /app/installation-requests",
-  "GET /app/installations",
-  "GET /assignments/{assignment_id}/accepted_assignments",
-  "GET /classrooms",
-  "GET /classrooms/{classroom_id}/assignments",
-  "GET /enterprises/{enterprise}/code-security/configurations",
-  "GET /enterprises/{enterprise}/code-security/configurations/{configuration_id}/repositories",
-  "GET /enterprises/{enterprise}/dependabot/alerts",
-  "GET /enterprises/{enterprise}/teams",
-  "GET /enterprises/{enterprise}/teams/{enterprise-team}/memberships",
-  "GET /enterprises/{enterprise}/teams/{enterprise-team}/organizations",
-  "GET /events",
-  "GET /gists",
-  "GET /gists/public",
-  "GET /gists/starred",
-  "GET /gists/{gist_id}/comments",
-  "GET /gists/{gist_id}/commits",
-  "GET /gists/{gist_id}/forks",
-  "GET /installation/repositories",
-  "GET /issues",
-  "GET /licenses",
-  "GET /marketplace_listing/plans",
-  "GET /marketplace_listing/plans/{plan_id}/accounts",
-  "GET /marketplace_listing/stubbed/plans",
-  "GET /marketplace_listing/stubbed/plans/{plan_id}/accounts",
-  "GET /networks/{owner}/{repo}/events",
-  "GET /notifications",
-  "GET /organizations",
-  "GET /organizations/{org}/dependabot/repository-access",
-  "GET /orgs/{org}/actions/cache/usage-by-repository",
-  "GET /orgs/{org}/actions/hosted-runners",
-  "GET /orgs/{org}/actions/permissions/repositories",
-  "GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories",
-  "GET /orgs/{org}/actions/runner-groups",
-  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/hosted-runners",
-  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories",
-  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
-  "GET /orgs/{org}/actions/runners",
-  "GET /orgs/{org}/actions/secrets",
-  "GET /orgs/{org}/actions/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/actions/variables",
-  "GET /orgs/{org}/actions/variables/{name}/repositories",
-  "GET /orgs/{org}/attestations/repositories",
-  "GET /orgs/{org}/attestations/{subject_digest}",
-  "GET /orgs/{org}/blocks",
-  "GET /orgs/{org}/campaigns",
-  "GET /orgs/{org}/code-scanning/alerts",
-  "GET /orgs/{org}/code-security/configurations",
-  "GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories",
-  "GET /orgs/{org}/codespaces",
-  "GET /orgs/{org}/codespaces/secrets",
-  "GET /orgs/{org}/codespaces/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/copilot/billing/seats",
-  "GET /orgs/{org}/copilot/metrics",
-  "GET /orgs/{org}/dependabot/alerts",
-  "GET /orgs/{org}/dependabot/secrets",
-  "GET /orgs/{org}/dependabot/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/events",
-  "GET /orgs/{org}/failed_invitations",
-  "GET /orgs/{org}/hooks",
-  "GET /orgs/{org}/hooks/{hook_id}/deliveries",
-  "GET /orgs/{org}/insights/api/route-stats/{actor_type}/{actor_id}",
-  "GET /orgs/{org}/insights/api/subject-stats",
-  "GET /orgs/{org}/insights/api/user-stats/{user_id}",
-  "GET /orgs/{org}/installations",
-  "GET /orgs/{org}/invitations",
-  "GET /orgs/{org}/invitations/{invitation_id}/teams",
-  "GET /orgs/{org}/issues",
-  "GET /orgs/{org}/members",
-  "GET /orgs/{org}/members/{username}/codespaces",
-  "GET /orgs/{org}/migrations",
-  "GET /orgs/{org}/migrations/{migration_id}/repositories",
-  "GET /orgs/{org}/organization-roles/{role_id}/teams",
-  "GET /orgs/{org}/organization-roles/{role_id}/users",
-  "GET /orgs/{org}/outside_collaborators",
-  "GET /orgs/{org}/packages",
-  "GET /orgs/{org}/packages/{package_type}/{package_name}/versions",
-  "GET /orgs/{org}/personal-access-token-requests",
-  "GET /orgs/{org}/personal-access-token-requests/{pat_request_id}/repositories",
-  "GET /orgs/{org}/personal-access-tokens",
-  "GET /orgs/{org}/personal-access-tokens/{pat_id}/repositories",
-  "GET /orgs/{org}/private-registries",
-  "GET /orgs/{org}/projects",
-  "GET /orgs/{org}/projectsV2",
-  "GET /orgs/{org}/projectsV2/{project_number}/fields",
-  "GET /orgs/{org}/projectsV2/{project_number}/items",
-  "GET /orgs/{org}/properties/values",
-  "GET /orgs/{org}/public_members",
-  "GET /orgs/{org}/repos",
-  "GET /orgs/{org}/rulesets",
-  "GET /orgs/{org}/rulesets/rule-suites",
-  "GET /orgs/{org}/rulesets/{ruleset_id}/history",
-  "GET /orgs/{org}/secret-scanning/alerts",
-  "GET /orgs/{org}/security-advisories",
-  "GET /orgs/{org}/settings/immutable-releases/repositories",
-  "GET /orgs/{org}/settings/network-configurations",
-  "GET /orgs/{org}/team/{team_slug}/copilot/metrics",
-  "GET /orgs/{org}/teams",
-  "GET /orgs/{org}/teams/{team_slug}/discussions",
-  "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
-  "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments/{comment_number}/reactions",
-  "GET /orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/reactions",
-  "GET /orgs/{org}/teams/{team_slug}/invitations",
-  "GET /orgs/{org}/teams/{team_slug}/members",
-  "GET /orgs/{org}/teams/{team_slug}/projects",
-  "GET /orgs/{org}/teams/{team_slug}/repos",
-  "GET /orgs/{org}/teams/{team_slug}/teams",
-  "GET /projects/{project_id}/collaborators",
-  "GET /repos/{owner}/{repo}/actions/artifacts",
-  "GET /repos/{owner}/{repo}/actions/caches",
-  "GET /repos/{owner}/{repo}/actions/organization-secrets",
-  "GET /repos/{owner}/{repo}/actions/organization-variables",
-  "GET /repos/{owner}/{repo}/actions/runners",
-  "GET /repos/{owner}/{repo}/actions/runs",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
-  "GET /repos/{owner}/{repo}/actions/secrets",
-  "GET /repos/{owner}/{repo}/actions/variables",
-  "GET /repos/{owner}/{repo}/actions/workflows",
-  "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
-  "GET /repos/{owner}/{repo}/activity",
-  "GET /repos/{owner}/{repo}/assignees",
-  "GET /repos/{owner}/{repo}/attestations/{subject_digest}",
-  "GET /repos/{owner}/{repo}/branches",
-  "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
-  "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs",
-  "GET /repos/{owner}/{repo}/code-scanning/alerts",
-  "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/instances",
-  "GET /repos/{owner}/{repo}/code-scanning/analyses",
-  "GET /repos/{owner}/{repo}/codespaces",
-  "GET /repos/{owner}/{repo}/codespaces/devcontainers",
-  "GET /repos/{owner}/{repo}/codespaces/secrets",
-  "GET /repos/{owner}/{repo}/collaborators",
-  "GET /repos/{owner}/{repo}/comments",
-  "GET /repos/{owner}/{repo}/comments/{comment_id}/reactions",
-  "GET /repos/{owner}/{repo}/commits",
-  "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
-  "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
-  "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-  "GET /repos/{owner}/{repo}/commits/{ref}/check-suites",
-  "GET /repos/{owner}/{repo}/commits/{ref}/status",
-  "GET /repos/{owner}/{repo}/commits/{ref}/statuses",
-  "GET /repos/{owner}/{repo}/compare/{basehead}",
-  "GET /repos/{owner}/{repo}/compare/{base}...{head}",
-  "GET /repos/{owner}/{repo}/contributors",
-  "GET /repos/{owner}/{repo}/dependabot/alerts",
-  "GET /repos/{owner}/{repo}/dependabot/secrets",
-  "GET /repos/{owner}/{repo}/deployments",
-  "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses",
-  "GET /repos/{owner}/{repo}/environments",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/variables",
-  "GET /repos/{owner}/{repo}/events",
-  "GET /repos/{owner}/{repo}/forks",
-  "GET /repos/{owner}/{repo}/hooks",
-  "GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries",
-  "GET /repos/{owner}/{repo}/invitations",
-  "GET /repos/{owner}/{repo}/issues",
-  "GET /repos/{owner}/{repo}/issues/comments",
-  "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
-  "GET /repos/{owner}/{repo}/issues/events",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/events",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/labels",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/reactions",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline",
-  "GET /repos/{owner}/{repo}/keys",
-  "GET /repos/{owner}/{repo}/labels",
-  "GET /repos/{owner}/{repo}/milestones",
-  "GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels",
-  "GET /repos/{owner}/{repo}/notifications",
-  "GET /repos/{owner}/{repo}/pages/builds",
-  "GET /repos/{owner}/{repo}/projects",
-  "GET /repos/{owner}/{repo}/pulls",
-  "GET /repos/{owner}/{repo}/pulls/comments",
-  "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/commits",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
-  "GET /repos/{owner}/{repo}/releases",
-  "GET /repos/{owner}/{repo}/releases/{release_id}/assets",
-  "GET /repos/{owner}/{repo}/releases/{release_id}/reactions",
-  "GET /repos/{owner}/{repo}/rules/branches/{branch}",
-  "GET /repos/{owner}/{repo}/rulesets",
-  "GET /repos/{owner}/{repo}/rulesets/rule-suites",
-  "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}/history",
-  "GET /repos/{owner}/{repo}/secret-scanning/alerts",
-  "GET /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations",
-  "GET /repos/{owner}/{repo}/security-advisories",
-  "GET /repos/{owner}/{repo}/stargazers",
-  "GET /repos/{owner}/{repo}/subscribers",
-  "GET /repos/{owner}/{repo}/tags",
-  "GET /repos/{owner}/{repo}/teams",
-  "GET /repos/{owner}/{repo}/topics",
-  "GET /repositories",
-  "GET /search/code",
-  "GET /search/commits",
-  "GET /search/issues",
-  "GET /search/labels",
-  "GET /search/repositories",
-  "GET /search/topics",
-  "GET /search/users",
-  "GET /teams/{team_id}/discussions",
-  "GET /teams/{team_id}/discussions/{discussion_number}/comments",
-  "GET /teams/{team_id}/discussions/{discussion_number}/comments/{comment_number}/reactions",
-  "GET /teams/{team_id}/discussions/{discussion_number}/reactions",
-  "GET /teams/{team_id}/invitations",
-  "GET /teams/{team_id}/members",
-  "GET /teams/{team_id}/projects",
-  "GET /teams/{team_id}/repos",
-  "GET /teams/{team_id}/teams",
-  "GET /user/blocks",
-  "GET /user/codespaces",
-  "GET /user/codespaces/secrets",
-  "GET /user/emails",
-  "GET /user/followers",
-  "GET /user/following",
-  "GET /user/gpg_keys",
-  "GET /user/installations",
-  "GET /user/installations/{installation_id}/repositories",
-  "GET /user/issues",
-  "GET /user/keys",
-  "GET /user/marketplace_purchases",
-  "GET /user/marketplace_purchases/stubbed",
-  "GET /user/memberships/orgs",
-  "GET /user/migrations",
-  "GET /user/migrations/{migration_id}/repositories",
-  "GET /user/orgs",
-  "GET /user/packages",
-  "GET /user/packages/{package_type}/{package_name}/versions",
-  "GET /user/public_emails",
-  "GET /user/repos",
-  "GET /user/repository_invitations",
-  "GET /user/social_accounts",
-  "GET /user/ssh_signing_keys",
-  "GET /user/starred",
-  "GET /user/subscriptions",
-  "GET /user/teams",
-  "GET /users",
-  "GET /users/{username}/attestations/{subject_digest}",
-  "GET /users/{username}/events",
-  "GET /users/{username}/events/orgs/{org}",
-  "GET /users/{username}/events/public",
-  "GET /users/{username}/followers",
-  "GET /users/{username}/following",
-  "GET /users/{username}/gists",
-  "GET /users/{username}/gpg_keys",
-  "GET /users/{username}/keys",
-  "GET /users/{username}/orgs",
-  "GET /users/{username}/packages",
-  "GET /users/{username}/projects",
-  "GET /users/{username}/projectsV2",
-  "GET /users/{username}/projectsV2/{project_number}/fields",
-  "GET /users/{username}/projectsV2/{project_number}/items",
-  "GET /users/{username}/received_events",
-  "GET /users/{username}/received_events/public",
-  "GET /users/{username}/repos",
-  "GET /users/{username}/social_accounts",
-  "GET /users/{username}/ssh_signing_keys",
-  "GET /users/{username}/starred",
-  "GET /users/{username}/subscriptions"
-]));
-
-// pkg/dist-src/paginating-endpoints.js
-function isPaginatingEndpoint(arg) {
-  if (typeof arg === "string") {
-    return paginatingEndpoints.includes(arg);
-  } else {
-    return false;
-  }
-}
-
-// pkg/dist-src/index.js
-function paginateRest(octokit) {
-  return {
-    paginate: Object.assign(paginate.bind(null, octokit), {
-      iterator: iterator.bind(null, octokit)
-    })
-  };
-}
-paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
-
-
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/utils.js
-
-
-// octokit + plugins
-
-
-
-const context = new Context();
-const baseUrl = getApiBaseUrl();
-const defaults = {
-    baseUrl,
-    request: {
-        agent: getProxyAgent(baseUrl),
-        fetch: getProxyFetch(baseUrl)
-    }
-};
-const GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(defaults);
-
-/**
- * Convience function to correctly format Octokit Options to pass into the constructor.
- *
- * @param     token    the repo PAT or GITHUB_TOKEN
- * @param     options  other options to set
- */
-function getOctokitOptions(token, options) {
-    const opts = Object.assign({}, options || {}); // Shallow clone - don't mutate the object provided by the caller
-    // Auth
-    const auth = getAuthString(token, opts);
-    if (auth) {
-        opts.auth = auth;
-    }
-    // Orchestration ID
-    const userAgent = getUserAgentWithOrchestrationId(opts.userAgent);
-    if (userAgent) {
-        opts.userAgent = userAgent;
-    }
-    return opts;
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/github.js
-
-
-const github_context = new Context();
-/**
- * Returns a hydrated octokit ready to use for GitHub Actions
- *
- * @param     token    the repo PAT or GITHUB_TOKEN
- * @param     options  other options to set
- */
-function getOctokit(token, options, ...additionalPlugins) {
-    const GitHubWithPlugins = GitHub.plugin(...additionalPlugins);
-    return new GitHubWithPlugins(getOctokitOptions(token, options));
-}
-//# sourceMappingURL=github.js.map
-;// CONCATENATED MODULE: ./.build/tracker/github-fetch.js
-// The fetch every GitHub API request goes through: it gives up on a request GitHub does not
-// answer in time (one hung request once held a stage for 309 s), and it turns a request that got
-// no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
-/** The request got no HTTP answer: it timed out, or the connection failed. */
-class NoAnswer extends Error {
-    sent;
-    constructor(message, 
-    /** False only when the connection was never made, so GitHub cannot have acted on it. */
-    sent) {
-        super(message);
-        this.sent = sent;
-        this.name = 'NoAnswer';
-    }
-}
-/** Failures of the connection itself: the request never left this machine. */
-const NOT_SENT = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-    'UND_ERR_CONNECT_TIMEOUT'
-]);
-/** Null-body statuses: a Response made with a body for one of these throws. */
-const NO_BODY = new Set([101, 204, 205, 304]);
-function timedFetch(base, timeoutMs) {
-    return async (input, init) => {
-        const timer = new AbortController();
-        const timeout = setTimeout(() => timer.abort(), timeoutMs);
-        const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
-        try {
-            const res = await base(input, { ...init, signal });
-            // The body is read here, under the same timeout: Octokit reads it later and takes a body
-            // that broke off halfway for an empty one.
-            const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer();
-            const copy = new Response(body, {
-                status: res.status,
-                statusText: res.statusText,
-                headers: res.headers
-            });
-            Object.defineProperty(copy, 'url', { value: res.url });
-            return copy;
-        }
-        catch (e) {
-            if (timer.signal.aborted) {
-                throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true);
-            }
-            if (init?.signal?.aborted)
-                throw e;
-            const code = errorCode(e);
-            throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code));
-        }
-        finally {
-            clearTimeout(timeout);
-        }
-    };
-}
-function formatSeconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-/** The system or undici error code of a failed fetch, found under its `cause`s. */
-function errorCode(e) {
-    for (let at = e, depth = 0; at && depth < 4; depth++) {
-        const code = at.code;
-        if (typeof code === 'string')
-            return code;
-        at = at.cause;
-    }
-    return undefined;
-}
-function describe(code, e) {
-    switch (code) {
-        case 'ECONNRESET':
-            return 'the connection was reset (ECONNRESET)';
-        case 'UND_ERR_SOCKET':
-            return 'the connection closed before GitHub answered';
-        case 'ECONNREFUSED':
-            return 'the connection was refused (ECONNREFUSED)';
-        case 'ENOTFOUND':
-        case 'EAI_AGAIN':
-            return `the host name did not resolve (${code})`;
-        // No code, or one with no words of its own: what the error says.
-        case undefined:
-        default: {
-            const cause = e.cause?.message;
-            const message = typeof cause === 'string' ? cause : e.message;
-            return `the request failed: ${message}${code ? ` (${code})` : ''}`;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./.build/tracker/github-errors.js
-// What a failed GitHub API call was, and the one-line error it becomes. A wrong token or a
-// missing workflow permission is the user's to fix (UserError); GitHub being down, GitHub's rate
-// limits outlasting the retries, and a write whose answer was lost each have their own class, so
-// callers can tell them apart (`faultKind`); anything else is a plain GitHubApiError.
-
-
-
-/** A GitHub API call failed for a reason the user did not cause. */
-class GitHubApiError extends Error {
-    status;
-    kind = 'api';
-    constructor(message, 
-    /** The HTTP status GitHub answered; 0 when no answer came. */
-    status) {
-        super(message);
-        this.status = status;
-        this.name = 'GitHubApiError';
-    }
-}
-/**
- * GitHub did not serve the request: 5xx answers, timeouts or failed connections, for as long as
- * the retries lasted. Nothing was done; trying later is the remedy.
- */
-class GitHubUnavailableError extends GitHubApiError {
-    kind = 'unavailable';
-    constructor(message, status) {
-        super(message, status);
-        this.name = 'GitHubUnavailableError';
-    }
-}
-/**
- * A write (POST) whose answer was lost: it timed out or its connection broke after it was sent,
- * or GitHub answered 5xx, which it has been seen to do after applying the write. It may have
- * been done; sending it again blindly could do it twice (two comments, two dispatches), so the
- * caller checks first.
- */
-class GitHubAnswerLostError extends GitHubUnavailableError {
-    kind = 'answer-lost';
-    constructor(message, status) {
-        super(message, status);
-        this.name = 'GitHubAnswerLostError';
-    }
-}
-/** GitHub's rate limits outlasted the retries, or asked for a longer wait than allowed. */
-class GitHubRateLimitedError extends GitHubApiError {
-    retryAfterSeconds;
-    kind = 'rate-limited';
-    constructor(message, status, 
-    /** How long GitHub asked to wait, when it said. */
-    retryAfterSeconds) {
-        super(message, status);
-        this.retryAfterSeconds = retryAfterSeconds;
-        this.name = 'GitHubRateLimitedError';
-    }
-}
-function isHttpFailure(e) {
-    return e instanceof Error && typeof e.status === 'number';
-}
-const SECONDARY_LIMIT = /secondary rate limit|abuse detection mechanism/i;
-function classifyFailure(e) {
-    const noAnswer = e instanceof NoAnswer ? e : e.cause instanceof NoAnswer ? e.cause : undefined;
-    if (noAnswer)
-        return { kind: 'no-answer', sent: noAnswer.sent, why: noAnswer.message };
-    const headers = e.response?.headers ?? {};
-    const header = (name) => {
-        const value = headers[name];
-        const n = typeof value === 'number' ? value : Number(value);
-        return value === undefined || value === '' || !Number.isFinite(n) ? undefined : n;
-    };
-    const retryAfter = header('retry-after');
-    if (e.status === 403 || e.status === 429) {
-        // The legacy "abuse detection" 403 is a secondary limit under its old name.
-        if (SECONDARY_LIMIT.test(apiMessage(e))) {
-            return { kind: 'rate-limit', what: 'secondary rate limit', retryAfter };
-        }
-        if (header('x-ratelimit-remaining') === 0) {
-            const reset = header('x-ratelimit-reset');
-            // GitHub's advice: retry only after the reset time, so one second past it.
-            const wait = reset === undefined ? undefined : Math.max(reset - Date.now() / 1000, 0) + 1;
-            return { kind: 'rate-limit', what: 'rate limit', retryAfter: wait && Math.ceil(wait) };
-        }
-        if (e.status === 429)
-            return { kind: 'rate-limit', what: 'too many requests', retryAfter };
-    }
-    if (e.status >= 500 && e.status <= 599)
-        return { kind: 'server', retryAfter };
-    return { kind: 'answered' };
-}
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
-/**
- * Whether sending the request twice does no more than sending it once: every method but POST,
- * and a POST the caller marked `request: { idempotent: true }`.
- */
-function isRepeatable(e) {
-    const method = (e.request?.method ?? 'GET').toUpperCase();
-    return IDEMPOTENT.has(method) || e.request?.request?.idempotent === true;
-}
-const attempts = new WeakMap();
-/** Records how many times the request was sent before it failed for good. */
-function noteAttempts(e, n) {
-    if (typeof e === 'object' && e !== null)
-        attempts.set(e, n);
-}
-/** GitHub's own message (without the documentation link Octokit appends), on one line. */
-function apiMessage(e) {
-    const data = e.response?.data;
-    if (typeof data === 'string' && data.trim())
-        return shortLine(data.replace(/<[^>]*>/g, ' '));
-    const body = typeof data === 'object' ? data : undefined;
-    const base = typeof body?.message === 'string' ? body.message : e.message;
-    const details = (body?.errors ?? [])
-        .map((x) => typeof x === 'string'
-        ? x
-        : (x.message ?? x.code))
-        .filter((x) => typeof x === 'string');
-    return shortLine([base, ...details].join(': '));
-}
-/** One line, short enough to read: an HTML error page must not become the message. */
-function shortLine(text) {
-    return (0,untrusted_text/* clip */.$Q)(text.replace(/\s+/g, ' ').trim(), 300);
-}
-/**
- * The error a failed call becomes, in one line.
- * @param doing what was being done, e.g. `create a pull request for itervox/42`
- * @param permission the job permission that allows it, e.g. `pull-requests: write`
- */
-function explainFailure(e, doing, permission) {
-    if (e instanceof GitHubApiError || e instanceof _build_errors/* UserError */.yo)
-        return e;
-    if (!isHttpFailure(e))
-        return e instanceof Error ? e : new Error(String(e));
-    const failure = classifyFailure(e);
-    const tries = attempts.get(e) ?? 1;
-    const gaveUp = tries > 1 ? ` (gave up after ${tries} attempts)` : '';
-    const answer = failure.kind === 'no-answer' ? failure.why : `${e.status} ${apiMessage(e)}`;
-    const status = failure.kind === 'no-answer' ? 0 : e.status;
-    if (failure.kind === 'rate-limit') {
-        const asked = failure.retryAfter === undefined ? '' : `; it asks to wait ${failure.retryAfter} s`;
-        return new GitHubRateLimitedError(`GitHub is rate limiting this token: ${doing}: ${answer}${asked}${gaveUp}`, status, failure.retryAfter);
-    }
-    if (failure.kind === 'server' || failure.kind === 'no-answer') {
-        if (!isRepeatable(e) && (failure.kind === 'server' || failure.sent)) {
-            const why = failure.kind === 'server' ? 'GitHub can answer so after doing it' : 'the answer was lost';
-            return new GitHubAnswerLostError(`GitHub is unavailable: ${doing}: ${answer}; ${why}, so it may have been done`, status);
-        }
-        return new GitHubUnavailableError(`GitHub is unavailable: ${doing}: ${answer}${gaveUp}`, status);
-    }
-    const message = apiMessage(e);
-    if (e.status === 401) {
-        return new _build_errors/* UserError */.yo(`GitHub rejected the token (401 ${message}) when trying to ${doing}; check the github-token input`);
-    }
-    if (e.status === 403 && /resource not accessible by/i.test(message)) {
-        return new _build_errors/* UserError */.yo(`the token may not ${doing} (403 ${message}); give the job \`permissions: ${permission}\``);
-    }
-    if (e.status === 403 && /not permitted to create or approve pull requests/i.test(message)) {
-        return new _build_errors/* UserError */.yo(`GitHub Actions may not ${doing} (403 ${message}); enable "Allow GitHub Actions to create and ` +
-            'approve pull requests" in the repository or organization settings, or use an App token');
-    }
-    return new GitHubApiError(`GitHub API failed to ${doing}: ${answer}`, status);
-}
-/** What kind of failure `err` is, for callers that act on it (retry later, check, report). */
-function faultKind(err) {
-    if (err instanceof GitHubApiError)
-        return err.kind;
-    if (err instanceof _build_errors/* UserError */.yo)
-        return 'user';
-    if (isHttpFailure(err))
-        return faultKind(explainFailure(err, 'call GitHub', 'none'));
-    return 'internal';
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/github-retry.js
-// Which failed GitHub requests are sent again, and after how long. Rate limits wait as long as
-// GitHub asks (within a bound); 5xx answers and requests that got no answer back off
-// exponentially, but only when sending again cannot do a write twice.
-
-
-/** GitHub's advice when a secondary limit names no wait: at least a minute. */
-const SECONDARY_FALLBACK_SECONDS = 60;
-/** An Octokit `request` hook that sends a request again while the policy allows it. */
-function retrying(policy) {
-    return async (request, options) => {
-        for (let attempt = 1;; attempt++) {
-            try {
-                return await request(options);
-            }
-            catch (e) {
-                const wait = waitBeforeRetry(e, attempt, policy);
-                if (wait === undefined) {
-                    noteAttempts(e, attempt);
-                    throw e;
-                }
-                await (0,promises_namespaceObject.setTimeout)(wait * policy.secondMs);
-            }
-        }
-    };
-}
-/** Seconds to wait before sending the request again; undefined: fail now. */
-function waitBeforeRetry(e, attempt, p) {
-    if (!isHttpFailure(e))
-        return undefined;
-    const failure = classifyFailure(e);
-    if (failure.kind === 'answered')
-        return undefined;
-    let what;
-    let wait;
-    if (failure.kind === 'rate-limit') {
-        what = `GitHub ${failure.what}`;
-        wait =
-            failure.retryAfter ??
-                (failure.what === 'secondary rate limit' ? SECONDARY_FALLBACK_SECONDS : backoff(attempt));
-    }
-    else {
-        // A rate limit refuses a request before GitHub acts on it; a 5xx or a lost answer may come
-        // after it acted, so only a request that is safe to repeat is sent again.
-        if (!isRepeatable(e) && (failure.kind === 'server' || failure.sent))
-            return undefined;
-        what = failure.kind === 'server' ? `GitHub ${e.status}` : 'no answer from GitHub';
-        wait = (failure.kind === 'server' ? failure.retryAfter : undefined) ?? backoff(attempt);
-    }
-    const again = attempt <= p.retries && wait <= p.maxRetryAfter;
-    const request = e.request;
-    p.log(`${what} on ${request?.method} ${request?.url}: ` +
-        (again ? `retrying in ${round(wait)}s (retry ${attempt} of ${p.retries})` : 'giving up'));
-    return again ? wait : undefined;
-}
-/** 1, 2, 4… seconds, each shortened by up to half at random so retries do not bunch up. */
-function backoff(attempt) {
-    return 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
-}
-function round(seconds) {
-    return Number.isInteger(seconds) ? String(seconds) : seconds.toFixed(1);
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/github-client.js
-// The one Octokit the GitHub adapter uses: @actions/github's client (runner proxy, user agent),
-// with a timeout on every request, the retries github-retry.ts allows, writes sent one at a
-// time, and a count of every HTTP request it sends.
-
-
-
-
-const DEFAULT_TIMEOUT_MS = 30_000;
-function createGitHubClient(opts) {
-    let sent = 0;
-    const baseFetch = defaults.request?.fetch ?? globalThis.fetch;
-    const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const countingFetch = (input, init) => {
-        sent++;
-        return fetchOnce(input, init);
-    };
-    const octokit = getOctokit(opts.token, {
-        baseUrl: opts.apiUrl.replace(/\/+$/, ''),
-        userAgent: opts.userAgent ?? 'itervox-handoff-action',
-        request: { ...defaults.request, fetch: countingFetch }
-    });
-    const send = retrying({
-        retries: (opts.retry ?? true) ? (opts.retries ?? 3) : 0,
-        secondMs: opts.secondMs ?? 1000,
-        maxRetryAfter: opts.maxRetryAfter ?? 60,
-        log: opts.log ?? (() => undefined)
-    });
-    // GitHub asks for writes from one token to be made one at a time (its secondary limits);
-    // a write waits for the one before it, retries included, but not for any fixed spacing.
-    let writes = Promise.resolve();
-    octokit.hook.wrap('request', (request, options) => {
-        if (options.method === 'GET' || options.method === 'HEAD')
-            return send(request, options);
-        const turn = writes.then(() => send(request, options));
-        writes = turn.catch(() => undefined);
-        return turn;
-    });
-    return { octokit, requests: () => sent };
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/github-commits.js
-
-
-const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
-  createCommitOnBranch(input: $input) { commit { oid } }
-}`;
-const isGraphqlFailure = (e) => e instanceof Error && e.name === 'GraphqlResponseError';
-class GitHubCommitSigner {
-    octokit;
-    where;
-    constructor(octokit, where) {
-        this.octokit = octokit;
-        this.where = where;
-    }
-    async createCommit(c) {
-        const doing = `create the stage's commit on ${c.branch}`;
-        try {
-            const data = await this.octokit.graphql(CREATE_COMMIT, {
-                input: {
-                    branch: {
-                        repositoryNameWithOwner: `${this.where.owner}/${this.where.repo}`,
-                        branchName: c.branch
-                    },
-                    expectedHeadOid: c.expectedHeadOid,
-                    message: { headline: c.headline, ...(c.body ? { body: c.body } : {}) },
-                    fileChanges: c.fileChanges
-                },
-                // Sent twice, the second finds the branch moved by the first: the caller sees its
-                // own change there and takes it.
-                request: { idempotent: true }
-            });
-            return { kind: 'ok', oid: data.createCommitOnBranch.commit.oid };
-        }
-        catch (e) {
-            if (isGraphqlFailure(e)) {
-                const errors = e.errors ?? [];
-                if (errors.some((x) => x.type === 'STALE_DATA'))
-                    return { kind: 'moved' };
-                const said = errors.map((x) => x.message ?? x.type ?? '').join('; ');
-                const hint = errors.some((x) => x.type === 'FORBIDDEN')
-                    ? '; the token needs `permissions: contents: write`'
-                    : '';
-                return { kind: 'refused', why: `GitHub refused to ${doing}: ${said}${hint}` };
-            }
-            const err = explainFailure(e, doing, 'contents: write');
-            const transient = err instanceof GitHubUnavailableError || err instanceof GitHubRateLimitedError;
-            return { kind: transient ? 'transient' : 'refused', why: (0,_build_errors/* messageOf */.bD)(err) };
-        }
-    }
-}
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/parse.js + 1 modules
-var classic_parse = __nccwpck_require__(3852);
-;// CONCATENATED MODULE: ./.build/tracker/github-refs.js
-// Refs in the repository as compare-and-swap records, through GitHub's git-data API. A record is
-// a ref under `refs/itervox/` pointing at a chain of tiny commits whose messages hold a small JSON
-// document. Creating a ref is create-only (GitHub answers 422 when it exists), and updating one
-// without `force` only succeeds as a fast-forward, so a new commit made a child of the head just
-// read wins only while the ref is still there: two takers of the same head, one wins.
-
-
-/** Every record lives under this namespace; `ref` arguments are relative to it. */
-const NAMESPACE = 'refs/itervox/';
-/** A record's JSON is read back from a commit anyone with push access could have made. */
-const MAX_MESSAGE_CHARS = 4096;
-/** The most any record's document may hold, whatever a caller asks for. */
-const MAX_RECORD_CHARS = 65536;
-/** Who the record commits are by; a fixed identity and date make a commit's sha repeatable. */
-const IDENT = { name: 'itervox-handoff', email: 'itervox-handoff@users.noreply.github.com' };
-const PERMISSION = 'contents: write';
-class GitHubRefs {
-    octokit;
-    where;
-    constructor(octokit, where) {
-        this.octokit = octokit;
-        this.where = where;
-    }
-    /** The records whose ref starts with `prefix` (one request). */
-    async list(prefix) {
-        const full = NAMESPACE + prefix;
-        const data = await this.call(`list the refs ${full}`, 'contents: read', async () => {
-            const res = await this.octokit.rest.git.listMatchingRefs({
-                ...this.where,
-                ref: full.slice('refs/'.length)
-            });
-            return res.data;
-        });
-        return data
-            .filter((r) => r.ref.startsWith(full) && r.object.type === 'commit')
-            .map((r) => ({ ref: r.ref.slice(NAMESPACE.length), sha: r.object.sha }));
-    }
-    /**
-     * The commit `sha` and the document in its message (one request); a message longer than
-     * `maxChars` (at most MAX_RECORD_CHARS) is no document.
-     */
-    async read(sha, schema, maxChars = MAX_MESSAGE_CHARS) {
-        const data = await this.call(`read the record commit ${sha}`, 'contents: read', async () => {
-            const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: sha });
-            return res.data;
-        });
-        const cap = Math.min(maxChars, MAX_RECORD_CHARS);
-        return { sha: data.sha, tree: data.tree.sha, data: parseRecord(data.message, schema, cap) };
-    }
-    /** The tree of a commit known to exist, for the first commit of a new record (one request). */
-    async treeOf(commit) {
-        const data = await this.call(`read the commit ${commit}`, 'contents: read', async () => {
-            const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: commit });
-            return res.data;
-        });
-        return data.tree.sha;
-    }
-    /**
-     * Creates the record `ref` holding `doc` (two requests). Returns the new head, or undefined
-     * when the ref already exists (someone else holds it).
-     */
-    async create(ref, doc, w) {
-        const sha = await this.commit(doc, w, []);
-        const full = NAMESPACE + ref;
-        try {
-            await this.octokit.rest.git.createRef({ ...this.where, ref: full, sha });
-            return sha;
-        }
-        catch (e) {
-            if (isHttpFailure(e) && e.status === 422 && /already exists/i.test(apiMessage(e))) {
-                return undefined;
-            }
-            const err = explainFailure(e, `create the ref ${full}`, PERMISSION);
-            // The answer was lost, not the write: the ref says whether it was made, and by whom.
-            if (err instanceof GitHubAnswerLostError)
-                return (await this.head(ref)) === sha ? sha : undefined;
-            throw err;
-        }
-    }
-    /**
-     * Moves the record `ref` from the head `from` to a child of it holding `doc` (two requests).
-     * Returns the new head, or undefined when the ref is no longer at `from` (or is gone).
-     */
-    async advance(ref, from, doc, w) {
-        const sha = await this.commit(doc, w, [from]);
-        const full = NAMESPACE + ref;
-        try {
-            await this.octokit.rest.git.updateRef({
-                ...this.where,
-                ref: full.slice('refs/'.length),
-                sha,
-                force: false
-            });
-            return sha;
-        }
-        catch (e) {
-            if (isHttpFailure(e) &&
-                e.status === 422 &&
-                /not a fast.forward|does not exist/i.test(apiMessage(e))) {
-                return undefined;
-            }
-            throw explainFailure(e, `update the ref ${full}`, PERMISSION);
-        }
-    }
-    /** Deletes the record `ref`; false when it did not exist (one request). */
-    async remove(ref) {
-        const full = NAMESPACE + ref;
-        try {
-            await this.octokit.rest.git.deleteRef({ ...this.where, ref: full.slice('refs/'.length) });
-            return true;
-        }
-        catch (e) {
-            if (isHttpFailure(e) && e.status === 422 && /does not exist/i.test(apiMessage(e))) {
-                return false;
-            }
-            throw explainFailure(e, `delete the ref ${full}`, PERMISSION);
-        }
-    }
-    async head(ref) {
-        return (await this.list(ref)).find((h) => h.ref === ref)?.sha;
-    }
-    commit(doc, w, parents) {
-        const ident = { ...IDENT, date: w.at };
-        return this.call('create a record commit', PERMISSION, async () => {
-            const res = await this.octokit.rest.git.createCommit({
-                ...this.where,
-                message: JSON.stringify(doc),
-                tree: w.tree,
-                parents,
-                author: ident,
-                committer: ident,
-                // Same content, same sha: a retried create cannot make a second commit.
-                request: { idempotent: true }
-            });
-            return res.data.sha;
-        });
-    }
-    async call(doing, permission, fn) {
-        try {
-            return await fn();
-        }
-        catch (e) {
-            throw explainFailure(e, doing, permission);
-        }
-    }
-}
-/** The document in a record commit's message; undefined when it is not one `schema` accepts. */
-// Generic in zod's core schema type: inferring T back from a `z.ZodType<T>` compared the whole
-// classic schema type with ZodType, which took tsc seconds.
-function parseRecord(message, schema, maxChars) {
-    if (message.length > maxChars)
-        return undefined;
-    let json;
-    try {
-        json = JSON.parse(message);
-    }
-    catch {
-        return undefined;
-    }
-    const parsed = classic_parse/* safeParse */.xL(schema, json);
-    return parsed.success ? parsed.data : undefined;
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/label-states.js
-// On GitHub every state is a label, matched case-insensitively (itervox's convention). These
-// pure rules read the state from an issue's labels and compute the labels after a move.
-
-
-/** The known state a label stands for, spelled as WORKFLOW.md spells it; undefined if none. */
-function stateOfLabel(label, states) {
-    return states.find((s) => (0,lookup/* sameState */.yY)(s, label));
-}
-/**
- * The one state an issue's labels put it in, or null when no label is a state.
- * @param issue how to name the issue in the error, e.g. `#42`
- */
-function stateFromLabels(labels, states, issue) {
-    const found = labels.filter((l) => stateOfLabel(l, states) !== undefined);
-    if (found.length > 1) {
-        const names = found.map((l) => JSON.stringify(l)).join(' and ');
-        throw new _build_errors/* UserError */.yo(`issue ${issue} has ${found.length} state labels, ${names}; remove all but one so its state is clear`);
-    }
-    const [label] = found;
-    return label === undefined ? null : (stateOfLabel(label, states) ?? null);
-}
-/** The labels after moving to `to`: every label that is not a state, then `to`. */
-function labelsAfterMove(labels, states, to) {
-    return [...labels.filter((l) => stateOfLabel(l, states) === undefined), to];
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/github.js
-// The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
-// triggered a stage, the issue's draft pull request, the living status comment, and the
-// repository_dispatch that starts the next stage. Each method spends as few requests as it can.
-
-
-
-
-
-
-
-// How many of an issue's newest pages of events are searched for who added a state label.
-const LABEL_EVENT_PAGES = 3;
-const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
-/** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
-const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
-const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
-const DISPATCH_MAX_KEYS = 10;
-const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
-  updatePullRequest(input: { pullRequestId: $id, body: $body }) { pullRequest { number } }
-  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
-}`;
-class GitHubTracker {
-    octokit;
-    countRequests;
-    owner;
-    repo;
-    states;
-    whoAmI;
-    constructor(opts) {
-        const client = createGitHubClient(opts);
-        this.octokit = client.octokit;
-        this.countRequests = client.requests;
-        this.owner = opts.owner;
-        this.repo = opts.repo;
-        this.states = opts.states;
-    }
-    /** HTTP requests sent so far, retries included. */
-    get requestCount() {
-        return this.countRequests();
-    }
-    /** Has GitHub create (and sign) stage commits, through this client's requests. */
-    commitSigner() {
-        return new GitHubCommitSigner(this.octokit, this.where);
-    }
-    /** Whether a workflow run has ended: completed, or unknown to GitHub (deleted). */
-    async workflowRunEnded(runId) {
-        try {
-            const { data } = await this.octokit.rest.actions.getWorkflowRun({
-                ...this.where,
-                run_id: Number(runId)
-            });
-            return data.status === 'completed';
-        }
-        catch (e) {
-            if (isHttpFailure(e) && e.status === 404)
-                return true;
-            throw explainFailure(e, `read workflow run ${runId}`, 'actions: read');
-        }
-    }
-    /** Records kept as refs in the repository, through this client's requests. */
-    refs() {
-        return new GitHubRefs(this.octokit, this.where);
-    }
-    get where() {
-        return { owner: this.owner, repo: this.repo };
-    }
-    /** Runs one API call; a failure becomes an error that says what to change. */
-    async call(doing, permission, fn) {
-        try {
-            return await fn();
-        }
-        catch (e) {
-            throw explainFailure(e, doing, permission);
-        }
-    }
-    /** `42` or `#42`. */
-    async getIssue(id) {
-        const number = parseIssueNumber(id);
-        const data = await this.call(`read issue #${number}`, 'issues: read', async () => {
-            try {
-                return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data;
-            }
-            catch (e) {
-                if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
-                    throw new _build_errors/* UserError */.yo(`issue #${number} does not exist in ${this.owner}/${this.repo}`);
-                }
-                throw e;
-            }
-        });
-        return this.issueFrom(data);
-    }
-    /**
-     * The open issues and pull requests carrying `label`, 100 to a request. (GitHub matches
-     * label names in any case, as states are matched.)
-     */
-    async openIssuesLabelled(label) {
-        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
-            ...this.where,
-            state: 'open',
-            labels: label,
-            per_page: 100
-        }));
-        return list.map((data) => {
-            try {
-                return this.issueFrom(data);
-            }
-            catch (e) {
-                // One issue's labels (two states, say) are that issue's problem, not the listing's.
-                if (e instanceof _build_errors/* UserError */.yo)
-                    return { number: data.number, problem: e.message };
-                throw e;
-            }
-        });
-    }
-    /**
-     * Who last added `label` to the issue (its newest `labeled` event), or null when none of its
-     * newest events says so. A label proves nothing by itself: triage users and issue forms add
-     * labels too. GitHub lists events oldest first, so the newest pages are read, at most
-     * LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a long-lived issue.
-     */
-    async labelledBy(issue, label) {
-        const want = label.toLowerCase();
-        const read = (page) => this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.rest.issues.listEvents({
-            ...this.where,
-            issue_number: issue,
-            per_page: 100,
-            page
-        }));
-        const first = await read(1);
-        const last = Number(/[?&]page=(\d+)>; rel="last"/.exec(first.headers.link ?? '')?.[1] ?? 1);
-        for (let page = last, n = 0; page >= 1 && n < LABEL_EVENT_PAGES; page--, n++) {
-            const events = page === 1 ? first.data : (await read(page)).data;
-            for (const e of [...events].reverse()) {
-                const named = 'label' in e ? e.label?.name : undefined;
-                if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
-                    return { login: e.actor.login, type: e.actor.type ?? 'User' };
-                }
-            }
-        }
-        return null;
-    }
-    issueFrom(data) {
-        const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
-        return {
-            id: String(data.number),
-            number: data.number,
-            identifier: `#${data.number}`,
-            title: data.title,
-            description: data.body ?? '',
-            state: stateFromLabels(labels, this.states, `#${data.number}`),
-            labels,
-            url: data.html_url,
-            isPullRequest: data.pull_request !== undefined,
-            closed: data.state === 'closed',
-            createdAt: data.created_at,
-            updatedAt: data.updated_at
-        };
-    }
-    /** The user's effective role on the repository; `none` for a non-collaborator. */
-    async permissionOf(login) {
-        return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
-            try {
-                const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
-                    ...this.where,
-                    username: login
-                });
-                // role_name tells maintain and triage apart; custom roles fall back to the base level.
-                const role = PERMISSIONS.find((p) => p === data.role_name);
-                return role ?? PERMISSIONS.find((p) => p === data.permission) ?? 'none';
-            }
-            catch (e) {
-                if (isHttpFailure(e) && e.status === 404)
-                    return 'none';
-                throw e;
-            }
-        });
-    }
-    async getRepo() {
-        const { data } = await this.call('read the repository', 'contents: read', () => this.octokit.rest.repos.get(this.where));
-        return { defaultBranch: data.default_branch, fork: data.fork };
-    }
-    /** The commit the branch points at (one request). */
-    async branchHead(branch) {
-        const { data } = await this.call(`read the head of ${branch}`, 'contents: read', () => this.octokit.rest.git.listMatchingRefs({ ...this.where, ref: `heads/${branch}` }));
-        const head = data.find((r) => r.ref === `refs/heads/${branch}`);
-        if (!head)
-            throw new _build_errors/* UserError */.yo(`branch ${branch} does not exist in ${this.owner}/${this.repo}`);
-        return head.object.sha;
-    }
-    async getPull(number) {
-        const data = await this.call(`read pull request #${number}`, 'pull-requests: read', async () => {
-            try {
-                return (await this.octokit.rest.pulls.get({ ...this.where, pull_number: number })).data;
-            }
-            catch (e) {
-                if (isHttpFailure(e) && e.status === 404) {
-                    throw new _build_errors/* UserError */.yo(`pull request #${number} does not exist in ${this.owner}/${this.repo}`);
-                }
-                throw e;
-            }
-        });
-        return {
-            number: data.number,
-            headRef: data.head.ref,
-            headRepoFullName: data.head.repo?.full_name ?? null,
-            baseRef: data.base.ref,
-            draft: data.draft ?? false,
-            state: data.state,
-            nodeId: data.node_id
-        };
-    }
-    /**
-     * The open pull request from `head` into `base`, created as a draft when there is none,
-     * otherwise given the new body (left alone when the body is already that). With
-     * `branchIsNew` (this run just pushed the branch, so no pull request can be open for it yet)
-     * it creates without listing first; a concurrent run's pull request is still found and updated.
-     */
-    async upsertDraftPr(o) {
-        if (!o.branchIsNew) {
-            const existing = await this.findOpenPull(o.head, o.base);
-            if (existing)
-                return this.updatePullBody(existing, o.body);
-        }
-        try {
-            return await this.createPull(o, true);
-        }
-        catch (e) {
-            if (!isHttpFailure(e) || e.status !== 422)
-                throw explainCreate(e, o.head);
-            const message = apiMessage(e);
-            if (/draft pull requests are not supported/i.test(message)) {
-                return this.createPull(o, false).catch((e2) => {
-                    throw explainCreate(e2, o.head);
-                });
-            }
-            // Another run created it between our list and our create.
-            if (/already exists/i.test(message)) {
-                const raced = await this.findOpenPull(o.head, o.base);
-                if (raced)
-                    return this.updatePullBody(raced, o.body);
-            }
-            throw explainCreate(e, o.head);
-        }
-    }
-    async findOpenPull(head, base) {
-        const { data } = await this.call(`list pull requests from ${head}`, 'pull-requests: read', () => this.octokit.rest.pulls.list({
-            ...this.where,
-            state: 'open',
-            head: `${this.owner}:${head}`,
-            base
-        }));
-        const pr = data.find((p) => p.head.ref === head && p.base.ref === base);
-        return pr
-            ? { number: pr.number, url: pr.html_url, nodeId: pr.node_id, body: pr.body, created: false }
-            : undefined;
-    }
-    async createPull(o, draft) {
-        // Safe to send again: a second create is refused as "already exists", handled above.
-        const { data } = await this.octokit.rest.pulls.create({
-            request: { idempotent: true },
-            ...this.where,
-            head: o.head,
-            base: o.base,
-            title: o.title,
-            body: o.body,
-            ...(draft ? { draft: true } : {})
-        });
-        return { number: data.number, url: data.html_url, nodeId: data.node_id, created: true };
-    }
-    async updatePullBody(pr, body) {
-        if (pr.body !== body) {
-            await this.call(`update pull request #${pr.number}`, 'pull-requests: write', () => this.octokit.rest.pulls.update({ ...this.where, pull_number: pr.number, body }));
-        }
-        return { number: pr.number, url: pr.url, nodeId: pr.nodeId, created: false };
-    }
-    /**
-     * Gives the pull request `body` and takes it out of draft, in one GraphQL request (REST
-     * cannot change `draft`). A pull request that is no longer a draft is left as it is.
-     */
-    async readyPull(nodeId, body) {
-        await this.call('mark the pull request ready for review', 'pull-requests: write', () => this.octokit.graphql(READY_MUTATION, {
-            id: nodeId,
-            body,
-            // Both fields set a value, so sending them again changes nothing.
-            request: { idempotent: true }
-        }));
-    }
-    /**
-     * Moves an issue from one state label to another in one write: its labels become every
-     * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
-     * re-read first, so a label added meanwhile is kept and a move someone else made is not
-     * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
-     * `from` null means: move whatever state the issue is in.
-     */
-    async moveState(issue, from, to, allStates) {
-        const labels = await this.issueLabels(issue);
-        const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined);
-        const only = present.length === 1 ? present[0] : undefined;
-        if (only !== undefined && (0,lookup/* sameState */.yY)(only, to))
-            return { moved: false, current: to };
-        if (from !== null && !present.some((l) => (0,lookup/* sameState */.yY)(l, from))) {
-            const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null);
-            return { moved: false, current };
-        }
-        const next = labelsAfterMove(labels, allStates, to);
-        await this.call(`set the labels of #${issue}`, 'issues: write', () => this.octokit.rest.issues.setLabels({ ...this.where, issue_number: issue, labels: next }));
-        return { moved: true, current: to };
-    }
-    /** The labels on an issue, all of them (an issue rarely has more than one page). */
-    async issueLabels(issue) {
-        const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () => this.octokit.paginate(this.octokit.rest.issues.listLabelsOnIssue, {
-            ...this.where,
-            issue_number: issue,
-            per_page: 100
-        }));
-        return labels.map((l) => l.name);
-    }
-    /** Adds labels; returns every label the issue has afterwards. */
-    async addLabels(issue, labels) {
-        const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () => this.octokit.rest.issues.addLabels({
-            // Adding a label twice is the same as once.
-            request: { idempotent: true },
-            ...this.where,
-            issue_number: issue,
-            labels
-        }));
-        return data.map((l) => l.name);
-    }
-    /** Removes a label; a label the issue does not carry is not an error. */
-    async removeLabel(issue, name) {
-        await this.call(`remove a label from #${issue}`, 'issues: write', async () => {
-            try {
-                await this.octokit.rest.issues.removeLabel({ ...this.where, issue_number: issue, name });
-            }
-            catch (e) {
-                if (!isHttpFailure(e) || e.status !== 404)
-                    throw e;
-            }
-        });
-    }
-    async comment(issue, body) {
-        const { data } = await this.call(`comment on #${issue}`, 'issues: write', () => this.octokit.rest.issues.createComment({ ...this.where, issue_number: issue, body }));
-        return { id: data.id, url: data.html_url };
-    }
-    /**
-     * The living comment for `marker`: the first comment a bot wrote whose first line is
-     * `<!-- marker -->` (anyone can type the marker into a comment of their own, so people's
-     * comments never count). Null when there is none yet.
-     */
-    async findComment(issue, marker) {
-        const head = markerLine(marker);
-        return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-            const pages = this.octokit.paginate.iterator(this.octokit.rest.issues.listComments, {
-                ...this.where,
-                issue_number: issue,
-                per_page: 100
-            });
-            for await (const { data } of pages) {
-                const mine = data.find((c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head);
-                if (mine)
-                    return { id: mine.id, url: mine.html_url, body: mine.body ?? '' };
-            }
-            return null;
-        });
-    }
-    /**
-     * Every comment on the issue whose first line is a `<!-- marker -->` line, with its author:
-     * one listing serves the status record and every keyed comment of a job.
-     */
-    async markedComments(issue) {
-        return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-            const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-                ...this.where,
-                issue_number: issue,
-                per_page: 100
-            });
-            const out = [];
-            for (const c of all) {
-                const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '');
-                if (!m?.[1] || !c.user)
-                    continue;
-                out.push({
-                    id: c.id,
-                    url: c.html_url,
-                    body: c.body ?? '',
-                    marker: m[1],
-                    author: c.user.login,
-                    bot: c.user.type === 'Bot'
-                });
-            }
-            return out;
-        });
-    }
-    /** The login this token acts as (an installation token's bot, e.g. `my-app[bot]`). */
-    async viewerLogin() {
-        return (await this.viewer()).login;
-    }
-    /** Who the token acts as: an App's bot (`my-app[bot]`), a user, or github-actions[bot]. */
-    async viewer() {
-        this.whoAmI ??= this.call('read who the token acts as', 'metadata: read', () => this.octokit.graphql('query { viewer { login databaseId } }', 
-        // A query changes nothing.
-        { request: { idempotent: true } })).then((data) => data.viewer);
-        return this.whoAmI;
-    }
-    /**
-     * Edits the living comment for `marker` in place, or creates it. Pass what `findComment`
-     * returned to save reading the comments again; an unchanged body costs no write.
-     */
-    async upsertComment(issue, marker, body, known) {
-        const full = `${markerLine(marker)}\n${body}`;
-        const found = known === undefined ? await this.findComment(issue, marker) : known;
-        if (!found)
-            return this.comment(issue, full);
-        if (found.body !== full) {
-            await this.call(`update comment ${found.id}`, 'issues: write', () => this.octokit.rest.issues.updateComment({ ...this.where, comment_id: found.id, body: full }));
-        }
-        return { id: found.id, url: found.url };
-    }
-    /** Sends a repository_dispatch (unlike a label change, it starts workflows with GITHUB_TOKEN). */
-    async dispatch(eventType, payload) {
-        if (Object.keys(payload).length > DISPATCH_MAX_KEYS) {
-            throw new Error(`a repository_dispatch payload holds at most ${DISPATCH_MAX_KEYS} keys`);
-        }
-        await this.call(`send the ${eventType} repository_dispatch`, 'contents: write', () => this.octokit.rest.repos.createDispatchEvent({
-            // A wake-up sent twice is harmless (the second finds its step already run); one never
-            // sent would stop the pipeline.
-            request: { idempotent: true },
-            ...this.where,
-            event_type: eventType,
-            client_payload: payload
-        }));
-    }
-}
-function markerLine(marker) {
-    if (!MARKER.test(marker)) {
-        throw new Error(`status comment marker ${JSON.stringify(marker)} is not a plain word`);
-    }
-    return `<!-- ${marker} -->`;
-}
-function explainCreate(e, head) {
-    return explainFailure(e, `create a pull request for ${head}`, 'pull-requests: write');
-}
-function parseIssueNumber(id) {
-    const m = /^#?([1-9][0-9]{0,9})$/.exec(id.trim());
-    if (!m)
-        throw new _build_errors/* UserError */.yo(`${JSON.stringify(id)} is not a GitHub issue number; give it as 42 or #42`);
-    return Number(m[1]);
-}
-
-// EXTERNAL MODULE: ./.build/config/load.js + 11 modules
-var load = __nccwpck_require__(405);
-// EXTERNAL MODULE: ./.build/pipeline/names.js
-var names = __nccwpck_require__(9641);
-// EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
-var status_view = __nccwpck_require__(4608);
-;// CONCATENATED MODULE: ./.build/tracker/github-port.js
-// GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
-// one living status comment written by the token's own identity, keyed comments are found by
-// their marker line, and the next stage is woken by repository_dispatch.
-
-
-
-
-
-
-/** The first line of the one living status comment per issue. */
-const STATUS_MARKER = 'itervox:status';
-/** The identity of the default `GITHUB_TOKEN`. */
-const ACTIONS_BOT = 'github-actions[bot]';
-/**
- * The pull request's body is fixed (the trail is in the status comment and the files) until the
- * pipeline completes; then it closes the issue when merged.
- */
-function pullBody(issue, complete) {
-    const text = `Pipeline branch for ${issue.identifier}, run by itervox handoff-action. Each stage's deliverable is under \`.itervox/handoff/\`; the issue's status comment lists them all.\n`;
-    return complete ? `${text}\nCloses ${issue.identifier}\n` : text;
-}
-class GitHubPort {
-    o;
-    wakes;
-    api;
-    states;
-    /** Per issue: the marked comments by this token's identity, and the living status comment. */
-    seen = new Map();
-    constructor(o) {
-        this.o = o;
-        this.api = o.api;
-        this.wakes = o.chain;
-        this.states = (0,load/* knownStates */.uv)(o.config);
-    }
-    authorize(trigger) {
-        return authorizeActor({
-            tracker: this.api,
-            actor: trigger.actor.login,
-            actorType: trigger.actor.type,
-            // A repository_dispatch can only be sent with write access to this repository: the
-            // pipeline's own wake-ups arrive from the job token's bot.
-            allowedBots: [
-                ...this.o.config.tracker.allowedBots,
-                ...(trigger.source === 'wake' ? [ACTIONS_BOT] : [])
-            ]
-        });
-    }
-    getIssue(id) {
-        return this.api.getIssue(id);
-    }
-    async branchFor(issue) {
-        if (!issue.isPullRequest)
-            return { branch: `itervox/${issue.id}` };
-        const pull = await this.api.getPull(Number(issue.id));
-        if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
-            return { deny: "the pull request's head is in a fork; stages never run on fork code" };
-        }
-        return { branch: pull.headRef };
-    }
-    /**
-     * The record from the status comment written by the identity this token acts as. Anyone can
-     * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
-     * ignored, so only the pipeline writes the pipeline's state.
-     */
-    async loadRecord(issue) {
-        const number = Number(issue.id);
-        const marked = (await this.api.markedComments(number)).filter((c) => c.bot);
-        const mine = await this.byOurIdentity(marked);
-        const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null;
-        this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living });
-        return living ? (0,status_view/* readRecordFromComment */.Tb)(living.body) : null;
-    }
-    async saveRecord(issue, record) {
-        const number = Number(issue.id);
-        const seen = this.seen.get(number);
-        const status = (0,status_view/* renderStatusComment */.uc)({
-            config: this.o.config,
-            record,
-            issueRef: issue.identifier,
-            marker: STATUS_MARKER,
-            ...(this.o.warning ? { warning: this.o.warning } : {}),
-            blobUrl: (commit, path) => this.blobUrl(commit, path)
-        });
-        // The marker line is added by the API wrapper.
-        const body = status.split('\n').slice(1).join('\n');
-        const written = await this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined));
-        this.seen.set(number, {
-            keys: seen?.keys ?? new Set([STATUS_MARKER]),
-            living: { id: written.id, url: written.url, body: status }
-        });
-    }
-    async moveState(issue, from, to) {
-        const moved = await this.api.moveState(Number(issue.id), from, to, this.states);
-        return { current: moved.current };
-    }
-    async comment(issue, c) {
-        const target = c.pullRequest ?? Number(issue.id);
-        const keys = c.pullRequest === undefined
-            ? this.seen.get(target)?.keys
-            : new Set((await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker));
-        if (keys?.has(c.key))
-            return;
-        const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
-        await this.orCheck(target, c.key, () => this.api.upsertComment(target, c.key, who + c.body, null));
-        keys?.add(c.key);
-    }
-    /**
-     * Runs a comment write; when its answer was lost, looks for the comment by its key and sends
-     * it again only when it is not there, so a lost answer never posts twice.
-     */
-    async orCheck(target, key, write) {
-        try {
-            return await write();
-        }
-        catch (err) {
-            if (faultKind(err) !== 'answer-lost')
-                throw err;
-            const mine = await this.byOurIdentity(await this.api.markedComments(target));
-            const found = mine.find((m) => m.marker === key);
-            return found ?? write();
-        }
-    }
-    async setFlag(issue, flag, on) {
-        if (on)
-            await this.api.addLabels(Number(issue.id), [flag]);
-        else
-            await this.api.removeLabel(Number(issue.id), flag);
-    }
-    async wake(issue, w) {
-        await sendWake(this.api, issue.id, w);
-    }
-    async publish(issue, o) {
-        // The body is static (the trail is in the status comment and the files), so a pull request
-        // the record already knows needs nothing.
-        if (o.known !== undefined && !o.created) {
-            return { pullRequest: { number: o.known, url: this.pullUrl(o.known) } };
-        }
-        try {
-            const pr = await this.api.upsertDraftPr({
-                head: o.branch,
-                base: o.baseBranch,
-                title: `itervox: ${issue.identifier} ${issue.title}`.slice(0, 250),
-                body: pullBody(issue, false),
-                branchIsNew: o.created
-            });
-            return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } };
-        }
-        catch (err) {
-            // The pipeline goes on without its pull request (e.g. when the repository forbids
-            // Actions to open one); the job summary says why.
-            return { problem: (0,_build_errors/* messageOf */.bD)(err) };
-        }
-    }
-    async readyForReview(issue, pr) {
-        const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
-        await this.api.readyPull(node, pullBody(issue, true));
-    }
-    runLine() {
-        return `[Run ${this.o.runId}](${this.o.runUrl})`;
-    }
-    replyHint() {
-        return 'Reply in a comment (people with write access only); the stage resumes with your answer.';
-    }
-    blobUrl(commit, path) {
-        return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/blob/${commit}/${path}`;
-    }
-    pullUrl(number) {
-        return `${this.o.serverUrl}/${this.o.owner}/${this.o.repo}/pull/${number}`;
-    }
-    /**
-     * Marked comments by this token's identity. The default token is `github-actions[bot]`; only
-     * when some other bot wrote a marker is the API asked who this token is (an App's bot).
-     */
-    async byOurIdentity(marked) {
-        const bots = marked.filter((c) => c.bot);
-        if (bots.every((c) => c.author === ACTIONS_BOT))
-            return bots;
-        // The tracker asks once and keeps the answer.
-        const me = (await this.api.viewerLogin()).toLowerCase();
-        return bots.filter((c) => c.author.toLowerCase() === me);
-    }
-}
-/** The pipeline's wake-up of an issue's stage: a repository_dispatch naming its entry. */
-async function sendWake(api, issue, w) {
-    await api.dispatch(names/* DISPATCH_TYPE */.wb, {
-        issue,
-        state: w.state,
-        entry: w.entry,
-        ...(w.step ? { step: w.step } : {})
-    });
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/github-slots.js
-// agent.max_concurrent_agents on GitHub: slots `refs/itervox/slots/<k>` (k = 1..max) whose head
-// commit says who holds it, and a queue `refs/itervox/queue/<issue>` of stages waiting for one.
-// A claim creates a missing slot (create-only) or fast-forwards a free one, or one whose holder's
-// run has completed; a release fast-forwards the slot to a free child, never a blind delete, so
-// a slot taken over meanwhile stays with its new holder. See github-refs.ts for why that is a
-// compare-and-swap.
-
-const github_slots_text = (max) => schemas/* string */.YjP().max(max);
-const github_slots_holderSchema = schemas/* object */.Ikc({
-    state: schemas/* enum */.k5n(['held', 'free']),
-    run: github_slots_text(40),
-    attempt: github_slots_text(10),
-    issue: github_slots_text(40),
-    at: github_slots_text(40)
-});
-const queuedSchema = schemas/* object */.Ikc({
-    // A GitHub issue's number or a Linear issue's key: what the stage's wake-up names.
-    issue: schemas/* string */.YjP().regex(/^(?:[1-9]\d{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/),
-    state: github_slots_text(200),
-    entry: schemas/* int */.Whr().min(0),
-    step: github_slots_text(200).optional(),
-    at: github_slots_text(40),
-    /** A release has sent its wake-up; the next one looks further. */
-    woken: schemas/* boolean */.zMY()
-});
-class GitHubSlots {
-    o;
-    max;
-    held;
-    tree;
-    /** Runs seen still running: asked once per job. */
-    alive = new Set();
-    /** Holder commits read, by sha: a commit never changes, so the look after queueing is free. */
-    holders = new Map();
-    constructor(o) {
-        this.o = o;
-        this.max = o.max;
-    }
-    async claim(found, stage, wasQueued) {
-        // What the stage's wake-up names: a GitHub issue's number, a Linear issue's key.
-        const issue = {
-            id: /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/.test(found.identifier) ? found.identifier : found.id
-        };
-        if (await this.take(issue.id)) {
-            if (wasQueued)
-                await this.dequeue(issue.id);
-            return true;
-        }
-        await this.enqueue(issue.id, stage);
-        // A slot freed between the look and the enqueue: its release may not have seen this entry.
-        if (await this.take(issue.id)) {
-            await this.dequeue(issue.id);
-            return true;
-        }
-        return false;
-    }
-    async release() {
-        const h = this.held;
-        if (!h)
-            return;
-        this.held = undefined;
-        const moved = await this.o.refs.advance(h.ref, h.sha, this.doc('free', h.issue), this.write(h.tree));
-        if (!moved)
-            this.o.log(`agent slot ${h.ref} was taken over meanwhile; left it to its holder`);
-        await wakeOldest(this.o);
-    }
-    async take(issue) {
-        const heads = new Map((await this.o.refs.list('slots/')).map((h) => [h.ref, h.sha]));
-        const busy = [];
-        for (let k = 1; k <= this.max; k++) {
-            const ref = `slots/${k}`;
-            const head = heads.get(ref);
-            if (!head) {
-                const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit));
-                const sha = await this.o.refs.create(ref, this.doc('held', issue), this.write(tree));
-                if (sha)
-                    return this.took(ref, sha, tree, issue);
-                continue;
-            }
-            let read = this.holders.get(head);
-            if (!read)
-                this.holders.set(head, (read = this.o.refs.read(head, github_slots_holderSchema)));
-            const c = await read;
-            this.tree ??= c.tree;
-            const h = c.data;
-            const mine = h?.run === this.o.run.id;
-            if (mine && h.attempt === this.o.run.attempt && h.issue === issue && h.state === 'held') {
-                // This job's own claim, whose answer was lost.
-                return this.took(ref, head, c.tree, issue);
-            }
-            // A document that is not a holder's, or an earlier attempt of this run (GitHub re-runs a
-            // job only once it ended), holds nothing.
-            if (!h || h.state === 'free' || mine) {
-                if (await this.advanceTo(ref, head, c.tree, issue))
-                    return true;
-                continue;
-            }
-            busy.push({ ref, sha: head, tree: c.tree, holder: h });
-        }
-        for (const b of busy) {
-            if (this.alive.has(b.holder.run))
-                continue;
-            if (!(await this.o.runEnded(b.holder.run))) {
-                this.alive.add(b.holder.run);
-                continue;
-            }
-            this.o.log(`agent slot ${b.ref}: run ${b.holder.run} has ended without giving it back; taking it`);
-            if (await this.advanceTo(b.ref, b.sha, b.tree, issue))
-                return true;
-        }
-        return false;
-    }
-    async advanceTo(ref, from, tree, issue) {
-        const sha = await this.o.refs.advance(ref, from, this.doc('held', issue), this.write(tree));
-        return sha ? this.took(ref, sha, tree, issue) : false;
-    }
-    took(ref, sha, tree, issue) {
-        this.held = { ref, sha, tree, issue };
-        this.o.log(`holds agent slot ${ref} of ${this.max}`);
-        return true;
-    }
-    async enqueue(issue, stage) {
-        const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit));
-        const doc = { issue, ...stage, at: this.now(), woken: false };
-        const ref = `queue/${issue}`;
-        if (await this.o.refs.create(ref, doc, this.write(tree)))
-            return;
-        // Queued before (and woken, or this is a re-run): back to waiting, keeping its place.
-        const head = (await this.o.refs.list(ref)).find((h) => h.ref === ref);
-        if (!head)
-            return this.enqueue(issue, stage);
-        const was = (await this.o.refs.read(head.sha, queuedSchema)).data;
-        const again = { ...doc, at: was?.at ?? doc.at };
-        await this.o.refs.advance(ref, head.sha, again, this.write(tree));
-    }
-    async dequeue(issue) {
-        // Only this issue's jobs (one at a time) create or remove its entry.
-        await this.o.refs.remove(`queue/${issue}`);
-    }
-    doc(state, issue) {
-        return { state, run: this.o.run.id, attempt: this.o.run.attempt, issue, at: this.now() };
-    }
-    write(tree) {
-        return { tree, at: this.now() };
-    }
-    now() {
-        return (this.o.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    }
-}
-/**
- * Gives back the slot a run holds (the post step of a cancelled or killed stage), then wakes the
- * oldest queued stage. Returns whether it held one.
- */
-async function releaseRunSlot(o) {
-    let released = false;
-    for (const head of await o.refs.list('slots/')) {
-        const c = await o.refs.read(head.sha, github_slots_holderSchema);
-        const h = c.data;
-        if (h?.state !== 'held' || h.run !== o.run.id || h.attempt !== o.run.attempt)
-            continue;
-        const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-        await o.refs.advance(head.ref, head.sha, { ...h, state: 'free', at }, { tree: c.tree, at });
-        o.log(`gave back agent slot ${head.ref}`);
-        released = true;
-    }
-    if (released)
-        await wakeOldest(o);
-    return released;
-}
-/** Wakes the queued stage waiting longest, marking its entry so no other release wakes it. */
-async function wakeOldest(o) {
-    const entries = await o.refs.list('queue/');
-    const read = await Promise.all(entries.map(async (e) => ({ ...e, c: await o.refs.read(e.sha, queuedSchema) })));
-    const waiting = read
-        .filter((e) => e.c.data && !e.c.data.woken && e.ref === `queue/${e.c.data.issue}`)
-        .sort((a, b) => (a.c.data.at < b.c.data.at ? -1 : a.c.data.at > b.c.data.at ? 1 : 0));
-    for (const e of waiting) {
-        const q = e.c.data;
-        const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-        // Another release may have woken it first: the one whose update lands sends the wake-up.
-        if (!(await o.refs.advance(e.ref, e.sha, { ...q, woken: true }, { tree: e.c.tree, at }))) {
-            continue;
-        }
-        o.log(`woke the queued stage of issue #${q.issue}`);
-        await o.wake(q.issue, {
-            state: q.state,
-            entry: q.entry,
-            ...(q.step !== undefined ? { step: q.step } : {})
-        });
-        return;
-    }
-}
-/**
- * The issues whose stage holds an agent slot for a run still going (for the reconcile, which
- * must not start those a second time): one listing, one read per slot, one look per holder run.
- */
-async function issuesHoldingSlots(refs, runEnded) {
-    const holding = new Set();
-    for (const head of await refs.list('slots/')) {
-        const h = (await refs.read(head.sha, github_slots_holderSchema)).data;
-        if (h?.state === 'held' && !(await runEnded(h.run)))
-            holding.add(h.issue);
-    }
-    return holding;
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/linear-documents.js
-// Every GraphQL document the Linear tracker sends, in one place: the client sends them and
-// scripts/extract-linear-graphql.ts cuts the test schema to what they use. Inputs are written
-// inline with scalar variables, so the schema subset needs only the input fields named here.
-const VIEWER = `query Viewer { viewer { id name } }`;
-const TEAM = `query Team($key: String!) {
-  teams(filter: { key: { eq: $key } }, first: 1) {
-    nodes { id key name states(first: 100) { nodes { id name type position } } }
-  }
-}`;
-const ISSUE = `query Issue($id: String!) {
-  issue(id: $id) {
-    id identifier title description url branchName createdAt updatedAt
-    state { id name type }
-    labels(first: 100) { nodes { id name } }
-    team { id key }
-  }
-}`;
-/** A team's issues in any of the given states, a page at a time (the reconcile's listing). */
-const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String) {
-  issues(
-    filter: { team: { id: { eq: $team } }, state: { id: { in: $states } } }
-    first: 50
-    after: $after
-  ) {
-    nodes {
-      id identifier title description url branchName createdAt updatedAt
-      state { id name type }
-      labels(first: 100) { nodes { id name } }
-      team { id key }
-    }
-    pageInfo { hasNextPage endCursor }
-  }
-}`;
-const COMMENTS = `query Comments($id: String!, $after: String) {
-  issue(id: $id) {
-    comments(first: 100, after: $after) {
-      nodes { id body createdAt user { id name } }
-      pageInfo { hasNextPage endCursor }
-    }
-  }
-}`;
-const MEMBER = `query Member($team: String!, $user: ID!) {
-  team(id: $team) { members(filter: { id: { eq: $user } }, first: 1) { nodes { id } } }
-}`;
-const MOVE = `mutation Move($id: String!, $stateId: String!) {
-  issueUpdate(id: $id, input: { stateId: $stateId }) { success issue { state { id name } } }
-}`;
-const COMMENT = `mutation Comment($issueId: String!, $body: String!) {
-  commentCreate(input: { issueId: $issueId, body: $body }) { success comment { id url } }
-}`;
-const FIND_LABEL = `query FindLabel($name: String!) {
-  issueLabels(filter: { name: { eqIgnoreCase: $name } }, first: 50) {
-    nodes { id name team { id } }
-  }
-}`;
-const CREATE_LABEL = `mutation CreateLabel($name: String!, $teamId: String!) {
-  issueLabelCreate(input: { name: $name, teamId: $teamId }) { success issueLabel { id } }
-}`;
-const ADD_LABEL = `mutation AddLabel($id: String!, $labelId: String!) {
-  issueAddLabel(id: $id, labelId: $labelId) { success }
-}`;
-const REMOVE_LABEL = `mutation RemoveLabel($id: String!, $labelId: String!) {
-  issueRemoveLabel(id: $id, labelId: $labelId) { success }
-}`;
-const LINK_PR = `mutation LinkPr($issueId: String!, $url: String!, $title: String!) {
-  attachmentLinkGitHubPR(issueId: $issueId, url: $url, title: $title, linkKind: links) { success }
-}`;
-const DOCUMENTS = [
-    VIEWER,
-    TEAM,
-    ISSUE,
-    ISSUES,
-    COMMENTS,
-    MEMBER,
-    MOVE,
-    COMMENT,
-    FIND_LABEL,
-    CREATE_LABEL,
-    ADD_LABEL,
-    REMOVE_LABEL,
-    LINK_PR
-];
-
-;// CONCATENATED MODULE: ./.build/tracker/linear-api.js
-// Linear's GraphQL API over plain fetch (no SDK: it is megabytes and a new major every week).
-// Each answer is checked with zod before use, errors[] is read even on HTTP 200, a spent rate
-// limit is waited out (bounded) and retried, and a request Linear does not answer in time is
-// given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
-
-
-
-
-const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql';
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
-/** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
-function linearEndpoint(env) {
-    return env.LINEAR_API_URL || DEFAULT_LINEAR_URL;
-}
-/** Linear could not be reached or failed; not the user's doing, nothing to change. */
-class LinearUnavailableError extends Error {
-    name = 'LinearUnavailableError';
-}
-/** The rate limit stayed spent past what a job waits. */
-class LinearRateLimitError extends Error {
-    name = 'LinearRateLimitError';
-}
-const GraphqlError = schemas/* object */.Ikc({
-    message: schemas/* string */.YjP(),
-    extensions: schemas/* object */.Ikc({
-        code: schemas/* string */.YjP().optional(),
-        type: schemas/* string */.YjP().optional(),
-        userPresentableMessage: schemas/* string */.YjP().optional()
-    })
-        .passthrough()
-        .optional()
-});
-const Envelope = schemas/* object */.Ikc({
-    data: schemas/* unknown */.L5J().optional(),
-    errors: schemas/* array */.YOg(GraphqlError).optional()
-});
-const State = schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP(), type: schemas/* string */.YjP() });
-const Team = schemas/* object */.Ikc({
-    id: schemas/* string */.YjP(),
-    key: schemas/* string */.YjP(),
-    name: schemas/* string */.YjP(),
-    states: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(State.extend({ position: schemas/* number */.aig() })) })
-});
-const Issue = schemas/* object */.Ikc({
-    id: schemas/* string */.YjP(),
-    identifier: schemas/* string */.YjP(),
-    title: schemas/* string */.YjP(),
-    description: schemas/* string */.YjP().nullable(),
-    url: schemas/* string */.YjP(),
-    branchName: schemas/* string */.YjP(),
-    createdAt: schemas/* string */.YjP(),
-    updatedAt: schemas/* string */.YjP(),
-    state: State,
-    labels: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() })) }),
-    team: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), key: schemas/* string */.YjP() })
-});
-const Comment = schemas/* object */.Ikc({
-    id: schemas/* string */.YjP(),
-    body: schemas/* string */.YjP(),
-    createdAt: schemas/* string */.YjP(),
-    user: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }).nullable()
-});
-const Success = schemas/* object */.Ikc({ success: schemas/* boolean */.zMY() });
-/** A comment listing reads at most this many pages (100 comments each). */
-const COMMENT_PAGES = 10;
-/** An issue listing reads at most this many pages (50 issues each). */
-const ISSUE_PAGES = 20;
-class LinearApi {
-    o;
-    sent = 0;
-    fetch;
-    constructor(o) {
-        this.o = o;
-        this.fetch = timedFetch(o.fetch ?? globalThis.fetch, o.timeoutMs ?? 30_000);
-    }
-    /** HTTP requests sent so far, retries included. */
-    get requestCount() {
-        return this.sent;
-    }
-    async viewer() {
-        const data = await this.request(VIEWER, {}, schemas/* object */.Ikc({ viewer: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }) }));
-        return data.viewer;
-    }
-    /** The team with this key (`ENG`), with its workflow states; null when the key sees none. */
-    async team(key) {
-        const data = await this.request(TEAM, { key }, schemas/* object */.Ikc({ teams: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(Team) }) }));
-        return data.teams.nodes[0] ?? null;
-    }
-    /** The issue by key (`ENG-123`) or id; null when there is none the key can see. */
-    async issue(id) {
-        try {
-            return (await this.request(ISSUE, { id }, schemas/* object */.Ikc({ issue: Issue }))).issue;
-        }
-        catch (e) {
-            if (e instanceof LinearRefused && e.notFound)
-                return null;
-            throw e;
-        }
-    }
-    /**
-     * The team's issues in any of these states (by state id), at most ISSUE_PAGES pages;
-     * `truncated` when there were more.
-     */
-    async issuesIn(teamId, stateIds) {
-        const issues = [];
-        let after = null;
-        for (let page = 0; page < ISSUE_PAGES; page++) {
-            const data = await this.request(ISSUES, { team: teamId, states: stateIds, after }, schemas/* object */.Ikc({ issues: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(Issue), pageInfo: PageInfo }) }));
-            issues.push(...data.issues.nodes);
-            const info = data.issues.pageInfo;
-            if (!info.hasNextPage || !info.endCursor)
-                return { issues, truncated: false };
-            after = info.endCursor;
-        }
-        return { issues, truncated: true };
-    }
-    /** The issue's comments, oldest first. */
-    async comments(issueId) {
-        const out = [];
-        let after = null;
-        for (let page = 0; page < COMMENT_PAGES; page++) {
-            const data = await this.request(COMMENTS, { id: issueId, after }, schemas/* object */.Ikc({
-                issue: schemas/* object */.Ikc({ comments: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(Comment), pageInfo: PageInfo }) })
-            }));
-            out.push(...data.issue.comments.nodes);
-            const info = data.issue.comments.pageInfo;
-            if (!info.hasNextPage || !info.endCursor)
-                break;
-            after = info.endCursor;
-        }
-        return out;
-    }
-    async isMember(teamId, userId) {
-        const data = await this.request(MEMBER, { team: teamId, user: userId }, schemas/* object */.Ikc({
-            team: schemas/* object */.Ikc({ members: schemas/* object */.Ikc({ nodes: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP() })) }) })
-        }));
-        return data.team.members.nodes.some((m) => m.id === userId);
-    }
-    /** Sets the issue's state by the state's id; returns the state's name afterwards. */
-    async moveIssue(issueId, stateId) {
-        const data = await this.request(MOVE, { id: issueId, stateId }, schemas/* object */.Ikc({
-            issueUpdate: Success.extend({
-                issue: schemas/* object */.Ikc({ state: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), name: schemas/* string */.YjP() }) }).nullable()
-            })
-        }));
-        return data.issueUpdate.issue?.state.name ?? null;
-    }
-    async createComment(issueId, body) {
-        const data = await this.request(COMMENT, { issueId, body }, schemas/* object */.Ikc({
-            commentCreate: Success.extend({ comment: schemas/* object */.Ikc({ id: schemas/* string */.YjP(), url: schemas/* string */.YjP() }) })
-        }));
-        return data.commentCreate.comment;
-    }
-    /** Labels of this name (any case), with the team each belongs to (null: the workspace's). */
-    async labelsNamed(name) {
-        const data = await this.request(FIND_LABEL, { name }, schemas/* object */.Ikc({
-            issueLabels: schemas/* object */.Ikc({
-                nodes: schemas/* array */.YOg(schemas/* object */.Ikc({ id: schemas/* string */.YjP(), team: schemas/* object */.Ikc({ id: schemas/* string */.YjP() }).nullable() }))
-            })
-        }));
-        return data.issueLabels.nodes;
-    }
-    async createLabel(name, teamId) {
-        const data = await this.request(CREATE_LABEL, { name, teamId }, schemas/* object */.Ikc({ issueLabelCreate: Success.extend({ issueLabel: schemas/* object */.Ikc({ id: schemas/* string */.YjP() }) }) }));
-        return data.issueLabelCreate.issueLabel.id;
-    }
-    async setLabel(issueId, labelId, on) {
-        await this.request(on ? ADD_LABEL : REMOVE_LABEL, { id: issueId, labelId }, schemas/* object */.Ikc({ [on ? 'issueAddLabel' : 'issueRemoveLabel']: Success }));
-    }
-    /** Links the pull request on the issue (Linear keeps one attachment per URL). */
-    async linkPullRequest(issueId, url, title) {
-        await this.request(LINK_PR, { issueId, url, title }, schemas/* object */.Ikc({ attachmentLinkGitHubPR: Success }));
-    }
-    /**
-     * One document; its data checked against `shape`. Generic in zod's core schema type: tsc
-     * relating each classic schema to a `z.ZodType<T>` took a quarter of a second per call.
-     */
-    async request(document, variables, shape) {
-        const operation = /^\s*(query|mutation)\s+(\w+)/.exec(document);
-        const name = operation?.[2] ?? 'request';
-        const isQuery = operation?.[1] === 'query';
-        const retries = this.o.rateLimitRetries ?? 2;
-        for (let attempt = 0;; attempt++) {
-            let res;
-            try {
-                this.sent++;
-                res = await this.fetch(this.o.url, {
-                    method: 'POST',
-                    headers: {
-                        // A personal API key goes as it is; Linear refuses it with `Bearer`.
-                        authorization: this.o.apiKey,
-                        'content-type': 'application/json',
-                        'user-agent': 'itervox-handoff'
-                    },
-                    body: JSON.stringify({ query: document, variables, operationName: name })
-                });
-            }
-            catch (e) {
-                // A query changes nothing and a request never sent did nothing: both are safe again.
-                if (e instanceof NoAnswer && attempt === 0 && (isQuery || !e.sent))
-                    continue;
-                throw new LinearUnavailableError(`Linear is unreachable (${name}): ${e.message}`);
-            }
-            const text = await res.text();
-            const envelope = Envelope.safeParse(safeJson(text));
-            const errors = envelope.success ? (envelope.data.errors ?? []) : [];
-            const kinds = errors.map((e) => e.extensions?.code ?? e.extensions?.type ?? '');
-            if (res.status === 429 || kinds.some((k) => /^ratelimited$/i.test(k))) {
-                const wait = rateLimitWait(res.headers);
-                if (attempt < retries && wait <= (this.o.maxWaitMs ?? 60_000)) {
-                    await new Promise((r) => setTimeout(r, wait));
-                    continue;
-                }
-                throw new LinearRateLimitError(`Linear's rate limit for this API key is spent (${name}); it resets in ${Math.ceil(wait / 1000)} s. Run fewer jobs at once or wait.`);
-            }
-            if (kinds.some((k) => /^(AUTHENTICATION_ERROR|authentication error)$/i.test(k))) {
-                throw new _build_errors/* UserError */.yo('LINEAR_API_KEY was refused by Linear; create a personal API key in Linear (Settings → Security & access) and store it as the LINEAR_API_KEY secret');
-            }
-            if (kinds.some((k) => /^(FORBIDDEN|forbidden)$/i.test(k)) || res.status === 403) {
-                throw new _build_errors/* UserError */.yo(`LINEAR_API_KEY may not do this (${name}): ${errors[0]?.message ?? 'forbidden'}; use a key of a member of the team`);
-            }
-            if (res.status >= 500 || !envelope.success) {
-                if (isQuery && attempt === 0)
-                    continue;
-                throw new LinearUnavailableError(`Linear failed (${name}): HTTP ${res.status}`);
-            }
-            if (errors.length) {
-                const first = errors[0];
-                const message = first.extensions?.userPresentableMessage ?? first.message;
-                throw new LinearRefused(`Linear refused ${name}: ${message}`, /not found/i.test(first.message));
-            }
-            const data = classic_parse/* safeParse */.xL(shape, envelope.data.data);
-            if (!data.success) {
-                throw new LinearUnavailableError(`Linear's answer to ${name} is not what it should be: ${data.error.issues[0]?.message ?? ''}`);
-            }
-            return data.data;
-        }
-    }
-}
-const PageInfo = schemas/* object */.Ikc({ hasNextPage: schemas/* boolean */.zMY(), endCursor: schemas/* string */.YjP().nullable() });
-/** Linear answered with errors[] for this document. */
-class LinearRefused extends Error {
-    notFound;
-    name = 'LinearRefused';
-    constructor(message, notFound) {
-        super(message);
-        this.notFound = notFound;
-    }
-}
-function safeJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * How long until the spent budget is back: `retry-after` seconds, else the reset (epoch ms) of
- * whichever budget, requests or complexity, has nothing left.
- */
-function rateLimitWait(headers) {
-    const after = Number(headers.get('retry-after'));
-    if (after > 0)
-        return after * 1000;
-    const budgets = ['requests', 'complexity'].map((b) => ({
-        spent: headers.get(`x-ratelimit-${b}-remaining`) === '0',
-        reset: Number(headers.get(`x-ratelimit-${b}-reset`))
-    }));
-    const spent = budgets.filter((b) => b.spent && b.reset > 0);
-    const reset = Math.max(0, ...(spent.length ? spent : budgets).map((b) => b.reset || 0));
-    return Math.max(0, reset - Date.now());
-}
-
-// EXTERNAL MODULE: ./.build/config/did-you-mean.js
-var did_you_mean = __nccwpck_require__(8738);
-;// CONCATENATED MODULE: ./.build/tracker/linear.js
-// Linear issues behind the pipeline's Tracker port. States are the team's workflow states,
-// matched to WORKFLOW.md's by name when the tracker is made; keyed comments carry their key as
-// a first `<!-- key -->` line and count only when the API key's own user wrote them; flags are
-// Linear labels. The record is not kept in Linear (anyone on the team can edit a comment, and it
-// must be readable while Linear is down): a record store is given. Everything on GitHub's side
-// (the draft pull request, the wake-up, who may start a stage from GitHub) is the GitHub adapter's.
-
-
-
-
-
-
-/** Authors of later comments asked about, at most, when looking for a reply. */
-const MAX_REPLY_AUTHORS = 5;
-/** The pull request's body: the Linear issue links to it (see README, "Linear"). */
-const PULL_BODY = "Pipeline branch for a Linear issue, run by itervox handoff-action. Each stage's deliverable is under `.itervox/handoff/`; the Linear issue links to this pull request.\n";
-class LinearTracker {
-    o;
-    team;
-    stateIds;
-    viewerId;
-    wakes = 'dispatch';
-    /** Label ids by flag, once found or made. */
-    labelIds = new Map();
-    constructor(o, team, 
-    /** WORKFLOW.md's spelling of each state → the team's state id. */
-    stateIds, viewerId) {
-        this.o = o;
-        this.team = team;
-        this.stateIds = stateIds;
-        this.viewerId = viewerId;
-    }
-    /**
-     * Reads the team named by `tracker.project_slug` and matches every state WORKFLOW.md names to
-     * one of its workflow states; a state the team does not have is the user's to fix, now.
-     */
-    static async create(o) {
-        const key = o.config.tracker.projectSlug;
-        if (!key) {
-            throw new _build_errors/* UserError */.yo('tracker kind linear needs the team key; add project_slug: ENG (the prefix of its issue keys)', { file: o.config.file });
-        }
-        const [team, viewer] = await Promise.all([o.api.team(key), o.api.viewer()]);
-        if (!team) {
-            throw new _build_errors/* UserError */.yo(`Linear has no team with key ${JSON.stringify(key)} that LINEAR_API_KEY can see; set tracker.project_slug to the prefix of the team's issue keys (ENG for ENG-123)`, { file: o.config.file });
-        }
-        const names = team.states.nodes.map((s) => s.name);
-        const ids = new Map();
-        const t = o.config.tracker;
-        // terminal_states has defaults (Closed, Cancelled, ...) no one team has all of: a terminal
-        // state the team lacks is one no issue can be in, so only the states stages move to must exist.
-        const optional = (state) => t.terminalStates.some((x) => (0,lookup/* sameState */.yY)(x, state)) &&
-            ![t.completionState, t.failedState].some((x) => x !== undefined && (0,lookup/* sameState */.yY)(x, state));
-        for (const state of (0,load/* knownStates */.uv)(o.config)) {
-            const match = team.states.nodes.find((s) => (0,lookup/* sameState */.yY)(s.name, state));
-            if (!match && optional(state))
-                continue;
-            if (!match) {
-                const hint = (0,did_you_mean/* didYouMean */.au)(state, names) || `; its states are ${names.join(', ')}`;
-                throw new _build_errors/* UserError */.yo(`state ${JSON.stringify(state)} is not a workflow state of Linear team ${team.key}${hint}`, { file: o.config.file });
-            }
-            ids.set(state, match.id);
-        }
-        return new LinearTracker(o, { id: team.id, key: team.key }, ids, viewer.id);
-    }
-    /** Linear's and GitHub's requests so far. */
-    get requestCount() {
-        return this.o.api.requestCount + this.o.github.api.requestCount;
-    }
-    /**
-     * A reply on the Linear issue counts only when a member of the team wrote it: the comment is
-     * found again on the issue by its text, and its author is what Linear says, never what the
-     * payload says. Other triggers come from GitHub and are GitHub's to authorise.
-     */
-    async authorize(trigger) {
-        if (trigger.source !== 'comment')
-            return this.o.github.port.authorize(trigger);
-        const body = trigger.reply?.body.trim();
-        if (!body)
-            return { allowed: false, reason: 'the reply names no comment' };
-        const issue = await this.read(trigger.issue);
-        const comments = await this.o.api.comments(issue.id);
-        const authors = new Set(comments
-            .filter((c) => c.body.trim() === body && c.user && c.user.id !== this.viewerId)
-            .map((c) => c.user.id));
-        for (const author of authors) {
-            if (await this.o.api.isMember(this.team.id, author))
-                return { allowed: true };
-        }
-        return {
-            allowed: false,
-            reason: authors.size === 0
-                ? `no comment on ${issue.identifier} has the reply's text`
-                : `the reply on ${issue.identifier} is not by a member of team ${this.team.key}`
-        };
-    }
-    async getIssue(id) {
-        return this.issueOf(await this.read(id));
-    }
-    /**
-     * The team's issues in any of `states` (WORKFLOW.md's spellings), in one paginated listing;
-     * `truncated` when the listing stopped at its bound.
-     */
-    async issuesIn(states) {
-        const ids = states.flatMap((s) => {
-            const id = this.stateIds.get(this.known(s));
-            return id ? [id] : [];
-        });
-        if (ids.length === 0)
-            return { issues: [], truncated: false };
-        const found = await this.o.api.issuesIn(this.team.id, ids);
-        return { issues: found.issues.map((i) => this.issueOf(i)), truncated: found.truncated };
-    }
-    issueOf(issue) {
-        return {
-            id: issue.id,
-            identifier: issue.identifier,
-            title: issue.title,
-            description: issue.description ?? '',
-            state: this.workflowState(issue.state.name),
-            labels: issue.labels.nodes.map((l) => l.name),
-            url: issue.url,
-            isPullRequest: false,
-            createdAt: issue.createdAt,
-            updatedAt: issue.updatedAt
-        };
-    }
-    /**
-     * `itervox/eng/123` for ENG-123: Linear's GitHub integration links a branch whose name holds
-     * the issue key (`eng-123`, in any case) and can move the issue on its pull request's events,
-     * behind the pipeline's back; this name holds the key's parts but not the key.
-     */
-    async branchFor(issue) {
-        const m = /^([A-Za-z0-9]+)-([0-9]+)$/.exec(issue.identifier);
-        if (!m)
-            throw new Error(`${JSON.stringify(issue.identifier)} is not a Linear issue key`);
-        return { branch: `itervox/${m[1].toLowerCase()}/${m[2]}` };
-    }
-    loadRecord(issue) {
-        return this.o.records.load(issue.identifier);
-    }
-    saveRecord(issue, record) {
-        return this.o.records.save(issue.identifier, record);
-    }
-    /**
-     * Compare-and-set as close as Linear allows: the issue is read again and moved only while it
-     * is still in `from` (Linear has no conditional update, so a move in the moment between the
-     * read and the write is the one thing not seen).
-     */
-    async moveState(issue, from, to) {
-        const now = await this.read(issue.id);
-        const current = this.workflowState(now.state.name);
-        if (current !== null && (0,lookup/* sameState */.yY)(current, to))
-            return { current };
-        if (current === null || !(0,lookup/* sameState */.yY)(current, from))
-            return { current };
-        const stateId = this.stateIds.get(this.known(to));
-        if (!stateId)
-            throw new Error(`state ${to} was not matched to team ${this.team.key}`);
-        const after = await this.o.api.moveIssue(now.id, stateId);
-        return { current: after === null ? to : (this.workflowState(after) ?? after) };
-    }
-    async comment(issue, c) {
-        // Comments meant for the pull request are GitHub's.
-        if (c.pullRequest !== undefined)
-            return this.o.github.port.comment(issue, c);
-        const mark = `<!-- ${c.key} -->`;
-        const mine = (await this.o.api.comments(issue.id)).filter((x) => x.user?.id === this.viewerId && x.body.split('\n', 1)[0]?.trim() === mark);
-        if (mine.length)
-            return;
-        const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
-        await this.o.api.createComment(issue.id, `${mark}\n${who}${c.body}`);
-    }
-    /** Flags are labels of the flag's name: the workspace's or the team's, made when missing. */
-    async setFlag(issue, flag, on) {
-        let id = this.labelIds.get(flag);
-        if (!id) {
-            const found = (await this.o.api.labelsNamed(flag)).find((l) => l.team === null || l.team.id === this.team.id);
-            if (!found && !on)
-                return;
-            id = found?.id ?? (await this.o.api.createLabel(flag, this.team.id));
-            this.labelIds.set(flag, id);
-        }
-        await this.o.api.setLabel(issue.id, id, on);
-    }
-    /** The wake-up names the issue by its key, as the relay's and a person's dispatch do. */
-    wake(issue, w) {
-        return sendWake(this.o.github.api, issue.identifier, w);
-    }
-    /**
-     * Linear sends GitHub no event for a comment, so the answer to a waiting stage is looked for
-     * here: the first comment after the question (the one this key wrote for `entry`) by a member
-     * of the team. Its author is what Linear says.
-     */
-    async findReply(issue, waiting) {
-        const comments = await this.o.api.comments(issue.id);
-        const mark = `<!-- itervox:question:${waiting.entry}:`;
-        let asked = -1;
-        comments.forEach((c, i) => {
-            if (c.user?.id === this.viewerId && c.body.startsWith(mark))
-                asked = i;
-        });
-        if (asked < 0)
-            return null;
-        const checked = new Map();
-        for (const c of comments.slice(asked + 1)) {
-            if (!c.user || c.user.id === this.viewerId || !c.body.trim())
-                continue;
-            let member = checked.get(c.user.id);
-            // Bounded: each author is asked about once, and only until a member's reply is found.
-            if (member === undefined && checked.size < MAX_REPLY_AUTHORS) {
-                member = await this.o.api.isMember(this.team.id, c.user.id);
-                checked.set(c.user.id, member);
-            }
-            if (member)
-                return { id: c.id, body: c.body, author: c.user.name };
-        }
-        return null;
-    }
-    /**
-     * The draft pull request on GitHub, titled without the issue key (see branchFor), and linked
-     * on the Linear issue as a plain link, which moves no state.
-     */
-    async publish(issue, o) {
-        // A pull request the record already knows needs nothing (its body is static).
-        if (o.known !== undefined && !o.created)
-            return this.o.github.port.publish(issue, o);
-        try {
-            const pr = await this.o.github.api.upsertDraftPr({
-                head: o.branch,
-                base: o.baseBranch,
-                title: `itervox: ${(0,untrusted_text/* oneLine */.TN)(issue.title)}`.slice(0, 250),
-                body: PULL_BODY,
-                branchIsNew: o.created
-            });
-            await this.o.api.linkPullRequest(issue.id, pr.url, `itervox pipeline #${pr.number}`);
-            return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } };
-        }
-        catch (err) {
-            return { problem: (0,_build_errors/* messageOf */.bD)(err) };
-        }
-    }
-    async readyForReview(_issue, pr) {
-        const node = pr.node ?? (await this.o.github.api.getPull(pr.number)).nodeId;
-        await this.o.github.api.readyPull(node, PULL_BODY);
-    }
-    runLine() {
-        return this.o.github.port.runLine();
-    }
-    replyHint() {
-        return `Reply in a comment on the Linear issue (members of team ${this.team.key} only); the stage resumes with your answer.`;
-    }
-    blobUrl(commit, path) {
-        return this.o.github.port.blobUrl(commit, path);
-    }
-    async read(id) {
-        const issue = await this.o.api.issue(id);
-        if (!issue) {
-            throw new _build_errors/* UserError */.yo(`${(0,untrusted_text/* oneLine */.TN)(id)} is not a Linear issue LINEAR_API_KEY can see; give its key, such as ${this.team.key}-123`);
-        }
-        if (issue.team.id !== this.team.id) {
-            throw new _build_errors/* UserError */.yo(`${issue.identifier} is in Linear team ${issue.team.key}, not ${this.team.key} (tracker.project_slug)`);
-        }
-        return issue;
-    }
-    /** WORKFLOW.md's spelling of a Linear state, or null for a state WORKFLOW.md does not name. */
-    workflowState(name) {
-        return [...this.stateIds.keys()].find((s) => (0,lookup/* sameState */.yY)(s, name)) ?? null;
-    }
-    known(state) {
-        return this.workflowState(state) ?? state;
-    }
-}
-
-// EXTERNAL MODULE: ./.build/pipeline/record.js
-var pipeline_record = __nccwpck_require__(2108);
-;// CONCATENATED MODULE: ./.build/tracker/repo-records.js
-// The record of each Linear issue, kept in the GitHub repository the stages run in: the ref
-// `refs/itervox/records/<key>` (ENG-123) points at a chain of tiny commits whose messages hold
-// the record's JSON (github-refs.ts). Not in Linear: every member of a team can edit any comment
-// there, and a job (or a reconcile) must read the record while Linear is unreachable. Each save
-// is a fast-forward from the head this store last read, so a second writer never silently
-// replaces what another wrote: the loser re-reads, and unless the record there is already the
-// one it meant to write, it fails (RecordConflictError) and its job says so.
-
-
-
-const repo_records_PREFIX = 'records/';
-/** A Linear issue key; anything else names no record of ours. */
-const KEY = /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/;
-/** Records are capped where they are written (50 stages); this bounds what is read back. */
-const repo_records_MAX_RECORD_CHARS = 65536;
-/** Another job wrote the issue's record between this job's read and its write. */
-class RecordConflictError extends Error {
-    name = 'RecordConflictError';
-}
-class RepoRecordStore {
-    o;
-    /** Per key: the head last read or written (null: there was no record). */
-    heads = new Map();
-    /** Every record's head, when listed at once (preload). */
-    listed;
-    tree;
-    constructor(o) {
-        this.o = o;
-    }
-    /** Reads every record's head in one request, so a reconcile's loads cost one request each. */
-    async preload() {
-        const found = new Map((await this.o.refs.list(repo_records_PREFIX)).map((h) => [h.ref, h.sha]));
-        this.listed = found;
-    }
-    async load(key) {
-        const ref = refOf(key);
-        const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref);
-        this.heads.set(key, head);
-        return head === null ? null : this.readAt(key, head);
-    }
-    async save(key, record) {
-        const ref = refOf(key);
-        if (JSON.stringify(record).length > repo_records_MAX_RECORD_CHARS) {
-            throw new Error(`the record of ${key} is longer than ${repo_records_MAX_RECORD_CHARS} characters`);
-        }
-        let head = this.heads.get(key);
-        if (head === undefined)
-            head = await this.headOf(ref);
-        const at = (this.o.now?.() ?? new Date()).toISOString();
-        this.tree ??= this.o.tree();
-        const w = { tree: await this.tree, at };
-        const written = head === null
-            ? await this.o.refs.create(ref, record, w)
-            : await this.o.refs.advance(ref, head, record, w);
-        if (written) {
-            this.heads.set(key, written);
-            return;
-        }
-        // Lost the race (or the answer): the record there now is either the one meant, or another
-        // job's, which is not overwritten.
-        const now = await this.headOf(ref);
-        const there = now === null ? null : await this.readAt(key, now);
-        if (now !== null && JSON.stringify(there) === JSON.stringify((0,pipeline_record/* parseRecord */.Hh)(record))) {
-            this.heads.set(key, now);
-            return;
-        }
-        throw new RecordConflictError(`the record of ${key} (refs/itervox/${ref}) was changed by another job meanwhile; re-run this job to go on from it`);
-    }
-    async headOf(ref) {
-        return (await this.o.refs.list(ref)).find((h) => h.ref === ref)?.sha ?? null;
-    }
-    /** The record at `head`; one that is not ours (too long, not JSON, not a record) is an error. */
-    async readAt(key, head) {
-        const c = await this.o.refs.read(head, schemas/* unknown */.L5J(), repo_records_MAX_RECORD_CHARS);
-        const record = c.data === undefined ? null : (0,pipeline_record/* parseRecord */.Hh)(c.data);
-        if (!record) {
-            throw new _build_errors/* UserError */.yo(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`);
-        }
-        return record;
-    }
-}
-function refOf(key) {
-    if (!KEY.test(key))
-        throw new Error(`${JSON.stringify(key)} is not a Linear issue key`);
-    return repo_records_PREFIX + key;
-}
-
-;// CONCATENATED MODULE: ./.build/tracker/linear-reconcile.js
-
-
-
-
-async function linearSource(o) {
-    const apiKey = o.config.tracker.apiKey;
-    if (!apiKey) {
-        throw new _build_errors/* UserError */.yo('tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY', {
-            file: o.config.file
-        });
-    }
-    const api = new LinearApi({ apiKey, url: o.url ?? DEFAULT_LINEAR_URL });
-    const records = new RepoRecordStore({ refs: o.github.api.refs(), tree: o.tree });
-    const tracker = await LinearTracker.create({ api, config: o.config, records, github: o.github });
-    return {
-        async list(states, log) {
-            await records.preload();
-            const found = await tracker.issuesIn(states);
-            if (found.truncated) {
-                log(`only the first ${found.issues.length} issues in ${states.join(', ')} were looked at`);
-            }
-            return found.issues;
-        },
-        keyOf: (issue) => issue.identifier,
-        loadRecord: (issue) => tracker.loadRecord(issue),
-        findReply: (issue, waiting) => tracker.findReply(issue, waiting),
-        wake: (issue, w) => tracker.wake(issue, w),
-        get requestCount() {
-            return tracker.requestCount;
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./.build/tracker/reconcile.js
-var reconcile = __nccwpck_require__(6161);
-;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js
-// The scheduled reconcile of one repository (reconcile.ts does the judging): for GitHub issues,
-// every open issue labelled with a state that starts an automation, its record read from its
-// status comment; for Linear issues (tracker.kind linear), the team's issues in those states,
-// their records read from the repository (repo-records.ts). Claims and wake-ups are GitHub's.
-
-
-
-
-
-
-
-
-
-/** The reconcile for one repository, with the clients, source and claims it needs. */
-async function reconcileRepository(o) {
-    if (o.paused) {
-        // Held stages stay owed in their records: the first reconcile after the switch is off starts them.
-        o.log('reconcile: the repository is paused (ITERVOX_PAUSED); nothing started');
-        return { issues: 0, started: 0, failed: 0, requests: 0 };
-    }
-    const api = new GitHubTracker({
-        ...o.client,
-        owner: o.owner,
-        repo: o.repo,
-        states: (0,lookup/* knownStates */.uv)(o.config)
-    });
-    const port = new GitHubPort({
-        api,
-        config: o.config,
-        owner: o.owner,
-        repo: o.repo,
-        serverUrl: o.serverUrl,
-        runId: o.by,
-        runUrl: o.serverUrl,
-        chain: 'dispatch'
-    });
-    const refs = api.refs();
-    let tree;
-    const treeOf = () => (tree ??= o.tree
-        ? Promise.resolve(o.tree)
-        : api
-            .getRepo()
-            .then((r) => api.branchHead(r.defaultBranch))
-            .then((head) => refs.treeOf(head)));
-    const claims = refClaims({
-        refs,
-        tree: treeOf,
-        by: o.by,
-        staleAfterMs: o.staleAfterMs ?? (0,job_timeout/* stageJobMinutes */.$)(o.config).job * 60_000,
-        ...(o.now ? { now: o.now } : {})
-    });
-    const source = o.config.tracker.kind === 'linear'
-        ? await linearSource({
-            config: o.config,
-            github: { api, port },
-            url: o.linearUrl,
-            tree: treeOf
-        })
-        : githubSource(api, port, o.config);
-    return (0,reconcile/* reconcileIssues */.$)({
-        source,
-        config: o.config,
-        claims,
-        ...(o.config.agent.maxConcurrentAgents !== undefined
-            ? { holdingSlots: () => issuesHoldingSlots(refs, (id) => api.workflowRunEnded(id)) }
-            : {}),
-        dryRun: o.dryRun,
-        log: o.log
-    });
-}
-/** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port, config) {
-    return {
-        async list(states, log) {
-            const out = [];
-            for (const state of states) {
-                if (state.includes(',')) {
-                    // GitHub's label filter splits its value at commas.
-                    log(`"${state}": not looked at: a state label with a comma cannot be listed; rename it`);
-                    continue;
-                }
-                for (const found of await api.openIssuesLabelled(state)) {
-                    out.push('problem' in found
-                        ? { key: String(found.number), label: `#${found.number}`, problem: found.problem }
-                        : found);
-                }
-            }
-            return out;
-        },
-        keyOf: (issue) => issue.id,
-        // A lost label event is repaired only for a person who could have started the stage
-        // themselves: the job the event would have started authorises them, and so does this.
-        async mayStart(issue, state) {
-            const by = await api.labelledBy(Number(issue.id), state);
-            if (!by)
-                return { allowed: false, reason: `no event says who labelled it "${state}"` };
-            return authorizeActor({
-                tracker: api,
-                actor: by.login,
-                actorType: by.type,
-                allowedBots: config.tracker.allowedBots
-            });
-        },
-        loadRecord: (issue) => port.loadRecord(issue),
-        wake: (issue, w) => port.wake(issue, w),
-        get requestCount() {
-            return api.requestCount;
-        }
-    };
-}
-
-
-/***/ }),
-
-/***/ 6161:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $: () => (/* binding */ reconcileIssues),
-/* harmony export */   summaryLine: () => (/* binding */ summaryLine)
-/* harmony export */ });
-/* harmony import */ var _config_lookup_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
-/* harmony import */ var _pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1791);
-/* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3935);
-// The scheduled reconcile, for any tracker whose stages are woken by repository_dispatch: every
-// issue in a state that starts an automation is read once (its record), and what its record says
-// it is owed (stage-owed.ts) is started by the pipeline's own wake-up, once per owed step even
-// when two reconciles overlap: a claim is taken before the dispatch.
-
-
-
-
-async function reconcileIssues(o) {
-    const { source, log } = o;
-    const first = source.requestCount;
-    const held = o.dryRun ? [] : await o.claims.held();
-    /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
-    const owed = new Map();
-    const failedIssues = new Set();
-    let started = 0;
-    let holding;
-    for (const found of await source.list(startStates(o.config), log)) {
-        const n = 'problem' in found ? found.key : source.keyOf(found);
-        if (owed.has(n) || failedIssues.has(n))
-            continue;
-        const before = source.requestCount;
-        const cost = () => `${source.requestCount - before} requests`;
-        if ('problem' in found) {
-            // Nothing of this issue is started until a person makes its state clear.
-            owed.set(n, null);
-            log(`${found.label}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(found.problem)}`);
-            continue;
-        }
-        const at = `${found.identifier} ${found.state ?? ''}`.trim();
-        try {
-            const record = await source.loadRecord(found);
-            const w = record?.waiting;
-            const reply = source.findReply && record && w && w.entry === record.entry
-                ? await source.findReply(found, w)
-                : null;
-            const need = (0,_pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__/* .owedWake */ .s)({
-                config: o.config,
-                state: found.state,
-                record,
-                labels: found.labels,
-                ...(reply ? { reply } : {})
-            });
-            if ('skip' in need) {
-                owed.set(n, null);
-                log(`${at}: nothing to start (${need.skip}); ${cost()}`);
-                continue;
-            }
-            owed.set(n, need.key);
-            const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
-            if (need.entered && source.mayStart) {
-                const may = await source.mayStart(found, need.wake.state);
-                if (!may.allowed) {
-                    owed.set(n, null);
-                    log(`${at}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
-                    continue;
-                }
-            }
-            // Its stage runs now, and its record shows it only at its end: a wake-up would be a
-            // second job for it.
-            if (o.holdingSlots && (await (holding ??= o.holdingSlots())).has(n)) {
-                log(`${at}: nothing to start (its stage holds an agent slot and runs); ${cost()}`);
-                continue;
-            }
-            if (o.dryRun) {
-                started++;
-                log(`${at}: would start ${what} (${need.why})`);
-                continue;
-            }
-            if (!(await o.claims.take(n, need.key))) {
-                log(`${at}: another reconcile started ${what}; ${cost()}`);
-                continue;
-            }
-            await source.wake(found, need.wake);
-            started++;
-            log(`${at}: started ${what} (${need.why}); ${cost()}`);
-        }
-        catch (err) {
-            failedIssues.add(n);
-            owed.delete(n);
-            log(`${at}: failed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}; ${cost()}`);
-        }
-    }
-    // A claim whose issue is now owed something else (or nothing, or is no longer in a state
-    // that starts a stage) was served: the next need has another key.
-    for (const c of held) {
-        if (failedIssues.has(c.issue) || owed.get(c.issue) === c.key)
-            continue;
-        try {
-            await o.claims.drop(c.issue, c.key);
-        }
-        catch (err) {
-            log(`${c.issue}: the claim ${c.key} stays: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}`);
-        }
-    }
-    return {
-        issues: owed.size + failedIssues.size,
-        started,
-        failed: failedIssues.size,
-        requests: source.requestCount - first
-    };
-}
-/** The summary line both the action and the CLI end with. */
-function summaryLine(s, dryRun) {
-    const started = dryRun ? `${s.started} would start` : `${s.started} stages started`;
-    const failed = s.failed > 0 ? `, ${s.failed} failed` : '';
-    return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`;
-}
-/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
-function startStates(config) {
-    return config.automations
-        .filter((a) => a.enabled)
-        .flatMap((a) => a.states)
-        .filter((s, i, all) => all.findIndex((t) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(t, s)) === i);
-}
 
 
 /***/ }),
@@ -70106,7 +70207,10 @@ async function stopOverBudget(o) {
 var cli_schemas = __nccwpck_require__(1843);
 // EXTERNAL MODULE: ./.build/pipeline/outcome.js
 var pipeline_outcome = __nccwpck_require__(2505);
+// EXTERNAL MODULE: ./.build/parse-once.js
+var parse_once = __nccwpck_require__(3371);
 ;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
+
 
 
 
@@ -70160,7 +70264,7 @@ function handoffReason(o) {
  * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
  */
 function encodeProvenance(p) {
-    const parsed = provenanceSchema.safeParse(p);
+    const parsed = provenanceSchema.safeParse(p, parse_once/* PARSE_ONCE */.M);
     return parsed.success ? JSON.stringify(parsed.data) : null;
 }
 /** The provenance in a trailer value; null for anything else. */
@@ -72231,6 +72335,7 @@ async function findLandedStage(repo, head, key) {
 
 
 
+
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
  * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
@@ -72313,7 +72418,7 @@ function loadStageContext(path) {
     catch {
         return null;
     }
-    const parsed = stageContextSchema.safeParse(value);
+    const parsed = stageContextSchema.safeParse(value, parse_once/* PARSE_ONCE */.M);
     return parsed.success ? parsed.data : null;
 }
 
@@ -72466,9 +72571,11 @@ function groupProcesses(pgid) {
 /**
  * Every live process that `keep` picks, given its pid and its /proc stat fields after the
  * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
- * (some container init processes do not) would otherwise be waited for forever.
+ * (some container init processes do not) would otherwise be waited for forever. `candidate`,
+ * given the pid alone, rules a process out before its stat is read: a scan that picks by some
+ * other file need not read two files of every process on the machine.
  */
-function liveProcesses(keep) {
+function liveProcesses(keep, candidate = () => true) {
     if (!hasProc)
         return undefined;
     let names;
@@ -72481,8 +72588,8 @@ function liveProcesses(keep) {
     const found = [];
     for (const name of names) {
         const first = name.charCodeAt(0);
-        if (first < 48 || first > 57)
-            continue; // not a pid
+        if (first < 48 || first > 57 || !candidate(name))
+            continue; // not a pid, or not wanted
         const stat = readProc(`/proc/${name}/stat`);
         if (stat === undefined)
             continue; // it ended between readdir and read
@@ -72594,7 +72701,7 @@ function userProcesses(uid) {
         const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(readProc(`/proc/${pid}/status`) ?? '');
         return uids !== null && uids.slice(1).includes(want);
     };
-    return liveProcesses(owned) ?? [];
+    return liveProcesses(() => true, owned) ?? [];
 }
 const user_processes_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const user_processes_KILL_WAIT_MS = 10_000;
@@ -75298,7 +75405,11 @@ function liquid() {
             ownPropertyOnly: true,
             parseLimit: PARSE_LIMIT_CHARS,
             renderLimit: RENDER_LIMIT_MS,
-            memoryLimit: MEMORY_LIMIT
+            memoryLimit: MEMORY_LIMIT,
+            // The runner's default locale, which `date`'s %a %A %b %B name days and months in: what
+            // liquidjs finds by itself through Intl.DateTimeFormat, which costs ~25 ms of CPU to
+            // make where a PluralRules, which resolves to the same locale, costs under 1 ms.
+            locale: new Intl.PluralRules().resolvedOptions().locale
         });
         // Templates come from WORKFLOW.md and profile files on the default branch; still, a
         // template must never reach the file system, so the tags that would read one are errors.
@@ -78939,7 +79050,7 @@ const reconcileCommand = {
         // Octokit and the refs code are half the CLI's size and only this command needs them: they
         // run when it does, so every other command starts without their setup. They stay in the
         // bundle's one file ("eager"): ncc's licenses.txt lists the packages of one file only.
-        const { reconcileRepository } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3250));
+        const { reconcileRepository } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3727));
         const { summaryLine } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6161));
         const summary = await reconcileRepository({
             config,
