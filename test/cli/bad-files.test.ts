@@ -1,10 +1,12 @@
 // The CLI from source (not dist/), given files that are not what they should be: each run
-// ends at once with exit 1 and one line that says what to change.
+// ends at once with exit 1 and one line that says what to change. One run per command goes
+// through the bundle; the rest run in-process (a FIFO's watchdog unblocks a read there too).
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeFifo } from '../helpers/fifo.js'
 import { cliFromSource, repoWith, ROOT } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const SEED = join(ROOT, 'test', 'fixtures', 'workflows', 'seed')
 const KEY = { LINEAR_API_KEY: 'lin_test' }
@@ -39,7 +41,7 @@ describe('the CLI on files that are not what they should be', () => {
   it('validate refuses a WORKFLOW.md that links to /dev/zero', async () => {
     const repo = repoWith({})
     symlinkSync('/dev/zero', join(repo, 'WORKFLOW.md'))
-    const r = await cliFromSource(repo, ['validate'])
+    const r = await cliInProcess(repo, ['validate'])
     expect(r).toMatchObject({
       code: 1,
       stderr: 'WORKFLOW.md: a device, not a regular file; replace it with a regular file\n'
@@ -49,7 +51,7 @@ describe('the CLI on files that are not what they should be', () => {
   it('init keeps a FIFO WORKFLOW.md but refuses to read it, and --force refuses to write it', async () => {
     const repo = repoWith({})
     withFifo(repo, 'WORKFLOW.md')
-    const kept = await cliFromSource(repo, ['init'])
+    const kept = await cliInProcess(repo, ['init'])
     expect(kept.code).toBe(1)
     expect(kept.stderr).toBe(
       'WORKFLOW.md: a named pipe (FIFO), not a regular file; replace it with a regular file\n'
@@ -64,7 +66,7 @@ describe('the CLI on files that are not what they should be', () => {
   it('init refuses a .gitignore over 1 MiB', async () => {
     const repo = repoWith({})
     writeFileSync(join(repo, '.gitignore'), `.itervox/\n${'#'.repeat(1024 * 1024)}\n`)
-    const r = await cliFromSource(repo, ['init'])
+    const r = await cliInProcess(repo, ['init'])
     expect(r.code).toBe(1)
     expect(r.stderr).toBe('.gitignore: larger than the 1 MiB this file may hold; make it smaller\n')
   })
@@ -75,7 +77,7 @@ describe('the CLI on files that are not what they should be', () => {
       '.itervox/issues/ENG-2.md': '---\ntitle: [Add, CSV]\nstate: Todo\n---\nBody\n'
     })
     cpSync(SEED, repo, { recursive: true })
-    const good = await cliFromSource(
+    const good = await cliInProcess(
       repo,
       ['prompt', '--profile', 'researcher', '--issue', 'ENG-1'],
       KEY

@@ -198,15 +198,12 @@ describe('itervox-handoff CLI (dist)', () => {
   })
 
   it('has --help for every command and rejects unknown ones', async () => {
-    for (const [run, command] of [
-      [cli, 'validate'],
-      [cliInProcess, 'prompt']
-    ] as const) {
-      const r = await run(repo, [command, '--help'])
+    for (const command of ['validate', 'prompt']) {
+      const r = await cliInProcess(repo, [command, '--help'])
       expect(r.code).toBe(0)
       expect(r.stdout).toMatch(new RegExp(`^Usage: itervox-handoff ${command}`))
     }
-    const top = await cli(repo, ['--help'])
+    const top = await cliInProcess(repo, ['--help'])
     expect(top.stdout).toContain('validate')
     // A usage mistake: the usage, then one line saying what to change; exit 2.
     const last = (stderr: string) => stderr.trimEnd().split('\n').at(-1)
@@ -215,7 +212,7 @@ describe('itervox-handoff CLI (dist)', () => {
     expect(last(bad.stderr)).toBe(
       'unknown command "frobnicate"; the commands are init, labels, validate, prompt, run, reconcile, demo'
     )
-    const flag = await cli(repo, ['validate', '--wokflow', 'x'])
+    const flag = await cliInProcess(repo, ['validate', '--wokflow', 'x'])
     expect(flag.code).toBe(2)
     expect(flag.stderr).toBe(
       'Usage: itervox-handoff validate [--workflow FILE] [--json]\nvalidate: unknown option --wokflow; did you mean --workflow?\n'

@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { cli, git, ROOT, type Run } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const README_COMMANDS = ['npx itervox-handoff demo', 'npm ci && npm test']
 
@@ -110,7 +111,8 @@ describe('itervox-handoff demo', () => {
 
   it('shows the partial a crashed stage leaves and the retry that recovers from it', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cli-demo-')), 'repo')
-    const r = await cli(ROOT, ['demo', '--fail-at', 'implementer', '--json', '--dir', dir])
+    // In-process: the README's run above is the bundle's; its agent still runs through the bundle.
+    const r = await cliInProcess(ROOT, ['demo', '--fail-at', 'implementer', '--json', '--dir', dir])
     expect(r.code).toBe(0)
     const trail = JSON.parse(r.stdout) as Trail
     expect(trail.repository).toBe(dir)
@@ -177,8 +179,11 @@ describe('itervox-handoff demo', () => {
       ],
       [['demo', '--dir', full], 1, `demo: --dir ${full} is not empty; give a new or empty folder`]
     ]
-    for (const [args, code, message] of cases) {
-      const r = await cli(full, args, { PATH: '/nonexistent' })
+    for (const [i, [args, code, message]] of cases.entries()) {
+      // One of each exit status through the bundle, the rest in-process.
+      const r = await (i === 0 || i === 2 ? cli : cliInProcess)(full, args, {
+        PATH: '/nonexistent'
+      })
       expect([r.code, r.stderr]).toEqual([code, message + '\n'])
     }
   })

@@ -1,32 +1,30 @@
-// Runs a CLI command in the test's own process, for tests of what a command prints and how it
-// reads its flags and files: no node process to start and no bundle to load per run (about
-// 0.3 CPU-s each). Each file that uses it keeps real runs of the bundled CLI for the exit
-// paths, so src/cli/index.ts's dispatch and its exit statuses are still run for real.
-import { usageLine } from '../../src/cli/args.js'
-import { commands } from '../../src/cli/commands.js'
+// Runs the CLI (src/cli/main.ts) in the test's own process, for tests of what it prints and how
+// it reads its arguments and files: no node process to start and no bundle to load per run
+// (about 0.3 CPU-s each). Each file that uses it keeps real runs of the bundled CLI for the
+// exit paths, so src/cli/index.ts and its exit statuses are still run for real.
+import { main, USAGE } from '../../src/cli/main.js'
 import { userFailure } from '../../src/cli/user-failure.js'
-import { cliEnv, type Run } from './helpers.js'
+import { CLI, cliEnv, type Run } from './helpers.js'
 
 type Write = typeof process.stdout.write
 
 /**
- * `itervox-handoff <command> ...args` run in `cwd` with cliEnv's environment, as cli() runs
- * it. A user mistake ends as the CLI ends it (src/cli/user-failure.ts); anything else is
- * thrown, failing the test.
+ * `itervox-handoff ...args` run in `cwd` with cliEnv's environment, as cli() runs it, with
+ * process.argv naming the bundle as a real run does (the version is read from the package
+ * above it; the demo runs its agent through it). A user mistake ends as the CLI ends it
+ * (src/cli/user-failure.ts); anything else is thrown, failing the test.
  */
 export async function cliInProcess(
   cwd: string,
   args: string[],
   env: Record<string, string> = {}
 ): Promise<Run> {
-  const [name, ...rest] = args
-  const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined
-  if (!command) throw new Error(`cliInProcess runs commands only, not ${JSON.stringify(args)}`)
   const out: string[] = []
   const err: string[] = []
   const saved = {
     cwd: process.cwd(),
     env: process.env,
+    argv: process.argv,
     out: process.stdout.write,
     err: process.stderr.write,
     exitCode: process.exitCode,
@@ -43,6 +41,7 @@ export async function cliInProcess(
     }
   process.chdir(cwd)
   process.env = cliEnv(cwd, env)
+  process.argv = [process.execPath, CLI, ...args]
   process.stdout.write = capture(out)
   process.stderr.write = capture(err)
   // Into a pipe, as cli()'s runs write, even when jest runs in band on a terminal.
@@ -50,9 +49,9 @@ export async function cliInProcess(
   process.stderr.isTTY = false
   let code: number
   try {
-    code = await command.run(rest)
+    code = await main(args)
   } catch (e) {
-    const failure = userFailure(e, usageLine(command.usage))
+    const failure = userFailure(e, USAGE)
     if (!failure) throw e
     err.push(failure.text)
     code = failure.code
@@ -62,6 +61,7 @@ export async function cliInProcess(
     process.stdout.isTTY = saved.outTTY
     process.stderr.isTTY = saved.errTTY
     process.env = saved.env
+    process.argv = saved.argv
     process.chdir(saved.cwd)
     process.exitCode = saved.exitCode
   }

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
-import { CLI, cli, cliEnv, git, repoWith, writeTestAgent } from './helpers.js'
+import { CLI, cliEnv, git, repoWith, writeTestAgent } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const ISSUE = '---\ntitle: Add CSV export\nstate: Todo\n---\n\nUsers want CSV.\n'
 
@@ -103,7 +104,8 @@ describe('an interrupted local run', () => {
     expect(r.signal).toBe('SIGKILL')
     expect(alive(r.agent)).toBe(true)
 
-    const next = await cli(repo, ['run', '--issue', 'ENG-1'], { ITERVOX_TEST_AGENT: '{}' })
+    // In-process: what the next run does is the command's; the runs above are the bundle's.
+    const next = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], { ITERVOX_TEST_AGENT: '{}' })
     expect(next.stderr).toMatch(
       /warning: saved the interrupted run's work as .*_researcher\.partial\.md/
     )

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
 import { cli, git, repoWith, writeTestAgent } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 function pipeline(command: string): string {
   const files: Record<string, string> = {
@@ -23,11 +24,12 @@ describe('itervox-handoff run, when the agent command is missing', () => {
     const line = readFileSync(join(repo, 'WORKFLOW.md'), 'utf8')
       .split('\n')
       .indexOf('  command: no-such-agent')
-    for (const args of [
+    // The first through the bundle, for its exit status and output; the rest in-process.
+    for (const [i, args] of [
       ['run', '--issue', 'ENG-1'],
       ['run', '--issue', 'ENG-1', '--until-idle']
-    ]) {
-      const r = await cli(repo, args)
+    ].entries()) {
+      const r = await (i === 0 ? cli : cliInProcess)(repo, args)
       expect(r.code).toBe(1)
       expect(r.stdout).toBe('')
       expect(r.stderr).toBe(
@@ -49,7 +51,7 @@ describe('itervox-handoff run, when the agent command is missing', () => {
     writeFileSync(join(repo, 'WORKFLOW.md'), workflow.replace('no-such-agent', agent))
     git(repo, 'add', 'WORKFLOW.md', 'test-agent.mjs')
     git(repo, 'commit', '--quiet', '-m', 'the agent')
-    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     expect([r.code, r.stderr]).toEqual([0, ''])
     expect(git(repo, 'show', 'itervox/ENG-1:test-agent.mjs')).toContain('ITERVOX_PROFILE')
   })
@@ -57,7 +59,7 @@ describe('itervox-handoff run, when the agent command is missing', () => {
   it('keeps an issue branch it did not make', async () => {
     const repo = pipeline('no-such-agent')
     git(repo, 'branch', 'itervox/ENG-1')
-    const r = await cli(repo, ['run', '--issue', 'ENG-1'])
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     expect(r.code).toBe(1)
     expect(git(repo, 'branch', '--list', 'itervox/*')).toBe('itervox/ENG-1')
     expect(git(repo, 'branch', '--show-current')).toBe('main')

@@ -1,9 +1,11 @@
 // `itervox-handoff reconcile` against the loopback fake GitHub (on a bare origin, for the claim
-// refs), in a repository that `init` set up.
+// refs), in a repository that `init` set up. One run per exit status (0, 1, 2) goes through the
+// bundle; the rest run in-process.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHub } from '../harness/fake-github.js'
 import { cleanup, makeOrigin } from '../git/repos.js'
 import { cliFromSource as cli, git, repoWith } from './helpers.js'
+import { cliInProcess } from './in-process.js'
 
 const TOKEN = 'ghp_reconcile_test_token'
 
@@ -12,7 +14,7 @@ let fake: FakeGitHub
 
 beforeAll(async () => {
   repo = repoWith({})
-  expect((await cli(repo, ['init'])).code).toBe(0)
+  expect((await cliInProcess(repo, ['init'])).code).toBe(0)
   git(repo, 'remote', 'add', 'origin', 'https://github.com/octo-org/demo.git')
 })
 
@@ -26,8 +28,8 @@ afterEach(async () => {
   cleanup()
 })
 
-const reconcile = (args: string[] = [], env: Record<string, string> = {}) =>
-  cli(repo, ['reconcile', ...args], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url, ...env })
+const reconcile = (args: string[] = [], env: Record<string, string> = {}, run = cliInProcess) =>
+  run(repo, ['reconcile', ...args], { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url, ...env })
 
 describe('itervox-handoff reconcile', () => {
   it('prints what a dry run would start, then starts it once', async () => {
@@ -41,7 +43,7 @@ describe('itervox-handoff reconcile', () => {
     )
     expect(fake.dispatches).toEqual([])
 
-    const r = await reconcile([], { GITHUB_TOKEN: '', GH_TOKEN: TOKEN })
+    const r = await reconcile([], { GITHUB_TOKEN: '', GH_TOKEN: TOKEN }, cli)
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/reconcile: 1 issues looked at, 1 stages started, \d+ requests\n$/)
     expect(fake.dispatches).toEqual([
@@ -53,10 +55,10 @@ describe('itervox-handoff reconcile', () => {
   })
 
   it('says what to change without a token or with a bad --repo', async () => {
-    const none = await reconcile([], { GITHUB_TOKEN: '' })
+    const none = await reconcile([], { GITHUB_TOKEN: '' }, cli)
     expect(none.code).toBe(1)
     expect(none.stderr).toMatch(/^reconcile: no token; set GITHUB_TOKEN or GH_TOKEN/)
-    const bad = await reconcile(['--repo', 'demo'])
+    const bad = await reconcile(['--repo', 'demo'], {}, cli)
     expect(bad.code).toBe(2)
     expect(bad.stderr.trim().split('\n').at(-1)).toMatch(/--repo takes OWNER\/NAME, not "demo"/)
   })

@@ -113,7 +113,8 @@ describe('run and the branches', () => {
   it('shows the second issue only its own handoffs once the first issue is merged to main', async () => {
     const { repo, prompts } = setup()
     const env = { ITERVOX_TEST_AGENT_PROMPTS: prompts }
-    const first = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
+    // Both in-process: the first test's run is the bundle's.
+    const first = await cliInProcess(repo, ['run', '--issue', 'ENG-1', '--until-idle'], env)
     expect(first.code).toBe(0)
     expect(stateOf(repo)).toBe('Done')
     const firstTrail = git(repo, 'ls-tree', '--name-only', 'itervox/ENG-1:.itervox/handoff')

@@ -5,6 +5,8 @@ import { makeSandbox, OWNER, REPO, type Sandbox } from '../harness/action-run.js
 export interface PipelineOptions {
   /** `agent.command` (default claude, the scripted fake). */
   command?: string
+  /** `agent.max_retries` (default 1). */
+  maxRetries?: number
   /** Extra `agent:` keys, e.g. `stall_timeout_ms: 800`. */
   agent?: string
   /** Extra keys for the researcher profile, e.g. `commit_paths: ["docs/**"]`. */
@@ -31,7 +33,7 @@ tracker:
   failed_state: "Won't Do"
 agent:
   command: ${o.command ?? 'claude'}
-  max_retries: 1
+  max_retries: ${o.maxRetries ?? 1}
 ${(o.agent ?? '')
   .split('\n')
   .filter(Boolean)
