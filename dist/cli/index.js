@@ -79638,13 +79638,15 @@ function cliVersion(script = process.argv[1]) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./.build/cli/index.js
+;// CONCATENATED MODULE: ./.build/cli/main.js
+// What the CLI does with its arguments: the top level (help, version, unknown commands) and
+// the dispatch to a command. index.ts runs it as the process; tests run it in-process too.
 
 
 
 
 
-const cli_USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
+const main_USAGE = `itervox-handoff: run itervox handoff pipelines locally and check them before they run in CI
 
 Usage: itervox-handoff <command> [options]
 
@@ -79658,15 +79660,17 @@ options, "itervox-handoff --version" for the version.
 
 Exit status: 0 done; 1 a mistake in a file, problems found, or a pipeline that gave up;
 2 a usage mistake; 70 an internal error (a bug: please report it); 130 interrupted.`;
-// A bug's exit status, as the README's table lists it (user-failure.ts has the others).
-const EXIT_INTERNAL = 70;
+/**
+ * Runs `itervox-handoff ...argv` to its exit status. A user's mistake is thrown, for the caller
+ * to show (src/cli/user-failure.ts).
+ */
 async function main(argv) {
     const [name, ...rest] = argv;
     if (name === undefined) {
         throw new UsageError('no command given; name one of the commands above, e.g. itervox-handoff validate');
     }
     if (name === '--help' || name === '-h') {
-        process.stdout.write(cli_USAGE + '\n');
+        process.stdout.write(main_USAGE + '\n');
         return 0;
     }
     if (name === '--version' || name === '-V')
@@ -79679,7 +79683,7 @@ async function main(argv) {
 function help(args) {
     const [name, ...extra] = args;
     if (name === undefined) {
-        process.stdout.write(cli_USAGE + '\n');
+        process.stdout.write(main_USAGE + '\n');
         return 0;
     }
     if (extra.length > 0) {
@@ -79708,10 +79712,17 @@ function printVersion() {
     process.stdout.write(`itervox-handoff ${version}\n`);
     return 0;
 }
+
+;// CONCATENATED MODULE: ./.build/cli/index.js
+// The CLI's process: runs its arguments and turns the outcome into an exit status.
+
+
+// A bug's exit status, as the README's table lists it (user-failure.ts has the others).
+const EXIT_INTERNAL = 70;
 main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
 }, (err) => {
-    const failure = userFailure(err, cli_USAGE);
+    const failure = userFailure(err, main_USAGE);
     if (failure) {
         process.stderr.write(failure.text);
         process.exitCode = failure.code;
