@@ -10,7 +10,15 @@ tmp=$(mktemp -d)
 # Everything the tests make in the temporary folder goes into one, removed at the end, so runs
 # leave nothing behind. It is sticky and open to all, as /tmp is: an isolated agent runs as
 # another user and reaches the folders a test shares with it.
-TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/itervox-test.XXXXXX")
+#
+# The tests make thousands of small git repositories and files: in memory (/dev/shm, where it
+# is a tmpfs that runs programs) the kernel spends about a quarter less time on them than on a disk.
+base=${TMPDIR:-/tmp}
+if [ -z "${TMPDIR:-}" ] && probe=$(mktemp -d /dev/shm/itervox-probe.XXXXXX 2>/dev/null); then
+  printf '#!/bin/sh\n' >"$probe/run" && chmod +x "$probe/run" && "$probe/run" && base=/dev/shm
+  rm -rf "$probe"
+fi
+TMPDIR=$(mktemp -d "$base/itervox-test.XXXXXX")
 chmod 1777 "$TMPDIR"
 export TMPDIR
 trap 'rm -rf "$tmp" "$TMPDIR"' EXIT
