@@ -208,6 +208,7 @@ function generate(ajv: Ajv, ops: OperationSchemas[], kinds: (keyof OperationSche
 export class OpenApiSubset {
   readonly source: SubsetFile['source']
   private readonly compiled: Compiled[]
+  private readonly byKey: Map<string, Compiled>
 
   private constructor(file: SubsetFile) {
     this.source = file.source
@@ -246,6 +247,7 @@ export class OpenApiSubset {
     })
     // The most literal template wins: `/issues/comments/{id}` before `/issues/{issue_number}`.
     this.compiled.sort((a, b) => b.literalSegments - a.literalSegments)
+    this.byKey = new Map(this.compiled.map((c) => [`${c.method} ${c.template}`, c]))
   }
 
   static load(): OpenApiSubset {
@@ -253,7 +255,11 @@ export class OpenApiSubset {
   }
 
   get operationKeys(): string[] {
-    return this.compiled.map((c) => `${c.method} ${c.template}`)
+    return [...this.byKey.keys()]
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key)
   }
 
   /** The operation a request is, or undefined when the description has no such method + path. */
@@ -312,7 +318,7 @@ export class OpenApiSubset {
   }
 
   private find(key: string): Compiled {
-    const c = this.compiled.find((x) => `${x.method} ${x.template}` === key)
+    const c = this.byKey.get(key)
     if (!c) throw new Error(`no operation ${key} in the OpenAPI subset`)
     return c
   }
