@@ -76,14 +76,13 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
   await mkdir(staged, { recursive: true, mode: 0o700 })
   const name = path.basename(o.repo) || 'repo'
   const area = path.join(o.user.home, 'stage')
-  // Through git's own transport, not a copy of the objects folder: one pack instead of a file
-  // per loose object (the action's commits are loose), none of them linked or shared.
   await git(o.workDir, [
     '-c',
     `safe.directory=${o.repo}`,
     'clone',
     '--quiet',
-    '--no-local',
+    '--local',
+    '--no-hardlinks',
     '--branch',
     o.branch,
     '--',
