@@ -81,6 +81,9 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
     `safe.directory=${o.repo}`,
     'clone',
     '--quiet',
+    // Without the template's sample hooks, description and exclude: fewer files to create,
+    // hand over and take back, none of which the agent's git needs.
+    '--template=',
     '--local',
     '--no-hardlinks',
     '--branch',
