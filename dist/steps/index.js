@@ -75649,6 +75649,9 @@ async function handOver(o) {
         `safe.directory=${o.repo}`,
         'clone',
         '--quiet',
+        // Without the template's sample hooks, description and exclude: fewer files to create,
+        // hand over and take back, none of which the agent's git needs.
+        '--template=',
         '--local',
         '--no-hardlinks',
         '--branch',
