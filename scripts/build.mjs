@@ -60,7 +60,9 @@ rmSync(js, { recursive: true, force: true })
 let built = false
 try {
   const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', 'false']
-  if (!check) tsc.push('--noCheck')
+  // Without the check, nothing needs the imported packages' types: each file is emitted on its
+  // own (isolatedModules), so tsc need not read their declarations (a fifth of its CPU).
+  if (!check) tsc.push('--noCheck', '--noResolve')
   if (await node(...tsc, '--outDir', js)) {
     // The bundles are independent; building them side by side uses both cores. No ncc cache:
     // it is kept per checkout path, so a fresh clone never reads it back, and a warm one did
