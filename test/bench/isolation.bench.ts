@@ -14,6 +14,7 @@ import { commitAllowed } from '../../src/git/commit.js'
 import { ensureAgentUser } from '../../src/isolation/agent-user.js'
 import { openSandbox, startIsolation } from '../../src/isolation/sandbox.js'
 import { findPrivilege } from '../../src/isolation/privilege.js'
+import { gitSync } from '../helpers/git-repo.js'
 import { firstStage, median } from './stage-run.js'
 
 const RUNS = 9
@@ -23,31 +24,18 @@ if (process.getuid?.() !== 0) throw new Error('the isolation bench creates users
 const privilege = findPrivilege()
 if (!privilege) throw new Error('no root')
 
-const sh = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'a',
-      GIT_AUTHOR_EMAIL: 'a@x',
-      GIT_COMMITTER_NAME: 'a',
-      GIT_COMMITTER_EMAIL: 'a@x'
-    }
-  }).trim()
-
 // The action's repository: 1,000 files in 20 folders, on branch itervox/1.
 const root = mkdtempSync(join(tmpdir(), 'isolation-bench-'))
 const repo = join(root, 'repo')
 mkdirSync(repo)
-sh(repo, 'init', '--quiet', '--initial-branch=itervox/1')
+gitSync(repo, 'init', '--quiet', '--initial-branch=itervox/1')
 for (let i = 0; i < 1000; i++) {
   mkdirSync(join(repo, `d${i % 20}`), { recursive: true })
   writeFileSync(join(repo, `d${i % 20}`, `f${i}.ts`), `export const v${i} = ${i}\n`.repeat(20))
 }
-sh(repo, 'add', '-A')
-sh(repo, 'commit', '--quiet', '-m', 'seed')
-const base = sh(repo, 'rev-parse', 'HEAD')
+gitSync(repo, 'add', '-A')
+gitSync(repo, 'commit', '--quiet', '-m', 'seed')
+const base = gitSync(repo, 'rev-parse', 'HEAD')
 
 // The first time on a runner the user does not exist yet.
 const created: number[] = []
@@ -142,13 +130,13 @@ for (let i = 0; i < RUNS; i++) {
   t = performance.now()
   await commit(tree)
   phases.commitFromTree.push(performance.now() - t)
-  sh(repo, 'reset', '--quiet', '--hard', base)
+  gitSync(repo, 'reset', '--quiet', '--hard', base)
   mkdirSync(join(repo, '.itervox/handoff'), { recursive: true })
   writeFileSync(join(repo, '.itervox/handoff/x_researcher.md'), '# Research\n')
   t = performance.now()
   await commit()
   phases.commitInPlace.push(performance.now() - t)
-  sh(repo, 'reset', '--quiet', '--hard', base)
+  gitSync(repo, 'reset', '--quiet', '--hard', base)
   rmSync(work, { recursive: true, force: true })
 }
 

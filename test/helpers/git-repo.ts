@@ -1,6 +1,6 @@
 // Real git repositories in temp directories, filled through `git fast-import` so any tree can
 // be made quickly: symlinks, gitlinks, big or invalid-UTF-8 blobs, odd names, 10,000 files.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -19,6 +19,21 @@ const IDENT = 'Test <test@example.com> 1767225600 +0000'
 // glibc returning memory to the kernel after every object makes fast-import take ~2 ms per
 // file on some VMs; a large top pad keeps it at ~0.1 ms.
 const GIT_ENV = { ...process.env, MALLOC_TOP_PAD_: String(256 * 1024 * 1024) }
+
+/** Runs git at once, as a fixed author and committer; its stdout, trimmed. */
+export function gitSync(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'a',
+      GIT_AUTHOR_EMAIL: 'a@x',
+      GIT_COMMITTER_NAME: 'a',
+      GIT_COMMITTER_EMAIL: 'a@x'
+    }
+  }).trim()
+}
 
 /**
  * Runs git with an argv array, streaming `input` (with back-pressure) to its stdin; resolves

@@ -1,30 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { handOver, takeBack } from '../../src/isolation/agent-tree.js'
 import { findPrivilege, type Privilege } from '../../src/isolation/privilege.js'
+import { gitSync as git } from '../helpers/git-repo.js'
 import { asRoot, createUser, deleteUser } from './throwaway-user.js'
 
 let privilege: Privilege
 let user: AgentUser
 let root: string
 let repo: string
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'a',
-      GIT_AUTHOR_EMAIL: 'a@x',
-      GIT_COMMITTER_NAME: 'a',
-      GIT_COMMITTER_EMAIL: 'a@x'
-    }
-  }).trim()
 
 beforeAll(() => {
   const found = findPrivilege()
