@@ -72569,16 +72569,14 @@ const hasProc = (0,external_node_fs_.existsSync)('/proc/self/stat');
  * cannot be read.
  */
 function groupProcesses(pgid) {
-    return liveProcesses((_pid, fields) => Number(fields[2]) === pgid);
+    return liveProcesses({ stat: (fields) => Number(fields[2]) === pgid });
 }
 /**
- * Every live process that `keep` picks, given its pid and its /proc stat fields after the
- * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
- * (some container init processes do not) would otherwise be waited for forever. `candidate`,
- * given the pid alone, rules a process out before its stat is read: a scan that picks by some
- * other file need not read two files of every process on the machine.
+ * Every live process `pick` keeps. Zombies are left out: they run nothing, and one whose
+ * parent never reaps it (some container init processes do not) would otherwise be waited for
+ * forever.
  */
-function liveProcesses(keep, candidate = () => true) {
+function liveProcesses(pick) {
     if (!hasProc)
         return undefined;
     let names;
@@ -72591,15 +72589,17 @@ function liveProcesses(keep, candidate = () => true) {
     const found = [];
     for (const name of names) {
         const first = name.charCodeAt(0);
-        if (first < 48 || first > 57 || !candidate(name))
-            continue; // not a pid, or not wanted
+        if (first < 48 || first > 57)
+            continue; // not a pid
+        if (pick.pid && !pick.pid(name))
+            continue;
         const stat = readProc(`/proc/${name}/stat`);
         if (stat === undefined)
             continue; // it ended between readdir and read
         // The command name (field 2) may hold spaces and parentheses; fields after it do not.
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const state = fields[0];
-        if (state === 'Z' || state === 'X' || !keep(name, fields))
+        if (state === 'Z' || state === 'X' || (pick.stat && !pick.stat(fields)))
             continue;
         const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
         found.push({ pid: Number(name), cpuTicks: ticks });
@@ -72704,7 +72704,7 @@ function userProcesses(uid) {
         const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(readProc(`/proc/${pid}/status`) ?? '');
         return uids !== null && uids.slice(1).includes(want);
     };
-    return liveProcesses(() => true, owned) ?? [];
+    return liveProcesses({ pid: owned }) ?? [];
 }
 const user_processes_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const user_processes_KILL_WAIT_MS = 10_000;

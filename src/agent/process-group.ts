@@ -16,20 +16,26 @@ const hasProc = existsSync('/proc/self/stat')
  * cannot be read.
  */
 export function groupProcesses(pgid: number): GroupProcess[] | undefined {
-  return liveProcesses((_pid, fields) => Number(fields[2]) === pgid)
+  return liveProcesses({ stat: (fields) => Number(fields[2]) === pgid })
+}
+
+/** Which processes a scan keeps; a test left out keeps all. */
+export interface ProcessPick {
+  /**
+   * Given the pid alone, before the process's stat is read: a scan that picks by another file
+   * need not read two files of every process on the machine.
+   */
+  pid?: (pid: string) => boolean
+  /** Given the /proc stat fields after the command name. */
+  stat?: (fields: string[]) => boolean
 }
 
 /**
- * Every live process that `keep` picks, given its pid and its /proc stat fields after the
- * command name. Zombies are left out: they run nothing, and one whose parent never reaps it
- * (some container init processes do not) would otherwise be waited for forever. `candidate`,
- * given the pid alone, rules a process out before its stat is read: a scan that picks by some
- * other file need not read two files of every process on the machine.
+ * Every live process `pick` keeps. Zombies are left out: they run nothing, and one whose
+ * parent never reaps it (some container init processes do not) would otherwise be waited for
+ * forever.
  */
-export function liveProcesses(
-  keep: (pid: string, fields: string[]) => boolean,
-  candidate: (pid: string) => boolean = () => true
-): GroupProcess[] | undefined {
+export function liveProcesses(pick: ProcessPick): GroupProcess[] | undefined {
   if (!hasProc) return undefined
   let names: string[]
   try {
@@ -40,13 +46,14 @@ export function liveProcesses(
   const found: GroupProcess[] = []
   for (const name of names) {
     const first = name.charCodeAt(0)
-    if (first < 48 || first > 57 || !candidate(name)) continue // not a pid, or not wanted
+    if (first < 48 || first > 57) continue // not a pid
+    if (pick.pid && !pick.pid(name)) continue
     const stat = readProc(`/proc/${name}/stat`)
     if (stat === undefined) continue // it ended between readdir and read
     // The command name (field 2) may hold spaces and parentheses; fields after it do not.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const state = fields[0]
-    if (state === 'Z' || state === 'X' || !keep(name, fields)) continue
+    if (state === 'Z' || state === 'X' || (pick.stat && !pick.stat(fields))) continue
     const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0)
     found.push({ pid: Number(name), cpuTicks: ticks })
   }

@@ -16,7 +16,7 @@ function userProcesses(uid: number): GroupProcess[] {
     const uids = /\nUid:\t(\d+)\t(\d+)\t(\d+)/.exec(readProc(`/proc/${pid}/status`) ?? '')
     return uids !== null && uids.slice(1).includes(want)
   }
-  return liveProcesses(() => true, owned) ?? []
+  return liveProcesses({ pid: owned }) ?? []
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
