@@ -37184,6 +37184,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 
 /***/ }),
 
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
 /***/ 7030:
 /***/ ((module) => {
 
@@ -49754,7 +49761,112 @@ function fenced(text, char = '`', info = 'text') {
 
 /***/ }),
 
-/***/ 3727:
+/***/ 2571:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   W: () => (/* binding */ NoAnswer),
+/* harmony export */   k: () => (/* binding */ timedFetch)
+/* harmony export */ });
+/* harmony import */ var _http_fetch_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6224);
+// The fetch every GitHub API request goes through: it gives up on a request GitHub does not
+// answer in time (one hung request once held a stage for 309 s), and it turns a request that got
+// no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
+
+/** The request got no HTTP answer: it timed out, or the connection failed. */
+class NoAnswer extends Error {
+    sent;
+    constructor(message, 
+    /** False only when the connection was never made, so GitHub cannot have acted on it. */
+    sent) {
+        super(message);
+        this.sent = sent;
+        this.name = 'NoAnswer';
+    }
+}
+/** Failures of the connection itself: the request never left this machine. */
+const NOT_SENT = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+    'UND_ERR_CONNECT_TIMEOUT'
+]);
+/** Null-body statuses: fetch gives these no body to read. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+/**
+ * `base` under a timeout for the answer and its body. Its answers are whole: httpFetch's already,
+ * and a fetch Response (the runner's proxy fetch) is read here, under the same timeout, since
+ * Octokit reads it later and takes a body that broke off halfway for an empty one.
+ */
+function timedFetch(base, timeoutMs) {
+    return async (url, init) => {
+        const timer = new AbortController();
+        const timeout = setTimeout(() => timer.abort(), timeoutMs);
+        const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
+        try {
+            const res = await base(url, { ...init, signal });
+            if (res instanceof _http_fetch_js__WEBPACK_IMPORTED_MODULE_0__/* .Answer */ .Fn)
+                return res;
+            const body = NO_BODY.has(res.status)
+                ? new Uint8Array()
+                : new Uint8Array(await res.arrayBuffer());
+            return new _http_fetch_js__WEBPACK_IMPORTED_MODULE_0__/* .Answer */ .Fn(res.status, res.statusText, res.url, new _http_fetch_js__WEBPACK_IMPORTED_MODULE_0__/* .AnswerHeaders */ .j_(res.headers), body);
+        }
+        catch (e) {
+            if (timer.signal.aborted) {
+                throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true);
+            }
+            if (init?.signal?.aborted)
+                throw e;
+            const code = errorCode(e);
+            throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code));
+        }
+        finally {
+            clearTimeout(timeout);
+        }
+    };
+}
+function formatSeconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+/** The system or undici error code of a failed fetch, found under its `cause`s. */
+function errorCode(e) {
+    for (let at = e, depth = 0; at && depth < 4; depth++) {
+        const code = at.code;
+        if (typeof code === 'string')
+            return code;
+        at = at.cause;
+    }
+    return undefined;
+}
+function describe(code, e) {
+    switch (code) {
+        case 'ECONNRESET':
+            return 'the connection was reset (ECONNRESET)';
+        case 'UND_ERR_SOCKET':
+            return 'the connection closed before GitHub answered';
+        case 'ECONNREFUSED':
+            return 'the connection was refused (ECONNREFUSED)';
+        case 'ENOTFOUND':
+        case 'EAI_AGAIN':
+            return `the host name did not resolve (${code})`;
+        // No code, or one with no words of its own: what the error says.
+        case undefined:
+        default: {
+            const cause = e.cause?.message;
+            const message = typeof cause === 'string' ? cause : e.message;
+            return `the request failed: ${message}${code ? ` (${code})` : ''}`;
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 36:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49874,99 +49986,10 @@ var dist_src = __nccwpck_require__(5194);
 var dist_bundle = __nccwpck_require__(3779);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
 var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(9210);
-;// CONCATENATED MODULE: ./.build/tracker/github-fetch.js
-// The fetch every GitHub API request goes through: it gives up on a request GitHub does not
-// answer in time (one hung request once held a stage for 309 s), and it turns a request that got
-// no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
-/** The request got no HTTP answer: it timed out, or the connection failed. */
-class NoAnswer extends Error {
-    sent;
-    constructor(message, 
-    /** False only when the connection was never made, so GitHub cannot have acted on it. */
-    sent) {
-        super(message);
-        this.sent = sent;
-        this.name = 'NoAnswer';
-    }
-}
-/** Failures of the connection itself: the request never left this machine. */
-const NOT_SENT = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-    'UND_ERR_CONNECT_TIMEOUT'
-]);
-/** Null-body statuses: a Response made with a body for one of these throws. */
-const NO_BODY = new Set([101, 204, 205, 304]);
-function timedFetch(base, timeoutMs) {
-    return async (input, init) => {
-        const timer = new AbortController();
-        const timeout = setTimeout(() => timer.abort(), timeoutMs);
-        const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
-        try {
-            const res = await base(input, { ...init, signal });
-            // The body is read here, under the same timeout: Octokit reads it later and takes a body
-            // that broke off halfway for an empty one.
-            const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer();
-            const copy = new Response(body, {
-                status: res.status,
-                statusText: res.statusText,
-                headers: res.headers
-            });
-            Object.defineProperty(copy, 'url', { value: res.url });
-            return copy;
-        }
-        catch (e) {
-            if (timer.signal.aborted) {
-                throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true);
-            }
-            if (init?.signal?.aborted)
-                throw e;
-            const code = errorCode(e);
-            throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code));
-        }
-        finally {
-            clearTimeout(timeout);
-        }
-    };
-}
-function formatSeconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-/** The system or undici error code of a failed fetch, found under its `cause`s. */
-function errorCode(e) {
-    for (let at = e, depth = 0; at && depth < 4; depth++) {
-        const code = at.code;
-        if (typeof code === 'string')
-            return code;
-        at = at.cause;
-    }
-    return undefined;
-}
-function describe(code, e) {
-    switch (code) {
-        case 'ECONNRESET':
-            return 'the connection was reset (ECONNRESET)';
-        case 'UND_ERR_SOCKET':
-            return 'the connection closed before GitHub answered';
-        case 'ECONNREFUSED':
-            return 'the connection was refused (ECONNREFUSED)';
-        case 'ENOTFOUND':
-        case 'EAI_AGAIN':
-            return `the host name did not resolve (${code})`;
-        // No code, or one with no words of its own: what the error says.
-        case undefined:
-        default: {
-            const cause = e.cause?.message;
-            const message = typeof cause === 'string' ? cause : e.message;
-            return `the request failed: ${message}${code ? ` (${code})` : ''}`;
-        }
-    }
-}
-
+// EXTERNAL MODULE: ./.build/tracker/github-fetch.js
+var github_fetch = __nccwpck_require__(2571);
+// EXTERNAL MODULE: ./.build/tracker/http-fetch.js
+var http_fetch = __nccwpck_require__(6224);
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./.build/tracker/github-errors.js
@@ -50030,7 +50053,7 @@ function isHttpFailure(e) {
 }
 const SECONDARY_LIMIT = /secondary rate limit|abuse detection mechanism/i;
 function classifyFailure(e) {
-    const noAnswer = e instanceof NoAnswer ? e : e.cause instanceof NoAnswer ? e.cause : undefined;
+    const noAnswer = e instanceof github_fetch/* NoAnswer */.W ? e : e.cause instanceof github_fetch/* NoAnswer */.W ? e.cause : undefined;
     if (noAnswer)
         return { kind: 'no-answer', sent: noAnswer.sent, why: noAnswer.message };
     const headers = e.response?.headers ?? {};
@@ -50213,23 +50236,24 @@ function round(seconds) {
 
 
 
+
 const GitHub = dist_src/* Octokit */.E.plugin(plugin_rest_endpoint_methods_dist_src/* restEndpointMethods */._, dist_bundle/* paginateRest */.ud);
 const DEFAULT_TIMEOUT_MS = 30_000;
 const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
 let proxyFetch;
 /**
- * Node's fetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
+ * httpFetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
  * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on a bundled
- * copy of undici, whose fetch costs ~35 ms of CPU a stage more, and whose loading ~60 ms more
- * where nothing else loads it (the CLI), so it is loaded only when a proxy is set; it stays in
- * the bundle's one file ("eager"), as ncc's licenses.txt covers one file only.
+ * copy of undici, which like Node's fetch costs over 200 ms of CPU to load and send a first
+ * request, so it is loaded only when a proxy is set; it stays in the bundle's one file ("eager"), as ncc's licenses.txt covers
+ * one file only.
  */
 function runnerFetch() {
     if (!PROXY_VARS.some((name) => process.env[name]))
-        return globalThis.fetch;
+        return http_fetch/* httpFetch */.tX;
     proxyFetch ??= Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2241)).then(({ defaults }) => defaults.request?.fetch ?? globalThis.fetch);
     const loaded = proxyFetch;
-    return async (input, init) => (await loaded)(input, init);
+    return async (url, init) => (await loaded)(url, init);
 }
 /** @actions/github's user agent: the job's orchestration id is appended when the runner sets one. */
 function withOrchestrationId(userAgent) {
@@ -50242,10 +50266,10 @@ function withOrchestrationId(userAgent) {
 function createGitHubClient(opts) {
     let sent = 0;
     const baseFetch = runnerFetch();
-    const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const countingFetch = (input, init) => {
+    const fetchOnce = (0,github_fetch/* timedFetch */.k)(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const countingFetch = (url, init) => {
         sent++;
-        return fetchOnce(input, init);
+        return fetchOnce(url, init);
     };
     const octokit = new GitHub({
         auth: `token ${opts.token}`,
@@ -51460,10 +51484,11 @@ const DOCUMENTS = [
 ];
 
 ;// CONCATENATED MODULE: ./.build/tracker/linear-api.js
-// Linear's GraphQL API over plain fetch (no SDK: it is megabytes and a new major every week).
+// Linear's GraphQL API over plain HTTP (no SDK: it is megabytes and a new major every week).
 // Each answer is checked with zod before use, errors[] is read even on HTTP 200, a spent rate
 // limit is waited out (bounded) and retried, and a request Linear does not answer in time is
 // given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
+
 
 
 
@@ -51535,7 +51560,7 @@ class LinearApi {
     fetch;
     constructor(o) {
         this.o = o;
-        this.fetch = timedFetch(o.fetch ?? globalThis.fetch, o.timeoutMs ?? 30_000);
+        this.fetch = (0,github_fetch/* timedFetch */.k)(http_fetch/* httpFetch */.tX, o.timeoutMs ?? 30_000);
     }
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
@@ -51661,7 +51686,7 @@ class LinearApi {
             }
             catch (e) {
                 // A query changes nothing and a request never sent did nothing: both are safe again.
-                if (e instanceof NoAnswer && attempt === 0 && (isQuery || !e.sent))
+                if (e instanceof github_fetch/* NoAnswer */.W && attempt === 0 && (isQuery || !e.sent))
                     continue;
                 throw new LinearUnavailableError(`Linear is unreachable (${name}): ${e.message}`);
             }
@@ -52248,6 +52273,131 @@ function githubSource(api, port, config) {
             return api.requestCount;
         }
     };
+}
+
+
+/***/ }),
+
+/***/ 6224:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fn: () => (/* binding */ Answer),
+/* harmony export */   j_: () => (/* binding */ AnswerHeaders),
+/* harmony export */   tX: () => (/* binding */ httpFetch)
+/* harmony export */ });
+/* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7067);
+/* harmony import */ var node_https__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4708);
+// The trackers' requests over node:http and node:https, not Node's fetch: a process's first
+// fetch costs ~200 ms of CPU (undici's JavaScript, and its HTTP parser in WebAssembly compiled on
+// other threads) where a stage sends ~8 small requests. What the clients read of fetch is kept:
+// the status, the headers, the body, redirects followed as fetch follows them, an AbortSignal.
+// Each answer is read whole before it is returned, so a caller's timeout covers the body too.
+
+
+/** The answer's headers: what the clients read of fetch's Headers, names case-insensitive. */
+class AnswerHeaders {
+    values = new Map();
+    constructor(entries) {
+        for (const [name, value] of entries) {
+            const key = name.toLowerCase();
+            const before = this.values.get(key);
+            this.values.set(key, before === undefined ? value : `${before}, ${value}`);
+        }
+    }
+    get(name) {
+        return this.values.get(name.toLowerCase()) ?? null;
+    }
+    [Symbol.iterator]() {
+        return this.values.entries();
+    }
+}
+/** A whole answer, as much of fetch's Response as the clients read. */
+class Answer {
+    status;
+    statusText;
+    url;
+    headers;
+    bytes;
+    constructor(status, statusText, url, headers, bytes) {
+        this.status = status;
+        this.statusText = statusText;
+        this.url = url;
+        this.headers = headers;
+        this.bytes = bytes;
+    }
+    get ok() {
+        return this.status >= 200 && this.status < 300;
+    }
+    async arrayBuffer() {
+        return new Uint8Array(this.bytes).buffer;
+    }
+    async text() {
+        return new TextDecoder().decode(this.bytes);
+    }
+    async json() {
+        return JSON.parse(await this.text());
+    }
+}
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** fetch's own limit. */
+const MAX_REDIRECTS = 20;
+const httpFetch = (url, init = {}) => follow(new URL(url), init, 0);
+async function follow(url, init, redirects) {
+    const answer = await exchange(url, init);
+    const location = answer.headers.get('location');
+    if (!REDIRECTS.has(answer.status) || location === null || init.redirect === 'manual') {
+        return answer;
+    }
+    if (init.redirect === 'error')
+        throw new TypeError(`${url} redirects to ${location}`);
+    if (redirects === MAX_REDIRECTS)
+        throw new TypeError(`${url}: more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, url);
+    const method = init.method?.toUpperCase() ?? 'GET';
+    // As fetch does: a 303 (or a 301 or 302 to a POST) is followed by a GET without the body, and
+    // the token goes only to the origin it was given for, never to where a redirect points.
+    const toGet = answer.status === 303 ? method !== 'HEAD' : answer.status <= 302 && method === 'POST';
+    const drop = new Set(next.origin === url.origin ? [] : ['authorization', 'cookie']);
+    if (toGet)
+        for (const name of ['content-type', 'content-length'])
+            drop.add(name);
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).filter(([name]) => !drop.has(name.toLowerCase())));
+    const body = toGet ? null : init.body;
+    return follow(next, { ...init, method: toGet ? 'GET' : method, headers, body }, redirects + 1);
+}
+function exchange(url, init) {
+    const send = { 'http:': node_http__WEBPACK_IMPORTED_MODULE_0__.request, 'https:': node_https__WEBPACK_IMPORTED_MODULE_1__.request }[url.protocol];
+    if (!send)
+        return Promise.reject(new TypeError(`cannot send a request to ${url.protocol} URLs`));
+    const body = typeof init.body === 'string' ? Buffer.from(init.body) : (init.body ?? undefined);
+    const headers = { ...init.headers };
+    if (body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
+        headers['content-length'] = String(body.byteLength);
+    }
+    return new Promise((resolve, reject) => {
+        const request = send(url, { method: init.method ?? 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) }, (res) => {
+            const chunks = [];
+            res.on('data', (chunk) => chunks.push(chunk));
+            res.on('error', reject);
+            // A connection that ends mid-body ends the answer without an 'end' or an error.
+            res.on('close', () => {
+                if (!res.complete)
+                    reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' }));
+            });
+            res.on('end', () => {
+                const pairs = [];
+                for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+                    pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+                }
+                const headers = new AnswerHeaders(pairs);
+                const bytes = Buffer.concat(chunks);
+                resolve(new Answer(res.statusCode ?? 0, res.statusMessage ?? '', url.href, headers, bytes));
+            });
+        });
+        request.on('error', reject);
+        request.end(body);
+    });
 }
 
 
@@ -73336,8 +73486,8 @@ function allowed(method, path, calls) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
@@ -73368,7 +73518,7 @@ const KEY_QUERY = 'key';
 async function startModelProxy(o) {
     // A key unfit for a header fails here, not on the agent's first request.
     external_node_http_.validateHeaderValue(o.credential.header, o.credential.value);
-    const client = o.upstream.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+    const client = o.upstream.protocol === 'https:' ? external_node_https_ : external_node_http_;
     // Our own agent, so that close() can end the upstream connections it keeps alive.
     const agent = new client.Agent({ keepAlive: true });
     const basePath = o.upstream.pathname.replace(/\/+$/, '');
@@ -78551,11 +78701,17 @@ function loadingEnv(text) {
     return env;
 }
 
+// EXTERNAL MODULE: ./.build/tracker/github-fetch.js
+var github_fetch = __nccwpck_require__(2571);
+// EXTERNAL MODULE: ./.build/tracker/http-fetch.js
+var http_fetch = __nccwpck_require__(6224);
 ;// CONCATENATED MODULE: ./.build/cli/github-rest.js
-// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain fetch:
+// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain HTTP:
 // the action's Octokit, with its retries and write queue, is for the runner.
 
-const TIMEOUT_MS = 30_000;
+
+
+const send = (0,github_fetch/* timedFetch */.k)(http_fetch/* httpFetch */.tX, 30_000);
 /** A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com). */
 function restClient(apiUrl, token, repo, command) {
     const root = apiUrl.replace(/\/+$/, '');
@@ -78564,7 +78720,7 @@ function restClient(apiUrl, token, repo, command) {
         async call(method, path, body) {
             let res;
             try {
-                res = await fetch(`${root}/repos/${repo}${path}`, {
+                res = await send(`${root}/repos/${repo}${path}`, {
                     method,
                     headers: {
                         accept: 'application/vnd.github+json',
@@ -78573,13 +78729,11 @@ function restClient(apiUrl, token, repo, command) {
                         'user-agent': 'itervox-handoff',
                         ...(body === undefined ? {} : { 'content-type': 'application/json' })
                     },
-                    body: body === undefined ? undefined : JSON.stringify(body),
-                    signal: AbortSignal.timeout(TIMEOUT_MS)
+                    body: body === undefined ? undefined : JSON.stringify(body)
                 });
             }
             catch (e) {
-                const cause = e.cause?.code ?? e.message;
-                throw new _build_errors/* UserError */.yo(`${command}: cannot reach the GitHub API at ${root} (${cause}); check your connection, or GITHUB_API_URL`);
+                throw new _build_errors/* UserError */.yo(`${command}: cannot reach the GitHub API at ${root}: ${e.message}; check your connection, or GITHUB_API_URL`);
             }
             const text = await res.text();
             let data;
@@ -79053,7 +79207,7 @@ const reconcileCommand = {
         // Octokit and the refs code are half the CLI's size and only this command needs them: they
         // run when it does, so every other command starts without their setup. They stay in the
         // bundle's one file ("eager"): ncc's licenses.txt lists the packages of one file only.
-        const { reconcileRepository } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 3727));
+        const { reconcileRepository } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 36));
         const { summaryLine } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6161));
         const summary = await reconcileRepository({
             config,

@@ -54540,10 +54540,128 @@ function mask(text) {
         .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ./.build/tracker/http-fetch.js
+// The trackers' requests over node:http and node:https, not Node's fetch: a process's first
+// fetch costs ~200 ms of CPU (undici's JavaScript, and its HTTP parser in WebAssembly compiled on
+// other threads) where a stage sends ~8 small requests. What the clients read of fetch is kept:
+// the status, the headers, the body, redirects followed as fetch follows them, an AbortSignal.
+// Each answer is read whole before it is returned, so a caller's timeout covers the body too.
+
+
+/** The answer's headers: what the clients read of fetch's Headers, names case-insensitive. */
+class AnswerHeaders {
+    values = new Map();
+    constructor(entries) {
+        for (const [name, value] of entries) {
+            const key = name.toLowerCase();
+            const before = this.values.get(key);
+            this.values.set(key, before === undefined ? value : `${before}, ${value}`);
+        }
+    }
+    get(name) {
+        return this.values.get(name.toLowerCase()) ?? null;
+    }
+    [Symbol.iterator]() {
+        return this.values.entries();
+    }
+}
+/** A whole answer, as much of fetch's Response as the clients read. */
+class Answer {
+    status;
+    statusText;
+    url;
+    headers;
+    bytes;
+    constructor(status, statusText, url, headers, bytes) {
+        this.status = status;
+        this.statusText = statusText;
+        this.url = url;
+        this.headers = headers;
+        this.bytes = bytes;
+    }
+    get ok() {
+        return this.status >= 200 && this.status < 300;
+    }
+    async arrayBuffer() {
+        return new Uint8Array(this.bytes).buffer;
+    }
+    async text() {
+        return new TextDecoder().decode(this.bytes);
+    }
+    async json() {
+        return JSON.parse(await this.text());
+    }
+}
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** fetch's own limit. */
+const MAX_REDIRECTS = 20;
+const httpFetch = (url, init = {}) => follow(new URL(url), init, 0);
+async function follow(url, init, redirects) {
+    const answer = await exchange(url, init);
+    const location = answer.headers.get('location');
+    if (!REDIRECTS.has(answer.status) || location === null || init.redirect === 'manual') {
+        return answer;
+    }
+    if (init.redirect === 'error')
+        throw new TypeError(`${url} redirects to ${location}`);
+    if (redirects === MAX_REDIRECTS)
+        throw new TypeError(`${url}: more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, url);
+    const method = init.method?.toUpperCase() ?? 'GET';
+    // As fetch does: a 303 (or a 301 or 302 to a POST) is followed by a GET without the body, and
+    // the token goes only to the origin it was given for, never to where a redirect points.
+    const toGet = answer.status === 303 ? method !== 'HEAD' : answer.status <= 302 && method === 'POST';
+    const drop = new Set(next.origin === url.origin ? [] : ['authorization', 'cookie']);
+    if (toGet)
+        for (const name of ['content-type', 'content-length'])
+            drop.add(name);
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).filter(([name]) => !drop.has(name.toLowerCase())));
+    const body = toGet ? null : init.body;
+    return follow(next, { ...init, method: toGet ? 'GET' : method, headers, body }, redirects + 1);
+}
+function exchange(url, init) {
+    const send = { 'http:': external_node_http_.request, 'https:': external_node_https_namespaceObject.request }[url.protocol];
+    if (!send)
+        return Promise.reject(new TypeError(`cannot send a request to ${url.protocol} URLs`));
+    const body = typeof init.body === 'string' ? Buffer.from(init.body) : (init.body ?? undefined);
+    const headers = { ...init.headers };
+    if (body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
+        headers['content-length'] = String(body.byteLength);
+    }
+    return new Promise((resolve, reject) => {
+        const request = send(url, { method: init.method ?? 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) }, (res) => {
+            const chunks = [];
+            res.on('data', (chunk) => chunks.push(chunk));
+            res.on('error', reject);
+            // A connection that ends mid-body ends the answer without an 'end' or an error.
+            res.on('close', () => {
+                if (!res.complete)
+                    reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' }));
+            });
+            res.on('end', () => {
+                const pairs = [];
+                for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+                    pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+                }
+                const headers = new AnswerHeaders(pairs);
+                const bytes = Buffer.concat(chunks);
+                resolve(new Answer(res.statusCode ?? 0, res.statusMessage ?? '', url.href, headers, bytes));
+            });
+        });
+        request.on('error', reject);
+        request.end(body);
+    });
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/github-fetch.js
 // The fetch every GitHub API request goes through: it gives up on a request GitHub does not
 // answer in time (one hung request once held a stage for 309 s), and it turns a request that got
 // no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
+
 /** The request got no HTTP answer: it timed out, or the connection failed. */
 class NoAnswer extends Error {
     sent;
@@ -54565,25 +54683,26 @@ const NOT_SENT = new Set([
     'ENETDOWN',
     'UND_ERR_CONNECT_TIMEOUT'
 ]);
-/** Null-body statuses: a Response made with a body for one of these throws. */
+/** Null-body statuses: fetch gives these no body to read. */
 const NO_BODY = new Set([101, 204, 205, 304]);
+/**
+ * `base` under a timeout for the answer and its body. Its answers are whole: httpFetch's already,
+ * and a fetch Response (the runner's proxy fetch) is read here, under the same timeout, since
+ * Octokit reads it later and takes a body that broke off halfway for an empty one.
+ */
 function timedFetch(base, timeoutMs) {
-    return async (input, init) => {
+    return async (url, init) => {
         const timer = new AbortController();
         const timeout = setTimeout(() => timer.abort(), timeoutMs);
         const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
         try {
-            const res = await base(input, { ...init, signal });
-            // The body is read here, under the same timeout: Octokit reads it later and takes a body
-            // that broke off halfway for an empty one.
-            const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer();
-            const copy = new Response(body, {
-                status: res.status,
-                statusText: res.statusText,
-                headers: res.headers
-            });
-            Object.defineProperty(copy, 'url', { value: res.url });
-            return copy;
+            const res = await base(url, { ...init, signal });
+            if (res instanceof Answer)
+                return res;
+            const body = NO_BODY.has(res.status)
+                ? new Uint8Array()
+                : new Uint8Array(await res.arrayBuffer());
+            return new Answer(res.status, res.statusText, res.url, new AnswerHeaders(res.headers), body);
         }
         catch (e) {
             if (timer.signal.aborted) {
@@ -66496,23 +66615,24 @@ function round(seconds) {
 
 
 
+
 const GitHub = dist_src/* Octokit */.E.plugin(plugin_rest_endpoint_methods_dist_src/* restEndpointMethods */._, dist_bundle/* paginateRest */.ud);
 const DEFAULT_TIMEOUT_MS = 30_000;
 const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
 let proxyFetch;
 /**
- * Node's fetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
+ * httpFetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
  * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on a bundled
- * copy of undici, whose fetch costs ~35 ms of CPU a stage more, and whose loading ~60 ms more
- * where nothing else loads it (the CLI), so it is loaded only when a proxy is set; it stays in
- * the bundle's one file ("eager"), as ncc's licenses.txt covers one file only.
+ * copy of undici, which like Node's fetch costs over 200 ms of CPU to load and send a first
+ * request, so it is loaded only when a proxy is set; it stays in the bundle's one file ("eager"), as ncc's licenses.txt covers
+ * one file only.
  */
 function runnerFetch() {
     if (!PROXY_VARS.some((name) => process.env[name]))
-        return globalThis.fetch;
+        return httpFetch;
     proxyFetch ??= Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 7176)).then(({ defaults }) => defaults.request?.fetch ?? globalThis.fetch);
     const loaded = proxyFetch;
-    return async (input, init) => (await loaded)(input, init);
+    return async (url, init) => (await loaded)(url, init);
 }
 /** @actions/github's user agent: the job's orchestration id is appended when the runner sets one. */
 function withOrchestrationId(userAgent) {
@@ -66526,9 +66646,9 @@ function createGitHubClient(opts) {
     let sent = 0;
     const baseFetch = runnerFetch();
     const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const countingFetch = (input, init) => {
+    const countingFetch = (url, init) => {
         sent++;
-        return fetchOnce(input, init);
+        return fetchOnce(url, init);
     };
     const octokit = new GitHub({
         auth: `token ${opts.token}`,
@@ -70359,10 +70479,11 @@ const DOCUMENTS = [
 ];
 
 ;// CONCATENATED MODULE: ./.build/tracker/linear-api.js
-// Linear's GraphQL API over plain fetch (no SDK: it is megabytes and a new major every week).
+// Linear's GraphQL API over plain HTTP (no SDK: it is megabytes and a new major every week).
 // Each answer is checked with zod before use, errors[] is read even on HTTP 200, a spent rate
 // limit is waited out (bounded) and retried, and a request Linear does not answer in time is
 // given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
+
 
 
 
@@ -70434,7 +70555,7 @@ class LinearApi {
     fetch;
     constructor(o) {
         this.o = o;
-        this.fetch = timedFetch(o.fetch ?? globalThis.fetch, o.timeoutMs ?? 30_000);
+        this.fetch = timedFetch(httpFetch, o.timeoutMs ?? 30_000);
     }
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
@@ -76384,10 +76505,6 @@ function guardedTracker(tracker, secrets, withheld) {
     };
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: ./.build/agent/model-proxy.js

@@ -1,6 +1,8 @@
-// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain fetch:
+// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain HTTP:
 // the action's Octokit, with its retries and write queue, is for the runner.
 import { UserError } from '../errors.js'
+import { timedFetch } from '../tracker/github-fetch.js'
+import { httpFetch, type Answer } from '../tracker/http-fetch.js'
 
 export interface Rest {
   /** owner/name */
@@ -13,7 +15,7 @@ interface RestAnswer {
   data: unknown
 }
 
-const TIMEOUT_MS = 30_000
+const send = timedFetch(httpFetch, 30_000)
 
 /** A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com). */
 export function restClient(apiUrl: string, token: string, repo: string, command: string): Rest {
@@ -21,9 +23,9 @@ export function restClient(apiUrl: string, token: string, repo: string, command:
   return {
     repo,
     async call(method, path, body) {
-      let res: Response
+      let res: Answer
       try {
-        res = await fetch(`${root}/repos/${repo}${path}`, {
+        res = await send(`${root}/repos/${repo}${path}`, {
           method,
           headers: {
             accept: 'application/vnd.github+json',
@@ -32,13 +34,11 @@ export function restClient(apiUrl: string, token: string, repo: string, command:
             'user-agent': 'itervox-handoff',
             ...(body === undefined ? {} : { 'content-type': 'application/json' })
           },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(TIMEOUT_MS)
+          body: body === undefined ? undefined : JSON.stringify(body)
         })
       } catch (e) {
-        const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message
         throw new UserError(
-          `${command}: cannot reach the GitHub API at ${root} (${cause}); check your connection, or GITHUB_API_URL`
+          `${command}: cannot reach the GitHub API at ${root}: ${(e as Error).message}; check your connection, or GITHUB_API_URL`
         )
       }
       const text = await res.text()

@@ -5,6 +5,7 @@ import { Octokit as Core } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
 import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods'
 import { timedFetch } from './github-fetch.js'
+import { httpFetch, type Answer, type Fetch, type FetchInit } from './http-fetch.js'
 import { retrying } from './github-retry.js'
 
 const GitHub = Core.plugin(restEndpointMethods, paginateRest)
@@ -41,19 +42,19 @@ const PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
 let proxyFetch: Promise<typeof fetch> | undefined
 
 /**
- * Node's fetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
+ * httpFetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
  * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on a bundled
- * copy of undici, whose fetch costs ~35 ms of CPU a stage more, and whose loading ~60 ms more
- * where nothing else loads it (the CLI), so it is loaded only when a proxy is set; it stays in
- * the bundle's one file ("eager"), as ncc's licenses.txt covers one file only.
+ * copy of undici, which like Node's fetch costs over 200 ms of CPU to load and send a first
+ * request, so it is loaded only when a proxy is set; it stays in the bundle's one file ("eager"), as ncc's licenses.txt covers
+ * one file only.
  */
-function runnerFetch(): typeof fetch {
-  if (!PROXY_VARS.some((name) => process.env[name])) return globalThis.fetch
+function runnerFetch(): (url: string, init: FetchInit) => Promise<Answer | Response> {
+  if (!PROXY_VARS.some((name) => process.env[name])) return httpFetch
   proxyFetch ??= import(/* webpackMode: "eager" */ '@actions/github/lib/utils').then(
     ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
   )
   const loaded = proxyFetch
-  return async (input, init) => (await loaded)(input, init)
+  return async (url, init) => (await loaded)(url, init as RequestInit)
 }
 
 /** @actions/github's user agent: the job's orchestration id is appended when the runner sets one. */
@@ -68,9 +69,9 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   let sent = 0
   const baseFetch = runnerFetch()
   const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)
-  const countingFetch: typeof fetch = (input, init) => {
+  const countingFetch: Fetch = (url, init) => {
     sent++
-    return fetchOnce(input, init)
+    return fetchOnce(url, init)
   }
 
   const octokit = new GitHub({

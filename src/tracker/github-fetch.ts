@@ -1,6 +1,7 @@
 // The fetch every GitHub API request goes through: it gives up on a request GitHub does not
 // answer in time (one hung request once held a stage for 309 s), and it turns a request that got
 // no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
+import { Answer, AnswerHeaders, type Fetch, type FetchInit } from './http-fetch.js'
 
 /** The request got no HTTP answer: it timed out, or the connection failed. */
 export class NoAnswer extends Error {
@@ -25,26 +26,29 @@ const NOT_SENT = new Set([
   'UND_ERR_CONNECT_TIMEOUT'
 ])
 
-/** Null-body statuses: a Response made with a body for one of these throws. */
+/** Null-body statuses: fetch gives these no body to read. */
 const NO_BODY = new Set([101, 204, 205, 304])
 
-export function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
-  return async (input, init) => {
+/**
+ * `base` under a timeout for the answer and its body. Its answers are whole: httpFetch's already,
+ * and a fetch Response (the runner's proxy fetch) is read here, under the same timeout, since
+ * Octokit reads it later and takes a body that broke off halfway for an empty one.
+ */
+export function timedFetch(
+  base: (url: string, init: FetchInit) => Promise<Answer | Response>,
+  timeoutMs: number
+): Fetch {
+  return async (url, init) => {
     const timer = new AbortController()
     const timeout = setTimeout(() => timer.abort(), timeoutMs)
     const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal
     try {
-      const res = await base(input, { ...init, signal })
-      // The body is read here, under the same timeout: Octokit reads it later and takes a body
-      // that broke off halfway for an empty one.
-      const body = NO_BODY.has(res.status) ? null : await res.arrayBuffer()
-      const copy = new Response(body, {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers
-      })
-      Object.defineProperty(copy, 'url', { value: res.url })
-      return copy
+      const res = await base(url, { ...init, signal })
+      if (res instanceof Answer) return res
+      const body = NO_BODY.has(res.status)
+        ? new Uint8Array()
+        : new Uint8Array(await res.arrayBuffer())
+      return new Answer(res.status, res.statusText, res.url, new AnswerHeaders(res.headers), body)
     } catch (e) {
       if (timer.signal.aborted) {
         throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true)

@@ -1,10 +1,11 @@
-// Linear's GraphQL API over plain fetch (no SDK: it is megabytes and a new major every week).
+// Linear's GraphQL API over plain HTTP (no SDK: it is megabytes and a new major every week).
 // Each answer is checked with zod before use, errors[] is read even on HTTP 200, a spent rate
 // limit is waited out (bounded) and retried, and a request Linear does not answer in time is
 // given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
 import { z } from 'zod'
 import { UserError } from '../errors.js'
 import { NoAnswer, timedFetch } from './github-fetch.js'
+import { httpFetch, type Answer, type AnswerHeaders, type Fetch } from './http-fetch.js'
 import * as doc from './linear-documents.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
@@ -26,7 +27,6 @@ export interface LinearApiOptions {
   rateLimitRetries?: number
   /** The longest a rate limit is waited out; a longer reset fails at once. */
   maxWaitMs?: number
-  fetch?: typeof fetch
 }
 
 /** Linear could not be reached or failed; not the user's doing, nothing to change. */
@@ -95,10 +95,10 @@ const ISSUE_PAGES = 20
 
 export class LinearApi {
   private sent = 0
-  private readonly fetch: typeof fetch
+  private readonly fetch: Fetch
 
   constructor(private readonly o: LinearApiOptions) {
-    this.fetch = timedFetch(o.fetch ?? globalThis.fetch, o.timeoutMs ?? 30_000)
+    this.fetch = timedFetch(httpFetch, o.timeoutMs ?? 30_000)
   }
 
   /** HTTP requests sent so far, retries included. */
@@ -272,7 +272,7 @@ export class LinearApi {
     const isQuery = operation?.[1] === 'query'
     const retries = this.o.rateLimitRetries ?? 2
     for (let attempt = 0; ; attempt++) {
-      let res: Response
+      let res: Answer
       try {
         this.sent++
         res = await this.fetch(this.o.url, {
@@ -363,7 +363,7 @@ function safeJson(text: string): unknown {
  * How long until the spent budget is back: `retry-after` seconds, else the reset (epoch ms) of
  * whichever budget, requests or complexity, has nothing left.
  */
-function rateLimitWait(headers: Headers): number {
+function rateLimitWait(headers: AnswerHeaders): number {
   const after = Number(headers.get('retry-after'))
   if (after > 0) return after * 1000
   const budgets = ['requests', 'complexity'].map((b) => ({

@@ -152,7 +152,7 @@ describe('itervox-handoff labels', () => {
       [
         () => labels([], { GITHUB_API_URL: closed }),
         1,
-        `labels: cannot reach the GitHub API at ${closed} (ECONNREFUSED); check your connection, or GITHUB_API_URL`
+        `labels: cannot reach the GitHub API at ${closed}: the connection was refused (ECONNREFUSED); check your connection, or GITHUB_API_URL`
       ]
     ]
     for (const [run, code, line] of cases) {
