@@ -17,9 +17,12 @@ import { firstStage, laterStage, median, todo } from './stage-run.js'
 const RUNS = 5
 
 // The same work as a stage, as plainly as Node does it: git through child_process, then the
-// stage's API requests, one after another, through the global fetch.
-const BASELINE = `import { execFileSync } from 'node:child_process'
+// stage's API requests, one after another, through node:http, as the stage sends them. The
+// same script with the global fetch is timed beside it: a process's first fetch costs ~200 ms
+// of CPU more, so that script is no floor. `send` sends one request `r`.
+const baselineScript = (send: string) => `import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
 const [ws, api, list] = process.argv.slice(2)
 const git = (...a) => execFileSync('git', a, { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] })
 git('ls-remote', '--heads', 'origin', 'refs/heads/main', 'refs/heads/itervox/1')
@@ -31,14 +34,19 @@ git('add', '.itervox/handoff/x_researcher.md')
 git('-c', 'user.name=bot', '-c', 'user.email=bot@x', 'commit', '--quiet', '-m', 'stage')
 git('push', '--quiet', 'origin', 'itervox/1')
 for (const r of JSON.parse(readFileSync(list, 'utf8'))) {
-  const res = await fetch(api + r.path + (r.query ? '?' + new URLSearchParams(r.query) : ''), {
-    method: r.method,
-    headers: { authorization: 'Bearer ghs_test_token', 'content-type': 'application/json' },
-    ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) })
-  })
-  await res.arrayBuffer()
+  const url = api + r.path + (r.query ? '?' + new URLSearchParams(r.query) : '')
+  const headers = { authorization: 'Bearer ghs_test_token', 'content-type': 'application/json' }
+  const body = r.body === undefined ? undefined : JSON.stringify(r.body)
+${send}
 }
 `
+const BASELINE = baselineScript(`  await new Promise((resolve, reject) => {
+    const req = request(url, { method: r.method, headers }, (res) => res.resume().on('end', resolve))
+    req.on('error', reject).end(body)
+  })`)
+const WITH_FETCH = baselineScript(
+  '  await (await fetch(url, { method: r.method, headers, body })).arrayBuffer()'
+)
 
 const replayable = (rs: RecordedRequest[]) =>
   rs.map((r) => ({
@@ -48,7 +56,12 @@ const replayable = (rs: RecordedRequest[]) =>
     ...(r.body === undefined || r.body === null || r.body === '' ? {} : { body: r.body })
   }))
 
-const ms = { user: [] as number[], none: [] as number[], baseline: [] as number[] }
+const ms = {
+  user: [] as number[],
+  none: [] as number[],
+  baseline: [] as number[],
+  fetch: [] as number[]
+}
 const counts = { first: [] as string[][], later: [] as string[][] }
 const requests = { first: 0, later: 0 }
 for (let i = 0; i < RUNS; i++) {
@@ -70,17 +83,24 @@ for (let i = 0; i < RUNS; i++) {
   ms.none.push(none.ms)
   await none.p.gh.stop()
 
+  ms.baseline.push(await baseline(BASELINE, asked))
+  ms.fetch.push(await baseline(WITH_FETCH, asked))
+}
+
+/** The wall time of one baseline script doing a first stage's git work and `asked`. */
+async function baseline(text: string, asked: ReturnType<typeof replayable>): Promise<number> {
   const q = await startPipeline({ command: 'generic-agent' })
   checkoutShallow(q.sb)
   const script = join(q.sb.dir, 'baseline.mjs')
   const list = join(q.sb.dir, 'requests.json')
-  writeFileSync(script, BASELINE)
+  writeFileSync(script, text)
   writeFileSync(list, JSON.stringify(asked))
   const t0 = performance.now()
   // Not synchronous: the fake GitHub answers from this process.
   await promisify(execFile)(process.execPath, [script, q.sb.workspace, q.gh.url, list])
-  ms.baseline.push(performance.now() - t0)
+  const took = performance.now() - t0
   await q.gh.stop()
+  return took
 }
 
 /** The API requests of a whole pipeline, driven job after job by its dispatches. */
@@ -146,6 +166,9 @@ console.log(
 )
 console.log(
   `| the same fetch, commit, push and requests as a Node script, median of ${RUNS} | ${b.toFixed(0)} ms |`
+)
+console.log(
+  `| the same script with the global fetch for the requests (for comparison), median of ${RUNS} | ${median(ms.fetch).toFixed(0)} ms |`
 )
 const n = median(ms.none)
 console.log(`| ratio to the script, isolation user (target at most 2x) | ${(u / b).toFixed(2)}x |`)
