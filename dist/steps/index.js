@@ -54596,6 +54596,20 @@ class Answer {
         return JSON.parse(await this.text());
     }
 }
+/**
+ * The request failed before its connection was made (name resolution, TCP, TLS, a header Node
+ * would not send, or an abort meanwhile), so the server cannot have acted on it.
+ */
+class NotConnected extends Error {
+    cause;
+    name = 'NotConnected';
+    code;
+    constructor(cause) {
+        super(cause?.message ?? String(cause));
+        this.cause = cause;
+        this.code = cause?.code;
+    }
+}
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** fetch's own limit. */
 const MAX_REDIRECTS = 20;
@@ -54611,11 +54625,15 @@ async function follow(url, init, redirects) {
     if (redirects === MAX_REDIRECTS)
         throw new TypeError(`${url}: more than ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, url);
+    // A body or a path meant for TLS is not sent in the clear.
+    if (url.protocol === 'https:' && next.protocol === 'http:') {
+        throw new TypeError(`${url} redirects to ${next.origin}, which is not https`);
+    }
     const method = init.method?.toUpperCase() ?? 'GET';
     // As fetch does: a 303 (or a 301 or 302 to a POST) is followed by a GET without the body, and
     // the token goes only to the origin it was given for, never to where a redirect points.
     const toGet = answer.status === 303 ? method !== 'HEAD' : answer.status <= 302 && method === 'POST';
-    const drop = new Set(next.origin === url.origin ? [] : ['authorization', 'cookie']);
+    const drop = new Set(next.origin === url.origin ? [] : ['authorization', 'proxy-authorization', 'cookie']);
     if (toGet)
         for (const name of ['content-type', 'content-length'])
             drop.add(name);
@@ -54623,37 +54641,66 @@ async function follow(url, init, redirects) {
     const body = toGet ? null : init.body;
     return follow(next, { ...init, method: toGet ? 'GET' : method, headers, body }, redirects + 1);
 }
+/** Leading and trailing HTTP whitespace, which fetch trims from header values. */
+const EDGE_SPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 function exchange(url, init) {
     const send = { 'http:': external_node_http_.request, 'https:': external_node_https_namespaceObject.request }[url.protocol];
     if (!send)
         return Promise.reject(new TypeError(`cannot send a request to ${url.protocol} URLs`));
     const body = typeof init.body === 'string' ? Buffer.from(init.body) : (init.body ?? undefined);
-    const headers = { ...init.headers };
-    if (body && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
-        headers['content-length'] = String(body.byteLength);
+    const headers = {};
+    for (const [name, value] of Object.entries(init.headers ?? {})) {
+        headers[name] = value.replace(EDGE_SPACE, '');
     }
+    const has = (header) => Object.keys(headers).some((name) => name.toLowerCase() === header);
+    if (body && !has('content-length'))
+        headers['content-length'] = String(body.byteLength);
+    // Nothing here decodes a compressed answer, so none is asked for.
+    if (!has('accept-encoding'))
+        headers['accept-encoding'] = 'identity';
     return new Promise((resolve, reject) => {
-        const request = send(url, { method: init.method ?? 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) }, (res) => {
-            const chunks = [];
-            res.on('data', (chunk) => chunks.push(chunk));
-            res.on('error', reject);
-            // A connection that ends mid-body ends the answer without an 'end' or an error.
-            res.on('close', () => {
-                if (!res.complete)
-                    reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' }));
+        let connected = false;
+        const fail = (e) => reject(connected ? e : new NotConnected(e));
+        let request;
+        try {
+            request = send(url, { method: init.method ?? 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) }, (res) => {
+                const chunks = [];
+                res.on('data', (chunk) => chunks.push(chunk));
+                res.on('error', reject);
+                // A connection that ends mid-body ends the answer without an 'end' or an error.
+                res.on('close', () => {
+                    if (!res.complete) {
+                        reject(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' }));
+                    }
+                });
+                res.on('end', () => {
+                    const pairs = [];
+                    for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+                        pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+                    }
+                    const headers = new AnswerHeaders(pairs);
+                    const bytes = Buffer.concat(chunks);
+                    resolve(new Answer(res.statusCode ?? 0, res.statusMessage ?? '', url.href, headers, bytes));
+                });
             });
-            res.on('end', () => {
-                const pairs = [];
-                for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-                    pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
-                }
-                const headers = new AnswerHeaders(pairs);
-                const bytes = Buffer.concat(chunks);
-                resolve(new Answer(res.statusCode ?? 0, res.statusMessage ?? '', url.href, headers, bytes));
-            });
+        }
+        catch (e) {
+            fail(e);
+            return;
+        }
+        request.on('socket', (socket) => {
+            if (!socket.connecting)
+                connected = true;
+            else
+                socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true));
         });
-        request.on('error', reject);
-        request.end(body);
+        request.on('error', fail);
+        try {
+            request.end(body);
+        }
+        catch (e) {
+            request.destroy(e);
+        }
     });
 }
 
@@ -54705,13 +54752,15 @@ function timedFetch(base, timeoutMs) {
             return new Answer(res.status, res.statusText, res.url, new AnswerHeaders(res.headers), body);
         }
         catch (e) {
+            const connected = !(e instanceof NotConnected);
             if (timer.signal.aborted) {
-                throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true);
+                const what = connected ? 'answer' : 'connection';
+                throw new NoAnswer(`no ${what} within ${formatSeconds(timeoutMs)}`, connected);
             }
             if (init?.signal?.aborted)
-                throw e;
+                throw e instanceof NotConnected ? e.cause : e;
             const code = errorCode(e);
-            throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code));
+            throw new NoAnswer(describe(code, e), connected && (code === undefined || !NOT_SENT.has(code)));
         }
         finally {
             clearTimeout(timeout);

@@ -1,7 +1,7 @@
 // The fetch every GitHub API request goes through: it gives up on a request GitHub does not
 // answer in time (one hung request once held a stage for 309 s), and it turns a request that got
 // no HTTP answer into a NoAnswer that says whether the request may have reached GitHub.
-import { Answer, AnswerHeaders, type Fetch, type FetchInit } from './http-fetch.js'
+import { Answer, AnswerHeaders, NotConnected, type Fetch, type FetchInit } from './http-fetch.js'
 
 /** The request got no HTTP answer: it timed out, or the connection failed. */
 export class NoAnswer extends Error {
@@ -50,12 +50,17 @@ export function timedFetch(
         : new Uint8Array(await res.arrayBuffer())
       return new Answer(res.status, res.statusText, res.url, new AnswerHeaders(res.headers), body)
     } catch (e) {
+      const connected = !(e instanceof NotConnected)
       if (timer.signal.aborted) {
-        throw new NoAnswer(`no answer within ${formatSeconds(timeoutMs)}`, true)
+        const what = connected ? 'answer' : 'connection'
+        throw new NoAnswer(`no ${what} within ${formatSeconds(timeoutMs)}`, connected)
       }
-      if (init?.signal?.aborted) throw e
+      if (init?.signal?.aborted) throw e instanceof NotConnected ? e.cause : e
       const code = errorCode(e)
-      throw new NoAnswer(describe(code, e), code === undefined || !NOT_SENT.has(code))
+      throw new NoAnswer(
+        describe(code, e),
+        connected && (code === undefined || !NOT_SENT.has(code))
+      )
     } finally {
       clearTimeout(timeout)
     }

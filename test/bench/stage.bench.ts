@@ -41,7 +41,7 @@ ${send}
 }
 `
 const BASELINE = baselineScript(`  await new Promise((resolve, reject) => {
-    const req = request(url, { method: r.method, headers }, (res) => res.resume().on('end', resolve))
+    const req = request(url, { method: r.method, headers }, (res) => res.on('error', reject).resume().on('end', resolve))
     req.on('error', reject).end(body)
   })`)
 const WITH_FETCH = baselineScript(

@@ -2,8 +2,13 @@
 // followed as fetch follows them (the token never sent to another origin), and every way a
 // request can end without an answer, as timedFetch then tells the clients.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import https from 'node:https'
+import net, { type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { NoAnswer, timedFetch } from '../../src/tracker/github-fetch.js'
 import { httpFetch } from '../../src/tracker/http-fetch.js'
 
@@ -78,6 +83,14 @@ describe('an answer', () => {
     // The body went with its length in bytes, not chunked.
     expect(api.seen.at(-1)?.headers['content-length']).toBe(String(Buffer.byteLength('{"a":"ü"}')))
     expect(api.seen.at(-1)?.headers.authorization).toBe('token t')
+  })
+
+  it('is asked for without compression, and header values go trimmed as fetch trims them', async () => {
+    await httpFetch(`${api.url}/made`, { headers: { authorization: ' token t\n' } })
+    expect(api.seen.at(-1)?.headers).toMatchObject({
+      authorization: 'token t',
+      'accept-encoding': 'identity'
+    })
   })
 
   it('of 204 has an empty body', async () => {
@@ -183,9 +196,81 @@ describe('no answer', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
   })
 
+  it('before the connection is made is a NoAnswer never sent: no TLS handshake in time, a bad header', async () => {
+    // It accepts the connection and never answers the TLS handshake.
+    const silent = net.createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const port = (silent.address() as AddressInfo).port
+    try {
+      const err = await timedFetch(httpFetch, 100)(`https://127.0.0.1:${port}/x`).catch((e) => e)
+      expect(err).toMatchObject({ message: 'no connection within 100 ms', sent: false })
+    } finally {
+      silent.close()
+    }
+    const bad = await timedFetch(httpFetch, 5000)(`${api.url}/x`, {
+      headers: { authorization: 'token t\nx-injected: yes' }
+    }).catch((e: unknown) => e)
+    expect(bad).toBeInstanceOf(NoAnswer)
+    expect(bad).toMatchObject({ sent: false })
+    expect(api.seen.some((r) => r.headers['x-injected'] !== undefined)).toBe(false)
+  })
+
   it('for a URL that is not http or https is an error', async () => {
     await expect(httpFetch('file:///etc/passwd')).rejects.toThrow(
       'cannot send a request to file: URLs'
     )
+  })
+})
+
+describe('a redirect from https', () => {
+  let dir: string
+  let tls: https.Server
+  let plain: Awaited<ReturnType<typeof server>>
+  const saved = https.globalAgent.options.ca
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'http-fetch-tls-'))
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem')
+      ],
+      { stdio: 'ignore' }
+    )
+    plain = await server((req, res) => res.end(`plain got ${req.body}`))
+    tls = https.createServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => res.writeHead(307, { location: `${plain.url}/landing` }).end()
+    )
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
+    // The certificate is this test's own: the requests' agent trusts it.
+    https.globalAgent.options.ca = readFileSync(join(dir, 'cert.pem'))
+  })
+  afterAll(() => {
+    https.globalAgent.options.ca = saved
+    tls.closeAllConnections()
+    tls.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('to plain http is refused: the body meant for TLS is not sent in the clear', async () => {
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/secret`
+    await expect(httpFetch(url, { method: 'POST', body: 'the comment' })).rejects.toThrow(
+      'which is not https'
+    )
+    expect(plain.seen).toEqual([])
   })
 })

@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { parse } from 'yaml'
@@ -19,6 +11,8 @@ import { actionsWorkflow } from '../../src/cli/actions-workflow.js'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { actionlint, findings, type Lint } from '../helpers/actionlint.js'
 import { profileFiles } from '../e2e/pipeline-fixture.js'
+import { repoWith } from '../cli/helpers.js'
+import { cliInProcess as cli } from '../cli/in-process.js'
 
 const DIR = '.github/workflows'
 const CLAUDE = AGENT_CLI_VERSIONS.claude
@@ -55,8 +49,7 @@ const ACTION_INPUTS = Object.keys(
 // The pipeline `init` writes, which the README and these examples show.
 const SEED = initPipeline()
 
-/** The pipeline `init` writes, with its WORKFLOW.md first changed by `edit`. */
-function initPipeline(edit: (workflow: string) => string = (w) => w): WorkflowConfig {
+function initPipeline(): WorkflowConfig {
   const dir = mkdtempSync(join(tmpdir(), 'itervox-init-pipeline-'))
   for (const f of scaffoldFiles({
     tracker: 'github',
@@ -64,7 +57,7 @@ function initPipeline(edit: (workflow: string) => string = (w) => w): WorkflowCo
     implementerPaths: ['**']
   })) {
     mkdirSync(dirname(join(dir, f.path)), { recursive: true })
-    writeFileSync(join(dir, f.path), f.path === 'WORKFLOW.md' ? edit(f.text) : f.text)
+    writeFileSync(join(dir, f.path), f.text)
   }
   const { config } = loadWorkflowFile(join(dir, 'WORKFLOW.md'), {})
   rmSync(dir, { recursive: true, force: true })
@@ -72,25 +65,28 @@ function initPipeline(edit: (workflow: string) => string = (w) => w): WorkflowCo
 }
 
 /**
- * The workflows `init` writes (test/cli/init.test.ts checks it writes exactly these): for its
- * pipeline, for a start state whose name holds a quote, and for Linear.
+ * The workflows `init` writes, by running it (in-process) as test/cli/init.test.ts does: for a
+ * new repository, after a start state is renamed to one with a quote, and for Linear.
  */
-function initWorkflows(): Record<string, string> {
-  const quoted = initPipeline((w) => w.replace(/"Todo"/g, `"Won't wait"`))
-  const linearDir = mkdtempSync(join(tmpdir(), 'itervox-init-linear-'))
-  for (const [path, text] of Object.entries(profileFiles())) {
-    mkdirSync(dirname(join(linearDir, path)), { recursive: true })
-    writeFileSync(join(linearDir, path), text)
-  }
-  copyFileSync('test/fixtures/workflows/seed/WORKFLOW.md', join(linearDir, 'WORKFLOW.md'))
-  const linear = loadWorkflowFile(join(linearDir, 'WORKFLOW.md'), { LINEAR_API_KEY: 'k' }).config
-  rmSync(linearDir, { recursive: true, force: true })
-  expect(linear.tracker.kind).toBe('linear')
-  return {
-    'init-default.yml': actionsWorkflow(SEED),
-    'init-quoted-state.yml': actionsWorkflow(quoted),
-    'init-linear.yml': actionsWorkflow(linear)
-  }
+async function initWorkflows(): Promise<Record<string, string>> {
+  const WRITTEN = '.github/workflows/itervox.yml'
+  const repo = repoWith({})
+  expect((await cli(repo, ['init'])).code).toBe(0)
+  const first = readFileSync(join(repo, WRITTEN), 'utf8')
+  const workflow = readFileSync(join(repo, 'WORKFLOW.md'), 'utf8')
+  writeFileSync(join(repo, 'WORKFLOW.md'), workflow.replace(/"Todo"/g, `"Won't wait"`))
+  expect((await cli(repo, ['init', '--workflow-only'])).code).toBe(0)
+  const quoted = readFileSync(join(repo, WRITTEN), 'utf8')
+  expect(quoted).toContain("Won''t wait")
+  const lin = repoWith({
+    'WORKFLOW.md': readFileSync('test/fixtures/workflows/seed/WORKFLOW.md', 'utf8'),
+    ...profileFiles()
+  })
+  expect((await cli(lin, ['init', '--workflow-only'])).code).toBe(0)
+  const linear = readFileSync(join(lin, WRITTEN), 'utf8')
+  expect(linear).toContain('LINEAR_API_KEY')
+  for (const dir of [repo, lin]) rmSync(dir, { recursive: true, force: true })
+  return { 'init-default.yml': first, 'init-quoted-state.yml': quoted, 'init-linear.yml': linear }
 }
 
 describe('workflow files', () => {
@@ -104,7 +100,7 @@ describe('workflow files', () => {
     dir = mkdtempSync(join(tmpdir(), 'itervox-actionlint-'))
     const written = join(dir, 'init')
     mkdirSync(written)
-    for (const [name, text] of Object.entries(initWorkflows())) {
+    for (const [name, text] of Object.entries(await initWorkflows())) {
       writeFileSync(join(written, name), text)
     }
     bad = join(dir, 'bad.yml')
