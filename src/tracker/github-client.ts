@@ -4,8 +4,8 @@
 import { Octokit as Core } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
 import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods'
-import { timedFetch } from './github-fetch.js'
-import { httpFetch, type Answer, type Fetch, type FetchInit } from './http-fetch.js'
+import { timedFetch, type BaseFetch } from './github-fetch.js'
+import { httpFetch, type Fetch } from './http-fetch.js'
 import { retrying } from './github-retry.js'
 
 const GitHub = Core.plugin(restEndpointMethods, paginateRest)
@@ -45,10 +45,10 @@ let proxyFetch: Promise<typeof fetch> | undefined
  * httpFetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
  * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on a bundled
  * copy of undici, which like Node's fetch costs over 200 ms of CPU to load and send a first
- * request, so it is loaded only when a proxy is set; it stays in the bundle's one file ("eager"), as ncc's licenses.txt covers
- * one file only.
+ * request, so it is loaded only when a proxy is set; it stays in the bundle's one file
+ * ("eager"), as ncc's licenses.txt covers one file only.
  */
-function runnerFetch(): (url: string, init: FetchInit) => Promise<Answer | Response> {
+function runnerFetch(): BaseFetch {
   if (!PROXY_VARS.some((name) => process.env[name])) return httpFetch
   proxyFetch ??= import(/* webpackMode: "eager" */ '@actions/github/lib/utils').then(
     ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch

@@ -29,15 +29,15 @@ const NOT_SENT = new Set([
 /** Null-body statuses: fetch gives these no body to read. */
 const NO_BODY = new Set([101, 204, 205, 304])
 
+/** What timedFetch can wrap: httpFetch, or a fetch (the runner's proxy fetch). */
+export type BaseFetch = (url: string, init: FetchInit) => Promise<Answer | Response>
+
 /**
  * `base` under a timeout for the answer and its body. Its answers are whole: httpFetch's already,
  * and a fetch Response (the runner's proxy fetch) is read here, under the same timeout, since
  * Octokit reads it later and takes a body that broke off halfway for an empty one.
  */
-export function timedFetch(
-  base: (url: string, init: FetchInit) => Promise<Answer | Response>,
-  timeoutMs: number
-): Fetch {
+export function timedFetch(base: BaseFetch, timeoutMs: number): Fetch {
   return async (url, init) => {
     const timer = new AbortController()
     const timeout = setTimeout(() => timer.abort(), timeoutMs)

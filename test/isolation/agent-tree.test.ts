@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { handOver, takeBack } from '../../src/isolation/agent-tree.js'
-import { findPrivilege, type Privilege } from '../../src/isolation/privilege.js'
+import type { Privilege } from '../../src/isolation/privilege.js'
 import { gitSync as git } from '../helpers/git-repo.js'
-import { asRoot, createUser, deleteUser } from './throwaway-user.js'
+import { asRoot, createUser, deleteUser, requirePrivilege } from './throwaway-user.js'
 
 let privilege: Privilege
 let user: AgentUser
@@ -14,9 +14,7 @@ let root: string
 let repo: string
 
 beforeAll(() => {
-  const found = findPrivilege()
-  if (!found) throw new Error('these tests need root or passwordless sudo')
-  privilege = found
+  privilege = requirePrivilege()
   user = createUser('itervox-t')
   root = mkdtempSync(path.join(tmpdir(), 'agent-tree-'))
   repo = path.join(root, 'repo')

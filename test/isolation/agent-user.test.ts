@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { UserError } from '../../src/errors.js'
 import { ensureAgentUser } from '../../src/isolation/agent-user.js'
-import { findPrivilege, type Privilege } from '../../src/isolation/privilege.js'
+import type { Privilege } from '../../src/isolation/privilege.js'
 import {
   asRoot,
   createUser,
   deleteUser,
   groupExists,
   lookUp,
+  requirePrivilege,
   uniqueName
 } from './throwaway-user.js'
 
@@ -16,9 +17,7 @@ const users: string[] = []
 let madeDocker = false
 
 beforeAll(() => {
-  const found = findPrivilege()
-  if (!found) throw new Error('these tests need root or passwordless sudo')
-  privilege = found
+  privilege = requirePrivilege()
   // Hosted runners have a docker group; a machine without one gets it for this file only.
   if (!groupExists('docker')) {
     asRoot(['groupadd', '--system', 'docker'])

@@ -4,6 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
+import { findPrivilege, type Privilege } from '../../src/isolation/privilege.js'
 
 const root = () => process.getuid?.() === 0
 
@@ -11,6 +12,13 @@ const root = () => process.getuid?.() === 0
 export function asRoot(argv: string[]): string {
   const [file = '', ...args] = root() ? argv : ['sudo', '-n', '--', ...argv]
   return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** The action's way to act as root here; these tests cannot run without one. */
+export function requirePrivilege(): Privilege {
+  const found = findPrivilege()
+  if (!found) throw new Error('these tests need root or passwordless sudo')
+  return found
 }
 
 /** A name no user or group has: `prefix` and random hex, at most 32 characters. */

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, statSync } from 'node:fs'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
-import { findPrivilege, type Privilege } from '../../src/isolation/privilege.js'
+import type { Privilege } from '../../src/isolation/privilege.js'
 import { UserProcesses } from '../../src/isolation/user-processes.js'
 import { sharedDir, sharedFile } from '../harness/action-run.js'
-import { asRoot, createUser, deleteUser, spawnAs } from './throwaway-user.js'
+import { asRoot, createUser, deleteUser, requirePrivilege, spawnAs } from './throwaway-user.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -31,9 +31,7 @@ let privilege: Privilege
 let processes: UserProcesses
 
 beforeAll(() => {
-  const found = findPrivilege()
-  if (!found) throw new Error('these tests need root or passwordless sudo')
-  privilege = found
+  privilege = requirePrivilege()
   user = createUser('itervox-p')
   processes = new UserProcesses(user, privilege)
 })
