@@ -65465,6 +65465,9 @@ const HARDENING = [
     '-c',
     'core.attributesFile=/dev/null'
 ];
+// A stage's checkout lasts one job: the housekeeping git starts after a fetch or a commit
+// (`maintenance run --auto`, `gc --auto`) is one more process that never pays back.
+const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
 /** The base64 credential checkout uses; callers mask it (and the token) in logs. */
 function basicCredential(token) {
     return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
@@ -65510,7 +65513,7 @@ function gitInvocation(cwd, opts = {}) {
         file,
         // The workspace we were given is ours even when another user owns it (container jobs,
         // where checkout's own exception lives in a global config we do not read).
-        args: [...HARDENING, '-c', `safe.directory=${cwd}`],
+        args: [...HARDENING, ...NO_UPKEEP, '-c', `safe.directory=${cwd}`],
         env: gitEnv(pathEnv, opts)
     };
 }

@@ -32,6 +32,10 @@ const HARDENING = [
   'core.attributesFile=/dev/null'
 ]
 
+// A stage's checkout lasts one job: the housekeeping git starts after a fetch or a commit
+// (`maintenance run --auto`, `gc --auto`) is one more process that never pays back.
+const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0']
+
 /** Token auth for fetch and push: sent as an extra header to `serverUrl` only, never stored. */
 export interface GitAuth {
   /** e.g. `https://github.com` (GITHUB_SERVER_URL). */
@@ -112,7 +116,7 @@ export function gitBytes(
 export interface GitInvocation {
   /** The git that `chooseGit` picked for this process. */
   file: string
-  /** The hardening `-c` options and `safe.directory` for `cwd`; the subcommand follows. */
+  /** The `-c` options (hardening, no upkeep) and `safe.directory`; the subcommand follows. */
   args: string[]
   env: NodeJS.ProcessEnv
 }
@@ -130,7 +134,7 @@ export function gitInvocation(
     file,
     // The workspace we were given is ours even when another user owns it (container jobs,
     // where checkout's own exception lives in a global config we do not read).
-    args: [...HARDENING, '-c', `safe.directory=${cwd}`],
+    args: [...HARDENING, ...NO_UPKEEP, '-c', `safe.directory=${cwd}`],
     env: gitEnv(pathEnv, opts)
   }
 }

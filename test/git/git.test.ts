@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals'
+import { createHash } from 'node:crypto'
 import path from 'node:path'
 import {
   basicCredential,
@@ -20,6 +21,17 @@ afterEach(() => {
   for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k]
   Object.assign(process.env, saved)
 })
+
+/** `n` texts whose blobs' ids start with 17, where git samples its loose objects. */
+function looseIn17(n: number): string[] {
+  const texts: string[] = []
+  for (let i = 0; texts.length < n; i++) {
+    const text = `${i}\n`
+    const id = createHash('sha1').update(`blob ${text.length}\0${text}`).digest('hex')
+    if (id.startsWith('17')) texts.push(text)
+  }
+  return texts
+}
 
 function repo(): string {
   const dir = tmp()
@@ -63,6 +75,34 @@ describe('git', () => {
     expect(await get('core.sshCommand')).toBe('ssh')
     expect(await get('credential.helper')).toBe('')
     expect(await get('protocol.ext.allow')).toBe('never')
+  })
+
+  it('starts no housekeeping after a fetch, whatever the repository asks', async () => {
+    const origin = repo()
+    sh(
+      origin,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@x',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'a'
+    )
+    const dir = repo()
+    // git guesses the loose objects from those in objects/17/: three there, over a limit of
+    // one, and git's own fetch would pack them all (`maintenance run --auto`, then `gc --auto`)
+    // before it returned.
+    for (const [i, text] of looseIn17(3).entries()) write(dir, `f${i}`, text)
+    sh(dir, 'add', '.')
+    sh(dir, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-m', 'b')
+    sh(dir, 'config', 'gc.auto', '1')
+    sh(dir, 'config', 'gc.autoDetach', 'false')
+    await git(dir, ['fetch', '--quiet', origin, 'HEAD'])
+    // The three blobs, their tree and commit, and the fetched commit and its tree.
+    expect(sh(dir, 'count-objects')).toMatch(/^7 objects/)
   })
 
   it('trusts the directory it runs in, and no other, whoever owns it', async () => {
