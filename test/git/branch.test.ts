@@ -154,9 +154,18 @@ describe('validateBranchName', () => {
       ...edges,
       ...Array.from({ length: 300 }, () => pick() + pick() + pick())
     ]
-    for (const name of new Set(names)) {
-      const r = spawnSync('git', ['check-ref-format', '--branch', name], { encoding: 'utf8' })
-      const gitSays = r.status === 0 && r.stdout.trim() === name
+    const unique = [...new Set(names)]
+    // One shell starts every git: forking this large test process for each name cost more.
+    const each =
+      'for n do if out=$(git check-ref-format --branch "$n"); ' +
+      'then printf "%s\\0" "$out"; else printf "\\1\\0"; fi; done'
+    const answers = spawnSync('sh', ['-c', each, 'sh', ...unique], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore']
+    }).stdout.split('\0')
+    expect(answers).toHaveLength(unique.length + 1)
+    for (const [i, name] of unique.entries()) {
+      const gitSays = answers[i]!.trim() === name
       const oursSays = await validateBranchName(name).then(
         () => true,
         () => false
