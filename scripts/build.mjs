@@ -56,19 +56,22 @@ function relay() {
 /**
  * ncc bundles each entry, one after another in this one process: webpack, warmed by the first
  * bundle, makes the next ones for a fraction of what a fresh ncc process spends on each (the
- * whole build took 39 CPU-s with four processes side by side, 32 so, in about the same time).
- * The files are those `ncc build` writes: index.js and the assets (licenses.txt, package.json).
+ * whole build took 39 CPU-s with four processes side by side, 32 this way, in about the same
+ * time). The files are those `ncc build` writes: index.js and the assets (licenses.txt,
+ * package.json); it would also link the symlinks a package ships, so any such is refused.
  * No ncc cache: it is kept per checkout path, so a fresh clone never reads it back, and a warm
  * one did not build faster.
  */
 async function bundleAll() {
   for (const [name, entry] of Object.entries(entries)) {
     try {
-      const { code, assets } = await ncc(resolve(js, entry), {
+      const { code, assets, symlinks } = await ncc(resolve(js, entry), {
         cache: false,
         license: 'licenses.txt',
         quiet: true
       })
+      if (Object.keys(symlinks ?? {}).length)
+        throw new Error('it has symlinks, which dist/ has not')
       const dir = join(out, name)
       mkdirSync(dir, { recursive: true })
       writeFileSync(join(dir, 'index.js'), code)

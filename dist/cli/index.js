@@ -67725,8 +67725,9 @@ const HARDENING = [
     '-c',
     'core.attributesFile=/dev/null'
 ];
-// A stage's checkout lasts one job: the housekeeping git starts after a fetch or a commit
-// (`maintenance run --auto`, `gc --auto`) is one more process that never pays back.
+// The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
+// directly, before git 2.29) is one more process that a stage's one-job checkout never gains
+// from. In a user's own clone (the CLI) their own git commands still keep it.
 const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
 /** The base64 credential checkout uses; callers mask it (and the token) in logs. */
 function basicCredential(token) {

@@ -32,8 +32,9 @@ const HARDENING = [
   'core.attributesFile=/dev/null'
 ]
 
-// A stage's checkout lasts one job: the housekeeping git starts after a fetch or a commit
-// (`maintenance run --auto`, `gc --auto`) is one more process that never pays back.
+// The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
+// directly, before git 2.29) is one more process that a stage's one-job checkout never gains
+// from. In a user's own clone (the CLI) their own git commands still keep it.
 const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0']
 
 /** Token auth for fetch and push: sent as an extra header to `serverUrl` only, never stored. */

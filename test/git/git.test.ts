@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import {
   basicCredential,
@@ -100,7 +101,9 @@ describe('git', () => {
     sh(dir, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-m', 'b')
     sh(dir, 'config', 'gc.auto', '1')
     sh(dir, 'config', 'gc.autoDetach', 'false')
-    await git(dir, ['fetch', '--quiet', origin, 'HEAD'])
+    const trace = path.join(tmp('trace-'), 'trace')
+    await git(dir, ['fetch', '--quiet', origin, 'HEAD'], { env: { GIT_TRACE: trace } })
+    expect(readFileSync(trace, 'utf8')).not.toMatch(/run_command: .*\b(maintenance|gc)\b/)
     // The three blobs, their tree and commit, and the fetched commit and its tree.
     expect(sh(dir, 'count-objects')).toMatch(/^7 objects/)
   })
