@@ -17,12 +17,19 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)))
 // bytes each time): one build at a time per checkout.
 const js = '.build'
 // The two steps' entries are small and load the steps' shared bundle only when they need it.
-const entries = {
-  main: 'action/main.js',
-  post: 'action/post.js',
-  steps: 'action/steps.js',
-  cli: 'cli/index.js'
-}
+// Each bundle is [folder in dist/, entry, file name].
+const entries = [
+  ['main', join(js, 'action/main.js'), 'index.js'],
+  ['post', join(js, 'action/post.js'), 'index.js'],
+  ['steps', join(js, 'action/steps.js'), 'index.js'],
+  ['cli', join(js, 'cli/index.js'), 'index.js'],
+  // The real undici, which dist/undici/index.cjs loads when a proxy is used.
+  ['undici', 'node_modules/undici/index.js', 'undici.cjs']
+]
+// The bundles import undici from dist/undici/index.cjs, tsc's output of
+// src/tracker/undici-on-demand.cts (why is told there), instead of carrying undici.
+const UNDICI_SHIM = ['tracker', 'undici-on-demand.cjs']
+const externals = { undici: '../undici/index.cjs' }
 
 /** Runs a node script (tsc), passing on what it prints. Resolves to whether it succeeded. */
 async function node(...args) {
@@ -54,6 +61,21 @@ function relay() {
 }
 
 /**
+ * dist/undici/index.cjs, which the bundles load for `undici`: tsc's output as it is. It may
+ * require nothing but the real undici beside it, the one thing dist/undici holds.
+ */
+function undiciShim() {
+  const text = readFileSync(join(js, ...UNDICI_SHIM), 'utf8')
+  const loads = [...text.matchAll(/\brequire\(([^)]*)\)|^\s*import\b|\bimport\(/gm)]
+  if (loads.some(([, what]) => what !== "'./undici.cjs'")) {
+    console.error('src/tracker/undici-on-demand.cts may require ./undici.cjs only')
+    return false
+  }
+  writeFileSync(join(out, 'undici', 'index.cjs'), text)
+  return true
+}
+
+/**
  * ncc bundles each entry, one after another in this one process: webpack, warmed by the first
  * bundle, makes the next ones for a fraction of what a fresh ncc process spends on each (the
  * whole build took 39 CPU-s with four processes side by side, 32 this way, in about the same
@@ -63,10 +85,11 @@ function relay() {
  * one did not build faster.
  */
 async function bundleAll() {
-  for (const [name, entry] of Object.entries(entries)) {
+  for (const [name, entry, file] of entries) {
     try {
-      const { code, assets, symlinks } = await ncc(resolve(js, entry), {
+      const { code, assets, symlinks } = await ncc(resolve(entry), {
         cache: false,
+        externals: name === 'undici' ? [] : externals,
         license: 'licenses.txt',
         quiet: true
       })
@@ -74,7 +97,7 @@ async function bundleAll() {
         throw new Error('it has symlinks, which dist/ has not')
       const dir = join(out, name)
       mkdirSync(dir, { recursive: true })
-      writeFileSync(join(dir, 'index.js'), code)
+      writeFileSync(join(dir, file), code)
       for (const [file, asset] of Object.entries(assets)) {
         mkdirSync(dirname(join(dir, file)), { recursive: true })
         writeFileSync(join(dir, file), asset.source, { mode: asset.permissions })
@@ -96,7 +119,7 @@ try {
   // own (isolatedModules), so tsc need not read their declarations (a fifth of its CPU).
   if (!check) tsc.push('--noCheck', '--noResolve')
   if (await node(...tsc, '--outDir', js)) {
-    built = (await bundleAll()) && relay()
+    built = (await bundleAll()) && undiciShim() && relay()
   }
 } finally {
   rmSync(js, { recursive: true, force: true })

@@ -43,10 +43,10 @@ let proxyFetch: Promise<typeof fetch> | undefined
 
 /**
  * httpFetch, unless the runner names a proxy: then @actions/github's own fetch, which sends
- * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on a bundled
- * copy of undici, which like Node's fetch costs over 200 ms of CPU to load and send a first
- * request, so it is loaded only when a proxy is set; it stays in the bundle's one file
- * ("eager"), as ncc's licenses.txt covers one file only.
+ * through that proxy unless NO_PROXY (or a loopback API) says not to. That one runs on undici,
+ * which like Node's fetch costs over 200 ms of CPU to load and send a first request, so it is
+ * loaded only when a proxy is set: the bundles keep undici in a file of its own (dist/undici, see
+ * undici-on-demand.cts), and this module's code in theirs ("eager", no chunk file).
  */
 function runnerFetch(): BaseFetch {
   if (!PROXY_VARS.some((name) => process.env[name])) return httpFetch

@@ -72,7 +72,9 @@ describe('the published package', () => {
         'dist/main/index.js',
         'dist/post/index.js',
         'dist/relay/index.js',
-        'dist/steps/index.js'
+        'dist/steps/index.js',
+        'dist/undici/index.cjs',
+        'dist/undici/undici.cjs'
       ])
     )
     const outside = paths.filter(

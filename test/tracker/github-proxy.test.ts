@@ -2,43 +2,26 @@
 // @actions/github's client does. Its proxy code reads the environment once, when first loaded,
 // so this file sets it before any client is made and has a file of its own.
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
-import http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
 import { createGitHubClient } from '../../src/tracker/github-client.js'
+import { startConnectProxy, type ConnectProxy } from '../harness/connect-proxy.js'
 import { type FakeGitHub, startFakeGitHub } from '../harness/fake-github.js'
 
 let fake: FakeGitHub
-let proxy: http.Server
-/** The `host:port` of each tunnel the proxy was asked for. */
-const tunnels: string[] = []
+let proxy: ConnectProxy
 const saved = { ...process.env }
 
 beforeAll(async () => {
   fake = await startFakeGitHub()
-  // A forwarding proxy as runners have: CONNECT opens a tunnel to the host asked for.
-  proxy = http.createServer((_req, res) => res.writeHead(501).end())
-  proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    tunnels.push(req.url ?? '')
-    const [host, port] = (req.url ?? '').split(':')
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      upstream.write(head)
-      upstream.pipe(client).pipe(upstream)
-    })
-    upstream.on('error', () => client.destroy())
-    client.on('error', () => upstream.destroy())
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  proxy = await startConnectProxy()
   for (const name of ['NO_PROXY', 'no_proxy', 'https_proxy', 'GITHUB_API_URL']) {
     delete process.env[name]
   }
-  process.env.HTTPS_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+  process.env.HTTPS_PROXY = proxy.url
 })
 
 afterAll(async () => {
   process.env = saved
-  proxy.closeAllConnections()
-  await new Promise((resolve) => proxy.close(resolve))
+  await proxy.stop()
   await fake.stop()
 })
 
@@ -52,6 +35,6 @@ it('sends every request through the proxy HTTPS_PROXY names', async () => {
   })
   expect(data.title).toBe('through the proxy')
   expect(c.requests()).toBe(1)
-  expect(tunnels).toEqual([new URL(fake.url).host])
+  expect(proxy.tunnels).toEqual([new URL(fake.url).host])
   expect(fake.violations).toEqual([])
 })
