@@ -16,20 +16,20 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)))
 // relative to the checkout, so this folder has a fixed name (a fresh temp dir would give other
 // bytes each time): one build at a time per checkout.
 const js = '.build'
-// The two steps' entries are small and load the steps' shared bundle only when they need it.
-// Each bundle is [folder in dist/, entry, file name].
-const entries = [
-  ['main', join(js, 'action/main.js'), 'index.js'],
-  ['post', join(js, 'action/post.js'), 'index.js'],
-  ['steps', join(js, 'action/steps.js'), 'index.js'],
-  ['cli', join(js, 'cli/index.js'), 'index.js'],
-  // The real undici, which dist/undici/index.cjs loads when a proxy is used.
-  ['undici', 'node_modules/undici/index.js', 'undici.cjs']
-]
-// The bundles import undici from dist/undici/index.cjs, tsc's output of
-// src/tracker/undici-on-demand.cts (why is told there), instead of carrying undici.
+// The bundles take undici from dist/undici/index.cjs, tsc's output of
+// src/tracker/undici-on-demand.cts (why is told there), instead of carrying it.
+const UNDICI = { undici: '../undici/index.cjs' }
 const UNDICI_SHIM = ['tracker', 'undici-on-demand.cjs']
-const externals = { undici: '../undici/index.cjs' }
+// `dir` in dist/, its entry, the bundle's file name there, and what it imports from outside.
+const bundles = [
+  // The two steps' entries are small and load the steps' shared bundle only when they need it.
+  { dir: 'main', entry: join(js, 'action/main.js'), file: 'index.js', externals: UNDICI },
+  { dir: 'post', entry: join(js, 'action/post.js'), file: 'index.js', externals: UNDICI },
+  { dir: 'steps', entry: join(js, 'action/steps.js'), file: 'index.js', externals: UNDICI },
+  { dir: 'cli', entry: join(js, 'cli/index.js'), file: 'index.js', externals: UNDICI },
+  // The real undici, which dist/undici/index.cjs loads when a proxy is used.
+  { dir: 'undici', entry: 'node_modules/undici/index.js', file: 'undici.cjs', externals: {} }
+]
 
 /** Runs a node script (tsc), passing on what it prints. Resolves to whether it succeeded. */
 async function node(...args) {
@@ -61,8 +61,8 @@ function relay() {
 }
 
 /**
- * dist/undici/index.cjs, which the bundles load for `undici`: tsc's output as it is. It may
- * require nothing but the real undici beside it, the one thing dist/undici holds.
+ * dist/undici/index.cjs, which the bundles load for `undici`: tsc's output as it is, beside the
+ * real undici that bundleAll wrote there. It may require nothing else.
  */
 function undiciShim() {
   const text = readFileSync(join(js, ...UNDICI_SHIM), 'utf8')
@@ -85,22 +85,22 @@ function undiciShim() {
  * one did not build faster.
  */
 async function bundleAll() {
-  for (const [name, entry, file] of entries) {
+  for (const { dir, entry, file, externals } of bundles) {
     try {
       const { code, assets, symlinks } = await ncc(resolve(entry), {
         cache: false,
-        externals: name === 'undici' ? [] : externals,
+        externals,
         license: 'licenses.txt',
         quiet: true
       })
       if (Object.keys(symlinks ?? {}).length)
         throw new Error('it has symlinks, which dist/ has not')
-      const dir = join(out, name)
-      mkdirSync(dir, { recursive: true })
-      writeFileSync(join(dir, file), code)
-      for (const [file, asset] of Object.entries(assets)) {
-        mkdirSync(dirname(join(dir, file)), { recursive: true })
-        writeFileSync(join(dir, file), asset.source, { mode: asset.permissions })
+      const folder = join(out, dir)
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(join(folder, file), code)
+      for (const [path, asset] of Object.entries(assets)) {
+        mkdirSync(dirname(join(folder, path)), { recursive: true })
+        writeFileSync(join(folder, path), asset.source, { mode: asset.permissions })
       }
     } catch (err) {
       console.error(`ncc could not bundle ${entry}: ${err.message ?? err}`)

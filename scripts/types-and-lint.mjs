@@ -30,7 +30,7 @@ diagnostics.forEach(report)
 
 const eslint = new ESLint({
   overrideConfig: {
-    files: ['src/**/*.ts', 'test/**/*.ts'],
+    files: ['src/**/*.{ts,cts}', 'test/**/*.ts'],
     languageOptions: { parserOptions: { programs: [program], project: false } }
   }
 })

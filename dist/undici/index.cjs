@@ -1,15 +1,11 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.fetch = exports.ProxyAgent = void 0;
-// What the bundles are given for `undici` (dist/undici/index.cjs): the two names the bundled
-// packages import from it, which load the real undici (dist/undici/undici.cjs) on first use.
-//
-// @actions/core imports @actions/http-client, which imports undici's ProxyAgent at its top
-// (actions/toolkit#1621): a third of the bundle, parsed and run by every stage (about 70 ms of
-// CPU) for a class only a runner behind a proxy needs. @actions/github's fetch, the other
-// importer, is used behind a proxy only too (tracker/github-client.ts). tsc and jest see the
-// real package; only the bundler swaps this file in, so it is CommonJS: the bundles' ESM
-// imports and @actions/github's own copy of http-client, which requires undici, both load it.
+// The bundles' `undici` (dist/undici/index.cjs): the names the bundled packages take from it,
+// loading the real undici (dist/undici/undici.cjs) on first use. @actions/http-client imports
+// undici at its top (actions/toolkit#1621), so every stage parsed and ran a third of its bundle
+// for what only a runner behind a proxy uses. CommonJS, as both ESM imports and a require (in
+// @actions/github's copy of http-client) load it; tsc and jest see the real package.
 let real;
 function undici() {
     // A plain require, in the function: the file is read only when a proxy is used.
