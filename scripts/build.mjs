@@ -19,7 +19,7 @@ const js = '.build'
 // The bundles take undici from dist/undici/index.cjs, tsc's output of
 // src/tracker/undici-on-demand.cts (why is told there), instead of carrying it.
 const UNDICI = { undici: '../undici/index.cjs' }
-const UNDICI_SHIM = ['tracker', 'undici-on-demand.cjs']
+const UNDICI_SHIM = 'tracker/undici-on-demand.cjs'
 // `dir` in dist/, its entry, the bundle's file name there, and what it imports from outside.
 const bundles = [
   // The two steps' entries are small and load the steps' shared bundle only when they need it.
@@ -45,35 +45,43 @@ async function node(...args) {
 }
 
 /**
- * The Linear webhook relay is deployed as one file to platforms that run web-standard
- * JavaScript, not Node: tsc's output of its one dependency-free module is that file, with no
- * bundler around it. Reports whether it is still free of imports.
+ * Writes tsc's output of one module to dist/ as it is, with no bundler around it, if it loads
+ * nothing but the `allowed` requires (as written, quotes included); else prints `complaint`.
  */
-function relay() {
-  const text = readFileSync(join(js, 'relay', 'linear-webhook.js'), 'utf8')
-  if (/^\s*import\b|\brequire\(|\bimport\(/m.test(text)) {
-    console.error('src/relay/linear-webhook.ts must import nothing: it is deployed as one file')
+function copyEmitted(from, to, complaint, allowed = []) {
+  const text = readFileSync(join(js, from), 'utf8')
+  const loads = [...text.matchAll(/\brequire\(([^)]*)\)|^\s*import\b|\bimport\(/gm)]
+  if (loads.some(([, what]) => !allowed.includes(what))) {
+    console.error(complaint)
     return false
   }
-  mkdirSync(join(out, 'relay'), { recursive: true })
-  writeFileSync(join(out, 'relay', 'index.js'), text)
+  mkdirSync(dirname(join(out, to)), { recursive: true })
+  writeFileSync(join(out, to), text)
   return true
 }
 
 /**
- * dist/undici/index.cjs, which the bundles load for `undici`: tsc's output as it is, beside the
- * real undici that bundleAll wrote there. It may require nothing else.
+ * The Linear webhook relay is deployed as one file to platforms that run web-standard
+ * JavaScript, not Node: its one dependency-free module is that file.
  */
-function undiciShim() {
-  const text = readFileSync(join(js, ...UNDICI_SHIM), 'utf8')
-  const loads = [...text.matchAll(/\brequire\(([^)]*)\)|^\s*import\b|\bimport\(/gm)]
-  if (loads.some(([, what]) => what !== "'./undici.cjs'")) {
-    console.error('src/tracker/undici-on-demand.cts may require ./undici.cjs only')
-    return false
-  }
-  writeFileSync(join(out, 'undici', 'index.cjs'), text)
-  return true
-}
+const relay = () =>
+  copyEmitted(
+    'relay/linear-webhook.js',
+    'relay/index.js',
+    'src/relay/linear-webhook.ts must import nothing: it is deployed as one file'
+  )
+
+/**
+ * dist/undici/index.cjs, which the bundles load for `undici`, beside the real undici that
+ * bundleAll wrote there: the one thing it may require.
+ */
+const undiciShim = () =>
+  copyEmitted(
+    UNDICI_SHIM,
+    'undici/index.cjs',
+    'src/tracker/undici-on-demand.cts may require ./undici.cjs only',
+    ["'./undici.cjs'"]
+  )
 
 /**
  * ncc bundles each entry, one after another in this one process: webpack, warmed by the first

@@ -16,10 +16,11 @@ export interface ConnectProxy {
  */
 export async function startConnectProxy(to?: string): Promise<ConnectProxy> {
   const tunnels: string[] = []
+  const fixed = to ? new URL(to) : undefined
   const proxy = http.createServer((_req, res) => res.writeHead(501).end())
   proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     tunnels.push(req.url ?? '')
-    const [host, port] = to ? [new URL(to).hostname, new URL(to).port] : (req.url ?? '').split(':')
+    const [host, port] = fixed ? [fixed.hostname, fixed.port] : (req.url ?? '').split(':')
     const upstream = net.connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       upstream.write(head)
