@@ -28,7 +28,7 @@ import {
   testUser,
   type ActionRun
 } from '../harness/action-run.js'
-import { lookUp } from '../isolation/throwaway-user.js'
+import { ensureSudo, lookUp } from '../isolation/throwaway-user.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const AGENT_USER = testUser('t')
@@ -65,6 +65,8 @@ const cleanups: (() => void)[] = []
 const pipelines: Pipeline[] = []
 
 beforeAll(() => {
+  // Attack 7 asks sudo, which must be there to say yes to the runner user and no to the agent.
+  ensureSudo()
   // Named claude, for the claude preset and its model key; runnable by every user.
   bin = mkdtempSync(join(tmpdir(), 'handoff-hostile-'))
   chmodSync(bin, 0o755)

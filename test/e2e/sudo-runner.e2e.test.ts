@@ -13,6 +13,7 @@ import {
   testUser,
   type RunOptions
 } from '../harness/action-run.js'
+import { ensureSudo } from '../isolation/throwaway-user.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 /** Like a hosted runner's `runner`: passwordless sudo. */
@@ -48,21 +49,6 @@ function ensureUser(name: string): User {
   const made = lookUp(name)
   if (!made) throw new Error(`useradd made no user ${name}`)
   return made
-}
-
-/** sudo itself, installed once when the image lacks it; never a reason to skip. */
-function ensureSudo(): void {
-  if (existsSync('/usr/bin/sudo')) return
-  const install = spawnSync(
-    'sh',
-    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sudo'],
-    { encoding: 'utf8' }
-  )
-  if (install.status !== 0 || !existsSync('/usr/bin/sudo')) {
-    throw new Error(
-      `these tests need sudo (a hosted runner has it) and apt-get install -y sudo failed:\n${install.stderr}`
-    )
-  }
 }
 
 let sudoRunner: User

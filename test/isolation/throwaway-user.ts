@@ -2,7 +2,7 @@
 // runner user has passwordless sudo), like the action's own isolation.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { findPrivilege, type Privilege } from '../../src/isolation/privilege.js'
 
@@ -19,6 +19,29 @@ export function requirePrivilege(): Privilege {
   const found = findPrivilege()
   if (!found) throw new Error('these tests need root or passwordless sudo')
   return found
+}
+
+/**
+ * sudo itself, installed when the image lacks it (a hosted runner has it; a fresh container may
+ * not), and never a reason to skip. Files in two jest workers may ask at once, and apt refuses a
+ * second install while one holds its lock, so the check and the install run under one flock.
+ */
+export function ensureSudo(): void {
+  if (existsSync('/usr/bin/sudo')) return
+  const install =
+    '[ -x /usr/bin/sudo ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sudo; }'
+  try {
+    execFileSync('flock', ['/tmp/itervox-handoff-apt.lock', 'sh', '-c', install], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+  } catch (e) {
+    const said = (e as { stderr?: string }).stderr ?? String(e)
+    throw new Error(`these tests need sudo and apt-get install -y sudo failed:\n${said}`, {
+      cause: e
+    })
+  }
+  if (!existsSync('/usr/bin/sudo')) throw new Error('apt-get install -y sudo left no /usr/bin/sudo')
 }
 
 /** A name no user or group has: `prefix` and random hex, at most 32 characters. */
