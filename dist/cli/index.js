@@ -42940,618 +42940,6 @@ async function lstat_lstatOrNull(p) {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/git/guard.js
-
-
-
-
-
-
-
-/**
- * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
- * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
- * agent (absent ones are removed again).
- */
-const CONTROL_FILES = [
-    'config',
-    'config.worktree',
-    'HEAD',
-    'commondir',
-    'shallow',
-    'info/attributes',
-    'info/exclude',
-    'info/grafts',
-    'objects/info/alternates',
-    'objects/info/http-alternates',
-    'index.lock',
-    'HEAD.lock',
-    'config.lock',
-    'shallow.lock',
-    'packed-refs.lock'
-];
-/** Directories under `.git` that may be rebuilt if the agent swapped them for something else. */
-const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
-/** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
-const ESSENTIAL_DIRS = ['objects', 'refs'];
-/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
-const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
-const identitySchema = cli_schemas/* object */.Ikc({ dev: cli_schemas/* number */.aig(), ino: cli_schemas/* number */.aig() });
-/** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
-const savedFileSchema = cli_schemas/* union */.KCZ([
-    cli_schemas/* object */.Ikc({ data: cli_schemas/* string */.YjP(), mode: cli_schemas/* number */.aig() }),
-    cli_schemas/* object */.Ikc({ link: cli_schemas/* string */.YjP() }),
-    cli_schemas/* null */.chJ()
-]);
-/** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
-const savedIncludeSchema = cli_schemas/* object */.Ikc({
-    file: savedFileSchema,
-    dir: identitySchema.nullable(),
-    /** It carried a credential and was removed for the run. */
-    hidden: cli_schemas/* boolean */.zMY()
-});
-/**
- * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
- * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
- */
-const gitDirSnapshotSchema = cli_schemas/* object */.Ikc({
-    repo: cli_schemas/* string */.YjP(),
-    gitDir: cli_schemas/* string */.YjP(),
-    /** Device and inode of `.git`, to notice it being swapped. */
-    identity: identitySchema,
-    /** Relative to `.git`. `config` is the original, credentials included. */
-    files: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedFileSchema),
-    /** The config the agent was left with (credentials removed), base64. */
-    agentConfig: cli_schemas/* string */.YjP(),
-    /** `.git/hooks/<name>`; null when there was no hooks directory. */
-    hooks: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedFileSchema).nullable(),
-    /** Files `.git/config` includes, by absolute path. */
-    includes: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedIncludeSchema),
-    /** The branch HEAD named, and its commit. */
-    branch: cli_schemas/* object */.Ikc({ ref: cli_schemas/* string */.YjP(), sha: cli_schemas/* string */.YjP() }).nullable()
-});
-/** `.git` is gone or is no longer the directory we prepared. */
-class GitDirTamperedError extends _build_errors/* UserError */.yo {
-    constructor(message) {
-        super(message);
-        this.name = 'GitDirTamperedError';
-    }
-}
-/**
- * Records `.git` before the agent runs, and takes persisted credentials out of its reach for the
- * run: the extraheader and credential includes leave `.git/config`, and the included credential
- * files leave the disk. `restoreGitDir` puts all of it back.
- */
-async function snapshotGitDir(repo) {
-    const gitDir = external_node_path_.join(external_node_path_.resolve(repo), '.git');
-    const st = await lstat_lstatOrNull(gitDir);
-    if (!st?.isDirectory()) {
-        throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
-    }
-    const files = {};
-    for (const rel of CONTROL_FILES)
-        files[rel] = await savedOrNull(external_node_path_.join(gitDir, rel));
-    const config = files['config'];
-    const head = files['HEAD'];
-    if (!config || !('data' in config) || !head || !('data' in head)) {
-        throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
-    }
-    const configPath = external_node_path_.join(gitDir, 'config');
-    const includes = {};
-    const strip = [];
-    for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
-        if (!CREDENTIAL_KEYS.test(key))
-            continue;
-        if (!key.endsWith('.path')) {
-            strip.push([key, value]);
-            continue;
-        }
-        const target = includeTarget(value, gitDir);
-        const file = await present(target);
-        // A directory or a device is nothing git could include; it is not ours to manage.
-        if (file === 'other')
-            continue;
-        const dir = await statOrNull(external_node_path_.dirname(target));
-        const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
-        includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
-        if (hidden)
-            strip.push([key, value]);
-    }
-    for (const [key, value] of strip) {
-        await git_git('/', ['config', '--file', configPath, '--fixed-value', '--unset-all', key, value]);
-    }
-    for (const [target, inc] of Object.entries(includes))
-        if (inc.hidden)
-            await (0,promises_namespaceObject.rm)(target);
-    return {
-        repo: external_node_path_.resolve(repo),
-        gitDir,
-        identity: { dev: st.dev, ino: st.ino },
-        files,
-        agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
-        hooks: await readHooks(external_node_path_.join(gitDir, 'hooks')),
-        includes,
-        branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
-    };
-}
-/**
- * Puts `.git` back after the agent and all its processes are dead: config, HEAD and the other
- * control files byte for byte, hooks as they were, hidden credentials restored, the branch
- * where it was. Reports what the agent had changed.
- */
-async function restoreGitDir(s) {
-    await checkIdentity(s);
-    const changes = [];
-    const rel = (p) => external_node_path_.relative(s.repo, p);
-    for (const dir of REBUILDABLE_DIRS) {
-        const full = external_node_path_.join(s.gitDir, dir);
-        const st = await lstat_lstatOrNull(full);
-        if (st && !st.isDirectory()) {
-            await (0,promises_namespaceObject.rm)(full, { force: true });
-            changes.push({ path: rel(full), change: 'replaced' });
-        }
-    }
-    const configPath = external_node_path_.join(s.gitDir, 'config');
-    const nowConfig = await present(configPath);
-    const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
-        ? await changedKeys(s.agentConfig, nowConfig.data)
-        : [];
-    for (const [name, saved] of Object.entries(s.files)) {
-        const full = external_node_path_.join(s.gitDir, name);
-        const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
-        const change = await putBack(full, saved, given);
-        if (change)
-            changes.push({ path: rel(full), change });
-    }
-    const hooksDir = external_node_path_.join(s.gitDir, 'hooks');
-    if (s.hooks === null) {
-        if (await lstat_lstatOrNull(hooksDir)) {
-            await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
-            changes.push({ path: rel(hooksDir), change: 'added' });
-        }
-    }
-    else {
-        await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
-        const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
-        for (const name of [...names].sort()) {
-            const full = external_node_path_.join(hooksDir, name);
-            const saved = s.hooks[name] ?? null;
-            const change = await putBack(full, saved, saved);
-            if (change)
-                changes.push({ path: rel(full), change });
-        }
-    }
-    for (const [target, inc] of Object.entries(s.includes)) {
-        // Never write (a credential, even) into a directory the agent swapped for another; only
-        // make sure the restored config includes nothing from it.
-        const dir = await statOrNull(external_node_path_.dirname(target));
-        const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
-        if (inc.file && !sameDir) {
-            await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-            changes.push({ path: external_node_path_.dirname(target), change: 'replaced' });
-            continue;
-        }
-        const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
-        if (change)
-            changes.push({ path: target, change });
-    }
-    return { changes, configKeys, branchMoved: await restoreBranch(s) };
-}
-/**
- * A snapshot read back from disk (by a `post:` step) could have been edited; at least its
- * writes must stay inside `.git`, apart from the files the config includes.
- */
-function checkShape(s) {
-    const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
-    const sound = external_node_path_.isAbsolute(s.repo) &&
-        s.gitDir === external_node_path_.join(s.repo, '.git') &&
-        Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
-        Object.keys(s.hooks ?? {}).every(plain) &&
-        Object.keys(s.includes).every((f) => external_node_path_.isAbsolute(f)) &&
-        (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
-    if (!sound)
-        throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
-}
-async function checkIdentity(s) {
-    checkShape(s);
-    const st = await lstat_lstatOrNull(s.gitDir);
-    const what = !st
-        ? 'was removed'
-        : st.isSymbolicLink()
-            ? 'was replaced by a symlink'
-            : !st.isDirectory() || st.dev !== s.identity.dev || st.ino !== s.identity.ino
-                ? 'was replaced'
-                : null;
-    if (what) {
-        throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
-    }
-    for (const dir of ESSENTIAL_DIRS) {
-        const full = external_node_path_.join(s.gitDir, dir);
-        const d = await lstat_lstatOrNull(full);
-        if (!d?.isDirectory()) {
-            throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
-        }
-    }
-}
-/**
- * Makes `file` hold `saved` (or not exist). `given` is what the agent was left with, so the
- * returned change describes the agent's doing, not ours (hidden credentials, stripped config).
- */
-async function putBack(file, saved, given) {
-    const now = await present(file);
-    const change = same(now, given)
-        ? null
-        : now === null
-            ? 'removed'
-            : given === null
-                ? 'added'
-                : now !== 'other' && 'data' in now && 'data' in given
-                    ? 'modified'
-                    : 'replaced';
-    if (!same(now, saved)) {
-        if (now !== null)
-            await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
-        if (saved) {
-            await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
-            if ('link' in saved)
-                await (0,promises_namespaceObject.symlink)(saved.link, file);
-            // 'wx' never follows a symlink someone put back in the meantime.
-            else
-                await (0,promises_namespaceObject.writeFile)(file, Buffer.from(saved.data, 'base64'), { flag: 'wx', mode: saved.mode });
-        }
-    }
-    return change;
-}
-function same(now, was) {
-    if (now === null || was === null)
-        return now === was;
-    if (now === 'other')
-        return false;
-    if ('link' in now || 'link' in was)
-        return 'link' in now && 'link' in was && now.link === was.link;
-    return now.data === was.data && now.mode === was.mode;
-}
-async function restoreBranch(s) {
-    if (!s.branch)
-        return null;
-    const r = await git_git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
-        okCodes: [1]
-    });
-    const now = r.code === 0 ? r.stdout.trim() : null;
-    if (now === s.branch.sha)
-        return null;
-    await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
-    return { from: s.branch.sha, to: now };
-}
-async function headBranch(repo, head) {
-    const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1];
-    if (!ref)
-        return null;
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
-        okCodes: [1]
-    });
-    return r.code === 0 ? { ref, sha: r.stdout.trim() } : null;
-}
-async function readHooks(dir) {
-    const st = await lstat_lstatOrNull(dir);
-    if (!st?.isDirectory())
-        return null;
-    const hooks = {};
-    for (const name of await (0,promises_namespaceObject.readdir)(dir))
-        hooks[name] = await savedOrNull(external_node_path_.join(dir, name));
-    return hooks;
-}
-/** What is at `file` now: a regular file, a symlink, nothing, or something else. */
-async function present(file) {
-    const st = await lstat_lstatOrNull(file);
-    if (!st)
-        return null;
-    if (st.isFile())
-        return { data: (await (0,promises_namespaceObject.readFile)(file)).toString('base64'), mode: st.mode & 0o777 };
-    if (st.isSymbolicLink())
-        return { link: await (0,promises_namespaceObject.readlink)(file) };
-    return 'other';
-}
-/** As `present`, with anything but a file or a symlink recorded as absent (removed on restore). */
-async function savedOrNull(file) {
-    const now = await present(file);
-    return now === 'other' ? null : now;
-}
-async function statOrNull(p) {
-    return (0,promises_namespaceObject.stat)(p).catch(() => null);
-}
-/** `key=value` pairs of a config file's own text, never following its includes. */
-async function configEntries(bytes) {
-    const r = await git_git('/', ['config', '--no-includes', '--file', '-', '--null', '--list'], {
-        input: bytes
-    });
-    return r.stdout
-        .split('\0')
-        .filter(Boolean)
-        .map((entry) => {
-        const nl = entry.indexOf('\n');
-        return nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
-    });
-}
-async function changedKeys(before, after) {
-    const seen = new Set((await configEntries(Buffer.from(before, 'base64'))).map(([k, v]) => `${k}\n${v}`));
-    const entries = await configEntries(Buffer.from(after, 'base64')).catch(() => null);
-    if (!entries)
-        return ['(the config no longer parses)'];
-    const keys = new Set();
-    for (const [k, v] of entries)
-        if (!seen.has(`${k}\n${v}`))
-            keys.add(k);
-    return [...keys].sort();
-}
-/** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
-function includeTarget(value, gitDir) {
-    if (value.startsWith('~/'))
-        return external_node_path_.join(external_node_os_namespaceObject.homedir(), value.slice(2));
-    return external_node_path_.resolve(gitDir, value);
-}
-async function holdsCredential(data) {
-    const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
-    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
-}
-
-;// CONCATENATED MODULE: ./.build/isolation/privilege.js
-
-
-
-// System programs are taken from these directories only, never from PATH: `~/.local/bin`
-// comes first on hosted runners' PATH.
-const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-/** The absolute path of a system program, or undefined when none is installed. */
-function privilege_systemProgram(name) {
-    for (const dir of SYSTEM_DIRS) {
-        const candidate = external_node_path_.join(dir, name);
-        try {
-            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
-            return candidate;
-        }
-        catch {
-            // not here
-        }
-    }
-    return undefined;
-}
-/** Root, passwordless sudo, or null when neither is available. */
-function privilege_findPrivilege() {
-    if (process.getuid?.() === 0)
-        return { kind: 'root' };
-    const sudo = privilege_systemProgram('sudo');
-    if (!sudo)
-        return null;
-    const probe = spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore', timeout: 10_000 });
-    return probe.status === 0 ? { kind: 'sudo', sudo } : null;
-}
-/** The command line that runs `argv` as root. */
-function asRoot(p, argv) {
-    return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv];
-}
-/**
- * The whole environment of what the action runs as root or as the agent user: nothing of the
- * action's own (its tokens, the model key) is ever in it.
- */
-function systemEnv() {
-    return { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' };
-}
-/** Runs a system command (no shell) and collects its output; never rejects. */
-function run(argv, o = {}) {
-    return new Promise((resolve) => {
-        const [file = '', ...args] = argv;
-        const child = (0,external_node_child_process_namespaceObject.execFile)(file, args, { encoding: 'utf8', env: o.env ?? systemEnv() }, (err, stdout, stderr) => {
-            const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
-            resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
-        });
-        child.stdin?.on('error', () => { });
-        child.stdin?.end(o.input);
-    });
-}
-/** Runs `argv` as root; a failure becomes an Error whose message is git-free and one line. */
-async function privilege_runAsRoot(p, argv, what) {
-    const r = await run(asRoot(p, argv));
-    if (r.code !== 0) {
-        const detail = r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`;
-        throw new Error(`could not ${what}: ${detail}`);
-    }
-    return r.stdout;
-}
-
-;// CONCATENATED MODULE: ./.build/isolation/agent-tree.js
-
-
-
-
-
-
-/** Where an isolated stage's agent works, kept in the stage context for the post step. */
-const handedOverSchema = cli_schemas/* object */.Ikc({
-    user: cli_schemas/* object */.Ikc({ name: cli_schemas/* string */.YjP(), uid: cli_schemas/* int */.Whr(), gid: cli_schemas/* int */.Whr(), home: cli_schemas/* string */.YjP() }),
-    /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
-    area: cli_schemas/* string */.YjP(),
-    /** The agent's clone, inside `area`. */
-    tree: cli_schemas/* string */.YjP(),
-    /** The agent's HOME, inside `area`. */
-    home: cli_schemas/* string */.YjP(),
-    /** Where the tree comes back to, in the runner's private work folder. */
-    returnTo: cli_schemas/* string */.YjP()
-});
-const sh = () => privilege_systemProgram('sh') ?? '/bin/sh';
-// Run as root, with every value a positional parameter: nothing is ever spliced into it.
-// The stage area goes whatever it held (no process of the agent user is alive by now), and
-// the new one is the agent's alone.
-const HAND_OVER = `set -e
-area=$1; staged=$2; uid=$3; gid=$4
-rm -rf -- "$area"
-mv -T -- "$staged" "$area"
-chown -R -h -- "$uid:$gid" "$area"
-chmod 0700 -- "$area"`;
-// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
-// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
-// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
-// followed anywhere: root would move whatever it points at. In its own home (the one of its
-// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
-// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
-const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
-work=\${tree%/*}
-if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
-  [ -d "$tree" ] && [ ! -L "$tree" ]; then
-  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
-fi
-rm -rf -- "$area"
-find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
-if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
-  find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
-fi
-exit 0`;
-/**
- * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
- * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
- * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
- */
-async function handOver(o) {
-    const staged = external_node_path_.join(o.workDir, 'hand-over');
-    await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
-    await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
-    const name = external_node_path_.basename(o.repo) || 'repo';
-    const area = external_node_path_.join(o.user.home, 'stage');
-    await git_git(o.workDir, [
-        '-c',
-        `safe.directory=${o.repo}`,
-        'clone',
-        '--quiet',
-        // Without the template's sample hooks, description and exclude: fewer files to create,
-        // hand over and take back, none of which the agent's git needs.
-        '--template=',
-        '--local',
-        '--no-hardlinks',
-        '--branch',
-        o.branch,
-        '--',
-        o.repo,
-        external_node_path_.join(staged, 'work', name)
-    ]);
-    await o.prepareTree?.(external_node_path_.join(staged, 'work', name));
-    const home = external_node_path_.join(staged, 'home');
-    for (const f of o.homeFiles) {
-        const file = external_node_path_.join(home, f.path);
-        await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
-        await (0,promises_namespaceObject.writeFile)(file, f.content, { mode: 0o600 });
-    }
-    await (0,promises_namespaceObject.mkdir)(external_node_path_.join(home, 'tmp'), { recursive: true });
-    // Older than anything the agent makes: what is newer in its home at the end is the agent's.
-    await (0,promises_namespaceObject.writeFile)(markerOf(o.workDir), '', { mode: 0o600 });
-    await privilege_runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
-    return {
-        user: o.user,
-        area,
-        tree: external_node_path_.join(area, 'work', name),
-        home: external_node_path_.join(area, 'home'),
-        returnTo: external_node_path_.join(o.workDir, 'agent-tree')
-    };
-}
-/**
- * Once every process of the agent user is gone: its tree comes back to the runner's user
- * (in the runner's private folder), and its HOME and temporary files are removed, so
- * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
- */
-async function takeBack(p, h) {
-    const back = await lstat_lstatOrNull(h.returnTo);
-    if (!back) {
-        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-        await privilege_runAsRoot(p, [
-            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
-            ...[h.user.home, markerOf(external_node_path_.dirname(h.returnTo))]
-        ], 'take the agent tree back');
-    }
-    const st = await lstat_lstatOrNull(h.returnTo);
-    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
-}
-/** The file whose time is the hand-over's, in the runner's private work folder. */
-function markerOf(workDir) {
-    return external_node_path_.join(workDir, 'handed-over');
-}
-
-;// CONCATENATED MODULE: ./.build/git/repo.js
-
-
-
-
-/** The top of the git checkout that holds `dir`; a user error outside one. */
-async function repoRoot(dir) {
-    const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
-    if (r.code !== 0) {
-        throw new _build_errors/* UserError */.yo(`${dir} is not inside a git repository; run this in your project's checkout`);
-    }
-    return r.stdout.trim();
-}
-/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
-async function resolveCommit(repo, rev) {
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
-        okCodes: [1, 128]
-    });
-    return r.code === 0 ? r.stdout.trim() : null;
-}
-/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
-async function repo_isShallow(repo) {
-    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
-    if (gitDir?.isDirectory()) {
-        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
-    }
-    const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
-    return r.stdout.trim() === 'true';
-}
-
-;// CONCATENATED MODULE: ./.build/git/fork-point.js
-// Where an issue branch left its base branch. Handoffs committed there were on the base branch
-// already (earlier issues' trails, merged with their pull requests), so they are not this
-// issue's; only what the branch added since is.
-
-
-
-// Commits added per round before giving up on small steps and fetching all of history.
-const DEEPEN_STEPS = [250, 2500];
-/**
- * The merge-base of `head` and `base`. A shallow clone is deepened until git finds it (all of
- * history at worst); a branch that truly shares no history with its base is an error, since
- * every handoff on it might then be another issue's.
- */
-async function fork_point_forkPoint(o) {
-    let found = await mergeBase(o.repo, o.head, o.base);
-    if (found)
-        return found;
-    if (o.deepen) {
-        const { remote, refspecs, auth } = o.deepen;
-        const fetch = (how) => git_git(o.repo, ['fetch', '--no-tags', '--recurse-submodules=no', how, remote, ...refspecs], {
-            ...(auth ? { auth } : {})
-        });
-        for (const step of DEEPEN_STEPS) {
-            if (!(await repo_isShallow(o.repo)))
-                break;
-            await fetch(`--deepen=${step}`);
-            found = await mergeBase(o.repo, o.head, o.base);
-            if (found)
-                return found;
-        }
-        if (await repo_isShallow(o.repo)) {
-            await fetch('--unshallow');
-            found = await mergeBase(o.repo, o.head, o.base);
-            if (found)
-                return found;
-        }
-    }
-    else if (await repo_isShallow(o.repo)) {
-        throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: this clone is shallow and does not reach where it left ${o.baseBranch}; run git fetch --unshallow`);
-    }
-    throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: it shares no history with ${o.baseBranch}, so any of them may be another issue's; rebase it onto ${o.baseBranch}`);
-}
-async function mergeBase(repo, a, b) {
-    const r = await git_git(repo, ['merge-base', a, b], { okCodes: [1] });
-    return r.code === 0 ? r.stdout.trim() : null;
-}
-
 ;// CONCATENATED MODULE: ./.build/git/raw-tree.js
 class RawTree {
     data;
@@ -43995,6 +43383,623 @@ function checkDir(dir) {
 }
 function firstLine(text) {
     return text.trim().split('\n')[0] || 'no message';
+}
+
+;// CONCATENATED MODULE: ./.build/git/guard.js
+
+
+
+
+
+
+
+
+/**
+ * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
+ * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
+ * agent (absent ones are removed again).
+ */
+const CONTROL_FILES = [
+    'config',
+    'config.worktree',
+    'HEAD',
+    'commondir',
+    'shallow',
+    'info/attributes',
+    'info/exclude',
+    'info/grafts',
+    'objects/info/alternates',
+    'objects/info/http-alternates',
+    'index.lock',
+    'HEAD.lock',
+    'config.lock',
+    'shallow.lock',
+    'packed-refs.lock'
+];
+/** Directories under `.git` that may be rebuilt if the agent swapped them for something else. */
+const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
+/** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
+const ESSENTIAL_DIRS = ['objects', 'refs'];
+/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
+const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
+const identitySchema = cli_schemas/* object */.Ikc({ dev: cli_schemas/* number */.aig(), ino: cli_schemas/* number */.aig() });
+/** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
+const savedFileSchema = cli_schemas/* union */.KCZ([
+    cli_schemas/* object */.Ikc({ data: cli_schemas/* string */.YjP(), mode: cli_schemas/* number */.aig() }),
+    cli_schemas/* object */.Ikc({ link: cli_schemas/* string */.YjP() }),
+    cli_schemas/* null */.chJ()
+]);
+/** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
+const savedIncludeSchema = cli_schemas/* object */.Ikc({
+    file: savedFileSchema,
+    dir: identitySchema.nullable(),
+    /** It carried a credential and was removed for the run. */
+    hidden: cli_schemas/* boolean */.zMY()
+});
+/**
+ * What `.git` looked like before the agent ran. Plain JSON, so a `post:` step can restore it; it
+ * holds the persisted credential, so it must be kept where the agent cannot read or edit it.
+ */
+const gitDirSnapshotSchema = cli_schemas/* object */.Ikc({
+    repo: cli_schemas/* string */.YjP(),
+    gitDir: cli_schemas/* string */.YjP(),
+    /** Device and inode of `.git`, to notice it being swapped. */
+    identity: identitySchema,
+    /** Relative to `.git`. `config` is the original, credentials included. */
+    files: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedFileSchema),
+    /** The config the agent was left with (credentials removed), base64. */
+    agentConfig: cli_schemas/* string */.YjP(),
+    /** `.git/hooks/<name>`; null when there was no hooks directory. */
+    hooks: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedFileSchema).nullable(),
+    /** Files `.git/config` includes, by absolute path. */
+    includes: cli_schemas/* record */.g1P(cli_schemas/* string */.YjP(), savedIncludeSchema),
+    /** The branch HEAD named, and its commit. */
+    branch: cli_schemas/* object */.Ikc({ ref: cli_schemas/* string */.YjP(), sha: cli_schemas/* string */.YjP() }).nullable()
+});
+/** `.git` is gone or is no longer the directory we prepared. */
+class GitDirTamperedError extends _build_errors/* UserError */.yo {
+    constructor(message) {
+        super(message);
+        this.name = 'GitDirTamperedError';
+    }
+}
+/**
+ * Records `.git` before the agent runs, and takes persisted credentials out of its reach for the
+ * run: the extraheader and credential includes leave `.git/config`, and the included credential
+ * files leave the disk. `restoreGitDir` puts all of it back.
+ */
+async function snapshotGitDir(repo) {
+    const gitDir = external_node_path_.join(external_node_path_.resolve(repo), '.git');
+    const st = await lstat_lstatOrNull(gitDir);
+    if (!st?.isDirectory()) {
+        throw new GitDirTamperedError(`${gitDir} is not a directory; run the stage in a plain clone`);
+    }
+    const files = {};
+    for (const rel of CONTROL_FILES)
+        files[rel] = await savedOrNull(external_node_path_.join(gitDir, rel));
+    const config = files['config'];
+    const head = files['HEAD'];
+    if (!config || !('data' in config) || !head || !('data' in head)) {
+        throw new GitDirTamperedError(`${gitDir} has no regular config or HEAD file`);
+    }
+    const configPath = external_node_path_.join(gitDir, 'config');
+    const includes = {};
+    const strip = [];
+    for (const [key, value] of await credentialCandidates(Buffer.from(config.data, 'base64'))) {
+        if (!CREDENTIAL_KEYS.test(key))
+            continue;
+        if (!key.endsWith('.path')) {
+            strip.push([key, value]);
+            continue;
+        }
+        const target = includeTarget(value, gitDir);
+        const file = await present(target);
+        // A directory or a device is nothing git could include; it is not ours to manage.
+        if (file === 'other')
+            continue;
+        const dir = await statOrNull(external_node_path_.dirname(target));
+        const hidden = file !== null && 'data' in file && (await holdsCredential(file.data));
+        includes[target] = { file, dir: dir && { dev: dir.dev, ino: dir.ino }, hidden };
+        if (hidden)
+            strip.push([key, value]);
+    }
+    for (const [key, value] of strip) {
+        await git_git('/', ['config', '--file', configPath, '--fixed-value', '--unset-all', key, value]);
+    }
+    for (const [target, inc] of Object.entries(includes))
+        if (inc.hidden)
+            await (0,promises_namespaceObject.rm)(target);
+    return {
+        repo: external_node_path_.resolve(repo),
+        gitDir,
+        identity: { dev: st.dev, ino: st.ino },
+        files,
+        agentConfig: (await (0,promises_namespaceObject.readFile)(configPath)).toString('base64'),
+        hooks: await readHooks(external_node_path_.join(gitDir, 'hooks')),
+        includes,
+        branch: await headBranch(repo, Buffer.from(head.data, 'base64'))
+    };
+}
+/**
+ * Puts `.git` back after the agent and all its processes are dead: config, HEAD and the other
+ * control files byte for byte, hooks as they were, hidden credentials restored, the branch
+ * where it was. Reports what the agent had changed.
+ */
+async function restoreGitDir(s) {
+    await checkIdentity(s);
+    const changes = [];
+    const rel = (p) => external_node_path_.relative(s.repo, p);
+    for (const dir of REBUILDABLE_DIRS) {
+        const full = external_node_path_.join(s.gitDir, dir);
+        const st = await lstat_lstatOrNull(full);
+        if (st && !st.isDirectory()) {
+            await (0,promises_namespaceObject.rm)(full, { force: true });
+            changes.push({ path: rel(full), change: 'replaced' });
+        }
+    }
+    const configPath = external_node_path_.join(s.gitDir, 'config');
+    const nowConfig = await present(configPath);
+    const configKeys = nowConfig && nowConfig !== 'other' && 'data' in nowConfig && nowConfig.data !== s.agentConfig
+        ? await changedKeys(s.agentConfig, nowConfig.data)
+        : [];
+    for (const [name, saved] of Object.entries(s.files)) {
+        const full = external_node_path_.join(s.gitDir, name);
+        const given = name === 'config' && saved && 'data' in saved ? { ...saved, data: s.agentConfig } : saved;
+        const change = await putBack(full, saved, given);
+        if (change)
+            changes.push({ path: rel(full), change });
+    }
+    const hooksDir = external_node_path_.join(s.gitDir, 'hooks');
+    if (s.hooks === null) {
+        if (await lstat_lstatOrNull(hooksDir)) {
+            await (0,promises_namespaceObject.rm)(hooksDir, { recursive: true, force: true });
+            changes.push({ path: rel(hooksDir), change: 'added' });
+        }
+    }
+    else {
+        await (0,promises_namespaceObject.mkdir)(hooksDir, { recursive: true });
+        const names = new Set([...Object.keys(s.hooks), ...(await (0,promises_namespaceObject.readdir)(hooksDir))]);
+        for (const name of [...names].sort()) {
+            const full = external_node_path_.join(hooksDir, name);
+            const saved = s.hooks[name] ?? null;
+            const change = await putBack(full, saved, saved);
+            if (change)
+                changes.push({ path: rel(full), change });
+        }
+    }
+    for (const [target, inc] of Object.entries(s.includes)) {
+        // Never write (a credential, even) into a directory the agent swapped for another; only
+        // make sure the restored config includes nothing from it.
+        const dir = await statOrNull(external_node_path_.dirname(target));
+        const sameDir = !!dir && dir.dev === inc.dir?.dev && dir.ino === inc.dir.ino;
+        if (inc.file && !sameDir) {
+            await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+            changes.push({ path: external_node_path_.dirname(target), change: 'replaced' });
+            continue;
+        }
+        const change = await putBack(target, inc.file, inc.hidden ? null : inc.file);
+        if (change)
+            changes.push({ path: target, change });
+    }
+    return { changes, configKeys, branchMoved: await restoreBranch(s) };
+}
+/**
+ * A snapshot read back from disk (by a `post:` step) could have been edited; at least its
+ * writes must stay inside `.git`, apart from the files the config includes.
+ */
+function checkShape(s) {
+    const plain = (name) => !!name && name !== '.' && name !== '..' && !/[/\\]/.test(name);
+    const sound = external_node_path_.isAbsolute(s.repo) &&
+        s.gitDir === external_node_path_.join(s.repo, '.git') &&
+        Object.keys(s.files).every((f) => CONTROL_FILES.includes(f)) &&
+        Object.keys(s.hooks ?? {}).every(plain) &&
+        Object.keys(s.includes).every((f) => external_node_path_.isAbsolute(f)) &&
+        (!s.branch || /^refs\/heads\/\S+$/.test(s.branch.ref));
+    if (!sound)
+        throw new GitDirTamperedError(`the saved state of ${s.gitDir} is malformed`);
+}
+async function checkIdentity(s) {
+    checkShape(s);
+    const st = await lstat_lstatOrNull(s.gitDir);
+    const what = !st
+        ? 'was removed'
+        : st.isSymbolicLink()
+            ? 'was replaced by a symlink'
+            : !st.isDirectory() || st.dev !== s.identity.dev || st.ino !== s.identity.ino
+                ? 'was replaced'
+                : null;
+    if (what) {
+        throw new GitDirTamperedError(`${s.gitDir} ${what} while the agent ran; refusing to commit or push from this workspace`);
+    }
+    for (const dir of ESSENTIAL_DIRS) {
+        const full = external_node_path_.join(s.gitDir, dir);
+        const d = await lstat_lstatOrNull(full);
+        if (!d?.isDirectory()) {
+            throw new GitDirTamperedError(`${full} is no longer a directory after the agent ran; refusing to commit or push from this workspace`);
+        }
+    }
+}
+/**
+ * Makes `file` hold `saved` (or not exist). `given` is what the agent was left with, so the
+ * returned change describes the agent's doing, not ours (hidden credentials, stripped config).
+ */
+async function putBack(file, saved, given) {
+    const now = await present(file);
+    const change = same(now, given)
+        ? null
+        : now === null
+            ? 'removed'
+            : given === null
+                ? 'added'
+                : now !== 'other' && 'data' in now && 'data' in given
+                    ? 'modified'
+                    : 'replaced';
+    if (!same(now, saved)) {
+        if (now !== null)
+            await (0,promises_namespaceObject.rm)(file, { recursive: true, force: true });
+        if (saved) {
+            await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
+            if ('link' in saved)
+                await (0,promises_namespaceObject.symlink)(saved.link, file);
+            // 'wx' never follows a symlink someone put back in the meantime.
+            else
+                await (0,promises_namespaceObject.writeFile)(file, Buffer.from(saved.data, 'base64'), { flag: 'wx', mode: saved.mode });
+        }
+    }
+    return change;
+}
+function same(now, was) {
+    if (now === null || was === null)
+        return now === was;
+    if (now === 'other')
+        return false;
+    if ('link' in now || 'link' in was)
+        return 'link' in now && 'link' in was && now.link === was.link;
+    return now.data === was.data && now.mode === was.mode;
+}
+async function restoreBranch(s) {
+    if (!s.branch)
+        return null;
+    const now = await objects_sharedObjects(s.repo).resolve(`${s.branch.ref}^{commit}`);
+    if (now === s.branch.sha)
+        return null;
+    await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
+    return { from: s.branch.sha, to: now };
+}
+async function headBranch(repo, head) {
+    const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1];
+    if (!ref)
+        return null;
+    const sha = await objects_sharedObjects(repo).resolve(`${ref}^{commit}`);
+    return sha ? { ref, sha } : null;
+}
+async function readHooks(dir) {
+    const st = await lstat_lstatOrNull(dir);
+    if (!st?.isDirectory())
+        return null;
+    const hooks = {};
+    for (const name of await (0,promises_namespaceObject.readdir)(dir))
+        hooks[name] = await savedOrNull(external_node_path_.join(dir, name));
+    return hooks;
+}
+/** What is at `file` now: a regular file, a symlink, nothing, or something else. */
+async function present(file) {
+    const st = await lstat_lstatOrNull(file);
+    if (!st)
+        return null;
+    if (st.isFile())
+        return { data: (await (0,promises_namespaceObject.readFile)(file)).toString('base64'), mode: st.mode & 0o777 };
+    if (st.isSymbolicLink())
+        return { link: await (0,promises_namespaceObject.readlink)(file) };
+    return 'other';
+}
+/** As `present`, with anything but a file or a symlink recorded as absent (removed on restore). */
+async function savedOrNull(file) {
+    const now = await present(file);
+    return now === 'other' ? null : now;
+}
+async function statOrNull(p) {
+    return (0,promises_namespaceObject.stat)(p).catch(() => null);
+}
+/**
+ * The config's entries when it may hold a credential key; none when it cannot. Section and
+ * variable names allow no escapes or line continuations, so every key CREDENTIAL_KEYS matches
+ * spells `extraheader` or `include` in the text, in some case: a checkout made with
+ * `persist-credentials: false` is told apart without starting git.
+ */
+async function credentialCandidates(bytes) {
+    return /extraheader|include/i.test(bytes.toString('latin1')) ? configEntries(bytes) : [];
+}
+/** `key=value` pairs of a config file's own text, never following its includes. */
+async function configEntries(bytes) {
+    const r = await git_git('/', ['config', '--no-includes', '--file', '-', '--null', '--list'], {
+        input: bytes
+    });
+    return r.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => {
+        const nl = entry.indexOf('\n');
+        return nl < 0 ? [entry, ''] : [entry.slice(0, nl), entry.slice(nl + 1)];
+    });
+}
+async function changedKeys(before, after) {
+    const seen = new Set((await configEntries(Buffer.from(before, 'base64'))).map(([k, v]) => `${k}\n${v}`));
+    const entries = await configEntries(Buffer.from(after, 'base64')).catch(() => null);
+    if (!entries)
+        return ['(the config no longer parses)'];
+    const keys = new Set();
+    for (const [k, v] of entries)
+        if (!seen.has(`${k}\n${v}`))
+            keys.add(k);
+    return [...keys].sort();
+}
+/** Where git looks for an include: `~/` is the home directory, relative is beside the config. */
+function includeTarget(value, gitDir) {
+    if (value.startsWith('~/'))
+        return external_node_path_.join(external_node_os_namespaceObject.homedir(), value.slice(2));
+    return external_node_path_.resolve(gitDir, value);
+}
+async function holdsCredential(data) {
+    const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
+    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/privilege.js
+
+
+
+// System programs are taken from these directories only, never from PATH: `~/.local/bin`
+// comes first on hosted runners' PATH.
+const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+/** The absolute path of a system program, or undefined when none is installed. */
+function privilege_systemProgram(name) {
+    for (const dir of SYSTEM_DIRS) {
+        const candidate = external_node_path_.join(dir, name);
+        try {
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
+            return candidate;
+        }
+        catch {
+            // not here
+        }
+    }
+    return undefined;
+}
+/** Root, passwordless sudo, or null when neither is available. */
+function privilege_findPrivilege() {
+    if (process.getuid?.() === 0)
+        return { kind: 'root' };
+    const sudo = privilege_systemProgram('sudo');
+    if (!sudo)
+        return null;
+    const probe = spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore', timeout: 10_000 });
+    return probe.status === 0 ? { kind: 'sudo', sudo } : null;
+}
+/** The command line that runs `argv` as root. */
+function asRoot(p, argv) {
+    return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv];
+}
+/**
+ * The whole environment of what the action runs as root or as the agent user: nothing of the
+ * action's own (its tokens, the model key) is ever in it.
+ */
+function systemEnv() {
+    return { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' };
+}
+/** Runs a system command (no shell) and collects its output; never rejects. */
+function run(argv, o = {}) {
+    return new Promise((resolve) => {
+        const [file = '', ...args] = argv;
+        const child = (0,external_node_child_process_namespaceObject.execFile)(file, args, { encoding: 'utf8', env: o.env ?? systemEnv() }, (err, stdout, stderr) => {
+            const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+            resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
+        });
+        child.stdin?.on('error', () => { });
+        child.stdin?.end(o.input);
+    });
+}
+/** Runs `argv` as root; a failure becomes an Error whose message is git-free and one line. */
+async function privilege_runAsRoot(p, argv, what) {
+    const r = await run(asRoot(p, argv));
+    if (r.code !== 0) {
+        const detail = r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`;
+        throw new Error(`could not ${what}: ${detail}`);
+    }
+    return r.stdout;
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/agent-tree.js
+
+
+
+
+
+
+/** Where an isolated stage's agent works, kept in the stage context for the post step. */
+const handedOverSchema = cli_schemas/* object */.Ikc({
+    user: cli_schemas/* object */.Ikc({ name: cli_schemas/* string */.YjP(), uid: cli_schemas/* int */.Whr(), gid: cli_schemas/* int */.Whr(), home: cli_schemas/* string */.YjP() }),
+    /** `<home>/stage`: the stage's HOME and tree, removed and made again every stage. */
+    area: cli_schemas/* string */.YjP(),
+    /** The agent's clone, inside `area`. */
+    tree: cli_schemas/* string */.YjP(),
+    /** The agent's HOME, inside `area`. */
+    home: cli_schemas/* string */.YjP(),
+    /** Where the tree comes back to, in the runner's private work folder. */
+    returnTo: cli_schemas/* string */.YjP()
+});
+const sh = () => privilege_systemProgram('sh') ?? '/bin/sh';
+// Run as root, with every value a positional parameter: nothing is ever spliced into it.
+// The stage area goes whatever it held (no process of the agent user is alive by now), and
+// the new one is the agent's alone.
+const HAND_OVER = `set -e
+area=$1; staged=$2; uid=$3; gid=$4
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"`;
+// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
+// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
+// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
+// followed anywhere: root would move whatever it points at. In its own home (the one of its
+// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
+// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
+work=\${tree%/*}
+if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
+  [ -d "$tree" ] && [ ! -L "$tree" ]; then
+  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+fi
+rm -rf -- "$area"
+find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
+  find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
+fi
+exit 0`;
+/**
+ * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
+ * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
+ * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ */
+async function handOver(o) {
+    const staged = external_node_path_.join(o.workDir, 'hand-over');
+    await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
+    const name = external_node_path_.basename(o.repo) || 'repo';
+    const area = external_node_path_.join(o.user.home, 'stage');
+    await git_git(o.workDir, [
+        '-c',
+        `safe.directory=${o.repo}`,
+        'clone',
+        '--quiet',
+        // Without the template's sample hooks, description and exclude: fewer files to create,
+        // hand over and take back, none of which the agent's git needs.
+        '--template=',
+        '--local',
+        '--no-hardlinks',
+        '--branch',
+        o.branch,
+        '--',
+        o.repo,
+        external_node_path_.join(staged, 'work', name)
+    ]);
+    await o.prepareTree?.(external_node_path_.join(staged, 'work', name));
+    const home = external_node_path_.join(staged, 'home');
+    for (const f of o.homeFiles) {
+        const file = external_node_path_.join(home, f.path);
+        await (0,promises_namespaceObject.mkdir)(external_node_path_.dirname(file), { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(file, f.content, { mode: 0o600 });
+    }
+    await (0,promises_namespaceObject.mkdir)(external_node_path_.join(home, 'tmp'), { recursive: true });
+    // Older than anything the agent makes: what is newer in its home at the end is the agent's.
+    await (0,promises_namespaceObject.writeFile)(markerOf(o.workDir), '', { mode: 0o600 });
+    await privilege_runAsRoot(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
+    return {
+        user: o.user,
+        area,
+        tree: external_node_path_.join(area, 'work', name),
+        home: external_node_path_.join(area, 'home'),
+        returnTo: external_node_path_.join(o.workDir, 'agent-tree')
+    };
+}
+/**
+ * Once every process of the agent user is gone: its tree comes back to the runner's user
+ * (in the runner's private folder), and its HOME and temporary files are removed, so
+ * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ */
+async function takeBack(p, h) {
+    const back = await lstat_lstatOrNull(h.returnTo);
+    if (!back) {
+        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+        await privilege_runAsRoot(p, [
+            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
+            ...[h.user.home, markerOf(external_node_path_.dirname(h.returnTo))]
+        ], 'take the agent tree back');
+    }
+    const st = await lstat_lstatOrNull(h.returnTo);
+    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+}
+/** The file whose time is the hand-over's, in the runner's private work folder. */
+function markerOf(workDir) {
+    return external_node_path_.join(workDir, 'handed-over');
+}
+
+;// CONCATENATED MODULE: ./.build/git/repo.js
+
+
+
+
+/** The top of the git checkout that holds `dir`; a user error outside one. */
+async function repoRoot(dir) {
+    const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
+    if (r.code !== 0) {
+        throw new _build_errors/* UserError */.yo(`${dir} is not inside a git repository; run this in your project's checkout`);
+    }
+    return r.stdout.trim();
+}
+/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
+async function resolveCommit(repo, rev) {
+    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+        okCodes: [1, 128]
+    });
+    return r.code === 0 ? r.stdout.trim() : null;
+}
+/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
+async function repo_isShallow(repo) {
+    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
+    if (gitDir?.isDirectory()) {
+        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+    }
+    const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
+    return r.stdout.trim() === 'true';
+}
+
+;// CONCATENATED MODULE: ./.build/git/fork-point.js
+// Where an issue branch left its base branch. Handoffs committed there were on the base branch
+// already (earlier issues' trails, merged with their pull requests), so they are not this
+// issue's; only what the branch added since is.
+
+
+
+// Commits added per round before giving up on small steps and fetching all of history.
+const DEEPEN_STEPS = [250, 2500];
+/**
+ * The merge-base of `head` and `base`. A shallow clone is deepened until git finds it (all of
+ * history at worst); a branch that truly shares no history with its base is an error, since
+ * every handoff on it might then be another issue's.
+ */
+async function fork_point_forkPoint(o) {
+    let found = await mergeBase(o.repo, o.head, o.base);
+    if (found)
+        return found;
+    if (o.deepen) {
+        const { remote, refspecs, auth } = o.deepen;
+        const fetch = (how) => git_git(o.repo, ['fetch', '--no-tags', '--recurse-submodules=no', how, remote, ...refspecs], {
+            ...(auth ? { auth } : {})
+        });
+        for (const step of DEEPEN_STEPS) {
+            if (!(await repo_isShallow(o.repo)))
+                break;
+            await fetch(`--deepen=${step}`);
+            found = await mergeBase(o.repo, o.head, o.base);
+            if (found)
+                return found;
+        }
+        if (await repo_isShallow(o.repo)) {
+            await fetch('--unshallow');
+            found = await mergeBase(o.repo, o.head, o.base);
+            if (found)
+                return found;
+        }
+    }
+    else if (await repo_isShallow(o.repo)) {
+        throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: this clone is shallow and does not reach where it left ${o.baseBranch}; run git fetch --unshallow`);
+    }
+    throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: it shares no history with ${o.baseBranch}, so any of them may be another issue's; rebase it onto ${o.baseBranch}`);
+}
+async function mergeBase(repo, a, b) {
+    const r = await git_git(repo, ['merge-base', a, b], { okCodes: [1] });
+    return r.code === 0 ? r.stdout.trim() : null;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/branch.js

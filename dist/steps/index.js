@@ -47197,6 +47197,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
 /**
  * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
  * and the locks a dead agent could leave to block us. Each is put back byte for byte after the
@@ -47288,7 +47289,7 @@ async function snapshotGitDir(repo) {
     const configPath = external_node_path_namespaceObject.join(gitDir, 'config');
     const includes = {};
     const strip = [];
-    for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
+    for (const [key, value] of await credentialCandidates(Buffer.from(config.data, 'base64'))) {
         if (!CREDENTIAL_KEYS.test(key))
             continue;
         if (!key.endsWith('.path')) {
@@ -47463,10 +47464,7 @@ function same(now, was) {
 async function restoreBranch(s) {
     if (!s.branch)
         return null;
-    const r = await git_git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
-        okCodes: [1]
-    });
-    const now = r.code === 0 ? r.stdout.trim() : null;
+    const now = await sharedObjects(s.repo).resolve(`${s.branch.ref}^{commit}`);
     if (now === s.branch.sha)
         return null;
     await git_git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha]);
@@ -47476,10 +47474,8 @@ async function headBranch(repo, head) {
     const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1];
     if (!ref)
         return null;
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
-        okCodes: [1]
-    });
-    return r.code === 0 ? { ref, sha: r.stdout.trim() } : null;
+    const sha = await sharedObjects(repo).resolve(`${ref}^{commit}`);
+    return sha ? { ref, sha } : null;
 }
 async function readHooks(dir) {
     const st = await lstatOrNull(dir);
@@ -47508,6 +47504,15 @@ async function savedOrNull(file) {
 }
 async function statOrNull(p) {
     return (0,promises_namespaceObject.stat)(p).catch(() => null);
+}
+/**
+ * The config's entries when it may hold a credential key; none when it cannot. Section and
+ * variable names allow no escapes or line continuations, so every key CREDENTIAL_KEYS matches
+ * spells `extraheader` or `include` in the text, in some case: a checkout made with
+ * `persist-credentials: false` is told apart without starting git.
+ */
+async function credentialCandidates(bytes) {
+    return /extraheader|include/i.test(bytes.toString('latin1')) ? configEntries(bytes) : [];
 }
 /** `key=value` pairs of a config file's own text, never following its includes. */
 async function configEntries(bytes) {

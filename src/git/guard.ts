@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { UserError } from '../errors.js'
 import { git } from './git.js'
 import { lstatOrNull } from './lstat.js'
+import { sharedObjects } from './objects.js'
 
 /**
  * Files under `.git` that decide what git runs, where it fetches from or which objects it sees,
@@ -125,7 +126,7 @@ export async function snapshotGitDir(repo: string): Promise<GitDirSnapshot> {
   const configPath = path.join(gitDir, 'config')
   const includes: Record<string, SavedInclude> = {}
   const strip: [string, string][] = []
-  for (const [key, value] of await configEntries(Buffer.from(config.data, 'base64'))) {
+  for (const [key, value] of await credentialCandidates(Buffer.from(config.data, 'base64'))) {
     if (!CREDENTIAL_KEYS.test(key)) continue
     if (!key.endsWith('.path')) {
       strip.push([key, value])
@@ -307,10 +308,7 @@ function same(now: SavedFile | 'other', was: SavedFile): boolean {
 
 async function restoreBranch(s: GitDirSnapshot): Promise<GitDirReport['branchMoved']> {
   if (!s.branch) return null
-  const r = await git(s.repo, ['rev-parse', '--verify', '--quiet', `${s.branch.ref}^{commit}`], {
-    okCodes: [1]
-  })
-  const now = r.code === 0 ? r.stdout.trim() : null
+  const now = await sharedObjects(s.repo).resolve(`${s.branch.ref}^{commit}`)
   if (now === s.branch.sha) return null
   await git(s.repo, ['update-ref', '--no-deref', s.branch.ref, s.branch.sha])
   return { from: s.branch.sha, to: now }
@@ -319,10 +317,8 @@ async function restoreBranch(s: GitDirSnapshot): Promise<GitDirReport['branchMov
 async function headBranch(repo: string, head: Buffer): Promise<GitDirSnapshot['branch']> {
   const ref = /^ref: (refs\/heads\/\S+)\n?$/.exec(head.toString('utf8'))?.[1]
   if (!ref) return null
-  const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
-    okCodes: [1]
-  })
-  return r.code === 0 ? { ref, sha: r.stdout.trim() } : null
+  const sha = await sharedObjects(repo).resolve(`${ref}^{commit}`)
+  return sha ? { ref, sha } : null
 }
 
 async function readHooks(dir: string): Promise<Record<string, SavedFile> | null> {
@@ -350,6 +346,16 @@ async function savedOrNull(file: string): Promise<SavedFile> {
 
 async function statOrNull(p: string): Promise<Stats | null> {
   return stat(p).catch(() => null)
+}
+
+/**
+ * The config's entries when it may hold a credential key; none when it cannot. Section and
+ * variable names allow no escapes or line continuations, so every key CREDENTIAL_KEYS matches
+ * spells `extraheader` or `include` in the text, in some case: a checkout made with
+ * `persist-credentials: false` is told apart without starting git.
+ */
+async function credentialCandidates(bytes: Buffer): Promise<[string, string][]> {
+  return /extraheader|include/i.test(bytes.toString('latin1')) ? configEntries(bytes) : []
 }
 
 /** `key=value` pairs of a config file's own text, never following its includes. */

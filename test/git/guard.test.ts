@@ -123,6 +123,34 @@ describe('snapshotGitDir / restoreGitDir', () => {
     expect(report.changes).toEqual([])
   })
 
+  it('finds persisted credentials however the config spells their names', async () => {
+    // Section and variable names are case-insensitive: the text check before git parses the
+    // config must be too.
+    const work = checkout()
+    const creds = path.join(tmp('runner-temp-'), 'git-credentials-5678.config')
+    write(
+      creds,
+      '',
+      '[Http "https://github.com/"]\n\tExtraHeader = AUTHORIZATION: basic c2VjcmV0\n'
+    )
+    const gitDir = path.join(work, '.git')
+    const before = Buffer.concat([
+      read(work, '.git/config'),
+      Buffer.from(
+        `[HTTP "https://github.com/"]\n\tEXTRAHEADER = AUTHORIZATION: basic b2xk\n[INCLUDEIF "gitdir:${gitDir}"]\n\tPATH = ${creds}\n`
+      )
+    ])
+    write(gitDir, 'config', before.toString())
+
+    const snap = await snapshotGitDir(work)
+    expect(read(work, '.git/config').toString()).not.toMatch(/AUTHORIZATION|git-credentials/)
+    expect(existsSync(creds)).toBe(false)
+
+    await restoreGitDir(snap)
+    expect(read(work, '.git/config').equals(before)).toBe(true)
+    expect(existsSync(creds)).toBe(true)
+  })
+
   it('removes a credentials file the agent forged while it was hidden', async () => {
     const work = checkout()
     const creds = path.join(tmp('runner-temp-'), 'git-credentials-1.config')
