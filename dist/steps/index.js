@@ -38773,6 +38773,7 @@ function labelsAfterMove(labels, states, to) {
 
 
 
+
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3;
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
@@ -38790,6 +38791,7 @@ class GitHubTracker {
     owner;
     repo;
     states;
+    early = {};
     whoAmI;
     constructor(opts) {
         const client = createGitHubClient(opts);
@@ -38798,6 +38800,28 @@ class GitHubTracker {
         this.owner = opts.owner;
         this.repo = opts.repo;
         this.states = opts.states;
+    }
+    /** The states of WORKFLOW.md, for a tracker made before it was read. */
+    useStates(states) {
+        this.states = states;
+    }
+    /**
+     * Sends the reads a stage job starts with, the permission of whoever caused it and the issue,
+     * one after the other, so that they are answered while git fetches; `permissionOf` and
+     * `getIssue` take their answers. A bot's permission is never asked (authorisation decides
+     * bots by name), nor an issue of another number.
+     */
+    readAhead(o) {
+        const { login, type } = o.actor;
+        const answer = login && !isBot(login, type) ? this.askPermission(login) : undefined;
+        const read = () => this.readIssue(o.issue);
+        const data = answer ? answer.then(read, read) : read();
+        // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
+        answer?.catch(() => undefined);
+        data.catch(() => undefined);
+        if (answer)
+            this.early.permission = { login, answer };
+        this.early.issue = { number: o.issue, data };
     }
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
@@ -38841,7 +38865,13 @@ class GitHubTracker {
     /** `42` or `#42`. */
     async getIssue(id) {
         const number = parseIssueNumber(id);
-        const data = await this.call(`read issue #${number}`, 'issues: read', async () => {
+        const early = this.early.issue?.number === number ? this.early.issue.data : undefined;
+        if (early)
+            delete this.early.issue;
+        return this.issueFrom(await (early ?? this.readIssue(number)));
+    }
+    readIssue(number) {
+        return this.call(`read issue #${number}`, 'issues: read', async () => {
             try {
                 return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data;
             }
@@ -38852,7 +38882,6 @@ class GitHubTracker {
                 throw e;
             }
         });
-        return this.issueFrom(data);
     }
     /**
      * The open issues and pull requests carrying `label`, 100 to a request. (GitHub matches
@@ -38905,6 +38934,8 @@ class GitHubTracker {
         return null;
     }
     issueFrom(data) {
+        if (!this.states)
+            throw new Error('the tracker reads an issue before it knows the states');
         const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')));
         return {
             id: String(data.number),
@@ -38923,6 +38954,12 @@ class GitHubTracker {
     }
     /** The user's effective role on the repository; `none` for a non-collaborator. */
     async permissionOf(login) {
+        const early = this.early.permission?.login === login ? this.early.permission.answer : undefined;
+        if (early)
+            delete this.early.permission;
+        return early ?? this.askPermission(login);
+    }
+    askPermission(login) {
         return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
             try {
                 const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
@@ -51942,6 +51979,17 @@ async function stageJob(s, signal) {
     if (!defaultBranch) {
         throw new errors_UserError('the event payload names no default branch (repository.default_branch)');
     }
+    const api = new GitHubTracker({
+        token: s.token,
+        apiUrl: s.apiUrl,
+        owner: s.repository.owner,
+        repo: s.repository.repo,
+        log: info
+    });
+    // A GitHub stage's first reads (who caused it, the issue) are answered while git fetches,
+    // rather than after the fetch and WORKFLOW.md.
+    if (!linearKey)
+        api.readAhead({ actor: trigger.actor, issue: Number(issueNumber) });
     const git = await minimumVersion();
     if (git.warning)
         warning(git.warning);
@@ -51979,14 +52027,7 @@ async function stageJob(s, signal) {
             ? `issue "${issueNumber}" is not a Linear issue key, and ${s.workflowFile} says tracker.kind linear; pass e.g. issue: ENG-123`
             : `issue "${issueNumber}" is not a GitHub issue number, and ${s.workflowFile} says tracker.kind github; pass e.g. issue: 42`);
     }
-    const api = new GitHubTracker({
-        token: s.token,
-        apiUrl: s.apiUrl,
-        owner: s.repository.owner,
-        repo: s.repository.repo,
-        states: knownStates(config),
-        log: info
-    });
+    api.useStates(knownStates(config));
     const port = new GitHubPort({
         api,
         config,

@@ -90,6 +90,17 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     throw new UserError('the event payload names no default branch (repository.default_branch)')
   }
 
+  const api = new GitHubTracker({
+    token: s.token,
+    apiUrl: s.apiUrl,
+    owner: s.repository.owner,
+    repo: s.repository.repo,
+    log: info
+  })
+  // A GitHub stage's first reads (who caused it, the issue) are answered while git fetches,
+  // rather than after the fetch and WORKFLOW.md.
+  if (!linearKey) api.readAhead({ actor: trigger.actor, issue: Number(issueNumber) })
+
   const git = await minimumVersion()
   if (git.warning) core.warning(git.warning)
   const auth: GitAuth = { serverUrl: s.serverUrl, token: s.token }
@@ -139,14 +150,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
         : `issue "${issueNumber}" is not a GitHub issue number, and ${s.workflowFile} says tracker.kind github; pass e.g. issue: 42`
     )
   }
-  const api = new GitHubTracker({
-    token: s.token,
-    apiUrl: s.apiUrl,
-    owner: s.repository.owner,
-    repo: s.repository.repo,
-    states: knownStates(config),
-    log: info
-  })
+  api.useStates(knownStates(config))
   const port = new GitHubPort({
     api,
     config,

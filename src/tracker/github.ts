@@ -3,6 +3,7 @@
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
 import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
+import { isBot } from '../pipeline/actor.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
 import { GitHubRefs } from './github-refs.js'
@@ -22,8 +23,17 @@ const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triag
 export interface GitHubTrackerOptions extends GitHubClientOptions {
   owner: string
   repo: string
-  /** Every state WORKFLOW.md knows; a label that matches one (in any case) is that state. */
-  states: string[]
+  /**
+   * Every state WORKFLOW.md knows; a label that matches one (in any case) is that state. A
+   * tracker made before WORKFLOW.md is read is told them by `useStates` before it reads an issue.
+   */
+  states?: string[]
+}
+
+/** The job's first reads (see `readAhead`), each taken by the first call that asks for it. */
+interface EarlyReads {
+  permission?: { login: string; answer: Promise<Permission> }
+  issue?: { number: number; data: Promise<IssueData> }
 }
 
 export interface PullInfo {
@@ -80,7 +90,8 @@ export class GitHubTracker {
   private readonly countRequests: () => number
   private readonly owner: string
   private readonly repo: string
-  private readonly states: string[]
+  private states: string[] | undefined
+  private readonly early: EarlyReads = {}
   private whoAmI: Promise<{ login: string; databaseId: number }> | undefined
 
   constructor(opts: GitHubTrackerOptions) {
@@ -90,6 +101,29 @@ export class GitHubTracker {
     this.owner = opts.owner
     this.repo = opts.repo
     this.states = opts.states
+  }
+
+  /** The states of WORKFLOW.md, for a tracker made before it was read. */
+  useStates(states: string[]): void {
+    this.states = states
+  }
+
+  /**
+   * Sends the reads a stage job starts with, the permission of whoever caused it and the issue,
+   * one after the other, so that they are answered while git fetches; `permissionOf` and
+   * `getIssue` take their answers. A bot's permission is never asked (authorisation decides
+   * bots by name), nor an issue of another number.
+   */
+  readAhead(o: { actor: { login: string; type?: string }; issue: number }): void {
+    const { login, type } = o.actor
+    const answer = login && !isBot(login, type) ? this.askPermission(login) : undefined
+    const read = () => this.readIssue(o.issue)
+    const data = answer ? answer.then(read, read) : read()
+    // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
+    answer?.catch(() => undefined)
+    data.catch(() => undefined)
+    if (answer) this.early.permission = { login, answer }
+    this.early.issue = { number: o.issue, data }
   }
 
   /** HTTP requests sent so far, retries included. */
@@ -137,7 +171,13 @@ export class GitHubTracker {
   /** `42` or `#42`. */
   async getIssue(id: string): Promise<Issue> {
     const number = parseIssueNumber(id)
-    const data = await this.call(`read issue #${number}`, 'issues: read', async () => {
+    const early = this.early.issue?.number === number ? this.early.issue.data : undefined
+    if (early) delete this.early.issue
+    return this.issueFrom(await (early ?? this.readIssue(number)))
+  }
+
+  private readIssue(number: number): Promise<IssueData> {
+    return this.call(`read issue #${number}`, 'issues: read', async () => {
       try {
         return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data
       } catch (e) {
@@ -147,7 +187,6 @@ export class GitHubTracker {
         throw e
       }
     })
-    return this.issueFrom(data)
   }
 
   /**
@@ -208,6 +247,7 @@ export class GitHubTracker {
   }
 
   private issueFrom(data: IssueData): Issue {
+    if (!this.states) throw new Error('the tracker reads an issue before it knows the states')
     const labels = data.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
     return {
       id: String(data.number),
@@ -227,6 +267,12 @@ export class GitHubTracker {
 
   /** The user's effective role on the repository; `none` for a non-collaborator. */
   async permissionOf(login: string): Promise<Permission> {
+    const early = this.early.permission?.login === login ? this.early.permission.answer : undefined
+    if (early) delete this.early.permission
+    return early ?? this.askPermission(login)
+  }
+
+  private askPermission(login: string): Promise<Permission> {
     return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
       try {
         const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({

@@ -107,6 +107,61 @@ describe('GitHubTracker.getIssue', () => {
   })
 })
 
+describe('GitHubTracker.readAhead', () => {
+  const asked = () => fake.requests.map((r) => `${r.method} ${r.path}`)
+
+  it('sends the permission and the issue, one after the other, before anything asks for them', async () => {
+    fake.addCollaborator('ada', 'write')
+    const n = fake.addIssue({ title: 'Add a cache', labels: ['plan'] })
+    // Made before WORKFLOW.md is read: the states come later.
+    const t = tracker({ states: undefined })
+    t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: n })
+    const sent = [
+      'GET /repos/octo-org/demo/collaborators/ada/permission',
+      `GET /repos/octo-org/demo/issues/${n}`
+    ]
+    for (let i = 0; i < 100 && fake.requests.length < 2; i++)
+      await new Promise((r) => setTimeout(r, 5))
+    expect(asked()).toEqual(sent)
+    expect(fake.requests.map((r) => r.inFlight)).toEqual([0, 0])
+
+    t.useStates(STATES)
+    expect(await t.permissionOf('ada')).toBe('write')
+    expect(await t.getIssue(String(n))).toMatchObject({ title: 'Add a cache', state: 'Plan' })
+    expect(asked()).toEqual(sent)
+    // Each answer is taken once: a later call asks GitHub again.
+    await t.getIssue(String(n))
+    await t.permissionOf('ada')
+    expect(asked()).toHaveLength(4)
+  })
+
+  it('asks no permission of a bot, and answers another login or issue from GitHub', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
+    const m = fake.addIssue({ title: 'y', labels: ['todo'] })
+    const t = tracker()
+    t.readAhead({ actor: { login: 'renovate[bot]', type: 'Bot' }, issue: n })
+    expect(await t.permissionOf('ada')).toBe('none')
+    expect((await t.getIssue(String(m))).title).toBe('y')
+    expect((await t.getIssue(String(n))).title).toBe('x')
+    expect(asked()).toEqual([
+      `GET /repos/octo-org/demo/issues/${n}`,
+      'GET /repos/octo-org/demo/collaborators/ada/permission',
+      `GET /repos/octo-org/demo/issues/${m}`
+    ])
+  })
+
+  it('keeps a failed read for whoever asks, as one clear line', async () => {
+    const t = tracker()
+    t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: 404 })
+    // Nobody waits on the reads for a while (git fetches): the failure must not escape.
+    await new Promise((r) => setTimeout(r, 50))
+    const e = await failure(t.getIssue('404'))
+    expect(e).toBeInstanceOf(UserError)
+    expect(e.message).toBe('issue #404 does not exist in octo-org/demo')
+    expect(fake.requests).toHaveLength(2)
+  })
+})
+
 describe('GitHubTracker: repository, permissions and pull requests', () => {
   it('reports each role, using role_name to tell maintain and triage apart', async () => {
     const roles = ['admin', 'maintain', 'write', 'triage', 'read'] as const
