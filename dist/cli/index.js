@@ -22373,6 +22373,11 @@ class GitHubTracker {
     constructor(opts) {
         const client = createGitHubClient(opts);
         this.octokit = client.octokit;
+        // An answer read before a write may no longer hold after it: any write drops them all.
+        this.octokit.hook.before('request', (options) => {
+            if (options.method !== 'GET' && options.method !== 'HEAD')
+                this.early = {};
+        });
         this.countRequests = client.requests;
         this.owner = opts.owner;
         this.repo = opts.repo;
@@ -22383,22 +22388,25 @@ class GitHubTracker {
         this.states = states;
     }
     /**
-     * Sends the reads a stage job starts with, the permission of whoever caused it and the issue,
-     * one after the other, so that they are answered while git fetches; `permissionOf` and
-     * `getIssue` take their answers. A bot's permission is never asked (authorisation decides
-     * bots by name), nor an issue of another number.
+     * Sends the reads a stage job starts with, the permission of whoever caused it, the issue and
+     * its marked comments (the record), one after the other, so that they are answered while git
+     * fetches; `permissionOf`, `getIssue` and `markedComments` take their answers. A bot's
+     * permission is never asked (authorisation decides bots by name).
      */
     readAhead(o) {
         const { login, type } = o.actor;
         const answer = login && !(0,actor/* isBot */.w)(login, type) ? this.askPermission(login) : undefined;
         const read = () => this.readIssue(o.issue);
         const data = answer ? answer.then(read, read) : read();
+        const list = () => this.readMarkedComments(o.issue);
+        const marked = data.then(list, list);
         // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
-        answer?.catch(() => undefined);
-        data.catch(() => undefined);
+        for (const p of [answer, data, marked])
+            p?.catch(() => undefined);
         if (answer)
             this.early.permission = { login, answer };
         this.early.issue = { number: o.issue, data };
+        this.early.comments = { number: o.issue, marked };
     }
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
@@ -22747,6 +22755,12 @@ class GitHubTracker {
      * one listing serves the status record and every keyed comment of a job.
      */
     async markedComments(issue) {
+        const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined;
+        if (early)
+            delete this.early.comments;
+        return early ?? this.readMarkedComments(issue);
+    }
+    readMarkedComments(issue) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
             const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
                 ...this.where,

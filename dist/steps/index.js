@@ -25639,7 +25639,7 @@ function error(message, properties = {}) {
  * @param message warning issue message. Errors will be converted to string via toString()
  * @param properties optional properties to add to the annotation.
  */
-function warning(message, properties = {}) {
+function core_warning(message, properties = {}) {
     command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
@@ -38796,6 +38796,11 @@ class GitHubTracker {
     constructor(opts) {
         const client = createGitHubClient(opts);
         this.octokit = client.octokit;
+        // An answer read before a write may no longer hold after it: any write drops them all.
+        this.octokit.hook.before('request', (options) => {
+            if (options.method !== 'GET' && options.method !== 'HEAD')
+                this.early = {};
+        });
         this.countRequests = client.requests;
         this.owner = opts.owner;
         this.repo = opts.repo;
@@ -38806,22 +38811,25 @@ class GitHubTracker {
         this.states = states;
     }
     /**
-     * Sends the reads a stage job starts with, the permission of whoever caused it and the issue,
-     * one after the other, so that they are answered while git fetches; `permissionOf` and
-     * `getIssue` take their answers. A bot's permission is never asked (authorisation decides
-     * bots by name), nor an issue of another number.
+     * Sends the reads a stage job starts with, the permission of whoever caused it, the issue and
+     * its marked comments (the record), one after the other, so that they are answered while git
+     * fetches; `permissionOf`, `getIssue` and `markedComments` take their answers. A bot's
+     * permission is never asked (authorisation decides bots by name).
      */
     readAhead(o) {
         const { login, type } = o.actor;
         const answer = login && !isBot(login, type) ? this.askPermission(login) : undefined;
         const read = () => this.readIssue(o.issue);
         const data = answer ? answer.then(read, read) : read();
+        const list = () => this.readMarkedComments(o.issue);
+        const marked = data.then(list, list);
         // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
-        answer?.catch(() => undefined);
-        data.catch(() => undefined);
+        for (const p of [answer, data, marked])
+            p?.catch(() => undefined);
         if (answer)
             this.early.permission = { login, answer };
         this.early.issue = { number: o.issue, data };
+        this.early.comments = { number: o.issue, marked };
     }
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
@@ -39170,6 +39178,12 @@ class GitHubTracker {
      * one listing serves the status record and every keyed comment of a job.
      */
     async markedComments(issue) {
+        const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined;
+        if (early)
+            delete this.early.comments;
+        return early ?? this.readMarkedComments(issue);
+    }
+    readMarkedComments(issue) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
             const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
                 ...this.where,
@@ -43661,7 +43675,7 @@ async function runReconcileJob(s) {
     try {
         const git = await minimumVersion();
         if (git.warning)
-            warning(git.warning);
+            core_warning(git.warning);
         const branch = defaultBranchOf(s);
         const fetched = await fetchHeads({
             repo: s.workspace,
@@ -43674,7 +43688,7 @@ async function runReconcileJob(s) {
             throw new errors_UserError(`the default branch "${branch}" does not exist on ${fetched.remote}`);
         const { config, warnings } = await loadWorkflowAt(s.workspace, head, s.workflowFile, process.env);
         for (const w of warnings)
-            warning(`${w.location.file}:${w.location.line}: ${w.message}`);
+            core_warning(`${w.location.file}:${w.location.line}: ${w.message}`);
         if (config.tracker.kind === 'local') {
             throw new errors_UserError(`${s.workflowFile}: tracker.kind is "local"; the action works on GitHub or Linear issues, so set it to github or linear`);
         }
@@ -51990,9 +52004,9 @@ async function stageJob(s, signal) {
     // rather than after the fetch and WORKFLOW.md.
     if (!linearKey)
         api.readAhead({ actor: trigger.actor, issue: Number(issueNumber) });
-    const git = await minimumVersion();
-    if (git.warning)
-        warning(git.warning);
+    // git --version only warns, so it runs beside the fetch rather than before it.
+    const version = minimumVersion();
+    version.catch(() => undefined);
     const auth = { serverUrl: s.serverUrl, token: s.token };
     const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`;
     // The issue branch the stage will most likely work on is fetched with the default branch, in
@@ -52010,6 +52024,9 @@ async function stageJob(s, signal) {
         remoteUrl,
         auth
     });
+    const { warning } = await version;
+    if (warning)
+        core_warning(warning);
     // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
     const trusted = fetched.heads.get(defaultBranch);
     if (!trusted) {
@@ -52254,7 +52271,7 @@ async function mainStep() {
     const onSignal = (signal) => {
         if (controller.signal.aborted)
             return;
-        warning(`received ${signal}: ending the agent and saving its work as a partial`);
+        core_warning(`received ${signal}: ending the agent and saving its work as a partial`);
         controller.abort();
     };
     process.on('SIGINT', () => onSignal('SIGINT'));
@@ -52354,7 +52371,7 @@ async function releaseSlot() {
         });
     }
     catch (err) {
-        warning(`the agent slot could not be given back: ${failureLine(err).line}`);
+        core_warning(`the agent slot could not be given back: ${failureLine(err).line}`);
     }
 }
 async function finish(path) {

@@ -101,8 +101,9 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
   // rather than after the fetch and WORKFLOW.md.
   if (!linearKey) api.readAhead({ actor: trigger.actor, issue: Number(issueNumber) })
 
-  const git = await minimumVersion()
-  if (git.warning) core.warning(git.warning)
+  // git --version only warns, so it runs beside the fetch rather than before it.
+  const version = minimumVersion()
+  version.catch(() => undefined)
   const auth: GitAuth = { serverUrl: s.serverUrl, token: s.token }
   const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`
   // The issue branch the stage will most likely work on is fetched with the default branch, in
@@ -124,6 +125,8 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     remoteUrl,
     auth
   })
+  const { warning } = await version
+  if (warning) core.warning(warning)
   // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
   const trusted = fetched.heads.get(defaultBranch)
   if (!trusted) {

@@ -110,7 +110,7 @@ describe('GitHubTracker.getIssue', () => {
 describe('GitHubTracker.readAhead', () => {
   const asked = () => fake.requests.map((r) => `${r.method} ${r.path}`)
 
-  it('sends the permission and the issue, one after the other, before anything asks for them', async () => {
+  it('sends the permission, the issue and its comments, one after the other, before anything asks for them', async () => {
     fake.addCollaborator('ada', 'write')
     const n = fake.addIssue({ title: 'Add a cache', labels: ['plan'] })
     // Made before WORKFLOW.md is read: the states come later.
@@ -118,21 +118,36 @@ describe('GitHubTracker.readAhead', () => {
     t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: n })
     const sent = [
       'GET /repos/octo-org/demo/collaborators/ada/permission',
-      `GET /repos/octo-org/demo/issues/${n}`
+      `GET /repos/octo-org/demo/issues/${n}`,
+      `GET /repos/octo-org/demo/issues/${n}/comments`
     ]
-    for (let i = 0; i < 100 && fake.requests.length < 2; i++)
+    for (let i = 0; i < 100 && fake.requests.length < 3; i++)
       await new Promise((r) => setTimeout(r, 5))
     expect(asked()).toEqual(sent)
-    expect(fake.requests.map((r) => r.inFlight)).toEqual([0, 0])
+    expect(fake.requests.map((r) => r.inFlight)).toEqual([0, 0, 0])
 
     t.useStates(STATES)
     expect(await t.permissionOf('ada')).toBe('write')
     expect(await t.getIssue(String(n))).toMatchObject({ title: 'Add a cache', state: 'Plan' })
+    expect(await t.markedComments(n)).toEqual([])
     expect(asked()).toEqual(sent)
     // Each answer is taken once: a later call asks GitHub again.
     await t.getIssue(String(n))
     await t.permissionOf('ada')
-    expect(asked()).toHaveLength(4)
+    await t.markedComments(n)
+    expect(asked()).toHaveLength(6)
+  })
+
+  it('drops what it read ahead once anything is written', async () => {
+    const n = fake.addIssue({ title: 'Before', labels: ['todo'] })
+    const t = tracker()
+    t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: n })
+    for (let i = 0; i < 100 && fake.requests.length < 3; i++)
+      await new Promise((r) => setTimeout(r, 5))
+    await t.upsertComment(n, 'itervox-status', 'the record', null)
+    const marked = await t.markedComments(n)
+    expect(marked.map((c) => c.marker)).toEqual(['itervox-status'])
+    expect(asked().at(-1)).toBe(`GET /repos/octo-org/demo/issues/${n}/comments`)
   })
 
   it('asks no permission of a bot, and answers another login or issue from GitHub', async () => {
@@ -143,7 +158,7 @@ describe('GitHubTracker.readAhead', () => {
     expect(await t.permissionOf('ada')).toBe('none')
     expect((await t.getIssue(String(m))).title).toBe('y')
     expect((await t.getIssue(String(n))).title).toBe('x')
-    expect(asked()).toEqual([
+    expect(asked().filter((r) => !r.endsWith('/comments'))).toEqual([
       `GET /repos/octo-org/demo/issues/${n}`,
       'GET /repos/octo-org/demo/collaborators/ada/permission',
       `GET /repos/octo-org/demo/issues/${m}`
@@ -158,7 +173,7 @@ describe('GitHubTracker.readAhead', () => {
     const e = await failure(t.getIssue('404'))
     expect(e).toBeInstanceOf(UserError)
     expect(e.message).toBe('issue #404 does not exist in octo-org/demo')
-    expect(fake.requests).toHaveLength(2)
+    expect(fake.requests).toHaveLength(3)
   })
 })
 
