@@ -21685,6 +21685,7 @@ var untrusted_text = __nccwpck_require__(3935);
 // Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
 
 
+/** The roles that may start a stage. */
 const ALLOWED = ['admin', 'maintain', 'write'];
 async function authorizeActor(o) {
     if (!o.actor)
@@ -22082,7 +22083,12 @@ function createGitHubClient(opts) {
     // GitHub asks for writes from one token to be made one at a time (its secondary limits);
     // a write waits for the one before it, retries included, but not for any fixed spacing.
     let writes = Promise.resolve();
+    const sendOnce = retrying({ retries: 0, secondMs: 1, maxRetryAfter: 0, log: () => undefined });
     octokit.hook.wrap('request', (request, options) => {
+        // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
+        const once = options.request?.retries === 0;
+        if (once)
+            return sendOnce(request, options);
         if (options.method === 'GET' || options.method === 'HEAD')
             return send(request, options);
         const turn = writes.then(() => send(request, options));
@@ -22351,9 +22357,14 @@ function labelsAfterMove(labels, states, to) {
 
 
 
+
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3;
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
+/** What a read sent ahead answered; null when it was not sent, failed or was abandoned. */
+async function taken(early) {
+    return early ? early.catch(() => null) : null;
+}
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
@@ -22388,19 +22399,26 @@ class GitHubTracker {
         this.states = states;
     }
     /**
-     * Sends the reads a stage job starts with, the permission of whoever caused it, the issue and
-     * its marked comments (the record), one after the other, so that they are answered while git
-     * fetches; `permissionOf`, `getIssue` and `markedComments` take their answers. A bot's
-     * permission is never asked (authorisation decides bots by name).
+     * Sends the reads a stage job starts with, one after the other, so that they are answered
+     * while git fetches: the permission of whoever caused it, then, only if that lets them start
+     * a stage, the issue and its marked comments (the record). A bot is never asked about (the
+     * authorisation decides bots by name) and its reads wait for the job, unless it is one of
+     * `allowedBots`, which the caller knows to be allowed. `permissionOf`, `getIssue` and
+     * `markedComments` take the answers; each read is sent once, without retries, and one that
+     * failed is asked again by whoever needs it. `until` abandons what is still under way.
      */
     readAhead(o) {
         const { login, type } = o.actor;
-        const answer = login && !(0,actor/* isBot */.w)(login, type) ? this.askPermission(login) : undefined;
-        const read = () => this.readIssue(o.issue);
-        const data = answer ? answer.then(read, read) : read();
-        const list = () => this.readMarkedComments(o.issue);
-        const marked = data.then(list, list);
-        // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
+        if (!login)
+            return;
+        const once = { request: { retries: 0, signal: o.until } };
+        const bot = (0,actor/* isBot */.w)(login, type);
+        if (bot && !o.allowedBots.some((b) => b.toLowerCase() === login.toLowerCase()))
+            return;
+        const answer = bot ? undefined : this.askPermission(login, once);
+        const data = (answer ?? Promise.resolve('write')).then((p) => ALLOWED.includes(p) ? this.readIssue(o.issue, once) : null);
+        const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null));
+        // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
         for (const p of [answer, data, marked])
             p?.catch(() => undefined);
         if (answer)
@@ -22453,12 +22471,12 @@ class GitHubTracker {
         const early = this.early.issue?.number === number ? this.early.issue.data : undefined;
         if (early)
             delete this.early.issue;
-        return this.issueFrom(await (early ?? this.readIssue(number)));
+        return this.issueFrom((await taken(early)) ?? (await this.readIssue(number)));
     }
-    readIssue(number) {
+    readIssue(number, extra = {}) {
         return this.call(`read issue #${number}`, 'issues: read', async () => {
             try {
-                return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data;
+                return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number, ...extra })).data;
             }
             catch (e) {
                 if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
@@ -22542,14 +22560,15 @@ class GitHubTracker {
         const early = this.early.permission?.login === login ? this.early.permission.answer : undefined;
         if (early)
             delete this.early.permission;
-        return early ?? this.askPermission(login);
+        return (await taken(early)) ?? this.askPermission(login);
     }
-    askPermission(login) {
+    askPermission(login, extra = {}) {
         return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
             try {
                 const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
                     ...this.where,
-                    username: login
+                    username: login,
+                    ...extra
                 });
                 // role_name tells maintain and triage apart; custom roles fall back to the base level.
                 const role = PERMISSIONS.find((p) => p === data.role_name);
@@ -22758,14 +22777,15 @@ class GitHubTracker {
         const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined;
         if (early)
             delete this.early.comments;
-        return early ?? this.readMarkedComments(issue);
+        return (await taken(early)) ?? this.readMarkedComments(issue);
     }
-    readMarkedComments(issue) {
+    readMarkedComments(issue, extra = {}) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
             const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
                 ...this.where,
                 issue_number: issue,
-                per_page: 100
+                per_page: 100,
+                ...extra
             });
             const out = [];
             for (const c of all) {

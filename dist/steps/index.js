@@ -38285,6 +38285,7 @@ function isBot(actor, actorType) {
 // Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
 
 
+/** The roles that may start a stage. */
 const ALLOWED = ['admin', 'maintain', 'write'];
 async function authorizeActor(o) {
     if (!o.actor)
@@ -38502,7 +38503,12 @@ function createGitHubClient(opts) {
     // GitHub asks for writes from one token to be made one at a time (its secondary limits);
     // a write waits for the one before it, retries included, but not for any fixed spacing.
     let writes = Promise.resolve();
+    const sendOnce = retrying({ retries: 0, secondMs: 1, maxRetryAfter: 0, log: () => undefined });
     octokit.hook.wrap('request', (request, options) => {
+        // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
+        const once = options.request?.retries === 0;
+        if (once)
+            return sendOnce(request, options);
         if (options.method === 'GET' || options.method === 'HEAD')
             return send(request, options);
         const turn = writes.then(() => send(request, options));
@@ -38774,9 +38780,14 @@ function labelsAfterMove(labels, states, to) {
 
 
 
+
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3;
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
+/** What a read sent ahead answered; null when it was not sent, failed or was abandoned. */
+async function taken(early) {
+    return early ? early.catch(() => null) : null;
+}
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
@@ -38811,19 +38822,26 @@ class GitHubTracker {
         this.states = states;
     }
     /**
-     * Sends the reads a stage job starts with, the permission of whoever caused it, the issue and
-     * its marked comments (the record), one after the other, so that they are answered while git
-     * fetches; `permissionOf`, `getIssue` and `markedComments` take their answers. A bot's
-     * permission is never asked (authorisation decides bots by name).
+     * Sends the reads a stage job starts with, one after the other, so that they are answered
+     * while git fetches: the permission of whoever caused it, then, only if that lets them start
+     * a stage, the issue and its marked comments (the record). A bot is never asked about (the
+     * authorisation decides bots by name) and its reads wait for the job, unless it is one of
+     * `allowedBots`, which the caller knows to be allowed. `permissionOf`, `getIssue` and
+     * `markedComments` take the answers; each read is sent once, without retries, and one that
+     * failed is asked again by whoever needs it. `until` abandons what is still under way.
      */
     readAhead(o) {
         const { login, type } = o.actor;
-        const answer = login && !isBot(login, type) ? this.askPermission(login) : undefined;
-        const read = () => this.readIssue(o.issue);
-        const data = answer ? answer.then(read, read) : read();
-        const list = () => this.readMarkedComments(o.issue);
-        const marked = data.then(list, list);
-        // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
+        if (!login)
+            return;
+        const once = { request: { retries: 0, signal: o.until } };
+        const bot = isBot(login, type);
+        if (bot && !o.allowedBots.some((b) => b.toLowerCase() === login.toLowerCase()))
+            return;
+        const answer = bot ? undefined : this.askPermission(login, once);
+        const data = (answer ?? Promise.resolve('write')).then((p) => ALLOWED.includes(p) ? this.readIssue(o.issue, once) : null);
+        const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null));
+        // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
         for (const p of [answer, data, marked])
             p?.catch(() => undefined);
         if (answer)
@@ -38876,12 +38894,12 @@ class GitHubTracker {
         const early = this.early.issue?.number === number ? this.early.issue.data : undefined;
         if (early)
             delete this.early.issue;
-        return this.issueFrom(await (early ?? this.readIssue(number)));
+        return this.issueFrom((await taken(early)) ?? (await this.readIssue(number)));
     }
-    readIssue(number) {
+    readIssue(number, extra = {}) {
         return this.call(`read issue #${number}`, 'issues: read', async () => {
             try {
-                return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data;
+                return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number, ...extra })).data;
             }
             catch (e) {
                 if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
@@ -38965,14 +38983,15 @@ class GitHubTracker {
         const early = this.early.permission?.login === login ? this.early.permission.answer : undefined;
         if (early)
             delete this.early.permission;
-        return early ?? this.askPermission(login);
+        return (await taken(early)) ?? this.askPermission(login);
     }
-    askPermission(login) {
+    askPermission(login, extra = {}) {
         return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
             try {
                 const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
                     ...this.where,
-                    username: login
+                    username: login,
+                    ...extra
                 });
                 // role_name tells maintain and triage apart; custom roles fall back to the base level.
                 const role = PERMISSIONS.find((p) => p === data.role_name);
@@ -39181,14 +39200,15 @@ class GitHubTracker {
         const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined;
         if (early)
             delete this.early.comments;
-        return early ?? this.readMarkedComments(issue);
+        return (await taken(early)) ?? this.readMarkedComments(issue);
     }
-    readMarkedComments(issue) {
+    readMarkedComments(issue, extra = {}) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
             const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
                 ...this.where,
                 issue_number: issue,
-                per_page: 100
+                per_page: 100,
+                ...extra
             });
             const out = [];
             for (const c of all) {
@@ -51949,14 +51969,18 @@ const MAX_RESULT_IN_LOG = 4000;
 const NOT_ISOLATED = "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user";
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 async function runStageJob(s, signal) {
+    // Ends what the job started and no longer waits for: reads sent ahead that are still going
+    // would otherwise keep a failed step's process alive.
+    const end = new AbortController();
     try {
-        return await stageJob(s, signal);
+        return await stageJob(s, signal, end.signal);
     }
     finally {
+        end.abort();
         await closeSharedObjects();
     }
 }
-async function stageJob(s, signal) {
+async function stageJob(s, signal, jobEnd) {
     const started = Date.now();
     let secrets = maskedSecrets([], s.token);
     // Whatever the report says goes into the outputs, the summary and the log: none of it
@@ -52002,8 +52026,15 @@ async function stageJob(s, signal) {
     });
     // A GitHub stage's first reads (who caused it, the issue) are answered while git fetches,
     // rather than after the fetch and WORKFLOW.md.
-    if (!linearKey)
-        api.readAhead({ actor: trigger.actor, issue: Number(issueNumber) });
+    if (!linearKey) {
+        api.readAhead({
+            actor: trigger.actor,
+            issue: Number(issueNumber),
+            // The pipeline's own wake-ups are always allowed (GitHubPort.authorize).
+            allowedBots: trigger.source === 'wake' ? [ACTIONS_BOT] : [],
+            until: jobEnd
+        });
+    }
     // git --version only warns, so it runs beside the fetch rather than before it.
     const version = minimumVersion();
     version.catch(() => undefined);

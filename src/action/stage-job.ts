@@ -17,7 +17,7 @@ import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
-import { GitHubPort, sendWake } from '../tracker/github-port.js'
+import { ACTIONS_BOT, GitHubPort, sendWake } from '../tracker/github-port.js'
 import { GitHubSlots } from '../tracker/github-slots.js'
 import { LINEAR_KEY, LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
@@ -43,14 +43,22 @@ const NOT_ISOLATED =
 
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
 export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
+  // Ends what the job started and no longer waits for: reads sent ahead that are still going
+  // would otherwise keep a failed step's process alive.
+  const end = new AbortController()
   try {
-    return await stageJob(s, signal)
+    return await stageJob(s, signal, end.signal)
   } finally {
+    end.abort()
     await closeSharedObjects()
   }
 }
 
-async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
+async function stageJob(
+  s: Settings,
+  signal: AbortSignal,
+  jobEnd: AbortSignal
+): Promise<StageReport> {
   const started = Date.now()
   let secrets = maskedSecrets([], s.token)
   // Whatever the report says goes into the outputs, the summary and the log: none of it
@@ -99,7 +107,15 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
   })
   // A GitHub stage's first reads (who caused it, the issue) are answered while git fetches,
   // rather than after the fetch and WORKFLOW.md.
-  if (!linearKey) api.readAhead({ actor: trigger.actor, issue: Number(issueNumber) })
+  if (!linearKey) {
+    api.readAhead({
+      actor: trigger.actor,
+      issue: Number(issueNumber),
+      // The pipeline's own wake-ups are always allowed (GitHubPort.authorize).
+      allowedBots: trigger.source === 'wake' ? [ACTIONS_BOT] : [],
+      until: jobEnd
+    })
+  }
 
   // git --version only warns, so it runs beside the fetch rather than before it.
   const version = minimumVersion()

@@ -6,7 +6,8 @@ import type { Authorization } from '../pipeline/ports.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 import type { Permission } from './github.js'
 
-const ALLOWED: readonly Permission[] = ['admin', 'maintain', 'write']
+/** The roles that may start a stage. */
+export const ALLOWED: readonly Permission[] = ['admin', 'maintain', 'write']
 
 export async function authorizeActor(o: {
   tracker: { permissionOf(login: string): Promise<Permission> }

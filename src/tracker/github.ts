@@ -4,6 +4,7 @@
 import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { isBot } from '../pipeline/actor.js'
+import { ALLOWED } from './authorize.js'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
 import { GitHubRefs } from './github-refs.js'
@@ -33,8 +34,8 @@ export interface GitHubTrackerOptions extends GitHubClientOptions {
 /** The job's first reads (see `readAhead`), each taken by the first call that asks for it. */
 interface EarlyReads {
   permission?: { login: string; answer: Promise<Permission> }
-  issue?: { number: number; data: Promise<IssueData> }
-  comments?: { number: number; marked: Promise<MarkedComment[]> }
+  issue?: { number: number; data: Promise<IssueData | null> }
+  comments?: { number: number; marked: Promise<MarkedComment[] | null> }
 }
 
 export interface PullInfo {
@@ -66,6 +67,16 @@ export interface MoveResult {
   moved: boolean
   /** The issue's state afterwards. */
   current: string | null
+}
+
+/** Octokit's per-request options: a read sent once, and the signal that abandons it. */
+interface RequestExtra {
+  request?: { retries: number; signal: AbortSignal }
+}
+
+/** What a read sent ahead answered; null when it was not sent, failed or was abandoned. */
+async function taken<T>(early: Promise<T | null> | undefined): Promise<T | null> {
+  return early ? early.catch(() => null) : null
 }
 
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
@@ -114,19 +125,31 @@ export class GitHubTracker {
   }
 
   /**
-   * Sends the reads a stage job starts with, the permission of whoever caused it, the issue and
-   * its marked comments (the record), one after the other, so that they are answered while git
-   * fetches; `permissionOf`, `getIssue` and `markedComments` take their answers. A bot's
-   * permission is never asked (authorisation decides bots by name).
+   * Sends the reads a stage job starts with, one after the other, so that they are answered
+   * while git fetches: the permission of whoever caused it, then, only if that lets them start
+   * a stage, the issue and its marked comments (the record). A bot is never asked about (the
+   * authorisation decides bots by name) and its reads wait for the job, unless it is one of
+   * `allowedBots`, which the caller knows to be allowed. `permissionOf`, `getIssue` and
+   * `markedComments` take the answers; each read is sent once, without retries, and one that
+   * failed is asked again by whoever needs it. `until` abandons what is still under way.
    */
-  readAhead(o: { actor: { login: string; type?: string }; issue: number }): void {
+  readAhead(o: {
+    actor: { login: string; type?: string }
+    issue: number
+    allowedBots: string[]
+    until: AbortSignal
+  }): void {
     const { login, type } = o.actor
-    const answer = login && !isBot(login, type) ? this.askPermission(login) : undefined
-    const read = () => this.readIssue(o.issue)
-    const data = answer ? answer.then(read, read) : read()
-    const list = () => this.readMarkedComments(o.issue)
-    const marked = data.then(list, list)
-    // Nothing may wait on these yet: a failure surfaces when the job asks, or not at all.
+    if (!login) return
+    const once = { request: { retries: 0, signal: o.until } }
+    const bot = isBot(login, type)
+    if (bot && !o.allowedBots.some((b) => b.toLowerCase() === login.toLowerCase())) return
+    const answer = bot ? undefined : this.askPermission(login, once)
+    const data = (answer ?? Promise.resolve<Permission>('write')).then((p) =>
+      ALLOWED.includes(p) ? this.readIssue(o.issue, once) : null
+    )
+    const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null))
+    // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
     for (const p of [answer, data, marked]) p?.catch(() => undefined)
     if (answer) this.early.permission = { login, answer }
     this.early.issue = { number: o.issue, data }
@@ -180,13 +203,15 @@ export class GitHubTracker {
     const number = parseIssueNumber(id)
     const early = this.early.issue?.number === number ? this.early.issue.data : undefined
     if (early) delete this.early.issue
-    return this.issueFrom(await (early ?? this.readIssue(number)))
+    return this.issueFrom((await taken(early)) ?? (await this.readIssue(number)))
   }
 
-  private readIssue(number: number): Promise<IssueData> {
+  private readIssue(number: number, extra: RequestExtra = {}): Promise<IssueData> {
     return this.call(`read issue #${number}`, 'issues: read', async () => {
       try {
-        return (await this.octokit.rest.issues.get({ ...this.where, issue_number: number })).data
+        return (
+          await this.octokit.rest.issues.get({ ...this.where, issue_number: number, ...extra })
+        ).data
       } catch (e) {
         if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
           throw new UserError(`issue #${number} does not exist in ${this.owner}/${this.repo}`)
@@ -276,15 +301,16 @@ export class GitHubTracker {
   async permissionOf(login: string): Promise<Permission> {
     const early = this.early.permission?.login === login ? this.early.permission.answer : undefined
     if (early) delete this.early.permission
-    return early ?? this.askPermission(login)
+    return (await taken(early)) ?? this.askPermission(login)
   }
 
-  private askPermission(login: string): Promise<Permission> {
+  private askPermission(login: string, extra: RequestExtra = {}): Promise<Permission> {
     return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
       try {
         const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
           ...this.where,
-          username: login
+          username: login,
+          ...extra
         })
         // role_name tells maintain and triage apart; custom roles fall back to the base level.
         const role = PERMISSIONS.find((p) => p === data.role_name)
@@ -541,15 +567,16 @@ export class GitHubTracker {
   async markedComments(issue: number): Promise<MarkedComment[]> {
     const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined
     if (early) delete this.early.comments
-    return early ?? this.readMarkedComments(issue)
+    return (await taken(early)) ?? this.readMarkedComments(issue)
   }
 
-  private readMarkedComments(issue: number): Promise<MarkedComment[]> {
+  private readMarkedComments(issue: number, extra: RequestExtra = {}): Promise<MarkedComment[]> {
     return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
       const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
         ...this.where,
         issue_number: issue,
-        per_page: 100
+        per_page: 100,
+        ...extra
       })
       const out: MarkedComment[] = []
       for (const c of all) {

@@ -109,20 +109,36 @@ describe('GitHubTracker.getIssue', () => {
 
 describe('GitHubTracker.readAhead', () => {
   const asked = () => fake.requests.map((r) => `${r.method} ${r.path}`)
+  const permission = (login: string) => `GET /repos/octo-org/demo/collaborators/${login}/permission`
+  const issue = (n: number) => `GET /repos/octo-org/demo/issues/${n}`
+  const comments = (n: number) => `GET /repos/octo-org/demo/issues/${n}/comments`
+  const ada = { login: 'ada', type: 'User' }
+  const ahead = (
+    t: GitHubTracker,
+    n: number,
+    o: { actor?: { login: string; type: string }; allowedBots?: string[]; until?: AbortSignal } = {}
+  ) =>
+    t.readAhead({
+      actor: o.actor ?? ada,
+      issue: n,
+      allowedBots: o.allowedBots ?? [],
+      until: o.until ?? new AbortController().signal
+    })
+  const settle = async (count: number) => {
+    for (let i = 0; i < 100 && fake.requests.length < count; i++)
+      await new Promise((r) => setTimeout(r, 5))
+  }
+  // The job's own read of the permission: the issue read comes only after it allows.
+  const getPermission = 'GET /repos/{owner}/{repo}/collaborators/{username}/permission'
 
   it('sends the permission, the issue and its comments, one after the other, before anything asks for them', async () => {
     fake.addCollaborator('ada', 'write')
     const n = fake.addIssue({ title: 'Add a cache', labels: ['plan'] })
     // Made before WORKFLOW.md is read: the states come later.
     const t = tracker({ states: undefined })
-    t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: n })
-    const sent = [
-      'GET /repos/octo-org/demo/collaborators/ada/permission',
-      `GET /repos/octo-org/demo/issues/${n}`,
-      `GET /repos/octo-org/demo/issues/${n}/comments`
-    ]
-    for (let i = 0; i < 100 && fake.requests.length < 3; i++)
-      await new Promise((r) => setTimeout(r, 5))
+    ahead(t, n)
+    const sent = [permission('ada'), issue(n), comments(n)]
+    await settle(3)
     expect(asked()).toEqual(sent)
     expect(fake.requests.map((r) => r.inFlight)).toEqual([0, 0, 0])
 
@@ -138,42 +154,88 @@ describe('GitHubTracker.readAhead', () => {
     expect(asked()).toHaveLength(6)
   })
 
-  it('drops what it read ahead once anything is written', async () => {
-    const n = fake.addIssue({ title: 'Before', labels: ['todo'] })
+  it('reads nothing more for someone who may not start a stage, nor for a bot it cannot judge', async () => {
+    fake.addCollaborator('tri', 'triage')
+    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
     const t = tracker()
-    t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: n })
-    for (let i = 0; i < 100 && fake.requests.length < 3; i++)
-      await new Promise((r) => setTimeout(r, 5))
-    await t.upsertComment(n, 'itervox-status', 'the record', null)
-    const marked = await t.markedComments(n)
-    expect(marked.map((c) => c.marker)).toEqual(['itervox-status'])
-    expect(asked().at(-1)).toBe(`GET /repos/octo-org/demo/issues/${n}/comments`)
+    ahead(t, n, { actor: { login: 'tri', type: 'User' } })
+    expect(await t.permissionOf('tri')).toBe('triage')
+    ahead(t, n, { actor: { login: 'renovate[bot]', type: 'Bot' } })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(asked()).toEqual([permission('tri')])
+    // Whoever then asks for the issue gets it from GitHub.
+    expect((await t.getIssue(String(n))).title).toBe('x')
+    expect(asked()).toEqual([permission('tri'), issue(n)])
   })
 
-  it('asks no permission of a bot, and answers another login or issue from GitHub', async () => {
+  it('reads the issue of an allowed bot, and never its permission', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
+    const t = tracker()
+    ahead(t, n, {
+      actor: { login: 'github-actions[bot]', type: 'Bot' },
+      allowedBots: ['GitHub-Actions[bot]']
+    })
+    expect((await t.getIssue(String(n))).title).toBe('x')
+    expect(await t.markedComments(n)).toEqual([])
+    expect(asked()).toEqual([issue(n), comments(n)])
+  })
+
+  it('answers another login or issue from GitHub', async () => {
+    fake.addCollaborator('ada', 'admin')
     const n = fake.addIssue({ title: 'x', labels: ['todo'] })
     const m = fake.addIssue({ title: 'y', labels: ['todo'] })
     const t = tracker()
-    t.readAhead({ actor: { login: 'renovate[bot]', type: 'Bot' }, issue: n })
-    expect(await t.permissionOf('ada')).toBe('none')
+    ahead(t, n)
+    await settle(3)
+    expect(await t.permissionOf('bob')).toBe('none')
     expect((await t.getIssue(String(m))).title).toBe('y')
-    expect((await t.getIssue(String(n))).title).toBe('x')
-    expect(asked().filter((r) => !r.endsWith('/comments'))).toEqual([
-      `GET /repos/octo-org/demo/issues/${n}`,
-      'GET /repos/octo-org/demo/collaborators/ada/permission',
-      `GET /repos/octo-org/demo/issues/${m}`
-    ])
+    expect(asked()).toEqual([permission('ada'), issue(n), comments(n), permission('bob'), issue(m)])
   })
 
-  it('keeps a failed read for whoever asks, as one clear line', async () => {
+  it('sends each read once and leaves a failure to whoever asks, who asks again as usual', async () => {
+    fake.addCollaborator('ada', 'write')
+    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
+    fake.fail(getPermission, FAULTS.serverError(502))
     const t = tracker()
-    t.readAhead({ actor: { login: 'ada', type: 'User' }, issue: 404 })
+    ahead(t, n)
     // Nobody waits on the reads for a while (git fetches): the failure must not escape.
     await new Promise((r) => setTimeout(r, 50))
+    expect(asked()).toEqual([permission('ada')])
+    expect(await t.permissionOf('ada')).toBe('write')
+    expect(fake.requests.map((r) => r.status)).toEqual([502, 200])
+
+    // An answer that is an error is the job's own read's to give, in its one line.
+    ahead(t, 404)
     const e = await failure(t.getIssue('404'))
     expect(e).toBeInstanceOf(UserError)
     expect(e.message).toBe('issue #404 does not exist in octo-org/demo')
-    expect(fake.requests).toHaveLength(3)
+  })
+
+  it('abandons what is still under way once the job ends', async () => {
+    fake.addCollaborator('ada', 'write')
+    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
+    fake.fail(getPermission, FAULTS.timeout())
+    const end = new AbortController()
+    const t = tracker()
+    ahead(t, n, { until: end.signal })
+    await settle(1)
+    const started = Date.now()
+    end.abort()
+    expect(await t.permissionOf('ada')).toBe('write')
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(asked()).toEqual([permission('ada'), permission('ada')])
+  })
+
+  it('drops what it read ahead once anything is written', async () => {
+    fake.addCollaborator('ada', 'write')
+    const n = fake.addIssue({ title: 'Before', labels: ['todo'] })
+    const t = tracker()
+    ahead(t, n)
+    await settle(3)
+    await t.upsertComment(n, 'itervox-status', 'the record', null)
+    const marked = await t.markedComments(n)
+    expect(marked.map((c) => c.marker)).toEqual(['itervox-status'])
+    expect(asked().at(-1)).toBe(comments(n))
   })
 })
 
