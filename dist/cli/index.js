@@ -43491,8 +43491,11 @@ const CONTROL_FILES = [
 const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
 /** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
 const ESSENTIAL_DIRS = ['objects', 'refs'];
-/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
-const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/;
+/**
+ * Persisted tokens: checkout's extraheader (for its server, or `http.extraheader` for every
+ * URL), and (since checkout v6) includes of a credentials file.
+ */
+const CREDENTIAL_KEYS = /^(http\.(.*\.)?extraheader|include\.path|includeif\..*\.path)$/;
 const identitySchema = cli_schemas/* object */.Ikc({ dev: cli_schemas/* number */.aig(), ino: cli_schemas/* number */.aig() });
 /** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
 const savedFileSchema = cli_schemas/* union */.KCZ([
@@ -43813,7 +43816,7 @@ function includeTarget(value, gitDir) {
 }
 async function holdsCredential(data) {
     const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
-    return entries.some(([k]) => /^http\..*\.extraheader$/.test(k));
+    return entries.some(([k]) => /^http\.(.*\.)?extraheader$/.test(k));
 }
 
 ;// CONCATENATED MODULE: ./.build/isolation/privilege.js

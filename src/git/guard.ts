@@ -37,8 +37,11 @@ const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks']
 /** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
 const ESSENTIAL_DIRS = ['objects', 'refs']
 
-/** Persisted tokens: checkout's extraheader, and (since checkout v6) includes of a credentials file. */
-const CREDENTIAL_KEYS = /^(http\..*\.extraheader|include\.path|includeif\..*\.path)$/
+/**
+ * Persisted tokens: checkout's extraheader (for its server, or `http.extraheader` for every
+ * URL), and (since checkout v6) includes of a credentials file.
+ */
+const CREDENTIAL_KEYS = /^(http\.(.*\.)?extraheader|include\.path|includeif\..*\.path)$/
 
 const identitySchema = z.object({ dev: z.number(), ino: z.number() })
 
@@ -391,5 +394,5 @@ function includeTarget(value: string, gitDir: string): string {
 
 async function holdsCredential(data: string): Promise<boolean> {
   const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => [])
-  return entries.some(([k]) => /^http\..*\.extraheader$/.test(k))
+  return entries.some(([k]) => /^http\.(.*\.)?extraheader$/.test(k))
 }

@@ -123,6 +123,16 @@ describe('snapshotGitDir / restoreGitDir', () => {
     expect(report.changes).toEqual([])
   })
 
+  it('hides an extraheader set for every URL, not only for one server', async () => {
+    const work = checkout()
+    sh(work, 'config', 'http.extraheader', 'AUTHORIZATION: basic b2xk')
+    const before = read(work, '.git/config')
+    const snap = await snapshotGitDir(work)
+    expect(read(work, '.git/config').toString()).not.toMatch(/extraheader|AUTHORIZATION/)
+    await restoreGitDir(snap)
+    expect(read(work, '.git/config').equals(before)).toBe(true)
+  })
+
   it('finds persisted credentials however the config spells their names', async () => {
     // Section and variable names are case-insensitive: the text check before git parses the
     // config must be too.
