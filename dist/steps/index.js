@@ -52027,8 +52027,8 @@ async function stageJob(s, signal, jobEnd) {
         repo: s.repository.repo,
         log: info
     });
-    // A GitHub stage's first reads (who caused it, the issue) are answered while git fetches,
-    // rather than after the fetch and WORKFLOW.md.
+    // A GitHub stage's first reads (who caused it, the issue, its record) are answered while git
+    // fetches, rather than after the fetch and WORKFLOW.md.
     if (!linearKey) {
         api.readAhead({
             actor: trigger.actor,
