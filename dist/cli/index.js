@@ -22083,12 +22083,10 @@ function createGitHubClient(opts) {
     // GitHub asks for writes from one token to be made one at a time (its secondary limits);
     // a write waits for the one before it, retries included, but not for any fixed spacing.
     let writes = Promise.resolve();
-    const sendOnce = retrying({ retries: 0, secondMs: 1, maxRetryAfter: 0, log: () => undefined });
     octokit.hook.wrap('request', (request, options) => {
         // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
-        const once = options.request?.retries === 0;
-        if (once)
-            return sendOnce(request, options);
+        if (options.request?.retries === 0)
+            return request(options);
         if (options.method === 'GET' || options.method === 'HEAD')
             return send(request, options);
         const turn = writes.then(() => send(request, options));
@@ -22416,7 +22414,8 @@ class GitHubTracker {
         if (bot && !o.allowedBots.some((b) => b.toLowerCase() === login.toLowerCase()))
             return;
         const answer = bot ? undefined : this.askPermission(login, once);
-        const data = (answer ?? Promise.resolve('write')).then((p) => ALLOWED.includes(p) ? this.readIssue(o.issue, once) : null);
+        const allowed = answer ? answer.then((p) => ALLOWED.includes(p)) : Promise.resolve(true);
+        const data = allowed.then((yes) => (yes ? this.readIssue(o.issue, once) : null));
         const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null));
         // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
         for (const p of [answer, data, marked])
@@ -43491,11 +43490,10 @@ const CONTROL_FILES = [
 const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks'];
 /** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
 const ESSENTIAL_DIRS = ['objects', 'refs'];
-/**
- * Persisted tokens: checkout's extraheader (for its server, or `http.extraheader` for every
- * URL), and (since checkout v6) includes of a credentials file.
- */
-const CREDENTIAL_KEYS = /^(http\.(.*\.)?extraheader|include\.path|includeif\..*\.path)$/;
+/** checkout's persisted token: for its server, or `http.extraheader` for every URL. */
+const EXTRAHEADER = /^http\.(.*\.)?extraheader$/;
+/** Persisted tokens: the extraheader, and (since checkout v6) includes of a credentials file. */
+const isCredentialKey = (key) => EXTRAHEADER.test(key) || /^(include\.path|includeif\..*\.path)$/.test(key);
 const identitySchema = cli_schemas/* object */.Ikc({ dev: cli_schemas/* number */.aig(), ino: cli_schemas/* number */.aig() });
 /** A file as it was: its bytes (base64) and mode, a symlink's target, or null when absent. */
 const savedFileSchema = cli_schemas/* union */.KCZ([
@@ -43560,7 +43558,7 @@ async function snapshotGitDir(repo) {
     const includes = {};
     const strip = [];
     for (const [key, value] of await credentialCandidates(Buffer.from(config.data, 'base64'))) {
-        if (!CREDENTIAL_KEYS.test(key))
+        if (!isCredentialKey(key))
             continue;
         if (!key.endsWith('.path')) {
             strip.push([key, value]);
@@ -43777,7 +43775,7 @@ async function statOrNull(p) {
 }
 /**
  * The config's entries when it may hold a credential key; none when it cannot. Section and
- * variable names allow no escapes or line continuations, so every key CREDENTIAL_KEYS matches
+ * variable names allow no escapes or line continuations, so every key isCredentialKey takes
  * spells `extraheader` or `include` in the text, in some case: a checkout made with
  * `persist-credentials: false` is told apart without starting git.
  */
@@ -43816,7 +43814,7 @@ function includeTarget(value, gitDir) {
 }
 async function holdsCredential(data) {
     const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => []);
-    return entries.some(([k]) => /^http\.(.*\.)?extraheader$/.test(k));
+    return entries.some(([k]) => EXTRAHEADER.test(k));
 }
 
 ;// CONCATENATED MODULE: ./.build/isolation/privilege.js

@@ -37,11 +37,12 @@ const REBUILDABLE_DIRS = ['info', 'objects/info', 'hooks']
 /** Directories that hold the repository itself: if these were swapped, nothing can be trusted. */
 const ESSENTIAL_DIRS = ['objects', 'refs']
 
-/**
- * Persisted tokens: checkout's extraheader (for its server, or `http.extraheader` for every
- * URL), and (since checkout v6) includes of a credentials file.
- */
-const CREDENTIAL_KEYS = /^(http\.(.*\.)?extraheader|include\.path|includeif\..*\.path)$/
+/** checkout's persisted token: for its server, or `http.extraheader` for every URL. */
+const EXTRAHEADER = /^http\.(.*\.)?extraheader$/
+
+/** Persisted tokens: the extraheader, and (since checkout v6) includes of a credentials file. */
+const isCredentialKey = (key: string) =>
+  EXTRAHEADER.test(key) || /^(include\.path|includeif\..*\.path)$/.test(key)
 
 const identitySchema = z.object({ dev: z.number(), ino: z.number() })
 
@@ -130,7 +131,7 @@ export async function snapshotGitDir(repo: string): Promise<GitDirSnapshot> {
   const includes: Record<string, SavedInclude> = {}
   const strip: [string, string][] = []
   for (const [key, value] of await credentialCandidates(Buffer.from(config.data, 'base64'))) {
-    if (!CREDENTIAL_KEYS.test(key)) continue
+    if (!isCredentialKey(key)) continue
     if (!key.endsWith('.path')) {
       strip.push([key, value])
       continue
@@ -353,7 +354,7 @@ async function statOrNull(p: string): Promise<Stats | null> {
 
 /**
  * The config's entries when it may hold a credential key; none when it cannot. Section and
- * variable names allow no escapes or line continuations, so every key CREDENTIAL_KEYS matches
+ * variable names allow no escapes or line continuations, so every key isCredentialKey takes
  * spells `extraheader` or `include` in the text, in some case: a checkout made with
  * `persist-credentials: false` is told apart without starting git.
  */
@@ -394,5 +395,5 @@ function includeTarget(value: string, gitDir: string): string {
 
 async function holdsCredential(data: string): Promise<boolean> {
   const entries = await configEntries(Buffer.from(data, 'base64')).catch(() => [])
-  return entries.some(([k]) => /^http\.(.*\.)?extraheader$/.test(k))
+  return entries.some(([k]) => EXTRAHEADER.test(k))
 }

@@ -89,11 +89,10 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   // GitHub asks for writes from one token to be made one at a time (its secondary limits);
   // a write waits for the one before it, retries included, but not for any fixed spacing.
   let writes: Promise<unknown> = Promise.resolve()
-  const sendOnce = retrying({ retries: 0, secondMs: 1, maxRetryAfter: 0, log: () => undefined })
   octokit.hook.wrap('request', (request, options) => {
     // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
-    const once = (options.request as { retries?: number } | undefined)?.retries === 0
-    if (once) return sendOnce(request, options)
+    if ((options.request as { retries?: number } | undefined)?.retries === 0)
+      return request(options)
     if (options.method === 'GET' || options.method === 'HEAD') return send(request, options)
     const turn = writes.then(() => send(request, options))
     writes = turn.catch(() => undefined)

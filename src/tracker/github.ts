@@ -145,9 +145,8 @@ export class GitHubTracker {
     const bot = isBot(login, type)
     if (bot && !o.allowedBots.some((b) => b.toLowerCase() === login.toLowerCase())) return
     const answer = bot ? undefined : this.askPermission(login, once)
-    const data = (answer ?? Promise.resolve<Permission>('write')).then((p) =>
-      ALLOWED.includes(p) ? this.readIssue(o.issue, once) : null
-    )
+    const allowed = answer ? answer.then((p) => ALLOWED.includes(p)) : Promise.resolve(true)
+    const data = allowed.then((yes) => (yes ? this.readIssue(o.issue, once) : null))
     const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null))
     // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
     for (const p of [answer, data, marked]) p?.catch(() => undefined)
