@@ -1,14 +1,15 @@
-// The one Octokit the GitHub adapter uses: the client @actions/github composes (REST methods,
-// pagination, the runner's proxy and user agent), with a timeout on every request, the retries
+// The one Octokit the GitHub adapter uses: @octokit/core with pagination, the runner's proxy and
+// user agent as @actions/github sets them, with a timeout on every request, the retries
 // github-retry.ts allows, writes sent one at a time, and a count of every HTTP request it sends.
 import { Octokit as Core } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
-import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods'
 import { timedFetch, type BaseFetch } from './github-fetch.js'
 import { httpFetch, type Fetch } from './http-fetch.js'
 import { retrying } from './github-retry.js'
 
-const GitHub = Core.plugin(restEndpointMethods, paginateRest)
+// Requests name their route ('GET /repos/{owner}/{repo}'): the REST methods plugin would add a
+// table of every endpoint (~100 KB) that each step loads and builds before its first request.
+const GitHub = Core.plugin(paginateRest)
 export type Octokit = InstanceType<typeof GitHub>
 
 export interface GitHubClientOptions {

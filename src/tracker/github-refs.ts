@@ -59,7 +59,7 @@ export class GitHubRefs {
   async list(prefix: string): Promise<RefHead[]> {
     const full = NAMESPACE + prefix
     const data = await this.call(`list the refs ${full}`, 'contents: read', async () => {
-      const res = await this.octokit.rest.git.listMatchingRefs({
+      const res = await this.octokit.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {
         ...this.where,
         ref: full.slice('refs/'.length)
       })
@@ -80,7 +80,10 @@ export class GitHubRefs {
     maxChars = MAX_MESSAGE_CHARS
   ): Promise<RecordCommit<z.output<S>>> {
     const data = await this.call(`read the record commit ${sha}`, 'contents: read', async () => {
-      const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: sha })
+      const res = await this.octokit.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+        ...this.where,
+        commit_sha: sha
+      })
       return res.data
     })
     const cap = Math.min(maxChars, MAX_RECORD_CHARS)
@@ -90,7 +93,10 @@ export class GitHubRefs {
   /** The tree of a commit known to exist, for the first commit of a new record (one request). */
   async treeOf(commit: string): Promise<string> {
     const data = await this.call(`read the commit ${commit}`, 'contents: read', async () => {
-      const res = await this.octokit.rest.git.getCommit({ ...this.where, commit_sha: commit })
+      const res = await this.octokit.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+        ...this.where,
+        commit_sha: commit
+      })
       return res.data
     })
     return data.tree.sha
@@ -104,7 +110,11 @@ export class GitHubRefs {
     const sha = await this.commit(doc, w, [])
     const full = NAMESPACE + ref
     try {
-      await this.octokit.rest.git.createRef({ ...this.where, ref: full, sha })
+      await this.octokit.request('POST /repos/{owner}/{repo}/git/refs', {
+        ...this.where,
+        ref: full,
+        sha
+      })
       return sha
     } catch (e) {
       if (isHttpFailure(e) && e.status === 422 && /already exists/i.test(apiMessage(e))) {
@@ -131,7 +141,7 @@ export class GitHubRefs {
     const sha = await this.commit(doc, w, [from])
     const full = NAMESPACE + ref
     try {
-      await this.octokit.rest.git.updateRef({
+      await this.octokit.request('PATCH /repos/{owner}/{repo}/git/refs/{ref}', {
         ...this.where,
         ref: full.slice('refs/'.length),
         sha,
@@ -154,7 +164,10 @@ export class GitHubRefs {
   async remove(ref: string): Promise<boolean> {
     const full = NAMESPACE + ref
     try {
-      await this.octokit.rest.git.deleteRef({ ...this.where, ref: full.slice('refs/'.length) })
+      await this.octokit.request('DELETE /repos/{owner}/{repo}/git/refs/{ref}', {
+        ...this.where,
+        ref: full.slice('refs/'.length)
+      })
       return true
     } catch (e) {
       if (isHttpFailure(e) && e.status === 422 && /does not exist/i.test(apiMessage(e))) {
@@ -171,7 +184,7 @@ export class GitHubRefs {
   private commit(doc: unknown, w: RecordWrite, parents: string[]): Promise<string> {
     const ident = { ...IDENT, date: w.at }
     return this.call('create a record commit', PERMISSION, async () => {
-      const res = await this.octokit.rest.git.createCommit({
+      const res = await this.octokit.request('POST /repos/{owner}/{repo}/git/commits', {
         ...this.where,
         message: JSON.stringify(doc),
         tree: w.tree,

@@ -5,6 +5,7 @@ import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
 import { isBot } from '../pipeline/actor.js'
 import { ALLOWED } from './authorize.js'
+import type { Endpoints } from '@octokit/types'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
 import { GitHubRefs } from './github-refs.js'
@@ -15,7 +16,20 @@ import type { Issue } from './types.js'
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3
 
-type IssueData = Awaited<ReturnType<Octokit['rest']['issues']['get']>>['data']
+// What an issue's read and the issue listing both answer (their types come from two versions of
+// @octokit/types, which differ in fields this file does not read).
+type IssueData = Pick<
+  Endpoints['GET /repos/{owner}/{repo}/issues/{issue_number}']['response']['data'],
+  | 'number'
+  | 'title'
+  | 'body'
+  | 'labels'
+  | 'html_url'
+  | 'pull_request'
+  | 'state'
+  | 'created_at'
+  | 'updated_at'
+>
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
@@ -168,10 +182,13 @@ export class GitHubTracker {
   /** Whether a workflow run has ended: completed, or unknown to GitHub (deleted). */
   async workflowRunEnded(runId: string): Promise<boolean> {
     try {
-      const { data } = await this.octokit.rest.actions.getWorkflowRun({
-        ...this.where,
-        run_id: Number(runId)
-      })
+      const { data } = await this.octokit.request(
+        'GET /repos/{owner}/{repo}/actions/runs/{run_id}',
+        {
+          ...this.where,
+          run_id: Number(runId)
+        }
+      )
       return data.status === 'completed'
     } catch (e) {
       if (isHttpFailure(e) && e.status === 404) return true
@@ -209,7 +226,11 @@ export class GitHubTracker {
     return this.call(`read issue #${number}`, 'issues: read', async () => {
       try {
         return (
-          await this.octokit.rest.issues.get({ ...this.where, issue_number: number, ...extra })
+          await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+            ...this.where,
+            issue_number: number,
+            ...extra
+          })
         ).data
       } catch (e) {
         if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
@@ -228,7 +249,7 @@ export class GitHubTracker {
     label: string
   ): Promise<Array<Issue | { number: number; problem: string }>> {
     const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () =>
-      this.octokit.paginate(this.octokit.rest.issues.listForRepo, {
+      this.octokit.paginate('GET /repos/{owner}/{repo}/issues', {
         ...this.where,
         state: 'open',
         labels: label,
@@ -256,7 +277,7 @@ export class GitHubTracker {
     const want = label.toLowerCase()
     const read = (page: number) =>
       this.call(`read the events of #${issue}`, 'issues: read', () =>
-        this.octokit.rest.issues.listEvents({
+        this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
           ...this.where,
           issue_number: issue,
           per_page: 100,
@@ -306,11 +327,14 @@ export class GitHubTracker {
   private askPermission(login: string, extra: RequestExtra = {}): Promise<Permission> {
     return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
       try {
-        const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
-          ...this.where,
-          username: login,
-          ...extra
-        })
+        const { data } = await this.octokit.request(
+          'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
+          {
+            ...this.where,
+            username: login,
+            ...extra
+          }
+        )
         // role_name tells maintain and triage apart; custom roles fall back to the base level.
         const role = PERMISSIONS.find((p) => p === data.role_name)
         return role ?? PERMISSIONS.find((p) => p === data.permission) ?? 'none'
@@ -323,7 +347,7 @@ export class GitHubTracker {
 
   async getRepo(): Promise<{ defaultBranch: string; fork: boolean }> {
     const { data } = await this.call('read the repository', 'contents: read', () =>
-      this.octokit.rest.repos.get(this.where)
+      this.octokit.request('GET /repos/{owner}/{repo}', this.where)
     )
     return { defaultBranch: data.default_branch, fork: data.fork }
   }
@@ -331,7 +355,10 @@ export class GitHubTracker {
   /** The commit the branch points at (one request). */
   async branchHead(branch: string): Promise<string> {
     const { data } = await this.call(`read the head of ${branch}`, 'contents: read', () =>
-      this.octokit.rest.git.listMatchingRefs({ ...this.where, ref: `heads/${branch}` })
+      this.octokit.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {
+        ...this.where,
+        ref: `heads/${branch}`
+      })
     )
     const head = data.find((r) => r.ref === `refs/heads/${branch}`)
     if (!head) throw new UserError(`branch ${branch} does not exist in ${this.owner}/${this.repo}`)
@@ -344,7 +371,12 @@ export class GitHubTracker {
       'pull-requests: read',
       async () => {
         try {
-          return (await this.octokit.rest.pulls.get({ ...this.where, pull_number: number })).data
+          return (
+            await this.octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+              ...this.where,
+              pull_number: number
+            })
+          ).data
         } catch (e) {
           if (isHttpFailure(e) && e.status === 404) {
             throw new UserError(
@@ -407,7 +439,7 @@ export class GitHubTracker {
     base: string
   ): Promise<(PullRef & { body: string | null }) | undefined> {
     const { data } = await this.call(`list pull requests from ${head}`, 'pull-requests: read', () =>
-      this.octokit.rest.pulls.list({
+      this.octokit.request('GET /repos/{owner}/{repo}/pulls', {
         ...this.where,
         state: 'open',
         head: `${this.owner}:${head}`,
@@ -425,7 +457,7 @@ export class GitHubTracker {
     draft: boolean
   ): Promise<PullRef> {
     // Safe to send again: a second create is refused as "already exists", handled above.
-    const { data } = await this.octokit.rest.pulls.create({
+    const { data } = await this.octokit.request('POST /repos/{owner}/{repo}/pulls', {
       request: { idempotent: true },
       ...this.where,
       head: o.head,
@@ -443,7 +475,11 @@ export class GitHubTracker {
   ): Promise<PullRef> {
     if (pr.body !== body) {
       await this.call(`update pull request #${pr.number}`, 'pull-requests: write', () =>
-        this.octokit.rest.pulls.update({ ...this.where, pull_number: pr.number, body })
+        this.octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+          ...this.where,
+          pull_number: pr.number,
+          body
+        })
       )
     }
     return { number: pr.number, url: pr.url, nodeId: pr.nodeId, created: false }
@@ -487,7 +523,11 @@ export class GitHubTracker {
     }
     const next = labelsAfterMove(labels, allStates, to)
     await this.call(`set the labels of #${issue}`, 'issues: write', () =>
-      this.octokit.rest.issues.setLabels({ ...this.where, issue_number: issue, labels: next })
+      this.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        ...this.where,
+        issue_number: issue,
+        labels: next
+      })
     )
     return { moved: true, current: to }
   }
@@ -495,7 +535,7 @@ export class GitHubTracker {
   /** The labels on an issue, all of them (an issue rarely has more than one page). */
   private async issueLabels(issue: number): Promise<string[]> {
     const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () =>
-      this.octokit.paginate(this.octokit.rest.issues.listLabelsOnIssue, {
+      this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
         ...this.where,
         issue_number: issue,
         per_page: 100
@@ -507,7 +547,7 @@ export class GitHubTracker {
   /** Adds labels; returns every label the issue has afterwards. */
   async addLabels(issue: number, labels: string[]): Promise<string[]> {
     const { data } = await this.call(`add labels to #${issue}`, 'issues: write', () =>
-      this.octokit.rest.issues.addLabels({
+      this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
         // Adding a label twice is the same as once.
         request: { idempotent: true },
         ...this.where,
@@ -522,7 +562,10 @@ export class GitHubTracker {
   async removeLabel(issue: number, name: string): Promise<void> {
     await this.call(`remove a label from #${issue}`, 'issues: write', async () => {
       try {
-        await this.octokit.rest.issues.removeLabel({ ...this.where, issue_number: issue, name })
+        await this.octokit.request(
+          'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
+          { ...this.where, issue_number: issue, name }
+        )
       } catch (e) {
         if (!isHttpFailure(e) || e.status !== 404) throw e
       }
@@ -531,9 +574,14 @@ export class GitHubTracker {
 
   async comment(issue: number, body: string): Promise<{ id: number; url: string }> {
     const { data } = await this.call(`comment on #${issue}`, 'issues: write', () =>
-      this.octokit.rest.issues.createComment({ ...this.where, issue_number: issue, body })
+      this.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...this.where,
+        issue_number: issue,
+        body
+      })
     )
-    return { id: data.id, url: data.html_url }
+    // Ids past 2^53 would be parsed as bigint; comment ids are far below that.
+    return { id: Number(data.id), url: data.html_url }
   }
 
   /**
@@ -544,11 +592,14 @@ export class GitHubTracker {
   async findComment(issue: number, marker: string): Promise<LivingComment | null> {
     const head = markerLine(marker)
     return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-      const pages = this.octokit.paginate.iterator(this.octokit.rest.issues.listComments, {
-        ...this.where,
-        issue_number: issue,
-        per_page: 100
-      })
+      const pages = this.octokit.paginate.iterator(
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        {
+          ...this.where,
+          issue_number: issue,
+          per_page: 100
+        }
+      )
       for await (const { data } of pages) {
         const mine = data.find(
           (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head
@@ -571,12 +622,15 @@ export class GitHubTracker {
 
   private readMarkedComments(issue: number, extra: RequestExtra = {}): Promise<MarkedComment[]> {
     return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-      const all = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
-        ...this.where,
-        issue_number: issue,
-        per_page: 100,
-        ...extra
-      })
+      const all = await this.octokit.paginate(
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        {
+          ...this.where,
+          issue_number: issue,
+          per_page: 100,
+          ...extra
+        }
+      )
       const out: MarkedComment[] = []
       for (const c of all) {
         const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '')
@@ -626,7 +680,11 @@ export class GitHubTracker {
     if (!found) return this.comment(issue, full)
     if (found.body !== full) {
       await this.call(`update comment ${found.id}`, 'issues: write', () =>
-        this.octokit.rest.issues.updateComment({ ...this.where, comment_id: found.id, body: full })
+        this.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+          ...this.where,
+          comment_id: found.id,
+          body: full
+        })
       )
     }
     return { id: found.id, url: found.url }
@@ -638,7 +696,7 @@ export class GitHubTracker {
       throw new Error(`a repository_dispatch payload holds at most ${DISPATCH_MAX_KEYS} keys`)
     }
     await this.call(`send the ${eventType} repository_dispatch`, 'contents: write', () =>
-      this.octokit.rest.repos.createDispatchEvent({
+      this.octokit.request('POST /repos/{owner}/{repo}/dispatches', {
         // A wake-up sent twice is harmless (the second finds its step already run); one never
         // sent would stop the pipeline.
         request: { idempotent: true },

@@ -61,7 +61,10 @@ describe('GitHub client: a timeout on every request', () => {
     fake.fail(OP.issue, FAULTS.timeout())
     const c = client({ timeoutMs: 1000 })
     const started = Date.now()
-    const { data } = await c.octokit.rest.issues.get({ ...where, issue_number: n })
+    const { data } = await c.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+      ...where,
+      issue_number: n
+    })
     expect(data.number).toBe(n)
     expect(Date.now() - started).toBeLessThan(5000)
     expect(c.requests()).toBe(2)
@@ -78,7 +81,10 @@ describe('GitHub client: a timeout on every request', () => {
     const c = client({ timeoutMs: 100, retries: 2 })
     const e = await failure(
       'read issue #1',
-      c.octokit.rest.issues.get({ ...where, issue_number: n })
+      c.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        ...where,
+        issue_number: n
+      })
     )
     expect(e).toBeInstanceOf(GitHubUnavailableError)
     expect(e.message).toBe(
@@ -99,7 +105,10 @@ describe('GitHub client: a timeout on every request', () => {
     try {
       const port = (stalling.address() as AddressInfo).port
       const c = client({ apiUrl: `http://127.0.0.1:${port}`, timeoutMs: 150, retries: 1 })
-      const e = await failure('read the repository', c.octokit.rest.repos.get(where))
+      const e = await failure(
+        'read the repository',
+        c.octokit.request('GET /repos/{owner}/{repo}', where)
+      )
       expect(e.message).toBe(
         'GitHub is unavailable: read the repository: no answer within 150 ms (gave up after 2 attempts)'
       )
@@ -123,7 +132,11 @@ describe('GitHub client: a write whose answer was lost is not sent again', () =>
       const c = client({ timeoutMs: 200 })
       const e = await failure(
         `comment on #${n}`,
-        c.octokit.rest.issues.createComment({ ...where, issue_number: n, body: 'hello' })
+        c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          ...where,
+          issue_number: n,
+          body: 'hello'
+        })
       )
       expect(e).toBeInstanceOf(GitHubAnswerLostError)
       expect(faultKind(e)).toBe('answer-lost')
@@ -141,7 +154,7 @@ describe('GitHub client: a write whose answer was lost is not sent again', () =>
     const c = client()
     const e = await failure(
       'send the repository_dispatch',
-      c.octokit.rest.repos.createDispatchEvent({ ...where, event_type: 'x' })
+      c.octokit.request('POST /repos/{owner}/{repo}/dispatches', { ...where, event_type: 'x' })
     )
     expect(e).toBeInstanceOf(GitHubAnswerLostError)
     expect(e.message).toBe(
@@ -157,12 +170,15 @@ describe('GitHub client: a write whose answer was lost is not sent again', () =>
     fake.fail(op, FAULTS.answerLost())
     fake.fail(op, FAULTS.serverError(502))
     const c = client()
-    const { data } = await c.octokit.rest.issues.addLabels({
-      ...where,
-      issue_number: n,
-      labels: ['Plan'],
-      request: { idempotent: true }
-    })
+    const { data } = await c.octokit.request(
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+      {
+        ...where,
+        issue_number: n,
+        labels: ['Plan'],
+        request: { idempotent: true }
+      }
+    )
     expect(data.map((l) => l.name)).toEqual(['Plan'])
     expect(fake.requestsTo(op).map((r) => r.status)).toEqual([0, 502, 200])
   })
@@ -175,7 +191,11 @@ describe('GitHub client: a write whose answer was lost is not sent again', () =>
     const c = client({ apiUrl: `http://127.0.0.1:${port}`, retries: 2 })
     const e = await failure(
       'comment on #1',
-      c.octokit.rest.issues.createComment({ ...where, issue_number: 1, body: 'x' })
+      c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...where,
+        issue_number: 1,
+        body: 'x'
+      })
     )
     expect(e).toBeInstanceOf(GitHubUnavailableError)
     expect(e).not.toBeInstanceOf(GitHubAnswerLostError)
@@ -194,7 +214,11 @@ describe('GitHub client: a write whose answer was lost is not sent again', () =>
     const n = fake.addIssue({ title: 'x' })
     fake.fail(OP.comment, fault, 2)
     const c = client()
-    await c.octokit.rest.issues.createComment({ ...where, issue_number: n, body: 'once' })
+    await c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...where,
+      issue_number: n,
+      body: 'once'
+    })
     expect(fake.comments(n).map((c) => c.body)).toEqual(['once'])
     expect(fake.requestsTo(OP.comment)).toHaveLength(3)
   })
@@ -211,13 +235,25 @@ describe('GitHub client: idempotent requests are retried with backoff', () => {
     const id = fake.addComment(n, 'old')
     fake.fail(op, fault, 2)
     const c = client()
-    if (op === OP.issue) await c.octokit.rest.issues.get({ ...where, issue_number: n })
+    if (op === OP.issue)
+      await c.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        ...where,
+        issue_number: n
+      })
     if (op === OP.setLabels) {
-      await c.octokit.rest.issues.setLabels({ ...where, issue_number: n, labels: ['Plan'] })
+      await c.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        ...where,
+        issue_number: n,
+        labels: ['Plan']
+      })
       expect(fake.labels(n)).toEqual(['Plan'])
     }
     if (op === OP.editComment) {
-      await c.octokit.rest.issues.updateComment({ ...where, comment_id: id, body: 'new' })
+      await c.octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+        ...where,
+        comment_id: id,
+        body: 'new'
+      })
       expect(fake.comments(n)[0]?.body).toBe('new')
     }
     expect(fake.requestsTo(op)).toHaveLength(3)
@@ -225,7 +261,7 @@ describe('GitHub client: idempotent requests are retried with backoff', () => {
 
   it('retries the abuse-detection 403 like a secondary limit, after its retry-after', async () => {
     fake.fail(OP.repo, FAULTS.abuseDetection(2))
-    await client().octokit.rest.repos.get(where)
+    await client().octokit.request('GET /repos/{owner}/{repo}', where)
     expect(log).toEqual([
       expect.stringMatching(
         /^GitHub secondary rate limit on GET .*: retrying in 2s \(retry 1 of 3\)$/
@@ -239,7 +275,7 @@ describe('GitHub client: failures named for what they are', () => {
     fake.fail(OP.repo, FAULTS.secondaryRateLimit(1), Infinity)
     const e = await failure(
       'read the repository',
-      client({ retries: 2 }).octokit.rest.repos.get(where)
+      client({ retries: 2 }).octokit.request('GET /repos/{owner}/{repo}', where)
     )
     expect(e).toBeInstanceOf(GitHubRateLimitedError)
     expect(faultKind(e)).toBe('rate-limited')
@@ -252,7 +288,10 @@ describe('GitHub client: failures named for what they are', () => {
   it('fails at once on a primary limit that resets later than it may wait', async () => {
     fake.fail(OP.repo, FAULTS.primaryRateLimit(600))
     const c = client({ maxRetryAfter: 60 })
-    const e = await failure('read the repository', c.octokit.rest.repos.get(where))
+    const e = await failure(
+      'read the repository',
+      c.octokit.request('GET /repos/{owner}/{repo}', where)
+    )
     expect(e).toBeInstanceOf(GitHubRateLimitedError)
     expect((e as GitHubRateLimitedError).retryAfterSeconds).toBeGreaterThan(60)
     expect(c.requests()).toBe(1)
@@ -263,11 +302,20 @@ describe('GitHub client: failures named for what they are', () => {
     fake.fail(OP.repo, FAULTS.badCredentials())
     fake.fail(OP.repo, FAULTS.notAccessible())
     const c = client()
-    const bad = await failure('read the repository', c.octokit.rest.repos.get(where))
-    const denied = await failure('read the repository', c.octokit.rest.repos.get(where))
+    const bad = await failure(
+      'read the repository',
+      c.octokit.request('GET /repos/{owner}/{repo}', where)
+    )
+    const denied = await failure(
+      'read the repository',
+      c.octokit.request('GET /repos/{owner}/{repo}', where)
+    )
     const missing = await failure(
       'read issue #99',
-      c.octokit.rest.issues.get({ ...where, issue_number: 99 })
+      c.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        ...where,
+        issue_number: 99
+      })
     )
     expect([bad, denied].map((e) => e instanceof UserError)).toEqual([true, true])
     expect(denied.message).toBe(
@@ -283,7 +331,11 @@ describe('GitHub client: failures named for what they are', () => {
     fake.fail(OP.comment, FAULTS.answerLost())
     const n = fake.addIssue({ title: 'x' })
     const raw = await client()
-      .octokit.rest.issues.createComment({ ...where, issue_number: n, body: 'x' })
+      .octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...where,
+        issue_number: n,
+        body: 'x'
+      })
       .catch((e: unknown) => e)
     expect(faultKind(raw)).toBe('answer-lost')
   })
@@ -297,7 +349,10 @@ describe('GitHub client: failures named for what they are', () => {
     try {
       const port = (page.address() as AddressInfo).port
       const c = client({ apiUrl: `http://127.0.0.1:${port}`, retry: false })
-      const e = await failure('read the repository', c.octokit.rest.repos.get(where))
+      const e = await failure(
+        'read the repository',
+        c.octokit.request('GET /repos/{owner}/{repo}', where)
+      )
       expect(e.message).toMatch(/^GitHub is unavailable: read the repository: 502 Unicorn! x+…$/)
       expect(e.message.length).toBeLessThan(400)
     } finally {
@@ -312,8 +367,16 @@ describe('GitHub client: writes are serial, without fixed spacing', () => {
     const c = client({ secondMs: 1000 })
     const started = Date.now()
     for (let i = 0; i < 3; i++) {
-      await c.octokit.rest.issues.createComment({ ...where, issue_number: n, body: `c${i}` })
-      await c.octokit.rest.issues.setLabels({ ...where, issue_number: n, labels: [`l${i}`] })
+      await c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...where,
+        issue_number: n,
+        body: `c${i}`
+      })
+      await c.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        ...where,
+        issue_number: n,
+        labels: [`l${i}`]
+      })
     }
     expect(Date.now() - started).toBeLessThan(1500)
     expect(fake.comments(n)).toHaveLength(3)
@@ -326,11 +389,18 @@ describe('GitHub client: writes are serial, without fixed spacing', () => {
     let read: Promise<unknown> | undefined
     // The read is sent while the first write is being served.
     fake.beforeNext(OP.comment, () => {
-      read = c.octokit.rest.issues.get({ ...where, issue_number: n })
+      read = c.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        ...where,
+        issue_number: n
+      })
     })
     await Promise.all(
       [1, 2, 3].map((i) =>
-        c.octokit.rest.issues.createComment({ ...where, issue_number: n, body: `c${i}` })
+        c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          ...where,
+          issue_number: n,
+          body: `c${i}`
+        })
       )
     )
     await read
@@ -344,8 +414,16 @@ describe('GitHub client: writes are serial, without fixed spacing', () => {
     fake.fail(OP.comment, FAULTS.notAccessible())
     const c = client()
     const [first, second] = await Promise.allSettled([
-      c.octokit.rest.issues.createComment({ ...where, issue_number: n, body: 'a' }),
-      c.octokit.rest.issues.createComment({ ...where, issue_number: n, body: 'b' })
+      c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...where,
+        issue_number: n,
+        body: 'a'
+      }),
+      c.octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        ...where,
+        issue_number: n,
+        body: 'b'
+      })
     ])
     expect([first.status, second.status]).toEqual(['rejected', 'fulfilled'])
     expect(fake.comments(n).map((c) => c.body)).toEqual(['b'])
@@ -359,13 +437,16 @@ describe('GitHub client: the user agent', () => {
 
   it("adds the runner's orchestration id, as @actions/github does, made safe for a header", async () => {
     process.env.ACTIONS_ORCHESTRATION_ID = ' run 7/job:2 '
-    await client({ userAgent: 'handoff-test/1.0' }).octokit.rest.repos.get(where)
+    await client({ userAgent: 'handoff-test/1.0' }).octokit.request(
+      'GET /repos/{owner}/{repo}',
+      where
+    )
     process.env.ACTIONS_ORCHESTRATION_ID = 'run_7'
     await client({
       userAgent: 'handoff-test/1.0 actions_orchestration_id/run_7'
-    }).octokit.rest.repos.get(where)
+    }).octokit.request('GET /repos/{owner}/{repo}', where)
     delete process.env.ACTIONS_ORCHESTRATION_ID
-    await client().octokit.rest.repos.get(where)
+    await client().octokit.request('GET /repos/{owner}/{repo}', where)
     expect(
       fake.requestsTo(OP.repo).map((r) => r.userAgent?.replace(/ octokit-core\.js.*/, ''))
     ).toEqual([

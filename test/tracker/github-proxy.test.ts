@@ -28,7 +28,7 @@ afterAll(async () => {
 it('sends every request through the proxy HTTPS_PROXY names', async () => {
   const n = fake.addIssue({ title: 'through the proxy' })
   const c = createGitHubClient({ token: 't', apiUrl: fake.url, secondMs: 1 })
-  const { data } = await c.octokit.rest.issues.get({
+  const { data } = await c.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
     owner: 'octo-org',
     repo: 'demo',
     issue_number: n
