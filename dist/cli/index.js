@@ -44127,7 +44127,7 @@ async function fetchHeads(o) {
         return { remote, asked, heads };
     const depth = o.depth ?? DEFAULT_DEPTH;
     const shallow = fresh || (await isShallow(repo));
-    await git(repo, [
+    const fetching = git(repo, [
         'fetch',
         '--no-tags',
         '--recurse-submodules=no',
@@ -44135,6 +44135,8 @@ async function fetchHeads(o) {
         remote,
         ...present.map((name) => refspec(remote, name))
     ], { auth: o.auth });
+    o.whileFetching?.();
+    await fetching;
     const objects = sharedObjects(repo);
     for (const name of present) {
         const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);

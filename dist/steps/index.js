@@ -37966,7 +37966,7 @@ async function fetchHeads(o) {
         return { remote, asked, heads };
     const depth = o.depth ?? DEFAULT_DEPTH;
     const shallow = fresh || (await isShallow(repo));
-    await git_git(repo, [
+    const fetching = git_git(repo, [
         'fetch',
         '--no-tags',
         '--recurse-submodules=no',
@@ -37974,6 +37974,8 @@ async function fetchHeads(o) {
         remote,
         ...present.map((name) => refspec(remote, name))
     ], { auth: o.auth });
+    o.whileFetching?.();
+    await fetching;
     const objects = sharedObjects(repo);
     for (const name of present) {
         const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);
@@ -43648,6 +43650,8 @@ function shown(action) {
 
 
 
+
+
 /**
  * WORKFLOW.md and the profile files it names, read from a commit of the default branch (never
  * the issue branch, where an agent could have edited them) through git objects only.
@@ -43680,6 +43684,31 @@ async function loadWorkflowAt(repo, commit, workflowPath, env) {
         return { ...first, config: { ...first.config, agent } };
     }
     return parseWorkflow(text, { ...opts, readFile: (p) => files.get(p) ?? null });
+}
+/**
+ * actions/checkout checks out the commit the event names, which is usually the tip of the
+ * default branch the stage then fetches: WORKFLOW.md can be read there before the fetch ends.
+ */
+function workflowReadAhead(repo, workflowPath, env) {
+    const load = (commit) => loadWorkflowAt(repo, commit, workflowPath, env);
+    let ahead;
+    return {
+        async start() {
+            // A workspace with no repository yet has no commit to read (the fetch makes one).
+            ahead ??= (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(repo, '.git'))
+                ? sharedObjects(repo)
+                    .resolve('HEAD^{commit}')
+                    .then((commit) => (commit ? { commit, loaded: load(commit) } : null))
+                    .catch(() => null)
+                : Promise.resolve(null);
+            // Its failure matters only if it is asked for, at that commit.
+            await (await ahead)?.loaded.catch(() => undefined);
+        },
+        async at(trusted) {
+            const early = await ahead;
+            return early?.commit === trusted ? early.loaded : load(trusted);
+        }
+    };
 }
 async function readRegularFile(objects, commit, path) {
     const slash = path.lastIndexOf('/');
@@ -52062,6 +52091,9 @@ async function stageJob(s, signal, jobEnd) {
     // git --version only warns, so it runs beside the fetch rather than before it.
     const version = minimumVersion();
     version.catch(() => undefined);
+    // WORKFLOW.md is read at the checkout's commit while git fetches; it stands if that commit
+    // is the tip the fetch finds.
+    const workflow = workflowReadAhead(s.workspace, s.workflowFile, process.env);
     const auth = { serverUrl: s.serverUrl, token: s.token };
     const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`;
     // The issue branch the stage will most likely work on is fetched with the default branch, in
@@ -52077,7 +52109,8 @@ async function stageJob(s, signal, jobEnd) {
             ...(await validateBranchName(likely).then(() => [likely], () => []))
         ],
         remoteUrl,
-        auth
+        auth,
+        whileFetching: () => void workflow.start()
     });
     const { warning } = await version;
     if (warning)
@@ -52087,7 +52120,7 @@ async function stageJob(s, signal, jobEnd) {
     if (!trusted) {
         throw new errors_UserError(`the base branch "${defaultBranch}" does not exist on ${fetched.remote}`);
     }
-    const { config, warnings } = await loadWorkflowAt(s.workspace, trusted, s.workflowFile, process.env);
+    const { config, warnings } = await workflow.at(trusted);
     const configWarnings = warnings.map((w) => `${w.location.file}:${w.location.line}: ${w.message}`);
     // The profiles' `env` names more secrets: every variable any of them hands an agent.
     secrets = maskedSecrets(secretNamesOf(config), s.token, config.tracker.apiKey);

@@ -29,7 +29,7 @@ import { readEvent, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import { tokenIdentity } from './identity-input.js'
 import type { StageReport } from './report.js'
-import { loadWorkflowAt } from './workflow-source.js'
+import { workflowReadAhead } from './workflow-source.js'
 
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
@@ -120,6 +120,9 @@ async function stageJob(
   // git --version only warns, so it runs beside the fetch rather than before it.
   const version = minimumVersion()
   version.catch(() => undefined)
+  // WORKFLOW.md is read at the checkout's commit while git fetches; it stands if that commit
+  // is the tip the fetch finds.
+  const workflow = workflowReadAhead(s.workspace, s.workflowFile, process.env)
   const auth: GitAuth = { serverUrl: s.serverUrl, token: s.token }
   const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`
   // The issue branch the stage will most likely work on is fetched with the default branch, in
@@ -139,7 +142,8 @@ async function stageJob(
       ))
     ],
     remoteUrl,
-    auth
+    auth,
+    whileFetching: () => void workflow.start()
   })
   const { warning } = await version
   if (warning) core.warning(warning)
@@ -148,12 +152,7 @@ async function stageJob(
   if (!trusted) {
     throw new UserError(`the base branch "${defaultBranch}" does not exist on ${fetched.remote}`)
   }
-  const { config, warnings } = await loadWorkflowAt(
-    s.workspace,
-    trusted,
-    s.workflowFile,
-    process.env
-  )
+  const { config, warnings } = await workflow.at(trusted)
   const configWarnings = warnings.map((w) => `${w.location.file}:${w.location.line}: ${w.message}`)
   // The profiles' `env` names more secrets: every variable any of them hands an agent.
   secrets = maskedSecrets(secretNamesOf(config), s.token, config.tracker.apiKey)

@@ -51,7 +51,11 @@ export interface FetchedHeads {
  * `fetch` (shallow when the workspace is), making the repository first when there is none.
  */
 export async function fetchHeads(
-  o: Omit<PrepareOptions, 'branch' | 'base'> & { branches: string[] }
+  o: Omit<PrepareOptions, 'branch' | 'base'> & {
+    branches: string[]
+    /** Called once the fetch is under way (not at all when nothing is fetched). */
+    whileFetching?: () => void
+  }
 ): Promise<FetchedHeads> {
   const remote = o.remote ?? 'origin'
   const repo = path.resolve(o.repo)
@@ -67,7 +71,7 @@ export async function fetchHeads(
   if (present.length === 0) return { remote, asked, heads }
   const depth = o.depth ?? DEFAULT_DEPTH
   const shallow = fresh || (await isShallow(repo))
-  await git(
+  const fetching = git(
     repo,
     [
       'fetch',
@@ -79,6 +83,8 @@ export async function fetchHeads(
     ],
     { auth: o.auth }
   )
+  o.whileFetching?.()
+  await fetching
   const objects = sharedObjects(repo)
   for (const name of present) {
     const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`)

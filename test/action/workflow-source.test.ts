@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { renameSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseWorkflow } from '../../src/config/load.js'
 import { UserErrors } from '../../src/errors.js'
-import { loadWorkflowAt } from '../../src/action/workflow-source.js'
-import { TempRepo } from '../helpers/git-repo.js'
+import { closeSharedObjects } from '../../src/git/objects.js'
+import { loadWorkflowAt, workflowReadAhead } from '../../src/action/workflow-source.js'
+import { TempRepo, gitSync } from '../helpers/git-repo.js'
 
 const WORKFLOW = `---
 itervox_schema_version: 2
@@ -77,3 +80,52 @@ describe('loadWorkflowAt', () => {
 function file([path, data]: [string, string]): { path: string; data: string } {
   return { path, data }
 }
+
+describe('workflowReadAhead', () => {
+  let repo: TempRepo
+  let checkout: string
+  let tip: string
+
+  beforeAll(async () => {
+    repo = await TempRepo.create('workflow-ahead-')
+    const files = Object.entries(FILES).map(file)
+    checkout = await repo.commit([{ path: 'WORKFLOW.md', data: WORKFLOW }, ...files])
+    tip = await repo.commit([{ path: 'WORKFLOW.md', data: WORKFLOW.replace('Write.', 'Edit.') }])
+  })
+
+  afterAll(async () => {
+    await closeSharedObjects()
+    await repo.remove()
+  })
+
+  const at = (commit: string) => {
+    gitSync(repo.dir, 'checkout', '--quiet', '--detach', commit)
+    return workflowReadAhead(repo.dir, 'WORKFLOW.md', {})
+  }
+
+  it('answers for the tip from the reading at the checkout when they are one commit', async () => {
+    const ahead = at(tip)
+    await ahead.start()
+    // Git cannot read the commit any more: only the early reading can answer.
+    await closeSharedObjects()
+    const objects = join(repo.dir, '.git', 'objects')
+    renameSync(objects, `${objects}.away`)
+    try {
+      expect((await ahead.at(tip)).config.body).toBe('Edit.')
+    } finally {
+      renameSync(`${objects}.away`, objects)
+    }
+  })
+
+  it('reads WORKFLOW.md again at the tip when the checkout holds another commit', async () => {
+    const ahead = at(checkout)
+    await ahead.start()
+    const loaded = await ahead.at(tip)
+    expect(loaded).toStrictEqual(await loadWorkflowAt(repo.dir, tip, 'WORKFLOW.md', {}))
+    expect(loaded.config.body).toBe('Edit.')
+  })
+
+  it('reads at the tip when nothing was read ahead', async () => {
+    expect((await at(checkout).at(tip)).config.body).toBe('Edit.')
+  })
+})
