@@ -5,6 +5,7 @@ import { rmSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
+import { asciiOnly } from './ascii-bundle.mjs'
 
 const [target, flag] = process.argv.slice(2)
 const out = resolve(target ?? 'dist')
@@ -105,7 +106,7 @@ async function bundleAll() {
         throw new Error('it has symlinks, which dist/ has not')
       const folder = join(out, dir)
       mkdirSync(folder, { recursive: true })
-      writeFileSync(join(folder, file), code)
+      writeFileSync(join(folder, file), asciiOnly(code, join(dir, file)))
       for (const [path, asset] of Object.entries(assets)) {
         mkdirSync(dirname(join(folder, path)), { recursive: true })
         writeFileSync(join(folder, path), asset.source, { mode: asset.permissions })

@@ -425,7 +425,7 @@ function titleEndLine(lines, index, text, code) {
     }
 }
 const normalLabel = (label) => label.trim().replace(/\s+/g, ' ').toLowerCase();
-/** Labels the shown text refers to: any `[…]` outside code and definitions. */
+/** Labels the shown text refers to: any `[\u2026]` outside code and definitions. */
 function usedLabels(lines, code, defs) {
     const used = new Set();
     for (let i = 0; i < lines.length; i++) {
@@ -656,7 +656,7 @@ function oneLine(text) {
 /** At most `max` code points, with an ellipsis when cut. */
 function clip(text, max) {
     const points = Array.from(text);
-    return points.length <= max ? text : points.slice(0, max - 1).join('') + '…';
+    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
 }
 /**
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,

@@ -4266,22 +4266,22 @@ function slugify(str, mode = 'default', cased = false) {
     return cased ? str : str.toLowerCase();
 }
 function removeAccents(str) {
-    return str.replace(/[àáâãäå]/g, 'a')
-        .replace(/[æ]/g, 'ae')
-        .replace(/[ç]/g, 'c')
-        .replace(/[èéêë]/g, 'e')
-        .replace(/[ìíîï]/g, 'i')
-        .replace(/[ð]/g, 'd')
-        .replace(/[ñ]/g, 'n')
-        .replace(/[òóôõöø]/g, 'o')
-        .replace(/[ùúûü]/g, 'u')
-        .replace(/[ýÿ]/g, 'y')
-        .replace(/[ß]/g, 'ss')
-        .replace(/[œ]/g, 'oe')
-        .replace(/[þ]/g, 'th')
-        .replace(/[ẞ]/g, 'SS')
-        .replace(/[Œ]/g, 'OE')
-        .replace(/[Þ]/g, 'TH');
+    return str.replace(/[\u00e0\u00e1\u00e2\u00e3\u00e4\u00e5]/g, 'a')
+        .replace(/[\u00e6]/g, 'ae')
+        .replace(/[\u00e7]/g, 'c')
+        .replace(/[\u00e8\u00e9\u00ea\u00eb]/g, 'e')
+        .replace(/[\u00ec\u00ed\u00ee\u00ef]/g, 'i')
+        .replace(/[\u00f0]/g, 'd')
+        .replace(/[\u00f1]/g, 'n')
+        .replace(/[\u00f2\u00f3\u00f4\u00f5\u00f6\u00f8]/g, 'o')
+        .replace(/[\u00f9\u00fa\u00fb\u00fc]/g, 'u')
+        .replace(/[\u00fd\u00ff]/g, 'y')
+        .replace(/[\u00df]/g, 'ss')
+        .replace(/[\u0153]/g, 'oe')
+        .replace(/[\u00fe]/g, 'th')
+        .replace(/[\u1e9e]/g, 'SS')
+        .replace(/[\u0152]/g, 'OE')
+        .replace(/[\u00de]/g, 'TH');
 }
 
 var urlFilters = /*#__PURE__*/Object.freeze({
@@ -10202,7 +10202,7 @@ function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onErr
         }
         if (!isMap && !sep && !props.found) {
             // item is a value in a seq
-            // → key & sep are empty, start does not include ? or :
+            // \u2192 key & sep are empty, start does not include ? or :
             const valueNode = value
                 ? composeNode(ctx, value, props, onError)
                 : composeEmptyNode(ctx, props.end, sep, null, props, onError);
@@ -11648,17 +11648,17 @@ const prettifyError = (src, lc) => (error) => {
     // Trim to max 80 chars, keeping col position near the middle
     if (ci >= 60 && lineStr.length > 80) {
         const trimStart = Math.min(ci - 39, lineStr.length - 79);
-        lineStr = '…' + lineStr.substring(trimStart);
+        lineStr = '\u2026' + lineStr.substring(trimStart);
         ci -= trimStart - 1;
     }
     if (lineStr.length > 80)
-        lineStr = lineStr.substring(0, 79) + '…';
+        lineStr = lineStr.substring(0, 79) + '\u2026';
     // Include previous line in context if pointing at line start
     if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
         // Regexp won't match if start is trimmed
         let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
         if (prev.length > 80)
-            prev = prev.substring(0, 79) + '…\n';
+            prev = prev.substring(0, 79) + '\u2026\n';
         lineStr = prev + lineStr;
     }
     if (/[^ ]/.test(lineStr)) {
@@ -12939,13 +12939,13 @@ const REMOVE = Symbol('remove item');
  * Walks through the tree (depth-first) starting from the root, calling a
  * `visitor` function with two arguments when entering each item:
  *   - `item`: The current item, which included the following members:
- *     - `start: SourceToken[]` – Source tokens before the key or value,
+ *     - `start: SourceToken[]` \u2013 Source tokens before the key or value,
  *       possibly including its anchor or tag.
- *     - `key?: Token | null` – Set for pair values. May then be `null`, if
+ *     - `key?: Token | null` \u2013 Set for pair values. May then be `null`, if
  *       the key before the `:` separator is empty.
- *     - `sep?: SourceToken[]` – Source tokens between the key and the value,
+ *     - `sep?: SourceToken[]` \u2013 Source tokens between the key and the value,
  *       which should include the `:` map value indicator if `value` is set.
- *     - `value?: Token` – The value of a sequence item, or of a map pair.
+ *     - `value?: Token` \u2013 The value of a sequence item, or of a map pair.
  *   - `path`: The steps from the root to the current node, as an array of
  *     `['key' | 'value', number]` tuples.
  *
@@ -21349,7 +21349,7 @@ const stringifyIteratively = (rootValue, replacer, spaceParam) => {
  * Converts a JavaScript value to a JSON string.
  *
  * Supports serialization of BigInt values using two strategies:
- * 1. Custom format "123n" → "123" (universal fallback)
+ * 1. Custom format "123n" \u2192 "123" (universal fallback)
  * 2. Native JSON.rawJSON() (Node.js 22+, fastest) when available
  *
  * All other values are serialized exactly like native JSON.stringify().
@@ -21864,7 +21864,7 @@ async function getResponseData(response) {
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
-  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  // carries a (misleading) `charset=utf-8` parameter \u2014 see #751.
   mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
     return response.text().catch(noop);
   } else {
@@ -25941,7 +25941,7 @@ function titleEndLine(lines, index, text, code) {
     }
 }
 const normalLabel = (label) => label.trim().replace(/\s+/g, ' ').toLowerCase();
-/** Labels the shown text refers to: any `[…]` outside code and definitions. */
+/** Labels the shown text refers to: any `[\u2026]` outside code and definitions. */
 function usedLabels(lines, code, defs) {
     const used = new Set();
     for (let i = 0; i < lines.length; i++) {
@@ -26172,7 +26172,7 @@ function oneLine(text) {
 /** At most `max` code points, with an ellipsis when cut. */
 function clip(text, max) {
     const points = Array.from(text);
-    return points.length <= max ? text : points.slice(0, max - 1).join('') + '…';
+    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
 }
 /**
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
@@ -26243,7 +26243,7 @@ class DiskFullError extends GitError {
 const NEARLY_FULL_BYTES = 1024 * 1024;
 const NO_SPACE = /No space left on device|\bENOSPC\b/;
 /**
- * git does not always say why a write failed (a ref's lock file: "couldn't write '…'"); on a
+ * git does not always say why a write failed (a ref's lock file: "couldn't write '\u2026'"); on a
  * disk with next to no room left, that is why.
  */
 const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
@@ -27555,7 +27555,7 @@ function renderSummary(r) {
     add('Issue', r.issue && (r.issueUrl ? `[#${cell(r.issue)}](${r.issueUrl})` : cell(r.issue)));
     add('State', r.state && cell(r.state));
     add('Profile', r.profile && cell(r.profile));
-    add('Outcome', `**${r.outcome}**${r.reason ? ` — ${cell(r.reason)}` : ''}`);
+    add('Outcome', `**${r.outcome}**${r.reason ? ` \u2014 ${cell(r.reason)}` : ''}`);
     add('Duration', r.durationMs !== undefined ? formatDuration(r.durationMs) : undefined);
     add('Branch', r.branch && `\`${cell(r.branch)}\``);
     add('Deliverable', r.handoffPath &&
@@ -27760,7 +27760,7 @@ function deferProp(target, key, getter) {
         configurable: true,
     });
 }
-// Writes a settled key. A plain assignment is much cheaper than `defineProperty` and produces the same descriptor, but it runs whatever setter already answers to the key — an accessor this shape deferred, or an inherited one, which `__proto__` has on every object and prototype pollution can add for any name.
+// Writes a settled key. A plain assignment is much cheaper than `defineProperty` and produces the same descriptor, but it runs whatever setter already answers to the key \u2014 an accessor this shape deferred, or an inherited one, which `__proto__` has on every object and prototype pollution can add for any name.
 function putProp(target, key, value) {
     if (key in target)
         util_assignProp(target, key, value);
@@ -28184,7 +28184,7 @@ function prefixIssues(path, issues) {
 function unwrapMessage(message) {
     return typeof message === "string" ? message : message?.message;
 }
-/* A check holds no link back to the schema it is attached to — the same check instance is shared by every clone of that schema — so the owner is stamped onto the issues a check just raised, at the only point where both are in scope. Runs on the failure path only; `start` is the issue count from before the check ran. */
+/* A check holds no link back to the schema it is attached to \u2014 the same check instance is shared by every clone of that schema \u2014 so the owner is stamped onto the issues a check just raised, at the only point where both are in scope. Runs on the failure path only; `start` is the issue count from before the check ran. */
 /** The leading size checks of `defChecks` that set an upper bound, each paired with it. */
 function sizeCaps(defChecks) {
     const caps = [];
@@ -28358,11 +28358,11 @@ class Class {
 }
 //////////    PROTOTYPE INSTALLERS     //////////
 //
-// Members live on the prototype and materialize per instance on first read, which keeps own-property count under the step where V8 stops using inline slots. Changing anything here means re-measuring runtime, memory and bundle size together — see "The three axes" in AGENTS.md.
+// Members live on the prototype and materialize per instance on first read, which keeps own-property count under the step where V8 stops using inline slots. Changing anything here means re-measuring runtime, memory and bundle size together \u2014 see "The three axes" in AGENTS.md.
 /**
  * Installs a trait's members on its prototype. Each value builds that member for the instance on first read; the built value shadows the accessor as an own property, so a detached `const { parse } = schema` keeps working.
  *
- * Call this from a `proto` initializer, which runs once per prototype — never per instance.
+ * Call this from a `proto` initializer, which runs once per prototype \u2014 never per instance.
  */
 function members(proto, table) {
     for (const key in table) {
@@ -28498,7 +28498,7 @@ function installLazyProp(inst, key, make, enumerable) {
         },
     });
 }
-/** Marks the thunk `_catch` synthesises for a constant catch value. `Function.length` cannot tell that thunk from a user callback — rest and defaulted parameters both report arity 0 — and a user callback reads `ctx.error`, whose issues only finalize correctly against the caller's per-parse error map. Provenance can say what arity cannot. A plain string key rather than `Symbol.for`, whose call at module scope no bundler can prove pure — the same shape that anchored `urlCanParse` into every build. */
+/** Marks the thunk `_catch` synthesises for a constant catch value. `Function.length` cannot tell that thunk from a user callback \u2014 rest and defaulted parameters both report arity 0 \u2014 and a user callback reads `ctx.error`, whose issues only finalize correctly against the caller's per-parse error map. Provenance can say what arity cannot. A plain string key rather than `Symbol.for`, whose call at module scope no bundler can prove pure \u2014 the same shape that anchored `urlCanParse` into every build. */
 const CONSTANT_CATCH = "~constantCatch";
 /** Wraps a constant catch value in a thunk tagged with {@link CONSTANT_CATCH}. */
 function constantCatch(value) {
@@ -28545,7 +28545,7 @@ function newError(Definition) {
 function $constructor(name, initializer, 
 /** This trait's members, installed once on every prototype that composes it. They cannot be declared in the initializer above: that runs per instance, and the prototype is shared. */
 proto, params) {
-    // Prototype for this constructor's `_zod` internals. Lazily-derived fields (`values`, `pattern`, `optin`, …) install here once rather than as an accessor on every instance.
+    // Prototype for this constructor's `_zod` internals. Lazily-derived fields (`values`, `pattern`, `optin`, \u2026) install here once rather than as an accessor on every instance.
     const zodProto = {};
     // Assigning the fields in the constructor body is what gives instances in-object slots; building the object literally and reparenting it costs a second allocation and a generic property copy.
     function Internals(def) {
@@ -28574,7 +28574,7 @@ proto, params) {
         inst._zod.traits.add(name);
         initializer(inst, def);
         if (initialized) {
-            // `super(def)` from a user subclass gives `this` a prototype the subclass owns, and installing there would overwrite whatever the subclass declared. `constr` built the instance, so its prototype is the one below the subclass's that should carry the members. A receiver whose chain never reaches that prototype installs on its own, which for a plain object handed straight to `init` means `Object.prototype` — unchanged from before.
+            // `super(def)` from a user subclass gives `this` a prototype the subclass owns, and installing there would overwrite whatever the subclass declared. `constr` built the instance, so its prototype is the one below the subclass's that should carry the members. A receiver whose chain never reaches that prototype installs on its own, which for a plain object handed straight to `init` means `Object.prototype` \u2014 unchanged from before.
             const own = Object.getPrototypeOf(inst);
             const ctorProto = inst._zod.constr.prototype;
             let up = own;
@@ -28796,7 +28796,7 @@ function isRecursive(inst, stack, resolve) {
         default: {
             // a new built-in kind becomes a compile error here
             kind;
-            // a user-defined kind can still hold children, and only its author knows where, so fall back to scanning the def — skipping accessors, since reading one can run user code
+            // a user-defined kind can still hold children, and only its author knows where, so fall back to scanning the def \u2014 skipping accessors, since reading one can run user code
             for (const key in def) {
                 const desc = Object.getOwnPropertyDescriptor(def, key);
                 if (!desc || desc.get)
@@ -29007,7 +29007,7 @@ const unicodeEmail = /^[^\s@"]{1,64}@[^\s@]{1,255}$/u;
 const idnEmail = (/* unused pure expression or super */ null && (unicodeEmail));
 const browserEmail = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 // from https://thekevinscott.com/emojis-in-javascript/#writing-a-regular-expression
-// Single character class, not an alternation: the two properties overlap (U+1F9B0-U+1F9B3), so `(A|B)+` backtracks exponentially on a failed match. The leading lookahead then demands one anchor — a pictograph, a regional indicator, or the enclosing keycap — because `\p{Emoji_Component}` on its own covers ASCII digits, `#`, `*`, ZWJ, variation selectors and skin tone modifiers, none of which is an emoji without a base.
+// Single character class, not an alternation: the two properties overlap (U+1F9B0-U+1F9B3), so `(A|B)+` backtracks exponentially on a failed match. The leading lookahead then demands one anchor \u2014 a pictograph, a regional indicator, or the enclosing keycap \u2014 because `\p{Emoji_Component}` on its own covers ASCII digits, `#`, `*`, ZWJ, variation selectors and skin tone modifiers, none of which is an emoji without a base.
 const _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
 function emoji() {
     return new RegExp(_emoji, "u");
@@ -29030,7 +29030,7 @@ const domain = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+
 const httpProtocol = /^https?$/;
 // https://blog.stevenlevithan.com/archives/validate-phone-number#r4-3 (regex sans spaces) E.164: leading digit must be 1-9; total digits (excluding '+') between 7-15
 const e164 = /^\+[1-9]\d{6,14}$/;
-// Credit card shape: 12–19 digits, optionally separated by single spaces or single hyphens. ISO/IEC 7812 caps the PAN at 19 digits; 12 is the shortest issued length (Maestro).
+// Credit card shape: 12\u201319 digits, optionally separated by single spaces or single hyphens. ISO/IEC 7812 caps the PAN at 19 digits; 12 is the shortest issued length (Maestro).
 const creditCard = /^\d(?:[ -]?\d){11,18}$/;
 // ISO 4217 alpha codes from the SIX list, regenerated by scripts/update-iso-4217.ts
 const currencyCode = /^(?:AED|AFN|ALL|AMD|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAD|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XCG|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$/;
@@ -29190,7 +29190,7 @@ const $ZodCheckMultipleOf =
         if (typeof payload.value !== typeof def.value)
             throw new Error("Cannot mix number and bigint in multiple_of check.");
         const isMultiple = typeof payload.value === "bigint"
-            ? // `value % 0n` throws, and nothing is a multiple of zero — the number branch already fails this way via NaN
+            ? // `value % 0n` throws, and nothing is a multiple of zero \u2014 the number branch already fails this way via NaN
                 def.value !== BigInt(0) && payload.value % def.value === BigInt(0)
             : floatSafeRemainder(payload.value, def.value) === 0;
         if (isMultiple)
@@ -29441,7 +29441,7 @@ const $ZodCheckLengthEquals = /*@__PURE__*/ $constructor("$ZodCheckLengthEquals"
     inst._zod.check = (payload) => {
         const input = payload.value;
         const units = input.length;
-        // A code point is one or two UTF-16 units, so outside `[length, length * 2]` units the target is missed either way — and missed in the same direction in both measures.
+        // A code point is one or two UTF-16 units, so outside `[length, length * 2]` units the target is missed either way \u2014 and missed in the same direction in both measures.
         const length = typeof input === "string" && units >= def.length && units <= def.length * 2
             ? codePointLength(input)
             : units;
@@ -30216,7 +30216,7 @@ function isValidCreditCard(input) {
     return isLuhnAlgo(input.replace(CC_SANITIZE, ""));
 }
 const $ZodCreditCard = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCreditCard", (inst, def) => {
-    // Shape only — the Luhn check below is not expressible as a pattern, so consumers of `pattern` (JSON Schema, template literals) get the length and separator rules alone.
+    // Shape only \u2014 the Luhn check below is not expressible as a pattern, so consumers of `pattern` (JSON Schema, template literals) get the length and separator rules alone.
     def.pattern ?? (def.pattern = regexes.creditCard);
     $ZodStringFormat.init(inst, def);
     inst._zod.check = (payload) => {
@@ -30252,7 +30252,7 @@ function isValidIBAN(input) {
     return isIso7064Mod97(input);
 }
 const $ZodIBAN = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodIBAN", (inst, def) => {
-    // shape only — checksum is not expressible as a pattern
+    // shape only \u2014 checksum is not expressible as a pattern
     def.pattern ?? (def.pattern = regexes.iban);
     $ZodStringFormat.init(inst, def);
     inst._zod.check = (payload) => {
@@ -30582,7 +30582,7 @@ const $ZodArray = /*@__PURE__*/ $constructor("$ZodArray", (inst, def) => {
 function handlePropertyResult(result, final, key, input, optin, optout) {
     const isPresent = key in input;
     const isOptionalOut = optout === "optional";
-    // The middle rung means "absence permitted, nothing supplied in its place", so an absent key contributes nothing — whatever the schema made of `undefined` is invented, not substituted. Only `optional` reaches this with a value: `defaulted` substitutes, and a schema that isn't optional-out has to keep the key.
+    // The middle rung means "absence permitted, nothing supplied in its place", so an absent key contributes nothing \u2014 whatever the schema made of `undefined` is invented, not substituted. Only `optional` reaches this with a value: `defaulted` substitutes, and a schema that isn't optional-out has to keep the key.
     if (!isPresent && isOptionalOut && optin === "optional") {
         return;
     }
@@ -30817,7 +30817,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
             const isOptionalOut = schema?._zod?.optout === "optional";
             doc.write(`const ${id} = ${parseStr(k)};`);
             if (isOptionalIn && isOptionalOut) {
-                // For optional-in/out schemas, ignore errors on absent keys — and, like the interpreted path, drop the value produced alongside them. The middle rung goes further: it permits absence without supplying anything in its place, so an absent key contributes nothing at all.
+                // For optional-in/out schemas, ignore errors on absent keys \u2014 and, like the interpreted path, drop the value produced alongside them. The middle rung goes further: it permits absence without supplying anything in its place, so an absent key contributes nothing at all.
                 const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
                 doc.write(`
         const ${id}_present = ${isPresent};
@@ -31102,7 +31102,7 @@ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
             propValues[zod.def.discriminator]?.delete(undefined);
         return propValues;
     });
-    // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
+    // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it \u2014 pipes and lazies \u2014 are left to the map.
     def.options.forEach((option, i) => {
         const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
@@ -33625,7 +33625,7 @@ function to_json_schema_extractDefs(ctx, schema
     const root = ctx.seen.get(schema);
     if (!root)
         throw new Error("Unprocessed schema. This is a bug in Zod.");
-    // With `external` set, every registered schema resolves through the external branch of `makeURI`, so the root branch below produces the same ref the external branch would — this pass is identical whichever schema it is called with, and only needs to run once.
+    // With `external` set, every registered schema resolves through the external branch of `makeURI`, so the root branch below produces the same ref the external branch would \u2014 this pass is identical whichever schema it is called with, and only needs to run once.
     if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
         return;
     // Track ids to detect duplicates across different schemas
@@ -33736,7 +33736,7 @@ function to_json_schema_extractDefs(ctx, schema
     if (ctx.external)
         ctx.sharedDefsExtractedFor = ctx.external;
 }
-/** Rewrites `anyOf: [{type: "a"}, {type: "b"}]` to `type: ["a", "b"]`, which every JSON Schema draft treats as equivalent and most consumers render far better for the nullable case. Only branches that are a bare type assertion qualify — anything carrying a constraint, `$ref`, `const` or metadata is left alone. Runs after `flattenRef`, so a branch an override decorated or `$defs` extraction turned into a `$ref` is no longer bare and correctly stays in `anyOf`. `oneOf` is excluded: `integer` and `number` overlap, so "exactly one" and "at least one" are not the same there. OpenAPI 3.0 is excluded: its `type` must be a single string. */
+/** Rewrites `anyOf: [{type: "a"}, {type: "b"}]` to `type: ["a", "b"]`, which every JSON Schema draft treats as equivalent and most consumers render far better for the nullable case. Only branches that are a bare type assertion qualify \u2014 anything carrying a constraint, `$ref`, `const` or metadata is left alone. Runs after `flattenRef`, so a branch an override decorated or `$defs` extraction turned into a `$ref` is no longer bare and correctly stays in `anyOf`. `oneOf` is excluded: `integer` and `number` overlap, so "exactly one" and "at least one" are not the same there. OpenAPI 3.0 is excluded: its `type` must be a single string. */
 function compactTypeUnion(schema) {
     const options = schema.anyOf;
     if (!Array.isArray(options) || options.length === 0 || schema.type !== undefined)
@@ -33745,7 +33745,7 @@ function compactTypeUnion(schema) {
     for (const option of options) {
         if (!option || typeof option !== "object")
             return;
-        // A branch that is itself a compactible union folds into this one — nested `anyOf` and a flat `type` array say the same thing. Compacting it first also makes the result independent of the order this pass walks the seen map in.
+        // A branch that is itself a compactible union folds into this one \u2014 nested `anyOf` and a flat `type` array say the same thing. Compacting it first also makes the result independent of the order this pass walks the seen map in.
         compactTypeUnion(option);
         const keys = Object.keys(option);
         if (keys.length !== 1 || keys[0] !== "type")
@@ -33762,8 +33762,8 @@ function compactTypeUnion(schema) {
     // A `type` array must be non-empty and unique (metaschema); a single member is spelled as a bare string.
     schema.type = types.length === 1 ? types[0] : types;
 }
-/** Keywords `foldIntersection` knows how to combine. Anything else — `$ref`, `patternProperties`,
- * an annotation like `description` — makes a member unfoldable, so a constraint this does not
+/** Keywords `foldIntersection` knows how to combine. Anything else \u2014 `$ref`, `patternProperties`,
+ * an annotation like `description` \u2014 makes a member unfoldable, so a constraint this does not
  * understand leaves the `allOf` alone instead of being silently dropped or misattributed. */
 const FOLDABLE_KEYS = new Set(["type", "properties", "required", "additionalProperties"]);
 const UNION_KEYS = ["oneOf", "anyOf"];
@@ -33834,8 +33834,8 @@ function foldObjects(members) {
 }
 /** `additionalProperties` in an `allOf` member sees only that member's own `properties`, so two
  * closed object members reject each other's keys and the schema validates nothing. Zod's parser
- * pools the key sets instead — `handleIntersectionResults` reports a key as unrecognized only when
- * *every* side rejects it — so the emitted schema has to pool them too, and folding the members
+ * pools the key sets instead \u2014 `handleIntersectionResults` reports a key as unrecognized only when
+ * *every* side rejects it \u2014 so the emitted schema has to pool them too, and folding the members
  * into one object is the encoding that says so on every target.
  *
  * This runs from `finalize`, after `extractDefs`, which is what keeps it clear of the `$ref`
@@ -33961,7 +33961,7 @@ function to_json_schema_finalize(ctx, schema) {
         }
         for (const rewrite of ctx.deferred)
             rewrite();
-        // After flattening, every member that was extracted is a `$ref`, so the fold sees the final shape. A schema that inherits an intersection — through `z.lazy`, or any `ref` chain — holds the same `allOf` array, so fold by array identity to catch every copy.
+        // After flattening, every member that was extracted is a `$ref`, so the fold sees the final shape. A schema that inherits an intersection \u2014 through `z.lazy`, or any `ref` chain \u2014 holds the same `allOf` array, so fold by array identity to catch every copy.
         if (ctx.intersections.length) {
             const carriers = new Map();
             for (const seen of ctx.seen.values()) {
@@ -34006,7 +34006,7 @@ function to_json_schema_finalize(ctx, schema) {
     }
     // when the root was extracted into $defs, `root.schema` is the `$ref` wrapper and `root.def` is the body that now lives under $defs
     assignProps(result, root.defId ? root.schema : (root.def ?? root.schema));
-    // The `id` in `.meta()` is a Zod-specific registration tag used to extract schemas into $defs — it is not user-facing JSON Schema metadata. Strip it from the output body where it would otherwise leak. The id is preserved implicitly via the $defs key (and via $ref paths).
+    // The `id` in `.meta()` is a Zod-specific registration tag used to extract schemas into $defs \u2014 it is not user-facing JSON Schema metadata. Strip it from the output body where it would otherwise leak. The id is preserved implicitly via the $defs key (and via $ref paths).
     const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
     if (rootMetaId !== undefined && result.id === rootMetaId)
         delete result.id;
@@ -34671,11 +34671,11 @@ const tupleProcessor = (schema, ctx, _json, params) => {
  *
  * A numeric bound cannot apply to a property name, so `minimum` and its siblings are dropped rather
  * than carried over: keeping them beside `type: "string"` reproduces the match-nothing schema this
- * exists to fix. A key that carries one therefore emits wider than the record parses — `z.record(z.number().min(5), V)`
- * accepts `"3"` — which is the deliberate trade, since throwing on it would reject an ordinary schema
+ * exists to fix. A key that carries one therefore emits wider than the record parses \u2014 `z.record(z.number().min(5), V)`
+ * accepts `"3"` \u2014 which is the deliberate trade, since throwing on it would reject an ordinary schema
  * outright. */
 function stringifyKeyNames(bySchema, json, visited) {
-    // an extracted key that rewrites cannot go on sharing its definition — the string form a key position needs is not the number form every other reference wants — so it inlines. One that does not rewrite keeps the `$ref`.
+    // an extracted key that rewrites cannot go on sharing its definition \u2014 the string form a key position needs is not the number form every other reference wants \u2014 so it inlines. One that does not rewrite keeps the `$ref`.
     if (json.$ref) {
         // a recursive key holds its own reference inside its definition, so a node already on the path is left alone rather than resolved again
         if (visited.has(json))
@@ -35132,7 +35132,7 @@ const _messageDesc = {
 };
 const _issuesDesc = { value: undefined, enumerable: false };
 /* Prototypes that already carry the lazy `toString`. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
+ * intrinsics so that `init` on a foreign object \u2014 it accepts any object \u2014
  * can never install an accessor onto a prototype we do not own. */
 const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 const initializer = (inst, def) => {
@@ -35339,9 +35339,9 @@ function treeifyError(error, mapper = (issue) => issue.message) {
  *
  * ```
  * username
- *   ✖ Expected number, received string at "username
+ *   \u2716 Expected number, received string at "username
  * favoriteNumbers[0]
- *   ✖ Invalid input: expected number
+ *   \u2716 Invalid input: expected number
  * ```
  */
 function toDotPath(_path) {
@@ -35368,9 +35368,9 @@ function prettifyError(error) {
     const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
     // Process each issue
     for (const issue of issues) {
-        lines.push(`✖ ${issue.message}`);
+        lines.push(`\u2716 ${issue.message}`);
         if (issue.path?.length)
-            lines.push(`  → at ${toDotPath(issue.path)}`);
+            lines.push(`  \u2192 at ${toDotPath(issue.path)}`);
     }
     // Convert Map to formatted string
     return lines.join("\n");
@@ -35558,7 +35558,7 @@ const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
 
 /* Prototypes that already carry the lazy helper methods. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
+ * intrinsics so that `init` on a foreign object \u2014 it accepts any object \u2014
  * can never install an accessor onto a prototype we do not own. */
 const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 /* Helper methods live as non-enumerable lazy getters on the shared
@@ -35639,7 +35639,7 @@ const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
 
 
-// Register English as the default locale on first ZodType construction. Hooked into the `ZodType` `$constructor` (rather than a top-level `config(en())` in `external.ts`) so bundlers honoring `sideEffects: false` can't tree-shake it out — see #5953, #5725. An explicit `z.config(z.locales.xx())` call wins regardless of order, since this only sets the default when none is present.
+// Register English as the default locale on first ZodType construction. Hooked into the `ZodType` `$constructor` (rather than a top-level `config(en())` in `external.ts`) so bundlers honoring `sideEffects: false` can't tree-shake it out \u2014 see #5953, #5725. An explicit `z.config(z.locales.xx())` call wins regardless of order, since this only sets the default when none is present.
 function _ensureDefaultLocale() {
     if (!globalConfig.localeError)
         config(en());
@@ -36654,7 +36654,7 @@ const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     inst.valueType = def.valueType;
 });
 function record(keyType, valueType, params) {
-    // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
+    // v3-compat: z.record(valueType, params?) \u2014 defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
         return new ZodRecord({
             type: "record",
@@ -38420,7 +38420,7 @@ function waitBeforeRetry(e, attempt, p) {
         (again ? `retrying in ${round(wait)}s (retry ${attempt} of ${p.retries})` : 'giving up'));
     return again ? wait : undefined;
 }
-/** 1, 2, 4… seconds, each shortened by up to half at random so retries do not bunch up. */
+/** 1, 2, 4\u2026 seconds, each shortened by up to half at random so retries do not bunch up. */
 function backoff(attempt) {
     return 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
 }
@@ -40479,7 +40479,7 @@ function checkFallbacks(profiles, profileNames, problems) {
             next = profiles[next]?.fallbackProfile;
         }
         if (next === profile.name) {
-            problems.errorAt(path, `the fallback profiles go round in a circle (${[...chain, next].map(source_map_quoted).join(' → ')}); remove fallback_profile from one of them`);
+            problems.errorAt(path, `the fallback profiles go round in a circle (${[...chain, next].map(source_map_quoted).join(' \u2192 ')}); remove fallback_profile from one of them`);
         }
         else if (profiles[name]?.enabled === false) {
             problems.errorAt(path, `profile ${source_map_quoted(name)} is disabled; enable it or name another profile`);
@@ -41248,7 +41248,7 @@ const stageRecordSchema = object({
     round: count.default(0),
     outcome: stageOutcomeSchema,
     reason: schemas_string(),
-    /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
+    /** `<run id>/<run attempt>` of the job (or `local-\u2026` for the CLI). */
     run: schemas_string(),
     runUrl: schemas_string().optional(),
     startedAt: schemas_string(),
@@ -41602,7 +41602,7 @@ function stageTable(record, options = {}) {
             String(first + i + 1),
             cellText(s.state),
             cellText(s.profile),
-            cellText(s.outcome) + (oneLine(s.reason) ? ` — ${cellText(s.reason, MAX_REASON)}` : ''),
+            cellText(s.outcome) + (oneLine(s.reason) ? ` \u2014 ${cellText(s.reason, MAX_REASON)}` : ''),
             deliverable(s, options.blobUrl),
             status_view_link(cellText(s.run, 40), s.runUrl)
         ];
@@ -41841,7 +41841,7 @@ function chronological(stages) {
     return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
 }
 /**
- * A Mermaid label for use inside `"…"`: anything but letters, digits and a few inert marks
+ * A Mermaid label for use inside `"\u2026"`: anything but letters, digits and a few inert marks
  * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
  * backticks (Markdown strings) can never reach the parser.
  */
@@ -42630,7 +42630,7 @@ class LinearApi {
                 throw new LinearRateLimitError(`Linear's rate limit for this API key is spent (${name}); it resets in ${Math.ceil(wait / 1000)} s. Run fewer jobs at once or wait.`);
             }
             if (kinds.some((k) => /^(AUTHENTICATION_ERROR|authentication error)$/i.test(k))) {
-                throw new errors_UserError('LINEAR_API_KEY was refused by Linear; create a personal API key in Linear (Settings → Security & access) and store it as the LINEAR_API_KEY secret');
+                throw new errors_UserError('LINEAR_API_KEY was refused by Linear; create a personal API key in Linear (Settings \u2192 Security & access) and store it as the LINEAR_API_KEY secret');
             }
             if (kinds.some((k) => /^(FORBIDDEN|forbidden)$/i.test(k)) || res.status === 403) {
                 throw new errors_UserError(`LINEAR_API_KEY may not do this (${name}): ${errors[0]?.message ?? 'forbidden'}; use a key of a member of the team`);
@@ -42714,7 +42714,7 @@ class LinearTracker {
     /** Label ids by flag, once found or made. */
     labelIds = new Map();
     constructor(o, team, 
-    /** WORKFLOW.md's spelling of each state → the team's state id. */
+    /** WORKFLOW.md's spelling of each state \u2192 the team's state id. */
     stateIds, viewerId) {
         this.o = o;
         this.team = team;
@@ -44216,7 +44216,7 @@ function refRejection(summary, remoteSays) {
     return { kind: transient ? 'transient' : 'refused', why };
 }
 /**
- * git's first error (the cause: `error: RPC failed; HTTP 403 …` comes before `fatal: the remote
+ * git's first error (the cause: `error: RPC failed; HTTP 403 \u2026` comes before `fatal: the remote
  * end hung up unexpectedly`), then what the remote said (`remote:` lines); one line.
  */
 function remoteWords(stderr) {
@@ -44769,7 +44769,7 @@ function handoffPath(ts, profile) {
     }
     return `${HANDOFF_DIR}/${ts}_${profile}.md`;
 }
-/** `…/<ts>_<profile>.md` → `…/<ts>_<profile>.partial.md`; a partial path is returned as is. */
+/** `\u2026/<ts>_<profile>.md` \u2192 `\u2026/<ts>_<profile>.partial.md`; a partial path is returned as is. */
 function partialPathOf(path) {
     if (path.endsWith(PARTIAL_SUFFIX))
         return path;
@@ -44797,7 +44797,7 @@ function parseRunFileName(name) {
 }
 /**
  * The sort key of a handoff file name. Timestamped names compare by their instant, a missing
- * fraction counting as zero (`…45Z` is `…45.000Z`, so it sorts before `…45.123Z`); other names
+ * fraction counting as zero (`\u202645Z` is `\u202645.000Z`, so it sorts before `\u202645.123Z`); other names
  * (`notes.md`) use the raw name, as itervox's plain byte sort would.
  */
 function handoffSortKey(name) {
@@ -44828,14 +44828,14 @@ function compareCodePoints(a, b) {
 // Untrusted Markdown (a prior handoff, an issue's text) is shown inside a prompt whose own
 // structure is Markdown: the `## Prior Agent Handoffs` block with its `### <file>` headers and
 // truncation markers, `## Run Context` with its run.* bullets, and the pipeline's sections
-// (`## Requests to the pipeline`, `## Review`, `## Reply from @…`, ...). A line of untrusted
+// (`## Requests to the pipeline`, `## Review`, `## Reply from @\u2026`, ...). A line of untrusted
 // text that reads as one of those could make a model believe a forged file, run path or reply.
 // Such lines get a backslash: Markdown then shows them as plain text, and they no longer look
 // like what the prompt writes. Ordinary headings (`## Findings`) are left alone.
 //
 // A title is compared by what a reader sees, not by its bytes: HTML entities decoded,
 // compatibility forms and accents folded, Cyrillic and Greek look-alikes mapped to Latin,
-// and everything but letters and digits dropped, so `## **Rün&#32;Соntext**` is `runcontext`.
+// and everything but letters and digits dropped, so `## **R\u00fcn&#32;\u0421\u043entext**` is `runcontext`.
 // It is a heading whatever makes it one: `#`s after indentation, blockquote or list markers,
 // a setext underline, an HTML `<h1>`-`<h6>` or `<summary>`, or a line that is all emphasis.
 /** The comparison key of a title: its letters and digits as a reader sees them. */
@@ -44866,54 +44866,54 @@ const NAMED = {
 // Cyrillic, Greek and other letters that look like Latin ones, lower case (titles are folded
 // to lower case first, so upper-case look-alikes are listed by their lower-case forms).
 const LOOKALIKES = {
-    а: 'a',
-    в: 'b',
-    с: 'c',
-    ԁ: 'd',
-    е: 'e',
-    ё: 'e',
-    һ: 'h',
-    н: 'h',
-    і: 'i',
-    ї: 'i',
-    ј: 'j',
-    к: 'k',
-    м: 'm',
-    п: 'n',
-    о: 'o',
-    р: 'p',
-    ԛ: 'q',
-    г: 'r',
-    ѕ: 's',
-    т: 't',
-    у: 'y',
-    ԝ: 'w',
-    х: 'x',
-    ь: 'b',
-    α: 'a',
-    β: 'b',
-    ε: 'e',
-    ζ: 'z',
-    η: 'n',
-    ι: 'i',
-    κ: 'k',
-    μ: 'u',
-    ν: 'v',
-    ο: 'o',
-    ρ: 'p',
-    τ: 't',
-    υ: 'u',
-    χ: 'x',
-    ω: 'w',
-    ɑ: 'a',
-    ɡ: 'g',
-    ı: 'i',
-    ȷ: 'j',
-    ʀ: 'r',
-    օ: 'o',
-    ս: 'u',
-    հ: 'h',
-    ո: 'n'
+    \u0430: 'a',
+    \u0432: 'b',
+    \u0441: 'c',
+    \u0501: 'd',
+    \u0435: 'e',
+    \u0451: 'e',
+    \u04bb: 'h',
+    \u043d: 'h',
+    \u0456: 'i',
+    \u0457: 'i',
+    \u0458: 'j',
+    \u043a: 'k',
+    \u043c: 'm',
+    \u043f: 'n',
+    \u043e: 'o',
+    \u0440: 'p',
+    \u051b: 'q',
+    \u0433: 'r',
+    \u0455: 's',
+    \u0442: 't',
+    \u0443: 'y',
+    \u051d: 'w',
+    \u0445: 'x',
+    \u044c: 'b',
+    \u03b1: 'a',
+    \u03b2: 'b',
+    \u03b5: 'e',
+    \u03b6: 'z',
+    \u03b7: 'n',
+    \u03b9: 'i',
+    \u03ba: 'k',
+    \u03bc: 'u',
+    \u03bd: 'v',
+    \u03bf: 'o',
+    \u03c1: 'p',
+    \u03c4: 't',
+    \u03c5: 'u',
+    \u03c7: 'x',
+    \u03c9: 'w',
+    \u0251: 'a',
+    \u0261: 'g',
+    \u0131: 'i',
+    \u0237: 'j',
+    \u0280: 'r',
+    \u0585: 'o',
+    \u057d: 'u',
+    \u0570: 'h',
+    \u0578: 'n'
 };
 /** The text as a reader sees it: entities decoded, tags gone, look-alikes mapped, lower case. */
 function visible(text) {
@@ -45158,25 +45158,25 @@ function cutUtf8(text, maxBytes) {
 }
 
 ;// CONCATENATED MODULE: ./.build/handoff/layout.js
-// The exact bytes itervox writes around prior handoffs (itervox-behaviour.md §1.2-1.3), plus our
+// The exact bytes itervox writes around prior handoffs (itervox-behaviour.md \u00a71.2-1.3), plus our
 // one-file cut notice. Golden tests pin every string here.
 
 
 const BLOCK_PREAMBLE = '## Prior Agent Handoffs\n\n' +
     "Listed in chronological order (oldest first). Each file is one prior agent's deliverable on this issue's branch.";
-const PARTIAL_SUFFIX_TEXT = ' (partial — prior agent exited before completing this deliverable)';
+const PARTIAL_SUFFIX_TEXT = ' (partial \u2014 prior agent exited before completing this deliverable)';
 const JOIN = '\n\n';
 /** itervox always says "handoffs"; we say "1 earlier handoff" (a deliberate difference). */
 function truncationMarker(dropped) {
     const what = dropped === 1 ? 'handoff' : 'handoffs';
-    return `_[${dropped} earlier ${what} truncated to fit budget — see \`.itervox/handoff/\` for full history]_`;
+    return `_[${dropped} earlier ${what} truncated to fit budget \u2014 see \`.itervox/handoff/\` for full history]_`;
 }
 function fileHeader(name) {
     return `### ${name}${isPartialName(name) ? PARTIAL_SUFFIX_TEXT : ''}`;
 }
 /** Ends a body that was cut to fit the budget. */
 function cutNotice(shownBytes, totalBytes) {
-    return `_[truncated: showing the first ${shownBytes} of ${totalBytes} bytes — read the file for the rest]_`;
+    return `_[truncated: showing the first ${shownBytes} of ${totalBytes} bytes \u2014 read the file for the rest]_`;
 }
 function renderPiece(name, body) {
     return `${fileHeader(name)}${JOIN}${body}`;
@@ -45279,7 +45279,7 @@ class BlockBudget {
     }
 }
 // Whole lines that imitate our headers were escaped before the cut, but cutting a line short
-// can make a new one (`### a.mdx` → `### a.md`); such a last line goes.
+// can make a new one (`### a.mdx` \u2192 `### a.md`); such a last line goes.
 function dropCutForgedLine(prefix) {
     const start = prefix.lastIndexOf('\n') + 1;
     return isForgedLine(prefix.slice(start)) ? prefix.slice(0, start).trimEnd() : prefix;
@@ -45360,7 +45360,7 @@ function capOf(kept, opts, nameAt) {
     const omitted = Math.max(0, kept - max);
     if (omitted === 0)
         return { max, omitted };
-    const range = omitted === 1 ? nameAt(0) : `${nameAt(0)} … ${nameAt(omitted - 1)}`;
+    const range = omitted === 1 ? nameAt(0) : `${nameAt(0)} \u2026 ${nameAt(omitted - 1)}`;
     return {
         max,
         omitted,
@@ -45525,7 +45525,7 @@ function fromEntries(head, since, opts) {
 // A name the base branch already had at the fork point is another issue's deliverable, also
 // when this branch changed its text.
 function changedWarning(count, names) {
-    const shown = names.join(', ') + (count > LISTED_CHANGED ? ', …' : '');
+    const shown = names.join(', ') + (count > LISTED_CHANGED ? ', \u2026' : '');
     const one = count === 1;
     return `left out ${count} handoff file${one ? '' : 's'} that ${one ? 'was' : 'were'} on the base branch before this branch left it, though this branch changed ${one ? 'it' : 'them'}: ${shown}`;
 }
@@ -45710,7 +45710,7 @@ function checkOptions(opts) {
     for (const key of ['budgetBytes', 'maxFileBytes', 'maxFiles']) {
         const n = opts[key];
         if (!Number.isSafeInteger(n) || n < 0)
-            throw new Error(`handoff ${key} must be a whole number ≥ 0, not ${n}`);
+            throw new Error(`handoff ${key} must be a whole number \u2265 0, not ${n}`);
     }
 }
 // A file's share of the block if its blob shows unchanged: header, joins and body.
@@ -45941,7 +45941,7 @@ async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 
     const warnings = [];
     const source = await checkDeliverable(repoRoot, handoffPath, { maxBytes: opts.maxBytes });
     await ensureRealDir(repoRoot, warnings);
-    // Junk at the partial's own name (a symlink, a hard link, …) must not be committed.
+    // Junk at the partial's own name (a symlink, a hard link, \u2026) must not be committed.
     const existing = await checkDeliverable(repoRoot, partial, { maxBytes: opts.maxBytes });
     if (existing.ok) {
         if (source.ok) {
@@ -45969,7 +45969,7 @@ async function markPartial(repoRoot, handoffPath, info, opts = { maxBytes: 1024 
 /** Our own partial, for when the agent left nothing usable. */
 function partialNote(handoffPath, info, problem) {
     const chars = [...sanitizeUntrusted(info.detail).text.replace(/\s+/g, ' ').trim()];
-    const detail = chars.length > MAX_DETAIL ? `${chars.slice(0, MAX_DETAIL).join('')}…` : chars.join('');
+    const detail = chars.length > MAX_DETAIL ? `${chars.slice(0, MAX_DETAIL).join('')}\u2026` : chars.join('');
     return [
         `# Partial handoff: ${info.profile} (${info.outcome})`,
         '',
@@ -48746,7 +48746,7 @@ function namedExplicitly(globs, path) {
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/text.js
-/** At most `max` characters from the start, with `…` where it was cut. */
+/** At most `max` characters from the start, with `\u2026` where it was cut. */
 function keepStart(text, max) {
     if (text.length <= max)
         return text;
@@ -48754,9 +48754,9 @@ function keepStart(text, max) {
     const code = text.charCodeAt(end - 1);
     if (code >= 0xd800 && code <= 0xdbff)
         end--; // do not split a surrogate pair
-    return text.slice(0, end).trimEnd() + '…';
+    return text.slice(0, end).trimEnd() + '\u2026';
 }
-/** At most `max` characters from the end, with `…` where it was cut. */
+/** At most `max` characters from the end, with `\u2026` where it was cut. */
 function keepEnd(text, max) {
     if (text.length <= max)
         return text;
@@ -48764,7 +48764,7 @@ function keepEnd(text, max) {
     const code = text.charCodeAt(start);
     if (code >= 0xdc00 && code <= 0xdfff)
         start++; // do not split a surrogate pair
-    return '…' + text.slice(start).trimStart();
+    return '\u2026' + text.slice(start).trimStart();
 }
 /** The first non-empty line, trimmed and capped: a reason must stay on one line. */
 function text_firstLine(text, max = 200) {
@@ -50935,7 +50935,7 @@ function tailOf(path) {
     const plain = text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\r(?!\n)/g, '\n');
     const lines = plain.trimEnd().split(/\r?\n/).slice(-TAIL_LINES).join('\n');
     const points = Array.from(lines);
-    return points.length <= TAIL_CHARS ? lines : '…' + points.slice(-(TAIL_CHARS - 1)).join('');
+    return points.length <= TAIL_CHARS ? lines : '\u2026' + points.slice(-(TAIL_CHARS - 1)).join('');
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/stage.js
@@ -51302,8 +51302,8 @@ async function emptyTree(ctx) {
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000;
 /**
- * The one job loop, for every tracker and adapter: trigger → decide → plan → branch → stage →
- * settle → the decision's effects → the record. The record of intent is written before any
+ * The one job loop, for every tracker and adapter: trigger \u2192 decide \u2192 plan \u2192 branch \u2192 stage \u2192
+ * settle \u2192 the decision's effects \u2192 the record. The record of intent is written before any
  * effect, and every run first finishes what the last one left owed, so no failure after the
  * agent leaves the pipeline stopped without saying so. When the agent's command cannot be run,
  * the stage does not start: the job says so on the issue and throws CommandUnavailableError.
@@ -51938,7 +51938,7 @@ class AgentLogEcho {
             this.write(`::group::${this.title}\n::stop-commands::${this.token}\n`);
             this.open = true;
         }
-        this.write(`│ ${this.redact(sanitizeUntrusted(raw).text)}\n`);
+        this.write(`\u2502 ${this.redact(sanitizeUntrusted(raw).text)}\n`);
     }
 }
 
