@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from '../zod.js'
 import { dirname, posix, resolve } from 'node:path'
 import { formatLocation, UserError, UserErrors } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { DAEMON_ONLY_KEYS, type Section } from './daemon-keys.js'
 import { closest, didYouMean } from './did-you-mean.js'
 import type { Problems } from './problems.js'
@@ -143,21 +143,18 @@ function describe(value: unknown): string {
 
 /** The keys the object schema at `path` (inside `schema`) accepts. */
 function keysAt(schema: z.core.$ZodType, path: readonly (string | number)[]): string[] {
-  let current: unknown = schema
+  let current: z.core.$ZodType | undefined = schema
   let i = 0
-  for (;;) {
-    if (current instanceof z.ZodPipe) current = current.in
-    else if (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
-      current = current.unwrap()
-    } else if (i === path.length) {
-      return current instanceof z.ZodObject ? Object.keys(current.shape) : []
-    } else if (current instanceof z.ZodObject) {
-      current = (current.shape as Record<string, unknown>)[String(path[i++])]
-    } else if (current instanceof z.ZodArray) {
-      current = current.element
+  while (current) {
+    const def: z.core.$ZodTypes['_zod']['def'] = (current as z.core.$ZodTypes)._zod.def
+    if (def.type === 'pipe') current = def.in
+    else if (def.type === 'optional' || def.type === 'nullable') current = def.innerType
+    else if (i === path.length) return def.type === 'object' ? Object.keys(def.shape) : []
+    else if (def.type === 'object') current = def.shape[String(path[i++])]
+    else if (def.type === 'array') {
+      current = def.element
       i++
-    } else {
-      return []
-    }
+    } else return []
   }
+  return []
 }

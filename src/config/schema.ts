@@ -1,41 +1,46 @@
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { commandProblem } from './command.js'
 import { isMap } from './section-input.js'
 
 // Each section is checked on its own (see load.ts), so one bad section hides nothing else.
 // Messages here never quote the value: it may have come from the environment.
 
-const text = z.string().trim().min(1)
+const text = z.string().check(z.trim(), z.minLength(1))
 
 /** Empty, `~` and '' all mean "not set", as in itervox. */
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((v) => v?.trim() || undefined)
+const optionalText = z.pipe(
+  z.nullish(z.string()),
+  z.transform((v) => v?.trim() || undefined)
+)
 
-// Schema parameters here and in the other generic helpers are zod's core type, not
-// z.ZodType: tsc relating a classic schema to ZodType took seconds at each new kind of schema,
-// a fifth of the whole type check.
+// Schema parameters here and in the other generic helpers are zod's core type: with zod's
+// method API, tsc relating each new kind of schema to z.ZodType took seconds, a fifth of the
+// whole type check, and the core type is what every schema of either API is.
 function withDefault<T extends z.core.$ZodType>(schema: T, fallback: () => z.output<T>) {
-  return z.nullish(schema).transform((v) => v ?? fallback())
+  return z.pipe(
+    z.nullish(schema),
+    z.transform((v) => v ?? fallback())
+  )
 }
 
-const positiveInt = z.int().positive()
+const positiveInt = z.int().check(z.positive())
 
-const usd = z.number().positive().finite()
+const usd = z.number().check(z.positive())
 
 const tokenPrice = z.strictObject({
-  input_per_mtok: z.number().nonnegative().finite(),
-  output_per_mtok: z.number().nonnegative().finite()
+  input_per_mtok: z.number().check(z.nonnegative()),
+  output_per_mtok: z.number().check(z.nonnegative())
 })
 
-const command = z
-  .string()
-  .superRefine((value, ctx) => {
-    const problem = commandProblem(value)
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  })
-  .transform((v) => v.trim())
+const command = z.pipe(
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      const problem = commandProblem(value)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    })
+  ),
+  z.transform((v) => v.trim())
+)
 
 const DEFAULT_ACTIVE_STATES = ['Todo', 'In Progress']
 const DEFAULT_TERMINAL_STATES = ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done']
@@ -54,46 +59,50 @@ export const trackerSchema = z
     failed_state: optionalText,
     allowed_bots: withDefault(z.array(text), () => [])
   })
-  .superRefine((t, ctx) => {
-    if (t.kind === 'linear' && !t.api_key) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['api_key'],
-        message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
-      })
-    }
-    const slug = t.project_slug
-    if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['project_slug'],
-        message:
-          'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
-      })
-    }
-    if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['project_slug'],
-        message: 'for the github tracker this is owner/repo; inside the action it can be left out'
-      })
-    }
-  })
+  .check(
+    z.superRefine((t, ctx) => {
+      if (t.kind === 'linear' && !t.api_key) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['api_key'],
+          message: 'tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY'
+        })
+      }
+      const slug = t.project_slug
+      if (t.kind === 'local' && slug && !LOCAL_PREFIX.test(slug)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['project_slug'],
+          message:
+            'for the local tracker this is the issue prefix: a letter, then letters, digits or _ (e.g. ENG)'
+        })
+      }
+      if (t.kind === 'github' && slug && !GITHUB_REPO.test(slug)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['project_slug'],
+          message: 'for the github tracker this is owner/repo; inside the action it can be left out'
+        })
+      }
+    })
+  )
 
 const BRANCH = /^(?![-/])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/
 
 export const workspaceSchema = z.strictObject({
-  base_branch: optionalText.refine((b) => b === undefined || BRANCH.test(b), {
-    message:
-      'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
-  })
+  base_branch: optionalText.check(
+    z.refine((b) => b === undefined || BRANCH.test(b), {
+      message:
+        'must be a branch name such as main (letters, digits, ".", "_", "-", "/"); leave it out for the default branch'
+    })
+  )
 })
 
 export const agentSchema = z.strictObject({
   command: withDefault(command, () => 'claude'),
   max_turns: withDefault(positiveInt, () => 20),
   // itervox's daemon retries 5 times; here every retry is a CI job.
-  max_retries: withDefault(z.int().nonnegative(), () => 2),
+  max_retries: withDefault(z.int().check(z.nonnegative()), () => 2),
   stall_timeout_ms: withDefault(positiveInt, () => 300_000),
   turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
   reviewer_profile: optionalText,
@@ -101,39 +110,43 @@ export const agentSchema = z.strictObject({
   // Each review round is two paid agent runs (the work, then its review).
   max_review_rounds: withDefault(positiveInt, () => 3),
   // Across every issue of the repository; unset: no limit, and no request spent on one.
-  max_concurrent_agents: positiveInt.optional(),
+  max_concurrent_agents: z.optional(positiveInt),
   // Per issue, summed from the stages' provenance on its branch; unset: no cap.
-  max_cost_usd: usd.optional(),
+  max_cost_usd: z.optional(usd),
   // Token prices for CLIs that report no dollars (see src/agent/prices.ts).
-  prices: z
-    .strictObject({ codex: tokenPrice.optional(), gemini: tokenPrice.optional() })
-    .optional(),
+  prices: z.optional(
+    z.strictObject({ codex: z.optional(tokenPrice), gemini: z.optional(tokenPrice) })
+  ),
   // Each profile is checked on its own.
-  profiles: z
-    .custom((v) => v == null || isMap(v), {
+  profiles: z.optional(
+    z.custom((v) => v == null || isMap(v), {
       message: 'must be a map from each profile name to its settings'
     })
-    .optional()
+  )
 })
 
-const repoGlob = text.refine(
-  (g) =>
-    !g.startsWith('/') &&
-    !g.includes('\\') &&
-    !/(^|\/)\.\.(\/|$)/.test(g) &&
-    !/^\.git(\/|$)/.test(g),
-  {
-    message:
-      'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
-  }
+const repoGlob = text.check(
+  z.refine(
+    (g) =>
+      !g.startsWith('/') &&
+      !g.includes('\\') &&
+      !/(^|\/)\.\.(\/|$)/.test(g) &&
+      !/^\.git(\/|$)/.test(g),
+    {
+      message:
+        'must be a glob relative to the repository root, with "/" between folders, no ".." and nothing under .git'
+    }
+  )
 )
 
-const heading = text.refine((h) => !/[\r\n]/.test(h), {
-  message: 'must be one line: a section heading such as "## Findings"'
-})
+const heading = text.check(
+  z.refine((h) => !/[\r\n]/.test(h), {
+    message: 'must be one line: a section heading such as "## Findings"'
+  })
+)
 
 export const profileSchema = z.strictObject({
-  command: command.nullish(),
+  command: z.nullish(command),
   soul_file: text,
   instructions_file: text,
   // Names are checked in profiles.ts, which can point at each one.
@@ -146,7 +159,7 @@ export const profileSchema = z.strictObject({
   // Names are checked in profiles.ts, which can quote each one.
   env: withDefault(z.array(z.string()), () => []),
   // One stage of this profile (its attempts together); unset: only agent.max_cost_usd.
-  max_cost_usd: usd.optional(),
+  max_cost_usd: z.optional(usd),
   // Checked in fallbacks.ts, which knows every profile.
   fallback_profile: optionalText,
   verify: withDefault(z.array(text), () => []),
@@ -156,38 +169,40 @@ export const profileSchema = z.strictObject({
 const triggerSchema = z
   .strictObject({
     type: z.literal('issue_entered_state'),
-    state: text.nullish(),
-    states: z.array(text).min(1).nullish()
+    state: z.nullish(text),
+    states: z.nullish(z.array(text).check(z.minLength(1)))
   })
-  .superRefine((t, ctx) => {
-    if (t.state && t.states) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['states'],
-        message: 'use either state or states, not both'
-      })
-    } else if (!t.state && !t.states) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'needs the state that starts the automation; add state: <name> or states: [<names>]'
-      })
-    }
-  })
+  .check(
+    z.superRefine((t, ctx) => {
+      if (t.state && t.states) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['states'],
+          message: 'use either state or states, not both'
+        })
+      } else if (!t.state && !t.states) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'needs the state that starts the automation; add state: <name> or states: [<names>]'
+        })
+      }
+    })
+  )
 
 export const automationSchema = z.strictObject({
   id: text,
   enabled: withDefault(z.boolean(), () => true),
   trigger: triggerSchema,
   profile: text,
-  instructions: z.string().nullish(),
-  policy: z
-    .strictObject({
+  instructions: z.nullish(z.string()),
+  policy: z.nullish(
+    z.strictObject({
       move_to_state: optionalText,
       // A person approves each entry into the state before its stage runs (see approval.ts).
       require_approval: withDefault(z.boolean(), () => false)
     })
-    .nullish()
+  )
 })
 
 export const approvalSchema = z.strictObject({
@@ -202,11 +217,11 @@ export const handoffSchema = z.strictObject({
 
 /** Only the top-level keys; the sections are checked by the schemas above. */
 export const rootSchema = z.strictObject({
-  itervox_schema_version: z.unknown().optional(),
-  tracker: z.unknown().optional(),
-  workspace: z.unknown().optional(),
-  agent: z.unknown().optional(),
-  automations: z.array(z.unknown()).nullish(),
-  handoff: z.unknown().optional(),
-  approval: z.unknown().optional()
+  itervox_schema_version: z.optional(z.unknown()),
+  tracker: z.optional(z.unknown()),
+  workspace: z.optional(z.unknown()),
+  agent: z.optional(z.unknown()),
+  automations: z.nullish(z.array(z.unknown())),
+  handoff: z.optional(z.unknown()),
+  approval: z.optional(z.unknown())
 })

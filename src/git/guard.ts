@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs'
 import { mkdir, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { UserError } from '../errors.js'
 import { git } from './git.js'
 import { lstatOrNull } from './lstat.js'
@@ -57,7 +57,7 @@ type SavedFile = z.infer<typeof savedFileSchema>
 /** A file `.git/config` includes, and the directory it sits in (to refuse a swapped one). */
 const savedIncludeSchema = z.object({
   file: savedFileSchema,
-  dir: identitySchema.nullable(),
+  dir: z.nullable(identitySchema),
   /** It carried a credential and was removed for the run. */
   hidden: z.boolean()
 })
@@ -77,11 +77,11 @@ export const gitDirSnapshotSchema = z.object({
   /** The config the agent was left with (credentials removed), base64. */
   agentConfig: z.string(),
   /** `.git/hooks/<name>`; null when there was no hooks directory. */
-  hooks: z.record(z.string(), savedFileSchema).nullable(),
+  hooks: z.nullable(z.record(z.string(), savedFileSchema)),
   /** Files `.git/config` includes, by absolute path. */
   includes: z.record(z.string(), savedIncludeSchema),
   /** The branch HEAD named, and its commit. */
-  branch: z.object({ ref: z.string(), sha: z.string() }).nullable()
+  branch: z.nullable(z.object({ ref: z.string(), sha: z.string() }))
 })
 export type GitDirSnapshot = z.infer<typeof gitDirSnapshotSchema>
 

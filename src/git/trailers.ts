@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { encodeProvenance, type Provenance } from '../pipeline/provenance.js'
 import { stageKindSchema } from '../pipeline/record.js'
 import { trailLog } from './trail-log.js'
@@ -18,7 +18,7 @@ const TRAILER_KEYS = {
 
 export type Trailer = readonly [key: string, value: string]
 
-const count = z.int().min(0)
+const count = z.int().check(z.minimum(0))
 
 /** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
 export const stageKeySchema = z.object({

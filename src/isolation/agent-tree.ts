@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { git } from '../git/git.js'
 import { lstatOrNull } from '../git/lstat.js'
 import type { AgentUser } from './agent-user.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { AGENT_OUTCOMES } from '../agent/types.js'
 
 /** How a stage ended (DESIGN.md's `outcome` output): as its agent run did, or before one. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { stageKindSchema } from './record.js'
 import { PARSE_ONCE } from '../parse-once.js'
@@ -7,7 +7,7 @@ import { PARSE_ONCE } from '../parse-once.js'
 // agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
 // branch, which anyone with push access can edit, so it is parsed with a schema like the record.
 
-const count = z.int().min(0)
+const count = z.int().check(z.minimum(0))
 
 /** Why the work passed to this stage, in the handoff contract's terms. */
 export const handoffReasonSchema = z.enum([
@@ -20,23 +20,23 @@ export type HandoffReason = z.infer<typeof handoffReasonSchema>
 
 const provenanceSchema = z.object({
   v: z.literal(1),
-  profile: z.string().max(100),
+  profile: z.string().check(z.maxLength(100)),
   /** The state the stage ran in (entered); the state it left is the next stage's. */
-  state: z.string().max(200),
+  state: z.string().check(z.maxLength(200)),
   kind: stageKindSchema,
   reason: handoffReasonSchema,
   outcome: stageOutcomeSchema,
   attempt: count,
-  run: z.string().max(200),
-  runUrl: z.string().max(500).optional(),
-  startedAt: z.string().max(40),
-  endedAt: z.string().max(40),
-  turns: count.optional(),
-  inputTokens: count.optional(),
-  outputTokens: count.optional(),
-  costUsd: z.number().min(0).finite().optional(),
+  run: z.string().check(z.maxLength(200)),
+  runUrl: z.optional(z.string().check(z.maxLength(500))),
+  startedAt: z.string().check(z.maxLength(40)),
+  endedAt: z.string().check(z.maxLength(40)),
+  turns: z.optional(count),
+  inputTokens: z.optional(count),
+  outputTokens: z.optional(count),
+  costUsd: z.optional(z.number().check(z.minimum(0))),
   /** Where a cost came from when the CLI reported only tokens (a dated price table). */
-  pricedFrom: z.string().max(60).optional()
+  pricedFrom: z.optional(z.string().check(z.maxLength(60)))
 })
 export type Provenance = z.infer<typeof provenanceSchema>
 

@@ -1,11 +1,11 @@
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
 
-const count = z.int().min(0)
+const count = z.int().check(z.minimum(0))
 
 /** What kind of run a stage was: the state's own work, or a review of it. */
 export const stageKindSchema = z.enum(['work', 'review'])
@@ -20,13 +20,13 @@ const recoveryKindSchema = z.enum(['fallback', 'verify', 'blocking'])
 export type RecoveryKind = z.infer<typeof recoveryKindSchema>
 
 /** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
-const recoveryMarkSchema = z.object({ kind: recoveryKindSchema, from: z.string().optional() })
+const recoveryMarkSchema = z.object({ kind: recoveryKindSchema, from: z.optional(z.string()) })
 
 /** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
-const recoverySchema = recoveryMarkSchema.extend({
-  detail: z.string().max(4000),
+const recoverySchema = z.extend(recoveryMarkSchema, {
+  detail: z.string().check(z.maxLength(4000)),
   /** The deliverable or partial of the run it recovers from. */
-  handoff: z.string().optional()
+  handoff: z.optional(z.string())
 })
 export type Recovery = z.infer<typeof recoverySchema>
 
@@ -34,20 +34,20 @@ export type Recovery = z.infer<typeof recoverySchema>
 const verifyEvidenceSchema = z.object({
   passed: z.boolean(),
   /** The command that failed, or the last one when all passed. */
-  command: z.string().max(500),
+  command: z.string().check(z.maxLength(500)),
   /** e.g. `3 commands passed` or `exit code 1`. */
-  result: z.string().max(300),
+  result: z.string().check(z.maxLength(300)),
   /** Its output's last lines (redacted, clipped). */
-  tail: z.string().max(2000)
+  tail: z.string().check(z.maxLength(2000))
 })
 export type VerifyEvidence = z.infer<typeof verifyEvidenceSchema>
 
 /** What the agent's CLI reported in its last event, under the same names for every CLI. */
 const agentStatsSchema = z.object({
-  turns: count.optional(),
-  inputTokens: count.optional(),
-  outputTokens: count.optional(),
-  costUsd: z.number().min(0).optional()
+  turns: z.optional(count),
+  inputTokens: z.optional(count),
+  outputTokens: z.optional(count),
+  costUsd: z.optional(z.number().check(z.minimum(0)))
 })
 
 /** One stage run, as the issue's record keeps it. */
@@ -60,37 +60,37 @@ const stageRecordSchema = z.object({
   /** 0 for the first run of the stage in this entry, then 1, 2, ... */
   attempt: count,
   /** The review round the run belongs to (0 before any failed review). */
-  round: count.default(0),
+  round: z._default(count, 0),
   outcome: stageOutcomeSchema,
   reason: z.string(),
   /** `<run id>/<run attempt>` of the job (or `local-…` for the CLI). */
   run: z.string(),
-  runUrl: z.string().optional(),
+  runUrl: z.optional(z.string()),
   startedAt: z.string(),
-  durationMs: z.number().min(0),
+  durationMs: z.number().check(z.minimum(0)),
   /** The committed deliverable or partial. */
-  handoffPath: z.string().optional(),
+  handoffPath: z.optional(z.string()),
   /** The commit holding it, where it landed. */
-  commit: z.string().optional(),
+  commit: z.optional(z.string()),
   /** Set when the issue branch refused the push and the work went to this ref instead. */
-  rescuedTo: z.string().optional(),
-  agent: agentStatsSchema.optional(),
+  rescuedTo: z.optional(z.string()),
+  agent: z.optional(agentStatsSchema),
   /** The agent's requests that were not carried out, one line each saying what to change. */
-  refused: z.array(z.string()).max(10).optional(),
+  refused: z.optional(z.array(z.string()).check(z.maxLength(10))),
   /** Secrets kept out of what the stage left: where, and which kind (never the value). */
-  withheld: z.array(z.string()).optional(),
+  withheld: z.optional(z.array(z.string())),
   /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
-  fields: z
-    .object({
-      keyFacts: z.array(z.string()).max(20).optional(),
-      decisions: z.array(z.string()).max(20).optional(),
-      openQuestions: z.array(z.string()).max(20).optional(),
-      confidence: z.number().min(0).max(1).optional()
+  fields: z.optional(
+    z.object({
+      keyFacts: z.optional(z.array(z.string()).check(z.maxLength(20))),
+      decisions: z.optional(z.array(z.string()).check(z.maxLength(20))),
+      openQuestions: z.optional(z.array(z.string()).check(z.maxLength(20))),
+      confidence: z.optional(z.number().check(z.minimum(0), z.maximum(1)))
     })
-    .optional(),
+  ),
   /** Set on a recovery run (a recovery handoff in the contract's terms). */
-  recovery: recoveryMarkSchema.optional(),
-  verify: verifyEvidenceSchema.optional()
+  recovery: z.optional(recoveryMarkSchema),
+  verify: z.optional(verifyEvidenceSchema)
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 
@@ -120,12 +120,12 @@ const continuationSchema = z.object({
   attempt: count,
   round: count,
   /** Why the previous attempt's deliverable was refused, written by our own checks. */
-  recheck: z.string().optional(),
+  recheck: z.optional(z.string()),
   /** A review's subject. */
-  reviewed: z.string().optional(),
+  reviewed: z.optional(z.string()),
   /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
-  step: z.string().optional(),
-  recovery: recoverySchema.optional()
+  step: z.optional(z.string()),
+  recovery: z.optional(recoverySchema)
 })
 export type Continuation = z.infer<typeof continuationSchema>
 
@@ -141,7 +141,7 @@ const effectSchema = z.discriminatedUnion('kind', [
     commit: z.string(),
     path: z.string(),
     /** Absent: on the issue. */
-    pullRequest: count.optional()
+    pullRequest: z.optional(count)
   }),
   /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
   z.object({ kind: z.literal('move'), from: z.string(), to: z.string() }),
@@ -159,14 +159,14 @@ const effectSchema = z.discriminatedUnion('kind', [
     state: z.string(),
     pullRequest: count,
     /** The pull request's GraphQL node id, when known (saves a lookup). */
-    node: z.string().optional()
+    node: z.optional(z.string())
   }),
   /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
   z.object({
     kind: z.literal('wake'),
     state: z.string(),
     entry: count,
-    step: z.string().optional()
+    step: z.optional(z.string())
   })
 ])
 export type Effect = z.infer<typeof effectSchema>
@@ -185,7 +185,7 @@ const owedSchema = z.object({
 const issueRecordSchema = z.object({
   v: z.literal(1),
   /** The state this record last saw the issue enter. */
-  state: z.string().nullable(),
+  state: z.nullable(z.string()),
   /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
   entry: count,
   /** State moves made so far, for the loop budget. */
@@ -197,35 +197,35 @@ const issueRecordSchema = z.object({
    */
   round: count,
   /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
-  visited: z.array(z.string()).max(100).optional(),
+  visited: z.optional(z.array(z.string()).check(z.maxLength(100))),
   /** The entry the work was sent back into, and the profile whose deliverable says why. */
-  sentBack: z.object({ entry: count, by: z.string() }).optional(),
+  sentBack: z.optional(z.object({ entry: count, by: z.string() })),
   /** A move decided before a review, applied when the review passes. */
-  pendingMove: z.string().optional(),
+  pendingMove: z.optional(z.string()),
   stages: z.array(stageRecordSchema),
-  waiting: waitingSchema.optional(),
-  continuation: continuationSchema.optional(),
-  owed: owedSchema.optional(),
+  waiting: z.optional(waitingSchema),
+  continuation: z.optional(continuationSchema),
+  owed: z.optional(owedSchema),
   /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
-  halted: z.string().optional(),
+  halted: z.optional(z.string()),
   /** The person whose event started the pipeline (their latest move into a state). */
-  startedBy: z.string().max(100).optional(),
+  startedBy: z.optional(z.string().check(z.maxLength(100))),
   /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
-  approval: z
-    .object({
+  approval: z.optional(
+    z.object({
       state: z.string(),
       entry: count,
-      by: z.string().max(100).optional(),
+      by: z.optional(z.string().check(z.maxLength(100))),
       /** Why the last approval given was not accepted. */
-      refused: z.string().max(500).optional()
+      refused: z.optional(z.string().check(z.maxLength(500)))
     })
-    .optional(),
+  ),
   /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
-  paused: z.string().max(500).optional(),
+  paused: z.optional(z.string().check(z.maxLength(500))),
   /** The issue's pull request, once known: saves a lookup. */
-  pullRequest: count.optional(),
+  pullRequest: z.optional(count),
   /** Its GraphQL node id, which marking it ready for review needs. */
-  pullRequestNode: z.string().max(100).optional()
+  pullRequestNode: z.optional(z.string().check(z.maxLength(100)))
 })
 export type IssueRecord = z.infer<typeof issueRecordSchema>
 

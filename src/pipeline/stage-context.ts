@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { writeWhole } from '../files/write-whole.js'
 import { gitDirSnapshotSchema } from '../git/guard.js'
 import { handedOverSchema } from '../isolation/agent-tree.js'
@@ -24,10 +24,7 @@ const stageContextSchema = z.object({
   branch: z.string(),
   baseSha: z.string(),
   /** Where the agent's configuration came from; a commit name only, as it goes to git. */
-  trustedCommit: z
-    .string()
-    .regex(/^[0-9a-f]{40,64}$/)
-    .optional(),
+  trustedCommit: z.optional(z.string().check(z.regex(/^[0-9a-f]{40,64}$/))),
   /** The branch was new on the remote when the stage began. */
   created: z.boolean(),
   issue: z.string(),
@@ -42,45 +39,45 @@ const stageContextSchema = z.object({
    * The variables the profile's `env` hands the agent: their values (read from the
    * environment again, never stored here) are secrets no commit may hold.
    */
-  secretNames: z.array(z.string()).default([]),
+  secretNames: z._default(z.array(z.string()), []),
   /** Repo-relative WORKFLOW.md, never committed by a stage. */
   workflowPath: z.string(),
   startedAt: z.string(),
   /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
-  snapshot: gitDirSnapshotSchema.optional(),
+  snapshot: z.optional(gitDirSnapshotSchema),
   /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
-  trackerFiles: z.record(z.string(), z.string()).optional(),
+  trackerFiles: z.optional(z.record(z.string(), z.string())),
   /** Where the isolated agent works, as whom (isolation: user). */
-  sandbox: handedOverSchema.optional(),
+  sandbox: z.optional(handedOverSchema),
   /** Its tree, once taken back from it; null when it left none. */
-  tree: z.string().nullable().optional(),
+  tree: z.optional(z.nullable(z.string())),
   /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
-  author: identitySchema.optional(),
-  committer: identitySchema.optional(),
+  author: z.optional(identitySchema),
+  committer: z.optional(identitySchema),
   /** Which stage of which issue this is; its commit carries it as trailers. */
-  key: stageKeySchema.optional(),
+  key: z.optional(stageKeySchema),
   /** Why the work came to this stage, for its provenance trailer. */
-  handoffReason: handoffReasonSchema.optional(),
-  runUrl: z.string().optional(),
+  handoffReason: z.optional(handoffReasonSchema),
+  runUrl: z.optional(z.string()),
   /** WORKFLOW.md's agent.prices, for a CLI that reports only tokens. */
-  prices: z.object({ codex: tokenPrice.optional(), gemini: tokenPrice.optional() }).optional(),
+  prices: z.optional(z.object({ codex: z.optional(tokenPrice), gemini: z.optional(tokenPrice) })),
   /** The agent's process group, once it runs. */
-  agentPgid: z.int().optional(),
+  agentPgid: z.optional(z.int()),
   /**
    * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
    * end is judged and committed (`committed` says how), so whoever finishes it only publishes
    * that commit; in `published` the work is safe but the pipeline's next step may not have
    * been carried out; in `done` the job saw it through.
    */
-  phase: z.enum(['agent', 'committed', 'published', 'done']).optional(),
-  committed: z
-    .object({
-      sha: z.string().nullable(),
+  phase: z.optional(z.enum(['agent', 'committed', 'published', 'done'])),
+  committed: z.optional(
+    z.object({
+      sha: z.nullable(z.string()),
       outcome: stageOutcomeSchema,
       reason: z.string(),
-      handoffPath: z.string().nullable()
+      handoffPath: z.nullable(z.string())
     })
-    .optional()
+  )
 })
 export type StageContext = z.infer<typeof stageContextSchema>
 

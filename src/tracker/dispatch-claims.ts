@@ -4,7 +4,7 @@
 // over by a fast-forward from the head read (a lost wake-up is sent again later, once); a claim
 // whose wake-up was served is deleted by the next reconcile.
 import { randomUUID } from 'node:crypto'
-import { z } from 'zod'
+import * as z from '../zod.js'
 import type { GitHubRefs } from './github-refs.js'
 import type { DispatchClaims } from './reconcile.js'
 
@@ -13,7 +13,10 @@ const PREFIX = 'dispatch/'
 const CLAIM = /^dispatch\/([1-9][0-9]{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})\/([A-Za-z0-9_-]{1,100})$/
 
 /** A holder's document: when it claimed, and which run. Read back as untrusted. */
-const holderSchema = z.object({ at: z.string().max(40), by: z.string().max(200) })
+const holderSchema = z.object({
+  at: z.string().check(z.maxLength(40)),
+  by: z.string().check(z.maxLength(200))
+})
 
 export interface ClaimOptions {
   refs: GitHubRefs

@@ -3,7 +3,7 @@
 // document. Creating a ref is create-only (GitHub answers 422 when it exists), and updating one
 // without `force` only succeeds as a fast-forward, so a new commit made a child of the head just
 // read wins only while the ref is still there: two takers of the same head, one wins.
-import { z } from 'zod'
+import * as z from '../zod.js'
 import type { Octokit } from './github-client.js'
 import {
   explainFailure,
@@ -208,8 +208,8 @@ export class GitHubRefs {
 }
 
 /** The document in a record commit's message; undefined when it is not one `schema` accepts. */
-// Generic in zod's core schema type: inferring T back from a `z.ZodType<T>` compared the whole
-// classic schema type with ZodType, which took tsc seconds.
+// Generic in zod's core schema type: with zod's method API, inferring T back from a
+// `z.ZodType<T>` compared the whole schema type with ZodType, which took tsc seconds.
 function parseRecord<S extends z.core.$ZodType>(
   message: string,
   schema: S,

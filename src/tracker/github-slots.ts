@@ -4,12 +4,12 @@
 // run has completed; a release fast-forwards the slot to a free child, never a blind delete, so
 // a slot taken over meanwhile stays with its new holder. See github-refs.ts for why that is a
 // compare-and-swap.
-import { z } from 'zod'
+import * as z from '../zod.js'
 import type { Issue } from './types.js'
 import type { QueuedStage, Slots } from '../pipeline/ports.js'
 import type { GitHubRefs, RecordCommit } from './github-refs.js'
 
-const text = (max: number) => z.string().max(max)
+const text = (max: number) => z.string().check(z.maxLength(max))
 
 const holderSchema = z.object({
   state: z.enum(['held', 'free']),
@@ -22,10 +22,10 @@ type Holder = z.infer<typeof holderSchema>
 
 const queuedSchema = z.object({
   // A GitHub issue's number or a Linear issue's key: what the stage's wake-up names.
-  issue: z.string().regex(/^(?:[1-9]\d{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/),
+  issue: z.string().check(z.regex(/^(?:[1-9]\d{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/)),
   state: text(200),
-  entry: z.int().min(0),
-  step: text(200).optional(),
+  entry: z.int().check(z.minimum(0)),
+  step: z.optional(text(200)),
   at: text(40),
   /** A release has sent its wake-up; the next one looks further. */
   woken: z.boolean()

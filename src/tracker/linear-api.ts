@@ -2,7 +2,7 @@
 // Each answer is checked with zod before use, errors[] is read even on HTTP 200, a spent rate
 // limit is waited out (bounded) and retried, and a request Linear does not answer in time is
 // given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { UserError } from '../errors.js'
 import { NoAnswer, timedFetch } from './github-fetch.js'
 import { httpFetch, type Answer, type AnswerHeaders, type Fetch } from './http-fetch.js'
@@ -41,18 +41,17 @@ export class LinearRateLimitError extends Error {
 
 const GraphqlError = z.object({
   message: z.string(),
-  extensions: z
-    .object({
-      code: z.string().optional(),
-      type: z.string().optional(),
-      userPresentableMessage: z.string().optional()
+  extensions: z.optional(
+    z.looseObject({
+      code: z.optional(z.string()),
+      type: z.optional(z.string()),
+      userPresentableMessage: z.optional(z.string())
     })
-    .passthrough()
-    .optional()
+  )
 })
 const Envelope = z.object({
-  data: z.unknown().optional(),
-  errors: z.array(GraphqlError).optional()
+  data: z.optional(z.unknown()),
+  errors: z.optional(z.array(GraphqlError))
 })
 
 const State = z.object({ id: z.string(), name: z.string(), type: z.string() })
@@ -60,13 +59,13 @@ const Team = z.object({
   id: z.string(),
   key: z.string(),
   name: z.string(),
-  states: z.object({ nodes: z.array(State.extend({ position: z.number() })) })
+  states: z.object({ nodes: z.array(z.extend(State, { position: z.number() })) })
 })
 const Issue = z.object({
   id: z.string(),
   identifier: z.string(),
   title: z.string(),
-  description: z.string().nullable(),
+  description: z.nullable(z.string()),
   url: z.string(),
   branchName: z.string(),
   createdAt: z.string(),
@@ -79,7 +78,7 @@ const Comment = z.object({
   id: z.string(),
   body: z.string(),
   createdAt: z.string(),
-  user: z.object({ id: z.string(), name: z.string() }).nullable()
+  user: z.nullable(z.object({ id: z.string(), name: z.string() }))
 })
 const Success = z.object({ success: z.boolean() })
 
@@ -197,8 +196,8 @@ export class LinearApi {
       doc.MOVE,
       { id: issueId, stateId },
       z.object({
-        issueUpdate: Success.extend({
-          issue: z.object({ state: z.object({ id: z.string(), name: z.string() }) }).nullable()
+        issueUpdate: z.extend(Success, {
+          issue: z.nullable(z.object({ state: z.object({ id: z.string(), name: z.string() }) }))
         })
       })
     )
@@ -210,7 +209,7 @@ export class LinearApi {
       doc.COMMENT,
       { issueId, body },
       z.object({
-        commentCreate: Success.extend({ comment: z.object({ id: z.string(), url: z.string() }) })
+        commentCreate: z.extend(Success, { comment: z.object({ id: z.string(), url: z.string() }) })
       })
     )
     return data.commentCreate.comment
@@ -224,7 +223,7 @@ export class LinearApi {
       z.object({
         issueLabels: z.object({
           nodes: z.array(
-            z.object({ id: z.string(), team: z.object({ id: z.string() }).nullable() })
+            z.object({ id: z.string(), team: z.nullable(z.object({ id: z.string() })) })
           )
         })
       })
@@ -236,7 +235,9 @@ export class LinearApi {
     const data = await this.request(
       doc.CREATE_LABEL,
       { name, teamId },
-      z.object({ issueLabelCreate: Success.extend({ issueLabel: z.object({ id: z.string() }) }) })
+      z.object({
+        issueLabelCreate: z.extend(Success, { issueLabel: z.object({ id: z.string() }) })
+      })
     )
     return data.issueLabelCreate.issueLabel.id
   }
@@ -337,7 +338,7 @@ export class LinearApi {
   }
 }
 
-const PageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() })
+const PageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.nullable(z.string()) })
 type PageInfo = z.infer<typeof PageInfo>
 
 /** Linear answered with errors[] for this document. */

@@ -5,7 +5,7 @@
 // is a fast-forward from the head this store last read, so a second writer never silently
 // replaces what another wrote: the loser re-reads, and unless the record there is already the
 // one it meant to write, it fails (RecordConflictError) and its job says so.
-import { z } from 'zod'
+import * as z from '../zod.js'
 import { UserError } from '../errors.js'
 import { parseRecord, type IssueRecord } from '../pipeline/record.js'
 import type { GitHubRefs } from './github-refs.js'

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { z } from 'zod'
+import * as z from '../../src/zod.js'
 import { GitHubRefs } from '../../src/tracker/github-refs.js'
 import { GitHubTracker } from '../../src/tracker/github.js'
 import { FAULTS, startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
