@@ -41339,6 +41339,7 @@ async function privilege_runAsRoot(p, argv, what) {
 
 
 
+
 /** Where an isolated stage's agent works, kept in the stage context for the post step. */
 const handedOverSchema = zod/* object */.Ikc({
     user: zod/* object */.Ikc({ name: zod/* string */.YjP(), uid: zod/* int */.Whr(), gid: zod/* int */.Whr(), home: zod/* string */.YjP() }),
@@ -41380,16 +41381,14 @@ if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "
 fi
 exit 0`;
 /**
- * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
- * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
- * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the
+ * runner's user in its private work folder, where handOver takes it from. git starts before
+ * this returns, so the clone goes on while the caller works.
  */
-async function handOver(o) {
+async function cloneForAgent(o) {
     const staged = external_node_path_.join(o.workDir, 'hand-over');
-    await (0,promises_namespaceObject.rm)(staged, { recursive: true, force: true });
-    await (0,promises_namespaceObject.mkdir)(staged, { recursive: true, mode: 0o700 });
-    const name = external_node_path_.basename(o.repo) || 'repo';
-    const area = external_node_path_.join(o.user.home, 'stage');
+    (0,external_node_fs_.rmSync)(staged, { recursive: true, force: true });
+    (0,external_node_fs_.mkdirSync)(staged, { recursive: true, mode: 0o700 });
     await git_git(o.workDir, [
         '-c',
         `safe.directory=${o.repo}`,
@@ -41404,8 +41403,20 @@ async function handOver(o) {
         o.branch,
         '--',
         o.repo,
-        external_node_path_.join(staged, 'work', name)
+        external_node_path_.join(staged, 'work', treeName(o.repo))
     ]);
+}
+const treeName = (repo) => external_node_path_.basename(repo) || 'repo';
+/**
+ * Gives the agent its clone (cloneForAgent) and a fresh HOME, both owned by the agent user
+ * under its home, where the runner's user cannot look and the agent cannot reach back: the
+ * action never runs git in the agent's `.git`.
+ */
+async function handOver(o) {
+    await (o.cloned ?? cloneForAgent(o));
+    const staged = external_node_path_.join(o.workDir, 'hand-over');
+    const name = treeName(o.repo);
+    const area = external_node_path_.join(o.user.home, 'stage');
     await o.prepareTree?.(external_node_path_.join(staged, 'work', name));
     const home = external_node_path_.join(staged, 'home');
     for (const f of o.homeFiles) {
@@ -45400,6 +45411,7 @@ function tailOf(path) {
 
 
 
+
 /** Where an isolated agent's prompt file is, in its HOME. */
 const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
@@ -45407,6 +45419,8 @@ function contextPathOf(workDir) {
 }
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 async function runStage(input) {
+    // An isolated agent's user and clone are readied while the prompt is built: neither needs it.
+    const early = input.isolate && !input.dryRun ? isolateEarly(input, input.isolate) : undefined;
     const prepared = await promptForStage({
         repo: input.repo,
         commit: input.baseSha,
@@ -45451,8 +45465,8 @@ async function runStage(input) {
     };
     // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
     // listens, which nothing would close and which would keep the step alive.
-    const isolated = input.isolate
-        ? await openIsolated(await input.isolate(), input, prepared.prompt)
+    const isolated = early
+        ? await openIsolated(await early.isolation, input, prepared.prompt, early.cloned)
         : undefined;
     const treeWarnings = isolated?.warnings ?? [];
     if (isolated)
@@ -45543,11 +45557,22 @@ async function runStage(input) {
     };
 }
 /**
+ * Starts the agent user's isolation and the agent's clone. A failure is the stage's when it is
+ * awaited; until then (the prompt may fail first) it is held, not left unhandled.
+ */
+function isolateEarly(input, isolate) {
+    const cloned = cloneForAgent(input);
+    const isolation = isolate();
+    for (const p of [isolation, cloned])
+        p.catch(() => undefined);
+    return { isolation, cloned };
+}
+/**
  * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
  * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
  * the agent user, takes its tree back, then stops the proxy.
  */
-async function openIsolated(isolation, input, prompt) {
+async function openIsolated(isolation, input, prompt, cloned) {
     // The action keeps its own copy of what the agent was given; the agent's goes with it.
     (0,external_node_fs_.writeFileSync)((0,external_node_path_.join)(input.workDir, 'prompt.md'), prompt, { mode: 0o600 });
     const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name;
@@ -45560,6 +45585,7 @@ async function openIsolated(isolation, input, prompt) {
         repo: input.repo,
         branch: input.branch,
         workDir: input.workDir,
+        cloned,
         prepareTree: async (tree) => {
             warnings.push(...(await prepareAgentTree({ ...input, tree })));
         },

@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdirSync, rmSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import * as z from '../zod.js'
 import { git } from '../git/git.js'
@@ -32,6 +33,8 @@ export interface HandOverOptions {
   homeFiles: { path: string; content: string }[]
   /** Readies the clone before the agent user gets it (its agent configuration, say). */
   prepareTree?: (tree: string) => Promise<void>
+  /** The clone, when cloneForAgent was started before (while the prompt was built, say). */
+  cloned?: Promise<void>
 }
 
 const sh = () => systemProgram('sh') ?? '/bin/sh'
@@ -66,16 +69,14 @@ fi
 exit 0`
 
 /**
- * Gives the agent its own clone of the issue branch (no hard links, no shared `.git`) and a
- * fresh HOME, both owned by the agent user under its home, where the runner's user cannot
- * look and the agent cannot reach back: the action never runs git in the agent's `.git`.
+ * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the
+ * runner's user in its private work folder, where handOver takes it from. git starts before
+ * this returns, so the clone goes on while the caller works.
  */
-export async function handOver(o: HandOverOptions): Promise<HandedOver> {
+export async function cloneForAgent(o: Pick<HandOverOptions, 'repo' | 'branch' | 'workDir'>) {
   const staged = path.join(o.workDir, 'hand-over')
-  await rm(staged, { recursive: true, force: true })
-  await mkdir(staged, { recursive: true, mode: 0o700 })
-  const name = path.basename(o.repo) || 'repo'
-  const area = path.join(o.user.home, 'stage')
+  rmSync(staged, { recursive: true, force: true })
+  mkdirSync(staged, { recursive: true, mode: 0o700 })
   await git(o.workDir, [
     '-c',
     `safe.directory=${o.repo}`,
@@ -90,8 +91,22 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
     o.branch,
     '--',
     o.repo,
-    path.join(staged, 'work', name)
+    path.join(staged, 'work', treeName(o.repo))
   ])
+}
+
+const treeName = (repo: string) => path.basename(repo) || 'repo'
+
+/**
+ * Gives the agent its clone (cloneForAgent) and a fresh HOME, both owned by the agent user
+ * under its home, where the runner's user cannot look and the agent cannot reach back: the
+ * action never runs git in the agent's `.git`.
+ */
+export async function handOver(o: HandOverOptions): Promise<HandedOver> {
+  await (o.cloned ?? cloneForAgent(o))
+  const staged = path.join(o.workDir, 'hand-over')
+  const name = treeName(o.repo)
+  const area = path.join(o.user.home, 'stage')
   await o.prepareTree?.(path.join(staged, 'work', name))
   const home = path.join(staged, 'home')
   for (const f of o.homeFiles) {

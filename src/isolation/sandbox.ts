@@ -51,6 +51,7 @@ export async function openSandbox(
     workDir: string
     homeFiles: { path: string; content: string }[]
     prepareTree?: (tree: string) => Promise<void>
+    cloned?: Promise<void>
     model: { set: Record<string, string>; unset: string[] }
   }
 ): Promise<OpenSandbox> {

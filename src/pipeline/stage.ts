@@ -13,6 +13,7 @@ import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.j
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
 import { agentConfigAt } from '../git/agent-config.js'
+import { cloneForAgent } from '../isolation/agent-tree.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import { commitScreen } from '../secrets/commit-screen.js'
 import type { SecretScanner } from '../secrets/scanner.js'
@@ -119,6 +120,8 @@ export function contextPathOf(workDir: string): string {
 
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 export async function runStage(input: StageInput): Promise<StageResult> {
+  // An isolated agent's user and clone are readied while the prompt is built: neither needs it.
+  const early = input.isolate && !input.dryRun ? isolateEarly(input, input.isolate) : undefined
   const prepared = await promptForStage({
     repo: input.repo,
     commit: input.baseSha,
@@ -164,8 +167,8 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   }
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
   // listens, which nothing would close and which would keep the step alive.
-  const isolated = input.isolate
-    ? await openIsolated(await input.isolate(), input, prepared.prompt)
+  const isolated = early
+    ? await openIsolated(await early.isolation, input, prepared.prompt, early.cloned)
     : undefined
   const treeWarnings = isolated?.warnings ?? []
   if (isolated) ctx.sandbox = isolated.handedOver
@@ -255,6 +258,20 @@ export async function runStage(input: StageInput): Promise<StageResult> {
 }
 
 /**
+ * Starts the agent user's isolation and the agent's clone. A failure is the stage's when it is
+ * awaited; until then (the prompt may fail first) it is held, not left unhandled.
+ */
+function isolateEarly(
+  input: StageInput,
+  isolate: () => Promise<Isolation>
+): { isolation: Promise<Isolation>; cloned: Promise<void> } {
+  const cloned = cloneForAgent(input)
+  const isolation = isolate()
+  for (const p of [isolation, cloned]) p.catch(() => undefined)
+  return { isolation, cloned }
+}
+
+/**
  * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
  * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
  * the agent user, takes its tree back, then stops the proxy.
@@ -262,7 +279,8 @@ export async function runStage(input: StageInput): Promise<StageResult> {
 async function openIsolated(
   isolation: Isolation,
   input: StageInput,
-  prompt: string
+  prompt: string,
+  cloned: Promise<void>
 ): Promise<OpenSandbox & { warnings: string[] }> {
   // The action keeps its own copy of what the agent was given; the agent's goes with it.
   writeFileSync(join(input.workDir, 'prompt.md'), prompt, { mode: 0o600 })
@@ -277,6 +295,7 @@ async function openIsolated(
     repo: input.repo,
     branch: input.branch,
     workDir: input.workDir,
+    cloned,
     prepareTree: async (tree) => {
       warnings.push(...(await prepareAgentTree({ ...input, tree })))
     },
