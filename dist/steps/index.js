@@ -35536,9 +35536,19 @@ async function fetchHeads(o) {
     for (const name of asked)
         await validateBranchName(name);
     validateRemoteName(remote);
-    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
-    await removeStaleLocks(repo);
-    const listed = await remoteHeads(repo, remote, asked, o.auth);
+    // Checked without waiting, so that git starts before whatever the caller sends next.
+    const fresh = !(0,external_node_fs_namespaceObject.lstatSync)(external_node_path_namespaceObject.join(repo, '.git'), { throwIfNoEntry: false });
+    if (fresh) {
+        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
+        await git_git(repo, ['init', '--quiet']);
+    }
+    removeStaleLocks(repo);
+    // A checkout has its remote: the remote is listed beside the check that it is there, and
+    // the listing counts only if it was (else `remote` would name no remote, or a folder).
+    const listing = fresh ? undefined : remoteHeads(repo, remote, asked, o.auth);
+    listing?.catch(() => undefined);
+    const added = await ensureRemote(repo, remote, o.remoteUrl);
+    const listed = await (listing && !added ? listing : remoteHeads(repo, remote, asked, o.auth));
     const present = asked.filter((name) => listed.has(name));
     const heads = new Map();
     if (present.length === 0)
@@ -35635,26 +35645,21 @@ function validateRemoteName(name) {
 async function resetBranchTo(repo, branch, sha) {
     await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
 }
-/** True when a new repository had to be made (nothing to reuse). */
-async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstatOrNull(external_node_path_namespaceObject.join(repo, '.git')));
-    if (fresh) {
-        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
-        await git_git(repo, ['init', '--quiet']);
-    }
+/** Adds `remote` (at `url`) when the repository has none of that name; true when it did. */
+async function ensureRemote(repo, remote, url) {
     const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
-    if (has.code === 1) {
-        if (!url) {
-            throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
-        }
-        await git_git(repo, ['remote', 'add', remote, url]);
+    if (has.code !== 1)
+        return false;
+    if (!url) {
+        throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
     }
-    return fresh;
+    await git_git(repo, ['remote', 'add', remote, url]);
+    return true;
 }
 /** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-async function removeStaleLocks(repo) {
+function removeStaleLocks(repo) {
     for (const lock of ['index.lock', 'shallow.lock']) {
-        await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
+        (0,external_node_fs_namespaceObject.rmSync)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
     }
 }
 async function remoteHeads(repo, remote, names, auth) {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../../src/errors.js'
 import { prepareIssueBranch, validateBranchName } from '../../src/git/branch.js'
@@ -75,6 +75,25 @@ describe('prepareIssueBranch', () => {
       forkSha: origin.main,
       created: true
     })
+  })
+
+  it('lists the remote it adds, not a folder of the checkout named like it', async () => {
+    const origin = makeOrigin()
+    sh(origin.dir, 'branch', 'itervox/7', 'main')
+    const head = pushFromElsewhere(origin, 'itervox/7', { 'docs/stage1.md': 'from stage one\n' })
+    const work = shallowCheckout(origin)
+    sh(work, 'remote', 'remove', 'origin')
+    // A repository at ./origin, without the issue branch: `git ls-remote origin` would list it.
+    cpSync(makeOrigin({ 'README.md': 'not the remote\n' }).dir, path.join(work, 'origin'), {
+      recursive: true
+    })
+    const r = await prepareIssueBranch({
+      repo: work,
+      branch: 'itervox/7',
+      base: 'main',
+      remoteUrl: origin.url
+    })
+    expect(r).toEqual({ branch: 'itervox/7', baseSha: head, forkSha: origin.main, created: false })
   })
 
   it('needs a remote URL when there is nothing to reuse', async () => {
