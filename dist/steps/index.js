@@ -35536,19 +35536,9 @@ async function fetchHeads(o) {
     for (const name of asked)
         await validateBranchName(name);
     validateRemoteName(remote);
-    // Checked without waiting, so that git starts before whatever the caller sends next.
-    const fresh = !(0,external_node_fs_namespaceObject.lstatSync)(external_node_path_namespaceObject.join(repo, '.git'), { throwIfNoEntry: false });
-    if (fresh) {
-        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
-        await git_git(repo, ['init', '--quiet']);
-    }
-    removeStaleLocks(repo);
-    // A checkout has its remote: the remote is listed beside the check that it is there, and
-    // the listing counts only if it was (else `remote` would name no remote, or a folder).
-    const listing = fresh ? undefined : remoteHeads(repo, remote, asked, o.auth);
-    listing?.catch(() => undefined);
-    const added = await ensureRemote(repo, remote, o.remoteUrl);
-    const listed = await (listing && !added ? listing : remoteHeads(repo, remote, asked, o.auth));
+    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
+    await removeStaleLocks(repo);
+    const listed = await remoteHeads(repo, remote, asked, o.auth);
     const present = asked.filter((name) => listed.has(name));
     const heads = new Map();
     if (present.length === 0)
@@ -35645,21 +35635,26 @@ function validateRemoteName(name) {
 async function resetBranchTo(repo, branch, sha) {
     await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
 }
-/** Adds `remote` (at `url`) when the repository has none of that name; true when it did. */
-async function ensureRemote(repo, remote, url) {
-    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
-    if (has.code !== 1)
-        return false;
-    if (!url) {
-        throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo, remote, url) {
+    const fresh = !(await lstatOrNull(external_node_path_namespaceObject.join(repo, '.git')));
+    if (fresh) {
+        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
+        await git_git(repo, ['init', '--quiet']);
     }
-    await git_git(repo, ['remote', 'add', remote, url]);
-    return true;
+    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
+    if (has.code === 1) {
+        if (!url) {
+            throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+        }
+        await git_git(repo, ['remote', 'add', remote, url]);
+    }
+    return fresh;
 }
 /** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-function removeStaleLocks(repo) {
+async function removeStaleLocks(repo) {
     for (const lock of ['index.lock', 'shallow.lock']) {
-        (0,external_node_fs_namespaceObject.rmSync)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
+        await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
     }
 }
 async function remoteHeads(repo, remote, names, auth) {
@@ -41282,7 +41277,15 @@ function workflowReadAhead(repo, workflowPath, env) {
         },
         async at(trusted) {
             const early = await ahead;
-            return early?.commit === trusted ? early.loaded : load(trusted);
+            if (early?.commit !== trusted)
+                return load(trusted);
+            // A mistake in the files is the same at the same commit; any other failure (git's
+            // reader ended while the fetch ran, say) is not the content's, so it is read again.
+            return early.loaded.catch((err) => {
+                if (err instanceof errors_UserError)
+                    throw err;
+                return load(trusted);
+            });
         }
     };
 }
@@ -48552,8 +48555,11 @@ function contextPathOf(workDir) {
 }
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 async function runStage(input) {
-    // An isolated agent's user and clone are readied while the prompt is built: neither needs it.
-    const early = input.isolate && !input.dryRun ? isolateEarly(input, input.isolate) : undefined;
+    // An isolated agent's clone is made while the prompt is built, which does not need it. A
+    // failure of it is the stage's when the hand-over awaits it, after the prompt's and the
+    // isolation's, as before; until then it is held.
+    const cloned = input.isolate && !input.dryRun ? cloneForAgent(input) : undefined;
+    cloned?.catch(() => undefined);
     const prepared = await promptForStage({
         repo: input.repo,
         commit: input.baseSha,
@@ -48598,8 +48604,8 @@ async function runStage(input) {
     };
     // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
     // listens, which nothing would close and which would keep the step alive.
-    const isolated = early
-        ? await openIsolated(await early.isolation, input, prepared.prompt, early.cloned)
+    const isolated = input.isolate
+        ? await openIsolated(await input.isolate(), input, prepared.prompt, cloned)
         : undefined;
     const treeWarnings = isolated?.warnings ?? [];
     if (isolated)
@@ -48690,17 +48696,6 @@ async function runStage(input) {
     };
 }
 /**
- * Starts the agent user's isolation and the agent's clone. A failure is the stage's when it is
- * awaited; until then (the prompt may fail first) it is held, not left unhandled.
- */
-function isolateEarly(input, isolate) {
-    const cloned = cloneForAgent(input);
-    const isolation = isolate();
-    for (const p of [isolation, cloned])
-        p.catch(() => undefined);
-    return { isolation, cloned };
-}
-/**
  * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
  * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
  * the agent user, takes its tree back, then stops the proxy.
@@ -48718,7 +48713,7 @@ async function openIsolated(isolation, input, prompt, cloned) {
         repo: input.repo,
         branch: input.branch,
         workDir: input.workDir,
-        cloned,
+        ...(cloned ? { cloned } : {}),
         prepareTree: async (tree) => {
             warnings.push(...(await prepareAgentTree({ ...input, tree })));
         },

@@ -83,7 +83,13 @@ export function workflowReadAhead(
     },
     async at(trusted) {
       const early = await ahead
-      return early?.commit === trusted ? early.loaded : load(trusted)
+      if (early?.commit !== trusted) return load(trusted)
+      // A mistake in the files is the same at the same commit; any other failure (git's
+      // reader ended while the fetch ran, say) is not the content's, so it is read again.
+      return early.loaded.catch((err: unknown) => {
+        if (err instanceof UserError) throw err
+        return load(trusted)
+      })
     }
   }
 }

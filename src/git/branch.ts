@@ -1,8 +1,8 @@
-import { lstatSync, rmSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { git, type GitAuth } from './git.js'
+import { lstatOrNull } from './lstat.js'
 import { forkPoint } from './fork-point.js'
 import { sharedObjects } from './objects.js'
 import { isShallow } from './repo.js'
@@ -63,19 +63,9 @@ export async function fetchHeads(
   for (const name of asked) await validateBranchName(name)
   validateRemoteName(remote)
 
-  // Checked without waiting, so that git starts before whatever the caller sends next.
-  const fresh = !lstatSync(path.join(repo, '.git'), { throwIfNoEntry: false })
-  if (fresh) {
-    await mkdir(repo, { recursive: true })
-    await git(repo, ['init', '--quiet'])
-  }
-  removeStaleLocks(repo)
-  // A checkout has its remote: the remote is listed beside the check that it is there, and
-  // the listing counts only if it was (else `remote` would name no remote, or a folder).
-  const listing = fresh ? undefined : remoteHeads(repo, remote, asked, o.auth)
-  listing?.catch(() => undefined)
-  const added = await ensureRemote(repo, remote, o.remoteUrl)
-  const listed = await (listing && !added ? listing : remoteHeads(repo, remote, asked, o.auth))
+  const fresh = await ensureRepository(repo, remote, o.remoteUrl)
+  await removeStaleLocks(repo)
+  const listed = await remoteHeads(repo, remote, asked, o.auth)
   const present = asked.filter((name) => listed.has(name))
   const heads = new Map<string, string>()
   if (present.length === 0) return { remote, asked, heads }
@@ -186,23 +176,29 @@ export async function resetBranchTo(repo: string, branch: string, sha: string): 
   await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha])
 }
 
-/** Adds `remote` (at `url`) when the repository has none of that name; true when it did. */
-async function ensureRemote(repo: string, remote: string, url?: string): Promise<boolean> {
-  const has = await git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] })
-  if (has.code !== 1) return false
-  if (!url) {
-    throw new UserError(
-      `${repo} has no remote "${remote}"; check the repository out first or give its URL`
-    )
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo: string, remote: string, url?: string): Promise<boolean> {
+  const fresh = !(await lstatOrNull(path.join(repo, '.git')))
+  if (fresh) {
+    await mkdir(repo, { recursive: true })
+    await git(repo, ['init', '--quiet'])
   }
-  await git(repo, ['remote', 'add', remote, url])
-  return true
+  const has = await git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] })
+  if (has.code === 1) {
+    if (!url) {
+      throw new UserError(
+        `${repo} has no remote "${remote}"; check the repository out first or give its URL`
+      )
+    }
+    await git(repo, ['remote', 'add', remote, url])
+  }
+  return fresh
 }
 
 /** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-function removeStaleLocks(repo: string): void {
+async function removeStaleLocks(repo: string): Promise<void> {
   for (const lock of ['index.lock', 'shallow.lock']) {
-    rmSync(path.join(repo, '.git', lock), { force: true })
+    await rm(path.join(repo, '.git', lock), { force: true })
   }
 }
 

@@ -120,8 +120,11 @@ export function contextPathOf(workDir: string): string {
 
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 export async function runStage(input: StageInput): Promise<StageResult> {
-  // An isolated agent's user and clone are readied while the prompt is built: neither needs it.
-  const early = input.isolate && !input.dryRun ? isolateEarly(input, input.isolate) : undefined
+  // An isolated agent's clone is made while the prompt is built, which does not need it. A
+  // failure of it is the stage's when the hand-over awaits it, after the prompt's and the
+  // isolation's, as before; until then it is held.
+  const cloned = input.isolate && !input.dryRun ? cloneForAgent(input) : undefined
+  cloned?.catch(() => undefined)
   const prepared = await promptForStage({
     repo: input.repo,
     commit: input.baseSha,
@@ -167,8 +170,8 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   }
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
   // listens, which nothing would close and which would keep the step alive.
-  const isolated = early
-    ? await openIsolated(await early.isolation, input, prepared.prompt, early.cloned)
+  const isolated = input.isolate
+    ? await openIsolated(await input.isolate(), input, prepared.prompt, cloned)
     : undefined
   const treeWarnings = isolated?.warnings ?? []
   if (isolated) ctx.sandbox = isolated.handedOver
@@ -258,20 +261,6 @@ export async function runStage(input: StageInput): Promise<StageResult> {
 }
 
 /**
- * Starts the agent user's isolation and the agent's clone. A failure is the stage's when it is
- * awaited; until then (the prompt may fail first) it is held, not left unhandled.
- */
-function isolateEarly(
-  input: StageInput,
-  isolate: () => Promise<Isolation>
-): { isolation: Promise<Isolation>; cloned: Promise<void> } {
-  const cloned = cloneForAgent(input)
-  const isolation = isolate()
-  for (const p of [isolation, cloned]) p.catch(() => undefined)
-  return { isolation, cloned }
-}
-
-/**
  * For isolation: user, the agent user with its own clone and HOME (the prompt file and the
  * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
  * the agent user, takes its tree back, then stops the proxy.
@@ -280,7 +269,7 @@ async function openIsolated(
   isolation: Isolation,
   input: StageInput,
   prompt: string,
-  cloned: Promise<void>
+  cloned: Promise<void> | undefined
 ): Promise<OpenSandbox & { warnings: string[] }> {
   // The action keeps its own copy of what the agent was given; the agent's goes with it.
   writeFileSync(join(input.workDir, 'prompt.md'), prompt, { mode: 0o600 })
@@ -295,7 +284,7 @@ async function openIsolated(
     repo: input.repo,
     branch: input.branch,
     workDir: input.workDir,
-    cloned,
+    ...(cloned ? { cloned } : {}),
     prepareTree: async (tree) => {
       warnings.push(...(await prepareAgentTree({ ...input, tree })))
     },

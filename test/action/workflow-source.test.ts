@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { renameSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseWorkflow } from '../../src/config/load.js'
 import { UserErrors } from '../../src/errors.js'
@@ -123,6 +124,36 @@ describe('workflowReadAhead', () => {
     const loaded = await ahead.at(tip)
     expect(loaded).toStrictEqual(await loadWorkflowAt(repo.dir, tip, 'WORKFLOW.md', {}))
     expect(loaded.config.body).toBe('Edit.')
+  })
+
+  it('reads again when the early reading failed in git rather than in the files', async () => {
+    const run = (args: string[], o: { input?: string; env?: Record<string, string> } = {}) =>
+      execFileSync('git', args, {
+        cwd: repo.dir,
+        input: o.input ?? '',
+        env: { ...process.env, ...o.env },
+        encoding: 'utf8'
+      }).trim()
+    // A commit whose WORKFLOW.md is a loose object, then damaged: git's reader dies on it.
+    const text = WORKFLOW.replace('Write.', 'Mend.')
+    const blob = run(['hash-object', '-w', '--stdin'], { input: text })
+    const index = { GIT_INDEX_FILE: join(repo.dir, '.git', 'index.mend') }
+    run(['read-tree', checkout], { env: index })
+    run(['update-index', '--cacheinfo', `100644,${blob},WORKFLOW.md`], { env: index })
+    const tree = run(['write-tree'], { env: index })
+    const who = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a' }
+    const mended = run(['commit-tree', tree, '-p', checkout, '-m', 'mend'], {
+      env: { ...who, GIT_COMMITTER_EMAIL: 'a@b' }
+    })
+    const ahead = at(mended)
+    const loose = join(repo.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2))
+    chmodSync(loose, 0o644)
+    writeFileSync(loose, 'not zlib')
+    await ahead.start()
+    // Mended before the tip is asked for, as a fetch would bring the object whole.
+    rmSync(loose)
+    run(['hash-object', '-w', '--stdin'], { input: text })
+    expect((await ahead.at(mended)).config.body).toBe('Mend.')
   })
 
   it('reads at the tip when nothing was read ahead', async () => {

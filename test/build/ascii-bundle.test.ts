@@ -28,10 +28,20 @@ describe('asciiOnly', () => {
     const code = 'String.raw`é`'
     expect(runInNewContext(code)).not.toBe(runInNewContext(code.replace('é', '\\u00e9')))
     expect(() => asciiOnly(code, 'tagged.js')).toThrow(
-      'tagged.js: a tagged template holds a character past ASCII, at offset 10'
+      'tagged.js: a tagged template holds a character past ASCII at offset 10; it cannot be escaped'
     )
   })
 
+  it.each([
+    // A backslash, then é: in a string that is é; escaped, a backslash and "u00e9".
+    ["'\\\u00e9'", 'a backslash before a character past ASCII at offset 1'],
+    // The separator ends the comment, so 1 is the value; escaped, the comment would run on.
+    ['// note\u2028 1', 'a line or paragraph separator at offset 7'],
+    // A space between two tokens; escaped, it would be none.
+    ['typeof\u00a0x', 'a space past ASCII at offset 6']
+  ])('refuses %j, which the escape would change', (code, why) => {
+    expect(() => asciiOnly(code, 'unsafe.js')).toThrow(`unsafe.js: ${why}; it cannot be escaped`)
+  })
   it('leaves ASCII as it is', () => {
     const code = 'const s = String.raw`\\u00e9` // plain'
     expect(asciiOnly(code, 'plain.js')).toBe(code)
