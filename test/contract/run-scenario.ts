@@ -16,8 +16,11 @@ import { startReplayModelApi } from './replay-model-api.js'
 import { HANDOFF_ABSOLUTE, HANDOFF_RELATIVE } from './scenarios.js'
 
 const HANDOFF_PATH = '.itervox/handoff/2026-12-01T10-00-00.000Z_planner.md'
-/** Silence after which the stage's watchdog ends the run; the CLIs are quiet for less. */
+// Silence after which the stage's watchdog ends the run. A scenario whose model API stops
+// answering is meant to end that way, soon; in any other, the watchdog only catches a real
+// hang, as a CLI on a busy 2-core machine was seen quiet for over 4 s.
 const STALL_MS = 4000
+const QUIET_MS = 30_000
 
 const KEY = 'contract-key-not-a-secret'
 
@@ -141,7 +144,9 @@ export async function runScenario(opts: {
       declaredEnv: Object.keys(extra),
       home,
       logPath,
-      stallTimeoutMs: STALL_MS,
+      stallTimeoutMs: Object.values(opts.replies).some((rs) => rs.some((r) => r.stall))
+        ? STALL_MS
+        : QUIET_MS,
       deadlineMs: 120_000,
       maxTurns: 5,
       ...(opts.maxBudgetUsd !== undefined ? { maxBudgetUsd: opts.maxBudgetUsd } : {}),
