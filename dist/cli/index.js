@@ -22359,10 +22359,6 @@ function labelsAfterMove(labels, states, to) {
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3;
 const PERMISSIONS = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
-/** What a read sent ahead answered; null when it was not sent, failed or was abandoned. */
-async function taken(early) {
-    return early ? early.catch(() => null) : null;
-}
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/;
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/;
@@ -22421,9 +22417,20 @@ class GitHubTracker {
         for (const p of [answer, data, marked])
             p?.catch(() => undefined);
         if (answer)
-            this.early.permission = { login, answer };
-        this.early.issue = { number: o.issue, data };
-        this.early.comments = { number: o.issue, marked };
+            this.early.permission = { key: login, answer };
+        this.early.issue = { key: o.issue, answer: data };
+        this.early.comments = { key: o.issue, answer: marked };
+    }
+    /**
+     * What the read sent ahead of `kind` answered about `key`, taken once; null when there is
+     * none for that key, or it failed or was abandoned (the caller then asks as usual).
+     */
+    async takeEarly(kind, key) {
+        const early = this.early[kind];
+        if (early?.key !== key)
+            return null;
+        delete this.early[kind];
+        return early.answer.catch(() => null);
     }
     /** HTTP requests sent so far, retries included. */
     get requestCount() {
@@ -22467,10 +22474,8 @@ class GitHubTracker {
     /** `42` or `#42`. */
     async getIssue(id) {
         const number = parseIssueNumber(id);
-        const early = this.early.issue?.number === number ? this.early.issue.data : undefined;
-        if (early)
-            delete this.early.issue;
-        return this.issueFrom((await taken(early)) ?? (await this.readIssue(number)));
+        const early = await this.takeEarly('issue', number);
+        return this.issueFrom(early ?? (await this.readIssue(number)));
     }
     readIssue(number, extra = {}) {
         return this.call(`read issue #${number}`, 'issues: read', async () => {
@@ -22560,10 +22565,7 @@ class GitHubTracker {
     }
     /** The user's effective role on the repository; `none` for a non-collaborator. */
     async permissionOf(login) {
-        const early = this.early.permission?.login === login ? this.early.permission.answer : undefined;
-        if (early)
-            delete this.early.permission;
-        return (await taken(early)) ?? this.askPermission(login);
+        return (await this.takeEarly('permission', login)) ?? this.askPermission(login);
     }
     askPermission(login, extra = {}) {
         return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
@@ -22796,10 +22798,7 @@ class GitHubTracker {
      * one listing serves the status record and every keyed comment of a job.
      */
     async markedComments(issue) {
-        const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined;
-        if (early)
-            delete this.early.comments;
-        return (await taken(early)) ?? this.readMarkedComments(issue);
+        return (await this.takeEarly('comments', issue)) ?? this.readMarkedComments(issue);
     }
     readMarkedComments(issue, extra = {}) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
@@ -41386,7 +41385,7 @@ exit 0`;
  * this returns, so the clone goes on while the caller works.
  */
 async function cloneForAgent(o) {
-    const staged = external_node_path_.join(o.workDir, 'hand-over');
+    const staged = stagedIn(o.workDir);
     (0,external_node_fs_.rmSync)(staged, { recursive: true, force: true });
     (0,external_node_fs_.mkdirSync)(staged, { recursive: true, mode: 0o700 });
     await git_git(o.workDir, [
@@ -41406,6 +41405,8 @@ async function cloneForAgent(o) {
         external_node_path_.join(staged, 'work', treeName(o.repo))
     ]);
 }
+/** Where the agent's clone and HOME are readied, in the runner's private work folder. */
+const stagedIn = (workDir) => external_node_path_.join(workDir, 'hand-over');
 const treeName = (repo) => external_node_path_.basename(repo) || 'repo';
 /**
  * Gives the agent its clone (cloneForAgent) and a fresh HOME, both owned by the agent user
@@ -41414,7 +41415,7 @@ const treeName = (repo) => external_node_path_.basename(repo) || 'repo';
  */
 async function handOver(o) {
     await (o.cloned ?? cloneForAgent(o));
-    const staged = external_node_path_.join(o.workDir, 'hand-over');
+    const staged = stagedIn(o.workDir);
     const name = treeName(o.repo);
     const area = external_node_path_.join(o.user.home, 'stage');
     await o.prepareTree?.(external_node_path_.join(staged, 'work', name));

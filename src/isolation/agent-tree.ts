@@ -74,7 +74,7 @@ exit 0`
  * this returns, so the clone goes on while the caller works.
  */
 export async function cloneForAgent(o: Pick<HandOverOptions, 'repo' | 'branch' | 'workDir'>) {
-  const staged = path.join(o.workDir, 'hand-over')
+  const staged = stagedIn(o.workDir)
   rmSync(staged, { recursive: true, force: true })
   mkdirSync(staged, { recursive: true, mode: 0o700 })
   await git(o.workDir, [
@@ -95,6 +95,8 @@ export async function cloneForAgent(o: Pick<HandOverOptions, 'repo' | 'branch' |
   ])
 }
 
+/** Where the agent's clone and HOME are readied, in the runner's private work folder. */
+const stagedIn = (workDir: string) => path.join(workDir, 'hand-over')
 const treeName = (repo: string) => path.basename(repo) || 'repo'
 
 /**
@@ -104,7 +106,7 @@ const treeName = (repo: string) => path.basename(repo) || 'repo'
  */
 export async function handOver(o: HandOverOptions): Promise<HandedOver> {
   await (o.cloned ?? cloneForAgent(o))
-  const staged = path.join(o.workDir, 'hand-over')
+  const staged = stagedIn(o.workDir)
   const name = treeName(o.repo)
   const area = path.join(o.user.home, 'stage')
   await o.prepareTree?.(path.join(staged, 'work', name))

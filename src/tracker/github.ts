@@ -45,12 +45,21 @@ export interface GitHubTrackerOptions extends GitHubClientOptions {
   states?: string[]
 }
 
+/** A read sent ahead: whom or which issue it asked about, and its answer (null: not sent). */
+interface Early<T> {
+  key: string | number
+  answer: Promise<T | null>
+}
+
 /** The job's first reads (see `readAhead`), each taken by the first call that asks for it. */
 interface EarlyReads {
-  permission?: { login: string; answer: Promise<Permission> }
-  issue?: { number: number; data: Promise<IssueData | null> }
-  comments?: { number: number; marked: Promise<MarkedComment[] | null> }
+  permission?: Early<Permission>
+  issue?: Early<IssueData>
+  comments?: Early<MarkedComment[]>
 }
+
+type EarlyAnswer<K extends keyof EarlyReads> =
+  NonNullable<EarlyReads[K]> extends Early<infer T> ? T : never
 
 export interface PullInfo {
   number: number
@@ -86,11 +95,6 @@ export interface MoveResult {
 /** Octokit's per-request options: a read sent once, and the signal that abandons it. */
 interface RequestExtra {
   request?: { retries: number; signal: AbortSignal }
-}
-
-/** What a read sent ahead answered; null when it was not sent, failed or was abandoned. */
-async function taken<T>(early: Promise<T | null> | undefined): Promise<T | null> {
-  return early ? early.catch(() => null) : null
 }
 
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
@@ -164,9 +168,23 @@ export class GitHubTracker {
     const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null))
     // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
     for (const p of [answer, data, marked]) p?.catch(() => undefined)
-    if (answer) this.early.permission = { login, answer }
-    this.early.issue = { number: o.issue, data }
-    this.early.comments = { number: o.issue, marked }
+    if (answer) this.early.permission = { key: login, answer }
+    this.early.issue = { key: o.issue, answer: data }
+    this.early.comments = { key: o.issue, answer: marked }
+  }
+
+  /**
+   * What the read sent ahead of `kind` answered about `key`, taken once; null when there is
+   * none for that key, or it failed or was abandoned (the caller then asks as usual).
+   */
+  private async takeEarly<K extends keyof EarlyReads>(
+    kind: K,
+    key: string | number
+  ): Promise<EarlyAnswer<K> | null> {
+    const early = this.early[kind] as Early<EarlyAnswer<K>> | undefined
+    if (early?.key !== key) return null
+    delete this.early[kind]
+    return early.answer.catch(() => null)
   }
 
   /** HTTP requests sent so far, retries included. */
@@ -217,9 +235,8 @@ export class GitHubTracker {
   /** `42` or `#42`. */
   async getIssue(id: string): Promise<Issue> {
     const number = parseIssueNumber(id)
-    const early = this.early.issue?.number === number ? this.early.issue.data : undefined
-    if (early) delete this.early.issue
-    return this.issueFrom((await taken(early)) ?? (await this.readIssue(number)))
+    const early = await this.takeEarly('issue', number)
+    return this.issueFrom(early ?? (await this.readIssue(number)))
   }
 
   private readIssue(number: number, extra: RequestExtra = {}): Promise<IssueData> {
@@ -319,9 +336,7 @@ export class GitHubTracker {
 
   /** The user's effective role on the repository; `none` for a non-collaborator. */
   async permissionOf(login: string): Promise<Permission> {
-    const early = this.early.permission?.login === login ? this.early.permission.answer : undefined
-    if (early) delete this.early.permission
-    return (await taken(early)) ?? this.askPermission(login)
+    return (await this.takeEarly('permission', login)) ?? this.askPermission(login)
   }
 
   private askPermission(login: string, extra: RequestExtra = {}): Promise<Permission> {
@@ -615,9 +630,7 @@ export class GitHubTracker {
    * one listing serves the status record and every keyed comment of a job.
    */
   async markedComments(issue: number): Promise<MarkedComment[]> {
-    const early = this.early.comments?.number === issue ? this.early.comments.marked : undefined
-    if (early) delete this.early.comments
-    return (await taken(early)) ?? this.readMarkedComments(issue)
+    return (await this.takeEarly('comments', issue)) ?? this.readMarkedComments(issue)
   }
 
   private readMarkedComments(issue: number, extra: RequestExtra = {}): Promise<MarkedComment[]> {
