@@ -47624,8 +47624,13 @@ async function seedIndex(repo, baseSha, env) {
  */
 async function worktreeChanges(repo, tree, env, algo) {
     const changed = new Map();
-    // A submodule's own repository is the agent's to plant; it is never looked into.
-    const diff = (await git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env })).stdout.split('\0');
+    // Both only read the index and the tree, so they run side by side. A submodule's own
+    // repository is the agent's to plant; it is never looked into.
+    const [diffed, others] = await Promise.all([
+        git_git(repo, ['diff-files', '-z', '--ignore-submodules=all'], { env }),
+        git_git(repo, ['ls-files', '-z', '--others', '--exclude-standard'], { env })
+    ]);
+    const diff = diffed.stdout.split('\0');
     for (let i = 0; i + 1 < diff.length; i += 2) {
         // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
         const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
@@ -47634,7 +47639,6 @@ async function worktreeChanges(repo, tree, env, algo) {
             changed.set(p, baseMode);
         }
     }
-    const others = await git_git(repo, ['ls-files', '-z', '--others', '--exclude-standard'], { env });
     for (const p of others.stdout.split('\0'))
         if (p)
             changed.set(p, null);
