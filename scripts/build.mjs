@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
 import { asciiOnly } from './ascii-bundle.mjs'
+import { missingModules } from './missing-modules.mjs'
 
 const [target, flag] = process.argv.slice(2)
 const out = resolve(target ?? 'dist')
@@ -104,6 +105,8 @@ async function bundleAll() {
       })
       if (Object.keys(symlinks ?? {}).length)
         throw new Error('it has symlinks, which dist/ has not')
+      const missing = missingModules(code)
+      if (missing.length) throw new Error(`it imports what is not there: ${missing.join(', ')}`)
       const folder = join(out, dir)
       mkdirSync(folder, { recursive: true })
       writeFileSync(join(folder, file), asciiOnly(code, join(dir, file)))

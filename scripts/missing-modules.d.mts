@@ -1,0 +1,2 @@
+/** missing-modules.mjs, for the tests' type-check. */
+export function missingModules(code: string): string[]
