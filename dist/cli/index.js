@@ -23387,8 +23387,6 @@ const DOCUMENTS = [
 
 
 const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql';
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
 /** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
 function linearEndpoint(env) {
     return env.LINEAR_API_URL || DEFAULT_LINEAR_URL;
@@ -41459,184 +41457,20 @@ function markerOf(workDir) {
     return external_node_path_.join(workDir, 'handed-over');
 }
 
-;// CONCATENATED MODULE: ./.build/git/repo.js
+;// CONCATENATED MODULE: ./.build/git/branch-name.js
 
-
-
-
-/** The top of the git checkout that holds `dir`; a user error outside one. */
-async function repoRoot(dir) {
-    const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
-    if (r.code !== 0) {
-        throw new _build_errors/* UserError */.yo(`${dir} is not inside a git repository; run this in your project's checkout`);
-    }
-    return r.stdout.trim();
-}
-/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
-async function resolveCommit(repo, rev) {
-    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
-        okCodes: [1, 128]
-    });
-    return r.code === 0 ? r.stdout.trim() : null;
-}
-/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
-async function repo_isShallow(repo) {
-    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
-    if (gitDir?.isDirectory()) {
-        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
-    }
-    const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
-    return r.stdout.trim() === 'true';
-}
-
-;// CONCATENATED MODULE: ./.build/git/fork-point.js
-// Where an issue branch left its base branch. Handoffs committed there were on the base branch
-// already (earlier issues' trails, merged with their pull requests), so they are not this
-// issue's; only what the branch added since is.
-
-
-
-// Commits added per round before giving up on small steps and fetching all of history.
-const DEEPEN_STEPS = [250, 2500];
-/**
- * The merge-base of `head` and `base`. A shallow clone is deepened until git finds it (all of
- * history at worst); a branch that truly shares no history with its base is an error, since
- * every handoff on it might then be another issue's.
- */
-async function fork_point_forkPoint(o) {
-    let found = await mergeBase(o.repo, o.head, o.base);
-    if (found)
-        return found;
-    if (o.deepen) {
-        const { remote, refspecs, auth } = o.deepen;
-        const fetch = (how) => git_git(o.repo, ['fetch', '--no-tags', '--recurse-submodules=no', how, remote, ...refspecs], {
-            ...(auth ? { auth } : {})
-        });
-        for (const step of DEEPEN_STEPS) {
-            if (!(await repo_isShallow(o.repo)))
-                break;
-            await fetch(`--deepen=${step}`);
-            found = await mergeBase(o.repo, o.head, o.base);
-            if (found)
-                return found;
-        }
-        if (await repo_isShallow(o.repo)) {
-            await fetch('--unshallow');
-            found = await mergeBase(o.repo, o.head, o.base);
-            if (found)
-                return found;
-        }
-    }
-    else if (await repo_isShallow(o.repo)) {
-        throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: this clone is shallow and does not reach where it left ${o.baseBranch}; run git fetch --unshallow`);
-    }
-    throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: it shares no history with ${o.baseBranch}, so any of them may be another issue's; rebase it onto ${o.baseBranch}`);
-}
-async function mergeBase(repo, a, b) {
-    const r = await git_git(repo, ['merge-base', a, b], { okCodes: [1] });
-    return r.code === 0 ? r.stdout.trim() : null;
-}
-
-;// CONCATENATED MODULE: ./.build/git/branch.js
-
-
-
-
-
-
-
-
-const DEFAULT_DEPTH = 100;
-/**
- * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
- * `fetch` (shallow when the workspace is), making the repository first when there is none.
- */
-async function fetchHeads(o) {
-    const remote = o.remote ?? 'origin';
-    const repo = path.resolve(o.repo);
-    const asked = [...new Set(o.branches)];
-    for (const name of asked)
-        await validateBranchName(name);
-    validateRemoteName(remote);
-    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
-    await removeStaleLocks(repo);
-    const listed = await remoteHeads(repo, remote, asked, o.auth);
-    const present = asked.filter((name) => listed.has(name));
-    const heads = new Map();
-    if (present.length === 0)
-        return { remote, asked, heads };
-    const depth = o.depth ?? DEFAULT_DEPTH;
-    const shallow = fresh || (await isShallow(repo));
-    const fetching = git(repo, [
-        'fetch',
-        '--no-tags',
-        '--recurse-submodules=no',
-        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
-        remote,
-        ...present.map((name) => refspec(remote, name))
-    ], { auth: o.auth });
-    o.whileFetching?.();
-    await fetching;
-    const objects = sharedObjects(repo);
-    for (const name of present) {
-        const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);
-        if (!sha)
-            throw new Error(`fetching ${name} left no ${tracking(remote, name)}`);
-        heads.set(name, sha);
-    }
-    return { remote, asked, heads };
-}
-const tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
-const refspec = (remote, name) => `+refs/heads/${name}:${tracking(remote, name)}`;
-/**
- * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
- * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
- * dirty reused workspace, and in an empty directory. What `fetched` already says of both
- * branches is not asked of the remote again.
- */
-async function prepareIssueBranch(o) {
-    const remote = o.remote ?? 'origin';
-    const repo = path.resolve(o.repo);
-    const known = o.fetched?.remote === remote &&
-        o.fetched.asked.includes(o.branch) &&
-        o.fetched.asked.includes(o.base);
-    const { heads } = known && o.fetched ? o.fetched : await fetchHeads({ ...o, branches: [o.branch, o.base] });
-    // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
-    const baseHead = heads.get(o.base);
-    if (!baseHead)
-        throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
-    const head = heads.get(o.branch);
-    const created = head === undefined;
-    const baseSha = head ?? baseHead;
-    const refspecs = created
-        ? [refspec(remote, o.base)]
-        : [o.branch, o.base].map((n) => refspec(remote, n));
-    const forkSha = created
-        ? baseSha
-        : await forkPoint({
-            repo,
-            head: baseSha,
-            base: tracking(remote, o.base),
-            branch: o.branch,
-            baseBranch: o.base,
-            deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
-        });
-    // --force: a reused workspace may hold changes or untracked files in the way.
-    await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
-    return { branch: o.branch, baseSha, forkSha, created };
-}
 /**
  * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
  * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
  * so they are data: checked here and only ever passed as argv.
  */
-function validateBranchName(name) {
-    return badBranchName(name)
-        ? Promise.reject(new _build_errors/* UserError */.yo(`"${name}" is not a valid branch name`))
-        : Promise.resolve(name);
+function branch_name_validateBranchName(name) {
+    return isBranchName(name)
+        ? Promise.resolve(name)
+        : Promise.reject(new _build_errors/* UserError */.yo(`"${name}" is not a valid branch name`));
 }
-function badBranchName(name) {
-    return (name === '' ||
+function isBranchName(name) {
+    return !(name === '' ||
         name === 'HEAD' ||
         name === '@' ||
         name.startsWith('-') ||
@@ -41644,52 +41478,6 @@ function badBranchName(name) {
         [...name].some((c) => c <= ' ' || c === '\x7f') ||
         /[~^:?*[\\]|\.\.|@\{/.test(name) ||
         name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
-}
-function validateRemoteName(name) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-        throw new UserError(`"${name}" is not a valid remote name`);
-    }
-}
-/**
- * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
- * The hardened config switches off any hook a repository declares.
- */
-async function resetBranchTo(repo, branch, sha) {
-    await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
-}
-/** True when a new repository had to be made (nothing to reuse). */
-async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstatOrNull(path.join(repo, '.git')));
-    if (fresh) {
-        await mkdir(repo, { recursive: true });
-        await git(repo, ['init', '--quiet']);
-    }
-    const has = await git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
-    if (has.code === 1) {
-        if (!url) {
-            throw new UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
-        }
-        await git(repo, ['remote', 'add', remote, url]);
-    }
-    return fresh;
-}
-/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-async function removeStaleLocks(repo) {
-    for (const lock of ['index.lock', 'shallow.lock']) {
-        await rm(path.join(repo, '.git', lock), { force: true });
-    }
-}
-async function remoteHeads(repo, remote, names, auth) {
-    const refs = names.map((n) => `refs/heads/${n}`);
-    const r = await git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
-    const heads = new Map();
-    for (const line of r.stdout.split('\n')) {
-        const [sha, ref] = line.split('\t');
-        // ls-remote matches patterns by suffix; keep exact names only.
-        if (sha && ref && refs.includes(ref))
-            heads.set(ref.slice('refs/heads/'.length), sha);
-    }
-    return heads;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/trail-log.js
@@ -41717,7 +41505,7 @@ function trailLog(repo, head) {
 }
 async function readLog(repo, head) {
     if (!/^[0-9a-f]{40,64}$/.test(head))
-        await validateBranchName(head);
+        await branch_name_validateBranchName(head);
     const r = await git_git(repo, [
         'log',
         `--max-count=${MAX_COMMITS}`,
@@ -44205,6 +43993,237 @@ function abortReason(signal) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./.build/git/repo.js
+
+
+
+
+/** The top of the git checkout that holds `dir`; a user error outside one. */
+async function repoRoot(dir) {
+    const r = await git_git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
+    if (r.code !== 0) {
+        throw new _build_errors/* UserError */.yo(`${dir} is not inside a git repository; run this in your project's checkout`);
+    }
+    return r.stdout.trim();
+}
+/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
+async function resolveCommit(repo, rev) {
+    const r = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+        okCodes: [1, 128]
+    });
+    return r.code === 0 ? r.stdout.trim() : null;
+}
+/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
+async function repo_isShallow(repo) {
+    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
+    if (gitDir?.isDirectory()) {
+        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+    }
+    const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
+    return r.stdout.trim() === 'true';
+}
+
+;// CONCATENATED MODULE: ./.build/git/fetch-branches.js
+
+
+
+
+
+
+
+const DEFAULT_DEPTH = 100;
+/**
+ * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
+ * `fetch` (shallow when the workspace is), making the repository first when there is none.
+ * It starts nothing but git, so the main step's light entry can run it while the rest of the
+ * program loads.
+ */
+async function fetch_branches_fetchBranches(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = path.resolve(o.repo);
+    const asked = [...new Set(o.branches)];
+    for (const name of asked)
+        await validateBranchName(name);
+    validateRemoteName(remote);
+    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
+    await removeStaleLocks(repo);
+    const listed = await remoteHeads(repo, remote, asked, o.auth);
+    const present = asked.filter((name) => listed.has(name));
+    if (present.length === 0)
+        return { remote, asked, present };
+    const depth = o.depth ?? DEFAULT_DEPTH;
+    const shallow = fresh || (await isShallow(repo));
+    const fetching = git(repo, [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
+        remote,
+        ...present.map((name) => fetch_branches_refspec(remote, name))
+    ], { auth: o.auth });
+    o.whileFetching?.();
+    await fetching;
+    return { remote, asked, present };
+}
+const fetch_branches_tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
+const fetch_branches_refspec = (remote, name) => `+refs/heads/${name}:${fetch_branches_tracking(remote, name)}`;
+function validateRemoteName(name) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+        throw new UserError(`"${name}" is not a valid remote name`);
+    }
+}
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo, remote, url) {
+    const fresh = !(await lstatOrNull(path.join(repo, '.git')));
+    if (fresh) {
+        await mkdir(repo, { recursive: true });
+        await git(repo, ['init', '--quiet']);
+    }
+    const has = await git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
+    if (has.code === 1) {
+        if (!url) {
+            throw new UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+        }
+        await git(repo, ['remote', 'add', remote, url]);
+    }
+    return fresh;
+}
+/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
+async function removeStaleLocks(repo) {
+    for (const lock of ['index.lock', 'shallow.lock']) {
+        await rm(path.join(repo, '.git', lock), { force: true });
+    }
+}
+async function remoteHeads(repo, remote, names, auth) {
+    const refs = names.map((n) => `refs/heads/${n}`);
+    const r = await git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
+    const heads = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const [sha, ref] = line.split('\t');
+        // ls-remote matches patterns by suffix; keep exact names only.
+        if (sha && ref && refs.includes(ref))
+            heads.set(ref.slice('refs/heads/'.length), sha);
+    }
+    return heads;
+}
+
+;// CONCATENATED MODULE: ./.build/git/fork-point.js
+// Where an issue branch left its base branch. Handoffs committed there were on the base branch
+// already (earlier issues' trails, merged with their pull requests), so they are not this
+// issue's; only what the branch added since is.
+
+
+
+// Commits added per round before giving up on small steps and fetching all of history.
+const DEEPEN_STEPS = [250, 2500];
+/**
+ * The merge-base of `head` and `base`. A shallow clone is deepened until git finds it (all of
+ * history at worst); a branch that truly shares no history with its base is an error, since
+ * every handoff on it might then be another issue's.
+ */
+async function fork_point_forkPoint(o) {
+    let found = await mergeBase(o.repo, o.head, o.base);
+    if (found)
+        return found;
+    if (o.deepen) {
+        const { remote, refspecs, auth } = o.deepen;
+        const fetch = (how) => git_git(o.repo, ['fetch', '--no-tags', '--recurse-submodules=no', how, remote, ...refspecs], {
+            ...(auth ? { auth } : {})
+        });
+        for (const step of DEEPEN_STEPS) {
+            if (!(await repo_isShallow(o.repo)))
+                break;
+            await fetch(`--deepen=${step}`);
+            found = await mergeBase(o.repo, o.head, o.base);
+            if (found)
+                return found;
+        }
+        if (await repo_isShallow(o.repo)) {
+            await fetch('--unshallow');
+            found = await mergeBase(o.repo, o.head, o.base);
+            if (found)
+                return found;
+        }
+    }
+    else if (await repo_isShallow(o.repo)) {
+        throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: this clone is shallow and does not reach where it left ${o.baseBranch}; run git fetch --unshallow`);
+    }
+    throw new _build_errors/* UserError */.yo(`cannot tell which handoffs are ${o.branch}'s own: it shares no history with ${o.baseBranch}, so any of them may be another issue's; rebase it onto ${o.baseBranch}`);
+}
+async function mergeBase(repo, a, b) {
+    const r = await git_git(repo, ['merge-base', a, b], { okCodes: [1] });
+    return r.code === 0 ? r.stdout.trim() : null;
+}
+
+;// CONCATENATED MODULE: ./.build/git/branch.js
+
+
+
+
+
+
+/** `fetchBranches`, then the commit each fetched branch is at. */
+async function fetchHeads(o) {
+    return headsOf(o.repo, await fetchBranches(o));
+}
+/** The commits the branches `fetched` brought are at, read from the fetched refs. */
+async function headsOf(repo, fetched) {
+    const { remote, asked, present } = fetched;
+    const objects = sharedObjects(path.resolve(repo));
+    const heads = new Map();
+    for (const name of present) {
+        const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);
+        if (!sha)
+            throw new Error(`fetching ${name} left no ${tracking(remote, name)}`);
+        heads.set(name, sha);
+    }
+    return { remote, asked, heads };
+}
+/**
+ * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
+ * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
+ * dirty reused workspace, and in an empty directory. What `fetched` already says of both
+ * branches is not asked of the remote again.
+ */
+async function prepareIssueBranch(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = path.resolve(o.repo);
+    const known = o.fetched?.remote === remote &&
+        o.fetched.asked.includes(o.branch) &&
+        o.fetched.asked.includes(o.base);
+    const { heads } = known && o.fetched ? o.fetched : await fetchHeads({ ...o, branches: [o.branch, o.base] });
+    // An existing branch needs its base too, to tell its own handoffs from earlier issues'.
+    const baseHead = heads.get(o.base);
+    if (!baseHead)
+        throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
+    const head = heads.get(o.branch);
+    const created = head === undefined;
+    const baseSha = head ?? baseHead;
+    const refspecs = created
+        ? [refspec(remote, o.base)]
+        : [o.branch, o.base].map((n) => refspec(remote, n));
+    const forkSha = created
+        ? baseSha
+        : await forkPoint({
+            repo,
+            head: baseSha,
+            base: tracking(remote, o.base),
+            branch: o.branch,
+            baseBranch: o.base,
+            deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
+        });
+    // --force: a reused workspace may hold changes or untracked files in the way.
+    await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
+    return { branch: o.branch, baseSha, forkSha, created };
+}
+/**
+ * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
+ * The hardened config switches off any hook a repository declares.
+ */
+async function resetBranchTo(repo, branch, sha) {
+    await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
+}
+
 ;// CONCATENATED MODULE: ./.build/git/integrity.js
 
 
@@ -44332,6 +44351,7 @@ async function writeBlob(repo, content, algo) {
 
 
 
+
 const BOT_IDENTITY = {
     name: 'github-actions[bot]',
     email: '41898282+github-actions[bot]@users.noreply.github.com'
@@ -44356,7 +44376,7 @@ const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
  */
 async function commitAllowed(o) {
     const repo = external_node_path_.resolve(o.repo);
-    await validateBranchName(o.branch);
+    await branch_name_validateBranchName(o.branch);
     // Beside the real index, so that it can replace it in one rename.
     const index = external_node_path_.join(repo, '.git', `index.handoff-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
     const files = o.workTree ? external_node_path_.resolve(o.workTree) : repo;
@@ -46582,7 +46602,7 @@ function checkedState(config, id, state) {
  * remote: nothing is fetched or pushed.
  */
 async function checkoutIssueBranch(root, id, base) {
-    const branch = await validateBranchName(`itervox/${id}`);
+    const branch = await branch_name_validateBranchName(`itervox/${id}`);
     const current = await currentBranch(root);
     const existing = await resolveCommit(root, `refs/heads/${branch}`);
     if (existing) {
@@ -46605,7 +46625,7 @@ async function baseBranchOf(root, configured) {
         throw new _build_errors/* UserError */.yo('the repository has no commit yet; commit WORKFLOW.md and the profile files first');
     }
     if (configured)
-        return validateBranchName(configured);
+        return branch_name_validateBranchName(configured);
     const named = [];
     const originHead = await git_git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'], {
         okCodes: [1, 128]

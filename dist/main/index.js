@@ -1,6 +1,13 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 24:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
 /***/ 161:
 /***/ ((module) => {
 
@@ -8,121 +15,908 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 
 /***/ }),
 
-/***/ 344:
+/***/ 760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 490:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  g: () => (/* binding */ loadSteps)
-});
-
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./.build/action/load-steps.js
-
-
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ actionInput)
+/* harmony export */ });
 /**
- * The steps' code, from the one bundle beside this step's own (dist/steps/index.js next to
- * dist/main and dist/post), so that the two steps do not each carry a copy of the program.
- * The path is built at run time and the import left to node: a bundler would otherwise pull the
- * whole program into this light entry again.
+ * An action input as the runner passes it (INPUT_<NAME>, spaces as underscores) and as
+ * @actions/core's getInput reads it: trimmed, empty when unset. Read without @actions/core so
+ * that the main step's light entry can read inputs before the rest of the program loads.
  */
-async function loadSteps() {
-    const here = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    const bundle = (0,external_node_url_namespaceObject.pathToFileURL)((0,external_node_path_namespaceObject.join)(here, '..', 'steps', 'index.js')).href;
-    return (await import(/* webpackIgnore: true */ bundle));
+function actionInput(env, name) {
+    return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
 
 /***/ }),
 
-/***/ 764:
-/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
-/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(344);
-/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(553);
-
-
-
-// The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
-// GitHub client, git, the schemas, the templates) loads after that line. @actions/core is part
-// of that rest, as it brings an HTTP client with it: its info is a line on stdout.
-process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_2__/* .startLine */ .F)(process.env)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
-const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_1__/* .loadSteps */ .g)();
-await mainStep();
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 553:
+/***/ 956:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  F: () => (/* binding */ startLine)
+  k: () => (/* binding */ startEarlyFetch)
 });
 
-;// CONCATENATED MODULE: ./.build/errors.js
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+// EXTERNAL MODULE: ./.build/errors.js
+var errors = __nccwpck_require__(243);
+;// CONCATENATED MODULE: ./.build/git/branch-name.js
+
 /**
- * A mistake the user can fix. It prints as one line, `file:line:col: message`, and the
- * message says what to change; adapters print it without a stack trace.
+ * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
+ * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
+ * so they are data: checked here and only ever passed as argv.
  */
-class UserError extends Error {
-    location;
-    constructor(message, location) {
-        super(message);
-        this.location = location;
-        this.name = 'UserError';
-    }
-    /** The one line shown to the user. */
-    format() {
-        const where = this.location ? formatLocation(this.location) : '';
-        return where ? `${where}: ${this.message}` : this.message;
-    }
+function validateBranchName(name) {
+    return isBranchName(name)
+        ? Promise.resolve(name)
+        : Promise.reject(new errors/* UserError */.yo(`"${name}" is not a valid branch name`));
 }
-function formatLocation(loc) {
-    let out = loc.file;
-    if (loc.line !== undefined) {
-        out += `:${loc.line}`;
-        if (loc.col !== undefined)
-            out += `:${loc.col}`;
-    }
-    return out;
-}
-/** Many user mistakes found at once (e.g. every problem in WORKFLOW.md); each is one line. */
-class UserErrors extends UserError {
-    errors;
-    constructor(errors) {
-        super(errors.map((e) => e.format()).join('\n'));
-        this.errors = errors;
-        this.name = 'UserErrors';
-    }
-    format() {
-        return this.errors.map((e) => e.format()).join('\n');
-    }
-}
-/** An error as one line for the user: a UserError's own format, else its message. */
-function messageOf(err) {
-    if (err instanceof UserError)
-        return err.format();
-    return err instanceof Error ? err.message : String(err);
+function isBranchName(name) {
+    return !(name === '' ||
+        name === 'HEAD' ||
+        name === '@' ||
+        name.startsWith('-') ||
+        name.endsWith('.') ||
+        [...name].some((c) => c <= ' ' || c === '\x7f') ||
+        /[~^:?*[\\]|\.\.|@\{/.test(name) ||
+        name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js + 2 modules
+var untrusted_text = __nccwpck_require__(133);
+;// CONCATENATED MODULE: ./.build/git/git-errors.js
+// What a failed git command becomes: a GitError whose one line names the command and the last
+// thing git said (credentials masked), or a DiskFullError when git could not write for want of
+// space, which no retry mends.
+
+
+
+/** git failed; carries the command (without the hardening prefix) and what git said. */
+class git_errors_GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr, message) {
+        const said = lastLine(stderr);
+        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+/** git could not write because the disk is full. */
+class DiskFullError extends git_errors_GitError {
+    path;
+    constructor(args, code, stderr, 
+    /** The repository git ran in. */
+    cwd, 
+    /** What git could not write, when it said. */
+    path) {
+        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
+        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
+        this.path = path;
+        this.name = 'DiskFullError';
+    }
+}
+/** Below this much free space, a failed write is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+const NO_SPACE = /No space left on device|\bENOSPC\b/;
+/**
+ * git does not always say why a write failed (a ref's lock file: "couldn't write '\u2026'"); on a
+ * disk with next to no room left, that is why.
+ */
+const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
+/** The error for a git command that failed in `cwd`. */
+function gitFailure(cwd, args, code, stderr) {
+    const full = diskFull(stderr, () => freeBytes(cwd));
+    if (!full)
+        return new git_errors_GitError(args, code, stderr);
+    const named = full.path === undefined ? undefined : external_node_path_.resolve(cwd, full.path);
+    return new DiskFullError(args, code, stderr, cwd, named);
+}
+/**
+ * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
+ * `free` is asked only when git's words leave it open.
+ */
+function diskFull(stderr, free) {
+    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
+    const line = lines.find((l) => NO_SPACE.test(l)) ??
+        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
+            ? lines.find((l) => WRITE_FAILED.test(l))
+            : undefined);
+    if (line === undefined)
+        return undefined;
+    const named = pathIn(line);
+    return named === undefined ? {} : { path: named };
+}
+/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
+function pathIn(line) {
+    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
+    const paths = words
+        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
+        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
+    return paths.at(-1);
+}
+function freeBytes(dir) {
+    try {
+        const s = (0,external_node_fs_.statfsSync)(dir);
+        // root may fill the blocks reserved for it; anyone else stops short of them.
+        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
+function commandLine(args) {
+    let at = 0;
+    while (args[at] === '-c' && at + 1 < args.length)
+        at += 2;
+    return (0,untrusted_text/* clip */.$Q)(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
+}
+/** The last thing git said, on one line, credentials masked. */
+function lastLine(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    return (0,untrusted_text/* clip */.$Q)(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
+}
+/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
+function mask(text) {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
+        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
+}
+
+;// CONCATENATED MODULE: ./.build/git/git.js
+
+
+
+
+
+/**
+ * The one place that runs git. Every call is hardened against what an agent may plant: hooks,
+ * fsmonitor, the ssh command, the credential helper and the `ext::` transport are overridden on
+ * the command line (which outranks every config file), system and global config and the
+ * environment's GIT_* variables are not read, and replace refs are ignored. What only the
+ * repository's own config could still do (`url.*.insteadOf`, filters, URL-specific helpers) is
+ * undone by restoring `.git/config` (guard.ts) before anything is committed or pushed.
+ */
+const HARDENING = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'core.sshCommand=ssh',
+    '-c',
+    'credential.helper=',
+    '-c',
+    'protocol.ext.allow=never',
+    // Bare origins in tests and local use are plain paths.
+    '-c',
+    'protocol.file.allow=always',
+    // The default attributes file lives in the agent's home and could pick merge drivers.
+    '-c',
+    'core.attributesFile=/dev/null'
+];
+// The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
+// directly, before git 2.29) is one more process that a stage's one-job checkout never gains
+// from. In a user's own clone (the CLI) their own git commands still keep it.
+const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
+/** The base64 credential checkout uses; callers mask it (and the token) in logs. */
+function git_basicCredential(token) {
+    return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+}
+/** Runs git in `cwd`; stdout as UTF-8 text. */
+async function git_git(cwd, args, opts = {}) {
+    const r = await gitBytes(cwd, args, opts);
+    return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, code: r.code };
+}
+/** Runs git in `cwd`; stdout as bytes (raw tree objects, file contents). */
+function gitBytes(cwd, args, opts = {}) {
+    const { file, args: prefix, env } = gitInvocation(cwd, opts);
+    const ok = opts.okCodes ?? [];
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.execFile)(file, [...prefix, ...args], {
+            cwd,
+            env,
+            encoding: 'buffer',
+            maxBuffer: 512 * 1024 * 1024,
+            windowsHide: true
+        }, (err, stdout, stderrBytes) => {
+            const stderr = stderrBytes.toString('utf8');
+            if (!err)
+                return resolve({ stdout, stderr, code: 0 });
+            const code = typeof err.code === 'number' ? err.code : null;
+            if (code !== null && ok.includes(code))
+                return resolve({ stdout, stderr, code });
+            reject(gitFailure(cwd, args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
+        });
+        child.stdin?.on('error', () => {
+            // git may exit before reading all of stdin; its exit status tells what happened.
+        });
+        child.stdin?.end(opts.input);
+    });
+}
+/**
+ * The executable, options and environment every git we start gets, whether run once (`git`,
+ * `gitBytes`) or kept running (objects.ts). Callers add their own options after `args`.
+ */
+function gitInvocation(cwd, opts = {}) {
+    const { file, pathEnv } = gitExecutable();
+    return {
+        file,
+        // The workspace we were given is ours even when another user owns it (container jobs,
+        // where checkout's own exception lives in a global config we do not read).
+        args: [...HARDENING, ...NO_UPKEEP, '-c', `safe.directory=${cwd}`],
+        env: gitEnv(pathEnv, opts)
+    };
+}
+function gitEnv(pathEnv, opts) {
+    const env = {};
+    // GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND... would redirect us.
+    for (const [k, v] of Object.entries(process.env))
+        if (!k.startsWith('GIT_'))
+            env[k] = v;
+    Object.assign(env, {
+        PATH: pathEnv,
+        GIT_CONFIG_NOSYSTEM: '1',
+        // Always empty and not writable by an agent running as our user.
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_NO_REPLACE_OBJECTS: '1',
+        // Messages are parsed (push rejections), so they must not be translated.
+        LC_ALL: 'C'
+    });
+    if (opts.auth)
+        Object.assign(env, authEnv(opts.auth));
+    Object.assign(env, opts.env);
+    return env;
+}
+/**
+ * The header travels in command-scope config from the environment, so it is in no file and
+ * in no argv (nor in a GitError). The empty value first drops any header checkout persisted
+ * for the same server, which would otherwise be sent too.
+ */
+function authEnv(auth) {
+    const key = `http.${new URL(auth.serverUrl).origin}/.extraheader`;
+    return {
+        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_KEY_0: key,
+        GIT_CONFIG_VALUE_0: '',
+        GIT_CONFIG_KEY_1: key,
+        GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${git_basicCredential(auth.token)}`
+    };
+}
+let resolved;
+/** Which git to run, fixed for the life of the process (see chooseGit). */
+function gitExecutable() {
+    resolved ??= chooseGit(process.env.PATH ?? '', writable);
+    return resolved;
+}
+/**
+ * PATH directories we can write to are passed over when another has git, and left out of the
+ * PATH git's own children see, because an agent running as our user could plant a `git` (or an
+ * `ssh`) there: `~/.local/bin` precedes `/usr/bin` on hosted runners. As root nothing is out of
+ * the agent's reach, so PATH is used as it is.
+ */
+function chooseGit(pathEnv, canWrite) {
+    const dirs = pathEnv.split(external_node_path_.delimiter).filter((d) => external_node_path_.isAbsolute(d));
+    const locked = dirs.filter((d) => !canWrite(d));
+    const safe = findGit(locked);
+    return safe
+        ? { file: safe, pathEnv: locked.join(external_node_path_.delimiter) }
+        : { file: findGit(dirs) ?? 'git', pathEnv };
+}
+function writable(p) {
+    try {
+        (0,external_node_fs_.accessSync)(p, external_node_fs_.constants.W_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function findGit(dirs) {
+    for (const d of dirs) {
+        const candidate = external_node_path_.join(d, 'git');
+        try {
+            if (!(0,external_node_fs_.statSync)(candidate).isFile())
+                continue;
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
+            return candidate;
+        }
+        catch {
+            // not in this directory
+        }
+    }
+    return undefined;
+}
+/** Below this, git lacks the fixes for CVE-2025-48384 and its siblings (as shipped by distros). */
+const SAFE_GIT_VERSION = '2.39.5';
+/** `git merge-tree --write-tree`, which the push retry rebuilds commits with, arrived in 2.38. */
+const PUSH_GIT_VERSION = '2.38.0';
+function parseGitVersion(text) {
+    const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+    if (!m)
+        throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`);
+    const [, major = '', minor = '', patch = '0'] = m;
+    return { major: +major, minor: +minor, patch: +patch, text: `${major}.${minor}.${patch}` };
+}
+function versionAtLeast(v, min) {
+    const [a = 0, b = 0, c = 0] = min.split('.').map(Number);
+    return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c;
+}
+let version;
+function gitVersion() {
+    version ??= git_git('/', ['--version']).then((r) => parseGitVersion(r.stdout));
+    return version;
+}
+/** The installed git's version, and a warning to show when it is older than the safe minimum. */
+async function minimumVersion() {
+    const v = await gitVersion();
+    const warning = versionWarning(v);
+    return warning ? { version: v, warning } : { version: v };
+}
+function versionWarning(v) {
+    if (versionAtLeast(v, SAFE_GIT_VERSION))
+        return undefined;
+    return `git ${v.text} is older than ${SAFE_GIT_VERSION} and may lack the fixes for CVE-2025-48384 and related flaws; update git on this runner`;
+}
+
+;// CONCATENATED MODULE: ./.build/git/lstat.js
+
+/** lstat that answers null when nothing is there (or a parent is not a directory). */
+async function lstatOrNull(p) {
+    try {
+        return await (0,promises_namespaceObject.lstat)(p);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return null;
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/git/repo.js
+
+
+
+
+/** The top of the git checkout that holds `dir`; a user error outside one. */
+async function repoRoot(dir) {
+    const r = await git(dir, ['rev-parse', '--show-toplevel'], { okCodes: [128] });
+    if (r.code !== 0) {
+        throw new UserError(`${dir} is not inside a git repository; run this in your project's checkout`);
+    }
+    return r.stdout.trim();
+}
+/** The commit a revision names, or null when it names none (e.g. HEAD of a new repository). */
+async function resolveCommit(repo, rev) {
+    const r = await git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], {
+        okCodes: [1, 128]
+    });
+    return r.code === 0 ? r.stdout.trim() : null;
+}
+/** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
+async function isShallow(repo) {
+    const gitDir = await lstatOrNull(external_node_path_.join(repo, '.git'));
+    if (gitDir?.isDirectory()) {
+        return ((await lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+    }
+    const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
+    return r.stdout.trim() === 'true';
+}
+
+;// CONCATENATED MODULE: ./.build/git/fetch-branches.js
+
+
+
+
+
+
+
+const DEFAULT_DEPTH = 100;
+/**
+ * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
+ * `fetch` (shallow when the workspace is), making the repository first when there is none.
+ * It starts nothing but git, so the main step's light entry can run it while the rest of the
+ * program loads.
+ */
+async function fetchBranches(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = external_node_path_.resolve(o.repo);
+    const asked = [...new Set(o.branches)];
+    for (const name of asked)
+        await validateBranchName(name);
+    validateRemoteName(remote);
+    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
+    await removeStaleLocks(repo);
+    const listed = await remoteHeads(repo, remote, asked, o.auth);
+    const present = asked.filter((name) => listed.has(name));
+    if (present.length === 0)
+        return { remote, asked, present };
+    const depth = o.depth ?? DEFAULT_DEPTH;
+    const shallow = fresh || (await isShallow(repo));
+    const fetching = git_git(repo, [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
+        remote,
+        ...present.map((name) => refspec(remote, name))
+    ], { auth: o.auth });
+    o.whileFetching?.();
+    await fetching;
+    return { remote, asked, present };
+}
+const tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
+const refspec = (remote, name) => `+refs/heads/${name}:${tracking(remote, name)}`;
+function validateRemoteName(name) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+        throw new errors/* UserError */.yo(`"${name}" is not a valid remote name`);
+    }
+}
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo, remote, url) {
+    const fresh = !(await lstatOrNull(external_node_path_.join(repo, '.git')));
+    if (fresh) {
+        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
+        await git_git(repo, ['init', '--quiet']);
+    }
+    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
+    if (has.code === 1) {
+        if (!url) {
+            throw new errors/* UserError */.yo(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+        }
+        await git_git(repo, ['remote', 'add', remote, url]);
+    }
+    return fresh;
+}
+/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
+async function removeStaleLocks(repo) {
+    for (const lock of ['index.lock', 'shallow.lock']) {
+        await (0,promises_namespaceObject.rm)(external_node_path_.join(repo, '.git', lock), { force: true });
+    }
+}
+async function remoteHeads(repo, remote, names, auth) {
+    const refs = names.map((n) => `refs/heads/${n}`);
+    const r = await git_git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
+    const heads = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const [sha, ref] = line.split('\t');
+        // ls-remote matches patterns by suffix; keep exact names only.
+        if (sha && ref && refs.includes(ref))
+            heads.set(ref.slice('refs/heads/'.length), sha);
+    }
+    return heads;
+}
+
+// EXTERNAL MODULE: ./.build/action/event.js + 3 modules
+var action_event = __nccwpck_require__(477);
+;// CONCATENATED MODULE: ./.build/isolation/privilege.js
+
+
+
+// System programs are taken from these directories only, never from PATH: `~/.local/bin`
+// comes first on hosted runners' PATH.
+const SYSTEM_DIRS = (/* unused pure expression or super */ null && (['/usr/sbin', '/usr/bin', '/sbin', '/bin']));
+/** The absolute path of a system program, or undefined when none is installed. */
+function privilege_systemProgram(name) {
+    for (const dir of SYSTEM_DIRS) {
+        const candidate = path.join(dir, name);
+        try {
+            accessSync(candidate, constants.X_OK);
+            return candidate;
+        }
+        catch {
+            // not here
+        }
+    }
+    return undefined;
+}
+/** Root, passwordless sudo, or null when neither is available. */
+function findPrivilege() {
+    if (process.getuid?.() === 0)
+        return { kind: 'root' };
+    const sudo = privilege_systemProgram('sudo');
+    if (!sudo)
+        return null;
+    const probe = spawnSync(sudo, ['-n', 'true'], { stdio: 'ignore', timeout: 10_000 });
+    return probe.status === 0 ? { kind: 'sudo', sudo } : null;
+}
+/** The command line that runs `argv` as root. */
+function asRoot(p, argv) {
+    return p.kind === 'root' ? argv : [p.sudo, '-n', '--', ...argv];
+}
+/**
+ * The whole environment of what the action runs as root or as the agent user: nothing of the
+ * action's own (its tokens, the model key) is ever in it.
+ */
+function systemEnv() {
+    return { PATH: SYSTEM_DIRS.join(':'), LC_ALL: 'C' };
+}
+/** Runs a system command (no shell) and collects its output; never rejects. */
+function run(argv, o = {}) {
+    return new Promise((resolve) => {
+        const [file = '', ...args] = argv;
+        const child = execFile(file, args, { encoding: 'utf8', env: o.env ?? systemEnv() }, (err, stdout, stderr) => {
+            const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+            resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
+        });
+        child.stdin?.on('error', () => { });
+        child.stdin?.end(o.input);
+    });
+}
+/** Runs `argv` as root; a failure becomes an Error whose message is git-free and one line. */
+async function privilege_runAsRoot(p, argv, what) {
+    const r = await run(asRoot(p, argv));
+    if (r.code !== 0) {
+        const detail = r.stderr.trim().split('\n').pop() ?? `exit code ${r.code}`;
+        throw new Error(`could not ${what}: ${detail}`);
+    }
+    return r.stdout;
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/agent-user.js
+
+
+
+const DEFAULT_AGENT_USER = 'itervox-agent';
+// Membership in any of these would give the agent back what isolation takes away.
+const PRIVILEGED_GROUPS = new Set([
+    'root',
+    'sudo',
+    'admin',
+    'wheel',
+    'docker',
+    'adm',
+    'lxd',
+    'disk'
+]);
+const NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+/**
+ * The agent user, created the first time (`useradd --system`, its own group, a home, no
+ * login shell) and checked every time: never root, never the runner's own user, in no
+ * group that grants power (sudo, docker, adm...) and sharing no group with the runner, so
+ * that the runner's files are "other" to it.
+ */
+async function ensureAgentUser(name, p) {
+    if (!NAME.test(name)) {
+        throw new UserError(`agent-user "${name}" is not a valid user name; use lower-case letters, digits, - and _`);
+    }
+    let user = lookUser(name);
+    if (!user) {
+        const useradd = systemProgram('useradd');
+        if (!useradd) {
+            throw new UserError('isolation: user needs useradd to create the agent user and this runner has none; install it (passwd package) or set isolation: none');
+        }
+        await runAsRoot(p, [useradd, '--system', '--user-group', '--create-home', '--shell', '/usr/sbin/nologin', name], `create the agent user ${name}`);
+        user = lookUser(name);
+        if (!user)
+            throw new Error(`the agent user ${name} was created but cannot be found`);
+    }
+    const problem = privilegeOf(user);
+    if (problem) {
+        throw new UserError(`agent-user ${name} ${problem}; give the action an unprivileged user of its own (agent-user input) or remove it so the action creates one`);
+    }
+    return user;
+}
+function privilegeOf(user) {
+    if (user.uid === 0 || user.gid === 0)
+        return 'is root';
+    if (user.uid === process.getuid?.())
+        return "is the runner's own user";
+    const groups = groupsOf(user);
+    const strong = groups.find((g) => PRIVILEGED_GROUPS.has(g.name));
+    if (strong)
+        return `is in the ${strong.name} group`;
+    const ours = new Set([process.getgid?.(), ...(process.getgroups?.() ?? [])]);
+    const shared = groups.find((g) => ours.has(g.gid));
+    if (shared)
+        return `shares the group ${shared.name} with the runner's user`;
+    return null;
+}
+function lookUser(name) {
+    for (const line of readLines('/etc/passwd')) {
+        const [n, , uid, gid, , home] = line.split(':');
+        if (n === name && uid && gid && home)
+            return { name, uid: +uid, gid: +gid, home };
+    }
+    return null;
+}
+function groupsOf(user) {
+    const found = [];
+    for (const line of readLines('/etc/group')) {
+        const [n = '', , gid = '', members = ''] = line.split(':');
+        if (+gid === user.gid || members.split(',').includes(user.name))
+            found.push({ name: n, gid: +gid });
+    }
+    return found;
+}
+function readLines(file) {
+    try {
+        return readFileSync(file, 'utf8').split('\n');
+    }
+    catch {
+        return [];
+    }
+}
+
+// EXTERNAL MODULE: ./.build/action/action-input.js
+var action_input = __nccwpck_require__(490);
+;// CONCATENATED MODULE: ./.build/action/identity-input.js
+
+// "Name <email>", as git writes it. Angle brackets and line breaks in either part would change
+// what git records (or be refused by it), so they are refused here, in one line.
+const NAME_EMAIL = /^([^<>\r\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/;
+/** The identity an input names, or undefined when it is empty. */
+function identityInput(name, text) {
+    const trimmed = text.trim();
+    if (!trimmed)
+        return undefined;
+    const m = NAME_EMAIL.exec(trimmed);
+    if (!m?.[1] || !m[2]) {
+        throw new errors/* UserError */.yo(`input ${name} is ${JSON.stringify(trimmed.slice(0, 200))}; use "Name <email>", e.g. "my-app[bot] <123456+my-app[bot]@users.noreply.github.com>"`);
+    }
+    return { name: m[1].trim(), email: m[2] };
+}
+/**
+ * The commit identity of the token in use, as GitHub links commits to accounts: its login and
+ * `<id>+<login>@users.noreply.github.com` (an App's `my-app[bot]`, or a person's).
+ */
+async function tokenIdentity(api) {
+    const { login, databaseId } = await api.viewer();
+    return { name: login, email: `${databaseId}+${login}@users.noreply.github.com` };
+}
+
+;// CONCATENATED MODULE: ./.build/action/inputs.js
+
+
+
+
+
+/**
+ * The settings, read and checked; nothing is printed (so the main step's light entry can read
+ * them too): the main step masks the tokens first (tokensOf).
+ */
+function readSettings(env = process.env) {
+    const input = (name) => (0,action_input/* actionInput */.j)(env, name);
+    const token = input('github-token');
+    if (!token) {
+        throw new errors/* UserError */.yo('input github-token is empty; leave it unset to use ${{ github.token }}');
+    }
+    const mode = input('mode') || 'stage';
+    if (mode !== 'stage' && mode !== 'reconcile') {
+        throw new errors/* UserError */.yo(`input mode is "${mode}"; use stage or reconcile`);
+    }
+    const chain = input('chain') || 'dispatch';
+    if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
+        throw new errors/* UserError */.yo(`input chain is "${chain}"; use dispatch, label or none`);
+    }
+    const dryRun = booleanInput('dry-run', env);
+    // Empty when the repository variable is unset.
+    const paused = booleanInput('paused', env);
+    const showAgentOutput = booleanInput('show-agent-output', env);
+    const signCommits = booleanInput('sign-commits', env);
+    const isolation = input('isolation') || 'user';
+    if (isolation !== 'user' && isolation !== 'none') {
+        throw new errors/* UserError */.yo(`input isolation is "${isolation}"; use user or none`);
+    }
+    const author = identityInput('commit-author', input('commit-author'));
+    const committer = identityInput('commit-committer', input('commit-committer'));
+    // The runner fills job-token with the job's GITHUB_TOKEN; a github-token other than it is
+    // an App's or a person's, whose identity the stage asks for when it needs it.
+    const jobToken = input('job-token');
+    const repository = required(env, 'GITHUB_REPOSITORY');
+    const [owner, repo, ...rest] = repository.split('/');
+    if (!owner || !repo || rest.length > 0) {
+        throw new errors/* UserError */.yo(`GITHUB_REPOSITORY is "${repository}"; expected owner/name`);
+    }
+    const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com';
+    const runId = env.GITHUB_RUN_ID || '0';
+    return {
+        mode,
+        token,
+        workflowFile: input('workflow-file') || 'WORKFLOW.md',
+        issue: input('issue') || undefined,
+        state: input('state') || undefined,
+        chain,
+        dryRun,
+        paused,
+        showAgentOutput,
+        signCommits,
+        isolation,
+        agentUser: input('agent-user') || DEFAULT_AGENT_USER,
+        ...(author ? { author } : {}),
+        ...(committer ? { committer } : {}),
+        ownToken: !jobToken || jobToken === token,
+        repository: { owner, repo },
+        eventName: required(env, 'GITHUB_EVENT_NAME'),
+        eventPath: required(env, 'GITHUB_EVENT_PATH'),
+        workspace: env.GITHUB_WORKSPACE || process.cwd(),
+        apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+        serverUrl,
+        runId,
+        runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
+        runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+        runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
+        actor: env.GITHUB_ACTOR || '',
+        ref: env.GITHUB_REF || ''
+    };
+}
+/** The tokens among the inputs, and the form git sends the token in: to be masked at once. */
+function tokensOf(env = process.env) {
+    const token = actionInput(env, 'github-token');
+    const jobToken = actionInput(env, 'job-token');
+    return [...(token ? [token, basicCredential(token)] : []), ...(jobToken ? [jobToken] : [])];
+}
+function booleanInput(name, env = process.env) {
+    const text = ((0,action_input/* actionInput */.j)(env, name) || 'false').toLowerCase();
+    if (text !== 'true' && text !== 'false') {
+        throw new errors/* UserError */.yo(`input ${name} is "${text}"; use true or false`);
+    }
+    return text === 'true';
+}
+function required(env, name) {
+    const v = env[name];
+    if (!v)
+        throw new errors/* UserError */.yo(`${name} is not set; run this action inside a GitHub Actions job`);
+    return v;
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/linear-key.js
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
+
+;// CONCATENATED MODULE: ./.build/action/stage-start.js
+
+
+
+
+/** Whether two plans fetch the same branches, into the same workspace, with the same token. */
+function samePlan(a, b) {
+    return (a.repo === b.repo &&
+        a.remoteUrl === b.remoteUrl &&
+        a.auth.serverUrl === b.auth.serverUrl &&
+        a.auth.token === b.auth.token &&
+        a.branches.length === b.branches.length &&
+        a.branches.every((name, i) => name === b.branches[i]));
+}
+/**
+ * The decision the stage takes from its settings and the event alone, before any git or
+ * request. The main step's light entry takes it too, to start the fetch while the rest of the
+ * program loads; a user's mistake here is a UserError.
+ */
+function stageStart(s, trigger) {
+    if (trigger.kind !== 'run')
+        return trigger;
+    if (trigger.pullRequest?.fork) {
+        return {
+            kind: 'deny',
+            reason: "the pull request's head is in a fork; stages never run on fork code"
+        };
+    }
+    const issueNumber = trigger.issue.replace(/^#/, '');
+    const linearKey = LINEAR_KEY.exec(issueNumber);
+    if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
+        throw new errors/* UserError */.yo(`issue "${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
+    }
+    const defaultBranch = trigger.defaultBranch;
+    if (!defaultBranch) {
+        throw new errors/* UserError */.yo('the event payload names no default branch (repository.default_branch)');
+    }
+    // The issue branch the stage will most likely work on is fetched with the default branch, in
+    // one listing and one fetch; the workspace asks the remote again only if it is another.
+    const likely = trigger.pullRequest?.headRef ??
+        (linearKey
+            ? `itervox/${linearKey[1].toLowerCase()}/${linearKey[2]}`
+            : `itervox/${issueNumber}`);
+    return {
+        kind: 'run',
+        trigger,
+        issueNumber,
+        linearKey,
+        defaultBranch,
+        fetch: {
+            repo: s.workspace,
+            branches: [defaultBranch, ...(isBranchName(likely) ? [likely] : [])],
+            remoteUrl: `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`,
+            auth: { serverUrl: s.serverUrl, token: s.token }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/action/early-fetch.js
+
+
+
+
+
+
+/**
+ * Starts the fetch the stage would start first, when the settings and the event say a stage
+ * runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
+ * network. Anything the stage would refuse, report or do otherwise starts nothing here.
+ */
+function startEarlyFetch(env) {
+    let plan;
+    try {
+        const s = readSettings(env);
+        if (s.mode !== 'stage')
+            return undefined;
+        const trigger = (0,action_event/* triggerFromEvent */.N)(s.eventName, (0,action_event/* readEvent */.j)(s.eventPath), {
+            issue: s.issue,
+            state: s.state
+        });
+        const start = stageStart(s, trigger);
+        if (start.kind !== 'run')
+            return undefined;
+        plan = start.fetch;
+        // Only into a checkout: a workspace the fetch has to make a repository in would, after a
+        // failure here, look like a checkout to the stage's own fetch.
+        if (!(0,external_node_fs_.lstatSync)((0,external_node_path_.join)(plan.repo, '.git'), { throwIfNoEntry: false }))
+            return undefined;
+    }
+    catch {
+        // The stage says what is wrong, once it has loaded.
+        return undefined;
+    }
+    let fetchUnderWay = () => { };
+    const started = new Promise((resolve) => (fetchUnderWay = resolve));
+    const fetching = fetchBranches({ ...plan, whileFetching: fetchUnderWay }).catch(() => undefined);
+    void fetching.then(fetchUnderWay);
+    return {
+        take: (p) => (samePlan(p, plan) ? fetching : undefined),
+        started,
+        settled: fetching.then(() => undefined)
+    };
+}
+
+
+/***/ }),
+
+/***/ 477:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j: () => (/* binding */ readEvent),
+  N: () => (/* binding */ triggerFromEvent)
+});
+
+// EXTERNAL MODULE: ./.build/errors.js
+var errors = __nccwpck_require__(243);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: ./.build/files/read-capped.js
 
 
 /** A user's file that cannot be used as it is; the message says what to change. */
-class FileRefused extends UserError {
+class FileRefused extends errors/* UserError */.yo {
     reason;
     code;
     constructor(message, reason, file, 
@@ -137,7 +931,7 @@ class FileRefused extends UserError {
 // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (it changes
 // nothing for regular files). O_NOCTTY: opening a terminal never makes it ours. Windows has
 // neither flag.
-const OPEN_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | (external_node_fs_namespaceObject.constants.O_NONBLOCK ?? 0) | (external_node_fs_namespaceObject.constants.O_NOCTTY ?? 0);
+const OPEN_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NONBLOCK ?? 0) | (external_node_fs_.constants.O_NOCTTY ?? 0);
 const CHUNK = 64 * 1024;
 /**
  * The bytes of the regular file at `path` (symlinks followed), refusing, without waiting or
@@ -147,14 +941,14 @@ const CHUNK = 64 * 1024;
 function readCappedFile(path, maxBytes, display = path) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, OPEN_FLAGS);
+        fd = (0,external_node_fs_.openSync)(path, OPEN_FLAGS);
     }
     catch (e) {
         throw systemRefusal(e, display);
     }
     try {
         // fstat the descriptor, not the path: what was opened is what is judged.
-        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        const st = (0,external_node_fs_.fstatSync)(fd);
         if (!st.isFile()) {
             throw new FileRefused(`${kindOf(st)}, not a regular file; replace it with a regular file`, 'not-a-file', display);
         }
@@ -165,7 +959,7 @@ function readCappedFile(path, maxBytes, display = path) {
         let total = 0;
         for (;;) {
             const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
-            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
+            const n = (0,external_node_fs_.readSync)(fd, buf, 0, buf.length, null);
             if (n === 0)
                 break;
             chunks.push(buf.subarray(0, n));
@@ -179,7 +973,7 @@ function readCappedFile(path, maxBytes, display = path) {
         throw e instanceof FileRefused ? e : systemRefusal(e, display);
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 /** readCappedFile as UTF-8 text (invalid sequences become U+FFFD, as readFileSync does). */
@@ -259,6 +1053,403 @@ function withPause(record, why) {
         next.paused = why;
     return next;
 }
+
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js + 2 modules
+var untrusted_text = __nccwpck_require__(133);
+;// CONCATENATED MODULE: ./.build/action/event.js
+
+
+
+
+
+/**
+ * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
+ * owed step it wakes. What runs is read from the issue's record.
+ */
+const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
+// GitHub caps webhook payloads at 25 MB.
+const EVENT_MAX_BYTES = 32 * 1024 * 1024;
+const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
+/** The event payload file: a JSON object, or a UserError naming the file. */
+function readEvent(path) {
+    let text;
+    try {
+        text = readCappedText(path, EVENT_MAX_BYTES);
+    }
+    catch (err) {
+        // The refusal says what the file is; what to change is always the path.
+        const what = err.message.split(';')[0];
+        throw new errors/* UserError */.yo(`cannot use the event payload (${what}); ${FIX}`, { file: path });
+    }
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
+        // offset becomes the line and column.
+        const message = err.message;
+        const offset = /at position (\d+)/.exec(message);
+        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
+        throw new errors/* UserError */.yo(`the event payload is not JSON (${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
+    }
+    if (!isRecord(value)) {
+        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+        throw new errors/* UserError */.yo(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
+    }
+    return value;
+}
+/**
+ * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
+ * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
+ * A payload field of the wrong type counts as absent.
+ */
+function triggerFromEvent(eventName, payload, overrides) {
+    const sender = record(payload.sender);
+    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
+    const repository = record(payload.repository);
+    const defaultBranch = str(repository.default_branch);
+    const action = str(payload.action);
+    const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+    switch (eventName) {
+        case 'issues':
+        case 'pull_request':
+        case 'pull_request_target': {
+            const removed = str(record(payload.label).name)?.toLowerCase();
+            const unpaused = issueNumber(record(payload.issue).number);
+            if (eventName === 'issues' &&
+                action === 'unlabeled' &&
+                removed === PAUSED_LABEL &&
+                unpaused) {
+                return {
+                    kind: 'run',
+                    source: 'label',
+                    issue: String(unpaused),
+                    actor,
+                    defaultBranch,
+                    resume: true
+                };
+            }
+            if (action !== 'labeled') {
+                return {
+                    kind: 'skip',
+                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
+                };
+            }
+            const label = str(record(payload.label).name);
+            if (!label)
+                return { kind: 'skip', reason: 'the labeled event carries no label' };
+            if (eventName === 'issues') {
+                const number = issueNumber(record(payload.issue).number);
+                if (!number)
+                    return { kind: 'skip', reason: 'the issues event carries no issue number' };
+                return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
+            }
+            const pr = record(payload.pull_request);
+            const number = issueNumber(pr.number);
+            const head = record(pr.head);
+            const headRef = str(head.ref);
+            if (!number || !headRef) {
+                return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
+            }
+            const headRepo = str(record(head.repo).full_name);
+            return {
+                kind: 'run',
+                source: 'label',
+                issue: String(number),
+                label,
+                actor,
+                defaultBranch,
+                pullRequest: {
+                    number,
+                    headRef,
+                    fork: !headRepo || headRepo !== str(repository.full_name)
+                }
+            };
+        }
+        case 'workflow_dispatch': {
+            const inputs = record(payload.inputs);
+            const issue = overrides.issue ?? text(inputs.issue);
+            if (!issue) {
+                return {
+                    kind: 'skip',
+                    reason: 'workflow_dispatch without an issue: set the action input issue'
+                };
+            }
+            const state = overrides.state ?? text(inputs.state);
+            return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
+        }
+        case 'repository_dispatch': {
+            if (action !== DISPATCH_TYPE) {
+                return {
+                    kind: 'skip',
+                    reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
+                };
+            }
+            const client = record(payload.client_payload);
+            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
+            if (extra.length > 0) {
+                return {
+                    kind: 'deny',
+                    reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
+                        .slice(0, 3)
+                        .map((k) => (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(k), 40))
+                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
+                };
+            }
+            const issue = overrides.issue ?? text(client.issue);
+            if (!issue)
+                return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
+            const state = overrides.state ?? text(client.state);
+            const entry = client.entry;
+            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
+                ? client.step
+                : undefined;
+            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
+                ? { entry, ...(step ? { step } : {}) }
+                : undefined;
+            return {
+                kind: 'run',
+                source: 'wake',
+                issue,
+                state,
+                actor,
+                defaultBranch,
+                ...(wake ? { wake } : {})
+            };
+        }
+        case 'issue_comment': {
+            if (action !== 'created') {
+                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
+            }
+            const number = issueNumber(record(payload.issue).number);
+            const comment = record(payload.comment);
+            const body = str(comment.body);
+            if (!number || !body)
+                return { kind: 'skip', reason: 'the comment event carries no issue or text' };
+            return {
+                kind: 'run',
+                source: 'comment',
+                issue: String(number),
+                actor,
+                defaultBranch,
+                reply: { body, author: str(record(comment.user).login) ?? actor.login }
+            };
+        }
+        default:
+            return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
+    }
+}
+function lineAndColumn(text, offset) {
+    const before = text.slice(0, offset);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: before.split('\n').length, col: offset - lineStart + 1 };
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
+function record(v) {
+    return isRecord(v) ? v : {};
+}
+function str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+function issueNumber(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+/** The payload's action in a skip reason: quoted, on one line, short. */
+function shown(action) {
+    return action === undefined ? '(with no action)' : JSON.stringify((0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(action), 60));
+}
+
+
+/***/ }),
+
+/***/ 455:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  g: () => (/* binding */ loadSteps)
+});
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./.build/action/load-steps.js
+
+
+/**
+ * The steps' code, from the one bundle beside this step's own (dist/steps/index.js next to
+ * dist/main and dist/post), so that the two steps do not each carry a copy of the program.
+ * The path is built at run time and the import left to node: a bundler would otherwise pull the
+ * whole program into this light entry again.
+ */
+async function loadSteps() {
+    const here = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    const bundle = (0,external_node_url_namespaceObject.pathToFileURL)((0,external_node_path_.join)(here, '..', 'steps', 'index.js')).href;
+    return (await import(/* webpackIgnore: true */ bundle));
+}
+
+
+/***/ }),
+
+/***/ 764:
+/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
+/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(956);
+/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(455);
+/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(328);
+
+
+
+
+// The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
+// GitHub client, the schemas, the templates) loads after that line, while git fetches what the
+// stage needs first. @actions/core is part of that rest, as it brings an HTTP client with it:
+// its info is a line on stdout.
+process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_3__/* .startLine */ .F)(process.env)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
+const early = (0,_early_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .startEarlyFetch */ .k)(process.env);
+// Listing the remote's branches takes the main thread little, and loading takes it whole: the
+// fetch is started first, so that git and the network work while the program loads. A remote
+// that never answers the listing holds the stage here as it would hold it later.
+await early?.started;
+const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_2__/* .loadSteps */ .g)();
+await mainStep(early);
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 328:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ startLine)
+/* harmony export */ });
+/* harmony import */ var _action_input_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(490);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(477);
+
+
+// Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
+// left out of the line, which is printed before any secret is masked.
+const NAME = /^[\w.@/-]{1,200}$/;
+const NUMBER = /^\d{1,20}$/;
+/**
+ * The main step's first log line, said before the rest of the program loads: which action at
+ * which ref starts, for which event, issue and run, from what the runner provides.
+ */
+function startLine(env) {
+    const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
+    const event = env.GITHUB_EVENT_NAME ?? '';
+    const issue = issueOf(env, event);
+    const run = env.GITHUB_RUN_ID ?? '';
+    const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
+    const parts = [
+        NAME.test(event) ? `${event} event` : 'an event',
+        ...(issue ? [`issue #${issue}`] : []),
+        ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
+    ];
+    return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
+}
+/**
+ * The issue the event names, if it names one; the stage reports any problem with it. The stage's
+ * code is another bundle (dist/steps), so it reads the payload again: a file of a few KB.
+ */
+function issueOf(env, event) {
+    const path = env.GITHUB_EVENT_PATH;
+    if (!path)
+        return undefined;
+    const input = (name) => (0,_action_input_js__WEBPACK_IMPORTED_MODULE_1__/* .actionInput */ .j)(env, name) || undefined;
+    try {
+        const trigger = (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .triggerFromEvent */ .N)(event, (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .readEvent */ .j)(path), {
+            issue: input('issue'),
+            state: input('state')
+        });
+        const issue = trigger.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
+        return /^[1-9]\d{0,9}$/.test(issue) ? issue : undefined;
+    }
+    catch {
+        // An unreadable payload is the stage's to report, after it has checked the inputs.
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 243:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   yo: () => (/* binding */ UserError)
+/* harmony export */ });
+/* unused harmony exports formatLocation, UserErrors, messageOf */
+/**
+ * A mistake the user can fix. It prints as one line, `file:line:col: message`, and the
+ * message says what to change; adapters print it without a stack trace.
+ */
+class UserError extends Error {
+    location;
+    constructor(message, location) {
+        super(message);
+        this.location = location;
+        this.name = 'UserError';
+    }
+    /** The one line shown to the user. */
+    format() {
+        const where = this.location ? formatLocation(this.location) : '';
+        return where ? `${where}: ${this.message}` : this.message;
+    }
+}
+function formatLocation(loc) {
+    let out = loc.file;
+    if (loc.line !== undefined) {
+        out += `:${loc.line}`;
+        if (loc.col !== undefined)
+            out += `:${loc.col}`;
+    }
+    return out;
+}
+/** Many user mistakes found at once (e.g. every problem in WORKFLOW.md); each is one line. */
+class UserErrors extends UserError {
+    errors;
+    constructor(errors) {
+        super(errors.map((e) => e.format()).join('\n'));
+        this.errors = errors;
+        this.name = 'UserErrors';
+    }
+    format() {
+        return this.errors.map((e) => e.format()).join('\n');
+    }
+}
+/** An error as one line for the user: a UserError's own format, else its message. */
+function messageOf(err) {
+    if (err instanceof UserError)
+        return err.format();
+    return err instanceof Error ? err.message : String(err);
+}
+
+
+/***/ }),
+
+/***/ 133:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  $Q: () => (/* binding */ clip),
+  TN: () => (/* binding */ oneLine)
+});
+
+// UNUSED EXPORTS: agentMarkdown, cellText, fenced
 
 ;// CONCATENATED MODULE: ./.build/handoff/hidden-markdown.js
 // Markdown that GitHub renders as nothing: a person reading the issue, the comment or the
@@ -686,260 +1877,6 @@ function fenced(text, char = '`', info = 'text') {
         longest = Math.max(longest, m[0].length);
     const fence = char.repeat(Math.max(3, longest + 1));
     return `${fence}${info}\n${text}\n${fence}`;
-}
-
-;// CONCATENATED MODULE: ./.build/action/event.js
-
-
-
-
-
-/**
- * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
- * owed step it wakes. What runs is read from the issue's record.
- */
-const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
-// GitHub caps webhook payloads at 25 MB.
-const EVENT_MAX_BYTES = 32 * 1024 * 1024;
-const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
-/** The event payload file: a JSON object, or a UserError naming the file. */
-function readEvent(path) {
-    let text;
-    try {
-        text = readCappedText(path, EVENT_MAX_BYTES);
-    }
-    catch (err) {
-        // The refusal says what the file is; what to change is always the path.
-        const what = err.message.split(';')[0];
-        throw new UserError(`cannot use the event payload (${what}); ${FIX}`, { file: path });
-    }
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (err) {
-        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
-        // offset becomes the line and column.
-        const message = err.message;
-        const offset = /at position (\d+)/.exec(message);
-        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
-        throw new UserError(`the event payload is not JSON (${clip(oneLine(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
-    }
-    if (!isRecord(value)) {
-        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-        throw new UserError(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
-    }
-    return value;
-}
-/**
- * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
- * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
- * A payload field of the wrong type counts as absent.
- */
-function triggerFromEvent(eventName, payload, overrides) {
-    const sender = record(payload.sender);
-    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
-    const repository = record(payload.repository);
-    const defaultBranch = str(repository.default_branch);
-    const action = str(payload.action);
-    const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
-    switch (eventName) {
-        case 'issues':
-        case 'pull_request':
-        case 'pull_request_target': {
-            const removed = str(record(payload.label).name)?.toLowerCase();
-            const unpaused = issueNumber(record(payload.issue).number);
-            if (eventName === 'issues' &&
-                action === 'unlabeled' &&
-                removed === PAUSED_LABEL &&
-                unpaused) {
-                return {
-                    kind: 'run',
-                    source: 'label',
-                    issue: String(unpaused),
-                    actor,
-                    defaultBranch,
-                    resume: true
-                };
-            }
-            if (action !== 'labeled') {
-                return {
-                    kind: 'skip',
-                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
-                };
-            }
-            const label = str(record(payload.label).name);
-            if (!label)
-                return { kind: 'skip', reason: 'the labeled event carries no label' };
-            if (eventName === 'issues') {
-                const number = issueNumber(record(payload.issue).number);
-                if (!number)
-                    return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
-            }
-            const pr = record(payload.pull_request);
-            const number = issueNumber(pr.number);
-            const head = record(pr.head);
-            const headRef = str(head.ref);
-            if (!number || !headRef) {
-                return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
-            }
-            const headRepo = str(record(head.repo).full_name);
-            return {
-                kind: 'run',
-                source: 'label',
-                issue: String(number),
-                label,
-                actor,
-                defaultBranch,
-                pullRequest: {
-                    number,
-                    headRef,
-                    fork: !headRepo || headRepo !== str(repository.full_name)
-                }
-            };
-        }
-        case 'workflow_dispatch': {
-            const inputs = record(payload.inputs);
-            const issue = overrides.issue ?? text(inputs.issue);
-            if (!issue) {
-                return {
-                    kind: 'skip',
-                    reason: 'workflow_dispatch without an issue: set the action input issue'
-                };
-            }
-            const state = overrides.state ?? text(inputs.state);
-            return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
-        }
-        case 'repository_dispatch': {
-            if (action !== DISPATCH_TYPE) {
-                return {
-                    kind: 'skip',
-                    reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
-                };
-            }
-            const client = record(payload.client_payload);
-            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
-            if (extra.length > 0) {
-                return {
-                    kind: 'deny',
-                    reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
-                        .slice(0, 3)
-                        .map((k) => clip(oneLine(k), 40))
-                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
-                };
-            }
-            const issue = overrides.issue ?? text(client.issue);
-            if (!issue)
-                return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
-            const state = overrides.state ?? text(client.state);
-            const entry = client.entry;
-            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
-                ? client.step
-                : undefined;
-            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
-                ? { entry, ...(step ? { step } : {}) }
-                : undefined;
-            return {
-                kind: 'run',
-                source: 'wake',
-                issue,
-                state,
-                actor,
-                defaultBranch,
-                ...(wake ? { wake } : {})
-            };
-        }
-        case 'issue_comment': {
-            if (action !== 'created') {
-                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
-            }
-            const number = issueNumber(record(payload.issue).number);
-            const comment = record(payload.comment);
-            const body = str(comment.body);
-            if (!number || !body)
-                return { kind: 'skip', reason: 'the comment event carries no issue or text' };
-            return {
-                kind: 'run',
-                source: 'comment',
-                issue: String(number),
-                actor,
-                defaultBranch,
-                reply: { body, author: str(record(comment.user).login) ?? actor.login }
-            };
-        }
-        default:
-            return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
-    }
-}
-function lineAndColumn(text, offset) {
-    const before = text.slice(0, offset);
-    const lineStart = before.lastIndexOf('\n') + 1;
-    return { line: before.split('\n').length, col: offset - lineStart + 1 };
-}
-function isRecord(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
-function record(v) {
-    return isRecord(v) ? v : {};
-}
-function str(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-function issueNumber(v) {
-    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
-}
-/** The payload's action in a skip reason: quoted, on one line, short. */
-function shown(action) {
-    return action === undefined ? '(with no action)' : JSON.stringify(clip(oneLine(action), 60));
-}
-
-;// CONCATENATED MODULE: ./.build/action/start-line.js
-
-// Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
-// left out of the line, which is printed before any secret is masked.
-const NAME = /^[\w.@/-]{1,200}$/;
-const NUMBER = /^\d{1,20}$/;
-/**
- * The main step's first log line, said before the rest of the program loads: which action at
- * which ref starts, for which event, issue and run. It reads what the runner provides, as
- * @actions/core would (an input is INPUT_<NAME>, trimmed), without loading it.
- */
-function startLine(env) {
-    const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
-    const event = env.GITHUB_EVENT_NAME ?? '';
-    const issue = issueOf(env, event);
-    const run = env.GITHUB_RUN_ID ?? '';
-    const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
-    const parts = [
-        NAME.test(event) ? `${event} event` : 'an event',
-        ...(issue ? [`issue #${issue}`] : []),
-        ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
-    ];
-    return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
-}
-/**
- * The issue the event names, if it names one; the stage reports any problem with it. The stage's
- * code is another bundle (dist/steps), so it reads the payload again: a file of a few KB.
- */
-function issueOf(env, event) {
-    const path = env.GITHUB_EVENT_PATH;
-    if (!path)
-        return undefined;
-    const input = (name) => env[`INPUT_${name.toUpperCase()}`]?.trim() || undefined;
-    try {
-        const trigger = triggerFromEvent(event, readEvent(path), {
-            issue: input('issue'),
-            state: input('state')
-        });
-        const issue = trigger.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
-        return /^[1-9]\d{0,9}$/.test(issue) ? issue : undefined;
-    }
-    catch {
-        // An unreadable payload is the stage's to report, after it has checked the inputs.
-        return undefined;
-    }
 }
 
 

@@ -27192,6 +27192,203 @@ function maskedSecrets(names, token, linearKey) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./.build/git/git.js
+
+
+
+
+
+/**
+ * The one place that runs git. Every call is hardened against what an agent may plant: hooks,
+ * fsmonitor, the ssh command, the credential helper and the `ext::` transport are overridden on
+ * the command line (which outranks every config file), system and global config and the
+ * environment's GIT_* variables are not read, and replace refs are ignored. What only the
+ * repository's own config could still do (`url.*.insteadOf`, filters, URL-specific helpers) is
+ * undone by restoring `.git/config` (guard.ts) before anything is committed or pushed.
+ */
+const HARDENING = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'core.sshCommand=ssh',
+    '-c',
+    'credential.helper=',
+    '-c',
+    'protocol.ext.allow=never',
+    // Bare origins in tests and local use are plain paths.
+    '-c',
+    'protocol.file.allow=always',
+    // The default attributes file lives in the agent's home and could pick merge drivers.
+    '-c',
+    'core.attributesFile=/dev/null'
+];
+// The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
+// directly, before git 2.29) is one more process that a stage's one-job checkout never gains
+// from. In a user's own clone (the CLI) their own git commands still keep it.
+const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
+/** The base64 credential checkout uses; callers mask it (and the token) in logs. */
+function basicCredential(token) {
+    return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+}
+/** Runs git in `cwd`; stdout as UTF-8 text. */
+async function git_git(cwd, args, opts = {}) {
+    const r = await gitBytes(cwd, args, opts);
+    return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, code: r.code };
+}
+/** Runs git in `cwd`; stdout as bytes (raw tree objects, file contents). */
+function gitBytes(cwd, args, opts = {}) {
+    const { file, args: prefix, env } = gitInvocation(cwd, opts);
+    const ok = opts.okCodes ?? [];
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.execFile)(file, [...prefix, ...args], {
+            cwd,
+            env,
+            encoding: 'buffer',
+            maxBuffer: 512 * 1024 * 1024,
+            windowsHide: true
+        }, (err, stdout, stderrBytes) => {
+            const stderr = stderrBytes.toString('utf8');
+            if (!err)
+                return resolve({ stdout, stderr, code: 0 });
+            const code = typeof err.code === 'number' ? err.code : null;
+            if (code !== null && ok.includes(code))
+                return resolve({ stdout, stderr, code });
+            reject(gitFailure(cwd, args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
+        });
+        child.stdin?.on('error', () => {
+            // git may exit before reading all of stdin; its exit status tells what happened.
+        });
+        child.stdin?.end(opts.input);
+    });
+}
+/**
+ * The executable, options and environment every git we start gets, whether run once (`git`,
+ * `gitBytes`) or kept running (objects.ts). Callers add their own options after `args`.
+ */
+function gitInvocation(cwd, opts = {}) {
+    const { file, pathEnv } = gitExecutable();
+    return {
+        file,
+        // The workspace we were given is ours even when another user owns it (container jobs,
+        // where checkout's own exception lives in a global config we do not read).
+        args: [...HARDENING, ...NO_UPKEEP, '-c', `safe.directory=${cwd}`],
+        env: gitEnv(pathEnv, opts)
+    };
+}
+function gitEnv(pathEnv, opts) {
+    const env = {};
+    // GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND... would redirect us.
+    for (const [k, v] of Object.entries(process.env))
+        if (!k.startsWith('GIT_'))
+            env[k] = v;
+    Object.assign(env, {
+        PATH: pathEnv,
+        GIT_CONFIG_NOSYSTEM: '1',
+        // Always empty and not writable by an agent running as our user.
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_NO_REPLACE_OBJECTS: '1',
+        // Messages are parsed (push rejections), so they must not be translated.
+        LC_ALL: 'C'
+    });
+    if (opts.auth)
+        Object.assign(env, authEnv(opts.auth));
+    Object.assign(env, opts.env);
+    return env;
+}
+/**
+ * The header travels in command-scope config from the environment, so it is in no file and
+ * in no argv (nor in a GitError). The empty value first drops any header checkout persisted
+ * for the same server, which would otherwise be sent too.
+ */
+function authEnv(auth) {
+    const key = `http.${new URL(auth.serverUrl).origin}/.extraheader`;
+    return {
+        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_KEY_0: key,
+        GIT_CONFIG_VALUE_0: '',
+        GIT_CONFIG_KEY_1: key,
+        GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${basicCredential(auth.token)}`
+    };
+}
+let resolved;
+/** Which git to run, fixed for the life of the process (see chooseGit). */
+function gitExecutable() {
+    resolved ??= chooseGit(process.env.PATH ?? '', writable);
+    return resolved;
+}
+/**
+ * PATH directories we can write to are passed over when another has git, and left out of the
+ * PATH git's own children see, because an agent running as our user could plant a `git` (or an
+ * `ssh`) there: `~/.local/bin` precedes `/usr/bin` on hosted runners. As root nothing is out of
+ * the agent's reach, so PATH is used as it is.
+ */
+function chooseGit(pathEnv, canWrite) {
+    const dirs = pathEnv.split(external_node_path_namespaceObject.delimiter).filter((d) => external_node_path_namespaceObject.isAbsolute(d));
+    const locked = dirs.filter((d) => !canWrite(d));
+    const safe = findGit(locked);
+    return safe
+        ? { file: safe, pathEnv: locked.join(external_node_path_namespaceObject.delimiter) }
+        : { file: findGit(dirs) ?? 'git', pathEnv };
+}
+function writable(p) {
+    try {
+        (0,external_node_fs_namespaceObject.accessSync)(p, external_node_fs_namespaceObject.constants.W_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function findGit(dirs) {
+    for (const d of dirs) {
+        const candidate = external_node_path_namespaceObject.join(d, 'git');
+        try {
+            if (!(0,external_node_fs_namespaceObject.statSync)(candidate).isFile())
+                continue;
+            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
+            return candidate;
+        }
+        catch {
+            // not in this directory
+        }
+    }
+    return undefined;
+}
+/** Below this, git lacks the fixes for CVE-2025-48384 and its siblings (as shipped by distros). */
+const SAFE_GIT_VERSION = '2.39.5';
+/** `git merge-tree --write-tree`, which the push retry rebuilds commits with, arrived in 2.38. */
+const PUSH_GIT_VERSION = '2.38.0';
+function parseGitVersion(text) {
+    const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+    if (!m)
+        throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`);
+    const [, major = '', minor = '', patch = '0'] = m;
+    return { major: +major, minor: +minor, patch: +patch, text: `${major}.${minor}.${patch}` };
+}
+function versionAtLeast(v, min) {
+    const [a = 0, b = 0, c = 0] = min.split('.').map(Number);
+    return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c;
+}
+let version;
+function gitVersion() {
+    version ??= git_git('/', ['--version']).then((r) => parseGitVersion(r.stdout));
+    return version;
+}
+/** The installed git's version, and a warning to show when it is older than the safe minimum. */
+async function minimumVersion() {
+    const v = await gitVersion();
+    const warning = versionWarning(v);
+    return warning ? { version: v, warning } : { version: v };
+}
+function versionWarning(v) {
+    if (versionAtLeast(v, SAFE_GIT_VERSION))
+        return undefined;
+    return `git ${v.text} is older than ${SAFE_GIT_VERSION} and may lack the fixes for CVE-2025-48384 and related flaws; update git on this runner`;
+}
+
 ;// CONCATENATED MODULE: ./.build/isolation/privilege.js
 
 
@@ -27341,6 +27538,16 @@ function readLines(file) {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/action/action-input.js
+/**
+ * An action input as the runner passes it (INPUT_<NAME>, spaces as underscores) and as
+ * @actions/core's getInput reads it: trimmed, empty when unset. Read without @actions/core so
+ * that the main step's light entry can read inputs before the rest of the program loads.
+ */
+function actionInput(env, name) {
+    return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+
 ;// CONCATENATED MODULE: ./.build/action/identity-input.js
 
 // "Name <email>", as git writes it. Angle brackets and line breaks in either part would change
@@ -27371,38 +27578,39 @@ async function tokenIdentity(api) {
 
 
 
+
+/**
+ * The settings, read and checked; nothing is printed (so the main step's light entry can read
+ * them too): the main step masks the tokens first (tokensOf).
+ */
 function readSettings(env = process.env) {
-    const token = getInput('github-token');
+    const input = (name) => actionInput(env, name);
+    const token = input('github-token');
     if (!token) {
         throw new errors_UserError('input github-token is empty; leave it unset to use ${{ github.token }}');
     }
-    // Masks the token and the form git sends it in, wherever either would be printed.
-    core_setSecret(token);
-    core_setSecret(Buffer.from(`x-access-token:${token}`).toString('base64'));
-    const mode = getInput('mode') || 'stage';
+    const mode = input('mode') || 'stage';
     if (mode !== 'stage' && mode !== 'reconcile') {
         throw new errors_UserError(`input mode is "${mode}"; use stage or reconcile`);
     }
-    const chain = getInput('chain') || 'dispatch';
+    const chain = input('chain') || 'dispatch';
     if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
         throw new errors_UserError(`input chain is "${chain}"; use dispatch, label or none`);
     }
-    const dryRun = booleanInput('dry-run');
+    const dryRun = booleanInput('dry-run', env);
     // Empty when the repository variable is unset.
-    const paused = booleanInput('paused');
-    const showAgentOutput = booleanInput('show-agent-output');
-    const signCommits = booleanInput('sign-commits');
-    const isolation = getInput('isolation') || 'user';
+    const paused = booleanInput('paused', env);
+    const showAgentOutput = booleanInput('show-agent-output', env);
+    const signCommits = booleanInput('sign-commits', env);
+    const isolation = input('isolation') || 'user';
     if (isolation !== 'user' && isolation !== 'none') {
         throw new errors_UserError(`input isolation is "${isolation}"; use user or none`);
     }
-    const author = identityInput('commit-author', getInput('commit-author'));
-    const committer = identityInput('commit-committer', getInput('commit-committer'));
+    const author = identityInput('commit-author', input('commit-author'));
+    const committer = identityInput('commit-committer', input('commit-committer'));
     // The runner fills job-token with the job's GITHUB_TOKEN; a github-token other than it is
     // an App's or a person's, whose identity the stage asks for when it needs it.
-    const jobToken = getInput('job-token');
-    if (jobToken)
-        core_setSecret(jobToken);
+    const jobToken = input('job-token');
     const repository = required(env, 'GITHUB_REPOSITORY');
     const [owner, repo, ...rest] = repository.split('/');
     if (!owner || !repo || rest.length > 0) {
@@ -27413,16 +27621,16 @@ function readSettings(env = process.env) {
     return {
         mode,
         token,
-        workflowFile: getInput('workflow-file') || 'WORKFLOW.md',
-        issue: getInput('issue') || undefined,
-        state: getInput('state') || undefined,
+        workflowFile: input('workflow-file') || 'WORKFLOW.md',
+        issue: input('issue') || undefined,
+        state: input('state') || undefined,
         chain,
         dryRun,
         paused,
         showAgentOutput,
         signCommits,
         isolation,
-        agentUser: getInput('agent-user') || DEFAULT_AGENT_USER,
+        agentUser: input('agent-user') || DEFAULT_AGENT_USER,
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
         ownToken: !jobToken || jobToken === token,
@@ -27440,8 +27648,14 @@ function readSettings(env = process.env) {
         ref: env.GITHUB_REF || ''
     };
 }
-function booleanInput(name) {
-    const text = (getInput(name) || 'false').toLowerCase();
+/** The tokens among the inputs, and the form git sends the token in: to be masked at once. */
+function tokensOf(env = process.env) {
+    const token = actionInput(env, 'github-token');
+    const jobToken = actionInput(env, 'job-token');
+    return [...(token ? [token, basicCredential(token)] : []), ...(jobToken ? [jobToken] : [])];
+}
+function booleanInput(name, env = process.env) {
+    const text = (actionInput(env, name) || 'false').toLowerCase();
     if (text !== 'true' && text !== 'false') {
         throw new errors_UserError(`input ${name} is "${text}"; use true or false`);
     }
@@ -29903,7 +30117,7 @@ const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null 
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
-const version = {
+const versions_version = {
     major: 4,
     minor: 6,
     patch: 7,
@@ -29922,7 +30136,7 @@ const $ZodType = /*@__PURE__*/ $constructor("$ZodType", (inst, def) => {
     inst ?? (inst = {});
     inst._zod.def = def; // set _def property
     inst._zod.bag = inst._zod.bag || {}; // initialize _bag object
-    inst._zod.version = version;
+    inst._zod.version = versions_version;
     const defChecks = inst._zod.def.checks;
     // if inst is itself a checks.$ZodCheck, run it as a check
     const checks = inst._zod.traits.has("$ZodCheck")
@@ -34780,201 +34994,27 @@ function isUnfinished(outcome) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./.build/git/git.js
-
-
-
-
+;// CONCATENATED MODULE: ./.build/git/branch-name.js
 
 /**
- * The one place that runs git. Every call is hardened against what an agent may plant: hooks,
- * fsmonitor, the ssh command, the credential helper and the `ext::` transport are overridden on
- * the command line (which outranks every config file), system and global config and the
- * environment's GIT_* variables are not read, and replace refs are ignored. What only the
- * repository's own config could still do (`url.*.insteadOf`, filters, URL-specific helpers) is
- * undone by restoring `.git/config` (guard.ts) before anything is committed or pushed.
+ * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
+ * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
+ * so they are data: checked here and only ever passed as argv.
  */
-const HARDENING = [
-    '-c',
-    'core.hooksPath=/dev/null',
-    '-c',
-    'core.fsmonitor=false',
-    '-c',
-    'core.sshCommand=ssh',
-    '-c',
-    'credential.helper=',
-    '-c',
-    'protocol.ext.allow=never',
-    // Bare origins in tests and local use are plain paths.
-    '-c',
-    'protocol.file.allow=always',
-    // The default attributes file lives in the agent's home and could pick merge drivers.
-    '-c',
-    'core.attributesFile=/dev/null'
-];
-// The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
-// directly, before git 2.29) is one more process that a stage's one-job checkout never gains
-// from. In a user's own clone (the CLI) their own git commands still keep it.
-const NO_UPKEEP = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
-/** The base64 credential checkout uses; callers mask it (and the token) in logs. */
-function basicCredential(token) {
-    return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+function validateBranchName(name) {
+    return isBranchName(name)
+        ? Promise.resolve(name)
+        : Promise.reject(new errors_UserError(`"${name}" is not a valid branch name`));
 }
-/** Runs git in `cwd`; stdout as UTF-8 text. */
-async function git_git(cwd, args, opts = {}) {
-    const r = await gitBytes(cwd, args, opts);
-    return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, code: r.code };
-}
-/** Runs git in `cwd`; stdout as bytes (raw tree objects, file contents). */
-function gitBytes(cwd, args, opts = {}) {
-    const { file, args: prefix, env } = gitInvocation(cwd, opts);
-    const ok = opts.okCodes ?? [];
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.execFile)(file, [...prefix, ...args], {
-            cwd,
-            env,
-            encoding: 'buffer',
-            maxBuffer: 512 * 1024 * 1024,
-            windowsHide: true
-        }, (err, stdout, stderrBytes) => {
-            const stderr = stderrBytes.toString('utf8');
-            if (!err)
-                return resolve({ stdout, stderr, code: 0 });
-            const code = typeof err.code === 'number' ? err.code : null;
-            if (code !== null && ok.includes(code))
-                return resolve({ stdout, stderr, code });
-            reject(gitFailure(cwd, args, code, stderr || `could not run ${file} in ${cwd}: ${err.message}`));
-        });
-        child.stdin?.on('error', () => {
-            // git may exit before reading all of stdin; its exit status tells what happened.
-        });
-        child.stdin?.end(opts.input);
-    });
-}
-/**
- * The executable, options and environment every git we start gets, whether run once (`git`,
- * `gitBytes`) or kept running (objects.ts). Callers add their own options after `args`.
- */
-function gitInvocation(cwd, opts = {}) {
-    const { file, pathEnv } = gitExecutable();
-    return {
-        file,
-        // The workspace we were given is ours even when another user owns it (container jobs,
-        // where checkout's own exception lives in a global config we do not read).
-        args: [...HARDENING, ...NO_UPKEEP, '-c', `safe.directory=${cwd}`],
-        env: gitEnv(pathEnv, opts)
-    };
-}
-function gitEnv(pathEnv, opts) {
-    const env = {};
-    // GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND... would redirect us.
-    for (const [k, v] of Object.entries(process.env))
-        if (!k.startsWith('GIT_'))
-            env[k] = v;
-    Object.assign(env, {
-        PATH: pathEnv,
-        GIT_CONFIG_NOSYSTEM: '1',
-        // Always empty and not writable by an agent running as our user.
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_NO_REPLACE_OBJECTS: '1',
-        // Messages are parsed (push rejections), so they must not be translated.
-        LC_ALL: 'C'
-    });
-    if (opts.auth)
-        Object.assign(env, authEnv(opts.auth));
-    Object.assign(env, opts.env);
-    return env;
-}
-/**
- * The header travels in command-scope config from the environment, so it is in no file and
- * in no argv (nor in a GitError). The empty value first drops any header checkout persisted
- * for the same server, which would otherwise be sent too.
- */
-function authEnv(auth) {
-    const key = `http.${new URL(auth.serverUrl).origin}/.extraheader`;
-    return {
-        GIT_CONFIG_COUNT: '2',
-        GIT_CONFIG_KEY_0: key,
-        GIT_CONFIG_VALUE_0: '',
-        GIT_CONFIG_KEY_1: key,
-        GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${basicCredential(auth.token)}`
-    };
-}
-let resolved;
-/** Which git to run, fixed for the life of the process (see chooseGit). */
-function gitExecutable() {
-    resolved ??= chooseGit(process.env.PATH ?? '', writable);
-    return resolved;
-}
-/**
- * PATH directories we can write to are passed over when another has git, and left out of the
- * PATH git's own children see, because an agent running as our user could plant a `git` (or an
- * `ssh`) there: `~/.local/bin` precedes `/usr/bin` on hosted runners. As root nothing is out of
- * the agent's reach, so PATH is used as it is.
- */
-function chooseGit(pathEnv, canWrite) {
-    const dirs = pathEnv.split(external_node_path_namespaceObject.delimiter).filter((d) => external_node_path_namespaceObject.isAbsolute(d));
-    const locked = dirs.filter((d) => !canWrite(d));
-    const safe = findGit(locked);
-    return safe
-        ? { file: safe, pathEnv: locked.join(external_node_path_namespaceObject.delimiter) }
-        : { file: findGit(dirs) ?? 'git', pathEnv };
-}
-function writable(p) {
-    try {
-        (0,external_node_fs_namespaceObject.accessSync)(p, external_node_fs_namespaceObject.constants.W_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-function findGit(dirs) {
-    for (const d of dirs) {
-        const candidate = external_node_path_namespaceObject.join(d, 'git');
-        try {
-            if (!(0,external_node_fs_namespaceObject.statSync)(candidate).isFile())
-                continue;
-            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
-            return candidate;
-        }
-        catch {
-            // not in this directory
-        }
-    }
-    return undefined;
-}
-/** Below this, git lacks the fixes for CVE-2025-48384 and its siblings (as shipped by distros). */
-const SAFE_GIT_VERSION = '2.39.5';
-/** `git merge-tree --write-tree`, which the push retry rebuilds commits with, arrived in 2.38. */
-const PUSH_GIT_VERSION = '2.38.0';
-function parseGitVersion(text) {
-    const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
-    if (!m)
-        throw new GitError(['--version'], 0, `unrecognised version: ${text.trim()}`);
-    const [, major = '', minor = '', patch = '0'] = m;
-    return { major: +major, minor: +minor, patch: +patch, text: `${major}.${minor}.${patch}` };
-}
-function versionAtLeast(v, min) {
-    const [a = 0, b = 0, c = 0] = min.split('.').map(Number);
-    return v.major !== a ? v.major > a : v.minor !== b ? v.minor > b : v.patch >= c;
-}
-let git_version;
-function gitVersion() {
-    git_version ??= git_git('/', ['--version']).then((r) => parseGitVersion(r.stdout));
-    return git_version;
-}
-/** The installed git's version, and a warning to show when it is older than the safe minimum. */
-async function minimumVersion() {
-    const v = await gitVersion();
-    const warning = versionWarning(v);
-    return warning ? { version: v, warning } : { version: v };
-}
-function versionWarning(v) {
-    if (versionAtLeast(v, SAFE_GIT_VERSION))
-        return undefined;
-    return `git ${v.text} is older than ${SAFE_GIT_VERSION} and may lack the fixes for CVE-2025-48384 and related flaws; update git on this runner`;
+function isBranchName(name) {
+    return !(name === '' ||
+        name === 'HEAD' ||
+        name === '@' ||
+        name.startsWith('-') ||
+        name.endsWith('.') ||
+        [...name].some((c) => c <= ' ' || c === '\x7f') ||
+        /[~^:?*[\\]|\.\.|@\{/.test(name) ||
+        name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
 }
 
 ;// CONCATENATED MODULE: ./.build/git/lstat.js
@@ -35020,6 +35060,90 @@ async function isShallow(repo) {
     }
     const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
     return r.stdout.trim() === 'true';
+}
+
+;// CONCATENATED MODULE: ./.build/git/fetch-branches.js
+
+
+
+
+
+
+
+const DEFAULT_DEPTH = 100;
+/**
+ * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
+ * `fetch` (shallow when the workspace is), making the repository first when there is none.
+ * It starts nothing but git, so the main step's light entry can run it while the rest of the
+ * program loads.
+ */
+async function fetchBranches(o) {
+    const remote = o.remote ?? 'origin';
+    const repo = external_node_path_namespaceObject.resolve(o.repo);
+    const asked = [...new Set(o.branches)];
+    for (const name of asked)
+        await validateBranchName(name);
+    validateRemoteName(remote);
+    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
+    await removeStaleLocks(repo);
+    const listed = await remoteHeads(repo, remote, asked, o.auth);
+    const present = asked.filter((name) => listed.has(name));
+    if (present.length === 0)
+        return { remote, asked, present };
+    const depth = o.depth ?? DEFAULT_DEPTH;
+    const shallow = fresh || (await isShallow(repo));
+    const fetching = git_git(repo, [
+        'fetch',
+        '--no-tags',
+        '--recurse-submodules=no',
+        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
+        remote,
+        ...present.map((name) => refspec(remote, name))
+    ], { auth: o.auth });
+    o.whileFetching?.();
+    await fetching;
+    return { remote, asked, present };
+}
+const tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
+const refspec = (remote, name) => `+refs/heads/${name}:${tracking(remote, name)}`;
+function validateRemoteName(name) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+        throw new errors_UserError(`"${name}" is not a valid remote name`);
+    }
+}
+/** True when a new repository had to be made (nothing to reuse). */
+async function ensureRepository(repo, remote, url) {
+    const fresh = !(await lstatOrNull(external_node_path_namespaceObject.join(repo, '.git')));
+    if (fresh) {
+        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
+        await git_git(repo, ['init', '--quiet']);
+    }
+    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
+    if (has.code === 1) {
+        if (!url) {
+            throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
+        }
+        await git_git(repo, ['remote', 'add', remote, url]);
+    }
+    return fresh;
+}
+/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
+async function removeStaleLocks(repo) {
+    for (const lock of ['index.lock', 'shallow.lock']) {
+        await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
+    }
+}
+async function remoteHeads(repo, remote, names, auth) {
+    const refs = names.map((n) => `refs/heads/${n}`);
+    const r = await git_git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
+    const heads = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const [sha, ref] = line.split('\t');
+        // ls-remote matches patterns by suffix; keep exact names only.
+        if (sha && ref && refs.includes(ref))
+            heads.set(ref.slice('refs/heads/'.length), sha);
+    }
+    return heads;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/fork-point.js
@@ -35522,40 +35646,15 @@ function firstLine(text) {
 
 
 
-
-
-const DEFAULT_DEPTH = 100;
-/**
- * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
- * `fetch` (shallow when the workspace is), making the repository first when there is none.
- */
+/** `fetchBranches`, then the commit each fetched branch is at. */
 async function fetchHeads(o) {
-    const remote = o.remote ?? 'origin';
-    const repo = external_node_path_namespaceObject.resolve(o.repo);
-    const asked = [...new Set(o.branches)];
-    for (const name of asked)
-        await validateBranchName(name);
-    validateRemoteName(remote);
-    const fresh = await ensureRepository(repo, remote, o.remoteUrl);
-    await removeStaleLocks(repo);
-    const listed = await remoteHeads(repo, remote, asked, o.auth);
-    const present = asked.filter((name) => listed.has(name));
+    return headsOf(o.repo, await fetchBranches(o));
+}
+/** The commits the branches `fetched` brought are at, read from the fetched refs. */
+async function headsOf(repo, fetched) {
+    const { remote, asked, present } = fetched;
+    const objects = sharedObjects(external_node_path_namespaceObject.resolve(repo));
     const heads = new Map();
-    if (present.length === 0)
-        return { remote, asked, heads };
-    const depth = o.depth ?? DEFAULT_DEPTH;
-    const shallow = fresh || (await isShallow(repo));
-    const fetching = git_git(repo, [
-        'fetch',
-        '--no-tags',
-        '--recurse-submodules=no',
-        ...(shallow && depth > 0 ? [`--depth=${depth}`] : []),
-        remote,
-        ...present.map((name) => refspec(remote, name))
-    ], { auth: o.auth });
-    o.whileFetching?.();
-    await fetching;
-    const objects = sharedObjects(repo);
     for (const name of present) {
         const sha = await objects.resolve(`${tracking(remote, name)}^{commit}`);
         if (!sha)
@@ -35564,8 +35663,6 @@ async function fetchHeads(o) {
     }
     return { remote, asked, heads };
 }
-const tracking = (remote, name) => `refs/remotes/${remote}/${name}`;
-const refspec = (remote, name) => `+refs/heads/${name}:${tracking(remote, name)}`;
 /**
  * Checks out the issue branch: fetched from the remote when it exists there, otherwise made from
  * the remote's base branch. Works after `actions/checkout` (any depth, detached or not), in a
@@ -35604,70 +35701,11 @@ async function prepareIssueBranch(o) {
     return { branch: o.branch, baseSha, forkSha, created };
 }
 /**
- * A branch name git accepts as it is (no `@{-1}` expansion, no leading dash), by the rules of
- * git-check-ref-format(1) for `refs/heads/<name>`. Names come from issues and pull requests,
- * so they are data: checked here and only ever passed as argv.
- */
-function validateBranchName(name) {
-    return badBranchName(name)
-        ? Promise.reject(new errors_UserError(`"${name}" is not a valid branch name`))
-        : Promise.resolve(name);
-}
-function badBranchName(name) {
-    return (name === '' ||
-        name === 'HEAD' ||
-        name === '@' ||
-        name.startsWith('-') ||
-        name.endsWith('.') ||
-        [...name].some((c) => c <= ' ' || c === '\x7f') ||
-        /[~^:?*[\\]|\.\.|@\{/.test(name) ||
-        name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
-}
-function validateRemoteName(name) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-        throw new errors_UserError(`"${name}" is not a valid remote name`);
-    }
-}
-/**
  * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
  * The hardened config switches off any hook a repository declares.
  */
 async function resetBranchTo(repo, branch, sha) {
     await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
-}
-/** True when a new repository had to be made (nothing to reuse). */
-async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstatOrNull(external_node_path_namespaceObject.join(repo, '.git')));
-    if (fresh) {
-        await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
-        await git_git(repo, ['init', '--quiet']);
-    }
-    const has = await git_git(repo, ['config', '--get', `remote.${remote}.url`], { okCodes: [1] });
-    if (has.code === 1) {
-        if (!url) {
-            throw new errors_UserError(`${repo} has no remote "${remote}"; check the repository out first or give its URL`);
-        }
-        await git_git(repo, ['remote', 'add', remote, url]);
-    }
-    return fresh;
-}
-/** A cancelled run can leave these behind in a reused workspace; git would refuse to start. */
-async function removeStaleLocks(repo) {
-    for (const lock of ['index.lock', 'shallow.lock']) {
-        await (0,promises_namespaceObject.rm)(external_node_path_namespaceObject.join(repo, '.git', lock), { force: true });
-    }
-}
-async function remoteHeads(repo, remote, names, auth) {
-    const refs = names.map((n) => `refs/heads/${n}`);
-    const r = await git_git(repo, ['ls-remote', '--heads', remote, ...refs], { auth });
-    const heads = new Map();
-    for (const line of r.stdout.split('\n')) {
-        const [sha, ref] = line.split('\t');
-        // ls-remote matches patterns by suffix; keep exact names only.
-        if (sha && ref && refs.includes(ref))
-            heads.set(ref.slice('refs/heads/'.length), sha);
-    }
-    return heads;
 }
 
 ;// CONCATENATED MODULE: ./.build/config/source-map.js
@@ -39992,8 +40030,6 @@ const DOCUMENTS = [
 
 
 const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql';
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
 /** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
 function linearEndpoint(env) {
     return env.LINEAR_API_URL || DEFAULT_LINEAR_URL;
@@ -41806,6 +41842,7 @@ function remoteWords(stderr) {
 }
 
 ;// CONCATENATED MODULE: ./.build/git/push.js
+
 
 
 
@@ -47508,6 +47545,7 @@ async function writeBlob(repo, content, algo) {
 
 
 
+
 const BOT_IDENTITY = {
     name: 'github-actions[bot]',
     email: '41898282+github-actions[bot]@users.noreply.github.com'
@@ -49584,7 +49622,71 @@ function unfinishedContext(path) {
     return value?.phase !== 'done';
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/linear-key.js
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
+
+;// CONCATENATED MODULE: ./.build/action/stage-start.js
+
+
+
+
+/** Whether two plans fetch the same branches, into the same workspace, with the same token. */
+function samePlan(a, b) {
+    return (a.repo === b.repo &&
+        a.remoteUrl === b.remoteUrl &&
+        a.auth.serverUrl === b.auth.serverUrl &&
+        a.auth.token === b.auth.token &&
+        a.branches.length === b.branches.length &&
+        a.branches.every((name, i) => name === b.branches[i]));
+}
+/**
+ * The decision the stage takes from its settings and the event alone, before any git or
+ * request. The main step's light entry takes it too, to start the fetch while the rest of the
+ * program loads; a user's mistake here is a UserError.
+ */
+function stageStart(s, trigger) {
+    if (trigger.kind !== 'run')
+        return trigger;
+    if (trigger.pullRequest?.fork) {
+        return {
+            kind: 'deny',
+            reason: "the pull request's head is in a fork; stages never run on fork code"
+        };
+    }
+    const issueNumber = trigger.issue.replace(/^#/, '');
+    const linearKey = LINEAR_KEY.exec(issueNumber);
+    if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
+        throw new errors_UserError(`issue "${clip(oneLine(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
+    }
+    const defaultBranch = trigger.defaultBranch;
+    if (!defaultBranch) {
+        throw new errors_UserError('the event payload names no default branch (repository.default_branch)');
+    }
+    // The issue branch the stage will most likely work on is fetched with the default branch, in
+    // one listing and one fetch; the workspace asks the remote again only if it is another.
+    const likely = trigger.pullRequest?.headRef ??
+        (linearKey
+            ? `itervox/${linearKey[1].toLowerCase()}/${linearKey[2]}`
+            : `itervox/${issueNumber}`);
+    return {
+        kind: 'run',
+        trigger,
+        issueNumber,
+        linearKey,
+        defaultBranch,
+        fetch: {
+            repo: s.workspace,
+            branches: [defaultBranch, ...(isBranchName(likely) ? [likely] : [])],
+            remoteUrl: `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`,
+            auth: { serverUrl: s.serverUrl, token: s.token }
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./.build/action/stage-job.js
+
+
 
 
 
@@ -49620,19 +49722,19 @@ const CANCEL_GRACE_MS = 3000;
 const MAX_RESULT_IN_LOG = 4000;
 const NOT_ISOLATED = "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user";
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
-async function runStageJob(s, signal) {
+async function runStageJob(s, signal, early) {
     // Ends what the job started and no longer waits for: reads sent ahead that are still going
     // would otherwise keep a failed step's process alive.
     const end = new AbortController();
     try {
-        return await stageJob(s, signal, end.signal);
+        return await stageJob(s, signal, end.signal, early);
     }
     finally {
         end.abort();
         await closeSharedObjects();
     }
 }
-async function stageJob(s, signal, jobEnd) {
+async function stageJob(s, signal, jobEnd, early) {
     const started = Date.now();
     let secrets = maskedSecrets([], s.token);
     // Whatever the report says goes into the outputs, the summary and the log: none of it
@@ -49646,29 +49748,11 @@ async function stageJob(s, signal, jobEnd) {
         ...r
     }).value;
     const info = (line) => core_info(secrets.redact(line).text);
-    const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
-        issue: s.issue,
-        state: s.state
-    });
-    if (trigger.kind === 'skip')
-        return report({ outcome: 'skipped', reason: trigger.reason });
-    if (trigger.kind === 'deny')
-        return report({ outcome: 'denied', reason: trigger.reason });
-    if (trigger.pullRequest?.fork) {
-        return report({
-            outcome: 'denied',
-            reason: "the pull request's head is in a fork; stages never run on fork code"
-        });
+    const start = stageStart(s, triggerFromEvent(s.eventName, readEvent(s.eventPath), { issue: s.issue, state: s.state }));
+    if (start.kind !== 'run') {
+        return report({ outcome: start.kind === 'skip' ? 'skipped' : 'denied', reason: start.reason });
     }
-    const issueNumber = trigger.issue.replace(/^#/, '');
-    const linearKey = LINEAR_KEY.exec(issueNumber);
-    if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
-        throw new errors_UserError(`issue "${clip(oneLine(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
-    }
-    const defaultBranch = trigger.defaultBranch;
-    if (!defaultBranch) {
-        throw new errors_UserError('the event payload names no default branch (repository.default_branch)');
-    }
+    const { trigger, issueNumber, linearKey, defaultBranch } = start;
     const api = new GitHubTracker({
         token: s.token,
         apiUrl: s.apiUrl,
@@ -49693,24 +49777,16 @@ async function stageJob(s, signal, jobEnd) {
     // WORKFLOW.md is read at the checkout's commit while git fetches; it stands if that commit
     // is the tip the fetch finds.
     const workflow = workflowReadAhead(s.workspace, s.workflowFile, process.env);
-    const auth = { serverUrl: s.serverUrl, token: s.token };
-    const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`;
-    // The issue branch the stage will most likely work on is fetched with the default branch, in
-    // one listing and one fetch; the workspace asks the remote again only if it is another.
-    const likely = trigger.pullRequest?.headRef ??
-        (linearKey
-            ? `itervox/${linearKey[1].toLowerCase()}/${linearKey[2]}`
-            : `itervox/${issueNumber}`);
-    const fetched = await fetchHeads({
-        repo: s.workspace,
-        branches: [
-            defaultBranch,
-            ...(await validateBranchName(likely).then(() => [likely], () => []))
-        ],
-        remoteUrl,
-        auth,
-        whileFetching: () => void workflow.start()
-    });
+    const { auth } = start.fetch;
+    const taken = early?.take(start.fetch);
+    // The fetch begun before the program loaded is under way or done: WORKFLOW.md is read now.
+    // A fetch for another plan is let end first, as the stage's own clears git's lock files.
+    if (taken)
+        void workflow.start();
+    else
+        await early?.settled;
+    const fetched = await headsOf(s.workspace, (await taken) ??
+        (await fetchBranches({ ...start.fetch, whileFetching: () => void workflow.start() })));
     const { warning } = await version;
     if (warning)
         core_warning(warning);
@@ -49950,8 +50026,11 @@ function statusOf(r, config, tracker) {
 
 
 
-/** The main step, once main.ts has said what it starts: the stage, its report and outputs. */
-async function mainStep() {
+/**
+ * The main step, once main.ts has said what it starts (and begun its fetch, `early`): the
+ * stage, its report and outputs.
+ */
+async function mainStep(early) {
     const controller = new AbortController();
     // On cancel the runner sends SIGINT, then SIGTERM 7.5 s later, to this process only: the
     // agent's process group is ended here and its work saved (the post step finishes the rest).
@@ -49964,10 +50043,13 @@ async function mainStep() {
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
     try {
+        // Before anything could print them.
+        for (const value of tokensOf())
+            core_setSecret(value);
         const settings = readSettings();
         if (settings.mode === 'reconcile')
             return await runReconcileJob(settings);
-        const report = await runStageJob(settings, controller.signal);
+        const report = await runStageJob(settings, controller.signal, early);
         core_info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`);
         await publishReport(report);
         if (isUnfinished(report.outcome)) {
@@ -49996,6 +50078,7 @@ async function mainStep() {
 }
 
 ;// CONCATENATED MODULE: ./.build/action/post-finish.js
+
 
 
 

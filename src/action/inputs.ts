@@ -1,8 +1,9 @@
-import * as core from '@actions/core'
 import { UserError } from '../errors.js'
 import type { Identity } from '../git/commit.js'
+import { basicCredential } from '../git/git.js'
 import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
 import type { IsolationMode } from '../isolation/sandbox.js'
+import { actionInput } from './action-input.js'
 import { identityInput } from './identity-input.js'
 
 type ChainMode = 'dispatch' | 'label' | 'none'
@@ -48,38 +49,38 @@ export interface Settings {
   ref: string
 }
 
+/**
+ * The settings, read and checked; nothing is printed (so the main step's light entry can read
+ * them too): the main step masks the tokens first (tokensOf).
+ */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const token = core.getInput('github-token')
+  const input = (name: string) => actionInput(env, name)
+  const token = input('github-token')
   if (!token) {
     throw new UserError('input github-token is empty; leave it unset to use ${{ github.token }}')
   }
-  // Masks the token and the form git sends it in, wherever either would be printed.
-  core.setSecret(token)
-  core.setSecret(Buffer.from(`x-access-token:${token}`).toString('base64'))
-
-  const mode = core.getInput('mode') || 'stage'
+  const mode = input('mode') || 'stage'
   if (mode !== 'stage' && mode !== 'reconcile') {
     throw new UserError(`input mode is "${mode}"; use stage or reconcile`)
   }
-  const chain = core.getInput('chain') || 'dispatch'
+  const chain = input('chain') || 'dispatch'
   if (chain !== 'dispatch' && chain !== 'label' && chain !== 'none') {
     throw new UserError(`input chain is "${chain}"; use dispatch, label or none`)
   }
-  const dryRun = booleanInput('dry-run')
+  const dryRun = booleanInput('dry-run', env)
   // Empty when the repository variable is unset.
-  const paused = booleanInput('paused')
-  const showAgentOutput = booleanInput('show-agent-output')
-  const signCommits = booleanInput('sign-commits')
-  const isolation = core.getInput('isolation') || 'user'
+  const paused = booleanInput('paused', env)
+  const showAgentOutput = booleanInput('show-agent-output', env)
+  const signCommits = booleanInput('sign-commits', env)
+  const isolation = input('isolation') || 'user'
   if (isolation !== 'user' && isolation !== 'none') {
     throw new UserError(`input isolation is "${isolation}"; use user or none`)
   }
-  const author = identityInput('commit-author', core.getInput('commit-author'))
-  const committer = identityInput('commit-committer', core.getInput('commit-committer'))
+  const author = identityInput('commit-author', input('commit-author'))
+  const committer = identityInput('commit-committer', input('commit-committer'))
   // The runner fills job-token with the job's GITHUB_TOKEN; a github-token other than it is
   // an App's or a person's, whose identity the stage asks for when it needs it.
-  const jobToken = core.getInput('job-token')
-  if (jobToken) core.setSecret(jobToken)
+  const jobToken = input('job-token')
   const repository = required(env, 'GITHUB_REPOSITORY')
   const [owner, repo, ...rest] = repository.split('/')
   if (!owner || !repo || rest.length > 0) {
@@ -90,16 +91,16 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     mode,
     token,
-    workflowFile: core.getInput('workflow-file') || 'WORKFLOW.md',
-    issue: core.getInput('issue') || undefined,
-    state: core.getInput('state') || undefined,
+    workflowFile: input('workflow-file') || 'WORKFLOW.md',
+    issue: input('issue') || undefined,
+    state: input('state') || undefined,
     chain,
     dryRun,
     paused,
     showAgentOutput,
     signCommits,
     isolation,
-    agentUser: core.getInput('agent-user') || DEFAULT_AGENT_USER,
+    agentUser: input('agent-user') || DEFAULT_AGENT_USER,
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
     ownToken: !jobToken || jobToken === token,
@@ -118,8 +119,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
 }
 
-export function booleanInput(name: string): boolean {
-  const text = (core.getInput(name) || 'false').toLowerCase()
+/** The tokens among the inputs, and the form git sends the token in: to be masked at once. */
+export function tokensOf(env: NodeJS.ProcessEnv = process.env): string[] {
+  const token = actionInput(env, 'github-token')
+  const jobToken = actionInput(env, 'job-token')
+  return [...(token ? [token, basicCredential(token)] : []), ...(jobToken ? [jobToken] : [])]
+}
+
+export function booleanInput(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const text = (actionInput(env, name) || 'false').toLowerCase()
   if (text !== 'true' && text !== 'false') {
     throw new UserError(`input ${name} is "${text}"; use true or false`)
   }

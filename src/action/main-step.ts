@@ -1,15 +1,19 @@
 import * as core from '@actions/core'
+import type { EarlyFetch } from './early-fetch.js'
 import { failureLine } from './failure-line.js'
 import { maskedSecrets } from './masked-secrets.js'
-import { readSettings } from './inputs.js'
+import { readSettings, tokensOf } from './inputs.js'
 import { publishReport } from './outputs.js'
 import { isUnfinished } from '../pipeline/outcome.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 import { runReconcileJob } from './reconcile-job.js'
 import { runStageJob } from './stage-job.js'
 
-/** The main step, once main.ts has said what it starts: the stage, its report and outputs. */
-export async function mainStep(): Promise<void> {
+/**
+ * The main step, once main.ts has said what it starts (and begun its fetch, `early`): the
+ * stage, its report and outputs.
+ */
+export async function mainStep(early?: EarlyFetch): Promise<void> {
   const controller = new AbortController()
   // On cancel the runner sends SIGINT, then SIGTERM 7.5 s later, to this process only: the
   // agent's process group is ended here and its work saved (the post step finishes the rest).
@@ -22,9 +26,11 @@ export async function mainStep(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'))
 
   try {
+    // Before anything could print them.
+    for (const value of tokensOf()) core.setSecret(value)
     const settings = readSettings()
     if (settings.mode === 'reconcile') return await runReconcileJob(settings)
-    const report = await runStageJob(settings, controller.signal)
+    const report = await runStageJob(settings, controller.signal, early)
     core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
     await publishReport(report)
     if (isUnfinished(report.outcome)) {

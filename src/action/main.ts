@@ -1,10 +1,17 @@
 import { EOL } from 'node:os'
+import { startEarlyFetch } from './early-fetch.js'
 import { loadSteps } from './load-steps.js'
 import { startLine } from './start-line.js'
 
 // The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
-// GitHub client, git, the schemas, the templates) loads after that line. @actions/core is part
-// of that rest, as it brings an HTTP client with it: its info is a line on stdout.
+// GitHub client, the schemas, the templates) loads after that line, while git fetches what the
+// stage needs first. @actions/core is part of that rest, as it brings an HTTP client with it:
+// its info is a line on stdout.
 process.stdout.write(`${startLine(process.env)}${EOL}`)
+const early = startEarlyFetch(process.env)
+// Listing the remote's branches takes the main thread little, and loading takes it whole: the
+// fetch is started first, so that git and the network work while the program loads. A remote
+// that never answers the listing holds the stage here as it would hold it later.
+await early?.started
 const { mainStep } = await loadSteps()
-await mainStep()
+await mainStep(early)

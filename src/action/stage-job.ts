@@ -2,8 +2,9 @@ import * as core from '@actions/core'
 import { dirname, join } from 'node:path'
 import { knownStates } from '../config/load.js'
 import { UserError } from '../errors.js'
-import { fetchHeads, validateBranchName } from '../git/branch.js'
-import { minimumVersion, type GitAuth } from '../git/git.js'
+import { headsOf } from '../git/branch.js'
+import { fetchBranches } from '../git/fetch-branches.js'
+import { minimumVersion } from '../git/git.js'
 import { closeSharedObjects, sharedObjects } from '../git/objects.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { describe } from '../pipeline/effects.js'
@@ -11,7 +12,7 @@ import { runJob, type JobResult } from '../pipeline/job.js'
 import { pipelineDiagram, stageTable } from '../pipeline/status-view.js'
 import { contextPathOf } from '../pipeline/stage.js'
 import { runnerInstallation } from '../isolation/runner-paths.js'
-import { clip, oneLine } from '../pipeline/untrusted-text.js'
+import { clip } from '../pipeline/untrusted-text.js'
 import type { Tracker } from '../pipeline/ports.js'
 import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
@@ -19,7 +20,7 @@ import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { ACTIONS_BOT, GitHubPort, sendWake } from '../tracker/github-port.js'
 import { GitHubSlots } from '../tracker/github-slots.js'
-import { LINEAR_KEY, LinearApi, linearEndpoint } from '../tracker/linear-api.js'
+import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
 import { RepoRecordStore } from '../tracker/repo-records.js'
 import { AgentLogEcho } from './agent-log.js'
@@ -29,6 +30,8 @@ import { readEvent, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import { tokenIdentity } from './identity-input.js'
 import type { StageReport } from './report.js'
+import type { EarlyFetch } from './early-fetch.js'
+import { stageStart } from './stage-start.js'
 import { workflowReadAhead } from './workflow-source.js'
 
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
@@ -42,12 +45,16 @@ const NOT_ISOLATED =
   "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user"
 
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
-export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
+export async function runStageJob(
+  s: Settings,
+  signal: AbortSignal,
+  early?: EarlyFetch
+): Promise<StageReport> {
   // Ends what the job started and no longer waits for: reads sent ahead that are still going
   // would otherwise keep a failed step's process alive.
   const end = new AbortController()
   try {
-    return await stageJob(s, signal, end.signal)
+    return await stageJob(s, signal, end.signal, early)
   } finally {
     end.abort()
     await closeSharedObjects()
@@ -57,7 +64,8 @@ export async function runStageJob(s: Settings, signal: AbortSignal): Promise<Sta
 async function stageJob(
   s: Settings,
   signal: AbortSignal,
-  jobEnd: AbortSignal
+  jobEnd: AbortSignal,
+  early: EarlyFetch | undefined
 ): Promise<StageReport> {
   const started = Date.now()
   let secrets = maskedSecrets([], s.token)
@@ -74,29 +82,14 @@ async function stageJob(
     }).value
   const info = (line: string) => core.info(secrets.redact(line).text)
 
-  const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
-    issue: s.issue,
-    state: s.state
-  })
-  if (trigger.kind === 'skip') return report({ outcome: 'skipped', reason: trigger.reason })
-  if (trigger.kind === 'deny') return report({ outcome: 'denied', reason: trigger.reason })
-  if (trigger.pullRequest?.fork) {
-    return report({
-      outcome: 'denied',
-      reason: "the pull request's head is in a fork; stages never run on fork code"
-    })
+  const start = stageStart(
+    s,
+    triggerFromEvent(s.eventName, readEvent(s.eventPath), { issue: s.issue, state: s.state })
+  )
+  if (start.kind !== 'run') {
+    return report({ outcome: start.kind === 'skip' ? 'skipped' : 'denied', reason: start.reason })
   }
-  const issueNumber = trigger.issue.replace(/^#/, '')
-  const linearKey = LINEAR_KEY.exec(issueNumber)
-  if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
-    throw new UserError(
-      `issue "${clip(oneLine(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`
-    )
-  }
-  const defaultBranch = trigger.defaultBranch
-  if (!defaultBranch) {
-    throw new UserError('the event payload names no default branch (repository.default_branch)')
-  }
+  const { trigger, issueNumber, linearKey, defaultBranch } = start
 
   const api = new GitHubTracker({
     token: s.token,
@@ -123,28 +116,17 @@ async function stageJob(
   // WORKFLOW.md is read at the checkout's commit while git fetches; it stands if that commit
   // is the tip the fetch finds.
   const workflow = workflowReadAhead(s.workspace, s.workflowFile, process.env)
-  const auth: GitAuth = { serverUrl: s.serverUrl, token: s.token }
-  const remoteUrl = `${s.serverUrl}/${s.repository.owner}/${s.repository.repo}.git`
-  // The issue branch the stage will most likely work on is fetched with the default branch, in
-  // one listing and one fetch; the workspace asks the remote again only if it is another.
-  const likely =
-    trigger.pullRequest?.headRef ??
-    (linearKey
-      ? `itervox/${linearKey[1]!.toLowerCase()}/${linearKey[2]}`
-      : `itervox/${issueNumber}`)
-  const fetched = await fetchHeads({
-    repo: s.workspace,
-    branches: [
-      defaultBranch,
-      ...(await validateBranchName(likely).then(
-        () => [likely],
-        () => []
-      ))
-    ],
-    remoteUrl,
-    auth,
-    whileFetching: () => void workflow.start()
-  })
+  const { auth } = start.fetch
+  const taken = early?.take(start.fetch)
+  // The fetch begun before the program loaded is under way or done: WORKFLOW.md is read now.
+  // A fetch for another plan is let end first, as the stage's own clears git's lock files.
+  if (taken) void workflow.start()
+  else await early?.settled
+  const fetched = await headsOf(
+    s.workspace,
+    (await taken) ??
+      (await fetchBranches({ ...start.fetch, whileFetching: () => void workflow.start() }))
+  )
   const { warning } = await version
   if (warning) core.warning(warning)
   // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.

@@ -1,3 +1,4 @@
+import { actionInput } from './action-input.js'
 import { readEvent, triggerFromEvent } from './event.js'
 
 // Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
@@ -7,8 +8,7 @@ const NUMBER = /^\d{1,20}$/
 
 /**
  * The main step's first log line, said before the rest of the program loads: which action at
- * which ref starts, for which event, issue and run. It reads what the runner provides, as
- * @actions/core would (an input is INPUT_<NAME>, trimmed), without loading it.
+ * which ref starts, for which event, issue and run, from what the runner provides.
  */
 export function startLine(env: NodeJS.ProcessEnv): string {
   const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@')
@@ -31,7 +31,7 @@ export function startLine(env: NodeJS.ProcessEnv): string {
 function issueOf(env: NodeJS.ProcessEnv, event: string): string | undefined {
   const path = env.GITHUB_EVENT_PATH
   if (!path) return undefined
-  const input = (name: string) => env[`INPUT_${name.toUpperCase()}`]?.trim() || undefined
+  const input = (name: string) => actionInput(env, name) || undefined
   try {
     const trigger = triggerFromEvent(event, readEvent(path), {
       issue: input('issue'),

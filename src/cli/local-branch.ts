@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js'
-import { validateBranchName } from '../git/branch.js'
+import { validateBranchName } from '../git/branch-name.js'
 import { git, GitError } from '../git/git.js'
 import { forkPoint } from '../git/fork-point.js'
 import { resolveCommit } from '../git/repo.js'

@@ -1,4 +1,4 @@
-import { validateBranchName } from './branch.js'
+import { validateBranchName } from './branch-name.js'
 import { git } from './git.js'
 
 /** One commit of a branch's history, with what its trailers say. */

@@ -11,9 +11,6 @@ import { PARSE_ONCE } from '../parse-once.js'
 
 export const DEFAULT_LINEAR_URL = 'https://api.linear.app/graphql'
 
-/** A Linear issue key (ENG-123): its team key and number. */
-export const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/
-
 /** Where requests go: `LINEAR_API_URL` (tests, proxies) or Linear's own endpoint. */
 export function linearEndpoint(env: Record<string, string | undefined>): string {
   return env.LINEAR_API_URL || DEFAULT_LINEAR_URL

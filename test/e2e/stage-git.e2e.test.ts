@@ -2,6 +2,7 @@
 // operations among them, for an issue's first stage and a later one. Counts, not times: they
 // are the same on every run, so a stray extra call fails here.
 import { afterAll, describe, expect, it } from '@jest/globals'
+import { renameSync } from 'node:fs'
 import { checkoutShallow, runAction, type RunOptions } from '../harness/action-run.js'
 import { gitCounter, isNetworkOp, subcommand } from '../harness/git-count.js'
 import { wakeUp } from './drive.js'
@@ -42,5 +43,32 @@ describe('the git a stage runs', () => {
       expect(times('check-ref-format') + times('ls-tree')).toBe(0)
       expect(calls.filter((c) => c.includes('--show-object-format'))).toEqual([])
     }
+  })
+
+  it("asks the remote again when the fetch begun before the program loaded failed, and fails in git's words", async () => {
+    const q = await startPipeline({ command: 'generic-agent' })
+    checkoutShallow(q.sb)
+    renameSync(q.sb.origin, `${q.sb.origin}.gone`)
+    const counter = gitCounter()
+    const r = await runAction('main', q.sb, q.gh, {
+      event: 'issues.labeled',
+      eventOptions: { issue: q.issue, label: 'Todo', labels: ['Todo'], sender: 'ada', title: 'x' },
+      env: { PATH: counter.path(`${q.sb.agentsBin}:${process.env.PATH}`) }
+    })
+    await q.gh.stop()
+    expect(r.outputs.outcome).toBe('failed')
+    // Past the first line, the tokens are masked before anything else is said.
+    expect(r.stdout.split('\n').slice(1, 3)).toEqual([
+      '::add-mask::ghs_test_token',
+      `::add-mask::${Buffer.from('x-access-token:ghs_test_token').toString('base64')}`
+    ])
+    expect(r.stdout).toMatch(/^::error::git ls-remote --heads origin .* failed \(exit 128\)/m)
+    expect(r.stdout).not.toMatch(/internal error/)
+    expect(
+      counter
+        .take()
+        .map(subcommand)
+        .filter((s) => s === 'ls-remote')
+    ).toHaveLength(2)
   })
 })

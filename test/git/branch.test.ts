@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../../src/errors.js'
-import { prepareIssueBranch, validateBranchName } from '../../src/git/branch.js'
+import { prepareIssueBranch } from '../../src/git/branch.js'
+import { validateBranchName } from '../../src/git/branch-name.js'
 import { cleanup, makeOrigin, pushFromElsewhere, sh, shallowCheckout, tmp, write } from './repos.js'
 
 afterAll(cleanup)

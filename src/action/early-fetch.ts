@@ -1,0 +1,56 @@
+import { lstatSync } from 'node:fs'
+import { join } from 'node:path'
+import { fetchBranches, type FetchedBranches } from '../git/fetch-branches.js'
+import { readEvent, triggerFromEvent } from './event.js'
+import { readSettings } from './inputs.js'
+import { samePlan, stageStart, type FetchPlan } from './stage-start.js'
+
+/** The stage's first fetch, started by the main step's light entry before the program loads. */
+export interface EarlyFetch {
+  /**
+   * What the fetch brought, if it was started for exactly `plan`; nothing when it was not.
+   * Its promise resolves to undefined when the fetch failed: the stage then fetches itself,
+   * so that a failure is reported in the stage's own words (its error classes are the other
+   * bundle's).
+   */
+  take(plan: FetchPlan): Promise<FetchedBranches | undefined> | undefined
+  /** Settles once the fetch itself is under way, or once there is nothing more to start. */
+  started: Promise<void>
+  /** Settles once the early git has ended, however it ended. */
+  settled: Promise<void>
+}
+
+/**
+ * Starts the fetch the stage would start first, when the settings and the event say a stage
+ * runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
+ * network. Anything the stage would refuse, report or do otherwise starts nothing here.
+ */
+export function startEarlyFetch(env: NodeJS.ProcessEnv): EarlyFetch | undefined {
+  let plan: FetchPlan
+  try {
+    const s = readSettings(env)
+    if (s.mode !== 'stage') return undefined
+    const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
+      issue: s.issue,
+      state: s.state
+    })
+    const start = stageStart(s, trigger)
+    if (start.kind !== 'run') return undefined
+    plan = start.fetch
+    // Only into a checkout: a workspace the fetch has to make a repository in would, after a
+    // failure here, look like a checkout to the stage's own fetch.
+    if (!lstatSync(join(plan.repo, '.git'), { throwIfNoEntry: false })) return undefined
+  } catch {
+    // The stage says what is wrong, once it has loaded.
+    return undefined
+  }
+  let fetchUnderWay = () => {}
+  const started = new Promise<void>((resolve) => (fetchUnderWay = resolve))
+  const fetching = fetchBranches({ ...plan, whileFetching: fetchUnderWay }).catch(() => undefined)
+  void fetching.then(fetchUnderWay)
+  return {
+    take: (p) => (samePlan(p, plan) ? fetching : undefined),
+    started,
+    settled: fetching.then(() => undefined)
+  }
+}

@@ -1,0 +1,123 @@
+import { afterAll, describe, expect, it } from '@jest/globals'
+import { renameSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { startEarlyFetch } from '../../src/action/early-fetch.js'
+import { readEvent, triggerFromEvent } from '../../src/action/event.js'
+import { readSettings } from '../../src/action/inputs.js'
+import { stageStart } from '../../src/action/stage-start.js'
+import { EVENT_NAME, makeEvent, writeEvent, type EventOptions } from '../harness/events.js'
+import { cleanup, makeOrigin, sh, shallowCheckout, tmp } from '../git/repos.js'
+
+afterAll(cleanup)
+
+/** A runner's environment for a label event on issue 7, in `workspace`. */
+function jobEnv(
+  workspace: string,
+  o: EventOptions = {},
+  more: Record<string, string> = {}
+): NodeJS.ProcessEnv {
+  const event = o.head ? 'pull_request.labeled' : o.inputs ? 'workflow_dispatch' : 'issues.labeled'
+  return {
+    'INPUT_GITHUB-TOKEN': 'ghs_test_token',
+    GITHUB_REPOSITORY: 'octo-org/demo',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_EVENT_NAME: EVENT_NAME[event],
+    GITHUB_EVENT_PATH: writeEvent(
+      tmp('event-'),
+      makeEvent(event, { issue: 7, label: 'Todo', sender: 'ada', ...o })
+    ),
+    ...more
+  }
+}
+
+/** The plan the stage itself makes from the same environment. */
+function stagePlan(env: NodeJS.ProcessEnv) {
+  const s = readSettings(env)
+  const start = stageStart(s, triggerFromEvent(s.eventName, readEvent(s.eventPath), {}))
+  if (start.kind !== 'run') throw new Error(`no stage: ${start.reason}`)
+  return start.fetch
+}
+
+describe('startEarlyFetch', () => {
+  it("fetches the stage's branches before the stage asks, for exactly the stage's plan", async () => {
+    const origin = makeOrigin()
+    const work = shallowCheckout(origin)
+    sh(origin.dir, 'branch', 'itervox/7', 'main')
+    const env = jobEnv(work)
+    const early = startEarlyFetch(env)
+    expect(early).toBeDefined()
+    await early?.started
+    const plan = stagePlan(env)
+    expect(await early?.take(plan)).toEqual({
+      remote: 'origin',
+      asked: ['main', 'itervox/7'],
+      present: ['main', 'itervox/7']
+    })
+    expect(sh(work, 'rev-parse', 'refs/remotes/origin/itervox/7')).toBe(origin.main)
+    // Another plan (another workspace, branch or token) is not this fetch's to answer.
+    expect(early?.take({ ...plan, branches: ['main'] })).toBeUndefined()
+    expect(early?.take({ ...plan, auth: { ...plan.auth, token: 'ghs_other' } })).toBeUndefined()
+  })
+
+  it.each<[string, (work: string) => NodeJS.ProcessEnv]>([
+    ['reconcile mode', (w) => jobEnv(w, {}, { INPUT_MODE: 'reconcile' })],
+    ['an empty token', (w) => jobEnv(w, {}, { 'INPUT_GITHUB-TOKEN': '' })],
+    ['a pull request from a fork', (w) => jobEnv(w, { head: 'patch-1', headRepo: 'eve/demo' })],
+    [
+      'an issue that is no number',
+      (w) => jobEnv(w, { inputs: { issue: '7; rm' } }, { INPUT_ISSUE: '7; rm' })
+    ],
+    ['a bad input', (w) => jobEnv(w, {}, { INPUT_CHAIN: 'sometimes' })]
+  ])('starts nothing for %s, which the stage reports or skips itself', (_, envFor) => {
+    const work = shallowCheckout(makeOrigin())
+    expect(startEarlyFetch(envFor(work))).toBeUndefined()
+  })
+
+  it('starts nothing in a workspace with no repository, which the stage makes', () => {
+    expect(startEarlyFetch(jobEnv(path.join(tmp(), 'not-yet')))).toBeUndefined()
+    // Nor where the workspace cannot be one (a path through a file): the stage says why.
+    const file = path.join(tmp(), 'a-file')
+    writeFileSync(file, '')
+    expect(startEarlyFetch(jobEnv(path.join(file, 'work')))).toBeUndefined()
+  })
+
+  it('lets the program load once the fetch is under way, before it ends', async () => {
+    const origin = makeOrigin()
+    const work = shallowCheckout(origin)
+    // The remote's side of the second connection (the fetch; the first is the listing)
+    // waits for a file the test writes.
+    const gate = tmp('gate-')
+    writeFileSync(
+      path.join(gate, 'upload-pack'),
+      `#!/bin/sh
+n=$(cat "${gate}/count" 2>/dev/null || echo 0); echo $((n + 1)) > "${gate}/count"
+if [ "$n" -ge 1 ]; then while [ ! -e "${gate}/go" ] && [ -d "${gate}" ]; do sleep 0.01; done; fi
+exec git-upload-pack "$@"
+`,
+      { mode: 0o755 }
+    )
+    sh(work, 'config', 'remote.origin.uploadpack', path.join(gate, 'upload-pack'))
+    const env = jobEnv(work)
+    const early = startEarlyFetch(env)
+    expect(early).toBeDefined()
+    await early?.started
+    let ended = false
+    const taken = early?.take(stagePlan(env))?.finally(() => (ended = true))
+    expect(ended).toBe(false)
+    writeFileSync(path.join(gate, 'go'), '')
+    await expect(taken).resolves.toMatchObject({ present: ['main'] })
+    await early?.settled
+  })
+
+  it('answers nothing when the fetch failed, so that the stage fetches and reports it', async () => {
+    const origin = makeOrigin()
+    const work = shallowCheckout(origin)
+    renameSync(origin.dir, `${origin.dir}.gone`)
+    const env = jobEnv(work)
+    const early = startEarlyFetch(env)
+    await early?.started
+    expect(early).toBeDefined()
+    await expect(early?.take(stagePlan(env))).resolves.toBeUndefined()
+  })
+})
