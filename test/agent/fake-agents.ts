@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url'
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/agents')
 
 /**
- * A fresh directory holding `claude`, `codex`, `gemini` and `generic-agent` (symlinks to the
- * fakes). Put it first on PATH, or name a fake by its absolute path.
+ * A fresh directory holding `claude`, `codex`, `gemini`, `generic-agent` and the benches'
+ * `instant-agent` (symlinks to the fakes). Put it first on PATH, or name a fake by its absolute path.
  */
 export function installFakeAgents(dir = mkdtempSync(join(tmpdir(), 'fake-agents-'))): string {
   const bin = join(dir, 'bin')
@@ -22,5 +22,6 @@ export function installFakeAgents(dir = mkdtempSync(join(tmpdir(), 'fake-agents-
   symlinkSync(join(FIXTURES, 'fake-codex.mjs'), join(bin, 'codex'))
   symlinkSync(join(FIXTURES, 'fake-gemini.mjs'), join(bin, 'gemini'))
   symlinkSync(join(FIXTURES, 'fake-generic.sh'), join(bin, 'generic-agent'))
+  symlinkSync(join(FIXTURES, 'instant-agent.sh'), join(bin, 'instant-agent'))
   return bin
 }

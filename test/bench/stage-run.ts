@@ -18,12 +18,19 @@ export interface TimedStage {
   ms: number
 }
 
+/**
+ * The benches' agent: it reads the prompt and writes a deliverable, and starts nothing else,
+ * so that what is timed is the stage's own cost (test/fixtures/agents/instant-agent.sh).
+ */
+export const INSTANT_AGENT = 'instant-agent'
+
 /** An issue's first stage, after a shallow checkout as actions/checkout makes one. */
 export async function firstStage(
   inputs: Record<string, string> = {},
-  env: (p: Pipeline) => Record<string, string> = () => ({})
+  env: (p: Pipeline) => Record<string, string> = () => ({}),
+  command = INSTANT_AGENT
 ): Promise<TimedStage> {
-  const p = await startPipeline({ command: 'generic-agent' })
+  const p = await startPipeline({ command })
   checkoutShallow(p.sb)
   const t0 = performance.now()
   const run = await runAction('main', p.sb, p.gh, { ...todo(p.issue), inputs, env: env(p) })

@@ -1,8 +1,9 @@
 // What a stage costs beyond the agent: the bundled action (dist/main) running an issue's first
-// stage with an agent that exits at once, beside a minimal Node script (built-ins only) doing
-// the same fetch, commit, push and API requests; the git it starts; what isolating the agent
-// costs; and the API requests of whole pipelines, three and ten stages, job after job by
-// dispatch. Needs root (isolation: user, the default) and a fresh `npm run build`.
+// stage with an agent that only reads the prompt and writes a deliverable, beside a minimal
+// Node script (built-ins only) doing the same fetch, commit, push and API requests; the git it
+// starts; what isolating the agent costs; and the API requests of whole pipelines, three and
+// ten stages, job after job by dispatch. Needs root (isolation: user, the default) and a fresh
+// `npm run build`.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { writeFileSync } from 'node:fs'
@@ -12,9 +13,9 @@ import { startPipeline, type PipelineOptions } from '../e2e/pipeline-fixture.js'
 import type { RecordedRequest } from '../harness/fake-github.js'
 import { gitCounter, isNetworkOp } from '../harness/git-count.js'
 import { checkoutShallow } from '../harness/action-run.js'
-import { firstStage, laterStage, median, todo } from './stage-run.js'
+import { firstStage, INSTANT_AGENT, laterStage, median, todo } from './stage-run.js'
 
-const RUNS = 5
+const RUNS = 9
 
 // The same work as a stage, as plainly as Node does it: git through child_process, then the
 // stage's API requests, one after another, through node:http, as the stage sends them. The
@@ -59,6 +60,7 @@ const replayable = (rs: RecordedRequest[]) =>
 const ms = {
   user: [] as number[],
   none: [] as number[],
+  generic: [] as number[],
   baseline: [] as number[],
   fetch: [] as number[]
 }
@@ -82,6 +84,9 @@ for (let i = 0; i < RUNS; i++) {
   const none = await firstStage({ isolation: 'none' })
   ms.none.push(none.ms)
   await none.p.gh.stop()
+  const generic = await firstStage({ isolation: 'none' }, () => ({}), 'generic-agent')
+  ms.generic.push(generic.ms)
+  await generic.p.gh.stop()
 
   ms.baseline.push(await baseline(BASELINE, asked))
   ms.fetch.push(await baseline(WITH_FETCH, asked))
@@ -89,7 +94,7 @@ for (let i = 0; i < RUNS; i++) {
 
 /** The wall time of one baseline script doing a first stage's git work and `asked`. */
 async function baseline(text: string, asked: ReturnType<typeof replayable>): Promise<number> {
-  const q = await startPipeline({ command: 'generic-agent' })
+  const q = await startPipeline({ command: INSTANT_AGENT })
   checkoutShallow(q.sb)
   const script = join(q.sb.dir, 'baseline.mjs')
   const list = join(q.sb.dir, 'requests.json')
@@ -105,7 +110,7 @@ async function baseline(text: string, asked: ReturnType<typeof replayable>): Pro
 
 /** The API requests of a whole pipeline, driven job after job by its dispatches. */
 async function pipelineRequests(o: PipelineOptions): Promise<{ requests: number; stages: number }> {
-  const p = await startPipeline({ command: 'generic-agent', ...o })
+  const p = await startPipeline({ command: INSTANT_AGENT, ...o })
   const runs = await drive(p, todo(p.issue), {}, 14)
   await p.gh.stop()
   return {
@@ -140,7 +145,7 @@ tracker:
   completion_state: "Done"
   failed_state: "Won't Do"
 agent:
-  command: generic-agent
+  command: ${INSTANT_AGENT}
   max_retries: 1
   profiles:
 ${profiles.join('\n')}
@@ -178,6 +183,9 @@ console.log(
 )
 console.log(
   `| agent isolation's cost (user minus none; parts: isolation.bench.ts) | ${(u - median(ms.none)).toFixed(0)} ms |`
+)
+console.log(
+  `| the same stage with isolation none and fake-generic's agent (five processes; the agent of benches before), median of ${RUNS} | ${median(ms.generic).toFixed(0)} ms |`
 )
 console.log(
   `| git processes, first stage / later stage (target at most 18) | ${counts.first.length} / ${counts.later.length} |`
