@@ -44,7 +44,7 @@ timed jest env NODE_OPTIONS=--experimental-vm-modules NODE_NO_WARNINGS=1 \
 
 # Then the checks, side by side; each writes to its own log, printed whole under its name.
 # Beside jest (both CPU-bound) each slowed the other so much that the two together took half
-# as much CPU again as one after the other: 379 CPU-s and 201 s in all, against 254 and 140.
+# as much CPU again as one after the other: 379 CPU-s and 201 s in all, against 247 and 137.
 checks=()
 timed dist bash scripts/dist-check.sh >"$tmp/dist.log" 2>&1 &
 checks+=($!)

@@ -37131,7 +37131,10 @@ function authEnv(auth) {
     };
 }
 let resolved;
-/** Which git to run, fixed for the life of the process (see chooseGit). */
+/**
+ * Which git to run (see chooseGit), fixed for the life of this bundle at its first git, before
+ * any agent ran; the main step's light entry, a bundle of its own, chooses by the same rule.
+ */
 function gitExecutable() {
     resolved ??= chooseGit(process.env.PATH ?? '', writable);
     return resolved;

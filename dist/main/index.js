@@ -310,7 +310,10 @@ function authEnv(auth) {
     };
 }
 let resolved;
-/** Which git to run, fixed for the life of the process (see chooseGit). */
+/**
+ * Which git to run (see chooseGit), fixed for the life of this bundle at its first git, before
+ * any agent ran; the main step's light entry, a bundle of its own, chooses by the same rule.
+ */
 function gitExecutable() {
     resolved ??= chooseGit(process.env.PATH ?? '', writable);
     return resolved;
@@ -889,9 +892,8 @@ function startEarlyFetch(env) {
     const fetching = fetchBranches({ ...plan, whileFetching: fetchUnderWay }).catch(() => undefined);
     void fetching.then(fetchUnderWay);
     return {
-        take: (p) => (samePlan(p, plan) ? fetching : undefined),
-        started,
-        settled: fetching.then(() => undefined)
+        take: (p) => (samePlan(p, plan) ? fetching : fetching.then(() => undefined)),
+        started
     };
 }
 

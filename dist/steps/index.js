@@ -27314,7 +27314,10 @@ function authEnv(auth) {
     };
 }
 let resolved;
-/** Which git to run, fixed for the life of the process (see chooseGit). */
+/**
+ * Which git to run (see chooseGit), fixed for the life of this bundle at its first git, before
+ * any agent ran; the main step's light entry, a bundle of its own, chooses by the same rule.
+ */
 function gitExecutable() {
     resolved ??= chooseGit(process.env.PATH ?? '', writable);
     return resolved;
@@ -49780,11 +49783,8 @@ async function stageJob(s, signal, jobEnd, early) {
     const { auth } = start.fetch;
     const taken = early?.take(start.fetch);
     // The fetch begun before the program loaded is under way or done: WORKFLOW.md is read now.
-    // A fetch for another plan is let end first, as the stage's own clears git's lock files.
     if (taken)
         void workflow.start();
-    else
-        await early?.settled;
     const fetched = await headsOf(s.workspace, (await taken) ??
         (await fetchBranches({ ...start.fetch, whileFetching: () => void workflow.start() })));
     const { warning } = await version;

@@ -8,16 +8,14 @@ import { samePlan, stageStart, type FetchPlan } from './stage-start.js'
 /** The stage's first fetch, started by the main step's light entry before the program loads. */
 export interface EarlyFetch {
   /**
-   * What the fetch brought, if it was started for exactly `plan`; nothing when it was not.
-   * Its promise resolves to undefined when the fetch failed: the stage then fetches itself,
-   * so that a failure is reported in the stage's own words (its error classes are the other
-   * bundle's).
+   * What the fetch brought, if it was started for exactly `plan`. Undefined when it failed:
+   * the stage then fetches itself, so that a failure is reported in the stage's own words (its
+   * error classes are the other bundle's). Undefined too for another plan, once the early git
+   * has ended, as the stage's own fetch clears git's lock files.
    */
-  take(plan: FetchPlan): Promise<FetchedBranches | undefined> | undefined
+  take(plan: FetchPlan): Promise<FetchedBranches | undefined>
   /** Settles once the fetch itself is under way, or once there is nothing more to start. */
   started: Promise<void>
-  /** Settles once the early git has ended, however it ended. */
-  settled: Promise<void>
 }
 
 /**
@@ -49,8 +47,7 @@ export function startEarlyFetch(env: NodeJS.ProcessEnv): EarlyFetch | undefined 
   const fetching = fetchBranches({ ...plan, whileFetching: fetchUnderWay }).catch(() => undefined)
   void fetching.then(fetchUnderWay)
   return {
-    take: (p) => (samePlan(p, plan) ? fetching : undefined),
-    started,
-    settled: fetching.then(() => undefined)
+    take: (p) => (samePlan(p, plan) ? fetching : fetching.then(() => undefined)),
+    started
   }
 }

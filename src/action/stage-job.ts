@@ -119,9 +119,7 @@ async function stageJob(
   const { auth } = start.fetch
   const taken = early?.take(start.fetch)
   // The fetch begun before the program loaded is under way or done: WORKFLOW.md is read now.
-  // A fetch for another plan is let end first, as the stage's own clears git's lock files.
   if (taken) void workflow.start()
-  else await early?.settled
   const fetched = await headsOf(
     s.workspace,
     (await taken) ??

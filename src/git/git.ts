@@ -177,7 +177,10 @@ function authEnv(auth: GitAuth): Record<string, string> {
 
 let resolved: { file: string; pathEnv: string } | undefined
 
-/** Which git to run, fixed for the life of the process (see chooseGit). */
+/**
+ * Which git to run (see chooseGit), fixed for the life of this bundle at its first git, before
+ * any agent ran; the main step's light entry, a bundle of its own, chooses by the same rule.
+ */
 function gitExecutable(): { file: string; pathEnv: string } {
   resolved ??= chooseGit(process.env.PATH ?? '', writable)
   return resolved

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { renameSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { startEarlyFetch } from '../../src/action/early-fetch.js'
 import { readEvent, triggerFromEvent } from '../../src/action/event.js'
@@ -55,9 +55,10 @@ describe('startEarlyFetch', () => {
       present: ['main', 'itervox/7']
     })
     expect(sh(work, 'rev-parse', 'refs/remotes/origin/itervox/7')).toBe(origin.main)
-    // Another plan (another workspace, branch or token) is not this fetch's to answer.
-    expect(early?.take({ ...plan, branches: ['main'] })).toBeUndefined()
-    expect(early?.take({ ...plan, auth: { ...plan.auth, token: 'ghs_other' } })).toBeUndefined()
+    // Another plan (other branches, another token) is not this fetch's to answer.
+    await expect(early?.take({ ...plan, branches: ['main'] })).resolves.toBeUndefined()
+    const token = { ...plan, auth: { ...plan.auth, token: 'ghs_other' } }
+    await expect(early?.take(token)).resolves.toBeUndefined()
   })
 
   it.each<[string, (work: string) => NodeJS.ProcessEnv]>([
@@ -102,12 +103,27 @@ exec git-upload-pack "$@"
     const early = startEarlyFetch(env)
     expect(early).toBeDefined()
     await early?.started
-    let ended = false
-    const taken = early?.take(stagePlan(env))?.finally(() => (ended = true))
-    expect(ended).toBe(false)
+    // The fetch reaches the gate (the remote's second connection) and is held there.
+    const connections = () => readFileSync(path.join(gate, 'count'), 'utf8').trim()
+    while (connections() !== '2') await new Promise((resolve) => setTimeout(resolve, 10))
+    const taken = early?.take(stagePlan(env))
+    const pending = new Promise((resolve) => setTimeout(resolve, 50, 'pending'))
+    expect(await Promise.race([taken, pending])).toBe('pending')
     writeFileSync(path.join(gate, 'go'), '')
     await expect(taken).resolves.toMatchObject({ present: ['main'] })
-    await early?.settled
+  })
+
+  it('answers another plan once the early git has ended, so that the two never run at once', async () => {
+    const origin = makeOrigin()
+    const work = shallowCheckout(origin)
+    sh(origin.dir, 'branch', 'itervox/7', 'main')
+    const env = jobEnv(work)
+    const early = startEarlyFetch(env)
+    expect(early).toBeDefined()
+    const other = early?.take({ ...stagePlan(env), branches: ['main'] })
+    await expect(other).resolves.toBeUndefined()
+    // By then the early fetch had finished its work.
+    expect(sh(work, 'rev-parse', 'refs/remotes/origin/itervox/7')).toBe(origin.main)
   })
 
   it('answers nothing when the fetch failed, so that the stage fetches and reports it', async () => {

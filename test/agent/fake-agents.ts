@@ -9,7 +9,8 @@ export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fix
 
 /**
  * A fresh directory holding `claude`, `codex`, `gemini`, `generic-agent` and the benches'
- * `instant-agent` (symlinks to the fakes). Put it first on PATH, or name a fake by its absolute path.
+ * `instant-agent` (symlinks to the fakes). Put it first on PATH, or name a fake by its
+ * absolute path.
  */
 export function installFakeAgents(dir = mkdtempSync(join(tmpdir(), 'fake-agents-'))): string {
   const bin = join(dir, 'bin')
