@@ -517,8 +517,6 @@ async function remoteHeads(repo, remote, names, auth) {
     return heads;
 }
 
-// EXTERNAL MODULE: ./.build/action/event.js + 3 modules
-var action_event = __nccwpck_require__(477);
 ;// CONCATENATED MODULE: ./.build/isolation/privilege.js
 
 
@@ -858,22 +856,17 @@ function stageStart(s, trigger) {
 
 
 
-
 /**
- * Starts the fetch the stage would start first, when the settings and the event say a stage
- * runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
+ * Starts the fetch the stage would start first, when the settings and the job's `trigger`
+ * (jobTrigger) say a stage runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
  * network. Anything the stage would refuse, report or do otherwise starts nothing here.
  */
-function startEarlyFetch(env) {
+function startEarlyFetch(env, trigger) {
     let plan;
     try {
         const s = readSettings(env);
-        if (s.mode !== 'stage')
+        if (s.mode !== 'stage' || !trigger)
             return undefined;
-        const trigger = (0,action_event/* triggerFromEvent */.N)(s.eventName, (0,action_event/* readEvent */.j)(s.eventPath), {
-            issue: s.issue,
-            state: s.state
-        });
         const start = stageStart(s, trigger);
         if (start.kind !== 'run')
             return undefined;
@@ -906,12 +899,15 @@ function startEarlyFetch(env) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  j: () => (/* binding */ readEvent),
-  N: () => (/* binding */ triggerFromEvent)
+  iC: () => (/* binding */ jobTrigger)
 });
+
+// UNUSED EXPORTS: readEvent, triggerFromEvent
 
 // EXTERNAL MODULE: ./.build/errors.js
 var errors = __nccwpck_require__(243);
+// EXTERNAL MODULE: ./.build/action/action-input.js
+var action_input = __nccwpck_require__(490);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: ./.build/files/read-capped.js
@@ -1064,6 +1060,7 @@ var untrusted_text = __nccwpck_require__(133);
 
 
 
+
 /**
  * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
  * owed step it wakes. What runs is read from the issue's record.
@@ -1100,6 +1097,26 @@ function readEvent(path) {
         throw new errors/* UserError */.yo(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
     }
     return value;
+}
+/**
+ * The trigger of the job the runner describes (its event file, and the issue and state
+ * inputs), read once by the main step's light entry for its first line and its early fetch.
+ * Undefined when it cannot be read: the stage, another bundle, reads it again and says why.
+ */
+function jobTrigger(env) {
+    const path = env.GITHUB_EVENT_PATH;
+    if (!path)
+        return undefined;
+    const input = (name) => (0,action_input/* actionInput */.j)(env, name) || undefined;
+    try {
+        return triggerFromEvent(env.GITHUB_EVENT_NAME ?? '', readEvent(path), {
+            issue: input('issue'),
+            state: input('state')
+        });
+    }
+    catch {
+        return undefined;
+    }
 }
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
@@ -1305,8 +1322,10 @@ async function loadSteps() {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
 /* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(956);
-/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(455);
-/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(328);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(477);
+/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(455);
+/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(328);
+
 
 
 
@@ -1315,13 +1334,14 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 // GitHub client, the schemas, the templates) loads after that line, while git fetches what the
 // stage needs first. @actions/core is part of that rest, as it brings an HTTP client with it:
 // its info is a line on stdout.
-process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_3__/* .startLine */ .F)(process.env)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
-const early = (0,_early_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .startEarlyFetch */ .k)(process.env);
+const trigger = (0,_event_js__WEBPACK_IMPORTED_MODULE_2__/* .jobTrigger */ .iC)(process.env);
+process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_4__/* .startLine */ .F)(process.env, trigger)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
+const early = (0,_early_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .startEarlyFetch */ .k)(process.env, trigger);
 // Listing the remote's branches takes the main thread little, and loading takes it whole: the
 // fetch is started first, so that git and the network work while the program loads. A remote
 // that never answers the listing holds the stage here as it would hold it later.
 await early?.started;
-const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_2__/* .loadSteps */ .g)();
+const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_3__/* .loadSteps */ .g)();
 await mainStep(early);
 
 __webpack_async_result__();
@@ -1335,10 +1355,6 @@ __webpack_async_result__();
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   F: () => (/* binding */ startLine)
 /* harmony export */ });
-/* harmony import */ var _action_input_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(490);
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(477);
-
-
 // Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
 // left out of the line, which is printed before any secret is masked.
 const NAME = /^[\w.@/-]{1,200}$/;
@@ -1347,10 +1363,11 @@ const NUMBER = /^\d{1,20}$/;
  * The main step's first log line, said before the rest of the program loads: which action at
  * which ref starts, for which event, issue and run, from what the runner provides.
  */
-function startLine(env) {
+function startLine(env, trigger) {
     const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
     const event = env.GITHUB_EVENT_NAME ?? '';
-    const issue = issueOf(env, event);
+    const named = trigger?.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
+    const issue = /^[1-9]\d{0,9}$/.test(named) ? named : undefined;
     const run = env.GITHUB_RUN_ID ?? '';
     const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
     const parts = [
@@ -1359,28 +1376,6 @@ function startLine(env) {
         ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
     ];
     return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
-}
-/**
- * The issue the event names, if it names one; the stage reports any problem with it. The stage's
- * code is another bundle (dist/steps), so it reads the payload again: a file of a few KB.
- */
-function issueOf(env, event) {
-    const path = env.GITHUB_EVENT_PATH;
-    if (!path)
-        return undefined;
-    const input = (name) => (0,_action_input_js__WEBPACK_IMPORTED_MODULE_1__/* .actionInput */ .j)(env, name) || undefined;
-    try {
-        const trigger = (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .triggerFromEvent */ .N)(event, (0,_event_js__WEBPACK_IMPORTED_MODULE_0__/* .readEvent */ .j)(path), {
-            issue: input('issue'),
-            state: input('state')
-        });
-        const issue = trigger.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
-        return /^[1-9]\d{0,9}$/.test(issue) ? issue : undefined;
-    }
-    catch {
-        // An unreadable payload is the stage's to report, after it has checked the inputs.
-        return undefined;
-    }
 }
 
 

@@ -27547,7 +27547,7 @@ function readLines(file) {
  * @actions/core's getInput reads it: trimmed, empty when unset. Read without @actions/core so
  * that the main step's light entry can read inputs before the rest of the program loads.
  */
-function actionInput(env, name) {
+function action_input_actionInput(env, name) {
     return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
@@ -27587,7 +27587,7 @@ async function tokenIdentity(api) {
  * them too): the main step masks the tokens first (tokensOf).
  */
 function readSettings(env = process.env) {
-    const input = (name) => actionInput(env, name);
+    const input = (name) => action_input_actionInput(env, name);
     const token = input('github-token');
     if (!token) {
         throw new errors_UserError('input github-token is empty; leave it unset to use ${{ github.token }}');
@@ -27653,12 +27653,12 @@ function readSettings(env = process.env) {
 }
 /** The tokens among the inputs, and the form git sends the token in: to be masked at once. */
 function tokensOf(env = process.env) {
-    const token = actionInput(env, 'github-token');
-    const jobToken = actionInput(env, 'job-token');
+    const token = action_input_actionInput(env, 'github-token');
+    const jobToken = action_input_actionInput(env, 'job-token');
     return [...(token ? [token, basicCredential(token)] : []), ...(jobToken ? [jobToken] : [])];
 }
 function booleanInput(name, env = process.env) {
-    const text = (actionInput(env, name) || 'false').toLowerCase();
+    const text = (action_input_actionInput(env, name) || 'false').toLowerCase();
     if (text !== 'true' && text !== 'false') {
         throw new errors_UserError(`input ${name} is "${text}"; use true or false`);
     }
@@ -41053,6 +41053,7 @@ function githubSource(api, port, config) {
 
 
 
+
 /**
  * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
  * owed step it wakes. What runs is read from the issue's record.
@@ -41089,6 +41090,26 @@ function readEvent(path) {
         throw new errors_UserError(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
     }
     return value;
+}
+/**
+ * The trigger of the job the runner describes (its event file, and the issue and state
+ * inputs), read once by the main step's light entry for its first line and its early fetch.
+ * Undefined when it cannot be read: the stage, another bundle, reads it again and says why.
+ */
+function jobTrigger(env) {
+    const path = env.GITHUB_EVENT_PATH;
+    if (!path)
+        return undefined;
+    const input = (name) => actionInput(env, name) || undefined;
+    try {
+        return triggerFromEvent(env.GITHUB_EVENT_NAME ?? '', readEvent(path), {
+            issue: input('issue'),
+            state: input('state')
+        });
+    }
+    catch {
+        return undefined;
+    }
 }
 /**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs'
 import { join } from 'node:path'
 import { fetchBranches, type FetchedBranches } from '../git/fetch-branches.js'
-import { readEvent, triggerFromEvent } from './event.js'
+import type { Trigger } from './event.js'
 import { readSettings } from './inputs.js'
 import { samePlan, stageStart, type FetchPlan } from './stage-start.js'
 
@@ -19,19 +19,18 @@ export interface EarlyFetch {
 }
 
 /**
- * Starts the fetch the stage would start first, when the settings and the event say a stage
- * runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
+ * Starts the fetch the stage would start first, when the settings and the job's `trigger`
+ * (jobTrigger) say a stage runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
  * network. Anything the stage would refuse, report or do otherwise starts nothing here.
  */
-export function startEarlyFetch(env: NodeJS.ProcessEnv): EarlyFetch | undefined {
+export function startEarlyFetch(
+  env: NodeJS.ProcessEnv,
+  trigger: Trigger | undefined
+): EarlyFetch | undefined {
   let plan: FetchPlan
   try {
     const s = readSettings(env)
-    if (s.mode !== 'stage') return undefined
-    const trigger = triggerFromEvent(s.eventName, readEvent(s.eventPath), {
-      issue: s.issue,
-      state: s.state
-    })
+    if (s.mode !== 'stage' || !trigger) return undefined
     const start = stageStart(s, trigger)
     if (start.kind !== 'run') return undefined
     plan = start.fetch

@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js'
+import { actionInput } from './action-input.js'
 import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
 import { PAUSED_LABEL } from '../pipeline/pause.js'
@@ -74,6 +75,25 @@ export function readEvent(path: string): Payload {
     throw new UserError(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path })
   }
   return value
+}
+
+/**
+ * The trigger of the job the runner describes (its event file, and the issue and state
+ * inputs), read once by the main step's light entry for its first line and its early fetch.
+ * Undefined when it cannot be read: the stage, another bundle, reads it again and says why.
+ */
+export function jobTrigger(env: NodeJS.ProcessEnv): Trigger | undefined {
+  const path = env.GITHUB_EVENT_PATH
+  if (!path) return undefined
+  const input = (name: string) => actionInput(env, name) || undefined
+  try {
+    return triggerFromEvent(env.GITHUB_EVENT_NAME ?? '', readEvent(path), {
+      issue: input('issue'),
+      state: input('state')
+    })
+  } catch {
+    return undefined
+  }
 }
 
 /**

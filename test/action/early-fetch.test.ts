@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { startEarlyFetch } from '../../src/action/early-fetch.js'
-import { readEvent, triggerFromEvent } from '../../src/action/event.js'
+import { jobTrigger, readEvent, triggerFromEvent } from '../../src/action/event.js'
 import { readSettings } from '../../src/action/inputs.js'
 import { stageStart } from '../../src/action/stage-start.js'
 import { EVENT_NAME, makeEvent, writeEvent, type EventOptions } from '../harness/events.js'
@@ -39,14 +39,23 @@ function stagePlan(env: NodeJS.ProcessEnv) {
   return start.fetch
 }
 
+/** The early fetch as the light entry starts it: with the trigger it read. */
+const startIn = (env: NodeJS.ProcessEnv) => startEarlyFetch(env, jobTrigger(env))
+
+/** A checkout of an origin that also has the issue's branch, and the early fetch begun there. */
+function startedOnIssueBranch() {
+  const origin = makeOrigin()
+  const work = shallowCheckout(origin)
+  sh(origin.dir, 'branch', 'itervox/7', 'main')
+  const env = jobEnv(work)
+  const early = startIn(env)
+  expect(early).toBeDefined()
+  return { origin, work, env, early }
+}
+
 describe('startEarlyFetch', () => {
   it("fetches the stage's branches before the stage asks, for exactly the stage's plan", async () => {
-    const origin = makeOrigin()
-    const work = shallowCheckout(origin)
-    sh(origin.dir, 'branch', 'itervox/7', 'main')
-    const env = jobEnv(work)
-    const early = startEarlyFetch(env)
-    expect(early).toBeDefined()
+    const { origin, work, env, early } = startedOnIssueBranch()
     await early?.started
     const plan = stagePlan(env)
     expect(await early?.take(plan)).toEqual({
@@ -69,18 +78,22 @@ describe('startEarlyFetch', () => {
       'an issue that is no number',
       (w) => jobEnv(w, { inputs: { issue: '7; rm' } }, { INPUT_ISSUE: '7; rm' })
     ],
-    ['a bad input', (w) => jobEnv(w, {}, { INPUT_CHAIN: 'sometimes' })]
+    ['a bad input', (w) => jobEnv(w, {}, { INPUT_CHAIN: 'sometimes' })],
+    [
+      'an event file that is not there',
+      (w) => jobEnv(w, {}, { GITHUB_EVENT_PATH: path.join(w, 'gone.json') })
+    ]
   ])('starts nothing for %s, which the stage reports or skips itself', (_, envFor) => {
     const work = shallowCheckout(makeOrigin())
-    expect(startEarlyFetch(envFor(work))).toBeUndefined()
+    expect(startIn(envFor(work))).toBeUndefined()
   })
 
   it('starts nothing in a workspace with no repository, which the stage makes', () => {
-    expect(startEarlyFetch(jobEnv(path.join(tmp(), 'not-yet')))).toBeUndefined()
+    expect(startIn(jobEnv(path.join(tmp(), 'not-yet')))).toBeUndefined()
     // Nor where the workspace cannot be one (a path through a file): the stage says why.
     const file = path.join(tmp(), 'a-file')
     writeFileSync(file, '')
-    expect(startEarlyFetch(jobEnv(path.join(file, 'work')))).toBeUndefined()
+    expect(startIn(jobEnv(path.join(file, 'work')))).toBeUndefined()
   })
 
   it('lets the program load once the fetch is under way, before it ends', async () => {
@@ -100,7 +113,7 @@ exec git-upload-pack "$@"
     )
     sh(work, 'config', 'remote.origin.uploadpack', path.join(gate, 'upload-pack'))
     const env = jobEnv(work)
-    const early = startEarlyFetch(env)
+    const early = startIn(env)
     expect(early).toBeDefined()
     await early?.started
     // The fetch reaches the gate (the remote's second connection) and is held there.
@@ -114,12 +127,7 @@ exec git-upload-pack "$@"
   })
 
   it('answers another plan once the early git has ended, so that the two never run at once', async () => {
-    const origin = makeOrigin()
-    const work = shallowCheckout(origin)
-    sh(origin.dir, 'branch', 'itervox/7', 'main')
-    const env = jobEnv(work)
-    const early = startEarlyFetch(env)
-    expect(early).toBeDefined()
+    const { origin, work, env, early } = startedOnIssueBranch()
     const other = early?.take({ ...stagePlan(env), branches: ['main'] })
     await expect(other).resolves.toBeUndefined()
     // By then the early fetch had finished its work.
@@ -131,7 +139,7 @@ exec git-upload-pack "$@"
     const work = shallowCheckout(origin)
     renameSync(origin.dir, `${origin.dir}.gone`)
     const env = jobEnv(work)
-    const early = startEarlyFetch(env)
+    const early = startIn(env)
     await early?.started
     expect(early).toBeDefined()
     await expect(early?.take(stagePlan(env))).resolves.toBeUndefined()

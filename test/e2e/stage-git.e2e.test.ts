@@ -57,8 +57,9 @@ describe('the git a stage runs', () => {
     })
     await q.gh.stop()
     expect(r.outputs.outcome).toBe('failed')
-    // Past the first line, the tokens are masked before anything else is said.
-    expect(r.stdout.split('\n').slice(1, 3)).toEqual([
+    // The first line says what starts; then the tokens are masked before anything else is said.
+    expect(r.stdout.split('\n').slice(0, 3)).toEqual([
+      `itervox handoff starting: issues event, issue #${q.issue}, run 1001 attempt 1`,
       '::add-mask::ghs_test_token',
       `::add-mask::${Buffer.from('x-access-token:ghs_test_token').toString('base64')}`
     ])
