@@ -20,8 +20,9 @@ export interface EarlyFetch {
 
 /**
  * Starts the fetch the stage would start first, when the settings and the job's `trigger`
- * (jobTrigger) say a stage runs: loading the rest of the program (~100 ms of one core) then overlaps git and the
- * network. Anything the stage would refuse, report or do otherwise starts nothing here.
+ * (jobTrigger) say a stage runs: loading the rest of the program (~100 ms of one core) then
+ * overlaps git and the network. Anything the stage would refuse, report or do otherwise starts
+ * nothing here.
  */
 export function startEarlyFetch(
   env: NodeJS.ProcessEnv,
