@@ -22893,8 +22893,9 @@ var names = __nccwpck_require__(9641);
 var status_view = __nccwpck_require__(4608);
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
 // GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
-// one living status comment written by the token's own identity, keyed comments are found by
-// their marker line, and the next stage is woken by repository_dispatch.
+// repository (repo-records.ts) and the one living status comment is its view, rewritten from it
+// on every save; keyed comments are found by their marker line, and the next stage is woken by
+// repository_dispatch.
 
 
 
@@ -22952,21 +22953,21 @@ class GitHubPort {
         return { branch: pull.headRef };
     }
     /**
-     * The record from the status comment written by the identity this token acts as. Anyone can
-     * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
-     * ignored, so only the pipeline writes the pipeline's state.
+     * The record from the repository. A pipeline begun before the record moved there has it only
+     * in the status comment: that is read once, and the first save moves it.
      */
     async loadRecord(issue) {
-        const number = Number(issue.id);
-        const marked = (await this.api.markedComments(number)).filter((c) => c.bot);
-        const mine = await this.byOurIdentity(marked);
-        const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null;
-        this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living });
+        const stored = await this.o.records.load(issue.id);
+        if (stored)
+            return stored;
+        const { living } = await this.ours(Number(issue.id));
         return living ? (0,status_view/* readRecordFromComment */.Tb)(living.body) : null;
     }
+    /** The record first, then its view: a status comment deleted or edited is written afresh. */
     async saveRecord(issue, record) {
+        await this.o.records.save(issue.id, record);
         const number = Number(issue.id);
-        const seen = this.seen.get(number);
+        const seen = await this.ours(number);
         const status = (0,status_view/* renderStatusComment */.uc)({
             config: this.o.config,
             record,
@@ -22977,11 +22978,19 @@ class GitHubPort {
         });
         // The marker line is added by the API wrapper.
         const body = status.split('\n').slice(1).join('\n');
-        const written = await this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined));
-        this.seen.set(number, {
-            keys: seen?.keys ?? new Set([STATUS_MARKER]),
-            living: { id: written.id, url: written.url, body: status }
-        });
+        const write = (known) => this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, known));
+        let written;
+        try {
+            written = await write(seen.living);
+        }
+        catch (err) {
+            // Deleted since it was read: the view is posted again.
+            if (!(seen.living && err instanceof GitHubApiError && err.status === 404))
+                throw err;
+            written = await write(null);
+        }
+        seen.keys.add(STATUS_MARKER);
+        seen.living = { id: written.id, url: written.url, body: status };
     }
     async moveState(issue, from, to) {
         const moved = await this.api.moveState(Number(issue.id), from, to, this.states);
@@ -22990,13 +22999,29 @@ class GitHubPort {
     async comment(issue, c) {
         const target = c.pullRequest ?? Number(issue.id);
         const keys = c.pullRequest === undefined
-            ? this.seen.get(target)?.keys
+            ? (await this.ours(target)).keys
             : new Set((await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker));
-        if (keys?.has(c.key))
+        if (keys.has(c.key))
             return;
         const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
         await this.orCheck(target, c.key, () => this.api.upsertComment(target, c.key, who + c.body, null));
-        keys?.add(c.key);
+        keys.add(c.key);
+    }
+    /**
+     * The issue's marked comments by this token's identity, read once per job. Anyone can type a
+     * marker, and any other bot (renovate[bot], say) can post one: those are ignored.
+     */
+    async ours(number) {
+        let seen = this.seen.get(number);
+        if (!seen) {
+            const mine = await this.byOurIdentity(await this.api.markedComments(number));
+            seen = {
+                keys: new Set(mine.map((c) => c.marker)),
+                living: mine.find((c) => c.marker === STATUS_MARKER) ?? null
+            };
+            this.seen.set(number, seen);
+        }
+        return seen;
     }
     /**
      * Runs a comment write; when its answer was lost, looks for the comment by its key and sends
@@ -23927,13 +23952,49 @@ class LinearTracker {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/linear-reconcile.js
+
+
+
+async function linearSource(o) {
+    const apiKey = o.config.tracker.apiKey;
+    if (!apiKey) {
+        throw new _build_errors/* UserError */.yo('tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY', {
+            file: o.config.file
+        });
+    }
+    const api = new LinearApi({ apiKey, url: o.url ?? DEFAULT_LINEAR_URL });
+    const records = o.records;
+    const tracker = await LinearTracker.create({ api, config: o.config, records, github: o.github });
+    return {
+        async list(states, log) {
+            await records.preload();
+            const found = await tracker.issuesIn(states);
+            if (found.truncated) {
+                log(`only the first ${found.issues.length} issues in ${states.join(', ')} were looked at`);
+            }
+            return found.issues;
+        },
+        keyOf: (issue) => issue.identifier,
+        loadRecord: (issue) => tracker.loadRecord(issue),
+        findReply: (issue, waiting) => tracker.findReply(issue, waiting),
+        wake: (issue, w) => tracker.wake(issue, w),
+        get requestCount() {
+            return tracker.requestCount;
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./.build/tracker/reconcile.js
+var reconcile = __nccwpck_require__(6161);
 // EXTERNAL MODULE: ./.build/pipeline/record.js
 var pipeline_record = __nccwpck_require__(2108);
 ;// CONCATENATED MODULE: ./.build/tracker/repo-records.js
-// The record of each Linear issue, kept in the GitHub repository the stages run in: the ref
-// `refs/itervox/records/<key>` (ENG-123) points at a chain of tiny commits whose messages hold
-// the record's JSON (github-refs.ts). Not in Linear: every member of a team can edit any comment
-// there, and a job (or a reconcile) must read the record while Linear is unreachable. Each save
+// The record of each issue, kept in the GitHub repository the stages run in: the ref
+// `refs/itervox/records/<key>` (42, or ENG-123 for Linear) points at a chain of tiny commits whose
+// messages hold the record's JSON (github-refs.ts). Not in the tracker: a person can delete or
+// edit any comment there (the status comment is only a view of the record), and a job (or a
+// reconcile) must read the record while Linear is unreachable. Each save
 // is a fast-forward from the head this store last read, so a second writer never silently
 // replaces what another wrote: the loser re-reads, and unless the record there is already the
 // one it meant to write, it fails (RecordConflictError) and its job says so.
@@ -23941,8 +24002,8 @@ var pipeline_record = __nccwpck_require__(2108);
 
 
 const repo_records_PREFIX = 'records/';
-/** A Linear issue key; anything else names no record of ours. */
-const KEY = /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/;
+/** A GitHub issue's number or a Linear issue's key; anything else names no record of ours. */
+const KEY = /^(?:[1-9][0-9]{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/;
 /** Records are capped where they are written (50 stages); this bounds what is read back. */
 const repo_records_MAX_RECORD_CHARS = 65536;
 /** Another job wrote the issue's record between this job's read and its write. */
@@ -24013,51 +24074,17 @@ class RepoRecordStore {
 }
 function refOf(key) {
     if (!KEY.test(key))
-        throw new Error(`${JSON.stringify(key)} is not a Linear issue key`);
+        throw new Error(`${JSON.stringify(key)} is not an issue number or key`);
     return repo_records_PREFIX + key;
 }
 
-;// CONCATENATED MODULE: ./.build/tracker/linear-reconcile.js
-
-
-
-
-async function linearSource(o) {
-    const apiKey = o.config.tracker.apiKey;
-    if (!apiKey) {
-        throw new _build_errors/* UserError */.yo('tracker kind linear needs an API key; add api_key: $LINEAR_API_KEY', {
-            file: o.config.file
-        });
-    }
-    const api = new LinearApi({ apiKey, url: o.url ?? DEFAULT_LINEAR_URL });
-    const records = new RepoRecordStore({ refs: o.github.api.refs(), tree: o.tree });
-    const tracker = await LinearTracker.create({ api, config: o.config, records, github: o.github });
-    return {
-        async list(states, log) {
-            await records.preload();
-            const found = await tracker.issuesIn(states);
-            if (found.truncated) {
-                log(`only the first ${found.issues.length} issues in ${states.join(', ')} were looked at`);
-            }
-            return found.issues;
-        },
-        keyOf: (issue) => issue.identifier,
-        loadRecord: (issue) => tracker.loadRecord(issue),
-        findReply: (issue, waiting) => tracker.findReply(issue, waiting),
-        wake: (issue, w) => tracker.wake(issue, w),
-        get requestCount() {
-            return tracker.requestCount;
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./.build/tracker/reconcile.js
-var reconcile = __nccwpck_require__(6161);
 ;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js
 // The scheduled reconcile of one repository (reconcile.ts does the judging): for GitHub issues,
-// every open issue labelled with a state that starts an automation, its record read from its
-// status comment; for Linear issues (tracker.kind linear), the team's issues in those states,
-// their records read from the repository (repo-records.ts). Claims and wake-ups are GitHub's.
+// every open issue labelled with a state that starts an automation; for Linear issues
+// (tracker.kind linear), the team's issues in those states. Their records are read from the
+// repository (repo-records.ts: one listing of every record, then one read per issue). Claims and
+// wake-ups are GitHub's.
+
 
 
 
@@ -24080,16 +24107,6 @@ async function reconcileRepository(o) {
         repo: o.repo,
         states: (0,lookup/* knownStates */.uv)(o.config)
     });
-    const port = new GitHubPort({
-        api,
-        config: o.config,
-        owner: o.owner,
-        repo: o.repo,
-        serverUrl: o.serverUrl,
-        runId: o.by,
-        runUrl: o.serverUrl,
-        chain: 'dispatch'
-    });
     const refs = api.refs();
     let tree;
     const treeOf = () => (tree ??= o.tree
@@ -24098,6 +24115,18 @@ async function reconcileRepository(o) {
             .getRepo()
             .then((r) => api.branchHead(r.defaultBranch))
             .then((head) => refs.treeOf(head)));
+    const records = new RepoRecordStore({ refs, tree: treeOf });
+    const port = new GitHubPort({
+        api,
+        records,
+        config: o.config,
+        owner: o.owner,
+        repo: o.repo,
+        serverUrl: o.serverUrl,
+        runId: o.by,
+        runUrl: o.serverUrl,
+        chain: 'dispatch'
+    });
     const claims = refClaims({
         refs,
         tree: treeOf,
@@ -24110,9 +24139,9 @@ async function reconcileRepository(o) {
             config: o.config,
             github: { api, port },
             url: o.linearUrl,
-            tree: treeOf
+            records
         })
-        : githubSource(api, port, o.config);
+        : githubSource(api, port, records, o.config);
     return (0,reconcile/* reconcileIssues */.$)({
         source,
         config: o.config,
@@ -24125,9 +24154,10 @@ async function reconcileRepository(o) {
     });
 }
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port, config) {
+function githubSource(api, port, records, config) {
     return {
         async list(states, log) {
+            await records.preload();
             const out = [];
             for (const state of states) {
                 if (state.includes(',')) {

@@ -39539,8 +39539,9 @@ function safeUrl(raw) {
 
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
 // GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
-// one living status comment written by the token's own identity, keyed comments are found by
-// their marker line, and the next stage is woken by repository_dispatch.
+// repository (repo-records.ts) and the one living status comment is its view, rewritten from it
+// on every save; keyed comments are found by their marker line, and the next stage is woken by
+// repository_dispatch.
 
 
 
@@ -39598,21 +39599,21 @@ class GitHubPort {
         return { branch: pull.headRef };
     }
     /**
-     * The record from the status comment written by the identity this token acts as. Anyone can
-     * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
-     * ignored, so only the pipeline writes the pipeline's state.
+     * The record from the repository. A pipeline begun before the record moved there has it only
+     * in the status comment: that is read once, and the first save moves it.
      */
     async loadRecord(issue) {
-        const number = Number(issue.id);
-        const marked = (await this.api.markedComments(number)).filter((c) => c.bot);
-        const mine = await this.byOurIdentity(marked);
-        const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null;
-        this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living });
+        const stored = await this.o.records.load(issue.id);
+        if (stored)
+            return stored;
+        const { living } = await this.ours(Number(issue.id));
         return living ? readRecordFromComment(living.body) : null;
     }
+    /** The record first, then its view: a status comment deleted or edited is written afresh. */
     async saveRecord(issue, record) {
+        await this.o.records.save(issue.id, record);
         const number = Number(issue.id);
-        const seen = this.seen.get(number);
+        const seen = await this.ours(number);
         const status = renderStatusComment({
             config: this.o.config,
             record,
@@ -39623,11 +39624,19 @@ class GitHubPort {
         });
         // The marker line is added by the API wrapper.
         const body = status.split('\n').slice(1).join('\n');
-        const written = await this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined));
-        this.seen.set(number, {
-            keys: seen?.keys ?? new Set([STATUS_MARKER]),
-            living: { id: written.id, url: written.url, body: status }
-        });
+        const write = (known) => this.orCheck(number, STATUS_MARKER, () => this.api.upsertComment(number, STATUS_MARKER, body, known));
+        let written;
+        try {
+            written = await write(seen.living);
+        }
+        catch (err) {
+            // Deleted since it was read: the view is posted again.
+            if (!(seen.living && err instanceof GitHubApiError && err.status === 404))
+                throw err;
+            written = await write(null);
+        }
+        seen.keys.add(STATUS_MARKER);
+        seen.living = { id: written.id, url: written.url, body: status };
     }
     async moveState(issue, from, to) {
         const moved = await this.api.moveState(Number(issue.id), from, to, this.states);
@@ -39636,13 +39645,29 @@ class GitHubPort {
     async comment(issue, c) {
         const target = c.pullRequest ?? Number(issue.id);
         const keys = c.pullRequest === undefined
-            ? this.seen.get(target)?.keys
+            ? (await this.ours(target)).keys
             : new Set((await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker));
-        if (keys?.has(c.key))
+        if (keys.has(c.key))
             return;
         const who = c.agent ? `**${c.agent} (agent):**\n\n` : '';
         await this.orCheck(target, c.key, () => this.api.upsertComment(target, c.key, who + c.body, null));
-        keys?.add(c.key);
+        keys.add(c.key);
+    }
+    /**
+     * The issue's marked comments by this token's identity, read once per job. Anyone can type a
+     * marker, and any other bot (renovate[bot], say) can post one: those are ignored.
+     */
+    async ours(number) {
+        let seen = this.seen.get(number);
+        if (!seen) {
+            const mine = await this.byOurIdentity(await this.api.markedComments(number));
+            seen = {
+                keys: new Set(mine.map((c) => c.marker)),
+                living: mine.find((c) => c.marker === STATUS_MARKER) ?? null
+            };
+            this.seen.set(number, seen);
+        }
+        return seen;
     }
     /**
      * Runs a comment write; when its answer was lost, looks for the comment by its key and sends
@@ -40571,96 +40596,7 @@ class LinearTracker {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/tracker/repo-records.js
-// The record of each Linear issue, kept in the GitHub repository the stages run in: the ref
-// `refs/itervox/records/<key>` (ENG-123) points at a chain of tiny commits whose messages hold
-// the record's JSON (github-refs.ts). Not in Linear: every member of a team can edit any comment
-// there, and a job (or a reconcile) must read the record while Linear is unreachable. Each save
-// is a fast-forward from the head this store last read, so a second writer never silently
-// replaces what another wrote: the loser re-reads, and unless the record there is already the
-// one it meant to write, it fails (RecordConflictError) and its job says so.
-
-
-
-const repo_records_PREFIX = 'records/';
-/** A Linear issue key; anything else names no record of ours. */
-const KEY = /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/;
-/** Records are capped where they are written (50 stages); this bounds what is read back. */
-const repo_records_MAX_RECORD_CHARS = 65536;
-/** Another job wrote the issue's record between this job's read and its write. */
-class RecordConflictError extends Error {
-    name = 'RecordConflictError';
-}
-class RepoRecordStore {
-    o;
-    /** Per key: the head last read or written (null: there was no record). */
-    heads = new Map();
-    /** Every record's head, when listed at once (preload). */
-    listed;
-    tree;
-    constructor(o) {
-        this.o = o;
-    }
-    /** Reads every record's head in one request, so a reconcile's loads cost one request each. */
-    async preload() {
-        const found = new Map((await this.o.refs.list(repo_records_PREFIX)).map((h) => [h.ref, h.sha]));
-        this.listed = found;
-    }
-    async load(key) {
-        const ref = refOf(key);
-        const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref);
-        this.heads.set(key, head);
-        return head === null ? null : this.readAt(key, head);
-    }
-    async save(key, record) {
-        const ref = refOf(key);
-        if (JSON.stringify(record).length > repo_records_MAX_RECORD_CHARS) {
-            throw new Error(`the record of ${key} is longer than ${repo_records_MAX_RECORD_CHARS} characters`);
-        }
-        let head = this.heads.get(key);
-        if (head === undefined)
-            head = await this.headOf(ref);
-        const at = (this.o.now?.() ?? new Date()).toISOString();
-        this.tree ??= this.o.tree();
-        const w = { tree: await this.tree, at };
-        const written = head === null
-            ? await this.o.refs.create(ref, record, w)
-            : await this.o.refs.advance(ref, head, record, w);
-        if (written) {
-            this.heads.set(key, written);
-            return;
-        }
-        // Lost the race (or the answer): the record there now is either the one meant, or another
-        // job's, which is not overwritten.
-        const now = await this.headOf(ref);
-        const there = now === null ? null : await this.readAt(key, now);
-        if (now !== null && JSON.stringify(there) === JSON.stringify(record_parseRecord(record))) {
-            this.heads.set(key, now);
-            return;
-        }
-        throw new RecordConflictError(`the record of ${key} (refs/itervox/${ref}) was changed by another job meanwhile; re-run this job to go on from it`);
-    }
-    async headOf(ref) {
-        return (await this.o.refs.list(ref)).find((h) => h.ref === ref)?.sha ?? null;
-    }
-    /** The record at `head`; one that is not ours (too long, not JSON, not a record) is an error. */
-    async readAt(key, head) {
-        const c = await this.o.refs.read(head, unknown(), repo_records_MAX_RECORD_CHARS);
-        const record = c.data === undefined ? null : record_parseRecord(c.data);
-        if (!record) {
-            throw new errors_UserError(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`);
-        }
-        return record;
-    }
-}
-function refOf(key) {
-    if (!KEY.test(key))
-        throw new Error(`${JSON.stringify(key)} is not a Linear issue key`);
-    return repo_records_PREFIX + key;
-}
-
 ;// CONCATENATED MODULE: ./.build/tracker/linear-reconcile.js
-
 
 
 
@@ -40672,7 +40608,7 @@ async function linearSource(o) {
         });
     }
     const api = new LinearApi({ apiKey, url: o.url ?? DEFAULT_LINEAR_URL });
-    const records = new RepoRecordStore({ refs: o.github.api.refs(), tree: o.tree });
+    const records = o.records;
     const tracker = await LinearTracker.create({ api, config: o.config, records, github: o.github });
     return {
         async list(states, log) {
@@ -40935,11 +40871,102 @@ function startStates(config) {
         .filter((s, i, all) => all.findIndex((t) => sameState(t, s)) === i);
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/repo-records.js
+// The record of each issue, kept in the GitHub repository the stages run in: the ref
+// `refs/itervox/records/<key>` (42, or ENG-123 for Linear) points at a chain of tiny commits whose
+// messages hold the record's JSON (github-refs.ts). Not in the tracker: a person can delete or
+// edit any comment there (the status comment is only a view of the record), and a job (or a
+// reconcile) must read the record while Linear is unreachable. Each save
+// is a fast-forward from the head this store last read, so a second writer never silently
+// replaces what another wrote: the loser re-reads, and unless the record there is already the
+// one it meant to write, it fails (RecordConflictError) and its job says so.
+
+
+
+const repo_records_PREFIX = 'records/';
+/** A GitHub issue's number or a Linear issue's key; anything else names no record of ours. */
+const KEY = /^(?:[1-9][0-9]{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/;
+/** Records are capped where they are written (50 stages); this bounds what is read back. */
+const repo_records_MAX_RECORD_CHARS = 65536;
+/** Another job wrote the issue's record between this job's read and its write. */
+class RecordConflictError extends Error {
+    name = 'RecordConflictError';
+}
+class RepoRecordStore {
+    o;
+    /** Per key: the head last read or written (null: there was no record). */
+    heads = new Map();
+    /** Every record's head, when listed at once (preload). */
+    listed;
+    tree;
+    constructor(o) {
+        this.o = o;
+    }
+    /** Reads every record's head in one request, so a reconcile's loads cost one request each. */
+    async preload() {
+        const found = new Map((await this.o.refs.list(repo_records_PREFIX)).map((h) => [h.ref, h.sha]));
+        this.listed = found;
+    }
+    async load(key) {
+        const ref = refOf(key);
+        const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref);
+        this.heads.set(key, head);
+        return head === null ? null : this.readAt(key, head);
+    }
+    async save(key, record) {
+        const ref = refOf(key);
+        if (JSON.stringify(record).length > repo_records_MAX_RECORD_CHARS) {
+            throw new Error(`the record of ${key} is longer than ${repo_records_MAX_RECORD_CHARS} characters`);
+        }
+        let head = this.heads.get(key);
+        if (head === undefined)
+            head = await this.headOf(ref);
+        const at = (this.o.now?.() ?? new Date()).toISOString();
+        this.tree ??= this.o.tree();
+        const w = { tree: await this.tree, at };
+        const written = head === null
+            ? await this.o.refs.create(ref, record, w)
+            : await this.o.refs.advance(ref, head, record, w);
+        if (written) {
+            this.heads.set(key, written);
+            return;
+        }
+        // Lost the race (or the answer): the record there now is either the one meant, or another
+        // job's, which is not overwritten.
+        const now = await this.headOf(ref);
+        const there = now === null ? null : await this.readAt(key, now);
+        if (now !== null && JSON.stringify(there) === JSON.stringify(record_parseRecord(record))) {
+            this.heads.set(key, now);
+            return;
+        }
+        throw new RecordConflictError(`the record of ${key} (refs/itervox/${ref}) was changed by another job meanwhile; re-run this job to go on from it`);
+    }
+    async headOf(ref) {
+        return (await this.o.refs.list(ref)).find((h) => h.ref === ref)?.sha ?? null;
+    }
+    /** The record at `head`; one that is not ours (too long, not JSON, not a record) is an error. */
+    async readAt(key, head) {
+        const c = await this.o.refs.read(head, unknown(), repo_records_MAX_RECORD_CHARS);
+        const record = c.data === undefined ? null : record_parseRecord(c.data);
+        if (!record) {
+            throw new errors_UserError(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`);
+        }
+        return record;
+    }
+}
+function refOf(key) {
+    if (!KEY.test(key))
+        throw new Error(`${JSON.stringify(key)} is not an issue number or key`);
+    return repo_records_PREFIX + key;
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/github-reconcile.js
 // The scheduled reconcile of one repository (reconcile.ts does the judging): for GitHub issues,
-// every open issue labelled with a state that starts an automation, its record read from its
-// status comment; for Linear issues (tracker.kind linear), the team's issues in those states,
-// their records read from the repository (repo-records.ts). Claims and wake-ups are GitHub's.
+// every open issue labelled with a state that starts an automation; for Linear issues
+// (tracker.kind linear), the team's issues in those states. Their records are read from the
+// repository (repo-records.ts: one listing of every record, then one read per issue). Claims and
+// wake-ups are GitHub's.
+
 
 
 
@@ -40962,16 +40989,6 @@ async function reconcileRepository(o) {
         repo: o.repo,
         states: knownStates(o.config)
     });
-    const port = new GitHubPort({
-        api,
-        config: o.config,
-        owner: o.owner,
-        repo: o.repo,
-        serverUrl: o.serverUrl,
-        runId: o.by,
-        runUrl: o.serverUrl,
-        chain: 'dispatch'
-    });
     const refs = api.refs();
     let tree;
     const treeOf = () => (tree ??= o.tree
@@ -40980,6 +40997,18 @@ async function reconcileRepository(o) {
             .getRepo()
             .then((r) => api.branchHead(r.defaultBranch))
             .then((head) => refs.treeOf(head)));
+    const records = new RepoRecordStore({ refs, tree: treeOf });
+    const port = new GitHubPort({
+        api,
+        records,
+        config: o.config,
+        owner: o.owner,
+        repo: o.repo,
+        serverUrl: o.serverUrl,
+        runId: o.by,
+        runUrl: o.serverUrl,
+        chain: 'dispatch'
+    });
     const claims = refClaims({
         refs,
         tree: treeOf,
@@ -40992,9 +41021,9 @@ async function reconcileRepository(o) {
             config: o.config,
             github: { api, port },
             url: o.linearUrl,
-            tree: treeOf
+            records
         })
-        : githubSource(api, port, o.config);
+        : githubSource(api, port, records, o.config);
     return reconcileIssues({
         source,
         config: o.config,
@@ -41007,9 +41036,10 @@ async function reconcileRepository(o) {
     });
 }
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port, config) {
+function githubSource(api, port, records, config) {
     return {
         async list(states, log) {
+            await records.preload();
             const out = [];
             for (const state of states) {
                 if (state.includes(',')) {
@@ -49829,8 +49859,15 @@ async function stageJob(s, signal, jobEnd, early) {
             : `issue "${issueNumber}" is not a GitHub issue number, and ${s.workflowFile} says tracker.kind github; pass e.g. issue: 42`);
     }
     api.useStates(knownStates(config));
+    // Record commits carry no files: the trusted head's tree is one GitHub has.
+    const records = new RepoRecordStore({
+        refs: api.refs(),
+        tree: async () => (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
+            api.refs().treeOf(trusted)
+    });
     const port = new GitHubPort({
         api,
+        records,
         config,
         owner: s.repository.owner,
         repo: s.repository.repo,
@@ -49847,12 +49884,7 @@ async function stageJob(s, signal, jobEnd, early) {
         ? await LinearTracker.create({
             api: linear,
             config,
-            // Record commits carry no files: the trusted head's tree is one GitHub has.
-            records: new RepoRecordStore({
-                refs: api.refs(),
-                tree: async () => (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
-                    api.refs().treeOf(trusted)
-            }),
+            records,
             github: { port, api }
         })
         : port;
@@ -50285,6 +50317,11 @@ async function finish(path) {
     }).value;
     await summary_summary.addRaw(renderSummary(summary)).write();
 }
+/** The post step neither reads nor writes the record: it only says what became of the stage. */
+const NO_RECORDS = {
+    load: () => Promise.resolve(null),
+    save: () => Promise.resolve()
+};
 /**
  * How the issue is flagged needs-attention and told what happened: on GitHub, or on Linear for
  * an issue key. Linear's key and team come from WORKFLOW.md on the default branch as the main
@@ -50307,6 +50344,7 @@ function issueSide(issue, tracker, workspace, defaultBranch, workflowPath) {
         const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com';
         const port = new GitHubPort({
             api: tracker,
+            records: NO_RECORDS,
             config,
             owner,
             repo,
@@ -50318,8 +50356,7 @@ function issueSide(issue, tracker, workspace, defaultBranch, workflowPath) {
         const linear = await LinearTracker.create({
             api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
             config,
-            // The post step neither reads nor writes the record.
-            records: { load: () => Promise.resolve(null), save: () => Promise.resolve() },
+            records: NO_RECORDS,
             github: { port, api: tracker }
         });
         const found = await linear.getIssue(issue);

@@ -14,6 +14,7 @@ import { GitHubPort, sendWake } from '../tracker/github-port.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LINEAR_KEY } from '../tracker/linear-key.js'
 import { LinearTracker } from '../tracker/linear.js'
+import type { IssueRecordStore } from '../tracker/repo-records.js'
 import { sharedObjects } from '../git/objects.js'
 import { loadWorkflowAt } from './workflow-source.js'
 import { releaseRunSlot } from '../tracker/github-slots.js'
@@ -194,6 +195,12 @@ async function finish(path: string): Promise<void> {
   await core.summary.addRaw(renderSummary(summary)).write()
 }
 
+/** The post step neither reads nor writes the record: it only says what became of the stage. */
+const NO_RECORDS: IssueRecordStore = {
+  load: () => Promise.resolve(null),
+  save: () => Promise.resolve()
+}
+
 /**
  * How the issue is flagged needs-attention and told what happened: on GitHub, or on Linear for
  * an issue key. Linear's key and team come from WORKFLOW.md on the default branch as the main
@@ -221,6 +228,7 @@ function issueSide(
     const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com'
     const port = new GitHubPort({
       api: tracker,
+      records: NO_RECORDS,
       config,
       owner,
       repo,
@@ -232,8 +240,7 @@ function issueSide(
     const linear = await LinearTracker.create({
       api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
       config,
-      // The post step neither reads nor writes the record.
-      records: { load: () => Promise.resolve(null), save: () => Promise.resolve() },
+      records: NO_RECORDS,
       github: { port, api: tracker }
     })
     const found = await linear.getIssue(issue)

@@ -149,8 +149,16 @@ async function stageJob(
     )
   }
   api.useStates(knownStates(config))
+  // Record commits carry no files: the trusted head's tree is one GitHub has.
+  const records = new RepoRecordStore({
+    refs: api.refs(),
+    tree: async () =>
+      (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
+      api.refs().treeOf(trusted)
+  })
   const port = new GitHubPort({
     api,
+    records,
     config,
     owner: s.repository.owner,
     repo: s.repository.repo,
@@ -168,13 +176,7 @@ async function stageJob(
     ? await LinearTracker.create({
         api: linear,
         config,
-        // Record commits carry no files: the trusted head's tree is one GitHub has.
-        records: new RepoRecordStore({
-          refs: api.refs(),
-          tree: async () =>
-            (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
-            api.refs().treeOf(trusted)
-        }),
+        records,
         github: { port, api }
       })
     : port

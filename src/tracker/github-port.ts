@@ -1,6 +1,7 @@
 // GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
-// one living status comment written by the token's own identity, keyed comments are found by
-// their marker line, and the next stage is woken by repository_dispatch.
+// repository (repo-records.ts) and the one living status comment is its view, rewritten from it
+// on every save; keyed comments are found by their marker line, and the next stage is woken by
+// repository_dispatch.
 import { knownStates } from '../config/load.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
@@ -9,8 +10,9 @@ import type { Flag, JobTrigger, PullRequestRef, Tracker } from '../pipeline/port
 import type { IssueRecord } from '../pipeline/record.js'
 import { readRecordFromComment, renderStatusComment } from '../pipeline/status-view.js'
 import { authorizeActor } from './authorize.js'
-import { faultKind } from './github-errors.js'
+import { faultKind, GitHubApiError } from './github-errors.js'
 import type { GitHubTracker, LivingComment, MarkedComment } from './github.js'
+import type { IssueRecordStore } from './repo-records.js'
 import type { Issue } from './types.js'
 
 /** The first line of the one living status comment per issue. */
@@ -30,6 +32,8 @@ function pullBody(issue: Issue, complete: boolean): string {
 
 export interface GitHubPortOptions {
   api: GitHubTracker
+  /** Where the records are kept: the status comment only shows them. */
+  records: IssueRecordStore
   config: WorkflowConfig
   owner: string
   repo: string
@@ -82,22 +86,21 @@ export class GitHubPort implements Tracker {
   }
 
   /**
-   * The record from the status comment written by the identity this token acts as. Anyone can
-   * type the marker, and any other bot (renovate[bot], say) can post it: such comments are
-   * ignored, so only the pipeline writes the pipeline's state.
+   * The record from the repository. A pipeline begun before the record moved there has it only
+   * in the status comment: that is read once, and the first save moves it.
    */
   async loadRecord(issue: Issue): Promise<IssueRecord | null> {
-    const number = Number(issue.id)
-    const marked = (await this.api.markedComments(number)).filter((c) => c.bot)
-    const mine = await this.byOurIdentity(marked)
-    const living = mine.find((c) => c.marker === STATUS_MARKER) ?? null
-    this.seen.set(number, { keys: new Set(mine.map((c) => c.marker)), living })
+    const stored = await this.o.records.load(issue.id)
+    if (stored) return stored
+    const { living } = await this.ours(Number(issue.id))
     return living ? readRecordFromComment(living.body) : null
   }
 
+  /** The record first, then its view: a status comment deleted or edited is written afresh. */
   async saveRecord(issue: Issue, record: IssueRecord): Promise<void> {
+    await this.o.records.save(issue.id, record)
     const number = Number(issue.id)
-    const seen = this.seen.get(number)
+    const seen = await this.ours(number)
     const status = renderStatusComment({
       config: this.o.config,
       record,
@@ -108,13 +111,20 @@ export class GitHubPort implements Tracker {
     })
     // The marker line is added by the API wrapper.
     const body = status.split('\n').slice(1).join('\n')
-    const written = await this.orCheck(number, STATUS_MARKER, () =>
-      this.api.upsertComment(number, STATUS_MARKER, body, seen ? seen.living : undefined)
-    )
-    this.seen.set(number, {
-      keys: seen?.keys ?? new Set([STATUS_MARKER]),
-      living: { id: written.id, url: written.url, body: status }
-    })
+    const write = (known: LivingComment | null) =>
+      this.orCheck(number, STATUS_MARKER, () =>
+        this.api.upsertComment(number, STATUS_MARKER, body, known)
+      )
+    let written: { id: number; url: string }
+    try {
+      written = await write(seen.living)
+    } catch (err) {
+      // Deleted since it was read: the view is posted again.
+      if (!(seen.living && err instanceof GitHubApiError && err.status === 404)) throw err
+      written = await write(null)
+    }
+    seen.keys.add(STATUS_MARKER)
+    seen.living = { id: written.id, url: written.url, body: status }
   }
 
   async moveState(issue: Issue, from: string, to: string): Promise<{ current: string | null }> {
@@ -129,16 +139,33 @@ export class GitHubPort implements Tracker {
     const target = c.pullRequest ?? Number(issue.id)
     const keys =
       c.pullRequest === undefined
-        ? this.seen.get(target)?.keys
+        ? (await this.ours(target)).keys
         : new Set(
             (await this.byOurIdentity(await this.api.markedComments(target))).map((m) => m.marker)
           )
-    if (keys?.has(c.key)) return
+    if (keys.has(c.key)) return
     const who = c.agent ? `**${c.agent} (agent):**\n\n` : ''
     await this.orCheck(target, c.key, () =>
       this.api.upsertComment(target, c.key, who + c.body, null)
     )
-    keys?.add(c.key)
+    keys.add(c.key)
+  }
+
+  /**
+   * The issue's marked comments by this token's identity, read once per job. Anyone can type a
+   * marker, and any other bot (renovate[bot], say) can post one: those are ignored.
+   */
+  private async ours(number: number): Promise<{ keys: Set<string>; living: LivingComment | null }> {
+    let seen = this.seen.get(number)
+    if (!seen) {
+      const mine = await this.byOurIdentity(await this.api.markedComments(number))
+      seen = {
+        keys: new Set(mine.map((c) => c.marker)),
+        living: mine.find((c) => c.marker === STATUS_MARKER) ?? null
+      }
+      this.seen.set(number, seen)
+    }
+    return seen
   }
 
   /**

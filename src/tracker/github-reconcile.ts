@@ -1,7 +1,8 @@
 // The scheduled reconcile of one repository (reconcile.ts does the judging): for GitHub issues,
-// every open issue labelled with a state that starts an automation, its record read from its
-// status comment; for Linear issues (tracker.kind linear), the team's issues in those states,
-// their records read from the repository (repo-records.ts). Claims and wake-ups are GitHub's.
+// every open issue labelled with a state that starts an automation; for Linear issues
+// (tracker.kind linear), the team's issues in those states. Their records are read from the
+// repository (repo-records.ts: one listing of every record, then one read per issue). Claims and
+// wake-ups are GitHub's.
 import { knownStates } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
@@ -13,6 +14,7 @@ import { GitHubPort } from './github-port.js'
 import { issuesHoldingSlots } from './github-slots.js'
 import { linearSource } from './linear-reconcile.js'
 import { reconcileIssues, type ReconcileSource, type ReconcileSummary } from './reconcile.js'
+import { RepoRecordStore } from './repo-records.js'
 
 export interface RepositoryReconcile {
   config: WorkflowConfig
@@ -48,16 +50,6 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
     repo: o.repo,
     states: knownStates(o.config)
   })
-  const port = new GitHubPort({
-    api,
-    config: o.config,
-    owner: o.owner,
-    repo: o.repo,
-    serverUrl: o.serverUrl,
-    runId: o.by,
-    runUrl: o.serverUrl,
-    chain: 'dispatch'
-  })
   const refs = api.refs()
   let tree: Promise<string> | undefined
   const treeOf = () =>
@@ -67,6 +59,18 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           .getRepo()
           .then((r) => api.branchHead(r.defaultBranch))
           .then((head) => refs.treeOf(head)))
+  const records = new RepoRecordStore({ refs, tree: treeOf })
+  const port = new GitHubPort({
+    api,
+    records,
+    config: o.config,
+    owner: o.owner,
+    repo: o.repo,
+    serverUrl: o.serverUrl,
+    runId: o.by,
+    runUrl: o.serverUrl,
+    chain: 'dispatch'
+  })
   const claims = refClaims({
     refs,
     tree: treeOf,
@@ -80,9 +84,9 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           config: o.config,
           github: { api, port },
           url: o.linearUrl,
-          tree: treeOf
+          records
         })
-      : githubSource(api, port, o.config)
+      : githubSource(api, port, records, o.config)
   return reconcileIssues({
     source,
     config: o.config,
@@ -99,10 +103,12 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
 function githubSource(
   api: GitHubTracker,
   port: GitHubPort,
+  records: RepoRecordStore,
   config: WorkflowConfig
 ): ReconcileSource {
   return {
     async list(states, log) {
+      await records.preload()
       const out: Awaited<ReturnType<ReconcileSource['list']>> = []
       for (const state of states) {
         if (state.includes(',')) {

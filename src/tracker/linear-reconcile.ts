@@ -8,13 +8,13 @@ import type { GitHubPort } from './github-port.js'
 import { DEFAULT_LINEAR_URL, LinearApi } from './linear-api.js'
 import { LinearTracker } from './linear.js'
 import type { ReconcileSource } from './reconcile.js'
-import { RepoRecordStore } from './repo-records.js'
+import type { RepoRecordStore } from './repo-records.js'
 
 export async function linearSource(o: {
   config: WorkflowConfig
   github: { api: GitHubTracker; port: GitHubPort }
   url: string | undefined
-  tree: () => Promise<string>
+  records: RepoRecordStore
 }): Promise<ReconcileSource> {
   const apiKey = o.config.tracker.apiKey
   if (!apiKey) {
@@ -23,7 +23,7 @@ export async function linearSource(o: {
     })
   }
   const api = new LinearApi({ apiKey, url: o.url ?? DEFAULT_LINEAR_URL })
-  const records = new RepoRecordStore({ refs: o.github.api.refs(), tree: o.tree })
+  const records = o.records
   const tracker = await LinearTracker.create({ api, config: o.config, records, github: o.github })
   return {
     async list(states, log) {

@@ -15,13 +15,8 @@ import { oneLine } from '../pipeline/untrusted-text.js'
 import { sendWake, type GitHubPort } from './github-port.js'
 import type { GitHubTracker } from './github.js'
 import type { LinearApi, LinearIssue } from './linear-api.js'
+import type { IssueRecordStore } from './repo-records.js'
 import type { Issue } from './types.js'
-
-/** Where the record of each Linear issue is kept, by the issue's key (ENG-123). */
-export interface IssueRecordStore {
-  load(key: string): Promise<IssueRecord | null>
-  save(key: string, record: IssueRecord): Promise<void>
-}
 
 export interface LinearTrackerOptions {
   api: LinearApi

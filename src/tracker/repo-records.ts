@@ -1,7 +1,8 @@
-// The record of each Linear issue, kept in the GitHub repository the stages run in: the ref
-// `refs/itervox/records/<key>` (ENG-123) points at a chain of tiny commits whose messages hold
-// the record's JSON (github-refs.ts). Not in Linear: every member of a team can edit any comment
-// there, and a job (or a reconcile) must read the record while Linear is unreachable. Each save
+// The record of each issue, kept in the GitHub repository the stages run in: the ref
+// `refs/itervox/records/<key>` (42, or ENG-123 for Linear) points at a chain of tiny commits whose
+// messages hold the record's JSON (github-refs.ts). Not in the tracker: a person can delete or
+// edit any comment there (the status comment is only a view of the record), and a job (or a
+// reconcile) must read the record while Linear is unreachable. Each save
 // is a fast-forward from the head this store last read, so a second writer never silently
 // replaces what another wrote: the loser re-reads, and unless the record there is already the
 // one it meant to write, it fails (RecordConflictError) and its job says so.
@@ -9,11 +10,16 @@ import * as z from '../zod.js'
 import { UserError } from '../errors.js'
 import { parseRecord, type IssueRecord } from '../pipeline/record.js'
 import type { GitHubRefs } from './github-refs.js'
-import type { IssueRecordStore } from './linear.js'
+
+/** Where the record of each issue is kept, by the issue's key (42, ENG-123). */
+export interface IssueRecordStore {
+  load(key: string): Promise<IssueRecord | null>
+  save(key: string, record: IssueRecord): Promise<void>
+}
 
 const PREFIX = 'records/'
-/** A Linear issue key; anything else names no record of ours. */
-const KEY = /^[A-Za-z0-9]{1,20}-[0-9]{1,10}$/
+/** A GitHub issue's number or a Linear issue's key; anything else names no record of ours. */
+const KEY = /^(?:[1-9][0-9]{0,9}|[A-Za-z0-9]{1,20}-[0-9]{1,10})$/
 /** Records are capped where they are written (50 stages); this bounds what is read back. */
 const MAX_RECORD_CHARS = 65536
 
@@ -100,6 +106,6 @@ export class RepoRecordStore implements IssueRecordStore {
 }
 
 function refOf(key: string): string {
-  if (!KEY.test(key)) throw new Error(`${JSON.stringify(key)} is not a Linear issue key`)
+  if (!KEY.test(key)) throw new Error(`${JSON.stringify(key)} is not an issue number or key`)
   return PREFIX + key
 }

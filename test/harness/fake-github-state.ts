@@ -240,6 +240,21 @@ export class GitHubState {
     return c.id
   }
 
+  /** A person deletes a comment (anyone with write access may). */
+  deleteComment(id: number): void {
+    const at = this.commentList.findIndex((c) => c.id === id)
+    if (at < 0) throw new Error(`no comment ${id}`)
+    this.commentList.splice(at, 1)
+  }
+
+  /** A person edits a comment, as GitHub lets anyone with write access do. */
+  editComment(id: number, body: string): void {
+    const c = this.findComment(id)
+    if (!c) throw new Error(`no comment ${id}`)
+    c.body = body
+    c.updatedAt = now()
+  }
+
   // ---- reading back ------------------------------------------------------------------------
 
   issue(n: number): IssueView | undefined {

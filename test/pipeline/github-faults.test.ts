@@ -10,6 +10,7 @@ import { GitHubPort, STATUS_MARKER } from '../../src/tracker/github-port.js'
 import { readRecordFromComment } from '../../src/pipeline/status-view.js'
 import { FAULTS, startFakeGitHub, type FakeGitHub, type Fault } from '../harness/fake-github.js'
 import { memoryStage, MemoryWorkspace, MemoryWorld } from '../harness/memory-pipeline.js'
+import { MemoryRecordStore } from '../harness/memory-record-store.js'
 import { seedConfig } from './pipeline-config.js'
 
 const config = seedConfig()
@@ -59,6 +60,8 @@ interface Scenario {
   issue: number
   w: MemoryWorld
   ws: MemoryWorkspace
+  /** The repository's records, which outlive each job's tracker. */
+  records: MemoryRecordStore
 }
 
 async function scenario(): Promise<Scenario> {
@@ -66,7 +69,7 @@ async function scenario(): Promise<Scenario> {
   gh.addCollaborator('ada', 'write')
   const issue = gh.addIssue({ title: 'Add CSV export', body: 'As CSV.', labels: ['Todo'] })
   const w = new MemoryWorld(config, STATES)
-  return { gh, issue, w, ws: new MemoryWorkspace(w) }
+  return { gh, issue, w, ws: new MemoryWorkspace(w), records: new MemoryRecordStore() }
 }
 
 function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: string }) {
@@ -81,6 +84,7 @@ function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: strin
   })
   const tracker = new GitHubPort({
     api,
+    records: s.records,
     config,
     owner: 'octo-org',
     repo: 'demo',

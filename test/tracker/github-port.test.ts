@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
-import { renderStatusComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment, renderStatusComment } from '../../src/pipeline/status-view.js'
 import { GitHubTracker } from '../../src/tracker/github.js'
 import { GitHubPort, STATUS_MARKER } from '../../src/tracker/github-port.js'
+import type { IssueRecordStore } from '../../src/tracker/repo-records.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
+import { MemoryRecordStore } from '../harness/memory-record-store.js'
 import { seedConfig } from '../pipeline/pipeline-config.js'
 
 const config = seedConfig()
@@ -13,7 +15,7 @@ afterEach(async () => {
   await gh?.stop()
 })
 
-function port(fake: FakeGitHub): GitHubPort {
+function port(fake: FakeGitHub, records: IssueRecordStore = new MemoryRecordStore()): GitHubPort {
   const api = new GitHubTracker({
     token: 't',
     apiUrl: fake.url,
@@ -24,6 +26,7 @@ function port(fake: FakeGitHub): GitHubPort {
   })
   return new GitHubPort({
     api,
+    records,
     config,
     owner: 'octo-org',
     repo: 'demo',
@@ -41,7 +44,55 @@ const status = (record: IssueRecord) =>
 const FORGED: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 1, transitions: 30 }
 const OURS: IssueRecord = { ...emptyRecord(), state: 'Todo', entry: 4, transitions: 2 }
 
-describe("the record is read only from the pipeline's own comment", () => {
+describe('the record lives in the repository; the status comment is its view', () => {
+  const living = (fake: FakeGitHub, n: number) =>
+    fake.comments(n).filter((c) => c.body.startsWith(`<!-- ${STATUS_MARKER} -->`))
+
+  it('is read back from the store whatever a person did to the comment', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    const records = new MemoryRecordStore()
+    const first = port(gh, records)
+    const issue = await first.getIssue(String(n))
+    await first.saveRecord(issue, OURS)
+    expect(living(gh, n)).toHaveLength(1)
+
+    // Edited to another record, then deleted: neither reaches the next job's record.
+    gh.editComment(living(gh, n)[0]!.id, status(FORGED))
+    expect(await port(gh, records).loadRecord(issue)).toMatchObject({ entry: 4, transitions: 2 })
+    gh.deleteComment(living(gh, n)[0]!.id)
+    expect(await port(gh, records).loadRecord(issue)).toMatchObject({ entry: 4, transitions: 2 })
+  })
+
+  it('writes the view afresh when it was deleted, even during the job', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    const p = port(gh)
+    const issue = await p.getIssue(String(n))
+    await p.saveRecord(issue, OURS)
+    gh.deleteComment(living(gh, n)[0]!.id)
+    await p.saveRecord(issue, { ...OURS, entry: 5 })
+    expect(living(gh, n)).toHaveLength(1)
+    expect(readRecordFromComment(living(gh, n)[0]!.body)).toMatchObject({ entry: 5 })
+  })
+
+  it('reads a record begun before the upgrade from the comment once, then keeps it', async () => {
+    gh = await startFakeGitHub()
+    const n = gh.addIssue({ title: 'x', labels: ['Todo'] })
+    gh.addComment(n, status(OURS))
+    const records = new MemoryRecordStore()
+    const p = port(gh, records)
+    const issue = await p.getIssue(String(n))
+    const before = await p.loadRecord(issue)
+    expect(before).toMatchObject({ entry: 4 })
+    await p.saveRecord(issue, before!)
+    expect(records.stored.has(String(n))).toBe(true)
+    gh.deleteComment(living(gh, n)[0]!.id)
+    expect(await port(gh, records).loadRecord(issue)).toMatchObject({ entry: 4 })
+  })
+})
+
+describe("a record from before the upgrade is read only from the pipeline's own comment", () => {
   it('ignores a status comment another bot wrote, and asks who the token is only then', async () => {
     gh = await startFakeGitHub()
     const n = gh.addIssue({ title: 'x', labels: ['Todo'] })

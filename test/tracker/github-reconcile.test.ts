@@ -12,6 +12,7 @@ import {
 import { GitHubTracker } from '../../src/tracker/github.js'
 import { GitHubPort } from '../../src/tracker/github-port.js'
 import { GitHubSlots } from '../../src/tracker/github-slots.js'
+import { RepoRecordStore } from '../../src/tracker/repo-records.js'
 import {
   reconcileRepository,
   type RepositoryReconcile
@@ -66,11 +67,13 @@ function api(): GitHubTracker {
   })
 }
 
-/** Writes the record as a stage's job does: the status comment, by the job token's bot. */
+/** Writes the record as a stage's job does: into the repository, and the status comment. */
 async function saveRecord(issue: number, record: IssueRecord): Promise<void> {
   const tracker = api()
+  const refs = tracker.refs()
   const port = new GitHubPort({
     api: tracker,
+    records: new RepoRecordStore({ refs, tree: () => refs.treeOf(origin.main) }),
     config,
     owner: 'octo-org',
     repo: 'demo',

@@ -107,7 +107,7 @@ describe('RepoRecordStore: the record of a Linear issue in refs/itervox/records/
         `refs/itervox/records/ENG-${i + 1} holds no record this action wrote; delete the ref`
       )
     }
-    await expect(store().load('../heads/main')).rejects.toThrow('is not a Linear issue key')
+    await expect(store().load('../heads/main')).rejects.toThrow('is not an issue number or key')
   })
 })
 

@@ -46,6 +46,7 @@ export async function linearWorld(
     })
     const port = new GitHubPort({
       api: githubApi,
+      records,
       config,
       owner: 'octo-org',
       repo: 'demo',
