@@ -45787,7 +45787,10 @@ async function emptyTree(ctx) {
     return dir;
 }
 
+// EXTERNAL MODULE: ./.build/pipeline/names.js
+var names = __nccwpck_require__(9641);
 ;// CONCATENATED MODULE: ./.build/pipeline/job.js
+
 
 
 
@@ -46011,6 +46014,22 @@ async function runHolding(input, slot) {
         slot.held = true;
         if (wasQueued)
             await j.tracker.setFlag(issue, QUEUED, false);
+    }
+    // Last before the agent: a job that loses writes nothing, as the holder writes the same.
+    const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true };
+    if (!claim.won) {
+        if (claim.ended)
+            await noticeAbandoned(j, issue, key, claim.holder);
+        return result({
+            outcome: 'skipped',
+            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
+            issue,
+            state,
+            plan,
+            branch: prepared.branch,
+            finishedOwed,
+            stateAfter: issue.state
+        });
     }
     j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
     const startedAt = new Date();
@@ -46396,6 +46415,15 @@ async function noticeCannotStart(j, issue, stage, line) {
     await j.tracker
         .comment(issue, { key: `itervox:cannot-start:${j.run.id}.${j.run.attempt}`, body })
         .catch(() => undefined);
+}
+/** A stage claimed by a run that ended without finishing it: only a person can judge it. */
+async function noticeAbandoned(j, issue, key, holder) {
+    const body = `**The ${key.profile} stage was claimed by run ${(0,untrusted_text/* oneLine */.TN)(holder)}, which ended without finishing it**, so it was not started again. Re-run that run's job to run the stage.\n\n${j.tracker.runLine(null)}`;
+    await j.tracker.setFlag(issue, names/* NEEDS_ATTENTION_LABEL */.gO, true);
+    await j.tracker.comment(issue, {
+        key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}`,
+        body
+    });
 }
 /** Says on the issue that the record could not be written; returns what it managed, as words. */
 async function noticeUnrecorded(j, issue, why, branch) {
@@ -47674,8 +47702,6 @@ function printTrail(out, t) {
     out.write(`\nLook around: cd ${t.repository} && git log --stat ${t.branch ?? ''}\n`);
 }
 
-// EXTERNAL MODULE: ./.build/pipeline/names.js
-var names = __nccwpck_require__(9641);
 // EXTERNAL MODULE: ./.build/pipeline/job-timeout.js
 var job_timeout = __nccwpck_require__(8696);
 ;// CONCATENATED MODULE: ./.build/agent/cli-versions.js

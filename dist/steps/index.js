@@ -48990,6 +48990,7 @@ async function emptyTree(ctx) {
 
 
 
+
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000;
 /**
@@ -49186,6 +49187,22 @@ async function runHolding(input, slot) {
         slot.held = true;
         if (wasQueued)
             await j.tracker.setFlag(issue, QUEUED, false);
+    }
+    // Last before the agent: a job that loses writes nothing, as the holder writes the same.
+    const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true };
+    if (!claim.won) {
+        if (claim.ended)
+            await noticeAbandoned(j, issue, key, claim.holder);
+        return result({
+            outcome: 'skipped',
+            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
+            issue,
+            state,
+            plan,
+            branch: prepared.branch,
+            finishedOwed,
+            stateAfter: issue.state
+        });
     }
     j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
     const startedAt = new Date();
@@ -49572,6 +49589,15 @@ async function noticeCannotStart(j, issue, stage, line) {
         .comment(issue, { key: `itervox:cannot-start:${j.run.id}.${j.run.attempt}`, body })
         .catch(() => undefined);
 }
+/** A stage claimed by a run that ended without finishing it: only a person can judge it. */
+async function noticeAbandoned(j, issue, key, holder) {
+    const body = `**The ${key.profile} stage was claimed by run ${oneLine(holder)}, which ended without finishing it**, so it was not started again. Re-run that run's job to run the stage.\n\n${j.tracker.runLine(null)}`;
+    await j.tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true);
+    await j.tracker.comment(issue, {
+        key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}`,
+        body
+    });
+}
 /** Says on the issue that the record could not be written; returns what it managed, as words. */
 async function noticeUnrecorded(j, issue, why, branch) {
     const body = `**The itervox pipeline could not save its record** (${why}), so it did not go on. The stage's work is on \`${branch}\`; re-run the job to continue.\n\n${j.tracker.runLine(branch)}`;
@@ -49584,6 +49610,50 @@ async function noticeUnrecorded(j, issue, why, branch) {
         .then(() => true)
         .catch(() => false);
     return said || flagged ? 'the issue says so; ' : '';
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/stage-claims.js
+// Each stage's one agent run, claimed before the agent starts: the job that runs it creates
+// `refs/itervox/claims/<issue>/<entry>-<kind>-<attempt>-<round>-<resume>`, create-only
+// (github-refs.ts). Any other job for the same stage (a second delivery of the event, a manual
+// run, a reconcile's wake-up, a re-run of an older job) finds the claim and runs nothing. Only a
+// re-run of the holder's own run takes it over: GitHub runs one attempt of a run at a time, and
+// a person asked for that re-run.
+
+/** The holder's document, read back as untrusted: anyone with push access can write a ref. */
+const stage_claims_holderSchema = object({
+    run: schemas_string().check(_maxLength(100)),
+    at: schemas_string().check(_maxLength(40))
+});
+function refStageClaims(o) {
+    return {
+        async take(key) {
+            const ref = claimRef(key);
+            const at = (o.now?.() ?? new Date()).toISOString();
+            const doc = { run: `${o.run.id}/${o.run.attempt}`, at };
+            if (await o.refs.create(ref, doc, { tree: await o.tree(), at }))
+                return { won: true };
+            const head = (await o.refs.list(ref)).find((h) => h.ref === ref)?.sha;
+            const holder = head === undefined ? undefined : await o.refs.read(head, stage_claims_holderSchema);
+            if (!holder?.data) {
+                // Deleted meanwhile, or not a claim of ours: nobody can say the stage did not run.
+                return { won: false, holder: 'an unknown run', ended: true };
+            }
+            const holderRun = holder.data.run.split('/')[0] ?? '';
+            if (holderRun === o.run.id) {
+                const taken = await o.refs.advance(ref, holder.sha, doc, { tree: holder.tree, at });
+                if (taken)
+                    return { won: true };
+            }
+            return { won: false, holder: holder.data.run, ended: await o.runEnded(holderRun) };
+        }
+    };
+}
+function claimRef(k) {
+    if (!/^[A-Za-z0-9-]{1,40}$/.test(k.issue)) {
+        throw new Error(`${JSON.stringify(k.issue)} is not an issue number or key`);
+    }
+    return `claims/${k.issue}/${k.entry}-${k.kind}-${k.attempt}-${k.round}-${k.resume}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/action/agent-log.js
@@ -49769,6 +49839,7 @@ function stageStart(s, trigger) {
 
 
 
+
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
 const CANCEL_GRACE_MS = 3000;
@@ -49859,12 +49930,12 @@ async function stageJob(s, signal, jobEnd, early) {
             : `issue "${issueNumber}" is not a GitHub issue number, and ${s.workflowFile} says tracker.kind github; pass e.g. issue: 42`);
     }
     api.useStates(knownStates(config));
-    // Record commits carry no files: the trusted head's tree is one GitHub has.
-    const records = new RepoRecordStore({
-        refs: api.refs(),
-        tree: async () => (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
-            api.refs().treeOf(trusted)
-    });
+    // Record and claim commits carry no files: the trusted head's tree is one GitHub has.
+    let tree;
+    const treeOf = () => (tree ??= sharedObjects(s.workspace)
+        .resolve(`${trusted}^{tree}`)
+        .then((found) => found ?? api.refs().treeOf(trusted)));
+    const records = new RepoRecordStore({ refs: api.refs(), tree: treeOf });
     const port = new GitHubPort({
         api,
         records,
@@ -49931,6 +50002,12 @@ async function stageJob(s, signal, jobEnd, early) {
         killGraceMs: CANCEL_GRACE_MS,
         dryRun: s.dryRun,
         paused: s.paused,
+        claims: refStageClaims({
+            refs: api.refs(),
+            tree: treeOf,
+            run: { id: s.runId, attempt: s.runAttempt },
+            runEnded: (id) => api.workflowRunEnded(id)
+        }),
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
         ...(config.agent.maxConcurrentAgents !== undefined

@@ -23,6 +23,7 @@ import { GitHubSlots } from '../tracker/github-slots.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
 import { RepoRecordStore } from '../tracker/repo-records.js'
+import { refStageClaims } from '../tracker/stage-claims.js'
 import { AgentLogEcho } from './agent-log.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { CONTEXT_STATE } from './saved-context.js'
@@ -149,13 +150,13 @@ async function stageJob(
     )
   }
   api.useStates(knownStates(config))
-  // Record commits carry no files: the trusted head's tree is one GitHub has.
-  const records = new RepoRecordStore({
-    refs: api.refs(),
-    tree: async () =>
-      (await sharedObjects(s.workspace).resolve(`${trusted}^{tree}`)) ??
-      api.refs().treeOf(trusted)
-  })
+  // Record and claim commits carry no files: the trusted head's tree is one GitHub has.
+  let tree: Promise<string> | undefined
+  const treeOf = () =>
+    (tree ??= sharedObjects(s.workspace)
+      .resolve(`${trusted}^{tree}`)
+      .then((found) => found ?? api.refs().treeOf(trusted)))
+  const records = new RepoRecordStore({ refs: api.refs(), tree: treeOf })
   const port = new GitHubPort({
     api,
     records,
@@ -228,6 +229,12 @@ async function stageJob(
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
     paused: s.paused,
+    claims: refStageClaims({
+      refs: api.refs(),
+      tree: treeOf,
+      run: { id: s.runId, attempt: s.runAttempt },
+      runEnded: (id) => api.workflowRunEnded(id)
+    }),
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
     ...(config.agent.maxConcurrentAgents !== undefined

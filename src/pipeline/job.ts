@@ -25,6 +25,7 @@ import type {
   PullRequestRef,
   QueuedStage,
   Slots,
+  StageClaims,
   Tracker,
   Workspace
 } from './ports.js'
@@ -43,6 +44,7 @@ import { commandUnavailable, type CommandUnavailableError } from './command-chec
 import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
+import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
 
 export interface JobInput {
@@ -76,6 +78,8 @@ export interface JobInput {
   paused?: boolean
   /** agent.max_concurrent_agents across jobs; absent: no limit (and no request for one). */
   slots?: Slots
+  /** Claims each stage's one agent run across jobs; absent where one process runs them all. */
+  claims?: StageClaims
   /** The stage runner; tests of the loop pass a stand-in. */
   stage?: (input: StageInput) => ReturnType<typeof runStage>
   log?: (line: string) => void
@@ -320,6 +324,21 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     }
     slot.held = true
     if (wasQueued) await j.tracker.setFlag(issue, QUEUED, false)
+  }
+  // Last before the agent: a job that loses writes nothing, as the holder writes the same.
+  const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true as const }
+  if (!claim.won) {
+    if (claim.ended) await noticeAbandoned(j, issue, key, claim.holder)
+    return result({
+      outcome: 'skipped',
+      reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
+      issue,
+      state,
+      plan,
+      branch: prepared.branch,
+      finishedOwed,
+      stateAfter: issue.state
+    })
   }
   j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
   const startedAt = new Date()
@@ -764,6 +783,21 @@ async function noticeCannotStart(
   await j.tracker
     .comment(issue, { key: `itervox:cannot-start:${j.run.id}.${j.run.attempt}`, body })
     .catch(() => undefined)
+}
+
+/** A stage claimed by a run that ended without finishing it: only a person can judge it. */
+async function noticeAbandoned(
+  j: JobInput,
+  issue: Issue,
+  key: StageKey,
+  holder: string
+): Promise<void> {
+  const body = `**The ${key.profile} stage was claimed by run ${oneLine(holder)}, which ended without finishing it**, so it was not started again. Re-run that run's job to run the stage.\n\n${j.tracker.runLine(null)}`
+  await j.tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true)
+  await j.tracker.comment(issue, {
+    key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}`,
+    body
+  })
 }
 
 /** Says on the issue that the record could not be written; returns what it managed, as words. */

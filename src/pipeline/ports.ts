@@ -144,6 +144,12 @@ export interface QueuedStage {
  * agent.max_concurrent_agents across independent jobs: a slot is held while an agent runs.
  * Claims and releases are compare-and-swap records, so two jobs never hold one slot.
  */
+/** Each stage's one agent run, across every job that could start it. */
+export interface StageClaims {
+  /** Takes the stage for this job; else who holds it, and whether that run has ended. */
+  take(key: StageKey): Promise<{ won: true } | { won: false; holder: string; ended: boolean }>
+}
+
 export interface Slots {
   /** How many agents may run at once. */
   readonly max: number

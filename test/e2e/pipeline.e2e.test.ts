@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
+import { git, runAction, sharedDir, sharedFile, testUser } from '../harness/action-run.js'
 import { readRecordFromComment } from '../../src/pipeline/status-view.js'
 import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
@@ -94,8 +94,9 @@ describe('the seed pipeline, job after job', () => {
     expect(status[0]!.body).toContain('```mermaid')
     expect(record(p)?.stages.map((s) => s.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded'])
     expect(p.gh.violations).toEqual([])
-    // The record's ref costs each stage about four requests (read, then a commit and a move).
-    expect(p.gh.requests.length).toBeLessThanOrEqual(36)
+    // The repository's record and claim cost each stage about six requests (read, a commit and
+    // a move; the claim's commit and ref).
+    expect(p.gh.requests.length).toBeLessThanOrEqual(42)
   })
 
   it('goes on when a person deletes the status comment between stages, or edits its record away', async () => {
@@ -292,6 +293,31 @@ describe('the seed pipeline, job after job', () => {
     const resumed = promptOf(p, record(p)!.stages[1]!.run)
     expect(resumed).toContain('## Reply from @ada')
     expect(resumed).toContain('Use semicolons.')
+  })
+
+  it('runs a stage once when its event is delivered twice at once', async () => {
+    const p = await pipeline()
+    const env = script({})
+    // Two runners, each with its own checkout and agent user, as two jobs get on GitHub.
+    const job = (runId: string) => {
+      const workspace = join(p.sb.dir, `workspace-${runId}`)
+      mkdirSync(workspace)
+      return runAction('main', { ...p.sb, workspace }, p.gh, {
+        ...todo(p),
+        inputs: { 'agent-user': testUser(`d${runId.slice(-1)}`) },
+        env: { ...env, GITHUB_RUN_ID: runId }
+      })
+    }
+    const both = await Promise.all([job('4100'), job('4101')])
+    expect(both.map((r) => r.outputs.outcome).sort()).toEqual(['skipped', 'succeeded'])
+    expect(readFileSync(join(env.ITERVOX_FAKE_AGENT_SCRIPT_DIR!, 'researcher.count'), 'utf8')).toBe(
+      '1'
+    )
+    expect(handoffs(p)).toHaveLength(1)
+    expect(p.gh.dispatches).toHaveLength(1)
+    expect(
+      p.gh.comments(p.issue).filter((c) => c.body.startsWith('<!-- itervox:status -->'))
+    ).toHaveLength(1)
   })
 
   it('ignores a duplicated dispatch; re-runs a failed job', async () => {

@@ -104,8 +104,9 @@ describe('a stage run by the bundled action', () => {
         .join('\n')
     ).not.toContain('isolation is none')
     expect(p.gh.violations).toEqual([])
-    // Three of them keep the record in the repository: its ref looked up, a commit, the ref made.
-    expect(p.gh.requests.length).toBeLessThanOrEqual(11)
+    // Five keep the pipeline's truth in the repository: the record's ref looked up, then its
+    // commit and ref made, and the stage's claim (a commit and a create-only ref).
+    expect(p.gh.requests.length).toBeLessThanOrEqual(13)
     expect(run.stdout).toContain('│ ::set-output')
     expectNoAgentCommands(run)
     expect(Object.keys(run.state)).toEqual(['context'])

@@ -14,6 +14,7 @@ import type {
   PublishTarget,
   Published,
   Slots,
+  StageClaims,
   Tracker,
   Workspace
 } from '../../src/pipeline/ports.js'
@@ -353,7 +354,7 @@ export function job(
   trigger: JobTrigger,
   run: { id: string; attempt: string },
   ws = new MemoryWorkspace(w),
-  o: { dryRun?: boolean; slots?: Slots; paused?: boolean } = {}
+  o: { dryRun?: boolean; slots?: Slots; paused?: boolean; claims?: StageClaims } = {}
 ): Promise<JobResult> {
   const input: JobInput = {
     trigger,
@@ -370,6 +371,7 @@ export function job(
     stage: memoryStage(w),
     ...(o.dryRun ? { dryRun: true } : {}),
     ...(o.slots ? { slots: o.slots } : {}),
+    ...(o.claims ? { claims: o.claims } : {}),
     ...(o.paused ? { paused: true } : {})
   }
   const killed = w.killed().then(() => {

@@ -170,6 +170,30 @@ describe('the one job loop, in memory', () => {
     expect(w.wakeups).toHaveLength(done.wakeups)
   })
 
+  it('runs no agent for a stage another run holds, and flags it when that run ended without it', async () => {
+    const w = world()
+    const held = (ended: boolean) => ({
+      take: () => Promise.resolve({ won: false as const, holder: '9/1', ended })
+    })
+    const running = await job(w, todo, { id: 'run1', attempt: '1' }, undefined, {
+      claims: held(false)
+    })
+    expect(running).toMatchObject({ outcome: 'skipped' })
+    expect(running.reason).toContain('run 9/1 holds the researcher stage')
+    expect(w.agentRuns).toEqual([])
+    expect(w.labels.get('7')).toEqual(['Todo'])
+
+    const ended = await job(w, todo, { id: 'run2', attempt: '1' }, undefined, {
+      claims: held(true)
+    })
+    expect(ended.outcome).toBe('skipped')
+    expect(w.agentRuns).toEqual([])
+    expect(w.labels.get('7')).toContain('needs-attention')
+    expect(w.comments.map((c) => c.body).join('\n')).toContain(
+      'claimed by run 9/1, which ended without finishing it'
+    )
+  })
+
   it('says on the issue when the record cannot be written, and a re-run goes on without the agent', async () => {
     const w = world()
     w.faults.set('saveRecord', { kind: 'fail', times: Infinity })
