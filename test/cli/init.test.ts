@@ -73,9 +73,9 @@ describe('itervox-handoff init', () => {
     expect(yml()).toContain(`run: npm install -g ${pkg}@${version}\n`)
     expect(yml()).toContain('ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}')
     expect(yml()).toContain('timeout-minutes: 75')
-    // The README shows this very file (without its header comment) as the workflow to add.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const shown = /```yaml\n(name: itervox\n[\s\S]*?)```/.exec(readme)?.[1]
+    // docs/operations.md shows this very file (without its header comment) as the workflow.
+    const page = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8')
+    const shown = /```yaml\n(name: itervox\n[\s\S]*?)```/.exec(page)?.[1]
     expect(shown).toBe(yml().slice(yml().indexOf('name: itervox\n')))
     // The workflow suite (test/workflows/workflows.test.ts) lints what init writes for these
     // three WORKFLOW.md files, in its one actionlint run.

@@ -93,6 +93,11 @@ describe('the published package', () => {
     })
     expect(manifest).not.toHaveProperty('private')
     expect(manifest).not.toHaveProperty('dependencies')
+    // The install from a tarball, as the README and the CLI's page show it, names this file.
+    for (const page of ['README.md', 'docs/cli.md']) {
+      const named = readFileSync(join(ROOT, page), 'utf8').match(/[\w.-]+\.tgz/g)
+      expect(new Set(named)).toEqual(new Set([packed.filename]))
+    }
   })
 
   it('runs from the tarball in an empty folder, offline: --version, then the demo', async () => {
