@@ -69,6 +69,8 @@ export interface PullInfo {
   baseRef: string
   draft: boolean
   state: string
+  /** The repository's default branch, as the pull request's base repository names it. */
+  defaultBranch: string
   /** The GraphQL node id. */
   nodeId: string
 }
@@ -424,6 +426,7 @@ export class GitHubTracker {
     base: string
     title: string
     body: string
+      defaultBranch: data.base.repo.default_branch,
     branchIsNew?: boolean
   }): Promise<PullRef> {
     if (!o.branchIsNew) {
