@@ -10,6 +10,7 @@ import { createGitHubClient, type GitHubClientOptions, type Octokit } from './gi
 import { GitHubCommitSigner } from './github-commits.js'
 import { GitHubRefs } from './github-refs.js'
 import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
+import { allPages, boundedPages } from './github-pages.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
 
@@ -268,12 +269,15 @@ export class GitHubTracker {
     label: string
   ): Promise<Array<Issue | { number: number; problem: string }>> {
     const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () =>
-      this.octokit.paginate('GET /repos/{owner}/{repo}/issues', {
-        ...this.where,
-        state: 'open',
-        labels: label,
-        per_page: 100
-      })
+      allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+          ...this.where,
+          state: 'open',
+          labels: label,
+          per_page: 100
+        }),
+        `the issues labelled "${label}"`
+      )
     )
     return list.map((data) => {
       try {
@@ -553,11 +557,14 @@ export class GitHubTracker {
   /** The labels on an issue, all of them (an issue rarely has more than one page). */
   private async issueLabels(issue: number): Promise<string[]> {
     const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () =>
-      this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
-        ...this.where,
-        issue_number: issue,
-        per_page: 100
-      })
+      allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+          ...this.where,
+          issue_number: issue,
+          per_page: 100
+        }),
+        `the labels of #${issue}`
+      )
     )
     return labels.map((l) => l.name)
   }
@@ -618,7 +625,7 @@ export class GitHubTracker {
           per_page: 100
         }
       )
-      for await (const { data } of pages) {
+      for await (const { data } of boundedPages(pages, `the comments of #${issue}`)) {
         const mine = data.find(
           (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head
         )
@@ -638,9 +645,8 @@ export class GitHubTracker {
 
   private readMarkedComments(issue: number, extra: RequestExtra = {}): Promise<MarkedComment[]> {
     return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-      const all = await this.octokit.paginate(
-        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        {
+      const all = await allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
           ...this.where,
           issue_number: issue,
           per_page: 100,
