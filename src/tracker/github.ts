@@ -9,7 +9,7 @@ import type { Endpoints } from '@octokit/types'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
 import { GitHubRefs } from './github-refs.js'
-import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
+import { apiMessage, explainFailure, isHttpFailure, RedirectedError } from './github-errors.js'
 import { allPages, boundedPages } from './github-pages.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
@@ -22,6 +22,7 @@ const LABEL_EVENT_PAGES = 3
 type IssueData = Pick<
   Endpoints['GET /repos/{owner}/{repo}/issues/{issue_number}']['response']['data'],
   | 'number'
+  | 'repository_url'
   | 'title'
   | 'body'
   | 'labels'
@@ -68,10 +69,10 @@ export interface PullInfo {
   /** `owner/name` of the head's repository; null when that fork was deleted. */
   headRepoFullName: string | null
   baseRef: string
-  draft: boolean
-  state: string
   /** The repository's default branch, as the pull request's base repository names it. */
   defaultBranch: string
+  draft: boolean
+  state: string
   /** The GraphQL node id. */
   nodeId: string
 }
@@ -243,9 +244,14 @@ export class GitHubTracker {
   }
 
   private readIssue(number: number, extra: RequestExtra = {}): Promise<IssueData> {
+    const moved = () =>
+      new UserError(
+        `issue #${number} has moved out of ${this.owner}/${this.repo} (GitHub redirects it, as it does for an issue transferred to another repository); nothing was done: start the stage where the issue is now`
+      )
     return this.call(`read issue #${number}`, 'issues: read', async () => {
+      let data: IssueData
       try {
-        return (
+        data = (
           await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
             ...this.where,
             issue_number: number,
@@ -253,11 +259,18 @@ export class GitHubTracker {
           })
         ).data
       } catch (e) {
+        if (e instanceof RedirectedError) throw moved()
         if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
           throw new UserError(`issue #${number} does not exist in ${this.owner}/${this.repo}`)
         }
         throw e
       }
+      // An answer about another issue is never taken for this one, however it came.
+      const home = `/repos/${this.owner}/${this.repo}`.toLowerCase()
+      if (data.number !== number || !data.repository_url.toLowerCase().endsWith(home)) {
+        throw moved()
+      }
+      return data
     })
   }
 
@@ -413,6 +426,7 @@ export class GitHubTracker {
       headRef: data.head.ref,
       headRepoFullName: data.head.repo?.full_name ?? null,
       baseRef: data.base.ref,
+      defaultBranch: data.base.repo.default_branch,
       draft: data.draft ?? false,
       state: data.state,
       nodeId: data.node_id
@@ -430,7 +444,6 @@ export class GitHubTracker {
     base: string
     title: string
     body: string
-      defaultBranch: data.base.repo.default_branch,
     branchIsNew?: boolean
   }): Promise<PullRef> {
     if (!o.branchIsNew) {
@@ -651,7 +664,8 @@ export class GitHubTracker {
           issue_number: issue,
           per_page: 100,
           ...extra
-        }
+        }),
+        `the comments of #${issue}`
       )
       const out: MarkedComment[] = []
       for (const c of all) {
