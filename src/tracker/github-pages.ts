@@ -4,7 +4,7 @@
 import { GitHubApiError } from './github-errors.js'
 
 /** The most pages one listing reads: at 100 items a page, 10,000 comments, labels or issues. */
-export const MAX_PAGES = 100
+const MAX_PAGES = 100
 
 /** One page of a listing, as Octokit's page iterator gives it. */
 interface Page<T> {
