@@ -11755,7 +11755,7 @@ exports.HN = lineCounter.LineCounter;
 exports.iX = parser.Parser;
 __webpack_unused_export__ = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
-__webpack_unused_export__ = publicApi.parseDocument;
+exports.Tp = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;
 __webpack_unused_export__ = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
@@ -21649,7 +21649,7 @@ function describe(code, e) {
 
 /***/ }),
 
-/***/ 36:
+/***/ 701:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -21775,8 +21775,6 @@ var dist_bundle = __nccwpck_require__(3779);
 var github_fetch = __nccwpck_require__(2571);
 // EXTERNAL MODULE: ./.build/tracker/http-fetch.js
 var http_fetch = __nccwpck_require__(6224);
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./.build/tracker/github-errors.js
 // What a failed GitHub API call was, and the one-line error it becomes. A wrong token or a
 // missing workflow permission is the user's to fix (UserError); GitHub being down, GitHub's rate
@@ -21831,6 +21829,25 @@ class GitHubRateLimitedError extends GitHubApiError {
         super(message, status);
         this.retryAfterSeconds = retryAfterSeconds;
         this.name = 'GitHubRateLimitedError';
+    }
+}
+/**
+ * GitHub answered with a redirect, which the client never follows: what the request named has
+ * moved (an issue transferred to another repository, a repository renamed), and whatever the
+ * redirect points at is not what was asked for.
+ */
+class RedirectedError extends Error {
+    status;
+    location;
+    request;
+    name = 'RedirectedError';
+    constructor(status, 
+    /** Where GitHub says it is now; empty when it did not say. */
+    location, request) {
+        super(`GitHub answered ${status}, a redirect${location ? ` to ${location}` : ''}`);
+        this.status = status;
+        this.location = location;
+        this.request = request;
     }
 }
 function isHttpFailure(e) {
@@ -21907,6 +21924,9 @@ function shortLine(text) {
 function explainFailure(e, doing, permission) {
     if (e instanceof GitHubApiError || e instanceof _build_errors/* UserError */.yo)
         return e;
+    if (e instanceof RedirectedError) {
+        return new _build_errors/* UserError */.yo(`GitHub redirects the request to ${doing} (${e.status}${e.location ? ` to ${(0,untrusted_text/* clip */.$Q)(e.location, 120)}` : ''}): it moved, as a transferred issue or a renamed repository does; nothing was done there`);
+    }
     if (!isHttpFailure(e))
         return e instanceof Error ? e : new Error(String(e));
     const failure = classifyFailure(e);
@@ -21949,6 +21969,8 @@ function faultKind(err) {
     return 'internal';
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./.build/tracker/github-retry.js
 // Which failed GitHub requests are sent again, and after how long. Rate limits wait as long as
 // GitHub asks (within a bound); 5xx answers and requests that got no answer back off
@@ -22021,6 +22043,7 @@ function round(seconds) {
 
 
 
+
 // Requests name their route ('GET /repos/{owner}/{repo}'): the REST methods plugin would add a
 // table of every endpoint (~100 KB) that each step loads and builds before its first request.
 const GitHub = dist_src/* Octokit */.E.plugin(dist_bundle/* paginateRest */.ud);
@@ -22055,7 +22078,9 @@ function createGitHubClient(opts) {
     const fetchOnce = (0,github_fetch/* timedFetch */.k)(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const countingFetch = (url, init) => {
         sent++;
-        return fetchOnce(url, init);
+        // A redirect is never followed: GitHub answers one for an issue transferred to another
+        // repository, and what it points at (another issue, another number) is not what was asked.
+        return fetchOnce(url, { ...init, redirect: 'manual' });
     };
     const octokit = new GitHub({
         auth: `token ${opts.token}`,
@@ -22072,7 +22097,17 @@ function createGitHubClient(opts) {
     // GitHub asks for writes from one token to be made one at a time (its secondary limits);
     // a write waits for the one before it, retries included, but not for any fixed spacing.
     let writes = Promise.resolve();
-    octokit.hook.wrap('request', (request, options) => {
+    octokit.hook.wrap('request', (sendOnce, options) => {
+        // Octokit takes a 3xx for a success; here it fails, and is never sent again.
+        const request = async (o) => {
+            const response = await sendOnce(o);
+            if (response.status < 300 || response.status > 399)
+                return response;
+            const location = response.headers.location;
+            throw new RedirectedError(response.status, typeof location === 'string' ? location : '', {
+                method: o.method
+            });
+        };
         // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
         if (options.request?.retries === 0)
             return request(options);
@@ -22316,6 +22351,53 @@ function parseRecord(message, schema, maxChars) {
     return parsed.success ? parsed.data : undefined;
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/github-pages.js
+// Every paginated GitHub listing is read through here: a bounded number of pages, and a `Link`
+// header that leads back to a page already read is an error, not another lap (one stage once
+// read 54,456 pages of a listing whose links looped).
+
+/** The most pages one listing reads: at 100 items a page, 10,000 comments, labels or issues. */
+const MAX_PAGES = 100;
+/**
+ * The pages of a listing, stopping with one line before a request for a page past MAX_PAGES or
+ * for a page already read. `what` names the listing: `the comments of #42`.
+ */
+async function* boundedPages(pages, what) {
+    const read = new Set();
+    for await (const page of pages) {
+        read.add(samePage(page.url));
+        yield page;
+        const next = /<([^<>]+)>;\s*rel="next"/.exec(page.headers.link ?? '')?.[1];
+        if (next === undefined)
+            return;
+        if (read.has(samePage(next))) {
+            throw new GitHubApiError(`GitHub's listing of ${what} loops: its page ${next} links back to a page already read; stopped after ${read.size} ${read.size === 1 ? 'page' : 'pages'}`, page.status);
+        }
+        if (read.size >= MAX_PAGES) {
+            throw new GitHubApiError(`GitHub's listing of ${what} has more than ${MAX_PAGES} pages; stopped there rather than read on`, page.status);
+        }
+    }
+}
+/** All the items of a listing, read through boundedPages. */
+async function allPages(pages, what) {
+    const out = [];
+    for await (const page of boundedPages(pages, what))
+        out.push(...page.data);
+    return out;
+}
+/**
+ * A page's address with its query in one order, and the first page named as such, so one page
+ * linked two ways is seen once.
+ */
+function samePage(url) {
+    const u = new URL(url);
+    if (!u.searchParams.has('page'))
+        u.searchParams.set('page', '1');
+    u.searchParams.sort();
+    u.hash = '';
+    return u.toString();
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/label-states.js
 // On GitHub every state is a label, matched case-insensitively (itervox's convention). These
 // pure rules read the state from an issue's labels and compute the labels after a move.
@@ -22347,6 +22429,7 @@ function labelsAfterMove(labels, states, to) {
 // The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
 // triggered a stage, the issue's draft pull request, the living status comment, and the
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
+
 
 
 
@@ -22478,20 +22561,30 @@ class GitHubTracker {
         return this.issueFrom(early ?? (await this.readIssue(number)));
     }
     readIssue(number, extra = {}) {
+        const moved = () => new _build_errors/* UserError */.yo(`issue #${number} has moved out of ${this.owner}/${this.repo} (GitHub redirects it, as it does for an issue transferred to another repository); nothing was done: start the stage where the issue is now`);
         return this.call(`read issue #${number}`, 'issues: read', async () => {
+            let data;
             try {
-                return (await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+                data = (await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
                     ...this.where,
                     issue_number: number,
                     ...extra
                 })).data;
             }
             catch (e) {
+                if (e instanceof RedirectedError)
+                    throw moved();
                 if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
                     throw new _build_errors/* UserError */.yo(`issue #${number} does not exist in ${this.owner}/${this.repo}`);
                 }
                 throw e;
             }
+            // An answer about another issue is never taken for this one, however it came.
+            const home = `/repos/${this.owner}/${this.repo}`.toLowerCase();
+            if (data.number !== number || !data.repository_url.toLowerCase().endsWith(home)) {
+                throw moved();
+            }
+            return data;
         });
     }
     /**
@@ -22499,12 +22592,12 @@ class GitHubTracker {
      * label names in any case, as states are matched.)
      */
     async openIssuesLabelled(label) {
-        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => this.octokit.paginate('GET /repos/{owner}/{repo}/issues', {
+        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
             ...this.where,
             state: 'open',
             labels: label,
             per_page: 100
-        }));
+        }), `the issues labelled "${label}"`));
         return list.map((data) => {
             try {
                 return this.issueFrom(data);
@@ -22621,6 +22714,7 @@ class GitHubTracker {
             headRef: data.head.ref,
             headRepoFullName: data.head.repo?.full_name ?? null,
             baseRef: data.base.ref,
+            defaultBranch: data.base.repo.default_branch,
             draft: data.draft ?? false,
             state: data.state,
             nodeId: data.node_id
@@ -22733,11 +22827,11 @@ class GitHubTracker {
     }
     /** The labels on an issue, all of them (an issue rarely has more than one page). */
     async issueLabels(issue) {
-        const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () => this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () => allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
             ...this.where,
             issue_number: issue,
             per_page: 100
-        }));
+        }), `the labels of #${issue}`));
         return labels.map((l) => l.name);
     }
     /** Adds labels; returns every label the issue has afterwards. */
@@ -22785,7 +22879,7 @@ class GitHubTracker {
                 issue_number: issue,
                 per_page: 100
             });
-            for await (const { data } of pages) {
+            for await (const { data } of boundedPages(pages, `the comments of #${issue}`)) {
                 const mine = data.find((c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head);
                 if (mine)
                     return { id: mine.id, url: mine.html_url, body: mine.body ?? '' };
@@ -22802,12 +22896,12 @@ class GitHubTracker {
     }
     readMarkedComments(issue, extra = {}) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-            const all = await this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+            const all = await allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
                 ...this.where,
                 issue_number: issue,
                 per_page: 100,
                 ...extra
-            });
+            }), `the comments of #${issue}`);
             const out = [];
             for (const c of all) {
                 const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '');
@@ -22949,6 +23043,13 @@ class GitHubPort {
         const pull = await this.api.getPull(Number(issue.id));
         if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
             return { deny: "the pull request's head is in a fork; stages never run on fork code" };
+        }
+        // A stage pushes its work to the head: never to the default branch or the base it merges into.
+        if (pull.headRef === pull.defaultBranch || pull.headRef === pull.baseRef) {
+            const which = pull.headRef === pull.defaultBranch ? 'the default branch' : 'its base';
+            return {
+                deny: `the pull request's head is ${pull.headRef}, ${which}; a stage never pushes to the default branch or a pull request's base, so label a pull request from another branch`
+            };
         }
         return { branch: pull.headRef };
     }
@@ -47702,6 +47803,8 @@ function printTrail(out, t) {
     out.write(`\nLook around: cd ${t.repository} && git log --stat ${t.branch ?? ''}\n`);
 }
 
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: ./.build/pipeline/job-timeout.js
 var job_timeout = __nccwpck_require__(8696);
 ;// CONCATENATED MODULE: ./.build/agent/cli-versions.js
@@ -47717,6 +47820,7 @@ const AGENT_CLI_VERSIONS = {
 };
 
 ;// CONCATENATED MODULE: ./.build/cli/actions-workflow.js
+
 
 
 
@@ -47780,7 +47884,13 @@ function actionsWorkflow(config) {
         '      issue:',
         `        description: ${linear ? 'Linear issue key (ENG-123)' : 'Issue or pull request number'}`,
         '        required: true',
-        '        type: string',
+        ...(linear
+            ? ['        type: string']
+            : [
+                '        # A number, so the form takes 42 (not #42) and the concurrency group below is',
+                "        # itervox-42 for a manual run as for the label's job.",
+                `        type: ${ISSUE_INPUT_TYPE}`
+            ]),
         '      state:',
         "        description: State to run (empty means the issue's current state label)",
         '        required: false',
@@ -47920,6 +48030,29 @@ function stageCondition(labels) {
         "      github.event_name == 'workflow_dispatch' ||",
         "      github.event_name == 'repository_dispatch'"
     ];
+}
+/**
+ * The type of a GitHub pipeline's manual-run `issue` input. GitHub expressions cannot rewrite
+ * `#42` as `42`, so the concurrency group, keyed on the input, would put a manual run for `#42`
+ * beside the label's job for 42; a number input is always written 42.
+ */
+const ISSUE_INPUT_TYPE = 'number';
+/**
+ * Whether the workflow's manual run of a GitHub pipeline takes the issue as a number (see
+ * ISSUE_INPUT_TYPE); null when it does, or has no such input.
+ */
+function issueInputProblem(text, config) {
+    if (config.tracker.kind !== 'github')
+        return null;
+    const doc = (0,dist/* parseDocument */.Tp)(text, { keepSourceTokens: false });
+    const node = doc.getIn(['on', 'workflow_dispatch', 'inputs', 'issue', 'type'], true);
+    if (!(0,dist/* isScalar */.jn)(node) || node.value === ISSUE_INPUT_TYPE)
+        return null;
+    const line = node.range ? text.slice(0, node.range[0]).split('\n').length : 1;
+    return {
+        line,
+        message: `the manual run's issue input is type ${String(node.value)}: a run given #42 would share no concurrency group with the label's job for 42 and could run the stage beside it; make it type: ${ISSUE_INPUT_TYPE}`
+    };
 }
 // The label list of a job's `if:`, as actionsWorkflow writes it.
 const LABEL_LIST = /contains\(fromJSON\('((?:[^']|'')*)'\),\s*github\.event\.label\.name\)/g;
@@ -48688,7 +48821,7 @@ const reconcileCommand = {
         // Octokit and the refs code are half the CLI's size and only this command needs them: they
         // run when it does, so every other command starts without their setup. They stay in the
         // bundle's one file ("eager"): ncc's licenses.txt lists the packages of one file only.
-        const { reconcileRepository } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 36));
+        const { reconcileRepository } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 701));
         const { summaryLine } = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 6161));
         const summary = await reconcileRepository({
             config,
@@ -49092,6 +49225,13 @@ async function preflight(config, root) {
                 errors.push(new _build_errors/* UserError */.yo(p.message, { file: shown, line: p.line }));
             else
                 warnings.push({ message: p.message, location: { file: shown, line: p.line } });
+        }
+        const issueInput = issueInputProblem(text, config);
+        if (issueInput) {
+            warnings.push({
+                message: issueInput.message,
+                location: { file: shown, line: issueInput.line }
+            });
         }
     }
     return { errors, warnings };

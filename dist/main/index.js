@@ -40,7 +40,7 @@ function actionInput(env, name) {
 
 /***/ }),
 
-/***/ 956:
+/***/ 124:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -788,12 +788,9 @@ function required(env, name) {
     return v;
 }
 
-;// CONCATENATED MODULE: ./.build/tracker/linear-key.js
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
-
+// EXTERNAL MODULE: ./.build/tracker/linear-key.js
+var linear_key = __nccwpck_require__(658);
 ;// CONCATENATED MODULE: ./.build/action/stage-start.js
-
 
 
 
@@ -820,11 +817,9 @@ function stageStart(s, trigger) {
             reason: "the pull request's head is in a fork; stages never run on fork code"
         };
     }
-    const issueNumber = trigger.issue.replace(/^#/, '');
-    const linearKey = LINEAR_KEY.exec(issueNumber);
-    if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
-        throw new errors/* UserError */.yo(`issue "${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
-    }
+    // The trigger holds the issue's canonical key (issueKey): a number, or a Linear key.
+    const issueNumber = trigger.issue;
+    const linearKey = linear_key/* LINEAR_KEY */.O.exec(issueNumber);
     const defaultBranch = trigger.defaultBranch;
     if (!defaultBranch) {
         throw new errors/* UserError */.yo('the event payload names no default branch (repository.default_branch)');
@@ -894,7 +889,7 @@ function startEarlyFetch(env, trigger) {
 
 /***/ }),
 
-/***/ 477:
+/***/ 127:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1031,6 +1026,31 @@ const NEEDS_INPUT_LABEL = 'needs-input';
 /** Set when the pipeline stopped and has no failed state to move the issue to. */
 const NEEDS_ATTENTION_LABEL = 'needs-attention';
 
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js + 2 modules
+var untrusted_text = __nccwpck_require__(133);
+// EXTERNAL MODULE: ./.build/tracker/linear-key.js
+var linear_key = __nccwpck_require__(658);
+;// CONCATENATED MODULE: ./.build/action/issue-key.js
+// The one spelling of the issue a manual run or a dispatch names, taken where the input or the
+// payload is read: `#42`, ` 42` and `42` are issue 42, `eng-7` is ENG-7. Everything after reads
+// this key alone, as the workflow's concurrency group does (init declares the manual run's
+// `issue` input a number, so GitHub hands the group 42 too).
+
+
+
+const GITHUB_NUMBER = /^#?\s*([1-9][0-9]{0,9})$/;
+/** The issue's canonical key: a GitHub issue number, or a Linear key with its team in capitals. */
+function issueKey(given) {
+    const text = String(given).trim();
+    const number = GITHUB_NUMBER.exec(text);
+    if (number)
+        return number[1];
+    const linear = linear_key/* LINEAR_KEY */.O.exec(text);
+    if (linear)
+        return `${linear[1].toUpperCase()}-${linear[2]}`;
+    throw new errors/* UserError */.yo(`issue "${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/pause.js
 const PAUSED_LABEL = 'itervox-paused';
 /** Why new stages of an issue with these labels are held, or undefined when they are not. */
@@ -1053,9 +1073,8 @@ function withPause(record, why) {
     return next;
 }
 
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js + 2 modules
-var untrusted_text = __nccwpck_require__(133);
 ;// CONCATENATED MODULE: ./.build/action/event.js
+
 
 
 
@@ -1189,15 +1208,22 @@ function triggerFromEvent(eventName, payload, overrides) {
         }
         case 'workflow_dispatch': {
             const inputs = record(payload.inputs);
-            const issue = overrides.issue ?? text(inputs.issue);
-            if (!issue) {
+            const given = overrides.issue ?? text(inputs.issue);
+            if (!given) {
                 return {
                     kind: 'skip',
                     reason: 'workflow_dispatch without an issue: set the action input issue'
                 };
             }
             const state = overrides.state ?? text(inputs.state);
-            return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
+            return {
+                kind: 'run',
+                source: 'workflow_dispatch',
+                issue: issueKey(given),
+                state,
+                actor,
+                defaultBranch
+            };
         }
         case 'repository_dispatch': {
             if (action !== DISPATCH_TYPE) {
@@ -1217,8 +1243,8 @@ function triggerFromEvent(eventName, payload, overrides) {
                         .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
                 };
             }
-            const issue = overrides.issue ?? text(client.issue);
-            if (!issue)
+            const given = overrides.issue ?? text(client.issue);
+            if (!given)
                 return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
             const state = overrides.state ?? text(client.state);
             const entry = client.entry;
@@ -1231,7 +1257,7 @@ function triggerFromEvent(eventName, payload, overrides) {
             return {
                 kind: 'run',
                 source: 'wake',
-                issue,
+                issue: issueKey(given),
                 state,
                 actor,
                 defaultBranch,
@@ -1322,8 +1348,8 @@ async function loadSteps() {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
-/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(956);
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(477);
+/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(124);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(127);
 /* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(455);
 /* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(328);
 
@@ -1876,6 +1902,18 @@ function fenced(text, char = '`', info = 'text') {
     const fence = char.repeat(Math.max(3, longest + 1));
     return `${fence}${info}\n${text}\n${fence}`;
 }
+
+
+/***/ }),
+
+/***/ 658:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ LINEAR_KEY)
+/* harmony export */ });
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
 
 
 /***/ })

@@ -26625,6 +26625,25 @@ class GitHubRateLimitedError extends GitHubApiError {
         this.name = 'GitHubRateLimitedError';
     }
 }
+/**
+ * GitHub answered with a redirect, which the client never follows: what the request named has
+ * moved (an issue transferred to another repository, a repository renamed), and whatever the
+ * redirect points at is not what was asked for.
+ */
+class RedirectedError extends Error {
+    status;
+    location;
+    request;
+    name = 'RedirectedError';
+    constructor(status, 
+    /** Where GitHub says it is now; empty when it did not say. */
+    location, request) {
+        super(`GitHub answered ${status}, a redirect${location ? ` to ${location}` : ''}`);
+        this.status = status;
+        this.location = location;
+        this.request = request;
+    }
+}
 function isHttpFailure(e) {
     return e instanceof Error && typeof e.status === 'number';
 }
@@ -26699,6 +26718,9 @@ function shortLine(text) {
 function explainFailure(e, doing, permission) {
     if (e instanceof GitHubApiError || e instanceof errors_UserError)
         return e;
+    if (e instanceof RedirectedError) {
+        return new errors_UserError(`GitHub redirects the request to ${doing} (${e.status}${e.location ? ` to ${clip(e.location, 120)}` : ''}): it moved, as a transferred issue or a renamed repository does; nothing was done there`);
+    }
     if (!isHttpFailure(e))
         return e instanceof Error ? e : new Error(String(e));
     const failure = classifyFailure(e);
@@ -36060,6 +36082,7 @@ function round(seconds) {
 
 
 
+
 // Requests name their route ('GET /repos/{owner}/{repo}'): the REST methods plugin would add a
 // table of every endpoint (~100 KB) that each step loads and builds before its first request.
 const GitHub = dist_src/* Octokit */.E.plugin(dist_bundle/* paginateRest */.ud);
@@ -36094,7 +36117,9 @@ function createGitHubClient(opts) {
     const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const countingFetch = (url, init) => {
         sent++;
-        return fetchOnce(url, init);
+        // A redirect is never followed: GitHub answers one for an issue transferred to another
+        // repository, and what it points at (another issue, another number) is not what was asked.
+        return fetchOnce(url, { ...init, redirect: 'manual' });
     };
     const octokit = new GitHub({
         auth: `token ${opts.token}`,
@@ -36111,7 +36136,17 @@ function createGitHubClient(opts) {
     // GitHub asks for writes from one token to be made one at a time (its secondary limits);
     // a write waits for the one before it, retries included, but not for any fixed spacing.
     let writes = Promise.resolve();
-    octokit.hook.wrap('request', (request, options) => {
+    octokit.hook.wrap('request', (sendOnce, options) => {
+        // Octokit takes a 3xx for a success; here it fails, and is never sent again.
+        const request = async (o) => {
+            const response = await sendOnce(o);
+            if (response.status < 300 || response.status > 399)
+                return response;
+            const location = response.headers.location;
+            throw new RedirectedError(response.status, typeof location === 'string' ? location : '', {
+                method: o.method
+            });
+        };
         // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
         if (options.request?.retries === 0)
             return request(options);
@@ -36360,6 +36395,53 @@ function parseRecord(message, schema, maxChars) {
     return parsed.success ? parsed.data : undefined;
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/github-pages.js
+// Every paginated GitHub listing is read through here: a bounded number of pages, and a `Link`
+// header that leads back to a page already read is an error, not another lap (one stage once
+// read 54,456 pages of a listing whose links looped).
+
+/** The most pages one listing reads: at 100 items a page, 10,000 comments, labels or issues. */
+const MAX_PAGES = 100;
+/**
+ * The pages of a listing, stopping with one line before a request for a page past MAX_PAGES or
+ * for a page already read. `what` names the listing: `the comments of #42`.
+ */
+async function* boundedPages(pages, what) {
+    const read = new Set();
+    for await (const page of pages) {
+        read.add(samePage(page.url));
+        yield page;
+        const next = /<([^<>]+)>;\s*rel="next"/.exec(page.headers.link ?? '')?.[1];
+        if (next === undefined)
+            return;
+        if (read.has(samePage(next))) {
+            throw new GitHubApiError(`GitHub's listing of ${what} loops: its page ${next} links back to a page already read; stopped after ${read.size} ${read.size === 1 ? 'page' : 'pages'}`, page.status);
+        }
+        if (read.size >= MAX_PAGES) {
+            throw new GitHubApiError(`GitHub's listing of ${what} has more than ${MAX_PAGES} pages; stopped there rather than read on`, page.status);
+        }
+    }
+}
+/** All the items of a listing, read through boundedPages. */
+async function allPages(pages, what) {
+    const out = [];
+    for await (const page of boundedPages(pages, what))
+        out.push(...page.data);
+    return out;
+}
+/**
+ * A page's address with its query in one order, and the first page named as such, so one page
+ * linked two ways is seen once.
+ */
+function samePage(url) {
+    const u = new URL(url);
+    if (!u.searchParams.has('page'))
+        u.searchParams.set('page', '1');
+    u.searchParams.sort();
+    u.hash = '';
+    return u.toString();
+}
+
 ;// CONCATENATED MODULE: ./.build/tracker/label-states.js
 // On GitHub every state is a label, matched case-insensitively (itervox's convention). These
 // pure rules read the state from an issue's labels and compute the labels after a move.
@@ -36391,6 +36473,7 @@ function labelsAfterMove(labels, states, to) {
 // The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
 // triggered a stage, the issue's draft pull request, the living status comment, and the
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
+
 
 
 
@@ -36522,20 +36605,30 @@ class GitHubTracker {
         return this.issueFrom(early ?? (await this.readIssue(number)));
     }
     readIssue(number, extra = {}) {
+        const moved = () => new errors_UserError(`issue #${number} has moved out of ${this.owner}/${this.repo} (GitHub redirects it, as it does for an issue transferred to another repository); nothing was done: start the stage where the issue is now`);
         return this.call(`read issue #${number}`, 'issues: read', async () => {
+            let data;
             try {
-                return (await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+                data = (await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
                     ...this.where,
                     issue_number: number,
                     ...extra
                 })).data;
             }
             catch (e) {
+                if (e instanceof RedirectedError)
+                    throw moved();
                 if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
                     throw new errors_UserError(`issue #${number} does not exist in ${this.owner}/${this.repo}`);
                 }
                 throw e;
             }
+            // An answer about another issue is never taken for this one, however it came.
+            const home = `/repos/${this.owner}/${this.repo}`.toLowerCase();
+            if (data.number !== number || !data.repository_url.toLowerCase().endsWith(home)) {
+                throw moved();
+            }
+            return data;
         });
     }
     /**
@@ -36543,12 +36636,12 @@ class GitHubTracker {
      * label names in any case, as states are matched.)
      */
     async openIssuesLabelled(label) {
-        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => this.octokit.paginate('GET /repos/{owner}/{repo}/issues', {
+        const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () => allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
             ...this.where,
             state: 'open',
             labels: label,
             per_page: 100
-        }));
+        }), `the issues labelled "${label}"`));
         return list.map((data) => {
             try {
                 return this.issueFrom(data);
@@ -36665,6 +36758,7 @@ class GitHubTracker {
             headRef: data.head.ref,
             headRepoFullName: data.head.repo?.full_name ?? null,
             baseRef: data.base.ref,
+            defaultBranch: data.base.repo.default_branch,
             draft: data.draft ?? false,
             state: data.state,
             nodeId: data.node_id
@@ -36777,11 +36871,11 @@ class GitHubTracker {
     }
     /** The labels on an issue, all of them (an issue rarely has more than one page). */
     async issueLabels(issue) {
-        const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () => this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+        const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () => allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
             ...this.where,
             issue_number: issue,
             per_page: 100
-        }));
+        }), `the labels of #${issue}`));
         return labels.map((l) => l.name);
     }
     /** Adds labels; returns every label the issue has afterwards. */
@@ -36829,7 +36923,7 @@ class GitHubTracker {
                 issue_number: issue,
                 per_page: 100
             });
-            for await (const { data } of pages) {
+            for await (const { data } of boundedPages(pages, `the comments of #${issue}`)) {
                 const mine = data.find((c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head);
                 if (mine)
                     return { id: mine.id, url: mine.html_url, body: mine.body ?? '' };
@@ -36846,12 +36940,12 @@ class GitHubTracker {
     }
     readMarkedComments(issue, extra = {}) {
         return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-            const all = await this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+            const all = await allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
                 ...this.where,
                 issue_number: issue,
                 per_page: 100,
                 ...extra
-            });
+            }), `the comments of #${issue}`);
             const out = [];
             for (const c of all) {
                 const m = MARKED.exec((c.body ?? '').split('\n', 1)[0]?.trim() ?? '');
@@ -39596,6 +39690,13 @@ class GitHubPort {
         if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
             return { deny: "the pull request's head is in a fork; stages never run on fork code" };
         }
+        // A stage pushes its work to the head: never to the default branch or the base it merges into.
+        if (pull.headRef === pull.defaultBranch || pull.headRef === pull.baseRef) {
+            const which = pull.headRef === pull.defaultBranch ? 'the default branch' : 'its base';
+            return {
+                deny: `the pull request's head is ${pull.headRef}, ${which}; a stage never pushes to the default branch or a pull request's base, so label a pull request from another branch`
+            };
+        }
         return { branch: pull.headRef };
     }
     /**
@@ -41077,7 +41178,33 @@ function githubSource(api, port, records, config) {
     };
 }
 
+;// CONCATENATED MODULE: ./.build/tracker/linear-key.js
+/** A Linear issue key (ENG-123): its team key and number. */
+const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
+
+;// CONCATENATED MODULE: ./.build/action/issue-key.js
+// The one spelling of the issue a manual run or a dispatch names, taken where the input or the
+// payload is read: `#42`, ` 42` and `42` are issue 42, `eng-7` is ENG-7. Everything after reads
+// this key alone, as the workflow's concurrency group does (init declares the manual run's
+// `issue` input a number, so GitHub hands the group 42 too).
+
+
+
+const GITHUB_NUMBER = /^#?\s*([1-9][0-9]{0,9})$/;
+/** The issue's canonical key: a GitHub issue number, or a Linear key with its team in capitals. */
+function issueKey(given) {
+    const text = String(given).trim();
+    const number = GITHUB_NUMBER.exec(text);
+    if (number)
+        return number[1];
+    const linear = LINEAR_KEY.exec(text);
+    if (linear)
+        return `${linear[1].toUpperCase()}-${linear[2]}`;
+    throw new errors_UserError(`issue "${clip(oneLine(text), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
+}
+
 ;// CONCATENATED MODULE: ./.build/action/event.js
+
 
 
 
@@ -41211,15 +41338,22 @@ function triggerFromEvent(eventName, payload, overrides) {
         }
         case 'workflow_dispatch': {
             const inputs = event_record(payload.inputs);
-            const issue = overrides.issue ?? text(inputs.issue);
-            if (!issue) {
+            const given = overrides.issue ?? text(inputs.issue);
+            if (!given) {
                 return {
                     kind: 'skip',
                     reason: 'workflow_dispatch without an issue: set the action input issue'
                 };
             }
             const state = overrides.state ?? text(inputs.state);
-            return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch };
+            return {
+                kind: 'run',
+                source: 'workflow_dispatch',
+                issue: issueKey(given),
+                state,
+                actor,
+                defaultBranch
+            };
         }
         case 'repository_dispatch': {
             if (action !== DISPATCH_TYPE) {
@@ -41239,8 +41373,8 @@ function triggerFromEvent(eventName, payload, overrides) {
                         .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
                 };
             }
-            const issue = overrides.issue ?? text(client.issue);
-            if (!issue)
+            const given = overrides.issue ?? text(client.issue);
+            if (!given)
                 return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
             const state = overrides.state ?? text(client.state);
             const entry = client.entry;
@@ -41253,7 +41387,7 @@ function triggerFromEvent(eventName, payload, overrides) {
             return {
                 kind: 'run',
                 source: 'wake',
-                issue,
+                issue: issueKey(given),
                 state,
                 actor,
                 defaultBranch,
@@ -41943,6 +42077,10 @@ async function pushWithRetry(o) {
         stall: ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${o.stallSeconds ?? 60}`]
     };
     await validateBranchName(o.branch);
+    // The last word before anything is sent: whoever chose the branch, these are never pushed to.
+    if (o.forbidden?.includes(o.branch)) {
+        throw new PushError('forbidden', `${o.branch} is a protected branch (the default branch or a pull request's base); a stage never pushes to it`, 0);
+    }
     const v = await gitVersion();
     if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
         throw new errors_UserError(`git ${v.text} is too old to push stages; install git ${PUSH_GIT_VERSION} or newer`);
@@ -42267,7 +42405,8 @@ class RemoteWorkspace {
             created,
             ...(this.o.remote ? { remote: this.o.remote } : {}),
             ...(this.o.auth ? { auth: this.o.auth } : {}),
-            ...(signer ? { signer } : {})
+            ...(signer ? { signer } : {}),
+            forbidden: [this.o.baseBranch, ...(this.o.protectedBranches ?? [])]
         });
         let refusal;
         try {
@@ -49746,12 +49885,7 @@ function unfinishedContext(path) {
     return value?.phase !== 'done';
 }
 
-;// CONCATENATED MODULE: ./.build/tracker/linear-key.js
-/** A Linear issue key (ENG-123): its team key and number. */
-const LINEAR_KEY = /^([A-Za-z][A-Za-z0-9]{0,19})-([1-9][0-9]{0,9})$/;
-
 ;// CONCATENATED MODULE: ./.build/action/stage-start.js
-
 
 
 
@@ -49778,11 +49912,9 @@ function stageStart(s, trigger) {
             reason: "the pull request's head is in a fork; stages never run on fork code"
         };
     }
-    const issueNumber = trigger.issue.replace(/^#/, '');
+    // The trigger holds the issue's canonical key (issueKey): a number, or a Linear key.
+    const issueNumber = trigger.issue;
     const linearKey = LINEAR_KEY.exec(issueNumber);
-    if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
-        throw new errors_UserError(`issue "${clip(oneLine(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
-    }
     const defaultBranch = trigger.defaultBranch;
     if (!defaultBranch) {
         throw new errors_UserError('the event payload names no default branch (repository.default_branch)');
@@ -49987,6 +50119,7 @@ async function stageJob(s, signal, jobEnd, early) {
         workspace: new RemoteWorkspace({
             repo: s.workspace,
             baseBranch: config.workspace.baseBranch ?? defaultBranch,
+            protectedBranches: [defaultBranch],
             auth,
             fetched,
             ...(s.signCommits ? { signer: api.commitSigner() } : {})

@@ -2,6 +2,7 @@ import { UserError } from '../errors.js'
 import { actionInput } from './action-input.js'
 import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
+import { issueKey } from './issue-key.js'
 import { PAUSED_LABEL } from '../pipeline/pause.js'
 import { clip, oneLine } from '../pipeline/untrusted-text.js'
 
@@ -172,15 +173,22 @@ export function triggerFromEvent(
     }
     case 'workflow_dispatch': {
       const inputs = record(payload.inputs)
-      const issue = overrides.issue ?? text(inputs.issue)
-      if (!issue) {
+      const given = overrides.issue ?? text(inputs.issue)
+      if (!given) {
         return {
           kind: 'skip',
           reason: 'workflow_dispatch without an issue: set the action input issue'
         }
       }
       const state = overrides.state ?? text(inputs.state)
-      return { kind: 'run', source: 'workflow_dispatch', issue, state, actor, defaultBranch }
+      return {
+        kind: 'run',
+        source: 'workflow_dispatch',
+        issue: issueKey(given),
+        state,
+        actor,
+        defaultBranch
+      }
     }
     case 'repository_dispatch': {
       if (action !== DISPATCH_TYPE) {
@@ -202,8 +210,8 @@ export function triggerFromEvent(
             )}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
         }
       }
-      const issue = overrides.issue ?? text(client.issue)
-      if (!issue) return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` }
+      const given = overrides.issue ?? text(client.issue)
+      if (!given) return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` }
       const state = overrides.state ?? text(client.state)
       const entry = client.entry
       const step =
@@ -217,7 +225,7 @@ export function triggerFromEvent(
       return {
         kind: 'run',
         source: 'wake',
-        issue,
+        issue: issueKey(given),
         state,
         actor,
         defaultBranch,

@@ -214,6 +214,7 @@ async function stageJob(
     workspace: new RemoteWorkspace({
       repo: s.workspace,
       baseBranch: config.workspace.baseBranch ?? defaultBranch,
+      protectedBranches: [defaultBranch],
       auth,
       fetched,
       ...(s.signCommits ? { signer: api.commitSigner() } : {})

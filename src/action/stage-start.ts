@@ -1,7 +1,6 @@
 import { UserError } from '../errors.js'
 import { isBranchName } from '../git/branch-name.js'
 import type { GitAuth } from '../git/git.js'
-import { clip, oneLine } from '../pipeline/untrusted-text.js'
 import { LINEAR_KEY } from '../tracker/linear-key.js'
 import type { Trigger } from './event.js'
 import type { Settings } from './inputs.js'
@@ -54,13 +53,9 @@ export function stageStart(s: Settings, trigger: Trigger): StageStart {
       reason: "the pull request's head is in a fork; stages never run on fork code"
     }
   }
-  const issueNumber = trigger.issue.replace(/^#/, '')
+  // The trigger holds the issue's canonical key (issueKey): a number, or a Linear key.
+  const issueNumber = trigger.issue
   const linearKey = LINEAR_KEY.exec(issueNumber)
-  if (!/^[1-9]\d{0,9}$/.test(issueNumber) && !linearKey) {
-    throw new UserError(
-      `issue "${clip(oneLine(trigger.issue), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`
-    )
-  }
   const defaultBranch = trigger.defaultBranch
   if (!defaultBranch) {
     throw new UserError('the event payload names no default branch (repository.default_branch)')

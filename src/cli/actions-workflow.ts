@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { isScalar, parseDocument } from 'yaml'
 import { sameState } from '../config/lookup.js'
 import { DISPATCH_TYPE, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import { APPROVED_LABEL } from '../pipeline/approval.js'
@@ -67,7 +68,13 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '      issue:',
     `        description: ${linear ? 'Linear issue key (ENG-123)' : 'Issue or pull request number'}`,
     '        required: true',
-    '        type: string',
+    ...(linear
+      ? ['        type: string']
+      : [
+          '        # A number, so the form takes 42 (not #42) and the concurrency group below is',
+          "        # itervox-42 for a manual run as for the label's job.",
+          `        type: ${ISSUE_INPUT_TYPE}`
+        ]),
     '      state:',
     "        description: State to run (empty means the issue's current state label)",
     '        required: false',
@@ -210,6 +217,32 @@ function stageCondition(labels: string): string[] {
     "      github.event_name == 'workflow_dispatch' ||",
     "      github.event_name == 'repository_dispatch'"
   ]
+}
+
+/**
+ * The type of a GitHub pipeline's manual-run `issue` input. GitHub expressions cannot rewrite
+ * `#42` as `42`, so the concurrency group, keyed on the input, would put a manual run for `#42`
+ * beside the label's job for 42; a number input is always written 42.
+ */
+const ISSUE_INPUT_TYPE = 'number'
+
+/**
+ * Whether the workflow's manual run of a GitHub pipeline takes the issue as a number (see
+ * ISSUE_INPUT_TYPE); null when it does, or has no such input.
+ */
+export function issueInputProblem(
+  text: string,
+  config: WorkflowConfig
+): { line: number; message: string } | null {
+  if (config.tracker.kind !== 'github') return null
+  const doc = parseDocument(text, { keepSourceTokens: false })
+  const node = doc.getIn(['on', 'workflow_dispatch', 'inputs', 'issue', 'type'], true)
+  if (!isScalar(node) || node.value === ISSUE_INPUT_TYPE) return null
+  const line = node.range ? text.slice(0, node.range[0]).split('\n').length : 1
+  return {
+    line,
+    message: `the manual run's issue input is type ${String(node.value)}: a run given #42 would share no concurrency group with the label's job for 42 and could run the stage beside it; make it type: ${ISSUE_INPUT_TYPE}`
+  }
 }
 
 // The label list of a job's `if:`, as actionsWorkflow writes it.

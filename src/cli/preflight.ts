@@ -6,7 +6,7 @@ import { formatLocation, type Location, messageOf, UserError } from '../errors.j
 import { readCappedText } from '../files/read-capped.js'
 import { commandUnavailable } from '../pipeline/command-check.js'
 import { checkTemplates } from '../prompt/check-templates.js'
-import { ACTIONS_WORKFLOW_PATH, labelListProblems } from './actions-workflow.js'
+import { ACTIONS_WORKFLOW_PATH, issueInputProblem, labelListProblems } from './actions-workflow.js'
 
 // A workflow file is a few KiB.
 const WORKFLOW_YML_MAX_BYTES = 256 * 1024
@@ -84,6 +84,13 @@ export async function preflight(config: WorkflowConfig, root: string): Promise<P
     for (const p of labelListProblems(text, config)) {
       if (p.error) errors.push(new UserError(p.message, { file: shown, line: p.line }))
       else warnings.push({ message: p.message, location: { file: shown, line: p.line } })
+    }
+    const issueInput = issueInputProblem(text, config)
+    if (issueInput) {
+      warnings.push({
+        message: issueInput.message,
+        location: { file: shown, line: issueInput.line }
+      })
     }
   }
   return { errors, warnings }

@@ -36,6 +36,8 @@ export interface PushOptions {
    * compare-and-swap; a change it cannot express is pushed, and `notice` says why.
    */
   signer?: CommitSigner
+  /** Branches this push must never update (the default branch, a pull request's base). */
+  forbidden?: string[]
 }
 
 export interface PushResult {
@@ -52,6 +54,7 @@ export interface PushResult {
 }
 
 export type PushFailure =
+  | 'forbidden'
   | 'rejected'
   | 'conflict'
   | 'deleted'
@@ -97,6 +100,14 @@ export async function pushWithRetry(o: PushOptions): Promise<PushResult> {
     stall: ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${o.stallSeconds ?? 60}`]
   }
   await validateBranchName(o.branch)
+  // The last word before anything is sent: whoever chose the branch, these are never pushed to.
+  if (o.forbidden?.includes(o.branch)) {
+    throw new PushError(
+      'forbidden',
+      `${o.branch} is a protected branch (the default branch or a pull request's base); a stage never pushes to it`,
+      0
+    )
+  }
   const v = await gitVersion()
   if (!versionAtLeast(v, PUSH_GIT_VERSION)) {
     throw new UserError(

@@ -25,6 +25,8 @@ export class RemoteWorkspace implements Workspace {
       fetched?: FetchedHeads
       /** GitHub creates the issue branch's commits (`sign-commits`); a rescue is pushed. */
       signer?: CommitSigner
+      /** Branches besides `baseBranch` that a stage's commit is never pushed to. */
+      protectedBranches?: string[]
     }
   ) {}
 
@@ -57,7 +59,8 @@ export class RemoteWorkspace implements Workspace {
         created,
         ...(this.o.remote ? { remote: this.o.remote } : {}),
         ...(this.o.auth ? { auth: this.o.auth } : {}),
-        ...(signer ? { signer } : {})
+        ...(signer ? { signer } : {}),
+        forbidden: [this.o.baseBranch, ...(this.o.protectedBranches ?? [])]
       })
     let refusal: string
     try {

@@ -5,6 +5,7 @@ import { Octokit as Core } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
 import { timedFetch, type BaseFetch } from './github-fetch.js'
 import { httpFetch, type Fetch } from './http-fetch.js'
+import { RedirectedError } from './github-errors.js'
 import { retrying } from './github-retry.js'
 
 // Requests name their route ('GET /repos/{owner}/{repo}'): the REST methods plugin would add a
@@ -72,7 +73,9 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   const fetchOnce = timedFetch(baseFetch, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const countingFetch: Fetch = (url, init) => {
     sent++
-    return fetchOnce(url, init)
+    // A redirect is never followed: GitHub answers one for an issue transferred to another
+    // repository, and what it points at (another issue, another number) is not what was asked.
+    return fetchOnce(url, { ...init, redirect: 'manual' })
   }
 
   const octokit = new GitHub({
@@ -90,7 +93,16 @@ export function createGitHubClient(opts: GitHubClientOptions): GitHubClient {
   // GitHub asks for writes from one token to be made one at a time (its secondary limits);
   // a write waits for the one before it, retries included, but not for any fixed spacing.
   let writes: Promise<unknown> = Promise.resolve()
-  octokit.hook.wrap('request', (request, options) => {
+  octokit.hook.wrap('request', (sendOnce, options) => {
+    // Octokit takes a 3xx for a success; here it fails, and is never sent again.
+    const request = async (o: typeof options) => {
+      const response = await sendOnce(o)
+      if (response.status < 300 || response.status > 399) return response
+      const location = response.headers.location
+      throw new RedirectedError(response.status, typeof location === 'string' ? location : '', {
+        method: o.method
+      })
+    }
     // A read the caller can do without (see GitHubTracker.readAhead) asks for no retry.
     if ((options.request as { retries?: number } | undefined)?.retries === 0)
       return request(options)

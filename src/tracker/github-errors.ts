@@ -71,6 +71,23 @@ export interface HttpFailure {
   cause?: unknown
 }
 
+/**
+ * GitHub answered with a redirect, which the client never follows: what the request named has
+ * moved (an issue transferred to another repository, a repository renamed), and whatever the
+ * redirect points at is not what was asked for.
+ */
+export class RedirectedError extends Error {
+  override name = 'RedirectedError'
+  constructor(
+    readonly status: number,
+    /** Where GitHub says it is now; empty when it did not say. */
+    readonly location: string,
+    readonly request: { method?: string }
+  ) {
+    super(`GitHub answered ${status}, a redirect${location ? ` to ${location}` : ''}`)
+  }
+}
+
 export function isHttpFailure(e: unknown): e is HttpFailure {
   return e instanceof Error && typeof (e as { status?: unknown }).status === 'number'
 }
@@ -159,6 +176,11 @@ function shortLine(text: string): string {
  */
 export function explainFailure(e: unknown, doing: string, permission: string): Error {
   if (e instanceof GitHubApiError || e instanceof UserError) return e
+  if (e instanceof RedirectedError) {
+    return new UserError(
+      `GitHub redirects the request to ${doing} (${e.status}${e.location ? ` to ${clip(e.location, 120)}` : ''}): it moved, as a transferred issue or a renamed repository does; nothing was done there`
+    )
+  }
   if (!isHttpFailure(e)) return e instanceof Error ? e : new Error(String(e))
   const failure = classifyFailure(e)
   const tries = attempts.get(e) ?? 1

@@ -82,6 +82,13 @@ export class GitHubPort implements Tracker {
     if (pull.headRepoFullName !== `${this.o.owner}/${this.o.repo}`) {
       return { deny: "the pull request's head is in a fork; stages never run on fork code" }
     }
+    // A stage pushes its work to the head: never to the default branch or the base it merges into.
+    if (pull.headRef === pull.defaultBranch || pull.headRef === pull.baseRef) {
+      const which = pull.headRef === pull.defaultBranch ? 'the default branch' : 'its base'
+      return {
+        deny: `the pull request's head is ${pull.headRef}, ${which}; a stage never pushes to the default branch or a pull request's base, so label a pull request from another branch`
+      }
+    }
     return { branch: pull.headRef }
   }
 

@@ -9,7 +9,8 @@ import type { Endpoints } from '@octokit/types'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
 import { GitHubRefs } from './github-refs.js'
-import { apiMessage, explainFailure, isHttpFailure } from './github-errors.js'
+import { apiMessage, explainFailure, isHttpFailure, RedirectedError } from './github-errors.js'
+import { allPages, boundedPages } from './github-pages.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
 import type { Issue } from './types.js'
 
@@ -21,6 +22,7 @@ const LABEL_EVENT_PAGES = 3
 type IssueData = Pick<
   Endpoints['GET /repos/{owner}/{repo}/issues/{issue_number}']['response']['data'],
   | 'number'
+  | 'repository_url'
   | 'title'
   | 'body'
   | 'labels'
@@ -67,6 +69,8 @@ export interface PullInfo {
   /** `owner/name` of the head's repository; null when that fork was deleted. */
   headRepoFullName: string | null
   baseRef: string
+  /** The repository's default branch, as the pull request's base repository names it. */
+  defaultBranch: string
   draft: boolean
   state: string
   /** The GraphQL node id. */
@@ -240,9 +244,14 @@ export class GitHubTracker {
   }
 
   private readIssue(number: number, extra: RequestExtra = {}): Promise<IssueData> {
+    const moved = () =>
+      new UserError(
+        `issue #${number} has moved out of ${this.owner}/${this.repo} (GitHub redirects it, as it does for an issue transferred to another repository); nothing was done: start the stage where the issue is now`
+      )
     return this.call(`read issue #${number}`, 'issues: read', async () => {
+      let data: IssueData
       try {
-        return (
+        data = (
           await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
             ...this.where,
             issue_number: number,
@@ -250,11 +259,18 @@ export class GitHubTracker {
           })
         ).data
       } catch (e) {
+        if (e instanceof RedirectedError) throw moved()
         if (isHttpFailure(e) && (e.status === 404 || e.status === 410)) {
           throw new UserError(`issue #${number} does not exist in ${this.owner}/${this.repo}`)
         }
         throw e
       }
+      // An answer about another issue is never taken for this one, however it came.
+      const home = `/repos/${this.owner}/${this.repo}`.toLowerCase()
+      if (data.number !== number || !data.repository_url.toLowerCase().endsWith(home)) {
+        throw moved()
+      }
+      return data
     })
   }
 
@@ -266,12 +282,15 @@ export class GitHubTracker {
     label: string
   ): Promise<Array<Issue | { number: number; problem: string }>> {
     const list = await this.call(`list the issues labelled "${label}"`, 'issues: read', () =>
-      this.octokit.paginate('GET /repos/{owner}/{repo}/issues', {
-        ...this.where,
-        state: 'open',
-        labels: label,
-        per_page: 100
-      })
+      allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+          ...this.where,
+          state: 'open',
+          labels: label,
+          per_page: 100
+        }),
+        `the issues labelled "${label}"`
+      )
     )
     return list.map((data) => {
       try {
@@ -407,6 +426,7 @@ export class GitHubTracker {
       headRef: data.head.ref,
       headRepoFullName: data.head.repo?.full_name ?? null,
       baseRef: data.base.ref,
+      defaultBranch: data.base.repo.default_branch,
       draft: data.draft ?? false,
       state: data.state,
       nodeId: data.node_id
@@ -550,11 +570,14 @@ export class GitHubTracker {
   /** The labels on an issue, all of them (an issue rarely has more than one page). */
   private async issueLabels(issue: number): Promise<string[]> {
     const labels = await this.call(`read the labels of #${issue}`, 'issues: read', () =>
-      this.octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
-        ...this.where,
-        issue_number: issue,
-        per_page: 100
-      })
+      allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+          ...this.where,
+          issue_number: issue,
+          per_page: 100
+        }),
+        `the labels of #${issue}`
+      )
     )
     return labels.map((l) => l.name)
   }
@@ -615,7 +638,7 @@ export class GitHubTracker {
           per_page: 100
         }
       )
-      for await (const { data } of pages) {
+      for await (const { data } of boundedPages(pages, `the comments of #${issue}`)) {
         const mine = data.find(
           (c) => c.user?.type === 'Bot' && (c.body ?? '').split('\n', 1)[0]?.trim() === head
         )
@@ -635,14 +658,14 @@ export class GitHubTracker {
 
   private readMarkedComments(issue: number, extra: RequestExtra = {}): Promise<MarkedComment[]> {
     return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
-      const all = await this.octokit.paginate(
-        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        {
+      const all = await allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
           ...this.where,
           issue_number: issue,
           per_page: 100,
           ...extra
-        }
+        }),
+        `the comments of #${issue}`
       )
       const out: MarkedComment[] = []
       for (const c of all) {

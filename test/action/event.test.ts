@@ -167,6 +167,28 @@ describe('triggerFromEvent on fields of the wrong type', () => {
     expect(t).toMatchObject({ kind: 'run', issue: '4' })
     expect(t).not.toHaveProperty('wake')
   })
+
+  it('reads the issue a manual run or a dispatch names in one spelling, and refuses a non-issue in one line', () => {
+    // The workflow's concurrency group and every later step see this one key.
+    for (const given of ['#42', ' 42', '42 ', '# 42', 42]) {
+      expect(triggerFromEvent('workflow_dispatch', { inputs: { issue: given } }, {})).toMatchObject(
+        { kind: 'run', issue: '42' }
+      )
+      const wake = makeEvent('repository_dispatch', { issue: 4 })
+      wake.client_payload = { issue: given, entry: 1 }
+      expect(triggerFromEvent('repository_dispatch', wake, {})).toMatchObject({ issue: '42' })
+    }
+    expect(triggerFromEvent('workflow_dispatch', {}, { issue: 'eng-7' })).toMatchObject({
+      issue: 'ENG-7'
+    })
+    for (const given of ['42abc', '#', '0', '-3', '4.2', '7; rm', '##42']) {
+      expect(() => triggerFromEvent('workflow_dispatch', {}, { issue: given })).toThrow(
+        new UserError(
+          `issue "${given}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`
+        )
+      )
+    }
+  })
 })
 
 describe('the stop switch taken off', () => {

@@ -60,7 +60,6 @@ describe('stageStart', () => {
   })
 
   it.each([
-    ['an issue that is no number or key', run({ issue: '7; rm' }), /is not an issue number/],
     ['a payload without a default branch', run({ defaultBranch: undefined }), /no default branch/]
   ])('refuses %s with a UserError', (_, trigger, message) => {
     expect(() => stageStart(settings, trigger)).toThrow(UserError)

@@ -169,6 +169,23 @@ describe('itervox-handoff validate', () => {
     ])
   })
 
+  it("warns when the workflow's manual run takes the issue as a string, not a number", async () => {
+    const { repo, withClaude } = await initialised()
+    const yml = '.github/workflows/itervox.yml'
+    expect((await cli(repo, ['validate'], withClaude)).stderr).toBe('')
+    // What init wrote before the input became a number.
+    const text = readFileSync(join(repo, yml), 'utf8')
+    const older = text.replace(/(\n {6}issue:\n(?: {8}.*\n)*? {8}type: )number\n/, '$1string\n')
+    expect(older).not.toBe(text)
+    writeFileSync(join(repo, yml), older)
+    const r = await cli(repo, ['validate'], withClaude)
+    expect(r.code).toBe(0)
+    const line = older.split('\n').findIndex((l) => l === '        type: string') + 1
+    expect(r.stderr).toBe(
+      `${yml}:${line}: warning: the manual run's issue input is type string: a run given #42 would share no concurrency group with the label's job for 42 and could run the stage beside it; make it type: number\n`
+    )
+  })
+
   it('warns about a state the instructions tell an agent to ask for that does not exist', async () => {
     const { repo, withClaude } = await initialised()
     change(

@@ -138,6 +138,28 @@ describe('pushWithRetry', () => {
     expect(remoteHead(origin)).toBe(before)
   })
 
+  it('never pushes to a branch it is told is forbidden, and sends nothing', async () => {
+    const origin = originWithBranch()
+    const s = await stage(origin, { [DELIVERABLE]: '# Findings\n' })
+    const before = remoteHead(origin)
+    const err = await failure(
+      pushWithRetry({
+        repo: s.work,
+        branch: BRANCH,
+        sha: s.sha,
+        baseSha: s.prepared.baseSha,
+        created: false,
+        forbidden: ['main', BRANCH]
+      })
+    )
+    expect(err.kind).toBe('forbidden')
+    expect(err.attempts).toBe(0)
+    expect(err.message).toBe(
+      `${BRANCH} is a protected branch (the default branch or a pull request's base); a stage never pushes to it`
+    )
+    expect(remoteHead(origin)).toBe(before)
+  })
+
   it('does not re-create a branch deleted while the stage ran', async () => {
     const origin = originWithBranch()
     const s = await stage(origin, { [DELIVERABLE]: '# Findings\n' })

@@ -126,6 +126,8 @@ export class GitHubState {
   private readonly labelsByKey = new Map<string, LabelRecord>()
   private readonly issues = new Map<number, IssueRecord>()
   private readonly commentList: CommentRecord[] = []
+  /** Issues transferred away, by their old number: the issue as it is now, and where. */
+  private readonly transfers = new Map<number, { issue: IssueRecord; repo: RepoRecord }>()
 
   constructor(opts: RepoOptions = {}) {
     const owner = this.user(opts.owner ?? 'octo-org', opts.ownerType ?? 'Organization')
@@ -394,6 +396,31 @@ export class GitHubState {
 
   openIssueCount(): number {
     return [...this.issues.values()].filter((i) => i.state === 'open').length
+  }
+
+  /**
+   * Moves issue `n` to the repository `fullName`, where it is issue `number`: as on GitHub, this
+   * repository then answers its old number with a redirect to the issue's new place.
+   */
+  transferIssue(n: number, fullName: string, number: number): void {
+    const issue = this.mustIssue(n)
+    this.issues.delete(n)
+    this.transfers.set(n, { issue: { ...issue, number }, repo: this.headRepoRecord(fullName) })
+  }
+
+  /** Where the issue that had number `n` here was transferred to, if it was. */
+  transferOf(n: number): { issue: IssueRecord; repo: RepoRecord } | undefined {
+    return this.transfers.get(n)
+  }
+
+  /** A transferred issue by its new repository's id and its number there. */
+  transferredTo(
+    repoId: number,
+    number: number
+  ): { issue: IssueRecord; repo: RepoRecord } | undefined {
+    return [...this.transfers.values()].find(
+      (t) => t.repo.id === repoId && t.issue.number === number
+    )
   }
 
   /** The repository record for a pull request's head: this one, or a fork of it. */

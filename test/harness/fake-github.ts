@@ -12,6 +12,7 @@ import { answerGraphql } from './fake-github-graphql.js'
 import { gitRoutes } from './fake-github-git.js'
 import { errorReply, notFound, routes, type Reply, type Route } from './fake-github-routes.js'
 import { GitObjectReader } from './git-object-reader.js'
+import { issueJson, type Roots } from './github-objects.js'
 import { OpenApiSubset } from './openapi.js'
 
 export interface FakeGitHubOptions extends RepoOptions {
@@ -125,6 +126,7 @@ export class FakeGitHub extends GitHubState {
   private readonly api = openApi()
   private readonly faults = new Map<string, Array<{ fault: Fault; left: number }>>()
   private readonly hooks = new Map<string, Array<() => void | Promise<void>>>()
+  private readonly pageLinks = new Map<string, 'loop' | 'endless'>()
   private readonly opts: FakeGitHubOptions
   private server?: Server
   private reader?: GitObjectReader
@@ -152,7 +154,7 @@ export class FakeGitHub extends GitHubState {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     this.server = server
     this.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    const roots = { api: this.base, html: this.opts.htmlUrl ?? 'https://github.com' }
+    const roots = this.roots()
     if (this.opts.originDir) this.reader = new GitObjectReader(this.opts.originDir)
     this.routeTable = {
       ...routes(this, roots, {
@@ -162,6 +164,10 @@ export class FakeGitHub extends GitHubState {
       ...gitRoutes(this, roots, this.opts.originDir, this.reader, this.runs)
     }
     return this
+  }
+
+  private roots(): Roots {
+    return { api: this.base, html: this.opts.htmlUrl ?? 'https://github.com' }
   }
 
   async stop(): Promise<void> {
@@ -188,6 +194,15 @@ export class FakeGitHub extends GitHubState {
     if (operation === undefined) return this.faults.clear()
     this.known(operation)
     this.faults.delete(operation)
+  }
+
+  /**
+   * Makes the `Link` headers of `operation`'s pages go wrong from now on: `loop` links its last
+   * page back to the first, `endless` links every page to one more, past the end.
+   */
+  linkPages(operation: string, how: 'loop' | 'endless'): void {
+    this.known(operation)
+    this.pageLinks.set(operation, how)
   }
 
   /** Runs `fn` just before the next request to `operation` is served (to stage a race). */
@@ -276,6 +291,15 @@ export class FakeGitHub extends GitHubState {
       record.operation = 'POST /graphql'
       return this.graphql(record, raw)
     }
+    // Where a transferred issue's redirect points (an address outside the OpenAPI description).
+    const there = /^\/repositories\/(\d+)\/issues\/(\d+)(\/comments)?$/.exec(url.pathname)
+    if (there && record.method === 'GET') {
+      const moved = this.transferredTo(Number(there[1]), Number(there[2]))
+      if (!moved) return notFound()
+      if (there[3]) return { status: 200, body: [] }
+      const labels = this.issueLabels(moved.issue)
+      return { status: 200, body: issueJson(this.roots(), moved.repo, moved.issue, labels, 0) }
+    }
     const op = this.api.match(record.method, url.pathname)
     if (!op) {
       violation(['no such operation in the OpenAPI subset the fake serves'])
@@ -310,6 +334,21 @@ export class FakeGitHub extends GitHubState {
     ) {
       return notFound()
     }
+    const moved = op.params.issue_number && this.transferOf(Number(op.params.issue_number))
+    if (moved) {
+      // GitHub's answer for an issue's old address, the issue's own and those under it.
+      const under = url.pathname.replace(/^\/repos\/[^/]+\/[^/]+\/issues\/\d+/, '')
+      const location = `${this.base}/repositories/${moved.repo.id}/issues/${moved.issue.number}${under}`
+      return {
+        status: 301,
+        headers: { location },
+        body: {
+          message: 'Moved Permanently',
+          url: location,
+          documentation_url: 'https://docs.github.com/rest'
+        }
+      }
+    }
     for (const hook of this.takeHooks(op.key)) await hook()
     const fault = this.takeFault(op.key)
     if (fault && 'reset' in fault) return 'reset'
@@ -327,6 +366,9 @@ export class FakeGitHub extends GitHubState {
       url
     })
     if (reply.status !== op.successStatus) return fault && 'answerLost' in fault ? 'reset' : reply
+    const links = this.pageLinks.get(op.key)
+    if (links)
+      reply.headers = { ...reply.headers, link: wrongLinks(url, reply.headers?.link, links) }
     // Serialised once, for the answer and for the check; a lost answer is checked too.
     const text = reply.body === undefined ? undefined : JSON.stringify(reply.body)
     this.uncheckedResponses.push({
@@ -391,6 +433,18 @@ export class FakeGitHub extends GitHubState {
       })
       .end(text)
   }
+}
+
+/** A page's `Link` header gone wrong: `loop` sends the last page back to the first. */
+function wrongLinks(url: URL, link: string | undefined, how: 'loop' | 'endless'): string {
+  const page = Number(url.searchParams.get('page') ?? 1)
+  const to = (n: number) => {
+    const u = new URL(url)
+    u.searchParams.set('page', String(n))
+    return `<${u.toString()}>; rel="next"`
+  }
+  if (how === 'endless') return to(page + 1)
+  return link?.includes('rel="next"') ? link : [link, to(1)].filter(Boolean).join(', ')
 }
 
 function authorizedBy(header: string | undefined, token: string): boolean {

@@ -263,6 +263,7 @@ describe('GitHubTracker: repository, permissions and pull requests', () => {
       headRef: 'itervox/1',
       headRepoFullName: 'octo-org/demo',
       baseRef: 'main',
+      defaultBranch: 'main',
       draft: true,
       state: 'open',
       nodeId: expect.stringMatching(/^PR_/)
