@@ -49753,7 +49753,7 @@ async function noticeUnrecorded(j, issue, why, branch) {
 
 ;// CONCATENATED MODULE: ./.build/tracker/stage-claims.js
 // Each stage's one agent run, claimed before the agent starts: the job that runs it creates
-// `refs/itervox/claims/<issue>/<entry>-<kind>-<attempt>-<round>-<resume>`, create-only
+// `refs/itervox/claims/<issue>/<entry>-<kind>-<attempt>-<round>-<resume>-<profile>`, create-only
 // (github-refs.ts). Any other job for the same stage (a second delivery of the event, a manual
 // run, a reconcile's wake-up, a re-run of an older job) finds the claim and runs nothing. Only a
 // re-run of the holder's own run takes it over: GitHub runs one attempt of a run at a time, and
@@ -49792,7 +49792,12 @@ function claimRef(k) {
     if (!/^[A-Za-z0-9-]{1,40}$/.test(k.issue)) {
         throw new Error(`${JSON.stringify(k.issue)} is not an issue number or key`);
     }
-    return `claims/${k.issue}/${k.entry}-${k.kind}-${k.attempt}-${k.round}-${k.resume}`;
+    // A fallback profile runs as its own stage of the same entry. A name git refuses in a ref
+    // (`a..b`, `.x`, `x.lock`) is written in hex; the rest as it is, for a person reading refs.
+    const profile = /^[A-Za-z0-9_-]+$/.test(k.profile)
+        ? k.profile
+        : `x${Buffer.from(k.profile).toString('hex')}`;
+    return `claims/${k.issue}/${k.entry}-${k.kind}-${k.attempt}-${k.round}-${k.resume}-${profile}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/action/agent-log.js

@@ -50,6 +50,13 @@ function claimsOf(id: string, attempt = '1') {
 }
 
 describe("a stage's claim", () => {
+  it('names a profile git would refuse in a ref in hex', async () => {
+    expect(await claimsOf('10').take({ ...KEY, profile: 'a..b.lock' })).toEqual({ won: true })
+    expect(await claimsOf('11').take({ ...KEY, profile: 'a..b.lock' })).toMatchObject({
+      won: false
+    })
+  })
+
   it('goes to one of two jobs that take it at once', async () => {
     const taken = await Promise.all([claimsOf('10').take(KEY), claimsOf('11').take(KEY)])
     expect(taken.filter((t) => t.won)).toHaveLength(1)
@@ -70,11 +77,12 @@ describe("a stage's claim", () => {
     expect(await claimsOf('9', '2').take(KEY)).toMatchObject({ won: false, holder: '10/2' })
   })
 
-  it('is one per stage: a retry, a resumed stage or a new entry is claimed afresh', async () => {
+  it('is one per stage: a retry, a resumed stage, a new entry or a fallback is claimed afresh', async () => {
     const claims = claimsOf('10')
     expect(await claims.take(KEY)).toEqual({ won: true })
     const other = claimsOf('11')
-    for (const next of [{ attempt: 1 }, { resume: 1 }, { entry: 4 }, { round: 1 }]) {
+    const fallback = { profile: 'implementer' }
+    for (const next of [{ attempt: 1 }, { resume: 1 }, { entry: 4 }, { round: 1 }, fallback]) {
       expect(await other.take({ ...KEY, ...next })).toEqual({ won: true })
     }
   })
