@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { endGroup, groupAlive } from '../agent/process-group.js'
 import { UserError } from '../errors.js'
-import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
+import { defaultAgentUser } from '../isolation/agent-user.js'
 import { takeBack } from '../isolation/agent-tree.js'
 import { findPrivilege } from '../isolation/privilege.js'
 import { UserProcesses } from '../isolation/user-processes.js'
@@ -119,7 +119,10 @@ async function finish(path: string): Promise<void> {
     // Everything of the agent user ends before its tree is taken back and read.
     const privilege = findPrivilege()
     const user = ctx.sandbox.user
-    if (!privilege || user.name !== (core.getInput('agent-user') || DEFAULT_AGENT_USER)) {
+    if (
+      !privilege ||
+      user.name !== (core.getInput('agent-user') || defaultAgentUser(process.env))
+    ) {
       throw new UserError(
         `the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`
       )
