@@ -4,7 +4,7 @@ import { UserError } from '../errors.js'
 import { defaultAgentUser } from '../isolation/agent-user.js'
 import { takeBack } from '../isolation/agent-tree.js'
 import { findPrivilege } from '../isolation/privilege.js'
-import { UserProcesses } from '../isolation/user-processes.js'
+import { endAgentUser } from '../isolation/sandbox.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
@@ -127,7 +127,7 @@ async function finish(path: string): Promise<void> {
         `the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`
       )
     }
-    await new UserProcesses(user, privilege).end(2000)
+    await endAgentUser(user, privilege, 2000)
     if (ctx.tree === undefined) trusted.tree = await takeBack(privilege, ctx.sandbox)
   } else if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
     core.info(`ending the agent's process group ${ctx.agentPgid}`)
