@@ -128,7 +128,11 @@ async function finish(path: string): Promise<void> {
       )
     }
     await endAgentUser(user, privilege, 2000)
-    if (ctx.tree === undefined) trusted.tree = await takeBack(privilege, ctx.sandbox)
+    if (ctx.tree === undefined) {
+      const back = await takeBack(privilege, ctx.sandbox)
+      if (back.warning) core.warning(back.warning)
+      trusted.tree = back.tree
+    }
   } else if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
     core.info(`ending the agent's process group ${ctx.agentPgid}`)
     await endGroup(ctx.agentPgid, 2000)

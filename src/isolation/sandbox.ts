@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { AgentSandbox } from '../agent/types.js'
 import { UserError } from '../errors.js'
 import { ensureAgentUser, type AgentUser } from './agent-user.js'
-import { handOver, takeBack, type HandedOver } from './agent-tree.js'
+import { handOver, takeBack, type HandedOver, type TakenBack } from './agent-tree.js'
 import { findPrivilege, systemProgram, type Privilege } from './privilege.js'
 import { closeToOthers } from './runner-paths.js'
 import { barSchedules } from './schedules.js'
@@ -48,8 +48,8 @@ export async function endAgentUser(user: AgentUser, p: Privilege, graceMs: numbe
 export interface OpenSandbox {
   sandbox: AgentSandbox
   handedOver: HandedOver
-  /** Ends everything of the agent user, then takes its tree back (null: none left). */
-  close(graceMs: number): Promise<string | null>
+  /** Ends everything of the agent user, then takes its tree back. */
+  close(graceMs: number): Promise<TakenBack>
 }
 
 /** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
