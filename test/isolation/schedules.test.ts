@@ -6,16 +6,16 @@ import { readdirSync, readFileSync } from 'node:fs'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { startIsolation } from '../../src/isolation/sandbox.js'
 import { sharedDir } from '../harness/action-run.js'
-import { asRoot, createUser, deleteUser, requirePrivilege, runAs } from './throwaway-user.js'
+import {
+  asRoot,
+  createUser,
+  deleteUser,
+  ensureCronAndAt,
+  requirePrivilege,
+  runAs
+} from './throwaway-user.js'
 
 const users: AgentUser[] = []
-
-/** cron and at installed once, under the lock the other isolation tests take for apt. */
-function ensureCronAndAt(): void {
-  const install =
-    '[ -x /usr/sbin/cron ] && [ -x /usr/bin/at ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cron at; }'
-  asRoot(['flock', '/tmp/itervox-handoff-apt.lock', 'sh', '-c', install])
-}
 
 beforeAll(() => {
   requirePrivilege()

@@ -44,6 +44,13 @@ export function ensureSudo(): void {
   if (!existsSync('/usr/bin/sudo')) throw new Error('apt-get install -y sudo left no /usr/bin/sudo')
 }
 
+/** cron and at (Debian's), installed when missing, under the lock ensureSudo takes for apt. */
+export function ensureCronAndAt(): void {
+  const install =
+    '[ -x /usr/sbin/cron ] && [ -x /usr/bin/at ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cron at; }'
+  asRoot(['flock', '/tmp/itervox-handoff-apt.lock', 'sh', '-c', install])
+}
+
 /** A name no user or group has: `prefix` and random hex, at most 32 characters. */
 export function uniqueName(prefix: string): string {
   return `${prefix}${randomBytes(4).toString('hex')}`.slice(0, 32)
