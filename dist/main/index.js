@@ -40,7 +40,7 @@ function actionInput(env, name) {
 
 /***/ }),
 
-/***/ 124:
+/***/ 963:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -391,7 +391,7 @@ function versionWarning(v) {
 ;// CONCATENATED MODULE: ./.build/git/lstat.js
 
 /** lstat that answers null when nothing is there (or a parent is not a directory). */
-async function lstatOrNull(p) {
+async function lstat_lstatOrNull(p) {
     try {
         return await (0,promises_namespaceObject.lstat)(p);
     }
@@ -425,9 +425,9 @@ async function resolveCommit(repo, rev) {
 }
 /** Whether the clone is shallow: git keeps the shallow commits in `.git/shallow`, so that says. */
 async function isShallow(repo) {
-    const gitDir = await lstatOrNull(external_node_path_.join(repo, '.git'));
+    const gitDir = await lstat_lstatOrNull(external_node_path_.join(repo, '.git'));
     if (gitDir?.isDirectory()) {
-        return ((await lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
+        return ((await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'shallow')))?.size ?? 0) > 0;
     }
     const r = await git_git(repo, ['rev-parse', '--is-shallow-repository']);
     return r.stdout.trim() === 'true';
@@ -484,7 +484,7 @@ function validateRemoteName(name) {
 }
 /** True when a new repository had to be made (nothing to reuse). */
 async function ensureRepository(repo, remote, url) {
-    const fresh = !(await lstatOrNull(external_node_path_.join(repo, '.git')));
+    const fresh = !(await lstat_lstatOrNull(external_node_path_.join(repo, '.git')));
     if (fresh) {
         await (0,promises_namespaceObject.mkdir)(repo, { recursive: true });
         await git_git(repo, ['init', '--quiet']);
@@ -517,6 +517,8 @@ async function remoteHeads(repo, remote, names, auth) {
     return heads;
 }
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./.build/isolation/privilege.js
 
 
@@ -581,11 +583,80 @@ async function privilege_runAsRoot(p, argv, what) {
     return r.stdout;
 }
 
+;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
+
+
+
+
+// Never closed, whatever a path names: every user needs these.
+const SHARED = new Set([
+    '/',
+    '/home',
+    '/tmp',
+    '/var',
+    '/var/tmp',
+    '/opt',
+    '/usr',
+    '/etc',
+    '/srv',
+    '/mnt'
+]);
+/**
+ * Makes the runner's own folders unreachable to other users (the agent user is "other" to
+ * them: it shares no group with the runner): the runner's HOME (its credentials, the
+ * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
+ * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
+ * installation. Each loses its "other" permission bits; a folder that is already closed is
+ * left alone, one that is not ours to close stops the stage.
+ */
+async function closeToOthers(dirs) {
+    const closed = [];
+    const root = process.getuid?.() === 0;
+    for (const dir of new Set(dirs.filter((d) => path.isAbsolute(d)).map((d) => path.resolve(d)))) {
+        if (SHARED.has(dir))
+            continue;
+        const st = await lstatOrNull(dir);
+        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
+            continue;
+        if (!root && st.uid !== process.getuid?.()) {
+            throw new UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
+        }
+        await chmod(dir, st.mode & 0o7770);
+        closed.push(dir);
+    }
+    return closed;
+}
+/** The runner's installation folder, when this node is the runner's own (`externals/`). */
+function runnerInstallation(execPath) {
+    const at = execPath.split(external_node_path_.sep).lastIndexOf('externals');
+    return at > 1 ? execPath.split(external_node_path_.sep).slice(0, at).join(external_node_path_.sep) : undefined;
+}
+
 ;// CONCATENATED MODULE: ./.build/isolation/agent-user.js
 
 
 
-const DEFAULT_AGENT_USER = 'itervox-agent';
+
+
+/**
+ * The agent user when the agent-user input is empty: one of this runner's own. Each job ends
+ * every process of its agent user when it starts, so two runners on one host must never share
+ * one. Runners take the host's name by default, so the name alone is not enough: a hash of it,
+ * the tool cache and the runner's installation tells two installations apart. `itervox-`, at
+ * most 14 characters of the runner's name, `-` and 8 hex digits: at most 31 characters, all in
+ * useradd's safe set.
+ */
+function defaultAgentUser(env, execPath = process.execPath) {
+    const runner = env.RUNNER_NAME ?? '';
+    const install = [runner, env.RUNNER_TOOL_CACHE ?? '', runnerInstallation(execPath) ?? ''];
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(install.join('\0')).digest('hex').slice(0, 8);
+    const slug = runner
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .slice(0, 14)
+        .replace(/^-+|-+$/g, '');
+    return `itervox-${slug || 'agent'}-${hash}`;
+}
 // Membership in any of these would give the agent back what isolation takes away.
 const PRIVILEGED_GROUPS = new Set([
     'root',
@@ -750,7 +821,7 @@ function readSettings(env = process.env) {
         showAgentOutput,
         signCommits,
         isolation,
-        agentUser: input('agent-user') || DEFAULT_AGENT_USER,
+        agentUser: input('agent-user') || defaultAgentUser(env),
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
         ownToken: !jobToken || jobToken === token,
@@ -1348,7 +1419,7 @@ async function loadSteps() {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
-/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(124);
+/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(963);
 /* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(127);
 /* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(455);
 /* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(328);

@@ -27414,6 +27414,8 @@ function versionWarning(v) {
     return `git ${v.text} is older than ${SAFE_GIT_VERSION} and may lack the fixes for CVE-2025-48384 and related flaws; update git on this runner`;
 }
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./.build/isolation/privilege.js
 
 
@@ -27478,11 +27480,97 @@ async function runAsRoot(p, argv, what) {
     return r.stdout;
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./.build/git/lstat.js
+
+/** lstat that answers null when nothing is there (or a parent is not a directory). */
+async function lstatOrNull(p) {
+    try {
+        return await (0,promises_namespaceObject.lstat)(p);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return null;
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
+
+
+
+
+// Never closed, whatever a path names: every user needs these.
+const SHARED = new Set([
+    '/',
+    '/home',
+    '/tmp',
+    '/var',
+    '/var/tmp',
+    '/opt',
+    '/usr',
+    '/etc',
+    '/srv',
+    '/mnt'
+]);
+/**
+ * Makes the runner's own folders unreachable to other users (the agent user is "other" to
+ * them: it shares no group with the runner): the runner's HOME (its credentials, the
+ * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
+ * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
+ * installation. Each loses its "other" permission bits; a folder that is already closed is
+ * left alone, one that is not ours to close stops the stage.
+ */
+async function closeToOthers(dirs) {
+    const closed = [];
+    const root = process.getuid?.() === 0;
+    for (const dir of new Set(dirs.filter((d) => external_node_path_namespaceObject.isAbsolute(d)).map((d) => external_node_path_namespaceObject.resolve(d)))) {
+        if (SHARED.has(dir))
+            continue;
+        const st = await lstatOrNull(dir);
+        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
+            continue;
+        if (!root && st.uid !== process.getuid?.()) {
+            throw new errors_UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
+        }
+        await (0,promises_namespaceObject.chmod)(dir, st.mode & 0o7770);
+        closed.push(dir);
+    }
+    return closed;
+}
+/** The runner's installation folder, when this node is the runner's own (`externals/`). */
+function runnerInstallation(execPath) {
+    const at = execPath.split(external_node_path_namespaceObject.sep).lastIndexOf('externals');
+    return at > 1 ? execPath.split(external_node_path_namespaceObject.sep).slice(0, at).join(external_node_path_namespaceObject.sep) : undefined;
+}
+
 ;// CONCATENATED MODULE: ./.build/isolation/agent-user.js
 
 
 
-const DEFAULT_AGENT_USER = 'itervox-agent';
+
+
+/**
+ * The agent user when the agent-user input is empty: one of this runner's own. Each job ends
+ * every process of its agent user when it starts, so two runners on one host must never share
+ * one. Runners take the host's name by default, so the name alone is not enough: a hash of it,
+ * the tool cache and the runner's installation tells two installations apart. `itervox-`, at
+ * most 14 characters of the runner's name, `-` and 8 hex digits: at most 31 characters, all in
+ * useradd's safe set.
+ */
+function defaultAgentUser(env, execPath = process.execPath) {
+    const runner = env.RUNNER_NAME ?? '';
+    const install = [runner, env.RUNNER_TOOL_CACHE ?? '', runnerInstallation(execPath) ?? ''];
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(install.join('\0')).digest('hex').slice(0, 8);
+    const slug = runner
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .slice(0, 14)
+        .replace(/^-+|-+$/g, '');
+    return `itervox-${slug || 'agent'}-${hash}`;
+}
 // Membership in any of these would give the agent back what isolation takes away.
 const PRIVILEGED_GROUPS = new Set([
     'root',
@@ -27655,7 +27743,7 @@ function readSettings(env = process.env) {
         showAgentOutput,
         signCommits,
         isolation,
-        agentUser: input('agent-user') || DEFAULT_AGENT_USER,
+        agentUser: input('agent-user') || defaultAgentUser(env),
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
         ownToken: !jobToken || jobToken === token,
@@ -35017,8 +35105,6 @@ function isUnfinished(outcome) {
     return UNFINISHED.has(outcome);
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./.build/git/branch-name.js
 
 /**
@@ -35040,21 +35126,6 @@ function isBranchName(name) {
         [...name].some((c) => c <= ' ' || c === '\x7f') ||
         /[~^:?*[\\]|\.\.|@\{/.test(name) ||
         name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock')));
-}
-
-;// CONCATENATED MODULE: ./.build/git/lstat.js
-
-/** lstat that answers null when nothing is there (or a parent is not a directory). */
-async function lstatOrNull(p) {
-    try {
-        return await (0,promises_namespaceObject.lstat)(p);
-    }
-    catch (e) {
-        const code = e.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return null;
-        throw e;
-    }
 }
 
 ;// CONCATENATED MODULE: ./.build/git/repo.js
@@ -35941,8 +36012,6 @@ async function authorizeActor(o) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./.build/tracker/dispatch-claims.js
 // Claims on wake-ups, as refs in the repository (github-refs.ts): `refs/itervox/dispatch/
 // <issue>/<key>` is created, create-only, before the reconcile sends that wake-up, so of two
@@ -45511,22 +45580,36 @@ rm -rf -- "$area"
 mv -T -- "$staged" "$area"
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"`;
-// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
-// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
-// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
-// followed anywhere: root would move whatever it points at. In its own home (the one of its
-// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
-// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
+// The agent is gone, and nothing of it is queued. Its tree comes out of its area first, still its
+// own, into the runner's private folder; a tree it swapped, or a folder on the way to it, for a
+// symlink is not followed anywhere: root would move whatever it points at. Then, while the agent
+// still owns them, what it left goes: the area; its files in the shared folders, at the top or
+// deeper (in sticky folders others made), though not the tree (the runner's folder may be in
+// /tmp); its System V IPC objects (by owner or creator: an owner can give one away); and in its
+// own home (the one of its passwd entry, which tools like ssh read whatever HOME says) every file
+// of its own made or changed since the hand-over. Only then is the tree handed back. A file in it
+// with more than one link is left out, its path printed: its other name may be anywhere, and
+// would change owner with it. Only the agent's own files change owner, never through a symlink.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
 work=\${tree%/*}
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
-  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+  mv -T -- "$tree" "$back"
 fi
 rm -rf -- "$area"
-find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+find /tmp /var/tmp /dev/shm /dev/mqueue /run/lock -xdev -mindepth 1 -path "$back" -prune -o \\
+  -user "$uid" -prune -exec rm -rf -- {} + 2>/dev/null
+for kind in shm:-m sem:-s msg:-q; do
+  awk -v uid="$uid" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["uid"] == uid || $col["cuid"] == uid { print $2 }' "/proc/sysvipc/\${kind%:*}" |
+    while read -r id; do ipcrm "\${kind#*:}" "$id"; done
+done 2>/dev/null
 if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
+fi
+if [ -d "$back" ] && [ ! -L "$back" ]; then
+  find "$back" ! -type d -links +1 -printf '%P\\0' -delete
+  chown -R -h --from="$uid" -- "$ours" "$back"
 fi
 exit 0`;
 /**
@@ -45588,21 +45671,28 @@ async function handOver(o) {
     };
 }
 /**
- * Once every process of the agent user is gone: its tree comes back to the runner's user
- * (in the runner's private folder), and its HOME and temporary files are removed, so
- * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ * Once every process of the agent user is gone: what it left outside its tree is removed, and
+ * the tree comes back to the runner's user (in the runner's private folder), so nothing of it
+ * outlives the stage.
  */
 async function takeBack(p, h) {
-    const back = await lstatOrNull(h.returnTo);
-    if (!back) {
+    let refused = [];
+    if (!(await lstatOrNull(h.returnTo))) {
         const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-        await runAsRoot(p, [
+        const printed = await runAsRoot(p, [
             ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
             ...[h.user.home, markerOf(external_node_path_namespaceObject.dirname(h.returnTo))]
         ], 'take the agent tree back');
+        refused = printed.split('\0').filter(Boolean);
     }
     const st = await lstatOrNull(h.returnTo);
-    return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+    const tree = st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+    return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree };
+}
+function refusedLine(refused) {
+    const named = refused.slice(0, 5).map((f) => JSON.stringify(f));
+    const more = refused.length > 5 ? ` and ${refused.length - 5} more` : '';
+    return `left out of the agent's tree, as hard links to files outside it: ${named.join(', ')}${more}`;
 }
 /** The file whose time is the hand-over's, in the runner's private work folder. */
 function markerOf(workDir) {
@@ -45703,53 +45793,35 @@ function loadStageContext(path) {
     return parsed.success ? parsed.data : null;
 }
 
-;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
+;// CONCATENATED MODULE: ./.build/isolation/schedules.js
 
 
-
-
-// Never closed, whatever a path names: every user needs these.
-const SHARED = new Set([
-    '/',
-    '/home',
-    '/tmp',
-    '/var',
-    '/var/tmp',
-    '/opt',
-    '/usr',
-    '/etc',
-    '/srv',
-    '/mnt'
-]);
+// cron and at run a user's jobs long after the stage that queued them, as that user: in a later
+// stage's tree, or reading later steps' command lines. Each takes jobs from every user its deny
+// list does not name (when there is no allow list), so the agent user goes on both lists
+// wherever the tool or its list is present.
+const DENY_LISTS = [
+    { tool: 'crontab', list: '/etc/cron.deny' },
+    { tool: 'at', list: '/etc/at.deny' }
+];
+// Run as root, every value a positional parameter. The agent user's crontab (Debian's spool, then
+// cronie's) and every job file it owns in cron's and at's spools (Debian's, then Red Hat's) go.
+const BAR = `name=$1; uid=$2; shift 2
+for list in "$@"; do
+  grep -qxF -- "$name" "$list" 2>/dev/null || printf '%s\\n' "$name" >> "$list"
+done
+rm -f -- "/var/spool/cron/crontabs/$name" "/var/spool/cron/$name" 2>/dev/null
+find /var/spool/cron /var/spool/at -xdev -type f -user "$uid" -delete 2>/dev/null
+exit 0`;
 /**
- * Makes the runner's own folders unreachable to other users (the agent user is "other" to
- * them: it shares no group with the runner): the runner's HOME (its credentials, the
- * `_actions` folder on hosted runners), the workspace's folder (the checkout and its persisted
- * token), RUNNER_TEMP (the file-command files, the stage's work folder) and the runner's
- * installation. Each loses its "other" permission bits; a folder that is already closed is
- * left alone, one that is not ours to close stops the stage.
+ * The agent user may not use cron or at, and nothing it queued before is left to run. Called
+ * when a stage starts and again when it ends, before its processes are ended, so that no job
+ * of its starts once they are gone.
  */
-async function closeToOthers(dirs) {
-    const closed = [];
-    const root = process.getuid?.() === 0;
-    for (const dir of new Set(dirs.filter((d) => external_node_path_namespaceObject.isAbsolute(d)).map((d) => external_node_path_namespaceObject.resolve(d)))) {
-        if (SHARED.has(dir))
-            continue;
-        const st = await lstatOrNull(dir);
-        if (!st?.isDirectory() || (st.mode & 0o007) === 0)
-            continue;
-        if (!root && st.uid !== process.getuid?.()) {
-            throw new errors_UserError(`${dir} is open to other users and not the runner's to close, so the agent user could read it; close it (chmod o-rwx) before the stage or set isolation: none`);
-        }
-        await (0,promises_namespaceObject.chmod)(dir, st.mode & 0o7770);
-        closed.push(dir);
-    }
-    return closed;
-}
-/** The runner's installation folder, when this node is the runner's own (`externals/`). */
-function runnerInstallation(execPath) {
-    const at = execPath.split(external_node_path_namespaceObject.sep).lastIndexOf('externals');
-    return at > 1 ? execPath.split(external_node_path_namespaceObject.sep).slice(0, at).join(external_node_path_namespaceObject.sep) : undefined;
+async function barSchedules(user, p) {
+    const lists = DENY_LISTS.filter((d) => (0,external_node_fs_namespaceObject.existsSync)(d.list) || systemProgram(d.tool)).map((d) => d.list);
+    const sh = systemProgram('sh') ?? '/bin/sh';
+    await runAsRoot(p, [sh, '-c', BAR, 'sh', user.name, String(user.uid), ...lists], 'bar the agent user from cron and at');
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/process-group.js
@@ -46045,9 +46117,10 @@ function helper(argv) {
 
 
 
+
 /**
  * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
- * nothing of an earlier job's agent still running.
+ * nothing of an earlier job's agent still running or queued.
  */
 async function startIsolation(o) {
     const privilege = findPrivilege();
@@ -46056,8 +46129,16 @@ async function startIsolation(o) {
     }
     const user = await ensureAgentUser(o.user, privilege);
     const closed = await closeToOthers(o.protect);
-    await new UserProcesses(user, privilege).end(1000);
+    await endAgentUser(user, privilege, 1000);
     return { privilege, user, closed };
+}
+/**
+ * Everything the agent user runs or has queued: cron and at first, so that no job of theirs
+ * starts once its processes are gone.
+ */
+async function endAgentUser(user, p, graceMs) {
+    await barSchedules(user, p);
+    await new UserProcesses(user, p).end(graceMs);
 }
 /** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
 async function openSandbox(iso, o) {
@@ -46111,7 +46192,7 @@ async function openSandbox(iso, o) {
         sandbox,
         handedOver,
         close: async (graceMs) => {
-            await processes.end(graceMs);
+            await endAgentUser(user, privilege, graceMs);
             return takeBack(privilege, handedOver);
         }
     };
@@ -48907,7 +48988,7 @@ async function runStage(input) {
             end = { ...end, outcome: 'failed', reason: verifyReason(verify) };
     }
     if (isolated) {
-        ctx.tree = await isolated.close(input.killGraceMs ?? 5000);
+        ctx.tree = (await isolated.close(input.killGraceMs ?? 5000)).tree;
         saveStageContext(contextPath, ctx);
     }
     const finalised = await finaliseStage(ctx, end, input.secrets);
@@ -48963,9 +49044,11 @@ async function openIsolated(isolation, input, prompt, cloned) {
         ...open,
         warnings,
         close: async (graceMs) => {
-            const tree = await open.close(graceMs);
+            const back = await open.close(graceMs);
             await access?.proxy.close();
-            return tree;
+            if (back.warning)
+                warnings.push(back.warning);
+            return back;
         }
     };
 }
@@ -50457,12 +50540,17 @@ async function finish(path) {
         // Everything of the agent user ends before its tree is taken back and read.
         const privilege = findPrivilege();
         const user = ctx.sandbox.user;
-        if (!privilege || user.name !== (getInput('agent-user') || DEFAULT_AGENT_USER)) {
+        if (!privilege ||
+            user.name !== (getInput('agent-user') || defaultAgentUser(process.env))) {
             throw new errors_UserError(`the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`);
         }
-        await new UserProcesses(user, privilege).end(2000);
-        if (ctx.tree === undefined)
-            trusted.tree = await takeBack(privilege, ctx.sandbox);
+        await endAgentUser(user, privilege, 2000);
+        if (ctx.tree === undefined) {
+            const back = await takeBack(privilege, ctx.sandbox);
+            if (back.warning)
+                core_warning(back.warning);
+            trusted.tree = back.tree;
+        }
     }
     else if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
         core_info(`ending the agent's process group ${ctx.agentPgid}`);

@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js'
 import type { Identity } from '../git/commit.js'
 import { basicCredential } from '../git/git.js'
-import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
+import { defaultAgentUser } from '../isolation/agent-user.js'
 import type { IsolationMode } from '../isolation/sandbox.js'
 import { actionInput } from './action-input.js'
 import { identityInput } from './identity-input.js'
@@ -100,7 +100,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     showAgentOutput,
     signCommits,
     isolation,
-    agentUser: input('agent-user') || DEFAULT_AGENT_USER,
+    agentUser: input('agent-user') || defaultAgentUser(env),
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
     ownToken: !jobToken || jobToken === token,

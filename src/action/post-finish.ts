@@ -1,10 +1,10 @@
 import * as core from '@actions/core'
 import { endGroup, groupAlive } from '../agent/process-group.js'
 import { UserError } from '../errors.js'
-import { DEFAULT_AGENT_USER } from '../isolation/agent-user.js'
+import { defaultAgentUser } from '../isolation/agent-user.js'
 import { takeBack } from '../isolation/agent-tree.js'
 import { findPrivilege } from '../isolation/privilege.js'
-import { UserProcesses } from '../isolation/user-processes.js'
+import { endAgentUser } from '../isolation/sandbox.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
@@ -120,13 +120,20 @@ async function finish(path: string): Promise<void> {
     // Everything of the agent user ends before its tree is taken back and read.
     const privilege = findPrivilege()
     const user = ctx.sandbox.user
-    if (!privilege || user.name !== (core.getInput('agent-user') || DEFAULT_AGENT_USER)) {
+    if (
+      !privilege ||
+      user.name !== (core.getInput('agent-user') || defaultAgentUser(process.env))
+    ) {
       throw new UserError(
         `the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`
       )
     }
-    await new UserProcesses(user, privilege).end(2000)
-    if (ctx.tree === undefined) trusted.tree = await takeBack(privilege, ctx.sandbox)
+    await endAgentUser(user, privilege, 2000)
+    if (ctx.tree === undefined) {
+      const back = await takeBack(privilege, ctx.sandbox)
+      if (back.warning) core.warning(back.warning)
+      trusted.tree = back.tree
+    }
   } else if (ctx.agentPgid && groupAlive(ctx.agentPgid)) {
     core.info(`ending the agent's process group ${ctx.agentPgid}`)
     await endGroup(ctx.agentPgid, 2000)

@@ -49,22 +49,36 @@ mv -T -- "$staged" "$area"
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"`
 
-// The agent is gone. What it left at the top of the shared temporary folders goes too (deeper
-// down, in folders others own and share, is theirs to clean). Only files it owns change owner (never, through a hard link or a
-// symlink, anything else); a tree it swapped, or a folder on the way to it, for a symlink is not
-// followed anywhere: root would move whatever it points at. In its own home (the one of its
-// passwd entry, which tools like ssh read whatever HOME says), every file of its own that it
-// made or changed since the hand-over goes, so that nothing it left there meets the next stage.
+// The agent is gone, and nothing of it is queued. Its tree comes out of its area first, still its
+// own, into the runner's private folder; a tree it swapped, or a folder on the way to it, for a
+// symlink is not followed anywhere: root would move whatever it points at. Then, while the agent
+// still owns them, what it left goes: the area; its files in the shared folders, at the top or
+// deeper (in sticky folders others made), though not the tree (the runner's folder may be in
+// /tmp); its System V IPC objects (by owner or creator: an owner can give one away); and in its
+// own home (the one of its passwd entry, which tools like ssh read whatever HOME says) every file
+// of its own made or changed since the hand-over. Only then is the tree handed back. A file in it
+// with more than one link is left out, its path printed: its other name may be anywhere, and
+// would change owner with it. Only the agent's own files change owner, never through a symlink.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
 work=\${tree%/*}
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
-  chown -R -h --from="$uid" -- "$ours" "$tree" && mv -T -- "$tree" "$back"
+  mv -T -- "$tree" "$back"
 fi
 rm -rf -- "$area"
-find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -user "$uid" -exec rm -rf -- {} + 2>/dev/null
+find /tmp /var/tmp /dev/shm /dev/mqueue /run/lock -xdev -mindepth 1 -path "$back" -prune -o \\
+  -user "$uid" -prune -exec rm -rf -- {} + 2>/dev/null
+for kind in shm:-m sem:-s msg:-q; do
+  awk -v uid="$uid" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["uid"] == uid || $col["cuid"] == uid { print $2 }' "/proc/sysvipc/\${kind%:*}" |
+    while read -r id; do ipcrm "\${kind#*:}" "$id"; done
+done 2>/dev/null
 if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
+fi
+if [ -d "$back" ] && [ ! -L "$back" ]; then
+  find "$back" ! -type d -links +1 -printf '%P\\0' -delete
+  chown -R -h --from="$uid" -- "$ours" "$back"
 fi
 exit 0`
 
@@ -133,16 +147,24 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
   }
 }
 
+/** What takeBack brings back. */
+export interface TakenBack {
+  /** The agent's tree, the runner's own now; null when the agent left none. */
+  tree: string | null
+  /** One line naming the files left out of it, when there were any. */
+  warning?: string
+}
+
 /**
- * Once every process of the agent user is gone: its tree comes back to the runner's user
- * (in the runner's private folder), and its HOME and temporary files are removed, so
- * nothing of it outlives the stage. Returns the tree, or null when the agent left none.
+ * Once every process of the agent user is gone: what it left outside its tree is removed, and
+ * the tree comes back to the runner's user (in the runner's private folder), so nothing of it
+ * outlives the stage.
  */
-export async function takeBack(p: Privilege, h: HandedOver): Promise<string | null> {
-  const back = await lstatOrNull(h.returnTo)
-  if (!back) {
+export async function takeBack(p: Privilege, h: HandedOver): Promise<TakenBack> {
+  let refused: string[] = []
+  if (!(await lstatOrNull(h.returnTo))) {
     const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`
-    await runAsRoot(
+    const printed = await runAsRoot(
       p,
       [
         ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
@@ -150,9 +172,17 @@ export async function takeBack(p: Privilege, h: HandedOver): Promise<string | nu
       ],
       'take the agent tree back'
     )
+    refused = printed.split('\0').filter(Boolean)
   }
   const st = await lstatOrNull(h.returnTo)
-  return st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null
+  const tree = st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null
+  return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree }
+}
+
+function refusedLine(refused: string[]): string {
+  const named = refused.slice(0, 5).map((f) => JSON.stringify(f))
+  const more = refused.length > 5 ? ` and ${refused.length - 5} more` : ''
+  return `left out of the agent's tree, as hard links to files outside it: ${named.join(', ')}${more}`
 }
 
 /** The file whose time is the hand-over's, in the runner's private work folder. */

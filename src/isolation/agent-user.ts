@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { UserError } from '../errors.js'
 import { runAsRoot, systemProgram, type Privilege } from './privilege.js'
+import { runnerInstallation } from './runner-paths.js'
 
 /** The unprivileged user an isolated agent runs as. */
 export interface AgentUser {
@@ -10,7 +12,25 @@ export interface AgentUser {
   home: string
 }
 
-export const DEFAULT_AGENT_USER = 'itervox-agent'
+/**
+ * The agent user when the agent-user input is empty: one of this runner's own. Each job ends
+ * every process of its agent user when it starts, so two runners on one host must never share
+ * one. Runners take the host's name by default, so the name alone is not enough: a hash of it,
+ * the tool cache and the runner's installation tells two installations apart. `itervox-`, at
+ * most 14 characters of the runner's name, `-` and 8 hex digits: at most 31 characters, all in
+ * useradd's safe set.
+ */
+export function defaultAgentUser(env: NodeJS.ProcessEnv, execPath = process.execPath): string {
+  const runner = env.RUNNER_NAME ?? ''
+  const install = [runner, env.RUNNER_TOOL_CACHE ?? '', runnerInstallation(execPath) ?? '']
+  const hash = createHash('sha256').update(install.join('\0')).digest('hex').slice(0, 8)
+  const slug = runner
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 14)
+    .replace(/^-+|-+$/g, '')
+  return `itervox-${slug || 'agent'}-${hash}`
+}
 
 // Membership in any of these would give the agent back what isolation takes away.
 const PRIVILEGED_GROUPS = new Set([

@@ -3,9 +3,10 @@ import path from 'node:path'
 import type { AgentSandbox } from '../agent/types.js'
 import { UserError } from '../errors.js'
 import { ensureAgentUser, type AgentUser } from './agent-user.js'
-import { handOver, takeBack, type HandedOver } from './agent-tree.js'
+import { handOver, takeBack, type HandedOver, type TakenBack } from './agent-tree.js'
 import { findPrivilege, systemProgram, type Privilege } from './privilege.js'
 import { closeToOthers } from './runner-paths.js'
+import { barSchedules } from './schedules.js'
 import { UserProcesses } from './user-processes.js'
 
 /** `user`: the agent runs as a second Unix user (the default); `none`: as the runner's. */
@@ -20,7 +21,7 @@ export interface Isolation {
 
 /**
  * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
- * nothing of an earlier job's agent still running.
+ * nothing of an earlier job's agent still running or queued.
  */
 export async function startIsolation(o: { user: string; protect: string[] }): Promise<Isolation> {
   const privilege = findPrivilege()
@@ -31,15 +32,24 @@ export async function startIsolation(o: { user: string; protect: string[] }): Pr
   }
   const user = await ensureAgentUser(o.user, privilege)
   const closed = await closeToOthers(o.protect)
-  await new UserProcesses(user, privilege).end(1000)
+  await endAgentUser(user, privilege, 1000)
   return { privilege, user, closed }
+}
+
+/**
+ * Everything the agent user runs or has queued: cron and at first, so that no job of theirs
+ * starts once its processes are gone.
+ */
+export async function endAgentUser(user: AgentUser, p: Privilege, graceMs: number): Promise<void> {
+  await barSchedules(user, p)
+  await new UserProcesses(user, p).end(graceMs)
 }
 
 export interface OpenSandbox {
   sandbox: AgentSandbox
   handedOver: HandedOver
-  /** Ends every process of the agent user, then takes its tree back (null: none left). */
-  close(graceMs: number): Promise<string | null>
+  /** Ends everything of the agent user, then takes its tree back. */
+  close(graceMs: number): Promise<TakenBack>
 }
 
 /** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
@@ -104,7 +114,7 @@ export async function openSandbox(
     sandbox,
     handedOver,
     close: async (graceMs) => {
-      await processes.end(graceMs)
+      await endAgentUser(user, privilege, graceMs)
       return takeBack(privilege, handedOver)
     }
   }

@@ -235,7 +235,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     if (!verify.passed) end = { ...end, outcome: 'failed', reason: verifyReason(verify) }
   }
   if (isolated) {
-    ctx.tree = await isolated.close(input.killGraceMs ?? 5000)
+    ctx.tree = (await isolated.close(input.killGraceMs ?? 5000)).tree
     saveStageContext(contextPath, ctx)
   }
   const finalised = await finaliseStage(ctx, end, input.secrets)
@@ -298,9 +298,10 @@ async function openIsolated(
     ...open,
     warnings,
     close: async (graceMs) => {
-      const tree = await open.close(graceMs)
+      const back = await open.close(graceMs)
       await access?.proxy.close()
-      return tree
+      if (back.warning) warnings.push(back.warning)
+      return back
     }
   }
 }

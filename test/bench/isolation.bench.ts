@@ -106,7 +106,7 @@ for (let i = 0; i < RUNS; i++) {
   phases.agentAsUs.push(performance.now() - t)
 
   t = performance.now()
-  const tree = await open.close(1000)
+  const { tree } = await open.close(1000)
   await access.proxy.close()
   phases.close.push(performance.now() - t)
   if (!tree) throw new Error('the tree did not come back')

@@ -28,7 +28,7 @@ import {
   testUser,
   type ActionRun
 } from '../harness/action-run.js'
-import { ensureSudo, lookUp } from '../isolation/throwaway-user.js'
+import { ensureCronAndAt, ensureSudo, lookUp } from '../isolation/throwaway-user.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const AGENT_USER = testUser('t')
@@ -67,6 +67,8 @@ const pipelines: Pipeline[] = []
 beforeAll(() => {
   // Attack 7 asks sudo, which must be there to say yes to the runner user and no to the agent.
   ensureSudo()
+  // The agent user tries both; where they are missing, that would prove nothing.
+  ensureCronAndAt()
   // Named claude, for the claude preset and its model key; runnable by every user.
   bin = mkdtempSync(join(tmpdir(), 'handoff-hostile-'))
   chmodSync(bin, 0o755)
@@ -379,6 +381,22 @@ describe('a hostile agent, as the runner user (isolation: none) and then as the 
     for (const f of leftovers(user.tag)) expect(existsSync(f)).toBe(false)
     const home = lookUp(AGENT_USER).home
     expect(listAsRoot(home).filter((n) => n.includes(user.tag))).toEqual([])
+  })
+
+  it('queues cron and at jobs, leaves IPC objects, a file in /run/lock and one linked into its tree', () => {
+    expect([user.said.crontab, user.said.at_job]).toEqual(['no', 'no'])
+    expect(listAsRoot('/var/spool/cron/crontabs')).not.toContain(AGENT_USER)
+    const made = ['run_lock_leftover', 'ipc', 'linked_leftover'].map((k) => user.said[k])
+    expect(made).toEqual(['yes', 'yes', 'yes'])
+    expect(existsSync(`/run/lock/hostile-leftover-${user.tag}`)).toBe(false)
+    expect(existsSync(`/tmp/hostile-linked-${user.tag}`)).toBe(false)
+    const uid = String(lookUp(AGENT_USER).uid)
+    for (const kind of ['shm', 'sem', 'msg']) {
+      const [head = '', ...rows] = readFileSync(`/proc/sysvipc/${kind}`, 'utf8').trim().split('\n')
+      const at = ['uid', 'cuid'].map((c) => head.trim().split(/\s+/).indexOf(c))
+      const owned = rows.filter((r) => at.some((i) => r.trim().split(/\s+/)[i] === uid))
+      expect([kind, owned]).toEqual([kind, []])
+    }
   })
 })
 

@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { handOver, takeBack } from '../../src/isolation/agent-tree.js'
 import type { Privilege } from '../../src/isolation/privilege.js'
 import { gitSync as git } from '../helpers/git-repo.js'
-import { asRoot, createUser, deleteUser, requirePrivilege } from './throwaway-user.js'
+import { asRoot, createUser, deleteUser, requirePrivilege, runAs } from './throwaway-user.js'
 
 let privilege: Privilege
 let user: AgentUser
@@ -65,12 +74,122 @@ describe('handOver and takeBack', () => {
     expect(asRoot(['cat', path.join(h.tree, 'src', 'f2.ts')])).toBe('export const v = 2\n')
     expect(asRoot(['cat', path.join(h.home, '.itervox', 'prompt.md')])).toBe('go')
 
-    const back = await takeBack(privilege, h)
-    expect(back).toBe(h.returnTo)
+    expect(await takeBack(privilege, h)).toEqual({ tree: h.returnTo })
     expect(statSync(h.returnTo).uid).toBe(process.getuid?.())
     expect(readFileSync(path.join(h.returnTo, 'src', 'f1.ts'), 'utf8')).toBe('export const v = 1\n')
     expect(asRoot(['sh', '-c', 'test -e "$1" && echo left || echo gone', 'sh', h.area])).toBe(
       'gone\n'
     )
+  })
+})
+
+/** The stage's tree handed to the agent, in a work folder of its own. */
+function handOverNew() {
+  return handOver({
+    privilege,
+    user,
+    repo,
+    branch: 'itervox/1',
+    workDir: mkdtempSync(path.join(root, 'work-')),
+    homeFiles: []
+  })
+}
+
+/** Runs a shell script as the agent user, `$1`... its arguments; it must succeed. */
+function asAgent(script: string, ...args: string[]): string {
+  const r = runAs(user, ['sh', '-ec', script, 'sh', ...args])
+  expect([r.status, r.stderr]).toEqual([0, ''])
+  return r.stdout
+}
+
+const exists = (file: string) => {
+  try {
+    lstatSync(file)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The System V IPC objects whose owner or creator is `uid`, as `kind:id`. */
+function ipcOf(uid: number): string[] {
+  return ['shm', 'sem', 'msg'].flatMap((kind) => {
+    const [head = '', ...rows] = readFileSync(`/proc/sysvipc/${kind}`, 'utf8').trim().split('\n')
+    const cols = head.trim().split(/\s+/)
+    return rows
+      .map((row) => row.trim().split(/\s+/))
+      .filter((f) => [f[cols.indexOf('uid')], f[cols.indexOf('cuid')]].includes(String(uid)))
+      .map((f) => `${kind}:${f[1]}`)
+  })
+}
+
+describe('takeBack, once the agent is gone', () => {
+  it('cleans up before it hands the tree back, and never hands back a file linked outside it', async () => {
+    const tag = path.basename(mkdtempSync(path.join(root, 'tag-')))
+    // A folder every user may write that the action does not clean (an image may have one).
+    const open = mkdtempSync('/var/lib/itervox-open-')
+    chmodSync(open, 0o1777)
+    const runnerFile = path.join(root, 'runner-bashrc')
+    writeFileSync(runnerFile, '# the runner user\n')
+    try {
+      const h = await handOverNew()
+      // Its own files at fixed /tmp paths, one a symlink to a runner's file, linked into its tree
+      // so that handing the tree back would give them to the runner; one more linked from the
+      // open folder.
+      asAgent(
+        `echo agent > "/tmp/fixed-$3"; ln "/tmp/fixed-$3" "$1/from-tmp"
+        ln -s "$4" "/tmp/link-$3"; ln -P "/tmp/link-$3" "$1/symlink-from-tmp"
+        echo agent > "$2/kept"; ln "$2/kept" "$1/from-open"`,
+        h.tree,
+        open,
+        tag,
+        runnerFile
+      )
+
+      expect(await takeBack(privilege, h)).toEqual({
+        tree: h.returnTo,
+        warning: `left out of the agent's tree, as hard links to files outside it: "from-open"`
+      })
+      expect([exists(`/tmp/fixed-${tag}`), exists(`/tmp/link-${tag}`)]).toEqual([false, false])
+      expect(lstatSync(path.join(open, 'kept')).uid).toBe(user.uid)
+      expect(exists(path.join(h.returnTo, 'from-open'))).toBe(false)
+      const back = entries(h.returnTo)
+      expect(back.filter((e) => e.uid !== process.getuid?.())).toEqual([])
+      expect(back.filter((e) => e.type !== 'd' && e.links !== 1)).toEqual([])
+      expect(back.map((e) => path.basename(e.path))).toEqual(
+        expect.arrayContaining(['from-tmp', 'symlink-from-tmp'])
+      )
+      expect(readFileSync(runnerFile, 'utf8')).toBe('# the runner user\n')
+    } finally {
+      rmSync(open, { recursive: true, force: true })
+    }
+  })
+
+  it('removes its files in nested shared folders and its System V IPC objects', async () => {
+    const tag = path.basename(mkdtempSync(path.join(root, 'tag-')))
+    // A sticky folder someone else made in /tmp, as X11 and ICE make theirs.
+    const sticky = path.join('/tmp', `.itervox-sticky-${tag}`)
+    mkdirSync(sticky)
+    chmodSync(sticky, 0o1777)
+    writeFileSync(path.join(sticky, 'theirs'), 'kept\n')
+    try {
+      const h = await handOverNew()
+      const before = ipcOf(user.uid).length
+      asAgent(
+        `echo agent > "/run/lock/itervox-$2"
+        mkdir -p "$1/dir/deeper"; echo agent > "$1/file"; echo agent > "$1/dir/deeper/file"
+        ipcmk -M 4096 >/dev/null; ipcmk -S 1 >/dev/null; ipcmk -Q >/dev/null`,
+        sticky,
+        tag
+      )
+      expect(ipcOf(user.uid)).toHaveLength(before + 3)
+
+      await takeBack(privilege, h)
+      expect(exists(`/run/lock/itervox-${tag}`)).toBe(false)
+      expect(asRoot(['ls', '-A', sticky]).split('\n').filter(Boolean)).toEqual(['theirs'])
+      expect(ipcOf(user.uid)).toEqual([])
+    } finally {
+      rmSync(sticky, { recursive: true, force: true })
+    }
   })
 })

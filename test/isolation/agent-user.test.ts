@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { readSettings } from '../../src/action/inputs.js'
 import { UserError } from '../../src/errors.js'
 import { ensureAgentUser } from '../../src/isolation/agent-user.js'
 import type { Privilege } from '../../src/isolation/privilege.js'
+import { startIsolation } from '../../src/isolation/sandbox.js'
+import { UserProcesses } from '../../src/isolation/user-processes.js'
 import {
   asRoot,
   createUser,
@@ -9,6 +12,7 @@ import {
   groupExists,
   lookUp,
   requirePrivilege,
+  spawnAs,
   uniqueName
 } from './throwaway-user.js'
 
@@ -80,6 +84,63 @@ describe('ensureAgentUser', () => {
       expect(await refusal(name)).toBe(
         `agent-user "${name}" is not a valid user name; use lower-case letters, digits, - and _`
       )
+    }
+  })
+})
+
+/** The settings of a job on the runner named `runner`, installed in `/opt/<install>`. */
+function settingsOn(runner: string, install: string, input: Record<string, string> = {}) {
+  return readSettings({
+    'INPUT_GITHUB-TOKEN': 'ghs_test',
+    GITHUB_REPOSITORY: 'octo-org/demo',
+    GITHUB_EVENT_NAME: 'issues',
+    GITHUB_EVENT_PATH: '/dev/null',
+    RUNNER_NAME: runner,
+    RUNNER_TOOL_CACHE: `/opt/${install}/_work/_tool`,
+    ...input
+  })
+}
+
+describe("the default agent user, the runner's own", () => {
+  it('is a valid user name of at most 32 characters, the same for every job of one runner', () => {
+    const long = settingsOn('GitHub Actions 1000000000000000000', 'a').agentUser
+    expect(long).toMatch(/^itervox-github-actions-[0-9a-f]{8}$/)
+    expect(settingsOn('GitHub Actions 1000000000000000000', 'a').agentUser).toBe(long)
+    expect(settingsOn('', 'a').agentUser).toMatch(/^itervox-agent-[0-9a-f]{8}$/)
+    expect(settingsOn('Ünïcode!! runner', 'a').agentUser).toMatch(/^itervox-n-code-runner-/)
+    for (const name of [long, settingsOn('--', 'a').agentUser]) {
+      expect(name.length).toBeLessThanOrEqual(32)
+      expect(name).toMatch(/^[a-z_][a-z0-9_-]{0,31}$/)
+    }
+  })
+
+  it('differs between two installations that took the same name (the host name, by default)', () => {
+    expect(settingsOn('build-host', 'one').agentUser).not.toBe(
+      settingsOn('build-host', 'two').agentUser
+    )
+  })
+
+  it('gives way to a configured agent-user', () => {
+    expect(settingsOn('r', 'a', { 'INPUT_AGENT-USER': 'my-agent' }).agentUser).toBe('my-agent')
+  })
+
+  it("lets a job on one runner start without ending the agent of another runner's job", async () => {
+    const tag = uniqueName('')
+    const first = settingsOn(`runner ${tag}`, `runner-1-${tag}`).agentUser
+    const second = settingsOn(`runner ${tag}`, `runner-2-${tag}`).agentUser
+    users.push(first, second)
+    const one = await startIsolation({ user: first, protect: [] })
+    const agent = spawnAs(one.user, ['sleep', '300'])
+    const processes = new UserProcesses(one.user, privilege)
+    try {
+      await new Promise((resolve) => agent.once('spawn', resolve))
+      expect(processes.members().map((p) => p.pid)).toContain(agent.pid)
+
+      // The second runner's job starts: it ends every process of its own agent user.
+      await startIsolation({ user: second, protect: [] })
+      expect(processes.members().map((p) => p.pid)).toContain(agent.pid)
+    } finally {
+      await processes.end(0)
     }
   })
 })

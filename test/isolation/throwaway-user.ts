@@ -1,6 +1,6 @@
 // Unix users made for one test file and deleted after it, through root or `sudo -n` (CI's
 // runner user has passwordless sudo), like the action's own isolation.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
@@ -44,6 +44,13 @@ export function ensureSudo(): void {
   if (!existsSync('/usr/bin/sudo')) throw new Error('apt-get install -y sudo left no /usr/bin/sudo')
 }
 
+/** cron and at (Debian's), installed when missing, under the lock ensureSudo takes for apt. */
+export function ensureCronAndAt(): void {
+  const install =
+    '[ -x /usr/sbin/cron ] && [ -x /usr/bin/at ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cron at; }'
+  asRoot(['flock', '/tmp/itervox-handoff-apt.lock', 'sh', '-c', install])
+}
+
 /** A name no user or group has: `prefix` and random hex, at most 32 characters. */
 export function uniqueName(prefix: string): string {
   return `${prefix}${randomBytes(4).toString('hex')}`.slice(0, 32)
@@ -80,13 +87,23 @@ export function createUser(prefix: string, groups: string[] = []): AgentUser {
   return lookUp(name)
 }
 
-/** Deletes the user, its home and its group; one that is gone already is fine. */
+/**
+ * Deletes the user, its home, its group, its crontab and at jobs, and its name in the deny lists
+ * the action puts it on; one that is gone already is fine.
+ */
 export function deleteUser(name: string): void {
+  try {
+    asRoot(['find', '/var/spool/cron', '-type', 'f', '-user', name, '-delete'])
+  } catch {
+    // no such user, or no spool
+  }
   try {
     asRoot(['userdel', '-r', name])
   } catch {
     // not there, or its home was not
   }
+  const lists = ['/etc/cron.deny', '/etc/at.deny'].filter((f) => existsSync(f))
+  if (lists.length > 0) asRoot(['sed', '-i', `/^${name}$/d`, ...lists])
 }
 
 /** Whether a group of that name exists. */
@@ -96,6 +113,22 @@ export function groupExists(name: string): boolean {
   } catch {
     return false
   }
+}
+
+/** Runs `argv` as `user` with `input` on stdin, to its end: what it said and its exit code. */
+export function runAs(
+  user: AgentUser,
+  argv: string[],
+  input = ''
+): { status: number | null; stdout: string; stderr: string } {
+  const [file = '', ...args] = root() ? argv : ['sudo', '-n', '-u', user.name, '--', ...argv]
+  return spawnSync(file, args, {
+    input,
+    encoding: 'utf8',
+    cwd: '/',
+    env: { PATH: '/usr/bin:/bin' },
+    ...(root() ? { uid: user.uid, gid: user.gid } : {})
+  })
 }
 
 /** Starts `argv` as `user`, detached and with no stdio, the way a stray agent process lives. */
