@@ -835,6 +835,7 @@ function readSettings(env = process.env) {
         runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
         runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
         runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
+        hostedRunner: env.RUNNER_ENVIRONMENT === 'github-hosted',
         actor: env.GITHUB_ACTOR || '',
         ref: env.GITHUB_REF || ''
     };

@@ -27757,6 +27757,7 @@ function readSettings(env = process.env) {
         runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
         runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
         runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
+        hostedRunner: env.RUNNER_ENVIRONMENT === 'github-hosted',
         actor: env.GITHUB_ACTOR || '',
         ref: env.GITHUB_REF || ''
     };
@@ -50187,6 +50188,10 @@ async function stageJob(s, signal, jobEnd, early) {
     let isolation;
     const isolate = () => (isolation ??= isolationFor(s).then((iso) => {
         info(`the agent runs as ${iso.user.name} (uid ${iso.user.uid})${iso.closed.length ? `; closed to other users: ${iso.closed.join(', ')}` : ''}`);
+        // A hosted runner's machine goes with the job; anywhere else the folders stay closed.
+        if (iso.closed.length && !s.hostedRunner) {
+            core_warning(`isolation: user closed ${iso.closed.join(', ')} to other users (chmod o-rwx), and they stay so after the job on a machine that is not a GitHub-hosted runner; reopen them with chmod o+rx if others need them, or set isolation: none on a machine of your own`);
+        }
         return iso;
     }));
     let echo;

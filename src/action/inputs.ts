@@ -44,6 +44,8 @@ export interface Settings {
   runAttempt: string
   runUrl: string
   runnerTemp: string
+  /** A GitHub-hosted runner's machine is thrown away after the job (RUNNER_ENVIRONMENT). */
+  hostedRunner: boolean
   actor: string
   /** GITHUB_REF: for a scheduled run, the default branch (its event names no repository). */
   ref: string
@@ -114,6 +116,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
     runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
     runnerTemp: env.RUNNER_TEMP || env.TMPDIR || '/tmp',
+    hostedRunner: env.RUNNER_ENVIRONMENT === 'github-hosted',
     actor: env.GITHUB_ACTOR || '',
     ref: env.GITHUB_REF || ''
   }

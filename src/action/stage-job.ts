@@ -194,6 +194,12 @@ async function stageJob(
       info(
         `the agent runs as ${iso.user.name} (uid ${iso.user.uid})${iso.closed.length ? `; closed to other users: ${iso.closed.join(', ')}` : ''}`
       )
+      // A hosted runner's machine goes with the job; anywhere else the folders stay closed.
+      if (iso.closed.length && !s.hostedRunner) {
+        core.warning(
+          `isolation: user closed ${iso.closed.join(', ')} to other users (chmod o-rwx), and they stay so after the job on a machine that is not a GitHub-hosted runner; reopen them with chmod o+rx if others need them, or set isolation: none on a machine of your own`
+        )
+      }
       return iso
     }))
   let echo: AgentLogEcho | undefined
