@@ -2,6 +2,7 @@ import { userInfo } from 'node:os'
 import { relative, resolve } from 'node:path'
 
 import { repoRoot } from '../git/repo.js'
+import { localIssueId } from '../tracker/local.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { withInterrupts } from './interrupts.js'
 import { runLocalPipeline, type LocalPipelineResult } from './local-pipeline.js'
@@ -44,14 +45,15 @@ export const runCommand: Command = {
       json: { type: 'boolean' }
     })
     if (help) return 0
-    const issueId = stringOpt(values.issue)
-    if (!issueId) throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run')
+    const typedId = stringOpt(values.issue)
+    if (!typedId) throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run')
     const replyText = stringOpt(values.reply)
     if (replyText !== undefined && !replyText.trim()) {
       throw new UsageError('run: --reply needs the text of your answer', 'run')
     }
     const workflowFile = findWorkflowFile(stringOpt(values.workflow))
     const root = await repoRoot(process.cwd())
+    const issueId = localIssueId(root, typedId)
     const config = loadWorkflowForCli(workflowFile)
 
     const mode = outputMode(values.json === true, process.stdout)

@@ -340,20 +340,30 @@ describe('itervox-handoff run', () => {
     expect(of('reviewer')).toEqual([])
   })
 
-  it("prompt says so when HEAD is not the issue's branch, whose handoffs it would not show", async () => {
+  it("prompt shows the issue branch's handoffs from any branch, and says so off it", async () => {
     const { repo } = localPipeline()
     const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
+    args.push('--timestamp', '2026-05-26T14-30-45.000Z')
     expect((await cliInProcess(repo, args)).stderr).toBe('')
     await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     const onMain = await cliInProcess(repo, args)
     expect(onMain.stderr).toBe(
-      "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
+      "note: the prompt shows the handoffs on itervox/ENG-1, the issue's branch, not on main\n"
     )
-    expect(onMain.stdout).not.toContain('_researcher.md')
+    expect(onMain.stdout).toContain('_researcher.md')
     git(repo, 'switch', '--quiet', 'itervox/ENG-1')
     const onBranch = await cliInProcess(repo, args)
     expect(onBranch.stderr).toBe('')
-    expect(onBranch.stdout).toContain('_researcher.md')
+    expect(onBranch.stdout).toBe(onMain.stdout)
+  })
+
+  it('finds the issue whatever the case of its identifier', async () => {
+    const { repo } = localPipeline()
+    const r = await cliInProcess(repo, ['run', '--issue', 'eng-1'])
+    expect(r.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1')
+    expect(issueIn(repo).state).toBe('Implementing')
+    const prompt = await cliInProcess(repo, ['prompt', '--profile', 'reviewer', '--issue', 'eng-1'])
+    expect(prompt.stdout).toContain('_researcher.md')
   })
 
   it('puts back an issue file that an interrupted run left set aside', async () => {
