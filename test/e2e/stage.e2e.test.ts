@@ -168,14 +168,18 @@ describe('a stage run by the bundled action', () => {
     expect(p.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1)
   })
 
-  it('works in an empty workspace, with no checkout before it, and gives the agent none of the runner tokens or file-command paths', async () => {
+  it('works in an empty workspace, with no checkout before it and no job summary, and gives the agent none of the runner tokens or file-command paths', async () => {
     const p = await pipeline()
-    // No checkoutShallow, and no job-token input: the token is taken for the job's own.
+    // No checkoutShallow, and no job-token input: the token is taken for the job's own. No
+    // GITHUB_STEP_SUMMARY, as on @github/local-action: a warning, not a failure.
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump', GITHUB_STEP_SUMMARY: '' }
     })
+    expect(run.code).toBe(0)
     expect(run.outputs.outcome).toBe('succeeded')
+    expect(run.stdout).toMatch(/^::warning::no job summary: .*GITHUB_STEP_SUMMARY.*$/m)
+    expect(run.stdout).not.toContain('::error::')
     expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
     expect(git(p.sb.origin, 'log', '-1', '--format=%an', 'refs/heads/itervox/1')).toBe(
       'github-actions[bot]'
