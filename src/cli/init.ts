@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { formatWarning, loadWorkflowFile, readWorkflowText } from '../config/load.js'
+import { readRepoFile } from '../config/disk-files.js'
+import { formatWarning, loadWorkflowFile, parseWorkflow, readWorkflowText } from '../config/load.js'
 import type { Env } from '../config/interpolate.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { formatLocation, UserError } from '../errors.js'
@@ -10,7 +11,7 @@ import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
 import { ACTIONS_WORKFLOW_PATH, actionsWorkflow, agentSecrets } from './actions-workflow.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { ensureGitignore, ignoringRules } from './gitignore.js'
-import { scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
+import { profileStarter, scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
 
 const USAGE = `
 Usage: itervox-handoff init [--tracker github|local] [--force] [--workflow-only]
@@ -24,6 +25,7 @@ Sets up a research → implement → review pipeline at the root of the current 
                                        or the handoffs (checked with git check-ignore)
   ${ACTIONS_WORKFLOW_PATH.padEnd(37)}the GitHub workflow that runs the stages
                                        (github tracker only), made from WORKFLOW.md's states
+A profile that WORKFLOW.md names without its SOUL.md or INSTRUCTIONS.md gets one to fill in.
 Existing files are kept unless --force is given; running init twice changes nothing. A
 .gitignore rule that would leave WORKFLOW.md or the GitHub workflow out of a commit is a
 warning. Exits 0 when every file is in place.
@@ -66,6 +68,7 @@ export const initCommand: Command = {
 
     const files = scaffoldFiles({ tracker, command: 'claude', implementerPaths: ['**'] })
     for (const f of files) report(place(root, f, force), f.path)
+    placeMissingProfileFiles(root)
 
     // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
     const config = loadKeptWorkflow(root)
@@ -104,9 +107,41 @@ function report(what: string, path: string): void {
   process.stdout.write(`${what.padEnd(10)}${path}\n`)
 }
 
+/**
+ * Each SOUL.md and INSTRUCTIONS.md that WORKFLOW.md names but the repository lacks (a profile
+ * the user added), written from a starting text, so that the workflow loads.
+ */
+function placeMissingProfileFiles(root: string): void {
+  const file = shownWorkflowPath(root)
+  const text = readWorkflowText(file)
+  const missing = new Set<string>()
+  const { config } = parseWorkflow(text, {
+    file,
+    env: loadingEnv(text),
+    baseDir: '.',
+    readFile: (path) => {
+      const found = readRepoFile(root, path)
+      if (found === null) missing.add(path)
+      return found ?? ''
+    }
+  })
+  for (const p of Object.values(config.agent.profiles)) {
+    const files = [
+      { path: p.soulFile, text: profileStarter(p.name, 'soul') },
+      { path: p.instructionsFile, text: profileStarter(p.name, 'instructions') }
+    ]
+    for (const f of files) if (missing.has(f.path)) report(place(root, f, false), f.path)
+  }
+}
+
+/** WORKFLOW.md at the root, as a path from here. */
+function shownWorkflowPath(root: string): string {
+  return relative(process.cwd(), join(root, WORKFLOW)) || WORKFLOW
+}
+
 /** WORKFLOW.md at the root, as it is now; its warnings go to stderr. */
 function loadKeptWorkflow(root: string): WorkflowConfig {
-  const workflowFile = relative(process.cwd(), join(root, WORKFLOW)) || WORKFLOW
+  const workflowFile = shownWorkflowPath(root)
   const { config, warnings } = loadWorkflowFile(
     workflowFile,
     loadingEnv(readWorkflowText(workflowFile))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
 import { parse } from 'yaml'
@@ -169,6 +169,38 @@ describe('itervox-handoff init', () => {
     expect(forced.stdout).toContain('rewritten WORKFLOW.md')
     expect(readFileSync(soul, 'utf8')).toMatch(/^# reviewer\n\n## Who you are\n/)
     expect(readFileSync(workflow, 'utf8')).toBe(original)
+  })
+
+  it("writes a profile's missing SOUL.md and INSTRUCTIONS.md to start from, keeping the rest", async () => {
+    const repo = repoWith({})
+    await cli(repo, ['init', '--tracker', 'local'])
+    const workflow = join(repo, 'WORKFLOW.md')
+    const designer = [
+      '    designer:',
+      '      soul_file: .itervox/agents/designer/SOUL.md',
+      '      instructions_file: .itervox/agents/designer/INSTRUCTIONS.md',
+      '    reviewer:'
+    ].join('\n')
+    writeFileSync(workflow, readFileSync(workflow, 'utf8').replace('    reviewer:', designer))
+    writeFileSync(join(repo, '.itervox/agents/reviewer/SOUL.md'), '# my reviewer\n')
+    rmSync(join(repo, '.itervox/agents/reviewer/INSTRUCTIONS.md'))
+    const r = await cli(repo, ['init', '--tracker', 'local'])
+    expect([r.code, r.stderr]).toEqual([0, ''])
+    expect(r.stdout).toContain(
+      [
+        'created   .itervox/agents/reviewer/INSTRUCTIONS.md',
+        'created   .itervox/agents/designer/SOUL.md',
+        'created   .itervox/agents/designer/INSTRUCTIONS.md',
+        ''
+      ].join('\n')
+    )
+    expect(r.stdout.match(/designer/g)).toHaveLength(2)
+    const at = (p: string) => readFileSync(join(repo, '.itervox/agents', p), 'utf8')
+    expect(at('reviewer/SOUL.md')).toBe('# my reviewer\n')
+    expect(at('designer/SOUL.md')).toMatch(/^# designer\n\n## Who you are\n/)
+    expect(at('designer/INSTRUCTIONS.md')).toMatch(/^# designer instructions\n/)
+    expect(at('designer/INSTRUCTIONS.md')).toMatch(/\n## Handoff Protocol\n(- .*\n| {2}.*\n)+$/)
+    expect((await cli(repo, ['validate'])).stdout).toMatch(/^WORKFLOW\.md is valid: 4 profiles/)
   })
 
   it('names the rule that still hides the profiles when no line of its own can', async () => {
