@@ -16,8 +16,9 @@ Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
 or the repository's default branch, the first time), with the same prompt and checks. The
-deliverable, or a .partial.md when the agent failed, is committed to that branch, and the issue
-file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
+deliverable, or a .partial.md when the agent failed, is committed to that branch, as you (git's
+user.name and user.email, or GIT_AUTHOR_* and GIT_COMMITTER_*; github-actions[bot] when git
+knows no one), and the issue file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
 .itervox/runs/. When it ends, you are back on the branch you were on.
 
 Options:

@@ -357,6 +357,23 @@ describe('itervox-handoff run', () => {
     expect(onBranch.stdout).toBe(onMain.stdout)
   })
 
+  it("commits as the user's git identity, as git itself would", async () => {
+    const { repo } = localPipeline()
+    git(repo, 'config', 'user.name', 'Grace Hopper')
+    git(repo, 'config', 'user.email', 'grace@example.com')
+    const by = (n: number) =>
+      git(repo, 'log', '-1', '--format=%an <%ae> / %cn <%ce>', `itervox/ENG-1~${n}`)
+    await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
+    expect(by(0)).toBe('Grace Hopper <grace@example.com> / Grace Hopper <grace@example.com>')
+    // GIT_AUTHOR_* and GIT_COMMITTER_* come before the configuration, as for git commit.
+    await cliInProcess(repo, ['run', '--issue', 'ENG-1'], {
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com'
+    })
+    expect(by(0)).toBe('Ada <ada@example.com> / Grace Hopper <grace@example.com>')
+    expect(by(1)).toBe('Grace Hopper <grace@example.com> / Grace Hopper <grace@example.com>')
+  })
+
   it('finds the issue whatever the case of its identifier', async () => {
     const { repo } = localPipeline()
     const r = await cliInProcess(repo, ['run', '--issue', 'eng-1'])
