@@ -6,6 +6,7 @@ import { PAUSED_LABEL } from '../pipeline/pause.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
+import { modelProvider } from '../agent/model-providers.js'
 
 export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 
@@ -14,14 +15,6 @@ const ACTION_REF = 'itervox/handoff-action@v1'
 
 /** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
 const RECONCILE_CRON = '*/15 * * * *'
-
-// The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
-// OPENAI_API_KEY it sends no key at all).
-const AGENT_SECRETS: Record<AgentCliName, string> = {
-  claude: 'ANTHROPIC_API_KEY',
-  codex: 'CODEX_API_KEY',
-  gemini: 'GEMINI_API_KEY'
-}
 
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
@@ -292,10 +285,12 @@ function agentClis(config: WorkflowConfig): {
     if (!p.enabled) continue
     const command = p.argv[0] ?? ''
     const name = basename(command)
-    if (Object.hasOwn(AGENT_SECRETS, name)) {
+    if (Object.hasOwn(AGENT_CLI_VERSIONS, name)) {
       const { pkg, version } = AGENT_CLI_VERSIONS[name as AgentCliName]
       packages.add(`${pkg}@${version}`)
-      secrets.add(AGENT_SECRETS[name as AgentCliName])
+      // The key each CLI reads (`codex exec` reads CODEX_API_KEY; with only OPENAI_API_KEY it
+      // sends no key at all).
+      secrets.add(modelProvider(name as AgentCliName)!.secret)
     } else if (!command.includes('/')) {
       // A script in the repository needs no installing; anything else does.
       others.add(command)

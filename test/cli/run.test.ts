@@ -11,6 +11,7 @@ import {
   readdirSync,
   writeFileSync
 } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
@@ -87,7 +88,8 @@ describe('itervox-handoff run', () => {
 
     const r = await cli(repo, ['run', '--issue', 'ENG-42', '--until-idle', '--json'], {
       PATH: `${bin}:${process.env.PATH}`,
-      LINEAR_API_KEY: 'lin_test'
+      LINEAR_API_KEY: 'lin_test',
+      ANTHROPIC_API_KEY: 'test-model-key'
     })
     expect(r.stderr).not.toMatch(/\n\s+at /)
     expect(r.code).toBe(0)
@@ -355,6 +357,32 @@ describe('itervox-handoff run', () => {
     const onBranch = await cliInProcess(repo, args)
     expect(onBranch.stderr).toBe('')
     expect(onBranch.stdout).toBe(onMain.stdout)
+  })
+
+  it('stops before a claude stage with one line naming the secret when it has no way to its model', async () => {
+    const { repo } = localPipeline()
+    const workflow = join(repo, 'WORKFLOW.md')
+    const bin = mkdtempSync(join(tmpdir(), 'cli-bin-'))
+    const text = readFileSync(workflow, 'utf8')
+    const agent = /command: (\S+)/.exec(text)![1]!
+    // The scripted agent under claude's name: the claude preset, with no key in the environment.
+    execFileSync('ln', ['-s', agent, join(bin, 'claude')])
+    writeFileSync(workflow, text.replace(`command: ${agent}`, 'command: claude'))
+    git(repo, 'commit', '--quiet', '-am', 'claude')
+    const env = { PATH: `${bin}:${process.env.PATH}` }
+    const line = (await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)).stderr
+    const at = text.split('\n').findIndex((l) => l.includes(`command: ${agent}`)) + 1
+    expect(line).toBe(
+      `WORKFLOW.md:${at}: the researcher stage cannot start: claude has no model key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN); in CI, a repository secret passed in the action step's env:\n`
+    )
+    expect(issueIn(repo).state).toBe('Todo')
+    expect(git(repo, 'branch', '--list', 'itervox/*')).toBe('')
+    // A login saved by claude /login in the user's HOME.
+    const home = mkdtempSync(join(tmpdir(), 'cli-home-'))
+    mkdirSync(join(home, '.claude'))
+    writeFileSync(join(home, '.claude/.credentials.json'), '{}')
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], { ...env, HOME: home })
+    expect(r.stdout).toContain('✓ researcher in "Todo" · succeeded')
   })
 
   it("commits as the user's git identity, as git itself would", async () => {
