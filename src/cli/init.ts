@@ -11,6 +11,7 @@ import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
 import { ACTIONS_WORKFLOW_PATH, actionsWorkflow, agentSecrets } from './actions-workflow.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { ensureGitignore, ignoringRules } from './gitignore.js'
+import { PULL_REQUEST_SETTING } from './repo-settings.js'
 import { profileStarter, scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
 
 const USAGE = `
@@ -94,7 +95,7 @@ export const initCommand: Command = {
     process.stdout.write(
       '\nNext: commit these files' +
         (tracker === 'github'
-          ? `, add ${secret} to the repository, and label an issue "${start}".\n`
+          ? `, add ${secret} to the repository, tick "${PULL_REQUEST_SETTING}" in\nSettings → Actions → General → Workflow permissions (else a stage opens no pull request),\nand label an issue "${start}".\n`
           : `, write .itervox/issues/<ID>.md (title, state: ${start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`)
     )
     return 0

@@ -60,6 +60,12 @@ describe('itervox-handoff init', () => {
     ])
     expect(second.stderr).toBe('')
     expect(git(repo, 'status', '--porcelain')).toBe('')
+    // The closing line names the one repository setting a first run needs.
+    expect(second.stdout.split('\n\n').at(-1)).toBe(
+      'Next: commit these files, add the secret ANTHROPIC_API_KEY to the repository, tick "Allow GitHub Actions to create and approve pull requests" in\n' +
+        'Settings → Actions → General → Workflow permissions (else a stage opens no pull request),\n' +
+        'and label an issue "Todo".\n'
+    )
   })
 
   it('writes a GitHub workflow for the states of WORKFLOW.md, and one for Linear', async () => {

@@ -200,6 +200,30 @@ describe('a stage run by the bundled action', () => {
     expect(env.ITERVOX_HANDOFF_PATH).toBe(run.outputs['handoff-path'])
   })
 
+  it('goes on without a pull request when Actions may not open one, and says so in the log and on the status comment', async () => {
+    const p = await pipeline()
+    checkoutShallow(p.sb)
+    p.gh.fail('POST /repos/{owner}/{repo}/pulls', {
+      status: 403,
+      message: 'GitHub Actions is not permitted to create or approve pull requests.'
+    })
+    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({ outcome: 'succeeded', 'pull-request': '' })
+    const setting = '"Allow GitHub Actions to create and approve pull requests"'
+    const warnings = run.stdout.split('\n').filter((l) => l.startsWith('::warning::'))
+    expect(warnings).toEqual([
+      expect.stringMatching(/^::warning::no pull request: GitHub Actions may not/)
+    ])
+    expect(warnings[0]).toContain(setting)
+    const status = p.gh.commentsOf(p.issue).find((c) => c.body.includes('**Current state:**'))
+    expect(status?.body).toMatch(
+      /\n> \*\*Warning:\*\* no pull request: GitHub Actions may not .*\n/
+    )
+    expect(status?.body).toContain(setting)
+    expect(p.gh.pulls()).toEqual([])
+  })
+
   it('commits a partial when the agent fails, and fails the job', async () => {
     const p = await pipeline()
     const run = await runAction('main', p.sb, p.gh, {
