@@ -31,8 +31,9 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   const linear = config.tracker.kind === 'linear'
   const lines = [
     '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
-    "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
-    '# init again. Pin the actions to full commit SHAs.',
+    '# WORKFLOW.md. After changing WORKFLOW.md, run itervox-handoff init --workflow-only to write',
+    '# it again: it keeps the refs of the actions (pin them to full commit SHAs), and shows any',
+    '# other edit of yours before it would undo it.',
     'name: itervox',
     '',
     'on:',
@@ -236,7 +237,7 @@ export function labelListProblems(text: string, config: WorkflowConfig): LabelLi
     }
     const missing = wanted.filter((w) => !listed.some((l: string) => sameState(l, w)))
     const extra = (listed as string[]).filter((l) => !wanted.some((w) => sameState(l, w)))
-    const redo = 'delete the file and run itervox-handoff init again, or edit the list'
+    const redo = 'run itervox-handoff init --workflow-only, or edit the list'
     if (missing.length > 0) {
       out.push({
         line,

@@ -13,6 +13,7 @@ import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js
 import { ensureGitignore, ignoringRules } from './gitignore.js'
 import { PULL_REQUEST_SETTING } from './repo-settings.js'
 import { profileStarter, scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
+import { changedLines, fingerprinted, keepPins, unedited } from './workflow-edits.js'
 
 const USAGE = `
 Usage: itervox-handoff init [--tracker github|local] [--force] [--workflow-only]
@@ -36,7 +37,9 @@ Options:
                     .itervox/issues/, run with itervox-handoff run
   --force           overwrite the files above that already exist (.gitignore is only patched)
   --workflow-only   rewrite just ${ACTIONS_WORKFLOW_PATH} from WORKFLOW.md as it
-                    is now (after you changed its states), touching nothing else
+                    is now (after you changed it), touching nothing else. It keeps the
+                    actions' refs (pin them to commit SHAs); when you edited anything else
+                    in it, it shows what it would change and needs --force
   -h, --help        show this help
 `
 
@@ -63,7 +66,7 @@ export const initCommand: Command = {
           'init'
         )
       }
-      return writeActionsWorkflowOnly(root)
+      return writeActionsWorkflowOnly(root, values.force === true)
     }
     const force = values.force === true
 
@@ -74,7 +77,7 @@ export const initCommand: Command = {
     // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
     const config = loadKeptWorkflow(root)
     if (tracker === 'github') {
-      const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
+      const file = { path: ACTIONS_WORKFLOW_PATH, text: workflowFor(root, config) }
       const what = place(root, file, force)
       report(what, file.path)
       if (what === 'kept' && !holdsText(join(root, file.path), file.text)) {
@@ -103,6 +106,8 @@ export const initCommand: Command = {
 }
 
 const WORKFLOW = 'WORKFLOW.md'
+// A GitHub workflow is a few KiB.
+const WORKFLOW_YML_MAX_BYTES = 256 * 1024
 
 function report(what: string, path: string): void {
   process.stdout.write(`${what.padEnd(10)}${path}\n`)
@@ -152,7 +157,7 @@ function loadKeptWorkflow(root: string): WorkflowConfig {
 }
 
 /** `init --workflow-only`: the GitHub workflow made again from WORKFLOW.md, nothing else. */
-async function writeActionsWorkflowOnly(root: string): Promise<number> {
+async function writeActionsWorkflowOnly(root: string, force: boolean): Promise<number> {
   if (!existsSync(join(root, WORKFLOW))) {
     throw new UserError(
       `no ${WORKFLOW} at the repository root ${root}; run itervox-handoff init first`
@@ -165,13 +170,46 @@ async function writeActionsWorkflowOnly(root: string): Promise<number> {
       { file: WORKFLOW }
     )
   }
-  const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
-  const path = join(root, file.path)
-  const same = existsSync(path) && statSync(path).isFile() && holdsText(path, file.text)
-  report(same ? 'unchanged' : place(root, file, true), file.path)
+  const file = { path: ACTIONS_WORKFLOW_PATH, text: workflowFor(root, config) }
+  const old = existingWorkflow(root)
+  if (old === file.text) {
+    report('unchanged', file.path)
+    return 0
+  }
+  if (old !== null && !force && !unedited(old)) {
+    process.stderr.write(
+      `${file.path} was edited since init wrote it; rewriting it would change:\n` +
+        changedLines(old, file.text)
+          .map((l) => `  ${l}\n`)
+          .join('')
+    )
+    throw new UserError(
+      `${file.path} was edited by hand, so it is kept; make the changes above yourself, or run itervox-handoff init --workflow-only --force to rewrite it (the actions' refs are kept)`
+    )
+  }
+  report(place(root, file, true), file.path)
   await warnIgnored(root, [ACTIONS_WORKFLOW_PATH])
-  if (!same) process.stdout.write(`\nNext: commit ${file.path}.\n`)
+  process.stdout.write(`\nNext: commit ${file.path}.\n`)
   return 0
+}
+
+/** The GitHub workflow for WORKFLOW.md, with the actions' refs the file there has now. */
+function workflowFor(root: string, config: WorkflowConfig): string {
+  const old = existingWorkflow(root)
+  const text = actionsWorkflow(config)
+  return fingerprinted(old === null ? text : keepPins(text, old))
+}
+
+/** The GitHub workflow's text now; null when there is none. */
+function existingWorkflow(root: string): string | null {
+  const path = join(root, ACTIONS_WORKFLOW_PATH)
+  if (!existsSync(path)) return null
+  if (!statSync(path).isFile()) {
+    throw new UserError(
+      `${ACTIONS_WORKFLOW_PATH} is not a regular file; remove it, then run init again`
+    )
+  }
+  return readCappedText(path, WORKFLOW_YML_MAX_BYTES, ACTIONS_WORKFLOW_PATH)
 }
 
 /** A warning for each file a .gitignore rule would leave out of `git add`. */

@@ -139,6 +139,58 @@ describe('itervox-handoff init', () => {
     })
   })
 
+  it('init --workflow-only keeps pinned actions, and shows a hand edit it would undo before --force', async () => {
+    const repo = repoWith({})
+    await cli(repo, ['init'])
+    const path = join(repo, WORKFLOW)
+    const checkout = 'actions/checkout@0123456789abcdef0123456789abcdef01234567 # v6'
+    const action = 'itervox/handoff-action@89abcdef0123456789abcdef0123456789abcdef # v1'
+    const pin = (text: string) =>
+      text.replace('actions/checkout@v6', checkout).replaceAll('itervox/handoff-action@v1', action)
+    writeFileSync(path, pin(readFileSync(path, 'utf8')))
+    const states = (from: string, to: string) => {
+      const md = join(repo, 'WORKFLOW.md')
+      writeFileSync(md, readFileSync(md, 'utf8').replaceAll(from, to))
+    }
+    states('"Todo"', '"Ready"')
+    const rewritten = await cli(repo, ['init', '--workflow-only'])
+    expect([rewritten.code, rewritten.stderr]).toEqual([0, ''])
+    expect(readFileSync(path, 'utf8')).toContain(`contains(fromJSON('["Ready",`)
+    expect(readFileSync(path, 'utf8').match(/uses: .*/g)).toEqual([
+      `uses: ${checkout}`,
+      `uses: ${action}`,
+      `uses: ${action}`
+    ])
+
+    // Any other edit is the user's: shown, kept, and undone only with --force.
+    const edited = readFileSync(path, 'utf8').replace('timeout-minutes: 10', 'timeout-minutes: 20')
+    writeFileSync(path, edited)
+    states('"Ready"', '"Queued"')
+    const refused = await cli(repo, ['init', '--workflow-only'])
+    expect(refused.code).toBe(1)
+    expect(readFileSync(path, 'utf8')).toBe(edited)
+    const lines = refused.stderr.trimEnd().split('\n')
+    expect(lines[0]).toBe(`${WORKFLOW} was edited since init wrote it; rewriting it would change:`)
+    expect(lines.slice(1, -1).map((l) => l.replace(/^ {2}([-+])\d+: /, '$1'))).toEqual([
+      expect.stringMatching(/^-# itervox-handoff init fingerprint: /),
+      expect.stringMatching(/^\+# itervox-handoff init fingerprint: /),
+      expect.stringMatching(/^-.*"Ready"/),
+      expect.stringMatching(/^\+.*"Queued"/),
+      expect.stringMatching(/^-.*"Ready"/),
+      expect.stringMatching(/^\+.*"Queued"/),
+      '-    timeout-minutes: 20',
+      '+    timeout-minutes: 10'
+    ])
+    expect(lines.at(-1)).toBe(
+      `${WORKFLOW} was edited by hand, so it is kept; make the changes above yourself, or run itervox-handoff init --workflow-only --force to rewrite it (the actions' refs are kept)`
+    )
+    expect((await cli(repo, ['init', '--workflow-only', '--force'])).code).toBe(0)
+    const forced = readFileSync(path, 'utf8')
+    expect(forced).toContain('timeout-minutes: 10')
+    expect(forced).toContain(`uses: ${checkout}`)
+    expect((await cli(repo, ['init', '--workflow-only'])).stdout).toBe(`unchanged ${WORKFLOW}\n`)
+  })
+
   it('sets up the local tracker without a GitHub workflow, and what it writes validates', async () => {
     const repo = repoWith({ 'README.md': '# app\n' })
     const r = await cli(repo, ['init', '--tracker', 'local'])
