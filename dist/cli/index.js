@@ -18080,10 +18080,9 @@ __nccwpck_require__.d(__webpack_exports__, {
   W3: () => (/* binding */ formatWarning),
   uv: () => (/* reexport */ lookup/* knownStates */.uv),
   md: () => (/* binding */ loadWorkflowFile),
+  hM: () => (/* binding */ parseWorkflow),
   xb: () => (/* binding */ readWorkflowText)
 });
-
-// UNUSED EXPORTS: parseWorkflow
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
@@ -21194,7 +21193,7 @@ function renderStatusComment(o) {
         `### itervox handoff: ${plainText(o.issueRef)}`,
         '',
         `**Current state:** ${o.record.state === null ? '_not started_' : (0,untrusted_text/* cellText */.Ie)(o.record.state, MAX_STATE_LABEL)}`,
-        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
+        ...(o.warnings ?? []).flatMap((w) => ['', `> **Warning:** ${w}`])
     ];
     const tail = withheldLines(o.record);
     const evidence = verifyEvidence(o.record);
@@ -23015,6 +23014,8 @@ class GitHubPort {
     states;
     /** Per issue: the marked comments by this token's identity, and the living status comment. */
     seen = new Map();
+    /** Per issue: why this job could not open its pull request, for the status comment. */
+    noPull = new Map();
     constructor(o) {
         this.o = o;
         this.api = o.api;
@@ -23074,7 +23075,10 @@ class GitHubPort {
             record,
             issueRef: issue.identifier,
             marker: STATUS_MARKER,
-            ...(this.o.warning ? { warning: this.o.warning } : {}),
+            warnings: [
+                ...(this.o.warning ? [this.o.warning] : []),
+                ...(this.noPull.has(number) ? [`no pull request: ${this.noPull.get(number)}`] : [])
+            ],
             blobUrl: (commit, path) => this.blobUrl(commit, path)
         });
         // The marker line is added by the API wrapper.
@@ -23167,9 +23171,15 @@ class GitHubPort {
         }
         catch (err) {
             // The pipeline goes on without its pull request (e.g. when the repository forbids
-            // Actions to open one); the job summary says why.
-            return { problem: (0,_build_errors/* messageOf */.bD)(err) };
+            // Actions to open one); the status comment, the log and the job summary say why.
+            const problem = (0,_build_errors/* messageOf */.bD)(err);
+            this.noPull.set(Number(issue.id), problem);
+            return { problem };
         }
+    }
+    /** Why this job could not open the issue's pull request, if it tried and could not. */
+    pullRequestProblem(issue) {
+        return this.noPull.get(issue);
     }
     async readyForReview(issue, pr) {
         const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
@@ -24505,7 +24515,7 @@ async function reconcileIssues(o) {
         if (owed.has(n) || failedIssues.has(n))
             continue;
         const before = source.requestCount;
-        const cost = () => `${source.requestCount - before} requests`;
+        const cost = () => counted(source.requestCount - before, 'request');
         if ('problem' in found) {
             // Nothing of this issue is started until a person makes its state clear.
             owed.set(n, null);
@@ -24587,9 +24597,13 @@ async function reconcileIssues(o) {
 }
 /** The summary line both the action and the CLI end with. */
 function summaryLine(s, dryRun) {
-    const started = dryRun ? `${s.started} would start` : `${s.started} stages started`;
+    const started = dryRun ? `${s.started} would start` : `${counted(s.started, 'stage')} started`;
     const failed = s.failed > 0 ? `, ${s.failed} failed` : '';
-    return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`;
+    return `reconcile: ${counted(s.issues, 'issue')} looked at, ${started}${failed}, ${counted(s.requests, 'request')}`;
+}
+/** `1 request`, `2 requests`. */
+function counted(n, noun) {
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 /** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
 function startStates(config) {
@@ -36908,15 +36922,18 @@ var _build_errors = __nccwpck_require__(9243);
 
 /**
  * A mistake in how the CLI was called (an unknown command or option, a missing or bad
- * value): the command's `Usage:` line is printed before it, and the CLI exits 2.
+ * value): the command's `Usage:` line is printed before it (unless `withUsage` is false), and
+ * the CLI exits 2.
  */
 class UsageError extends _build_errors/* UserError */.yo {
     command;
+    withUsage;
     constructor(message, 
     /** The command whose usage line goes with it; none for the top level. */
-    command) {
+    command, withUsage = true) {
         super(message);
         this.command = command;
+        this.withUsage = withUsage;
         this.name = 'UsageError';
     }
 }
@@ -37460,6 +37477,26 @@ function localIssuePath(repoRoot, id) {
     }
     return (0,external_node_path_.join)(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`);
 }
+/**
+ * The identifier as the issue's file spells it, so that `eng-1` finds ENG-1.md whatever the
+ * file system's case rules; the typed one when no file, or more than one, matches.
+ */
+function localIssueId(repoRoot, typed) {
+    // The form is checked before any name is compared.
+    localIssuePath(repoRoot, typed);
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(repoRoot, LOCAL_ISSUES_DIR));
+    }
+    catch {
+        return typed;
+    }
+    const file = `${typed}.md`;
+    if (names.includes(file))
+        return typed;
+    const same = names.filter((n) => n.toLowerCase() === file.toLowerCase());
+    return same.length === 1 ? same[0].slice(0, -'.md'.length) : typed;
+}
 // An issue file holds a description and comments: a few KiB, seldom more than some hundred.
 const LOCAL_ISSUE_MAX_BYTES = 4 * 1024 * 1024;
 function readLocalIssue(repoRoot, id) {
@@ -37761,6 +37798,24 @@ async function checkIgnore(root, paths, flags) {
 
 // EXTERNAL MODULE: ./.build/config/lookup.js
 var lookup = __nccwpck_require__(5351);
+;// CONCATENATED MODULE: ./.build/git/identity.js
+
+/**
+ * Who `git commit` here would record, by the names git reads: GIT_AUTHOR_NAME and
+ * GIT_AUTHOR_EMAIL (GIT_COMMITTER_* for the committer), else the repository's user.name and
+ * user.email. Null when no name or email is set, where git would refuse to commit.
+ */
+async function userIdentity(repo, env, role) {
+    const prefix = `GIT_${role.toUpperCase()}`;
+    const name = env[`${prefix}_NAME`] || (await configValue(repo, 'user.name'));
+    const email = env[`${prefix}_EMAIL`] || (await configValue(repo, 'user.email'));
+    return name && email ? { name, email } : null;
+}
+async function configValue(repo, key) {
+    const r = await git_git(repo, ['config', '--get', key], { okCodes: [1] });
+    return r.code === 0 ? r.stdout.trim() : '';
+}
+
 ;// CONCATENATED MODULE: ./.build/handoff/naming.js
 /** Where handoff deliverables live, relative to the repository root (forward slashes always). */
 const HANDOFF_DIR = '.itervox/handoff';
@@ -39049,7 +39104,1057 @@ async function writeNew(path, text) {
 
 
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./.build/agent/model-providers.js
+// Model names: letters, digits and `.-_`, so no `/`, `..` or escape reaches upstream. OpenAI's
+// fine-tuned model ids also hold colons (`ft:gpt-4o:org::id`).
+const ID = '[\\w.-]+';
+const OPENAI_ID = '[\\w.:-]+';
+// The calls the CLI makes to run a turn (generate, count tokens, list models) and nothing else:
+// no files, batches, fine-tunes or deletions on the account behind the key.
+const anthropic = {
+    // Claude Code's precedence: an auth token, then an API key, then a subscription token.
+    credentials: [
+        { variable: 'ANTHROPIC_AUTH_TOKEN', header: 'authorization' },
+        { variable: 'ANTHROPIC_API_KEY', header: 'x-api-key' },
+        { variable: 'CLAUDE_CODE_OAUTH_TOKEN', header: 'authorization' }
+    ],
+    secret: 'ANTHROPIC_API_KEY',
+    otherLogins: {
+        variables: ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'],
+        // `claude /login` keeps its token in .credentials.json, or in the macOS keychain, with the
+        // account in ~/.claude.json.
+        home: { variable: 'CLAUDE_CONFIG_DIR', folder: '.claude', files: ['.credentials.json'] },
+        homeFiles: ['.claude.json']
+    },
+    baseUrl: { variable: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
+    conflicting: [],
+    route: (method, path) => allowed(method, path, [
+        ['POST', '/v1/messages'],
+        ['POST', '/v1/messages/count_tokens'],
+        ['GET', '/v1/models'],
+        ['GET', `/v1/models/${ID}`]
+    ]),
+    agent: (proxyUrl, placeholder, variable) => ({
+        env: { ANTHROPIC_BASE_URL: proxyUrl, [variable]: placeholder },
+        files: []
+    })
+};
+const openai = {
+    // With only OPENAI_API_KEY set, Codex sends no key at all; the agent always gets CODEX_API_KEY.
+    credentials: [
+        { variable: 'CODEX_API_KEY', header: 'authorization' },
+        { variable: 'OPENAI_API_KEY', header: 'authorization' }
+    ],
+    secret: 'CODEX_API_KEY',
+    otherLogins: {
+        variables: [],
+        // `codex login`.
+        home: { variable: 'CODEX_HOME', folder: '.codex', files: ['auth.json'] },
+        homeFiles: []
+    },
+    baseUrl: { variable: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1' },
+    // The config file below is read from $CODEX_HOME, ~/.codex only when it is unset.
+    conflicting: ['CODEX_HOME'],
+    // The agent's base URL is the proxy's `/v1`, which stands for the whole upstream base URL.
+    route: (method, path) => {
+        if (!path.startsWith('/v1/'))
+            return undefined;
+        return allowed(method, path.slice('/v1'.length), [
+            ['POST', '/responses'],
+            // Codex's remote compaction of a long conversation.
+            ['POST', '/responses/compact'],
+            ['POST', '/chat/completions'],
+            ['GET', '/models'],
+            ['GET', `/models/${OPENAI_ID}`]
+        ]);
+    },
+    // Codex ignores OPENAI_BASE_URL; only its config file moves the endpoint.
+    agent: (proxyUrl, placeholder) => ({
+        env: { CODEX_API_KEY: placeholder },
+        files: [
+            {
+                path: '.codex/config.toml',
+                content: `openai_base_url = ${JSON.stringify(`${proxyUrl}/v1`)}\n`
+            }
+        ]
+    })
+};
+const gemini = {
+    credentials: [
+        { variable: 'GEMINI_API_KEY', header: 'x-goog-api-key' },
+        { variable: 'GOOGLE_API_KEY', header: 'x-goog-api-key' }
+    ],
+    secret: 'GEMINI_API_KEY',
+    otherLogins: {
+        variables: [
+            'GOOGLE_GENAI_USE_VERTEXAI',
+            'GOOGLE_GENAI_USE_GCA',
+            'GOOGLE_APPLICATION_CREDENTIALS'
+        ],
+        // Login with Google.
+        home: { folder: '.gemini', files: ['oauth_creds.json'] },
+        homeFiles: []
+    },
+    baseUrl: {
+        variable: 'GOOGLE_GEMINI_BASE_URL',
+        default: 'https://generativelanguage.googleapis.com'
+    },
+    conflicting: [],
+    route: (method, path) => allowed(method, path, [
+        ['POST', `/(v1|v1beta)/models/${ID}:(generateContent|streamGenerateContent|countTokens)`],
+        ['GET', '/(v1|v1beta)/models'],
+        ['GET', `/(v1|v1beta)/models/${ID}`]
+    ]),
+    // A base URL alone switches gemini to `gateway` auth, which headless mode refuses (exit 41);
+    // the settings file keeps it on the API key.
+    agent: (proxyUrl, placeholder) => ({
+        env: { GEMINI_API_KEY: placeholder, GOOGLE_GEMINI_BASE_URL: proxyUrl },
+        files: [
+            {
+                path: '.gemini/settings.json',
+                content: `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n`
+            }
+        ]
+    })
+};
+/** The model API a preset's CLI talks to; none for `generic`, whose API is unknown. */
+function modelProvider(preset) {
+    switch (preset) {
+        case 'claude':
+            return anthropic;
+        case 'codex':
+            return openai;
+        case 'gemini':
+            return gemini;
+        case 'generic':
+            return undefined;
+    }
+}
+/** `path` when some [method, path pattern] pair matches it whole. */
+function allowed(method, path, calls) {
+    return calls.some(([m, p]) => m === method && new RegExp(`^${p}$`).test(path)) ? path : undefined;
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
+
+
+
+
+// RFC 9110 7.6.1: meaningful for one connection only, never forwarded.
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-authenticate',
+    'proxy-authorization',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade'
+]);
+// Where the three providers' clients put a key. All are stripped from every request, whichever
+// one the agent used, so the placeholder never travels upstream.
+const KEY_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key'];
+const KEY_QUERY = 'key';
+/**
+ * A loopback HTTP proxy that swaps the agent's placeholder key for the real one. It lives in
+ * the action's own process, so the real key never enters the agent's reach; bodies stream
+ * through both ways untouched, so server-sent events arrive as the model sends them.
+ */
+async function startModelProxy(o) {
+    // A key unfit for a header fails here, not on the agent's first request.
+    external_node_http_.validateHeaderValue(o.credential.header, o.credential.value);
+    const client = o.upstream.protocol === 'https:' ? external_node_https_ : external_node_http_;
+    // Our own agent, so that close() can end the upstream connections it keeps alive.
+    const agent = new client.Agent({ keepAlive: true });
+    const basePath = o.upstream.pathname.replace(/\/+$/, '');
+    const placeholderDigest = digest(o.placeholder);
+    let requests = 0;
+    const server = external_node_http_.createServer((req, res) => {
+        // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
+        if (req.headers.upgrade !== undefined)
+            return reply(res, 426, 'use HTTP, not an upgrade');
+        // Origin form only (`/path?query`); the URL parser resolves `..` and `%2e` segments, and
+        // what it makes of the path is what both the route check and the upstream see.
+        if (!req.url?.startsWith('/'))
+            return reply(res, 400, 'not an origin-form request');
+        const url = new URL(`http://proxy${req.url}`);
+        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_.timingSafeEqual)(digest(k), placeholderDigest))) {
+            return reply(res, 401, 'wrong or missing key');
+        }
+        const method = req.method ?? 'GET';
+        const path = o.route(method, url.pathname);
+        if (path === undefined)
+            return reply(res, 403, 'not a model API request');
+        url.searchParams.delete(KEY_QUERY);
+        const headers = forwardable(req.headers);
+        headers[o.credential.header] = o.credential.value;
+        const upstream = client.request({
+            protocol: o.upstream.protocol,
+            hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''),
+            port: o.upstream.port,
+            method,
+            path: basePath + path + url.search,
+            headers,
+            agent
+        });
+        requests++;
+        upstream.on('response', (answer) => {
+            res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+            // A failure on either side destroys both, which ends the agent's stream visibly.
+            (0,external_node_stream_namespaceObject.pipeline)(answer, res, () => undefined);
+        });
+        upstream.on('error', (e) => {
+            if (res.headersSent || res.destroyed)
+                res.destroy();
+            else
+                reply(res, 502, `model API unreachable${errorCode(e)}`);
+        });
+        // An agent that hangs up must not leave a generation running (and billed) upstream.
+        res.on('close', () => {
+            if (!res.writableFinished)
+                upstream.destroy();
+        });
+        req.pipe(upstream);
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}`,
+        port,
+        get requests() {
+            return requests;
+        },
+        close: () => new Promise((resolve) => {
+            // Resolves also when already closed: closing twice is harmless.
+            server.close(() => resolve());
+            server.closeAllConnections();
+            agent.destroy();
+        })
+    };
+}
+/** Every key the request carries, in any of the places a model client puts one. */
+function presented(headers, url) {
+    const keys = url.searchParams.getAll(KEY_QUERY);
+    for (const name of KEY_HEADERS) {
+        const value = headers[name];
+        if (typeof value === 'string')
+            keys.push(value.replace(/^Bearer\s+/i, ''));
+    }
+    return keys;
+}
+/** The headers minus hop-by-hop ones (also those the `connection` header names), keys and host. */
+function forwardable(headers) {
+    const named = String(headers.connection ?? '')
+        .split(',')
+        .map((n) => n.trim().toLowerCase());
+    const out = {};
+    for (const [name, value] of Object.entries(headers)) {
+        if (HOP_BY_HOP.has(name) || named.includes(name) || KEY_HEADERS.includes(name))
+            continue;
+        if (name === 'host')
+            continue;
+        out[name] = value;
+    }
+    return out;
+}
+// Hashing first gives both sides one length, which timingSafeEqual needs.
+function digest(text) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
+}
+// The code only (ECONNREFUSED): a message could carry more than we mean to show.
+function errorCode(e) {
+    const code = e.code;
+    return typeof code === 'string' ? ` (${code})` : '';
+}
+function reply(res, status, message) {
+    const body = JSON.stringify({ error: { type: 'itervox_model_proxy', message } });
+    res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body)
+    });
+    res.end(body);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/model-access.js
+
+
+
+
+
+/**
+ * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
+ * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
+ * the parent holds no key for the preset, a case to warn about: the agent then has no key.
+ */
+async function setUpModelAccess(preset, parentEnv) {
+    const provider = modelProvider(preset);
+    if (provider === undefined)
+        return null;
+    const names = provider.credentials.map((c) => c.variable);
+    const found = provider.credentials.find((c) => parentEnv[c.variable]?.trim());
+    if (found === undefined)
+        return { missing: `none of ${names.join(', ')} is set` };
+    // A secret pasted with its trailing newline would be an invalid header.
+    const key = (parentEnv[found.variable] ?? '').trim();
+    const { variable, default: fallback } = provider.baseUrl;
+    const upstream = baseUrl(variable, parentEnv[variable] || fallback);
+    // New per run: a placeholder that leaks is worth nothing outside this job.
+    const placeholder = `itervox-placeholder-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const proxy = await startModelProxy({
+        upstream,
+        route: provider.route,
+        placeholder,
+        credential: {
+            header: found.header,
+            value: found.header === 'authorization' ? `Bearer ${key}` : key
+        }
+    });
+    const agent = provider.agent(proxy.url, placeholder, found.variable);
+    return {
+        env: { ...agent.env, ...noProxy(parentEnv) },
+        files: agent.files,
+        proxy,
+        hidden: [...names, variable, ...provider.conflicting]
+    };
+}
+/**
+ * Why the preset's CLI would have no way to its model, naming the secret to set; null when it
+ * has one, or for `generic`. `ownHome` is the HOME of an agent that runs as the user (isolation
+ * none, the CLI): a login saved there counts.
+ */
+function missingModelKey(preset, env, ownHome) {
+    const provider = modelProvider(preset);
+    if (provider === undefined)
+        return null;
+    const { credentials, otherLogins: other, secret } = provider;
+    const set = (name) => Boolean(env[name]?.trim());
+    if (credentials.some((c) => set(c.variable)) || other.variables.some(set))
+        return null;
+    if (ownHome) {
+        const folder = (other.home.variable && env[other.home.variable]) || (0,external_node_path_.join)(ownHome, other.home.folder);
+        const saved = [
+            ...other.home.files.map((f) => (0,external_node_path_.join)(folder, f)),
+            ...other.homeFiles.map((f) => (0,external_node_path_.join)(ownHome, f))
+        ];
+        if (saved.some((f) => (0,external_node_fs_.existsSync)(f)))
+            return null;
+    }
+    const others = credentials.map((c) => c.variable).filter((v) => v !== secret);
+    return `${preset} has no model key: set ${secret} (or ${others.join(', ')}); in CI, a repository secret passed in the action step's env:`;
+}
+function baseUrl(variable, value) {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    // The value is not repeated: a base URL can carry credentials of its own.
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+        throw new Error(`${variable} is not an http or https URL`);
+    }
+    return url;
+}
+// A CLI that honours the user's HTTPS_PROXY would otherwise send its loopback calls there,
+// where the proxy cannot be reached. Both spellings, as clients differ in which they read.
+function noProxy(parentEnv) {
+    const hosts = [parentEnv.NO_PROXY, parentEnv.no_proxy, '127.0.0.1']
+        .flatMap((v) => (v ?? '').split(','))
+        .map((h) => h.trim())
+        .filter(Boolean);
+    const value = [...new Set(hosts)].join(',');
+    return { NO_PROXY: value, no_proxy: value };
+}
+
+;// CONCATENATED MODULE: ./.build/agent/classify.js
+/**
+ * The start of a failed run's reason when the CLI stopped itself at the cost budget it was
+ * given: the stage's share of the budget is spent, so running it the same way again cannot end
+ * better (see src/pipeline/transitions.ts).
+ */
+const BUDGET_SPENT = 'the cost budget ran out: ';
+/**
+ * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
+ * status of a process we killed says nothing); then a failed process or an error result,
+ * which is a rate limit when the stream reported one; then a clean end that asked for input.
+ */
+function classify(facts) {
+    const { cause, exitCode, signal, findings } = facts;
+    switch (cause?.kind) {
+        case 'stalled':
+            return {
+                outcome: 'stalled',
+                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
+            };
+        case 'timed_out':
+            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
+        case 'cancelled':
+            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
+        case 'spawn_failed':
+            return { outcome: 'failed', reason: cause.error };
+        case undefined:
+            break;
+    }
+    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
+    if (processFailed || findings.error) {
+        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
+        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
+    }
+    if (findings.needsInput)
+        return { outcome: 'input_required', reason: 'the agent asked for input' };
+    return { outcome: 'succeeded', reason: 'exit code 0' };
+}
+function seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/text.js
+/** At most `max` characters from the start, with `\u2026` where it was cut. */
+function keepStart(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = max - 1;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--; // do not split a surrogate pair
+    return text.slice(0, end).trimEnd() + '\u2026';
+}
+/** At most `max` characters from the end, with `\u2026` where it was cut. */
+function keepEnd(text, max) {
+    if (text.length <= max)
+        return text;
+    let start = text.length - max + 1;
+    const code = text.charCodeAt(start);
+    if (code >= 0xdc00 && code <= 0xdfff)
+        start++; // do not split a surrogate pair
+    return '\u2026' + text.slice(start).trimStart();
+}
+/** The first non-empty line, trimmed and capped: a reason must stay on one line. */
+function firstLine(text, max = 200) {
+    // A lone CR or another line separator would start a new line in the runner's log, where a
+    // line beginning `::` is a workflow command; control characters go too.
+    const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? '';
+    return keepStart(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim(), max);
+}
+/** The longest final text a run result carries. */
+const RESULT_TEXT_MAX_CHARS = 16 * 1024;
+/** A name from an event (a tool, a model) made safe for a one-line log description. */
+function safeName(name) {
+    return typeof name === 'string' ? name.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60) : '';
+}
+
+;// CONCATENATED MODULE: ./.build/agent/needs-input.js
+
+/** The itervox marker an agent puts on its own line to say it needs a human answer. */
+const NEEDS_INPUT_SENTINEL = '<!-- itervox:needs-input -->';
+/** The longest question reported (it goes into an issue comment). */
+const QUESTION_MAX_CHARS = 4000;
+// How much text before the marker is kept while scanning a stream.
+const WINDOW_CHARS = 64 * 1024;
+/**
+ * Finds the sentinel line by line, outside fenced code blocks (CommonMark: a run of at least
+ * three backticks or tildes, indented at most three spaces, closed by a run of the same
+ * character at least as long). The question is the text before the last sentinel found.
+ */
+class NeedsInputScanner {
+    fence;
+    window = [];
+    windowChars = 0;
+    found;
+    line(line) {
+        const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+        if (fence) {
+            const run = fence[1];
+            if (!this.fence) {
+                // A backtick fence's info string may not contain a backtick.
+                if (run[0] !== '`' || !line.slice(fence[0].length).includes('`')) {
+                    this.fence = { char: run[0], length: run.length };
+                }
+            }
+            else if (run[0] === this.fence.char &&
+                run.length >= this.fence.length &&
+                line.slice(fence[0].length).trim() === '') {
+                this.fence = undefined;
+            }
+        }
+        else if (!this.fence && line.trim() === NEEDS_INPUT_SENTINEL) {
+            this.found = { question: capQuestion(this.window.join('\n').trim()) };
+            this.window = [];
+            this.windowChars = 0;
+            return;
+        }
+        this.window.push(line);
+        this.windowChars += line.length + 1;
+        while (this.windowChars > WINDOW_CHARS && this.window.length > 1) {
+            this.windowChars -= this.window.shift().length + 1;
+        }
+    }
+    result() {
+        return this.found;
+    }
+}
+/** The sentinel check over a whole final text. */
+function findNeedsInput(text) {
+    const scanner = new NeedsInputScanner();
+    for (const line of text.split('\n'))
+        scanner.line(line.replace(/\r$/, ''));
+    return scanner.result();
+}
+// The end of the text is what sits right above the sentinel, so a long question keeps it.
+function capQuestion(text) {
+    return keepEnd(text, QUESTION_MAX_CHARS);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-text.js
+
+
+/**
+ * A plain-text agent's stdout: no events, no stats; the sentinel counts anywhere in it, and
+ * the final text is its end.
+ */
+class TextParser {
+    needsInput = new NeedsInputScanner();
+    tail = [];
+    tailChars = 0;
+    line(text) {
+        this.needsInput.line(text);
+        this.tail.push(text);
+        this.tailChars += text.length + 1;
+        while (this.tailChars > RESULT_TEXT_MAX_CHARS && this.tail.length > 1) {
+            this.tailChars -= this.tail.shift().length + 1;
+        }
+        return undefined;
+    }
+    finish() {
+        const resultText = keepEnd(this.tail.join('\n').trim(), RESULT_TEXT_MAX_CHARS);
+        return {
+            stats: {},
+            ...(resultText ? { resultText } : {}),
+            ...(this.needsInput.result() ? { needsInput: this.needsInput.result() } : {})
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/stream-json.js
+/** The line as a JSON object, or undefined for anything else (banners, garbage, cut lines). */
+function parseJsonLine(line) {
+    const text = line.trim();
+    if (!text.startsWith('{'))
+        return undefined;
+    try {
+        return asObject(JSON.parse(text));
+    }
+    catch {
+        return undefined;
+    }
+}
+function asObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? value
+        : undefined;
+}
+function asString(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+/** A finite, non-negative number, or undefined. */
+function asCount(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+/** Adds counts where at least one is known; undefined when none is. */
+function addCounts(...values) {
+    const known = values.filter((v) => v !== undefined);
+    return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
+}
+// How vendors word a rate limit or an exhausted quota in error text, when they give no
+// status field. 529 ("overloaded") is deliberately not here: it is the vendor's trouble,
+// not the user's limit.
+// Gemini CLI's stream says only "Resource has been exhausted (e.g. check quota)" for a 429.
+const RATE_LIMIT_WORDING = /\b429\b|rate[ _-]?limit|too many requests|resource[ _](has been )?exhausted|quota exceeded|exceeded your current quota|usage limit/i;
+function mentionsRateLimit(text) {
+    return RATE_LIMIT_WORDING.test(text);
+}
+
+;// CONCATENATED MODULE: ./.build/agent/json-stream-parser.js
+
+
+/**
+ * The part every JSON event-stream preset shares: one event per line, anything else (garbage,
+ * a cut line) ignored, and output holding no event at all (a user's `--output-format text`)
+ * read as plain text instead.
+ */
+class JsonStreamParser {
+    text = new TextParser();
+    events = 0;
+    line(line) {
+        const event = parseJsonLine(line);
+        const type = asString(event?.type);
+        if (!event || !type) {
+            this.text.line(line);
+            return undefined;
+        }
+        this.events++;
+        return this.event(type, event);
+    }
+    finish() {
+        return this.events === 0 ? this.text.finish() : this.findings();
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-claude.js
+
+
+
+
+
+/**
+ * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
+ * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
+ * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
+ * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`);
+ * subtype `error_max_budget_usd` is the run stopped at `--max-budget-usd`.
+ * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
+ */
+class ClaudeParser extends JsonStreamParser {
+    result;
+    lastAssistantText;
+    limitRejected = false;
+    event(type, event) {
+        switch (type) {
+            case 'system':
+                return this.system(event);
+            case 'assistant':
+                return this.assistant(event);
+            case 'user':
+                return 'tool result';
+            case 'rate_limit_event': {
+                const status = asString(asObject(event.rate_limit_info)?.status);
+                if (status === 'rejected')
+                    this.limitRejected = true;
+                return `rate limit ${safeName(status)}`;
+            }
+            case 'result':
+                this.result = event;
+                return `result ${safeName(event.subtype)}${event.is_error === true ? ' (error)' : ''}`;
+            default:
+                return safeName(type);
+        }
+    }
+    findings() {
+        const r = this.result;
+        const fullText = asString(r?.result) ?? this.lastAssistantText;
+        const findings = { stats: r ? stats(r) : {} };
+        if (fullText?.trim())
+            findings.resultText = keepStart(fullText.trim(), RESULT_TEXT_MAX_CHARS);
+        if (r?.is_error === true) {
+            const status = httpStatus(r.api_error_status);
+            findings.error = errorReason(r, status, fullText);
+            findings.rateLimited =
+                status === 429 ||
+                    (status === undefined && (this.limitRejected || mentionsRateLimit(fullText ?? '')));
+            return findings;
+        }
+        if (!r && this.limitRejected)
+            findings.rateLimited = true;
+        const needsInput = (fullText && findNeedsInput(fullText)) || deniedQuestion(r);
+        if (needsInput)
+            findings.needsInput = needsInput;
+        return findings;
+    }
+    system(event) {
+        const subtype = asString(event.subtype);
+        if (subtype === 'api_retry') {
+            // Advisory only: the CLI retries by itself and its result tells how that ended.
+            return `api retry ${asCount(event.attempt) ?? '?'}/${asCount(event.max_retries) ?? '?'} (${asCount(event.error_status) ?? safeName(event.error)})`;
+        }
+        return `system ${safeName(subtype)}`;
+    }
+    assistant(event) {
+        const content = asObject(event.message)?.content;
+        const blocks = Array.isArray(content) ? content.map(asObject) : [];
+        const tools = [];
+        for (const block of blocks) {
+            if (block?.type === 'text' && typeof block.text === 'string') {
+                this.lastAssistantText = block.text;
+            }
+            else if (block?.type === 'tool_use') {
+                tools.push(safeName(block.name));
+            }
+        }
+        return tools.length ? `tool ${tools.join(', ')}` : 'assistant text';
+    }
+}
+function stats(r) {
+    const usage = asObject(r.usage) ?? {};
+    const out = {};
+    const turns = asCount(r.num_turns);
+    // Cached prompt tokens are counted apart by the API; together they are what was read.
+    let input = addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
+    let output = asCount(usage.output_tokens);
+    // A run stopped at its budget reports zero `usage` (2.1.332); its figures per model hold
+    // the turn it was priced for.
+    if (!input && !output)
+        ({ input, output } = modelTokens(r.modelUsage) ?? { input, output });
+    const cost = asCount(r.total_cost_usd);
+    if (turns !== undefined)
+        out.turns = turns;
+    if (input !== undefined)
+        out.inputTokens = input;
+    if (output !== undefined)
+        out.outputTokens = output;
+    if (cost !== undefined)
+        out.costUsd = cost;
+    return out;
+}
+function modelTokens(value) {
+    const models = Object.values(asObject(value) ?? {}).map((m) => asObject(m) ?? {});
+    if (!models.length)
+        return undefined;
+    const input = addCounts(...models.flatMap((m) => [
+        asCount(m.inputTokens),
+        asCount(m.cacheCreationInputTokens),
+        asCount(m.cacheReadInputTokens)
+    ]));
+    return { input, output: addCounts(...models.map((m) => asCount(m.outputTokens))) };
+}
+function httpStatus(value) {
+    const n = typeof value === 'string' ? Number(value) : value;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
+}
+function errorReason(r, status, text) {
+    if (status === 429)
+        return 'API error 429 (rate limited)';
+    if (status !== undefined)
+        return `API error ${status}`;
+    const subtype = asString(r.subtype);
+    if (subtype === 'error_max_budget_usd') {
+        const said = Array.isArray(r.errors) ? asString(r.errors[0]) : undefined;
+        return `${BUDGET_SPENT}${said ? firstLine(said) : 'the CLI stopped at --max-budget-usd'}`;
+    }
+    if (subtype === 'error_max_turns') {
+        const turns = asCount(r.num_turns);
+        return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`;
+    }
+    if (subtype && subtype !== 'success')
+        return subtype.replace(/_/g, ' ');
+    return firstLine(text ?? '') || 'the agent reported an error';
+}
+// In print mode nobody can answer the CLI's own question tool, so the CLI denies it and lists
+// the denial in the result: the agent did need a human.
+function deniedQuestion(r) {
+    const denials = Array.isArray(r?.permission_denials) ? r.permission_denials : [];
+    for (const d of denials.map(asObject)) {
+        if (d?.tool_name !== 'AskUserQuestion')
+            continue;
+        const questions = asObject(d.tool_input)?.questions;
+        const texts = (Array.isArray(questions) ? questions : [])
+            .map((q) => asString(asObject(q)?.question))
+            .filter((q) => !!q);
+        return { question: keepStart(texts.join('\n').trim(), QUESTION_MAX_CHARS) };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-codex.js
+
+
+
+
+/**
+ * `codex exec --json`: `thread.started`, then per turn `turn.started`, `item.*` events
+ * (agent_message, reasoning, command_execution, file_change, ...) and `turn.completed` with
+ * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
+ * text is the last completed agent message. Codex names rate limits only in its messages.
+ * Its usage counts tokens only: no cost, and no count of model calls (an `exec` is one turn
+ * however many calls it makes), so no turns either.
+ */
+class CodexParser extends JsonStreamParser {
+    inputTokens;
+    outputTokens;
+    lastMessage;
+    error;
+    rateLimited = false;
+    event(type, event) {
+        switch (type) {
+            case 'turn.completed': {
+                const usage = asObject(event.usage) ?? {};
+                this.inputTokens = addCounts(this.inputTokens, asCount(usage.input_tokens));
+                this.outputTokens = addCounts(this.outputTokens, asCount(usage.output_tokens));
+                this.error = undefined; // an error before a completed turn was recovered from
+                return 'turn completed';
+            }
+            case 'turn.failed':
+                this.fail(asString(asObject(event.error)?.message) ?? 'turn failed');
+                return 'turn failed';
+            case 'error':
+                this.fail(asString(event.message) ?? 'error');
+                return 'error';
+            case 'item.started':
+            case 'item.updated':
+            case 'item.completed':
+                return this.item(type, asObject(event.item));
+            default:
+                return safeName(type);
+        }
+    }
+    findings() {
+        const findings = { stats: {} };
+        if (this.inputTokens !== undefined)
+            findings.stats.inputTokens = this.inputTokens;
+        if (this.outputTokens !== undefined)
+            findings.stats.outputTokens = this.outputTokens;
+        const fullText = this.lastMessage?.trim();
+        if (fullText)
+            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
+        if (this.rateLimited)
+            findings.rateLimited = true;
+        if (this.error) {
+            findings.error = this.error;
+            return findings;
+        }
+        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
+        if (needsInput)
+            findings.needsInput = needsInput;
+        return findings;
+    }
+    item(type, item) {
+        const kind = asString(item?.type) ?? 'item';
+        if (type === 'item.completed' && kind === 'agent_message') {
+            this.lastMessage = asString(item?.text) ?? this.lastMessage;
+        }
+        // An error item is a warning inside a turn; the turn's own end says whether it failed.
+        if (kind === 'error' && mentionsRateLimit(asString(item?.message) ?? '')) {
+            this.rateLimited = true;
+        }
+        return `${safeName(kind)} ${type.slice('item.'.length)}`;
+    }
+    fail(message) {
+        this.error = firstLine(message) || 'error';
+        if (mentionsRateLimit(message))
+            this.rateLimited = true;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/parse-gemini.js
+
+
+
+
+/**
+ * Gemini CLI's `--output-format stream-json`: `init`, `message` (user or assistant, the
+ * assistant's often as `delta` chunks), `tool_use`, `tool_result`, `error` (warnings the CLI
+ * goes on from) and a last `result` with `status` and `stats`. The final text is the
+ * assistant's text after its last tool call.
+ */
+class GeminiParser extends JsonStreamParser {
+    answer = '';
+    toolSinceAnswer = false;
+    result;
+    rateLimited = false;
+    event(type, event) {
+        switch (type) {
+            case 'message': {
+                if (event.role !== 'assistant')
+                    return `${safeName(event.role)} message`;
+                const content = asString(event.content) ?? '';
+                if (this.toolSinceAnswer)
+                    this.answer = '';
+                this.toolSinceAnswer = false;
+                this.answer = event.delta === true ? this.answer + content : content;
+                return 'assistant text';
+            }
+            case 'tool_use':
+                this.toolSinceAnswer = true;
+                return `tool ${safeName(event.tool_name)}`;
+            case 'error':
+                if (mentionsRateLimit(asString(event.message) ?? ''))
+                    this.rateLimited = true;
+                return `${safeName(event.severity) || 'error'} event`;
+            case 'result':
+                this.result = event;
+                return `result ${safeName(event.status)}`;
+            default:
+                return safeName(type);
+        }
+    }
+    findings() {
+        const r = this.result;
+        const st = asObject(r?.stats) ?? {};
+        const findings = { stats: {} };
+        const input = asCount(st.input_tokens) ?? asCount(st.input);
+        const output = asCount(st.output_tokens);
+        if (input !== undefined)
+            findings.stats.inputTokens = input;
+        if (output !== undefined)
+            findings.stats.outputTokens = output;
+        const fullText = this.answer.trim();
+        if (fullText)
+            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
+        if (this.rateLimited)
+            findings.rateLimited = true;
+        const error = asObject(r?.error);
+        if (error || (typeof r?.status === 'string' && r.status !== 'success')) {
+            const message = asString(error?.message) ?? '';
+            const kind = asString(error?.type) ?? '';
+            findings.error = firstLine(message) || safeName(kind) || 'the agent reported an error';
+            if (mentionsRateLimit(`${message} ${kind}`))
+                findings.rateLimited = true;
+            return findings;
+        }
+        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
+        if (needsInput)
+            findings.needsInput = needsInput;
+        return findings;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/agent/presets.js
+
+
+
+
+
+function presetFor(argv, opts) {
+    const command = argv[0] ?? '';
+    switch ((0,external_node_path_.basename)(command)) {
+        case 'claude':
+            return claude(argv, opts);
+        case 'codex':
+            return codex(argv);
+        case 'gemini':
+            return presets_gemini(argv);
+        default:
+            return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
+    }
+}
+function claude(argv, opts) {
+    const out = [...argv];
+    const user = argv.slice(1);
+    if (!has(user, '-p', '--print'))
+        out.push('-p');
+    if (!has(user, '--output-format'))
+        out.push('--output-format', 'stream-json');
+    // stream-json in print mode is refused without --verbose.
+    if (!has(user, '--verbose'))
+        out.push('--verbose');
+    if (!has(user, '--max-turns'))
+        out.push('--max-turns', String(opts.maxTurns));
+    // The CLI checks its spend between turns and stops once past it, so a turn already under
+    // way can overshoot a little; the action's deadline still ends a hung one.
+    if (opts.maxBudgetUsd !== undefined && !has(user, '--max-budget-usd')) {
+        out.push('--max-budget-usd', opts.maxBudgetUsd.toFixed(4));
+    }
+    if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
+        out.push('--dangerously-skip-permissions');
+    }
+    return {
+        name: 'claude',
+        argv: out,
+        // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
+        // (containers and CI runners often run as root); as anyone else it needs nothing.
+        env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
+        parser: new ClaudeParser()
+    };
+}
+function codex(argv) {
+    const user = argv.slice(1);
+    const out = [argv[0], ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user];
+    if (!has(user, '--json', '--experimental-json'))
+        out.push('--json');
+    if (!has(user, '--skip-git-repo-check'))
+        out.push('--skip-git-repo-check');
+    // The runner is the sandbox (isolation: user); codex's own would refuse the stage's writes
+    // and its approval prompts have nobody to answer them. (`--full-auto` is no such flag: 0.171
+    // rejects it as an unexpected argument.)
+    if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--sandbox', '-s')) {
+        out.push('--dangerously-bypass-approvals-and-sandbox');
+    }
+    // `-` makes codex read the prompt from stdin.
+    if (!user.includes('-'))
+        out.push('-');
+    return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
+}
+function presets_gemini(argv) {
+    const out = [...argv];
+    const user = argv.slice(1);
+    // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
+    if (!has(user, '--output-format', '-o'))
+        out.push('--output-format', 'stream-json');
+    if (!has(user, '--yolo', '-y', '--approval-mode'))
+        out.push('--yolo');
+    return {
+        name: 'gemini',
+        argv: out,
+        // A fresh checkout is never in the user's trusted folders: headless gemini would exit 55
+        // before any model call, and --yolo is downgraded there. The variable works across
+        // versions (0.61's --skip-trust does not exist in older ones).
+        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+        parser: new GeminiParser()
+    };
+}
+/**
+ * What each CLI reads its key, endpoint and model from. The agent environment is an
+ * allow-list, so these pass by default, on top of the names the profile's `env` adds.
+ */
+const MODEL_VARIABLES = {
+    claude: [
+        'ANTHROPIC_API_KEY',
+        'ANTHROPIC_AUTH_TOKEN',
+        'CLAUDE_CODE_OAUTH_TOKEN',
+        'ANTHROPIC_BASE_URL',
+        'ANTHROPIC_MODEL',
+        'ANTHROPIC_SMALL_FAST_MODEL',
+        'CLAUDE_CODE_USE_BEDROCK',
+        'CLAUDE_CODE_USE_VERTEX',
+        'AWS_REGION',
+        'ANTHROPIC_VERTEX_PROJECT_ID',
+        'CLOUD_ML_REGION'
+    ],
+    codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+    gemini: [
+        'GEMINI_API_KEY',
+        'GOOGLE_API_KEY',
+        'GOOGLE_GEMINI_BASE_URL',
+        'GOOGLE_CLOUD_PROJECT',
+        'GOOGLE_CLOUD_LOCATION',
+        'GOOGLE_GENAI_USE_VERTEXAI',
+        'GEMINI_MODEL'
+    ],
+    generic: []
+};
+/**
+ * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
+ * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
+ */
+function derivedVariables(preset, env) {
+    if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY)
+        return {};
+    return { CODEX_API_KEY: env.OPENAI_API_KEY };
+}
+/** The variables a preset's CLI is given by default. */
+function modelVariables(preset) {
+    return MODEL_VARIABLES[preset];
+}
+/**
+ * The names an agent may take from the job's environment: its preset's model variables plus
+ * the profile's own `env` (which adds to them, never replaces them), each once.
+ */
+function allowedNames(profileEnv, preset) {
+    return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])];
+}
+function has(args, ...flags) {
+    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/command-check.js
+
+
 
 
 
@@ -39104,6 +40209,18 @@ function commandUnavailable(c) {
         problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`;
     }
     return new CommandUnavailableError(profile.name, problem, { file: c.configFile, line: profile.commandAt.line }, missing);
+}
+/**
+ * Whether the profile's agent CLI has a way to its model: a missing key is one line naming the
+ * secret, before anything of the stage happens, rather than an agent that fails to log in and
+ * the retries and partials that follow. `ownHome` as missingModelKey takes it.
+ */
+function modelKeyUnavailable(profile, configFile, env, ownHome) {
+    const preset = presetFor(profile.argv, { maxTurns: 0, isRoot: false }).name;
+    const problem = missingModelKey(preset, env, ownHome);
+    if (problem === null)
+        return null;
+    return new CommandUnavailableError(profile.name, problem, { file: configFile, line: profile.commandAt.line }, false);
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/effects.js
@@ -40169,49 +41286,6 @@ function blockingFailures(markdown) {
     return text === '' || NOTHING.test(text) ? null : text;
 }
 
-;// CONCATENATED MODULE: ./.build/agent/classify.js
-/**
- * The start of a failed run's reason when the CLI stopped itself at the cost budget it was
- * given: the stage's share of the budget is spent, so running it the same way again cannot end
- * better (see src/pipeline/transitions.ts).
- */
-const BUDGET_SPENT = 'the cost budget ran out: ';
-/**
- * The outcome and its one-line reason. Our own reasons to end a run come first (the exit
- * status of a process we killed says nothing); then a failed process or an error result,
- * which is a rate limit when the stream reported one; then a clean end that asked for input.
- */
-function classify(facts) {
-    const { cause, exitCode, signal, findings } = facts;
-    switch (cause?.kind) {
-        case 'stalled':
-            return {
-                outcome: 'stalled',
-                reason: `no output and no busy CPU for ${seconds(cause.silentMs)}`
-            };
-        case 'timed_out':
-            return { outcome: 'timed_out', reason: `deadline of ${seconds(cause.deadlineMs)} reached` };
-        case 'cancelled':
-            return { outcome: 'cancelled', reason: cause.why ? `cancelled: ${cause.why}` : 'cancelled' };
-        case 'spawn_failed':
-            return { outcome: 'failed', reason: cause.error };
-        case undefined:
-            break;
-    }
-    const processFailed = signal !== null || (exitCode !== null && exitCode !== 0);
-    if (processFailed || findings.error) {
-        const reason = findings.error ?? (signal !== null ? `killed by signal ${signal}` : `exit code ${exitCode}`);
-        return { outcome: findings.rateLimited ? 'rate_limited' : 'failed', reason };
-    }
-    if (findings.needsInput)
-        return { outcome: 'input_required', reason: 'the agent asked for input' };
-    return { outcome: 'succeeded', reason: 'exit code 0' };
-}
-function seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
 ;// CONCATENATED MODULE: ./.build/pipeline/recovery.js
 
 /** A run whose verify commands failed is a `failed` whose reason starts with this. */
@@ -40927,7 +42001,7 @@ class GitObjects {
         this.batchExit = new Promise((resolve) => {
             const fail = (why) => {
                 const old = /batch-command/.test(this.stderr) ? ' (git 2.36 or later is needed)' : '';
-                this.batchError = new Error(`git cat-file ${why}: ${firstLine(this.stderr)}${old}`);
+                this.batchError = new Error(`git cat-file ${why}: ${objects_firstLine(this.stderr)}${old}`);
                 for (const p of this.waiting.splice(0))
                     p.reject(this.batchError);
                 this.batch = undefined;
@@ -41033,7 +42107,7 @@ function checkDir(dir) {
     }
     return parts;
 }
-function firstLine(text) {
+function objects_firstLine(text) {
     return text.trim().split('\n')[0] || 'no message';
 }
 
@@ -41909,8 +42983,6 @@ function loadStageContext(path) {
     return parsed.success ? parsed.data : null;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./.build/isolation/runner-paths.js
 
 
@@ -42773,319 +43845,6 @@ function guardedTracker(tracker, secrets, withheld) {
     };
 }
 
-;// CONCATENATED MODULE: ./.build/agent/model-providers.js
-// Model names: letters, digits and `.-_`, so no `/`, `..` or escape reaches upstream. OpenAI's
-// fine-tuned model ids also hold colons (`ft:gpt-4o:org::id`).
-const ID = '[\\w.-]+';
-const OPENAI_ID = '[\\w.:-]+';
-// The calls the CLI makes to run a turn (generate, count tokens, list models) and nothing else:
-// no files, batches, fine-tunes or deletions on the account behind the key.
-const anthropic = {
-    // Claude Code's precedence: an auth token, then an API key, then a subscription token.
-    credentials: [
-        { variable: 'ANTHROPIC_AUTH_TOKEN', header: 'authorization' },
-        { variable: 'ANTHROPIC_API_KEY', header: 'x-api-key' },
-        { variable: 'CLAUDE_CODE_OAUTH_TOKEN', header: 'authorization' }
-    ],
-    baseUrl: { variable: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
-    conflicting: [],
-    route: (method, path) => allowed(method, path, [
-        ['POST', '/v1/messages'],
-        ['POST', '/v1/messages/count_tokens'],
-        ['GET', '/v1/models'],
-        ['GET', `/v1/models/${ID}`]
-    ]),
-    agent: (proxyUrl, placeholder, variable) => ({
-        env: { ANTHROPIC_BASE_URL: proxyUrl, [variable]: placeholder },
-        files: []
-    })
-};
-const openai = {
-    // With only OPENAI_API_KEY set, Codex sends no key at all; the agent always gets CODEX_API_KEY.
-    credentials: [
-        { variable: 'CODEX_API_KEY', header: 'authorization' },
-        { variable: 'OPENAI_API_KEY', header: 'authorization' }
-    ],
-    baseUrl: { variable: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1' },
-    // The config file below is read from $CODEX_HOME, ~/.codex only when it is unset.
-    conflicting: ['CODEX_HOME'],
-    // The agent's base URL is the proxy's `/v1`, which stands for the whole upstream base URL.
-    route: (method, path) => {
-        if (!path.startsWith('/v1/'))
-            return undefined;
-        return allowed(method, path.slice('/v1'.length), [
-            ['POST', '/responses'],
-            // Codex's remote compaction of a long conversation.
-            ['POST', '/responses/compact'],
-            ['POST', '/chat/completions'],
-            ['GET', '/models'],
-            ['GET', `/models/${OPENAI_ID}`]
-        ]);
-    },
-    // Codex ignores OPENAI_BASE_URL; only its config file moves the endpoint.
-    agent: (proxyUrl, placeholder) => ({
-        env: { CODEX_API_KEY: placeholder },
-        files: [
-            {
-                path: '.codex/config.toml',
-                content: `openai_base_url = ${JSON.stringify(`${proxyUrl}/v1`)}\n`
-            }
-        ]
-    })
-};
-const gemini = {
-    credentials: [
-        { variable: 'GEMINI_API_KEY', header: 'x-goog-api-key' },
-        { variable: 'GOOGLE_API_KEY', header: 'x-goog-api-key' }
-    ],
-    baseUrl: {
-        variable: 'GOOGLE_GEMINI_BASE_URL',
-        default: 'https://generativelanguage.googleapis.com'
-    },
-    conflicting: [],
-    route: (method, path) => allowed(method, path, [
-        ['POST', `/(v1|v1beta)/models/${ID}:(generateContent|streamGenerateContent|countTokens)`],
-        ['GET', '/(v1|v1beta)/models'],
-        ['GET', `/(v1|v1beta)/models/${ID}`]
-    ]),
-    // A base URL alone switches gemini to `gateway` auth, which headless mode refuses (exit 41);
-    // the settings file keeps it on the API key.
-    agent: (proxyUrl, placeholder) => ({
-        env: { GEMINI_API_KEY: placeholder, GOOGLE_GEMINI_BASE_URL: proxyUrl },
-        files: [
-            {
-                path: '.gemini/settings.json',
-                content: `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n`
-            }
-        ]
-    })
-};
-/** The model API a preset's CLI talks to; none for `generic`, whose API is unknown. */
-function modelProvider(preset) {
-    switch (preset) {
-        case 'claude':
-            return anthropic;
-        case 'codex':
-            return openai;
-        case 'gemini':
-            return gemini;
-        case 'generic':
-            return undefined;
-    }
-}
-/** `path` when some [method, path pattern] pair matches it whole. */
-function allowed(method, path, calls) {
-    return calls.some(([m, p]) => m === method && new RegExp(`^${p}$`).test(path)) ? path : undefined;
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __nccwpck_require__(4708);
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
-
-
-
-
-// RFC 9110 7.6.1: meaningful for one connection only, never forwarded.
-const HOP_BY_HOP = new Set([
-    'connection',
-    'keep-alive',
-    'proxy-authenticate',
-    'proxy-authorization',
-    'te',
-    'trailer',
-    'transfer-encoding',
-    'upgrade'
-]);
-// Where the three providers' clients put a key. All are stripped from every request, whichever
-// one the agent used, so the placeholder never travels upstream.
-const KEY_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key'];
-const KEY_QUERY = 'key';
-/**
- * A loopback HTTP proxy that swaps the agent's placeholder key for the real one. It lives in
- * the action's own process, so the real key never enters the agent's reach; bodies stream
- * through both ways untouched, so server-sent events arrive as the model sends them.
- */
-async function startModelProxy(o) {
-    // A key unfit for a header fails here, not on the agent's first request.
-    external_node_http_.validateHeaderValue(o.credential.header, o.credential.value);
-    const client = o.upstream.protocol === 'https:' ? external_node_https_ : external_node_http_;
-    // Our own agent, so that close() can end the upstream connections it keeps alive.
-    const agent = new client.Agent({ keepAlive: true });
-    const basePath = o.upstream.pathname.replace(/\/+$/, '');
-    const placeholderDigest = digest(o.placeholder);
-    let requests = 0;
-    const server = external_node_http_.createServer((req, res) => {
-        // Codex asks for a WebSocket first and falls back to HTTP streaming on a 426.
-        if (req.headers.upgrade !== undefined)
-            return reply(res, 426, 'use HTTP, not an upgrade');
-        // Origin form only (`/path?query`); the URL parser resolves `..` and `%2e` segments, and
-        // what it makes of the path is what both the route check and the upstream see.
-        if (!req.url?.startsWith('/'))
-            return reply(res, 400, 'not an origin-form request');
-        const url = new URL(`http://proxy${req.url}`);
-        if (!presented(req.headers, url).some((k) => (0,external_node_crypto_.timingSafeEqual)(digest(k), placeholderDigest))) {
-            return reply(res, 401, 'wrong or missing key');
-        }
-        const method = req.method ?? 'GET';
-        const path = o.route(method, url.pathname);
-        if (path === undefined)
-            return reply(res, 403, 'not a model API request');
-        url.searchParams.delete(KEY_QUERY);
-        const headers = forwardable(req.headers);
-        headers[o.credential.header] = o.credential.value;
-        const upstream = client.request({
-            protocol: o.upstream.protocol,
-            hostname: o.upstream.hostname.replace(/^\[|\]$/g, ''),
-            port: o.upstream.port,
-            method,
-            path: basePath + path + url.search,
-            headers,
-            agent
-        });
-        requests++;
-        upstream.on('response', (answer) => {
-            res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-            // A failure on either side destroys both, which ends the agent's stream visibly.
-            (0,external_node_stream_namespaceObject.pipeline)(answer, res, () => undefined);
-        });
-        upstream.on('error', (e) => {
-            if (res.headersSent || res.destroyed)
-                res.destroy();
-            else
-                reply(res, 502, `model API unreachable${errorCode(e)}`);
-        });
-        // An agent that hangs up must not leave a generation running (and billed) upstream.
-        res.on('close', () => {
-            if (!res.writableFinished)
-                upstream.destroy();
-        });
-        req.pipe(upstream);
-    });
-    await new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-    });
-    const { port } = server.address();
-    return {
-        url: `http://127.0.0.1:${port}`,
-        port,
-        get requests() {
-            return requests;
-        },
-        close: () => new Promise((resolve) => {
-            // Resolves also when already closed: closing twice is harmless.
-            server.close(() => resolve());
-            server.closeAllConnections();
-            agent.destroy();
-        })
-    };
-}
-/** Every key the request carries, in any of the places a model client puts one. */
-function presented(headers, url) {
-    const keys = url.searchParams.getAll(KEY_QUERY);
-    for (const name of KEY_HEADERS) {
-        const value = headers[name];
-        if (typeof value === 'string')
-            keys.push(value.replace(/^Bearer\s+/i, ''));
-    }
-    return keys;
-}
-/** The headers minus hop-by-hop ones (also those the `connection` header names), keys and host. */
-function forwardable(headers) {
-    const named = String(headers.connection ?? '')
-        .split(',')
-        .map((n) => n.trim().toLowerCase());
-    const out = {};
-    for (const [name, value] of Object.entries(headers)) {
-        if (HOP_BY_HOP.has(name) || named.includes(name) || KEY_HEADERS.includes(name))
-            continue;
-        if (name === 'host')
-            continue;
-        out[name] = value;
-    }
-    return out;
-}
-// Hashing first gives both sides one length, which timingSafeEqual needs.
-function digest(text) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest();
-}
-// The code only (ECONNREFUSED): a message could carry more than we mean to show.
-function errorCode(e) {
-    const code = e.code;
-    return typeof code === 'string' ? ` (${code})` : '';
-}
-function reply(res, status, message) {
-    const body = JSON.stringify({ error: { type: 'itervox_model_proxy', message } });
-    res.writeHead(status, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body)
-    });
-    res.end(body);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/model-access.js
-
-
-
-/**
- * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
- * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
- * the parent holds no key for the preset, a case to warn about: the agent then has no key.
- */
-async function setUpModelAccess(preset, parentEnv) {
-    const provider = modelProvider(preset);
-    if (provider === undefined)
-        return null;
-    const names = provider.credentials.map((c) => c.variable);
-    const found = provider.credentials.find((c) => parentEnv[c.variable]?.trim());
-    if (found === undefined)
-        return { missing: `none of ${names.join(', ')} is set` };
-    // A secret pasted with its trailing newline would be an invalid header.
-    const key = (parentEnv[found.variable] ?? '').trim();
-    const { variable, default: fallback } = provider.baseUrl;
-    const upstream = baseUrl(variable, parentEnv[variable] || fallback);
-    // New per run: a placeholder that leaks is worth nothing outside this job.
-    const placeholder = `itervox-placeholder-${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-    const proxy = await startModelProxy({
-        upstream,
-        route: provider.route,
-        placeholder,
-        credential: {
-            header: found.header,
-            value: found.header === 'authorization' ? `Bearer ${key}` : key
-        }
-    });
-    const agent = provider.agent(proxy.url, placeholder, found.variable);
-    return {
-        env: { ...agent.env, ...noProxy(parentEnv) },
-        files: agent.files,
-        proxy,
-        hidden: [...names, variable, ...provider.conflicting]
-    };
-}
-function baseUrl(variable, value) {
-    const url = URL.canParse(value) ? new URL(value) : undefined;
-    // The value is not repeated: a base URL can carry credentials of its own.
-    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-        throw new Error(`${variable} is not an http or https URL`);
-    }
-    return url;
-}
-// A CLI that honours the user's HTTPS_PROXY would otherwise send its loopback calls there,
-// where the proxy cannot be reached. Both spellings, as clients differ in which they read.
-function noProxy(parentEnv) {
-    const hosts = [parentEnv.NO_PROXY, parentEnv.no_proxy, '127.0.0.1']
-        .flatMap((v) => (v ?? '').split(','))
-        .map((h) => h.trim())
-        .filter(Boolean);
-    const value = [...new Set(hosts)].join(',');
-    return { NO_PROXY: value, no_proxy: value };
-}
-
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 ;// CONCATENATED MODULE: ./.build/agent/config-paths.js
@@ -43154,643 +43913,6 @@ function namedExplicitly(globs, path) {
     const marker = (path.split('/')[at] ?? '').toLowerCase();
     return globs.some((glob) => picomatch(glob, { dot: true })(path) &&
         glob.split('/').some((s) => !GLOB_CHARS.test(s) && s.toLowerCase() === marker));
-}
-
-;// CONCATENATED MODULE: ./.build/agent/text.js
-/** At most `max` characters from the start, with `\u2026` where it was cut. */
-function keepStart(text, max) {
-    if (text.length <= max)
-        return text;
-    let end = max - 1;
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--; // do not split a surrogate pair
-    return text.slice(0, end).trimEnd() + '\u2026';
-}
-/** At most `max` characters from the end, with `\u2026` where it was cut. */
-function keepEnd(text, max) {
-    if (text.length <= max)
-        return text;
-    let start = text.length - max + 1;
-    const code = text.charCodeAt(start);
-    if (code >= 0xdc00 && code <= 0xdfff)
-        start++; // do not split a surrogate pair
-    return '\u2026' + text.slice(start).trimStart();
-}
-/** The first non-empty line, trimmed and capped: a reason must stay on one line. */
-function text_firstLine(text, max = 200) {
-    // A lone CR or another line separator would start a new line in the runner's log, where a
-    // line beginning `::` is a workflow command; control characters go too.
-    const line = text.split(/[\r\n\u2028\u2029]+/).find((l) => l.trim() !== '') ?? '';
-    return keepStart(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim(), max);
-}
-/** The longest final text a run result carries. */
-const RESULT_TEXT_MAX_CHARS = 16 * 1024;
-/** A name from an event (a tool, a model) made safe for a one-line log description. */
-function safeName(name) {
-    return typeof name === 'string' ? name.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60) : '';
-}
-
-;// CONCATENATED MODULE: ./.build/agent/needs-input.js
-
-/** The itervox marker an agent puts on its own line to say it needs a human answer. */
-const NEEDS_INPUT_SENTINEL = '<!-- itervox:needs-input -->';
-/** The longest question reported (it goes into an issue comment). */
-const QUESTION_MAX_CHARS = 4000;
-// How much text before the marker is kept while scanning a stream.
-const WINDOW_CHARS = 64 * 1024;
-/**
- * Finds the sentinel line by line, outside fenced code blocks (CommonMark: a run of at least
- * three backticks or tildes, indented at most three spaces, closed by a run of the same
- * character at least as long). The question is the text before the last sentinel found.
- */
-class NeedsInputScanner {
-    fence;
-    window = [];
-    windowChars = 0;
-    found;
-    line(line) {
-        const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-        if (fence) {
-            const run = fence[1];
-            if (!this.fence) {
-                // A backtick fence's info string may not contain a backtick.
-                if (run[0] !== '`' || !line.slice(fence[0].length).includes('`')) {
-                    this.fence = { char: run[0], length: run.length };
-                }
-            }
-            else if (run[0] === this.fence.char &&
-                run.length >= this.fence.length &&
-                line.slice(fence[0].length).trim() === '') {
-                this.fence = undefined;
-            }
-        }
-        else if (!this.fence && line.trim() === NEEDS_INPUT_SENTINEL) {
-            this.found = { question: capQuestion(this.window.join('\n').trim()) };
-            this.window = [];
-            this.windowChars = 0;
-            return;
-        }
-        this.window.push(line);
-        this.windowChars += line.length + 1;
-        while (this.windowChars > WINDOW_CHARS && this.window.length > 1) {
-            this.windowChars -= this.window.shift().length + 1;
-        }
-    }
-    result() {
-        return this.found;
-    }
-}
-/** The sentinel check over a whole final text. */
-function findNeedsInput(text) {
-    const scanner = new NeedsInputScanner();
-    for (const line of text.split('\n'))
-        scanner.line(line.replace(/\r$/, ''));
-    return scanner.result();
-}
-// The end of the text is what sits right above the sentinel, so a long question keeps it.
-function capQuestion(text) {
-    return keepEnd(text, QUESTION_MAX_CHARS);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-text.js
-
-
-/**
- * A plain-text agent's stdout: no events, no stats; the sentinel counts anywhere in it, and
- * the final text is its end.
- */
-class TextParser {
-    needsInput = new NeedsInputScanner();
-    tail = [];
-    tailChars = 0;
-    line(text) {
-        this.needsInput.line(text);
-        this.tail.push(text);
-        this.tailChars += text.length + 1;
-        while (this.tailChars > RESULT_TEXT_MAX_CHARS && this.tail.length > 1) {
-            this.tailChars -= this.tail.shift().length + 1;
-        }
-        return undefined;
-    }
-    finish() {
-        const resultText = keepEnd(this.tail.join('\n').trim(), RESULT_TEXT_MAX_CHARS);
-        return {
-            stats: {},
-            ...(resultText ? { resultText } : {}),
-            ...(this.needsInput.result() ? { needsInput: this.needsInput.result() } : {})
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/stream-json.js
-/** The line as a JSON object, or undefined for anything else (banners, garbage, cut lines). */
-function parseJsonLine(line) {
-    const text = line.trim();
-    if (!text.startsWith('{'))
-        return undefined;
-    try {
-        return asObject(JSON.parse(text));
-    }
-    catch {
-        return undefined;
-    }
-}
-function asObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? value
-        : undefined;
-}
-function asString(value) {
-    return typeof value === 'string' ? value : undefined;
-}
-/** A finite, non-negative number, or undefined. */
-function asCount(value) {
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-/** Adds counts where at least one is known; undefined when none is. */
-function addCounts(...values) {
-    const known = values.filter((v) => v !== undefined);
-    return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
-}
-// How vendors word a rate limit or an exhausted quota in error text, when they give no
-// status field. 529 ("overloaded") is deliberately not here: it is the vendor's trouble,
-// not the user's limit.
-// Gemini CLI's stream says only "Resource has been exhausted (e.g. check quota)" for a 429.
-const RATE_LIMIT_WORDING = /\b429\b|rate[ _-]?limit|too many requests|resource[ _](has been )?exhausted|quota exceeded|exceeded your current quota|usage limit/i;
-function mentionsRateLimit(text) {
-    return RATE_LIMIT_WORDING.test(text);
-}
-
-;// CONCATENATED MODULE: ./.build/agent/json-stream-parser.js
-
-
-/**
- * The part every JSON event-stream preset shares: one event per line, anything else (garbage,
- * a cut line) ignored, and output holding no event at all (a user's `--output-format text`)
- * read as plain text instead.
- */
-class JsonStreamParser {
-    text = new TextParser();
-    events = 0;
-    line(line) {
-        const event = parseJsonLine(line);
-        const type = asString(event?.type);
-        if (!event || !type) {
-            this.text.line(line);
-            return undefined;
-        }
-        this.events++;
-        return this.event(type, event);
-    }
-    finish() {
-        return this.events === 0 ? this.text.finish() : this.findings();
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-claude.js
-
-
-
-
-
-/**
- * Claude Code's `--output-format stream-json --verbose` stream: `system` (init, api_retry),
- * `assistant` and `user` events, `rate_limit_event`, and a last `result`. The result decides:
- * `is_error` with `api_error_status` 429 is a rate limit and any other `is_error` a failure,
- * whatever its `subtype` says (the CLI reports exhausted retries as subtype `success`);
- * subtype `error_max_budget_usd` is the run stopped at `--max-budget-usd`.
- * Output that holds no event at all (a user's `--output-format text`) is read as plain text.
- */
-class ClaudeParser extends JsonStreamParser {
-    result;
-    lastAssistantText;
-    limitRejected = false;
-    event(type, event) {
-        switch (type) {
-            case 'system':
-                return this.system(event);
-            case 'assistant':
-                return this.assistant(event);
-            case 'user':
-                return 'tool result';
-            case 'rate_limit_event': {
-                const status = asString(asObject(event.rate_limit_info)?.status);
-                if (status === 'rejected')
-                    this.limitRejected = true;
-                return `rate limit ${safeName(status)}`;
-            }
-            case 'result':
-                this.result = event;
-                return `result ${safeName(event.subtype)}${event.is_error === true ? ' (error)' : ''}`;
-            default:
-                return safeName(type);
-        }
-    }
-    findings() {
-        const r = this.result;
-        const fullText = asString(r?.result) ?? this.lastAssistantText;
-        const findings = { stats: r ? stats(r) : {} };
-        if (fullText?.trim())
-            findings.resultText = keepStart(fullText.trim(), RESULT_TEXT_MAX_CHARS);
-        if (r?.is_error === true) {
-            const status = httpStatus(r.api_error_status);
-            findings.error = errorReason(r, status, fullText);
-            findings.rateLimited =
-                status === 429 ||
-                    (status === undefined && (this.limitRejected || mentionsRateLimit(fullText ?? '')));
-            return findings;
-        }
-        if (!r && this.limitRejected)
-            findings.rateLimited = true;
-        const needsInput = (fullText && findNeedsInput(fullText)) || deniedQuestion(r);
-        if (needsInput)
-            findings.needsInput = needsInput;
-        return findings;
-    }
-    system(event) {
-        const subtype = asString(event.subtype);
-        if (subtype === 'api_retry') {
-            // Advisory only: the CLI retries by itself and its result tells how that ended.
-            return `api retry ${asCount(event.attempt) ?? '?'}/${asCount(event.max_retries) ?? '?'} (${asCount(event.error_status) ?? safeName(event.error)})`;
-        }
-        return `system ${safeName(subtype)}`;
-    }
-    assistant(event) {
-        const content = asObject(event.message)?.content;
-        const blocks = Array.isArray(content) ? content.map(asObject) : [];
-        const tools = [];
-        for (const block of blocks) {
-            if (block?.type === 'text' && typeof block.text === 'string') {
-                this.lastAssistantText = block.text;
-            }
-            else if (block?.type === 'tool_use') {
-                tools.push(safeName(block.name));
-            }
-        }
-        return tools.length ? `tool ${tools.join(', ')}` : 'assistant text';
-    }
-}
-function stats(r) {
-    const usage = asObject(r.usage) ?? {};
-    const out = {};
-    const turns = asCount(r.num_turns);
-    // Cached prompt tokens are counted apart by the API; together they are what was read.
-    let input = addCounts(asCount(usage.input_tokens), asCount(usage.cache_creation_input_tokens), asCount(usage.cache_read_input_tokens));
-    let output = asCount(usage.output_tokens);
-    // A run stopped at its budget reports zero `usage` (2.1.332); its figures per model hold
-    // the turn it was priced for.
-    if (!input && !output)
-        ({ input, output } = modelTokens(r.modelUsage) ?? { input, output });
-    const cost = asCount(r.total_cost_usd);
-    if (turns !== undefined)
-        out.turns = turns;
-    if (input !== undefined)
-        out.inputTokens = input;
-    if (output !== undefined)
-        out.outputTokens = output;
-    if (cost !== undefined)
-        out.costUsd = cost;
-    return out;
-}
-function modelTokens(value) {
-    const models = Object.values(asObject(value) ?? {}).map((m) => asObject(m) ?? {});
-    if (!models.length)
-        return undefined;
-    const input = addCounts(...models.flatMap((m) => [
-        asCount(m.inputTokens),
-        asCount(m.cacheCreationInputTokens),
-        asCount(m.cacheReadInputTokens)
-    ]));
-    return { input, output: addCounts(...models.map((m) => asCount(m.outputTokens))) };
-}
-function httpStatus(value) {
-    const n = typeof value === 'string' ? Number(value) : value;
-    return typeof n === 'number' && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
-}
-function errorReason(r, status, text) {
-    if (status === 429)
-        return 'API error 429 (rate limited)';
-    if (status !== undefined)
-        return `API error ${status}`;
-    const subtype = asString(r.subtype);
-    if (subtype === 'error_max_budget_usd') {
-        const said = Array.isArray(r.errors) ? asString(r.errors[0]) : undefined;
-        return `${BUDGET_SPENT}${said ? text_firstLine(said) : 'the CLI stopped at --max-budget-usd'}`;
-    }
-    if (subtype === 'error_max_turns') {
-        const turns = asCount(r.num_turns);
-        return `reached the turn limit${turns !== undefined ? ` (${turns} turns)` : ''}`;
-    }
-    if (subtype && subtype !== 'success')
-        return subtype.replace(/_/g, ' ');
-    return text_firstLine(text ?? '') || 'the agent reported an error';
-}
-// In print mode nobody can answer the CLI's own question tool, so the CLI denies it and lists
-// the denial in the result: the agent did need a human.
-function deniedQuestion(r) {
-    const denials = Array.isArray(r?.permission_denials) ? r.permission_denials : [];
-    for (const d of denials.map(asObject)) {
-        if (d?.tool_name !== 'AskUserQuestion')
-            continue;
-        const questions = asObject(d.tool_input)?.questions;
-        const texts = (Array.isArray(questions) ? questions : [])
-            .map((q) => asString(asObject(q)?.question))
-            .filter((q) => !!q);
-        return { question: keepStart(texts.join('\n').trim(), QUESTION_MAX_CHARS) };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-codex.js
-
-
-
-
-/**
- * `codex exec --json`: `thread.started`, then per turn `turn.started`, `item.*` events
- * (agent_message, reasoning, command_execution, file_change, ...) and `turn.completed` with
- * its usage, or `turn.failed`; a top-level `error` for a failure outside a turn. The final
- * text is the last completed agent message. Codex names rate limits only in its messages.
- * Its usage counts tokens only: no cost, and no count of model calls (an `exec` is one turn
- * however many calls it makes), so no turns either.
- */
-class CodexParser extends JsonStreamParser {
-    inputTokens;
-    outputTokens;
-    lastMessage;
-    error;
-    rateLimited = false;
-    event(type, event) {
-        switch (type) {
-            case 'turn.completed': {
-                const usage = asObject(event.usage) ?? {};
-                this.inputTokens = addCounts(this.inputTokens, asCount(usage.input_tokens));
-                this.outputTokens = addCounts(this.outputTokens, asCount(usage.output_tokens));
-                this.error = undefined; // an error before a completed turn was recovered from
-                return 'turn completed';
-            }
-            case 'turn.failed':
-                this.fail(asString(asObject(event.error)?.message) ?? 'turn failed');
-                return 'turn failed';
-            case 'error':
-                this.fail(asString(event.message) ?? 'error');
-                return 'error';
-            case 'item.started':
-            case 'item.updated':
-            case 'item.completed':
-                return this.item(type, asObject(event.item));
-            default:
-                return safeName(type);
-        }
-    }
-    findings() {
-        const findings = { stats: {} };
-        if (this.inputTokens !== undefined)
-            findings.stats.inputTokens = this.inputTokens;
-        if (this.outputTokens !== undefined)
-            findings.stats.outputTokens = this.outputTokens;
-        const fullText = this.lastMessage?.trim();
-        if (fullText)
-            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
-        if (this.rateLimited)
-            findings.rateLimited = true;
-        if (this.error) {
-            findings.error = this.error;
-            return findings;
-        }
-        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
-        if (needsInput)
-            findings.needsInput = needsInput;
-        return findings;
-    }
-    item(type, item) {
-        const kind = asString(item?.type) ?? 'item';
-        if (type === 'item.completed' && kind === 'agent_message') {
-            this.lastMessage = asString(item?.text) ?? this.lastMessage;
-        }
-        // An error item is a warning inside a turn; the turn's own end says whether it failed.
-        if (kind === 'error' && mentionsRateLimit(asString(item?.message) ?? '')) {
-            this.rateLimited = true;
-        }
-        return `${safeName(kind)} ${type.slice('item.'.length)}`;
-    }
-    fail(message) {
-        this.error = text_firstLine(message) || 'error';
-        if (mentionsRateLimit(message))
-            this.rateLimited = true;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/parse-gemini.js
-
-
-
-
-/**
- * Gemini CLI's `--output-format stream-json`: `init`, `message` (user or assistant, the
- * assistant's often as `delta` chunks), `tool_use`, `tool_result`, `error` (warnings the CLI
- * goes on from) and a last `result` with `status` and `stats`. The final text is the
- * assistant's text after its last tool call.
- */
-class GeminiParser extends JsonStreamParser {
-    answer = '';
-    toolSinceAnswer = false;
-    result;
-    rateLimited = false;
-    event(type, event) {
-        switch (type) {
-            case 'message': {
-                if (event.role !== 'assistant')
-                    return `${safeName(event.role)} message`;
-                const content = asString(event.content) ?? '';
-                if (this.toolSinceAnswer)
-                    this.answer = '';
-                this.toolSinceAnswer = false;
-                this.answer = event.delta === true ? this.answer + content : content;
-                return 'assistant text';
-            }
-            case 'tool_use':
-                this.toolSinceAnswer = true;
-                return `tool ${safeName(event.tool_name)}`;
-            case 'error':
-                if (mentionsRateLimit(asString(event.message) ?? ''))
-                    this.rateLimited = true;
-                return `${safeName(event.severity) || 'error'} event`;
-            case 'result':
-                this.result = event;
-                return `result ${safeName(event.status)}`;
-            default:
-                return safeName(type);
-        }
-    }
-    findings() {
-        const r = this.result;
-        const st = asObject(r?.stats) ?? {};
-        const findings = { stats: {} };
-        const input = asCount(st.input_tokens) ?? asCount(st.input);
-        const output = asCount(st.output_tokens);
-        if (input !== undefined)
-            findings.stats.inputTokens = input;
-        if (output !== undefined)
-            findings.stats.outputTokens = output;
-        const fullText = this.answer.trim();
-        if (fullText)
-            findings.resultText = keepStart(fullText, RESULT_TEXT_MAX_CHARS);
-        if (this.rateLimited)
-            findings.rateLimited = true;
-        const error = asObject(r?.error);
-        if (error || (typeof r?.status === 'string' && r.status !== 'success')) {
-            const message = asString(error?.message) ?? '';
-            const kind = asString(error?.type) ?? '';
-            findings.error = text_firstLine(message) || safeName(kind) || 'the agent reported an error';
-            if (mentionsRateLimit(`${message} ${kind}`))
-                findings.rateLimited = true;
-            return findings;
-        }
-        const needsInput = fullText ? findNeedsInput(fullText) : undefined;
-        if (needsInput)
-            findings.needsInput = needsInput;
-        return findings;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/agent/presets.js
-
-
-
-
-
-function presetFor(argv, opts) {
-    const command = argv[0] ?? '';
-    switch ((0,external_node_path_.basename)(command)) {
-        case 'claude':
-            return claude(argv, opts);
-        case 'codex':
-            return codex(argv);
-        case 'gemini':
-            return presets_gemini(argv);
-        default:
-            return { name: 'generic', argv: [...argv], env: {}, parser: new TextParser() };
-    }
-}
-function claude(argv, opts) {
-    const out = [...argv];
-    const user = argv.slice(1);
-    if (!has(user, '-p', '--print'))
-        out.push('-p');
-    if (!has(user, '--output-format'))
-        out.push('--output-format', 'stream-json');
-    // stream-json in print mode is refused without --verbose.
-    if (!has(user, '--verbose'))
-        out.push('--verbose');
-    if (!has(user, '--max-turns'))
-        out.push('--max-turns', String(opts.maxTurns));
-    // The CLI checks its spend between turns and stops once past it, so a turn already under
-    // way can overshoot a little; the action's deadline still ends a hung one.
-    if (opts.maxBudgetUsd !== undefined && !has(user, '--max-budget-usd')) {
-        out.push('--max-budget-usd', opts.maxBudgetUsd.toFixed(4));
-    }
-    if (!has(user, '--dangerously-skip-permissions', '--permission-mode')) {
-        out.push('--dangerously-skip-permissions');
-    }
-    return {
-        name: 'claude',
-        argv: out,
-        // As root the CLI refuses --dangerously-skip-permissions unless told it is in a sandbox
-        // (containers and CI runners often run as root); as anyone else it needs nothing.
-        env: opts.isRoot ? { IS_SANDBOX: '1' } : {},
-        parser: new ClaudeParser()
-    };
-}
-function codex(argv) {
-    const user = argv.slice(1);
-    const out = [argv[0], ...(has(user, 'exec', 'e') ? [] : ['exec']), ...user];
-    if (!has(user, '--json', '--experimental-json'))
-        out.push('--json');
-    if (!has(user, '--skip-git-repo-check'))
-        out.push('--skip-git-repo-check');
-    // The runner is the sandbox (isolation: user); codex's own would refuse the stage's writes
-    // and its approval prompts have nobody to answer them. (`--full-auto` is no such flag: 0.171
-    // rejects it as an unexpected argument.)
-    if (!has(user, '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--sandbox', '-s')) {
-        out.push('--dangerously-bypass-approvals-and-sandbox');
-    }
-    // `-` makes codex read the prompt from stdin.
-    if (!user.includes('-'))
-        out.push('-');
-    return { name: 'codex', argv: out, env: {}, parser: new CodexParser() };
-}
-function presets_gemini(argv) {
-    const out = [...argv];
-    const user = argv.slice(1);
-    // With stdin not a terminal and no prompt argument, gemini runs headless on stdin's text.
-    if (!has(user, '--output-format', '-o'))
-        out.push('--output-format', 'stream-json');
-    if (!has(user, '--yolo', '-y', '--approval-mode'))
-        out.push('--yolo');
-    return {
-        name: 'gemini',
-        argv: out,
-        // A fresh checkout is never in the user's trusted folders: headless gemini would exit 55
-        // before any model call, and --yolo is downgraded there. The variable works across
-        // versions (0.61's --skip-trust does not exist in older ones).
-        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-        parser: new GeminiParser()
-    };
-}
-/**
- * What each CLI reads its key, endpoint and model from. The agent environment is an
- * allow-list, so these pass by default, on top of the names the profile's `env` adds.
- */
-const MODEL_VARIABLES = {
-    claude: [
-        'ANTHROPIC_API_KEY',
-        'ANTHROPIC_AUTH_TOKEN',
-        'CLAUDE_CODE_OAUTH_TOKEN',
-        'ANTHROPIC_BASE_URL',
-        'ANTHROPIC_MODEL',
-        'ANTHROPIC_SMALL_FAST_MODEL',
-        'CLAUDE_CODE_USE_BEDROCK',
-        'CLAUDE_CODE_USE_VERTEX',
-        'AWS_REGION',
-        'ANTHROPIC_VERTEX_PROJECT_ID',
-        'CLOUD_ML_REGION'
-    ],
-    codex: ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
-    gemini: [
-        'GEMINI_API_KEY',
-        'GOOGLE_API_KEY',
-        'GOOGLE_GEMINI_BASE_URL',
-        'GOOGLE_CLOUD_PROJECT',
-        'GOOGLE_CLOUD_LOCATION',
-        'GOOGLE_GENAI_USE_VERTEXAI',
-        'GEMINI_MODEL'
-    ],
-    generic: []
-};
-/**
- * Variables a preset's CLI needs derived from the ones it was given: `codex exec` reads only
- * CODEX_API_KEY and, given just OPENAI_API_KEY, sends no key at all (every call gets 401).
- */
-function derivedVariables(preset, env) {
-    if (preset !== 'codex' || env.CODEX_API_KEY || !env.OPENAI_API_KEY)
-        return {};
-    return { CODEX_API_KEY: env.OPENAI_API_KEY };
-}
-/** The variables a preset's CLI is given by default. */
-function modelVariables(preset) {
-    return MODEL_VARIABLES[preset];
-}
-/**
- * The names an agent may take from the job's environment: its preset's model variables plus
- * the profile's own `env` (which adds to them, never replaces them), each once.
- */
-function allowedNames(profileEnv, preset) {
-    return [...new Set([...MODEL_VARIABLES[preset], ...profileEnv])];
-}
-function has(args, ...flags) {
-    return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
 }
 
 // EXTERNAL MODULE: ./.build/agent/prices.js
@@ -46575,17 +46697,19 @@ function markPhase(contextPath, phase) {
     if (contextPath && ctx)
         saveStageContext(contextPath, { ...ctx, phase });
 }
-/** Why the profile's agent could not start here, or null when it can. */
+/** Why the profile's agent could not start here (its command, its model key), or null when it can. */
 async function checkCommand(j, profile, cwd) {
     // An isolated agent's user must be able to run the file: that needs the user.
     const isolation = j.isolate ? await j.isolate() : undefined;
-    return commandUnavailable({
+    return (commandUnavailable({
         profile,
         configFile: j.config.file,
         cwd,
         pathVar: j.parentEnv.PATH,
         ...(isolation ? { cannotRun: (file) => cannotRunAs(file, isolation.user.uid) } : {})
-    });
+    }) ??
+        // An isolated agent gets a HOME of its own: a login saved in the user's does not reach it.
+        modelKeyUnavailable(profile, j.config.file, j.parentEnv, isolation ? undefined : j.parentEnv.HOME));
 }
 async function noticeCannotStart(j, issue, stage, line) {
     const body = [
@@ -46841,13 +46965,17 @@ function checkedState(config, id, state) {
 
 
 
+/** The branch a local issue's stages run on. */
+function localIssueBranch(id) {
+    return `itervox/${id}`;
+}
 /**
  * Checks out the issue branch `itervox/<id>`: the existing one, or a new one made from the base
  * branch (see baseBranchOf), never from whatever happens to be checked out. There is no
  * remote: nothing is fetched or pushed.
  */
 async function checkoutIssueBranch(root, id, base) {
-    const branch = await branch_name_validateBranchName(`itervox/${id}`);
+    const branch = await branch_name_validateBranchName(localIssueBranch(id));
     const current = await currentBranch(root);
     const existing = await resolveCommit(root, `refs/heads/${branch}`);
     if (existing) {
@@ -47178,6 +47306,7 @@ class LocalWorkspace {
 
 
 
+
 // Outcomes after which `--until-idle` goes on to the stage the pipeline asks for.
 const CONTINUES = new Set(['move', 'retry', 'review', 'rework']);
 /**
@@ -47254,9 +47383,14 @@ async function runLocalStep(o, trustedCommit) {
         ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
     });
     const was = await rememberCheckout(root);
+    // Your commits, as git would make them here; the bot's only when git knows no one.
+    const author = await userIdentity(root, o.parentEnv, 'author');
+    const committer = (await userIdentity(root, o.parentEnv, 'committer')) ?? author;
     let r;
     try {
         r = await runJob({
+            ...(author ? { author } : {}),
+            ...(committer ? { committer } : {}),
             trigger: {
                 source: o.reply ? 'comment' : 'cli',
                 issue: id,
@@ -47482,8 +47616,8 @@ function scaffoldFiles(t) {
     return [
         { path: 'WORKFLOW.md', text: workflowText(t) },
         ...PROFILES.flatMap((p) => [
-            { path: `.itervox/agents/${p}/SOUL.md`, text: SOULS[p] },
-            { path: `.itervox/agents/${p}/INSTRUCTIONS.md`, text: instructionsText(p) }
+            { path: `.itervox/agents/${p}/SOUL.md`, text: profileStarter(p, 'soul') },
+            { path: `.itervox/agents/${p}/INSTRUCTIONS.md`, text: profileStarter(p, 'instructions') }
         ])
     ];
 }
@@ -47630,15 +47764,44 @@ const DONE = {
         'Every finding names a file and a line.'
     ]
 };
-function instructionsText(p) {
+/**
+ * A profile file to start from, for a profile WORKFLOW.md names whose file is missing: init's
+ * own for its three profiles, else a frame to fill in, with the Handoff Protocol every stage
+ * needs.
+ */
+function profileStarter(name, kind) {
+    const own = PROFILES.includes(name) ? name : undefined;
+    if (kind === 'instructions') {
+        return own
+            ? instructionsText(own, STEPS[own], DONE[own])
+            : instructionsText(name, FRAME_STEPS, FRAME_DONE);
+    }
+    return own ? SOULS[own] : soulFrame(name);
+}
+function soulFrame(name) {
+    return `# ${name}
+
+## Who you are
+(Who this agent is, in a sentence or two.)
+
+## What you care about
+- (What it weighs when it decides.)
+
+## What you do not do
+- (What it leaves to the other stages.)
+`;
+}
+const FRAME_STEPS = ['(What this stage does, step by step.)'];
+const FRAME_DONE = ['(What its deliverable holds when the stage is done.)'];
+function instructionsText(p, steps, done) {
     return [
         `# ${p} instructions`,
         '',
         '## Steps',
-        ...STEPS[p].map((s) => `- ${s}`),
+        ...steps.map((s) => `- ${s}`),
         '',
         '## Done when',
-        ...DONE[p].map((s) => (s.startsWith('  ') ? s : `- ${s}`)),
+        ...done.map((s) => (s.startsWith('  ') ? s : `- ${s}`)),
         '',
         '## Handoff Protocol',
         '- The "## Prior Agent Handoffs" section of your prompt holds what earlier stages on this issue',
@@ -47886,6 +48049,8 @@ function printTrail(out, t) {
     out.write(`\nLook around: cd ${t.repository} && git log --stat ${t.branch ?? ''}\n`);
 }
 
+// EXTERNAL MODULE: ./.build/config/disk-files.js
+var disk_files = __nccwpck_require__(2406);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: ./.build/pipeline/job-timeout.js
@@ -47911,18 +48076,12 @@ const AGENT_CLI_VERSIONS = {
 
 
 
+
 const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml';
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1';
 /** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
 const RECONCILE_CRON = '*/15 * * * *';
-// The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
-// OPENAI_API_KEY it sends no key at all).
-const AGENT_SECRETS = {
-    claude: 'ANTHROPIC_API_KEY',
-    codex: 'CODEX_API_KEY',
-    gemini: 'GEMINI_API_KEY'
-};
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
  * example workflow: one job per stage, started by a label that starts an automation, a
@@ -47938,8 +48097,9 @@ function actionsWorkflow(config) {
     const linear = config.tracker.kind === 'linear';
     const lines = [
         '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
-        "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
-        '# init again. Pin the actions to full commit SHAs.',
+        '# WORKFLOW.md. After changing WORKFLOW.md, run itervox-handoff init --workflow-only to write',
+        '# it again: it keeps the refs of the actions (pin them to full commit SHAs), and shows any',
+        '# other edit of yours before it would undo it.',
         'name: itervox',
         '',
         'on:',
@@ -48161,7 +48321,7 @@ function labelListProblems(text, config) {
         }
         const missing = wanted.filter((w) => !listed.some((l) => (0,lookup/* sameState */.yY)(l, w)));
         const extra = listed.filter((l) => !wanted.some((w) => (0,lookup/* sameState */.yY)(l, w)));
-        const redo = 'delete the file and run itervox-handoff init again, or edit the list';
+        const redo = 'run itervox-handoff init --workflow-only, or edit the list';
         if (missing.length > 0) {
             out.push({
                 line,
@@ -48206,10 +48366,12 @@ function agentClis(config) {
             continue;
         const command = p.argv[0] ?? '';
         const name = (0,external_node_path_.basename)(command);
-        if (Object.hasOwn(AGENT_SECRETS, name)) {
+        if (Object.hasOwn(AGENT_CLI_VERSIONS, name)) {
             const { pkg, version } = AGENT_CLI_VERSIONS[name];
             packages.add(`${pkg}@${version}`);
-            secrets.add(AGENT_SECRETS[name]);
+            // The key each CLI reads (`codex exec` reads CODEX_API_KEY; with only OPENAI_API_KEY it
+            // sends no key at all).
+            secrets.add(modelProvider(name).secret);
         }
         else if (!command.includes('/')) {
             // A script in the repository needs no installing; anything else does.
@@ -48223,7 +48385,211 @@ function agentClis(config) {
     };
 }
 
+// EXTERNAL MODULE: ./.build/tracker/github-fetch.js
+var github_fetch = __nccwpck_require__(2571);
+// EXTERNAL MODULE: ./.build/tracker/http-fetch.js
+var http_fetch = __nccwpck_require__(6224);
+;// CONCATENATED MODULE: ./.build/cli/github-rest.js
+// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain HTTP:
+// the action's Octokit, with its retries and write queue, is for the runner.
+
+
+
+const send = (0,github_fetch/* timedFetch */.k)(http_fetch/* httpFetch */.tX, 30_000);
+/**
+ * A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com); with no
+ * token, it reads what GitHub shows anyone.
+ */
+function restClient(apiUrl, token, repo, command) {
+    const root = apiUrl.replace(/\/+$/, '');
+    return {
+        repo,
+        async call(method, path, body) {
+            let res;
+            try {
+                res = await send(`${root}/repos/${repo}${path}`, {
+                    method,
+                    headers: {
+                        accept: 'application/vnd.github+json',
+                        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+                        'x-github-api-version': '2022-11-28',
+                        'user-agent': 'itervox-handoff',
+                        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+                    },
+                    body: body === undefined ? undefined : JSON.stringify(body)
+                });
+            }
+            catch (e) {
+                throw new _build_errors/* UserError */.yo(`${command}: cannot reach the GitHub API at ${root}: ${e.message}; check your connection, or GITHUB_API_URL`);
+            }
+            const text = await res.text();
+            let data;
+            try {
+                data = text ? JSON.parse(text) : null;
+            }
+            catch {
+                data = text;
+            }
+            if (res.status === 401) {
+                const refused = token === undefined ? 'asks for a token' : 'refused the token';
+                throw new _build_errors/* UserError */.yo(`${command}: GitHub ${refused} (401 ${messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`);
+            }
+            return { status: res.status, data };
+        }
+    };
+}
+/** GitHub's `message` in an error answer, or the status text. */
+function messageOf(data) {
+    const message = data?.message;
+    return typeof message === 'string' ? message : 'no message';
+}
+
+;// CONCATENATED MODULE: ./.build/cli/repo-settings.js
+// What `labels` can see of the repository settings a first run depends on (Settings \u2192 Actions \u2192
+// General), each as one line: fine, to change, or to check by hand when the token may not read
+// them (reading them takes admin on the repository).
+
+const PAGE = 'Settings \u2192 Actions \u2192 General';
+/** The repository setting without which GITHUB_TOKEN may not open a pull request. */
+const PULL_REQUEST_SETTING = 'Allow GitHub Actions to create and approve pull requests';
+async function repoSettings(rest) {
+    return [...(await actionsPermissions(rest)), ...(await workflowPermissions(rest))];
+}
+async function actionsPermissions(rest) {
+    const r = await rest.call('GET', '/actions/permissions');
+    if (r.status !== 200)
+        return [unreadable(r.status, r.data, 'whether Actions may run')];
+    const a = r.data;
+    if (!a.enabled) {
+        return [
+            {
+                verdict: 'change',
+                text: `GitHub Actions is disabled for ${rest.repo}: in ${PAGE}, allow actions to run`
+            }
+        ];
+    }
+    const out = [];
+    if (a.allowed_actions === 'local_only') {
+        out.push({
+            verdict: 'change',
+            text: `only this repository's own actions may run: in ${PAGE}, allow itervox/handoff-action and actions/checkout`
+        });
+    }
+    else if (a.allowed_actions === 'selected') {
+        out.push({
+            verdict: 'check',
+            text: `only selected actions may run: in ${PAGE}, make sure itervox/handoff-action@* and actions/checkout@* are among them`
+        });
+    }
+    else {
+        out.push({ verdict: 'ok', text: 'GitHub Actions is enabled and may run any action' });
+    }
+    if (a.sha_pinning_required === true) {
+        out.push({
+            verdict: 'change',
+            text: 'actions must be pinned to full commit SHAs: replace @v1 and @v6 in .github/workflows/itervox.yml by the commits those tags point at'
+        });
+    }
+    return out;
+}
+async function workflowPermissions(rest) {
+    const r = await rest.call('GET', '/actions/permissions/workflow');
+    if (r.status !== 200) {
+        return [unreadable(r.status, r.data, 'whether workflows may open pull requests')];
+    }
+    const w = r.data;
+    return [
+        w.can_approve_pull_request_reviews
+            ? { verdict: 'ok', text: 'GitHub Actions may create pull requests' }
+            : {
+                verdict: 'change',
+                text: `GitHub Actions may not create pull requests, so a stage cannot open its draft pull request with GITHUB_TOKEN: in ${PAGE} \u2192 Workflow permissions, tick "${PULL_REQUEST_SETTING}" (not needed with a GitHub App token)`
+            },
+        {
+            verdict: 'ok',
+            text: `default workflow permissions are ${w.default_workflow_permissions === 'write' ? 'read and write' : 'read-only'}: either works, the workflow asks for the permissions it needs`
+        }
+    ];
+}
+function unreadable(status, data, what) {
+    return {
+        verdict: 'check',
+        text: `cannot read ${what} (${status} ${messageOf(data)}; it takes admin on the repository): look in ${PAGE}`
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/cli/workflow-edits.js
+// What `init --workflow-only` keeps of the GitHub workflow it writes again: the refs of its
+// `uses:` lines (which the file asks people to pin to commit SHAs), and, by a fingerprint on
+// its first line, whether anything else in it was edited since init wrote it, which it does not
+// undo without --force.
+
+const USES = /^(\s*(?:-\s+)?uses:\s*)([^@\s]+)@(.*)$/gm;
+const MARK = '# itervox-handoff init fingerprint: ';
+/** `text` with each `uses:` ref that `old` has for the same action, in order of appearance. */
+function keepPins(text, old) {
+    const refs = new Map();
+    for (const m of old.matchAll(USES))
+        refs.set(m[2], [...(refs.get(m[2]) ?? []), m[3]]);
+    const seen = new Map();
+    return text.replace(USES, (line, lead, action) => {
+        const kept = refs.get(action);
+        if (!kept)
+            return line;
+        const i = seen.get(action) ?? 0;
+        seen.set(action, i + 1);
+        return `${lead}${action}@${kept[Math.min(i, kept.length - 1)]}`;
+    });
+}
+/** The text as init writes it: its fingerprint on a first line of its own. */
+function fingerprinted(text) {
+    return `${MARK}${fingerprint(text)}\n${text}`;
+}
+/** Whether `text` is as init wrote it, but for the refs of its `uses:` lines. */
+function unedited(text) {
+    const end = text.indexOf('\n') + 1;
+    return end > 0 && text.slice(0, end) === `${MARK}${fingerprint(text.slice(end))}\n`;
+}
+// Over the text without its refs, so pinning an action is no edit.
+function fingerprint(body) {
+    return (0,external_node_crypto_.createHash)('sha256').update(body.replace(USES, '$1$2@')).digest('hex').slice(0, 16);
+}
+/** The lines rewriting `old` as `text` would remove (`-`) and add (`+`), with their line numbers. */
+function changedLines(old, text) {
+    const a = old.split('\n');
+    const b = text.split('\n');
+    // Longest common subsequence, from the end: a workflow is a few hundred lines.
+    const common = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+    for (let i = a.length - 1; i >= 0; i--) {
+        for (let j = b.length - 1; j >= 0; j--) {
+            common[i][j] =
+                a[i] === b[j]
+                    ? common[i + 1][j + 1] + 1
+                    : Math.max(common[i + 1][j], common[i][j + 1]);
+        }
+    }
+    const out = [];
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < b.length) {
+        if (i < a.length && j < b.length && a[i] === b[j]) {
+            i++;
+            j++;
+        }
+        else if (i < a.length && (j === b.length || common[i + 1][j] >= common[i][j + 1])) {
+            out.push(`-${i + 1}: ${a[i++]}`);
+        }
+        else {
+            out.push(`+${j + 1}: ${b[j++]}`);
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/init.js
+
+
+
 
 
 
@@ -48247,6 +48613,7 @@ Sets up a research \u2192 implement \u2192 review pipeline at the root of the cu
                                        or the handoffs (checked with git check-ignore)
   ${ACTIONS_WORKFLOW_PATH.padEnd(37)}the GitHub workflow that runs the stages
                                        (github tracker only), made from WORKFLOW.md's states
+A profile that WORKFLOW.md names without its SOUL.md or INSTRUCTIONS.md gets one to fill in.
 Existing files are kept unless --force is given; running init twice changes nothing. A
 .gitignore rule that would leave WORKFLOW.md or the GitHub workflow out of a commit is a
 warning. Exits 0 when every file is in place.
@@ -48256,7 +48623,9 @@ Options:
                     .itervox/issues/, run with itervox-handoff run
   --force           overwrite the files above that already exist (.gitignore is only patched)
   --workflow-only   rewrite just ${ACTIONS_WORKFLOW_PATH} from WORKFLOW.md as it
-                    is now (after you changed its states), touching nothing else
+                    is now (after you changed it), touching nothing else. It keeps the
+                    actions' refs (pin them to commit SHAs); when you edited anything else
+                    in it, it shows what it would change and needs --force
   -h, --help        show this help
 `;
 const initCommand = {
@@ -48280,16 +48649,17 @@ const initCommand = {
             if (given !== undefined) {
                 throw new UsageError('init: --workflow-only takes the tracker from WORKFLOW.md; leave out --tracker', 'init');
             }
-            return writeActionsWorkflowOnly(root);
+            return writeActionsWorkflowOnly(root, values.force === true);
         }
         const force = values.force === true;
         const files = scaffoldFiles({ tracker, command: 'claude', implementerPaths: ['**'] });
         for (const f of files)
             report(place(root, f, force), f.path);
+        placeMissingProfileFiles(root);
         // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
         const config = loadKeptWorkflow(root);
         if (tracker === 'github') {
-            const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) };
+            const file = { path: ACTIONS_WORKFLOW_PATH, text: workflowFor(root, config) };
             const what = place(root, file, force);
             report(what, file.path);
             if (what === 'kept' && !holdsText((0,external_node_path_.join)(root, file.path), file.text)) {
@@ -48307,25 +48677,60 @@ const initCommand = {
         const start = startState(config);
         process.stdout.write('\nNext: commit these files' +
             (tracker === 'github'
-                ? `, add ${secret} to the repository, and label an issue "${start}".\n`
+                ? `, add ${secret} to the repository, tick "${PULL_REQUEST_SETTING}" in\nSettings \u2192 Actions \u2192 General \u2192 Workflow permissions (else a stage opens no pull request),\nand label an issue "${start}".\n`
                 : `, write .itervox/issues/<ID>.md (title, state: ${start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`));
         return 0;
     }
 };
 const WORKFLOW = 'WORKFLOW.md';
+// A GitHub workflow is a few KiB.
+const WORKFLOW_YML_MAX_BYTES = 256 * 1024;
 function report(what, path) {
     process.stdout.write(`${what.padEnd(10)}${path}\n`);
 }
+/**
+ * Each SOUL.md and INSTRUCTIONS.md that WORKFLOW.md names but the repository lacks (a profile
+ * the user added), written from a starting text, so that the workflow loads.
+ */
+function placeMissingProfileFiles(root) {
+    const file = shownWorkflowPath(root);
+    const text = (0,load/* readWorkflowText */.xb)(file);
+    const missing = new Set();
+    const { config } = (0,load/* parseWorkflow */.hM)(text, {
+        file,
+        env: loadingEnv(text),
+        baseDir: '.',
+        readFile: (path) => {
+            const found = (0,disk_files/* readRepoFile */.v6)(root, path);
+            if (found === null)
+                missing.add(path);
+            return found ?? '';
+        }
+    });
+    for (const p of Object.values(config.agent.profiles)) {
+        const files = [
+            { path: p.soulFile, text: profileStarter(p.name, 'soul') },
+            { path: p.instructionsFile, text: profileStarter(p.name, 'instructions') }
+        ];
+        for (const f of files)
+            if (missing.has(f.path))
+                report(place(root, f, false), f.path);
+    }
+}
+/** WORKFLOW.md at the root, as a path from here. */
+function shownWorkflowPath(root) {
+    return (0,external_node_path_.relative)(process.cwd(), (0,external_node_path_.join)(root, WORKFLOW)) || WORKFLOW;
+}
 /** WORKFLOW.md at the root, as it is now; its warnings go to stderr. */
 function loadKeptWorkflow(root) {
-    const workflowFile = (0,external_node_path_.relative)(process.cwd(), (0,external_node_path_.join)(root, WORKFLOW)) || WORKFLOW;
+    const workflowFile = shownWorkflowPath(root);
     const { config, warnings } = (0,load/* loadWorkflowFile */.md)(workflowFile, loadingEnv((0,load/* readWorkflowText */.xb)(workflowFile)));
     for (const w of warnings)
         process.stderr.write((0,load/* formatWarning */.W3)(w) + '\n');
     return config;
 }
 /** `init --workflow-only`: the GitHub workflow made again from WORKFLOW.md, nothing else. */
-async function writeActionsWorkflowOnly(root) {
+async function writeActionsWorkflowOnly(root, force) {
     if (!(0,external_node_fs_.existsSync)((0,external_node_path_.join)(root, WORKFLOW))) {
         throw new _build_errors/* UserError */.yo(`no ${WORKFLOW} at the repository root ${root}; run itervox-handoff init first`);
     }
@@ -48333,14 +48738,39 @@ async function writeActionsWorkflowOnly(root) {
     if (config.tracker.kind === 'local') {
         throw new _build_errors/* UserError */.yo(`${WORKFLOW} uses the local tracker, which runs no GitHub workflow; --workflow-only is for tracker.kind: github or linear`, { file: WORKFLOW });
     }
-    const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) };
-    const path = (0,external_node_path_.join)(root, file.path);
-    const same = (0,external_node_fs_.existsSync)(path) && (0,external_node_fs_.statSync)(path).isFile() && holdsText(path, file.text);
-    report(same ? 'unchanged' : place(root, file, true), file.path);
+    const file = { path: ACTIONS_WORKFLOW_PATH, text: workflowFor(root, config) };
+    const old = existingWorkflow(root);
+    if (old === file.text) {
+        report('unchanged', file.path);
+        return 0;
+    }
+    if (old !== null && !force && !unedited(old)) {
+        process.stderr.write(`${file.path} was edited since init wrote it; rewriting it would change:\n` +
+            changedLines(old, file.text)
+                .map((l) => `  ${l}\n`)
+                .join(''));
+        throw new _build_errors/* UserError */.yo(`${file.path} was edited by hand, so it is kept; make the changes above yourself, or run itervox-handoff init --workflow-only --force to rewrite it (the actions' refs are kept)`);
+    }
+    report(place(root, file, true), file.path);
     await warnIgnored(root, [ACTIONS_WORKFLOW_PATH]);
-    if (!same)
-        process.stdout.write(`\nNext: commit ${file.path}.\n`);
+    process.stdout.write(`\nNext: commit ${file.path}.\n`);
     return 0;
+}
+/** The GitHub workflow for WORKFLOW.md, with the actions' refs the file there has now. */
+function workflowFor(root, config) {
+    const old = existingWorkflow(root);
+    const text = actionsWorkflow(config);
+    return fingerprinted(old === null ? text : keepPins(text, old));
+}
+/** The GitHub workflow's text now; null when there is none. */
+function existingWorkflow(root) {
+    const path = (0,external_node_path_.join)(root, ACTIONS_WORKFLOW_PATH);
+    if (!(0,external_node_fs_.existsSync)(path))
+        return null;
+    if (!(0,external_node_fs_.statSync)(path).isFile()) {
+        throw new _build_errors/* UserError */.yo(`${ACTIONS_WORKFLOW_PATH} is not a regular file; remove it, then run init again`);
+    }
+    return (0,read_capped/* readCappedText */.h5)(path, WORKFLOW_YML_MAX_BYTES, ACTIONS_WORKFLOW_PATH);
 }
 /** A warning for each file a .gitignore rule would leave out of `git add`. */
 async function warnIgnored(root, paths) {
@@ -48398,61 +48828,6 @@ function loadingEnv(text) {
     return env;
 }
 
-// EXTERNAL MODULE: ./.build/tracker/github-fetch.js
-var github_fetch = __nccwpck_require__(2571);
-// EXTERNAL MODULE: ./.build/tracker/http-fetch.js
-var http_fetch = __nccwpck_require__(6224);
-;// CONCATENATED MODULE: ./.build/cli/github-rest.js
-// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain HTTP:
-// the action's Octokit, with its retries and write queue, is for the runner.
-
-
-
-const send = (0,github_fetch/* timedFetch */.k)(http_fetch/* httpFetch */.tX, 30_000);
-/** A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com). */
-function restClient(apiUrl, token, repo, command) {
-    const root = apiUrl.replace(/\/+$/, '');
-    return {
-        repo,
-        async call(method, path, body) {
-            let res;
-            try {
-                res = await send(`${root}/repos/${repo}${path}`, {
-                    method,
-                    headers: {
-                        accept: 'application/vnd.github+json',
-                        authorization: `Bearer ${token}`,
-                        'x-github-api-version': '2022-11-28',
-                        'user-agent': 'itervox-handoff',
-                        ...(body === undefined ? {} : { 'content-type': 'application/json' })
-                    },
-                    body: body === undefined ? undefined : JSON.stringify(body)
-                });
-            }
-            catch (e) {
-                throw new _build_errors/* UserError */.yo(`${command}: cannot reach the GitHub API at ${root}: ${e.message}; check your connection, or GITHUB_API_URL`);
-            }
-            const text = await res.text();
-            let data;
-            try {
-                data = text ? JSON.parse(text) : null;
-            }
-            catch {
-                data = text;
-            }
-            if (res.status === 401) {
-                throw new _build_errors/* UserError */.yo(`${command}: GitHub refused the token (401 ${messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`);
-            }
-            return { status: res.status, data };
-        }
-    };
-}
-/** GitHub's `message` in an error answer, or the status text. */
-function messageOf(data) {
-    const message = data?.message;
-    return typeof message === 'string' ? message : 'no message';
-}
-
 ;// CONCATENATED MODULE: ./.build/cli/github-target.js
 
 
@@ -48478,10 +48853,16 @@ async function originRepo(command) {
  * (one with `access`), and the API root from GITHUB_API_URL (GitHub Enterprise Server).
  */
 async function githubTarget(command, given, access) {
-    const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN;
+    const target = await githubTargetMaybeAnonymous(command, given);
+    const { token } = target;
     if (!token) {
         throw new _build_errors/* UserError */.yo(`${command}: no token; set GITHUB_TOKEN or GH_TOKEN to one with ${access} on the repository (e.g. GH_TOKEN=$(gh auth token))`);
     }
+    return { ...target, token };
+}
+/** As githubTarget, for a command that only reads: without a token it asks as anyone may. */
+async function githubTargetMaybeAnonymous(command, given) {
+    const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN || undefined;
     const repo = given ?? (await originRepo(command));
     const [owner, name] = repo.split('/');
     if (!owner || !name || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
@@ -48491,80 +48872,6 @@ async function githubTarget(command, given, access) {
     return { token, owner, name, repo, apiUrl };
 }
 
-;// CONCATENATED MODULE: ./.build/cli/repo-settings.js
-// What `labels` can see of the repository settings a first run depends on (Settings \u2192 Actions \u2192
-// General), each as one line: fine, to change, or to check by hand when the token may not read
-// them (reading them takes admin on the repository).
-
-const PAGE = 'Settings \u2192 Actions \u2192 General';
-async function repoSettings(rest) {
-    return [...(await actionsPermissions(rest)), ...(await workflowPermissions(rest))];
-}
-async function actionsPermissions(rest) {
-    const r = await rest.call('GET', '/actions/permissions');
-    if (r.status !== 200)
-        return [unreadable(r.status, r.data, 'whether Actions may run')];
-    const a = r.data;
-    if (!a.enabled) {
-        return [
-            {
-                verdict: 'change',
-                text: `GitHub Actions is disabled for ${rest.repo}: in ${PAGE}, allow actions to run`
-            }
-        ];
-    }
-    const out = [];
-    if (a.allowed_actions === 'local_only') {
-        out.push({
-            verdict: 'change',
-            text: `only this repository's own actions may run: in ${PAGE}, allow itervox/handoff-action and actions/checkout`
-        });
-    }
-    else if (a.allowed_actions === 'selected') {
-        out.push({
-            verdict: 'check',
-            text: `only selected actions may run: in ${PAGE}, make sure itervox/handoff-action@* and actions/checkout@* are among them`
-        });
-    }
-    else {
-        out.push({ verdict: 'ok', text: 'GitHub Actions is enabled and may run any action' });
-    }
-    if (a.sha_pinning_required === true) {
-        out.push({
-            verdict: 'change',
-            text: 'actions must be pinned to full commit SHAs: replace @v1 and @v6 in .github/workflows/itervox.yml by the commits those tags point at'
-        });
-    }
-    return out;
-}
-async function workflowPermissions(rest) {
-    const r = await rest.call('GET', '/actions/permissions/workflow');
-    if (r.status !== 200) {
-        return [unreadable(r.status, r.data, 'whether workflows may open pull requests')];
-    }
-    const w = r.data;
-    return [
-        w.can_approve_pull_request_reviews
-            ? { verdict: 'ok', text: 'GitHub Actions may create pull requests' }
-            : {
-                verdict: 'change',
-                text: `GitHub Actions may not create pull requests, so a stage cannot open its draft pull request with GITHUB_TOKEN: in ${PAGE} \u2192 Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (not needed with a GitHub App token)`
-            },
-        {
-            verdict: 'ok',
-            text: `default workflow permissions are ${w.default_workflow_permissions === 'write' ? 'read and write' : 'read-only'}: either works, the workflow asks for the permissions it needs`
-        }
-    ];
-}
-function unreadable(status, data, what) {
-    return {
-        verdict: 'check',
-        text: `cannot read ${what} (${status} ${messageOf(data)}; it takes admin on the repository): look in ${PAGE}`
-    };
-}
-
-// EXTERNAL MODULE: ./.build/config/disk-files.js
-var disk_files = __nccwpck_require__(2406);
 ;// CONCATENATED MODULE: ./.build/cli/workflow.js
 
 
@@ -48633,7 +48940,8 @@ that already existed. Then checks what it can see of the repository's Actions se
 says, one line each, what to change. Exits 1 when a setting must change.
 
 The token comes from GITHUB_TOKEN or GH_TOKEN (e.g. GH_TOKEN=$(gh auth token)); it needs
-Issues: write to create labels, and admin on the repository to read its settings.
+Issues: write to create labels, and admin on the repository to read its settings. --dry-run
+needs only read access, and no token at all for a public repository.
 GITHUB_API_URL names another API root (GitHub Enterprise Server).
 
 Options:
@@ -48655,12 +48963,19 @@ const labelsCommand = {
         if (help)
             return 0;
         const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)));
-        const { token, repo, apiUrl } = await githubTarget('labels', stringOpt(values.repo), 'Issues: write');
-        const rest = restClient(apiUrl, token, repo, 'labels');
         const dryRun = values['dry-run'] === true;
+        const given = stringOpt(values.repo);
+        // A dry run only reads, so it needs no token that may write.
+        const { token, repo, apiUrl } = dryRun
+            ? await githubTargetMaybeAnonymous('labels', given)
+            : await githubTarget('labels', given, 'Issues: write');
+        const rest = restClient(apiUrl, token, repo, 'labels');
         const found = await rest.call('GET', '');
         if (found.status !== 200) {
-            throw new _build_errors/* UserError */.yo(`labels: ${repo} not found, or the token cannot see it (${found.status} ${messageOf(found.data)}); check --repo (or git remote origin) and the token's access`);
+            const [hidden, fix] = token === undefined
+                ? ['private', ', or set GITHUB_TOKEN or GH_TOKEN to a token that can read it']
+                : ['the token cannot see it', " and the token's access"];
+            throw new _build_errors/* UserError */.yo(`labels: ${repo} not found, or ${hidden} (${found.status} ${messageOf(found.data)}); check --repo (or git remote origin)${fix}`);
         }
         for (const label of pipelineLabels(config)) {
             const what = (await labelExists(rest, label.name))
@@ -48744,8 +49059,9 @@ const prompt_USAGE = `
 Usage: itervox-handoff prompt --profile NAME [--issue ID] [--timestamp TS] [--workflow FILE] [--json]
 
 Prints the whole prompt the profile's agent would get for a stage run now, built from the
-handoffs committed at HEAD since it left the base branch (workspace.base_branch, or the
-repository's default branch): run it inside the repository, on the issue's branch.
+handoffs committed since the branch left the base branch (workspace.base_branch, or the
+repository's default branch). The branch is the issue's, itervox/ID, when --issue names one
+that has it, whichever branch is checked out; else HEAD.
 
 Options:
   --profile NAME    the profile to run (required)
@@ -48795,14 +49111,13 @@ const promptCommand = {
         if (!profile)
             throw (0,lookup/* unknownProfileError */.o5)(config, profileName, '--profile');
         const issueId = stringOpt(values.issue);
-        const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE;
+        const issue = issueId ? readLocalIssue(root, localIssueId(root, issueId)) : PLACEHOLDER_ISSUE;
         const automation = (0,lookup/* automationForProfile */.Wn)(config, profile.name, issue.state);
-        const note = issueId ? await offIssueBranch(root, issue) : null;
-        const head = await resolveCommit(root, 'HEAD');
+        const { commit, branch, note } = await trailSource(root, issueId ? issue : null);
         const stage = await promptForStage({
             repo: root,
-            commit: head,
-            since: head ? await forkOfHead(root, head, config.workspace.baseBranch) : null,
+            commit,
+            since: commit ? await forkOf(root, commit, branch, config.workspace.baseBranch) : null,
             config,
             profile,
             automation,
@@ -48836,22 +49151,28 @@ const promptCommand = {
         return 0;
     }
 };
-/** Where HEAD left the base branch; HEAD itself when it is on the base branch. */
-async function forkOfHead(root, head, configured) {
+/** Where the branch left the base branch; the commit itself when it is on the base branch. */
+async function forkOf(root, commit, branch, configured) {
     const base = await baseBranchOf(root, configured);
-    return localForkPoint(root, head, (await currentBranch(root)) ?? 'HEAD', base);
+    return localForkPoint(root, commit, branch, base);
 }
 /**
- * The prompt shows the handoffs at HEAD: on any branch but the issue's own (when it has one),
- * that is not this issue's work, which would look like a stage with no prior handoffs.
+ * The commit whose handoffs the prompt shows: the issue's branch when it has one, as its next
+ * stage would run there, else HEAD. A note says so when that is not the branch checked out.
  */
-async function offIssueBranch(root, issue) {
-    const branch = `itervox/${issue.id}`;
+async function trailSource(root, issue) {
     const current = await currentBranch(root);
-    if (current === branch || !(await resolveCommit(root, `refs/heads/${branch}`)))
-        return null;
-    const here = current ?? 'a detached HEAD';
-    return `the prompt shows the handoffs on ${here}, not on ${branch}, the issue's branch; run git switch ${branch} to see its handoffs`;
+    if (issue) {
+        const branch = localIssueBranch(issue.id);
+        const commit = await resolveCommit(root, `refs/heads/${branch}`);
+        if (commit) {
+            const note = current === branch
+                ? null
+                : `the prompt shows the handoffs on ${branch}, the issue's branch, not on ${current ?? 'the detached HEAD'}`;
+            return { commit, branch, note };
+        }
+    }
+    return { commit: await resolveCommit(root, 'HEAD'), branch: current ?? 'HEAD', note: null };
 }
 
 ;// CONCATENATED MODULE: ./.build/cli/reconcile.js
@@ -48964,14 +49285,16 @@ async function withInterrupts(work, err = process.stderr) {
 
 
 
+
 const run_USAGE = `
 Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow FILE] [--json]
 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
 or the repository's default branch, the first time), with the same prompt and checks. The
-deliverable, or a .partial.md when the agent failed, is committed to that branch, and the issue
-file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
+deliverable, or a .partial.md when the agent failed, is committed to that branch, as you (git's
+user.name and user.email, or GIT_AUTHOR_* and GIT_COMMITTER_*; github-actions[bot] when git
+knows no one), and the issue file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
 .itervox/runs/. When it ends, you are back on the branch you were on.
 
 Options:
@@ -48999,8 +49322,8 @@ const runCommand = {
         });
         if (help)
             return 0;
-        const issueId = stringOpt(values.issue);
-        if (!issueId)
+        const typedId = stringOpt(values.issue);
+        if (!typedId)
             throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run');
         const replyText = stringOpt(values.reply);
         if (replyText !== undefined && !replyText.trim()) {
@@ -49008,6 +49331,7 @@ const runCommand = {
         }
         const workflowFile = findWorkflowFile(stringOpt(values.workflow));
         const root = await repoRoot(process.cwd());
+        const issueId = localIssueId(root, typedId);
         const config = loadWorkflowForCli(workflowFile);
         const mode = outputMode(values.json === true, process.stdout);
         const progress = new StageProgress(process.stdout, mode, colourOn(mode));
@@ -49245,7 +49569,7 @@ function sampleBindings(profile, automation) {
 
 
 // A workflow file is a few KiB.
-const WORKFLOW_YML_MAX_BYTES = 256 * 1024;
+const preflight_WORKFLOW_YML_MAX_BYTES = 256 * 1024;
 /** `file:line:col: warning: message`, as a person reads it. */
 function warningLine(w) {
     return `${w.location ? `${(0,_build_errors/* formatLocation */.j$)(w.location)}: ` : ''}warning: ${w.message}`;
@@ -49292,7 +49616,7 @@ async function preflight(config, root) {
         const shown = (0,external_node_path_.relative)(process.cwd(), workflow) || ACTIONS_WORKFLOW_PATH;
         let text;
         try {
-            text = (0,read_capped/* readCappedText */.h5)(workflow, WORKFLOW_YML_MAX_BYTES);
+            text = (0,read_capped/* readCappedText */.h5)(workflow, preflight_WORKFLOW_YML_MAX_BYTES);
         }
         catch (err) {
             return {
@@ -49459,8 +49783,9 @@ function userFailure(err, usage) {
     if (err instanceof UsageError) {
         // The usage first, so that the last line is the one that says what to change.
         const command = err.command === undefined ? undefined : commands[err.command];
+        const before = !err.withUsage ? '' : `${command ? usageLine(command.usage) : usage}\n`;
         return {
-            text: `${command ? usageLine(command.usage) : usage}\n${err.format()}\n`,
+            text: `${before}${err.format()}\n`,
             code: EXIT_USAGE
         };
     }
@@ -49559,10 +49884,19 @@ function commandNamed(name) {
     if (command)
         return command;
     const visible = Object.keys(commands);
-    const near = (0,did_you_mean/* closest */.kp)(name, visible);
     const what = name.startsWith('-') ? `option ${name} before a command` : `command "${name}"`;
-    const hint = near === undefined ? `the commands are ${visible.join(', ')}` : `did you mean ${near}?`;
-    throw new UsageError(`unknown ${what}; ${hint}`);
+    const near = name.startsWith('-')
+        ? (0,did_you_mean/* closest */.kp)(name, ['--version', '--help'])
+        : (0,did_you_mean/* closest */.kp)(name, visible);
+    // What other CLIs spell the version with: -v, version.
+    const version = near === '--version' || /^(-v|-{0,2}version)$/i.test(name);
+    const hint = version
+        ? 'did you mean --version (or -V)?'
+        : near === undefined
+            ? `the commands are ${visible.join(', ')}`
+            : `did you mean ${near}?`;
+    // One line, no help text before it: it says all there is to change.
+    throw new UsageError(`unknown ${what}; ${hint}`, undefined, false);
 }
 function printVersion() {
     const version = cliVersion();

@@ -24177,7 +24177,7 @@ const _summary = new Summary();
  * @deprecated use `core.summary`
  */
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary_summary = _summary;
+const summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
@@ -26799,6 +26799,14 @@ const anthropic = {
         { variable: 'ANTHROPIC_API_KEY', header: 'x-api-key' },
         { variable: 'CLAUDE_CODE_OAUTH_TOKEN', header: 'authorization' }
     ],
+    secret: 'ANTHROPIC_API_KEY',
+    otherLogins: {
+        variables: ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'],
+        // `claude /login` keeps its token in .credentials.json, or in the macOS keychain, with the
+        // account in ~/.claude.json.
+        home: { variable: 'CLAUDE_CONFIG_DIR', folder: '.claude', files: ['.credentials.json'] },
+        homeFiles: ['.claude.json']
+    },
     baseUrl: { variable: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
     conflicting: [],
     route: (method, path) => allowed(method, path, [
@@ -26818,6 +26826,13 @@ const openai = {
         { variable: 'CODEX_API_KEY', header: 'authorization' },
         { variable: 'OPENAI_API_KEY', header: 'authorization' }
     ],
+    secret: 'CODEX_API_KEY',
+    otherLogins: {
+        variables: [],
+        // `codex login`.
+        home: { variable: 'CODEX_HOME', folder: '.codex', files: ['auth.json'] },
+        homeFiles: []
+    },
     baseUrl: { variable: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1' },
     // The config file below is read from $CODEX_HOME, ~/.codex only when it is unset.
     conflicting: ['CODEX_HOME'],
@@ -26850,6 +26865,17 @@ const gemini = {
         { variable: 'GEMINI_API_KEY', header: 'x-goog-api-key' },
         { variable: 'GOOGLE_API_KEY', header: 'x-goog-api-key' }
     ],
+    secret: 'GEMINI_API_KEY',
+    otherLogins: {
+        variables: [
+            'GOOGLE_GENAI_USE_VERTEXAI',
+            'GOOGLE_GENAI_USE_GCA',
+            'GOOGLE_APPLICATION_CREDENTIALS'
+        ],
+        // Login with Google.
+        home: { folder: '.gemini', files: ['oauth_creds.json'] },
+        homeFiles: []
+    },
     baseUrl: {
         variable: 'GOOGLE_GEMINI_BASE_URL',
         default: 'https://generativelanguage.googleapis.com'
@@ -27782,6 +27808,23 @@ function required(env, name) {
     return v;
 }
 
+;// CONCATENATED MODULE: ./.build/action/job-summary.js
+
+/**
+ * Adds markdown to the step's job summary. Some runners have none (`@github/local-action`,
+ * older GitHub Enterprise Server): the stage's work is done and its outputs set by then, so a
+ * summary that cannot be written is a warning in the log, never the step's failure.
+ */
+async function writeJobSummary(markdown) {
+    try {
+        await summary.addRaw(markdown).write();
+    }
+    catch (err) {
+        summary.emptyBuffer();
+        core_warning(`no job summary: ${err?.message ?? String(err)}; the outcome is in this log and the step's outputs`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/agent/prices.js
 /**
  * List prices (USD per million tokens) of the default models of the CLIs that report tokens
@@ -27942,6 +27985,7 @@ function warningsOf(r) {
 ;// CONCATENATED MODULE: ./.build/action/outputs.js
 
 
+
 /** Sets every output DESIGN.md names (empty when it does not apply) and writes the summary. */
 async function publishReport(r) {
     const outputs = {
@@ -27957,7 +28001,7 @@ async function publishReport(r) {
     };
     for (const [name, value] of Object.entries(outputs))
         setOutput(name, value);
-    await summary_summary.addRaw(renderSummary(r)).write();
+    await writeJobSummary(renderSummary(r));
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -39414,7 +39458,7 @@ function renderStatusComment(o) {
         `### itervox handoff: ${plainText(o.issueRef)}`,
         '',
         `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
-        ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
+        ...(o.warnings ?? []).flatMap((w) => ['', `> **Warning:** ${w}`])
     ];
     const tail = withheldLines(o.record);
     const evidence = verifyEvidence(o.record);
@@ -39731,6 +39775,8 @@ class GitHubPort {
     states;
     /** Per issue: the marked comments by this token's identity, and the living status comment. */
     seen = new Map();
+    /** Per issue: why this job could not open its pull request, for the status comment. */
+    noPull = new Map();
     constructor(o) {
         this.o = o;
         this.api = o.api;
@@ -39790,7 +39836,10 @@ class GitHubPort {
             record,
             issueRef: issue.identifier,
             marker: STATUS_MARKER,
-            ...(this.o.warning ? { warning: this.o.warning } : {}),
+            warnings: [
+                ...(this.o.warning ? [this.o.warning] : []),
+                ...(this.noPull.has(number) ? [`no pull request: ${this.noPull.get(number)}`] : [])
+            ],
             blobUrl: (commit, path) => this.blobUrl(commit, path)
         });
         // The marker line is added by the API wrapper.
@@ -39883,9 +39932,15 @@ class GitHubPort {
         }
         catch (err) {
             // The pipeline goes on without its pull request (e.g. when the repository forbids
-            // Actions to open one); the job summary says why.
-            return { problem: messageOf(err) };
+            // Actions to open one); the status comment, the log and the job summary say why.
+            const problem = messageOf(err);
+            this.noPull.set(Number(issue.id), problem);
+            return { problem };
         }
+    }
+    /** Why this job could not open the issue's pull request, if it tried and could not. */
+    pullRequestProblem(issue) {
+        return this.noPull.get(issue);
     }
     async readyForReview(issue, pr) {
         const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
@@ -40948,7 +41003,7 @@ async function reconcileIssues(o) {
         if (owed.has(n) || failedIssues.has(n))
             continue;
         const before = source.requestCount;
-        const cost = () => `${source.requestCount - before} requests`;
+        const cost = () => counted(source.requestCount - before, 'request');
         if ('problem' in found) {
             // Nothing of this issue is started until a person makes its state clear.
             owed.set(n, null);
@@ -41030,9 +41085,13 @@ async function reconcileIssues(o) {
 }
 /** The summary line both the action and the CLI end with. */
 function summaryLine(s, dryRun) {
-    const started = dryRun ? `${s.started} would start` : `${s.started} stages started`;
+    const started = dryRun ? `${s.started} would start` : `${counted(s.started, 'stage')} started`;
     const failed = s.failed > 0 ? `, ${s.failed} failed` : '';
-    return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`;
+    return `reconcile: ${counted(s.issues, 'issue')} looked at, ${started}${failed}, ${counted(s.requests, 'request')}`;
+}
+/** `1 request`, `2 requests`. */
+function counted(n, noun) {
+    return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 /** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
 function startStates(config) {
@@ -41609,6 +41668,7 @@ async function readRegularFile(objects, commit, path) {
 
 
 
+
 /**
  * `mode: reconcile`: no agent and no checkout, for GitHub or Linear issues. WORKFLOW.md comes from the default branch's head
  * (fetched, as a stage's job fetches it), and every stage the issues' records owe is started by
@@ -41654,7 +41714,7 @@ async function runReconcileJob(s) {
         });
         const line = summaryLine(summary, s.dryRun);
         core_info(line);
-        await summary_summary.addRaw(`${line}\n`).write();
+        await writeJobSummary(`${line}\n`);
         if (summary.failed > 0)
             setFailed(`${line}; the log says what failed`);
     }
@@ -46269,108 +46329,6 @@ function isExecutableFile(path) {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/command-check.js
-
-
-
-
-
-// The CLIs a misspelt command most likely meant.
-const command_check_PRESETS = ['claude', 'codex', 'gemini'];
-/** A stage that cannot start because its agent's command is missing or not runnable. */
-class CommandUnavailableError extends errors_UserError {
-    problem;
-    missing;
-    constructor(profile, 
-    /** What is wrong with the command, and what to do. */
-    problem, location, 
-    /** The command is not there (yet): a CLI a later step or another machine may install. */
-    missing) {
-        super(`the ${profile} stage cannot start: ${problem}`, location);
-        this.problem = problem;
-        this.missing = missing;
-        this.name = 'CommandUnavailableError';
-    }
-}
-/**
- * Whether the profile's agent can be started: its command found where the agent will look for
- * it and runnable by the user it runs as. Checked before anything of a stage happens, so a
- * missing or misspelt CLI is one clear line rather than a crash, its retries and their partials.
- */
-function commandUnavailable(c) {
-    const { profile } = c;
-    const command = profile.argv[0] ?? '';
-    const found = resolveCommand(command, c.cwd, c.pathVar, profile.name);
-    let problem;
-    let missing = false;
-    if ('error' in found) {
-        // A relative path names a file of the repository, which no later step installs.
-        const script = command.includes('/') && !(0,external_node_path_namespaceObject.isAbsolute)(command);
-        missing = !script && !(0,external_node_fs_namespaceObject.existsSync)(command);
-        const fix = missing
-            ? 'install it (in CI: in a step before this action)'
-            : (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command))
-                ? 'make it executable (chmod +x, and commit that)'
-                : 'commit it';
-        const meant = missing ? closest(command, command_check_PRESETS) : undefined;
-        const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
-        problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
-    }
-    else {
-        // A repository script is run from the agent's own clone, which that user owns.
-        const barred = (0,external_node_path_namespaceObject.isAbsolute)(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null;
-        if (!barred)
-            return null;
-        problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`;
-    }
-    return new CommandUnavailableError(profile.name, problem, { file: c.configFile, line: profile.commandAt.line }, missing);
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/guarded-tracker.js
-
-/**
- * The tracker with every text the pipeline sends it screened for secrets: comment bodies
- * (the agent's own words among them), the record behind the status comment, and the pull
- * request. What stage and job already redacted never gets here; this is the last check
- * before anything is written where people (or the public) can read it. Each finding is told
- * to `withheld` in one line naming where, never the value.
- */
-function guardedTracker(tracker, secrets, withheld) {
-    const clean = (where, text) => redactNoting(secrets, where, text, withheld);
-    // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
-    const passOn = (k) => {
-        const v = tracker[k];
-        return (typeof v === 'function' ? v.bind(tracker) : v);
-    };
-    return {
-        wakes: tracker.wakes,
-        authorize: passOn('authorize'),
-        getIssue: passOn('getIssue'),
-        branchFor: passOn('branchFor'),
-        loadRecord: passOn('loadRecord'),
-        saveRecord: (issue, record) => {
-            const r = secrets.redactDeep(record);
-            if (r.kinds.length > 0)
-                withheld(`the status comment: ${inWords(r.kinds)} redacted`);
-            return tracker.saveRecord(issue, r.value);
-        },
-        moveState: passOn('moveState'),
-        comment: (issue, c) => {
-            const where = c.agent ? `the ${c.agent} agent's comment` : `the comment ${c.key}`;
-            return tracker.comment(issue, { ...c, body: clean(where, c.body) });
-        },
-        setFlag: passOn('setFlag'),
-        wake: passOn('wake'),
-        ...(tracker.findReply ? { findReply: passOn('findReply') } : {}),
-        publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
-        // The body it writes holds only the issue's number.
-        readyForReview: passOn('readyForReview'),
-        runLine: passOn('runLine'),
-        replyHint: passOn('replyHint'),
-        blobUrl: passOn('blobUrl')
-    };
-}
-
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: ./.build/agent/model-proxy.js
@@ -46520,6 +46478,8 @@ function reply(res, status, message) {
 
 
 
+
+
 /**
  * Starts the model proxy for a preset and says what the agent gets instead of the key. Null
  * for `generic`, whose model API is unknown (its environment passes as it is); `missing` when
@@ -46556,6 +46516,31 @@ async function setUpModelAccess(preset, parentEnv) {
         hidden: [...names, variable, ...provider.conflicting]
     };
 }
+/**
+ * Why the preset's CLI would have no way to its model, naming the secret to set; null when it
+ * has one, or for `generic`. `ownHome` is the HOME of an agent that runs as the user (isolation
+ * none, the CLI): a login saved there counts.
+ */
+function missingModelKey(preset, env, ownHome) {
+    const provider = modelProvider(preset);
+    if (provider === undefined)
+        return null;
+    const { credentials, otherLogins: other, secret } = provider;
+    const set = (name) => Boolean(env[name]?.trim());
+    if (credentials.some((c) => set(c.variable)) || other.variables.some(set))
+        return null;
+    if (ownHome) {
+        const folder = (other.home.variable && env[other.home.variable]) || (0,external_node_path_namespaceObject.join)(ownHome, other.home.folder);
+        const saved = [
+            ...other.home.files.map((f) => (0,external_node_path_namespaceObject.join)(folder, f)),
+            ...other.homeFiles.map((f) => (0,external_node_path_namespaceObject.join)(ownHome, f))
+        ];
+        if (saved.some((f) => (0,external_node_fs_namespaceObject.existsSync)(f)))
+            return null;
+    }
+    const others = credentials.map((c) => c.variable).filter((v) => v !== secret);
+    return `${preset} has no model key: set ${secret} (or ${others.join(', ')}); in CI, a repository secret passed in the action step's env:`;
+}
 function baseUrl(variable, value) {
     const url = URL.canParse(value) ? new URL(value) : undefined;
     // The value is not repeated: a base URL can carry credentials of its own.
@@ -46573,76 +46558,6 @@ function noProxy(parentEnv) {
         .filter(Boolean);
     const value = [...new Set(hosts)].join(',');
     return { NO_PROXY: value, no_proxy: value };
-}
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./.build/agent/config-paths.js
-
-// What the agent CLIs read from the project tree as their own configuration: settings that can
-// set environment variables (a model base URL, so the key and the traffic go elsewhere), hooks
-// and MCP servers that run commands, and instruction files. A file an agent leaves here is
-// obeyed by the next stage's CLI, so a stage never commits one unless its profile names it,
-// and the agent is given these paths as the trusted commit (the default branch) has them.
-/**
- * Folders read whole, at any depth (Claude Code also finds nested `.claude/skills`); a file or
- * symlink by such a name counts too, or `.claude -> elsewhere` would bring a folder in.
- */
-const CONFIG_DIRS = new Set([
-    '.claude', // Claude Code: settings*.json (env, hooks, permissions), commands, agents, skills
-    '.codex', // Codex: config.toml, agents, prompts
-    '.gemini', // Gemini CLI: settings.json, .env, commands, extensions, system.md
-    '.agents', // Codex skills (.agents/skills)
-    '.cursor' // Cursor's agent: rules, mcp.json
-]);
-/** Files read at any depth: instruction files are looked up directory by directory. */
-const CONFIG_FILES = new Set([
-    'CLAUDE.md',
-    'CLAUDE.local.md',
-    '.mcp.json', // Claude Code's project MCP servers
-    'AGENTS.md',
-    'AGENTS.override.md',
-    'GEMINI.md',
-    '.geminiignore',
-    '.cursorrules'
-].map((n) => n.toLowerCase()));
-/** Files read at the root only: Gemini CLI loads `.env` from its working directory up. */
-const ROOT_FILES = new Set(['.env']);
-/**
- * The index of the segment of `path` that makes it agent configuration (the outermost config
- * folder, or the file's own name), or -1 when it is none. Names compare without case: on a
- * case-insensitive file system `.Claude` is `.claude`.
- */
-function configSegment(path) {
-    const parts = path.split('/');
-    for (let i = 0; i < parts.length; i++) {
-        const name = (parts[i] ?? '').toLowerCase();
-        const last = i === parts.length - 1;
-        if (CONFIG_DIRS.has(name))
-            return i;
-        if (last && (CONFIG_FILES.has(name) || (i === 0 && ROOT_FILES.has(name))))
-            return i;
-    }
-    return -1;
-}
-function isAgentConfig(path) {
-    return configSegment(path) >= 0;
-}
-// A segment with any of these is a pattern, not a name.
-const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-/**
- * Whether a commit_paths entry names `path` explicitly: the entry matches it and spells the
- * segment that makes it agent configuration literally (`.claude/**`, `CLAUDE.md`,
- * `docs/CLAUDE.md`, `**\/AGENTS.md`), so that no wildcard (`**`, `*.md`, `.*\/**`) lets a stage
- * commit agent configuration by accident.
- */
-function namedExplicitly(globs, path) {
-    const at = configSegment(path);
-    if (at < 0)
-        return false;
-    const marker = (path.split('/')[at] ?? '').toLowerCase();
-    return globs.some((glob) => picomatch(glob, { dot: true })(path) &&
-        glob.split('/').some((s) => !GLOB_CHARS.test(s) && s.toLowerCase() === marker));
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/text.js
@@ -47280,6 +47195,192 @@ function allowedNames(profileEnv, preset) {
 }
 function has(args, ...flags) {
     return args.some((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/command-check.js
+
+
+
+
+
+
+
+// The CLIs a misspelt command most likely meant.
+const command_check_PRESETS = ['claude', 'codex', 'gemini'];
+/** A stage that cannot start because its agent's command is missing or not runnable. */
+class CommandUnavailableError extends errors_UserError {
+    problem;
+    missing;
+    constructor(profile, 
+    /** What is wrong with the command, and what to do. */
+    problem, location, 
+    /** The command is not there (yet): a CLI a later step or another machine may install. */
+    missing) {
+        super(`the ${profile} stage cannot start: ${problem}`, location);
+        this.problem = problem;
+        this.missing = missing;
+        this.name = 'CommandUnavailableError';
+    }
+}
+/**
+ * Whether the profile's agent can be started: its command found where the agent will look for
+ * it and runnable by the user it runs as. Checked before anything of a stage happens, so a
+ * missing or misspelt CLI is one clear line rather than a crash, its retries and their partials.
+ */
+function commandUnavailable(c) {
+    const { profile } = c;
+    const command = profile.argv[0] ?? '';
+    const found = resolveCommand(command, c.cwd, c.pathVar, profile.name);
+    let problem;
+    let missing = false;
+    if ('error' in found) {
+        // A relative path names a file of the repository, which no later step installs.
+        const script = command.includes('/') && !(0,external_node_path_namespaceObject.isAbsolute)(command);
+        missing = !script && !(0,external_node_fs_namespaceObject.existsSync)(command);
+        const fix = missing
+            ? 'install it (in CI: in a step before this action)'
+            : (0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.resolve)(c.cwd, command))
+                ? 'make it executable (chmod +x, and commit that)'
+                : 'commit it';
+        const meant = missing ? closest(command, command_check_PRESETS) : undefined;
+        const hint = meant && meant !== command ? ` (did you mean "${meant}"?)` : '';
+        problem = `${found.error}${hint}; ${fix} or fix ${profile.commandAt.key}`;
+    }
+    else {
+        // A repository script is run from the agent's own clone, which that user owns.
+        const barred = (0,external_node_path_namespaceObject.isAbsolute)(command) || !command.includes('/') ? c.cannotRun?.(found.path) : null;
+        if (!barred)
+            return null;
+        problem = `command "${command}" of profile "${profile.name}" is at ${found.path}, ${barred}`;
+    }
+    return new CommandUnavailableError(profile.name, problem, { file: c.configFile, line: profile.commandAt.line }, missing);
+}
+/**
+ * Whether the profile's agent CLI has a way to its model: a missing key is one line naming the
+ * secret, before anything of the stage happens, rather than an agent that fails to log in and
+ * the retries and partials that follow. `ownHome` as missingModelKey takes it.
+ */
+function modelKeyUnavailable(profile, configFile, env, ownHome) {
+    const preset = presetFor(profile.argv, { maxTurns: 0, isRoot: false }).name;
+    const problem = missingModelKey(preset, env, ownHome);
+    if (problem === null)
+        return null;
+    return new CommandUnavailableError(profile.name, problem, { file: configFile, line: profile.commandAt.line }, false);
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/guarded-tracker.js
+
+/**
+ * The tracker with every text the pipeline sends it screened for secrets: comment bodies
+ * (the agent's own words among them), the record behind the status comment, and the pull
+ * request. What stage and job already redacted never gets here; this is the last check
+ * before anything is written where people (or the public) can read it. Each finding is told
+ * to `withheld` in one line naming where, never the value.
+ */
+function guardedTracker(tracker, secrets, withheld) {
+    const clean = (where, text) => redactNoting(secrets, where, text, withheld);
+    // Bound to the tracker: its methods are class methods, and unlisted ones pass through.
+    const passOn = (k) => {
+        const v = tracker[k];
+        return (typeof v === 'function' ? v.bind(tracker) : v);
+    };
+    return {
+        wakes: tracker.wakes,
+        authorize: passOn('authorize'),
+        getIssue: passOn('getIssue'),
+        branchFor: passOn('branchFor'),
+        loadRecord: passOn('loadRecord'),
+        saveRecord: (issue, record) => {
+            const r = secrets.redactDeep(record);
+            if (r.kinds.length > 0)
+                withheld(`the status comment: ${inWords(r.kinds)} redacted`);
+            return tracker.saveRecord(issue, r.value);
+        },
+        moveState: passOn('moveState'),
+        comment: (issue, c) => {
+            const where = c.agent ? `the ${c.agent} agent's comment` : `the comment ${c.key}`;
+            return tracker.comment(issue, { ...c, body: clean(where, c.body) });
+        },
+        setFlag: passOn('setFlag'),
+        wake: passOn('wake'),
+        ...(tracker.findReply ? { findReply: passOn('findReply') } : {}),
+        publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
+        // The body it writes holds only the issue's number.
+        readyForReview: passOn('readyForReview'),
+        runLine: passOn('runLine'),
+        replyHint: passOn('replyHint'),
+        blobUrl: passOn('blobUrl')
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+;// CONCATENATED MODULE: ./.build/agent/config-paths.js
+
+// What the agent CLIs read from the project tree as their own configuration: settings that can
+// set environment variables (a model base URL, so the key and the traffic go elsewhere), hooks
+// and MCP servers that run commands, and instruction files. A file an agent leaves here is
+// obeyed by the next stage's CLI, so a stage never commits one unless its profile names it,
+// and the agent is given these paths as the trusted commit (the default branch) has them.
+/**
+ * Folders read whole, at any depth (Claude Code also finds nested `.claude/skills`); a file or
+ * symlink by such a name counts too, or `.claude -> elsewhere` would bring a folder in.
+ */
+const CONFIG_DIRS = new Set([
+    '.claude', // Claude Code: settings*.json (env, hooks, permissions), commands, agents, skills
+    '.codex', // Codex: config.toml, agents, prompts
+    '.gemini', // Gemini CLI: settings.json, .env, commands, extensions, system.md
+    '.agents', // Codex skills (.agents/skills)
+    '.cursor' // Cursor's agent: rules, mcp.json
+]);
+/** Files read at any depth: instruction files are looked up directory by directory. */
+const CONFIG_FILES = new Set([
+    'CLAUDE.md',
+    'CLAUDE.local.md',
+    '.mcp.json', // Claude Code's project MCP servers
+    'AGENTS.md',
+    'AGENTS.override.md',
+    'GEMINI.md',
+    '.geminiignore',
+    '.cursorrules'
+].map((n) => n.toLowerCase()));
+/** Files read at the root only: Gemini CLI loads `.env` from its working directory up. */
+const ROOT_FILES = new Set(['.env']);
+/**
+ * The index of the segment of `path` that makes it agent configuration (the outermost config
+ * folder, or the file's own name), or -1 when it is none. Names compare without case: on a
+ * case-insensitive file system `.Claude` is `.claude`.
+ */
+function configSegment(path) {
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) {
+        const name = (parts[i] ?? '').toLowerCase();
+        const last = i === parts.length - 1;
+        if (CONFIG_DIRS.has(name))
+            return i;
+        if (last && (CONFIG_FILES.has(name) || (i === 0 && ROOT_FILES.has(name))))
+            return i;
+    }
+    return -1;
+}
+function isAgentConfig(path) {
+    return configSegment(path) >= 0;
+}
+// A segment with any of these is a pattern, not a name.
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+/**
+ * Whether a commit_paths entry names `path` explicitly: the entry matches it and spells the
+ * segment that makes it agent configuration literally (`.claude/**`, `CLAUDE.md`,
+ * `docs/CLAUDE.md`, `**\/AGENTS.md`), so that no wildcard (`**`, `*.md`, `.*\/**`) lets a stage
+ * commit agent configuration by accident.
+ */
+function namedExplicitly(globs, path) {
+    const at = configSegment(path);
+    if (at < 0)
+        return false;
+    const marker = (path.split('/')[at] ?? '').toLowerCase();
+    return globs.some((glob) => picomatch(glob, { dot: true })(path) &&
+        glob.split('/').some((s) => !GLOB_CHARS.test(s) && s.toLowerCase() === marker));
 }
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
@@ -49787,17 +49888,19 @@ function markPhase(contextPath, phase) {
     if (contextPath && ctx)
         saveStageContext(contextPath, { ...ctx, phase });
 }
-/** Why the profile's agent could not start here, or null when it can. */
+/** Why the profile's agent could not start here (its command, its model key), or null when it can. */
 async function checkCommand(j, profile, cwd) {
     // An isolated agent's user must be able to run the file: that needs the user.
     const isolation = j.isolate ? await j.isolate() : undefined;
-    return commandUnavailable({
+    return (commandUnavailable({
         profile,
         configFile: j.config.file,
         cwd,
         pathVar: j.parentEnv.PATH,
         ...(isolation ? { cannotRun: (file) => cannotRunAs(file, isolation.user.uid) } : {})
-    });
+    }) ??
+        // An isolated agent gets a HOME of its own: a login saved in the user's does not reach it.
+        modelKeyUnavailable(profile, j.config.file, j.parentEnv, isolation ? undefined : j.parentEnv.HOME));
 }
 async function noticeCannotStart(j, issue, stage, line) {
     const body = [
@@ -50281,6 +50384,10 @@ async function stageJob(s, signal, jobEnd, early) {
     echo?.close();
     if (r.agentStats)
         logAgentEnd(r, seen, secrets);
+    const noPull = port.pullRequestProblem(Number(issueNumber));
+    // The pipeline goes on without it, so nothing else would stop a reader of the log.
+    if (noPull)
+        core_warning(secrets.redact(`no pull request: ${noPull}`).text);
     info(`GitHub API requests: ${api.requestCount}`);
     if (linear)
         info(`Linear API requests: ${linear.requestCount}`);
@@ -50434,6 +50541,7 @@ async function mainStep(early) {
 }
 
 ;// CONCATENATED MODULE: ./.build/action/post-finish.js
+
 
 
 
@@ -50623,7 +50731,7 @@ async function finish(path) {
         withheld: done.withheld,
         warnings: done.warnings
     }).value;
-    await summary_summary.addRaw(renderSummary(summary)).write();
+    await writeJobSummary(renderSummary(summary));
 }
 /** The post step neither reads nor writes the record: it only says what became of the stage. */
 const NO_RECORDS = {

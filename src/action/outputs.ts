@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { writeJobSummary } from './job-summary.js'
 import { renderSummary, type StageReport } from './report.js'
 
 /** Sets every output DESIGN.md names (empty when it does not apply) and writes the summary. */
@@ -15,5 +16,5 @@ export async function publishReport(r: StageReport): Promise<void> {
     'next-state': r.nextState ?? ''
   }
   for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
-  await core.summary.addRaw(renderSummary(r)).write()
+  await writeJobSummary(renderSummary(r))
 }

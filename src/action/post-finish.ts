@@ -21,6 +21,7 @@ import { releaseRunSlot } from '../tracker/github-slots.js'
 import { finaliseStage } from '../pipeline/stage.js'
 import { failureLine } from './failure-line.js'
 import { booleanInput } from './inputs.js'
+import { writeJobSummary } from './job-summary.js'
 import { cellText } from '../pipeline/untrusted-text.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { renderSummary, type StageReport } from './report.js'
@@ -199,7 +200,7 @@ async function finish(path: string): Promise<void> {
     withheld: done.withheld,
     warnings: done.warnings
   }).value
-  await core.summary.addRaw(renderSummary(summary)).write()
+  await writeJobSummary(renderSummary(summary))
 }
 
 /** The post step neither reads nor writes the record: it only says what became of the stage. */

@@ -8,6 +8,7 @@ import { linearEndpoint } from '../tracker/linear-api.js'
 import { summaryLine } from '../tracker/reconcile.js'
 import { readEvent } from './event.js'
 import type { Settings } from './inputs.js'
+import { writeJobSummary } from './job-summary.js'
 import { loadWorkflowAt } from './workflow-source.js'
 
 /**
@@ -59,7 +60,7 @@ export async function runReconcileJob(s: Settings): Promise<void> {
     })
     const line = summaryLine(summary, s.dryRun)
     core.info(line)
-    await core.summary.addRaw(`${line}\n`).write()
+    await writeJobSummary(`${line}\n`)
     if (summary.failed > 0) core.setFailed(`${line}; the log says what failed`)
   } finally {
     await closeSharedObjects()

@@ -289,6 +289,9 @@ async function stageJob(
   })
   echo?.close()
   if (r.agentStats) logAgentEnd(r, seen, secrets)
+  const noPull = port.pullRequestProblem(Number(issueNumber))
+  // The pipeline goes on without it, so nothing else would stop a reader of the log.
+  if (noPull) core.warning(secrets.redact(`no pull request: ${noPull}`).text)
   info(`GitHub API requests: ${api.requestCount}`)
   if (linear) info(`Linear API requests: ${linear.requestCount}`)
   return report({

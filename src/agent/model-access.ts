@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { modelProvider } from './model-providers.js'
 import type { HomeFile } from './model-providers.js'
 import { startModelProxy } from './model-proxy.js'
@@ -54,6 +56,34 @@ export async function setUpModelAccess(
     proxy,
     hidden: [...names, variable, ...provider.conflicting]
   }
+}
+
+/**
+ * Why the preset's CLI would have no way to its model, naming the secret to set; null when it
+ * has one, or for `generic`. `ownHome` is the HOME of an agent that runs as the user (isolation
+ * none, the CLI): a login saved there counts.
+ */
+export function missingModelKey(
+  preset: PresetName,
+  env: Record<string, string | undefined>,
+  ownHome: string | undefined
+): string | null {
+  const provider = modelProvider(preset)
+  if (provider === undefined) return null
+  const { credentials, otherLogins: other, secret } = provider
+  const set = (name: string) => Boolean(env[name]?.trim())
+  if (credentials.some((c) => set(c.variable)) || other.variables.some(set)) return null
+  if (ownHome) {
+    const folder =
+      (other.home.variable && env[other.home.variable]) || join(ownHome, other.home.folder)
+    const saved = [
+      ...other.home.files.map((f) => join(folder, f)),
+      ...other.homeFiles.map((f) => join(ownHome, f))
+    ]
+    if (saved.some((f) => existsSync(f))) return null
+  }
+  const others = credentials.map((c) => c.variable).filter((v) => v !== secret)
+  return `${preset} has no model key: set ${secret} (or ${others.join(', ')}); in CI, a repository secret passed in the action step's env:`
 }
 
 function baseUrl(variable: string, value: string): URL {

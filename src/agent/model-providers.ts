@@ -14,6 +14,20 @@ export interface ModelProvider {
    * and the header each one travels upstream in (`authorization` takes a Bearer token).
    */
   credentials: ReadonlyArray<{ variable: string; header: string }>
+  /** The credential a workflow passes as a repository secret: the one to name when none is set. */
+  secret: string
+  /**
+   * Other ways the CLI logs in that the proxy does not carry: variables that switch it to
+   * another provider's auth (Bedrock, Vertex), and the files its own login leaves in a HOME, in
+   * the config folder a variable may move. An isolated agent has a HOME of its own, so the
+   * files count only for an agent that runs as the user.
+   */
+  otherLogins: {
+    variables: readonly string[]
+    home: { variable?: string; folder: string; files: readonly string[] }
+    /** Files directly in HOME. */
+    homeFiles: readonly string[]
+  }
   /** The parent variable that may move the model API, and where it is otherwise. */
   baseUrl: { variable: string; default: string }
   /** Parent variables that would make the CLI ignore what `agent` gives it. */
@@ -42,6 +56,14 @@ const anthropic: ModelProvider = {
     { variable: 'ANTHROPIC_API_KEY', header: 'x-api-key' },
     { variable: 'CLAUDE_CODE_OAUTH_TOKEN', header: 'authorization' }
   ],
+  secret: 'ANTHROPIC_API_KEY',
+  otherLogins: {
+    variables: ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'],
+    // `claude /login` keeps its token in .credentials.json, or in the macOS keychain, with the
+    // account in ~/.claude.json.
+    home: { variable: 'CLAUDE_CONFIG_DIR', folder: '.claude', files: ['.credentials.json'] },
+    homeFiles: ['.claude.json']
+  },
   baseUrl: { variable: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com' },
   conflicting: [],
   route: (method, path) =>
@@ -63,6 +85,13 @@ const openai: ModelProvider = {
     { variable: 'CODEX_API_KEY', header: 'authorization' },
     { variable: 'OPENAI_API_KEY', header: 'authorization' }
   ],
+  secret: 'CODEX_API_KEY',
+  otherLogins: {
+    variables: [],
+    // `codex login`.
+    home: { variable: 'CODEX_HOME', folder: '.codex', files: ['auth.json'] },
+    homeFiles: []
+  },
   baseUrl: { variable: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1' },
   // The config file below is read from $CODEX_HOME, ~/.codex only when it is unset.
   conflicting: ['CODEX_HOME'],
@@ -95,6 +124,17 @@ const gemini: ModelProvider = {
     { variable: 'GEMINI_API_KEY', header: 'x-goog-api-key' },
     { variable: 'GOOGLE_API_KEY', header: 'x-goog-api-key' }
   ],
+  secret: 'GEMINI_API_KEY',
+  otherLogins: {
+    variables: [
+      'GOOGLE_GENAI_USE_VERTEXAI',
+      'GOOGLE_GENAI_USE_GCA',
+      'GOOGLE_APPLICATION_CREDENTIALS'
+    ],
+    // Login with Google.
+    home: { folder: '.gemini', files: ['oauth_creds.json'] },
+    homeFiles: []
+  },
   baseUrl: {
     variable: 'GOOGLE_GEMINI_BASE_URL',
     default: 'https://generativelanguage.googleapis.com'

@@ -7,6 +7,7 @@ import { PAUSED_LABEL } from '../pipeline/pause.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
+import { modelProvider } from '../agent/model-providers.js'
 
 export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 
@@ -15,14 +16,6 @@ const ACTION_REF = 'itervox/handoff-action@v1'
 
 /** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
 const RECONCILE_CRON = '*/15 * * * *'
-
-// The key each CLI the presets know reads (`codex exec` reads CODEX_API_KEY; with only
-// OPENAI_API_KEY it sends no key at all).
-const AGENT_SECRETS: Record<AgentCliName, string> = {
-  claude: 'ANTHROPIC_API_KEY',
-  codex: 'CODEX_API_KEY',
-  gemini: 'GEMINI_API_KEY'
-}
 
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
@@ -39,8 +32,9 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   const linear = config.tracker.kind === 'linear'
   const lines = [
     '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
-    "# WORKFLOW.md. After changing WORKFLOW.md's states or commands, delete this file and run",
-    '# init again. Pin the actions to full commit SHAs.',
+    '# WORKFLOW.md. After changing WORKFLOW.md, run itervox-handoff init --workflow-only to write',
+    '# it again: it keeps the refs of the actions (pin them to full commit SHAs), and shows any',
+    '# other edit of yours before it would undo it.',
     'name: itervox',
     '',
     'on:',
@@ -276,7 +270,7 @@ export function labelListProblems(text: string, config: WorkflowConfig): LabelLi
     }
     const missing = wanted.filter((w) => !listed.some((l: string) => sameState(l, w)))
     const extra = (listed as string[]).filter((l) => !wanted.some((w) => sameState(l, w)))
-    const redo = 'delete the file and run itervox-handoff init again, or edit the list'
+    const redo = 'run itervox-handoff init --workflow-only, or edit the list'
     if (missing.length > 0) {
       out.push({
         line,
@@ -325,10 +319,12 @@ function agentClis(config: WorkflowConfig): {
     if (!p.enabled) continue
     const command = p.argv[0] ?? ''
     const name = basename(command)
-    if (Object.hasOwn(AGENT_SECRETS, name)) {
+    if (Object.hasOwn(AGENT_CLI_VERSIONS, name)) {
       const { pkg, version } = AGENT_CLI_VERSIONS[name as AgentCliName]
       packages.add(`${pkg}@${version}`)
-      secrets.add(AGENT_SECRETS[name as AgentCliName])
+      // The key each CLI reads (`codex exec` reads CODEX_API_KEY; with only OPENAI_API_KEY it
+      // sends no key at all).
+      secrets.add(modelProvider(name as AgentCliName)!.secret)
     } else if (!command.includes('/')) {
       // A script in the repository needs no installing; anything else does.
       others.add(command)

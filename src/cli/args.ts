@@ -11,13 +11,15 @@ export interface Command {
 
 /**
  * A mistake in how the CLI was called (an unknown command or option, a missing or bad
- * value): the command's `Usage:` line is printed before it, and the CLI exits 2.
+ * value): the command's `Usage:` line is printed before it (unless `withUsage` is false), and
+ * the CLI exits 2.
  */
 export class UsageError extends UserError {
   constructor(
     message: string,
     /** The command whose usage line goes with it; none for the top level. */
-    readonly command?: string
+    readonly command?: string,
+    readonly withUsage = true
   ) {
     super(message)
     this.name = 'UsageError'

@@ -17,8 +17,16 @@ interface RestAnswer {
 
 const send = timedFetch(httpFetch, 30_000)
 
-/** A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com). */
-export function restClient(apiUrl: string, token: string, repo: string, command: string): Rest {
+/**
+ * A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com); with no
+ * token, it reads what GitHub shows anyone.
+ */
+export function restClient(
+  apiUrl: string,
+  token: string | undefined,
+  repo: string,
+  command: string
+): Rest {
   const root = apiUrl.replace(/\/+$/, '')
   return {
     repo,
@@ -29,7 +37,7 @@ export function restClient(apiUrl: string, token: string, repo: string, command:
           method,
           headers: {
             accept: 'application/vnd.github+json',
-            authorization: `Bearer ${token}`,
+            ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
             'x-github-api-version': '2022-11-28',
             'user-agent': 'itervox-handoff',
             ...(body === undefined ? {} : { 'content-type': 'application/json' })
@@ -49,8 +57,9 @@ export function restClient(apiUrl: string, token: string, repo: string, command:
         data = text
       }
       if (res.status === 401) {
+        const refused = token === undefined ? 'asks for a token' : 'refused the token'
         throw new UserError(
-          `${command}: GitHub refused the token (401 ${messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`
+          `${command}: GitHub ${refused} (401 ${messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`
         )
       }
       return { status: res.status, data }

@@ -25,8 +25,8 @@ async function originRepo(command: string): Promise<string> {
 }
 
 /** The GitHub repository a CLI command works on, the token it uses and the API it asks. */
-export interface GitHubTarget {
-  token: string
+export interface GitHubTarget<T extends string | undefined = string> {
+  token: T
   owner: string
   name: string
   /** `owner/name`. */
@@ -43,12 +43,22 @@ export async function githubTarget(
   given: string | undefined,
   access: string
 ): Promise<GitHubTarget> {
-  const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN
+  const target = await githubTargetMaybeAnonymous(command, given)
+  const { token } = target
   if (!token) {
     throw new UserError(
       `${command}: no token; set GITHUB_TOKEN or GH_TOKEN to one with ${access} on the repository (e.g. GH_TOKEN=$(gh auth token))`
     )
   }
+  return { ...target, token }
+}
+
+/** As githubTarget, for a command that only reads: without a token it asks as anyone may. */
+export async function githubTargetMaybeAnonymous(
+  command: string,
+  given: string | undefined
+): Promise<GitHubTarget<string | undefined>> {
+  const token = process.env.GITHUB_TOKEN || process.env.GH_TOKEN || undefined
   const repo = given ?? (await originRepo(command))
   const [owner, name] = repo.split('/')
   if (!owner || !name || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {

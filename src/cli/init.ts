@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { formatWarning, loadWorkflowFile, readWorkflowText } from '../config/load.js'
+import { readRepoFile } from '../config/disk-files.js'
+import { formatWarning, loadWorkflowFile, parseWorkflow, readWorkflowText } from '../config/load.js'
 import type { Env } from '../config/interpolate.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { formatLocation, UserError } from '../errors.js'
@@ -10,7 +11,9 @@ import { LOCAL_ISSUES_DIR } from '../tracker/local.js'
 import { ACTIONS_WORKFLOW_PATH, actionsWorkflow, agentSecrets } from './actions-workflow.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { ensureGitignore, ignoringRules } from './gitignore.js'
-import { scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
+import { PULL_REQUEST_SETTING } from './repo-settings.js'
+import { profileStarter, scaffoldFiles, STATES, type ScaffoldFile } from './scaffold.js'
+import { changedLines, fingerprinted, keepPins, unedited } from './workflow-edits.js'
 
 const USAGE = `
 Usage: itervox-handoff init [--tracker github|local] [--force] [--workflow-only]
@@ -24,6 +27,7 @@ Sets up a research → implement → review pipeline at the root of the current 
                                        or the handoffs (checked with git check-ignore)
   ${ACTIONS_WORKFLOW_PATH.padEnd(37)}the GitHub workflow that runs the stages
                                        (github tracker only), made from WORKFLOW.md's states
+A profile that WORKFLOW.md names without its SOUL.md or INSTRUCTIONS.md gets one to fill in.
 Existing files are kept unless --force is given; running init twice changes nothing. A
 .gitignore rule that would leave WORKFLOW.md or the GitHub workflow out of a commit is a
 warning. Exits 0 when every file is in place.
@@ -33,7 +37,9 @@ Options:
                     .itervox/issues/, run with itervox-handoff run
   --force           overwrite the files above that already exist (.gitignore is only patched)
   --workflow-only   rewrite just ${ACTIONS_WORKFLOW_PATH} from WORKFLOW.md as it
-                    is now (after you changed its states), touching nothing else
+                    is now (after you changed it), touching nothing else. It keeps the
+                    actions' refs (pin them to commit SHAs); when you edited anything else
+                    in it, it shows what it would change and needs --force
   -h, --help        show this help
 `
 
@@ -60,17 +66,18 @@ export const initCommand: Command = {
           'init'
         )
       }
-      return writeActionsWorkflowOnly(root)
+      return writeActionsWorkflowOnly(root, values.force === true)
     }
     const force = values.force === true
 
     const files = scaffoldFiles({ tracker, command: 'claude', implementerPaths: ['**'] })
     for (const f of files) report(place(root, f, force), f.path)
+    placeMissingProfileFiles(root)
 
     // The workflow follows WORKFLOW.md as it is now, which may be one init kept.
     const config = loadKeptWorkflow(root)
     if (tracker === 'github') {
-      const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
+      const file = { path: ACTIONS_WORKFLOW_PATH, text: workflowFor(root, config) }
       const what = place(root, file, force)
       report(what, file.path)
       if (what === 'kept' && !holdsText(join(root, file.path), file.text)) {
@@ -91,7 +98,7 @@ export const initCommand: Command = {
     process.stdout.write(
       '\nNext: commit these files' +
         (tracker === 'github'
-          ? `, add ${secret} to the repository, and label an issue "${start}".\n`
+          ? `, add ${secret} to the repository, tick "${PULL_REQUEST_SETTING}" in\nSettings → Actions → General → Workflow permissions (else a stage opens no pull request),\nand label an issue "${start}".\n`
           : `, write .itervox/issues/<ID>.md (title, state: ${start}) and run\nitervox-handoff run --issue <ID> --until-idle\n`)
     )
     return 0
@@ -99,14 +106,48 @@ export const initCommand: Command = {
 }
 
 const WORKFLOW = 'WORKFLOW.md'
+// A GitHub workflow is a few KiB.
+const WORKFLOW_YML_MAX_BYTES = 256 * 1024
 
 function report(what: string, path: string): void {
   process.stdout.write(`${what.padEnd(10)}${path}\n`)
 }
 
+/**
+ * Each SOUL.md and INSTRUCTIONS.md that WORKFLOW.md names but the repository lacks (a profile
+ * the user added), written from a starting text, so that the workflow loads.
+ */
+function placeMissingProfileFiles(root: string): void {
+  const file = shownWorkflowPath(root)
+  const text = readWorkflowText(file)
+  const missing = new Set<string>()
+  const { config } = parseWorkflow(text, {
+    file,
+    env: loadingEnv(text),
+    baseDir: '.',
+    readFile: (path) => {
+      const found = readRepoFile(root, path)
+      if (found === null) missing.add(path)
+      return found ?? ''
+    }
+  })
+  for (const p of Object.values(config.agent.profiles)) {
+    const files = [
+      { path: p.soulFile, text: profileStarter(p.name, 'soul') },
+      { path: p.instructionsFile, text: profileStarter(p.name, 'instructions') }
+    ]
+    for (const f of files) if (missing.has(f.path)) report(place(root, f, false), f.path)
+  }
+}
+
+/** WORKFLOW.md at the root, as a path from here. */
+function shownWorkflowPath(root: string): string {
+  return relative(process.cwd(), join(root, WORKFLOW)) || WORKFLOW
+}
+
 /** WORKFLOW.md at the root, as it is now; its warnings go to stderr. */
 function loadKeptWorkflow(root: string): WorkflowConfig {
-  const workflowFile = relative(process.cwd(), join(root, WORKFLOW)) || WORKFLOW
+  const workflowFile = shownWorkflowPath(root)
   const { config, warnings } = loadWorkflowFile(
     workflowFile,
     loadingEnv(readWorkflowText(workflowFile))
@@ -116,7 +157,7 @@ function loadKeptWorkflow(root: string): WorkflowConfig {
 }
 
 /** `init --workflow-only`: the GitHub workflow made again from WORKFLOW.md, nothing else. */
-async function writeActionsWorkflowOnly(root: string): Promise<number> {
+async function writeActionsWorkflowOnly(root: string, force: boolean): Promise<number> {
   if (!existsSync(join(root, WORKFLOW))) {
     throw new UserError(
       `no ${WORKFLOW} at the repository root ${root}; run itervox-handoff init first`
@@ -129,13 +170,46 @@ async function writeActionsWorkflowOnly(root: string): Promise<number> {
       { file: WORKFLOW }
     )
   }
-  const file = { path: ACTIONS_WORKFLOW_PATH, text: actionsWorkflow(config) }
-  const path = join(root, file.path)
-  const same = existsSync(path) && statSync(path).isFile() && holdsText(path, file.text)
-  report(same ? 'unchanged' : place(root, file, true), file.path)
+  const file = { path: ACTIONS_WORKFLOW_PATH, text: workflowFor(root, config) }
+  const old = existingWorkflow(root)
+  if (old === file.text) {
+    report('unchanged', file.path)
+    return 0
+  }
+  if (old !== null && !force && !unedited(old)) {
+    process.stderr.write(
+      `${file.path} was edited since init wrote it; rewriting it would change:\n` +
+        changedLines(old, file.text)
+          .map((l) => `  ${l}\n`)
+          .join('')
+    )
+    throw new UserError(
+      `${file.path} was edited by hand, so it is kept; make the changes above yourself, or run itervox-handoff init --workflow-only --force to rewrite it (the actions' refs are kept)`
+    )
+  }
+  report(place(root, file, true), file.path)
   await warnIgnored(root, [ACTIONS_WORKFLOW_PATH])
-  if (!same) process.stdout.write(`\nNext: commit ${file.path}.\n`)
+  process.stdout.write(`\nNext: commit ${file.path}.\n`)
   return 0
+}
+
+/** The GitHub workflow for WORKFLOW.md, with the actions' refs the file there has now. */
+function workflowFor(root: string, config: WorkflowConfig): string {
+  const old = existingWorkflow(root)
+  const text = actionsWorkflow(config)
+  return fingerprinted(old === null ? text : keepPins(text, old))
+}
+
+/** The GitHub workflow's text now; null when there is none. */
+function existingWorkflow(root: string): string | null {
+  const path = join(root, ACTIONS_WORKFLOW_PATH)
+  if (!existsSync(path)) return null
+  if (!statSync(path).isFile()) {
+    throw new UserError(
+      `${ACTIONS_WORKFLOW_PATH} is not a regular file; remove it, then run init again`
+    )
+  }
+  return readCappedText(path, WORKFLOW_YML_MAX_BYTES, ACTIONS_WORKFLOW_PATH)
 }
 
 /** A warning for each file a .gitignore rule would leave out of `git add`. */

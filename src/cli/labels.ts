@@ -4,7 +4,7 @@ import { UserError } from '../errors.js'
 import { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from '../pipeline/names.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
 import { messageOf, restClient, type Rest } from './github-rest.js'
-import { githubTarget } from './github-target.js'
+import { githubTarget, githubTargetMaybeAnonymous } from './github-target.js'
 import { repoSettings } from './repo-settings.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
@@ -18,7 +18,8 @@ that already existed. Then checks what it can see of the repository's Actions se
 says, one line each, what to change. Exits 1 when a setting must change.
 
 The token comes from GITHUB_TOKEN or GH_TOKEN (e.g. GH_TOKEN=$(gh auth token)); it needs
-Issues: write to create labels, and admin on the repository to read its settings.
+Issues: write to create labels, and admin on the repository to read its settings. --dry-run
+needs only read access, and no token at all for a public repository.
 GITHUB_API_URL names another API root (GitHub Enterprise Server).
 
 Options:
@@ -46,18 +47,22 @@ export const labelsCommand: Command = {
     })
     if (help) return 0
     const config = loadWorkflowForCli(findWorkflowFile(stringOpt(values.workflow)))
-    const { token, repo, apiUrl } = await githubTarget(
-      'labels',
-      stringOpt(values.repo),
-      'Issues: write'
-    )
-    const rest = restClient(apiUrl, token, repo, 'labels')
     const dryRun = values['dry-run'] === true
+    const given = stringOpt(values.repo)
+    // A dry run only reads, so it needs no token that may write.
+    const { token, repo, apiUrl } = dryRun
+      ? await githubTargetMaybeAnonymous('labels', given)
+      : await githubTarget('labels', given, 'Issues: write')
+    const rest = restClient(apiUrl, token, repo, 'labels')
 
     const found = await rest.call('GET', '')
     if (found.status !== 200) {
+      const [hidden, fix] =
+        token === undefined
+          ? ['private', ', or set GITHUB_TOKEN or GH_TOKEN to a token that can read it']
+          : ['the token cannot see it', " and the token's access"]
       throw new UserError(
-        `labels: ${repo} not found, or the token cannot see it (${found.status} ${messageOf(found.data)}); check --repo (or git remote origin) and the token's access`
+        `labels: ${repo} not found, or ${hidden} (${found.status} ${messageOf(found.data)}); check --repo (or git remote origin)${fix}`
       )
     }
     for (const label of pipelineLabels(config)) {

@@ -16,6 +16,11 @@ export interface LocalBranch {
   created: boolean
 }
 
+/** The branch a local issue's stages run on. */
+export function localIssueBranch(id: string): string {
+  return `itervox/${id}`
+}
+
 /**
  * Checks out the issue branch `itervox/<id>`: the existing one, or a new one made from the base
  * branch (see baseBranchOf), never from whatever happens to be checked out. There is no
@@ -26,7 +31,7 @@ export async function checkoutIssueBranch(
   id: string,
   base: string
 ): Promise<LocalBranch> {
-  const branch = await validateBranchName(`itervox/${id}`)
+  const branch = await validateBranchName(localIssueBranch(id))
   const current = await currentBranch(root)
   const existing = await resolveCommit(root, `refs/heads/${branch}`)
   if (existing) {

@@ -6,6 +6,7 @@ import { findAutomation } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
+import { userIdentity } from '../git/identity.js'
 import { runTimestamp } from '../handoff/index.js'
 import { CommandUnavailableError } from '../pipeline/command-check.js'
 import { describe } from '../pipeline/effects.js'
@@ -178,9 +179,14 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
     ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
   })
   const was = await rememberCheckout(root)
+  // Your commits, as git would make them here; the bot's only when git knows no one.
+  const author = await userIdentity(root, o.parentEnv, 'author')
+  const committer = (await userIdentity(root, o.parentEnv, 'committer')) ?? author
   let r: JobResult
   try {
     r = await runJob({
+      ...(author ? { author } : {}),
+      ...(committer ? { committer } : {}),
       trigger: {
         source: o.reply ? 'comment' : 'cli',
         issue: id,

@@ -62,11 +62,19 @@ function commandNamed(name: string) {
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (command) return command
   const visible = Object.keys(commands)
-  const near = closest(name, visible)
   const what = name.startsWith('-') ? `option ${name} before a command` : `command "${name}"`
-  const hint =
-    near === undefined ? `the commands are ${visible.join(', ')}` : `did you mean ${near}?`
-  throw new UsageError(`unknown ${what}; ${hint}`)
+  const near = name.startsWith('-')
+    ? closest(name, ['--version', '--help'])
+    : closest(name, visible)
+  // What other CLIs spell the version with: -v, version.
+  const version = near === '--version' || /^(-v|-{0,2}version)$/i.test(name)
+  const hint = version
+    ? 'did you mean --version (or -V)?'
+    : near === undefined
+      ? `the commands are ${visible.join(', ')}`
+      : `did you mean ${near}?`
+  // One line, no help text before it: it says all there is to change.
+  throw new UsageError(`unknown ${what}; ${hint}`, undefined, false)
 }
 
 function printVersion(): number {

@@ -2,18 +2,19 @@ import { automationForProfile, unknownProfileError } from '../config/lookup.js'
 import { repoRoot, resolveCommit } from '../git/repo.js'
 import { isRunTimestamp, runTimestamp } from '../handoff/index.js'
 import { promptForStage } from '../pipeline/stage-prompt.js'
-import { readLocalIssue } from '../tracker/local.js'
+import { localIssueId, readLocalIssue } from '../tracker/local.js'
 import type { Issue } from '../tracker/types.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
-import { baseBranchOf, currentBranch, localForkPoint } from './local-branch.js'
+import { baseBranchOf, currentBranch, localForkPoint, localIssueBranch } from './local-branch.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
 Usage: itervox-handoff prompt --profile NAME [--issue ID] [--timestamp TS] [--workflow FILE] [--json]
 
 Prints the whole prompt the profile's agent would get for a stage run now, built from the
-handoffs committed at HEAD since it left the base branch (workspace.base_branch, or the
-repository's default branch): run it inside the repository, on the issue's branch.
+handoffs committed since the branch left the base branch (workspace.base_branch, or the
+repository's default branch). The branch is the issue's, itervox/ID, when --issue names one
+that has it, whichever branch is checked out; else HEAD.
 
 Options:
   --profile NAME    the profile to run (required)
@@ -86,15 +87,14 @@ export const promptCommand: Command = {
     if (!profile) throw unknownProfileError(config, profileName, '--profile')
 
     const issueId = stringOpt(values.issue)
-    const issue = issueId ? readLocalIssue(root, issueId) : PLACEHOLDER_ISSUE
+    const issue = issueId ? readLocalIssue(root, localIssueId(root, issueId)) : PLACEHOLDER_ISSUE
     const automation = automationForProfile(config, profile.name, issue.state)
 
-    const note = issueId ? await offIssueBranch(root, issue) : null
-    const head = await resolveCommit(root, 'HEAD')
+    const { commit, branch, note } = await trailSource(root, issueId ? issue : null)
     const stage = await promptForStage({
       repo: root,
-      commit: head,
-      since: head ? await forkOfHead(root, head, config.workspace.baseBranch) : null,
+      commit,
+      since: commit ? await forkOf(root, commit, branch, config.workspace.baseBranch) : null,
       config,
       profile,
       automation,
@@ -127,20 +127,36 @@ export const promptCommand: Command = {
   }
 }
 
-/** Where HEAD left the base branch; HEAD itself when it is on the base branch. */
-async function forkOfHead(root: string, head: string, configured?: string): Promise<string> {
+/** Where the branch left the base branch; the commit itself when it is on the base branch. */
+async function forkOf(
+  root: string,
+  commit: string,
+  branch: string,
+  configured?: string
+): Promise<string> {
   const base = await baseBranchOf(root, configured)
-  return localForkPoint(root, head, (await currentBranch(root)) ?? 'HEAD', base)
+  return localForkPoint(root, commit, branch, base)
 }
 
 /**
- * The prompt shows the handoffs at HEAD: on any branch but the issue's own (when it has one),
- * that is not this issue's work, which would look like a stage with no prior handoffs.
+ * The commit whose handoffs the prompt shows: the issue's branch when it has one, as its next
+ * stage would run there, else HEAD. A note says so when that is not the branch checked out.
  */
-async function offIssueBranch(root: string, issue: Issue): Promise<string | null> {
-  const branch = `itervox/${issue.id}`
+async function trailSource(
+  root: string,
+  issue: Issue | null
+): Promise<{ commit: string | null; branch: string; note: string | null }> {
   const current = await currentBranch(root)
-  if (current === branch || !(await resolveCommit(root, `refs/heads/${branch}`))) return null
-  const here = current ?? 'a detached HEAD'
-  return `the prompt shows the handoffs on ${here}, not on ${branch}, the issue's branch; run git switch ${branch} to see its handoffs`
+  if (issue) {
+    const branch = localIssueBranch(issue.id)
+    const commit = await resolveCommit(root, `refs/heads/${branch}`)
+    if (commit) {
+      const note =
+        current === branch
+          ? null
+          : `the prompt shows the handoffs on ${branch}, the issue's branch, not on ${current ?? 'the detached HEAD'}`
+      return { commit, branch, note }
+    }
+  }
+  return { commit: await resolveCommit(root, 'HEAD'), branch: current ?? 'HEAD', note: null }
 }

@@ -10,6 +10,9 @@ export interface SettingLine {
 
 const PAGE = 'Settings → Actions → General'
 
+/** The repository setting without which GITHUB_TOKEN may not open a pull request. */
+export const PULL_REQUEST_SETTING = 'Allow GitHub Actions to create and approve pull requests'
+
 export async function repoSettings(rest: Rest): Promise<SettingLine[]> {
   return [...(await actionsPermissions(rest)), ...(await workflowPermissions(rest))]
 }
@@ -63,7 +66,7 @@ async function workflowPermissions(rest: Rest): Promise<SettingLine[]> {
       ? { verdict: 'ok', text: 'GitHub Actions may create pull requests' }
       : {
           verdict: 'change',
-          text: `GitHub Actions may not create pull requests, so a stage cannot open its draft pull request with GITHUB_TOKEN: in ${PAGE} → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (not needed with a GitHub App token)`
+          text: `GitHub Actions may not create pull requests, so a stage cannot open its draft pull request with GITHUB_TOKEN: in ${PAGE} → Workflow permissions, tick "${PULL_REQUEST_SETTING}" (not needed with a GitHub App token)`
         },
     {
       verdict: 'ok',

@@ -2,6 +2,7 @@ import { userInfo } from 'node:os'
 import { relative, resolve } from 'node:path'
 
 import { repoRoot } from '../git/repo.js'
+import { localIssueId } from '../tracker/local.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { withInterrupts } from './interrupts.js'
 import { runLocalPipeline, type LocalPipelineResult } from './local-pipeline.js'
@@ -15,8 +16,9 @@ Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
 or the repository's default branch, the first time), with the same prompt and checks. The
-deliverable, or a .partial.md when the agent failed, is committed to that branch, and the issue
-file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
+deliverable, or a .partial.md when the agent failed, is committed to that branch, as you (git's
+user.name and user.email, or GIT_AUTHOR_* and GIT_COMMITTER_*; github-actions[bot] when git
+knows no one), and the issue file's state moves as the pipeline decides. Nothing is pushed. The issue's run record is kept in
 .itervox/runs/. When it ends, you are back on the branch you were on.
 
 Options:
@@ -44,14 +46,15 @@ export const runCommand: Command = {
       json: { type: 'boolean' }
     })
     if (help) return 0
-    const issueId = stringOpt(values.issue)
-    if (!issueId) throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run')
+    const typedId = stringOpt(values.issue)
+    if (!typedId) throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run')
     const replyText = stringOpt(values.reply)
     if (replyText !== undefined && !replyText.trim()) {
       throw new UsageError('run: --reply needs the text of your answer', 'run')
     }
     const workflowFile = findWorkflowFile(stringOpt(values.workflow))
     const root = await repoRoot(process.cwd())
+    const issueId = localIssueId(root, typedId)
     const config = loadWorkflowForCli(workflowFile)
 
     const mode = outputMode(values.json === true, process.stdout)

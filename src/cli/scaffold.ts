@@ -32,8 +32,8 @@ export function scaffoldFiles(t: WorkflowTemplate): ScaffoldFile[] {
   return [
     { path: 'WORKFLOW.md', text: workflowText(t) },
     ...PROFILES.flatMap((p) => [
-      { path: `.itervox/agents/${p}/SOUL.md`, text: SOULS[p] },
-      { path: `.itervox/agents/${p}/INSTRUCTIONS.md`, text: instructionsText(p) }
+      { path: `.itervox/agents/${p}/SOUL.md`, text: profileStarter(p, 'soul') },
+      { path: `.itervox/agents/${p}/INSTRUCTIONS.md`, text: profileStarter(p, 'instructions') }
     ])
   ]
 }
@@ -191,15 +191,47 @@ const DONE: Record<ProfileName, string[]> = {
   ]
 }
 
-function instructionsText(p: ProfileName): string {
+/**
+ * A profile file to start from, for a profile WORKFLOW.md names whose file is missing: init's
+ * own for its three profiles, else a frame to fill in, with the Handoff Protocol every stage
+ * needs.
+ */
+export function profileStarter(name: string, kind: 'soul' | 'instructions'): string {
+  const own = (PROFILES as readonly string[]).includes(name) ? (name as ProfileName) : undefined
+  if (kind === 'instructions') {
+    return own
+      ? instructionsText(own, STEPS[own], DONE[own])
+      : instructionsText(name, FRAME_STEPS, FRAME_DONE)
+  }
+  return own ? SOULS[own] : soulFrame(name)
+}
+
+function soulFrame(name: string): string {
+  return `# ${name}
+
+## Who you are
+(Who this agent is, in a sentence or two.)
+
+## What you care about
+- (What it weighs when it decides.)
+
+## What you do not do
+- (What it leaves to the other stages.)
+`
+}
+
+const FRAME_STEPS = ['(What this stage does, step by step.)']
+const FRAME_DONE = ['(What its deliverable holds when the stage is done.)']
+
+function instructionsText(p: string, steps: string[], done: string[]): string {
   return [
     `# ${p} instructions`,
     '',
     '## Steps',
-    ...STEPS[p].map((s) => `- ${s}`),
+    ...steps.map((s) => `- ${s}`),
     '',
     '## Done when',
-    ...DONE[p].map((s) => (s.startsWith('  ') ? s : `- ${s}`)),
+    ...done.map((s) => (s.startsWith('  ') ? s : `- ${s}`)),
     '',
     '## Handoff Protocol',
     '- The "## Prior Agent Handoffs" section of your prompt holds what earlier stages on this issue',

@@ -19,8 +19,9 @@ export function userFailure(
   if (err instanceof UsageError) {
     // The usage first, so that the last line is the one that says what to change.
     const command = err.command === undefined ? undefined : commands[err.command]
+    const before = !err.withUsage ? '' : `${command ? usageLine(command.usage) : usage}\n`
     return {
-      text: `${command ? usageLine(command.usage) : usage}\n${err.format()}\n`,
+      text: `${before}${err.format()}\n`,
       code: EXIT_USAGE
     }
   }

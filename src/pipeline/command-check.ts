@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { resolveCommand } from '../agent/command.js'
+import { missingModelKey } from '../agent/model-access.js'
+import { presetFor } from '../agent/presets.js'
 import { closest } from '../config/did-you-mean.js'
 import type { ProfileConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
@@ -69,5 +71,27 @@ export function commandUnavailable(c: CommandCheck): CommandUnavailableError | n
     problem,
     { file: c.configFile, line: profile.commandAt.line },
     missing
+  )
+}
+
+/**
+ * Whether the profile's agent CLI has a way to its model: a missing key is one line naming the
+ * secret, before anything of the stage happens, rather than an agent that fails to log in and
+ * the retries and partials that follow. `ownHome` as missingModelKey takes it.
+ */
+export function modelKeyUnavailable(
+  profile: ProfileConfig,
+  configFile: string,
+  env: Record<string, string | undefined>,
+  ownHome: string | undefined
+): CommandUnavailableError | null {
+  const preset = presetFor(profile.argv, { maxTurns: 0, isRoot: false }).name
+  const problem = missingModelKey(preset, env, ownHome)
+  if (problem === null) return null
+  return new CommandUnavailableError(
+    profile.name,
+    problem,
+    { file: configFile, line: profile.commandAt.line },
+    false
   )
 }

@@ -40,7 +40,11 @@ import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
 import { cannotRunAs, type Isolation } from '../isolation/sandbox.js'
 import { redactNoting, type SecretScanner } from '../secrets/scanner.js'
-import { commandUnavailable, type CommandUnavailableError } from './command-check.js'
+import {
+  commandUnavailable,
+  modelKeyUnavailable,
+  type CommandUnavailableError
+} from './command-check.js'
 import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
@@ -749,7 +753,7 @@ function markPhase(contextPath: string | undefined, phase: 'published' | 'done')
   if (contextPath && ctx) saveStageContext(contextPath, { ...ctx, phase })
 }
 
-/** Why the profile's agent could not start here, or null when it can. */
+/** Why the profile's agent could not start here (its command, its model key), or null when it can. */
 async function checkCommand(
   j: JobInput,
   profile: ProfileConfig,
@@ -757,13 +761,22 @@ async function checkCommand(
 ): Promise<CommandUnavailableError | null> {
   // An isolated agent's user must be able to run the file: that needs the user.
   const isolation = j.isolate ? await j.isolate() : undefined
-  return commandUnavailable({
-    profile,
-    configFile: j.config.file,
-    cwd,
-    pathVar: j.parentEnv.PATH,
-    ...(isolation ? { cannotRun: (file: string) => cannotRunAs(file, isolation.user.uid) } : {})
-  })
+  return (
+    commandUnavailable({
+      profile,
+      configFile: j.config.file,
+      cwd,
+      pathVar: j.parentEnv.PATH,
+      ...(isolation ? { cannotRun: (file: string) => cannotRunAs(file, isolation.user.uid) } : {})
+    }) ??
+    // An isolated agent gets a HOME of its own: a login saved in the user's does not reach it.
+    modelKeyUnavailable(
+      profile,
+      j.config.file,
+      j.parentEnv,
+      isolation ? undefined : j.parentEnv.HOME
+    )
+  )
 }
 
 async function noticeCannotStart(

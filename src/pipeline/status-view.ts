@@ -172,8 +172,11 @@ export interface StatusCommentInput {
   /** The first line is `<!-- marker -->`, by which the tracker finds its comment again. */
   marker: string
   blobUrl?: StageTableOptions['blobUrl']
-  /** A standing warning about how the stages run (isolation: none), under the state line. */
-  warning?: string
+  /**
+   * Warnings under the state line: how the stages run (isolation: none), a pull request the
+   * repository's settings kept from being opened.
+   */
+  warnings?: readonly string[]
 }
 
 /**
@@ -191,7 +194,7 @@ export function renderStatusComment(o: StatusCommentInput): string {
     `### itervox handoff: ${plainText(o.issueRef)}`,
     '',
     `**Current state:** ${o.record.state === null ? '_not started_' : cellText(o.record.state, MAX_STATE_LABEL)}`,
-    ...(o.warning ? ['', `> **Warning:** ${o.warning}`] : [])
+    ...(o.warnings ?? []).flatMap((w) => ['', `> **Warning:** ${w}`])
   ]
   const tail: string[] = withheldLines(o.record)
   const evidence = verifyEvidence(o.record)

@@ -51,6 +51,8 @@ export class GitHubPort implements Tracker {
   private readonly states: string[]
   /** Per issue: the marked comments by this token's identity, and the living status comment. */
   private readonly seen = new Map<number, { keys: Set<string>; living: LivingComment | null }>()
+  /** Per issue: why this job could not open its pull request, for the status comment. */
+  private readonly noPull = new Map<number, string>()
 
   constructor(private readonly o: GitHubPortOptions) {
     this.api = o.api
@@ -113,7 +115,10 @@ export class GitHubPort implements Tracker {
       record,
       issueRef: issue.identifier,
       marker: STATUS_MARKER,
-      ...(this.o.warning ? { warning: this.o.warning } : {}),
+      warnings: [
+        ...(this.o.warning ? [this.o.warning] : []),
+        ...(this.noPull.has(number) ? [`no pull request: ${this.noPull.get(number)}`] : [])
+      ],
       blobUrl: (commit, path) => this.blobUrl(commit, path)
     })
     // The marker line is added by the API wrapper.
@@ -223,9 +228,16 @@ export class GitHubPort implements Tracker {
       return { pullRequest: { number: pr.number, url: pr.url, node: pr.nodeId } }
     } catch (err) {
       // The pipeline goes on without its pull request (e.g. when the repository forbids
-      // Actions to open one); the job summary says why.
-      return { problem: messageOf(err) }
+      // Actions to open one); the status comment, the log and the job summary say why.
+      const problem = messageOf(err)
+      this.noPull.set(Number(issue.id), problem)
+      return { problem }
     }
+  }
+
+  /** Why this job could not open the issue's pull request, if it tried and could not. */
+  pullRequestProblem(issue: number): string | undefined {
+    return this.noPull.get(issue)
   }
 
   async readyForReview(issue: Issue, pr: { number: number; node?: string }): Promise<void> {

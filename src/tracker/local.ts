@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { frontMatterEnd } from '../config/front-matter.js'
 import { UserError } from '../errors.js'
@@ -30,6 +30,25 @@ export function localIssuePath(repoRoot: string, id: string): string {
     )
   }
   return join(repoRoot, LOCAL_ISSUES_DIR, `${id}.md`)
+}
+
+/**
+ * The identifier as the issue's file spells it, so that `eng-1` finds ENG-1.md whatever the
+ * file system's case rules; the typed one when no file, or more than one, matches.
+ */
+export function localIssueId(repoRoot: string, typed: string): string {
+  // The form is checked before any name is compared.
+  localIssuePath(repoRoot, typed)
+  let names: string[]
+  try {
+    names = readdirSync(join(repoRoot, LOCAL_ISSUES_DIR))
+  } catch {
+    return typed
+  }
+  const file = `${typed}.md`
+  if (names.includes(file)) return typed
+  const same = names.filter((n) => n.toLowerCase() === file.toLowerCase())
+  return same.length === 1 ? same[0]!.slice(0, -'.md'.length) : typed
 }
 
 // An issue file holds a description and comments: a few KiB, seldom more than some hundred.

@@ -82,7 +82,7 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
     const n = 'problem' in found ? found.key : source.keyOf(found)
     if (owed.has(n) || failedIssues.has(n)) continue
     const before = source.requestCount
-    const cost = () => `${source.requestCount - before} requests`
+    const cost = () => counted(source.requestCount - before, 'request')
     if ('problem' in found) {
       // Nothing of this issue is started until a person makes its state clear.
       owed.set(n, null)
@@ -164,9 +164,14 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
 
 /** The summary line both the action and the CLI end with. */
 export function summaryLine(s: ReconcileSummary, dryRun: boolean): string {
-  const started = dryRun ? `${s.started} would start` : `${s.started} stages started`
+  const started = dryRun ? `${s.started} would start` : `${counted(s.started, 'stage')} started`
   const failed = s.failed > 0 ? `, ${s.failed} failed` : ''
-  return `reconcile: ${s.issues} issues looked at, ${started}${failed}, ${s.requests} requests`
+  return `reconcile: ${counted(s.issues, 'issue')} looked at, ${started}${failed}, ${counted(s.requests, 'request')}`
+}
+
+/** `1 request`, `2 requests`. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
 /** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */

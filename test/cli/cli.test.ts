@@ -205,12 +205,12 @@ describe('itervox-handoff CLI (dist)', () => {
     }
     const top = await cliInProcess(repo, ['--help'])
     expect(top.stdout).toContain('validate')
-    // A usage mistake: the usage, then one line saying what to change; exit 2.
+    // A usage mistake: the usage (for a command's), then one line saying what to change; exit 2.
     const last = (stderr: string) => stderr.trimEnd().split('\n').at(-1)
     const bad = await cli(repo, ['frobnicate'])
     expect(bad.code).toBe(2)
-    expect(last(bad.stderr)).toBe(
-      'unknown command "frobnicate"; the commands are init, labels, validate, prompt, run, reconcile, demo'
+    expect(bad.stderr).toBe(
+      'unknown command "frobnicate"; the commands are init, labels, validate, prompt, run, reconcile, demo\n'
     )
     const flag = await cliInProcess(repo, ['validate', '--wokflow', 'x'])
     expect(flag.code).toBe(2)

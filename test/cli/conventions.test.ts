@@ -45,16 +45,26 @@ describe('itervox-handoff conventions', () => {
     )
   })
 
-  it('ends a usage mistake with one line saying what to change, after the usage, exit 2', async () => {
+  it('ends a usage mistake with one line saying what to change, after the usage if any, exit 2', async () => {
     const repo = seedRepo()
-    const cases: [string[], string, string][] = [
-      [['valdate'], 'Exit status', 'unknown command "valdate"; did you mean validate?'],
-      [['help', 'promt'], 'Exit status', 'unknown command "promt"; did you mean prompt?'],
+    // A name the CLI does not know: that one line alone, no help text before it.
+    const unknown: [string[], string][] = [
+      [['valdate'], 'unknown command "valdate"; did you mean validate?'],
+      [['help', 'promt'], 'unknown command "promt"; did you mean prompt?'],
       [
         ['--jsn'],
-        'Exit status',
         'unknown option --jsn before a command; the commands are init, labels, validate, prompt, run, reconcile, demo'
       ],
+      [['--verison'], 'unknown option --verison before a command; did you mean --version (or -V)?'],
+      [['-v'], 'unknown option -v before a command; did you mean --version (or -V)?'],
+      [['version'], 'unknown command "version"; did you mean --version (or -V)?']
+    ]
+    for (const [i, [args, line]] of unknown.entries()) {
+      // The first case through the bundle, the rest in-process.
+      const r = await (i === 0 ? cli : cliInProcess)(repo, args, KEY)
+      expect([args, r.code, r.stdout, r.stderr]).toEqual([args, 2, '', `${line}\n`])
+    }
+    const cases: [string[], string, string][] = [
       [
         [],
         'Exit status',
@@ -96,9 +106,8 @@ describe('itervox-handoff conventions', () => {
         'init: --tracker must be github or local, not "jira"'
       ]
     ]
-    for (const [i, [args, usage, last]] of cases.entries()) {
-      // The first case through the bundle, the rest in-process.
-      const r = await (i === 0 ? cli : cliInProcess)(repo, args, KEY)
+    for (const [args, usage, last] of cases) {
+      const r = await cliInProcess(repo, args, KEY)
       expect([args, r.code, r.stdout]).toEqual([args, 2, ''])
       expect(r.stderr).toContain(usage)
       expect(lines(r.stderr).at(-1)).toBe(last)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AGENT_CLI_VERSIONS } from '../../src/agent/cli-versions.js'
 import { parse } from 'yaml'
@@ -60,6 +60,12 @@ describe('itervox-handoff init', () => {
     ])
     expect(second.stderr).toBe('')
     expect(git(repo, 'status', '--porcelain')).toBe('')
+    // The closing line names the one repository setting a first run needs.
+    expect(second.stdout.split('\n\n').at(-1)).toBe(
+      'Next: commit these files, add the secret ANTHROPIC_API_KEY to the repository, tick "Allow GitHub Actions to create and approve pull requests" in\n' +
+        'Settings → Actions → General → Workflow permissions (else a stage opens no pull request),\n' +
+        'and label an issue "Todo".\n'
+    )
   })
 
   it('writes a GitHub workflow for the states of WORKFLOW.md, and one for Linear', async () => {
@@ -133,6 +139,58 @@ describe('itervox-handoff init', () => {
     })
   })
 
+  it('init --workflow-only keeps pinned actions, and shows a hand edit it would undo before --force', async () => {
+    const repo = repoWith({})
+    await cli(repo, ['init'])
+    const path = join(repo, WORKFLOW)
+    const checkout = 'actions/checkout@0123456789abcdef0123456789abcdef01234567 # v6'
+    const action = 'itervox/handoff-action@89abcdef0123456789abcdef0123456789abcdef # v1'
+    const pin = (text: string) =>
+      text.replace('actions/checkout@v6', checkout).replaceAll('itervox/handoff-action@v1', action)
+    writeFileSync(path, pin(readFileSync(path, 'utf8')))
+    const states = (from: string, to: string) => {
+      const md = join(repo, 'WORKFLOW.md')
+      writeFileSync(md, readFileSync(md, 'utf8').replaceAll(from, to))
+    }
+    states('"Todo"', '"Ready"')
+    const rewritten = await cli(repo, ['init', '--workflow-only'])
+    expect([rewritten.code, rewritten.stderr]).toEqual([0, ''])
+    expect(readFileSync(path, 'utf8')).toContain(`contains(fromJSON('["Ready",`)
+    expect(readFileSync(path, 'utf8').match(/uses: .*/g)).toEqual([
+      `uses: ${checkout}`,
+      `uses: ${action}`,
+      `uses: ${action}`
+    ])
+
+    // Any other edit is the user's: shown, kept, and undone only with --force.
+    const edited = readFileSync(path, 'utf8').replace('timeout-minutes: 10', 'timeout-minutes: 20')
+    writeFileSync(path, edited)
+    states('"Ready"', '"Queued"')
+    const refused = await cli(repo, ['init', '--workflow-only'])
+    expect(refused.code).toBe(1)
+    expect(readFileSync(path, 'utf8')).toBe(edited)
+    const lines = refused.stderr.trimEnd().split('\n')
+    expect(lines[0]).toBe(`${WORKFLOW} was edited since init wrote it; rewriting it would change:`)
+    expect(lines.slice(1, -1).map((l) => l.replace(/^ {2}([-+])\d+: /, '$1'))).toEqual([
+      expect.stringMatching(/^-# itervox-handoff init fingerprint: /),
+      expect.stringMatching(/^\+# itervox-handoff init fingerprint: /),
+      expect.stringMatching(/^-.*"Ready"/),
+      expect.stringMatching(/^\+.*"Queued"/),
+      expect.stringMatching(/^-.*"Ready"/),
+      expect.stringMatching(/^\+.*"Queued"/),
+      '-    timeout-minutes: 20',
+      '+    timeout-minutes: 10'
+    ])
+    expect(lines.at(-1)).toBe(
+      `${WORKFLOW} was edited by hand, so it is kept; make the changes above yourself, or run itervox-handoff init --workflow-only --force to rewrite it (the actions' refs are kept)`
+    )
+    expect((await cli(repo, ['init', '--workflow-only', '--force'])).code).toBe(0)
+    const forced = readFileSync(path, 'utf8')
+    expect(forced).toContain('timeout-minutes: 10')
+    expect(forced).toContain(`uses: ${checkout}`)
+    expect((await cli(repo, ['init', '--workflow-only'])).stdout).toBe(`unchanged ${WORKFLOW}\n`)
+  })
+
   it('sets up the local tracker without a GitHub workflow, and what it writes validates', async () => {
     const repo = repoWith({ 'README.md': '# app\n' })
     const r = await cli(repo, ['init', '--tracker', 'local'])
@@ -169,6 +227,38 @@ describe('itervox-handoff init', () => {
     expect(forced.stdout).toContain('rewritten WORKFLOW.md')
     expect(readFileSync(soul, 'utf8')).toMatch(/^# reviewer\n\n## Who you are\n/)
     expect(readFileSync(workflow, 'utf8')).toBe(original)
+  })
+
+  it("writes a profile's missing SOUL.md and INSTRUCTIONS.md to start from, keeping the rest", async () => {
+    const repo = repoWith({})
+    await cli(repo, ['init', '--tracker', 'local'])
+    const workflow = join(repo, 'WORKFLOW.md')
+    const designer = [
+      '    designer:',
+      '      soul_file: .itervox/agents/designer/SOUL.md',
+      '      instructions_file: .itervox/agents/designer/INSTRUCTIONS.md',
+      '    reviewer:'
+    ].join('\n')
+    writeFileSync(workflow, readFileSync(workflow, 'utf8').replace('    reviewer:', designer))
+    writeFileSync(join(repo, '.itervox/agents/reviewer/SOUL.md'), '# my reviewer\n')
+    rmSync(join(repo, '.itervox/agents/reviewer/INSTRUCTIONS.md'))
+    const r = await cli(repo, ['init', '--tracker', 'local'])
+    expect([r.code, r.stderr]).toEqual([0, ''])
+    expect(r.stdout).toContain(
+      [
+        'created   .itervox/agents/reviewer/INSTRUCTIONS.md',
+        'created   .itervox/agents/designer/SOUL.md',
+        'created   .itervox/agents/designer/INSTRUCTIONS.md',
+        ''
+      ].join('\n')
+    )
+    expect(r.stdout.match(/designer/g)).toHaveLength(2)
+    const at = (p: string) => readFileSync(join(repo, '.itervox/agents', p), 'utf8')
+    expect(at('reviewer/SOUL.md')).toBe('# my reviewer\n')
+    expect(at('designer/SOUL.md')).toMatch(/^# designer\n\n## Who you are\n/)
+    expect(at('designer/INSTRUCTIONS.md')).toMatch(/^# designer instructions\n/)
+    expect(at('designer/INSTRUCTIONS.md')).toMatch(/\n## Handoff Protocol\n(- .*\n| {2}.*\n)+$/)
+    expect((await cli(repo, ['validate'])).stdout).toMatch(/^WORKFLOW\.md is valid: 4 profiles/)
   })
 
   it('names the rule that still hides the profiles when no line of its own can', async () => {

@@ -110,6 +110,30 @@ describe('itervox-handoff labels', () => {
     )
   })
 
+  it('reads without a token for --dry-run, which creates nothing', async () => {
+    // GitHub shows a public repository's labels to anyone.
+    const open = await new FakeGitHub().start()
+    try {
+      open.addLabel('Todo')
+      const env = { GITHUB_TOKEN: '', GITHUB_API_URL: open.url }
+      const dry = await cliInProcess(repo, ['labels', '--dry-run'], env)
+      expect(dry.stderr).toBe('')
+      expect(dry.stdout.split('\n').slice(0, ALL.length)).toEqual([
+        'exists       Todo',
+        ...ALL.slice(1).map((l) => `would create ${l}`)
+      ])
+      expect(open.violations).toEqual([])
+    } finally {
+      await open.stop()
+    }
+    // A private one, or an API that wants a token, says which to set.
+    const asked = await labels(['--dry-run'], { GITHUB_TOKEN: '' })
+    expect([asked.code, asked.stderr]).toEqual([
+      1,
+      'labels: GitHub asks for a token (401 Bad credentials); set GITHUB_TOKEN or GH_TOKEN to a valid token\n'
+    ])
+  })
+
   it('ends every mistake in one line that says what to change', async () => {
     // A port nothing listens on: a fake started and stopped.
     const gone = await new FakeGitHub().start()

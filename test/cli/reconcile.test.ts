@@ -39,13 +39,13 @@ describe('itervox-handoff reconcile', () => {
     const dry = await reconcile(['--dry-run'])
     expect(dry.stderr).toBe('')
     expect(dry.stdout).toMatch(
-      /^#1 Todo: would start Todo, entry 1 \(no stage started on entering "Todo"\)\nreconcile: 1 issues looked at, 1 would start, \d+ requests\n$/
+      /^#1 Todo: would start Todo, entry 1 \(no stage started on entering "Todo"\)\nreconcile: 1 issue looked at, 1 would start, \d+ requests\n$/
     )
     expect(fake.dispatches).toEqual([])
 
     const r = await reconcile([], { GITHUB_TOKEN: '', GH_TOKEN: TOKEN }, cli)
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/reconcile: 1 issues looked at, 1 stages started, \d+ requests\n$/)
+    expect(r.stdout).toMatch(/reconcile: 1 issue looked at, 1 stage started, \d+ requests\n$/)
     expect(fake.dispatches).toEqual([
       { eventType: 'itervox-handoff', clientPayload: { issue: String(n), state: 'Todo', entry: 1 } }
     ])

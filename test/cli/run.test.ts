@@ -11,6 +11,7 @@ import {
   readdirSync,
   writeFileSync
 } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
@@ -87,7 +88,8 @@ describe('itervox-handoff run', () => {
 
     const r = await cli(repo, ['run', '--issue', 'ENG-42', '--until-idle', '--json'], {
       PATH: `${bin}:${process.env.PATH}`,
-      LINEAR_API_KEY: 'lin_test'
+      LINEAR_API_KEY: 'lin_test',
+      ANTHROPIC_API_KEY: 'test-model-key'
     })
     expect(r.stderr).not.toMatch(/\n\s+at /)
     expect(r.code).toBe(0)
@@ -340,20 +342,73 @@ describe('itervox-handoff run', () => {
     expect(of('reviewer')).toEqual([])
   })
 
-  it("prompt says so when HEAD is not the issue's branch, whose handoffs it would not show", async () => {
+  it("prompt shows the issue branch's handoffs from any branch, and says so off it", async () => {
     const { repo } = localPipeline()
     const args = ['prompt', '--profile', 'reviewer', '--issue', 'ENG-1']
+    args.push('--timestamp', '2026-05-26T14-30-45.000Z')
     expect((await cliInProcess(repo, args)).stderr).toBe('')
     await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
     const onMain = await cliInProcess(repo, args)
     expect(onMain.stderr).toBe(
-      "note: the prompt shows the handoffs on main, not on itervox/ENG-1, the issue's branch; run git switch itervox/ENG-1 to see its handoffs\n"
+      "note: the prompt shows the handoffs on itervox/ENG-1, the issue's branch, not on main\n"
     )
-    expect(onMain.stdout).not.toContain('_researcher.md')
+    expect(onMain.stdout).toContain('_researcher.md')
     git(repo, 'switch', '--quiet', 'itervox/ENG-1')
     const onBranch = await cliInProcess(repo, args)
     expect(onBranch.stderr).toBe('')
-    expect(onBranch.stdout).toContain('_researcher.md')
+    expect(onBranch.stdout).toBe(onMain.stdout)
+  })
+
+  it('stops before a claude stage with one line naming the secret when it has no way to its model', async () => {
+    const { repo } = localPipeline()
+    const workflow = join(repo, 'WORKFLOW.md')
+    const bin = mkdtempSync(join(tmpdir(), 'cli-bin-'))
+    const text = readFileSync(workflow, 'utf8')
+    const agent = /command: (\S+)/.exec(text)![1]!
+    // The scripted agent under claude's name: the claude preset, with no key in the environment.
+    execFileSync('ln', ['-s', agent, join(bin, 'claude')])
+    writeFileSync(workflow, text.replace(`command: ${agent}`, 'command: claude'))
+    git(repo, 'commit', '--quiet', '-am', 'claude')
+    const env = { PATH: `${bin}:${process.env.PATH}` }
+    const line = (await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)).stderr
+    const at = text.split('\n').findIndex((l) => l.includes(`command: ${agent}`)) + 1
+    expect(line).toBe(
+      `WORKFLOW.md:${at}: the researcher stage cannot start: claude has no model key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN); in CI, a repository secret passed in the action step's env:\n`
+    )
+    expect(issueIn(repo).state).toBe('Todo')
+    expect(git(repo, 'branch', '--list', 'itervox/*')).toBe('')
+    // A login saved by claude /login in the user's HOME.
+    const home = mkdtempSync(join(tmpdir(), 'cli-home-'))
+    mkdirSync(join(home, '.claude'))
+    writeFileSync(join(home, '.claude/.credentials.json'), '{}')
+    const r = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], { ...env, HOME: home })
+    expect(r.stdout).toContain('✓ researcher in "Todo" · succeeded')
+  })
+
+  it("commits as the user's git identity, as git itself would", async () => {
+    const { repo } = localPipeline()
+    git(repo, 'config', 'user.name', 'Grace Hopper')
+    git(repo, 'config', 'user.email', 'grace@example.com')
+    const by = (n: number) =>
+      git(repo, 'log', '-1', '--format=%an <%ae> / %cn <%ce>', `itervox/ENG-1~${n}`)
+    await cliInProcess(repo, ['run', '--issue', 'ENG-1'])
+    expect(by(0)).toBe('Grace Hopper <grace@example.com> / Grace Hopper <grace@example.com>')
+    // GIT_AUTHOR_* and GIT_COMMITTER_* come before the configuration, as for git commit.
+    await cliInProcess(repo, ['run', '--issue', 'ENG-1'], {
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@example.com'
+    })
+    expect(by(0)).toBe('Ada <ada@example.com> / Grace Hopper <grace@example.com>')
+    expect(by(1)).toBe('Grace Hopper <grace@example.com> / Grace Hopper <grace@example.com>')
+  })
+
+  it('finds the issue whatever the case of its identifier', async () => {
+    const { repo } = localPipeline()
+    const r = await cliInProcess(repo, ['run', '--issue', 'eng-1'])
+    expect(r.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1')
+    expect(issueIn(repo).state).toBe('Implementing')
+    const prompt = await cliInProcess(repo, ['prompt', '--profile', 'reviewer', '--issue', 'eng-1'])
+    expect(prompt.stdout).toContain('_researcher.md')
   })
 
   it('puts back an issue file that an interrupted run left set aside', async () => {

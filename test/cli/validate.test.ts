@@ -160,7 +160,7 @@ describe('itervox-handoff validate', () => {
     const [issues, prs] = text
       .split('\n')
       .flatMap((l, i) => (l.includes('fromJSON(\'["Todo"') ? [i + 1] : []))
-    const redo = 'delete the file and run itervox-handoff init again, or edit the list'
+    const redo = 'run itervox-handoff init --workflow-only, or edit the list'
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
       `${yml}:${issues}: warning: the label list has "Review", which WORKFLOW.md starts no stage with: such a label starts a job that is skipped; ${redo}`,
       `${yml}:${prs}: warning: the label list has "Review", which WORKFLOW.md starts no stage with: such a label starts a job that is skipped; ${redo}`,

@@ -96,7 +96,9 @@ describe("the README's local walk-through", () => {
 
     const r = await bash(repo, script, {
       ...gitEnv(bin, outside),
-      ITERVOX_FAKE_AGENT_SCRIPT_DIR: scripts
+      ITERVOX_FAKE_AGENT_SCRIPT_DIR: scripts,
+      // The reader's Claude Code is logged in: claude does not start without a model key.
+      ANTHROPIC_API_KEY: 'test-model-key'
     })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)

@@ -82,4 +82,35 @@ describe('a stage whose agent command cannot run', () => {
     )
     expectNothingHappened(p)
   })
+
+  it('stops before the stage with one line naming the secret when no model key is set, isolated or not', async () => {
+    const p = (current = await startPipeline())
+    checkoutShallow(p.sb)
+    const line = `::error::WORKFLOW.md:${commandLine('claude')}: the researcher stage cannot start: claude has no model key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN); in CI, a repository secret passed in the action step's env:`
+    for (const isolation of ['user', 'none']) {
+      const run = await runAction('main', p.sb, p.gh, {
+        ...labeled(p),
+        inputs: { isolation },
+        env: { CLAUDE_CODE_USE_BEDROCK: '' }
+      })
+      expect([isolation, run.code, errorLines(run.stdout)]).toEqual([isolation, 1, [line]])
+      expect(run.outputs.outcome).toBe('failed')
+      expect(run.stdout).not.toContain('agent output')
+    }
+    // Nothing of the stage happened, no attempt counted: one comment says why.
+    expectNothingHappened(p)
+    expect(p.gh.commentsOf(p.issue)[0]!.body).toContain('set ANTHROPIC_API_KEY')
+    expect(() => git(p.sb.origin, 'rev-parse', '--verify', 'refs/heads/itervox/1')).toThrow()
+    expect(p.gh.dispatches).toEqual([])
+
+    // Claude Code's other logins count: Vertex runs the stage, as its first attempt.
+    const fixed = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { CLAUDE_CODE_USE_BEDROCK: '', CLAUDE_CODE_USE_VERTEX: '1' }
+    })
+    expect(fixed.outputs).toMatchObject({ outcome: 'succeeded', 'next-state': 'Researching' })
+    expect(git(p.sb.origin, 'log', '-1', '--format=%B', 'refs/heads/itervox/1')).toMatch(
+      /^Itervox-Stage: 1\/work\/0\/0$/m
+    )
+  })
 })

@@ -24,7 +24,7 @@ it('starts the stage a lost label event left unstarted, once, with no agent of i
   expect(run.stdout).toMatch(
     /#1 Todo: started Todo, entry 1 \(no stage started on entering "Todo"\)/
   )
-  expect(run.stdout).toMatch(/reconcile: 1 issues looked at, 1 stages started, \d+ requests/)
+  expect(run.stdout).toMatch(/reconcile: 1 issue looked at, 1 stage started, \d+ requests/)
   expect(p.gh.dispatches).toHaveLength(1)
   const post = await runAction('post', p.sb, p.gh, { ...reconcile, state: run.state })
   expect(post.code).toBe(0)

@@ -190,14 +190,18 @@ describe('a stage run by the bundled action', () => {
     expect(p.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1)
   })
 
-  it('works in an empty workspace, with no checkout before it, and gives the agent none of the runner tokens or file-command paths', async () => {
+  it('works in an empty workspace, with no checkout before it and no job summary, and gives the agent none of the runner tokens or file-command paths', async () => {
     const p = await pipeline()
-    // No checkoutShallow, and no job-token input: the token is taken for the job's own.
+    // No checkoutShallow, and no job-token input: the token is taken for the job's own. No
+    // GITHUB_STEP_SUMMARY, as on @github/local-action: a warning, not a failure.
     const run = await runAction('main', p.sb, p.gh, {
       ...labeled(p),
-      env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump' }
+      env: { ITERVOX_FAKE_AGENT_MODE: 'env-dump', GITHUB_STEP_SUMMARY: '' }
     })
+    expect(run.code).toBe(0)
     expect(run.outputs.outcome).toBe('succeeded')
+    expect(run.stdout).toMatch(/^::warning::no job summary: .*GITHUB_STEP_SUMMARY.*$/m)
+    expect(run.stdout).not.toContain('::error::')
     expect(branchFiles(p)).toContain(run.outputs['handoff-path'])
     expect(git(p.sb.origin, 'log', '-1', '--format=%an', 'refs/heads/itervox/1')).toBe(
       'github-actions[bot]'
@@ -216,6 +220,30 @@ describe('a stage run by the bundled action', () => {
       ITERVOX_ISSUE: '#1'
     })
     expect(env.ITERVOX_HANDOFF_PATH).toBe(run.outputs['handoff-path'])
+  })
+
+  it('goes on without a pull request when Actions may not open one, and says so in the log and on the status comment', async () => {
+    const p = await pipeline()
+    checkoutShallow(p.sb)
+    p.gh.fail('POST /repos/{owner}/{repo}/pulls', {
+      status: 403,
+      message: 'GitHub Actions is not permitted to create or approve pull requests.'
+    })
+    const run = await runAction('main', p.sb, p.gh, labeled(p))
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({ outcome: 'succeeded', 'pull-request': '' })
+    const setting = '"Allow GitHub Actions to create and approve pull requests"'
+    const warnings = run.stdout.split('\n').filter((l) => l.startsWith('::warning::'))
+    expect(warnings).toEqual([
+      expect.stringMatching(/^::warning::no pull request: GitHub Actions may not/)
+    ])
+    expect(warnings[0]).toContain(setting)
+    const status = p.gh.commentsOf(p.issue).find((c) => c.body.includes('**Current state:**'))
+    expect(status?.body).toMatch(
+      /\n> \*\*Warning:\*\* no pull request: GitHub Actions may not .*\n/
+    )
+    expect(status?.body).toContain(setting)
+    expect(p.gh.pulls()).toEqual([])
   })
 
   it('commits a partial when the agent fails, and fails the job', async () => {

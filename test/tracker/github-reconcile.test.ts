@@ -136,7 +136,10 @@ describe('reconcile of GitHub issues', () => {
     )
     expect(summary).toMatchObject({ issues: 1, started: 1, failed: 0 })
     expect(summaryLine(summary, false)).toBe(
-      `reconcile: 1 issues looked at, 1 stages started, ${summary.requests} requests`
+      `reconcile: 1 issue looked at, 1 stage started, ${summary.requests} requests`
+    )
+    expect(summaryLine({ issues: 2, started: 0, failed: 0, requests: 1 }, false)).toBe(
+      'reconcile: 2 issues looked at, 0 stages started, 1 request'
     )
     // The job this wake-up starts runs the stage of entry 1, as a label event's would.
     const plan = planStage({
@@ -251,7 +254,7 @@ describe('reconcile of GitHub issues', () => {
       '#1 Todo: would start Todo, entry 1 (no stage started on entering "Todo")'
     )
     expect(summaryLine(summary, true)).toMatch(
-      /^reconcile: 1 issues looked at, 1 would start, \d+ requests$/
+      /^reconcile: 1 issue looked at, 1 would start, \d+ requests$/
     )
     expect(woken()).toEqual([])
     expect(claims()).toEqual([])
