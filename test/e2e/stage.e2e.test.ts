@@ -58,7 +58,10 @@ describe('a stage run by the bundled action', () => {
     const p = await pipeline()
     const warning = (run: ActionRun) =>
       run.stdout.split('\n').filter((l) => l.startsWith('::warning::isolation: user closed'))
-    const local = await runAction('main', p.sb, p.gh, labeled(p))
+    const local = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { RUNNER_ENVIRONMENT: 'self-hosted' }
+    })
     expect(local.outputs.outcome).toBe('succeeded')
     expect(warning(local)).toHaveLength(1)
     expect(warning(local)[0]).toContain(p.sb.workspace)
@@ -66,10 +69,7 @@ describe('a stage run by the bundled action', () => {
     // The folders closed by the first run stay closed: open them so the second closes them too.
     for (const dir of [p.sb.workspace, p.sb.home]) chmodSync(dir, 0o755)
     const p2 = await pipeline()
-    const hosted = await runAction('main', p2.sb, p2.gh, {
-      ...labeled(p2),
-      env: { RUNNER_ENVIRONMENT: 'github-hosted' }
-    })
+    const hosted = await runAction('main', p2.sb, p2.gh, labeled(p2))
     expect(hosted.stdout).toContain('closed to other users:')
     expect(warning(hosted)).toEqual([])
   })

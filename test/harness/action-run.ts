@@ -216,6 +216,8 @@ export async function runAction(
     ACTIONS_RUNTIME_TOKEN: 'runtime_should_never_reach_the_agent',
     RUNNER_TEMP: runnerTemp,
     RUNNER_OS: 'Linux',
+    // As on GitHub's own runners, whose machine goes with the job.
+    RUNNER_ENVIRONMENT: 'github-hosted',
     // Claude Code does not start without a way to its model. A key would point the fake claude
     // at the model proxy, and through it at a model API there is none of; Bedrock needs none.
     CLAUDE_CODE_USE_BEDROCK: '1',

@@ -83,16 +83,9 @@ describe('handOver and takeBack', () => {
   })
 })
 
-/** The stage's tree handed to the agent, in a work folder of its own. */
-function handOverNew() {
-  return handOver({
-    privilege,
-    user,
-    repo,
-    branch: 'itervox/1',
-    workDir: mkdtempSync(path.join(root, 'work-')),
-    homeFiles: []
-  })
+/** The stage's tree handed to the agent, in a work folder of its own (in `root` by default). */
+function handOverNew(workDir = mkdtempSync(path.join(root, 'work-'))) {
+  return handOver({ privilege, user, repo, branch: 'itervox/1', workDir, homeFiles: [] })
 }
 
 /** Runs a shell script as the agent user, `$1`... its arguments; it must succeed. */
@@ -131,8 +124,12 @@ describe('takeBack, once the agent is gone', () => {
     chmodSync(open, 0o1777)
     const runnerFile = path.join(root, 'runner-bashrc')
     writeFileSync(runnerFile, '# the runner user\n')
+    // The tree comes back by a rename, which keeps hard links only within one file system:
+    // the work folder goes beside the agent's home and /tmp, as RUNNER_TEMP does on a runner
+    // (npm test's own temporary folder is in memory).
+    const work = mkdtempSync('/var/lib/itervox-work-')
     try {
-      const h = await handOverNew()
+      const h = await handOverNew(work)
       // Its own files at fixed /tmp paths, one a symlink to a runner's file, linked into its tree
       // so that handing the tree back would give them to the runner; one more linked from the
       // open folder.
@@ -162,6 +159,7 @@ describe('takeBack, once the agent is gone', () => {
       expect(readFileSync(runnerFile, 'utf8')).toBe('# the runner user\n')
     } finally {
       rmSync(open, { recursive: true, force: true })
+      rmSync(work, { recursive: true, force: true })
     }
   })
 
