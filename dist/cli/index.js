@@ -40841,6 +40841,15 @@ function planOf(o) {
     if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
         return { skip: `a stage already ran for this entry into "${state}"` };
     }
+    // A label added before this entry's first stage started is that entry's, not a person's new
+    // move: its event delivered late or again, or the re-run of a job that failed before it ran.
+    const first = inEntry[0]?.startedAt;
+    if (trigger.source === 'label' &&
+        trigger.at &&
+        first &&
+        Date.parse(trigger.at) <= Date.parse(first)) {
+        return { skip: `a stage already ran for this entry into "${state}" since that label was added` };
+    }
     // The entry the pipeline's own move made, or a new one a person made.
     const ours = sameEntry && inEntry.length === 0;
     return {
@@ -46220,6 +46229,7 @@ async function runHolding(input, slot) {
         trigger: {
             source: t.source,
             actorIsBot: (0,actor/* isBot */.w)(t.actor.login, t.actor.type),
+            ...(t.at ? { at: t.at } : {}),
             ...(t.wake ? { wake: t.wake } : {}),
             ...(t.reply ? { reply: t.reply } : {})
         },
@@ -46324,11 +46334,13 @@ async function runHolding(input, slot) {
     // Last before the agent: a job that loses writes nothing, as the holder writes the same.
     const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true };
     if (!claim.won) {
-        if (claim.ended)
+        // A holder the record shows finishing (a question asked, say) left nothing undone.
+        const finished = record.stages.some((s) => s.run === claim.holder && s.entry === key.entry);
+        if (claim.ended && !finished)
             await noticeAbandoned(j, issue, key, claim.holder);
         return result({
             outcome: 'skipped',
-            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
+            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended && !finished ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
             issue,
             state,
             plan,

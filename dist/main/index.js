@@ -1254,7 +1254,16 @@ function triggerFromEvent(eventName, payload, overrides) {
                 const number = issueNumber(record(payload.issue).number);
                 if (!number)
                     return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
+                const at = timeOf(record(payload.issue).updated_at);
+                return {
+                    kind: 'run',
+                    source: 'label',
+                    issue: String(number),
+                    label,
+                    ...(at ? { at } : {}),
+                    actor,
+                    defaultBranch
+                };
             }
             const pr = record(payload.pull_request);
             const number = issueNumber(pr.number);
@@ -1264,11 +1273,13 @@ function triggerFromEvent(eventName, payload, overrides) {
                 return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
             }
             const headRepo = str(record(head.repo).full_name);
+            const at = timeOf(pr.updated_at);
             return {
                 kind: 'run',
                 source: 'label',
                 issue: String(number),
                 label,
+                ...(at ? { at } : {}),
                 actor,
                 defaultBranch,
                 pullRequest: {
@@ -1369,6 +1380,11 @@ function isRecord(v) {
 /** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
 function record(v) {
     return isRecord(v) ? v : {};
+}
+/** An ISO time from the payload, as GitHub writes it; anything else is no time. */
+function timeOf(v) {
+    const t = str(v);
+    return t && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined;
 }
 function str(v) {
     return typeof v === 'string' ? v : undefined;

@@ -41441,7 +41441,16 @@ function triggerFromEvent(eventName, payload, overrides) {
                 const number = issueNumber(event_record(payload.issue).number);
                 if (!number)
                     return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch };
+                const at = timeOf(event_record(payload.issue).updated_at);
+                return {
+                    kind: 'run',
+                    source: 'label',
+                    issue: String(number),
+                    label,
+                    ...(at ? { at } : {}),
+                    actor,
+                    defaultBranch
+                };
             }
             const pr = event_record(payload.pull_request);
             const number = issueNumber(pr.number);
@@ -41451,11 +41460,13 @@ function triggerFromEvent(eventName, payload, overrides) {
                 return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
             }
             const headRepo = str(event_record(head.repo).full_name);
+            const at = timeOf(pr.updated_at);
             return {
                 kind: 'run',
                 source: 'label',
                 issue: String(number),
                 label,
+                ...(at ? { at } : {}),
                 actor,
                 defaultBranch,
                 pullRequest: {
@@ -41556,6 +41567,11 @@ function isRecord(v) {
 /** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
 function event_record(v) {
     return isRecord(v) ? v : {};
+}
+/** An ISO time from the payload, as GitHub writes it; anything else is no time. */
+function timeOf(v) {
+    const t = str(v);
+    return t && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined;
 }
 function str(v) {
     return typeof v === 'string' ? v : undefined;
@@ -44456,6 +44472,15 @@ function planOf(o) {
     }
     if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
         return { skip: `a stage already ran for this entry into "${state}"` };
+    }
+    // A label added before this entry's first stage started is that entry's, not a person's new
+    // move: its event delivered late or again, or the re-run of a job that failed before it ran.
+    const first = inEntry[0]?.startedAt;
+    if (trigger.source === 'label' &&
+        trigger.at &&
+        first &&
+        Date.parse(trigger.at) <= Date.parse(first)) {
+        return { skip: `a stage already ran for this entry into "${state}" since that label was added` };
     }
     // The entry the pipeline's own move made, or a new one a person made.
     const ours = sameEntry && inEntry.length === 0;
@@ -49411,6 +49436,7 @@ async function runHolding(input, slot) {
         trigger: {
             source: t.source,
             actorIsBot: isBot(t.actor.login, t.actor.type),
+            ...(t.at ? { at: t.at } : {}),
             ...(t.wake ? { wake: t.wake } : {}),
             ...(t.reply ? { reply: t.reply } : {})
         },
@@ -49515,11 +49541,13 @@ async function runHolding(input, slot) {
     // Last before the agent: a job that loses writes nothing, as the holder writes the same.
     const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true };
     if (!claim.won) {
-        if (claim.ended)
+        // A holder the record shows finishing (a question asked, say) left nothing undone.
+        const finished = record.stages.some((s) => s.run === claim.holder && s.entry === key.entry);
+        if (claim.ended && !finished)
             await noticeAbandoned(j, issue, key, claim.holder);
         return result({
             outcome: 'skipped',
-            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
+            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended && !finished ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
             issue,
             state,
             plan,
@@ -50305,6 +50333,7 @@ async function stageJob(s, signal, jobEnd, early) {
             issue: issueNumber,
             actor: trigger.actor,
             ...(trigger.label ? { label: trigger.label } : {}),
+            ...(trigger.at ? { at: trigger.at } : {}),
             ...(trigger.state ? { state: trigger.state } : {}),
             ...(trigger.wake ? { wake: trigger.wake } : {}),
             ...(trigger.reply ? { reply: trigger.reply } : {}),

@@ -19,6 +19,8 @@ export type Trigger =
       issue: string
       /** The label that was added, for label events. */
       label?: string
+      /** When it was added (the payload's `updated_at`): a late or repeated delivery is older. */
+      at?: string
       /** The state a dispatch says the issue entered; checked against the live state. */
       state?: string
       actor: Actor
@@ -147,7 +149,16 @@ export function triggerFromEvent(
       if (eventName === 'issues') {
         const number = issueNumber(record(payload.issue).number)
         if (!number) return { kind: 'skip', reason: 'the issues event carries no issue number' }
-        return { kind: 'run', source: 'label', issue: String(number), label, actor, defaultBranch }
+        const at = timeOf(record(payload.issue).updated_at)
+        return {
+          kind: 'run',
+          source: 'label',
+          issue: String(number),
+          label,
+          ...(at ? { at } : {}),
+          actor,
+          defaultBranch
+        }
       }
       const pr = record(payload.pull_request)
       const number = issueNumber(pr.number)
@@ -157,11 +168,13 @@ export function triggerFromEvent(
         return { kind: 'skip', reason: 'the pull_request event carries no pull request' }
       }
       const headRepo = str(record(head.repo).full_name)
+      const at = timeOf(pr.updated_at)
       return {
         kind: 'run',
         source: 'label',
         issue: String(number),
         label,
+        ...(at ? { at } : {}),
         actor,
         defaultBranch,
         pullRequest: {
@@ -268,6 +281,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
 function record(v: unknown): Record<string, unknown> {
   return isRecord(v) ? v : {}
+}
+
+/** An ISO time from the payload, as GitHub writes it; anything else is no time. */
+function timeOf(v: unknown): string | undefined {
+  const t = str(v)
+  return t && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined
 }
 
 function str(v: unknown): string | undefined {

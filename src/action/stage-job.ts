@@ -210,6 +210,7 @@ async function stageJob(
       issue: issueNumber,
       actor: trigger.actor,
       ...(trigger.label ? { label: trigger.label } : {}),
+      ...(trigger.at ? { at: trigger.at } : {}),
       ...(trigger.state ? { state: trigger.state } : {}),
       ...(trigger.wake ? { wake: trigger.wake } : {}),
       ...(trigger.reply ? { reply: trigger.reply } : {}),

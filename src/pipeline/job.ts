@@ -231,6 +231,7 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     trigger: {
       source: t.source,
       actorIsBot: isBot(t.actor.login, t.actor.type),
+      ...(t.at ? { at: t.at } : {}),
       ...(t.wake ? { wake: t.wake } : {}),
       ...(t.reply ? { reply: t.reply } : {})
     },
@@ -332,10 +333,12 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
   // Last before the agent: a job that loses writes nothing, as the holder writes the same.
   const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true as const }
   if (!claim.won) {
-    if (claim.ended) await noticeAbandoned(j, issue, key, claim.holder)
+    // A holder the record shows finishing (a question asked, say) left nothing undone.
+    const finished = record.stages.some((s) => s.run === claim.holder && s.entry === key.entry)
+    if (claim.ended && !finished) await noticeAbandoned(j, issue, key, claim.holder)
     return result({
       outcome: 'skipped',
-      reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
+      reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended && !finished ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
       issue,
       state,
       plan,

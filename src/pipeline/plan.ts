@@ -35,6 +35,8 @@ export interface PlanInput {
   trigger: {
     source: JobTrigger['source']
     actorIsBot: boolean
+    /** When a label event's label was added. */
+    at?: string
     /** A wake-up names only the entry (and owed step) it was sent for; what runs comes from the record. */
     wake?: { entry: number; step?: string }
     reply?: { body: string; author: string }
@@ -132,6 +134,17 @@ function planOf(o: PlanInput): StagePlan | { skip: string } {
   }
   if (trigger.source === 'wake' && sameEntry && inEntry.length > 0) {
     return { skip: `a stage already ran for this entry into "${state}"` }
+  }
+  // A label added before this entry's first stage started is that entry's, not a person's new
+  // move: its event delivered late or again, or the re-run of a job that failed before it ran.
+  const first = inEntry[0]?.startedAt
+  if (
+    trigger.source === 'label' &&
+    trigger.at &&
+    first &&
+    Date.parse(trigger.at) <= Date.parse(first)
+  ) {
+    return { skip: `a stage already ran for this entry into "${state}" since that label was added` }
   }
   // The entry the pipeline's own move made, or a new one a person made.
   const ours = sameEntry && inEntry.length === 0

@@ -14,6 +14,8 @@ export interface JobTrigger {
   actor: { login: string; type: string }
   /** The label that was added, for label events. */
   label?: string
+  /** When the label was added: a late or repeated delivery of the event is older. */
+  at?: string
   /** The state a dispatch says the issue is in; checked against the live state. */
   state?: string
   /** A wake-up names the entry it was sent for, and which owed step's wake-up it is. */

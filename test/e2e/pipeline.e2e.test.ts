@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { FAULTS } from '../harness/fake-github.js'
 import { git, runAction, sharedDir, sharedFile, testUser } from '../harness/action-run.js'
 import { readRecordFromComment } from '../../src/pipeline/status-view.js'
 import { drive, wakeUp } from './drive.js'
@@ -318,6 +319,35 @@ describe('the seed pipeline, job after job', () => {
     expect(
       p.gh.comments(p.issue).filter((c) => c.body.startsWith('<!-- itervox:status -->'))
     ).toHaveLength(1)
+  })
+
+  it('runs nothing on the re-run of a job that failed early, once a later job ran its stage', async () => {
+    const p = await pipeline()
+    const env = script({ researcher: [{ mode: 'needs-input' }, {}] })
+    const PERMISSION = 'GET /repos/{owner}/{repo}/collaborators/{username}/permission'
+    // One label event, delivered to each job: its time is the label's.
+    const labelled = new Date().toISOString()
+    const event = todo(p)
+    const job = (id: string, attempt = '1') =>
+      runAction('main', p.sb, p.gh, {
+        ...event,
+        eventOptions: { ...event.eventOptions, updatedAt: labelled },
+        env: { ...env, GITHUB_RUN_ID: id, GITHUB_RUN_ATTEMPT: attempt }
+      })
+    p.gh.fail(PERMISSION, FAULTS.serverError(), Infinity)
+    expect((await job('5100')).code).not.toBe(0)
+    p.gh.heal(PERMISSION)
+    // GitHub delivered the label again; its job ran the stage, which asked a question.
+    expect((await job('5101')).outputs.outcome).toBe('input_required')
+    p.gh.setRun(5101, 'completed', 'success')
+
+    const rerun = await job('5100', '2')
+    expect(rerun.outputs.outcome).toBe('skipped')
+    expect(rerun.summary).toContain('a stage already ran for this entry')
+    expect(readFileSync(join(env.ITERVOX_FAKE_AGENT_SCRIPT_DIR!, 'researcher.count'), 'utf8')).toBe(
+      '1'
+    )
+    expect(p.gh.labels(p.issue)).toEqual(['Todo', 'needs-input'])
   })
 
   it('ignores a duplicated dispatch; re-runs a failed job', async () => {

@@ -49,6 +49,8 @@ export interface EventOptions {
   /** repository_dispatch: the event type and client payload. */
   eventType?: string
   clientPayload?: Record<string, unknown>
+  /** When the issue or pull request changed (`updated_at`): default now, as a new event's. */
+  updatedAt?: string
   /** workflow_dispatch: inputs and ref. */
   inputs?: Record<string, string>
   ref?: string
@@ -145,7 +147,8 @@ export function makeEvent(name: EventName, o: EventOptions = {}): Payload {
       comments_url: `https://api.github.com/repos/${owner}/${repo}/issues/${n}/comments`,
       title: o.title ?? p.issue.title,
       body: o.body !== undefined ? o.body : p.issue.body,
-      labels
+      labels,
+      updated_at: o.updatedAt ?? new Date().toISOString()
     })
     if (o.onPullRequest) {
       p.issue.pull_request = {
@@ -173,6 +176,7 @@ export function makeEvent(name: EventName, o: EventOptions = {}): Payload {
     const [headOwner, headName] = headRepo.split('/')
     p.number = n
     Object.assign(pr, {
+      updated_at: o.updatedAt ?? new Date().toISOString(),
       number: n,
       url: `https://api.github.com/repos/${owner}/${repo}/pulls/${n}`,
       html_url: `https://github.com/${owner}/${repo}/pull/${n}`,

@@ -42,6 +42,26 @@ describe('planStage', () => {
     })
   })
 
+  it('takes a label added before the entry ran as that entry, and a later one as a new entry', () => {
+    const ran: IssueRecord = {
+      ...emptyRecord(),
+      state: 'Todo',
+      entry: 1,
+      stages: [stage({ outcome: 'input_required', startedAt: '2026-11-30T00:00:05.000Z' })]
+    }
+    // GitHub writes whole seconds; the stage's start has milliseconds.
+    for (const at of ['2026-11-30T00:00:04Z', '2026-11-30T00:00:05Z']) {
+      expect(planStage(input(ran, { at }))).toEqual({
+        skip: 'a stage already ran for this entry into "Todo" since that label was added'
+      })
+    }
+    expect(planStage(input(ran, { at: '2026-11-30T00:00:06Z' }))).toMatchObject({
+      entry: 2,
+      newEntry: true
+    })
+    expect(planStage(input(ran, {}))).toMatchObject({ entry: 2, newEntry: true })
+  })
+
   it("skips the pipeline's own label changes when it dispatches", () => {
     expect(planStage(input(emptyRecord(), { actorIsBot: true }))).toEqual({
       skip: "the pipeline's own label change; its next stage was dispatched"
