@@ -242,7 +242,13 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   }
   if (!start || !r.next) {
     rmSync(workDir, { recursive: true, force: true })
-    return idleStep(o, r.reason, state)
+    // A state edited back by hand is moved on again by what the record still owes (the
+    // escalation's move): the issue is stopped, and --restart is the way on.
+    const now = r.stateAfter ?? state
+    const after = readLocalRecord(root, id)
+    const stoppedNow = stoppedLocal(config, after, now)
+    const why = stoppedNow === null ? r.reason : restartHint(config, id, now, after, stoppedNow)
+    return idleStep(o, why, now)
   }
   if (r.failure) throw new UserError(r.failure)
   const keepLog = r.outcome !== 'succeeded' && !recovered

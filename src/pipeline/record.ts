@@ -110,7 +110,7 @@ const waitingSchema = z.object({
 })
 export type WaitingInput = z.infer<typeof waitingSchema>
 
-/** A person started a stopped pipeline again (see restart.ts): from where, into which state, why it had stopped. */
+/** A person started the stopped pipeline again (see restart.ts). */
 const restartSchema = z.object({
   at: z.string(),
   /** The state the issue was in (the failed state, or the escalated stage's own). */
@@ -120,7 +120,6 @@ const restartSchema = z.object({
   /** What the record said when the pipeline stopped. */
   halted: z.optional(z.string())
 })
-export type Restart = z.infer<typeof restartSchema>
 
 /**
  * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up

@@ -48,6 +48,13 @@ describe('itervox-handoff run --restart', () => {
       ),
       ''
     ])
+    // Editing the state back is undone by the escalation's move the record still owes.
+    const file = join(repo, '.itervox/issues/ENG-1.md')
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"Blocked"', '"Implementing"'))
+    const edited = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
+    expect(edited.stdout).toMatch(
+      /^ENG-1 is in "Blocked"; nothing to run: the pipeline stopped .*; to start "Implementing" again: itervox-handoff run --issue ENG-1 --restart\n$/
+    )
     const ran = readdirSync(prompts).length
 
     const restarted = await cliFromSource(repo, ['run', '--issue', 'ENG-1', '--restart'], {
