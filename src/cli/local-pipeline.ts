@@ -21,6 +21,7 @@ import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
 import { finishInterruptedStage, markStageOver, markStageRunning } from './interrupted-stage.js'
 import { recoverIssueFile } from './issue-guard.js'
+import { restartHint, restartState, stoppedLocal } from './local-restart.js'
 import { baseBranchOf, baseCommit, currentBranch } from './local-branch.js'
 import { LocalWorkspace } from './local-workspace.js'
 import { rememberCheckout } from './user-checkout.js'
@@ -37,6 +38,8 @@ export interface LocalPipelineOptions {
   untilIdle: boolean
   /** A person's answer to the question a waiting stage asked. */
   reply?: { body: string; author: string }
+  /** Start the stopped pipeline again, in `state` or the one it stopped in (local-restart.ts). */
+  restart?: { state?: string; by: string }
   signal?: AbortSignal
   onStageStart?: (stage: StageStart) => void
   onStageEnd?: (stage: LocalStage) => void
@@ -112,10 +115,11 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
     await baseBranchOf(o.root, o.config.workspace.baseBranch)
   )
   const stages: LocalStage[] = []
-  let reply = o.reply
+  let { reply, restart } = o
   for (;;) {
-    const step = await runLocalStep({ ...o, reply }, trustedCommit)
+    const step = await runLocalStep({ ...o, reply, restart }, trustedCommit)
     reply = undefined
+    restart = undefined
     if ('idle' in step) {
       return {
         issue: o.issueId,
@@ -150,15 +154,22 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const tracker = new LocalPort(root, config)
   const issue = await tracker.getIssue(id)
   const state = issue.state
-  const automation = findAutomation(config, state)
-  if (!automation) {
+  const record = readLocalRecord(root, id)
+  const restart = o.restart
+    ? { state: restartState(config, id, state, record, o.restart.state), by: o.restart.by }
+    : undefined
+  const stopped = restart ? null : stoppedLocal(config, record, state)
+  if (stopped !== null) {
+    return idleStep(o, restartHint(config, id, state, record, stopped), state)
+  }
+  if (!restart && !findAutomation(config, state)) {
     const end = sameState(state, config.tracker.completionState ?? '')
       ? ': the pipeline is done'
       : ''
     return idleStep(o, `"${state}" starts no automation${end}`, state)
   }
-  const waiting = readLocalRecord(root, id).waiting
-  if (!o.reply && waiting && sameState(waiting.state, state)) {
+  const waiting = record.waiting
+  if (!restart && !o.reply && waiting && sameState(waiting.state, state)) {
     return idleStep(
       o,
       `the ${waiting.profile} stage waits for an answer: run itervox-handoff run --issue ${id} --reply "..."`,
@@ -172,6 +183,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const startedAt = new Date()
   const workDir = mkdtempSync(join(tmpdir(), `itervox-handoff-${id}-`))
   let start: StageStart | undefined
+  // A stage recovered from a commit already on the branch ran no agent, so it has no log.
+  let recovered = false
   markStageRunning(root, id, workDir)
   const workspace = new LocalWorkspace({
     root,
@@ -191,7 +204,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
         source: o.reply ? 'comment' : 'cli',
         issue: id,
         actor: { login: o.reply?.author ?? 'local', type: 'User' },
-        ...(o.reply ? { reply: o.reply } : {})
+        ...(o.reply ? { reply: o.reply } : {}),
+        ...(restart ? { restart } : {})
       },
       config,
       tracker,
@@ -204,6 +218,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
       ...(o.signal ? { signal: o.signal } : {}),
       onStart: (s) => {
+        recovered = s.recovered
         start = {
           issue: id,
           state: s.state,
@@ -227,11 +242,17 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   }
   if (!start || !r.next) {
     rmSync(workDir, { recursive: true, force: true })
-    return idleStep(o, r.reason, state)
+    // A state edited back by hand is moved on again by what the record still owes (the
+    // escalation's move): the issue is stopped, and --restart is the way on.
+    const now = r.stateAfter ?? state
+    const after = readLocalRecord(root, id)
+    const stoppedNow = stoppedLocal(config, after, now)
+    const why = stoppedNow === null ? r.reason : restartHint(config, id, now, after, stoppedNow)
+    return idleStep(o, why, now)
   }
   if (r.failure) throw new UserError(r.failure)
-  const succeeded = r.outcome === 'succeeded'
-  if (succeeded) rmSync(workDir, { recursive: true, force: true })
+  const keepLog = r.outcome !== 'succeeded' && !recovered
+  if (!keepLog) rmSync(workDir, { recursive: true, force: true })
   return {
     stage: {
       ...start,
@@ -247,7 +268,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       refused: r.refused,
       // Which file or comment had a secret kept out of it, and of which kind.
       warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-      ...(succeeded ? {} : { logPath: join(workDir, 'agent.log') }),
+      ...(keepLog ? { logPath: join(workDir, 'agent.log') } : {}),
       ...(r.cost ? { cost: r.cost } : {})
     }
   }

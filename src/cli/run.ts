@@ -11,7 +11,7 @@ import { rememberCheckout, restoreCheckout } from './user-checkout.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
-Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow FILE] [--json]
+Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT | --restart [--state STATE]] [--workflow FILE] [--json]
 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
@@ -25,6 +25,11 @@ Options:
   --issue ID        the local issue, e.g. DEMO-1 (required)
   --until-idle      follow the pipeline until it stops, waits for an answer or escalates
   --reply TEXT      answer the question a waiting stage asked, and resume that stage
+  --restart         start a stopped issue (escalated to the failed state, or flagged
+                    needs-attention) again: a new entry into the state it stopped in, with
+                    fresh attempts; the branch and its handoffs stay for the next agent
+  --state STATE     with --restart: the state to start in instead (one that starts an
+                    automation)
   --workflow FILE   the workflow file (default: the WORKFLOW.md here or in the nearest
                     folder above, up to the repository's top level)
   --json            print one JSON object at the end instead of progress lines
@@ -42,6 +47,8 @@ export const runCommand: Command = {
       issue: { type: 'string' },
       'until-idle': { type: 'boolean' },
       reply: { type: 'string' },
+      restart: { type: 'boolean' },
+      state: { type: 'string' },
       workflow: { type: 'string' },
       json: { type: 'boolean' }
     })
@@ -51,6 +58,14 @@ export const runCommand: Command = {
     const replyText = stringOpt(values.reply)
     if (replyText !== undefined && !replyText.trim()) {
       throw new UsageError('run: --reply needs the text of your answer', 'run')
+    }
+    const restart = values.restart === true
+    const restartIn = stringOpt(values.state)
+    if (restartIn !== undefined && !restart) {
+      throw new UsageError('run: --state goes with --restart: --restart --state STATE', 'run')
+    }
+    if (restart && replyText !== undefined) {
+      throw new UsageError('run: --reply answers a waiting stage; leave out --restart', 'run')
     }
     const workflowFile = findWorkflowFile(stringOpt(values.workflow))
     const root = await repoRoot(process.cwd())
@@ -71,6 +86,9 @@ export const runCommand: Command = {
           parentEnv: process.env,
           untilIdle: values['until-idle'] === true,
           reply: replyText ? { body: replyText, author: localUser() } : undefined,
+          restart: restart
+            ? { ...(restartIn !== undefined ? { state: restartIn } : {}), by: localUser() }
+            : undefined,
           signal,
           onStageStart: (s) => progress.start(s),
           onStageEnd: (s) => progress.end(s)

@@ -35,6 +35,7 @@ import { handoffReason } from './provenance.js'
 import { emptyRecord, HALTED_ON_EFFECTS, recordStart, type IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import { pipelineSections } from './sections.js'
+import { restartStopped } from './restart.js'
 import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import type { PromptFigures } from './stage-prompt.js'
@@ -185,6 +186,18 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
   issue = owed.issue
   record = owed.record
   const finishedOwed = owed.performed
+  // After what was owed (the move into the failed state among it), or that move would undo this.
+  if (j.trigger.restart) {
+    const { state: to, by } = j.trigger.restart
+    ;({ issue, record } = await restartStopped({
+      tracker: j.tracker,
+      issue,
+      record,
+      to,
+      by,
+      at: new Date()
+    }))
+  }
   const quietEnd = async (outcome: 'skipped' | 'denied', reason: string) => {
     if (owed.changed) await j.tracker.saveRecord(issue, record)
     const done = finishedOwed ? `; finished ${finishedOwed} step(s) an earlier run owed` : ''

@@ -24,6 +24,8 @@ export interface JobTrigger {
   reply?: { body: string; author: string }
   /** The stop switch was taken off: start what the issue is owed. */
   resume?: boolean
+  /** A person starts the stopped pipeline again in `state` (see restart.ts). */
+  restart?: { state: string; by: string }
 }
 
 export type Authorization = { allowed: true } | { allowed: false; reason: string }

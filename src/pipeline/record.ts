@@ -7,6 +7,9 @@ import { PARSE_ONCE } from '../parse-once.js'
 
 const count = z.int().check(z.minimum(0))
 
+/** Most restarts kept in the record. */
+export const MAX_RESTARTS = 20
+
 /** What kind of run a stage was: the state's own work, or a review of it. */
 export const stageKindSchema = z.enum(['work', 'review'])
 export type StageKind = z.infer<typeof stageKindSchema>
@@ -106,6 +109,17 @@ const waitingSchema = z.object({
   question: z.string()
 })
 export type WaitingInput = z.infer<typeof waitingSchema>
+
+/** A person started the stopped pipeline again (see restart.ts). */
+const restartSchema = z.object({
+  at: z.string(),
+  /** The state the issue was in (the failed state, or the escalated stage's own). */
+  from: z.nullable(z.string()),
+  to: z.string(),
+  by: z.string().check(z.maxLength(100)),
+  /** What the record said when the pipeline stopped. */
+  halted: z.optional(z.string())
+})
 
 /**
  * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
@@ -208,6 +222,8 @@ const issueRecordSchema = z.object({
   owed: z.optional(owedSchema),
   /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
   halted: z.optional(z.string()),
+  /** Restarts of the stopped pipeline, newest last (the trail before each stays on the branch). */
+  restarts: z.optional(z.array(restartSchema).check(z.maxLength(MAX_RESTARTS))),
   /** The person whose event started the pipeline (their latest move into a state). */
   startedBy: z.optional(z.string().check(z.maxLength(100))),
   /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
+import { scaffoldFiles } from '../../src/cli/scaffold.js'
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const CLI = join(ROOT, 'dist', 'cli', 'index.js')
@@ -205,4 +206,34 @@ deliver(front + '# ' + profile + '\\n\\nDone.\\n')
   )
   chmodSync(path, 0o755)
   return path
+}
+
+export const ISSUE = (state: string) =>
+  `---\ntitle: Add CSV export\nstate: ${state}\n---\n\nUsers want to export the report as CSV.\n`
+
+/**
+ * A repository with init's local pipeline (the test agent as every profile's command), ENG-1 in
+ * Todo; `workflow` edits its WORKFLOW.md. Prompts are saved in `prompts` when the agent is told to.
+ */
+export function localPipeline(o: { retries?: number; workflow?: (text: string) => string } = {}): {
+  repo: string
+  prompts: string
+} {
+  const outside = mkdtempSync(join(tmpdir(), 'cli-run-'))
+  const agent = writeTestAgent(outside)
+  const files: Record<string, string> = {
+    'README.md': '# app\n',
+    '.itervox/issues/ENG-1.md': ISSUE('Todo')
+  }
+  for (const f of scaffoldFiles({ tracker: 'local', command: agent, implementerPaths: ['**'] })) {
+    files[f.path] = f.text
+  }
+  if (o.retries !== undefined) {
+    files['WORKFLOW.md'] = files['WORKFLOW.md']!.replace(
+      /max_retries: \d+/,
+      `max_retries: ${o.retries}`
+    )
+  }
+  if (o.workflow) files['WORKFLOW.md'] = o.workflow(files['WORKFLOW.md']!)
+  return { repo: repoWith(files), prompts: join(outside, 'prompts') }
 }

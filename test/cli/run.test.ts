@@ -17,31 +17,8 @@ import { join } from 'node:path'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
 import { keyShaped } from '../secrets/key-samples.js'
-import { cli, git, repoWith, ROOT, writeTestAgent } from './helpers.js'
+import { cli, git, ISSUE, localPipeline, repoWith, ROOT } from './helpers.js'
 import { cliInProcess } from './in-process.js'
-
-const ISSUE = (state: string) =>
-  `---\ntitle: Add CSV export\nstate: ${state}\n---\n\nUsers want to export the report as CSV.\n`
-
-/** A repository with init's local pipeline (the test agent as every profile's command). */
-function localPipeline(o: { retries?: number } = {}): { repo: string; prompts: string } {
-  const outside = mkdtempSync(join(tmpdir(), 'cli-run-'))
-  const agent = writeTestAgent(outside)
-  const files: Record<string, string> = {
-    'README.md': '# app\n',
-    '.itervox/issues/ENG-1.md': ISSUE('Todo')
-  }
-  for (const f of scaffoldFiles({ tracker: 'local', command: agent, implementerPaths: ['**'] })) {
-    files[f.path] = f.text
-  }
-  if (o.retries !== undefined) {
-    files['WORKFLOW.md'] = files['WORKFLOW.md']!.replace(
-      /max_retries: \d+/,
-      `max_retries: ${o.retries}`
-    )
-  }
-  return { repo: repoWith(files), prompts: join(outside, 'prompts') }
-}
 
 const issueIn = (repo: string, id = 'ENG-1') =>
   parseLocalIssue(readFileSync(join(repo, `.itervox/issues/${id}.md`), 'utf8'), id, id)
