@@ -17,6 +17,7 @@ import { approvalOf, asApproval, botApproval } from './approval.js'
 import { holdStage, resumed } from './hold.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
+import { noticeMovedMeanwhile } from './moved-meanwhile.js'
 import { planStage, type StagePlan } from './plan.js'
 import type {
   JobTrigger,
@@ -553,8 +554,9 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
       resendWakes: true,
       maxFileBytes: j.config.handoff.maxFileBytes
     })
-    if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
-      summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`
+    if (next.kind === 'move' && carried.state !== next.to) {
+      const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state }
+      summary += await noticeMovedMeanwhile(j.tracker, issue, moved)
     }
     markPhase(contextPath, 'done')
     return result({

@@ -539,8 +539,9 @@ export class GitHubTracker {
    * Moves an issue from one state label to another in one write: its labels become every
    * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
    * re-read first, so a label added meanwhile is kept and a move someone else made is not
-   * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
-   * `from` null means: move whatever state the issue is in.
+   * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes;
+   * when someone added another state label beside `from`, that is their move: only `from` is
+   * taken off. `from` null means: move whatever state the issue is in.
    */
   async moveState(
     issue: number,
@@ -556,7 +557,12 @@ export class GitHubTracker {
       const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null)
       return { moved: false, current }
     }
-    const next = labelsAfterMove(labels, allStates, to)
+    const theirs =
+      from === null ? [] : present.filter((l) => !sameState(l, from) && !sameState(l, to))
+    const next =
+      theirs.length > 0 && from !== null
+        ? labels.filter((l) => !sameState(l, from))
+        : labelsAfterMove(labels, allStates, to)
     await this.call(`set the labels of #${issue}`, 'issues: write', () =>
       this.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
         ...this.where,
@@ -564,7 +570,12 @@ export class GitHubTracker {
         labels: next
       })
     )
-    return { moved: true, current: to }
+    if (theirs.length === 0) return { moved: true, current: to }
+    const [one] = theirs
+    return {
+      moved: true,
+      current: theirs.length === 1 && one ? (stateOfLabel(one, allStates) ?? null) : null
+    }
   }
 
   /** The labels on an issue, all of them (an issue rarely has more than one page). */

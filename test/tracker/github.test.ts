@@ -386,6 +386,33 @@ describe('GitHubTracker.moveState', () => {
     expect(fake.requestsTo(OP.setLabels)).toEqual([])
   })
 
+  it('keeps a state label a person added beside the old one: their move stands, only the old state goes', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['bug', 'Todo', 'review'] })
+    expect(await tracker().moveState(n, 'Todo', 'Plan', STATES)).toEqual({
+      moved: true,
+      current: 'Review'
+    })
+    expect(fake.labels(n)).toEqual(['bug', 'review'])
+  })
+
+  it('keeps two state labels people added, and says no one state holds', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['Todo', 'review', 'done'] })
+    expect(await tracker().moveState(n, 'Todo', 'Plan', STATES)).toEqual({
+      moved: true,
+      current: null
+    })
+    expect(fake.labels(n)).toEqual(['review', 'done'])
+  })
+
+  it("takes a person's second label that is the target itself as the move", async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['Todo', 'plan'] })
+    expect(await tracker().moveState(n, 'Todo', 'Plan', STATES)).toEqual({
+      moved: true,
+      current: 'Plan'
+    })
+    expect(fake.labels(n)).toEqual(['plan'])
+  })
+
   it('with no expected state, replaces every state label', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['Plan', 'Review', 'bug'] })
     await tracker().moveState(n, null, 'Done', STATES)

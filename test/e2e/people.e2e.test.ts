@@ -1,0 +1,71 @@
+// A person's decision made while the pipeline runs, through the bundled action and the fake
+// GitHub: it is seen, it stands, and it is said on the issue. Each case ends in exactly one
+// agent run per state entry and no silent stop.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { sharedDir, sharedFile } from '../harness/action-run.js'
+import { drive } from './drive.js'
+import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
+
+let current: Pipeline | undefined
+afterEach(async () => {
+  await current?.gh.stop()
+  current = undefined
+})
+
+async function pipeline(o: PipelineOptions = {}): Promise<Pipeline> {
+  current = await startPipeline(o)
+  return current
+}
+
+const PROFILES = ['researcher', 'implementer', 'reviewer'] as const
+
+/** A folder the fake claude counts each profile's runs in (see fake-claude.mjs). */
+function counted(): Record<string, string> {
+  const dir = sharedDir()
+  for (const p of PROFILES) sharedFile(dir, `${p}.count`)
+  return { ITERVOX_FAKE_AGENT_SCRIPT_DIR: dir }
+}
+
+/** How many times each profile's agent ran. */
+function runsOf(env: Record<string, string>): Record<string, number> {
+  const dir = env.ITERVOX_FAKE_AGENT_SCRIPT_DIR!
+  const count = (p: string) => {
+    const file = join(dir, `${p}.count`)
+    return existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : 0
+  }
+  return Object.fromEntries(PROFILES.map((p) => [p, count(p)]))
+}
+
+const labelled = (p: Pipeline, label: string, sender = 'ada') => ({
+  event: 'issues.labeled' as const,
+  eventOptions: { issue: p.issue, label, labels: [label], sender, title: 'Add CSV export' }
+})
+
+const commentsWith = (p: Pipeline, text: string) =>
+  p.gh.comments(p.issue).filter((c) => c.body.includes(text))
+
+describe("a person's state label added while a stage runs", () => {
+  it('stands: the stage takes off only its own state, says so, and the person’s state runs next', async () => {
+    const p = await pipeline()
+    const env = counted()
+    // While the researcher's job is about to move the issue on, ada adds Implementing.
+    p.gh.beforeNext('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', () => {
+      p.gh.addIssueLabels(p.issue, ['Implementing'], p.gh.user('ada'))
+    })
+    const [research] = await drive(p, labelled(p, 'Todo'), env)
+    expect(research!.outputs).toMatchObject({ profile: 'researcher', outcome: 'succeeded' })
+    expect(research!.summary).toContain('the issue was moved to "Implementing" meanwhile')
+    expect(p.gh.labels(p.issue)).toEqual(['Implementing'])
+    const said = commentsWith(p, 'moved to "Implementing" while the researcher stage ran')
+    expect(said).toHaveLength(1)
+    expect(said[0]!.body).toContain('did not move it to "Researching"')
+    // No wake-up for the state the person overrode; their label's own event starts theirs.
+    expect(p.gh.dispatches).toHaveLength(0)
+    const theirs = await drive(p, labelled(p, 'Implementing'), env, 1)
+    expect(theirs[0]!.outputs).toMatchObject({ profile: 'reviewer', outcome: 'succeeded' })
+    expect(runsOf(env)).toEqual({ researcher: 1, implementer: 0, reviewer: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+})
