@@ -46,6 +46,7 @@ import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
+import { escalateVanished, vanishedState, vanishedWhy } from './vanished-state.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
 
 export interface JobInput {
@@ -218,7 +219,12 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     t = asApproval(t)
   }
   const decision = decideStage(j.config, t, issue)
-  if ('skip' in decision) return quietEnd('skipped', decision.skip)
+  if ('skip' in decision) {
+    const gone = vanishedState(j.config, issue, record)
+    if (gone === undefined) return quietEnd('skipped', decision.skip)
+    record = await escalateVanished(j.tracker, issue, record, gone, j.config)
+    return quietEnd('skipped', `${vanishedWhy(gone)}; the issue says so (${NEEDS_ATTENTION_LABEL})`)
+  }
   const { state, automation } = decision
   const planned = planStage({
     config: j.config,

@@ -292,15 +292,32 @@ export class GitHubTracker {
         `the issues labelled "${label}"`
       )
     )
-    return list.map((data) => {
-      try {
-        return this.issueFrom(data)
-      } catch (e) {
-        // One issue's labels (two states, say) are that issue's problem, not the listing's.
-        if (e instanceof UserError) return { number: data.number, problem: e.message }
-        throw e
-      }
-    })
+    return list.map((data) => this.issueOrProblem(data))
+  }
+
+  private issueOrProblem(data: IssueData): Issue | { number: number; problem: string } {
+    try {
+      return this.issueFrom(data)
+    } catch (e) {
+      // One issue's labels (two states, say) are that issue's problem, not the listing's.
+      if (e instanceof UserError) return { number: data.number, problem: e.message }
+      throw e
+    }
+  }
+
+  /** Every open issue and pull request, 100 to a request. */
+  async openIssues(): Promise<Array<Issue | { number: number; problem: string }>> {
+    const list = await this.call('list the open issues', 'issues: read', () =>
+      allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+          ...this.where,
+          state: 'open',
+          per_page: 100
+        }),
+        'the open issues'
+      )
+    )
+    return list.map((data) => this.issueOrProblem(data))
   }
 
   /**

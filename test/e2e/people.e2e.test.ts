@@ -2,10 +2,11 @@
 // GitHub: it is seen, it stands, and it is said on the issue. Each case ends in exactly one
 // agent run per state entry and no silent stop.
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sharedDir, sharedFile } from '../harness/action-run.js'
-import { drive } from './drive.js'
+import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
+import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
 
 let current: Pipeline | undefined
@@ -45,6 +46,63 @@ const labelled = (p: Pipeline, label: string, sender = 'ada') => ({
 
 const commentsWith = (p: Pipeline, text: string) =>
   p.gh.comments(p.issue).filter((c) => c.body.includes(text))
+
+const lastWake = (p: Pipeline) => wakeUp(p.gh.dispatches[p.gh.dispatches.length - 1]!)
+
+const status = (p: Pipeline) =>
+  p.gh.comments(p.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))!.body
+
+/** A person's commit to the default branch: `edit` rewrites one file. */
+function commitToMain(p: Pipeline, file: string, edit: (text: string) => string): void {
+  const clone = mkdtempSync(join(tmpdir(), 'handoff-main-'))
+  git(clone, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
+  writeFileSync(join(clone, file), edit(readFileSync(join(clone, file), 'utf8')))
+  git(clone, '-c', 'user.name=ada', '-c', 'user.email=ada@example.com', 'commit', '-qam', 'edit')
+  git(clone, 'push', '--quiet', 'origin', 'HEAD:main')
+}
+
+const reconcile = (p: Pipeline) =>
+  runAction('main', p.sb, p.gh, {
+    event: 'workflow_dispatch',
+    eventOptions: { sender: 'ada' },
+    inputs: { mode: 'reconcile' }
+  })
+
+describe('a state renamed in WORKFLOW.md while an issue is in it', () => {
+  it('stops the issue visibly (comment, needs-attention, the status halted), the reconcile reports it, and the new name goes on', async () => {
+    const p = await pipeline()
+    const env = counted()
+    const [research] = await drive(p, labelled(p, 'Todo'), env, 1)
+    expect(research!.outputs['next-state']).toBe('Researching')
+    commitToMain(p, 'WORKFLOW.md', (t) => t.replaceAll('Researching', 'Investigating'))
+
+    const [woken] = await drive(p, lastWake(p), env, 1)
+    expect(woken!.outputs.outcome).toBe('skipped')
+    expect(woken!.summary).toContain('the state "Researching" is no longer in WORKFLOW.md')
+    expect(p.gh.labels(p.issue)).toEqual(['Researching', 'needs-attention'])
+    const said = commentsWith(p, 'The itervox pipeline stopped: the state "Researching"')
+    expect(said).toHaveLength(1)
+    expect(said[0]!.body).toContain('"Investigating"')
+    expect(status(p)).toContain('**Halted:** the state "Researching" is no longer in WORKFLOW.md')
+
+    const swept = await reconcile(p)
+    expect(swept.code).toBe(0)
+    expect(swept.stdout).toContain(
+      '#1: not started: the state "Researching" is no longer in WORKFLOW.md'
+    )
+    // Said once, however often it is seen.
+    expect(commentsWith(p, 'The itervox pipeline stopped')).toHaveLength(1)
+
+    p.gh.setIssueLabels(p.issue, ['Investigating', 'needs-attention'], p.gh.user('ada'))
+    const rest = await drive(p, labelled(p, 'Investigating'), env)
+    expect(rest.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
+      ['implementer', 'succeeded'],
+      ['reviewer', 'succeeded']
+    ])
+    expect(runsOf(env)).toEqual({ researcher: 1, implementer: 1, reviewer: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+})
 
 describe("a person's state label added while a stage runs", () => {
   it('stands: the stage takes off only its own state, says so, and the person’s state runs next', async () => {
