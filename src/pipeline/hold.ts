@@ -1,15 +1,17 @@
 // The job loop's hook for what may hold a planned stage before anything of it happens: the
-// approval gate (approval.ts) and the stop switch (pause.ts). A held stage leaves the record
-// saying why, which the status comment shows, and starts later from the record alone.
+// approval gate (approval.ts) and the stop switch (pause.ts), a closed pull request among it. A
+// held stage leaves the record saying why, which the status comment shows, and starts later
+// from the record alone.
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { Issue } from '../tracker/types.js'
 import { APPROVED_LABEL, passGate, type ApprovalKind } from './approval.js'
 import { isBot } from './actor.js'
-import { pausedBy, withPause } from './pause.js'
+import { pausedBy, pausedByClosedPull, withPause } from './pause.js'
 import type { StagePlan } from './plan.js'
 import type { JobTrigger, Tracker } from './ports.js'
 import { recordStart, type IssueRecord } from './record.js'
 import { owedWake } from './stage-owed.js'
+import { oneLine } from './untrusted-text.js'
 
 /**
  * The record to go on with (the entry's start, its approval, the pause) and whether it differs
@@ -50,13 +52,33 @@ export async function holdStage(o: {
     if (gate.clearLabel) await o.tracker.setFlag(o.issue, APPROVED_LABEL, false)
     return { skip: gate.hold, ...saved(o.record, gate.record) }
   }
-  const paused = pausedBy(o.issue.labels, o.paused)
-  const after = withPause(gate.pass, paused)
+  const switched = pausedBy(o.issue.labels, o.paused)
+  const closed =
+    switched === undefined ? await closedPull(o.tracker, o.issue, gate.pass) : undefined
+  const paused = switched ?? (closed !== undefined ? pausedByClosedPull(closed) : undefined)
+  const after = withPause(gate.pass, paused, closed)
+  if (closed !== undefined) {
+    await o.tracker.comment(o.issue, {
+      key: `itervox:pull-closed:${closed}:${started.entry}`,
+      body: `**Pull request #${closed} was closed, so the pipeline is paused** in "${oneLine(o.state)}": the ${plan.profile} stage did not start, and nothing is lost. Reopen the pull request to resume it here.\n\n${o.tracker.runLine(null)}`
+    })
+  }
   if (paused)
     return { skip: `the ${plan.profile} stage did not start: ${paused}`, ...saved(o.record, after) }
   // The label is spent: the next gated entry needs an approval of its own.
   if (o.approval === 'label') await o.tracker.setFlag(o.issue, APPROVED_LABEL, false)
   return { plan: started, ...saved(o.record, after) }
+}
+
+/** The issue's pull request, when a person closed it without merging; one request. */
+async function closedPull(
+  tracker: Tracker,
+  issue: Issue,
+  record: IssueRecord
+): Promise<number | undefined> {
+  const pr = record.pullRequest
+  if (pr === undefined || issue.isPullRequest || !tracker.pullState) return undefined
+  return (await tracker.pullState(pr)) === 'closed' ? pr : undefined
 }
 
 /** The held record, and whether it differs from the one read (saving it costs a request). */

@@ -75,6 +75,11 @@ export interface Tracker {
     o: { branch: string; baseBranch: string; commit: string; created: boolean; known?: number }
   ): Promise<{ pullRequest?: PullRequestRef; problem?: string }>
   /**
+   * Whether the issue's pull request is still open, or a person closed or merged it; absent
+   * where the tracker keeps no pull requests.
+   */
+  pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
+  /**
    * The pipeline is complete: the pull request leaves draft and says it closes the issue.
    * Idempotent; a tracker without pull requests does nothing.
    */

@@ -222,6 +222,8 @@ const issueRecordSchema = z.object({
   ),
   /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
   paused: z.optional(z.string().check(z.maxLength(500))),
+  /** The pull request whose closing by a person holds new stages (see pause.ts). */
+  pausedByClosedPull: z.optional(count),
   /** The issue's pull request, once known: saves a lookup. */
   pullRequest: z.optional(count),
   /** Its GraphQL node id, which marking it ready for review needs. */

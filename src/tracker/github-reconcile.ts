@@ -176,6 +176,7 @@ function githubSource(
       })
     },
     loadRecord: (issue) => port.loadRecord(issue),
+    pullState: (pr) => port.pullState(pr),
     wake: (issue, w) => port.wake(issue, w),
     get requestCount() {
       return api.requestCount

@@ -73,6 +73,7 @@ export interface PullInfo {
   defaultBranch: string
   draft: boolean
   state: string
+  merged: boolean
   /** The GraphQL node id. */
   nodeId: string
 }
@@ -446,6 +447,7 @@ export class GitHubTracker {
       defaultBranch: data.base.repo.default_branch,
       draft: data.draft ?? false,
       state: data.state,
+      merged: data.merged,
       nodeId: data.node_id
     }
   }

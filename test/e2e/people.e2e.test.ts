@@ -104,6 +104,73 @@ describe('a state renamed in WORKFLOW.md while an issue is in it', () => {
   })
 })
 
+const reopened = (p: Pipeline, pr: number, sender = 'ada') => ({
+  event: 'pull_request.reopened' as const,
+  eventOptions: { issue: pr, head: `itervox/${p.issue}`, sender }
+})
+
+describe('the pull request closed by a person mid-pipeline', () => {
+  it('pauses the pipeline with a note; the reconcile leaves it; reopening resumes it where it was', async () => {
+    const p = await pipeline()
+    const env = counted()
+    await drive(p, labelled(p, 'Todo'), env, 1)
+    const pr = p.gh.pulls()[0]!.number
+    p.gh.setPullState(pr, 'closed')
+
+    const [held] = await drive(p, lastWake(p), env, 1)
+    expect(held!.outputs.outcome).toBe('skipped')
+    expect(held!.summary).toContain(`was closed without merging; reopen it to resume`)
+    expect(
+      commentsWith(p, `Pull request #${pr} was closed, so the pipeline is paused`)
+    ).toHaveLength(1)
+    expect(status(p)).toContain(`**Paused:**`)
+    expect(p.gh.dispatches).toHaveLength(1)
+
+    const swept = await reconcile(p)
+    expect(swept.stdout).toContain(
+      `#1 Researching: nothing to start (pull request #${pr} is closed`
+    )
+    expect(p.gh.dispatches).toHaveLength(1)
+
+    // Reopening resumes only for someone who may start stages.
+    p.gh.setPullState(pr, 'open')
+    const triage = await runAction('main', p.sb, p.gh, { ...reopened(p, pr, 'tim'), env })
+    expect(triage.outputs.outcome).toBe('denied')
+    const rest = await drive(p, reopened(p, pr), env)
+    expect(rest.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
+      ['implementer', 'succeeded'],
+      ['reviewer', 'succeeded']
+    ])
+    expect(runsOf(env)).toEqual({ researcher: 1, implementer: 1, reviewer: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+
+  it('is not marked ready for review when closed during the last stage', async () => {
+    const p = await pipeline({ state: 'Implementing' })
+    const env = counted()
+    const script = env.ITERVOX_FAKE_AGENT_SCRIPT_DIR!
+    writeFileSync(
+      join(script, 'reviewer.0.md'),
+      '---\nmove_state: Done\nverdict: PASS\n---\n# Review\n\nFine.\n'
+    )
+    // The pull request exists from an earlier stage; ada closes it while the reviewer runs.
+    p.gh.beforeNext('GET /repos/{owner}/{repo}/issues/{issue_number}/labels', () => {
+      p.gh.setPullState(p.gh.pulls()[0]!.number, 'closed')
+    })
+    const [review] = await drive(p, labelled(p, 'Implementing'), env)
+    expect(review!.outputs['next-state']).toBe('Done')
+    const pull = p.gh.pulls()[0]!
+    expect(pull).toMatchObject({ state: 'closed', draft: true })
+    expect(
+      commentsWith(
+        p,
+        `pull request #${pull.number} was closed meanwhile, so it was not marked ready`
+      )
+    ).toHaveLength(1)
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
 describe("a person's state label added while a stage runs", () => {
   it('stands: the stage takes off only its own state, says so, and the person’s state runs next', async () => {
     const p = await pipeline()
