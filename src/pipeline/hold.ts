@@ -6,7 +6,7 @@ import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { Issue } from '../tracker/types.js'
 import { APPROVED_LABEL, passGate, type ApprovalKind } from './approval.js'
 import { isBot } from './actor.js'
-import { pausedBy, pausedByClosedPull, withPause } from './pause.js'
+import { PAUSED_LABEL, pausedBy, pausedByClosedPull, withPause } from './pause.js'
 import type { StagePlan } from './plan.js'
 import type { JobTrigger, Tracker } from './ports.js'
 import { recordStart, type IssueRecord } from './record.js'
@@ -53,10 +53,20 @@ export async function holdStage(o: {
     return { skip: gate.hold, ...saved(o.record, gate.record) }
   }
   const switched = pausedBy(o.issue.labels, o.paused)
-  const closed =
-    switched === undefined ? await closedPull(o.tracker, o.issue, gate.pass) : undefined
+  const pull = switched === undefined ? await pullOf(o.tracker, o.issue, gate.pass) : undefined
+  const closed = pull?.state === 'closed' ? pull.number : undefined
   const paused = switched ?? (closed !== undefined ? pausedByClosedPull(closed) : undefined)
-  const after = withPause(gate.pass, paused, closed)
+  let after = withPause(gate.pass, paused, closed)
+  if (pull?.state === 'merged') {
+    // Its work is in the base: what follows goes to a new pull request.
+    after = { ...after }
+    delete after.pullRequest
+    delete after.pullRequestNode
+    await o.tracker.comment(o.issue, {
+      key: `itervox:pull-merged:${pull.number}`,
+      body: `**Pull request #${pull.number} was merged while the pipeline was in "${oneLine(o.state)}"**, so the pipeline goes on from the merged work: the ${plan.profile} stage runs on the issue branch (made again from that work if the branch was deleted), with the earlier stages' handoffs still in its prompt, and its work goes to a new pull request. To stop the pipeline instead, add the ${PAUSED_LABEL} label.\n\n${o.tracker.runLine(null)}`
+    })
+  }
   if (closed !== undefined) {
     await o.tracker.comment(o.issue, {
       key: `itervox:pull-closed:${closed}:${started.entry}`,
@@ -70,15 +80,16 @@ export async function holdStage(o: {
   return { plan: started, ...saved(o.record, after) }
 }
 
-/** The issue's pull request, when a person closed it without merging; one request. */
-async function closedPull(
+/** The issue's pull request, when a person closed or merged it; one request. */
+async function pullOf(
   tracker: Tracker,
   issue: Issue,
   record: IssueRecord
-): Promise<number | undefined> {
+): Promise<{ number: number; state: 'closed' | 'merged' } | undefined> {
   const pr = record.pullRequest
   if (pr === undefined || issue.isPullRequest || !tracker.pullState) return undefined
-  return (await tracker.pullState(pr)) === 'closed' ? pr : undefined
+  const state = await tracker.pullState(pr)
+  return state === 'open' ? undefined : { number: pr, state }
 }
 
 /** The held record, and whether it differs from the one read (saving it costs a request). */

@@ -255,7 +255,9 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
 
   const where = await j.tracker.branchFor(issue)
   if ('deny' in where) return quietEnd('denied', where.deny)
-  const prepared = await j.workspace.prepare(where.branch)
+  const recorded = record.fork ? { fork: record.fork, issue: issue.id } : undefined
+  const prepared = await j.workspace.prepare(where.branch, recorded)
+  record = { ...record, fork: prepared.forkSha }
   const key: StageKey = {
     issue: issue.id,
     state,

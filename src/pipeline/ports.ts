@@ -125,7 +125,11 @@ export type Published =
   | { failed: string }
 
 export interface Workspace {
-  prepare(branch: string): Promise<PreparedBranch>
+  /**
+   * `recorded`: where the record says the branch left its base; it is the fork point again when
+   * a person merged the branch into the base meanwhile.
+   */
+  prepare(branch: string, recorded?: { fork: string; issue: string }): Promise<PreparedBranch>
   /** The commit of an earlier run of exactly this stage, if it landed. */
   findLanded(prepared: PreparedBranch, key: StageKey): Promise<LandedStage | null>
   /** The provenance of the issue's stages on the prepared branch, oldest first. */

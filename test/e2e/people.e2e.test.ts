@@ -2,10 +2,11 @@
 // GitHub: it is seen, it stands, and it is said on the issue. Each case ends in exactly one
 // agent run per state entry and no silent stop.
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
+import { readRecordFromComment } from '../../src/pipeline/status-view.js'
 import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
 
@@ -52,14 +53,19 @@ const lastWake = (p: Pipeline) => wakeUp(p.gh.dispatches[p.gh.dispatches.length 
 const status = (p: Pipeline) =>
   p.gh.comments(p.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))!.body
 
-/** A person's commit to the default branch: `edit` rewrites one file. */
+/** A person's commit to the default branch: `edit` rewrites one file (made when missing). */
 function commitToMain(p: Pipeline, file: string, edit: (text: string) => string): void {
   const clone = mkdtempSync(join(tmpdir(), 'handoff-main-'))
   git(clone, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
-  writeFileSync(join(clone, file), edit(readFileSync(join(clone, file), 'utf8')))
-  git(clone, '-c', 'user.name=ada', '-c', 'user.email=ada@example.com', 'commit', '-qam', 'edit')
+  const path = join(clone, file)
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, edit(existsSync(path) ? readFileSync(path, 'utf8') : ''))
+  git(clone, 'add', '--', file)
+  git(clone, '-c', 'user.name=ada', '-c', 'user.email=ada@example.com', 'commit', '-qm', 'edit')
   git(clone, 'push', '--quiet', 'origin', 'HEAD:main')
 }
+
+const writeFileAt = (p: Pipeline, file: string, text: string) => commitToMain(p, file, () => text)
 
 const reconcile = (p: Pipeline) =>
   runAction('main', p.sb, p.gh, {
@@ -167,6 +173,68 @@ describe('the pull request closed by a person mid-pipeline', () => {
         `pull request #${pull.number} was closed meanwhile, so it was not marked ready`
       )
     ).toHaveLength(1)
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
+/** A person merges the issue's pull request on GitHub, keeping its branch or deleting it. */
+function mergePull(p: Pipeline, pr: number, deleteBranch: boolean): void {
+  const clone = mkdtempSync(join(tmpdir(), 'handoff-merge-'))
+  git(clone, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
+  const who = ['-c', 'user.name=ada', '-c', 'user.email=ada@example.com']
+  git(
+    clone,
+    ...who,
+    'merge',
+    '--quiet',
+    '--no-ff',
+    '-m',
+    `Merge #${pr}`,
+    `origin/itervox/${p.issue}`
+  )
+  git(clone, 'push', '--quiet', 'origin', 'HEAD:main')
+  if (deleteBranch) git(clone, 'push', '--quiet', 'origin', '--delete', `itervox/${p.issue}`)
+  p.gh.setPullState(pr, 'closed', true)
+}
+
+/** The prompt the issue's latest stage gave its agent, from its job's folder in RUNNER_TEMP. */
+function lastPrompt(p: Pipeline): string {
+  const status = p.gh.comments(p.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))
+  const [id, attempt] = readRecordFromComment(status!.body)!.stages.at(-1)!.run.split('/')
+  return readFileSync(
+    join(p.sb.dir, 'runner-temp', 'itervox-handoff', `${id}-${attempt}-${p.issue}`, 'prompt.md'),
+    'utf8'
+  )
+}
+
+describe.each([
+  { how: 'its branch kept', deleteBranch: false },
+  { how: 'its branch deleted', deleteBranch: true }
+])('the pull request merged mid-pipeline, $how', ({ deleteBranch }) => {
+  it("goes on from the merged work with the trail in the next agent's prompt, to a new pull request", async () => {
+    const p = await pipeline()
+    const env = counted()
+    await drive(p, labelled(p, 'Todo'), env, 2)
+    const pr = p.gh.pulls()[0]!.number
+    mergePull(p, pr, deleteBranch)
+    // Another issue's pipeline is merged after it: its handoff is on main, never this issue's.
+    writeFileAt(p, `.itervox/handoff/2099-01-01T00-00-00.000Z_other.md`, '# Not this issue\n')
+
+    const rest = await drive(p, lastWake(p), env)
+    expect(rest.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
+      ['reviewer', 'succeeded']
+    ])
+    const prompt = lastPrompt(p)
+    expect(prompt).toContain('## Prior Agent Handoffs')
+    expect(prompt).toMatch(/### \S+_researcher\.md/)
+    expect(prompt).toMatch(/### \S+_implementer\.md/)
+    expect(prompt).not.toContain('_other.md')
+    expect(
+      commentsWith(p, `Pull request #${pr} was merged while the pipeline was in`)
+    ).toHaveLength(1)
+    const pulls = p.gh.pulls()
+    expect(pulls.map((x) => x.state)).toEqual(['closed', 'open'])
+    expect(runsOf(env)).toEqual({ researcher: 1, implementer: 1, reviewer: 1 })
     expect(p.gh.violations).toEqual([])
   })
 })
