@@ -266,6 +266,7 @@ describe('GitHubTracker: repository, permissions and pull requests', () => {
       defaultBranch: 'main',
       draft: true,
       state: 'open',
+      merged: false,
       nodeId: expect.stringMatching(/^PR_/)
     })
     expect(await t.getPull(forked)).toMatchObject({ headRepoFullName: 'mallory/demo' })
