@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 const EVENTS: Record<string, [string, string]> = {
   'issues.labeled': ['issues', 'labeled'],
   'pull_request.labeled': ['pull_request', 'labeled'],
+  'pull_request.reopened': ['pull_request', 'reopened'],
   workflow_dispatch: ['workflow_dispatch', ''],
   repository_dispatch: ['repository_dispatch', 'on-demand-test'],
   'issue_comment.created': ['issue_comment', 'created']

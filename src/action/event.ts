@@ -100,6 +100,25 @@ export function jobTrigger(env: NodeJS.ProcessEnv): Trigger | undefined {
 }
 
 /**
+ * A person reopened the pull request of an issue's pipeline (head `itervox/<number>` in this
+ * repository): the issue resumes what its record says is owed, as when `itervox-paused` is
+ * taken off.
+ */
+function reopenedPull(payload: Payload, actor: Actor, defaultBranch: string | undefined): Trigger {
+  const head = record(record(payload.pull_request).head)
+  const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1]
+  const own = str(record(head.repo).full_name) === str(record(payload.repository).full_name)
+  if (!issue || !own) {
+    return {
+      kind: 'skip',
+      reason:
+        "the reopened pull request is no issue's pipeline (head itervox/<number> in this repository)"
+    }
+  }
+  return { kind: 'run', source: 'label', issue, actor, defaultBranch, resume: true }
+}
+
+/**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
  * A payload field of the wrong type counts as absent.
@@ -137,6 +156,9 @@ export function triggerFromEvent(
           defaultBranch,
           resume: true
         }
+      }
+      if (eventName === 'pull_request' && action === 'reopened') {
+        return reopenedPull(payload, actor, defaultBranch)
       }
       if (action !== 'labeled') {
         return {

@@ -9,6 +9,7 @@ import {
 } from './fetch-branches.js'
 import { git } from './git.js'
 import { forkPoint } from './fork-point.js'
+import { isAncestor, newestIssueCommit } from './merged-work.js'
 import { sharedObjects } from './objects.js'
 
 export interface PrepareOptions extends FetchOptions {
@@ -16,6 +17,8 @@ export interface PrepareOptions extends FetchOptions {
   branch: string
   /** Where a new issue branch starts: the default branch. */
   base: string
+  /** Where the issue's record says the branch left the base, and the issue's id. */
+  recorded?: { fork: string; issue: string }
 }
 
 export interface PreparedBranch {
@@ -77,23 +80,45 @@ export async function prepareIssueBranch(
   if (!baseHead) throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`)
   const head = heads.get(o.branch)
   const created = head === undefined
-  const baseSha = head ?? baseHead
   const refspecs = created
     ? [refspec(remote, o.base)]
     : [o.branch, o.base].map((n) => refspec(remote, n))
-  const forkSha = created
-    ? baseSha
+  const live = created
+    ? baseHead
     : await forkPoint({
         repo,
-        head: baseSha,
+        head,
         base: tracking(remote, o.base),
         branch: o.branch,
         baseBranch: o.base,
         deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
       })
+  // Where the branch still leaves the base where the record says, nothing of it was merged.
+  const merged =
+    o.recorded && o.recorded.fork !== live ? await mergedInto(repo, o.recorded, head, live) : null
+  // A deleted branch whose work was merged is made again from that work, not from the base's
+  // tip: what other issues merged since would otherwise read as this issue's trail.
+  const baseSha = head ?? merged?.tip ?? baseHead
+  const forkSha = merged ? merged.fork : live
   // --force: a reused workspace may hold changes or untracked files in the way.
   await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha])
   return { branch: o.branch, baseSha, forkSha, created }
+}
+
+/**
+ * The issue's work a person merged into the base: the recorded fork point (which the branch, or
+ * the base, still has) and the newest of the issue's commits the base holds. Null when the base
+ * (down to `live`, the branch's merge-base with it, or its tip) holds none of them.
+ */
+async function mergedInto(
+  repo: string,
+  recorded: { fork: string; issue: string },
+  head: string | undefined,
+  live: string
+): Promise<{ fork: string; tip: string } | null> {
+  const tip = await newestIssueCommit(repo, live, recorded.fork, recorded.issue)
+  if (!tip || !(await isAncestor(repo, recorded.fork, head ?? live))) return null
+  return { fork: recorded.fork, tip }
 }
 
 /**

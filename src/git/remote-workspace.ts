@@ -30,11 +30,15 @@ export class RemoteWorkspace implements Workspace {
     }
   ) {}
 
-  async prepare(branch: string): Promise<PreparedBranch> {
+  async prepare(
+    branch: string,
+    recorded?: { fork: string; issue: string }
+  ): Promise<PreparedBranch> {
     const prepared = await prepareIssueBranch({
       repo: this.o.repo,
       branch,
       base: this.o.baseBranch,
+      ...(recorded ? { recorded } : {}),
       ...(this.o.auth ? { auth: this.o.auth } : {}),
       ...(this.o.fetched ? { fetched: this.o.fetched } : {})
     })

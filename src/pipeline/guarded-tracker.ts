@@ -38,6 +38,7 @@ export function guardedTracker(
     setFlag: passOn('setFlag'),
     wake: passOn('wake'),
     ...(tracker.findReply ? { findReply: passOn('findReply') } : {}),
+    ...(tracker.pullState ? { pullState: passOn('pullState') } : {}),
     publish: (issue, o) =>
       tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
     // The body it writes holds only the issue's number.

@@ -17,6 +17,7 @@ import { approvalOf, asApproval, botApproval } from './approval.js'
 import { holdStage, resumed } from './hold.js'
 import type { StageOutcome } from './outcome.js'
 import { moveScope } from './move-scope.js'
+import { noticeMovedMeanwhile } from './moved-meanwhile.js'
 import { planStage, type StagePlan } from './plan.js'
 import type {
   JobTrigger,
@@ -50,6 +51,7 @@ import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
 import type { Next } from './transitions.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
+import { escalateVanished, vanishedState, vanishedWhy } from './vanished-state.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
 
 export interface JobInput {
@@ -234,7 +236,12 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     t = asApproval(t)
   }
   const decision = decideStage(j.config, t, issue)
-  if ('skip' in decision) return quietEnd('skipped', decision.skip)
+  if ('skip' in decision) {
+    const gone = vanishedState(j.config, issue, record)
+    if (gone === undefined) return quietEnd('skipped', decision.skip)
+    record = await escalateVanished(j.tracker, issue, record, gone, j.config)
+    return quietEnd('skipped', `${vanishedWhy(gone)}; the issue says so (${NEEDS_ATTENTION_LABEL})`)
+  }
   const { state, automation } = decision
   const planned = planStage({
     config: j.config,
@@ -266,7 +273,9 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
 
   const where = await j.tracker.branchFor(issue)
   if ('deny' in where) return quietEnd('denied', where.deny)
-  const prepared = await j.workspace.prepare(where.branch)
+  const recorded = record.fork ? { fork: record.fork, issue: issue.id } : undefined
+  const prepared = await j.workspace.prepare(where.branch, recorded)
+  record = { ...record, fork: prepared.forkSha }
   const key: StageKey = {
     issue: issue.id,
     state,
@@ -573,8 +582,9 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
       resendWakes: true,
       maxFileBytes: j.config.handoff.maxFileBytes
     })
-    if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
-      summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`
+    if (next.kind === 'move' && carried.state !== next.to) {
+      const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state }
+      summary += await noticeMovedMeanwhile(j.tracker, issue, moved)
     }
     markPhase(contextPath, 'done')
     return result({

@@ -79,6 +79,11 @@ export interface Tracker {
     o: { branch: string; baseBranch: string; commit: string; created: boolean; known?: number }
   ): Promise<{ pullRequest?: PullRequestRef; problem?: string }>
   /**
+   * Whether the issue's pull request is still open, or a person closed or merged it; absent
+   * where the tracker keeps no pull requests.
+   */
+  pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
+  /**
    * The pipeline is complete: the pull request leaves draft and says it closes the issue.
    * Idempotent; a tracker without pull requests does nothing.
    */
@@ -124,7 +129,11 @@ export type Published =
   | { failed: string }
 
 export interface Workspace {
-  prepare(branch: string): Promise<PreparedBranch>
+  /**
+   * `recorded`: where the record says the branch left its base; it is the fork point again when
+   * a person merged the branch into the base meanwhile.
+   */
+  prepare(branch: string, recorded?: { fork: string; issue: string }): Promise<PreparedBranch>
   /** The commit of an earlier run of exactly this stage, if it landed. */
   findLanded(prepared: PreparedBranch, key: StageKey): Promise<LandedStage | null>
   /** The provenance of the issue's stages on the prepared branch, oldest first. */

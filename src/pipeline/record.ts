@@ -238,6 +238,13 @@ const issueRecordSchema = z.object({
   ),
   /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
   paused: z.optional(z.string().check(z.maxLength(500))),
+  /** The pull request whose closing by a person holds new stages (see pause.ts). */
+  pausedByClosedPull: z.optional(count),
+  /**
+   * Where the issue branch left its base, as first seen (and moved on while the branch takes in
+   * the base): once a person merges the branch, the trail is read from here (git/merged-work.ts).
+   */
+  fork: z.optional(z.string().check(z.regex(/^[0-9a-f]{40,64}$/))),
   /** The issue's pull request, once known: saves a lookup. */
   pullRequest: z.optional(count),
   /** Its GraphQL node id, which marking it ready for review needs. */

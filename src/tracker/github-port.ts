@@ -240,9 +240,23 @@ export class GitHubPort implements Tracker {
     return this.noPull.get(issue)
   }
 
+  async pullState(pr: number): Promise<'open' | 'closed' | 'merged'> {
+    const pull = await this.api.getPull(pr)
+    return pull.merged ? 'merged' : pull.state === 'closed' ? 'closed' : 'open'
+  }
+
+  /** A pull request a person closed or merged meanwhile is theirs: it is left as it is. */
   async readyForReview(issue: Issue, pr: { number: number; node?: string }): Promise<void> {
-    const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId
-    await this.api.readyPull(node, pullBody(issue, true))
+    const pull = await this.api.getPull(pr.number)
+    if (pull.state === 'closed') {
+      const how = pull.merged ? 'merged' : 'closed'
+      await this.comment(issue, {
+        key: `itervox:not-ready:${pr.number}`,
+        body: `The pipeline is complete, but pull request #${pr.number} was ${how} meanwhile, so it was not marked ready for review.`
+      })
+      return
+    }
+    await this.api.readyPull(pr.node ?? pull.nodeId, pullBody(issue, true))
   }
 
   runLine(): string {

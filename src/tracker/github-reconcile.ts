@@ -6,6 +6,8 @@
 import { knownStates } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
+import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
+import { escalateVanished, vanishedState, vanishedWhy } from '../pipeline/vanished-state.js'
 import { authorizeActor } from './authorize.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
@@ -86,7 +88,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           url: o.linearUrl,
           records
         })
-      : githubSource(api, port, records, o.config)
+      : githubSource(api, port, records, o.config, o.dryRun)
   return reconcileIssues({
     source,
     config: o.config,
@@ -99,12 +101,45 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
   })
 }
 
+/**
+ * Open issues whose label is a state WORKFLOW.md no longer has: the state listings cannot find
+ * them. Only an open issue with a record and no known state is read (one listing of the open
+ * issues, then its record); each is escalated on the issue (not in a dry run) and reported as
+ * a problem.
+ */
+async function vanished(
+  api: GitHubTracker,
+  port: GitHubPort,
+  records: RepoRecordStore,
+  config: WorkflowConfig,
+  dryRun: boolean
+): Promise<Array<{ key: string; label: string; problem: string }>> {
+  const recorded = new Set(records.listedKeys())
+  if (recorded.size === 0) return []
+  const out: Array<{ key: string; label: string; problem: string }> = []
+  for (const found of await api.openIssues()) {
+    if ('problem' in found || found.state !== null || !recorded.has(found.id)) continue
+    const record = await port.loadRecord(found)
+    const gone = vanishedState(config, found, record)
+    if (gone === undefined || !record) continue
+    if (!dryRun) await escalateVanished(port, found, record, gone, config)
+    const said = dryRun ? 'would escalate' : 'escalated'
+    out.push({
+      key: found.id,
+      label: found.identifier,
+      problem: `${vanishedWhy(gone)}; ${said} (${NEEDS_ATTENTION_LABEL})`
+    })
+  }
+  return out
+}
+
 /** Open GitHub issues by state label, one listing per state. */
 function githubSource(
   api: GitHubTracker,
   port: GitHubPort,
   records: RepoRecordStore,
-  config: WorkflowConfig
+  config: WorkflowConfig,
+  dryRun: boolean
 ): ReconcileSource {
   return {
     async list(states, log) {
@@ -124,6 +159,7 @@ function githubSource(
           )
         }
       }
+      out.push(...(await vanished(api, port, records, config, dryRun)))
       return out
     },
     keyOf: (issue) => issue.id,
@@ -140,6 +176,7 @@ function githubSource(
       })
     },
     loadRecord: (issue) => port.loadRecord(issue),
+    pullState: (pr) => port.pullState(pr),
     wake: (issue, w) => port.wake(issue, w),
     get requestCount() {
       return api.requestCount

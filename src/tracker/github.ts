@@ -73,6 +73,7 @@ export interface PullInfo {
   defaultBranch: string
   draft: boolean
   state: string
+  merged: boolean
   /** The GraphQL node id. */
   nodeId: string
 }
@@ -292,15 +293,32 @@ export class GitHubTracker {
         `the issues labelled "${label}"`
       )
     )
-    return list.map((data) => {
-      try {
-        return this.issueFrom(data)
-      } catch (e) {
-        // One issue's labels (two states, say) are that issue's problem, not the listing's.
-        if (e instanceof UserError) return { number: data.number, problem: e.message }
-        throw e
-      }
-    })
+    return list.map((data) => this.issueOrProblem(data))
+  }
+
+  private issueOrProblem(data: IssueData): Issue | { number: number; problem: string } {
+    try {
+      return this.issueFrom(data)
+    } catch (e) {
+      // One issue's labels (two states, say) are that issue's problem, not the listing's.
+      if (e instanceof UserError) return { number: data.number, problem: e.message }
+      throw e
+    }
+  }
+
+  /** Every open issue and pull request, 100 to a request. */
+  async openIssues(): Promise<Array<Issue | { number: number; problem: string }>> {
+    const list = await this.call('list the open issues', 'issues: read', () =>
+      allPages(
+        this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+          ...this.where,
+          state: 'open',
+          per_page: 100
+        }),
+        'the open issues'
+      )
+    )
+    return list.map((data) => this.issueOrProblem(data))
   }
 
   /**
@@ -429,6 +447,7 @@ export class GitHubTracker {
       defaultBranch: data.base.repo.default_branch,
       draft: data.draft ?? false,
       state: data.state,
+      merged: data.merged,
       nodeId: data.node_id
     }
   }
@@ -539,8 +558,9 @@ export class GitHubTracker {
    * Moves an issue from one state label to another in one write: its labels become every
    * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
    * re-read first, so a label added meanwhile is kept and a move someone else made is not
-   * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
-   * `from` null means: move whatever state the issue is in.
+   * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes;
+   * when someone added another state label beside `from`, that is their move: only `from` is
+   * taken off. `from` null means: move whatever state the issue is in.
    */
   async moveState(
     issue: number,
@@ -556,7 +576,12 @@ export class GitHubTracker {
       const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null)
       return { moved: false, current }
     }
-    const next = labelsAfterMove(labels, allStates, to)
+    const theirs =
+      from === null ? [] : present.filter((l) => !sameState(l, from) && !sameState(l, to))
+    const next =
+      theirs.length > 0 && from !== null
+        ? labels.filter((l) => !sameState(l, from))
+        : labelsAfterMove(labels, allStates, to)
     await this.call(`set the labels of #${issue}`, 'issues: write', () =>
       this.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
         ...this.where,
@@ -564,7 +589,12 @@ export class GitHubTracker {
         labels: next
       })
     )
-    return { moved: true, current: to }
+    if (theirs.length === 0) return { moved: true, current: to }
+    const [one] = theirs
+    return {
+      moved: true,
+      current: theirs.length === 1 && one ? (stateOfLabel(one, allStates) ?? null) : null
+    }
   }
 
   /** The labels on an issue, all of them (an issue rarely has more than one page). */

@@ -39,6 +39,8 @@ export interface ReconcileSource {
    * own access decides who can move an issue (Linear: the team's members).
    */
   mayStart?(issue: Issue, state: string): Promise<Authorization>
+  /** Whether a pull request is open, or was closed or merged (see Tracker). */
+  pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
   /** Where comments send no event: the reply that answers a waiting stage (see Tracker). */
   findReply?(issue: Issue, waiting: { entry: number }): Promise<{ id: string } | null>
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
@@ -92,6 +94,15 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
     const at = `${found.identifier} ${found.state ?? ''}`.trim()
     try {
       const record = await source.loadRecord(found)
+      // Paused by a person's closing of the pull request: it resumes once it is open again.
+      const closed = record?.pausedByClosedPull
+      if (closed !== undefined && (await source.pullState?.(closed)) === 'closed') {
+        owed.set(n, null)
+        log(
+          `${at}: nothing to start (pull request #${closed} is closed; reopen it to resume); ${cost()}`
+        )
+        continue
+      }
       const w = record?.waiting
       const reply =
         source.findReply && record && w && w.entry === record.entry

@@ -50,6 +50,11 @@ export class RepoRecordStore implements IssueRecordStore {
     this.listed = found
   }
 
+  /** The keys of every record `preload` listed. */
+  listedKeys(): string[] {
+    return [...(this.listed?.keys() ?? [])].map((ref) => ref.slice(PREFIX.length))
+  }
+
   async load(key: string): Promise<IssueRecord | null> {
     const ref = refOf(key)
     const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref)

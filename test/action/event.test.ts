@@ -209,3 +209,24 @@ describe('the stop switch taken off', () => {
     expect(unlabeled('Todo')).toMatchObject({ kind: 'skip' })
   })
 })
+
+describe('a pull request reopened', () => {
+  const reopened = (o: Parameters<typeof makeEvent>[1]) =>
+    triggerFromEvent('pull_request', makeEvent('pull_request.reopened', o), {})
+
+  it("resumes the issue whose pipeline the pull request is, in the reopener's name", () => {
+    expect(reopened({ issue: 9, head: 'itervox/7', sender: 'ada' })).toMatchObject({
+      kind: 'run',
+      issue: '7',
+      resume: true,
+      actor: { login: 'ada' }
+    })
+  })
+
+  it("skips a pull request that is no issue's pipeline, or whose head is in a fork", () => {
+    expect(reopened({ issue: 9, head: 'feature/x' })).toMatchObject({ kind: 'skip' })
+    expect(reopened({ issue: 9, head: 'itervox/7', headRepo: 'mallory/demo' })).toMatchObject({
+      kind: 'skip'
+    })
+  })
+})

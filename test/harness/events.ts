@@ -8,6 +8,7 @@ import type { Dispatch } from './fake-github-state.js'
 export type EventName =
   | 'issues.labeled'
   | 'pull_request.labeled'
+  | 'pull_request.reopened'
   | 'workflow_dispatch'
   | 'repository_dispatch'
   | 'issue_comment.created'
@@ -16,6 +17,7 @@ export type EventName =
 export const EVENT_NAME: Record<EventName, string> = {
   'issues.labeled': 'issues',
   'pull_request.labeled': 'pull_request',
+  'pull_request.reopened': 'pull_request',
   workflow_dispatch: 'workflow_dispatch',
   repository_dispatch: 'repository_dispatch',
   'issue_comment.created': 'issue_comment'

@@ -257,6 +257,16 @@ export class GitHubState {
     c.updatedAt = now()
   }
 
+  /** A person closes a pull request, merged or not, or reopens it. */
+  setPullState(n: number, state: 'open' | 'closed', merged = false): void {
+    const i = this.mustIssue(n)
+    if (!i.pull) throw new Error(`#${n} is not a pull request`)
+    i.state = state
+    i.pull.merged = state === 'closed' && merged
+    i.closedAt = state === 'closed' ? now() : null
+    i.updatedAt = now()
+  }
+
   // ---- reading back ------------------------------------------------------------------------
 
   issue(n: number): IssueView | undefined {

@@ -230,7 +230,8 @@ export class MemoryWorkspace implements Workspace {
         branch,
         baseBranch: 'main',
         baseSha: commits?.at(-1) ?? 'base',
-        forkSha: 'base',
+        // A commit id, as the record keeps it.
+        forkSha: 'b'.repeat(40),
         created: commits === undefined
       }
     })

@@ -139,7 +139,7 @@ describe("a record from before the upgrade is read only from the pipeline's own 
 })
 
 describe('the pull request at the completion state', () => {
-  it('leaves draft and closes the issue, in one request when its node id is known', async () => {
+  it('leaves draft and closes the issue: its state read, then one mutation', async () => {
     gh = await startFakeGitHub()
     const n = gh.addIssue({ title: 'x', labels: ['Done'] })
     const p = port(gh)
@@ -157,7 +157,9 @@ describe('the pull request at the completion state', () => {
     await p.readyForReview(issue, pr)
     await p.readyForReview(issue, pr)
     expect(gh.requests.slice(before).map((r) => r.operation)).toEqual([
+      'GET /repos/{owner}/{repo}/pulls/{pull_number}',
       'POST /graphql',
+      'GET /repos/{owner}/{repo}/pulls/{pull_number}',
       'POST /graphql'
     ])
     expect(gh.pulls()[0]).toMatchObject({ draft: false })

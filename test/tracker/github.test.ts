@@ -266,6 +266,7 @@ describe('GitHubTracker: repository, permissions and pull requests', () => {
       defaultBranch: 'main',
       draft: true,
       state: 'open',
+      merged: false,
       nodeId: expect.stringMatching(/^PR_/)
     })
     expect(await t.getPull(forked)).toMatchObject({ headRepoFullName: 'mallory/demo' })
@@ -384,6 +385,33 @@ describe('GitHubTracker.moveState', () => {
       current: 'Review'
     })
     expect(fake.requestsTo(OP.setLabels)).toEqual([])
+  })
+
+  it('keeps a state label a person added beside the old one: their move stands, only the old state goes', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['bug', 'Todo', 'review'] })
+    expect(await tracker().moveState(n, 'Todo', 'Plan', STATES)).toEqual({
+      moved: true,
+      current: 'Review'
+    })
+    expect(fake.labels(n)).toEqual(['bug', 'review'])
+  })
+
+  it('keeps two state labels people added, and says no one state holds', async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['Todo', 'review', 'done'] })
+    expect(await tracker().moveState(n, 'Todo', 'Plan', STATES)).toEqual({
+      moved: true,
+      current: null
+    })
+    expect(fake.labels(n)).toEqual(['review', 'done'])
+  })
+
+  it("takes a person's second label that is the target itself as the move", async () => {
+    const n = fake.addIssue({ title: 'x', labels: ['Todo', 'plan'] })
+    expect(await tracker().moveState(n, 'Todo', 'Plan', STATES)).toEqual({
+      moved: true,
+      current: 'Plan'
+    })
+    expect(fake.labels(n)).toEqual(['plan'])
   })
 
   it('with no expected state, replaces every state label', async () => {

@@ -153,7 +153,7 @@ describe.each([
   it('listens to every event a stage can start from', () => {
     expect(workflow.on).toEqual({
       issues: { types: ['labeled', 'unlabeled'] },
-      pull_request: { types: ['labeled'] },
+      pull_request: { types: ['labeled', 'reopened'] },
       issue_comment: { types: ['created'] },
       workflow_dispatch: {
         inputs: {
