@@ -2,20 +2,32 @@
 // repository variable, for every issue), holds new stages at once. Nothing is lost: the record
 // keeps what is owed, and taking the switch off starts it (the label's `unlabeled` event, or
 // the scheduled reconcile once the variable is unset). The label comes with the issue read, so
-// an issue that is not paused costs no request.
+// an issue that is not paused costs no request. Only someone who may start stages lifts it:
+// the `unlabeled` event's job authorises its sender, and the reconcile asks who took the label
+// off (heldByLabel).
 import type { IssueRecord } from './record.js'
 
 export const PAUSED_LABEL = 'itervox-paused'
+
+const REPOSITORY_PAUSE =
+  'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was'
 
 /** Why new stages of an issue with these labels are held, or undefined when they are not. */
 export function pausedBy(labels: readonly string[], paused: boolean): string | undefined {
   if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
     return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`
   }
-  if (paused) {
-    return 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was'
-  }
+  if (paused) return REPOSITORY_PAUSE
   return undefined
+}
+
+/**
+ * A stage of the issue was held by a switch other than the repository's, and none has started
+ * since: whoever took the label off decides whether it resumes. A reason worded otherwise
+ * (a record from another version) counts as the label's, so the doubt keeps the issue paused.
+ */
+export function heldByLabel(record: IssueRecord): boolean {
+  return record.paused !== undefined && record.paused !== REPOSITORY_PAUSE
 }
 
 /** The record once a stage was held by the switch (`why`), or started (undefined). */
