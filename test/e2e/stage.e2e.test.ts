@@ -574,4 +574,26 @@ describe('a re-run of a job whose main step was killed', () => {
     expect(files).toContain(retry?.outputs['handoff-path'])
     expect(p.gh.labels(p.issue)).toEqual(['Researching'])
   })
+
+  it('while the agent runs, with no retries left: the re-run escalates, in words, on the issue', async () => {
+    const p = await pipeline({ maxRetries: 0 })
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { ITERVOX_FAKE_AGENT_MODE: 'stall' },
+      inputs: { 'show-agent-output': 'true' },
+      interrupt: { when: /"subtype":"init"/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    expect((await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })).code).toBe(0)
+    const rerun = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { GITHUB_RUN_ATTEMPT: '2' }
+    })
+    expect(rerun.stdout).toContain('not running the agent again')
+    expect(rerun.outputs).toMatchObject({ outcome: 'failed', 'next-state': "Won't Do" })
+    expect(p.gh.labels(p.issue)).toEqual(['needs-attention', "Won't Do"])
+    const stopped = p.gh.comments(p.issue).find((c) => c.body.includes('pipeline stopped'))
+    expect(stopped?.body).toContain('retries spent')
+    expect(p.gh.dispatches).toEqual([])
+  })
 })
