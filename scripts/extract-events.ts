@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 /** file name → [webhook name, action ('' for events without one)]; the first example is taken. */
 const EVENTS: Record<string, [string, string]> = {
   'issues.labeled': ['issues', 'labeled'],
+  'issues.unlabeled': ['issues', 'unlabeled'],
   'pull_request.labeled': ['pull_request', 'labeled'],
   'pull_request.reopened': ['pull_request', 'reopened'],
   workflow_dispatch: ['workflow_dispatch', ''],

@@ -20469,6 +20469,25 @@ function formatDuration(ms, o = {}) {
 
 /***/ }),
 
+/***/ 5566:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ hasFlag),
+/* harmony export */   z: () => (/* binding */ withFlag)
+/* harmony export */ });
+// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
+function hasFlag(labels, flag) {
+    return labels.some((l) => l.toLowerCase() === flag);
+}
+/** The labels once `flag` is set (`on`) or cleared. */
+function withFlag(labels, flag, on) {
+    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
+}
+
+
+/***/ }),
+
 /***/ 8696:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -20543,26 +20562,50 @@ function isUnfinished(outcome) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   O5: () => (/* binding */ PAUSED_LABEL),
 /* harmony export */   hE: () => (/* binding */ withPause),
-/* harmony export */   kS: () => (/* binding */ pausedBy)
+/* harmony export */   hg: () => (/* binding */ pausedByClosedPull),
+/* harmony export */   kS: () => (/* binding */ pausedBy),
+/* harmony export */   zU: () => (/* binding */ heldByLabel)
 /* harmony export */ });
 const PAUSED_LABEL = 'itervox-paused';
+const REPOSITORY_PAUSE = 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
 /** Why new stages of an issue with these labels are held, or undefined when they are not. */
 function pausedBy(labels, paused) {
     if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
         return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
     }
-    if (paused) {
-        return 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
-    }
+    if (paused)
+        return REPOSITORY_PAUSE;
     return undefined;
 }
-/** The record once a stage was held by the switch (`why`), or started (undefined). */
-function withPause(record, why) {
+/** Why new stages are held while a person's closing of the pull request stands. */
+function pausedByClosedPull(pr) {
+    return `paused because pull request #${pr} was closed without merging; reopen it to resume where the pipeline was`;
+}
+/**
+ * A stage of the issue was held by the label (not the repository's switch, nor a closed pull
+ * request), and none has started since: whoever took the label off decides whether it
+ * resumes. A reason worded otherwise (a record from another version) counts as the label's, so
+ * the doubt keeps the issue paused.
+ */
+function heldByLabel(record) {
+    return (record.paused !== undefined &&
+        record.paused !== REPOSITORY_PAUSE &&
+        record.pausedByClosedPull === undefined);
+}
+/**
+ * The record once a stage was held by the switch (`why`; `closedPull` when it is the closed
+ * pull request), or started (undefined).
+ */
+function withPause(record, why, closedPull) {
     const next = { ...record };
     if (why === undefined)
         delete next.paused;
     else
         next.paused = why;
+    if (why === undefined || closedPull === undefined)
+        delete next.pausedByClosedPull;
+    else
+        next.pausedByClosedPull = closedPull;
     return next;
 }
 
@@ -20578,7 +20621,8 @@ function withPause(record, why) {
 /* harmony export */   Uj: () => (/* binding */ stageKindSchema),
 /* harmony export */   _3: () => (/* binding */ recordStage),
 /* harmony export */   _Y: () => (/* binding */ HALTED_ON_EFFECTS),
-/* harmony export */   cv: () => (/* binding */ recordStart)
+/* harmony export */   cv: () => (/* binding */ recordStart),
+/* harmony export */   qH: () => (/* binding */ MAX_RESTARTS)
 /* harmony export */ });
 /* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6550);
 /* harmony import */ var _outcome_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2505);
@@ -20589,6 +20633,8 @@ function withPause(record, why) {
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
 const count = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .int */ .Whr().check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .minimum */ .BpO(0));
+/** Most restarts kept in the record. */
+const MAX_RESTARTS = 20;
 /** What kind of run a stage was: the state's own work, or a review of it. */
 const stageKindSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['work', 'review']);
 /**
@@ -20672,6 +20718,16 @@ const waitingSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     /** The paused run's timestamp: the resumed run writes to the same handoff path. */
     timestamp: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     question: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()
+});
+/** A person started the stopped pipeline again (see restart.ts). */
+const restartSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    at: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    /** The state the issue was in (the failed state, or the escalated stage's own). */
+    from: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .nullable */ .mee(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()),
+    to: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    by: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .maxLength */ .Ru6(100)),
+    /** What the record said when the pipeline stopped. */
+    halted: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP())
 });
 /**
  * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
@@ -20769,6 +20825,8 @@ const issueRecordSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     owed: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(owedSchema),
     /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
     halted: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()),
+    /** Restarts of the stopped pipeline, newest last (the trail before each stays on the branch). */
+    restarts: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(restartSchema).check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .maxLength */ .Ru6(MAX_RESTARTS))),
     /** The person whose event started the pipeline (their latest move into a state). */
     startedBy: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .maxLength */ .Ru6(100))),
     /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
@@ -20781,6 +20839,13 @@ const issueRecordSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     })),
     /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
     paused: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .maxLength */ .Ru6(500))),
+    /** The pull request whose closing by a person holds new stages (see pause.ts). */
+    pausedByClosedPull: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(count),
+    /**
+     * Where the issue branch left its base, as first seen (and moved on while the branch takes in
+     * the base): once a person merges the branch, the trail is read from here (git/merged-work.ts).
+     */
+    fork: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .regex */ .yGV(/^[0-9a-f]{40,64}$/))),
     /** The issue's pull request, once known: saves a lookup. */
     pullRequest: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .optional */ .lqM(count),
     /** Its GraphQL node id, which marking it ready for review needs. */
@@ -21541,6 +21606,79 @@ function fenced(text, char = '`', info = 'text') {
 
 /***/ }),
 
+/***/ 1624:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pc: () => (/* binding */ vanishedWhy),
+/* harmony export */   QN: () => (/* binding */ vanishedState),
+/* harmony export */   Xs: () => (/* binding */ escalateVanished)
+/* harmony export */ });
+/* harmony import */ var _config_lookup_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
+/* harmony import */ var _flags_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5566);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9641);
+/* harmony import */ var _untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3935);
+// A state WORKFLOW.md no longer has (renamed or removed on the default branch) while an issue is
+// in it: the issue's label names nothing the pipeline knows, so no job would start anything and
+// the status comment would go on naming the old state. Seen from the record, which names the
+// states the pipeline moved the issue through, it is stopped on purpose and says so.
+
+
+
+
+/**
+ * The state the issue is still labelled with that its record knew as a state and WORKFLOW.md
+ * no longer has; undefined when the issue is in a known state, or carries no such label (a
+ * person took it out of the pipeline).
+ */
+function vanishedState(config, issue, record) {
+    if (issue.state !== null || issue.closed || !record)
+        return undefined;
+    const known = (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .knownStates */ .uv)(config);
+    return recordStates(record).find((s) => !known.some((k) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(k, s)) && issue.labels.some((l) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(l, s)));
+}
+/** Every state the record names: entered, visited, moved to or to be woken in. */
+function recordStates(r) {
+    const named = [
+        ...(r.owed?.effects ?? []).flatMap((e) => e.kind === 'move' ? [e.to] : e.kind === 'wake' ? [e.state] : []),
+        ...(r.pendingMove !== undefined ? [r.pendingMove] : []),
+        ...(r.continuation ? [r.continuation.state] : []),
+        ...(r.state !== null ? [r.state] : []),
+        ...(r.visited ?? []),
+        ...r.stages.map((s) => s.state)
+    ];
+    return named.filter((s, i) => named.findIndex((t) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(t, s)) === i);
+}
+/** Why the pipeline stopped, as the record and the job's line say it. */
+function vanishedWhy(state) {
+    return `the state "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(state)}" is no longer in WORKFLOW.md, and the issue is still labelled with it`;
+}
+/**
+ * Stops the issue's pipeline visibly: the record halted (the status comment shows it), a
+ * comment saying what to do, and `needs-attention`. Idempotent: what is already so is not
+ * written again. Returns the record as saved.
+ */
+async function escalateVanished(tracker, issue, record, state, config) {
+    const halted = `${vanishedWhy(state)}; rename the label to the state's new name, or move the issue to the state it belongs in`;
+    const known = (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .knownStates */ .uv)(config)
+        .map((s) => `"${s}"`)
+        .join(', ');
+    const body = `**The itervox pipeline stopped: ${vanishedWhy(state)}.** WORKFLOW.md on the default branch has the states ${known}. Rename the label "${(0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(state)}" to the state's new name, or move the issue to the state it belongs in (a person with write access), and the pipeline starts that state's stage.\n\n${tracker.runLine(null)}`;
+    const word = (0,_untrusted_text_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(state).replace(/[^A-Za-z0-9._-]/g, '-');
+    await tracker.comment(issue, { key: `itervox:vanished:${record.entry}:${word}`, body });
+    if (!(0,_flags_js__WEBPACK_IMPORTED_MODULE_2__/* .hasFlag */ .L)(issue.labels, _names_js__WEBPACK_IMPORTED_MODULE_3__/* .NEEDS_ATTENTION_LABEL */ .gO)) {
+        await tracker.setFlag(issue, _names_js__WEBPACK_IMPORTED_MODULE_3__/* .NEEDS_ATTENTION_LABEL */ .gO, true);
+    }
+    if (record.halted === halted)
+        return record;
+    const after = { ...record, halted };
+    await tracker.saveRecord(issue, after);
+    return after;
+}
+
+
+/***/ }),
+
 /***/ 2571:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -21661,10 +21799,16 @@ __nccwpck_require__.d(__webpack_exports__, {
 var lookup = __nccwpck_require__(5351);
 // EXTERNAL MODULE: ./.build/pipeline/job-timeout.js
 var job_timeout = __nccwpck_require__(8696);
-// EXTERNAL MODULE: ./.build/pipeline/actor.js
-var actor = __nccwpck_require__(9504);
+// EXTERNAL MODULE: ./.build/pipeline/names.js
+var names = __nccwpck_require__(9641);
+// EXTERNAL MODULE: ./.build/pipeline/vanished-state.js
+var vanished_state = __nccwpck_require__(1624);
+// EXTERNAL MODULE: ./.build/pipeline/pause.js
+var pause = __nccwpck_require__(96);
 // EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
 var untrusted_text = __nccwpck_require__(3935);
+// EXTERNAL MODULE: ./.build/pipeline/actor.js
+var actor = __nccwpck_require__(9504);
 ;// CONCATENATED MODULE: ./.build/tracker/authorize.js
 // Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
 // labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
@@ -22597,25 +22741,36 @@ class GitHubTracker {
             labels: label,
             per_page: 100
         }), `the issues labelled "${label}"`));
-        return list.map((data) => {
-            try {
-                return this.issueFrom(data);
-            }
-            catch (e) {
-                // One issue's labels (two states, say) are that issue's problem, not the listing's.
-                if (e instanceof _build_errors/* UserError */.yo)
-                    return { number: data.number, problem: e.message };
-                throw e;
-            }
-        });
+        return list.map((data) => this.issueOrProblem(data));
+    }
+    issueOrProblem(data) {
+        try {
+            return this.issueFrom(data);
+        }
+        catch (e) {
+            // One issue's labels (two states, say) are that issue's problem, not the listing's.
+            if (e instanceof _build_errors/* UserError */.yo)
+                return { number: data.number, problem: e.message };
+            throw e;
+        }
+    }
+    /** Every open issue and pull request, 100 to a request. */
+    async openIssues() {
+        const list = await this.call('list the open issues', 'issues: read', () => allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+            ...this.where,
+            state: 'open',
+            per_page: 100
+        }), 'the open issues'));
+        return list.map((data) => this.issueOrProblem(data));
     }
     /**
-     * Who last added `label` to the issue (its newest `labeled` event), or null when none of its
-     * newest events says so. A label proves nothing by itself: triage users and issue forms add
-     * labels too. GitHub lists events oldest first, so the newest pages are read, at most
-     * LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a long-lived issue.
+     * Who last added `label` to the issue (its newest `labeled` event), or took it off (`unlabeled`),
+     * or null when none of its newest events says so. A label proves nothing by itself: triage
+     * users and issue forms add labels too. GitHub lists events oldest first, so the newest pages
+     * are read, at most LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a
+     * long-lived issue.
      */
-    async labelledBy(issue, label) {
+    async labelledBy(issue, label, event = 'labeled') {
         const want = label.toLowerCase();
         const read = (page) => this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
             ...this.where,
@@ -22629,7 +22784,7 @@ class GitHubTracker {
             const events = page === 1 ? first.data : (await read(page)).data;
             for (const e of [...events].reverse()) {
                 const named = 'label' in e ? e.label?.name : undefined;
-                if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+                if (e.event === event && named?.toLowerCase() === want && e.actor) {
                     return { login: e.actor.login, type: e.actor.type ?? 'User' };
                 }
             }
@@ -22716,6 +22871,7 @@ class GitHubTracker {
             defaultBranch: data.base.repo.default_branch,
             draft: data.draft ?? false,
             state: data.state,
+            merged: data.merged,
             nodeId: data.node_id
         };
     }
@@ -22803,8 +22959,9 @@ class GitHubTracker {
      * Moves an issue from one state label to another in one write: its labels become every
      * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
      * re-read first, so a label added meanwhile is kept and a move someone else made is not
-     * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
-     * `from` null means: move whatever state the issue is in.
+     * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes;
+     * when someone added another state label beside `from`, that is their move: only `from` is
+     * taken off. `from` null means: move whatever state the issue is in.
      */
     async moveState(issue, from, to, allStates) {
         const labels = await this.issueLabels(issue);
@@ -22816,13 +22973,22 @@ class GitHubTracker {
             const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null);
             return { moved: false, current };
         }
-        const next = labelsAfterMove(labels, allStates, to);
+        const theirs = from === null ? [] : present.filter((l) => !(0,lookup/* sameState */.yY)(l, from) && !(0,lookup/* sameState */.yY)(l, to));
+        const next = theirs.length > 0 && from !== null
+            ? labels.filter((l) => !(0,lookup/* sameState */.yY)(l, from))
+            : labelsAfterMove(labels, allStates, to);
         await this.call(`set the labels of #${issue}`, 'issues: write', () => this.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
             ...this.where,
             issue_number: issue,
             labels: next
         }));
-        return { moved: true, current: to };
+        if (theirs.length === 0)
+            return { moved: true, current: to };
+        const [one] = theirs;
+        return {
+            moved: true,
+            current: theirs.length === 1 && one ? (stateOfLabel(one, allStates) ?? null) : null
+        };
     }
     /** The labels on an issue, all of them (an issue rarely has more than one page). */
     async issueLabels(issue) {
@@ -22980,8 +23146,6 @@ function parseIssueNumber(id) {
 
 // EXTERNAL MODULE: ./.build/config/load.js + 11 modules
 var load = __nccwpck_require__(405);
-// EXTERNAL MODULE: ./.build/pipeline/names.js
-var names = __nccwpck_require__(9641);
 // EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
 var status_view = __nccwpck_require__(4608);
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
@@ -23181,9 +23345,22 @@ class GitHubPort {
     pullRequestProblem(issue) {
         return this.noPull.get(issue);
     }
+    async pullState(pr) {
+        const pull = await this.api.getPull(pr);
+        return pull.merged ? 'merged' : pull.state === 'closed' ? 'closed' : 'open';
+    }
+    /** A pull request a person closed or merged meanwhile is theirs: it is left as it is. */
     async readyForReview(issue, pr) {
-        const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
-        await this.api.readyPull(node, pullBody(issue, true));
+        const pull = await this.api.getPull(pr.number);
+        if (pull.state === 'closed') {
+            const how = pull.merged ? 'merged' : 'closed';
+            await this.comment(issue, {
+                key: `itervox:not-ready:${pr.number}`,
+                body: `The pipeline is complete, but pull request #${pr.number} was ${how} meanwhile, so it was not marked ready for review.`
+            });
+            return;
+        }
+        await this.api.readyPull(pr.node ?? pull.nodeId, pullBody(issue, true));
     }
     runLine() {
         return `[Run ${this.o.runId}](${this.o.runUrl})`;
@@ -24136,6 +24313,10 @@ class RepoRecordStore {
         const found = new Map((await this.o.refs.list(repo_records_PREFIX)).map((h) => [h.ref, h.sha]));
         this.listed = found;
     }
+    /** The keys of every record `preload` listed. */
+    listedKeys() {
+        return [...(this.listed?.keys() ?? [])].map((ref) => ref.slice(repo_records_PREFIX.length));
+    }
     async load(key) {
         const ref = refOf(key);
         const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref);
@@ -24205,6 +24386,10 @@ function refOf(key) {
 
 
 
+
+
+
+
 /** The reconcile for one repository, with the clients, source and claims it needs. */
 async function reconcileRepository(o) {
     if (o.paused) {
@@ -24252,7 +24437,7 @@ async function reconcileRepository(o) {
             url: o.linearUrl,
             records
         })
-        : githubSource(api, port, records, o.config);
+        : githubSource(api, port, records, o.config, o.dryRun);
     return (0,reconcile/* reconcileIssues */.$)({
         source,
         config: o.config,
@@ -24264,8 +24449,37 @@ async function reconcileRepository(o) {
         log: o.log
     });
 }
+/**
+ * Open issues whose label is a state WORKFLOW.md no longer has: the state listings cannot find
+ * them. Only an open issue with a record and no known state is read (one listing of the open
+ * issues, then its record); each is escalated on the issue (not in a dry run) and reported as
+ * a problem.
+ */
+async function vanished(api, port, records, config, dryRun) {
+    const recorded = new Set(records.listedKeys());
+    if (recorded.size === 0)
+        return [];
+    const out = [];
+    for (const found of await api.openIssues()) {
+        if ('problem' in found || found.state !== null || !recorded.has(found.id))
+            continue;
+        const record = await port.loadRecord(found);
+        const gone = (0,vanished_state/* vanishedState */.QN)(config, found, record);
+        if (gone === undefined || !record)
+            continue;
+        if (!dryRun)
+            await (0,vanished_state/* escalateVanished */.Xs)(port, found, record, gone, config);
+        const said = dryRun ? 'would escalate' : 'escalated';
+        out.push({
+            key: found.id,
+            label: found.identifier,
+            problem: `${(0,vanished_state/* vanishedWhy */.Pc)(gone)}; ${said} (${names/* NEEDS_ATTENTION_LABEL */.gO})`
+        });
+    }
+    return out;
+}
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port, records, config) {
+function githubSource(api, port, records, config, dryRun) {
     return {
         async list(states, log) {
             await records.preload();
@@ -24282,6 +24496,7 @@ function githubSource(api, port, records, config) {
                         : found);
                 }
             }
+            out.push(...(await vanished(api, port, records, config, dryRun)));
             return out;
         },
         keyOf: (issue) => issue.id,
@@ -24298,7 +24513,28 @@ function githubSource(api, port, records, config) {
                 allowedBots: config.tracker.allowedBots
             });
         },
+        // The stop switch is lifted only by someone who may start stages, whatever the route: the
+        // `unlabeled` event's job authorises its sender, and this asks who sent it.
+        async mayResume(issue) {
+            const by = await api.labelledBy(Number(issue.id), pause/* PAUSED_LABEL */.O5, 'unlabeled');
+            if (!by)
+                return { allowed: false, reason: `no event says who took ${pause/* PAUSED_LABEL */.O5} off` };
+            const may = await authorizeActor({
+                tracker: api,
+                actor: by.login,
+                actorType: by.type,
+                allowedBots: config.tracker.allowedBots
+            });
+            if (may.allowed)
+                return may;
+            return { allowed: false, reason: `${pause/* PAUSED_LABEL */.O5} was taken off, but ${may.reason}` };
+        },
+        async keepPaused(issue, why) {
+            await api.addLabels(Number(issue.id), [pause/* PAUSED_LABEL */.O5]);
+            await api.comment(Number(issue.id), `**Still paused:** ${(0,untrusted_text/* cellText */.Ie)(why, 300)}. The label is back; someone with write access may take it off to resume the pipeline.`);
+        },
         loadRecord: (issue) => port.loadRecord(issue),
+        pullState: (pr) => port.pullState(pr),
         wake: (issue, w) => port.wake(issue, w),
         get requestCount() {
             return api.requestCount;
@@ -24491,12 +24727,14 @@ function exchange(url, init) {
 /* harmony export */ });
 /* harmony import */ var _config_lookup_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
+/* harmony import */ var _pipeline_pause_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(96);
 /* harmony import */ var _pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1791);
 /* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3935);
 // The scheduled reconcile, for any tracker whose stages are woken by repository_dispatch: every
 // issue in a state that starts an automation is read once (its record), and what its record says
 // it is owed (stage-owed.ts) is started by the pipeline's own wake-up, once per owed step even
 // when two reconciles overlap: a claim is taken before the dispatch.
+
 
 
 
@@ -24525,6 +24763,13 @@ async function reconcileIssues(o) {
         const at = `${found.identifier} ${found.state ?? ''}`.trim();
         try {
             const record = await source.loadRecord(found);
+            // Paused by a person's closing of the pull request: it resumes once it is open again.
+            const closed = record?.pausedByClosedPull;
+            if (closed !== undefined && (await source.pullState?.(closed)) === 'closed') {
+                owed.set(n, null);
+                log(`${at}: nothing to start (pull request #${closed} is closed; reopen it to resume); ${cost()}`);
+                continue;
+            }
             const w = record?.waiting;
             const reply = source.findReply && record && w && w.entry === record.entry
                 ? await source.findReply(found, w)
@@ -24542,6 +24787,17 @@ async function reconcileIssues(o) {
                 continue;
             }
             owed.set(n, need.key);
+            if (record && (0,_pipeline_pause_js__WEBPACK_IMPORTED_MODULE_4__/* .heldByLabel */ .zU)(record) && source.mayResume) {
+                const may = await source.mayResume(found);
+                if (!may.allowed) {
+                    owed.set(n, null);
+                    if (!o.dryRun)
+                        await source.keepPaused?.(found, may.reason);
+                    const back = o.dryRun ? 'would put' : 'put';
+                    log(`${at}: not resumed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${back} the ${_pipeline_pause_js__WEBPACK_IMPORTED_MODULE_4__/* .PAUSED_LABEL */ .O5} label back; ${cost()}`);
+                    continue;
+                }
+            }
             const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
             if (need.entered && source.mayStart) {
                 const may = await source.mayStart(found, need.wake.state);
@@ -40328,16 +40584,8 @@ function describe(next) {
 
 // EXTERNAL MODULE: ./.build/agent/types.js
 var types = __nccwpck_require__(105);
-;// CONCATENATED MODULE: ./.build/pipeline/flags.js
-// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
-function hasFlag(labels, flag) {
-    return labels.some((l) => l.toLowerCase() === flag);
-}
-/** The labels once `flag` is set (`on`) or cleared. */
-function withFlag(labels, flag, on) {
-    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
-}
-
+// EXTERNAL MODULE: ./.build/pipeline/flags.js
+var flags = __nccwpck_require__(5566);
 // EXTERNAL MODULE: ./.build/handoff/contract-fields.js
 var contract_fields = __nccwpck_require__(4167);
 // EXTERNAL MODULE: ./.build/pipeline/approval.js
@@ -40539,10 +40787,10 @@ async function carryOut(o) {
                 break;
             }
             case 'flag': {
-                if (hasFlag(labels, e.flag) === e.on)
+                if ((0,flags/* hasFlag */.L)(labels, e.flag) === e.on)
                     break;
                 await o.tracker.setFlag(issue(), e.flag, e.on);
-                labels = withFlag(labels, e.flag, e.on);
+                labels = (0,flags/* withFlag */.z)(labels, e.flag, e.on);
                 performed++;
                 break;
             }
@@ -40635,6 +40883,7 @@ var stage_owed = __nccwpck_require__(1791);
 
 
 
+
 async function holdStage(o) {
     const { plan, trigger: t } = o;
     if (o.approval === 'label' && !o.issue.labels.some(isApprovedLabel)) {
@@ -40657,14 +40906,41 @@ async function holdStage(o) {
             await o.tracker.setFlag(o.issue, pipeline_approval/* APPROVED_LABEL */.fy, false);
         return { skip: gate.hold, ...saved(o.record, gate.record) };
     }
-    const paused = (0,pause/* pausedBy */.kS)(o.issue.labels, o.paused);
-    const after = (0,pause/* withPause */.hE)(gate.pass, paused);
+    const switched = (0,pause/* pausedBy */.kS)(o.issue.labels, o.paused);
+    const pull = switched === undefined ? await pullOf(o.tracker, o.issue, gate.pass) : undefined;
+    const closed = pull?.state === 'closed' ? pull.number : undefined;
+    const paused = switched ?? (closed !== undefined ? (0,pause/* pausedByClosedPull */.hg)(closed) : undefined);
+    let after = (0,pause/* withPause */.hE)(gate.pass, paused, closed);
+    if (pull?.state === 'merged') {
+        // Its work is in the base: what follows goes to a new pull request.
+        after = { ...after };
+        delete after.pullRequest;
+        delete after.pullRequestNode;
+        await o.tracker.comment(o.issue, {
+            key: `itervox:pull-merged:${pull.number}`,
+            body: `**Pull request #${pull.number} was merged while the pipeline was in "${(0,untrusted_text/* oneLine */.TN)(o.state)}"**, so the pipeline goes on from the merged work: the ${plan.profile} stage runs on the issue branch (made again from that work if the branch was deleted), with the earlier stages' handoffs still in its prompt, and its work goes to a new pull request. To stop the pipeline instead, add the ${pause/* PAUSED_LABEL */.O5} label.\n\n${o.tracker.runLine(null)}`
+        });
+    }
+    if (closed !== undefined) {
+        await o.tracker.comment(o.issue, {
+            key: `itervox:pull-closed:${closed}:${started.entry}`,
+            body: `**Pull request #${closed} was closed, so the pipeline is paused** in "${(0,untrusted_text/* oneLine */.TN)(o.state)}": the ${plan.profile} stage did not start, and nothing is lost. Reopen the pull request to resume it here.\n\n${o.tracker.runLine(null)}`
+        });
+    }
     if (paused)
         return { skip: `the ${plan.profile} stage did not start: ${paused}`, ...saved(o.record, after) };
     // The label is spent: the next gated entry needs an approval of its own.
     if (o.approval === 'label')
         await o.tracker.setFlag(o.issue, pipeline_approval/* APPROVED_LABEL */.fy, false);
     return { plan: started, ...saved(o.record, after) };
+}
+/** The issue's pull request, when a person closed or merged it; one request. */
+async function pullOf(tracker, issue, record) {
+    const pr = record.pullRequest;
+    if (pr === undefined || issue.isPullRequest || !tracker.pullState)
+        return undefined;
+    const state = await tracker.pullState(pr);
+    return state === 'open' ? undefined : { number: pr, state };
 }
 /** The held record, and whether it differs from the one read (saving it costs a request). */
 function saved(before, after) {
@@ -40754,6 +41030,27 @@ function reachable(edges, from) {
         todo.push(...(edges.get((0,lookup/* stateKey */.bP)(s)) ?? []));
     }
     return seen;
+}
+
+// EXTERNAL MODULE: ./.build/pipeline/names.js
+var names = __nccwpck_require__(9641);
+;// CONCATENATED MODULE: ./.build/pipeline/moved-meanwhile.js
+
+
+/** Comments on the move that stood; returns what the job's summary adds. */
+async function noticeMovedMeanwhile(tracker, issue, o) {
+    const key = `itervox:moved-meanwhile:${o.entry}`;
+    const to = (0,untrusted_text/* oneLine */.TN)(o.to);
+    if (o.now !== null) {
+        const now = (0,untrusted_text/* oneLine */.TN)(o.now);
+        const body = `**The issue was moved to "${now}" while the ${o.profile} stage ran**, so it stays there: the pipeline did not move it to "${to}". The stage's work is kept; "${now}" goes on from it.\n\n${tracker.runLine(null)}`;
+        await tracker.comment(issue, { key, body });
+        return `; the issue was moved to "${now}" meanwhile; left it there`;
+    }
+    const body = `**The issue's state labels were changed while the ${o.profile} stage ran**: it now has no state label, or more than one, so the pipeline did not move it to "${to}" and starts nothing. Leave the one state label it should be in to go on.\n\n${tracker.runLine(null)}`;
+    await tracker.setFlag(issue, names/* NEEDS_ATTENTION_LABEL */.gO, true);
+    await tracker.comment(issue, { key, body });
+    return `; the issue's state labels were changed meanwhile; it has no one state, flagged ${names/* NEEDS_ATTENTION_LABEL */.gO}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/plan.js
@@ -41161,6 +41458,66 @@ function pipelineSections(plan, allowedActions, moveTargets) {
         ].join('\n'));
     }
     return out;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/restart.js
+
+
+
+
+/**
+ * Why the issue's pipeline stopped and waits for a person, or null when it did not: an
+ * escalation (to the failed state, or flagged where it was) or a budget stop. A decision whose
+ * effects failed is no stop: the next run finishes it.
+ */
+function stoppedBecause(record, state, failedState) {
+    const halted = record.halted;
+    if (halted !== undefined && !halted.startsWith(pipeline_record/* HALTED_ON_EFFECTS */._Y)) {
+        // A person who moved the issue elsewhere since has started it again already.
+        if (state !== null && record.state !== null && (0,lookup/* sameState */.yY)(record.state, state))
+            return halted;
+    }
+    if (state !== null && failedState && (0,lookup/* sameState */.yY)(state, failedState)) {
+        return halted ?? `the issue is in the failed state "${failedState}"`;
+    }
+    return null;
+}
+/**
+ * A person starts the stopped pipeline again in `to`: the issue moves there, and the record
+ * forgets the stop and any step it still asked for, so the stage starts a new entry with fresh
+ * attempts. What the earlier stages left stays on the branch, for the next agent's prompt. The
+ * restart is saved in the record at once (the issue has moved) and said on the issue.
+ */
+async function restartStopped(o) {
+    const from = o.issue.state;
+    let state = from;
+    if (from === null || !(0,lookup/* sameState */.yY)(from, o.to)) {
+        state = (await o.tracker.moveState(o.issue, from ?? '', o.to)).current;
+    }
+    const mark = {
+        at: o.at.toISOString(),
+        from,
+        to: o.to,
+        by: o.by,
+        ...(o.record.halted !== undefined ? { halted: o.record.halted } : {})
+    };
+    const record = {
+        ...o.record,
+        restarts: [...(o.record.restarts ?? []), mark].slice(-pipeline_record/* MAX_RESTARTS */.qH)
+    };
+    delete record.halted;
+    delete record.continuation;
+    delete record.waiting;
+    if ((0,flags/* hasFlag */.L)(o.issue.labels, names/* NEEDS_ATTENTION_LABEL */.gO)) {
+        await o.tracker.setFlag(o.issue, names/* NEEDS_ATTENTION_LABEL */.gO, false);
+    }
+    await o.tracker.comment(o.issue, {
+        key: `itervox:restart:${mark.at}`,
+        body: `**${o.by} restarted the pipeline in "${o.to}"**${from ? ` (it was in "${from}")` : ''}. The earlier stages' handoffs stay on the branch for the next agent.`
+    });
+    await o.tracker.saveRecord(o.issue, record);
+    const labels = (0,flags/* withFlag */.z)(o.issue.labels, names/* NEEDS_ATTENTION_LABEL */.gO, false);
+    return { issue: { ...o.issue, state, labels }, record };
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/advance.js
@@ -42729,7 +43086,7 @@ const MAX_COMMITS = 500;
 const KEEP = 4;
 const logs = new Map();
 /** The newest commits at or below `head`, newest first, with their trailers. */
-function trailLog(repo, head) {
+function trail_log_trailLog(repo, head) {
     const key = `${repo}\0${head}`;
     let log = logs.get(key);
     if (!log) {
@@ -42764,7 +43121,7 @@ async function readLog(repo, head) {
  * The commits of `log` that `since` cannot reach (git's `since..head`), newest first: the
  * issue's own, not its base branch's. `since` null (or the head itself): all of them.
  */
-function ownCommits(log, since) {
+function trail_log_ownCommits(log, since) {
     if (!since)
         return log;
     const bySha = new Map(log.map((c) => [c.sha, c]));
@@ -42842,10 +43199,10 @@ function stageTrailers(t) {
 }
 // Trailer values are one line; a state name is data and may hold anything.
 const PROVENANCE_TRAILER = TRAILER_KEYS.provenance;
-const ISSUE_TRAILER = TRAILER_KEYS.issue;
+const trailers_ISSUE_TRAILER = TRAILER_KEYS.issue;
 const HANDOFF_TRAILER = TRAILER_KEYS.handoff;
 /** The Itervox-Issue value for an issue id. */
-function issueValue(issue) {
+function trailers_issueValue(issue) {
     return flat(issue, 100);
 }
 function flat(v, max) {
@@ -42880,7 +43237,7 @@ function formatMessage(message, trailers) {
  * Looks at the newest commits (see trail-log.ts).
  */
 async function findLandedStage(repo, head, key) {
-    for (const { sha, trailers } of await trailLog(repo, head)) {
+    for (const { sha, trailers } of await trail_log_trailLog(repo, head)) {
         const get = (k) => trailers.get(k.toLowerCase());
         if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
             get(TRAILER_KEYS.profile) === key.profile &&
@@ -42961,6 +43318,11 @@ const stageContextSchema = zod/* object */.Ikc({
     prices: zod/* optional */.lqM(zod/* object */.Ikc({ codex: zod/* optional */.lqM(tokenPrice), gemini: zod/* optional */.lqM(tokenPrice) })),
     /** The agent's process group, once it runs. */
     agentPgid: zod/* optional */.lqM(zod/* int */.Whr()),
+    /**
+     * How the agent ended, once it has (and its verify commands with it): a job killed before
+     * the commit still commits its work as it ended, not as cancelled.
+     */
+    ended: zod/* optional */.lqM(zod/* object */.Ikc({ outcome: pipeline_outcome/* stageOutcomeSchema */.q, reason: zod/* string */.YjP() })),
     /**
      * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
      * end is judged and committed (`committed` says how), so whoever finishes it only publishes
@@ -43845,6 +44207,7 @@ function guardedTracker(tracker, secrets, withheld) {
         setFlag: passOn('setFlag'),
         wake: passOn('wake'),
         ...(tracker.findReply ? { findReply: passOn('findReply') } : {}),
+        ...(tracker.pullState ? { pullState: passOn('pullState') } : {}),
         publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
         // The body it writes holds only the issue's number.
         readyForReview: passOn('readyForReview'),
@@ -44501,7 +44864,31 @@ async function mergeBase(repo, a, b) {
     return r.code === 0 ? r.stdout.trim() : null;
 }
 
+;// CONCATENATED MODULE: ./.build/git/merged-work.js
+// A person may merge an issue's pull request before its pipeline ends, keeping the branch or
+// deleting it. Its commits are then in the base: the live merge-base is the branch's own tip
+// (or, once the branch is made again from the base, the base's), so every handoff on it would
+// look like the base's. The fork point the issue's record kept still tells them apart.
+
+
+
+/**
+ * The newest commit of `fork..head` that one of the issue's stages made (its Itervox-Issue
+ * trailer, which only the action writes), or null: whether `head` holds the issue's work.
+ */
+async function merged_work_newestIssueCommit(repo, head, fork, issue) {
+    const want = issueValue(issue);
+    const found = ownCommits(await trailLog(repo, head), fork).find((c) => c.trailers.get(ISSUE_TRAILER.toLowerCase()) === want);
+    return found?.sha ?? null;
+}
+/** Whether `a` is `b` or one of its ancestors; false when either is not in the repository. */
+async function merged_work_isAncestor(repo, a, b) {
+    const r = await git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1, 128] });
+    return r.code === 0;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/branch.js
+
 
 
 
@@ -44544,23 +44931,39 @@ async function prepareIssueBranch(o) {
         throw new UserError(`the base branch "${o.base}" does not exist on ${remote}`);
     const head = heads.get(o.branch);
     const created = head === undefined;
-    const baseSha = head ?? baseHead;
     const refspecs = created
         ? [refspec(remote, o.base)]
         : [o.branch, o.base].map((n) => refspec(remote, n));
-    const forkSha = created
-        ? baseSha
+    const live = created
+        ? baseHead
         : await forkPoint({
             repo,
-            head: baseSha,
+            head,
             base: tracking(remote, o.base),
             branch: o.branch,
             baseBranch: o.base,
             deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
         });
+    // Where the branch still leaves the base where the record says, nothing of it was merged.
+    const merged = o.recorded && o.recorded.fork !== live ? await mergedInto(repo, o.recorded, head, live) : null;
+    // A deleted branch whose work was merged is made again from that work, not from the base's
+    // tip: what other issues merged since would otherwise read as this issue's trail.
+    const baseSha = head ?? merged?.tip ?? baseHead;
+    const forkSha = merged ? merged.fork : live;
     // --force: a reused workspace may hold changes or untracked files in the way.
     await git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
     return { branch: o.branch, baseSha, forkSha, created };
+}
+/**
+ * The issue's work a person merged into the base: the recorded fork point (which the branch, or
+ * the base, still has) and the newest of the issue's commits the base holds. Null when the base
+ * (down to `live`, the branch's merge-base with it, or its tip) holds none of them.
+ */
+async function mergedInto(repo, recorded, head, live) {
+    const tip = await newestIssueCommit(repo, live, recorded.fork, recorded.issue);
+    if (!tip || !(await isAncestor(repo, recorded.fork, head ?? live)))
+        return null;
+    return { fork: recorded.fork, tip };
 }
 /**
  * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
@@ -44683,7 +45086,79 @@ async function writeBlob(repo, content, algo) {
     return oid;
 }
 
+;// CONCATENATED MODULE: ./.build/git/oversized-files.js
+
+
+
+
+/** How many paths are looked at side by side. */
+const AT_ONCE = 256;
+/**
+ * Marks in the index at `env.GIT_INDEX_FILE`, fresh from `read-tree base`, every file of `base`
+ * that `tree` now holds as a regular file larger than `maxBytes` and of another size than
+ * committed (assume-unchanged, which a refresh and diff-files pass by), and answers them with
+ * their mode in `base`. Such an index has no stat data, so a refresh hashes every file whole:
+ * a sparse file of terabytes would keep git busy for hours. One that large cannot be committed
+ * anyway; the caller judges it without reading it, and the index keeps it as committed. The
+ * files of `base` are read through the stage's object reader: no git process unless one is
+ * found.
+ */
+async function setAsideOversized(repo, base, tree, env, maxBytes) {
+    const large = [];
+    const files = await filesOf(repo, base);
+    for (let i = 0; i < files.length; i += AT_ONCE) {
+        await Promise.all(files.slice(i, i + AT_ONCE).map(async (f) => {
+            const st = await lstat_lstatOrNull(external_node_path_.join(tree, f.path));
+            if (st?.isFile() && st.size > maxBytes)
+                large.push({ ...f, size: st.size });
+        }));
+    }
+    const out = new Map();
+    if (large.length === 0)
+        return out;
+    const sizes = await objects_sharedObjects(repo).blobSizes(large.map((f) => f.entry.oid));
+    for (const f of large) {
+        // A file as large as it was committed is most likely unchanged: git judges it as before.
+        if (sizes.get(f.entry.oid) !== f.size)
+            out.set(f.path, f.entry.mode);
+    }
+    if (out.size > 0) {
+        await git_git(repo, ['update-index', '--assume-unchanged', '-z', '--stdin'], {
+            env,
+            input: [...out.keys()].map((p) => `${p}\0`).join('')
+        });
+    }
+    return out;
+}
+/** The regular files of `commit`, its directories read a level at a time. */
+async function filesOf(repo, commit) {
+    const objects = objects_sharedObjects(repo);
+    const root = await objects.findTree(commit, '');
+    if (root.kind !== 'tree')
+        return [];
+    const files = [];
+    let dirs = [{ path: '', oid: root.oid }];
+    while (dirs.length > 0) {
+        const read = await Promise.all(dirs.map(async (d) => ({
+            dir: d.path,
+            entries: (await objects.readRawTree({ oid: d.oid, what: `${d.path || '/'} at ${commit}` })).entries()
+        })));
+        dirs = [];
+        for (const { dir, entries } of read) {
+            for (const entry of entries) {
+                const p = dir ? `${dir}/${entry.name}` : entry.name;
+                if (entry.type === 'tree')
+                    dirs.push({ path: p, oid: entry.oid });
+                else if (entry.mode === '100644' || entry.mode === '100755')
+                    files.push({ path: p, entry });
+            }
+        }
+    }
+    return files;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/commit.js
+
 
 
 
@@ -44731,6 +45206,8 @@ async function commitAllowed(o) {
     if (!baseSha)
         throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
     const algo = formatOf(baseSha);
+    const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    let setAside = new Map();
     try {
         if (files === repo) {
             await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
@@ -44738,20 +45215,23 @@ async function commitAllowed(o) {
         else {
             // The repository's index knows nothing of the other tree's files, so git learns their
             // stat data here, hashing each once (filters only as the repository's own config says;
-            // the agent never touched it).
+            // the agent never touched it), except those too large to commit.
             await git_git(repo, ['read-tree', o.baseSha], { env });
             env.GIT_WORK_TREE = files;
+            setAside = await setAsideOversized(repo, o.baseSha, files, env, maxBytes);
             await git_git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
                 env,
                 okCodes: [1]
             });
         }
         const changed = await worktreeChanges(repo, files, env, algo);
+        for (const [p, mode] of setAside)
+            changed.set(p, mode);
         delete env.GIT_WORK_TREE;
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
                 changed.set(p, null);
-        const { updates, dropped } = await decide(files, changed, o);
+        const { updates, dropped } = await decide(files, changed, o, maxBytes);
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
@@ -44825,7 +45305,7 @@ async function worktreeChanges(repo, tree, env, algo) {
         // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
         const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
         const p = diff[i + 1] ?? '';
-        if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
+        if (status === 'D' || !(await sameAsBase(repo, tree, p, baseMode, baseId, algo))) {
             changed.set(p, baseMode);
         }
     }
@@ -44834,7 +45314,7 @@ async function worktreeChanges(repo, tree, env, algo) {
             changed.set(p, null);
     return changed;
 }
-async function sameAsBase(tree, p, baseMode, baseId, algo) {
+async function sameAsBase(repo, tree, p, baseMode, baseId, algo) {
     const full = external_node_path_.join(tree, p);
     const st = await lstat_lstatOrNull(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
@@ -44842,14 +45322,40 @@ async function sameAsBase(tree, p, baseMode, baseId, algo) {
     }
     if (!st?.isFile() || fileMode(st.mode) !== baseMode)
         return false;
-    return objectId('blob', await (0,promises_namespaceObject.readFile)(full), algo) === baseId;
+    // A file of another size differs without being read: the agent may have left one far larger
+    // than memory (a sparse file of gigabytes). One of the same size is hashed a piece at a time.
+    const baseSize = (await objects_sharedObjects(repo).blobSizes([baseId])).get(baseId);
+    if (baseSize !== st.size)
+        return false;
+    return (await fileObjectId(full, st.size, algo)) === baseId;
+}
+/** The blob id of the file at `full`, read in pieces; null when it is no longer `size` bytes. */
+async function fileObjectId(full, size, algo) {
+    const hash = (0,external_node_crypto_.createHash)(algo).update(`blob ${size}\0`);
+    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    try {
+        const piece = Buffer.alloc(1024 * 1024);
+        let read = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(piece, 0, piece.length, read);
+            if (bytesRead === 0)
+                break;
+            read += bytesRead;
+            if (read > size)
+                return null;
+            hash.update(piece.subarray(0, bytesRead));
+        }
+        return read === size ? hash.digest('hex') : null;
+    }
+    finally {
+        await fh.close();
+    }
 }
 const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
-async function decide(tree, changed, o) {
+async function decide(tree, changed, o, maxBytes) {
     const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
     const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
     const deliverables = new Set(o.deliverablePaths);
-    const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const updates = [];
     const dropped = [];
     const drop = (p, reason) => dropped.push({ path: p, reason });
@@ -44967,23 +45473,34 @@ async function inspect(repo, p, maxBytes) {
     if (st.nlink !== 1)
         return { kind: 'bad', reason: 'a hard link' };
     if (st.size > maxBytes)
-        return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
+        return { kind: 'bad', reason: tooLarge(st.size, maxBytes) };
     const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
     try {
         const now = await fh.stat();
-        if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
+        if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1) {
             return { kind: 'bad', reason: 'changed while being read' };
         }
-        return {
-            kind: 'file',
-            mode: fileMode(now.mode),
-            content: await fh.readFile()
-        };
+        if (now.size > maxBytes)
+            return { kind: 'bad', reason: tooLarge(now.size, maxBytes) };
+        // Never more than the size just seen, plus one byte to notice a file that grew since.
+        const content = Buffer.alloc(now.size + 1);
+        let read = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(content, read, content.length - read, read);
+            if (bytesRead === 0)
+                break;
+            read += bytesRead;
+            if (read > now.size)
+                return { kind: 'bad', reason: 'changed while being read' };
+        }
+        return { kind: 'file', mode: fileMode(now.mode), content: content.subarray(0, read) };
     }
     finally {
         await fh.close();
     }
 }
+/** Names the size, so that whoever reads the line knows what the agent left. */
+const tooLarge = (size, maxBytes) => `too large to commit: ${size} bytes, over the ${maxBytes}-byte limit`;
 function fileType(mode) {
     const t = mode & external_node_fs_.constants.S_IFMT;
     if (t === external_node_fs_.constants.S_IFIFO)
@@ -45539,8 +46056,8 @@ async function readCommittedFile(repo, commit, path, maxBytes) {
  */
 async function readProvenance(repo, head, since, issue) {
     const rows = [];
-    for (const { sha, trailers } of ownCommits(await trailLog(repo, head), since).reverse()) {
-        if (trailers.get(ISSUE_TRAILER.toLowerCase()) !== issueValue(issue))
+    for (const { sha, trailers } of trail_log_ownCommits(await trail_log_trailLog(repo, head), since).reverse()) {
+        if (trailers.get(trailers_ISSUE_TRAILER.toLowerCase()) !== trailers_issueValue(issue))
             continue;
         const p = decodeProvenance(trailers.get(PROVENANCE_TRAILER.toLowerCase()) ?? '');
         if (!p)
@@ -45905,6 +46422,8 @@ async function runStage(input) {
         if (!verify.passed)
             end = { ...end, outcome: 'failed', reason: verifyReason(verify) };
     }
+    ctx.ended = { outcome: end.outcome, reason: end.reason };
+    saveStageContext(contextPath, ctx);
     if (isolated) {
         ctx.tree = (await isolated.close(input.killGraceMs ?? 5000)).tree;
         saveStageContext(contextPath, ctx);
@@ -46102,9 +46621,12 @@ async function emptyTree(ctx) {
     return dir;
 }
 
-// EXTERNAL MODULE: ./.build/pipeline/names.js
-var names = __nccwpck_require__(9641);
+// EXTERNAL MODULE: ./.build/pipeline/vanished-state.js
+var vanished_state = __nccwpck_require__(1624);
 ;// CONCATENATED MODULE: ./.build/pipeline/job.js
+
+
+
 
 
 
@@ -46180,6 +46702,18 @@ async function runHolding(input, slot) {
     issue = owed.issue;
     record = owed.record;
     const finishedOwed = owed.performed;
+    // After what was owed (the move into the failed state among it), or that move would undo this.
+    if (j.trigger.restart) {
+        const { state: to, by } = j.trigger.restart;
+        ({ issue, record } = await restartStopped({
+            tracker: j.tracker,
+            issue,
+            record,
+            to,
+            by,
+            at: new Date()
+        }));
+    }
     const quietEnd = async (outcome, reason) => {
         if (owed.changed)
             await j.tracker.saveRecord(issue, record);
@@ -46218,8 +46752,13 @@ async function runHolding(input, slot) {
         t = (0,pipeline_approval/* asApproval */.c0)(t);
     }
     const decision = decideStage(j.config, t, issue);
-    if ('skip' in decision)
-        return quietEnd('skipped', decision.skip);
+    if ('skip' in decision) {
+        const gone = (0,vanished_state/* vanishedState */.QN)(j.config, issue, record);
+        if (gone === undefined)
+            return quietEnd('skipped', decision.skip);
+        record = await (0,vanished_state/* escalateVanished */.Xs)(j.tracker, issue, record, gone, j.config);
+        return quietEnd('skipped', `${(0,vanished_state/* vanishedWhy */.Pc)(gone)}; the issue says so (${names/* NEEDS_ATTENTION_LABEL */.gO})`);
+    }
     const { state, automation } = decision;
     const planned = planStage({
         config: j.config,
@@ -46254,7 +46793,9 @@ async function runHolding(input, slot) {
     const where = await j.tracker.branchFor(issue);
     if ('deny' in where)
         return quietEnd('denied', where.deny);
-    const prepared = await j.workspace.prepare(where.branch);
+    const recorded = record.fork ? { fork: record.fork, issue: issue.id } : undefined;
+    const prepared = await j.workspace.prepare(where.branch, recorded);
+    record = { ...record, fork: prepared.forkSha };
     const key = {
         issue: issue.id,
         state,
@@ -46308,7 +46849,7 @@ async function runHolding(input, slot) {
         });
     }
     if (j.slots && !landed && !j.dryRun) {
-        const wasQueued = hasFlag(issue.labels, QUEUED);
+        const wasQueued = (0,flags/* hasFlag */.L)(issue.labels, QUEUED);
         if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
             // The wake-up that starts it later names this entry, so the record must hold it.
             if (plan.newEntry || owed.changed) {
@@ -46401,7 +46942,7 @@ async function runHolding(input, slot) {
                 kind: plan.kind,
                 attempt: plan.attempt,
                 resume: plan.resume,
-                escalated: hasFlag(issue.labels, 'needs-attention')
+                escalated: (0,flags/* hasFlag */.L)(issue.labels, 'needs-attention')
             }),
             ...(j.run.url ? { runUrl: j.run.url } : {}),
             ...(budget?.ok && budget.remainingUsd !== undefined
@@ -46545,8 +47086,9 @@ async function runHolding(input, slot) {
             resendWakes: true,
             maxFileBytes: j.config.handoff.maxFileBytes
         });
-        if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
-            summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`;
+        if (next.kind === 'move' && carried.state !== next.to) {
+            const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state };
+            summary += await noticeMovedMeanwhile(j.tracker, issue, moved);
         }
         markPhase(contextPath, 'done');
         return result({
@@ -46631,9 +47173,9 @@ async function finishOwed(j, issue, record) {
         j.log?.(`carried out ${carried.performed} step(s) that run ${record.owed.run} owed`);
     }
     let labels = issue.labels;
-    if (wasHalted && hasFlag(labels, 'needs-attention')) {
+    if (wasHalted && (0,flags/* hasFlag */.L)(labels, 'needs-attention')) {
         await j.tracker.setFlag(issue, 'needs-attention', false);
-        labels = withFlag(labels, 'needs-attention', false);
+        labels = (0,flags/* withFlag */.z)(labels, 'needs-attention', false);
     }
     return {
         issue: { ...issue, state: carried.state, labels },
@@ -46645,9 +47187,11 @@ async function finishOwed(j, issue, record) {
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed) {
     // A landed commit is an agent run's; its trailer is text anyone could have written.
-    const outcome = types/* AGENT_OUTCOMES */.S.find((o) => o === landed.outcome) ?? 'failed';
+    const found = types/* AGENT_OUTCOMES */.S.find((o) => o === landed.outcome) ?? 'failed';
     return {
-        outcome,
+        // A cancelled stage found here is one whose job was killed before it decided anything (its
+        // post step saved the partial): the attempt failed, and the retry policy says what follows.
+        outcome: found === 'cancelled' ? 'failed' : found,
         reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
         handoffPath: landed.handoffPath,
         commit: {
@@ -47195,6 +47739,47 @@ function issue_guard_putBack(saved, path) {
     (0,external_node_fs_.renameSync)(saved, path);
 }
 
+;// CONCATENATED MODULE: ./.build/cli/local-restart.js
+// `run --restart`: which state a stopped local issue starts again in, and the line that tells a
+// plain `run` how to restart it. The restart itself is the job loop's (pipeline/restart.ts).
+
+
+
+
+
+/** Why the issue's pipeline stopped, or null when it did not. */
+function stoppedLocal(config, record, state) {
+    return stoppedBecause(record, state, config.tracker.failedState);
+}
+/**
+ * The state to restart in: `asked`, or the state of the last stage that ran (the one that
+ * stopped), or else the first state that starts an automation.
+ */
+function restartState(config, id, state, record, asked) {
+    if (stoppedLocal(config, record, state) === null) {
+        throw new _build_errors/* UserError */.yo(`--restart: ${id} is in "${state}" and its pipeline has not stopped; run it without --restart`);
+    }
+    const starting = (0,load/* knownStates */.uv)(config).filter((s) => (0,load/* findAutomation */.B2)(config, s));
+    if (asked === undefined) {
+        const last = record.stages.at(-1)?.state;
+        const to = starting.find((s) => last !== undefined && (0,lookup/* sameState */.yY)(s, last)) ?? starting[0];
+        if (to === undefined) {
+            throw new _build_errors/* UserError */.yo(`--restart: no state of ${config.file} starts an automation`);
+        }
+        return to;
+    }
+    const known = starting.find((s) => (0,lookup/* sameState */.yY)(s, asked));
+    if (known)
+        return known;
+    const hint = (0,did_you_mean/* didYouMean */.au)(asked, starting) || `; the states that start one are ${starting.join(', ')}`;
+    throw new _build_errors/* UserError */.yo(`--state: "${asked}" starts no automation of ${config.file}${hint}`);
+}
+/** One line: why nothing runs, and the command that starts the issue again. */
+function restartHint(config, id, state, record, stopped) {
+    const to = restartState(config, id, state, record);
+    return `the pipeline stopped (${stopped}); to start "${to}" again: itervox-handoff run --issue ${id} --restart`;
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/user-checkout.js
 
 
@@ -47319,6 +47904,7 @@ class LocalWorkspace {
 
 
 
+
 // Outcomes after which `--until-idle` goes on to the stage the pipeline asks for.
 const CONTINUES = new Set(['move', 'retry', 'review', 'rework']);
 /**
@@ -47336,10 +47922,11 @@ async function runLocalPipeline(o) {
     // ran from (an issue branch's own copy is what the defence is against).
     const trustedCommit = await baseCommit(o.root, await baseBranchOf(o.root, o.config.workspace.baseBranch));
     const stages = [];
-    let reply = o.reply;
+    let { reply, restart } = o;
     for (;;) {
-        const step = await runLocalStep({ ...o, reply }, trustedCommit);
+        const step = await runLocalStep({ ...o, reply, restart }, trustedCommit);
         reply = undefined;
+        restart = undefined;
         if ('idle' in step) {
             return {
                 issue: o.issueId,
@@ -47371,15 +47958,22 @@ async function runLocalStep(o, trustedCommit) {
     const tracker = new LocalPort(root, config);
     const issue = await tracker.getIssue(id);
     const state = issue.state;
-    const automation = (0,load/* findAutomation */.B2)(config, state);
-    if (!automation) {
+    const record = readLocalRecord(root, id);
+    const restart = o.restart
+        ? { state: restartState(config, id, state, record, o.restart.state), by: o.restart.by }
+        : undefined;
+    const stopped = restart ? null : stoppedLocal(config, record, state);
+    if (stopped !== null) {
+        return idleStep(o, restartHint(config, id, state, record, stopped), state);
+    }
+    if (!restart && !(0,load/* findAutomation */.B2)(config, state)) {
         const end = (0,lookup/* sameState */.yY)(state, config.tracker.completionState ?? '')
             ? ': the pipeline is done'
             : '';
         return idleStep(o, `"${state}" starts no automation${end}`, state);
     }
-    const waiting = readLocalRecord(root, id).waiting;
-    if (!o.reply && waiting && (0,lookup/* sameState */.yY)(waiting.state, state)) {
+    const waiting = record.waiting;
+    if (!restart && !o.reply && waiting && (0,lookup/* sameState */.yY)(waiting.state, state)) {
         return idleStep(o, `the ${waiting.profile} stage waits for an answer: run itervox-handoff run --issue ${id} --reply "..."`, state, waiting.question);
     }
     // A person's answer is a comment on the issue, as it would be on GitHub.
@@ -47388,6 +47982,8 @@ async function runLocalStep(o, trustedCommit) {
     const startedAt = new Date();
     const workDir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), `itervox-handoff-${id}-`));
     let start;
+    // A stage recovered from a commit already on the branch ran no agent, so it has no log.
+    let recovered = false;
     markStageRunning(root, id, workDir);
     const workspace = new LocalWorkspace({
         root,
@@ -47407,7 +48003,8 @@ async function runLocalStep(o, trustedCommit) {
                 source: o.reply ? 'comment' : 'cli',
                 issue: id,
                 actor: { login: o.reply?.author ?? 'local', type: 'User' },
-                ...(o.reply ? { reply: o.reply } : {})
+                ...(o.reply ? { reply: o.reply } : {}),
+                ...(restart ? { restart } : {})
             },
             config,
             tracker,
@@ -47420,6 +48017,7 @@ async function runLocalStep(o, trustedCommit) {
             secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
             ...(o.signal ? { signal: o.signal } : {}),
             onStart: (s) => {
+                recovered = s.recovered;
                 start = {
                     issue: id,
                     state: s.state,
@@ -47445,12 +48043,18 @@ async function runLocalStep(o, trustedCommit) {
     }
     if (!start || !r.next) {
         (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true });
-        return idleStep(o, r.reason, state);
+        // A state edited back by hand is moved on again by what the record still owes (the
+        // escalation's move): the issue is stopped, and --restart is the way on.
+        const now = r.stateAfter ?? state;
+        const after = readLocalRecord(root, id);
+        const stoppedNow = stoppedLocal(config, after, now);
+        const why = stoppedNow === null ? r.reason : restartHint(config, id, now, after, stoppedNow);
+        return idleStep(o, why, now);
     }
     if (r.failure)
         throw new _build_errors/* UserError */.yo(r.failure);
-    const succeeded = r.outcome === 'succeeded';
-    if (succeeded)
+    const keepLog = r.outcome !== 'succeeded' && !recovered;
+    if (!keepLog)
         (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true });
     return {
         stage: {
@@ -47467,7 +48071,7 @@ async function runLocalStep(o, trustedCommit) {
             refused: r.refused,
             // Which file or comment had a secret kept out of it, and of which kind.
             warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-            ...(succeeded ? {} : { logPath: (0,external_node_path_.join)(workDir, 'agent.log') }),
+            ...(keepLog ? { logPath: (0,external_node_path_.join)(workDir, 'agent.log') } : {}),
             ...(r.cost ? { cost: r.cost } : {})
         }
     };
@@ -48126,8 +48730,9 @@ function actionsWorkflow(config) {
                 '  issues:',
                 '    types: [labeled, unlabeled]',
                 "  # The same for a pull request; the stage works on the pull request's branch.",
+                "  # Reopening an issue's pull request resumes the pipeline its closing paused.",
                 '  pull_request:',
-                '    types: [labeled]',
+                '    types: [labeled, reopened]',
                 `  # A person answers a stage that asked for input (the issue carries \`${names/* NEEDS_INPUT_LABEL */.wv}\`),`,
                 '  # or approves a waiting stage with /approve.',
                 '  issue_comment:',
@@ -48276,6 +48881,9 @@ function stageCondition(labels) {
         "      (github.event_name == 'pull_request' &&",
         '        github.event.pull_request.head.repo.full_name == github.repository &&',
         `        contains(fromJSON('${labels}'), github.event.label.name)) ||`,
+        "      (github.event_name == 'pull_request' && github.event.action == 'reopened' &&",
+        '        github.event.pull_request.head.repo.full_name == github.repository &&',
+        "        startsWith(github.event.pull_request.head.ref, 'itervox/')) ||",
         "      (github.event_name == 'issue_comment' &&",
         `        (contains(github.event.issue.labels.*.name, '${names/* NEEDS_INPUT_LABEL */.wv}') ||`,
         "          startsWith(github.event.comment.body, '/approve')) &&",
@@ -49299,7 +49907,7 @@ async function withInterrupts(work, err = process.stderr) {
 
 
 const run_USAGE = `
-Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT] [--workflow FILE] [--json]
+Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT | --restart [--state STATE]] [--workflow FILE] [--json]
 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
@@ -49313,6 +49921,11 @@ Options:
   --issue ID        the local issue, e.g. DEMO-1 (required)
   --until-idle      follow the pipeline until it stops, waits for an answer or escalates
   --reply TEXT      answer the question a waiting stage asked, and resume that stage
+  --restart         start a stopped issue (escalated to the failed state, or flagged
+                    needs-attention) again: a new entry into the state it stopped in, with
+                    fresh attempts; the branch and its handoffs stay for the next agent
+  --state STATE     with --restart: the state to start in instead (one that starts an
+                    automation)
   --workflow FILE   the workflow file (default: the WORKFLOW.md here or in the nearest
                     folder above, up to the repository's top level)
   --json            print one JSON object at the end instead of progress lines
@@ -49329,6 +49942,8 @@ const runCommand = {
             issue: { type: 'string' },
             'until-idle': { type: 'boolean' },
             reply: { type: 'string' },
+            restart: { type: 'boolean' },
+            state: { type: 'string' },
             workflow: { type: 'string' },
             json: { type: 'boolean' }
         });
@@ -49340,6 +49955,14 @@ const runCommand = {
         const replyText = stringOpt(values.reply);
         if (replyText !== undefined && !replyText.trim()) {
             throw new UsageError('run: --reply needs the text of your answer', 'run');
+        }
+        const restart = values.restart === true;
+        const restartIn = stringOpt(values.state);
+        if (restartIn !== undefined && !restart) {
+            throw new UsageError('run: --state goes with --restart: --restart --state STATE', 'run');
+        }
+        if (restart && replyText !== undefined) {
+            throw new UsageError('run: --reply answers a waiting stage; leave out --restart', 'run');
         }
         const workflowFile = findWorkflowFile(stringOpt(values.workflow));
         const root = await repoRoot(process.cwd());
@@ -49358,6 +49981,9 @@ const runCommand = {
                 parentEnv: process.env,
                 untilIdle: values['until-idle'] === true,
                 reply: replyText ? { body: replyText, author: localUser() } : undefined,
+                restart: restart
+                    ? { ...(restartIn !== undefined ? { state: restartIn } : {}), by: localUser() }
+                    : undefined,
                 signal,
                 onStageStart: (s) => progress.start(s),
                 onStageEnd: (s) => progress.end(s)

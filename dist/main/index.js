@@ -1125,23 +1125,45 @@ function issueKey(given) {
 
 ;// CONCATENATED MODULE: ./.build/pipeline/pause.js
 const PAUSED_LABEL = 'itervox-paused';
+const REPOSITORY_PAUSE = 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
 /** Why new stages of an issue with these labels are held, or undefined when they are not. */
 function pausedBy(labels, paused) {
     if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
         return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
     }
-    if (paused) {
-        return 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
-    }
+    if (paused)
+        return REPOSITORY_PAUSE;
     return undefined;
 }
-/** The record once a stage was held by the switch (`why`), or started (undefined). */
-function withPause(record, why) {
+/** Why new stages are held while a person's closing of the pull request stands. */
+function pausedByClosedPull(pr) {
+    return `paused because pull request #${pr} was closed without merging; reopen it to resume where the pipeline was`;
+}
+/**
+ * A stage of the issue was held by the label (not the repository's switch, nor a closed pull
+ * request), and none has started since: whoever took the label off decides whether it
+ * resumes. A reason worded otherwise (a record from another version) counts as the label's, so
+ * the doubt keeps the issue paused.
+ */
+function heldByLabel(record) {
+    return (record.paused !== undefined &&
+        record.paused !== REPOSITORY_PAUSE &&
+        record.pausedByClosedPull === undefined);
+}
+/**
+ * The record once a stage was held by the switch (`why`; `closedPull` when it is the closed
+ * pull request), or started (undefined).
+ */
+function withPause(record, why, closedPull) {
     const next = { ...record };
     if (why === undefined)
         delete next.paused;
     else
         next.paused = why;
+    if (why === undefined || closedPull === undefined)
+        delete next.pausedByClosedPull;
+    else
+        next.pausedByClosedPull = closedPull;
     return next;
 }
 
@@ -1211,6 +1233,23 @@ function jobTrigger(env) {
     }
 }
 /**
+ * A person reopened the pull request of an issue's pipeline (head `itervox/<number>` in this
+ * repository): the issue resumes what its record says is owed, as when `itervox-paused` is
+ * taken off.
+ */
+function reopenedPull(payload, actor, defaultBranch) {
+    const head = record(record(payload.pull_request).head);
+    const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1];
+    const own = str(record(head.repo).full_name) === str(record(payload.repository).full_name);
+    if (!issue || !own) {
+        return {
+            kind: 'skip',
+            reason: "the reopened pull request is no issue's pipeline (head itervox/<number> in this repository)"
+        };
+    }
+    return { kind: 'run', source: 'label', issue, actor, defaultBranch, resume: true };
+}
+/**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
  * A payload field of the wrong type counts as absent.
@@ -1240,6 +1279,9 @@ function triggerFromEvent(eventName, payload, overrides) {
                     defaultBranch,
                     resume: true
                 };
+            }
+            if (eventName === 'pull_request' && action === 'reopened') {
+                return reopenedPull(payload, actor, defaultBranch);
             }
             if (action !== 'labeled') {
                 return {

@@ -35335,6 +35335,546 @@ async function mergeBase(repo, a, b) {
     return r.code === 0 ? r.stdout.trim() : null;
 }
 
+;// CONCATENATED MODULE: ./.build/git/trail-log.js
+
+
+// How far back a stage looks for its own commits: a pipeline makes a few per stage.
+const MAX_COMMITS = 500;
+// A stage asks of one head several times (the landed check, the budget, the prompt's
+// provenance): one `git log` answers them all. A head's history never changes, so an answer
+// stays true; only the last few are kept for a process that runs many stages.
+const KEEP = 4;
+const logs = new Map();
+/** The newest commits at or below `head`, newest first, with their trailers. */
+function trailLog(repo, head) {
+    const key = `${repo}\0${head}`;
+    let log = logs.get(key);
+    if (!log) {
+        log = readLog(repo, head);
+        logs.set(key, log);
+        log.catch(() => logs.delete(key));
+        if (logs.size > KEEP)
+            logs.delete(logs.keys().next().value);
+    }
+    return log;
+}
+async function readLog(repo, head) {
+    if (!/^[0-9a-f]{40,64}$/.test(head))
+        await validateBranchName(head);
+    const r = await git_git(repo, [
+        'log',
+        `--max-count=${MAX_COMMITS}`,
+        '--format=%H%x1f%P%x1f%(trailers:only,unfold)%x1e',
+        head,
+        '--'
+    ]);
+    const commits = [];
+    for (const entry of r.stdout.split('\x1e')) {
+        const [sha, parents = '', block = ''] = entry.trim().split('\x1f');
+        if (!sha)
+            continue;
+        commits.push({ sha, parents: parents.split(' ').filter(Boolean), trailers: trailerMap(block) });
+    }
+    return commits;
+}
+/**
+ * The commits of `log` that `since` cannot reach (git's `since..head`), newest first: the
+ * issue's own, not its base branch's. `since` null (or the head itself): all of them.
+ */
+function ownCommits(log, since) {
+    if (!since)
+        return log;
+    const bySha = new Map(log.map((c) => [c.sha, c]));
+    const reached = new Set();
+    const todo = [since];
+    while (todo.length > 0) {
+        const sha = todo.pop();
+        if (reached.has(sha))
+            continue;
+        reached.add(sha);
+        for (const p of bySha.get(sha)?.parents ?? [])
+            todo.push(p);
+    }
+    return log.filter((c) => !reached.has(c.sha));
+}
+/** `%(trailers:only,unfold)` output by lower-cased key; a repeated key keeps its last value. */
+function trailerMap(block) {
+    const trailers = new Map();
+    for (const line of block.split('\n')) {
+        const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
+        if (m?.[1] && m[2] !== undefined)
+            trailers.set(m[1].toLowerCase(), m[2].trim());
+    }
+    return trailers;
+}
+
+;// CONCATENATED MODULE: ./.build/parse-once.js
+// zod compiles an object schema into a function of its own (new Function) on its first parse,
+// which pays off over many parses of it. A run of the action or the CLI parses each schema a
+// few times at most, where that compiling costs more than it saves (~10 ms of CPU a stage), so
+// every parse asks for zod's plain parser, which checks the same.
+const PARSE_ONCE = { jitless: true };
+
+;// CONCATENATED MODULE: ./.build/pipeline/record.js
+
+
+
+// The record is read back from places anyone with write access can edit (a comment, a file),
+// so its shape is defined once, as a schema, and the types are what the schema accepts.
+const count = schemas_int().check(_gte(0));
+/** Most restarts kept in the record. */
+const MAX_RESTARTS = 20;
+/** What kind of run a stage was: the state's own work, or a review of it. */
+const stageKindSchema = schemas_enum(['work', 'review']);
+/**
+ * How a run recovers from the run before it in its entry: the fallback profile after another's
+ * retries were spent, or the same profile again after its verify commands failed or its
+ * deliverable reported blocking failures (recovery.ts decides).
+ */
+const recoveryKindSchema = schemas_enum(['fallback', 'verify', 'blocking']);
+/** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
+const recoveryMarkSchema = object({ kind: recoveryKindSchema, from: optional(schemas_string()) });
+/** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
+const recoverySchema = schemas_extend(recoveryMarkSchema, {
+    detail: schemas_string().check(_maxLength(4000)),
+    /** The deliverable or partial of the run it recovers from. */
+    handoff: optional(schemas_string())
+});
+/** What the profile's verify commands showed: the evidence in the status comment. */
+const verifyEvidenceSchema = object({
+    passed: schemas_boolean(),
+    /** The command that failed, or the last one when all passed. */
+    command: schemas_string().check(_maxLength(500)),
+    /** e.g. `3 commands passed` or `exit code 1`. */
+    result: schemas_string().check(_maxLength(300)),
+    /** Its output's last lines (redacted, clipped). */
+    tail: schemas_string().check(_maxLength(2000))
+});
+/** What the agent's CLI reported in its last event, under the same names for every CLI. */
+const agentStatsSchema = object({
+    turns: optional(count),
+    inputTokens: optional(count),
+    outputTokens: optional(count),
+    costUsd: optional(schemas_number().check(_gte(0)))
+});
+/** One stage run, as the issue's record keeps it. */
+const stageRecordSchema = object({
+    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
+    entry: count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
+    attempt: count,
+    /** The review round the run belongs to (0 before any failed review). */
+    round: schemas_default(count, 0),
+    outcome: stageOutcomeSchema,
+    reason: schemas_string(),
+    /** `<run id>/<run attempt>` of the job (or `local-\u2026` for the CLI). */
+    run: schemas_string(),
+    runUrl: optional(schemas_string()),
+    startedAt: schemas_string(),
+    durationMs: schemas_number().check(_gte(0)),
+    /** The committed deliverable or partial. */
+    handoffPath: optional(schemas_string()),
+    /** The commit holding it, where it landed. */
+    commit: optional(schemas_string()),
+    /** Set when the issue branch refused the push and the work went to this ref instead. */
+    rescuedTo: optional(schemas_string()),
+    agent: optional(agentStatsSchema),
+    /** The agent's requests that were not carried out, one line each saying what to change. */
+    refused: optional(array(schemas_string()).check(_maxLength(10))),
+    /** Secrets kept out of what the stage left: where, and which kind (never the value). */
+    withheld: optional(array(schemas_string())),
+    /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
+    fields: optional(object({
+        keyFacts: optional(array(schemas_string()).check(_maxLength(20))),
+        decisions: optional(array(schemas_string()).check(_maxLength(20))),
+        openQuestions: optional(array(schemas_string()).check(_maxLength(20))),
+        confidence: optional(schemas_number().check(_gte(0), _lte(1)))
+    })),
+    /** Set on a recovery run (a recovery handoff in the contract's terms). */
+    recovery: optional(recoveryMarkSchema),
+    verify: optional(verifyEvidenceSchema)
+});
+/** A stage paused for a person's answer. */
+const waitingSchema = object({
+    entry: count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    attempt: count,
+    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
+    timestamp: schemas_string(),
+    question: schemas_string()
+});
+/** A person started the stopped pipeline again (see restart.ts). */
+const restartSchema = object({
+    at: schemas_string(),
+    /** The state the issue was in (the failed state, or the escalated stage's own). */
+    from: nullable(schemas_string()),
+    to: schemas_string(),
+    by: schemas_string().check(_maxLength(100)),
+    /** What the record said when the pipeline stopped. */
+    halted: optional(schemas_string())
+});
+/**
+ * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
+ * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
+ * comes from here, never from the wake-up's payload.
+ */
+const continuationSchema = object({
+    state: schemas_string(),
+    entry: count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: count,
+    round: count,
+    /** Why the previous attempt's deliverable was refused, written by our own checks. */
+    recheck: optional(schemas_string()),
+    /** A review's subject. */
+    reviewed: optional(schemas_string()),
+    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
+    step: optional(schemas_string()),
+    recovery: optional(recoverySchema)
+});
+/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
+const effectSchema = discriminatedUnion('kind', [
+    /** A comment, written at most once per key. */
+    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
+    /** A comment the agent asked for, read again from its committed deliverable. */
+    object({
+        kind: literal('agent-comment'),
+        key: schemas_string(),
+        profile: schemas_string(),
+        commit: schemas_string(),
+        path: schemas_string(),
+        /** Absent: on the issue. */
+        pullRequest: optional(count)
+    }),
+    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
+    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
+    object({
+        kind: literal('flag'),
+        flag: schemas_enum(['needs-attention', 'needs-input']),
+        on: schemas_boolean()
+    }),
+    /**
+     * The pipeline reached its completion state: the pull request leaves draft and says it
+     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
+     */
+    object({
+        kind: literal('ready'),
+        state: schemas_string(),
+        pullRequest: count,
+        /** The pull request's GraphQL node id, when known (saves a lookup). */
+        node: optional(schemas_string())
+    }),
+    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
+    object({
+        kind: literal('wake'),
+        state: schemas_string(),
+        entry: count,
+        step: optional(schemas_string())
+    })
+]);
+/** What a decision still owes the tracker: written before any effect, finished by any later run. */
+const owedSchema = object({
+    /** The run that decided it. */
+    run: schemas_string(),
+    effects: array(effectSchema)
+});
+/**
+ * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
+ * status comment (GitHub) or beside the issue file (local), written only by this tool.
+ */
+const issueRecordSchema = object({
+    v: literal(1),
+    /** The state this record last saw the issue enter. */
+    state: nullable(schemas_string()),
+    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
+    entry: count,
+    /** State moves made so far, for the loop budget. */
+    transitions: count,
+    /**
+     * Review rounds spent since a person last moved the issue: each time the work goes back to a
+     * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
+     * neither the agent nor the issue's author can reset it; a person's move does.
+     */
+    round: count,
+    /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
+    visited: optional(array(schemas_string()).check(_maxLength(100))),
+    /** The entry the work was sent back into, and the profile whose deliverable says why. */
+    sentBack: optional(object({ entry: count, by: schemas_string() })),
+    /** A move decided before a review, applied when the review passes. */
+    pendingMove: optional(schemas_string()),
+    stages: array(stageRecordSchema),
+    waiting: optional(waitingSchema),
+    continuation: optional(continuationSchema),
+    owed: optional(owedSchema),
+    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
+    halted: optional(schemas_string()),
+    /** Restarts of the stopped pipeline, newest last (the trail before each stays on the branch). */
+    restarts: optional(array(restartSchema).check(_maxLength(MAX_RESTARTS))),
+    /** The person whose event started the pipeline (their latest move into a state). */
+    startedBy: optional(schemas_string().check(_maxLength(100))),
+    /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
+    approval: optional(object({
+        state: schemas_string(),
+        entry: count,
+        by: optional(schemas_string().check(_maxLength(100))),
+        /** Why the last approval given was not accepted. */
+        refused: optional(schemas_string().check(_maxLength(500)))
+    })),
+    /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
+    paused: optional(schemas_string().check(_maxLength(500))),
+    /** The pull request whose closing by a person holds new stages (see pause.ts). */
+    pausedByClosedPull: optional(count),
+    /**
+     * Where the issue branch left its base, as first seen (and moved on while the branch takes in
+     * the base): once a person merges the branch, the trail is read from here (git/merged-work.ts).
+     */
+    fork: optional(schemas_string().check(_regex(/^[0-9a-f]{40,64}$/))),
+    /** The issue's pull request, once known: saves a lookup. */
+    pullRequest: optional(count),
+    /** Its GraphQL node id, which marking it ready for review needs. */
+    pullRequestNode: optional(schemas_string().check(_maxLength(100)))
+});
+/** How the record's `halted` says a decision's effects failed (and are owed). */
+const record_HALTED_ON_EFFECTS = 'the next step (';
+/** The record in `value`, or null when it is not shaped like one. Never throws. */
+function parseRecord(value) {
+    const parsed = issueRecordSchema.safeParse(value, PARSE_ONCE);
+    return parsed.success ? parsed.data : null;
+}
+function emptyRecord() {
+    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
+}
+/** Most stage records kept; older ones stay in the branch's commit trailers. */
+const MAX_STAGE_RECORDS = 50;
+/** The record once a job has decided to run a stage for `state`. */
+function recordStart(record, state, plan) {
+    const next = { ...record };
+    if (plan.newEntry) {
+        // Nothing of ours moved the issue here: a person did, and the review rounds start again.
+        Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] });
+        delete next.sentBack;
+        delete next.pendingMove;
+        delete next.halted;
+        delete next.waiting;
+        delete next.continuation;
+        delete next.approval;
+        // Who started the earlier entry did not start this one (hold.ts records who did).
+        delete next.startedBy;
+    }
+    if (plan.reply)
+        delete next.waiting;
+    return next;
+}
+/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
+function recordStage(record, stage) {
+    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
+
+
+
+
+// What the pipeline itself says about each stage, written into the stage's commit after the
+// agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
+// branch, which anyone with push access can edit, so it is parsed with a schema like the record.
+const provenance_count = schemas_int().check(_gte(0));
+/** Why the work passed to this stage, in the handoff contract's terms. */
+const handoffReasonSchema = schemas_enum([
+    'specialization',
+    'supervision',
+    'recovery',
+    'escalation'
+]);
+const provenanceSchema = object({
+    v: literal(1),
+    profile: schemas_string().check(_maxLength(100)),
+    /** The state the stage ran in (entered); the state it left is the next stage's. */
+    state: schemas_string().check(_maxLength(200)),
+    kind: stageKindSchema,
+    reason: handoffReasonSchema,
+    outcome: stageOutcomeSchema,
+    attempt: provenance_count,
+    run: schemas_string().check(_maxLength(200)),
+    runUrl: optional(schemas_string().check(_maxLength(500))),
+    startedAt: schemas_string().check(_maxLength(40)),
+    endedAt: schemas_string().check(_maxLength(40)),
+    turns: optional(provenance_count),
+    inputTokens: optional(provenance_count),
+    outputTokens: optional(provenance_count),
+    costUsd: optional(schemas_number().check(_gte(0))),
+    /** Where a cost came from when the CLI reported only tokens (a dated price table). */
+    pricedFrom: optional(schemas_string().check(_maxLength(60)))
+});
+/**
+ * A review is supervision; a retry or a resumed run is recovery; a stage started while the
+ * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
+ * stage is the next specialist's.
+ */
+function handoffReason(o) {
+    if (o.escalated)
+        return 'escalation';
+    if (o.kind === 'review')
+        return 'supervision';
+    if (o.attempt > 0 || o.resume > 0)
+        return 'recovery';
+    return 'specialization';
+}
+/**
+ * One trailer value: JSON on one line (JSON escapes every line break in a string); null when
+ * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
+ */
+function encodeProvenance(p) {
+    const parsed = provenanceSchema.safeParse(p, PARSE_ONCE);
+    return parsed.success ? JSON.stringify(parsed.data) : null;
+}
+/** The provenance in a trailer value; null for anything else. */
+function decodeProvenance(value) {
+    try {
+        const parsed = provenanceSchema.safeParse(JSON.parse(value));
+        return parsed.success ? parsed.data : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/git/trailers.js
+
+
+
+
+/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
+const TRAILER_KEYS = {
+    profile: 'Itervox-Profile',
+    run: 'Itervox-Run',
+    outcome: 'Itervox-Outcome',
+    issue: 'Itervox-Issue',
+    state: 'Itervox-State',
+    stage: 'Itervox-Stage',
+    handoff: 'Itervox-Handoff',
+    reason: 'Itervox-Reason',
+    provenance: 'Itervox-Provenance'
+};
+const trailers_count = schemas_int().check(_gte(0));
+/** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
+const stageKeySchema = object({
+    issue: schemas_string(),
+    state: schemas_string(),
+    entry: trailers_count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: trailers_count,
+    round: trailers_count,
+    /** Runs of this same step before (a stage resumed by a reply runs again). */
+    resume: trailers_count
+});
+function stageTrailers(t) {
+    const out = [
+        [TRAILER_KEYS.profile, t.profile],
+        [TRAILER_KEYS.run, t.run],
+        [TRAILER_KEYS.outcome, t.outcome]
+    ];
+    if (t.key) {
+        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
+    }
+    if (t.handoff)
+        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
+    const reason = t.reason ? flat(t.reason, 300) : '';
+    if (reason)
+        out.push([TRAILER_KEYS.reason, reason]);
+    const provenance = t.provenance ? encodeProvenance(t.provenance) : null;
+    if (provenance)
+        out.push([TRAILER_KEYS.provenance, provenance]);
+    return out;
+}
+// Trailer values are one line; a state name is data and may hold anything.
+const PROVENANCE_TRAILER = TRAILER_KEYS.provenance;
+const ISSUE_TRAILER = TRAILER_KEYS.issue;
+const HANDOFF_TRAILER = TRAILER_KEYS.handoff;
+/** The Itervox-Issue value for an issue id. */
+function issueValue(issue) {
+    return flat(issue, 100);
+}
+function flat(v, max) {
+    return v
+        .replace(/[\s\0]+/g, ' ')
+        .trim()
+        .slice(0, max);
+}
+function stateValue(state) {
+    return flat(state, 200) || '-';
+}
+function stageValue(k) {
+    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
+}
+/** The message, a blank line, then one `Key: value` line per trailer. */
+function formatMessage(message, trailers) {
+    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
+    if (trailers.length === 0)
+        return `${body}\n`;
+    const lines = trailers.map(([key, value]) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
+            throw new Error(`bad trailer key: ${key}`);
+        if (/[\r\n\0]/.test(value) || !value.trim())
+            throw new Error(`bad trailer value for ${key}`);
+        return `${key}: ${value.trim()}`;
+    });
+    return `${body}\n\n${lines.join('\n')}\n`;
+}
+/**
+ * The commit at or below `head` that a run of this exact stage made, so a stage whose push
+ * landed is never run again (a job killed after its push, a record that could not be written).
+ * Looks at the newest commits (see trail-log.ts).
+ */
+async function findLandedStage(repo, head, key) {
+    for (const { sha, trailers } of await trailLog(repo, head)) {
+        const get = (k) => trailers.get(k.toLowerCase());
+        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
+            get(TRAILER_KEYS.profile) === key.profile &&
+            get(TRAILER_KEYS.stage) === stageValue(key) &&
+            get(TRAILER_KEYS.state) === stateValue(key.state)) {
+            return {
+                sha,
+                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
+                run: get(TRAILER_KEYS.run) ?? '',
+                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
+                reason: get(TRAILER_KEYS.reason) ?? ''
+            };
+        }
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./.build/git/merged-work.js
+// A person may merge an issue's pull request before its pipeline ends, keeping the branch or
+// deleting it. Its commits are then in the base: the live merge-base is the branch's own tip
+// (or, once the branch is made again from the base, the base's), so every handoff on it would
+// look like the base's. The fork point the issue's record kept still tells them apart.
+
+
+
+/**
+ * The newest commit of `fork..head` that one of the issue's stages made (its Itervox-Issue
+ * trailer, which only the action writes), or null: whether `head` holds the issue's work.
+ */
+async function newestIssueCommit(repo, head, fork, issue) {
+    const want = issueValue(issue);
+    const found = ownCommits(await trailLog(repo, head), fork).find((c) => c.trailers.get(ISSUE_TRAILER.toLowerCase()) === want);
+    return found?.sha ?? null;
+}
+/** Whether `a` is `b` or one of its ancestors; false when either is not in the repository. */
+async function isAncestor(repo, a, b) {
+    const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1, 128] });
+    return r.code === 0;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/raw-tree.js
 class RawTree {
     data;
@@ -35787,6 +36327,7 @@ function firstLine(text) {
 
 
 
+
 /** `fetchBranches`, then the commit each fetched branch is at. */
 async function fetchHeads(o) {
     return headsOf(o.repo, await fetchBranches(o));
@@ -35823,23 +36364,39 @@ async function prepareIssueBranch(o) {
         throw new errors_UserError(`the base branch "${o.base}" does not exist on ${remote}`);
     const head = heads.get(o.branch);
     const created = head === undefined;
-    const baseSha = head ?? baseHead;
     const refspecs = created
         ? [refspec(remote, o.base)]
         : [o.branch, o.base].map((n) => refspec(remote, n));
-    const forkSha = created
-        ? baseSha
+    const live = created
+        ? baseHead
         : await forkPoint({
             repo,
-            head: baseSha,
+            head,
             base: tracking(remote, o.base),
             branch: o.branch,
             baseBranch: o.base,
             deepen: { remote, refspecs, ...(o.auth ? { auth: o.auth } : {}) }
         });
+    // Where the branch still leaves the base where the record says, nothing of it was merged.
+    const merged = o.recorded && o.recorded.fork !== live ? await mergedInto(repo, o.recorded, head, live) : null;
+    // A deleted branch whose work was merged is made again from that work, not from the base's
+    // tip: what other issues merged since would otherwise read as this issue's trail.
+    const baseSha = head ?? merged?.tip ?? baseHead;
+    const forkSha = merged ? merged.fork : live;
     // --force: a reused workspace may hold changes or untracked files in the way.
     await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', o.branch, baseSha]);
     return { branch: o.branch, baseSha, forkSha, created };
+}
+/**
+ * The issue's work a person merged into the base: the recorded fork point (which the branch, or
+ * the base, still has) and the newest of the issue's commits the base holds. Null when the base
+ * (down to `live`, the branch's merge-base with it, or its tip) holds none of them.
+ */
+async function mergedInto(repo, recorded, head, live) {
+    const tip = await newestIssueCommit(repo, live, recorded.fork, recorded.issue);
+    if (!tip || !(await isAncestor(repo, recorded.fork, head ?? live)))
+        return null;
+    return { fork: recorded.fork, tip };
 }
 /**
  * Points `branch` at `sha`, makes it HEAD and resets the index and worktree to it, in one git.
@@ -35970,7 +36527,7 @@ function did_you_mean_didYouMean(input, candidates) {
 function stateKey(state) {
     return state.toLowerCase();
 }
-function sameState(a, b) {
+function lookup_sameState(a, b) {
     return stateKey(a) === stateKey(b);
 }
 /** Active, terminal, completion and failed states, each once (first spelling wins). */
@@ -35981,14 +36538,14 @@ function statesOf(tracker) {
         ...(tracker.completionState ? [tracker.completionState] : []),
         ...(tracker.failedState ? [tracker.failedState] : [])
     ];
-    return all.filter((state, i) => all.findIndex((other) => sameState(other, state)) === i);
+    return all.filter((state, i) => all.findIndex((other) => lookup_sameState(other, state)) === i);
 }
 function knownStates(config) {
     return statesOf(config.tracker);
 }
 /** The enabled automation that entering `state` starts, if any. */
 function findAutomation(config, state) {
-    return config.automations.find((a) => a.enabled && a.states.some((s) => sameState(s, state)));
+    return config.automations.find((a) => a.enabled && a.states.some((s) => lookup_sameState(s, state)));
 }
 /**
  * The automation a run of `profile` belongs to: the one `state` starts when it runs this
@@ -36015,6 +36572,129 @@ const JOB_OVERHEAD_MINUTES = 15;
 function stageJobMinutes(config) {
     const agent = Math.ceil(config.agent.turnTimeoutMs / 60_000);
     return { agent, job: agent + JOB_OVERHEAD_MINUTES };
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/names.js
+// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
+// workflows already written (their `if:` filters and `repository_dispatch` types name them).
+/** The repository_dispatch type that starts a stage. */
+const DISPATCH_TYPE = 'itervox-handoff';
+/** Set while a stage waits for a person's reply. */
+const NEEDS_INPUT_LABEL = 'needs-input';
+/** Set when the pipeline stopped and has no failed state to move the issue to. */
+const NEEDS_ATTENTION_LABEL = 'needs-attention';
+
+;// CONCATENATED MODULE: ./.build/pipeline/flags.js
+// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
+function hasFlag(labels, flag) {
+    return labels.some((l) => l.toLowerCase() === flag);
+}
+/** The labels once `flag` is set (`on`) or cleared. */
+function withFlag(labels, flag, on) {
+    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/vanished-state.js
+// A state WORKFLOW.md no longer has (renamed or removed on the default branch) while an issue is
+// in it: the issue's label names nothing the pipeline knows, so no job would start anything and
+// the status comment would go on naming the old state. Seen from the record, which names the
+// states the pipeline moved the issue through, it is stopped on purpose and says so.
+
+
+
+
+/**
+ * The state the issue is still labelled with that its record knew as a state and WORKFLOW.md
+ * no longer has; undefined when the issue is in a known state, or carries no such label (a
+ * person took it out of the pipeline).
+ */
+function vanishedState(config, issue, record) {
+    if (issue.state !== null || issue.closed || !record)
+        return undefined;
+    const known = knownStates(config);
+    return recordStates(record).find((s) => !known.some((k) => lookup_sameState(k, s)) && issue.labels.some((l) => lookup_sameState(l, s)));
+}
+/** Every state the record names: entered, visited, moved to or to be woken in. */
+function recordStates(r) {
+    const named = [
+        ...(r.owed?.effects ?? []).flatMap((e) => e.kind === 'move' ? [e.to] : e.kind === 'wake' ? [e.state] : []),
+        ...(r.pendingMove !== undefined ? [r.pendingMove] : []),
+        ...(r.continuation ? [r.continuation.state] : []),
+        ...(r.state !== null ? [r.state] : []),
+        ...(r.visited ?? []),
+        ...r.stages.map((s) => s.state)
+    ];
+    return named.filter((s, i) => named.findIndex((t) => lookup_sameState(t, s)) === i);
+}
+/** Why the pipeline stopped, as the record and the job's line say it. */
+function vanishedWhy(state) {
+    return `the state "${oneLine(state)}" is no longer in WORKFLOW.md, and the issue is still labelled with it`;
+}
+/**
+ * Stops the issue's pipeline visibly: the record halted (the status comment shows it), a
+ * comment saying what to do, and `needs-attention`. Idempotent: what is already so is not
+ * written again. Returns the record as saved.
+ */
+async function escalateVanished(tracker, issue, record, state, config) {
+    const halted = `${vanishedWhy(state)}; rename the label to the state's new name, or move the issue to the state it belongs in`;
+    const known = knownStates(config)
+        .map((s) => `"${s}"`)
+        .join(', ');
+    const body = `**The itervox pipeline stopped: ${vanishedWhy(state)}.** WORKFLOW.md on the default branch has the states ${known}. Rename the label "${oneLine(state)}" to the state's new name, or move the issue to the state it belongs in (a person with write access), and the pipeline starts that state's stage.\n\n${tracker.runLine(null)}`;
+    const word = oneLine(state).replace(/[^A-Za-z0-9._-]/g, '-');
+    await tracker.comment(issue, { key: `itervox:vanished:${record.entry}:${word}`, body });
+    if (!hasFlag(issue.labels, NEEDS_ATTENTION_LABEL)) {
+        await tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true);
+    }
+    if (record.halted === halted)
+        return record;
+    const after = { ...record, halted };
+    await tracker.saveRecord(issue, after);
+    return after;
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/pause.js
+const PAUSED_LABEL = 'itervox-paused';
+const REPOSITORY_PAUSE = 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
+/** Why new stages of an issue with these labels are held, or undefined when they are not. */
+function pausedBy(labels, paused) {
+    if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
+        return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
+    }
+    if (paused)
+        return REPOSITORY_PAUSE;
+    return undefined;
+}
+/** Why new stages are held while a person's closing of the pull request stands. */
+function pausedByClosedPull(pr) {
+    return `paused because pull request #${pr} was closed without merging; reopen it to resume where the pipeline was`;
+}
+/**
+ * A stage of the issue was held by the label (not the repository's switch, nor a closed pull
+ * request), and none has started since: whoever took the label off decides whether it
+ * resumes. A reason worded otherwise (a record from another version) counts as the label's, so
+ * the doubt keeps the issue paused.
+ */
+function heldByLabel(record) {
+    return (record.paused !== undefined &&
+        record.paused !== REPOSITORY_PAUSE &&
+        record.pausedByClosedPull === undefined);
+}
+/**
+ * The record once a stage was held by the switch (`why`; `closedPull` when it is the closed
+ * pull request), or started (undefined).
+ */
+function withPause(record, why, closedPull) {
+    const next = { ...record };
+    if (why === undefined)
+        delete next.paused;
+    else
+        next.paused = why;
+    if (why === undefined || closedPull === undefined)
+        delete next.pausedByClosedPull;
+    else
+        next.pausedByClosedPull = closedPull;
+    return next;
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/actor.js
@@ -36324,13 +37004,6 @@ class GitHubCommitSigner {
     }
 }
 
-;// CONCATENATED MODULE: ./.build/parse-once.js
-// zod compiles an object schema into a function of its own (new Function) on its first parse,
-// which pays off over many parses of it. A run of the action or the CLI parses each schema a
-// few times at most, where that compiling costs more than it saves (~10 ms of CPU a stage), so
-// every parse asks for zod's plain parser, which checks the same.
-const PARSE_ONCE = { jitless: true };
-
 ;// CONCATENATED MODULE: ./.build/tracker/github-refs.js
 // Refs in the repository as compare-and-swap records, through GitHub's git-data API. A record is
 // a ref under `refs/itervox/` pointing at a chain of tiny commits whose messages hold a small JSON
@@ -36383,7 +37056,7 @@ class GitHubRefs {
             return res.data;
         });
         const cap = Math.min(maxChars, MAX_RECORD_CHARS);
-        return { sha: data.sha, tree: data.tree.sha, data: parseRecord(data.message, schema, cap) };
+        return { sha: data.sha, tree: data.tree.sha, data: github_refs_parseRecord(data.message, schema, cap) };
     }
     /** The tree of a commit known to exist, for the first commit of a new record (one request). */
     async treeOf(commit) {
@@ -36495,7 +37168,7 @@ class GitHubRefs {
 /** The document in a record commit's message; undefined when it is not one `schema` accepts. */
 // Generic in zod's core schema type: with zod's method API, inferring T back from a
 // `z.ZodType<T>` compared the whole schema type with ZodType, which took tsc seconds.
-function parseRecord(message, schema, maxChars) {
+function github_refs_parseRecord(message, schema, maxChars) {
     if (message.length > maxChars)
         return undefined;
     let json;
@@ -36563,7 +37236,7 @@ function samePage(url) {
 
 /** The known state a label stands for, spelled as WORKFLOW.md spells it; undefined if none. */
 function stateOfLabel(label, states) {
-    return states.find((s) => sameState(s, label));
+    return states.find((s) => lookup_sameState(s, label));
 }
 /**
  * The one state an issue's labels put it in, or null when no label is a state.
@@ -36756,25 +37429,36 @@ class GitHubTracker {
             labels: label,
             per_page: 100
         }), `the issues labelled "${label}"`));
-        return list.map((data) => {
-            try {
-                return this.issueFrom(data);
-            }
-            catch (e) {
-                // One issue's labels (two states, say) are that issue's problem, not the listing's.
-                if (e instanceof errors_UserError)
-                    return { number: data.number, problem: e.message };
-                throw e;
-            }
-        });
+        return list.map((data) => this.issueOrProblem(data));
+    }
+    issueOrProblem(data) {
+        try {
+            return this.issueFrom(data);
+        }
+        catch (e) {
+            // One issue's labels (two states, say) are that issue's problem, not the listing's.
+            if (e instanceof errors_UserError)
+                return { number: data.number, problem: e.message };
+            throw e;
+        }
+    }
+    /** Every open issue and pull request, 100 to a request. */
+    async openIssues() {
+        const list = await this.call('list the open issues', 'issues: read', () => allPages(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+            ...this.where,
+            state: 'open',
+            per_page: 100
+        }), 'the open issues'));
+        return list.map((data) => this.issueOrProblem(data));
     }
     /**
-     * Who last added `label` to the issue (its newest `labeled` event), or null when none of its
-     * newest events says so. A label proves nothing by itself: triage users and issue forms add
-     * labels too. GitHub lists events oldest first, so the newest pages are read, at most
-     * LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a long-lived issue.
+     * Who last added `label` to the issue (its newest `labeled` event), or took it off (`unlabeled`),
+     * or null when none of its newest events says so. A label proves nothing by itself: triage
+     * users and issue forms add labels too. GitHub lists events oldest first, so the newest pages
+     * are read, at most LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a
+     * long-lived issue.
      */
-    async labelledBy(issue, label) {
+    async labelledBy(issue, label, event = 'labeled') {
         const want = label.toLowerCase();
         const read = (page) => this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
             ...this.where,
@@ -36788,7 +37472,7 @@ class GitHubTracker {
             const events = page === 1 ? first.data : (await read(page)).data;
             for (const e of [...events].reverse()) {
                 const named = 'label' in e ? e.label?.name : undefined;
-                if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+                if (e.event === event && named?.toLowerCase() === want && e.actor) {
                     return { login: e.actor.login, type: e.actor.type ?? 'User' };
                 }
             }
@@ -36875,6 +37559,7 @@ class GitHubTracker {
             defaultBranch: data.base.repo.default_branch,
             draft: data.draft ?? false,
             state: data.state,
+            merged: data.merged,
             nodeId: data.node_id
         };
     }
@@ -36962,26 +37647,36 @@ class GitHubTracker {
      * Moves an issue from one state label to another in one write: its labels become every
      * non-state label plus `to` (GitHub creates a label that does not exist yet). The labels are
      * re-read first, so a label added meanwhile is kept and a move someone else made is not
-     * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes.
-     * `from` null means: move whatever state the issue is in.
+     * undone: when the issue is no longer in `from` (and not already in `to`), nothing changes;
+     * when someone added another state label beside `from`, that is their move: only `from` is
+     * taken off. `from` null means: move whatever state the issue is in.
      */
     async moveState(issue, from, to, allStates) {
         const labels = await this.issueLabels(issue);
         const present = labels.filter((l) => stateOfLabel(l, allStates) !== undefined);
         const only = present.length === 1 ? present[0] : undefined;
-        if (only !== undefined && sameState(only, to))
+        if (only !== undefined && lookup_sameState(only, to))
             return { moved: false, current: to };
-        if (from !== null && !present.some((l) => sameState(l, from))) {
+        if (from !== null && !present.some((l) => lookup_sameState(l, from))) {
             const current = only === undefined ? null : (stateOfLabel(only, allStates) ?? null);
             return { moved: false, current };
         }
-        const next = labelsAfterMove(labels, allStates, to);
+        const theirs = from === null ? [] : present.filter((l) => !lookup_sameState(l, from) && !lookup_sameState(l, to));
+        const next = theirs.length > 0 && from !== null
+            ? labels.filter((l) => !lookup_sameState(l, from))
+            : labelsAfterMove(labels, allStates, to);
         await this.call(`set the labels of #${issue}`, 'issues: write', () => this.octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/labels', {
             ...this.where,
             issue_number: issue,
             labels: next
         }));
-        return { moved: true, current: to };
+        if (theirs.length === 0)
+            return { moved: true, current: to };
+        const [one] = theirs;
+        return {
+            moved: true,
+            current: theirs.length === 1 && one ? (stateOfLabel(one, allStates) ?? null) : null
+        };
     }
     /** The labels on an issue, all of them (an issue rarely has more than one page). */
     async issueLabels(issue) {
@@ -38380,7 +39075,7 @@ function checkEndStateSpelling(refs, problems) {
     ];
     for (const [key, state] of ends) {
         const path = ['tracker', key];
-        if (!state || problems.isFromEnv(path) || declared.some((k) => sameState(k, state)))
+        if (!state || problems.isFromEnv(path) || declared.some((k) => lookup_sameState(k, state)))
             continue;
         // One letter off only: "Blocked" is a state of its own, not a misspelt "Closed".
         const near = declared.find((k) => editDistance(stateKey(k), stateKey(state)) <= 1);
@@ -38432,7 +39127,7 @@ function checkProfile(name, path, refs, problems) {
     return false;
 }
 function checkState(state, path, known, problems) {
-    if (known.some((k) => sameState(k, state)))
+    if (known.some((k) => lookup_sameState(k, state)))
         return;
     const hint = problems.isFromEnv(path) ? '' : did_you_mean_didYouMean(state, known);
     problems.errorAt(path, `unknown state ${problems.quote(path, state)}${hint || '; add it to tracker.active_states or tracker.terminal_states'}`);
@@ -38853,16 +39548,6 @@ function formatWarning(w) {
     return `${formatLocation(w.location)}: warning: ${w.message}`;
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/names.js
-// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
-// workflows already written (their `if:` filters and `repository_dispatch` types name them).
-/** The repository_dispatch type that starts a stage. */
-const DISPATCH_TYPE = 'itervox-handoff';
-/** Set while a stage waits for a person's reply. */
-const NEEDS_INPUT_LABEL = 'needs-input';
-/** Set when the pipeline stopped and has no failed state to move the issue to. */
-const NEEDS_ATTENTION_LABEL = 'needs-attention';
-
 ;// CONCATENATED MODULE: ./.build/handoff/contract-fields.js
 
 
@@ -38980,7 +39665,7 @@ function botApproval(t) {
 function passGate(o) {
     const { record, plan, state } = o;
     const a = record.approval;
-    const approved = a?.by !== undefined && a.entry === plan.entry && sameState(a.state, state);
+    const approved = a?.by !== undefined && a.entry === plan.entry && lookup_sameState(a.state, state);
     const gated = o.automation.requireApproval === true &&
         // The person at the CLI runs each stage themselves; a local issue file has no permissions.
         o.trigger.source !== 'cli' &&
@@ -39014,246 +39699,6 @@ function passGate(o) {
         return wait(`${who} started this pipeline and cannot approve it (approval.distinct_approver: true); another person with write access must`);
     }
     return { pass: { ...record, approval: { ...waiting, by: o.trigger.actor.login } } };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/record.js
-
-
-
-// The record is read back from places anyone with write access can edit (a comment, a file),
-// so its shape is defined once, as a schema, and the types are what the schema accepts.
-const count = schemas_int().check(_gte(0));
-/** What kind of run a stage was: the state's own work, or a review of it. */
-const stageKindSchema = schemas_enum(['work', 'review']);
-/**
- * How a run recovers from the run before it in its entry: the fallback profile after another's
- * retries were spent, or the same profile again after its verify commands failed or its
- * deliverable reported blocking failures (recovery.ts decides).
- */
-const recoveryKindSchema = schemas_enum(['fallback', 'verify', 'blocking']);
-/** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
-const recoveryMarkSchema = object({ kind: recoveryKindSchema, from: optional(schemas_string()) });
-/** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
-const recoverySchema = schemas_extend(recoveryMarkSchema, {
-    detail: schemas_string().check(_maxLength(4000)),
-    /** The deliverable or partial of the run it recovers from. */
-    handoff: optional(schemas_string())
-});
-/** What the profile's verify commands showed: the evidence in the status comment. */
-const verifyEvidenceSchema = object({
-    passed: schemas_boolean(),
-    /** The command that failed, or the last one when all passed. */
-    command: schemas_string().check(_maxLength(500)),
-    /** e.g. `3 commands passed` or `exit code 1`. */
-    result: schemas_string().check(_maxLength(300)),
-    /** Its output's last lines (redacted, clipped). */
-    tail: schemas_string().check(_maxLength(2000))
-});
-/** What the agent's CLI reported in its last event, under the same names for every CLI. */
-const agentStatsSchema = object({
-    turns: optional(count),
-    inputTokens: optional(count),
-    outputTokens: optional(count),
-    costUsd: optional(schemas_number().check(_gte(0)))
-});
-/** One stage run, as the issue's record keeps it. */
-const stageRecordSchema = object({
-    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind: stageKindSchema,
-    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
-    attempt: count,
-    /** The review round the run belongs to (0 before any failed review). */
-    round: schemas_default(count, 0),
-    outcome: stageOutcomeSchema,
-    reason: schemas_string(),
-    /** `<run id>/<run attempt>` of the job (or `local-\u2026` for the CLI). */
-    run: schemas_string(),
-    runUrl: optional(schemas_string()),
-    startedAt: schemas_string(),
-    durationMs: schemas_number().check(_gte(0)),
-    /** The committed deliverable or partial. */
-    handoffPath: optional(schemas_string()),
-    /** The commit holding it, where it landed. */
-    commit: optional(schemas_string()),
-    /** Set when the issue branch refused the push and the work went to this ref instead. */
-    rescuedTo: optional(schemas_string()),
-    agent: optional(agentStatsSchema),
-    /** The agent's requests that were not carried out, one line each saying what to change. */
-    refused: optional(array(schemas_string()).check(_maxLength(10))),
-    /** Secrets kept out of what the stage left: where, and which kind (never the value). */
-    withheld: optional(array(schemas_string())),
-    /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
-    fields: optional(object({
-        keyFacts: optional(array(schemas_string()).check(_maxLength(20))),
-        decisions: optional(array(schemas_string()).check(_maxLength(20))),
-        openQuestions: optional(array(schemas_string()).check(_maxLength(20))),
-        confidence: optional(schemas_number().check(_gte(0), _lte(1)))
-    })),
-    /** Set on a recovery run (a recovery handoff in the contract's terms). */
-    recovery: optional(recoveryMarkSchema),
-    verify: optional(verifyEvidenceSchema)
-});
-/** A stage paused for a person's answer. */
-const waitingSchema = object({
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind: stageKindSchema,
-    attempt: count,
-    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
-    timestamp: schemas_string(),
-    question: schemas_string()
-});
-/**
- * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
- * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
- * comes from here, never from the wake-up's payload.
- */
-const continuationSchema = object({
-    state: schemas_string(),
-    entry: count,
-    kind: stageKindSchema,
-    profile: schemas_string(),
-    attempt: count,
-    round: count,
-    /** Why the previous attempt's deliverable was refused, written by our own checks. */
-    recheck: optional(schemas_string()),
-    /** A review's subject. */
-    reviewed: optional(schemas_string()),
-    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
-    step: optional(schemas_string()),
-    recovery: optional(recoverySchema)
-});
-/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
-const effectSchema = discriminatedUnion('kind', [
-    /** A comment, written at most once per key. */
-    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
-    /** A comment the agent asked for, read again from its committed deliverable. */
-    object({
-        kind: literal('agent-comment'),
-        key: schemas_string(),
-        profile: schemas_string(),
-        commit: schemas_string(),
-        path: schemas_string(),
-        /** Absent: on the issue. */
-        pullRequest: optional(count)
-    }),
-    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
-    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
-    object({
-        kind: literal('flag'),
-        flag: schemas_enum(['needs-attention', 'needs-input']),
-        on: schemas_boolean()
-    }),
-    /**
-     * The pipeline reached its completion state: the pull request leaves draft and says it
-     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
-     */
-    object({
-        kind: literal('ready'),
-        state: schemas_string(),
-        pullRequest: count,
-        /** The pull request's GraphQL node id, when known (saves a lookup). */
-        node: optional(schemas_string())
-    }),
-    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
-    object({
-        kind: literal('wake'),
-        state: schemas_string(),
-        entry: count,
-        step: optional(schemas_string())
-    })
-]);
-/** What a decision still owes the tracker: written before any effect, finished by any later run. */
-const owedSchema = object({
-    /** The run that decided it. */
-    run: schemas_string(),
-    effects: array(effectSchema)
-});
-/**
- * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
- * status comment (GitHub) or beside the issue file (local), written only by this tool.
- */
-const issueRecordSchema = object({
-    v: literal(1),
-    /** The state this record last saw the issue enter. */
-    state: nullable(schemas_string()),
-    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
-    entry: count,
-    /** State moves made so far, for the loop budget. */
-    transitions: count,
-    /**
-     * Review rounds spent since a person last moved the issue: each time the work goes back to a
-     * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
-     * neither the agent nor the issue's author can reset it; a person's move does.
-     */
-    round: count,
-    /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
-    visited: optional(array(schemas_string()).check(_maxLength(100))),
-    /** The entry the work was sent back into, and the profile whose deliverable says why. */
-    sentBack: optional(object({ entry: count, by: schemas_string() })),
-    /** A move decided before a review, applied when the review passes. */
-    pendingMove: optional(schemas_string()),
-    stages: array(stageRecordSchema),
-    waiting: optional(waitingSchema),
-    continuation: optional(continuationSchema),
-    owed: optional(owedSchema),
-    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
-    halted: optional(schemas_string()),
-    /** The person whose event started the pipeline (their latest move into a state). */
-    startedBy: optional(schemas_string().check(_maxLength(100))),
-    /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
-    approval: optional(object({
-        state: schemas_string(),
-        entry: count,
-        by: optional(schemas_string().check(_maxLength(100))),
-        /** Why the last approval given was not accepted. */
-        refused: optional(schemas_string().check(_maxLength(500)))
-    })),
-    /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
-    paused: optional(schemas_string().check(_maxLength(500))),
-    /** The issue's pull request, once known: saves a lookup. */
-    pullRequest: optional(count),
-    /** Its GraphQL node id, which marking it ready for review needs. */
-    pullRequestNode: optional(schemas_string().check(_maxLength(100)))
-});
-/** How the record's `halted` says a decision's effects failed (and are owed). */
-const HALTED_ON_EFFECTS = 'the next step (';
-/** The record in `value`, or null when it is not shaped like one. Never throws. */
-function record_parseRecord(value) {
-    const parsed = issueRecordSchema.safeParse(value, PARSE_ONCE);
-    return parsed.success ? parsed.data : null;
-}
-function emptyRecord() {
-    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
-}
-/** Most stage records kept; older ones stay in the branch's commit trailers. */
-const MAX_STAGE_RECORDS = 50;
-/** The record once a job has decided to run a stage for `state`. */
-function recordStart(record, state, plan) {
-    const next = { ...record };
-    if (plan.newEntry) {
-        // Nothing of ours moved the issue here: a person did, and the review rounds start again.
-        Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] });
-        delete next.sentBack;
-        delete next.pendingMove;
-        delete next.halted;
-        delete next.waiting;
-        delete next.continuation;
-        delete next.approval;
-        // Who started the earlier entry did not start this one (hold.ts records who did).
-        delete next.startedBy;
-    }
-    if (plan.reply)
-        delete next.waiting;
-    return next;
-}
-/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
-function recordStage(record, stage) {
-    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/status-evidence.js
@@ -39393,10 +39838,10 @@ function sendBackEdges(config) {
             if (!mayMove)
                 continue;
             for (const before of automations) {
-                if (!before.moveToState || !sameState(before.moveToState, state))
+                if (!before.moveToState || !lookup_sameState(before.moveToState, state))
                     continue;
                 for (const back of before.states) {
-                    if (!sameState(back, state))
+                    if (!lookup_sameState(back, state))
                         out.push([state, back, 'sent back']);
                 }
             }
@@ -39518,7 +39963,7 @@ function renderStatusComment(o) {
 function gateLines(record) {
     const lines = [];
     const a = record.approval;
-    if (a && a.entry === record.entry && record.state !== null && sameState(a.state, record.state)) {
+    if (a && a.entry === record.entry && record.state !== null && lookup_sameState(a.state, record.state)) {
         if (a.by === undefined) {
             const starter = record.startedBy !== undefined
                 ? ` (${cellText(`@${record.startedBy}`, 120)} started it)`
@@ -39581,7 +40026,7 @@ function readRecordFromComment(body) {
     catch {
         return null;
     }
-    return record_parseRecord(value);
+    return parseRecord(value);
 }
 /**
  * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
@@ -39942,9 +40387,22 @@ class GitHubPort {
     pullRequestProblem(issue) {
         return this.noPull.get(issue);
     }
+    async pullState(pr) {
+        const pull = await this.api.getPull(pr);
+        return pull.merged ? 'merged' : pull.state === 'closed' ? 'closed' : 'open';
+    }
+    /** A pull request a person closed or merged meanwhile is theirs: it is left as it is. */
     async readyForReview(issue, pr) {
-        const node = pr.node ?? (await this.api.getPull(pr.number)).nodeId;
-        await this.api.readyPull(node, pullBody(issue, true));
+        const pull = await this.api.getPull(pr.number);
+        if (pull.state === 'closed') {
+            const how = pull.merged ? 'merged' : 'closed';
+            await this.comment(issue, {
+                key: `itervox:not-ready:${pr.number}`,
+                body: `The pipeline is complete, but pull request #${pr.number} was ${how} meanwhile, so it was not marked ready for review.`
+            });
+            return;
+        }
+        await this.api.readyPull(pr.node ?? pull.nodeId, pullBody(issue, true));
     }
     runLine() {
         return `[Run ${this.o.runId}](${this.o.runUrl})`;
@@ -40599,10 +41057,10 @@ class LinearTracker {
         const t = o.config.tracker;
         // terminal_states has defaults (Closed, Cancelled, ...) no one team has all of: a terminal
         // state the team lacks is one no issue can be in, so only the states stages move to must exist.
-        const optional = (state) => t.terminalStates.some((x) => sameState(x, state)) &&
-            ![t.completionState, t.failedState].some((x) => x !== undefined && sameState(x, state));
+        const optional = (state) => t.terminalStates.some((x) => lookup_sameState(x, state)) &&
+            ![t.completionState, t.failedState].some((x) => x !== undefined && lookup_sameState(x, state));
         for (const state of knownStates(o.config)) {
-            const match = team.states.nodes.find((s) => sameState(s.name, state));
+            const match = team.states.nodes.find((s) => lookup_sameState(s.name, state));
             if (!match && optional(state))
                 continue;
             if (!match) {
@@ -40700,9 +41158,9 @@ class LinearTracker {
     async moveState(issue, from, to) {
         const now = await this.read(issue.id);
         const current = this.workflowState(now.state.name);
-        if (current !== null && sameState(current, to))
+        if (current !== null && lookup_sameState(current, to))
             return { current };
-        if (current === null || !sameState(current, from))
+        if (current === null || !lookup_sameState(current, from))
             return { current };
         const stateId = this.stateIds.get(this.known(to));
         if (!stateId)
@@ -40815,7 +41273,7 @@ class LinearTracker {
     }
     /** WORKFLOW.md's spelling of a Linear state, or null for a state WORKFLOW.md does not name. */
     workflowState(name) {
-        return [...this.stateIds.keys()].find((s) => sameState(s, name)) ?? null;
+        return [...this.stateIds.keys()].find((s) => lookup_sameState(s, name)) ?? null;
     }
     known(state) {
         return this.workflowState(state) ?? state;
@@ -40855,28 +41313,6 @@ async function linearSource(o) {
     };
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/pause.js
-const PAUSED_LABEL = 'itervox-paused';
-/** Why new stages of an issue with these labels are held, or undefined when they are not. */
-function pausedBy(labels, paused) {
-    if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
-        return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
-    }
-    if (paused) {
-        return 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
-    }
-    return undefined;
-}
-/** The record once a stage was held by the switch (`why`), or started (undefined). */
-function withPause(record, why) {
-    const next = { ...record };
-    if (why === undefined)
-        delete next.paused;
-    else
-        next.paused = why;
-    return next;
-}
-
 ;// CONCATENATED MODULE: ./.build/pipeline/stage-owed.js
 
 
@@ -40913,7 +41349,7 @@ function owedWake(o) {
             return { wake: wakeOf(wake), key, why };
         return { wake: { state, entry: r.entry }, key, why };
     }
-    if (r.state === null || !sameState(r.state, state)) {
+    if (r.state === null || !lookup_sameState(r.state, state)) {
         // Only a person's move puts the issue in a state its record did not enter.
         const entry = r.entry + 1;
         return {
@@ -40935,12 +41371,12 @@ function owedWake(o) {
         };
     }
     const a = r.approval;
-    if (a && a.by === undefined && a.entry === r.entry && sameState(a.state, state)) {
+    if (a && a.by === undefined && a.entry === r.entry && lookup_sameState(a.state, state)) {
         return { skip: 'a stage waits for approval' };
     }
     const inEntry = r.stages.filter((s) => s.entry === r.entry);
     const c = r.continuation;
-    if (c && c.entry === r.entry && sameState(c.state, state)) {
+    if (c && c.entry === r.entry && lookup_sameState(c.state, state)) {
         const profile = c.kind === 'review' ? (config.agent.reviewerProfile ?? c.profile) : c.profile;
         const ran = inEntry.some((s) => s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round);
         if (ran)
@@ -40968,9 +41404,9 @@ function owedWake(o) {
  * between writing the record and moving the issue, which is still where the move starts).
  */
 function owesEffects(r, state) {
-    if (r.halted?.startsWith(HALTED_ON_EFFECTS))
+    if (r.halted?.startsWith(record_HALTED_ON_EFFECTS))
         return true;
-    return (r.owed?.effects ?? []).some((e) => e.kind === 'move' && sameState(e.from, state) && !sameState(e.to, state));
+    return (r.owed?.effects ?? []).some((e) => e.kind === 'move' && lookup_sameState(e.from, state) && !lookup_sameState(e.to, state));
 }
 function wakeOf(e) {
     return { state: e.state, entry: e.entry, ...(e.step ? { step: e.step } : {}) };
@@ -40985,6 +41421,7 @@ function word(text) {
 // issue in a state that starts an automation is read once (its record), and what its record says
 // it is owed (stage-owed.ts) is started by the pipeline's own wake-up, once per owed step even
 // when two reconciles overlap: a claim is taken before the dispatch.
+
 
 
 
@@ -41013,6 +41450,13 @@ async function reconcileIssues(o) {
         const at = `${found.identifier} ${found.state ?? ''}`.trim();
         try {
             const record = await source.loadRecord(found);
+            // Paused by a person's closing of the pull request: it resumes once it is open again.
+            const closed = record?.pausedByClosedPull;
+            if (closed !== undefined && (await source.pullState?.(closed)) === 'closed') {
+                owed.set(n, null);
+                log(`${at}: nothing to start (pull request #${closed} is closed; reopen it to resume); ${cost()}`);
+                continue;
+            }
             const w = record?.waiting;
             const reply = source.findReply && record && w && w.entry === record.entry
                 ? await source.findReply(found, w)
@@ -41030,6 +41474,17 @@ async function reconcileIssues(o) {
                 continue;
             }
             owed.set(n, need.key);
+            if (record && heldByLabel(record) && source.mayResume) {
+                const may = await source.mayResume(found);
+                if (!may.allowed) {
+                    owed.set(n, null);
+                    if (!o.dryRun)
+                        await source.keepPaused?.(found, may.reason);
+                    const back = o.dryRun ? 'would put' : 'put';
+                    log(`${at}: not resumed: ${oneLine(may.reason)}; ${back} the ${PAUSED_LABEL} label back; ${cost()}`);
+                    continue;
+                }
+            }
             const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`;
             if (need.entered && source.mayStart) {
                 const may = await source.mayStart(found, need.wake.state);
@@ -41098,7 +41553,7 @@ function startStates(config) {
     return config.automations
         .filter((a) => a.enabled)
         .flatMap((a) => a.states)
-        .filter((s, i, all) => all.findIndex((t) => sameState(t, s)) === i);
+        .filter((s, i, all) => all.findIndex((t) => lookup_sameState(t, s)) === i);
 }
 
 ;// CONCATENATED MODULE: ./.build/tracker/repo-records.js
@@ -41137,6 +41592,10 @@ class RepoRecordStore {
         const found = new Map((await this.o.refs.list(repo_records_PREFIX)).map((h) => [h.ref, h.sha]));
         this.listed = found;
     }
+    /** The keys of every record `preload` listed. */
+    listedKeys() {
+        return [...(this.listed?.keys() ?? [])].map((ref) => ref.slice(repo_records_PREFIX.length));
+    }
     async load(key) {
         const ref = refOf(key);
         const head = this.listed ? (this.listed.get(ref) ?? null) : await this.headOf(ref);
@@ -41165,7 +41624,7 @@ class RepoRecordStore {
         // job's, which is not overwritten.
         const now = await this.headOf(ref);
         const there = now === null ? null : await this.readAt(key, now);
-        if (now !== null && JSON.stringify(there) === JSON.stringify(record_parseRecord(record))) {
+        if (now !== null && JSON.stringify(there) === JSON.stringify(parseRecord(record))) {
             this.heads.set(key, now);
             return;
         }
@@ -41177,7 +41636,7 @@ class RepoRecordStore {
     /** The record at `head`; one that is not ours (too long, not JSON, not a record) is an error. */
     async readAt(key, head) {
         const c = await this.o.refs.read(head, unknown(), repo_records_MAX_RECORD_CHARS);
-        const record = c.data === undefined ? null : record_parseRecord(c.data);
+        const record = c.data === undefined ? null : parseRecord(c.data);
         if (!record) {
             throw new errors_UserError(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`);
         }
@@ -41196,6 +41655,10 @@ function refOf(key) {
 // (tracker.kind linear), the team's issues in those states. Their records are read from the
 // repository (repo-records.ts: one listing of every record, then one read per issue). Claims and
 // wake-ups are GitHub's.
+
+
+
+
 
 
 
@@ -41253,7 +41716,7 @@ async function reconcileRepository(o) {
             url: o.linearUrl,
             records
         })
-        : githubSource(api, port, records, o.config);
+        : githubSource(api, port, records, o.config, o.dryRun);
     return reconcileIssues({
         source,
         config: o.config,
@@ -41265,8 +41728,37 @@ async function reconcileRepository(o) {
         log: o.log
     });
 }
+/**
+ * Open issues whose label is a state WORKFLOW.md no longer has: the state listings cannot find
+ * them. Only an open issue with a record and no known state is read (one listing of the open
+ * issues, then its record); each is escalated on the issue (not in a dry run) and reported as
+ * a problem.
+ */
+async function vanished(api, port, records, config, dryRun) {
+    const recorded = new Set(records.listedKeys());
+    if (recorded.size === 0)
+        return [];
+    const out = [];
+    for (const found of await api.openIssues()) {
+        if ('problem' in found || found.state !== null || !recorded.has(found.id))
+            continue;
+        const record = await port.loadRecord(found);
+        const gone = vanishedState(config, found, record);
+        if (gone === undefined || !record)
+            continue;
+        if (!dryRun)
+            await escalateVanished(port, found, record, gone, config);
+        const said = dryRun ? 'would escalate' : 'escalated';
+        out.push({
+            key: found.id,
+            label: found.identifier,
+            problem: `${vanishedWhy(gone)}; ${said} (${NEEDS_ATTENTION_LABEL})`
+        });
+    }
+    return out;
+}
 /** Open GitHub issues by state label, one listing per state. */
-function githubSource(api, port, records, config) {
+function githubSource(api, port, records, config, dryRun) {
     return {
         async list(states, log) {
             await records.preload();
@@ -41283,6 +41775,7 @@ function githubSource(api, port, records, config) {
                         : found);
                 }
             }
+            out.push(...(await vanished(api, port, records, config, dryRun)));
             return out;
         },
         keyOf: (issue) => issue.id,
@@ -41299,7 +41792,28 @@ function githubSource(api, port, records, config) {
                 allowedBots: config.tracker.allowedBots
             });
         },
+        // The stop switch is lifted only by someone who may start stages, whatever the route: the
+        // `unlabeled` event's job authorises its sender, and this asks who sent it.
+        async mayResume(issue) {
+            const by = await api.labelledBy(Number(issue.id), PAUSED_LABEL, 'unlabeled');
+            if (!by)
+                return { allowed: false, reason: `no event says who took ${PAUSED_LABEL} off` };
+            const may = await authorizeActor({
+                tracker: api,
+                actor: by.login,
+                actorType: by.type,
+                allowedBots: config.tracker.allowedBots
+            });
+            if (may.allowed)
+                return may;
+            return { allowed: false, reason: `${PAUSED_LABEL} was taken off, but ${may.reason}` };
+        },
+        async keepPaused(issue, why) {
+            await api.addLabels(Number(issue.id), [PAUSED_LABEL]);
+            await api.comment(Number(issue.id), `**Still paused:** ${cellText(why, 300)}. The label is back; someone with write access may take it off to resume the pipeline.`);
+        },
         loadRecord: (issue) => port.loadRecord(issue),
+        pullState: (pr) => port.pullState(pr),
         wake: (issue, w) => port.wake(issue, w),
         get requestCount() {
             return api.requestCount;
@@ -41398,6 +41912,23 @@ function jobTrigger(env) {
     }
 }
 /**
+ * A person reopened the pull request of an issue's pipeline (head `itervox/<number>` in this
+ * repository): the issue resumes what its record says is owed, as when `itervox-paused` is
+ * taken off.
+ */
+function reopenedPull(payload, actor, defaultBranch) {
+    const head = event_record(event_record(payload.pull_request).head);
+    const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1];
+    const own = str(event_record(head.repo).full_name) === str(event_record(payload.repository).full_name);
+    if (!issue || !own) {
+        return {
+            kind: 'skip',
+            reason: "the reopened pull request is no issue's pipeline (head itervox/<number> in this repository)"
+        };
+    }
+    return { kind: 'run', source: 'label', issue, actor, defaultBranch, resume: true };
+}
+/**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
  * A payload field of the wrong type counts as absent.
@@ -41427,6 +41958,9 @@ function triggerFromEvent(eventName, payload, overrides) {
                     defaultBranch,
                     resume: true
                 };
+            }
+            if (eventName === 'pull_request' && action === 'reopened') {
+                return reopenedPull(payload, actor, defaultBranch);
             }
             if (action !== 'labeled') {
                 return {
@@ -41751,255 +42285,6 @@ function defaultBranchOf(s) {
         return s.ref.slice('refs/heads/'.length);
     }
     throw new errors_UserError(`the ${s.eventName} event names no default branch; run mode: reconcile on schedule, workflow_dispatch or repository_dispatch`);
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
-
-
-
-
-// What the pipeline itself says about each stage, written into the stage's commit after the
-// agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
-// branch, which anyone with push access can edit, so it is parsed with a schema like the record.
-const provenance_count = schemas_int().check(_gte(0));
-/** Why the work passed to this stage, in the handoff contract's terms. */
-const handoffReasonSchema = schemas_enum([
-    'specialization',
-    'supervision',
-    'recovery',
-    'escalation'
-]);
-const provenanceSchema = object({
-    v: literal(1),
-    profile: schemas_string().check(_maxLength(100)),
-    /** The state the stage ran in (entered); the state it left is the next stage's. */
-    state: schemas_string().check(_maxLength(200)),
-    kind: stageKindSchema,
-    reason: handoffReasonSchema,
-    outcome: stageOutcomeSchema,
-    attempt: provenance_count,
-    run: schemas_string().check(_maxLength(200)),
-    runUrl: optional(schemas_string().check(_maxLength(500))),
-    startedAt: schemas_string().check(_maxLength(40)),
-    endedAt: schemas_string().check(_maxLength(40)),
-    turns: optional(provenance_count),
-    inputTokens: optional(provenance_count),
-    outputTokens: optional(provenance_count),
-    costUsd: optional(schemas_number().check(_gte(0))),
-    /** Where a cost came from when the CLI reported only tokens (a dated price table). */
-    pricedFrom: optional(schemas_string().check(_maxLength(60)))
-});
-/**
- * A review is supervision; a retry or a resumed run is recovery; a stage started while the
- * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
- * stage is the next specialist's.
- */
-function handoffReason(o) {
-    if (o.escalated)
-        return 'escalation';
-    if (o.kind === 'review')
-        return 'supervision';
-    if (o.attempt > 0 || o.resume > 0)
-        return 'recovery';
-    return 'specialization';
-}
-/**
- * One trailer value: JSON on one line (JSON escapes every line break in a string); null when
- * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
- */
-function encodeProvenance(p) {
-    const parsed = provenanceSchema.safeParse(p, PARSE_ONCE);
-    return parsed.success ? JSON.stringify(parsed.data) : null;
-}
-/** The provenance in a trailer value; null for anything else. */
-function decodeProvenance(value) {
-    try {
-        const parsed = provenanceSchema.safeParse(JSON.parse(value));
-        return parsed.success ? parsed.data : null;
-    }
-    catch {
-        return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/git/trail-log.js
-
-
-// How far back a stage looks for its own commits: a pipeline makes a few per stage.
-const MAX_COMMITS = 500;
-// A stage asks of one head several times (the landed check, the budget, the prompt's
-// provenance): one `git log` answers them all. A head's history never changes, so an answer
-// stays true; only the last few are kept for a process that runs many stages.
-const KEEP = 4;
-const logs = new Map();
-/** The newest commits at or below `head`, newest first, with their trailers. */
-function trailLog(repo, head) {
-    const key = `${repo}\0${head}`;
-    let log = logs.get(key);
-    if (!log) {
-        log = readLog(repo, head);
-        logs.set(key, log);
-        log.catch(() => logs.delete(key));
-        if (logs.size > KEEP)
-            logs.delete(logs.keys().next().value);
-    }
-    return log;
-}
-async function readLog(repo, head) {
-    if (!/^[0-9a-f]{40,64}$/.test(head))
-        await validateBranchName(head);
-    const r = await git_git(repo, [
-        'log',
-        `--max-count=${MAX_COMMITS}`,
-        '--format=%H%x1f%P%x1f%(trailers:only,unfold)%x1e',
-        head,
-        '--'
-    ]);
-    const commits = [];
-    for (const entry of r.stdout.split('\x1e')) {
-        const [sha, parents = '', block = ''] = entry.trim().split('\x1f');
-        if (!sha)
-            continue;
-        commits.push({ sha, parents: parents.split(' ').filter(Boolean), trailers: trailerMap(block) });
-    }
-    return commits;
-}
-/**
- * The commits of `log` that `since` cannot reach (git's `since..head`), newest first: the
- * issue's own, not its base branch's. `since` null (or the head itself): all of them.
- */
-function ownCommits(log, since) {
-    if (!since)
-        return log;
-    const bySha = new Map(log.map((c) => [c.sha, c]));
-    const reached = new Set();
-    const todo = [since];
-    while (todo.length > 0) {
-        const sha = todo.pop();
-        if (reached.has(sha))
-            continue;
-        reached.add(sha);
-        for (const p of bySha.get(sha)?.parents ?? [])
-            todo.push(p);
-    }
-    return log.filter((c) => !reached.has(c.sha));
-}
-/** `%(trailers:only,unfold)` output by lower-cased key; a repeated key keeps its last value. */
-function trailerMap(block) {
-    const trailers = new Map();
-    for (const line of block.split('\n')) {
-        const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-        if (m?.[1] && m[2] !== undefined)
-            trailers.set(m[1].toLowerCase(), m[2].trim());
-    }
-    return trailers;
-}
-
-;// CONCATENATED MODULE: ./.build/git/trailers.js
-
-
-
-
-/** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
-const TRAILER_KEYS = {
-    profile: 'Itervox-Profile',
-    run: 'Itervox-Run',
-    outcome: 'Itervox-Outcome',
-    issue: 'Itervox-Issue',
-    state: 'Itervox-State',
-    stage: 'Itervox-Stage',
-    handoff: 'Itervox-Handoff',
-    reason: 'Itervox-Reason',
-    provenance: 'Itervox-Provenance'
-};
-const trailers_count = schemas_int().check(_gte(0));
-/** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
-const stageKeySchema = object({
-    issue: schemas_string(),
-    state: schemas_string(),
-    entry: trailers_count,
-    kind: stageKindSchema,
-    profile: schemas_string(),
-    attempt: trailers_count,
-    round: trailers_count,
-    /** Runs of this same step before (a stage resumed by a reply runs again). */
-    resume: trailers_count
-});
-function stageTrailers(t) {
-    const out = [
-        [TRAILER_KEYS.profile, t.profile],
-        [TRAILER_KEYS.run, t.run],
-        [TRAILER_KEYS.outcome, t.outcome]
-    ];
-    if (t.key) {
-        out.push([TRAILER_KEYS.issue, flat(t.key.issue, 100)], [TRAILER_KEYS.state, stateValue(t.key.state)], [TRAILER_KEYS.stage, stageValue(t.key)]);
-    }
-    if (t.handoff)
-        out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)]);
-    const reason = t.reason ? flat(t.reason, 300) : '';
-    if (reason)
-        out.push([TRAILER_KEYS.reason, reason]);
-    const provenance = t.provenance ? encodeProvenance(t.provenance) : null;
-    if (provenance)
-        out.push([TRAILER_KEYS.provenance, provenance]);
-    return out;
-}
-// Trailer values are one line; a state name is data and may hold anything.
-const PROVENANCE_TRAILER = TRAILER_KEYS.provenance;
-const ISSUE_TRAILER = TRAILER_KEYS.issue;
-const HANDOFF_TRAILER = TRAILER_KEYS.handoff;
-/** The Itervox-Issue value for an issue id. */
-function issueValue(issue) {
-    return flat(issue, 100);
-}
-function flat(v, max) {
-    return v
-        .replace(/[\s\0]+/g, ' ')
-        .trim()
-        .slice(0, max);
-}
-function stateValue(state) {
-    return flat(state, 200) || '-';
-}
-function stageValue(k) {
-    return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`;
-}
-/** The message, a blank line, then one `Key: value` line per trailer. */
-function formatMessage(message, trailers) {
-    const body = message.replace(/\0/g, '').trimEnd() || 'handoff-action stage';
-    if (trailers.length === 0)
-        return `${body}\n`;
-    const lines = trailers.map(([key, value]) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(key))
-            throw new Error(`bad trailer key: ${key}`);
-        if (/[\r\n\0]/.test(value) || !value.trim())
-            throw new Error(`bad trailer value for ${key}`);
-        return `${key}: ${value.trim()}`;
-    });
-    return `${body}\n\n${lines.join('\n')}\n`;
-}
-/**
- * The commit at or below `head` that a run of this exact stage made, so a stage whose push
- * landed is never run again (a job killed after its push, a record that could not be written).
- * Looks at the newest commits (see trail-log.ts).
- */
-async function findLandedStage(repo, head, key) {
-    for (const { sha, trailers } of await trailLog(repo, head)) {
-        const get = (k) => trailers.get(k.toLowerCase());
-        if (get(TRAILER_KEYS.issue) === flat(key.issue, 100) &&
-            get(TRAILER_KEYS.profile) === key.profile &&
-            get(TRAILER_KEYS.stage) === stageValue(key) &&
-            get(TRAILER_KEYS.state) === stateValue(key.state)) {
-            return {
-                sha,
-                outcome: get(TRAILER_KEYS.outcome) ?? 'succeeded',
-                run: get(TRAILER_KEYS.run) ?? '',
-                handoffPath: get(TRAILER_KEYS.handoff) ?? null,
-                reason: get(TRAILER_KEYS.reason) ?? ''
-            };
-        }
-    }
-    return null;
 }
 
 ;// CONCATENATED MODULE: ./.build/git/provenance-log.js
@@ -42351,7 +42636,7 @@ async function pushWithRetry(o) {
         if (head === null && expected !== null) {
             throw new PushError('deleted', `${o.branch} was deleted on ${remote} while this stage ran; not re-creating it from stale state`, pushes);
         }
-        if (head !== null && (await isAncestor(repo, sha, head))) {
+        if (head !== null && (await push_isAncestor(repo, sha, head))) {
             if (sha !== o.sha)
                 await resetBranchTo(repo, o.branch, sha);
             return { sha, attempts: pushes, rebased: sha !== o.sha, ...(notice ? { notice } : {}) };
@@ -42363,7 +42648,7 @@ async function pushWithRetry(o) {
             (await sameChange(repo, head, expected, sha))) {
             return adoptSigned(head, sha, pushes);
         }
-        if (head !== null && !(await isAncestor(repo, parent, head))) {
+        if (head !== null && !(await push_isAncestor(repo, parent, head))) {
             throw new PushError('rewritten', `${o.branch} was rewritten (force-pushed) on ${remote} while this stage ran; not pushing on top of history the stage did not start from`, pushes);
         }
         if (attempt >= attempts) {
@@ -42457,7 +42742,7 @@ async function sameChange(repo, head, parent, sha) {
         info.parents[0] === parent &&
         (await objects.resolve(`${head}^{tree}`)) === (await objects.resolve(`${sha}^{tree}`)));
 }
-async function isAncestor(repo, a, b) {
+async function push_isAncestor(repo, a, b) {
     const r = await git_git(repo, ['merge-base', '--is-ancestor', a, b], { okCodes: [1] });
     return r.code === 0;
 }
@@ -42526,11 +42811,12 @@ class RemoteWorkspace {
     constructor(o) {
         this.o = o;
     }
-    async prepare(branch) {
+    async prepare(branch, recorded) {
         const prepared = await prepareIssueBranch({
             repo: this.o.repo,
             branch,
             base: this.o.baseBranch,
+            ...(recorded ? { recorded } : {}),
             ...(this.o.auth ? { auth: this.o.auth } : {}),
             ...(this.o.fetched ? { fetched: this.o.fetched } : {})
         });
@@ -42616,7 +42902,7 @@ function effectsOf(o) {
     switch (next.kind) {
         case 'move':
             out.push({ kind: 'move', from: o.state, to: next.to });
-            if (o.pullRequest && o.completionState && sameState(next.to, o.completionState)) {
+            if (o.pullRequest && o.completionState && lookup_sameState(next.to, o.completionState)) {
                 out.push({
                     kind: 'ready',
                     state: next.to,
@@ -43972,16 +44258,6 @@ async function writeNew(path, text) {
 
 
 
-;// CONCATENATED MODULE: ./.build/pipeline/flags.js
-// A flag is a label on GitHub, and labels match in any case; flag names are lower case.
-function hasFlag(labels, flag) {
-    return labels.some((l) => l.toLowerCase() === flag);
-}
-/** The labels once `flag` is set (`on`) or cleared. */
-function withFlag(labels, flag, on) {
-    return on ? [...labels, flag] : labels.filter((l) => l.toLowerCase() !== flag);
-}
-
 ;// CONCATENATED MODULE: ./.build/pipeline/requests.js
 
 
@@ -44065,16 +44341,16 @@ function permittedRequests(requests, allowedActions, states, scope) {
         refused.push(`${key}: agents cannot approve; a line "/approve" is a person's approval, so the text was not posted`);
         return true;
     };
-    if (requests.moveState !== undefined && sameState(requests.moveState, APPROVED_LABEL)) {
+    if (requests.moveState !== undefined && lookup_sameState(requests.moveState, APPROVED_LABEL)) {
         refused.push(`move_state: agents cannot approve; ${APPROVED_LABEL} is a person's approval`);
     }
     else if (requests.moveState !== undefined) {
-        const known = states.find((s) => sameState(s, requests.moveState));
+        const known = states.find((s) => lookup_sameState(s, requests.moveState));
         if (!allows('move_state'))
             refused.push('move_state: the profile may not move the issue');
         else if (!known)
             refused.push(`move_state: "${requests.moveState}" is not a state of WORKFLOW.md`);
-        else if (!scope.states.some((s) => sameState(s, known))) {
+        else if (!scope.states.some((s) => lookup_sameState(s, known))) {
             const reach = scope.states.map((s) => `"${s}"`).join(', ') || 'no other state';
             refused.push(`move_state: "${known}" is outside the pipeline from "${scope.from}" (it may move to ${reach}); to allow it, add it to agent.profiles.${scope.profile}.allowed_states`);
         }
@@ -44153,10 +44429,10 @@ async function carryOut(o) {
     for (const e of o.effects) {
         switch (e.kind) {
             case 'move': {
-                if (state !== null && sameState(state, e.to))
+                if (state !== null && lookup_sameState(state, e.to))
                     break;
                 // Someone moved the issue elsewhere meanwhile: their move stands.
-                if (state === null || !sameState(state, e.from))
+                if (state === null || !lookup_sameState(state, e.from))
                     break;
                 state = (await o.tracker.moveState(issue(), e.from, e.to)).current;
                 performed++;
@@ -44165,10 +44441,10 @@ async function carryOut(o) {
             case 'wake': {
                 if (!o.resendWakes)
                     break;
-                if (state === null || !sameState(state, e.state))
+                if (state === null || !lookup_sameState(state, e.state))
                     break;
                 const s = o.served;
-                if (s && sameState(s.state, e.state) && s.entry === e.entry && s.step === e.step)
+                if (s && lookup_sameState(s.state, e.state) && s.entry === e.entry && s.step === e.step)
                     break;
                 await o.tracker.wake(issue(), {
                     state: e.state,
@@ -44188,7 +44464,7 @@ async function carryOut(o) {
             }
             case 'ready': {
                 // A person who moved the issue on meanwhile decides what the pull request is.
-                if (state === null || !sameState(state, e.state))
+                if (state === null || !lookup_sameState(state, e.state))
                     break;
                 await o.tracker.readyForReview(issue(), {
                     number: e.pullRequest,
@@ -44238,10 +44514,10 @@ function decideStage(config, trigger, issue) {
     const state = issue.state;
     if (trigger.label) {
         const label = trigger.label;
-        const isState = knownStates(config).some((k) => sameState(k, label));
+        const isState = knownStates(config).some((k) => lookup_sameState(k, label));
         if (!isState)
             return { skip: `label "${label}" is not a pipeline state` };
-        if (!state || !sameState(state, label)) {
+        if (!state || !lookup_sameState(state, label)) {
             return {
                 skip: `label "${label}" was added, but the issue is now in "${state ?? 'no state'}"`
             };
@@ -44249,7 +44525,7 @@ function decideStage(config, trigger, issue) {
     }
     if (!state)
         return { skip: `${issue.identifier} carries no state` };
-    if (trigger.state && !sameState(trigger.state, state)) {
+    if (trigger.state && !lookup_sameState(trigger.state, state)) {
         return { skip: `the trigger was for "${trigger.state}", but the issue is now in "${state}"` };
     }
     const automation = findAutomation(config, state);
@@ -44262,6 +44538,7 @@ function decideStage(config, trigger, issue) {
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/hold.js
+
 
 
 
@@ -44289,14 +44566,41 @@ async function holdStage(o) {
             await o.tracker.setFlag(o.issue, APPROVED_LABEL, false);
         return { skip: gate.hold, ...saved(o.record, gate.record) };
     }
-    const paused = pausedBy(o.issue.labels, o.paused);
-    const after = withPause(gate.pass, paused);
+    const switched = pausedBy(o.issue.labels, o.paused);
+    const pull = switched === undefined ? await pullOf(o.tracker, o.issue, gate.pass) : undefined;
+    const closed = pull?.state === 'closed' ? pull.number : undefined;
+    const paused = switched ?? (closed !== undefined ? pausedByClosedPull(closed) : undefined);
+    let after = withPause(gate.pass, paused, closed);
+    if (pull?.state === 'merged') {
+        // Its work is in the base: what follows goes to a new pull request.
+        after = { ...after };
+        delete after.pullRequest;
+        delete after.pullRequestNode;
+        await o.tracker.comment(o.issue, {
+            key: `itervox:pull-merged:${pull.number}`,
+            body: `**Pull request #${pull.number} was merged while the pipeline was in "${oneLine(o.state)}"**, so the pipeline goes on from the merged work: the ${plan.profile} stage runs on the issue branch (made again from that work if the branch was deleted), with the earlier stages' handoffs still in its prompt, and its work goes to a new pull request. To stop the pipeline instead, add the ${PAUSED_LABEL} label.\n\n${o.tracker.runLine(null)}`
+        });
+    }
+    if (closed !== undefined) {
+        await o.tracker.comment(o.issue, {
+            key: `itervox:pull-closed:${closed}:${started.entry}`,
+            body: `**Pull request #${closed} was closed, so the pipeline is paused** in "${oneLine(o.state)}": the ${plan.profile} stage did not start, and nothing is lost. Reopen the pull request to resume it here.\n\n${o.tracker.runLine(null)}`
+        });
+    }
     if (paused)
         return { skip: `the ${plan.profile} stage did not start: ${paused}`, ...saved(o.record, after) };
     // The label is spent: the next gated entry needs an approval of its own.
     if (o.approval === 'label')
         await o.tracker.setFlag(o.issue, APPROVED_LABEL, false);
     return { plan: started, ...saved(o.record, after) };
+}
+/** The issue's pull request, when a person closed or merged it; one request. */
+async function pullOf(tracker, issue, record) {
+    const pr = record.pullRequest;
+    if (pr === undefined || issue.isPullRequest || !tracker.pullState)
+        return undefined;
+    const state = await tracker.pullState(pr);
+    return state === 'open' ? undefined : { number: pr, state };
 }
 /** The held record, and whether it differs from the one read (saving it costs a request). */
 function saved(before, after) {
@@ -44341,7 +44645,7 @@ function moveScope(config, from, profile) {
         ...(failedState ? [failedState] : []),
         ...profile.allowedStates
     ];
-    return out.filter((s, i) => out.findIndex((o) => sameState(o, s)) === i);
+    return out.filter((s, i) => out.findIndex((o) => lookup_sameState(o, s)) === i);
 }
 /**
  * Whether a move from `from` to `to` sends the work back: `to` is a state the issue was
@@ -44349,7 +44653,7 @@ function moveScope(config, from, profile) {
  * no new round). In a cycle of automations every way is back.
  */
 function sendsBack(config, from, to, visited) {
-    if (!visited.some((s) => sameState(s, to)))
+    if (!visited.some((s) => lookup_sameState(s, to)))
         return false;
     const { forward, backward } = graphOf(config);
     const key = stateKey(to);
@@ -44388,6 +44692,25 @@ function reachable(edges, from) {
     return seen;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/moved-meanwhile.js
+
+
+/** Comments on the move that stood; returns what the job's summary adds. */
+async function noticeMovedMeanwhile(tracker, issue, o) {
+    const key = `itervox:moved-meanwhile:${o.entry}`;
+    const to = oneLine(o.to);
+    if (o.now !== null) {
+        const now = oneLine(o.now);
+        const body = `**The issue was moved to "${now}" while the ${o.profile} stage ran**, so it stays there: the pipeline did not move it to "${to}". The stage's work is kept; "${now}" goes on from it.\n\n${tracker.runLine(null)}`;
+        await tracker.comment(issue, { key, body });
+        return `; the issue was moved to "${now}" meanwhile; left it there`;
+    }
+    const body = `**The issue's state labels were changed while the ${o.profile} stage ran**: it now has no state label, or more than one, so the pipeline did not move it to "${to}" and starts nothing. Leave the one state label it should be in to go on.\n\n${tracker.runLine(null)}`;
+    await tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true);
+    await tracker.comment(issue, { key, body });
+    return `; the issue's state labels were changed meanwhile; it has no one state, flagged ${NEEDS_ATTENTION_LABEL}`;
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/plan.js
 
 /**
@@ -44406,7 +44729,7 @@ function planStage(o) {
 }
 function planOf(o) {
     const { record, state, automation, trigger } = o;
-    const sameEntry = record.state !== null && sameState(record.state, state);
+    const sameEntry = record.state !== null && lookup_sameState(record.state, state);
     const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : [];
     const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId);
     const rerun = mine[mine.length - 1];
@@ -44433,7 +44756,7 @@ function planOf(o) {
         const w = record.waiting;
         if (trigger.actorIsBot)
             return { skip: 'a bot comment does not answer a stage' };
-        if (!w || !sameEntry || w.entry !== record.entry || !sameState(w.state, state)) {
+        if (!w || !sameEntry || w.entry !== record.entry || !lookup_sameState(w.state, state)) {
             return { skip: 'no stage of this issue is waiting for input' };
         }
         return {
@@ -44450,7 +44773,7 @@ function planOf(o) {
     }
     // The same-state step the record asks for, when this job is the wake-up (or local run) for it.
     const c = record.continuation;
-    const forStep = sameEntry && c?.entry === record.entry && sameState(c.state, state);
+    const forStep = sameEntry && c?.entry === record.entry && lookup_sameState(c.state, state);
     if (trigger.source === 'wake' && trigger.wake) {
         // The entry after the record's, in a state the record did not see the issue enter, is the
         // reconcile's wake-up for a person's move whose label event started nothing.
@@ -44532,7 +44855,7 @@ function nextAttempt(stages, kind, profile) {
  */
 function checkBudget(config, profile, state, rows) {
     const cost = (r) => r.costUsd ?? 0;
-    const mine = rows.filter((r) => r.profile === profile.name && sameState(r.state, state));
+    const mine = rows.filter((r) => r.profile === profile.name && lookup_sameState(r.state, state));
     const figures = {
         spentUsd: sum(rows.map(cost)),
         stageSpentUsd: sum(mine.map(cost)),
@@ -44720,6 +45043,66 @@ function pipelineSections(plan, allowedActions, moveTargets) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/restart.js
+
+
+
+
+/**
+ * Why the issue's pipeline stopped and waits for a person, or null when it did not: an
+ * escalation (to the failed state, or flagged where it was) or a budget stop. A decision whose
+ * effects failed is no stop: the next run finishes it.
+ */
+function stoppedBecause(record, state, failedState) {
+    const halted = record.halted;
+    if (halted !== undefined && !halted.startsWith(HALTED_ON_EFFECTS)) {
+        // A person who moved the issue elsewhere since has started it again already.
+        if (state !== null && record.state !== null && sameState(record.state, state))
+            return halted;
+    }
+    if (state !== null && failedState && sameState(state, failedState)) {
+        return halted ?? `the issue is in the failed state "${failedState}"`;
+    }
+    return null;
+}
+/**
+ * A person starts the stopped pipeline again in `to`: the issue moves there, and the record
+ * forgets the stop and any step it still asked for, so the stage starts a new entry with fresh
+ * attempts. What the earlier stages left stays on the branch, for the next agent's prompt. The
+ * restart is saved in the record at once (the issue has moved) and said on the issue.
+ */
+async function restartStopped(o) {
+    const from = o.issue.state;
+    let state = from;
+    if (from === null || !lookup_sameState(from, o.to)) {
+        state = (await o.tracker.moveState(o.issue, from ?? '', o.to)).current;
+    }
+    const mark = {
+        at: o.at.toISOString(),
+        from,
+        to: o.to,
+        by: o.by,
+        ...(o.record.halted !== undefined ? { halted: o.record.halted } : {})
+    };
+    const record = {
+        ...o.record,
+        restarts: [...(o.record.restarts ?? []), mark].slice(-MAX_RESTARTS)
+    };
+    delete record.halted;
+    delete record.continuation;
+    delete record.waiting;
+    if (hasFlag(o.issue.labels, NEEDS_ATTENTION_LABEL)) {
+        await o.tracker.setFlag(o.issue, NEEDS_ATTENTION_LABEL, false);
+    }
+    await o.tracker.comment(o.issue, {
+        key: `itervox:restart:${mark.at}`,
+        body: `**${o.by} restarted the pipeline in "${o.to}"**${from ? ` (it was in "${from}")` : ''}. The earlier stages' handoffs stay on the branch for the next agent.`
+    });
+    await o.tracker.saveRecord(o.issue, record);
+    const labels = withFlag(o.issue.labels, NEEDS_ATTENTION_LABEL, false);
+    return { issue: { ...o.issue, state, labels }, record };
+}
+
 ;// CONCATENATED MODULE: ./.build/pipeline/advance.js
 
 /**
@@ -44776,7 +45159,7 @@ function recordAfter(record, next, waiting, current) {
     return out;
 }
 function visit(visited, state) {
-    return visited.some((s) => sameState(s, state)) ? visited : [...visited, state].slice(-100);
+    return visited.some((s) => lookup_sameState(s, state)) ? visited : [...visited, state].slice(-100);
 }
 /** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
 function continuationFor(next, record, current) {
@@ -45143,7 +45526,7 @@ async function settleStage(o) {
     }
     const started = recordStart(o.record, o.state, plan);
     const visited = started.visited ?? [];
-    if (!visited.some((s) => sameState(s, o.state)))
+    if (!visited.some((s) => lookup_sameState(s, o.state)))
         started.visited = [...visited, o.state];
     const decided = decideNext({
         config,
@@ -45223,7 +45606,7 @@ async function settleStage(o) {
 /** The recoveries run for this stage in its entry and round so far, this run's included. */
 function recoveredIn(record, plan, state) {
     const earlier = record.stages
-        .filter((s) => s.entry === plan.entry && s.round === plan.round && sameState(s.state, state))
+        .filter((s) => s.entry === plan.entry && s.round === plan.round && lookup_sameState(s.state, state))
         .flatMap((s) => (s.recovery ? [s.recovery.kind] : []));
     return plan.recovery ? [...earlier, plan.recovery.kind] : earlier;
 }
@@ -45848,6 +46231,11 @@ const stageContextSchema = object({
     prices: optional(object({ codex: optional(stage_context_tokenPrice), gemini: optional(stage_context_tokenPrice) })),
     /** The agent's process group, once it runs. */
     agentPgid: optional(schemas_int()),
+    /**
+     * How the agent ended, once it has (and its verify commands with it): a job killed before
+     * the commit still commits its work as it ended, not as cancelled.
+     */
+    ended: optional(object({ outcome: stageOutcomeSchema, reason: schemas_string() })),
     /**
      * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
      * end is judged and committed (`committed` says how), so whoever finishes it only publishes
@@ -47329,6 +47717,7 @@ function guardedTracker(tracker, secrets, withheld) {
         setFlag: passOn('setFlag'),
         wake: passOn('wake'),
         ...(tracker.findReply ? { findReply: passOn('findReply') } : {}),
+        ...(tracker.pullState ? { pullState: passOn('pullState') } : {}),
         publish: (issue, o) => tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
         // The body it writes holds only the issue's number.
         readyForReview: passOn('readyForReview'),
@@ -47932,7 +48321,79 @@ async function writeBlob(repo, content, algo) {
     return oid;
 }
 
+;// CONCATENATED MODULE: ./.build/git/oversized-files.js
+
+
+
+
+/** How many paths are looked at side by side. */
+const AT_ONCE = 256;
+/**
+ * Marks in the index at `env.GIT_INDEX_FILE`, fresh from `read-tree base`, every file of `base`
+ * that `tree` now holds as a regular file larger than `maxBytes` and of another size than
+ * committed (assume-unchanged, which a refresh and diff-files pass by), and answers them with
+ * their mode in `base`. Such an index has no stat data, so a refresh hashes every file whole:
+ * a sparse file of terabytes would keep git busy for hours. One that large cannot be committed
+ * anyway; the caller judges it without reading it, and the index keeps it as committed. The
+ * files of `base` are read through the stage's object reader: no git process unless one is
+ * found.
+ */
+async function setAsideOversized(repo, base, tree, env, maxBytes) {
+    const large = [];
+    const files = await filesOf(repo, base);
+    for (let i = 0; i < files.length; i += AT_ONCE) {
+        await Promise.all(files.slice(i, i + AT_ONCE).map(async (f) => {
+            const st = await lstatOrNull(external_node_path_namespaceObject.join(tree, f.path));
+            if (st?.isFile() && st.size > maxBytes)
+                large.push({ ...f, size: st.size });
+        }));
+    }
+    const out = new Map();
+    if (large.length === 0)
+        return out;
+    const sizes = await sharedObjects(repo).blobSizes(large.map((f) => f.entry.oid));
+    for (const f of large) {
+        // A file as large as it was committed is most likely unchanged: git judges it as before.
+        if (sizes.get(f.entry.oid) !== f.size)
+            out.set(f.path, f.entry.mode);
+    }
+    if (out.size > 0) {
+        await git_git(repo, ['update-index', '--assume-unchanged', '-z', '--stdin'], {
+            env,
+            input: [...out.keys()].map((p) => `${p}\0`).join('')
+        });
+    }
+    return out;
+}
+/** The regular files of `commit`, its directories read a level at a time. */
+async function filesOf(repo, commit) {
+    const objects = sharedObjects(repo);
+    const root = await objects.findTree(commit, '');
+    if (root.kind !== 'tree')
+        return [];
+    const files = [];
+    let dirs = [{ path: '', oid: root.oid }];
+    while (dirs.length > 0) {
+        const read = await Promise.all(dirs.map(async (d) => ({
+            dir: d.path,
+            entries: (await objects.readRawTree({ oid: d.oid, what: `${d.path || '/'} at ${commit}` })).entries()
+        })));
+        dirs = [];
+        for (const { dir, entries } of read) {
+            for (const entry of entries) {
+                const p = dir ? `${dir}/${entry.name}` : entry.name;
+                if (entry.type === 'tree')
+                    dirs.push({ path: p, oid: entry.oid });
+                else if (entry.mode === '100644' || entry.mode === '100755')
+                    files.push({ path: p, entry });
+            }
+        }
+    }
+    return files;
+}
+
 ;// CONCATENATED MODULE: ./.build/git/commit.js
+
 
 
 
@@ -47980,6 +48441,8 @@ async function commitAllowed(o) {
     if (!baseSha)
         throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
     const algo = formatOf(baseSha);
+    const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    let setAside = new Map();
     try {
         if (files === repo) {
             await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index });
@@ -47987,20 +48450,23 @@ async function commitAllowed(o) {
         else {
             // The repository's index knows nothing of the other tree's files, so git learns their
             // stat data here, hashing each once (filters only as the repository's own config says;
-            // the agent never touched it).
+            // the agent never touched it), except those too large to commit.
             await git_git(repo, ['read-tree', o.baseSha], { env });
             env.GIT_WORK_TREE = files;
+            setAside = await setAsideOversized(repo, o.baseSha, files, env, maxBytes);
             await git_git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
                 env,
                 okCodes: [1]
             });
         }
         const changed = await worktreeChanges(repo, files, env, algo);
+        for (const [p, mode] of setAside)
+            changed.set(p, mode);
         delete env.GIT_WORK_TREE;
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
                 changed.set(p, null);
-        const { updates, dropped } = await decide(files, changed, o);
+        const { updates, dropped } = await decide(files, changed, o, maxBytes);
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
@@ -48074,7 +48540,7 @@ async function worktreeChanges(repo, tree, env, algo) {
         // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
         const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ');
         const p = diff[i + 1] ?? '';
-        if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
+        if (status === 'D' || !(await sameAsBase(repo, tree, p, baseMode, baseId, algo))) {
             changed.set(p, baseMode);
         }
     }
@@ -48083,7 +48549,7 @@ async function worktreeChanges(repo, tree, env, algo) {
             changed.set(p, null);
     return changed;
 }
-async function sameAsBase(tree, p, baseMode, baseId, algo) {
+async function sameAsBase(repo, tree, p, baseMode, baseId, algo) {
     const full = external_node_path_namespaceObject.join(tree, p);
     const st = await lstatOrNull(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
@@ -48091,14 +48557,40 @@ async function sameAsBase(tree, p, baseMode, baseId, algo) {
     }
     if (!st?.isFile() || fileMode(st.mode) !== baseMode)
         return false;
-    return objectId('blob', await (0,promises_namespaceObject.readFile)(full), algo) === baseId;
+    // A file of another size differs without being read: the agent may have left one far larger
+    // than memory (a sparse file of gigabytes). One of the same size is hashed a piece at a time.
+    const baseSize = (await sharedObjects(repo).blobSizes([baseId])).get(baseId);
+    if (baseSize !== st.size)
+        return false;
+    return (await fileObjectId(full, st.size, algo)) === baseId;
+}
+/** The blob id of the file at `full`, read in pieces; null when it is no longer `size` bytes. */
+async function fileObjectId(full, size, algo) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)(algo).update(`blob ${size}\0`);
+    const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const piece = Buffer.alloc(1024 * 1024);
+        let read = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(piece, 0, piece.length, read);
+            if (bytesRead === 0)
+                break;
+            read += bytesRead;
+            if (read > size)
+                return null;
+            hash.update(piece.subarray(0, bytesRead));
+        }
+        return read === size ? hash.digest('hex') : null;
+    }
+    finally {
+        await fh.close();
+    }
 }
 const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
-async function decide(tree, changed, o) {
+async function decide(tree, changed, o, maxBytes) {
     const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
     const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
     const deliverables = new Set(o.deliverablePaths);
-    const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const updates = [];
     const dropped = [];
     const drop = (p, reason) => dropped.push({ path: p, reason });
@@ -48216,23 +48708,34 @@ async function inspect(repo, p, maxBytes) {
     if (st.nlink !== 1)
         return { kind: 'bad', reason: 'a hard link' };
     if (st.size > maxBytes)
-        return { kind: 'bad', reason: `larger than ${maxBytes} bytes` };
+        return { kind: 'bad', reason: commit_tooLarge(st.size, maxBytes) };
     const fh = await (0,promises_namespaceObject.open)(full, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
     try {
         const now = await fh.stat();
-        if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
+        if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1) {
             return { kind: 'bad', reason: 'changed while being read' };
         }
-        return {
-            kind: 'file',
-            mode: fileMode(now.mode),
-            content: await fh.readFile()
-        };
+        if (now.size > maxBytes)
+            return { kind: 'bad', reason: commit_tooLarge(now.size, maxBytes) };
+        // Never more than the size just seen, plus one byte to notice a file that grew since.
+        const content = Buffer.alloc(now.size + 1);
+        let read = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(content, read, content.length - read, read);
+            if (bytesRead === 0)
+                break;
+            read += bytesRead;
+            if (read > now.size)
+                return { kind: 'bad', reason: 'changed while being read' };
+        }
+        return { kind: 'file', mode: fileMode(now.mode), content: content.subarray(0, read) };
     }
     finally {
         await fh.close();
     }
 }
+/** Names the size, so that whoever reads the line knows what the agent left. */
+const commit_tooLarge = (size, maxBytes) => `too large to commit: ${size} bytes, over the ${maxBytes}-byte limit`;
 function fileType(mode) {
     const t = mode & external_node_fs_namespaceObject.constants.S_IFMT;
     if (t === external_node_fs_namespaceObject.constants.S_IFIFO)
@@ -49114,6 +49617,8 @@ async function runStage(input) {
         if (!verify.passed)
             end = { ...end, outcome: 'failed', reason: verifyReason(verify) };
     }
+    ctx.ended = { outcome: end.outcome, reason: end.reason };
+    saveStageContext(contextPath, ctx);
     if (isolated) {
         ctx.tree = (await isolated.close(input.killGraceMs ?? 5000)).tree;
         saveStageContext(contextPath, ctx);
@@ -49340,6 +49845,9 @@ async function emptyTree(ctx) {
 
 
 
+
+
+
 // Shown on the issue when a deliverable could not be pushed anywhere; the summary has it all.
 const UNSAVED_IN_COMMENT = 3000;
 /**
@@ -49387,6 +49895,18 @@ async function runHolding(input, slot) {
     issue = owed.issue;
     record = owed.record;
     const finishedOwed = owed.performed;
+    // After what was owed (the move into the failed state among it), or that move would undo this.
+    if (j.trigger.restart) {
+        const { state: to, by } = j.trigger.restart;
+        ({ issue, record } = await restartStopped({
+            tracker: j.tracker,
+            issue,
+            record,
+            to,
+            by,
+            at: new Date()
+        }));
+    }
     const quietEnd = async (outcome, reason) => {
         if (owed.changed)
             await j.tracker.saveRecord(issue, record);
@@ -49425,8 +49945,13 @@ async function runHolding(input, slot) {
         t = asApproval(t);
     }
     const decision = decideStage(j.config, t, issue);
-    if ('skip' in decision)
-        return quietEnd('skipped', decision.skip);
+    if ('skip' in decision) {
+        const gone = vanishedState(j.config, issue, record);
+        if (gone === undefined)
+            return quietEnd('skipped', decision.skip);
+        record = await escalateVanished(j.tracker, issue, record, gone, j.config);
+        return quietEnd('skipped', `${vanishedWhy(gone)}; the issue says so (${NEEDS_ATTENTION_LABEL})`);
+    }
     const { state, automation } = decision;
     const planned = planStage({
         config: j.config,
@@ -49461,7 +49986,9 @@ async function runHolding(input, slot) {
     const where = await j.tracker.branchFor(issue);
     if ('deny' in where)
         return quietEnd('denied', where.deny);
-    const prepared = await j.workspace.prepare(where.branch);
+    const recorded = record.fork ? { fork: record.fork, issue: issue.id } : undefined;
+    const prepared = await j.workspace.prepare(where.branch, recorded);
+    record = { ...record, fork: prepared.forkSha };
     const key = {
         issue: issue.id,
         state,
@@ -49752,8 +50279,9 @@ async function runHolding(input, slot) {
             resendWakes: true,
             maxFileBytes: j.config.handoff.maxFileBytes
         });
-        if (next.kind === 'move' && carried.state !== null && carried.state !== next.to) {
-            summary += `; the issue was moved to "${carried.state}" meanwhile; left it there`;
+        if (next.kind === 'move' && carried.state !== next.to) {
+            const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state };
+            summary += await noticeMovedMeanwhile(j.tracker, issue, moved);
         }
         markPhase(contextPath, 'done');
         return result({
@@ -49766,7 +50294,7 @@ async function runHolding(input, slot) {
     }
     catch (err) {
         const why = oneLine(messageOf(err));
-        const halted = `${HALTED_ON_EFFECTS}${summary}) failed: ${why}`;
+        const halted = `${record_HALTED_ON_EFFECTS}${summary}) failed: ${why}`;
         // The record still says what is owed; a re-run or the next event carries it out.
         await j.tracker.setFlag(issue, 'needs-attention', true).catch(() => undefined);
         await j.tracker.saveRecord(issue, { ...intent, halted }).catch(() => undefined);
@@ -49789,7 +50317,7 @@ async function replyOf(j, issue, record) {
     const t = j.trigger;
     if (!j.tracker.findReply || t.source !== 'wake' || !w || t.wake?.entry !== w.entry)
         return null;
-    if (w.entry !== record.entry || !issue.state || !sameState(w.state, issue.state))
+    if (w.entry !== record.entry || !issue.state || !lookup_sameState(w.state, issue.state))
         return null;
     return j.tracker.findReply(issue, w);
 }
@@ -49806,7 +50334,7 @@ function queuedStage(t, record, state, plan) {
     const c = record.continuation;
     const forStep = c &&
         c.entry === plan.entry &&
-        sameState(c.state, state) &&
+        lookup_sameState(c.state, state) &&
         c.kind === plan.kind &&
         c.attempt === plan.attempt;
     const step = t.wake?.step ?? (forStep ? c.step : undefined);
@@ -49822,7 +50350,7 @@ async function finishOwed(j, issue, record) {
         issue,
         effects: record.owed.effects,
         resendWakes: record.owed.run.split('/')[0] === j.run.id ||
-            (record.halted?.startsWith(HALTED_ON_EFFECTS) ?? false),
+            (record.halted?.startsWith(record_HALTED_ON_EFFECTS) ?? false),
         // The reconcile sends an owed wake-up itself; the job it starts is that wake-up's.
         ...(j.trigger.source === 'wake' && j.trigger.wake && j.trigger.state
             ? { served: { state: j.trigger.state, ...j.trigger.wake } }
@@ -49831,7 +50359,7 @@ async function finishOwed(j, issue, record) {
     });
     const after = { ...record };
     delete after.owed;
-    const wasHalted = after.halted?.startsWith(HALTED_ON_EFFECTS) ?? false;
+    const wasHalted = after.halted?.startsWith(record_HALTED_ON_EFFECTS) ?? false;
     if (wasHalted)
         delete after.halted;
     if (carried.performed > 0) {
@@ -49852,9 +50380,11 @@ async function finishOwed(j, issue, record) {
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed) {
     // A landed commit is an agent run's; its trailer is text anyone could have written.
-    const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed';
+    const found = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed';
     return {
-        outcome,
+        // A cancelled stage found here is one whose job was killed before it decided anything (its
+        // post step saved the partial): the attempt failed, and the retry policy says what follows.
+        outcome: found === 'cancelled' ? 'failed' : found,
         reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
         handoffPath: landed.handoffPath,
         commit: {
@@ -50666,9 +51196,14 @@ async function finish(path) {
     if (ctx.branch === defaultBranch) {
         throw new errors_UserError(`the stage context names the default branch ${defaultBranch}; nothing was committed`);
     }
+    // An isolated agent could not reach the context (the runner's private folder): how it ended
+    // stands, and so do the profile's commit paths, so that work it finished before the job was
+    // killed is committed as it ended. Otherwise only the run's file is committed, as a partial.
+    const isolated = (getInput('isolation') || 'user') === 'user' && ctx.sandbox !== undefined;
+    const ended = ctx.phase === 'agent' && isolated ? ctx.ended : undefined;
     const trusted = {
         ...ctx,
-        commitPaths: [],
+        commitPaths: ended ? ctx.commitPaths : [],
         snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
     };
     const tell = issueSide(ctx.issue, tracker, workspace, defaultBranch, ctx.workflowPath);
@@ -50702,15 +51237,18 @@ async function finish(path) {
     const judged = ctx.phase === 'committed' ? ctx.committed : undefined;
     const reason = judged
         ? `the job ended after the stage ${judged.outcome === 'succeeded' ? 'finished' : 'ended'} (${judged.outcome}), before it was published`
-        : 'the job was cancelled or timed out before the stage finished';
+        : ended
+            ? `the job ended after the agent ${ended.outcome === 'succeeded' ? 'finished' : 'ended'} (${ended.outcome}), before its work was committed`
+            : 'the job was cancelled or timed out before the stage finished';
     const done = judged
         ? {
+            outcome: judged.outcome,
             commit: { sha: judged.sha, dropped: [] },
             handoffPath: judged.handoffPath,
             withheld: [],
             warnings: []
         }
-        : await finaliseStage(trusted, { outcome: 'cancelled', reason }, secrets);
+        : await finaliseStage(trusted, ended ?? { outcome: 'cancelled', reason }, secrets);
     let pushed;
     let where = '';
     if (done.commit.sha) {
@@ -50741,15 +51279,15 @@ async function finish(path) {
     }
     saveStageContext(path, { ...ctx, phase: 'done' });
     // An unfinished stage must not look like a pipeline still at work.
-    const again = judged
+    const again = done.outcome === 'succeeded'
         ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
-        : 'Move the issue back into its state to run the stage again.';
+        : 'Re-run the job to go on: the stage is retried as agent.max_retries allows, or escalated when its retries are spent.';
     const withheld = done.withheld.length
         ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
         : '';
     await tell(say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`));
     const summary = secrets.redactDeep({
-        outcome: judged?.outcome ?? 'cancelled',
+        outcome: done.outcome,
         reason,
         issue: ctx.issue,
         profile: ctx.profile,

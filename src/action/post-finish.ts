@@ -100,9 +100,14 @@ async function finish(path: string): Promise<void> {
       `the stage context names the default branch ${defaultBranch}; nothing was committed`
     )
   }
+  // An isolated agent could not reach the context (the runner's private folder): how it ended
+  // stands, and so do the profile's commit paths, so that work it finished before the job was
+  // killed is committed as it ended. Otherwise only the run's file is committed, as a partial.
+  const isolated = (core.getInput('isolation') || 'user') === 'user' && ctx.sandbox !== undefined
+  const ended = ctx.phase === 'agent' && isolated ? ctx.ended : undefined
   const trusted: StageContext = {
     ...ctx,
-    commitPaths: [],
+    commitPaths: ended ? ctx.commitPaths : [],
     snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
   }
 
@@ -143,15 +148,18 @@ async function finish(path: string): Promise<void> {
   const judged = ctx.phase === 'committed' ? ctx.committed : undefined
   const reason = judged
     ? `the job ended after the stage ${judged.outcome === 'succeeded' ? 'finished' : 'ended'} (${judged.outcome}), before it was published`
-    : 'the job was cancelled or timed out before the stage finished'
+    : ended
+      ? `the job ended after the agent ${ended.outcome === 'succeeded' ? 'finished' : 'ended'} (${ended.outcome}), before its work was committed`
+      : 'the job was cancelled or timed out before the stage finished'
   const done = judged
     ? {
+        outcome: judged.outcome,
         commit: { sha: judged.sha, dropped: [] },
         handoffPath: judged.handoffPath,
         withheld: [] as string[],
         warnings: [] as string[]
       }
-    : await finaliseStage(trusted, { outcome: 'cancelled', reason }, secrets)
+    : await finaliseStage(trusted, ended ?? { outcome: 'cancelled', reason }, secrets)
   let pushed: string | undefined
   let where = ''
   if (done.commit.sha) {
@@ -179,9 +187,10 @@ async function finish(path: string): Promise<void> {
   }
   saveStageContext(path, { ...ctx, phase: 'done' })
   // An unfinished stage must not look like a pipeline still at work.
-  const again = judged
-    ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
-    : 'Move the issue back into its state to run the stage again.'
+  const again =
+    done.outcome === 'succeeded'
+      ? "Re-run the job to finish the pipeline's next step; the agent will not run again."
+      : 'Re-run the job to go on: the stage is retried as agent.max_retries allows, or escalated when its retries are spent.'
   const withheld = done.withheld.length
     ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
     : ''
@@ -189,7 +198,7 @@ async function finish(path: string): Promise<void> {
     say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`)
   )
   const summary = secrets.redactDeep<StageReport>({
-    outcome: judged?.outcome ?? 'cancelled',
+    outcome: done.outcome,
     reason,
     issue: ctx.issue,
     profile: ctx.profile,

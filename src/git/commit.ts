@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { copyFile, open, readFile, readlink, rename, rm, utimes } from 'node:fs/promises'
+import { copyFile, open, readlink, rename, rm, utimes } from 'node:fs/promises'
 import path from 'node:path'
 import picomatch from 'picomatch'
 import { isAgentConfig, namedExplicitly } from '../agent/config-paths.js'
@@ -12,6 +12,7 @@ import { formatOf, objectId, verifyBaseTrees } from './integrity.js'
 import { writeBlob } from './loose-object.js'
 import { lstatOrNull } from './lstat.js'
 import { sharedObjects } from './objects.js'
+import { setAsideOversized } from './oversized-files.js'
 import { formatMessage, type Trailer } from './trailers.js'
 
 export interface Identity {
@@ -111,25 +112,29 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
   const baseSha = await sharedObjects(repo).resolve(`${o.baseSha}^{commit}`)
   if (!baseSha) throw new Error(`the base commit ${o.baseSha} is not in ${repo}`)
   const algo = formatOf(baseSha)
+  const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
+  let setAside = new Map<string, string>()
   try {
     if (files === repo) {
       await seedIndex(repo, o.baseSha, { GIT_INDEX_FILE: index })
     } else {
       // The repository's index knows nothing of the other tree's files, so git learns their
       // stat data here, hashing each once (filters only as the repository's own config says;
-      // the agent never touched it).
+      // the agent never touched it), except those too large to commit.
       await git(repo, ['read-tree', o.baseSha], { env })
       env.GIT_WORK_TREE = files
+      setAside = await setAsideOversized(repo, o.baseSha, files, env, maxBytes)
       await git(repo, ['update-index', '-q', '--refresh', '--ignore-submodules'], {
         env,
         okCodes: [1]
       })
     }
     const changed = await worktreeChanges(repo, files, env, algo)
+    for (const [p, mode] of setAside) changed.set(p, mode)
     delete env.GIT_WORK_TREE
     for (const p of o.deliverablePaths) if (!changed.has(p)) changed.set(p, null)
 
-    const { updates, dropped } = await decide(files, changed, o)
+    const { updates, dropped } = await decide(files, changed, o, maxBytes)
     const committed = updates.map((u) => u.path).sort()
     if (updates.length === 0) return { sha: null, committed, dropped }
 
@@ -212,7 +217,7 @@ async function worktreeChanges(
     // `:<base mode> <worktree mode> <base id> <worktree id> <status>`, then the path.
     const [baseMode = '', , baseId = '', , status] = (diff[i] ?? '').slice(1).split(' ')
     const p = diff[i + 1] ?? ''
-    if (status === 'D' || !(await sameAsBase(tree, p, baseMode, baseId, algo))) {
+    if (status === 'D' || !(await sameAsBase(repo, tree, p, baseMode, baseId, algo))) {
       changed.set(p, baseMode)
     }
   }
@@ -221,6 +226,7 @@ async function worktreeChanges(
 }
 
 async function sameAsBase(
+  repo: string,
   tree: string,
   p: string,
   baseMode: string,
@@ -233,7 +239,35 @@ async function sameAsBase(
     return objectId('blob', await readlink(full, { encoding: 'buffer' }), algo) === baseId
   }
   if (!st?.isFile() || fileMode(st.mode) !== baseMode) return false
-  return objectId('blob', await readFile(full), algo) === baseId
+  // A file of another size differs without being read: the agent may have left one far larger
+  // than memory (a sparse file of gigabytes). One of the same size is hashed a piece at a time.
+  const baseSize = (await sharedObjects(repo).blobSizes([baseId])).get(baseId)
+  if (baseSize !== st.size) return false
+  return (await fileObjectId(full, st.size, algo)) === baseId
+}
+
+/** The blob id of the file at `full`, read in pieces; null when it is no longer `size` bytes. */
+async function fileObjectId(
+  full: string,
+  size: number,
+  algo: 'sha1' | 'sha256'
+): Promise<string | null> {
+  const hash = createHash(algo).update(`blob ${size}\0`)
+  const fh = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  try {
+    const piece = Buffer.alloc(1024 * 1024)
+    let read = 0
+    for (;;) {
+      const { bytesRead } = await fh.read(piece, 0, piece.length, read)
+      if (bytesRead === 0) break
+      read += bytesRead
+      if (read > size) return null
+      hash.update(piece.subarray(0, bytesRead))
+    }
+    return read === size ? hash.digest('hex') : null
+  } finally {
+    await fh.close()
+  }
 }
 
 const fileMode = (mode: number) => (mode & 0o111 ? '100755' : '100644')
@@ -241,13 +275,13 @@ const fileMode = (mode: number) => (mode & 0o111 ? '100755' : '100644')
 async function decide(
   tree: string,
   changed: Map<string, string | null>,
-  o: CommitOptions
+  o: CommitOptions,
+  maxBytes: number
 ): Promise<{ updates: Update[]; dropped: Dropped[] }> {
   const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true })
   const allowed =
     o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false
   const deliverables = new Set(o.deliverablePaths)
-  const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const updates: Update[] = []
   const dropped: Dropped[] = []
   const drop = (p: string, reason: string) => dropped.push({ path: p, reason })
@@ -365,23 +399,33 @@ async function inspect(repo: string, p: string, maxBytes: number): Promise<Found
   }
   if (!st.isFile()) return { kind: 'bad', reason: `not a regular file (${fileType(st.mode)})` }
   if (st.nlink !== 1) return { kind: 'bad', reason: 'a hard link' }
-  if (st.size > maxBytes) return { kind: 'bad', reason: `larger than ${maxBytes} bytes` }
+  if (st.size > maxBytes) return { kind: 'bad', reason: tooLarge(st.size, maxBytes) }
 
   const fh = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
   try {
     const now = await fh.stat()
-    if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1 || now.size > maxBytes) {
+    if (!now.isFile() || now.ino !== st.ino || now.nlink !== 1) {
       return { kind: 'bad', reason: 'changed while being read' }
     }
-    return {
-      kind: 'file',
-      mode: fileMode(now.mode),
-      content: await fh.readFile()
+    if (now.size > maxBytes) return { kind: 'bad', reason: tooLarge(now.size, maxBytes) }
+    // Never more than the size just seen, plus one byte to notice a file that grew since.
+    const content = Buffer.alloc(now.size + 1)
+    let read = 0
+    for (;;) {
+      const { bytesRead } = await fh.read(content, read, content.length - read, read)
+      if (bytesRead === 0) break
+      read += bytesRead
+      if (read > now.size) return { kind: 'bad', reason: 'changed while being read' }
     }
+    return { kind: 'file', mode: fileMode(now.mode), content: content.subarray(0, read) }
   } finally {
     await fh.close()
   }
 }
+
+/** Names the size, so that whoever reads the line knows what the agent left. */
+const tooLarge = (size: number, maxBytes: number) =>
+  `too large to commit: ${size} bytes, over the ${maxBytes}-byte limit`
 
 function fileType(mode: number): string {
   const t = mode & constants.S_IFMT

@@ -704,9 +704,11 @@ async function finishOwed(
 /** A stage whose commit an earlier run already landed: judged as that run judged it. */
 function recoveredStage(landed: LandedStage): FinalisedStage {
   // A landed commit is an agent run's; its trailer is text anyone could have written.
-  const outcome = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed'
+  const found = AGENT_OUTCOMES.find((o) => o === landed.outcome) ?? 'failed'
   return {
-    outcome,
+    // A cancelled stage found here is one whose job was killed before it decided anything (its
+    // post step saved the partial): the attempt failed, and the retry policy says what follows.
+    outcome: found === 'cancelled' ? 'failed' : found,
     reason: landed.reason || `recovered from commit ${landed.sha.slice(0, 12)}`,
     handoffPath: landed.handoffPath,
     commit: {

@@ -64,6 +64,11 @@ const stageContextSchema = z.object({
   /** The agent's process group, once it runs. */
   agentPgid: z.optional(z.int()),
   /**
+   * How the agent ended, once it has (and its verify commands with it): a job killed before
+   * the commit still commits its work as it ended, not as cancelled.
+   */
+  ended: z.optional(z.object({ outcome: stageOutcomeSchema, reason: z.string() })),
+  /**
    * How far the stage got: the agent may be running (or killed) in `agent`; in `committed` its
    * end is judged and committed (`committed` says how), so whoever finishes it only publishes
    * that commit; in `published` the work is safe but the pipeline's next step may not have

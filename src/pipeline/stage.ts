@@ -234,6 +234,8 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     })
     if (!verify.passed) end = { ...end, outcome: 'failed', reason: verifyReason(verify) }
   }
+  ctx.ended = { outcome: end.outcome, reason: end.reason }
+  saveStageContext(contextPath, ctx)
   if (isolated) {
     ctx.tree = (await isolated.close(input.killGraceMs ?? 5000)).tree
     saveStageContext(contextPath, ctx)

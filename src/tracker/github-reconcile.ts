@@ -8,6 +8,8 @@ import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { escalateVanished, vanishedState, vanishedWhy } from '../pipeline/vanished-state.js'
+import { PAUSED_LABEL } from '../pipeline/pause.js'
+import { cellText } from '../pipeline/untrusted-text.js'
 import { authorizeActor } from './authorize.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
@@ -174,6 +176,27 @@ function githubSource(
         actorType: by.type,
         allowedBots: config.tracker.allowedBots
       })
+    },
+    // The stop switch is lifted only by someone who may start stages, whatever the route: the
+    // `unlabeled` event's job authorises its sender, and this asks who sent it.
+    async mayResume(issue) {
+      const by = await api.labelledBy(Number(issue.id), PAUSED_LABEL, 'unlabeled')
+      if (!by) return { allowed: false, reason: `no event says who took ${PAUSED_LABEL} off` }
+      const may = await authorizeActor({
+        tracker: api,
+        actor: by.login,
+        actorType: by.type,
+        allowedBots: config.tracker.allowedBots
+      })
+      if (may.allowed) return may
+      return { allowed: false, reason: `${PAUSED_LABEL} was taken off, but ${may.reason}` }
+    },
+    async keepPaused(issue, why) {
+      await api.addLabels(Number(issue.id), [PAUSED_LABEL])
+      await api.comment(
+        Number(issue.id),
+        `**Still paused:** ${cellText(why, 300)}. The label is back; someone with write access may take it off to resume the pipeline.`
+      )
     },
     loadRecord: (issue) => port.loadRecord(issue),
     pullState: (pr) => port.pullState(pr),

@@ -322,12 +322,17 @@ export class GitHubTracker {
   }
 
   /**
-   * Who last added `label` to the issue (its newest `labeled` event), or null when none of its
-   * newest events says so. A label proves nothing by itself: triage users and issue forms add
-   * labels too. GitHub lists events oldest first, so the newest pages are read, at most
-   * LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a long-lived issue.
+   * Who last added `label` to the issue (its newest `labeled` event), or took it off (`unlabeled`),
+   * or null when none of its newest events says so. A label proves nothing by itself: triage
+   * users and issue forms add labels too. GitHub lists events oldest first, so the newest pages
+   * are read, at most LABEL_EVENT_PAGES of them after the first: the cost stays bounded on a
+   * long-lived issue.
    */
-  async labelledBy(issue: number, label: string): Promise<{ login: string; type: string } | null> {
+  async labelledBy(
+    issue: number,
+    label: string,
+    event: 'labeled' | 'unlabeled' = 'labeled'
+  ): Promise<{ login: string; type: string } | null> {
     const want = label.toLowerCase()
     const read = (page: number) =>
       this.call(`read the events of #${issue}`, 'issues: read', () =>
@@ -344,7 +349,7 @@ export class GitHubTracker {
       const events = page === 1 ? first.data : (await read(page)).data
       for (const e of [...events].reverse()) {
         const named = 'label' in e ? (e.label as { name?: string } | undefined)?.name : undefined
-        if (e.event === 'labeled' && named?.toLowerCase() === want && e.actor) {
+        if (e.event === event && named?.toLowerCase() === want && e.actor) {
           return { login: e.actor.login, type: e.actor.type ?? 'User' }
         }
       }

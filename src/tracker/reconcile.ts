@@ -5,6 +5,7 @@
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
+import { heldByLabel, PAUSED_LABEL } from '../pipeline/pause.js'
 import type { Authorization } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { owedWake } from '../pipeline/stage-owed.js'
@@ -41,6 +42,13 @@ export interface ReconcileSource {
   mayStart?(issue: Issue, state: string): Promise<Authorization>
   /** Whether a pull request is open, or was closed or merged (see Tracker). */
   pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
+  /**
+   * Whether whoever took the stop switch (PAUSED_LABEL) off the issue may start stages; absent
+   * where the tracker's own access decides who changes an issue.
+   */
+  mayResume?(issue: Issue): Promise<Authorization>
+  /** Puts the stop switch back on the issue and tells it `why`, when mayResume said no. */
+  keepPaused?(issue: Issue, why: string): Promise<void>
   /** Where comments send no event: the reply that answers a waiting stage (see Tracker). */
   findReply?(issue: Issue, waiting: { entry: number }): Promise<{ id: string } | null>
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
@@ -121,6 +129,18 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
         continue
       }
       owed.set(n, need.key)
+      if (record && heldByLabel(record) && source.mayResume) {
+        const may = await source.mayResume(found)
+        if (!may.allowed) {
+          owed.set(n, null)
+          if (!o.dryRun) await source.keepPaused?.(found, may.reason)
+          const back = o.dryRun ? 'would put' : 'put'
+          log(
+            `${at}: not resumed: ${oneLine(may.reason)}; ${back} the ${PAUSED_LABEL} label back; ${cost()}`
+          )
+          continue
+        }
+      }
       const what = `${need.wake.state}, entry ${need.wake.entry}${need.wake.step ? `, step ${need.wake.step}` : ''}`
       if (need.entered && source.mayStart) {
         const may = await source.mayStart(found, need.wake.state)

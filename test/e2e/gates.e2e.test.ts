@@ -87,3 +87,62 @@ it('the repository switch holds the next stage mid-pipeline; the reconcile resum
   ])
   expect(p.gh.violations).toEqual([])
 })
+
+it('the reconcile resumes a paused issue only when whoever took the label off may start stages', async () => {
+  p = await startPipeline()
+  const [research] = await drive(p, labeled(p), {}, 1)
+  expect(research?.outputs).toMatchObject({ profile: 'researcher', outcome: 'succeeded' })
+  // ada pauses the issue while the researcher's wake-up is on its way: the next stage is held.
+  p.gh.addIssueLabels(p.issue, ['itervox-paused'], p.gh.user('ada'))
+  const [held] = await drive(p, wakeUp(p.gh.dispatches[0]!), {}, 1)
+  expect(held?.outputs).toMatchObject({ outcome: 'skipped', state: 'Researching' })
+  expect(status(p)).toContain('**Paused:** new stages do not start')
+
+  // tim, with triage only, takes the label off: the job of that event denies him.
+  p.gh.removeIssueLabel(p.issue, 'itervox-paused', p.gh.user('tim'))
+  const unlabeled = await runAction('main', p.sb, p.gh, {
+    event: 'issues.unlabeled',
+    eventOptions: {
+      issue: p.issue,
+      label: 'itervox-paused',
+      labels: ['Researching'],
+      sender: 'tim'
+    }
+  })
+  expect(unlabeled.outputs.outcome).toBe('denied')
+
+  const reconcile = () =>
+    runAction('main', p!.sb, p!.gh, {
+      event: 'workflow_dispatch',
+      eventOptions: { sender: 'ada' },
+      inputs: { mode: 'reconcile' }
+    })
+  const before = p.gh.dispatches.length
+  const refused = await reconcile()
+  expect(refused.code).toBe(0)
+  expect(refused.stdout).toContain(
+    '#1 Researching: not resumed: itervox-paused was taken off, but @tim has triage permission on this repository; stages need write, maintain or admin; put the itervox-paused label back'
+  )
+  expect(p.gh.dispatches).toHaveLength(before)
+  // The issue shows it is still paused, and why.
+  expect(p.gh.labels(p.issue)).toEqual(['Researching', 'itervox-paused'])
+  const said = p.gh.comments(p.issue).filter((c) => c.body.startsWith('**Still paused:**'))
+  expect(said.map((c) => c.body)).toEqual([
+    '**Still paused:** itervox-paused was taken off, but @\u2060tim has triage permission on this repository; stages need write, maintain or admin. The label is back; someone with write access may take it off to resume the pipeline.'
+  ])
+  expect(status(p)).toContain('**Paused:** new stages do not start')
+  // The next reconcile finds the label and says nothing more.
+  expect((await reconcile()).stdout).toContain('#1 Researching: nothing to start (is paused')
+  expect(p.gh.comments(p.issue).filter((c) => c.body.startsWith('**Still paused:**'))).toHaveLength(
+    1
+  )
+
+  // ada, a writer, takes it off: the reconcile resumes the held stage.
+  p.gh.removeIssueLabel(p.issue, 'itervox-paused', p.gh.user('ada'))
+  await reconcile()
+  expect(p.gh.dispatches).toHaveLength(before + 1)
+  const [resumed] = await drive(p, wakeUp(p.gh.dispatches[before]!), {}, 1)
+  expect(resumed?.outputs).toMatchObject({ profile: 'implementer', outcome: 'succeeded' })
+  expect(readRecordFromComment(status(p))?.paused).toBeUndefined()
+  expect(p.gh.violations).toEqual([])
+})

@@ -1,6 +1,8 @@
 // The seed's three-stage pipeline, on GitHub, for end-to-end runs of the bundled action.
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
-import { makeSandbox, OWNER, REPO, type Sandbox } from '../harness/action-run.js'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { git, makeSandbox, OWNER, REPO, type Sandbox } from '../harness/action-run.js'
 
 export interface PipelineOptions {
   /** `agent.command` (default claude, the scripted fake). */
@@ -120,4 +122,16 @@ export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> 
     author: 'ada'
   })
   return { sb, gh, issue }
+}
+
+/** A committed agent script, executable, from a clone (git keeps the mode). */
+export function commitScript(p: Pipeline, path: string, lines: string[]): void {
+  const clone = join(p.sb.dir, `script-${Math.random().toString(36).slice(2)}`)
+  git(p.sb.dir, 'clone', '--quiet', p.sb.origin, clone)
+  mkdirSync(dirname(join(clone, path)), { recursive: true })
+  writeFileSync(join(clone, path), `${lines.join('\n')}\n`, { mode: 0o755 })
+  git(clone, 'add', path)
+  git(clone, 'update-index', '--chmod=+x', path)
+  git(clone, 'commit', '--quiet', '-m', 'agent script')
+  git(clone, 'push', '--quiet', 'origin', 'main')
 }

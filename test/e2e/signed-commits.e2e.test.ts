@@ -2,12 +2,12 @@
 // creates the stage's commit with createCommitOnBranch; a stale head is replayed on; a change
 // the mutation cannot express is pushed, with a notice.
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { readRecordFromComment } from '../../src/pipeline/status-view.js'
 import { checkoutShallow, git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
 import { gitCounter, subcommand } from '../harness/git-count.js'
-import { startPipeline, type Pipeline } from './pipeline-fixture.js'
+import { commitScript, startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 let current: Pipeline | undefined
 afterEach(async () => {
@@ -28,18 +28,6 @@ const mutations = (p: Pipeline) =>
   p.gh.requests.filter(
     (r) => r.path === '/graphql' && JSON.stringify(r.body).includes('createCommitOnBranch')
   )
-
-/** A committed agent script, executable, from a clone (git keeps the mode). */
-function commitScript(p: Pipeline, path: string, lines: string[]): void {
-  const clone = join(p.sb.dir, `script-${Math.random().toString(36).slice(2)}`)
-  git(p.sb.dir, 'clone', '--quiet', p.sb.origin, clone)
-  mkdirSync(dirname(join(clone, path)), { recursive: true })
-  writeFileSync(join(clone, path), `${lines.join('\n')}\n`, { mode: 0o755 })
-  git(clone, 'add', path)
-  git(clone, 'update-index', '--chmod=+x', path)
-  git(clone, 'commit', '--quiet', '-m', 'agent script')
-  git(clone, 'push', '--quiet', 'origin', 'main')
-}
 
 describe('sign-commits: true', () => {
   it("lands the stage's commit through createCommitOnBranch, trailers intact, and records it", async () => {

@@ -9,7 +9,9 @@ import {
   sharedFile,
   type ActionRun
 } from '../harness/action-run.js'
-import { startPipeline, type Pipeline } from './pipeline-fixture.js'
+import { killAtCommit } from '../harness/git-kill.js'
+import { drive, wakeUp } from './drive.js'
+import { commitScript, startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const HANDOFF = /^\.itervox\/handoff\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z_researcher\.md$/
 const PARTIAL =
@@ -486,5 +488,112 @@ describe('a stage whose work cannot reach the issue branch', () => {
     expect(rerun.outputs).toMatchObject({ outcome: 'succeeded', 'next-state': 'Researching' })
     expect(rerun.stdout).toContain('not running the agent again')
     expect(p.gh.labels(p.issue)).toEqual(['Researching'])
+  })
+})
+
+describe('a re-run of a job whose main step was killed', () => {
+  it('after the agent finished and before the commit: the post step commits its complete work, and the re-run goes on without the agent', async () => {
+    const p = await pipeline({
+      researcher: 'command: tools/agent.sh\ncommit_paths: ["src/**"]'
+    })
+    commitScript(p, 'tools/agent.sh', [
+      '#!/bin/sh',
+      'set -e',
+      'cat > /dev/null',
+      'mkdir -p src .itervox/handoff',
+      'echo "export const csv = true" > src/csv.ts',
+      'printf "# Research\\n\\nDone.\\n" > "$ITERVOX_HANDOFF_PATH"'
+    ])
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { PATH: killAtCommit(`${p.sb.agentsBin}:${process.env.PATH}`) }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    expect(branchFiles(p)).toBeNull()
+    const post = await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })
+    expect(post.code).toBe(0)
+    const files = branchFiles(p)!
+    const handoff = files.find((f) => HANDOFF.test(f))
+    expect(files.some((f) => PARTIAL.test(f))).toBe(false)
+    expect(show(p, handoff!)).toBe('# Research\n\nDone.')
+    // The profile's commit_paths hold as in the main step: the agent's code is not lost.
+    expect(show(p, 'src/csv.ts')).toBe('export const csv = true')
+    expect(post.summary).toContain('## itervox handoff: succeeded')
+    const said = p.gh.comments(p.issue).find((c) => c.body.includes('stage did not finish'))
+    expect(said?.body).toContain('(succeeded), before its work was committed')
+    expect(said?.body).toContain('the agent will not run again')
+
+    const rerun = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { GITHUB_RUN_ATTEMPT: '2' }
+    })
+    expect(rerun.outputs).toMatchObject({
+      outcome: 'succeeded',
+      'handoff-path': handoff,
+      'next-state': 'Researching'
+    })
+    expect(rerun.stdout).toContain('not running the agent again')
+    expect(p.gh.labels(p.issue)).toEqual(['Researching'])
+  })
+
+  it('while the agent runs: the post step saves its partial, and the re-run retries the stage as its next attempt, once', async () => {
+    const p = await pipeline()
+    // The fake agent's first run stalls; the next one finishes. Each run counts itself.
+    const script = sharedDir()
+    const runs = sharedFile(script, 'researcher.count')
+    writeFileSync(join(script, 'researcher.0.mode'), 'stall')
+    const env = { ITERVOX_FAKE_AGENT_SCRIPT_DIR: script }
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env,
+      inputs: { 'show-agent-output': 'true' },
+      interrupt: { when: /"subtype":"init"/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    const post = await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })
+    expect(post.code).toBe(0)
+    const partial = branchFiles(p)!.find((f) => PARTIAL.test(f))
+    expect(partial).toBeDefined()
+    const said = p.gh.comments(p.issue).find((c) => c.body.includes('stage did not finish'))
+    expect(said?.body).toContain('Re-run the job to go on: the stage is retried')
+
+    // The re-run takes the saved partial as the first attempt's end and retries the stage.
+    const rerun = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { ...env, GITHUB_RUN_ATTEMPT: '2' }
+    })
+    expect(rerun.stdout).toContain('not running the agent again')
+    expect(rerun.outputs).toMatchObject({ outcome: 'failed', 'handoff-path': partial })
+    expect(readFileSync(runs, 'utf8')).toBe('1')
+    expect(p.gh.dispatches).toHaveLength(1)
+    const [retry] = await drive(p, wakeUp(p.gh.dispatches[0]!), env, 1)
+    expect(retry?.outputs).toMatchObject({ outcome: 'succeeded', 'next-state': 'Researching' })
+    expect(readFileSync(runs, 'utf8')).toBe('2')
+    const files = branchFiles(p)!
+    expect(files).toContain(partial)
+    expect(files).toContain(retry?.outputs['handoff-path'])
+    expect(p.gh.labels(p.issue)).toEqual(['Researching'])
+  })
+
+  it('while the agent runs, with no retries left: the re-run escalates, in words, on the issue', async () => {
+    const p = await pipeline({ maxRetries: 0 })
+    const main = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { ITERVOX_FAKE_AGENT_MODE: 'stall' },
+      inputs: { 'show-agent-output': 'true' },
+      interrupt: { when: /"subtype":"init"/, signal: 'SIGKILL' }
+    })
+    expect(main.signal).toBe('SIGKILL')
+    expect((await runAction('post', p.sb, p.gh, { ...labeled(p), state: main.state })).code).toBe(0)
+    const rerun = await runAction('main', p.sb, p.gh, {
+      ...labeled(p),
+      env: { GITHUB_RUN_ATTEMPT: '2' }
+    })
+    expect(rerun.stdout).toContain('not running the agent again')
+    expect(rerun.outputs).toMatchObject({ outcome: 'failed', 'next-state': "Won't Do" })
+    expect(p.gh.labels(p.issue)).toEqual(['needs-attention', "Won't Do"])
+    const stopped = p.gh.comments(p.issue).find((c) => c.body.includes('pipeline stopped'))
+    expect(stopped?.body).toContain('retries spent')
+    expect(p.gh.dispatches).toEqual([])
   })
 })

@@ -213,7 +213,9 @@ describe('commitAllowed', () => {
     write(work, 'docs/big.bin', Buffer.alloc(2048))
     const r = await commit({ maxFileBytes: 1024 })
     expect(r.committed).toEqual([DELIVERABLE])
-    expect(r.dropped).toEqual([{ path: 'docs/big.bin', reason: 'larger than 1024 bytes' }])
+    expect(r.dropped).toEqual([
+      { path: 'docs/big.bin', reason: 'too large to commit: 2048 bytes, over the 1024-byte limit' }
+    ])
   })
 
   it('does not let files under an allowed path replace a file that may not change', async () => {

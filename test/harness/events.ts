@@ -7,6 +7,7 @@ import type { Dispatch } from './fake-github-state.js'
 
 export type EventName =
   | 'issues.labeled'
+  | 'issues.unlabeled'
   | 'pull_request.labeled'
   | 'pull_request.reopened'
   | 'workflow_dispatch'
@@ -16,6 +17,7 @@ export type EventName =
 /** The `GITHUB_EVENT_NAME` of each payload. */
 export const EVENT_NAME: Record<EventName, string> = {
   'issues.labeled': 'issues',
+  'issues.unlabeled': 'issues',
   'pull_request.labeled': 'pull_request',
   'pull_request.reopened': 'pull_request',
   workflow_dispatch: 'workflow_dispatch',
@@ -33,7 +35,7 @@ export interface EventOptions {
   issue?: number
   title?: string
   body?: string | null
-  /** The label just applied (the `labeled` events). */
+  /** The label just applied (the `labeled` events) or removed (`unlabeled`). */
   label?: string
   /** The labels the issue or pull request carries; default: just `label`. */
   labels?: string[]

@@ -362,7 +362,13 @@ export class GitHubState {
       i.labels.push(key)
       // Like GitHub, setting labels an issue already had records no new event for them.
       if (!had.includes(key)) {
-        i.events.push({ id: this.id(), label: label.name, actor: by, createdAt: now() })
+        i.events.push({
+          id: this.id(),
+          event: 'labeled',
+          label: label.name,
+          actor: by,
+          createdAt: now()
+        })
       }
     }
     i.updatedAt = now()
@@ -375,12 +381,14 @@ export class GitHubState {
     this.addIssueLabels(n, names, by, had)
   }
 
-  /** Removes one label; false when the issue does not carry it. */
-  removeIssueLabel(n: number, name: string): boolean {
+  /** Removes one label (`by` someone); false when the issue does not carry it. */
+  removeIssueLabel(n: number, name: string, by: UserRecord = this.tokenUser): boolean {
     const i = this.mustIssue(n)
     const key = name.toLowerCase()
     if (!i.labels.includes(key)) return false
     i.labels = i.labels.filter((k) => k !== key)
+    const label = this.labelsByKey.get(key)?.name ?? name
+    i.events.push({ id: this.id(), event: 'unlabeled', label, actor: by, createdAt: now() })
     i.updatedAt = now()
     return true
   }

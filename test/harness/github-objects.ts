@@ -52,12 +52,13 @@ export interface IssueRecord {
   updatedAt: string
   closedAt: string | null
   pull?: PullRecord
-  /** Who added which label, oldest first (the issue's `labeled` events). */
+  /** Who added or removed which label, oldest first (the issue's `labeled` and `unlabeled` events). */
   events: LabelEventRecord[]
 }
 
 export interface LabelEventRecord {
   id: number
+  event: 'labeled' | 'unlabeled'
   label: string
   actor: UserRecord
   createdAt: string
@@ -416,7 +417,7 @@ export function labelEventJson(
     node_id: nodeId('LE', e.id),
     url: `${roots.api}/repos/${repo.owner.login}/${repo.name}/issues/events/${e.id}`,
     actor: userJson(roots, e.actor),
-    event: 'labeled',
+    event: e.event,
     commit_id: null,
     commit_url: null,
     created_at: e.createdAt,
