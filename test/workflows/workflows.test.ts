@@ -140,7 +140,12 @@ describe('workflow files', () => {
 describe.each([
   {
     file: 'itervox.yml',
-    permissions: { contents: 'write', issues: 'write', 'pull-requests': 'write' },
+    permissions: {
+      actions: 'read',
+      contents: 'write',
+      issues: 'write',
+      'pull-requests': 'write'
+    },
     chain: 'dispatch'
   },
   { file: 'itervox-app-token.yml', permissions: { contents: 'read' }, chain: 'label' }
