@@ -21807,6 +21807,8 @@ var vanished_state = __nccwpck_require__(1624);
 var pause = __nccwpck_require__(96);
 // EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
 var untrusted_text = __nccwpck_require__(3935);
+// EXTERNAL MODULE: ./.build/errors.js
+var _build_errors = __nccwpck_require__(9243);
 // EXTERNAL MODULE: ./.build/pipeline/actor.js
 var actor = __nccwpck_require__(9504);
 ;// CONCATENATED MODULE: ./.build/tracker/authorize.js
@@ -21908,8 +21910,6 @@ function refClaims(o) {
     };
 }
 
-// EXTERNAL MODULE: ./.build/errors.js
-var _build_errors = __nccwpck_require__(9243);
 // EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 13 modules
 var dist_src = __nccwpck_require__(5194);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
@@ -22772,6 +22772,16 @@ class GitHubTracker {
      */
     async labelledBy(issue, label, event = 'labeled') {
         const want = label.toLowerCase();
+        return this.lastEventBy(issue, (e) => {
+            const named = 'label' in e ? e.label?.name : undefined;
+            return e.event === event && named?.toLowerCase() === want;
+        });
+    }
+    /** Who last reopened the issue or pull request, if its events say. */
+    reopenedBy(issue) {
+        return this.lastEventBy(issue, (e) => e.event === 'reopened');
+    }
+    async lastEventBy(issue, match) {
         const read = (page) => this.call(`read the events of #${issue}`, 'issues: read', () => this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
             ...this.where,
             issue_number: issue,
@@ -22783,10 +22793,8 @@ class GitHubTracker {
         for (let page = last, n = 0; page >= 1 && n < LABEL_EVENT_PAGES; page--, n++) {
             const events = page === 1 ? first.data : (await read(page)).data;
             for (const e of [...events].reverse()) {
-                const named = 'label' in e ? e.label?.name : undefined;
-                if (e.event === event && named?.toLowerCase() === want && e.actor) {
+                if (match(e) && e.actor)
                     return { login: e.actor.login, type: e.actor.type ?? 'User' };
-                }
             }
         }
         return null;
@@ -24359,7 +24367,7 @@ class RepoRecordStore {
         const c = await this.o.refs.read(head, zod/* unknown */.L5J(), repo_records_MAX_RECORD_CHARS);
         const record = c.data === undefined ? null : (0,pipeline_record/* parseRecord */.Hh)(c.data);
         if (!record) {
-            throw new _build_errors/* UserError */.yo(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`);
+            throw new _build_errors/* UserError */.yo(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref (and the status comment, which a record from before the ref may still hold) to start the issue's pipeline afresh`);
         }
         return record;
     }
@@ -24376,6 +24384,7 @@ function refOf(key) {
 // (tracker.kind linear), the team's issues in those states. Their records are read from the
 // repository (repo-records.ts: one listing of every record, then one read per issue). Claims and
 // wake-ups are GitHub's.
+
 
 
 
@@ -24496,7 +24505,13 @@ function githubSource(api, port, records, config, dryRun) {
                         : found);
                 }
             }
-            out.push(...(await vanished(api, port, records, config, dryRun)));
+            // A listing of every open issue: one that fails is said, and the states' own go on.
+            try {
+                out.push(...(await vanished(api, port, records, config, dryRun)));
+            }
+            catch (err) {
+                log(`issues whose state left WORKFLOW.md: not looked for: ${(0,untrusted_text/* oneLine */.TN)((0,_build_errors/* messageOf */.bD)(err))}`);
+            }
             return out;
         },
         keyOf: (issue) => issue.id,
@@ -24532,6 +24547,20 @@ function githubSource(api, port, records, config, dryRun) {
         async keepPaused(issue, why) {
             await api.addLabels(Number(issue.id), [pause/* PAUSED_LABEL */.O5]);
             await api.comment(Number(issue.id), `**Still paused:** ${(0,untrusted_text/* cellText */.Ie)(why, 300)}. The label is back; someone with write access may take it off to resume the pipeline.`);
+        },
+        async mayReopen(pr) {
+            const by = await api.reopenedBy(pr);
+            if (!by)
+                return { allowed: false, reason: `no event says who reopened pull request #${pr}` };
+            const may = await authorizeActor({
+                tracker: api,
+                actor: by.login,
+                actorType: by.type,
+                allowedBots: config.tracker.allowedBots
+            });
+            if (may.allowed)
+                return may;
+            return { allowed: false, reason: `pull request #${pr} was reopened, but ${may.reason}` };
         },
         loadRecord: (issue) => port.loadRecord(issue),
         pullState: (pr) => port.pullState(pr),
@@ -24765,10 +24794,20 @@ async function reconcileIssues(o) {
             const record = await source.loadRecord(found);
             // Paused by a person's closing of the pull request: it resumes once it is open again.
             const closed = record?.pausedByClosedPull;
-            if (closed !== undefined && (await source.pullState?.(closed)) === 'closed') {
+            const pull = closed === undefined ? undefined : await source.pullState?.(closed);
+            if (pull === 'closed') {
                 owed.set(n, null);
                 log(`${at}: nothing to start (pull request #${closed} is closed; reopen it to resume); ${cost()}`);
                 continue;
+            }
+            // Reopening lifts the pause only for someone who may start stages, as its own event does.
+            if (closed !== undefined && pull === 'open' && source.mayReopen) {
+                const may = await source.mayReopen(closed);
+                if (!may.allowed) {
+                    owed.set(n, null);
+                    log(`${at}: not resumed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
+                    continue;
+                }
             }
             const w = record?.waiting;
             const reply = source.findReply && record && w && w.entry === record.entry
@@ -46875,8 +46914,10 @@ async function runHolding(input, slot) {
     // Last before the agent: a job that loses writes nothing, as the holder writes the same.
     const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true };
     if (!claim.won) {
-        // A holder the record shows finishing (a question asked, say) left nothing undone.
-        const finished = record.stages.some((s) => s.run === claim.holder && s.entry === key.entry);
+        // A holder the record shows finishing (a question asked, say) left nothing undone; the
+        // record is read again, as the holder may have saved it since this job read it.
+        const now = claim.ended ? await j.tracker.loadRecord(issue) : record;
+        const finished = (now ?? record).stages.some((s) => s.run === claim.holder && s.entry === key.entry);
         if (claim.ended && !finished)
             await noticeAbandoned(j, issue, key, claim.holder);
         return result({
@@ -47285,7 +47326,7 @@ async function noticeAbandoned(j, issue, key, holder) {
     const body = `**The ${key.profile} stage was claimed by run ${(0,untrusted_text/* oneLine */.TN)(holder)}, which ended without finishing it**, so it was not started again. Re-run that run's job to run the stage.\n\n${j.tracker.runLine(null)}`;
     await j.tracker.setFlag(issue, names/* NEEDS_ATTENTION_LABEL */.gO, true);
     await j.tracker.comment(issue, {
-        key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}`,
+        key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}-${key.profile}`,
         body
     });
 }

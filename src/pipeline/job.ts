@@ -355,8 +355,12 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
   // Last before the agent: a job that loses writes nothing, as the holder writes the same.
   const claim = j.claims && !landed && !j.dryRun ? await j.claims.take(key) : { won: true as const }
   if (!claim.won) {
-    // A holder the record shows finishing (a question asked, say) left nothing undone.
-    const finished = record.stages.some((s) => s.run === claim.holder && s.entry === key.entry)
+    // A holder the record shows finishing (a question asked, say) left nothing undone; the
+    // record is read again, as the holder may have saved it since this job read it.
+    const now = claim.ended ? await j.tracker.loadRecord(issue) : record
+    const finished = (now ?? record).stages.some(
+      (s) => s.run === claim.holder && s.entry === key.entry
+    )
     if (claim.ended && !finished) await noticeAbandoned(j, issue, key, claim.holder)
     return result({
       outcome: 'skipped',
@@ -836,7 +840,7 @@ async function noticeAbandoned(
   const body = `**The ${key.profile} stage was claimed by run ${oneLine(holder)}, which ended without finishing it**, so it was not started again. Re-run that run's job to run the stage.\n\n${j.tracker.runLine(null)}`
   await j.tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true)
   await j.tracker.comment(issue, {
-    key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}`,
+    key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}-${key.profile}`,
     body
   })
 }

@@ -9,7 +9,8 @@ import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
 import { escalateVanished, vanishedState, vanishedWhy } from '../pipeline/vanished-state.js'
 import { PAUSED_LABEL } from '../pipeline/pause.js'
-import { cellText } from '../pipeline/untrusted-text.js'
+import { cellText, oneLine } from '../pipeline/untrusted-text.js'
+import { messageOf } from '../errors.js'
 import { authorizeActor } from './authorize.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
@@ -161,7 +162,12 @@ function githubSource(
           )
         }
       }
-      out.push(...(await vanished(api, port, records, config, dryRun)))
+      // A listing of every open issue: one that fails is said, and the states' own go on.
+      try {
+        out.push(...(await vanished(api, port, records, config, dryRun)))
+      } catch (err) {
+        log(`issues whose state left WORKFLOW.md: not looked for: ${oneLine(messageOf(err))}`)
+      }
       return out
     },
     keyOf: (issue) => issue.id,
@@ -197,6 +203,18 @@ function githubSource(
         Number(issue.id),
         `**Still paused:** ${cellText(why, 300)}. The label is back; someone with write access may take it off to resume the pipeline.`
       )
+    },
+    async mayReopen(pr) {
+      const by = await api.reopenedBy(pr)
+      if (!by) return { allowed: false, reason: `no event says who reopened pull request #${pr}` }
+      const may = await authorizeActor({
+        tracker: api,
+        actor: by.login,
+        actorType: by.type,
+        allowedBots: config.tracker.allowedBots
+      })
+      if (may.allowed) return may
+      return { allowed: false, reason: `pull request #${pr} was reopened, but ${may.reason}` }
     },
     loadRecord: (issue) => port.loadRecord(issue),
     pullState: (pr) => port.pullState(pr),

@@ -334,6 +334,21 @@ export class GitHubTracker {
     event: 'labeled' | 'unlabeled' = 'labeled'
   ): Promise<{ login: string; type: string } | null> {
     const want = label.toLowerCase()
+    return this.lastEventBy(issue, (e) => {
+      const named = 'label' in e ? (e.label as { name?: string } | undefined)?.name : undefined
+      return e.event === event && named?.toLowerCase() === want
+    })
+  }
+
+  /** Who last reopened the issue or pull request, if its events say. */
+  reopenedBy(issue: number): Promise<{ login: string; type: string } | null> {
+    return this.lastEventBy(issue, (e) => e.event === 'reopened')
+  }
+
+  private async lastEventBy(
+    issue: number,
+    match: (e: { event: string }) => boolean
+  ): Promise<{ login: string; type: string } | null> {
     const read = (page: number) =>
       this.call(`read the events of #${issue}`, 'issues: read', () =>
         this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/events', {
@@ -348,10 +363,7 @@ export class GitHubTracker {
     for (let page = last, n = 0; page >= 1 && n < LABEL_EVENT_PAGES; page--, n++) {
       const events = page === 1 ? first.data : (await read(page)).data
       for (const e of [...events].reverse()) {
-        const named = 'label' in e ? (e.label as { name?: string } | undefined)?.name : undefined
-        if (e.event === event && named?.toLowerCase() === want && e.actor) {
-          return { login: e.actor.login, type: e.actor.type ?? 'User' }
-        }
+        if (match(e) && e.actor) return { login: e.actor.login, type: e.actor.type ?? 'User' }
       }
     }
     return null

@@ -42,6 +42,8 @@ export interface ReconcileSource {
   mayStart?(issue: Issue, state: string): Promise<Authorization>
   /** Whether a pull request is open, or was closed or merged (see Tracker). */
   pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
+  /** Whether whoever reopened the pull request that paused the issue may start stages. */
+  mayReopen?(pr: number): Promise<Authorization>
   /**
    * Whether whoever took the stop switch (PAUSED_LABEL) off the issue may start stages; absent
    * where the tracker's own access decides who changes an issue.
@@ -104,12 +106,22 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
       const record = await source.loadRecord(found)
       // Paused by a person's closing of the pull request: it resumes once it is open again.
       const closed = record?.pausedByClosedPull
-      if (closed !== undefined && (await source.pullState?.(closed)) === 'closed') {
+      const pull = closed === undefined ? undefined : await source.pullState?.(closed)
+      if (pull === 'closed') {
         owed.set(n, null)
         log(
           `${at}: nothing to start (pull request #${closed} is closed; reopen it to resume); ${cost()}`
         )
         continue
+      }
+      // Reopening lifts the pause only for someone who may start stages, as its own event does.
+      if (closed !== undefined && pull === 'open' && source.mayReopen) {
+        const may = await source.mayReopen(closed)
+        if (!may.allowed) {
+          owed.set(n, null)
+          log(`${at}: not resumed: ${oneLine(may.reason)}; ${cost()}`)
+          continue
+        }
       }
       const w = record?.waiting
       const reply =

@@ -103,7 +103,7 @@ export class RepoRecordStore implements IssueRecordStore {
     const record = c.data === undefined ? null : parseRecord(c.data)
     if (!record) {
       throw new UserError(
-        `refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref to start the issue's pipeline afresh`
+        `refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref (and the status comment, which a record from before the ref may still hold) to start the issue's pipeline afresh`
       )
     }
     return record

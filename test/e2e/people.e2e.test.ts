@@ -138,10 +138,15 @@ describe('the pull request closed by a person mid-pipeline', () => {
     )
     expect(p.gh.dispatches).toHaveLength(1)
 
-    // Reopening resumes only for someone who may start stages.
-    p.gh.setPullState(pr, 'open')
+    // Reopening resumes only for someone who may start stages, by its event or the reconcile.
+    p.gh.setPullState(pr, 'open', false, 'tim')
     const triage = await runAction('main', p.sb, p.gh, { ...reopened(p, pr, 'tim'), env })
     expect(triage.outputs.outcome).toBe('denied')
+    const after = await reconcile(p)
+    expect(after.stdout).toContain(`#1 Researching: not resumed: pull request #${pr} was reopened`)
+    expect(p.gh.dispatches).toHaveLength(1)
+    p.gh.setPullState(pr, 'closed', false, 'ada')
+    p.gh.setPullState(pr, 'open', false, 'ada')
     const rest = await drive(p, reopened(p, pr), env)
     expect(rest.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
       ['implementer', 'succeeded'],

@@ -257,10 +257,15 @@ export class GitHubState {
     c.updatedAt = now()
   }
 
-  /** A person closes a pull request, merged or not, or reopens it. */
-  setPullState(n: number, state: 'open' | 'closed', merged = false): void {
+  /** A person (`by`, as a login) closes a pull request, merged or not, or reopens it. */
+  setPullState(n: number, state: 'open' | 'closed', merged = false, by?: string): void {
     const i = this.mustIssue(n)
     if (!i.pull) throw new Error(`#${n} is not a pull request`)
+    if (i.state !== state) {
+      const actor = by ? this.user(by) : this.tokenUser
+      const event = state === 'open' ? 'reopened' : 'closed'
+      i.events.push({ id: this.id(), event, actor, createdAt: now() })
+    }
     i.state = state
     i.pull.merged = state === 'closed' && merged
     i.closedAt = state === 'closed' ? now() : null

@@ -58,8 +58,9 @@ export interface IssueRecord {
 
 export interface LabelEventRecord {
   id: number
-  event: 'labeled' | 'unlabeled'
-  label: string
+  event: 'labeled' | 'unlabeled' | 'closed' | 'reopened'
+  /** For `labeled` and `unlabeled`. */
+  label?: string
   actor: UserRecord
   createdAt: string
 }
@@ -422,6 +423,6 @@ export function labelEventJson(
     commit_url: null,
     created_at: e.createdAt,
     performed_via_github_app: null,
-    label: { name: e.label, color: 'ededed' }
+    ...(e.label === undefined ? {} : { label: { name: e.label, color: 'ededed' } })
   }
 }
