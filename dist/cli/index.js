@@ -42976,12 +42976,13 @@ chmod 0700 -- "$area"`;
 // own, into the runner's private folder; a tree it swapped, or a folder on the way to it, for a
 // symlink is not followed anywhere: root would move whatever it points at. Then, while the agent
 // still owns them, what it left goes: the area; its files in the shared folders, at the top or
-// deeper (in sticky folders others made), though not the tree (the runner's folder may be in
-// /tmp); its System V IPC objects (by owner or creator: an owner can give one away); and in its
-// own home (the one of its passwd entry, which tools like ssh read whatever HOME says) every file
-// of its own made or changed since the hand-over. Only then is the tree handed back. A file in it
-// with more than one link is left out, its path printed: its other name may be anywhere, and
-// would change owner with it. Only the agent's own files change owner, never through a symlink.
+// deeper (in sticky folders others made; a folder neither its own nor writable by all cannot
+// hold anything it made, so the walk skips it and costs only what the shared part holds), though
+// not the tree (the runner's folder may be in /tmp); its System V IPC objects (by owner or
+// creator: an owner can give one away); and in its own home (the one of its passwd entry, which
+// tools like ssh read whatever HOME says) every file of its own made or changed since the
+// hand-over. Only then is the tree handed back. A file in it with more than one link is left out,
+// its path printed: its other name may be anywhere, and would change owner with it. Only the agent's own files change owner, never through a symlink.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
 work=\${tree%/*}
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
@@ -42990,6 +42991,7 @@ if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
 fi
 rm -rf -- "$area"
 find /tmp /var/tmp /dev/shm /dev/mqueue /run/lock -xdev -mindepth 1 -path "$back" -prune -o \\
+  -type d ! -user "$uid" ! -perm -0002 -prune -o \\
   -user "$uid" -prune -exec rm -rf -- {} + 2>/dev/null
 for kind in shm:-m sem:-s msg:-q; do
   awk -v uid="$uid" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
