@@ -1292,20 +1292,17 @@ function triggerFromEvent(eventName, payload, overrides) {
             const label = str(record(payload.label).name);
             if (!label)
                 return { kind: 'skip', reason: 'the labeled event carries no label' };
+            // The issue or pull request the label went on, and when (its `updated_at`).
+            const labelled = (number, on) => {
+                const at = timeOf(on.updated_at);
+                const run = { kind: 'run', source: 'label', issue: String(number), label };
+                return { ...run, ...(at ? { at } : {}), actor, defaultBranch };
+            };
             if (eventName === 'issues') {
                 const number = issueNumber(record(payload.issue).number);
                 if (!number)
                     return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                const at = timeOf(record(payload.issue).updated_at);
-                return {
-                    kind: 'run',
-                    source: 'label',
-                    issue: String(number),
-                    label,
-                    ...(at ? { at } : {}),
-                    actor,
-                    defaultBranch
-                };
+                return labelled(number, record(payload.issue));
             }
             const pr = record(payload.pull_request);
             const number = issueNumber(pr.number);
@@ -1315,15 +1312,8 @@ function triggerFromEvent(eventName, payload, overrides) {
                 return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
             }
             const headRepo = str(record(head.repo).full_name);
-            const at = timeOf(pr.updated_at);
             return {
-                kind: 'run',
-                source: 'label',
-                issue: String(number),
-                label,
-                ...(at ? { at } : {}),
-                actor,
-                defaultBranch,
+                ...labelled(number, pr),
                 pullRequest: {
                     number,
                     headRef,

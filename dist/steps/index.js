@@ -42010,20 +42010,17 @@ function triggerFromEvent(eventName, payload, overrides) {
             const label = str(event_record(payload.label).name);
             if (!label)
                 return { kind: 'skip', reason: 'the labeled event carries no label' };
+            // The issue or pull request the label went on, and when (its `updated_at`).
+            const labelled = (number, on) => {
+                const at = timeOf(on.updated_at);
+                const run = { kind: 'run', source: 'label', issue: String(number), label };
+                return { ...run, ...(at ? { at } : {}), actor, defaultBranch };
+            };
             if (eventName === 'issues') {
                 const number = issueNumber(event_record(payload.issue).number);
                 if (!number)
                     return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                const at = timeOf(event_record(payload.issue).updated_at);
-                return {
-                    kind: 'run',
-                    source: 'label',
-                    issue: String(number),
-                    label,
-                    ...(at ? { at } : {}),
-                    actor,
-                    defaultBranch
-                };
+                return labelled(number, event_record(payload.issue));
             }
             const pr = event_record(payload.pull_request);
             const number = issueNumber(pr.number);
@@ -42033,15 +42030,8 @@ function triggerFromEvent(eventName, payload, overrides) {
                 return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
             }
             const headRepo = str(event_record(head.repo).full_name);
-            const at = timeOf(pr.updated_at);
             return {
-                kind: 'run',
-                source: 'label',
-                issue: String(number),
-                label,
-                ...(at ? { at } : {}),
-                actor,
-                defaultBranch,
+                ...labelled(number, pr),
                 pullRequest: {
                     number,
                     headRef,
@@ -50082,6 +50072,17 @@ async function runHolding(input, slot) {
             stateAfter: issue.state
         });
     }
+    // The stage was planned but runs no agent in this job: nothing of it is written here.
+    const skippedStage = (reason) => result({
+        outcome: 'skipped',
+        reason,
+        issue,
+        state,
+        plan,
+        branch: prepared.branch,
+        finishedOwed,
+        stateAfter: issue.state
+    });
     if (j.slots && !landed && !j.dryRun) {
         const wasQueued = hasFlag(issue.labels, QUEUED);
         if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
@@ -50091,16 +50092,7 @@ async function runHolding(input, slot) {
             }
             if (!wasQueued)
                 await j.tracker.setFlag(issue, QUEUED, true);
-            return result({
-                outcome: 'skipped',
-                reason: `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`,
-                issue,
-                state,
-                plan,
-                branch: prepared.branch,
-                finishedOwed,
-                stateAfter: issue.state
-            });
+            return skippedStage(`all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`);
         }
         slot.held = true;
         if (wasQueued)
@@ -50113,18 +50105,10 @@ async function runHolding(input, slot) {
         // record is read again, as the holder may have saved it since this job read it.
         const now = claim.ended ? await j.tracker.loadRecord(issue) : record;
         const finished = (now ?? record).stages.some((s) => s.run === claim.holder && s.entry === key.entry);
-        if (claim.ended && !finished)
+        const abandoned = claim.ended && !finished;
+        if (abandoned)
             await noticeAbandoned(j, issue, key, claim.holder);
-        return result({
-            outcome: 'skipped',
-            reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended && !finished ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
-            issue,
-            state,
-            plan,
-            branch: prepared.branch,
-            finishedOwed,
-            stateAfter: issue.state
-        });
+        return skippedStage(`run ${claim.holder} holds the ${plan.profile} stage of this entry${abandoned ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`);
     }
     j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null });
     const startedAt = new Date();

@@ -327,6 +327,18 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
       stateAfter: issue.state
     })
   }
+  // The stage was planned but runs no agent in this job: nothing of it is written here.
+  const skippedStage = (reason: string) =>
+    result({
+      outcome: 'skipped',
+      reason,
+      issue,
+      state,
+      plan,
+      branch: prepared.branch,
+      finishedOwed,
+      stateAfter: issue.state
+    })
   if (j.slots && !landed && !j.dryRun) {
     const wasQueued = hasFlag(issue.labels, QUEUED)
     if (!(await j.slots.claim(issue, queuedStage(t, record, state, plan), wasQueued))) {
@@ -338,16 +350,9 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
         )
       }
       if (!wasQueued) await j.tracker.setFlag(issue, QUEUED, true)
-      return result({
-        outcome: 'skipped',
-        reason: `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`,
-        issue,
-        state,
-        plan,
-        branch: prepared.branch,
-        finishedOwed,
-        stateAfter: issue.state
-      })
+      return skippedStage(
+        `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
+      )
     }
     slot.held = true
     if (wasQueued) await j.tracker.setFlag(issue, QUEUED, false)
@@ -361,17 +366,11 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     const finished = (now ?? record).stages.some(
       (s) => s.run === claim.holder && s.entry === key.entry
     )
-    if (claim.ended && !finished) await noticeAbandoned(j, issue, key, claim.holder)
-    return result({
-      outcome: 'skipped',
-      reason: `run ${claim.holder} holds the ${plan.profile} stage of this entry${claim.ended && !finished ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`,
-      issue,
-      state,
-      plan,
-      branch: prepared.branch,
-      finishedOwed,
-      stateAfter: issue.state
-    })
+    const abandoned = claim.ended && !finished
+    if (abandoned) await noticeAbandoned(j, issue, key, claim.holder)
+    return skippedStage(
+      `run ${claim.holder} holds the ${plan.profile} stage of this entry${abandoned ? ' but ended without finishing it; the issue says so' : ''}; a stage runs once`
+    )
   }
   j.onStart?.({ issue, state, plan, branch: prepared.branch, recovered: landed !== null })
   const startedAt = new Date()
