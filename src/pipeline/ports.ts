@@ -28,6 +28,16 @@ export interface JobTrigger {
   restart?: { state: string; by: string }
 }
 
+/**
+ * The job log in sections, one per phase ("Deciding", "Preparing itervox/42", "Running
+ * researcher", "Publishing"): groups in the action's log, headings in the CLI's output.
+ */
+export interface JobSections {
+  /** Starts a section; what is logged until `close` belongs to it. */
+  open(title: string): void
+  close(): void
+}
+
 export type Authorization = { allowed: true } | { allowed: false; reason: string }
 
 export type Flag = 'needs-attention' | 'needs-input' | 'itervox-queued' | 'itervox-approved'
