@@ -2,6 +2,7 @@ import type { StageKey } from '../git/trailers.js'
 import type { Issue } from '../tracker/types.js'
 import type { Job } from './job-values.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
+import { noticeAttention } from './publish.js'
 import { fenced, oneLine } from './untrusted-text.js'
 
 // What the job says on the issue when it cannot go on by itself.
@@ -33,11 +34,8 @@ export async function noticeAbandoned(
   holder: string
 ): Promise<void> {
   const body = `**The ${key.profile} stage was claimed by run ${oneLine(holder)}, which ended without finishing it**, so it was not started again. Re-run that run's job to run the stage.\n\n${job.tracker.runLine(null)}`
-  await job.tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true)
-  await job.tracker.comment(issue, {
-    key: `itervox:abandoned:${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}-${key.profile}`,
-    body
-  })
+  const at = `${key.entry}-${key.kind}-${key.attempt}-${key.round}-${key.resume}-${key.profile}`
+  await noticeAttention(job.tracker, issue, `itervox:abandoned:${at}`, body)
 }
 
 /** Says on the issue that the record could not be written; returns what it managed, as words. */

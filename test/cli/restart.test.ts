@@ -62,7 +62,7 @@ describe('itervox-handoff run --restart', () => {
     })
     expect([restarted.code, restarted.stderr]).toEqual([0, ''])
     expect(restarted.stdout).toMatch(
-      /^implementer in "Implementing": running\n✓ implementer in "Implementing" · succeeded · \d+\.\ds · moved to "Reviewing" \(automation implement\)\n/
+      /^── Deciding\n── Preparing itervox\/ENG-1\nimplementer in "Implementing": running\n── Running implementer\n── Publishing\n✓ implementer in "Implementing" · succeeded · \d+\.\ds · moved to "Reviewing" \(automation implement\)\n/
     )
     expect(stateOf(repo)).toBe('Reviewing')
     // The agent ran again, and was shown what the blocked attempts left.
