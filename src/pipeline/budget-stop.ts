@@ -1,6 +1,5 @@
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker } from './ports.js'
 import { usd, type BudgetFigures } from './cost-budget.js'
-import type { Tracker } from './ports.js'
 import { recordStart, type IssueRecord } from './record.js'
 import { oneLine } from './untrusted-text.js'
 

@@ -1,9 +1,7 @@
 import type { PricedRun } from '../agent/prices.js'
 import type { AgentStats } from '../agent/types.js'
-import type { Issue } from '../tracker/types.js'
-import type { StageOutcome } from './outcome.js'
-import type { StagePlan } from './plan.js'
 import type {
+  Issue,
   JobSections,
   JobTrigger,
   PullRequestRef,
@@ -12,6 +10,8 @@ import type {
   Tracker,
   Workspace
 } from './ports.js'
+import type { StageOutcome } from './outcome.js'
+import type { StagePlan } from './plan.js'
 import type { IssueRecord } from './record.js'
 import type { AgentRequests } from './requests.js'
 import type { StageJob, StageResult } from './stage.js'

@@ -1,5 +1,5 @@
 import type { StageKey } from '../git/trailers.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue } from './ports.js'
 import type { Job } from './job-values.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { noticeAttention } from './publish.js'

@@ -1,6 +1,5 @@
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Published, PublishTarget, Tracker, Workspace } from './ports.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import type { PublishTarget, Published, Tracker, Workspace } from './ports.js'
 import { clip, fenced } from './untrusted-text.js'
 
 // Where a stage's commit goes, and what the issue is told when the pipeline cannot go on:

@@ -1,8 +1,7 @@
 import { sameState } from '../config/lookup.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker } from './ports.js'
 import { hasFlag, withFlag } from './flags.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import type { Tracker } from './ports.js'
 import { haltedOnEffects, MAX_RESTARTS, unhalted, type IssueRecord } from './record.js'
 
 /**

@@ -1,12 +1,11 @@
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
 import type { StageKey } from '../git/trailers.js'
 import { runTimestamp } from '../handoff/index.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue, PreparedBranch } from './ports.js'
 import { hasFlag } from './flags.js'
 import { moveScope } from './move-scope.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
 import type { StagePlan } from './plan.js'
-import type { PreparedBranch } from './ports.js'
 import { handoffReason, type HandoffReason } from './provenance.js'
 import { pipelineSections } from './sections.js'
 

@@ -53,7 +53,7 @@ describe('itervox-handoff run --restart', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"Blocked"', '"Implementing"'))
     const edited = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(edited.stdout).toMatch(
-      /^ENG-1 is in "Blocked"; nothing to run: the pipeline stopped .*; to start "Implementing" again: itervox-handoff run --issue ENG-1 --restart\n$/
+      /^── Deciding\nENG-1 is in "Blocked"; nothing to run: the pipeline stopped .*; to start "Implementing" again: itervox-handoff run --issue ENG-1 --restart\n$/
     )
     const ran = readdirSync(prompts).length
 

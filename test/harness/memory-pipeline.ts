@@ -23,7 +23,7 @@ import { parseRecord, type IssueRecord, type VerifyEvidence } from '../../src/pi
 import type { StageJob, StageResult } from '../../src/pipeline/stage.js'
 import type { StageRun } from '../../src/pipeline/stage-run.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
-import type { Issue } from '../../src/tracker/types.js'
+import type { Issue } from '../../src/pipeline/ports.js'
 
 export type FaultKind = 'fail' | 'lost' | 'kill'
 
