@@ -1,3 +1,4 @@
+import type { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
 import type { LandedProvenance } from './provenance.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
 import type { IssueRecord } from './record.js'
@@ -63,7 +64,8 @@ export interface JobSections {
 
 export type Authorization = { allowed: true } | { allowed: false; reason: string }
 
-export type Flag = 'needs-attention' | 'needs-input' | 'itervox-queued' | 'itervox-approved'
+export type Flag =
+  typeof NEEDS_ATTENTION_LABEL | typeof NEEDS_INPUT_LABEL | 'itervox-queued' | 'itervox-approved'
 
 /** The issue's pull request; `node` is its GraphQL id, where the tracker has one. */
 export interface PullRequestRef {

@@ -1,5 +1,6 @@
 import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
+import { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
@@ -161,7 +162,7 @@ const effectSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('move'), from: z.string(), to: z.string() }),
   z.object({
     kind: z.literal('flag'),
-    flag: z.enum(['needs-attention', 'needs-input']),
+    flag: z.enum([NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL]),
     on: z.boolean()
   }),
   /**
