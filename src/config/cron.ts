@@ -174,7 +174,7 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
 /** How far `zone`'s wall clock is ahead of UTC at the instant `ms`, in ms. */
-function offsetAt(zone: string, ms: number): number {
+export function offsetAt(zone: string, ms: number): number {
   const parts: Record<string, number> = {}
   for (const p of formatter(zone).formatToParts(ms)) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value)
