@@ -38,16 +38,16 @@ export async function finishInterruptedStage(root: string, id: string): Promise<
   }
   const ctx = loadStageContext(contextPathOf(workDir))
   let note = 'cleaned up after an interrupted run'
-  if (ctx && ctx.repo === root && ctx.issue === id) {
+  if (ctx && ctx.stage.branch.repo === root && ctx.stage.issue.id === id) {
     if (ctx.agentPgid && groupAlive(ctx.agentPgid)) await endGroup(ctx.agentPgid, 2000)
     if (ctx.phase === undefined || ctx.phase === 'agent') {
       const done = await finaliseStage(
-        { ...ctx, key: undefined },
+        { ...ctx, stage: { ...ctx.stage, key: undefined } },
         {
           outcome: 'cancelled',
           reason: 'the run was interrupted before the stage finished'
         },
-        jobSecrets(ctx.secretNames, process.env)
+        jobSecrets(ctx.stage.profile.env, process.env)
       )
       if (done.handoffPath) note = `saved the interrupted run's work as ${done.handoffPath}`
     }

@@ -5,47 +5,83 @@ import { writeWhole } from '../files/write-whole.js'
 import { gitDirSnapshotSchema } from '../git/guard.js'
 import { handedOverSchema } from '../isolation/agent-tree.js'
 import { stageKeySchema } from '../git/trailers.js'
+import { handoffPath } from '../handoff/index.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { handoffReasonSchema } from './provenance.js'
 import { PARSE_ONCE } from '../parse-once.js'
-import type { WorkflowConfig } from '../config/types.js'
-import type { Identity } from '../git/commit.js'
+import type { StageJob } from './stage.js'
 import type { StageRun } from './stage-run.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
- * after a cancellation) can commit the deliverable or its partial. Plain JSON on disk, in the
- * runner's temp folder, which the agent's working tree does not contain; still, it is read
- * back through this schema, as anything on disk an agent might reach.
+ * after a cancellation) can commit the deliverable or its partial: its StageRun and what of the
+ * job finishing reads, each as the schemas below keep them, and how far it got. Plain JSON on
+ * disk, in the runner's temp folder, which the agent's working tree does not contain; still,
+ * it is read back through this schema, as anything on disk an agent might reach.
  */
 const identitySchema = z.object({ name: z.string(), email: z.string() })
 
 const tokenPrice = z.object({ inputPerMTok: z.number(), outputPerMTok: z.number() })
 
-const stageContextSchema = z.object({
-  repo: z.string(),
-  branch: z.string(),
-  baseSha: z.string(),
+/** The part of the StageRun that finishing the stage reads. */
+const savedRunSchema = z.object({
+  /**
+   * Which stage of which issue this is; its commit carries it as trailers. Absent for a stage
+   * committed as a plain partial, to be done again (an interrupted local run).
+   */
+  key: z.optional(stageKeySchema),
+  issue: z.object({ id: z.string() }),
+  profile: z.object({
+    name: z.string(),
+    requiredSections: z.array(z.string()),
+    commitPaths: z.array(z.string()),
+    /**
+     * The variables the profile's `env` hands the agent: their values (read from the
+     * environment again, never stored here) are secrets no commit may hold.
+     */
+    env: z.array(z.string())
+  }),
+  branch: z.object({
+    repo: z.string(),
+    branch: z.string(),
+    baseSha: z.string(),
+    /** The branch was new on the remote when the stage began. */
+    created: z.boolean()
+  }),
+  run: z.string(),
+  runUrl: z.optional(z.string()),
+  /** A Date in the run, its ISO text on disk. */
+  startedAt: z.pipe(
+    z.union([z.date(), z.iso.datetime()]),
+    z.transform((at) => new Date(at))
+  ),
+  timestamp: z.string(),
+  handoffReason: handoffReasonSchema
+})
+
+/** The part of the job that finishing the stage reads. */
+const savedJobSchema = z.object({
+  config: z.object({
+    handoff: z.object({ maxFileBytes: z.number() }),
+    /** WORKFLOW.md's agent.prices, for a CLI that reports only tokens. */
+    agent: z.object({
+      prices: z.optional(
+        z.object({ codex: z.optional(tokenPrice), gemini: z.optional(tokenPrice) })
+      )
+    })
+  }),
   /** Where the agent's configuration came from; a commit name only, as it goes to git. */
   trustedCommit: z.optional(z.string().check(z.regex(/^[0-9a-f]{40,64}$/))),
-  /** The branch was new on the remote when the stage began. */
-  created: z.boolean(),
-  issue: z.string(),
-  profile: z.string(),
-  runId: z.string(),
-  timestamp: z.string(),
-  handoffPath: z.string(),
-  requiredSections: z.array(z.string()),
-  maxFileBytes: z.number(),
-  commitPaths: z.array(z.string()),
-  /**
-   * The variables the profile's `env` hands the agent: their values (read from the
-   * environment again, never stored here) are secrets no commit may hold.
-   */
-  secretNames: z._default(z.array(z.string()), []),
   /** Repo-relative WORKFLOW.md, never committed by a stage. */
   workflowPath: z.string(),
-  startedAt: z.string(),
+  /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
+  author: z.optional(identitySchema),
+  committer: z.optional(identitySchema)
+})
+
+const stageContextSchema = z.object({
+  stage: savedRunSchema,
+  job: savedJobSchema,
   /** `.git` as it was before the agent ran; holds the persisted credential, if any. */
   snapshot: z.optional(gitDirSnapshotSchema),
   /** The tracker's files in the tree before the agent ran (see snapshotTrackerFiles). */
@@ -54,16 +90,6 @@ const stageContextSchema = z.object({
   sandbox: z.optional(handedOverSchema),
   /** Its tree, once taken back from it; null when it left none. */
   tree: z.optional(z.nullable(z.string())),
-  /** Who the stage's commit is by and who made it (the action's inputs); the bot when absent. */
-  author: z.optional(identitySchema),
-  committer: z.optional(identitySchema),
-  /** Which stage of which issue this is; its commit carries it as trailers. */
-  key: z.optional(stageKeySchema),
-  /** Why the work came to this stage, for its provenance trailer. */
-  handoffReason: z.optional(handoffReasonSchema),
-  runUrl: z.optional(z.string()),
-  /** WORKFLOW.md's agent.prices, for a CLI that reports only tokens. */
-  prices: z.optional(z.object({ codex: z.optional(tokenPrice), gemini: z.optional(tokenPrice) })),
   /** The agent's process group, once it runs. */
   agentPgid: z.optional(z.int()),
   /**
@@ -89,44 +115,23 @@ const stageContextSchema = z.object({
 })
 export type StageContext = z.infer<typeof stageContextSchema>
 
-/** The context of a stage about to start: what finishing it needs of its run and its job. */
-export function stageContext(
-  job: {
-    config: WorkflowConfig
-    trustedCommit: string
-    workflowPath: string
-    author?: Identity | undefined
-    committer?: Identity | undefined
-  },
-  run: StageRun,
-  handoffPath: string
-): StageContext {
-  const { branch, profile } = run
+/** The context of a stage about to start: its run, what finishing it reads of the job. */
+export function stageContext(job: StageJob, run: StageRun): StageContext {
   return {
-    repo: branch.repo,
-    branch: branch.branch,
-    baseSha: branch.baseSha,
-    trustedCommit: job.trustedCommit,
-    created: branch.created,
-    issue: run.issue.id,
-    profile: profile.name,
-    runId: run.run,
-    timestamp: run.timestamp,
-    handoffPath,
-    requiredSections: profile.requiredSections,
-    maxFileBytes: job.config.handoff.maxFileBytes,
-    commitPaths: profile.commitPaths,
-    secretNames: profile.env,
-    workflowPath: job.workflowPath,
-    startedAt: new Date().toISOString(),
-    key: run.key,
-    author: job.author,
-    committer: job.committer,
-    handoffReason: run.handoffReason,
-    runUrl: run.runUrl,
-    prices: job.config.agent.prices,
+    stage: kept(savedRunSchema, run),
+    job: kept(savedJobSchema, job),
     phase: 'agent'
   }
+}
+
+/** What `schema` keeps of `value` (an object schema drops the keys it does not name). */
+function kept<S extends z.ZodMiniType>(schema: S, value: z.input<S>): z.output<S> {
+  return schema.parse(value)
+}
+
+/** The stage's own file, as the agent was told to write it. */
+export function contextHandoffPath(ctx: StageContext): string {
+  return handoffPath(ctx.stage.timestamp, ctx.stage.profile.name)
 }
 
 export function saveStageContext(path: string, ctx: StageContext): void {

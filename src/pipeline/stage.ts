@@ -20,7 +20,12 @@ import type { SecretScanner } from '../secrets/scanner.js'
 import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
 import type { VerifyEvidence } from './record.js'
-import { saveStageContext, stageContext, type StageContext } from './stage-context.js'
+import {
+  contextHandoffPath,
+  saveStageContext,
+  stageContext,
+  type StageContext
+} from './stage-context.js'
 import type { StageRun } from './stage-run.js'
 import {
   snapshotTrackerFiles,
@@ -28,7 +33,7 @@ import {
   withoutUntouchedTrackerFiles
 } from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
-import type { HandoffReason, Provenance } from './provenance.js'
+import type { Provenance } from './provenance.js'
 import { runVerify, verifyReason } from './verify.js'
 
 /** What of the job a stage reads; the stage itself is its StageRun. */
@@ -128,7 +133,7 @@ export async function runStage(job: StageJob, run: StageRun): Promise<StageResul
 
   mkdirSync(job.workDir, { recursive: true, mode: 0o700 })
   const contextPath = contextPathOf(job.workDir)
-  const ctx = stageContext(job, run, prepared.handoffPath)
+  const ctx = stageContext(job, run)
   const tree = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha }
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
   // listens, which nothing would close and which would keep the step alive.
@@ -277,21 +282,26 @@ export async function finaliseStage(
   end: StageEnd,
   secrets: SecretScanner
 ): Promise<FinalisedStage> {
+  const { stage, job } = ctx
+  const { repo, branch, baseSha } = stage.branch
+  const { profile } = stage
+  const { maxFileBytes } = job.config.handoff
+  const handoffPath = contextHandoffPath(ctx)
   const warnings: string[] = []
   const withheld: string[] = []
   const gitDir = ctx.snapshot ? await restoreGitDir(ctx.snapshot) : null
   // An isolated agent's files are read from its tree, taken back once it was gone; one that
   // left no tree (it moved its own away) leaves only what the stage writes for it.
-  const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : ctx.repo
+  const files = ctx.sandbox ? (ctx.tree ?? (await emptyTree(ctx))) : repo
 
   let { outcome } = end
   // The reason may quote the agent (its last error line); it goes into the commit message.
   let reason = secrets.redact(end.reason).text
-  let path: string | null = ctx.handoffPath
+  let path: string | null = handoffPath
   if (outcome === 'succeeded') {
-    const check = await checkDeliverable(files, ctx.handoffPath, {
-      maxBytes: ctx.maxFileBytes,
-      requiredSections: ctx.requiredSections
+    const check = await checkDeliverable(files, handoffPath, {
+      maxBytes: maxFileBytes,
+      requiredSections: profile.requiredSections
     })
     if (!check.ok) {
       outcome = 'failed'
@@ -301,66 +311,64 @@ export async function finaliseStage(
   if (isUnfinished(outcome)) {
     const partial = await markPartial(
       files,
-      ctx.handoffPath,
-      { profile: ctx.profile, outcome, detail: reason, at: new Date() },
-      { maxBytes: ctx.maxFileBytes }
+      handoffPath,
+      { profile: profile.name, outcome, detail: reason, at: new Date() },
+      { maxBytes: maxFileBytes }
     )
     warnings.push(...partial.warnings)
     path = partial.path
   } else if (outcome === 'input_required') {
     // The paused agent's file stays as it is, to be extended on resume; kept only if sound.
-    const check = await checkDeliverable(files, ctx.handoffPath, { maxBytes: ctx.maxFileBytes })
+    const check = await checkDeliverable(files, handoffPath, { maxBytes: maxFileBytes })
     if (!check.ok) path = null
   }
 
-  const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, ctx.prices) : {}
-  const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
-  const givenConfig = ctx.trustedCommit
-    ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
-    : undefined
+  const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, job.config.agent.prices) : {}
+  const own = handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
+  const givenConfig = job.trustedCommit ? await agentConfigAt(repo, job.trustedCommit) : undefined
   const committed = await commitAllowed({
-    repo: ctx.repo,
-    ...(files !== ctx.repo ? { workTree: files } : {}),
-    branch: ctx.branch,
-    baseSha: ctx.baseSha,
+    repo,
+    workTree: files !== repo ? files : undefined,
+    branch,
+    baseSha,
     deliverablePaths: path ? [path] : [],
     // Without its tree, nothing the agent had may be taken for deleted.
-    allowGlobs: ctx.sandbox && !ctx.tree ? [] : ctx.commitPaths,
+    allowGlobs: ctx.sandbox && !ctx.tree ? [] : profile.commitPaths,
     // Earlier handoffs are immutable: every other file in the handoff folder is refused.
     forbiddenGlobs: [
       `${HANDOFF_DIR}/!(${own}.md|${own}.partial.md)`,
       `${HANDOFF_DIR}/*/**`,
       ...TRACKER_DIRS.map((dir) => `${dir}/**`),
-      ctx.workflowPath
+      job.workflowPath
     ],
     givenConfig,
-    author: ctx.author,
-    committer: ctx.committer,
+    author: job.author,
+    committer: job.committer,
     screen: commitScreen(secrets, path ? [path] : [], withheld),
-    message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
+    message: `itervox(${profile.name}): ${outcome} stage for ${stage.issue.id}`,
     trailers: stageTrailers({
-      profile: ctx.profile,
-      run: ctx.runId,
+      profile: profile.name,
+      run: stage.run,
       outcome,
-      key: ctx.key,
+      key: stage.key,
       handoff: path ?? undefined,
       reason,
-      ...(ctx.key && ctx.handoffReason
-        ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
-        : {})
+      provenance: stage.key
+        ? stageProvenance(stage, stage.key, outcome, end.agent, cost)
+        : undefined
     })
   })
   const commit = ctx.trackerFiles
     ? {
         ...committed,
-        dropped: withoutUntouchedTrackerFiles(ctx.repo, ctx.trackerFiles, committed.dropped)
+        dropped: withoutUntouchedTrackerFiles(repo, ctx.trackerFiles, committed.dropped)
       }
     : committed
-  if (!ctx.sandbox && ctx.trustedCommit) {
+  if (!ctx.sandbox && job.trustedCommit) {
     await restoreBranchConfig({
-      repo: ctx.repo,
-      head: commit.sha ?? ctx.baseSha,
-      trustedCommit: ctx.trustedCommit,
+      repo,
+      head: commit.sha ?? baseSha,
+      trustedCommit: job.trustedCommit,
       refused: commit.dropped.map((d) => d.path).filter(isAgentConfig)
     })
   }
@@ -371,7 +379,7 @@ export async function finaliseStage(
     outcome,
     reason,
     agent: end.agent,
-    ...(cost.costUsd !== undefined ? { cost } : {}),
+    cost: cost.costUsd !== undefined ? cost : undefined,
     handoffPath: committedPath,
     commit,
     gitDir,
@@ -381,9 +389,8 @@ export async function finaliseStage(
 }
 
 function stageProvenance(
-  ctx: StageContext,
+  stage: StageContext['stage'],
   key: StageKey,
-  reason: HandoffReason,
   outcome: StageOutcome,
   agent: AgentRunResult | undefined,
   priced: PricedRun
@@ -391,26 +398,26 @@ function stageProvenance(
   const stats = agent?.stats ?? {}
   return {
     v: 1,
-    profile: ctx.profile,
+    profile: stage.profile.name,
     state: key.state,
     kind: key.kind,
-    reason,
+    reason: stage.handoffReason,
     outcome,
     attempt: key.attempt,
-    run: ctx.runId,
-    ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-    startedAt: ctx.startedAt,
+    run: stage.run,
+    runUrl: stage.runUrl,
+    startedAt: stage.startedAt.toISOString(),
     endedAt: new Date().toISOString(),
-    ...(stats.turns !== undefined ? { turns: stats.turns } : {}),
-    ...(stats.inputTokens !== undefined ? { inputTokens: stats.inputTokens } : {}),
-    ...(stats.outputTokens !== undefined ? { outputTokens: stats.outputTokens } : {}),
+    turns: stats.turns,
+    inputTokens: stats.inputTokens,
+    outputTokens: stats.outputTokens,
     ...priced
   }
 }
 
 /** A stand-in for a tree the agent did not leave: empty, so only the partial is in it. */
 async function emptyTree(ctx: StageContext): Promise<string> {
-  const dir = join(dirname(ctx.sandbox?.returnTo ?? ctx.repo), 'no-agent-tree')
+  const dir = join(dirname(ctx.sandbox?.returnTo ?? ctx.stage.branch.repo), 'no-agent-tree')
   await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true, mode: 0o700 })
   return dir

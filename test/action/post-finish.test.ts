@@ -65,21 +65,24 @@ function killedStage(issue: string): string {
   const context = join(dir, 'ctx', 'stage.json')
   mkdirSync(dirname(context), { mode: 0o700 })
   saveStageContext(context, {
-    repo: work,
-    branch: 'itervox/eng/1',
-    baseSha: sh(work, 'rev-parse', 'HEAD'),
-    created: true,
-    issue,
-    profile: 'researcher',
-    runId: '4242',
-    timestamp,
-    handoffPath: file,
-    requiredSections: [],
-    maxFileBytes: 1_000_000,
-    commitPaths: [],
-    secretNames: [],
-    workflowPath: 'WORKFLOW.md',
-    startedAt: new Date().toISOString(),
+    stage: {
+      issue: { id: issue },
+      profile: { name: 'researcher', requiredSections: [], commitPaths: [], env: [] },
+      branch: {
+        repo: work,
+        branch: 'itervox/eng/1',
+        baseSha: sh(work, 'rev-parse', 'HEAD'),
+        created: true
+      },
+      run: '4242',
+      startedAt: new Date(),
+      timestamp,
+      handoffReason: 'specialization'
+    },
+    job: {
+      config: { handoff: { maxFileBytes: 1_000_000 }, agent: {} },
+      workflowPath: 'WORKFLOW.md'
+    },
     phase: 'agent'
   })
   process.env.GITHUB_WORKSPACE = work

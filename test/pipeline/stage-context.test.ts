@@ -9,31 +9,31 @@ import {
 } from '../../src/pipeline/stage-context.js'
 
 const CTX: StageContext = {
-  repo: '/work/repo',
-  branch: 'itervox/42',
-  baseSha: 'a'.repeat(40),
-  created: false,
-  issue: '42',
-  profile: 'implementer',
-  runId: '7',
-  timestamp: '2026-05-26T14-30-45.000Z',
-  handoffPath: '.itervox/handoff/2026-05-26T14-30-45.000Z_implementer.md',
-  requiredSections: ['Summary'],
-  maxFileBytes: 1024,
-  commitPaths: ['src/**'],
-  secretNames: ['SERVICE_TOKEN'],
-  workflowPath: 'WORKFLOW.md',
-  startedAt: '2026-05-26T14:30:45.000Z',
-  key: {
-    issue: '42',
-    state: 'Todo',
-    entry: 1,
-    kind: 'work',
-    profile: 'implementer',
-    attempt: 0,
-    round: 0,
-    resume: 0
+  stage: {
+    key: {
+      issue: '42',
+      state: 'Todo',
+      entry: 1,
+      kind: 'work',
+      profile: 'implementer',
+      attempt: 0,
+      round: 0,
+      resume: 0
+    },
+    issue: { id: '42' },
+    profile: {
+      name: 'implementer',
+      requiredSections: ['Summary'],
+      commitPaths: ['src/**'],
+      env: ['SERVICE_TOKEN']
+    },
+    branch: { repo: '/work/repo', branch: 'itervox/42', baseSha: 'a'.repeat(40), created: false },
+    run: '7',
+    startedAt: new Date('2026-05-26T14:30:45.000Z'),
+    timestamp: '2026-05-26T14-30-45.000Z',
+    handoffReason: 'specialization'
   },
+  job: { config: { handoff: { maxFileBytes: 1024 }, agent: {} }, workflowPath: 'WORKFLOW.md' },
   phase: 'committed',
   committed: { sha: null, outcome: 'cancelled', reason: 'stopped', handoffPath: null }
 }
@@ -53,7 +53,8 @@ describe('stage context', () => {
     for (const text of [
       '{',
       '[]',
-      JSON.stringify({ ...CTX, repo: 1 }),
+      JSON.stringify({ ...CTX, stage: { ...CTX.stage, branch: { ...CTX.stage.branch, repo: 1 } } }),
+      JSON.stringify({ ...CTX, stage: { ...CTX.stage, startedAt: 'yesterday' } }),
       JSON.stringify({ ...CTX, phase: 'elsewhere' }),
       JSON.stringify({ ...CTX, committed: { ...CTX.committed, outcome: 'won' } }),
       JSON.stringify({ ...CTX, snapshot: { repo: '/work/repo' } })
