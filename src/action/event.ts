@@ -4,35 +4,22 @@ import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
 import { issueKey } from './issue-key.js'
 import { PAUSED_LABEL } from '../pipeline/pause.js'
+import type { JobTrigger } from '../pipeline/ports.js'
 import { clip, oneLine } from '../pipeline/untrusted-text.js'
 
-interface Actor {
-  login: string
-  type: string
-}
+type Actor = JobTrigger['actor']
 
-/** What started this job, reduced to what a stage needs; everything in it is untrusted. */
+/**
+ * What started this job; everything in it is untrusted. A run is the job's trigger as the
+ * pipeline takes it, with what only the action reads of the event: the default branch, and the
+ * pull request a label was put on.
+ */
 export type Trigger =
-  | {
+  | ({
       kind: 'run'
-      source: 'label' | 'workflow_dispatch' | 'wake' | 'comment'
-      issue: string
-      /** The label that was added, for label events. */
-      label?: string
-      /** When it was added (the payload's `updated_at`): a late or repeated delivery is older. */
-      at?: string
-      /** The state a dispatch says the issue entered; checked against the live state. */
-      state?: string
-      actor: Actor
       pullRequest?: { number: number; headRef: string; fork: boolean }
       defaultBranch?: string
-      /** The entry a wake-up (repository_dispatch) was sent for; the record says what runs. */
-      wake?: { entry: number; step?: string }
-      /** A person's reply, for `comment` triggers. */
-      reply?: { body: string; author: string }
-      /** The stop switch was taken off the issue (see pipeline/pause.ts). */
-      resume?: boolean
-    }
+    } & JobTrigger)
   | { kind: 'skip'; reason: string }
   | { kind: 'deny'; reason: string }
 

@@ -205,17 +205,7 @@ async function stageJob(
   let echo: AgentLogEcho | undefined
   const seen = { events: 0, tools: 0, bytes: 0 }
   const r = await runJob({
-    trigger: {
-      source: trigger.source,
-      issue: issueNumber,
-      actor: trigger.actor,
-      ...(trigger.label ? { label: trigger.label } : {}),
-      ...(trigger.at ? { at: trigger.at } : {}),
-      ...(trigger.state ? { state: trigger.state } : {}),
-      ...(trigger.wake ? { wake: trigger.wake } : {}),
-      ...(trigger.reply ? { reply: trigger.reply } : {}),
-      ...(trigger.resume ? { resume: true } : {})
-    },
+    trigger,
     config,
     tracker,
     workspace: new RemoteWorkspace({
