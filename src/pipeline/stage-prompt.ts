@@ -1,7 +1,7 @@
 import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
 import { sharedObjects } from '../git/objects.js'
 import { buildHandoffBlock, handoffPath } from '../handoff/index.js'
-import { buildStagePrompt } from '../prompt/stage-prompt.js'
+import { assemblePrompt } from '../prompt/assemble.js'
 import type { Issue } from './ports.js'
 import { readCommittedFile } from '../git/committed-file.js'
 import { readProvenance } from '../git/provenance-log.js'
@@ -56,7 +56,7 @@ export async function promptForStage(o: {
     truncatedFile = built.truncatedFile
   }
   const provenance = o.commit ? await provenanceSection(o, o.commit) : ''
-  const stage = await buildStagePrompt({
+  const stage = await assemblePrompt({
     config: o.config,
     profile: o.profile,
     automation: o.automation,

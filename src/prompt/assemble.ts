@@ -14,7 +14,7 @@ import { renderTemplate } from './template.js'
 // itervox renders this when WORKFLOW.md has no body.
 const EMPTY_BODY = 'You are working on an issue.'
 
-export interface StagePromptInput {
+export interface PromptParts {
   config: WorkflowConfig
   profile: ProfileConfig
   automation?: AutomationConfig
@@ -30,7 +30,7 @@ export interface StagePromptInput {
   sections?: string[]
 }
 
-export interface StagePrompt {
+export interface AssembledPrompt {
   prompt: string
   handoffPath: string
   warnings: string[]
@@ -41,7 +41,7 @@ export interface StagePrompt {
  * Pipeline Provenance), SOUL.md,
  * INSTRUCTIONS.md, the automation's instructions; blocks joined by a blank line.
  */
-export async function buildStagePrompt(input: StagePromptInput): Promise<StagePrompt> {
+export async function assemblePrompt(input: PromptParts): Promise<AssembledPrompt> {
   const { config, profile, automation } = input
   const path = handoffPath(input.timestamp, profile.name)
   const templates = [
