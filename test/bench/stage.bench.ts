@@ -37,8 +37,8 @@ function actionAt(commit: string): string {
 
 /** Lines of src/ at `commit`, or in this checkout (with files not yet added) without one. */
 function sourceLines(commit?: string): number {
-  const args = commit ? [commit] : ['--untracked']
-  const counts = execFileSync('git', ['grep', '-c', '', ...args, '--', 'src'], { encoding: 'utf8' })
+  const args = commit ? ['-e', '', commit] : ['--untracked', '-e', '']
+  const counts = execFileSync('git', ['grep', '-c', ...args, '--', 'src'], { encoding: 'utf8' })
   return counts
     .split('\n')
     .filter(Boolean)
@@ -46,6 +46,7 @@ function sourceLines(commit?: string): number {
 }
 
 const before = actionAt(VS)
+const lines = { now: sourceLines(), before: sourceLines(VS) }
 
 // The same work as a stage, as plainly as Node does it: git through child_process, then the
 // stage's API requests, one after another, through node:http, as the stage sends them. The
@@ -221,7 +222,7 @@ console.log(
   `| first stage, instant agent, this checkout / at ${VS} (isolation user, no git counter), median of ${RUNS} | ${now.toFixed(0)} ms / ${then.toFixed(0)} ms |`
 )
 console.log(`| ratio to ${VS} (target at most 1.3x) | ${(now / then).toFixed(2)}x |`)
-console.log(`| lines of src/, this checkout / at ${VS} | ${sourceLines()} / ${sourceLines(VS)} |`)
+console.log(`| lines of src/, this checkout / at ${VS} | ${lines.now} / ${lines.before} |`)
 console.log(`| ratio to the script, isolation user (target at most 2x) | ${(u / b).toFixed(2)}x |`)
 console.log(`| ratio to the script, isolation none | ${(n / b).toFixed(2)}x |`)
 console.log(
