@@ -5,7 +5,7 @@ import { defaultAgentUser } from '../isolation/agent-user.js'
 import { takeBack } from '../isolation/agent-tree.js'
 import { findPrivilege } from '../isolation/privilege.js'
 import { endAgentUser } from '../isolation/sandbox.js'
-import { RemoteWorkspace } from '../git/remote-workspace.js'
+import { RemoteWorkspace } from './remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import {
   contextHandoffPath,

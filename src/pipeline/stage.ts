@@ -33,7 +33,7 @@ import {
   withoutUntouchedTrackerFiles
 } from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
-import type { Provenance } from './provenance.js'
+import { encodeProvenance, type Provenance } from './provenance.js'
 import { runVerify, verifyReason } from './verify.js'
 
 /** What of the job a stage reads; the stage itself is its StageRun. */
@@ -354,7 +354,7 @@ export async function finaliseStage(
       handoff: path ?? undefined,
       reason,
       provenance: stage.key
-        ? stageProvenance(stage, stage.key, outcome, end.agent, cost)
+        ? encodeProvenance(stageProvenance(stage, stage.key, outcome, end.agent, cost))
         : undefined
     })
   })
