@@ -49,6 +49,8 @@ import {
 } from './command-check.js'
 import { guardedTracker } from './guarded-tracker.js'
 import { runStage, type FinalisedStage, type StageInput } from './stage.js'
+import { automationRun } from './triggers/run.js'
+import { withAutomations } from './triggers/automation-wakes.js'
 import type { Next } from './transitions.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { escalateVanished, vanishedState, vanishedWhy } from './vanished-state.js'
@@ -235,7 +237,10 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     if (bot) return quietEnd('skipped', bot)
     t = asApproval(t)
   }
-  const decision = decideStage(j.config, t, issue)
+  // An automation's event (a comment, a pull request, a failed stage) plans its own run.
+  const helper = automationRun(j.config, t, issue, record, new Date())
+  if (helper && 'skip' in helper) return quietEnd('skipped', helper.skip)
+  const decision = helper ?? decideStage(j.config, t, issue)
   if ('skip' in decision) {
     const gone = vanishedState(j.config, issue, record)
     if (gone === undefined) return quietEnd('skipped', decision.skip)
@@ -243,21 +248,23 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     return quietEnd('skipped', `${vanishedWhy(gone)}; the issue says so (${NEEDS_ATTENTION_LABEL})`)
   }
   const { state, automation } = decision
-  const planned = planStage({
-    config: j.config,
-    record,
-    state,
-    automation,
-    trigger: {
-      source: t.source,
-      actorIsBot: isBot(t.actor.login, t.actor.type),
-      ...(t.at ? { at: t.at } : {}),
-      ...(t.wake ? { wake: t.wake } : {}),
-      ...(t.reply ? { reply: t.reply } : {})
-    },
-    runId: j.run.id,
-    chain: j.tracker.wakes
-  })
+  const planned = helper
+    ? helper.plan
+    : planStage({
+        config: j.config,
+        record,
+        state,
+        automation,
+        trigger: {
+          source: t.source,
+          actorIsBot: isBot(t.actor.login, t.actor.type),
+          ...(t.at ? { at: t.at } : {}),
+          ...(t.wake ? { wake: t.wake } : {}),
+          ...(t.reply ? { reply: t.reply } : {})
+        },
+        runId: j.run.id,
+        chain: j.tracker.wakes
+      })
   if ('skip' in planned) return quietEnd('skipped', planned.skip)
   const held = await holdStage({
     ...{ config: j.config, tracker: j.tracker, issue, record, state, automation },
@@ -284,7 +291,8 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     profile: plan.profile,
     attempt: plan.attempt,
     round: plan.round,
-    resume: plan.resume
+    resume: plan.resume,
+    ...(plan.automation ? { event: plan.automation.key } : {})
   }
   // A dry run only shows the prompt: finishing a landed stage would report (and act on) a
   // deliverable it never wrote.
@@ -513,7 +521,7 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     ...(rescuedTo ? { rescuedTo } : {})
   })
   const { next } = settled
-  const effects = effectsOf({
+  const decided = effectsOf({
     next,
     state,
     entry: settled.record.entry,
@@ -532,6 +540,15 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
     replied: plan.reply !== undefined,
     runLine: j.tracker.runLine(prepared.branch) + unsavedBlock(unsaved),
     replyHint: j.tracker.replyHint(issue)
+  })
+  const effects = withAutomations(decided, {
+    config: j.config,
+    kind: plan.kind,
+    next,
+    state,
+    entry: plan.entry,
+    failed: ['failed', 'stalled', 'timed_out', 'rate_limited'].includes(stage.outcome),
+    wakes: j.tracker.wakes
   })
   const intent: IssueRecord = {
     ...settled.record,

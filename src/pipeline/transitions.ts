@@ -4,6 +4,7 @@ import { sendsBack } from './move-scope.js'
 import type { StageOutcome } from './outcome.js'
 import type { Recovery, RecoveryKind, StageKind } from './record.js'
 import { afterBlocking, afterFailure } from './recovery.js'
+import { afterAutomation } from './triggers/after.js'
 import type { AgentRequests } from './requests.js'
 
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
@@ -83,6 +84,7 @@ export function decideNext(f: StageFacts): Next {
   const failedState = config.tracker.failedState
   const escalate = (why: string): Next => ({ kind: 'escalate', why, to: failedState })
   const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : ''
+  if (f.kind === 'automation') return afterAutomation(f)
 
   switch (f.outcome) {
     case 'skipped':
