@@ -10,7 +10,10 @@ export interface References {
   /** undefined when the tracker section itself is broken: states are then not checked. */
   tracker?: WorkflowConfig['tracker']
   reviewerProfile?: string
+  reviewerProfiles: string[]
   autoReview: boolean
+  /** agent.max_concurrent_agents_by_state as written. */
+  capsByState?: Record<string, number>
   /** Every profile name written, including profiles that failed their own checks. */
   profileNames: string[]
   profiles: Record<string, ProfileConfig>
@@ -21,7 +24,10 @@ export interface References {
 export function checkReferences(refs: References, problems: Problems): void {
   checkReviewer(refs, problems)
   checkFallbacks(refs.profiles, refs.profileNames, problems)
-  if (refs.tracker) checkAllowedStates(refs, statesOf(refs.tracker), problems)
+  if (refs.tracker) {
+    checkAllowedStates(refs, statesOf(refs.tracker), problems)
+    checkCapStates(refs, problems)
+  }
   const ids = new Map<string, number>()
   const starters = new Map<string, ReadAutomation>()
   for (const read of refs.automations) {
@@ -62,7 +68,9 @@ export function checkReferences(refs: References, problems: Problems): void {
       if (config.moveToState) {
         checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems)
       }
+      checkFilterStates(read, refs.tracker, problems)
     }
+    checkTriggerProfiles(read, refs, problems)
   }
   if (refs.tracker) {
     checkEndStates(refs.tracker, starters, problems)
@@ -123,6 +131,80 @@ function checkEndStates(
   }
 }
 
+/** States a filter or cap names that the pipeline never has: worth a look, not fatal. */
+function unknownStateWarning(
+  state: string,
+  path: Path,
+  known: string[],
+  effect: string,
+  problems: Problems,
+  warn: 'warnAt' | 'warnAtKey' = 'warnAt'
+): void {
+  if (known.some((k) => sameState(k, state))) return
+  const hint = problems.isFromEnv(path) ? '' : didYouMean(state, known)
+  problems[warn](
+    path,
+    `names no state of the pipeline, so ${effect}${hint || '; add it to tracker.active_states, terminal_states or backlog_states'}`
+  )
+}
+
+function checkFilterStates(
+  read: ReadAutomation,
+  tracker: WorkflowConfig['tracker'],
+  problems: Problems
+): void {
+  const known = [...statesOf(tracker), ...tracker.backlogStates]
+  const path = ['automations', read.index, 'filter']
+  // Where the list was read from: states, else its alias.
+  const key = problems.map.has([...path, 'states']) ? 'states' : 'states_any'
+  read.config.filter.states.forEach((state, i) =>
+    unknownStateWarning(state, [...path, key, i], known, 'no issue in it is admitted', problems)
+  )
+  if (read.config.trigger.type === 'issue_moved_to_backlog' && tracker.backlogStates.length === 0) {
+    problems.warnAt(
+      ['automations', read.index, 'trigger', 'type'],
+      'tracker.backlog_states is empty (the default for github), so this never fires; list the labels that mean backlog there'
+    )
+  }
+}
+
+function checkCapStates(refs: References, problems: Problems): void {
+  const known = statesOf(refs.tracker!)
+  for (const state of Object.keys(refs.capsByState ?? {})) {
+    const path = ['agent', 'max_concurrent_agents_by_state', state]
+    unknownStateWarning(state, path, known, 'this cap limits nothing', problems, 'warnAtKey')
+  }
+}
+
+/** The daemon's checks of the profiles a trigger's policy names or needs. */
+function checkTriggerProfiles(read: ReadAutomation, refs: References, problems: Problems): void {
+  const { config, index } = read
+  const policy = ['automations', index, 'policy']
+  const trigger = config.trigger
+  if (trigger.type === 'rate_limited') {
+    const at = [...policy, 'switch_to_profile']
+    if (
+      checkProfile(trigger.switchToProfile, at, refs, problems) &&
+      config.enabled &&
+      refs.profiles[trigger.switchToProfile]?.enabled === false
+    ) {
+      problems.errorAt(
+        at,
+        `profile ${quoted(trigger.switchToProfile)} is disabled; enable it or name another profile`
+      )
+    }
+  }
+  const profile = refs.profiles[config.profile]
+  if (trigger.type === 'blockers_resolved' && config.moveToState && profile) {
+    if (!profile.allowedActions.includes('move_state')) {
+      problems.errorAt(
+        [...policy, 'move_to_state'],
+        `needs profile ${quoted(config.profile)} to allow move_state; add it to that profile's allowed_actions`
+      )
+    }
+  }
+}
+
 function checkAllowedStates(refs: References, known: string[], problems: Problems): void {
   for (const profile of Object.values(refs.profiles)) {
     const path = ['agent', 'profiles', profile.name, 'allowed_states']
@@ -138,18 +220,25 @@ function checkAllowedStates(refs: References, known: string[], problems: Problem
 
 function checkReviewer(refs: References, problems: Problems): void {
   const name = refs.reviewerProfile
-  if (refs.autoReview && !name) {
+  if (refs.autoReview && !name && refs.reviewerProfiles.length === 0) {
     problems.errorAt(
       ['agent', 'auto_review'],
-      'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false'
+      'needs agent.reviewer_profile (or reviewer_profiles); name the profile that reviews, or set auto_review: false'
     )
   }
-  if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems)) return
-  if (refs.profiles[name]?.enabled === false) {
-    problems.errorAt(
-      ['agent', 'reviewer_profile'],
-      `profile ${quoted(name)} is disabled; enable it or name another profile`
-    )
+  const named: [string, Path][] = refs.reviewerProfiles.map((p, i) => [
+    p,
+    ['agent', 'reviewer_profiles', i]
+  ])
+  if (name) named.unshift([name, ['agent', 'reviewer_profile']])
+  for (const [profile, path] of named) {
+    if (!checkProfile(profile, path, refs, problems)) continue
+    if (refs.profiles[profile]?.enabled === false) {
+      problems.errorAt(
+        path,
+        `profile ${quoted(profile)} is disabled; enable it or name another profile`
+      )
+    }
   }
 }
 

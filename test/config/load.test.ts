@@ -16,6 +16,7 @@ describe('parseWorkflow', () => {
       terminalStates: ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'],
       completionState: 'Done',
       failedState: undefined,
+      backlogStates: [],
       allowedBots: []
     })
     expect(config.workspace).toEqual({ baseBranch: undefined })
@@ -26,6 +27,9 @@ describe('parseWorkflow', () => {
       stallTimeoutMs: 300000,
       turnTimeoutMs: 3600000,
       reviewerProfile: undefined,
+      reviewerProfiles: [],
+      reviewQuorum: 'any_block',
+      maxConcurrentAgentsByState: {},
       autoReview: false
     })
     expect(config.handoff).toEqual({ budgetBytes: 30720, maxFileBytes: 1048576, maxFiles: 1000 })
@@ -33,7 +37,9 @@ describe('parseWorkflow', () => {
       {
         id: 'research',
         enabled: true,
+        trigger: { type: 'issue_entered_state' },
         states: ['Todo'],
+        filter: { matchMode: 'all', states: [], labelsAny: [], bodyContains: [] },
         profile: 'researcher',
         moveToState: 'Researching'
       }
