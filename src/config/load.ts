@@ -7,7 +7,6 @@ import { readRepoFile, repoRelativeDir, repoRootOf } from './disk-files.js'
 import { splitFrontMatter } from './front-matter.js'
 import type { Env } from './interpolate.js'
 import { Problems } from './problems.js'
-import { stateKey } from './lookup.js'
 import { readProfile } from './profiles.js'
 import { tokenPrices } from './token-prices.js'
 import { checkReferences } from './references.js'
@@ -138,9 +137,7 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     {
       tracker: trackerConfig,
       reviewerProfile: agent?.reviewer_profile,
-      reviewerProfiles: agent?.reviewer_profiles ?? [],
       autoReview: agent?.auto_review ?? false,
-      capsByState: agent?.max_concurrent_agents_by_state ?? undefined,
       profileNames: Object.keys(rawProfiles),
       profiles,
       automations
@@ -161,14 +158,11 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       stallTimeoutMs: agent.stall_timeout_ms,
       turnTimeoutMs: agent.turn_timeout_ms,
       reviewerProfile: agent.reviewer_profile,
-      reviewerProfiles: agent.reviewer_profiles,
-      reviewQuorum: agent.review_quorum,
       autoReview: agent.auto_review,
       maxReviewRounds: agent.max_review_rounds,
       ...(agent.max_concurrent_agents !== undefined
         ? { maxConcurrentAgents: agent.max_concurrent_agents }
         : {}),
-      maxConcurrentAgentsByState: capsByState(agent.max_concurrent_agents_by_state),
       ...(agent.max_cost_usd !== undefined ? { maxCostUsd: agent.max_cost_usd } : {}),
       ...(agent.prices ? { prices: tokenPrices(agent.prices) } : {}),
       profiles
@@ -184,13 +178,6 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     bodyLine: parts.bodyLine
   }
   return { config, warnings: problems.warnings }
-}
-
-/** The per-state caps keyed by state key, as the daemon lower-cases them. */
-function capsByState(written: Record<string, number> | null | undefined): Record<string, number> {
-  const caps: Record<string, number> = Object.create(null)
-  for (const [state, cap] of Object.entries(written ?? {})) caps[stateKey(state)] = cap
-  return caps
 }
 
 // A WORKFLOW.md is a few KiB; the cap keeps a runaway file from filling memory.

@@ -10,10 +10,7 @@ export interface References {
   /** undefined when the tracker section itself is broken: states are then not checked. */
   tracker?: WorkflowConfig['tracker']
   reviewerProfile?: string
-  reviewerProfiles: string[]
   autoReview: boolean
-  /** agent.max_concurrent_agents_by_state as written. */
-  capsByState?: Record<string, number>
   /** Every profile name written, including profiles that failed their own checks. */
   profileNames: string[]
   profiles: Record<string, ProfileConfig>
@@ -24,10 +21,7 @@ export interface References {
 export function checkReferences(refs: References, problems: Problems): void {
   checkReviewer(refs, problems)
   checkFallbacks(refs.profiles, refs.profileNames, problems)
-  if (refs.tracker) {
-    checkAllowedStates(refs, statesOf(refs.tracker), problems)
-    checkCapStates(refs, problems)
-  }
+  if (refs.tracker) checkAllowedStates(refs, statesOf(refs.tracker), problems)
   const ids = new Map<string, number>()
   const starters = new Map<string, ReadAutomation>()
   for (const read of refs.automations) {
@@ -131,20 +125,13 @@ function checkEndStates(
   }
 }
 
-/** States a filter or cap names that the pipeline never has: worth a look, not fatal. */
-function unknownStateWarning(
-  state: string,
-  path: Path,
-  known: string[],
-  effect: string,
-  problems: Problems,
-  warn: 'warnAt' | 'warnAtKey' = 'warnAt'
-): void {
+/** A filter state the pipeline never has: worth a look, not fatal (the daemon takes it). */
+function unknownFilterState(state: string, path: Path, known: string[], problems: Problems): void {
   if (known.some((k) => sameState(k, state))) return
   const hint = problems.isFromEnv(path) ? '' : didYouMean(state, known)
-  problems[warn](
+  problems.warnAt(
     path,
-    `names no state of the pipeline, so ${effect}${hint || '; add it to tracker.active_states, terminal_states or backlog_states'}`
+    `names no state of the pipeline, so no issue in it is admitted${hint || '; add it to tracker.active_states, terminal_states or backlog_states'}`
   )
 }
 
@@ -158,21 +145,13 @@ function checkFilterStates(
   // Where the list was read from: states, else its alias.
   const key = problems.map.has([...path, 'states']) ? 'states' : 'states_any'
   read.config.filter.states.forEach((state, i) =>
-    unknownStateWarning(state, [...path, key, i], known, 'no issue in it is admitted', problems)
+    unknownFilterState(state, [...path, key, i], known, problems)
   )
   if (read.config.trigger.type === 'issue_moved_to_backlog' && tracker.backlogStates.length === 0) {
     problems.warnAt(
       ['automations', read.index, 'trigger', 'type'],
       'tracker.backlog_states is empty (the default for github), so this never fires; list the labels that mean backlog there'
     )
-  }
-}
-
-function checkCapStates(refs: References, problems: Problems): void {
-  const known = statesOf(refs.tracker!)
-  for (const state of Object.keys(refs.capsByState ?? {})) {
-    const path = ['agent', 'max_concurrent_agents_by_state', state]
-    unknownStateWarning(state, path, known, 'this cap limits nothing', problems, 'warnAtKey')
   }
 }
 
@@ -220,25 +199,18 @@ function checkAllowedStates(refs: References, known: string[], problems: Problem
 
 function checkReviewer(refs: References, problems: Problems): void {
   const name = refs.reviewerProfile
-  if (refs.autoReview && !name && refs.reviewerProfiles.length === 0) {
+  if (refs.autoReview && !name) {
     problems.errorAt(
       ['agent', 'auto_review'],
-      'needs agent.reviewer_profile (or reviewer_profiles); name the profile that reviews, or set auto_review: false'
+      'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false'
     )
   }
-  const named: [string, Path][] = refs.reviewerProfiles.map((p, i) => [
-    p,
-    ['agent', 'reviewer_profiles', i]
-  ])
-  if (name) named.unshift([name, ['agent', 'reviewer_profile']])
-  for (const [profile, path] of named) {
-    if (!checkProfile(profile, path, refs, problems)) continue
-    if (refs.profiles[profile]?.enabled === false) {
-      problems.errorAt(
-        path,
-        `profile ${quoted(profile)} is disabled; enable it or name another profile`
-      )
-    }
+  if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems)) return
+  if (refs.profiles[name]?.enabled === false) {
+    problems.errorAt(
+      ['agent', 'reviewer_profile'],
+      `profile ${quoted(name)} is disabled; enable it or name another profile`
+    )
   }
 }
 

@@ -109,19 +109,11 @@ export const agentSchema = z.strictObject({
   stall_timeout_ms: withDefault(positiveInt, () => 300_000),
   turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
   reviewer_profile: optionalText,
-  // Checked in references.ts, which knows every profile.
-  reviewer_profiles: withDefault(z.array(text), () => []),
-  review_quorum: withDefault(
-    z.enum(['any_block', 'majority', 'unanimous']),
-    () => 'any_block' as const
-  ),
   auto_review: withDefault(z.boolean(), () => false),
   // Each review round is two paid agent runs (the work, then its review).
   max_review_rounds: withDefault(positiveInt, () => 3),
   // Across every issue of the repository; unset: no limit, and no request spent on one.
   max_concurrent_agents: z.optional(positiveInt),
-  // State names are checked in references.ts, which knows the tracker's.
-  max_concurrent_agents_by_state: z.nullish(z.record(z.string(), positiveInt)),
   // Per issue, summed from the stages' provenance on its branch; unset: no cap.
   max_cost_usd: z.optional(usd),
   // Token prices for CLIs that report no dollars (see src/agent/prices.ts).

@@ -129,9 +129,6 @@ export interface AutomationConfig {
   requireApproval?: boolean
 }
 
-/** How several reviewers' verdicts combine (agent.review_quorum, as the daemon's). */
-export type ReviewQuorum = 'any_block' | 'majority' | 'unanimous'
-
 export interface WorkflowConfig {
   /** Display path, as given. */
   file: string
@@ -156,16 +153,11 @@ export interface WorkflowConfig {
     stallTimeoutMs: number
     turnTimeoutMs: number
     reviewerProfile?: string
-    /** Reviewers run one after another (agent.reviewer_profiles), as written; may be empty. */
-    reviewerProfiles: string[]
-    reviewQuorum: ReviewQuorum
     autoReview: boolean
     /** Review rounds an issue may take: the send-back that would start one more escalates. */
     maxReviewRounds: number
     /** Agents running at once across the repository's issues; absent: no limit. */
     maxConcurrentAgents?: number
-    /** Agents running at once in one state, keyed by stateKey; null-prototype. */
-    maxConcurrentAgentsByState: Record<string, number>
     /** What one issue's stages may cost together; absent: no cap. */
     maxCostUsd?: number
     /** Token prices (USD per million) replacing src/agent/prices.ts for a CLI. */

@@ -1,4 +1,4 @@
-import type { Next, StageFacts } from './transitions.js'
+import type { Next, StageFacts } from './next.js'
 import { clip } from './untrusted-text.js'
 import { rateLimitSwitch } from './triggers/rate-limited.js'
 

@@ -27,9 +27,6 @@ describe('parseWorkflow', () => {
       stallTimeoutMs: 300000,
       turnTimeoutMs: 3600000,
       reviewerProfile: undefined,
-      reviewerProfiles: [],
-      reviewQuorum: 'any_block',
-      maxConcurrentAgentsByState: {},
       autoReview: false
     })
     expect(config.handoff).toEqual({ budgetBytes: 30720, maxFileBytes: 1048576, maxFiles: 1000 })

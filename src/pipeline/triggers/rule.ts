@@ -1,5 +1,5 @@
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
-import type { Issue } from '../../tracker/types.js'
+import type { Issue } from '../ports.js'
 import type { IssueRecord } from '../record.js'
 import type { AutomationEvent } from './event.js'
 

@@ -4,7 +4,7 @@
 // second delivery runs nothing), and moves the issue only when its policy or its agent asks.
 import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
-import type { Issue } from '../../tracker/types.js'
+import type { Issue } from '../ports.js'
 import type { StagePlan } from '../plan.js'
 import type { JobTrigger } from '../ports.js'
 import type { IssueRecord } from '../record.js'

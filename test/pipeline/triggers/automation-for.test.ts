@@ -5,7 +5,7 @@ import { parseWorkflow } from '../../../src/config/load.js'
 import type { WorkflowConfig } from '../../../src/config/types.js'
 import { emptyRecord, type IssueRecord } from '../../../src/pipeline/record.js'
 import { automationFor } from '../../../src/pipeline/triggers/index.js'
-import type { Issue } from '../../../src/tracker/types.js'
+import type { Issue } from '../../../src/pipeline/ports.js'
 
 function config(automations: string): WorkflowConfig {
   const text = `---
