@@ -2,6 +2,7 @@ import { findAutomation } from '../config/load.js'
 import { messageOf } from '../errors.js'
 import { carryOut } from './apply.js'
 import { describe, effectsOf } from './effects.js'
+import { withAutomations } from './triggers/automation-wakes.js'
 import type { Ending, Job, JobResult } from './job-values.js'
 import { noticeMovedMeanwhile } from './moved-meanwhile.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
@@ -74,7 +75,7 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
   const path = result.handoffPath
   const deliverable =
     result.outcome === 'succeeded' && commit && path && !unpublished ? { commit, path } : undefined
-  const effects = effectsOf({
+  const decided = effectsOf({
     ...{ next, state, entry: settled.record.entry, step: settled.record.continuation?.step },
     ...{ profile: plan.profile, run: stage.run, wakes: job.tracker.wakes },
     startsStage: (s) => findAutomation(job.config, s) !== undefined,
@@ -85,6 +86,11 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
     replied: plan.reply !== undefined,
     runLine: job.tracker.runLine(branch) + unsavedBlock(unsaved),
     replyHint: job.tracker.replyHint(issue)
+  })
+  const effects = withAutomations(decided, {
+    ...{ config: job.config, kind: plan.kind, next, state, entry: plan.entry },
+    failed: ['failed', 'stalled', 'timed_out', 'rate_limited'].includes(result.outcome),
+    wakes: job.tracker.wakes
   })
   const intent: IssueRecord = {
     ...settled.record,

@@ -91,7 +91,11 @@ const stageRecordSchema = z.object({
   ),
   /** Set on a recovery run (a recovery handoff in the contract's terms). */
   recovery: z.optional(recoveryMarkSchema),
-  verify: z.optional(verifyEvidenceSchema)
+  verify: z.optional(verifyEvidenceSchema),
+  /** An automation's run: which automation, and the event it answered (e.g. `comment-42`). */
+  automation: z.optional(
+    z.object({ id: z.string().check(z.maxLength(200)), event: z.string().check(z.maxLength(80)) })
+  )
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 
