@@ -9,8 +9,6 @@ import { handoffPath } from '../handoff/index.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { handoffReasonSchema } from './provenance.js'
 import { PARSE_ONCE } from '../parse-once.js'
-import type { StageJob } from './stage.js'
-import type { StageRun } from './stage-run.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
@@ -115,8 +113,14 @@ const stageContextSchema = z.object({
 })
 export type StageContext = z.infer<typeof stageContextSchema>
 
-/** The context of a stage about to start: its run, what finishing it reads of the job. */
-export function stageContext(job: StageJob, run: StageRun): StageContext {
+/**
+ * The context of a stage about to start: of its StageRun and its job, what finishing it reads
+ * (given the whole StageRun and StageJob, the schemas keep only that).
+ */
+export function stageContext(
+  job: z.input<typeof savedJobSchema>,
+  run: z.input<typeof savedRunSchema>
+): StageContext {
   return {
     stage: kept(savedRunSchema, run),
     job: kept(savedJobSchema, job),
