@@ -10,7 +10,7 @@ import { hasFlag, withFlag } from './flags.js'
 import { holdStage, resumed } from './hold.js'
 import type { Job, Stop } from './job-values.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import { planStage, type StagePlan } from './plan.js'
+import { automationPlan, planStage, type StagePlan } from './plan.js'
 import { emptyRecord, haltedOnEffects, unhalted, type IssueRecord } from './record.js'
 import { restartStopped } from './restart.js'
 import { escalateVanished, vanishedState, vanishedWhy } from './vanished-state.js'
@@ -107,7 +107,7 @@ export async function admit(job: Job): Promise<Admitted | Stop> {
   }
   const { state, automation } = decision
   const planned = helper
-    ? helper.plan
+    ? automationPlan(record, helper)
     : planStage({
         config,
         record,

@@ -1,8 +1,7 @@
 import { sameState } from '../config/lookup.js'
 import type { Tracker } from './ports.js'
 import type { Effect } from './record.js'
-import type { AgentRequests } from './requests.js'
-import type { Next } from './transitions.js'
+import type { AgentRequests, Next } from './next.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { cellText, clip, fenced } from './untrusted-text.js'
 

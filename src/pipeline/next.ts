@@ -2,7 +2,6 @@ import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { StageOutcome } from './outcome.js'
 import type { Recovery, RecoveryKind } from './record.js'
 import type { StageKind } from '../stage-kind.js'
-import type { AgentRequests } from './requests.js'
 
 // The state machine's words: how a stage ended (StageFacts) and what follows it (Next). The
 // decision is transitions.ts; recovery.ts decides the recoveries within it.
@@ -70,4 +69,12 @@ export interface StageFacts {
   blocking?: string
   /** The last lines of the verify command that failed (untrusted, redacted). */
   verifyTail?: string
+}
+
+/** What an agent asks the action to do for it, in its deliverable's front matter. */
+export interface AgentRequests {
+  moveState?: string
+  comment?: string
+  commentPr?: string
+  verdict?: 'PASS' | 'FAIL'
 }

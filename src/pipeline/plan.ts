@@ -3,7 +3,7 @@ import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { JobTrigger } from './ports.js'
 import type { Continuation, IssueRecord, Recovery } from './record.js'
 import type { StageKind } from '../stage-kind.js'
-import type { AutomationRun } from './triggers/run.js'
+import type { AutomationRun, FiredRun } from './triggers/run.js'
 
 /** Which stage a job runs: the profile, the attempt, and the entry into the state it serves. */
 export interface StagePlan {
@@ -64,6 +64,23 @@ export function planStage(o: PlanInput): StagePlan | { skip: string } {
     return plan
   }
   return { ...plan, sentBackBy: back.by }
+}
+
+/**
+ * An automation's helper run for its event: in the entry the event belongs to, its first
+ * attempt, moving nothing unless its policy or its agent asks.
+ */
+export function automationPlan(record: IssueRecord, fired: FiredRun): StagePlan {
+  return {
+    entry: fired.entry,
+    newEntry: false,
+    kind: 'automation',
+    profile: fired.automation.profile,
+    attempt: 0,
+    round: record.round,
+    resume: 0,
+    automation: fired.run
+  }
 }
 
 function planOf(o: PlanInput): StagePlan | { skip: string } {

@@ -1,7 +1,7 @@
 import { sameState } from '../config/lookup.js'
 import type { Continuation, IssueRecord, WaitingInput } from './record.js'
 import type { StageKind } from '../stage-kind.js'
-import type { Next } from './transitions.js'
+import type { Next } from './next.js'
 
 /** The stage that just ran, in the terms its continuation needs. */
 export interface CurrentStage {

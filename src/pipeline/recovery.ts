@@ -1,9 +1,7 @@
 import type { Next, StageFacts } from './next.js'
 import { clip } from './untrusted-text.js'
+import { VERIFY_PROBLEM } from './verify.js'
 import { rateLimitSwitch } from './triggers/rate-limited.js'
-
-/** A run whose verify commands failed is a `failed` whose reason starts with this. */
-export const VERIFY_PROBLEM = 'verification failed: '
 
 // What a recovery's prompt is told of the failure; the record keeps it until the run.
 const MAX_DETAIL = 3000

@@ -4,15 +4,8 @@ import { readYamlTree } from '../config/yaml-tree.js'
 import { FIELD_KEYS } from '../handoff/contract-fields.js'
 import { sanitizeUntrusted } from '../handoff/index.js'
 import { APPROVED_LABEL, carriesApproval } from './approval.js'
+import type { AgentRequests } from './next.js'
 import { clip } from './untrusted-text.js'
-
-/** What an agent asks the action to do for it, in its deliverable's front matter. */
-export interface AgentRequests {
-  moveState?: string
-  comment?: string
-  commentPr?: string
-  verdict?: 'PASS' | 'FAIL'
-}
 
 // A deliverable's front matter is a few lines; anything larger is not a request.
 const MAX_FRONT_MATTER = 16 * 1024

@@ -9,9 +9,10 @@ import { moveScope } from './move-scope.js'
 import { recordStage, recordStart, type IssueRecord, type RecoveryKind } from './record.js'
 import { readContractFields, type ContractFields } from '../handoff/contract-fields.js'
 import { clip } from './untrusted-text.js'
-import { permittedRequests, readRequests, type AgentRequests } from './requests.js'
+import { permittedRequests, readRequests } from './requests.js'
 import type { FinalisedStage } from './stage.js'
-import { decideNext, type Next } from './transitions.js'
+import type { AgentRequests, Next } from './next.js'
+import { decideNext } from './transitions.js'
 
 export interface Settled {
   next: Next

@@ -4,8 +4,6 @@ import type { Next, StageFacts } from './next.js'
 import { afterBlocking, afterFailure } from './recovery.js'
 import { afterAutomation } from './triggers/after.js'
 
-export type { Next, StageFacts } from './next.js'
-
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
 export const TRANSITION_BUDGET = 30
 

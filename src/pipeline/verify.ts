@@ -6,8 +6,10 @@ import type { ProfileConfig } from '../config/types.js'
 import { systemProgram } from '../isolation/privilege.js'
 import type { SecretScanner } from '../secrets/scanner.js'
 import type { VerifyEvidence } from './record.js'
-import { VERIFY_PROBLEM } from './recovery.js'
 import { clip } from './untrusted-text.js'
+
+/** A run whose verify commands failed is a `failed` whose reason starts with this. */
+export const VERIFY_PROBLEM = 'verification failed: '
 
 // Of a command's output only its end is read back: what a failing test run says last.
 const TAIL_BYTES = 16_384

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { BUDGET_SPENT } from '../../src/agent/classify.js'
-import { decideNext, TRANSITION_BUDGET, type StageFacts } from '../../src/pipeline/transitions.js'
+import type { StageFacts } from '../../src/pipeline/next.js'
+import { decideNext, TRANSITION_BUDGET } from '../../src/pipeline/transitions.js'
 import { seedConfig } from './pipeline-config.js'
 
 const config = seedConfig()

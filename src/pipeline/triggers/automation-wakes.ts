@@ -6,7 +6,7 @@ import type { WorkflowConfig } from '../../config/types.js'
 import type { StageKind } from '../../stage-kind.js'
 import type { Effect } from '../record.js'
 import type { Tracker } from '../ports.js'
-import type { Next } from '../transitions.js'
+import type { Next } from '../next.js'
 import { INPUT_REQUIRED_STEP, RUN_FAILED_STEP } from './run.js'
 import { automationEffects } from './after.js'
 

@@ -5,7 +5,6 @@
 import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { Issue } from '../ports.js'
-import type { StagePlan } from '../plan.js'
 import type { JobTrigger } from '../ports.js'
 import type { IssueRecord } from '../record.js'
 import type { AutomationEvent } from './event.js'
@@ -58,8 +57,13 @@ function eventOf(
   return null
 }
 
-export type AutomationDecision =
-  { state: string; automation: AutomationConfig; plan: StagePlan } | { skip: string }
+/** An automation's run this job makes: its state and entry, the automation, what it is for. */
+export interface FiredRun {
+  state: string
+  entry: number
+  automation: AutomationConfig
+  run: AutomationRun
+}
 
 /** The automation run this job makes, why it makes none, or null when it answers no event. */
 export function automationRun(
@@ -68,7 +72,7 @@ export function automationRun(
   issue: Issue,
   record: IssueRecord,
   now: Date
-): AutomationDecision | null {
+): FiredRun | { skip: string } | null {
   const event = eventOf(config, t, issue, record)
   if (!event) return null
   const fired = automationFor(event, { config, issue, record, now })
@@ -78,22 +82,8 @@ export function automationRun(
   if (ran) return { skip: `automation ${a.id} already ran for ${o.key}` }
   return {
     state: o.state,
+    entry: o.entry,
     automation: a,
-    plan: {
-      entry: o.entry,
-      newEntry: false,
-      kind: 'automation',
-      profile: a.profile,
-      attempt: 0,
-      round: record.round,
-      resume: 0,
-      automation: {
-        id: a.id,
-        type: event.type,
-        key: o.key,
-        about: o.about,
-        ...(o.text ? { text: o.text } : {})
-      }
-    }
+    run: { id: a.id, type: event.type, key: o.key, about: o.about, text: o.text }
   }
 }
