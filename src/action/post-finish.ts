@@ -12,7 +12,7 @@ import {
   loadStageContext,
   saveStageContext,
   type StageContext
-} from '../pipeline/stage-context.js'
+} from '../pipeline/stage/stage-context.js'
 import type { Tracker } from '../pipeline/ports.js'
 import { noticeAttention, publishCommit } from '../pipeline/publish.js'
 import { GitHubTracker } from '../tracker/github.js'
@@ -24,7 +24,7 @@ import type { IssueRecordStore } from '../tracker/repo-records.js'
 import { sharedObjects } from '../git/objects.js'
 import { loadWorkflowAt } from './workflow-source.js'
 import { releaseRunSlot } from '../tracker/github-slots.js'
-import { finaliseStage } from '../pipeline/stage.js'
+import { finaliseStage } from '../pipeline/stage/stage.js'
 import { failureLine } from './failure-line.js'
 import { booleanInput } from './inputs.js'
 import { writeJobSummary } from './job-summary.js'

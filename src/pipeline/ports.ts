@@ -1,8 +1,7 @@
 import type { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
-import type { LandedProvenance } from './provenance.js'
+import type { LandedProvenance } from './record/provenance.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
-import type { IssueRecord } from './record.js'
-import type { AutomationEvent } from './triggers/event.js'
+import type { IssueRecord } from './record/record.js'
 
 // What the one job loop (job.ts) needs from the world, as two ports. A tracker (GitHub issues,
 // local issue files, Linear) is where issues, states, comments and the record live; a
@@ -31,6 +30,24 @@ export interface Issue {
   createdAt?: string
   updatedAt?: string
 }
+
+/**
+ * The events an automation answers besides a state entry, as the job receives them: from the
+ * GitHub event (untrusted, like every payload) or from the issue's record (a failed stage, a
+ * question waiting).
+ */
+export type AutomationEvent =
+  /** A person commented on the issue (`comment` is GitHub's comment id). */
+  | { type: 'tracker_comment_added'; comment: number; body: string; author: string }
+  /** The issue's pull request was opened, or merged. */
+  | { type: 'pr_opened'; pullRequest: number }
+  | { type: 'pr_merged'; pullRequest: number }
+  /** A stage of the entry gave up after its retries; which one, the record says. */
+  | { type: 'run_failed'; entry: number }
+  /** A stage of the entry asked a question; the record holds it. */
+  | { type: 'input_required'; entry: number }
+  /** The issue was moved into one of tracker.backlog_states, at `at` (the label event's time). */
+  | { type: 'issue_moved_to_backlog'; state: string; at?: string }
 
 /** Who or what started this job; every field came from outside and is untrusted. */
 export interface JobTrigger {

@@ -5,10 +5,14 @@
 // wake-ups are GitHub's.
 import { knownStates } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
-import { stageJobMinutes } from '../pipeline/job-timeout.js'
+import { stageJobMinutes } from '../pipeline/stage/job-timeout.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
-import { escalateVanished, vanishedState, vanishedWhy } from '../pipeline/vanished-state.js'
-import { PAUSED_LABEL } from '../pipeline/pause.js'
+import {
+  escalateVanished,
+  vanishedState,
+  vanishedWhy
+} from '../pipeline/decision/vanished-state.js'
+import { PAUSED_LABEL } from '../pipeline/record/pause.js'
 import { cellText, oneLine } from '../pipeline/untrusted-text.js'
 import { messageOf } from '../errors.js'
 import { authorizeActor } from './authorize.js'

@@ -3,7 +3,7 @@
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
 import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
-import { isBot } from '../pipeline/actor.js'
+import { isBot } from '../pipeline/decision/actor.js'
 import { ALLOWED } from './authorize.js'
 import type { Endpoints } from '@octokit/types'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'

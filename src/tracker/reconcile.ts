@@ -5,10 +5,10 @@
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
-import { heldByLabel, PAUSED_LABEL } from '../pipeline/pause.js'
+import { heldByLabel, PAUSED_LABEL } from '../pipeline/record/pause.js'
 import type { Authorization, Issue } from '../pipeline/ports.js'
-import type { IssueRecord } from '../pipeline/record.js'
-import { owedWake } from '../pipeline/stage-owed.js'
+import type { IssueRecord } from '../pipeline/record/record.js'
+import { owedWake } from '../pipeline/record/stage-owed.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */

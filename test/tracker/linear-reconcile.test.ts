@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { loadWorkflowFile } from '../../src/config/load.js'
-import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import { emptyRecord, type IssueRecord } from '../../src/pipeline/record/record.js'
 import { GitHubTracker } from '../../src/tracker/github.js'
 import { reconcileRepository } from '../../src/tracker/github-reconcile.js'
 import { RecordConflictError, RepoRecordStore } from '../../src/tracker/repo-records.js'

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { loadWorkflowFile, parseWorkflow } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
-import type { IssueRecord, StageRecord } from '../../src/pipeline/record.js'
+import type { IssueRecord, StageRecord } from '../../src/pipeline/record/record.js'
 import { oneLine } from '../../src/pipeline/untrusted-text.js'
 import { MAX_RECORD_BYTES, readRecordFromComment } from '../../src/tracker/comment-record.js'
 import {

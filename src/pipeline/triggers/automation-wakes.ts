@@ -4,9 +4,9 @@
 // what happened from the record and runs the automation (run.ts).
 import type { WorkflowConfig } from '../../config/types.js'
 import type { StageKind } from '../../stage-kind.js'
-import type { Effect } from '../record.js'
+import type { Effect } from '../record/record.js'
 import type { Tracker } from '../ports.js'
-import type { Next } from '../next.js'
+import type { Next } from '../record/next.js'
 import { INPUT_REQUIRED_STEP, RUN_FAILED_STEP } from './run.js'
 import { automationEffects } from './after.js'
 

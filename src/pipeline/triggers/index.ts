@@ -3,7 +3,7 @@
 import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig } from '../../config/types.js'
 import { commentAdded } from './comment-added.js'
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import { inputRequired } from './input-required.js'
 import { movedToBacklog } from './moved-to-backlog.js'
 import { prMerged } from './pr-merged.js'

@@ -2,7 +2,7 @@
 // for it (see automation-wakes.ts); the question is read from the record. The automation's
 // profile answers in its deliverable, which the status comment lists next to the question; a
 // person's reply still resumes the waiting stage.
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import type { TriggerRule } from './rule.js'
 
 /** The waiting run's timestamp (`2024-05-01T10-00-00.000Z`) as a time. */

@@ -1,6 +1,6 @@
 // issue_moved_to_backlog: a person moved the issue into one of tracker.backlog_states (its
 // label added). The run happens in that state; backlog states start no stage of their own.
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import type { TriggerRule } from './rule.js'
 
 export const movedToBacklog: TriggerRule<

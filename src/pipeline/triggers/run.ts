@@ -6,8 +6,8 @@ import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { Issue } from '../ports.js'
 import type { JobTrigger } from '../ports.js'
-import type { IssueRecord } from '../record.js'
-import type { AutomationEvent } from './event.js'
+import type { IssueRecord } from '../record/record.js'
+import type { AutomationEvent } from '../ports.js'
 import { automationFor } from './index.js'
 
 /** The wake-up steps the pipeline sends for the events it finds itself (automation-wakes.ts). */
