@@ -167,7 +167,7 @@ async function stageJob(
     runId: s.runId,
     runUrl: s.runUrl,
     chain: s.chain,
-    ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
+    warning: s.isolation === 'none' ? NOT_ISOLATED : undefined
   })
   const linear =
     config.tracker.kind === 'linear'
@@ -214,7 +214,7 @@ async function stageJob(
       protectedBranches: [defaultBranch],
       auth,
       fetched,
-      ...(s.signCommits ? { signer: api.commitSigner() } : {})
+      signer: s.signCommits ? api.commitSigner() : undefined
     }),
     run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
     workDir,
@@ -222,7 +222,7 @@ async function stageJob(
     trustedCommit: trusted,
     parentEnv: process.env,
     secrets,
-    ...(s.isolation === 'user' ? { isolate } : {}),
+    isolate: s.isolation === 'user' ? isolate : undefined,
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
@@ -233,8 +233,8 @@ async function stageJob(
       run: { id: s.runId, attempt: s.runAttempt },
       runEnded: (id) => api.workflowRunEnded(id)
     }),
-    ...(author ? { author } : {}),
-    ...(committer ? { committer } : {}),
+    author,
+    committer,
     ...(config.agent.maxConcurrentAgents !== undefined
       ? {
           slots: new GitHubSlots({
@@ -294,7 +294,7 @@ async function stageJob(
       ...configWarnings,
       ...r.warnings
     ],
-    ...(r.next ? { status: statusOf(r, config, tracker) } : {})
+    status: r.next ? statusOf(r, config, tracker) : undefined
   })
 }
 
@@ -365,23 +365,28 @@ function reportOf(
   return {
     outcome: r.outcome,
     reason: r.reason,
-    ...(r.issue ? { issue: r.issue.id, issueUrl: r.issue.url } : {}),
-    ...(r.state ? { state: r.state } : {}),
-    ...(r.plan ? { profile: r.plan.profile } : {}),
-    ...(r.branch ? { branch: r.branch } : {}),
-    ...(r.commit ? { commit: r.commit } : {}),
-    ...(r.handoffPath ? { handoffPath: r.handoffPath } : {}),
-    ...(r.handoffPath && r.commit ? { handoffUrl: blob(r.commit, r.handoffPath) } : {}),
-    ...(r.pullRequest ? { pullRequest: r.pullRequest } : {}),
-    ...(r.next?.kind === 'move' && r.stateAfter ? { nextState: r.stateAfter } : {}),
-    ...(r.next?.kind === 'escalate' && r.next.to ? { nextState: r.next.to } : {}),
-    ...(next ? { next } : {}),
-    ...(r.figures ? { figures: r.figures } : {}),
-    ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
-    ...(r.agentStats ? { agentStats: r.agentStats } : {}),
-    ...(r.cost ? { cost: r.cost } : {}),
-    ...(r.failure ? { failure: r.failure } : {}),
-    ...(r.unsaved ? { unsaved: r.unsaved } : {}),
+    issue: r.issue?.id,
+    issueUrl: r.issue?.url,
+    state: r.state,
+    profile: r.plan?.profile,
+    branch: r.branch,
+    commit: r.commit,
+    handoffPath: r.handoffPath,
+    handoffUrl: r.handoffPath && r.commit ? blob(r.commit, r.handoffPath) : undefined,
+    pullRequest: r.pullRequest,
+    nextState:
+      r.next?.kind === 'move'
+        ? (r.stateAfter ?? undefined)
+        : r.next?.kind === 'escalate'
+          ? r.next.to
+          : undefined,
+    next,
+    figures: r.figures,
+    prompt: r.prompt,
+    agentStats: r.agentStats,
+    cost: r.cost,
+    failure: r.failure,
+    unsaved: r.unsaved,
     refused: r.refused,
     withheld: r.withheld
   }

@@ -198,7 +198,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const workspace = new LocalWorkspace({
     root,
     issueId: id,
-    ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
+    baseBranch: config.workspace.baseBranch
   })
   const was = await rememberCheckout(root)
   // Your commits, as git would make them here; the bot's only when git knows no one.
@@ -207,25 +207,24 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   let r: JobResult
   try {
     r = await runJob({
-      ...(author ? { author } : {}),
-      ...(committer ? { committer } : {}),
+      author: author ?? undefined,
+      committer: committer ?? undefined,
       trigger: {
         source: o.reply ? 'comment' : 'cli',
         issue: id,
         actor: { login: o.reply?.author ?? 'local', type: 'User' },
-        ...(o.reply ? { reply: o.reply } : {}),
+        reply: o.reply,
         // Each local comment is a new one: its time names it.
-        ...(helper && o.reply
-          ? {
-              event: {
-                type: 'tracker_comment_added' as const,
+        event:
+          helper && o.reply
+            ? {
+                type: 'tracker_comment_added',
                 comment: startedAt.getTime(),
                 body: o.reply.body,
                 author: o.reply.author
               }
-            }
-          : {}),
-        ...(restart ? { restart } : {})
+            : undefined,
+        restart
       },
       config,
       tracker,
@@ -236,7 +235,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       trustedCommit,
       parentEnv: o.parentEnv,
       secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal: o.signal,
       sections: o.sections,
       onStart: (run, landed) => {
         recovered = landed
@@ -287,8 +286,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       refused: r.refused,
       // Which file or comment had a secret kept out of it, and of which kind.
       warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-      ...(keepLog ? { logPath: join(workDir, 'agent.log') } : {}),
-      ...(r.cost ? { cost: r.cost } : {})
+      logPath: keepLog ? join(workDir, 'agent.log') : undefined,
+      cost: r.cost
     }
   }
 }

@@ -54,7 +54,7 @@ export function stageRun(o: {
       attempt: plan.attempt,
       round: plan.round,
       resume: plan.resume,
-      ...(plan.automation ? { event: plan.automation.key } : {})
+      event: plan.automation?.key
     },
     issue,
     automation: o.automation,

@@ -91,7 +91,7 @@ export function passGate(o: {
   const waiting = { state, entry: plan.entry }
   const wait = (refused?: string): GateDecision => ({
     hold: refused ?? `the ${plan.profile} stage in "${state}" waits for approval`,
-    record: { ...record, approval: { ...waiting, ...(refused ? { refused } : {}) } },
+    record: { ...record, approval: { ...waiting, refused: refused || undefined } },
     clearLabel: o.approval === 'label'
   })
   if (!o.approval) return wait()

@@ -117,6 +117,6 @@ export function resumed(
     issue: t.issue,
     actor: t.actor,
     state: need.wake.state,
-    wake: { entry: need.wake.entry, ...(need.wake.step ? { step: need.wake.step } : {}) }
+    wake: { entry: need.wake.entry, step: need.wake.step || undefined }
   }
 }

@@ -108,7 +108,7 @@ function planOf(o: PlanInput): StagePlan | { skip: string } {
       round: record.round,
       resume: 0,
       // A re-run of a recovery is still one: a fallback must not earn retries of its own.
-      ...(rerun.recovery ? { recovery: { ...rerun.recovery, detail: '' } } : {})
+      recovery: rerun.recovery && { ...rerun.recovery, detail: '' }
     }
   }
 
@@ -208,9 +208,9 @@ function continueWith(
     attempt: c.attempt,
     round: c.round,
     resume: 0,
-    ...(c.recheck !== undefined ? { recheck: c.recheck } : {}),
-    ...(c.reviewed !== undefined ? { reviewed: c.reviewed } : {}),
-    ...(c.recovery !== undefined ? { recovery: c.recovery } : {})
+    recheck: c.recheck,
+    reviewed: c.reviewed,
+    recovery: c.recovery
   }
 }
 

@@ -24,7 +24,7 @@ export async function readProvenance(
     const p = decodeProvenance(trailers.get(PROVENANCE_TRAILER.toLowerCase()) ?? '')
     if (!p) continue
     const handoffPath = trailers.get(HANDOFF_TRAILER.toLowerCase())
-    rows.push({ ...p, sha, ...(handoffPath ? { handoffPath } : {}) })
+    rows.push({ ...p, sha, handoffPath: handoffPath || undefined })
   }
   return rows
 }

@@ -83,7 +83,7 @@ export function continuationFor(
   const here = {
     state: record.state ?? '',
     entry: record.entry,
-    ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
+    step: current.run ? current.run.replace(/[^A-Za-z0-9._-]/g, '.') : undefined
   }
   switch (next.kind) {
     case 'review':
@@ -104,9 +104,9 @@ export function continuationFor(
         profile: next.profile ?? current.profile,
         attempt: next.attempt,
         round: current.round,
-        ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
-        ...(current.reviewed ? { reviewed: current.reviewed } : {}),
-        ...(next.recovery ? { recovery: next.recovery } : {})
+        recheck: next.recheck ? next.recheck.slice(0, 500) : undefined,
+        reviewed: current.reviewed || undefined,
+        recovery: next.recovery
       }
     case 'move':
     case 'stop':

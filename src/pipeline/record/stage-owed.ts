@@ -119,7 +119,7 @@ function owesEffects(r: IssueRecord, state: string): boolean {
 }
 
 function wakeOf(e: Extract<Effect, { kind: 'wake' }>): OwedWake['wake'] {
-  return { state: e.state, entry: e.entry, ...(e.step ? { step: e.step } : {}) }
+  return { state: e.state, entry: e.entry, step: e.step || undefined }
 }
 
 /** A run id or step name as one word of a git ref. */

@@ -54,11 +54,7 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
         if (state === null || !sameState(state, e.state)) break
         const s = o.served
         if (s && sameState(s.state, e.state) && s.entry === e.entry && s.step === e.step) break
-        await o.tracker.wake(issue(), {
-          state: e.state,
-          entry: e.entry,
-          ...(e.step ? { step: e.step } : {})
-        })
+        await o.tracker.wake(issue(), { state: e.state, entry: e.entry, step: e.step || undefined })
         performed++
         break
       }
@@ -74,7 +70,7 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
         if (state === null || !sameState(state, e.state)) break
         await o.tracker.readyForReview(issue(), {
           number: e.pullRequest,
-          ...(e.node ? { node: e.node } : {})
+          node: e.node || undefined
         })
         performed++
         break
@@ -90,7 +86,7 @@ export async function carryOut(o: CarryOutInput): Promise<CarriedOut> {
           key: e.key,
           body,
           agent: e.profile,
-          ...(e.pullRequest !== undefined ? { pullRequest: e.pullRequest } : {})
+          pullRequest: e.pullRequest
         })
         performed++
         break

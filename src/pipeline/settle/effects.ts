@@ -64,7 +64,7 @@ export function effectsOf(o: EffectInput): Effect[] {
           kind: 'ready',
           state: next.to,
           pullRequest: o.pullRequest.number,
-          ...(o.pullRequest.node ? { node: o.pullRequest.node } : {})
+          node: o.pullRequest.node || undefined
         })
       }
       // With chain: label the move's own label event starts the next stage.
@@ -77,12 +77,7 @@ export function effectsOf(o: EffectInput): Effect[] {
     case 'retry':
       // Same-state steps change no label, so they are always woken where anything is.
       if (o.wakes !== 'none') {
-        out.push({
-          kind: 'wake',
-          state: o.state,
-          entry: o.entry,
-          ...(o.step ? { step: o.step } : {})
-        })
+        out.push({ kind: 'wake', state: o.state, entry: o.entry, step: o.step || undefined })
       }
       break
     case 'escalate':

@@ -83,7 +83,7 @@ export function afterBlocking(f: StageFacts, escalate: (why: string) => Next): N
     recovery: {
       kind: 'blocking',
       detail: clip(f.blocking, MAX_DETAIL),
-      ...(f.handoffPath ? { handoff: f.handoffPath } : {})
+      handoff: f.handoffPath || undefined
     }
   }
 }

@@ -95,10 +95,10 @@ export async function settleStage(o: {
     reviewed: plan.reviewed,
     question: result.agent?.question,
     handoffPath: result.handoffPath,
-    ...(plan.recovery ? { recovery: plan.recovery } : {}),
+    recovery: plan.recovery,
     recovered: recoveredIn(o.record, plan, o.state),
-    ...(blocking ? { blocking } : {}),
-    ...(result.verify && !result.verify.passed ? { verifyTail: result.verify.tail } : {})
+    blocking: blocking ?? undefined,
+    verifyTail: result.verify && !result.verify.passed ? result.verify.tail : undefined
   })
   const next: Next = o.unpublished ? { kind: 'escalate', why: o.unpublished } : decided
   const stage = {
@@ -116,37 +116,30 @@ export async function settleStage(o: {
     outcome: result.outcome,
     reason: result.reason.slice(0, 300),
     run: o.run,
-    ...(o.runUrl ? { runUrl: o.runUrl } : {}),
+    runUrl: o.runUrl || undefined,
     startedAt: o.startedAt.toISOString(),
     durationMs: Date.now() - o.startedAt.getTime(),
-    ...(result.handoffPath ? { handoffPath: result.handoffPath } : {}),
-    ...(o.commit ? { commit: o.commit } : {}),
-    ...(o.rescuedTo ? { rescuedTo: o.rescuedTo } : {}),
-    ...(stats && Object.keys(stats).length > 0 ? { agent: stats } : {}),
-    ...(refusedRequests.length > 0
-      ? { refused: refusedRequests.slice(0, 10).map((r) => r.slice(0, 300)) }
-      : {}),
-    ...(result.withheld.length > 0 ? { withheld: result.withheld.slice(0, 10) } : {}),
-    ...(Object.keys(fields).length > 0 ? { fields } : {}),
-    ...(plan.recovery
-      ? {
-          recovery: {
-            kind: plan.recovery.kind,
-            ...(plan.recovery.from ? { from: plan.recovery.from } : {})
-          }
-        }
-      : {}),
-    ...(result.verify ? { verify: result.verify } : {}),
-    ...(plan.automation
-      ? { automation: { id: plan.automation.id, event: plan.automation.key } }
-      : {})
+    handoffPath: result.handoffPath ?? undefined,
+    commit: o.commit ?? undefined,
+    rescuedTo: o.rescuedTo,
+    // Empty lists and objects stay out: the record is kept small.
+    agent: stats && Object.keys(stats).length > 0 ? stats : undefined,
+    refused:
+      refusedRequests.length > 0
+        ? refusedRequests.slice(0, 10).map((r) => r.slice(0, 300))
+        : undefined,
+    withheld: result.withheld.length > 0 ? result.withheld.slice(0, 10) : undefined,
+    fields: Object.keys(fields).length > 0 ? fields : undefined,
+    recovery: plan.recovery && { kind: plan.recovery.kind, from: plan.recovery.from || undefined },
+    verify: result.verify,
+    automation: plan.automation && { id: plan.automation.id, event: plan.automation.key }
   })
   const current = {
     kind: plan.kind,
     profile: plan.profile,
     round: plan.round,
     run: o.run,
-    ...(plan.reviewed ? { reviewed: plan.reviewed } : {})
+    reviewed: plan.reviewed
   }
   return {
     next,

@@ -13,7 +13,7 @@ export function agentFigures(s: AgentStats | undefined, cost?: PricedRun): strin
     s.turns !== undefined ? `${s.turns} turns` : '',
     s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
     s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
-    costWords(cost ?? { ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}) })
+    costWords(cost ?? { costUsd: s.costUsd })
   ]
     .filter(Boolean)
     .join(', ')

@@ -35,8 +35,8 @@ export function checkBudget(
     spentUsd: sum(rows.map(cost)),
     stageSpentUsd: sum(mine.map(cost)),
     unpriced: rows.filter((r) => r.costUsd === undefined).length,
-    ...(config.agent.maxCostUsd !== undefined ? { issueCapUsd: config.agent.maxCostUsd } : {}),
-    ...(profile.maxCostUsd !== undefined ? { stageCapUsd: profile.maxCostUsd } : {})
+    issueCapUsd: config.agent.maxCostUsd,
+    stageCapUsd: profile.maxCostUsd
   }
   const caps = [
     {

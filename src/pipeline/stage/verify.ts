@@ -52,7 +52,7 @@ export async function runVerify(o: VerifyInput): Promise<VerifyEvidence> {
     const run = await runAgent({
       argv: [...shell, '-c', command],
       cwd: o.cwd,
-      ...(sandbox ? { sandbox } : {}),
+      sandbox,
       prompt: '',
       contract: {
         ...o.contract,
@@ -65,8 +65,8 @@ export async function runVerify(o: VerifyInput): Promise<VerifyEvidence> {
       stallTimeoutMs: o.profile.verifyTimeoutMs,
       deadlineMs: o.profile.verifyTimeoutMs,
       maxTurns: 0,
-      ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {})
+      signal: o.signal,
+      killGraceMs: o.killGraceMs
     })
     const ended = run.outcome === 'timed_out' || run.outcome === 'cancelled'
     const passed = run.exitCode === 0 && !ended

@@ -25,7 +25,7 @@ export const inputRequired: TriggerRule<Extract<AutomationEvent, { type: 'input_
       key: `input-${w.entry}-${w.kind}-${w.attempt}-${w.timestamp.replace(/[^0-9]/g, '')}`,
       about: `The ${w.profile} stage in "${w.state}" asked a question and waits for an answer. Answer it in your deliverable if you can; a person may still reply.`,
       text: { author: w.profile, body: w.question },
-      ...(at ? { at: at.toISOString() } : {})
+      at: at?.toISOString()
     }
   },
   conditions(a, _e, o, c) {

@@ -52,8 +52,7 @@ function eventOf(
   }
   const label = t.source === 'label' ? t.label : undefined
   const backlog = label && config.tracker.backlogStates.find((s) => sameState(s, label))
-  if (backlog)
-    return { type: 'issue_moved_to_backlog', state: backlog, ...(t.at ? { at: t.at } : {}) }
+  if (backlog) return { type: 'issue_moved_to_backlog', state: backlog, at: t.at || undefined }
   return null
 }
 
