@@ -17671,92 +17671,6 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 5353:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   FV: () => (/* binding */ agentEnvironment),
-/* harmony export */   Rx: () => (/* binding */ isRunnerVariable),
-/* harmony export */   b0: () => (/* binding */ parentIdentity)
-/* harmony export */ });
-// The runner's tokens and the files through which a step talks to the runner. An agent that
-// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
-// and post-step state (security.md rules 3 and 8).
-const RUNNER_NAMES = new Set([
-    'GITHUB_TOKEN',
-    'GH_TOKEN',
-    'GH_ENTERPRISE_TOKEN',
-    'GITHUB_ENTERPRISE_TOKEN',
-    'GITHUB_ENV',
-    'GITHUB_OUTPUT',
-    'GITHUB_STATE',
-    'GITHUB_PATH',
-    'GITHUB_STEP_SUMMARY'
-]);
-// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
-// action input, `github-token` included.
-const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
-/** True for a variable the agent must never see. Names are compared case-insensitively. */
-function isRunnerVariable(name) {
-    const upper = name.toUpperCase();
-    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
-/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
-function parentIdentity(parent) {
-    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
-}
-// Not secrets, and what programs need to run at all, speak the user's language and reach the
-// network through the runner's proxy.
-const BASE_NAMES = new Set([
-    'PATH',
-    'LANG',
-    'LANGUAGE',
-    'TZ',
-    'TERM',
-    'CI',
-    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
-]);
-function isBaseName(name) {
-    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
-}
-/**
- * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
- * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
- * pass, never a runner variable; HOME and the other identity variables are the caller's; the
- * agent contract variables are set over anything inherited. Everything else the job holds (a
- * cloud key, an npm token, the runner's context) stays out unless a profile names it.
- */
-function agentEnvironment(parent, contract, opts) {
-    const allowed = new Set(opts.allowed);
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value === undefined || isRunnerVariable(name))
-            continue;
-        if (isBaseName(name) || allowed.has(name))
-            env[name] = value;
-    }
-    const identity = {
-        HOME: opts.home,
-        USER: opts.user,
-        LOGNAME: opts.logname,
-        TMPDIR: opts.tmpdir,
-        SHELL: opts.shell
-    };
-    for (const [name, value] of Object.entries(identity))
-        if (value !== undefined)
-            env[name] = value;
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
-}
-
-
-/***/ }),
-
 /***/ 9420:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -17825,6 +17739,21 @@ const AGENT_OUTCOMES = [
     'input_required',
     'rate_limited'
 ];
+
+
+/***/ }),
+
+/***/ 9802:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ clip)
+/* harmony export */ });
+/** At most `max` code points, with an ellipsis when cut. */
+function clip(text, max) {
+    const points = Array.from(text);
+    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
+}
 
 
 /***/ }),
@@ -18984,8 +18913,8 @@ function byPosition(a, b) {
     return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }
 
-// EXTERNAL MODULE: ./.build/agent/environment.js
-var environment = __nccwpck_require__(5353);
+// EXTERNAL MODULE: ./.build/config/runner-variables.js
+var runner_variables = __nccwpck_require__(3287);
 ;// CONCATENATED MODULE: ./.build/config/repo-path.js
 
 /**
@@ -19150,7 +19079,7 @@ function envNames(names, path, problems) {
     names.forEach((name, i) => {
         const itemPath = [...path, i];
         const shown = problems.quote(itemPath, name);
-        if ((0,environment/* isRunnerVariable */.Rx)(name)) {
+        if ((0,runner_variables/* isRunnerVariable */.R)(name)) {
             problems.errorAt(itemPath, `${shown} is a runner variable (a token, an action input or a step file), which the agent never gets; remove it: the action pushes and comments itself after the agent exits`);
         }
         else if (!ENV_NAME.test(name)) {
@@ -19636,6 +19565,38 @@ function unknownProfileError(config, name, where) {
     const hint = (0,_did_you_mean_js__WEBPACK_IMPORTED_MODULE_1__/* .didYouMean */ .au)(name, names) ||
         (names.length > 0 ? `; it has: ${names.join(', ')}` : '; it defines no profiles');
     return new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UserError */ .yo(`${where}: ${config.file} has no profile named ${(0,_source_map_js__WEBPACK_IMPORTED_MODULE_2__/* .quoted */ .TL)(name)}${hint}`);
+}
+
+
+/***/ }),
+
+/***/ 3287:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R: () => (/* binding */ isRunnerVariable)
+/* harmony export */ });
+// The runner's tokens and the files through which a step talks to the runner. An agent that
+// held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
+// and post-step state (security.md rules 3 and 8).
+const RUNNER_NAMES = new Set([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'GH_ENTERPRISE_TOKEN',
+    'GITHUB_ENTERPRISE_TOKEN',
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY'
+]);
+// ACTIONS_* holds the runtime, cache, results and OIDC tokens and URLs; INPUT_* holds every
+// action input, `github-token` included.
+const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
+/** True for a variable the agent must never see. Names are compared case-insensitively. */
+function isRunnerVariable(name) {
+    const upper = name.toUpperCase();
+    return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
 }
 
 
@@ -21062,7 +21023,6 @@ function withPause(record, why, closedPull) {
 /* harmony export */   ET: () => (/* binding */ unhalted),
 /* harmony export */   FR: () => (/* binding */ emptyRecord),
 /* harmony export */   Hh: () => (/* binding */ parseRecord),
-/* harmony export */   Uj: () => (/* binding */ stageKindSchema),
 /* harmony export */   _3: () => (/* binding */ recordStage),
 /* harmony export */   bk: () => (/* binding */ haltOnEffects),
 /* harmony export */   cv: () => (/* binding */ recordStart),
@@ -21071,8 +21031,10 @@ function withPause(record, why, closedPull) {
 /* harmony export */ });
 /* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6550);
 /* harmony import */ var _outcome_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2505);
-/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9641);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9641);
 /* harmony import */ var _parse_once_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3371);
+/* harmony import */ var _stage_kind_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7723);
+
 
 
 
@@ -21082,8 +21044,6 @@ function withPause(record, why, closedPull) {
 const count = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .int */ .Whr().check(_zod_js__WEBPACK_IMPORTED_MODULE_0__/* .minimum */ .BpO(0));
 /** Most restarts kept in the record. */
 const MAX_RESTARTS = 20;
-/** What kind of run a stage was: the state's own work, or a review of it. */
-const stageKindSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['work', 'review']);
 /**
  * How a run recovers from the run before it in its entry: the fallback profile after another's
  * retries were spent, or the same profile again after its verify commands failed or its
@@ -21121,7 +21081,7 @@ const stageRecordSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     entry: count,
     state: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     profile: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    kind: stageKindSchema,
+    kind: _stage_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .stageKindSchema */ .U,
     /** 0 for the first run of the stage in this entry, then 1, 2, ... */
     attempt: count,
     /** The review round the run belongs to (0 before any failed review). */
@@ -21160,7 +21120,7 @@ const waitingSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     entry: count,
     state: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     profile: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    kind: stageKindSchema,
+    kind: _stage_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .stageKindSchema */ .U,
     attempt: count,
     /** The paused run's timestamp: the resumed run writes to the same handoff path. */
     timestamp: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
@@ -21184,7 +21144,7 @@ const restartSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 const continuationSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     state: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     entry: count,
-    kind: stageKindSchema,
+    kind: _stage_kind_js__WEBPACK_IMPORTED_MODULE_3__/* .stageKindSchema */ .U,
     profile: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     attempt: count,
     round: count,
@@ -21214,7 +21174,7 @@ const effectSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .discriminatedUnion 
     _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ kind: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('move'), from: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), to: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP() }),
     _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         kind: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('flag'),
-        flag: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n([_names_js__WEBPACK_IMPORTED_MODULE_3__/* .NEEDS_ATTENTION_LABEL */ .gO, _names_js__WEBPACK_IMPORTED_MODULE_3__/* .NEEDS_INPUT_LABEL */ .wv]),
+        flag: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n([_names_js__WEBPACK_IMPORTED_MODULE_4__/* .NEEDS_ATTENTION_LABEL */ .gO, _names_js__WEBPACK_IMPORTED_MODULE_4__/* .NEEDS_INPUT_LABEL */ .wv]),
         on: _zod_js__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY()
     }),
     /**
@@ -21477,561 +21437,19 @@ function word(text) {
 
 /***/ }),
 
-/***/ 4608:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  qi: () => (/* binding */ pipelineDiagram),
-  Tb: () => (/* binding */ readRecordFromComment),
-  uc: () => (/* binding */ renderStatusComment)
-});
-
-// UNUSED EXPORTS: MAX_RECORD_BYTES, stageTable
-
-// EXTERNAL MODULE: ./.build/handoff/contract-fields.js
-var contract_fields = __nccwpck_require__(4167);
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-// EXTERNAL MODULE: ./.build/config/lookup.js
-var lookup = __nccwpck_require__(5351);
-// EXTERNAL MODULE: ./.build/handoff/sanitize.js + 1 modules
-var sanitize = __nccwpck_require__(106);
-// EXTERNAL MODULE: ./.build/pipeline/approval.js
-var approval = __nccwpck_require__(6306);
-// EXTERNAL MODULE: ./.build/agent/prices.js
-var prices = __nccwpck_require__(9420);
-;// CONCATENATED MODULE: ./.build/pipeline/agent-figures.js
-
-/**
- * What an agent's CLI reported in its last event, in words, the same for every CLI: turns and
- * a cost only where the CLI gives them (Claude Code), tokens for all. Empty when it gave none.
- * Given the run's priced cost (what its provenance records), that is the cost shown, with
- * where it came from when the CLI did not report it.
- */
-function agentFigures(s, cost) {
-    if (!s)
-        return '';
-    return [
-        s.turns !== undefined ? `${s.turns} turns` : '',
-        s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
-        s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
-        (0,prices/* costWords */.f)(cost ?? { ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}) })
-    ]
-        .filter(Boolean)
-        .join(', ');
-}
-
-// EXTERNAL MODULE: ./.build/pipeline/duration.js
-var duration = __nccwpck_require__(9345);
-// EXTERNAL MODULE: ./.build/pipeline/record.js
-var record = __nccwpck_require__(2108);
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
-var untrusted_text = __nccwpck_require__(3935);
-;// CONCATENATED MODULE: ./.build/pipeline/status-evidence.js
-
-
-/** A stage's recovery and verification in a few words, for its line of the stage details. */
-function recoveryNote(s) {
-    const notes = [];
-    const r = s.recovery;
-    if (r?.kind === 'fallback')
-        notes.push(`recovery: fallback for ${(0,untrusted_text/* cellText */.Ie)(r.from ?? '?', 60)}`);
-    else if (r?.kind === 'verify')
-        notes.push('recovery: re-run after a failed verification');
-    else if (r?.kind === 'blocking')
-        notes.push('recovery: re-run for reported blocking failures');
-    if (s.verify) {
-        notes.push(`verify ${s.verify.passed ? 'passed' : 'failed'}: ${(0,untrusted_text/* cellText */.Ie)(s.verify.result, 120)}`);
-    }
-    return notes.length > 0 ? `; ${notes.join('; ')}` : '';
-}
-/**
- * The newest stage's verification as evidence: what ran, how it ended, and its output's last
- * lines, which the agent's tree produced and so are shown fenced.
- */
-function verifyEvidence(record) {
-    const s = [...record.stages].reverse().find((x) => x.verify);
-    const v = s?.verify;
-    if (!s || !v)
-        return [];
-    return [
-        `**Verification** (${(0,untrusted_text/* cellText */.Ie)(s.profile, 60)}, ${(0,untrusted_text/* cellText */.Ie)(s.state, 80)}): ${v.passed ? 'passed' : 'failed'}, ${(0,untrusted_text/* cellText */.Ie)(v.command, 200)}: ${(0,untrusted_text/* cellText */.Ie)(v.result, 200)}`,
-        '',
-        '<details><summary>Last lines of its output</summary>',
-        '',
-        (0,untrusted_text/* fenced */.OF)((0,sanitize/* sanitizeUntrusted */._2)(v.tail).text || '(no output)'),
-        '',
-        '</details>'
-    ];
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
-
-
-
-
-
-
-
-
-
-
-/** The most record text `readRecordFromComment` accepts. */
-const MAX_RECORD_BYTES = 64 * 1024;
-// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
-const COMMENT_BUDGET = 60_000;
-// The record gets at most half of that, so the table and the question always fit beside it.
-const RECORD_BUDGET = 32 * 1024;
-const RECORD_OPEN = '<!-- itervox:record ';
-const RECORD_CLOSE = ' -->';
-const MAX_STATE_LABEL = 80;
-const MAX_PROFILE_LABEL = 60;
-const MAX_REASON = 300;
-const MAX_HALTED = 500;
-const MAX_QUESTION = 4000;
-/**
- * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
- * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
- * `retries spent` edge from each working state to the failed state, the send-backs review
- * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
- * styled.
- */
-function pipelineDiagram(config, current) {
-    const nodes = new Map();
-    const node = (state) => {
-        const key = (0,lookup/* stateKey */.bP)(state);
-        let n = nodes.get(key);
-        if (!n) {
-            n = { id: `s${nodes.size}`, label: state };
-            nodes.set(key, n);
-        }
-        return n.id;
-    };
-    const edges = new Set();
-    const automations = config.automations.filter((a) => a.enabled);
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (a.moveToState) {
-                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
-            }
-        }
-    }
-    const { completionState, failedState } = config.tracker;
-    if (completionState)
-        node(completionState);
-    const failed = failedState ? node(failedState) : null;
-    for (const [from, to, label] of sendBackEdges(config)) {
-        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
-    }
-    for (const a of automations) {
-        for (const state of a.states) {
-            const from = node(state);
-            if (failed && failed !== from)
-                edges.add(`${from} -.->|"retries spent"| ${failed}`);
-        }
-    }
-    const marked = current ? node(current) : null;
-    const lines = ['flowchart LR'];
-    for (const n of nodes.values())
-        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
-    for (const e of edges)
-        lines.push(`  ${e}`);
-    if (marked) {
-        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
-        lines.push(`  class ${marked} current`);
-    }
-    return lines.join('\n');
-}
-/**
- * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
- * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
- * `move_state` may send the work back to a state whose automation leads into its own (the
- * agent may name any earlier state; the one step back is what a reviewer's send-back is).
- * None when `max_review_rounds` is 1: the first send-back escalates instead.
- */
-function sendBackEdges(config) {
-    if (config.agent.maxReviewRounds <= 1)
-        return [];
-    const automations = config.automations.filter((a) => a.enabled);
-    const out = [];
-    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
-    for (const a of automations) {
-        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
-        for (const state of a.states) {
-            if (reviewer && a.profile !== reviewer)
-                out.push([state, state, `${reviewer} FAIL`]);
-            if (!mayMove)
-                continue;
-            for (const before of automations) {
-                if (!before.moveToState || !(0,lookup/* sameState */.yY)(before.moveToState, state))
-                    continue;
-                for (const back of before.states) {
-                    if (!(0,lookup/* sameState */.yY)(back, state))
-                        out.push([state, back, 'sent back']);
-                }
-            }
-        }
-    }
-    return out;
-}
-/**
- * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
- * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
- * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
- * cell is escaped and capped.
- */
-function stageTable(record, options = {}) {
-    const stages = chronological(record.stages);
-    if (stages.length === 0)
-        return '_No stage has run yet._';
-    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
-    const first = stages.length - shown;
-    const rows = stages.slice(first).map((s, i) => {
-        const cells = [
-            String(first + i + 1),
-            (0,untrusted_text/* cellText */.Ie)(s.state),
-            (0,untrusted_text/* cellText */.Ie)(s.profile),
-            (0,untrusted_text/* cellText */.Ie)(s.outcome) + ((0,untrusted_text/* oneLine */.TN)(s.reason) ? ` \u2014 ${(0,untrusted_text/* cellText */.Ie)(s.reason, MAX_REASON)}` : ''),
-            deliverable(s, options.blobUrl),
-            status_view_link((0,untrusted_text/* cellText */.Ie)(s.run, 40), s.runUrl)
-        ];
-        return `| ${cells.join(' | ')} |`;
-    });
-    const details = stages.slice(first).map((s, i) => {
-        const figures = agentFigures(s.agent);
-        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${(0,duration/* formatDuration */.a)(s.durationMs)}` +
-            (figures ? `; ${figures}` : '') +
-            recoveryNote(s));
-    });
-    return [
-        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
-        '| # | State | Profile | Outcome | Deliverable | Run |',
-        '|---|---|---|---|---|---|',
-        ...rows,
-        ...(details.length > 0
-            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
-            : [])
-    ].join('\n');
-}
-/**
- * The issue's one living status comment: marker, heading, current state, the diagram, the
- * stage table, what the pipeline waits for or why it halted, and the record itself in a
- * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
- * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
- */
-function renderStatusComment(o) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
-        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
-    }
-    const head = [
-        `<!-- ${o.marker} -->`,
-        `### itervox handoff: ${plainText(o.issueRef)}`,
-        '',
-        `**Current state:** ${o.record.state === null ? '_not started_' : (0,untrusted_text/* cellText */.Ie)(o.record.state, MAX_STATE_LABEL)}`,
-        ...(o.warnings ?? []).flatMap((w) => ['', `> **Warning:** ${w}`])
-    ];
-    const tail = withheldLines(o.record);
-    const evidence = verifyEvidence(o.record);
-    if (evidence.length > 0)
-        tail.push(...(tail.length > 0 ? [''] : []), ...evidence);
-    const w = o.record.waiting;
-    if (w) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Waiting for input:** ${(0,untrusted_text/* cellText */.Ie)(w.profile, MAX_PROFILE_LABEL)} (in ${(0,untrusted_text/* cellText */.Ie)(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
-    }
-    const gate = gateLines(o.record);
-    if (gate.length > 0) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(...gate);
-    }
-    const refused = refusedRequests(o.record);
-    if (refused.length > 0) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push('**Refused requests:**', '', ...refused);
-    }
-    const fields = handoffFields(o.record);
-    if (fields.length > 0) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push('**Handoff fields** (as the agents wrote them):', '', ...fields);
-    }
-    if (o.record.halted !== undefined) {
-        if (tail.length > 0)
-            tail.push('');
-        tail.push(`**Halted:** ${(0,untrusted_text/* cellText */.Ie)(o.record.halted, MAX_HALTED) || 'no reason given'}`);
-    }
-    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
-    const assemble = (rows, diagram) => [
-        ...head,
-        '',
-        diagram
-            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
-            : '_The pipeline diagram is too large for this comment._',
-        '',
-        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
-        ...(tail.length > 0 ? ['', ...tail] : []),
-        '',
-        recordLine
-    ].join('\n');
-    let rows = o.record.stages.length;
-    let body = assemble(rows, true);
-    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
-        rows = Math.floor(rows / 2);
-        body = assemble(rows, true);
-    }
-    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
-}
-/** The approval gate of the current entry, and the stop switch. */
-function gateLines(record) {
-    const lines = [];
-    const a = record.approval;
-    if (a && a.entry === record.entry && record.state !== null && (0,lookup/* sameState */.yY)(a.state, record.state)) {
-        if (a.by === undefined) {
-            const starter = record.startedBy !== undefined
-                ? ` (${(0,untrusted_text/* cellText */.Ie)(`@${record.startedBy}`, 120)} started it)`
-                : '';
-            lines.push(`**Waiting for approval:** the stage in ${(0,untrusted_text/* cellText */.Ie)(a.state, MAX_STATE_LABEL)} starts when a person with write access adds the \`${approval/* APPROVED_LABEL */.fy}\` label or comments \`/approve\`${starter}.`);
-            if (a.refused)
-                lines.push('', `**Approval refused:** ${(0,untrusted_text/* cellText */.Ie)(a.refused, MAX_HALTED)}`);
-        }
-        else {
-            lines.push(`**Approved by** ${(0,untrusted_text/* cellText */.Ie)(`@${a.by}`, 120)} for this entry into ${(0,untrusted_text/* cellText */.Ie)(a.state, MAX_STATE_LABEL)}.`);
-        }
-    }
-    if (record.paused !== undefined) {
-        if (lines.length > 0)
-            lines.push('');
-        lines.push(`**Paused:** new stages do not start; ${(0,untrusted_text/* cellText */.Ie)(record.paused, MAX_HALTED)}.`);
-    }
-    return lines;
-}
-const MAX_REFUSED_SHOWN = 5;
-/** The newest requests agents made that were not carried out, as list items. */
-function refusedRequests(record) {
-    const lines = chronological(record.stages).flatMap((s) => (Array.isArray(s.refused) ? s.refused : []).map((r) => `- ${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)} in ${(0,untrusted_text/* cellText */.Ie)(s.state, MAX_STATE_LABEL)}: ${(0,untrusted_text/* cellText */.Ie)(r, MAX_REASON)}`));
-    return lines.slice(-MAX_REFUSED_SHOWN);
-}
-const MAX_FIELDS_SHOWN = 20;
-/** Each stage's key facts, decisions, open questions and confidence: an agent's words, as data. */
-function handoffFields(record) {
-    const lines = chronological(record.stages).flatMap((s) => s.fields
-        ? (0,contract_fields/* fieldEntries */.rP)(s.fields).map(([label, value]) => `- ${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)} in ${(0,untrusted_text/* cellText */.Ie)(s.state, MAX_STATE_LABEL)}, ${label}: ${(0,untrusted_text/* cellText */.Ie)(value, MAX_REASON)}`)
-        : []);
-    return lines.slice(-MAX_FIELDS_SHOWN);
-}
-/**
- * The record from a status comment's final hidden comment, or null when there is none or it
- * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
- * (anyone with write access can edit a comment).
- */
-function readRecordFromComment(body) {
-    if (typeof body !== 'string')
-        return null;
-    const at = body.lastIndexOf(RECORD_OPEN);
-    if (at < 0)
-        return null;
-    const rest = body.slice(at + RECORD_OPEN.length);
-    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
-    const end = rest.indexOf(RECORD_CLOSE);
-    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
-        return null;
-    const json = rest.slice(0, end);
-    if (json.length > MAX_RECORD_BYTES || external_node_buffer_.Buffer.byteLength(json) > MAX_RECORD_BYTES)
-        return null;
-    // The writer escapes all of these; a raw one means the text was not written by us.
-    if (/[<>-]/.test(json))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(json);
-    }
-    catch {
-        return null;
-    }
-    return (0,record/* parseRecord */.Hh)(value);
-}
-/**
- * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
- * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
- * those characters appear outside strings). Over the budget, reasons and the question are
- * shortened, then the oldest stages dropped; the counters always survive.
- */
-function fitRecord(record) {
-    const full = encodeRecord(record);
-    if (external_node_buffer_.Buffer.byteLength(full) <= RECORD_BUDGET)
-        return full;
-    const trimmed = {
-        ...record,
-        stages: [],
-        ...(record.waiting
-            ? { waiting: { ...record.waiting, question: (0,untrusted_text/* clip */.$Q)(record.waiting.question, MAX_QUESTION) } }
-            : {}),
-        ...(record.halted !== undefined ? { halted: (0,untrusted_text/* clip */.$Q)(record.halted, MAX_HALTED) } : {})
-    };
-    const base = external_node_buffer_.Buffer.byteLength(encodeRecord(trimmed));
-    const stages = record.stages.map((s) => ({ ...s, reason: (0,untrusted_text/* clip */.$Q)(s.reason, MAX_REASON) }));
-    let room = RECORD_BUDGET - base;
-    let keep = 0;
-    for (let i = stages.length - 1; i >= 0; i--) {
-        const size = external_node_buffer_.Buffer.byteLength(encodeRecord(stages[i])) + 1;
-        if (size > room)
-            break;
-        room -= size;
-        keep++;
-    }
-    trimmed.stages = stages.slice(stages.length - keep);
-    if (room >= 0)
-        return encodeRecord(trimmed);
-    // Only absurdly long names get here; 200 code points of anything fit many times over.
-    const short = (s) => (0,untrusted_text/* clip */.$Q)(s, 200);
-    return encodeRecord({
-        v: 1,
-        state: record.state === null ? null : short(record.state),
-        entry: record.entry,
-        transitions: record.transitions,
-        round: record.round,
-        ...(record.visited ? { visited: record.visited.map(short) } : {}),
-        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
-        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
-        stages: [],
-        ...(record.waiting
-            ? {
-                waiting: {
-                    ...record.waiting,
-                    state: short(record.waiting.state),
-                    profile: short(record.waiting.profile),
-                    timestamp: short(record.waiting.timestamp),
-                    question: short(record.waiting.question)
-                }
-            }
-            : {}),
-        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
-        ...(record.continuation ? { continuation: record.continuation } : {}),
-        ...(record.owed ? { owed: record.owed } : {}),
-        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
-    });
-}
-function encodeRecord(value) {
-    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
-    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-}
-/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
-function chronological(stages) {
-    let last = -Infinity;
-    const keyed = stages.map((s, i) => {
-        const t = Date.parse(String(s.startedAt));
-        if (!Number.isNaN(t))
-            last = t;
-        return { s, i, t: Number.isNaN(t) ? last : t };
-    });
-    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
-}
-/**
- * A Mermaid label for use inside `"\u2026"`: anything but letters, digits and a few inert marks
- * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
- * backticks (Markdown strings) can never reach the parser.
- */
-function mermaidText(text, max) {
-    const flat = (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), max) || '(none)';
-    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
-}
-/** Our own text (the issue reference): escaped, but `#12` still links. */
-function plainText(text) {
-    return (0,untrusted_text/* oneLine */.TN)(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
-const MAX_WITHHELD_STAGES = 5;
-/** One line per stage whose secrets were kept out of its commit, comments or record. */
-function withheldLines(record) {
-    const stages = chronological(record.stages).filter((s) => s.withheld?.length);
-    return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
-        const what = (s.withheld ?? []).map((w) => (0,untrusted_text/* cellText */.Ie)(w, 200)).join('; ');
-        return [
-            ...(i > 0 ? [''] : []),
-            `**Secrets withheld** (${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)}, run ${(0,untrusted_text/* cellText */.Ie)(s.run, 40)}): ${what}. Rotate them if they are real.`
-        ];
-    });
-}
-/** The question, capped, in a fence it cannot close. */
-function fencedQuestion(text) {
-    return (0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)((0,sanitize/* sanitizeUntrusted */._2)(String(text ?? '')).text, MAX_QUESTION));
-}
-/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
-function runKind(s) {
-    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
-    const attempt = n(s.attempt);
-    const round = n(s.round);
-    return (`${(0,untrusted_text/* cellText */.Ie)(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
-        (round ? `, round ${round + 1}` : ''));
-}
-function utcTime(iso) {
-    const t = Date.parse(String(iso));
-    if (Number.isNaN(t))
-        return (0,untrusted_text/* cellText */.Ie)(iso, 40);
-    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
-}
-// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
-const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
-// A commit id, nothing else: it becomes part of the link's path.
-const COMMIT = /^[0-9a-f]{7,64}$/;
-/**
- * The deliverable linked at its commit, by its file name less the timestamp (which is in the
- * details) to keep the column narrow; its path where there is no link.
- */
-function deliverable(s, blobUrl) {
-    const path = s.handoffPath;
-    if (!path)
-        return '';
-    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
-        ? safeUrl(blobUrl(String(s.commit), path))
-        : null;
-    if (!url)
-        return (0,untrusted_text/* cellText */.Ie)(path);
-    return `[${(0,untrusted_text/* cellText */.Ie)(path
-        .split('/')
-        .pop()
-        ?.replace(/^[^_]*_/, ''))}](${url})`;
-}
-function status_view_link(text, url) {
-    const safe = safeUrl(url);
-    return safe ? `[${text}](${safe})` : text;
-}
-/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
-function safeUrl(raw) {
-    if (typeof raw !== 'string' || raw.length > 2000)
-        return null;
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        return null;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return null;
-    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-
-
-/***/ }),
-
 /***/ 3935:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   $Q: () => (/* reexport safe */ _clip_js__WEBPACK_IMPORTED_MODULE_1__.$),
 /* harmony export */   Ie: () => (/* binding */ cellText),
 /* harmony export */   OF: () => (/* binding */ fenced),
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   vE: () => (/* binding */ agentMarkdown)
 /* harmony export */ });
+/* harmony import */ var _clip_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9802);
 /* harmony import */ var _handoff_sanitize_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(106);
+
 
 // Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
 // job summary or a prompt: one set of helpers, so every place escapes the same way.
@@ -22041,11 +21459,9 @@ function oneLine(text) {
         .text.replace(/\s+/g, ' ')
         .trim();
 }
-/** At most `max` code points, with an ellipsis when cut. */
-function clip(text, max) {
-    const points = Array.from(text);
-    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
-}
+// Cutting is plain text, not escaping: it lives below every layer (git/ uses it too) and is
+// offered here with the helpers that need it.
+
 /**
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
  * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
@@ -22065,7 +21481,7 @@ function agentMarkdown(text) {
 }
 /** One table cell (or any inline spot) of untrusted text. */
 function cellText(text, max = 200) {
-    return inlineMarkdown(clip(oneLine(text), max));
+    return inlineMarkdown((0,_clip_js__WEBPACK_IMPORTED_MODULE_1__/* .clip */ .$)(oneLine(text), max));
 }
 /** A fenced block whose fence is longer than any run of its character inside the text. */
 function fenced(text, char = '`', info = 'text') {
@@ -22147,6 +21563,156 @@ async function escalateVanished(tracker, issue, record, state, config) {
     const after = { ...record, halted };
     await tracker.saveRecord(issue, after);
     return after;
+}
+
+
+/***/ }),
+
+/***/ 7723:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   U: () => (/* binding */ stageKindSchema)
+/* harmony export */ });
+/* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6550);
+
+/** What kind of run a stage was: the state's own work, or a review of it. */
+const stageKindSchema = _zod_js__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['work', 'review']);
+
+
+/***/ }),
+
+/***/ 9312:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EP: () => (/* binding */ MAX_HALTED),
+/* harmony export */   Tb: () => (/* binding */ readRecordFromComment),
+/* harmony export */   ZC: () => (/* binding */ recordComment),
+/* harmony export */   gC: () => (/* binding */ MAX_QUESTION),
+/* harmony export */   ix: () => (/* binding */ MAX_REASON)
+/* harmony export */ });
+/* unused harmony export MAX_RECORD_BYTES */
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
+/* harmony import */ var _pipeline_record_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2108);
+/* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3935);
+
+
+
+// The GitHub tracker's record in its status comment: the last line of the comment, a hidden
+// HTML comment holding the record as JSON. The comment is a view anyone with write access can
+// edit, so what is read back is parsed like any untrusted text.
+/** The most record text `readRecordFromComment` accepts. */
+const MAX_RECORD_BYTES = 64 * 1024;
+// The record gets at most half of the comment's budget, so the table and the question always
+// fit beside it (see renderStatusComment).
+const RECORD_BUDGET = 32 * 1024;
+const RECORD_OPEN = '<!-- itervox:record ';
+const RECORD_CLOSE = ' -->';
+// How much of an agent's or a person's text the record keeps when it must shrink; the comment
+// shows no more of it than this either.
+const MAX_REASON = 300;
+const MAX_HALTED = 500;
+const MAX_QUESTION = 4000;
+/** The record as the comment's final line: a hidden comment that `readRecordFromComment` reads. */
+function recordComment(record) {
+    return `${RECORD_OPEN}${fitRecord(record)}${RECORD_CLOSE}`;
+}
+/**
+ * The record from a status comment's final hidden comment, or null when there is none or it
+ * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
+ * (anyone with write access can edit a comment).
+ */
+function readRecordFromComment(body) {
+    if (typeof body !== 'string')
+        return null;
+    const at = body.lastIndexOf(RECORD_OPEN);
+    if (at < 0)
+        return null;
+    const rest = body.slice(at + RECORD_OPEN.length);
+    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
+    const end = rest.indexOf(RECORD_CLOSE);
+    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
+        return null;
+    const json = rest.slice(0, end);
+    if (json.length > MAX_RECORD_BYTES || node_buffer__WEBPACK_IMPORTED_MODULE_0__.Buffer.byteLength(json) > MAX_RECORD_BYTES)
+        return null;
+    // The writer escapes all of these; a raw one means the text was not written by us.
+    if (/[<>-]/.test(json))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return null;
+    }
+    return (0,_pipeline_record_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRecord */ .Hh)(value);
+}
+/**
+ * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
+ * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
+ * those characters appear outside strings). Over the budget, reasons and the question are
+ * shortened, then the oldest stages dropped; the counters always survive.
+ */
+function fitRecord(record) {
+    const full = encodeRecord(record);
+    if (node_buffer__WEBPACK_IMPORTED_MODULE_0__.Buffer.byteLength(full) <= RECORD_BUDGET)
+        return full;
+    const trimmed = {
+        ...record,
+        stages: [],
+        ...(record.waiting
+            ? { waiting: { ...record.waiting, question: (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(record.waiting.question, MAX_QUESTION) } }
+            : {}),
+        ...(record.halted !== undefined ? { halted: (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(record.halted, MAX_HALTED) } : {})
+    };
+    const base = node_buffer__WEBPACK_IMPORTED_MODULE_0__.Buffer.byteLength(encodeRecord(trimmed));
+    const stages = record.stages.map((s) => ({ ...s, reason: (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(s.reason, MAX_REASON) }));
+    let room = RECORD_BUDGET - base;
+    let keep = 0;
+    for (let i = stages.length - 1; i >= 0; i--) {
+        const size = node_buffer__WEBPACK_IMPORTED_MODULE_0__.Buffer.byteLength(encodeRecord(stages[i])) + 1;
+        if (size > room)
+            break;
+        room -= size;
+        keep++;
+    }
+    trimmed.stages = stages.slice(stages.length - keep);
+    if (room >= 0)
+        return encodeRecord(trimmed);
+    // Only absurdly long names get here; 200 code points of anything fit many times over.
+    const short = (s) => (0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_2__/* .clip */ .$Q)(s, 200);
+    return encodeRecord({
+        v: 1,
+        state: record.state === null ? null : short(record.state),
+        entry: record.entry,
+        transitions: record.transitions,
+        round: record.round,
+        ...(record.visited ? { visited: record.visited.map(short) } : {}),
+        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
+        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
+        stages: [],
+        ...(record.waiting
+            ? {
+                waiting: {
+                    ...record.waiting,
+                    state: short(record.waiting.state),
+                    profile: short(record.waiting.profile),
+                    timestamp: short(record.waiting.timestamp),
+                    question: short(record.waiting.question)
+                }
+            }
+            : {}),
+        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+        ...(record.continuation ? { continuation: record.continuation } : {}),
+        ...(record.owed ? { owed: record.owed } : {}),
+        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
+    });
+}
+function encodeRecord(value) {
+    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
+    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 
 
@@ -23627,13 +23193,16 @@ function parseIssueNumber(id) {
 
 // EXTERNAL MODULE: ./.build/config/load.js + 13 modules
 var load = __nccwpck_require__(5642);
-// EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
-var status_view = __nccwpck_require__(4608);
+// EXTERNAL MODULE: ./.build/tracker/comment-record.js
+var comment_record = __nccwpck_require__(9312);
+// EXTERNAL MODULE: ./.build/tracker/status-comment.js + 2 modules
+var status_comment = __nccwpck_require__(7023);
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
 // GitHub issues behind the pipeline's Tracker port: states are labels, the record lives in the
 // repository (repo-records.ts) and the one living status comment is its view, rewritten from it
 // on every save; keyed comments are found by their marker line, and the next stage is woken by
 // repository_dispatch.
+
 
 
 
@@ -23708,14 +23277,14 @@ class GitHubPort {
         if (stored)
             return stored;
         const { living } = await this.ours(Number(issue.id));
-        return living ? (0,status_view/* readRecordFromComment */.Tb)(living.body) : null;
+        return living ? (0,comment_record/* readRecordFromComment */.Tb)(living.body) : null;
     }
     /** The record first, then its view: a status comment deleted or edited is written afresh. */
     async saveRecord(issue, record) {
         await this.o.records.save(issue.id, record);
         const number = Number(issue.id);
         const seen = await this.ours(number);
-        const status = (0,status_view/* renderStatusComment */.uc)({
+        const status = (0,status_comment/* renderStatusComment */.uc)({
             config: this.o.config,
             record,
             issueRef: issue.identifier,
@@ -25379,6 +24948,444 @@ function startStates(config) {
         .filter((a) => a.enabled)
         .flatMap((a) => a.states)
         .filter((s, i, all) => all.findIndex((t) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(t, s)) === i);
+}
+
+
+/***/ }),
+
+/***/ 7023:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  qi: () => (/* binding */ pipelineDiagram),
+  uc: () => (/* binding */ renderStatusComment)
+});
+
+// UNUSED EXPORTS: stageTable
+
+// EXTERNAL MODULE: ./.build/handoff/contract-fields.js
+var contract_fields = __nccwpck_require__(4167);
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+// EXTERNAL MODULE: ./.build/config/lookup.js
+var lookup = __nccwpck_require__(5351);
+// EXTERNAL MODULE: ./.build/handoff/sanitize.js + 1 modules
+var sanitize = __nccwpck_require__(106);
+// EXTERNAL MODULE: ./.build/pipeline/approval.js
+var approval = __nccwpck_require__(6306);
+// EXTERNAL MODULE: ./.build/agent/prices.js
+var prices = __nccwpck_require__(9420);
+;// CONCATENATED MODULE: ./.build/pipeline/agent-figures.js
+
+/**
+ * What an agent's CLI reported in its last event, in words, the same for every CLI: turns and
+ * a cost only where the CLI gives them (Claude Code), tokens for all. Empty when it gave none.
+ * Given the run's priced cost (what its provenance records), that is the cost shown, with
+ * where it came from when the CLI did not report it.
+ */
+function agentFigures(s, cost) {
+    if (!s)
+        return '';
+    return [
+        s.turns !== undefined ? `${s.turns} turns` : '',
+        s.inputTokens !== undefined ? `${s.inputTokens} input tokens` : '',
+        s.outputTokens !== undefined ? `${s.outputTokens} output tokens` : '',
+        (0,prices/* costWords */.f)(cost ?? { ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}) })
+    ]
+        .filter(Boolean)
+        .join(', ');
+}
+
+// EXTERNAL MODULE: ./.build/pipeline/duration.js
+var duration = __nccwpck_require__(9345);
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
+var untrusted_text = __nccwpck_require__(3935);
+// EXTERNAL MODULE: ./.build/tracker/comment-record.js
+var comment_record = __nccwpck_require__(9312);
+;// CONCATENATED MODULE: ./.build/tracker/status-evidence.js
+
+
+/** A stage's recovery and verification in a few words, for its line of the stage details. */
+function recoveryNote(s) {
+    const notes = [];
+    const r = s.recovery;
+    if (r?.kind === 'fallback')
+        notes.push(`recovery: fallback for ${(0,untrusted_text/* cellText */.Ie)(r.from ?? '?', 60)}`);
+    else if (r?.kind === 'verify')
+        notes.push('recovery: re-run after a failed verification');
+    else if (r?.kind === 'blocking')
+        notes.push('recovery: re-run for reported blocking failures');
+    if (s.verify) {
+        notes.push(`verify ${s.verify.passed ? 'passed' : 'failed'}: ${(0,untrusted_text/* cellText */.Ie)(s.verify.result, 120)}`);
+    }
+    return notes.length > 0 ? `; ${notes.join('; ')}` : '';
+}
+/**
+ * The newest stage's verification as evidence: what ran, how it ended, and its output's last
+ * lines, which the agent's tree produced and so are shown fenced.
+ */
+function verifyEvidence(record) {
+    const s = [...record.stages].reverse().find((x) => x.verify);
+    const v = s?.verify;
+    if (!s || !v)
+        return [];
+    return [
+        `**Verification** (${(0,untrusted_text/* cellText */.Ie)(s.profile, 60)}, ${(0,untrusted_text/* cellText */.Ie)(s.state, 80)}): ${v.passed ? 'passed' : 'failed'}, ${(0,untrusted_text/* cellText */.Ie)(v.command, 200)}: ${(0,untrusted_text/* cellText */.Ie)(v.result, 200)}`,
+        '',
+        '<details><summary>Last lines of its output</summary>',
+        '',
+        (0,untrusted_text/* fenced */.OF)((0,sanitize/* sanitizeUntrusted */._2)(v.tail).text || '(no output)'),
+        '',
+        '</details>'
+    ];
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/status-comment.js
+
+
+
+
+
+
+
+
+
+
+// GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
+const COMMENT_BUDGET = 60_000;
+const MAX_STATE_LABEL = 80;
+const MAX_PROFILE_LABEL = 60;
+/**
+ * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
+ * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
+ * `retries spent` edge from each working state to the failed state, the send-backs review
+ * rounds allow (see `sendBackEdges`), and `current` (matched case-insensitively, like labels)
+ * styled.
+ */
+function pipelineDiagram(config, current) {
+    const nodes = new Map();
+    const node = (state) => {
+        const key = (0,lookup/* stateKey */.bP)(state);
+        let n = nodes.get(key);
+        if (!n) {
+            n = { id: `s${nodes.size}`, label: state };
+            nodes.set(key, n);
+        }
+        return n.id;
+    };
+    const edges = new Set();
+    const automations = config.automations.filter((a) => a.enabled);
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (a.moveToState) {
+                edges.add(`${from} -->|"${mermaidText(a.profile, MAX_PROFILE_LABEL)}"| ${node(a.moveToState)}`);
+            }
+        }
+    }
+    const { completionState, failedState } = config.tracker;
+    if (completionState)
+        node(completionState);
+    const failed = failedState ? node(failedState) : null;
+    for (const [from, to, label] of sendBackEdges(config)) {
+        edges.add(`${node(from)} -.->|"${mermaidText(label, MAX_PROFILE_LABEL)}"| ${node(to)}`);
+    }
+    for (const a of automations) {
+        for (const state of a.states) {
+            const from = node(state);
+            if (failed && failed !== from)
+                edges.add(`${from} -.->|"retries spent"| ${failed}`);
+        }
+    }
+    const marked = current ? node(current) : null;
+    const lines = ['flowchart LR'];
+    for (const n of nodes.values())
+        lines.push(`  ${n.id}["${mermaidText(n.label, MAX_STATE_LABEL)}"]`);
+    for (const e of edges)
+        lines.push(`  ${e}`);
+    if (marked) {
+        lines.push('  classDef current fill:#fff4ce,stroke:#9a6700,stroke-width:3px,color:#1f2328');
+        lines.push(`  class ${marked} current`);
+    }
+    return lines.join('\n');
+}
+/**
+ * The ways work can be sent back, as `[from, to, label]`, read from the config alone: with
+ * `auto_review`, a reviewer's FAIL sends a stage back to its own state; a profile allowed
+ * `move_state` may send the work back to a state whose automation leads into its own (the
+ * agent may name any earlier state; the one step back is what a reviewer's send-back is).
+ * None when `max_review_rounds` is 1: the first send-back escalates instead.
+ */
+function sendBackEdges(config) {
+    if (config.agent.maxReviewRounds <= 1)
+        return [];
+    const automations = config.automations.filter((a) => a.enabled);
+    const out = [];
+    const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined;
+    for (const a of automations) {
+        const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state');
+        for (const state of a.states) {
+            if (reviewer && a.profile !== reviewer)
+                out.push([state, state, `${reviewer} FAIL`]);
+            if (!mayMove)
+                continue;
+            for (const before of automations) {
+                if (!before.moveToState || !(0,lookup/* sameState */.yY)(before.moveToState, state))
+                    continue;
+                for (const back of before.states) {
+                    if (!(0,lookup/* sameState */.yY)(back, state))
+                        out.push([state, back, 'sent back']);
+                }
+            }
+        }
+    }
+    return out;
+}
+/**
+ * The record's stages, oldest first: a narrow table (what ran, how it ended, its deliverable
+ * and run) that fits a comment's width, then the rest of each stage (start, kind, attempt,
+ * round, duration, the agent's figures) in a collapsed list keyed by the same numbers. Every
+ * cell is escaped and capped.
+ */
+function stageTable(record, options = {}) {
+    const stages = chronological(record.stages);
+    if (stages.length === 0)
+        return '_No stage has run yet._';
+    const shown = Math.max(0, Math.min(stages.length, options.maxRows ?? stages.length));
+    const first = stages.length - shown;
+    const rows = stages.slice(first).map((s, i) => {
+        const cells = [
+            String(first + i + 1),
+            (0,untrusted_text/* cellText */.Ie)(s.state),
+            (0,untrusted_text/* cellText */.Ie)(s.profile),
+            (0,untrusted_text/* cellText */.Ie)(s.outcome) + ((0,untrusted_text/* oneLine */.TN)(s.reason) ? ` \u2014 ${(0,untrusted_text/* cellText */.Ie)(s.reason, comment_record/* MAX_REASON */.ix)}` : ''),
+            deliverable(s, options.blobUrl),
+            status_comment_link((0,untrusted_text/* cellText */.Ie)(s.run, 40), s.runUrl)
+        ];
+        return `| ${cells.join(' | ')} |`;
+    });
+    const details = stages.slice(first).map((s, i) => {
+        const figures = agentFigures(s.agent);
+        return (`- **${first + i + 1}** started ${utcTime(s.startedAt)} UTC, ${runKind(s)}, took ${(0,duration/* formatDuration */.a)(s.durationMs)}` +
+            (figures ? `; ${figures}` : '') +
+            recoveryNote(s));
+    });
+    return [
+        ...(first > 0 ? [`_${first} earlier stage${first === 1 ? '' : 's'} not shown._`, ''] : []),
+        '| # | State | Profile | Outcome | Deliverable | Run |',
+        '|---|---|---|---|---|---|',
+        ...rows,
+        ...(details.length > 0
+            ? ['', '<details><summary>Stage details</summary>', '', ...details, '', '</details>']
+            : [])
+    ].join('\n');
+}
+/**
+ * The issue's one living status comment: marker, heading, current state, the diagram, the
+ * stage table, what the pipeline waits for or why it halted, and the record itself in a
+ * final hidden comment. It stays under GitHub's comment size limit: the oldest table rows go
+ * first, then the diagram; the record is made to fit on its own (see `fitRecord`).
+ */
+function renderStatusComment(o) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9:._]*(?:-[A-Za-z0-9:._]+)*$/.test(o.marker)) {
+        throw new Error(`status comment marker "${o.marker}" cannot sit in an HTML comment`);
+    }
+    const head = [
+        `<!-- ${o.marker} -->`,
+        `### itervox handoff: ${plainText(o.issueRef)}`,
+        '',
+        `**Current state:** ${o.record.state === null ? '_not started_' : (0,untrusted_text/* cellText */.Ie)(o.record.state, MAX_STATE_LABEL)}`,
+        ...(o.warnings ?? []).flatMap((w) => ['', `> **Warning:** ${w}`])
+    ];
+    const tail = withheldLines(o.record);
+    const evidence = verifyEvidence(o.record);
+    if (evidence.length > 0)
+        tail.push(...(tail.length > 0 ? [''] : []), ...evidence);
+    const w = o.record.waiting;
+    if (w) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Waiting for input:** ${(0,untrusted_text/* cellText */.Ie)(w.profile, MAX_PROFILE_LABEL)} (in ${(0,untrusted_text/* cellText */.Ie)(w.state, MAX_STATE_LABEL)}) asks the question below. A person with write access answers with a comment on this issue, and the stage resumes with that answer.`, '', fencedQuestion(w.question));
+    }
+    const gate = gateLines(o.record);
+    if (gate.length > 0) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(...gate);
+    }
+    const refused = refusedRequests(o.record);
+    if (refused.length > 0) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push('**Refused requests:**', '', ...refused);
+    }
+    const fields = handoffFields(o.record);
+    if (fields.length > 0) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push('**Handoff fields** (as the agents wrote them):', '', ...fields);
+    }
+    if (o.record.halted !== undefined) {
+        if (tail.length > 0)
+            tail.push('');
+        tail.push(`**Halted:** ${(0,untrusted_text/* cellText */.Ie)(o.record.halted, comment_record/* MAX_HALTED */.EP) || 'no reason given'}`);
+    }
+    const recordLine = (0,comment_record/* recordComment */.ZC)(o.record);
+    const assemble = (rows, diagram) => [
+        ...head,
+        '',
+        diagram
+            ? '```mermaid\n' + pipelineDiagram(o.config, o.record.state) + '\n```'
+            : '_The pipeline diagram is too large for this comment._',
+        '',
+        stageTable(o.record, { blobUrl: o.blobUrl, maxRows: rows }),
+        ...(tail.length > 0 ? ['', ...tail] : []),
+        '',
+        recordLine
+    ].join('\n');
+    let rows = o.record.stages.length;
+    let body = assemble(rows, true);
+    while (external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET && rows > 0) {
+        rows = Math.floor(rows / 2);
+        body = assemble(rows, true);
+    }
+    return external_node_buffer_.Buffer.byteLength(body) > COMMENT_BUDGET ? assemble(0, false) : body;
+}
+/** The approval gate of the current entry, and the stop switch. */
+function gateLines(record) {
+    const lines = [];
+    const a = record.approval;
+    if (a && a.entry === record.entry && record.state !== null && (0,lookup/* sameState */.yY)(a.state, record.state)) {
+        if (a.by === undefined) {
+            const starter = record.startedBy !== undefined
+                ? ` (${(0,untrusted_text/* cellText */.Ie)(`@${record.startedBy}`, 120)} started it)`
+                : '';
+            lines.push(`**Waiting for approval:** the stage in ${(0,untrusted_text/* cellText */.Ie)(a.state, MAX_STATE_LABEL)} starts when a person with write access adds the \`${approval/* APPROVED_LABEL */.fy}\` label or comments \`/approve\`${starter}.`);
+            if (a.refused)
+                lines.push('', `**Approval refused:** ${(0,untrusted_text/* cellText */.Ie)(a.refused, comment_record/* MAX_HALTED */.EP)}`);
+        }
+        else {
+            lines.push(`**Approved by** ${(0,untrusted_text/* cellText */.Ie)(`@${a.by}`, 120)} for this entry into ${(0,untrusted_text/* cellText */.Ie)(a.state, MAX_STATE_LABEL)}.`);
+        }
+    }
+    if (record.paused !== undefined) {
+        if (lines.length > 0)
+            lines.push('');
+        lines.push(`**Paused:** new stages do not start; ${(0,untrusted_text/* cellText */.Ie)(record.paused, comment_record/* MAX_HALTED */.EP)}.`);
+    }
+    return lines;
+}
+const MAX_REFUSED_SHOWN = 5;
+/** The newest requests agents made that were not carried out, as list items. */
+function refusedRequests(record) {
+    const lines = chronological(record.stages).flatMap((s) => (Array.isArray(s.refused) ? s.refused : []).map((r) => `- ${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)} in ${(0,untrusted_text/* cellText */.Ie)(s.state, MAX_STATE_LABEL)}: ${(0,untrusted_text/* cellText */.Ie)(r, comment_record/* MAX_REASON */.ix)}`));
+    return lines.slice(-MAX_REFUSED_SHOWN);
+}
+const MAX_FIELDS_SHOWN = 20;
+/** Each stage's key facts, decisions, open questions and confidence: an agent's words, as data. */
+function handoffFields(record) {
+    const lines = chronological(record.stages).flatMap((s) => s.fields
+        ? (0,contract_fields/* fieldEntries */.rP)(s.fields).map(([label, value]) => `- ${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)} in ${(0,untrusted_text/* cellText */.Ie)(s.state, MAX_STATE_LABEL)}, ${label}: ${(0,untrusted_text/* cellText */.Ie)(value, comment_record/* MAX_REASON */.ix)}`)
+        : []);
+    return lines.slice(-MAX_FIELDS_SHOWN);
+}
+/** Stages oldest first: by start time where it parses, otherwise where the record put them. */
+function chronological(stages) {
+    let last = -Infinity;
+    const keyed = stages.map((s, i) => {
+        const t = Date.parse(String(s.startedAt));
+        if (!Number.isNaN(t))
+            last = t;
+        return { s, i, t: Number.isNaN(t) ? last : t };
+    });
+    return keyed.sort((a, b) => a.t - b.t || a.i - b.i).map((k) => k.s);
+}
+/**
+ * A Mermaid label for use inside `"\u2026"`: anything but letters, digits and a few inert marks
+ * becomes a `#code;` entity, so quotes, brackets, pipes, `%%` directives, `<`/`>` and
+ * backticks (Markdown strings) can never reach the parser.
+ */
+function mermaidText(text, max) {
+    const flat = (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), max) || '(none)';
+    return flat.replace(/[^\p{L}\p{N} _.,'-]/gu, (c) => `#${c.codePointAt(0)};`);
+}
+/** Our own text (the issue reference): escaped, but `#12` still links. */
+function plainText(text) {
+    return (0,untrusted_text/* oneLine */.TN)(text).replace(/[&<>|`\\[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+// Lines of the newest stages that had secrets withheld; the record keeps up to ten a stage.
+const MAX_WITHHELD_STAGES = 5;
+/** One line per stage whose secrets were kept out of its commit, comments or record. */
+function withheldLines(record) {
+    const stages = chronological(record.stages).filter((s) => s.withheld?.length);
+    return stages.slice(-MAX_WITHHELD_STAGES).flatMap((s, i) => {
+        const what = (s.withheld ?? []).map((w) => (0,untrusted_text/* cellText */.Ie)(w, 200)).join('; ');
+        return [
+            ...(i > 0 ? [''] : []),
+            `**Secrets withheld** (${(0,untrusted_text/* cellText */.Ie)(s.profile, MAX_PROFILE_LABEL)}, run ${(0,untrusted_text/* cellText */.Ie)(s.run, 40)}): ${what}. Rotate them if they are real.`
+        ];
+    });
+}
+/** The question, capped, in a fence it cannot close. */
+function fencedQuestion(text) {
+    return (0,untrusted_text/* fenced */.OF)((0,untrusted_text/* clip */.$Q)((0,sanitize/* sanitizeUntrusted */._2)(String(text ?? '')).text, comment_record/* MAX_QUESTION */.gC));
+}
+/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
+function runKind(s) {
+    const n = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+    const attempt = n(s.attempt);
+    const round = n(s.round);
+    return (`${(0,untrusted_text/* cellText */.Ie)(s.kind)}, attempt ${attempt === null ? '?' : attempt + 1}` +
+        (round ? `, round ${round + 1}` : ''));
+}
+function utcTime(iso) {
+    const t = Date.parse(String(iso));
+    if (Number.isNaN(t))
+        return (0,untrusted_text/* cellText */.Ie)(iso, 40);
+    return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+}
+// Only a plain handoff path is linked: a forged `../..` path must not turn our link elsewhere.
+const HANDOFF_FILE = /^\.itervox\/handoff\/[A-Za-z0-9._-]+\.md$/;
+// A commit id, nothing else: it becomes part of the link's path.
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/**
+ * The deliverable linked at its commit, by its file name less the timestamp (which is in the
+ * details) to keep the column narrow; its path where there is no link.
+ */
+function deliverable(s, blobUrl) {
+    const path = s.handoffPath;
+    if (!path)
+        return '';
+    const url = blobUrl && HANDOFF_FILE.test(path) && !path.includes('..') && COMMIT.test(String(s.commit))
+        ? safeUrl(blobUrl(String(s.commit), path))
+        : null;
+    if (!url)
+        return (0,untrusted_text/* cellText */.Ie)(path);
+    return `[${(0,untrusted_text/* cellText */.Ie)(path
+        .split('/')
+        .pop()
+        ?.replace(/^[^_]*_/, ''))}](${url})`;
+}
+function status_comment_link(text, url) {
+    const safe = safeUrl(url);
+    return safe ? `[${text}](${safe})` : text;
+}
+/** http(s) URLs only, with everything that could end a Markdown link percent-encoded. */
+function safeUrl(raw) {
+    if (typeof raw !== 'string' || raw.length > 2000)
+        return null;
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        return null;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return null;
+    return url.href.replace(/[()<>"'`|[\]\\\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 
@@ -37819,8 +37826,8 @@ function isExecutableFile(path) {
 var load = __nccwpck_require__(5642);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
-var untrusted_text = __nccwpck_require__(3935);
+// EXTERNAL MODULE: ./.build/clip.js
+var clip = __nccwpck_require__(9802);
 ;// CONCATENATED MODULE: ./.build/git/git-errors.js
 // What a failed git command becomes: a GitError whose one line names the command and the last
 // thing git said (credentials masked), or a DiskFullError when git could not write for want of
@@ -37910,12 +37917,12 @@ function commandLine(args) {
     let at = 0;
     while (args[at] === '-c' && at + 1 < args.length)
         at += 2;
-    return (0,untrusted_text/* clip */.$Q)(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
+    return (0,clip/* clip */.$)(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
 }
 /** The last thing git said, on one line, credentials masked. */
 function lastLine(stderr) {
     const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
-    return (0,untrusted_text/* clip */.$Q)(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
+    return (0,clip/* clip */.$)(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
 }
 /** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
 function mask(text) {
@@ -38127,8 +38134,8 @@ function versionWarning(v) {
 
 // EXTERNAL MODULE: ./.build/pipeline/duration.js
 var duration = __nccwpck_require__(9345);
-// EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
-var status_view = __nccwpck_require__(4608);
+// EXTERNAL MODULE: ./.build/tracker/status-comment.js + 2 modules
+var status_comment = __nccwpck_require__(7023);
 // EXTERNAL MODULE: ./.build/config/front-matter.js
 var front_matter = __nccwpck_require__(698);
 // EXTERNAL MODULE: ./.build/files/read-capped.js
@@ -40993,6 +41000,8 @@ function modelKeyUnavailable(profile, configFile, env, ownHome) {
 
 // EXTERNAL MODULE: ./.build/pipeline/names.js
 var names = __nccwpck_require__(9641);
+// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
+var untrusted_text = __nccwpck_require__(3935);
 ;// CONCATENATED MODULE: ./.build/pipeline/effects.js
 
 
@@ -42524,6 +42533,9 @@ async function lstat_lstatOrNull(p) {
 }
 
 ;// CONCATENATED MODULE: ./.build/git/raw-tree.js
+// A raw git tree object (`<mode> <name>\0<binary oid>` per entry) indexed but not parsed: one
+// pass finds where each entry starts and ends, and an entry becomes strings only when asked
+// for. A 100,000-entry handoff directory then costs one scan, not 100,000 objects.
 class RawTree {
     data;
     oidBytes;
@@ -43545,79 +43557,8 @@ function markerOf(workDir) {
     return external_node_path_.join(workDir, 'handed-over');
 }
 
-// EXTERNAL MODULE: ./.build/pipeline/outcome.js
-var pipeline_outcome = __nccwpck_require__(2505);
-// EXTERNAL MODULE: ./.build/parse-once.js
-var parse_once = __nccwpck_require__(3371);
-;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
-
-
-
-
-// What the pipeline itself says about each stage, written into the stage's commit after the
-// agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
-// branch, which anyone with push access can edit, so it is parsed with a schema like the record.
-const count = zod/* int */.Whr().check(zod/* minimum */.BpO(0));
-/** Why the work passed to this stage, in the handoff contract's terms. */
-const handoffReasonSchema = zod/* enum */.k5n([
-    'specialization',
-    'supervision',
-    'recovery',
-    'escalation'
-]);
-const provenanceSchema = zod/* object */.Ikc({
-    v: zod/* literal */.euz(1),
-    profile: zod/* string */.YjP().check(zod/* maxLength */.Ru6(100)),
-    /** The state the stage ran in (entered); the state it left is the next stage's. */
-    state: zod/* string */.YjP().check(zod/* maxLength */.Ru6(200)),
-    kind: pipeline_record/* stageKindSchema */.Uj,
-    reason: handoffReasonSchema,
-    outcome: pipeline_outcome/* stageOutcomeSchema */.q,
-    attempt: count,
-    run: zod/* string */.YjP().check(zod/* maxLength */.Ru6(200)),
-    runUrl: zod/* optional */.lqM(zod/* string */.YjP().check(zod/* maxLength */.Ru6(500))),
-    startedAt: zod/* string */.YjP().check(zod/* maxLength */.Ru6(40)),
-    endedAt: zod/* string */.YjP().check(zod/* maxLength */.Ru6(40)),
-    turns: zod/* optional */.lqM(count),
-    inputTokens: zod/* optional */.lqM(count),
-    outputTokens: zod/* optional */.lqM(count),
-    costUsd: zod/* optional */.lqM(zod/* number */.aig().check(zod/* minimum */.BpO(0))),
-    /** Where a cost came from when the CLI reported only tokens (a dated price table). */
-    pricedFrom: zod/* optional */.lqM(zod/* string */.YjP().check(zod/* maxLength */.Ru6(60)))
-});
-/**
- * A review is supervision; a retry or a resumed run is recovery; a stage started while the
- * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
- * stage is the next specialist's.
- */
-function handoffReason(o) {
-    if (o.escalated)
-        return 'escalation';
-    if (o.kind === 'review')
-        return 'supervision';
-    if (o.attempt > 0 || o.resume > 0)
-        return 'recovery';
-    return 'specialization';
-}
-/**
- * One trailer value: JSON on one line (JSON escapes every line break in a string); null when
- * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
- */
-function encodeProvenance(p) {
-    const parsed = provenanceSchema.safeParse(p, parse_once/* PARSE_ONCE */.M);
-    return parsed.success ? JSON.stringify(parsed.data) : null;
-}
-/** The provenance in a trailer value; null for anything else. */
-function decodeProvenance(value) {
-    try {
-        const parsed = provenanceSchema.safeParse(JSON.parse(value));
-        return parsed.success ? parsed.data : null;
-    }
-    catch {
-        return null;
-    }
-}
-
+// EXTERNAL MODULE: ./.build/stage-kind.js
+var stage_kind = __nccwpck_require__(7723);
 ;// CONCATENATED MODULE: ./.build/git/branch-name.js
 
 /**
@@ -43718,7 +43659,6 @@ function trailerMap(block) {
 
 
 
-
 /** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
 const TRAILER_KEYS = {
     profile: 'Itervox-Profile',
@@ -43731,18 +43671,18 @@ const TRAILER_KEYS = {
     reason: 'Itervox-Reason',
     provenance: 'Itervox-Provenance'
 };
-const trailers_count = zod/* int */.Whr().check(zod/* minimum */.BpO(0));
+const count = zod/* int */.Whr().check(zod/* minimum */.BpO(0));
 /** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
 const stageKeySchema = zod/* object */.Ikc({
     issue: zod/* string */.YjP(),
     state: zod/* string */.YjP(),
-    entry: trailers_count,
-    kind: pipeline_record/* stageKindSchema */.Uj,
+    entry: count,
+    kind: stage_kind/* stageKindSchema */.U,
     profile: zod/* string */.YjP(),
-    attempt: trailers_count,
-    round: trailers_count,
+    attempt: count,
+    round: count,
     /** Runs of this same step before (a stage resumed by a reply runs again). */
-    resume: trailers_count
+    resume: count
 });
 function stageTrailers(t) {
     const out = [
@@ -43758,9 +43698,8 @@ function stageTrailers(t) {
     const reason = t.reason ? flat(t.reason, 300) : '';
     if (reason)
         out.push([TRAILER_KEYS.reason, reason]);
-    const provenance = t.provenance ? encodeProvenance(t.provenance) : null;
-    if (provenance)
-        out.push([TRAILER_KEYS.provenance, provenance]);
+    if (t.provenance)
+        out.push([TRAILER_KEYS.provenance, t.provenance]);
     return out;
 }
 // Trailer values are one line; a state name is data and may hold anything.
@@ -43819,6 +43758,79 @@ async function findLandedStage(repo, head, key) {
         }
     }
     return null;
+}
+
+// EXTERNAL MODULE: ./.build/pipeline/outcome.js
+var pipeline_outcome = __nccwpck_require__(2505);
+// EXTERNAL MODULE: ./.build/parse-once.js
+var parse_once = __nccwpck_require__(3371);
+;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
+
+
+
+
+// What the pipeline itself says about each stage, written into the stage's commit after the
+// agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
+// branch, which anyone with push access can edit, so it is parsed with a schema like the record.
+const provenance_count = zod/* int */.Whr().check(zod/* minimum */.BpO(0));
+/** Why the work passed to this stage, in the handoff contract's terms. */
+const handoffReasonSchema = zod/* enum */.k5n([
+    'specialization',
+    'supervision',
+    'recovery',
+    'escalation'
+]);
+const provenanceSchema = zod/* object */.Ikc({
+    v: zod/* literal */.euz(1),
+    profile: zod/* string */.YjP().check(zod/* maxLength */.Ru6(100)),
+    /** The state the stage ran in (entered); the state it left is the next stage's. */
+    state: zod/* string */.YjP().check(zod/* maxLength */.Ru6(200)),
+    kind: stage_kind/* stageKindSchema */.U,
+    reason: handoffReasonSchema,
+    outcome: pipeline_outcome/* stageOutcomeSchema */.q,
+    attempt: provenance_count,
+    run: zod/* string */.YjP().check(zod/* maxLength */.Ru6(200)),
+    runUrl: zod/* optional */.lqM(zod/* string */.YjP().check(zod/* maxLength */.Ru6(500))),
+    startedAt: zod/* string */.YjP().check(zod/* maxLength */.Ru6(40)),
+    endedAt: zod/* string */.YjP().check(zod/* maxLength */.Ru6(40)),
+    turns: zod/* optional */.lqM(provenance_count),
+    inputTokens: zod/* optional */.lqM(provenance_count),
+    outputTokens: zod/* optional */.lqM(provenance_count),
+    costUsd: zod/* optional */.lqM(zod/* number */.aig().check(zod/* minimum */.BpO(0))),
+    /** Where a cost came from when the CLI reported only tokens (a dated price table). */
+    pricedFrom: zod/* optional */.lqM(zod/* string */.YjP().check(zod/* maxLength */.Ru6(60)))
+});
+/**
+ * A review is supervision; a retry or a resumed run is recovery; a stage started while the
+ * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
+ * stage is the next specialist's.
+ */
+function handoffReason(o) {
+    if (o.escalated)
+        return 'escalation';
+    if (o.kind === 'review')
+        return 'supervision';
+    if (o.attempt > 0 || o.resume > 0)
+        return 'recovery';
+    return 'specialization';
+}
+/**
+ * One trailer value: JSON on one line (JSON escapes every line break in a string); null when
+ * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
+ */
+function encodeProvenance(p) {
+    const parsed = provenanceSchema.safeParse(p, parse_once/* PARSE_ONCE */.M);
+    return parsed.success ? JSON.stringify(parsed.data) : null;
+}
+/** The provenance in a trailer value; null for anything else. */
+function decodeProvenance(value) {
+    try {
+        const parsed = provenanceSchema.safeParse(JSON.parse(value));
+        return parsed.success ? parsed.data : null;
+    }
+    catch {
+        return null;
+    }
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/stage-context.js
@@ -45410,8 +45422,63 @@ function namedExplicitly(globs, path) {
 var prices = __nccwpck_require__(9420);
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-// EXTERNAL MODULE: ./.build/agent/environment.js
-var environment = __nccwpck_require__(5353);
+// EXTERNAL MODULE: ./.build/config/runner-variables.js
+var runner_variables = __nccwpck_require__(3287);
+;// CONCATENATED MODULE: ./.build/agent/environment.js
+
+/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
+function parentIdentity(parent) {
+    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
+}
+// Not secrets, and what programs need to run at all, speak the user's language and reach the
+// network through the runner's proxy.
+const BASE_NAMES = new Set([
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
+]);
+function isBaseName(name) {
+    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
+}
+/**
+ * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
+ * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
+ * pass, never a runner variable; HOME and the other identity variables are the caller's; the
+ * agent contract variables are set over anything inherited. Everything else the job holds (a
+ * cloud key, an npm token, the runner's context) stays out unless a profile names it.
+ */
+function agentEnvironment(parent, contract, opts) {
+    const allowed = new Set(opts.allowed);
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value === undefined || (0,runner_variables/* isRunnerVariable */.R)(name))
+            continue;
+        if (isBaseName(name) || allowed.has(name))
+            env[name] = value;
+    }
+    const identity = {
+        HOME: opts.home,
+        USER: opts.user,
+        LOGNAME: opts.logname,
+        TMPDIR: opts.tmpdir,
+        SHELL: opts.shell
+    };
+    for (const [name, value] of Object.entries(identity))
+        if (value !== undefined)
+            env[name] = value;
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
+}
+
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
 
 // A stream-json line can be big (a Write tool call carries the whole file), but a line with
@@ -45636,8 +45703,8 @@ async function runAgent(opts) {
     });
     const allowed = allowedNames(opts.declaredEnv ?? [], preset.name);
     const home = opts.sandbox?.home ?? opts.home ?? opts.parentEnv.HOME;
-    const given = { ...(0,environment/* parentIdentity */.b0)(opts.parentEnv), allowed, home };
-    const env = { ...(0,environment/* agentEnvironment */.FV)(opts.parentEnv, opts.contract, given), ...preset.env };
+    const given = { ...parentIdentity(opts.parentEnv), allowed, home };
+    const env = { ...agentEnvironment(opts.parentEnv, opts.contract, given), ...preset.env };
     Object.assign(env, derivedVariables(preset.name, env));
     if (opts.sandbox) {
         // The proxy holds the model key: the agent gets its placeholder, never the key itself.
@@ -47164,7 +47231,7 @@ async function readCommittedFile(repo, commit, path, maxBytes) {
     return blob ? blob.toString('utf8') : null;
 }
 
-;// CONCATENATED MODULE: ./.build/git/provenance-log.js
+;// CONCATENATED MODULE: ./.build/pipeline/provenance-log.js
 
 
 
@@ -47397,6 +47464,7 @@ function tailOf(path) {
 }
 
 ;// CONCATENATED MODULE: ./.build/pipeline/stage.js
+
 
 
 
@@ -47655,7 +47723,9 @@ async function finaliseStage(ctx, end, secrets) {
             handoff: path ?? undefined,
             reason,
             ...(ctx.key && ctx.handoffReason
-                ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
+                ? {
+                    provenance: encodeProvenance(stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost))
+                }
                 : {})
         })
     });
@@ -49205,7 +49275,7 @@ async function trailOf(root, r, config) {
         stages,
         comments: readLocalIssue(root, ISSUE_ID).comments,
         commits: log.split('\n').filter(Boolean),
-        diagram: (0,status_view/* pipelineDiagram */.qi)(config, r.state)
+        diagram: (0,status_comment/* pipelineDiagram */.qi)(config, r.state)
     };
 }
 function printTrail(out, t) {

@@ -25776,6 +25776,117 @@ function messageOf(err) {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./.build/clip.js
+/** At most `max` code points, with an ellipsis when cut. */
+function clip(text, max) {
+    const points = Array.from(text);
+    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
+}
+
+;// CONCATENATED MODULE: ./.build/git/git-errors.js
+// What a failed git command becomes: a GitError whose one line names the command and the last
+// thing git said (credentials masked), or a DiskFullError when git could not write for want of
+// space, which no retry mends.
+
+
+
+/** git failed; carries the command (without the hardening prefix) and what git said. */
+class GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr, message) {
+        const said = lastLine(stderr);
+        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+/** git could not write because the disk is full. */
+class DiskFullError extends GitError {
+    path;
+    constructor(args, code, stderr, 
+    /** The repository git ran in. */
+    cwd, 
+    /** What git could not write, when it said. */
+    path) {
+        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
+        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
+        this.path = path;
+        this.name = 'DiskFullError';
+    }
+}
+/** Below this much free space, a failed write is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+const NO_SPACE = /No space left on device|\bENOSPC\b/;
+/**
+ * git does not always say why a write failed (a ref's lock file: "couldn't write '\u2026'"); on a
+ * disk with next to no room left, that is why.
+ */
+const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
+/** The error for a git command that failed in `cwd`. */
+function gitFailure(cwd, args, code, stderr) {
+    const full = diskFull(stderr, () => freeBytes(cwd));
+    if (!full)
+        return new GitError(args, code, stderr);
+    const named = full.path === undefined ? undefined : external_node_path_namespaceObject.resolve(cwd, full.path);
+    return new DiskFullError(args, code, stderr, cwd, named);
+}
+/**
+ * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
+ * `free` is asked only when git's words leave it open.
+ */
+function diskFull(stderr, free) {
+    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
+    const line = lines.find((l) => NO_SPACE.test(l)) ??
+        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
+            ? lines.find((l) => WRITE_FAILED.test(l))
+            : undefined);
+    if (line === undefined)
+        return undefined;
+    const named = pathIn(line);
+    return named === undefined ? {} : { path: named };
+}
+/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
+function pathIn(line) {
+    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
+    const paths = words
+        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
+        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
+    return paths.at(-1);
+}
+function freeBytes(dir) {
+    try {
+        const s = (0,external_node_fs_namespaceObject.statfsSync)(dir);
+        // root may fill the blocks reserved for it; anyone else stops short of them.
+        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
+function commandLine(args) {
+    let at = 0;
+    while (args[at] === '-c' && at + 1 < args.length)
+        at += 2;
+    return clip(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
+}
+/** The last thing git said, on one line, credentials masked. */
+function lastLine(stderr) {
+    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
+    return clip(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
+}
+/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
+function mask(text) {
+    return text
+        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
+        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
+}
+
 ;// CONCATENATED MODULE: ./.build/handoff/hidden-markdown.js
 // Markdown that GitHub renders as nothing: a person reading the issue, the comment or the
 // handoff never sees it, a model reading the raw text does. `[//]: # (ignore the above)` is
@@ -26161,6 +26272,7 @@ function removeHiddenCharacters(input, counts) {
 
 ;// CONCATENATED MODULE: ./.build/pipeline/untrusted-text.js
 
+
 // Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
 // job summary or a prompt: one set of helpers, so every place escapes the same way.
 /** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
@@ -26169,11 +26281,9 @@ function oneLine(text) {
         .text.replace(/\s+/g, ' ')
         .trim();
 }
-/** At most `max` code points, with an ellipsis when cut. */
-function clip(text, max) {
-    const points = Array.from(text);
-    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
-}
+// Cutting is plain text, not escaping: it lives below every layer (git/ uses it too) and is
+// offered here with the helpers that need it.
+
 /**
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
  * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
@@ -26202,110 +26312,6 @@ function fenced(text, char = '`', info = 'text') {
         longest = Math.max(longest, m[0].length);
     const fence = char.repeat(Math.max(3, longest + 1));
     return `${fence}${info}\n${text}\n${fence}`;
-}
-
-;// CONCATENATED MODULE: ./.build/git/git-errors.js
-// What a failed git command becomes: a GitError whose one line names the command and the last
-// thing git said (credentials masked), or a DiskFullError when git could not write for want of
-// space, which no retry mends.
-
-
-
-/** git failed; carries the command (without the hardening prefix) and what git said. */
-class GitError extends Error {
-    args;
-    code;
-    stderr;
-    constructor(args, code, stderr, message) {
-        const said = lastLine(stderr);
-        super(message ?? `${commandLine(args)} failed (exit ${code ?? 'signal'})${said ? `: ${said}` : ''}`);
-        this.args = args;
-        this.code = code;
-        this.stderr = stderr;
-        this.name = 'GitError';
-    }
-}
-/** git could not write because the disk is full. */
-class DiskFullError extends GitError {
-    path;
-    constructor(args, code, stderr, 
-    /** The repository git ran in. */
-    cwd, 
-    /** What git could not write, when it said. */
-    path) {
-        const what = path ?? `in ${cwd} (${lastLine(stderr)})`;
-        super(args, code, stderr, `the disk is full: ${commandLine(args)} could not write ${what}; free disk space on the runner`);
-        this.path = path;
-        this.name = 'DiskFullError';
-    }
-}
-/** Below this much free space, a failed write is taken for a full disk. */
-const NEARLY_FULL_BYTES = 1024 * 1024;
-const NO_SPACE = /No space left on device|\bENOSPC\b/;
-/**
- * git does not always say why a write failed (a ref's lock file: "couldn't write '\u2026'"); on a
- * disk with next to no room left, that is why.
- */
-const WRITE_FAILED = /couldn't write|could not write|unable to write|failed to write|write error|Unable to create|unable to create|cannot create/;
-/** The error for a git command that failed in `cwd`. */
-function gitFailure(cwd, args, code, stderr) {
-    const full = diskFull(stderr, () => freeBytes(cwd));
-    if (!full)
-        return new GitError(args, code, stderr);
-    const named = full.path === undefined ? undefined : external_node_path_namespaceObject.resolve(cwd, full.path);
-    return new DiskFullError(args, code, stderr, cwd, named);
-}
-/**
- * Whether `stderr` tells of a full disk, and the path git could not write when it names one.
- * `free` is asked only when git's words leave it open.
- */
-function diskFull(stderr, free) {
-    const lines = stderr.split(/\r?\n|\r/).filter((l) => l.trim());
-    const line = lines.find((l) => NO_SPACE.test(l)) ??
-        (lines.some((l) => WRITE_FAILED.test(l)) && (free() ?? Infinity) < NEARLY_FULL_BYTES
-            ? lines.find((l) => WRITE_FAILED.test(l))
-            : undefined);
-    if (line === undefined)
-        return undefined;
-    const named = pathIn(line);
-    return named === undefined ? {} : { path: named };
-}
-/** The last path-like word of a git message (`'/r/.git/index.lock'`, `.git/config.lock`). */
-function pathIn(line) {
-    const words = line.match(/'[^']+'|[^\s']+/g) ?? [];
-    const paths = words
-        .map((w) => w.replace(/^'|'$/g, '').replace(/[:.,]+$/, ''))
-        .filter((w) => w.includes('/') && !w.startsWith('refs/') && !/^[a-z]+:\/\//.test(w));
-    return paths.at(-1);
-}
-function freeBytes(dir) {
-    try {
-        const s = (0,external_node_fs_namespaceObject.statfsSync)(dir);
-        // root may fill the blocks reserved for it; anyone else stops short of them.
-        return s.bsize * (process.getuid?.() === 0 ? s.bfree : s.bavail);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** `git <subcommand> <args>`, one line, without the `-c` settings we put first, credentials masked. */
-function commandLine(args) {
-    let at = 0;
-    while (args[at] === '-c' && at + 1 < args.length)
-        at += 2;
-    return clip(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
-}
-/** The last thing git said, on one line, credentials masked. */
-function lastLine(stderr) {
-    const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
-    return clip(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
-}
-/** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
-function mask(text) {
-    return text
-        .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
-        .replace(/(authorization:\s*(?:basic|bearer|token)\s+)[^\s'"]+/gi, '$1***')
-        .replace(/\b(?:gh[opsur]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/g, '***');
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -35408,382 +35414,12 @@ function trailerMap(block) {
     return trailers;
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/names.js
-// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
-// workflows already written (their `if:` filters and `repository_dispatch` types name them).
-/** The repository_dispatch type that starts a stage. */
-const DISPATCH_TYPE = 'itervox-handoff';
-/** Set while a stage waits for a person's reply. */
-const NEEDS_INPUT_LABEL = 'needs-input';
-/** Set when the pipeline stopped and has no failed state to move the issue to. */
-const NEEDS_ATTENTION_LABEL = 'needs-attention';
+;// CONCATENATED MODULE: ./.build/stage-kind.js
 
-;// CONCATENATED MODULE: ./.build/parse-once.js
-// zod compiles an object schema into a function of its own (new Function) on its first parse,
-// which pays off over many parses of it. A run of the action or the CLI parses each schema a
-// few times at most, where that compiling costs more than it saves (~10 ms of CPU a stage), so
-// every parse asks for zod's plain parser, which checks the same.
-const PARSE_ONCE = { jitless: true };
-
-;// CONCATENATED MODULE: ./.build/pipeline/record.js
-
-
-
-
-// The record is read back from places anyone with write access can edit (a comment, a file),
-// so its shape is defined once, as a schema, and the types are what the schema accepts.
-const count = schemas_int().check(_gte(0));
-/** Most restarts kept in the record. */
-const MAX_RESTARTS = 20;
 /** What kind of run a stage was: the state's own work, or a review of it. */
 const stageKindSchema = schemas_enum(['work', 'review']);
-/**
- * How a run recovers from the run before it in its entry: the fallback profile after another's
- * retries were spent, or the same profile again after its verify commands failed or its
- * deliverable reported blocking failures (recovery.ts decides).
- */
-const recoveryKindSchema = schemas_enum(['fallback', 'verify', 'blocking']);
-/** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
-const recoveryMarkSchema = object({ kind: recoveryKindSchema, from: optional(schemas_string()) });
-/** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
-const recoverySchema = schemas_extend(recoveryMarkSchema, {
-    detail: schemas_string().check(_maxLength(4000)),
-    /** The deliverable or partial of the run it recovers from. */
-    handoff: optional(schemas_string())
-});
-/** What the profile's verify commands showed: the evidence in the status comment. */
-const verifyEvidenceSchema = object({
-    passed: schemas_boolean(),
-    /** The command that failed, or the last one when all passed. */
-    command: schemas_string().check(_maxLength(500)),
-    /** e.g. `3 commands passed` or `exit code 1`. */
-    result: schemas_string().check(_maxLength(300)),
-    /** Its output's last lines (redacted, clipped). */
-    tail: schemas_string().check(_maxLength(2000))
-});
-/** What the agent's CLI reported in its last event, under the same names for every CLI. */
-const agentStatsSchema = object({
-    turns: optional(count),
-    inputTokens: optional(count),
-    outputTokens: optional(count),
-    costUsd: optional(schemas_number().check(_gte(0)))
-});
-/** One stage run, as the issue's record keeps it. */
-const stageRecordSchema = object({
-    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind: stageKindSchema,
-    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
-    attempt: count,
-    /** The review round the run belongs to (0 before any failed review). */
-    round: schemas_default(count, 0),
-    outcome: stageOutcomeSchema,
-    reason: schemas_string(),
-    /** `<run id>/<run attempt>` of the job (or `local-\u2026` for the CLI). */
-    run: schemas_string(),
-    runUrl: optional(schemas_string()),
-    startedAt: schemas_string(),
-    durationMs: schemas_number().check(_gte(0)),
-    /** The committed deliverable or partial. */
-    handoffPath: optional(schemas_string()),
-    /** The commit holding it, where it landed. */
-    commit: optional(schemas_string()),
-    /** Set when the issue branch refused the push and the work went to this ref instead. */
-    rescuedTo: optional(schemas_string()),
-    agent: optional(agentStatsSchema),
-    /** The agent's requests that were not carried out, one line each saying what to change. */
-    refused: optional(array(schemas_string()).check(_maxLength(10))),
-    /** Secrets kept out of what the stage left: where, and which kind (never the value). */
-    withheld: optional(array(schemas_string())),
-    /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
-    fields: optional(object({
-        keyFacts: optional(array(schemas_string()).check(_maxLength(20))),
-        decisions: optional(array(schemas_string()).check(_maxLength(20))),
-        openQuestions: optional(array(schemas_string()).check(_maxLength(20))),
-        confidence: optional(schemas_number().check(_gte(0), _lte(1)))
-    })),
-    /** Set on a recovery run (a recovery handoff in the contract's terms). */
-    recovery: optional(recoveryMarkSchema),
-    verify: optional(verifyEvidenceSchema)
-});
-/** A stage paused for a person's answer. */
-const waitingSchema = object({
-    entry: count,
-    state: schemas_string(),
-    profile: schemas_string(),
-    kind: stageKindSchema,
-    attempt: count,
-    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
-    timestamp: schemas_string(),
-    question: schemas_string()
-});
-/** A person started the stopped pipeline again (see restart.ts). */
-const restartSchema = object({
-    at: schemas_string(),
-    /** The state the issue was in (the failed state, or the escalated stage's own). */
-    from: nullable(schemas_string()),
-    to: schemas_string(),
-    by: schemas_string().check(_maxLength(100)),
-    /** What the record said when the pipeline stopped. */
-    halted: optional(schemas_string())
-});
-/**
- * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
- * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
- * comes from here, never from the wake-up's payload.
- */
-const continuationSchema = object({
-    state: schemas_string(),
-    entry: count,
-    kind: stageKindSchema,
-    profile: schemas_string(),
-    attempt: count,
-    round: count,
-    /** Why the previous attempt's deliverable was refused, written by our own checks. */
-    recheck: optional(schemas_string()),
-    /** A review's subject. */
-    reviewed: optional(schemas_string()),
-    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
-    step: optional(schemas_string()),
-    recovery: optional(recoverySchema)
-});
-/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
-const effectSchema = discriminatedUnion('kind', [
-    /** A comment, written at most once per key. */
-    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
-    /** A comment the agent asked for, read again from its committed deliverable. */
-    object({
-        kind: literal('agent-comment'),
-        key: schemas_string(),
-        profile: schemas_string(),
-        commit: schemas_string(),
-        path: schemas_string(),
-        /** Absent: on the issue. */
-        pullRequest: optional(count)
-    }),
-    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
-    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
-    object({
-        kind: literal('flag'),
-        flag: schemas_enum([NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL]),
-        on: schemas_boolean()
-    }),
-    /**
-     * The pipeline reached its completion state: the pull request leaves draft and says it
-     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
-     */
-    object({
-        kind: literal('ready'),
-        state: schemas_string(),
-        pullRequest: count,
-        /** The pull request's GraphQL node id, when known (saves a lookup). */
-        node: optional(schemas_string())
-    }),
-    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
-    object({
-        kind: literal('wake'),
-        state: schemas_string(),
-        entry: count,
-        step: optional(schemas_string())
-    })
-]);
-/** What a decision still owes the tracker: written before any effect, finished by any later run. */
-const owedSchema = object({
-    /** The run that decided it. */
-    run: schemas_string(),
-    effects: array(effectSchema)
-});
-/**
- * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
- * status comment (GitHub) or beside the issue file (local), written only by this tool.
- */
-const issueRecordSchema = object({
-    v: literal(1),
-    /** The state this record last saw the issue enter. */
-    state: nullable(schemas_string()),
-    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
-    entry: count,
-    /** State moves made so far, for the loop budget. */
-    transitions: count,
-    /**
-     * Review rounds spent since a person last moved the issue: each time the work goes back to a
-     * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
-     * neither the agent nor the issue's author can reset it; a person's move does.
-     */
-    round: count,
-    /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
-    visited: optional(array(schemas_string()).check(_maxLength(100))),
-    /** The entry the work was sent back into, and the profile whose deliverable says why. */
-    sentBack: optional(object({ entry: count, by: schemas_string() })),
-    /** A move decided before a review, applied when the review passes. */
-    pendingMove: optional(schemas_string()),
-    stages: array(stageRecordSchema),
-    waiting: optional(waitingSchema),
-    continuation: optional(continuationSchema),
-    owed: optional(owedSchema),
-    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
-    halted: optional(schemas_string()),
-    /**
-     * What halted it, where that is not a stop: `effects`, the decision's effects failed and are
-     * owed, and the run that carries them out lifts the halt.
-     */
-    haltedOn: optional(literal('effects')),
-    /** Restarts of the stopped pipeline, newest last (the trail before each stays on the branch). */
-    restarts: optional(array(restartSchema).check(_maxLength(MAX_RESTARTS))),
-    /** The person whose event started the pipeline (their latest move into a state). */
-    startedBy: optional(schemas_string().check(_maxLength(100))),
-    /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
-    approval: optional(object({
-        state: schemas_string(),
-        entry: count,
-        by: optional(schemas_string().check(_maxLength(100))),
-        /** Why the last approval given was not accepted. */
-        refused: optional(schemas_string().check(_maxLength(500)))
-    })),
-    /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
-    paused: optional(schemas_string().check(_maxLength(500))),
-    /** The pull request whose closing by a person holds new stages (see pause.ts). */
-    pausedByClosedPull: optional(count),
-    /**
-     * Where the issue branch left its base, as first seen (and moved on while the branch takes in
-     * the base): once a person merges the branch, the trail is read from here (git/merged-work.ts).
-     */
-    fork: optional(schemas_string().check(_regex(/^[0-9a-f]{40,64}$/))),
-    /** The issue's pull request, once known: saves a lookup. */
-    pullRequest: optional(count),
-    /** Its GraphQL node id, which marking it ready for review needs. */
-    pullRequestNode: optional(schemas_string().check(_maxLength(100)))
-});
-/** Whether the pipeline halted because its decision's effects failed (they are owed). */
-function record_haltedOnEffects(record) {
-    return record.halted !== undefined && record.haltedOn === 'effects';
-}
-/** The record once the decision's effects failed: halted, saying why, and still owing them. */
-function haltOnEffects(record, why) {
-    return { ...record, halted: why, haltedOn: 'effects' };
-}
-/** The record with no halt. */
-function unhalted(record) {
-    const out = { ...record };
-    delete out.halted;
-    delete out.haltedOn;
-    return out;
-}
-// Records written before 0.2 said a halt on effects only by its sentence's opening words.
-const OLD_HALTED_ON_EFFECTS = 'the next step (';
-/** The record in `value`, or null when it is not shaped like one. Never throws. */
-function parseRecord(value) {
-    const parsed = issueRecordSchema.safeParse(value, PARSE_ONCE);
-    if (!parsed.success)
-        return null;
-    const r = parsed.data;
-    return r.haltedOn === undefined && r.halted?.startsWith(OLD_HALTED_ON_EFFECTS)
-        ? { ...r, haltedOn: 'effects' }
-        : r;
-}
-function emptyRecord() {
-    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
-}
-/** Most stage records kept; older ones stay in the branch's commit trailers. */
-const MAX_STAGE_RECORDS = 50;
-/** The record once a job has decided to run a stage for `state`. */
-function recordStart(record, state, plan) {
-    const next = { ...record };
-    if (plan.newEntry) {
-        // Nothing of ours moved the issue here: a person did, and the review rounds start again.
-        Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] });
-        delete next.sentBack;
-        delete next.pendingMove;
-        delete next.halted;
-        delete next.haltedOn;
-        delete next.waiting;
-        delete next.continuation;
-        delete next.approval;
-        // Who started the earlier entry did not start this one (hold.ts records who did).
-        delete next.startedBy;
-    }
-    if (plan.reply)
-        delete next.waiting;
-    return next;
-}
-/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
-function recordStage(record, stage) {
-    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
-
-
-
-
-// What the pipeline itself says about each stage, written into the stage's commit after the
-// agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
-// branch, which anyone with push access can edit, so it is parsed with a schema like the record.
-const provenance_count = schemas_int().check(_gte(0));
-/** Why the work passed to this stage, in the handoff contract's terms. */
-const handoffReasonSchema = schemas_enum([
-    'specialization',
-    'supervision',
-    'recovery',
-    'escalation'
-]);
-const provenanceSchema = object({
-    v: literal(1),
-    profile: schemas_string().check(_maxLength(100)),
-    /** The state the stage ran in (entered); the state it left is the next stage's. */
-    state: schemas_string().check(_maxLength(200)),
-    kind: stageKindSchema,
-    reason: handoffReasonSchema,
-    outcome: stageOutcomeSchema,
-    attempt: provenance_count,
-    run: schemas_string().check(_maxLength(200)),
-    runUrl: optional(schemas_string().check(_maxLength(500))),
-    startedAt: schemas_string().check(_maxLength(40)),
-    endedAt: schemas_string().check(_maxLength(40)),
-    turns: optional(provenance_count),
-    inputTokens: optional(provenance_count),
-    outputTokens: optional(provenance_count),
-    costUsd: optional(schemas_number().check(_gte(0))),
-    /** Where a cost came from when the CLI reported only tokens (a dated price table). */
-    pricedFrom: optional(schemas_string().check(_maxLength(60)))
-});
-/**
- * A review is supervision; a retry or a resumed run is recovery; a stage started while the
- * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
- * stage is the next specialist's.
- */
-function handoffReason(o) {
-    if (o.escalated)
-        return 'escalation';
-    if (o.kind === 'review')
-        return 'supervision';
-    if (o.attempt > 0 || o.resume > 0)
-        return 'recovery';
-    return 'specialization';
-}
-/**
- * One trailer value: JSON on one line (JSON escapes every line break in a string); null when
- * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
- */
-function encodeProvenance(p) {
-    const parsed = provenanceSchema.safeParse(p, PARSE_ONCE);
-    return parsed.success ? JSON.stringify(parsed.data) : null;
-}
-/** The provenance in a trailer value; null for anything else. */
-function decodeProvenance(value) {
-    try {
-        const parsed = provenanceSchema.safeParse(JSON.parse(value));
-        return parsed.success ? parsed.data : null;
-    }
-    catch {
-        return null;
-    }
-}
 
 ;// CONCATENATED MODULE: ./.build/git/trailers.js
-
 
 
 
@@ -35799,18 +35435,18 @@ const TRAILER_KEYS = {
     reason: 'Itervox-Reason',
     provenance: 'Itervox-Provenance'
 };
-const trailers_count = schemas_int().check(_gte(0));
+const count = schemas_int().check(_gte(0));
 /** One stage of one issue: the pipeline runs each at most once (see findLandedStage). */
 const stageKeySchema = object({
     issue: schemas_string(),
     state: schemas_string(),
-    entry: trailers_count,
+    entry: count,
     kind: stageKindSchema,
     profile: schemas_string(),
-    attempt: trailers_count,
-    round: trailers_count,
+    attempt: count,
+    round: count,
     /** Runs of this same step before (a stage resumed by a reply runs again). */
-    resume: trailers_count
+    resume: count
 });
 function stageTrailers(t) {
     const out = [
@@ -35826,9 +35462,8 @@ function stageTrailers(t) {
     const reason = t.reason ? flat(t.reason, 300) : '';
     if (reason)
         out.push([TRAILER_KEYS.reason, reason]);
-    const provenance = t.provenance ? encodeProvenance(t.provenance) : null;
-    if (provenance)
-        out.push([TRAILER_KEYS.provenance, provenance]);
+    if (t.provenance)
+        out.push([TRAILER_KEYS.provenance, t.provenance]);
     return out;
 }
 // Trailer values are one line; a state name is data and may hold anything.
@@ -35913,6 +35548,9 @@ async function isAncestor(repo, a, b) {
 }
 
 ;// CONCATENATED MODULE: ./.build/git/raw-tree.js
+// A raw git tree object (`<mode> <name>\0<binary oid>` per entry) indexed but not parsed: one
+// pass finds where each entry starts and ends, and an entry becomes strings only when asked
+// for. A 100,000-entry handoff directory then costs one scan, not 100,000 objects.
 class RawTree {
     data;
     oidBytes;
@@ -36611,6 +36249,16 @@ function stageJobMinutes(config) {
     return { agent, job: agent + JOB_OVERHEAD_MINUTES };
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/names.js
+// Names the pipeline shares with GitHub and with users' workflow files: changing one breaks
+// workflows already written (their `if:` filters and `repository_dispatch` types name them).
+/** The repository_dispatch type that starts a stage. */
+const DISPATCH_TYPE = 'itervox-handoff';
+/** Set while a stage waits for a person's reply. */
+const NEEDS_INPUT_LABEL = 'needs-input';
+/** Set when the pipeline stopped and has no failed state to move the issue to. */
+const NEEDS_ATTENTION_LABEL = 'needs-attention';
+
 ;// CONCATENATED MODULE: ./.build/pipeline/flags.js
 // A flag is a label on GitHub, and labels match in any case; flag names are lower case.
 function hasFlag(labels, flag) {
@@ -37031,6 +36679,13 @@ class GitHubCommitSigner {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/parse-once.js
+// zod compiles an object schema into a function of its own (new Function) on its first parse,
+// which pays off over many parses of it. A run of the action or the CLI parses each schema a
+// few times at most, where that compiling costs more than it saves (~10 ms of CPU a stage), so
+// every parse asks for zod's plain parser, which checks the same.
+const PARSE_ONCE = { jitless: true };
+
 ;// CONCATENATED MODULE: ./.build/tracker/github-refs.js
 // Refs in the repository as compare-and-swap records, through GitHub's git-data API. A record is
 // a ref under `refs/itervox/` pointing at a chain of tiny commits whose messages hold a small JSON
@@ -37083,7 +36738,7 @@ class GitHubRefs {
             return res.data;
         });
         const cap = Math.min(maxChars, MAX_RECORD_CHARS);
-        return { sha: data.sha, tree: data.tree.sha, data: github_refs_parseRecord(data.message, schema, cap) };
+        return { sha: data.sha, tree: data.tree.sha, data: parseRecord(data.message, schema, cap) };
     }
     /** The tree of a commit known to exist, for the first commit of a new record (one request). */
     async treeOf(commit) {
@@ -37195,7 +36850,7 @@ class GitHubRefs {
 /** The document in a record commit's message; undefined when it is not one `schema` accepts. */
 // Generic in zod's core schema type: with zod's method API, inferring T back from a
 // `z.ZodType<T>` compared the whole schema type with ZodType, which took tsc seconds.
-function github_refs_parseRecord(message, schema, maxChars) {
+function parseRecord(message, schema, maxChars) {
     if (message.length > maxChars)
         return undefined;
     let json;
@@ -39130,7 +38785,7 @@ function byPosition(a, b) {
     return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }
 
-;// CONCATENATED MODULE: ./.build/agent/environment.js
+;// CONCATENATED MODULE: ./.build/config/runner-variables.js
 // The runner's tokens and the files through which a step talks to the runner. An agent that
 // held these could push, mint OIDC tokens, poison the cache, or forge the action's outputs
 // and post-step state (security.md rules 3 and 8).
@@ -39152,58 +38807,6 @@ const RUNNER_PREFIXES = ['ACTIONS_', 'INPUT_'];
 function isRunnerVariable(name) {
     const upper = name.toUpperCase();
     return RUNNER_NAMES.has(upper) || RUNNER_PREFIXES.some((p) => upper.startsWith(p));
-}
-/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
-function parentIdentity(parent) {
-    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
-}
-// Not secrets, and what programs need to run at all, speak the user's language and reach the
-// network through the runner's proxy.
-const BASE_NAMES = new Set([
-    'PATH',
-    'LANG',
-    'LANGUAGE',
-    'TZ',
-    'TERM',
-    'CI',
-    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
-]);
-function isBaseName(name) {
-    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
-}
-/**
- * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
- * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
- * pass, never a runner variable; HOME and the other identity variables are the caller's; the
- * agent contract variables are set over anything inherited. Everything else the job holds (a
- * cloud key, an npm token, the runner's context) stays out unless a profile names it.
- */
-function agentEnvironment(parent, contract, opts) {
-    const allowed = new Set(opts.allowed);
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value === undefined || isRunnerVariable(name))
-            continue;
-        if (isBaseName(name) || allowed.has(name))
-            env[name] = value;
-    }
-    const identity = {
-        HOME: opts.home,
-        USER: opts.user,
-        LOGNAME: opts.logname,
-        TMPDIR: opts.tmpdir,
-        SHELL: opts.shell
-    };
-    for (const [name, value] of Object.entries(identity))
-        if (value !== undefined)
-            env[name] = value;
-    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
-    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
-    env.ITERVOX_PROFILE = contract.profile;
-    env.ITERVOX_ISSUE = contract.issue;
-    env.ITERVOX_PROMPT_FILE = contract.promptFile;
-    env.ITERVOX_AGENT = '1';
-    return env;
 }
 
 ;// CONCATENATED MODULE: ./.build/config/repo-path.js
@@ -40014,6 +39617,413 @@ function formatWarning(w) {
     return `${formatLocation(w.location)}: warning: ${w.message}`;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/record.js
+
+
+
+
+
+// The record is read back from places anyone with write access can edit (a comment, a file),
+// so its shape is defined once, as a schema, and the types are what the schema accepts.
+const record_count = schemas_int().check(_gte(0));
+/** Most restarts kept in the record. */
+const MAX_RESTARTS = 20;
+/**
+ * How a run recovers from the run before it in its entry: the fallback profile after another's
+ * retries were spent, or the same profile again after its verify commands failed or its
+ * deliverable reported blocking failures (recovery.ts decides).
+ */
+const recoveryKindSchema = schemas_enum(['fallback', 'verify', 'blocking']);
+/** A recovery run as the stage record keeps it: which kind, and the profile it took over from. */
+const recoveryMarkSchema = object({ kind: recoveryKindSchema, from: optional(schemas_string()) });
+/** A recovery still to run: its mark and what went wrong, for its prompt (untrusted text). */
+const recoverySchema = schemas_extend(recoveryMarkSchema, {
+    detail: schemas_string().check(_maxLength(4000)),
+    /** The deliverable or partial of the run it recovers from. */
+    handoff: optional(schemas_string())
+});
+/** What the profile's verify commands showed: the evidence in the status comment. */
+const verifyEvidenceSchema = object({
+    passed: schemas_boolean(),
+    /** The command that failed, or the last one when all passed. */
+    command: schemas_string().check(_maxLength(500)),
+    /** e.g. `3 commands passed` or `exit code 1`. */
+    result: schemas_string().check(_maxLength(300)),
+    /** Its output's last lines (redacted, clipped). */
+    tail: schemas_string().check(_maxLength(2000))
+});
+/** What the agent's CLI reported in its last event, under the same names for every CLI. */
+const agentStatsSchema = object({
+    turns: optional(record_count),
+    inputTokens: optional(record_count),
+    outputTokens: optional(record_count),
+    costUsd: optional(schemas_number().check(_gte(0)))
+});
+/** One stage run, as the issue's record keeps it. */
+const stageRecordSchema = object({
+    /** Which entry into `state` this run belongs to (see IssueRecord.entry). */
+    entry: record_count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    /** 0 for the first run of the stage in this entry, then 1, 2, ... */
+    attempt: record_count,
+    /** The review round the run belongs to (0 before any failed review). */
+    round: schemas_default(record_count, 0),
+    outcome: stageOutcomeSchema,
+    reason: schemas_string(),
+    /** `<run id>/<run attempt>` of the job (or `local-\u2026` for the CLI). */
+    run: schemas_string(),
+    runUrl: optional(schemas_string()),
+    startedAt: schemas_string(),
+    durationMs: schemas_number().check(_gte(0)),
+    /** The committed deliverable or partial. */
+    handoffPath: optional(schemas_string()),
+    /** The commit holding it, where it landed. */
+    commit: optional(schemas_string()),
+    /** Set when the issue branch refused the push and the work went to this ref instead. */
+    rescuedTo: optional(schemas_string()),
+    agent: optional(agentStatsSchema),
+    /** The agent's requests that were not carried out, one line each saying what to change. */
+    refused: optional(array(schemas_string()).check(_maxLength(10))),
+    /** Secrets kept out of what the stage left: where, and which kind (never the value). */
+    withheld: optional(array(schemas_string())),
+    /** The deliverable's handoff fields (key_facts, ...), clipped, for the status comment. */
+    fields: optional(object({
+        keyFacts: optional(array(schemas_string()).check(_maxLength(20))),
+        decisions: optional(array(schemas_string()).check(_maxLength(20))),
+        openQuestions: optional(array(schemas_string()).check(_maxLength(20))),
+        confidence: optional(schemas_number().check(_gte(0), _lte(1)))
+    })),
+    /** Set on a recovery run (a recovery handoff in the contract's terms). */
+    recovery: optional(recoveryMarkSchema),
+    verify: optional(verifyEvidenceSchema)
+});
+/** A stage paused for a person's answer. */
+const waitingSchema = object({
+    entry: record_count,
+    state: schemas_string(),
+    profile: schemas_string(),
+    kind: stageKindSchema,
+    attempt: record_count,
+    /** The paused run's timestamp: the resumed run writes to the same handoff path. */
+    timestamp: schemas_string(),
+    question: schemas_string()
+});
+/** A person started the stopped pipeline again (see restart.ts). */
+const restartSchema = object({
+    at: schemas_string(),
+    /** The state the issue was in (the failed state, or the escalated stage's own). */
+    from: nullable(schemas_string()),
+    to: schemas_string(),
+    by: schemas_string().check(_maxLength(100)),
+    /** What the record said when the pipeline stopped. */
+    halted: optional(schemas_string())
+});
+/**
+ * The same-state step the pipeline asked for next (a retry, a review, a rework). A wake-up
+ * (repository_dispatch, or the next local `run`) names only the issue and the entry; what runs
+ * comes from here, never from the wake-up's payload.
+ */
+const continuationSchema = object({
+    state: schemas_string(),
+    entry: record_count,
+    kind: stageKindSchema,
+    profile: schemas_string(),
+    attempt: record_count,
+    round: record_count,
+    /** Why the previous attempt's deliverable was refused, written by our own checks. */
+    recheck: optional(schemas_string()),
+    /** A review's subject. */
+    reviewed: optional(schemas_string()),
+    /** Names this step's wake-up, so a duplicate of it runs nothing (it carries no instruction). */
+    step: optional(schemas_string()),
+    recovery: optional(recoverySchema)
+});
+/** One effect of a decision on the tracker; each is idempotent and safe to carry out again. */
+const effectSchema = discriminatedUnion('kind', [
+    /** A comment, written at most once per key. */
+    object({ kind: literal('comment'), key: schemas_string(), body: schemas_string() }),
+    /** A comment the agent asked for, read again from its committed deliverable. */
+    object({
+        kind: literal('agent-comment'),
+        key: schemas_string(),
+        profile: schemas_string(),
+        commit: schemas_string(),
+        path: schemas_string(),
+        /** Absent: on the issue. */
+        pullRequest: optional(record_count)
+    }),
+    /** A compare-and-set state move: done when the issue is in `to`, void when it left `from`. */
+    object({ kind: literal('move'), from: schemas_string(), to: schemas_string() }),
+    object({
+        kind: literal('flag'),
+        flag: schemas_enum([NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL]),
+        on: schemas_boolean()
+    }),
+    /**
+     * The pipeline reached its completion state: the pull request leaves draft and says it
+     * closes the issue. Done only while the issue is in `state`; doing it twice changes nothing.
+     */
+    object({
+        kind: literal('ready'),
+        state: schemas_string(),
+        pullRequest: record_count,
+        /** The pull request's GraphQL node id, when known (saves a lookup). */
+        node: optional(schemas_string())
+    }),
+    /** Start the stage for `entry` of `state` (a repository_dispatch on GitHub). */
+    object({
+        kind: literal('wake'),
+        state: schemas_string(),
+        entry: record_count,
+        step: optional(schemas_string())
+    })
+]);
+/** What a decision still owes the tracker: written before any effect, finished by any later run. */
+const owedSchema = object({
+    /** The run that decided it. */
+    run: schemas_string(),
+    effects: array(effectSchema)
+});
+/**
+ * Everything the pipeline remembers about one issue between jobs. It lives in the issue's
+ * status comment (GitHub) or beside the issue file (local), written only by this tool.
+ */
+const issueRecordSchema = object({
+    v: literal(1),
+    /** The state this record last saw the issue enter. */
+    state: nullable(schemas_string()),
+    /** Counts entries into a state; a stage runs at most once (plus retries) per entry. */
+    entry: record_count,
+    /** State moves made so far, for the loop budget. */
+    transitions: record_count,
+    /**
+     * Review rounds spent since a person last moved the issue: each time the work goes back to a
+     * state it was in (a FAIL review, a move to an earlier state). Written only by this tool, so
+     * neither the agent nor the issue's author can reset it; a person's move does.
+     */
+    round: record_count,
+    /** The states entered since then, in WORKFLOW.md's spelling: a move back to one is a round. */
+    visited: optional(array(schemas_string()).check(_maxLength(100))),
+    /** The entry the work was sent back into, and the profile whose deliverable says why. */
+    sentBack: optional(object({ entry: record_count, by: schemas_string() })),
+    /** A move decided before a review, applied when the review passes. */
+    pendingMove: optional(schemas_string()),
+    stages: array(stageRecordSchema),
+    waiting: optional(waitingSchema),
+    continuation: optional(continuationSchema),
+    owed: optional(owedSchema),
+    /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
+    halted: optional(schemas_string()),
+    /**
+     * What halted it, where that is not a stop: `effects`, the decision's effects failed and are
+     * owed, and the run that carries them out lifts the halt.
+     */
+    haltedOn: optional(literal('effects')),
+    /** Restarts of the stopped pipeline, newest last (the trail before each stays on the branch). */
+    restarts: optional(array(restartSchema).check(_maxLength(MAX_RESTARTS))),
+    /** The person whose event started the pipeline (their latest move into a state). */
+    startedBy: optional(schemas_string().check(_maxLength(100))),
+    /** The approval gate of an entry: waiting while `by` is unset (see approval.ts). */
+    approval: optional(object({
+        state: schemas_string(),
+        entry: record_count,
+        by: optional(schemas_string().check(_maxLength(100))),
+        /** Why the last approval given was not accepted. */
+        refused: optional(schemas_string().check(_maxLength(500)))
+    })),
+    /** Why new stages are held by the stop switch (see pause.ts); unset once one starts. */
+    paused: optional(schemas_string().check(_maxLength(500))),
+    /** The pull request whose closing by a person holds new stages (see pause.ts). */
+    pausedByClosedPull: optional(record_count),
+    /**
+     * Where the issue branch left its base, as first seen (and moved on while the branch takes in
+     * the base): once a person merges the branch, the trail is read from here (git/merged-work.ts).
+     */
+    fork: optional(schemas_string().check(_regex(/^[0-9a-f]{40,64}$/))),
+    /** The issue's pull request, once known: saves a lookup. */
+    pullRequest: optional(record_count),
+    /** Its GraphQL node id, which marking it ready for review needs. */
+    pullRequestNode: optional(schemas_string().check(_maxLength(100)))
+});
+/** Whether the pipeline halted because its decision's effects failed (they are owed). */
+function record_haltedOnEffects(record) {
+    return record.halted !== undefined && record.haltedOn === 'effects';
+}
+/** The record once the decision's effects failed: halted, saying why, and still owing them. */
+function haltOnEffects(record, why) {
+    return { ...record, halted: why, haltedOn: 'effects' };
+}
+/** The record with no halt. */
+function unhalted(record) {
+    const out = { ...record };
+    delete out.halted;
+    delete out.haltedOn;
+    return out;
+}
+// Records written before 0.2 said a halt on effects only by its sentence's opening words.
+const OLD_HALTED_ON_EFFECTS = 'the next step (';
+/** The record in `value`, or null when it is not shaped like one. Never throws. */
+function record_parseRecord(value) {
+    const parsed = issueRecordSchema.safeParse(value, PARSE_ONCE);
+    if (!parsed.success)
+        return null;
+    const r = parsed.data;
+    return r.haltedOn === undefined && r.halted?.startsWith(OLD_HALTED_ON_EFFECTS)
+        ? { ...r, haltedOn: 'effects' }
+        : r;
+}
+function emptyRecord() {
+    return { v: 1, state: null, entry: 0, transitions: 0, round: 0, stages: [] };
+}
+/** Most stage records kept; older ones stay in the branch's commit trailers. */
+const MAX_STAGE_RECORDS = 50;
+/** The record once a job has decided to run a stage for `state`. */
+function recordStart(record, state, plan) {
+    const next = { ...record };
+    if (plan.newEntry) {
+        // Nothing of ours moved the issue here: a person did, and the review rounds start again.
+        Object.assign(next, { state, entry: plan.entry, round: 0, visited: [state] });
+        delete next.sentBack;
+        delete next.pendingMove;
+        delete next.halted;
+        delete next.haltedOn;
+        delete next.waiting;
+        delete next.continuation;
+        delete next.approval;
+        // Who started the earlier entry did not start this one (hold.ts records who did).
+        delete next.startedBy;
+    }
+    if (plan.reply)
+        delete next.waiting;
+    return next;
+}
+/** Adds a finished stage, keeping only the newest MAX_STAGE_RECORDS. */
+function recordStage(record, stage) {
+    return { ...record, stages: [...record.stages, stage].slice(-MAX_STAGE_RECORDS) };
+}
+
+;// CONCATENATED MODULE: ./.build/tracker/comment-record.js
+
+
+
+// The GitHub tracker's record in its status comment: the last line of the comment, a hidden
+// HTML comment holding the record as JSON. The comment is a view anyone with write access can
+// edit, so what is read back is parsed like any untrusted text.
+/** The most record text `readRecordFromComment` accepts. */
+const MAX_RECORD_BYTES = 64 * 1024;
+// The record gets at most half of the comment's budget, so the table and the question always
+// fit beside it (see renderStatusComment).
+const RECORD_BUDGET = 32 * 1024;
+const RECORD_OPEN = '<!-- itervox:record ';
+const RECORD_CLOSE = ' -->';
+// How much of an agent's or a person's text the record keeps when it must shrink; the comment
+// shows no more of it than this either.
+const MAX_REASON = 300;
+const MAX_HALTED = 500;
+const MAX_QUESTION = 4000;
+/** The record as the comment's final line: a hidden comment that `readRecordFromComment` reads. */
+function recordComment(record) {
+    return `${RECORD_OPEN}${fitRecord(record)}${RECORD_CLOSE}`;
+}
+/**
+ * The record from a status comment's final hidden comment, or null when there is none or it
+ * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
+ * (anyone with write access can edit a comment).
+ */
+function readRecordFromComment(body) {
+    if (typeof body !== 'string')
+        return null;
+    const at = body.lastIndexOf(RECORD_OPEN);
+    if (at < 0)
+        return null;
+    const rest = body.slice(at + RECORD_OPEN.length);
+    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
+    const end = rest.indexOf(RECORD_CLOSE);
+    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
+        return null;
+    const json = rest.slice(0, end);
+    if (json.length > MAX_RECORD_BYTES || external_node_buffer_namespaceObject.Buffer.byteLength(json) > MAX_RECORD_BYTES)
+        return null;
+    // The writer escapes all of these; a raw one means the text was not written by us.
+    if (/[<>-]/.test(json))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(json);
+    }
+    catch {
+        return null;
+    }
+    return record_parseRecord(value);
+}
+/**
+ * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
+ * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
+ * those characters appear outside strings). Over the budget, reasons and the question are
+ * shortened, then the oldest stages dropped; the counters always survive.
+ */
+function fitRecord(record) {
+    const full = encodeRecord(record);
+    if (external_node_buffer_namespaceObject.Buffer.byteLength(full) <= RECORD_BUDGET)
+        return full;
+    const trimmed = {
+        ...record,
+        stages: [],
+        ...(record.waiting
+            ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
+            : {}),
+        ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
+    };
+    const base = external_node_buffer_namespaceObject.Buffer.byteLength(encodeRecord(trimmed));
+    const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }));
+    let room = RECORD_BUDGET - base;
+    let keep = 0;
+    for (let i = stages.length - 1; i >= 0; i--) {
+        const size = external_node_buffer_namespaceObject.Buffer.byteLength(encodeRecord(stages[i])) + 1;
+        if (size > room)
+            break;
+        room -= size;
+        keep++;
+    }
+    trimmed.stages = stages.slice(stages.length - keep);
+    if (room >= 0)
+        return encodeRecord(trimmed);
+    // Only absurdly long names get here; 200 code points of anything fit many times over.
+    const short = (s) => clip(s, 200);
+    return encodeRecord({
+        v: 1,
+        state: record.state === null ? null : short(record.state),
+        entry: record.entry,
+        transitions: record.transitions,
+        round: record.round,
+        ...(record.visited ? { visited: record.visited.map(short) } : {}),
+        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
+        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
+        stages: [],
+        ...(record.waiting
+            ? {
+                waiting: {
+                    ...record.waiting,
+                    state: short(record.waiting.state),
+                    profile: short(record.waiting.profile),
+                    timestamp: short(record.waiting.timestamp),
+                    question: short(record.waiting.question)
+                }
+            }
+            : {}),
+        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
+        ...(record.continuation ? { continuation: record.continuation } : {}),
+        ...(record.owed ? { owed: record.owed } : {}),
+        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
+    });
+}
+function encodeRecord(value) {
+    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
+    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+
 ;// CONCATENATED MODULE: ./.build/handoff/contract-fields.js
 
 
@@ -40167,7 +40177,7 @@ function passGate(o) {
     return { pass: { ...record, approval: { ...waiting, by: o.trigger.actor.login } } };
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/status-evidence.js
+;// CONCATENATED MODULE: ./.build/tracker/status-evidence.js
 
 
 /** A stage's recovery and verification in a few words, for its line of the stage details. */
@@ -40205,7 +40215,7 @@ function verifyEvidence(record) {
     ];
 }
 
-;// CONCATENATED MODULE: ./.build/pipeline/status-view.js
+;// CONCATENATED MODULE: ./.build/tracker/status-comment.js
 
 
 
@@ -40216,19 +40226,10 @@ function verifyEvidence(record) {
 
 
 
-/** The most record text `readRecordFromComment` accepts. */
-const MAX_RECORD_BYTES = 64 * 1024;
 // GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
 const COMMENT_BUDGET = 60_000;
-// The record gets at most half of that, so the table and the question always fit beside it.
-const RECORD_BUDGET = 32 * 1024;
-const RECORD_OPEN = '<!-- itervox:record ';
-const RECORD_CLOSE = ' -->';
 const MAX_STATE_LABEL = 80;
 const MAX_PROFILE_LABEL = 60;
-const MAX_REASON = 300;
-const MAX_HALTED = 500;
-const MAX_QUESTION = 4000;
 /**
  * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
  * moves to, plus the completion and failed states; `state -->|profile| next` per move, a dashed
@@ -40334,7 +40335,7 @@ function stageTable(record, options = {}) {
             cellText(s.profile),
             cellText(s.outcome) + (oneLine(s.reason) ? ` \u2014 ${cellText(s.reason, MAX_REASON)}` : ''),
             deliverable(s, options.blobUrl),
-            status_view_link(cellText(s.run, 40), s.runUrl)
+            status_comment_link(cellText(s.run, 40), s.runUrl)
         ];
         return `| ${cells.join(' | ')} |`;
     });
@@ -40404,7 +40405,7 @@ function renderStatusComment(o) {
             tail.push('');
         tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`);
     }
-    const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`;
+    const recordLine = recordComment(o.record);
     const assemble = (rows, diagram) => [
         ...head,
         '',
@@ -40462,102 +40463,6 @@ function handoffFields(record) {
         ? fieldEntries(s.fields).map(([label, value]) => `- ${cellText(s.profile, MAX_PROFILE_LABEL)} in ${cellText(s.state, MAX_STATE_LABEL)}, ${label}: ${cellText(value, MAX_REASON)}`)
         : []);
     return lines.slice(-MAX_FIELDS_SHOWN);
-}
-/**
- * The record from a status comment's final hidden comment, or null when there is none or it
- * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
- * (anyone with write access can edit a comment).
- */
-function readRecordFromComment(body) {
-    if (typeof body !== 'string')
-        return null;
-    const at = body.lastIndexOf(RECORD_OPEN);
-    if (at < 0)
-        return null;
-    const rest = body.slice(at + RECORD_OPEN.length);
-    // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
-    const end = rest.indexOf(RECORD_CLOSE);
-    if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '')
-        return null;
-    const json = rest.slice(0, end);
-    if (json.length > MAX_RECORD_BYTES || external_node_buffer_namespaceObject.Buffer.byteLength(json) > MAX_RECORD_BYTES)
-        return null;
-    // The writer escapes all of these; a raw one means the text was not written by us.
-    if (/[<>-]/.test(json))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(json);
-    }
-    catch {
-        return null;
-    }
-    return parseRecord(value);
-}
-/**
- * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
- * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
- * those characters appear outside strings). Over the budget, reasons and the question are
- * shortened, then the oldest stages dropped; the counters always survive.
- */
-function fitRecord(record) {
-    const full = encodeRecord(record);
-    if (external_node_buffer_namespaceObject.Buffer.byteLength(full) <= RECORD_BUDGET)
-        return full;
-    const trimmed = {
-        ...record,
-        stages: [],
-        ...(record.waiting
-            ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
-            : {}),
-        ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
-    };
-    const base = external_node_buffer_namespaceObject.Buffer.byteLength(encodeRecord(trimmed));
-    const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }));
-    let room = RECORD_BUDGET - base;
-    let keep = 0;
-    for (let i = stages.length - 1; i >= 0; i--) {
-        const size = external_node_buffer_namespaceObject.Buffer.byteLength(encodeRecord(stages[i])) + 1;
-        if (size > room)
-            break;
-        room -= size;
-        keep++;
-    }
-    trimmed.stages = stages.slice(stages.length - keep);
-    if (room >= 0)
-        return encodeRecord(trimmed);
-    // Only absurdly long names get here; 200 code points of anything fit many times over.
-    const short = (s) => clip(s, 200);
-    return encodeRecord({
-        v: 1,
-        state: record.state === null ? null : short(record.state),
-        entry: record.entry,
-        transitions: record.transitions,
-        round: record.round,
-        ...(record.visited ? { visited: record.visited.map(short) } : {}),
-        ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
-        ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
-        stages: [],
-        ...(record.waiting
-            ? {
-                waiting: {
-                    ...record.waiting,
-                    state: short(record.waiting.state),
-                    profile: short(record.waiting.profile),
-                    timestamp: short(record.waiting.timestamp),
-                    question: short(record.waiting.question)
-                }
-            }
-            : {}),
-        ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
-        ...(record.continuation ? { continuation: record.continuation } : {}),
-        ...(record.owed ? { owed: record.owed } : {}),
-        ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
-    });
-}
-function encodeRecord(value) {
-    const json = JSON.stringify(value, (_key, v) => typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v);
-    return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 /** Stages oldest first: by start time where it parses, otherwise where the record put them. */
 function chronological(stages) {
@@ -40636,7 +40541,7 @@ function deliverable(s, blobUrl) {
         .pop()
         ?.replace(/^[^_]*_/, ''))}](${url})`;
 }
-function status_view_link(text, url) {
+function status_comment_link(text, url) {
     const safe = safeUrl(url);
     return safe ? `[${text}](${safe})` : text;
 }
@@ -40661,6 +40566,7 @@ function safeUrl(raw) {
 // repository (repo-records.ts) and the one living status comment is its view, rewritten from it
 // on every save; keyed comments are found by their marker line, and the next stage is woken by
 // repository_dispatch.
+
 
 
 
@@ -42100,7 +42006,7 @@ class RepoRecordStore {
         // job's, which is not overwritten.
         const now = await this.headOf(ref);
         const there = now === null ? null : await this.readAt(key, now);
-        if (now !== null && JSON.stringify(there) === JSON.stringify(parseRecord(record))) {
+        if (now !== null && JSON.stringify(there) === JSON.stringify(record_parseRecord(record))) {
             this.heads.set(key, now);
             return;
         }
@@ -42112,7 +42018,7 @@ class RepoRecordStore {
     /** The record at `head`; one that is not ours (too long, not JSON, not a record) is an error. */
     async readAt(key, head) {
         const c = await this.o.refs.read(head, unknown(), repo_records_MAX_RECORD_CHARS);
-        const record = c.data === undefined ? null : parseRecord(c.data);
+        const record = c.data === undefined ? null : record_parseRecord(c.data);
         if (!record) {
             throw new errors_UserError(`refs/itervox/${refOf(key)} holds no record this action wrote; delete the ref (and the status comment, which a record from before the ref may still hold) to start the issue's pipeline afresh`);
         }
@@ -42774,7 +42680,76 @@ function defaultBranchOf(s) {
     throw new errors_UserError(`the ${s.eventName} event names no default branch; run mode: reconcile on schedule, workflow_dispatch or repository_dispatch`);
 }
 
-;// CONCATENATED MODULE: ./.build/git/provenance-log.js
+;// CONCATENATED MODULE: ./.build/pipeline/provenance.js
+
+
+
+
+// What the pipeline itself says about each stage, written into the stage's commit after the
+// agent has exited (see stageTrailers), so no agent ever writes it. It is read back from the
+// branch, which anyone with push access can edit, so it is parsed with a schema like the record.
+const provenance_count = schemas_int().check(_gte(0));
+/** Why the work passed to this stage, in the handoff contract's terms. */
+const handoffReasonSchema = schemas_enum([
+    'specialization',
+    'supervision',
+    'recovery',
+    'escalation'
+]);
+const provenanceSchema = object({
+    v: literal(1),
+    profile: schemas_string().check(_maxLength(100)),
+    /** The state the stage ran in (entered); the state it left is the next stage's. */
+    state: schemas_string().check(_maxLength(200)),
+    kind: stageKindSchema,
+    reason: handoffReasonSchema,
+    outcome: stageOutcomeSchema,
+    attempt: provenance_count,
+    run: schemas_string().check(_maxLength(200)),
+    runUrl: optional(schemas_string().check(_maxLength(500))),
+    startedAt: schemas_string().check(_maxLength(40)),
+    endedAt: schemas_string().check(_maxLength(40)),
+    turns: optional(provenance_count),
+    inputTokens: optional(provenance_count),
+    outputTokens: optional(provenance_count),
+    costUsd: optional(schemas_number().check(_gte(0))),
+    /** Where a cost came from when the CLI reported only tokens (a dated price table). */
+    pricedFrom: optional(schemas_string().check(_maxLength(60)))
+});
+/**
+ * A review is supervision; a retry or a resumed run is recovery; a stage started while the
+ * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
+ * stage is the next specialist's.
+ */
+function handoffReason(o) {
+    if (o.escalated)
+        return 'escalation';
+    if (o.kind === 'review')
+        return 'supervision';
+    if (o.attempt > 0 || o.resume > 0)
+        return 'recovery';
+    return 'specialization';
+}
+/**
+ * One trailer value: JSON on one line (JSON escapes every line break in a string); null when
+ * a figure is not one the schema takes (a CLI that reported a fraction of a turn).
+ */
+function encodeProvenance(p) {
+    const parsed = provenanceSchema.safeParse(p, PARSE_ONCE);
+    return parsed.success ? JSON.stringify(parsed.data) : null;
+}
+/** The provenance in a trailer value; null for anything else. */
+function decodeProvenance(value) {
+    try {
+        const parsed = provenanceSchema.safeParse(JSON.parse(value));
+        return parsed.success ? parsed.data : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/provenance-log.js
 
 
 
@@ -43279,7 +43254,7 @@ async function readCommit(repo, sha) {
     };
 }
 
-;// CONCATENATED MODULE: ./.build/git/remote-workspace.js
+;// CONCATENATED MODULE: ./.build/action/remote-workspace.js
 
 
 
@@ -48891,6 +48866,61 @@ function namedExplicitly(globs, path) {
 
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./.build/agent/environment.js
+
+/** The parent's USER, LOGNAME, TMPDIR and SHELL, for an agent that runs as the same user. */
+function parentIdentity(parent) {
+    return { user: parent.USER, logname: parent.LOGNAME, tmpdir: parent.TMPDIR, shell: parent.SHELL };
+}
+// Not secrets, and what programs need to run at all, speak the user's language and reach the
+// network through the runner's proxy.
+const BASE_NAMES = new Set([
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'].flatMap((n) => [n, n.toLowerCase()])
+]);
+function isBaseName(name) {
+    return BASE_NAMES.has(name) || name.startsWith('LC_') || name.startsWith('ITERVOX_');
+}
+/**
+ * The agent's environment, from an allow-list: of the parent's variables only PATH, the locale
+ * (LANG, LANGUAGE, LC_*, TZ), the proxy settings, TERM, CI, ITERVOX_* and the `allowed` names
+ * pass, never a runner variable; HOME and the other identity variables are the caller's; the
+ * agent contract variables are set over anything inherited. Everything else the job holds (a
+ * cloud key, an npm token, the runner's context) stays out unless a profile names it.
+ */
+function agentEnvironment(parent, contract, opts) {
+    const allowed = new Set(opts.allowed);
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value === undefined || isRunnerVariable(name))
+            continue;
+        if (isBaseName(name) || allowed.has(name))
+            env[name] = value;
+    }
+    const identity = {
+        HOME: opts.home,
+        USER: opts.user,
+        LOGNAME: opts.logname,
+        TMPDIR: opts.tmpdir,
+        SHELL: opts.shell
+    };
+    for (const [name, value] of Object.entries(identity))
+        if (value !== undefined)
+            env[name] = value;
+    env.ITERVOX_HANDOFF_PATH = contract.handoffPath;
+    env.ITERVOX_RUN_TIMESTAMP = contract.runTimestamp;
+    env.ITERVOX_PROFILE = contract.profile;
+    env.ITERVOX_ISSUE = contract.issue;
+    env.ITERVOX_PROMPT_FILE = contract.promptFile;
+    env.ITERVOX_AGENT = '1';
+    return env;
+}
+
 ;// CONCATENATED MODULE: ./.build/agent/lines.js
 
 // A stream-json line can be big (a Write tool call carries the whole file), but a line with
@@ -50587,6 +50617,7 @@ function tailOf(path) {
 
 
 
+
 /** Where an isolated agent's prompt file is, in its HOME. */
 const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
@@ -50823,7 +50854,9 @@ async function finaliseStage(ctx, end, secrets) {
             handoff: path ?? undefined,
             reason,
             ...(ctx.key && ctx.handoffReason
-                ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
+                ? {
+                    provenance: encodeProvenance(stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost))
+                }
                 : {})
         })
     });
