@@ -23,6 +23,8 @@ export interface PipelineOptions {
   gate?: boolean
   /** The state issue #1 starts in (default Todo): a test of a later stage starts there. */
   state?: string
+  /** A bare repository holding the pipeline's files whose objects the origin borrows. */
+  sharing?: string
 }
 
 export function workflowMd(o: PipelineOptions = {}): string {
@@ -101,12 +103,15 @@ export interface Pipeline {
 
 /** A repository with the pipeline on `main`, a fake GitHub, and issue #1 labelled Todo (or `state`) by ada. */
 export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> {
-  const sb = makeSandbox({
-    'WORKFLOW.md': workflowMd(o),
-    'README.md': '# demo\n',
-    ...profileFiles(),
-    ...o.files
-  })
+  const sb = makeSandbox(
+    {
+      'WORKFLOW.md': workflowMd(o),
+      'README.md': '# demo\n',
+      ...profileFiles(),
+      ...o.files
+    },
+    o.sharing
+  )
   const gh = await startFakeGitHub({
     owner: OWNER,
     repo: REPO,

@@ -90,13 +90,18 @@ function originHolding(files: Record<string, string>): string {
   return origin
 }
 
-/** A bare origin whose default branch holds `files`, and an empty workspace. */
-export function makeSandbox(files: Record<string, string>): Sandbox {
+/**
+ * A bare origin whose default branch holds `files`, and an empty workspace. With `sharing`, a
+ * bare repository, the origin is a clone of it that borrows its objects (`--shared`) and
+ * `files` are not used: how the scale bench starts many stages from one large repository.
+ */
+export function makeSandbox(files: Record<string, string>, sharing?: string): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-e2e-'))
   const server = join(dir, 'server')
   const origin = join(server, OWNER, `${REPO}.git`)
   mkdirSync(dirname(origin), { recursive: true })
-  cpSync(originHolding(files), origin, { recursive: true })
+  if (sharing) git(dir, 'clone', '--quiet', '--bare', '--shared', sharing, origin)
+  else cpSync(originHolding(files), origin, { recursive: true })
   const workspace = join(dir, 'workspace')
   mkdirSync(workspace)
   const home = join(dir, 'home')
