@@ -1,6 +1,7 @@
 import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { isAgentConfig } from '../agent/config-paths.js'
+import { AGENT_CONFIG_PATHSPECS, isAgentConfig } from '../agent/config-paths.js'
+import { git } from './git.js'
 import { lstatOrNull } from './lstat.js'
 import { sharedObjects } from './objects.js'
 
@@ -10,49 +11,91 @@ export interface ConfigEntry {
   oid: string
 }
 
+/** Modes of what can be someone's settings: files and symlinks (a gitlink never is). */
+const SETTINGS_MODES = new Set(['100644', '100755', '120000'])
+
 /**
- * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
- * trees walked through the stage's object reader, a level at a time.
+ * The agent configuration paths whose content differs between commits `from` and `to`. git
+ * compares the two trees and passes over every folder that is the same in both, so this costs
+ * what differs, not the size of the repository.
  */
-export async function agentConfigAt(
+export async function agentConfigChanges(
   repo: string,
-  commit: string
+  from: string,
+  to: string
+): Promise<string[]> {
+  const r = await git(repo, [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--no-renames',
+    from,
+    to,
+    '--',
+    ...AGENT_CONFIG_PATHSPECS
+  ])
+  const out = r.stdout.split('\0')
+  const paths: string[] = []
+  for (let i = 0; i + 1 < out.length; i += 2) {
+    // `:<from mode> <to mode> <from id> <to id> <status>`, then the path.
+    const [fromMode = '', toMode = ''] = (out[i] ?? '').slice(1).split(' ')
+    const p = out[i + 1] ?? ''
+    if ((SETTINGS_MODES.has(fromMode) || SETTINGS_MODES.has(toMode)) && isAgentConfig(p)) {
+      paths.push(p)
+    }
+  }
+  return paths
+}
+
+/**
+ * What `commit` holds at each of `paths` that is agent configuration (a file or a symlink),
+ * read a folder at a time through the stage's object reader; paths it has none at are absent.
+ */
+export async function agentConfigEntries(
+  repo: string,
+  commit: string,
+  paths: Iterable<string>
 ): Promise<Map<string, ConfigEntry>> {
+  const byDir = new Map<string, string[]>()
+  for (const p of new Set(paths)) {
+    if (!isAgentConfig(p)) continue
+    const dir = path.posix.dirname(p)
+    const key = dir === '.' ? '' : dir
+    byDir.set(key, [...(byDir.get(key) ?? []), p])
+  }
   const objects = sharedObjects(repo)
   const found = new Map<string, ConfigEntry>()
-  for (let level = ['']; level.length > 0;) {
-    const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)))
-    const next: string[] = []
-    listings.forEach((listing, i) => {
-      for (const e of listing.entries) {
-        const p = level[i] ? `${level[i]}/${e.name}` : e.name
-        if (e.type === 'tree') next.push(p)
-        else if (e.type === 'blob' && isAgentConfig(p)) found.set(p, { mode: e.mode, oid: e.oid })
+  await Promise.all(
+    [...byDir].map(async ([dir, inDir]) => {
+      const listing = await objects.listTree(commit, dir)
+      for (const p of inDir) {
+        const e = listing.entries.find((x) => x.name === path.posix.basename(p))
+        if (e?.type === 'blob' && SETTINGS_MODES.has(e.mode))
+          found.set(p, { mode: e.mode, oid: e.oid })
       }
     })
-    level = next
-  }
+  )
   return found
 }
 
 /**
- * Makes the agent configuration in `tree` what `commit` (in `repo`'s objects) has: every path
- * in `replacing` and in the commit's configuration is removed, then the commit's files are
- * written. Nothing is written through a symlink or into a folder that is not a real one.
- * Returns the paths that could not be written that way.
+ * Makes each of `paths` in `tree` what `commit` (in `repo`'s objects) has there: removed, then
+ * the commit's file or symlink written where it has one. Nothing is written through a symlink
+ * or into a folder that is not a real one. Returns the paths that could not be written that way.
  */
 export async function putAgentConfig(o: {
   repo: string
   tree: string
   commit: string
-  replacing: Iterable<string>
+  paths: Iterable<string>
 }): Promise<string[]> {
-  const wanted = await agentConfigAt(o.repo, o.commit)
-  for (const p of new Set([...o.replacing, ...wanted.keys()])) {
+  const paths = [...new Set(o.paths)]
+  for (const p of paths) {
     if (await realParents(o.tree, p)) {
       await rm(path.join(o.tree, p), { recursive: true, force: true })
     }
   }
+  const wanted = await agentConfigEntries(o.repo, o.commit, paths)
   const skipped: string[] = []
   if (wanted.size === 0) return skipped
   const blobs = await sharedObjects(o.repo).readBlobs([...wanted.values()].map((e) => e.oid))

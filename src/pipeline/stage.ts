@@ -12,7 +12,6 @@ import { commitAllowed, type CommitResult, type Identity } from '../git/commit.j
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
-import { agentConfigAt } from '../git/agent-config.js'
 import { cloneForAgent } from '../isolation/agent-tree.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import { commitScreen } from '../secrets/commit-screen.js'
@@ -356,9 +355,6 @@ export async function finaliseStage(
 
   const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, ctx.prices) : {}
   const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
-  const givenConfig = ctx.trustedCommit
-    ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
-    : undefined
   const committed = await commitAllowed({
     repo: ctx.repo,
     ...(files !== ctx.repo ? { workTree: files } : {}),
@@ -374,7 +370,7 @@ export async function finaliseStage(
       ...TRACKER_DIRS.map((dir) => `${dir}/**`),
       ctx.workflowPath
     ],
-    ...(givenConfig ? { givenConfig } : {}),
+    ...(ctx.trustedCommit ? { configGivenAt: ctx.trustedCommit } : {}),
     ...(ctx.author ? { author: ctx.author } : {}),
     ...(ctx.committer ? { committer: ctx.committer } : {}),
     screen: commitScreen(secrets, path ? [path] : [], withheld),
