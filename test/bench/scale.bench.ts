@@ -75,14 +75,19 @@ const files = {
   'README.md': '# demo\n',
   ...profileFiles()
 }
-const rows: Array<{ files: number; runs: number } & Record<Isolation, { ms: number; mb: number }>> =
-  []
+const n = (x: number) => x.toLocaleString('en-US')
+console.log(
+  '| files | stages each | user: wall | user: peak disk | none: wall | none: peak disk | isolation adds | user, to 10 files |'
+)
+console.log('|---|---|---|---|---|---|---|---|')
+let few = 0
+// Each row is printed as soon as it is known: the largest size takes the longest.
 for (const size of SIZES) {
   const origin = await bigOrigin(files, size.files)
-  const seen = {
-    user: { ms: [] as number[], mb: [] as number[] },
+  const seen: Record<Isolation, { ms: number[]; mb: number[] }> = {
+    user: { ms: [], mb: [] },
     none: { ms: [], mb: [] }
-  } as Record<Isolation, { ms: number[]; mb: number[] }>
+  }
   for (let i = 0; i < size.runs; i++) {
     for (const isolation of ISOLATIONS) {
       const { ms, bytes } = await stage(origin, isolation)
@@ -91,19 +96,11 @@ for (const size of SIZES) {
     }
   }
   rmSync(dirname(origin), { recursive: true, force: true })
-  const of = (k: Isolation) => ({ ms: median(seen[k].ms), mb: median(seen[k].mb) })
-  rows.push({ ...size, user: of('user'), none: of('none') })
-}
-
-const few = rows[0]!
-const n = (x: number) => x.toLocaleString('en-US')
-console.log(
-  '| files | stages each | user: wall | user: peak disk | none: wall | none: peak disk | isolation adds | user, to 10 files |'
-)
-console.log('|---|---|---|---|---|---|---|---|')
-for (const r of rows) {
+  const [user, none] = ISOLATIONS.map((k) => ({ ms: median(seen[k].ms), mb: median(seen[k].mb) }))
+  if (!user || !none) throw new Error('no stage ran')
+  few ||= user.ms
   console.log(
-    `| ${n(r.files)} | ${r.runs} | ${n(Math.round(r.user.ms))} ms | ${r.user.mb.toFixed(1)} MB | ${n(Math.round(r.none.ms))} ms | ${r.none.mb.toFixed(1)} MB | ${n(Math.round(r.user.ms - r.none.ms))} ms, ${(r.user.mb - r.none.mb).toFixed(1)} MB | ${(r.user.ms / few.user.ms).toFixed(2)}x |`
+    `| ${n(size.files)} | ${size.runs} | ${n(Math.round(user.ms))} ms | ${user.mb.toFixed(1)} MB | ${n(Math.round(none.ms))} ms | ${none.mb.toFixed(1)} MB | ${n(Math.round(user.ms - none.ms))} ms, ${(user.mb - none.mb).toFixed(1)} MB | ${(user.ms / few).toFixed(2)}x |`
   )
 }
 console.log(
