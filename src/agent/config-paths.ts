@@ -55,16 +55,6 @@ export function isAgentConfig(path: string): boolean {
   return configSegment(path) >= 0
 }
 
-/**
- * The same paths as git pathspecs (glob magic, any case), so that git finds them in a tree
- * without the tree being walked here; what git finds is still checked with isAgentConfig.
- */
-export const AGENT_CONFIG_PATHSPECS = [
-  ...[...CONFIG_DIRS].flatMap((d) => [`:(glob,icase)**/${d}`, `:(glob,icase)**/${d}/**`]),
-  ...[...CONFIG_FILES].map((f) => `:(glob,icase)**/${f}`),
-  ...[...ROOT_FILES].map((f) => `:(glob,icase)${f}`)
-]
-
 // A segment with any of these is a pattern, not a name.
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/
 

@@ -1,9 +1,8 @@
 import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { AGENT_CONFIG_PATHSPECS, isAgentConfig } from '../agent/config-paths.js'
-import { git } from './git.js'
+import { isAgentConfig } from '../agent/config-paths.js'
 import { lstatOrNull } from './lstat.js'
-import { sharedObjects } from './objects.js'
+import { sharedObjects, type TreeEntry } from './objects.js'
 
 export interface ConfigEntry {
   /** `100644`, `100755` or `120000`. */
@@ -15,36 +14,47 @@ export interface ConfigEntry {
 const SETTINGS_MODES = new Set(['100644', '100755', '120000'])
 
 /**
- * The agent configuration paths whose content differs between commits `from` and `to`. git
- * compares the two trees and passes over every folder that is the same in both, so this costs
- * what differs, not the size of the repository.
+ * The agent configuration paths whose content differs between commits `from` and `to`: their
+ * trees compared a level at a time through the stage's object reader, going down only into
+ * folders that differ, so this costs what differs, not the size of the repository.
  */
 export async function agentConfigChanges(
   repo: string,
   from: string,
   to: string
 ): Promise<string[]> {
-  const r = await git(repo, [
-    'diff-tree',
-    '-r',
-    '-z',
-    '--no-renames',
-    from,
-    to,
-    '--',
-    ...AGENT_CONFIG_PATHSPECS
-  ])
-  const out = r.stdout.split('\0')
-  const paths: string[] = []
-  for (let i = 0; i + 1 < out.length; i += 2) {
-    // `:<from mode> <to mode> <from id> <to id> <status>`, then the path.
-    const [fromMode = '', toMode = ''] = (out[i] ?? '').slice(1).split(' ')
-    const p = out[i + 1] ?? ''
-    if ((SETTINGS_MODES.has(fromMode) || SETTINGS_MODES.has(toMode)) && isAgentConfig(p)) {
-      paths.push(p)
-    }
+  const objects = sharedObjects(repo)
+  const roots = await Promise.all([from, to].map((c) => objects.findTree(c, '')))
+  const rootOf = (i: number) => {
+    const r = roots[i]
+    return r?.kind === 'tree' ? r.oid : null
   }
-  return paths
+  const entriesOf = async (oid: string | null, what: string) =>
+    oid ? (await objects.readRawTree({ oid, what })).entries() : []
+  const found: string[] = []
+  for (let level = [{ dir: '', a: rootOf(0), b: rootOf(1) }]; level.length > 0;) {
+    const next: typeof level = []
+    await Promise.all(
+      level.map(async ({ dir, a, b }) => {
+        const what = `${dir || '/'} at ${from} or ${to}`
+        const [before, after] = await Promise.all([entriesOf(a, what), entriesOf(b, what)])
+        const was = new Map(before.map((e) => [e.name, e]))
+        const now = new Map(after.map((e) => [e.name, e]))
+        for (const name of new Set([...was.keys(), ...now.keys()])) {
+          const x = was.get(name)
+          const y = now.get(name)
+          if (x && y && x.oid === y.oid && x.mode === y.mode) continue
+          const p = dir ? `${dir}/${name}` : name
+          const tree = (e: TreeEntry | undefined) => (e?.type === 'tree' ? e.oid : null)
+          if (tree(x) || tree(y)) next.push({ dir: p, a: tree(x), b: tree(y) })
+          const settings = (e: TreeEntry | undefined) => !!e && SETTINGS_MODES.has(e.mode)
+          if ((settings(x) || settings(y)) && isAgentConfig(p)) found.push(p)
+        }
+      })
+    )
+    level = next
+  }
+  return found
 }
 
 /**
