@@ -961,7 +961,7 @@ function startEarlyFetch(env, trigger) {
 
 /***/ }),
 
-/***/ 487:
+/***/ 867:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1594,7 +1594,23 @@ function withPause(record, why, closedPull) {
     return next;
 }
 
+;// CONCATENATED MODULE: ./.build/pipeline/triggers/event.js
+// The events an automation answers besides a state entry, as the job receives them: from the
+// GitHub event (untrusted, like every payload) or from the issue's record (a failed stage, a
+// question waiting). Each trigger file in this folder turns one of them into a run.
+/** Every pipeline comment starts with its `<!-- itervox:\u2026 -->` marker line (tracker/github.ts). */
+const OWN_MARKER = /^<!-- itervox:[A-Za-z0-9:._-]* -->$/;
+/**
+ * The pipeline's own comments (the status comment, its notices, an agent's words it posted):
+ * none of them starts a stage or answers one. A person who types the marker only silences
+ * their own comment.
+ */
+function isOwnComment(body) {
+    return OWN_MARKER.test(body.replace(/^\s+/, '').split('\n', 1)[0]?.trim() ?? '');
+}
+
 ;// CONCATENATED MODULE: ./.build/action/event.js
+
 
 
 
@@ -1677,6 +1693,38 @@ function reopenedPull(payload, actor, defaultBranch) {
     return { kind: 'run', source: 'label', issue, actor, defaultBranch, resume: true };
 }
 /**
+ * The issue's pull request (head `itervox/<number>` in this repository, as the pipeline opens
+ * it) opened, or closed by a merge: the event its pr_opened or pr_merged automations answer.
+ */
+function pullEvent(payload, action, actor, defaultBranch) {
+    const pr = record(payload.pull_request);
+    const number = issueNumber(pr.number);
+    const head = record(pr.head);
+    const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1];
+    const own = str(record(head.repo).full_name) === str(record(payload.repository).full_name);
+    if (!number || !issue || !own) {
+        return {
+            kind: 'skip',
+            reason: `the ${action} pull request is no issue's pipeline (head itervox/<number> in this repository)`
+        };
+    }
+    if (action === 'closed' && pr.merged !== true) {
+        return {
+            kind: 'skip',
+            reason: 'the pull request was closed without merging; only a merge starts pr_merged'
+        };
+    }
+    const type = action === 'opened' ? 'pr_opened' : 'pr_merged';
+    return {
+        kind: 'run',
+        source: 'event',
+        issue,
+        actor,
+        defaultBranch,
+        event: { type, pullRequest: number }
+    };
+}
+/**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
  * A payload field of the wrong type counts as absent.
@@ -1709,6 +1757,9 @@ function triggerFromEvent(eventName, payload, overrides) {
             }
             if (eventName === 'pull_request' && action === 'reopened') {
                 return reopenedPull(payload, actor, defaultBranch);
+            }
+            if (eventName === 'pull_request' && (action === 'opened' || action === 'closed')) {
+                return pullEvent(payload, action, actor, defaultBranch);
             }
             if (action !== 'labeled') {
                 return {
@@ -1815,13 +1866,20 @@ function triggerFromEvent(eventName, payload, overrides) {
             const body = str(comment.body);
             if (!number || !body)
                 return { kind: 'skip', reason: 'the comment event carries no issue or text' };
+            if (isOwnComment(body)) {
+                return { kind: 'skip', reason: "the pipeline's own comment starts nothing" };
+            }
+            const author = str(record(comment.user).login) ?? actor.login;
+            const id = issueNumber(comment.id);
             return {
                 kind: 'run',
                 source: 'comment',
                 issue: String(number),
                 actor,
                 defaultBranch,
-                reply: { body, author: str(record(comment.user).login) ?? actor.login }
+                reply: { body, author },
+                // A reply or an approval keeps its meaning; otherwise the comment is this event.
+                ...(id ? { event: { type: 'tracker_comment_added', comment: id, body, author } } : {})
             };
         }
         default:
@@ -1896,7 +1954,7 @@ async function loadSteps() {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
 /* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(963);
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(487);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(867);
 /* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(455);
 /* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(328);
 
