@@ -28,7 +28,7 @@ import { renderSummary, type StageReport } from './report.js'
 import { ownFile } from './saved-context.js'
 
 /**
- * The `post:` step, for a stage context that post.ts found unfinished. When the main step was
+ * The `post:` step, for a stage context that main.ts found unfinished. When the main step was
  * cancelled or timed out before its stage was published, this ends the agent's process group
  * if it still runs, commits the run's file as a partial (or a note saying what happened) and
  * pushes it, so a cancelled run loses nothing.
