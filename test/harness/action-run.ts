@@ -1,4 +1,4 @@
-// Runs the bundled action (dist/main, dist/post) the way the GitHub runner does: a `node`
+// Runs the bundled action (dist/index.js) the way the GitHub runner does: a `node`
 // process with the runner's GITHUB_*, RUNNER_* and INPUT_* environment, file commands in temp
 // files, and saved state handed from the main step to the post step as STATE_* variables.
 import { spawn } from 'node:child_process'
@@ -166,13 +166,19 @@ export interface RunOptions {
   runAs?: { uid: number; gid: number }
 }
 
-/** Runs `dist/<entry>/index.js` to its end, as the runner would. */
+/**
+ * Runs `dist/index.js` to its end, as the runner would: the post step is told apart by the
+ * main step's saved state (`isPost`), which `o.state` hands on.
+ */
 export async function runAction(
   entry: 'main' | 'post',
   sb: Sandbox,
   gh: FakeGitHub,
   o: RunOptions
 ): Promise<ActionRun> {
+  if ((entry === 'post') !== (o.state?.isPost === 'true')) {
+    throw new Error(`a ${entry} step is told by the saved state: isPost is ${o.state?.isPost}`)
+  }
   const run = mkdtempSync(join(sb.dir, `run-${entry}-`))
   const files = {
     GITHUB_OUTPUT: join(run, 'output'),
@@ -228,7 +234,7 @@ export async function runAction(
   }
   mkdirSync(env.RUNNER_TEMP ?? runnerTemp, { recursive: true })
   if (o.runAs) execFileSync('chown', ['-R', `${o.runAs.uid}:${o.runAs.gid}`, '--', sb.dir])
-  const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'index.js')], {
     cwd: sb.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
