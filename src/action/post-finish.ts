@@ -9,8 +9,8 @@ import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
-import { GitHubTracker } from '../tracker/github.js'
-import { GitHubPort, sendWake } from '../tracker/github-port.js'
+import { GitHubApi } from '../tracker/github-api.js'
+import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LINEAR_KEY } from '../tracker/linear-key.js'
 import { LinearTracker } from '../tracker/linear.js'
@@ -52,7 +52,7 @@ export async function finishStage(path: string): Promise<void> {
 async function releaseSlot(): Promise<void> {
   const id = process.env.GITHUB_RUN_ID
   if (!id) return
-  const api = trackerFromEnv(core.getInput('github-token'))
+  const api = apiFromEnv(core.getInput('github-token'))
   try {
     await releaseRunSlot({
       refs: api.refs(),
@@ -93,8 +93,8 @@ async function finish(path: string): Promise<void> {
   // The profile's secrets by name (the context holds names only), their values from here.
   const secrets = maskedSecrets(ctx.secretNames, token)
   const say = (body: string) => secrets.redact(body).text
-  const tracker = trackerFromEnv(token)
-  const defaultBranch = (await tracker.getRepo()).defaultBranch
+  const api = apiFromEnv(token)
+  const defaultBranch = (await api.getRepo()).defaultBranch
   if (ctx.branch === defaultBranch) {
     throw new UserError(
       `the stage context names the default branch ${defaultBranch}; nothing was committed`
@@ -111,7 +111,7 @@ async function finish(path: string): Promise<void> {
     snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
   }
 
-  const tell = issueSide(ctx.issue, tracker, workspace, defaultBranch, ctx.workflowPath)
+  const tell = issueSide(ctx.issue, api, workspace, defaultBranch, ctx.workflowPath)
   if (ctx.phase === 'published') {
     // The work is on the remote; only the pipeline's next step may be missing.
     saveStageContext(path, { ...ctx, phase: 'done' })
@@ -170,7 +170,7 @@ async function finish(path: string): Promise<void> {
         ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
         : {}),
       // The step's inputs are the main step's: its commits are signed the same way.
-      ...(booleanInput('sign-commits') ? { signer: tracker.commitSigner() } : {})
+      ...(booleanInput('sign-commits') ? { signer: api.commitSigner() } : {})
     })
     const prepared = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
     const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`
@@ -225,15 +225,15 @@ const NO_RECORDS: IssueRecordStore = {
  */
 function issueSide(
   issue: string,
-  tracker: GitHubTracker,
+  api: GitHubApi,
   workspace: string,
   defaultBranch: string,
   workflowPath: string
 ): (body: string) => Promise<void> {
   if (!LINEAR_KEY.test(issue)) {
     return async (body) => {
-      await tracker.addLabels(Number(issue), [NEEDS_ATTENTION_LABEL])
-      await tracker.comment(Number(issue), body)
+      await api.addLabels(Number(issue), [NEEDS_ATTENTION_LABEL])
+      await api.comment(Number(issue), body)
     }
   }
   return async (body) => {
@@ -243,8 +243,8 @@ function issueSide(
     const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
     const runId = process.env.GITHUB_RUN_ID ?? ''
     const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com'
-    const port = new GitHubPort({
-      api: tracker,
+    const port = new GitHubTracker({
+      api,
       records: NO_RECORDS,
       config,
       owner,
@@ -258,7 +258,7 @@ function issueSide(
       api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
       config,
       records: NO_RECORDS,
-      github: { port, api: tracker }
+      github: { port, api }
     })
     const found = await linear.getIssue(issue)
     await linear.setFlag(found, NEEDS_ATTENTION_LABEL, true)
@@ -266,9 +266,9 @@ function issueSide(
   }
 }
 
-function trackerFromEnv(token: string): GitHubTracker {
+function apiFromEnv(token: string): GitHubApi {
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
-  return new GitHubTracker({
+  return new GitHubApi({
     token,
     apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
     owner,

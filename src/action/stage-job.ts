@@ -17,8 +17,8 @@ import type { Tracker } from '../pipeline/ports.js'
 import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
-import { GitHubTracker } from '../tracker/github.js'
-import { GitHubPort, sendWake } from '../tracker/github-port.js'
+import { GitHubApi } from '../tracker/github-api.js'
+import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
 import { GitHubSlots } from '../tracker/github-slots.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
@@ -78,7 +78,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
   }
   const { trigger, issueNumber, linearKey, defaultBranch } = start
 
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     token: s.token,
     apiUrl: s.apiUrl,
     owner: s.repository.owner,
@@ -127,7 +127,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       .resolve(`${trusted}^{tree}`)
       .then((found) => found ?? api.refs().treeOf(trusted)))
   const records = new RepoRecordStore({ refs: api.refs(), tree: treeOf })
-  const port = new GitHubPort({
+  const port = new GitHubTracker({
     api,
     records,
     config,

@@ -1,4 +1,4 @@
-// The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
+// The GitHub API client of the tracker: issues whose states are labels, the permission of whoever
 // triggered a stage, the issue's draft pull request, the living status comment, and the
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
 import { sameState } from '../config/lookup.js'
@@ -35,7 +35,7 @@ export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'n
 
 const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none']
 
-export interface GitHubTrackerOptions extends GitHubClientOptions {
+export interface GitHubApiOptions extends GitHubClientOptions {
   owner: string
   repo: string
   /**
@@ -97,7 +97,7 @@ const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
   markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
 }`
 
-export class GitHubTracker {
+export class GitHubApi {
   private readonly octokit: Octokit
   private readonly countRequests: () => number
   private readonly owner: string
@@ -105,7 +105,7 @@ export class GitHubTracker {
   private states: string[] | undefined
   private whoAmI: Promise<{ login: string; databaseId: number }> | undefined
 
-  constructor(opts: GitHubTrackerOptions) {
+  constructor(opts: GitHubApiOptions) {
     const client = createGitHubClient(opts)
     this.octokit = client.octokit
     this.countRequests = client.requests

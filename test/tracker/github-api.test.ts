@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { UserError } from '../../src/errors.js'
 import { GitHubApiError } from '../../src/tracker/github-errors.js'
-import { GitHubTracker, type GitHubTrackerOptions } from '../../src/tracker/github.js'
+import { GitHubApi, type GitHubApiOptions } from '../../src/tracker/github-api.js'
 import { FAULTS, type FakeGitHub, startFakeGitHub } from '../harness/fake-github.js'
 
 const STATES = ['Todo', 'Plan', 'Review', 'Done']
@@ -20,8 +20,8 @@ const OP = {
 let fake: FakeGitHub
 let log: string[]
 
-function tracker(extra: Partial<GitHubTrackerOptions> = {}): GitHubTracker {
-  return new GitHubTracker({
+function tracker(extra: Partial<GitHubApiOptions> = {}): GitHubApi {
+  return new GitHubApi({
     token: 'test-token',
     apiUrl: fake.url,
     owner: 'octo-org',
@@ -54,7 +54,7 @@ afterEach(async () => {
   await fake.stop()
 })
 
-describe('GitHubTracker.getIssue', () => {
+describe('GitHubApi.getIssue', () => {
   it('reads an issue, its state being the one label that names a known state', async () => {
     const n = fake.addIssue({ title: 'Add a cache', body: 'Details', labels: ['bug', 'plan'] })
     const issue = await tracker().getIssue(String(n))
@@ -107,7 +107,7 @@ describe('GitHubTracker.getIssue', () => {
   })
 })
 
-describe('GitHubTracker: repository, permissions and pull requests', () => {
+describe('GitHubApi: repository, permissions and pull requests', () => {
   it('reports each role, using role_name to tell maintain and triage apart', async () => {
     const roles = ['admin', 'maintain', 'write', 'triage', 'read'] as const
     for (const r of roles) fake.addCollaborator(`user-${r}`, r)
@@ -144,7 +144,7 @@ describe('GitHubTracker: repository, permissions and pull requests', () => {
   })
 })
 
-describe('GitHubTracker.upsertDraftPr', () => {
+describe('GitHubApi.upsertDraftPr', () => {
   const pr = { head: 'itervox/7', base: 'main', title: 'Issue #7', body: 'first' }
 
   it('creates a draft, then updates its body, and leaves an unchanged body alone', async () => {
@@ -217,7 +217,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
   })
 })
 
-describe('GitHubTracker.moveState', () => {
+describe('GitHubApi.moveState', () => {
   it('swaps the state label in one write, keeping the other labels', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['bug', 'todo', 'p1'] })
     const result = await tracker().moveState(n, 'Todo', 'Plan', STATES)
@@ -298,7 +298,7 @@ describe('GitHubTracker.moveState', () => {
   })
 })
 
-describe('GitHubTracker: labels and comments', () => {
+describe('GitHubApi: labels and comments', () => {
   it('adds labels and removes one, a missing one included', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['bug'] })
     const t = tracker()
@@ -359,7 +359,7 @@ describe('GitHubTracker: labels and comments', () => {
   })
 })
 
-describe('GitHubTracker.dispatch', () => {
+describe('GitHubApi.dispatch', () => {
   it('sends a repository_dispatch with the payload', async () => {
     await tracker().dispatch('itervox-handoff', { issue: 7, state: 'Review' })
     expect(fake.dispatches).toEqual([
@@ -376,7 +376,7 @@ describe('GitHubTracker.dispatch', () => {
   })
 })
 
-describe('GitHubTracker: transient failures are retried within a budget', () => {
+describe('GitHubApi: transient failures are retried within a budget', () => {
   it.each([
     ['502 Bad Gateway', FAULTS.serverError(502), 502],
     ['429 Too Many Requests', FAULTS.tooManyRequests(), 429],
@@ -435,7 +435,7 @@ describe('GitHubTracker: transient failures are retried within a budget', () => 
   })
 })
 
-describe('GitHubTracker: the token', () => {
+describe('GitHubApi: the token', () => {
   it('says a rejected token is wrong', async () => {
     await fake.stop()
     fake = await startFakeGitHub({ token: 'the-real-token' })
@@ -458,7 +458,7 @@ describe('GitHubTracker: the token', () => {
   })
 })
 
-describe('GitHubTracker: requests a stage spends', () => {
+describe('GitHubApi: requests a stage spends', () => {
   it('runs the GitHub side of a first stage in 8 requests, and of a later one in 9', async () => {
     fake.addCollaborator('alice', 'write')
     const n = fake.addIssue({ title: 'Add a cache', labels: ['Plan'] })
