@@ -6,7 +6,7 @@ import type { Trigger } from './event.js'
 import type { Settings } from './inputs.js'
 
 /** The branches a stage fetches first, and from where: all of it known before WORKFLOW.md. */
-export interface FetchPlan {
+interface FetchPlan {
   repo: string
   branches: string[]
   remoteUrl: string

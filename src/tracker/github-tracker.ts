@@ -19,7 +19,7 @@ import type { Issue } from './types.js'
 export const STATUS_MARKER = 'itervox:status'
 
 /** The identity of the default `GITHUB_TOKEN`. */
-export const ACTIONS_BOT = 'github-actions[bot]'
+const ACTIONS_BOT = 'github-actions[bot]'
 
 /**
  * The pull request's body is fixed (the trail is in the status comment and the files) until the
