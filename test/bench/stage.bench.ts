@@ -173,7 +173,7 @@ console.log(
   `| the same stage with isolation none and fake-generic's agent (five processes; the agent of benches before), median of ${RUNS} | ${median(ms.generic).toFixed(0)} ms |`
 )
 console.log(
-  `| git processes, first stage / later stage (target at most 18) | ${counts.first.length} / ${counts.later.length} |`
+  `| git processes, first stage / later stage (target at most 19) | ${counts.first.length} / ${counts.later.length} |`
 )
 console.log(
   `| git network operations, first / later (target at most 3) | ${net(counts.first)} / ${net(counts.later)} |`
