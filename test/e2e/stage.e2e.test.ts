@@ -131,7 +131,7 @@ describe('a stage run by the bundled action', () => {
     expect(p.gh.requests.length).toBeLessThanOrEqual(13)
     expect(run.stdout).toContain('│ ::set-output')
     expectNoAgentCommands(run)
-    expect(Object.keys(run.state)).toEqual(['context'])
+    expect(Object.keys(run.state)).toEqual(['isPost', 'context'])
   })
 
   it('commits as the commit-author and commit-committer inputs say, refuses what the profile may not write, warns when the agent is not isolated, and refuses a malformed identity in one line', async () => {
