@@ -15,7 +15,7 @@ import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { git, gitBytes } from '../git/git.js'
 import { formatDuration } from '../pipeline/duration.js'
-import { pipelineDiagram } from '../pipeline/status-view.js'
+import { pipelineDiagram } from '../tracker/status-comment.js'
 import { createLocalIssue, readLocalIssue, type LocalComment } from '../tracker/local.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'
 import { FAIL_AT_VAR } from './demo-agent.js'
@@ -129,6 +129,7 @@ export const demoCommand: Command = {
         issueId: ISSUE_ID,
         parentEnv: { ...process.env, ...(failAt ? { [FAIL_AT_VAR]: failAt } : {}) },
         untilIdle: true,
+        sections: progress.sections,
         onStageStart: (s) => progress.start(s),
         onStageEnd: (s) => progress.end(s)
       })

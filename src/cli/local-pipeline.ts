@@ -13,9 +13,10 @@ import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import { jobSecrets, secretNamesOf } from '../secrets/job-secrets.js'
 import type { StageOutcome } from '../pipeline/outcome.js'
-import type { StageKind } from '../pipeline/record.js'
+import type { StageKind } from '../stage-kind.js'
 import type { AgentRequests } from '../pipeline/requests.js'
 import type { Next } from '../pipeline/transitions.js'
+import type { JobSections } from '../pipeline/ports.js'
 import { appendLocalComment } from '../tracker/local.js'
 import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
@@ -38,14 +39,21 @@ export interface LocalPipelineOptions {
   untilIdle: boolean
   /** A person's answer to the question a waiting stage asked. */
   reply?: { body: string; author: string }
+  /**
+   * The reply is a comment made with --comment: it answers a waiting stage, or else starts the
+   * tracker_comment_added automation whose filter admits it.
+   */
+  comment?: boolean
   /** Start the stopped pipeline again, in `state` or the one it stopped in (local-restart.ts). */
   restart?: { state?: string; by: string }
   signal?: AbortSignal
-  onStageStart?: (stage: StageStart) => void
+  onStageStart?: (stage: LocalStageStart) => void
   onStageEnd?: (stage: LocalStage) => void
+  /** Headings for the job's phases in the output. */
+  sections?: JobSections
 }
 
-export interface StageStart {
+export interface LocalStageStart {
   issue: string
   state: string
   profile: string
@@ -55,7 +63,7 @@ export interface StageStart {
 }
 
 /** One stage as the local runner ran it, and what the pipeline did next. */
-export interface LocalStage extends StageStart {
+export interface LocalStage extends LocalStageStart {
   outcome: StageOutcome
   reason: string
   durationMs: number
@@ -158,11 +166,13 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const restart = o.restart
     ? { state: restartState(config, id, state, record, o.restart.state), by: o.restart.by }
     : undefined
-  const stopped = restart ? null : stoppedLocal(config, record, state)
+  // A comment's automation is a helper run: it runs in whatever state the issue is in.
+  const helper = o.comment === true && o.reply !== undefined
+  const stopped = restart || helper ? null : stoppedLocal(config, record, state)
   if (stopped !== null) {
     return idleStep(o, restartHint(config, id, state, record, stopped), state)
   }
-  if (!restart && !findAutomation(config, state)) {
+  if (!restart && !helper && !findAutomation(config, state)) {
     const end = sameState(state, config.tracker.completionState ?? '')
       ? ': the pipeline is done'
       : ''
@@ -182,7 +192,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   if (o.reply) appendLocalComment(root, id, { author: o.reply.author, body: o.reply.body })
   const startedAt = new Date()
   const workDir = mkdtempSync(join(tmpdir(), `itervox-handoff-${id}-`))
-  let start: StageStart | undefined
+  let start: LocalStageStart | undefined
   // A stage recovered from a commit already on the branch ran no agent, so it has no log.
   let recovered = false
   markStageRunning(root, id, workDir)
@@ -205,6 +215,17 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
         issue: id,
         actor: { login: o.reply?.author ?? 'local', type: 'User' },
         ...(o.reply ? { reply: o.reply } : {}),
+        // Each local comment is a new one: its time names it.
+        ...(helper && o.reply
+          ? {
+              event: {
+                type: 'tracker_comment_added' as const,
+                comment: startedAt.getTime(),
+                body: o.reply.body,
+                author: o.reply.author
+              }
+            }
+          : {}),
         ...(restart ? { restart } : {})
       },
       config,
@@ -217,17 +238,16 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       parentEnv: o.parentEnv,
       secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
       ...(o.signal ? { signal: o.signal } : {}),
-      onStart: (s) => {
-        recovered = s.recovered
-        start = {
-          issue: id,
-          state: s.state,
-          profile: s.plan.profile,
-          kind: s.plan.kind,
-          attempt: s.plan.attempt,
-          branch: s.branch
+      sections: o.sections,
+      onStart: (run, landed) => {
+        recovered = landed
+        const { plan } = run
+        const begun = {
+          ...{ issue: id, state: run.key.state, profile: plan.profile, kind: plan.kind },
+          ...{ attempt: plan.attempt, branch: run.branch.branch }
         }
-        o.onStageStart?.(start)
+        start = begun
+        o.onStageStart?.(begun)
       }
     })
   } catch (err) {

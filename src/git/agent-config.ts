@@ -2,7 +2,8 @@ import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { isAgentConfig } from '../agent/config-paths.js'
 import { lstatOrNull } from './lstat.js'
-import { sharedObjects, type TreeEntry } from './objects.js'
+import { sharedObjects } from './objects.js'
+import type { TreeEntry } from './raw-tree.js'
 
 export interface ConfigEntry {
   /** `100644`, `100755` or `120000`. */

@@ -9,7 +9,6 @@ import { resetBranchTo } from './branch.js'
 import { validateBranchName } from './branch-name.js'
 import { git } from './git.js'
 import { formatOf, objectId, verifyBaseTrees } from './integrity.js'
-import { writeBlob } from './loose-object.js'
 import { lstatOrNull } from './lstat.js'
 import { sharedObjects } from './objects.js'
 import { setAsideOversized } from './oversized-files.js'
@@ -474,7 +473,10 @@ async function indexInfo(
   for (const u of updates) if ('remove' in u) lines.push(`0 ${zero}\t${u.path}\0`)
   for (const u of updates) {
     if ('remove' in u) continue
-    lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`)
+    const blob = await git(repo, ['hash-object', '-w', '--no-filters', '-t', 'blob', '--stdin'], {
+      input: u.content
+    })
+    lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`)
   }
   return Buffer.from(lines.join(''), 'utf8')
 }

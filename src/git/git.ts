@@ -178,8 +178,8 @@ function authEnv(auth: GitAuth): Record<string, string> {
 let resolved: { file: string; pathEnv: string } | undefined
 
 /**
- * Which git to run (see chooseGit), fixed for the life of this bundle at its first git, before
- * any agent ran; the main step's light entry, a bundle of its own, chooses by the same rule.
+ * Which git to run (see chooseGit), fixed for the life of the process at its first git, before
+ * any agent ran.
  */
 function gitExecutable(): { file: string; pathEnv: string } {
   resolved ??= chooseGit(process.env.PATH ?? '', writable)

@@ -1,6 +1,5 @@
 import * as z from '../zod.js'
-import { encodeProvenance, type Provenance } from '../pipeline/provenance.js'
-import { stageKindSchema } from '../pipeline/record.js'
+import { stageKindSchema } from '../stage-kind.js'
 import { trailLog } from './trail-log.js'
 
 /** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
@@ -30,7 +29,9 @@ export const stageKeySchema = z.object({
   attempt: count,
   round: count,
   /** Runs of this same step before (a stage resumed by a reply runs again). */
-  resume: count
+  resume: count,
+  /** The event an automation's run answers (see pipeline/triggers/): one run per event. */
+  event: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,79}$/)))
 })
 export type StageKey = z.infer<typeof stageKeySchema>
 
@@ -42,8 +43,8 @@ export interface StageTrailerInput {
   /** The committed deliverable or partial. */
   handoff?: string
   reason?: string
-  /** What the pipeline saw of the stage (see src/pipeline/provenance.ts). */
-  provenance?: Provenance
+  /** What the pipeline saw of the stage, as its trailer value (see encodeProvenance). */
+  provenance?: string | null
 }
 
 export function stageTrailers(t: StageTrailerInput): Trailer[] {
@@ -62,8 +63,7 @@ export function stageTrailers(t: StageTrailerInput): Trailer[] {
   if (t.handoff) out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)])
   const reason = t.reason ? flat(t.reason, 300) : ''
   if (reason) out.push([TRAILER_KEYS.reason, reason])
-  const provenance = t.provenance ? encodeProvenance(t.provenance) : null
-  if (provenance) out.push([TRAILER_KEYS.provenance, provenance])
+  if (t.provenance) out.push([TRAILER_KEYS.provenance, t.provenance])
   return out
 }
 
@@ -89,7 +89,7 @@ function stateValue(state: string): string {
 }
 
 function stageValue(k: StageKey): string {
-  return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`
+  return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}${k.event ? `/${k.event}` : ''}`
 }
 
 /** The message, a blank line, then one `Key: value` line per trailer. */

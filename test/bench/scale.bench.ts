@@ -1,5 +1,5 @@
 // How a stage's cost grows with the repository: an issue's first stage of the bundled action
-// (dist/main) with an instant agent, on repositories of 10, 1,000, 20,000 and 100,000 files
+// (dist/) with an instant agent, on repositories of 10, 1,000, 20,000 and 100,000 files
 // (1-10 KiB each, made by big-repo.ts), with isolation user and none side by side. Each stage
 // starts from a shallow checkout of the default branch, as actions/checkout leaves one.
 //
