@@ -13,7 +13,7 @@ import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.j
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
 import { agentConfigAt } from '../git/agent-config.js'
-import { cloneForAgent } from '../isolation/agent-tree.js'
+import { settleInPlace } from '../isolation/in-place.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import { commitScreen } from '../secrets/commit-screen.js'
 import type { SecretScanner } from '../secrets/scanner.js'
@@ -120,11 +120,6 @@ export function contextPathOf(workDir: string): string {
 
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
 export async function runStage(input: StageInput): Promise<StageResult> {
-  // An isolated agent's clone is made while the prompt is built, which does not need it. A
-  // failure of it is the stage's when the hand-over awaits it, after the prompt's and the
-  // isolation's, as before; until then it is held.
-  const cloned = input.isolate && !input.dryRun ? cloneForAgent(input) : undefined
-  cloned?.catch(() => undefined)
   const prepared = await promptForStage({
     repo: input.repo,
     commit: input.baseSha,
@@ -171,7 +166,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
   // listens, which nothing would close and which would keep the step alive.
   const isolated = input.isolate
-    ? await openIsolated(await input.isolate(), input, prepared.prompt, cloned)
+    ? await openIsolated(await input.isolate(), input, prepared.prompt)
     : undefined
   const treeWarnings = isolated?.warnings ?? []
   if (isolated) ctx.sandbox = isolated.handedOver
@@ -270,8 +265,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
 async function openIsolated(
   isolation: Isolation,
   input: StageInput,
-  prompt: string,
-  cloned: Promise<void> | undefined
+  prompt: string
 ): Promise<OpenSandbox & { warnings: string[] }> {
   // The action keeps its own copy of what the agent was given; the agent's goes with it.
   writeFileSync(join(input.workDir, 'prompt.md'), prompt, { mode: 0o600 })
@@ -286,7 +280,6 @@ async function openIsolated(
     repo: input.repo,
     branch: input.branch,
     workDir: input.workDir,
-    ...(cloned ? { cloned } : {}),
     prepareTree: async (tree) => {
       warnings.push(...(await prepareAgentTree({ ...input, tree })))
     },
@@ -296,6 +289,11 @@ async function openIsolated(
     await access?.proxy.close()
     throw err
   })
+  if (open.handedOver.cloned) {
+    warnings.push(
+      `the agent got a clone of the branch, not the checkout's own files: ${open.handedOver.cloned}`
+    )
+  }
   return {
     ...open,
     warnings,
@@ -391,6 +389,14 @@ export async function finaliseStage(
         : {})
     })
   })
+  if (ctx.sandbox?.inPlace) {
+    // The checkout's own files were the agent's: what it left there goes, the runner's come back.
+    for (const kept of await settleInPlace(ctx.sandbox.inPlace)) {
+      warnings.push(
+        `an untracked file of the checkout stays in ${kept}: the agent put a symlink in its way`
+      )
+    }
+  }
   const commit = ctx.trackerFiles
     ? {
         ...committed,
