@@ -11,6 +11,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync
 } from 'node:fs'
 import path from 'node:path'
@@ -277,6 +278,9 @@ describe('attacks on the hand-over in place', () => {
 
   it('sees a file the agent changed and set back to its old size and mtime', async () => {
     const repo = checkout()
+    // Older than the index, so that git trusts its stat data rather than read it (racy git).
+    utimesSync(path.join(repo, 'src', 'a.ts'), 1e9, 1e9)
+    git(repo, 'update-index', '--refresh')
     const h = await give(repo)
     expect(
       asAgent(
