@@ -91,13 +91,16 @@ fi
 if [ -d "$back" ] && [ ! -L "$back" ]; then
   printf 'back\\0'
   [ -z "$repo" ] || rm -rf -- "$back/.git"
-  find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-  if [ -n "$repo" ] && [ -f "$since" ]; then
-    find "$back" -mindepth 1 -cnewer "$since" -exec touch -h -c -- {} +
-  elif [ -n "$repo" ]; then
-    find "$back" -mindepth 1 -exec touch -h -c -- {} +
+  if [ -z "$repo" ]; then
+    find "$back" ! -type d -links +1 -printf '%P\\0' -delete
+    chown -R -h --from="$uid" -- "$ours" "$back"
+  else
+    [ -f "$since" ] || since=/
+    find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
+      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
+      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
+    chown -h --from="$uid" -- "$ours" "$back"
   fi
-  chown -R -h --from="$uid" -- "$ours" "$back"
   if [ -n "$repo" ]; then
     for e in "$back"/* "$back"/.[!.]* "$back"/..?*; do
       [ -e "$e" ] || [ -L "$e" ] || continue
