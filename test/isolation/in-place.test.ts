@@ -44,6 +44,8 @@ beforeAll(() => {
 })
 
 afterAll(() => {
+  // A test that failed half way may have left the checkout's objects there.
+  rmSync(storeOf(user), { recursive: true, force: true })
   deleteUser(user.name)
   rmSync(root, { recursive: true, force: true })
 })
