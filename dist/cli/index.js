@@ -11741,7 +11741,7 @@ exports.Vj = identity.isAlias;
 __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
 exports.jh = identity.isMap;
-__webpack_unused_export__ = identity.isNode;
+exports.Ll = identity.isNode;
 __webpack_unused_export__ = identity.isPair;
 exports.jn = identity.isScalar;
 exports.oP = identity.isSeq;
@@ -17829,13 +17829,221 @@ const AGENT_OUTCOMES = [
 
 /***/ }),
 
+/***/ 357:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E$: () => (/* binding */ parseCron),
+/* harmony export */   HA: () => (/* binding */ offsetAt),
+/* harmony export */   SB: () => (/* binding */ cronSlots)
+/* harmony export */ });
+/* unused harmony export isTimeZone */
+const FIELDS = [
+    { name: 'minute', min: 0, max: 59 },
+    { name: 'hour', min: 0, max: 23 },
+    { name: 'day-of-month', min: 1, max: 31 },
+    {
+        name: 'month',
+        min: 1,
+        max: 12,
+        names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+    },
+    // 7 is Sunday too, as in most crons.
+    { name: 'day-of-week', min: 0, max: 7, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] }
+];
+const DESCRIPTORS = {
+    '@yearly': '0 0 1 1 *',
+    '@annually': '0 0 1 1 *',
+    '@monthly': '0 0 1 * *',
+    '@weekly': '0 0 * * 0',
+    '@daily': '0 0 * * *',
+    '@midnight': '0 0 * * *',
+    '@hourly': '0 * * * *'
+};
+const SHAPE = 'write 5 fields, minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5", or @hourly, @daily, @weekly, @monthly, @yearly';
+/**
+ * Reads `expression` in `timeZone` (undefined: a `CRON_TZ=`/`TZ=` prefix, else UTC). Errors
+ * say what to write and never quote the expression, which may have come from the environment.
+ */
+function parseCron(expression, timeZone) {
+    let text = expression.trim();
+    let zone = timeZone;
+    const prefix = /^(?:CRON_TZ|TZ)=(\S+)\s+/.exec(text);
+    if (prefix) {
+        if (zone !== undefined) {
+            return { error: 'names a time zone twice (CRON_TZ= and timezone); keep one' };
+        }
+        zone = prefix[1];
+        text = text.slice(prefix[0].length);
+    }
+    zone ??= 'UTC';
+    if (!isTimeZone(zone)) {
+        return { error: 'unknown time zone; use an IANA name such as Europe/Prague or UTC' };
+    }
+    if (text.startsWith('@every')) {
+        return {
+            error: `@every counts from when the daemon started, which a CI schedule has no notion of; ${SHAPE}`
+        };
+    }
+    const fields = (DESCRIPTORS[text.toLowerCase()] ?? text).split(/\s+/);
+    if (fields.length !== 5)
+        return { error: `has ${fields.length} fields; ${SHAPE}` };
+    const values = [];
+    for (const [i, field] of FIELDS.entries()) {
+        const read = readField(fields[i], field);
+        if (typeof read === 'string')
+            return { error: read };
+        values.push(read);
+    }
+    const dow = [...new Set(values[4].map((d) => d % 7))].sort((a, b) => a - b);
+    return {
+        schedule: {
+            expression: text,
+            timeZone: zone,
+            minutes: values[0],
+            hours: values[1],
+            daysOfMonth: values[2],
+            months: values[3],
+            daysOfWeek: dow,
+            anyDayOfMonth: isAny(fields[2]),
+            anyDayOfWeek: isAny(fields[4])
+        }
+    };
+}
+function isAny(field) {
+    return field === '*' || field === '?';
+}
+/** A field's values, sorted, or what is wrong with it. */
+function readField(text, field) {
+    const wrong = `the ${field.name} field is not valid: use *, a number or name in ${field.min}-${field.max}, a range a-b, a step */n or a-b/n, or a list of these joined by commas`;
+    const out = new Set();
+    for (const item of text.split(',')) {
+        const m = /^(\*|\?|[A-Za-z0-9]+)(?:-([A-Za-z0-9]+))?(?:\/(\d+))?$/.exec(item);
+        if (!m)
+            return wrong;
+        const [, first, last, stepText] = m;
+        const any = first === '*' || first === '?';
+        if (any && last !== undefined)
+            return wrong;
+        if (first === '?' && !field.name.startsWith('day'))
+            return wrong;
+        const lo = any ? field.min : valueOf(first, field);
+        // "a/n" runs from a to the field's end, as in robfig/cron.
+        const hi = any || (stepText !== undefined && last === undefined)
+            ? field.max
+            : last === undefined
+                ? lo
+                : valueOf(last, field);
+        const step = stepText === undefined ? 1 : Number(stepText);
+        if (lo === undefined || hi === undefined || lo > hi || step < 1)
+            return wrong;
+        for (let v = lo; v <= hi; v += step)
+            out.add(v);
+    }
+    return [...out].sort((a, b) => a - b);
+}
+function valueOf(token, field) {
+    const named = field.names?.indexOf(token.toLowerCase()) ?? -1;
+    if (named >= 0)
+        return named + field.min;
+    if (!/^\d+$/.test(token))
+        return undefined;
+    const n = Number(token);
+    return n >= field.min && n <= field.max ? n : undefined;
+}
+const formatters = new Map();
+function formatter(zone) {
+    let f = formatters.get(zone);
+    if (!f) {
+        f = new Intl.DateTimeFormat('en-US', {
+            timeZone: zone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: 'numeric',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: 'numeric',
+            second: 'numeric'
+        });
+        formatters.set(zone, f);
+    }
+    return f;
+}
+function isTimeZone(zone) {
+    try {
+        formatter(zone);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** How far `zone`'s wall clock is ahead of UTC at the instant `ms`, in ms. */
+function offsetAt(zone, ms) {
+    const parts = {};
+    for (const p of formatter(zone).formatToParts(ms)) {
+        if (p.type !== 'literal')
+            parts[p.type] = Number(p.value);
+    }
+    const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+    return wall - Math.floor(ms / 1000) * 1000;
+}
+/** Whether the wall-clock time `wall` (ms, read as UTC) is one the schedule names. */
+function matchesWall(s, wall) {
+    const d = new Date(wall);
+    if (!s.minutes.includes(d.getUTCMinutes()) || !s.hours.includes(d.getUTCHours()))
+        return false;
+    if (!s.months.includes(d.getUTCMonth() + 1))
+        return false;
+    const dom = s.daysOfMonth.includes(d.getUTCDate());
+    const dow = s.daysOfWeek.includes(d.getUTCDay());
+    return s.anyDayOfMonth || s.anyDayOfWeek ? dom && dow : dom || dow;
+}
+/**
+ * The slots of `schedule` after `after` and up to `until` (inclusive), oldest first: each
+ * whole minute whose wall-clock time in the schedule's zone matches. A wall-clock time that a
+ * daylight-saving change skips has no slot; one it repeats has one, at its first occurrence.
+ */
+function cronSlots(schedule, after, until) {
+    const zone = schedule.timeZone;
+    const out = [];
+    let hour = NaN;
+    // An hour's offset, or undefined when it changes within that hour.
+    let hourOffset;
+    for (let t = Math.floor(after.getTime() / MINUTE) * MINUTE + MINUTE; t <= until.getTime(); t += MINUTE) {
+        const h = t - (t % HOUR);
+        if (h !== hour) {
+            hour = h;
+            const start = offsetAt(zone, h);
+            hourOffset = start === offsetAt(zone, h + HOUR - MINUTE) ? start : undefined;
+        }
+        const offset = hourOffset ?? offsetAt(zone, t);
+        if (matchesWall(schedule, t + offset) && !isRepeat(zone, t, offset))
+            out.push(new Date(t));
+    }
+    return out;
+}
+/** Whether the wall-clock time at `t` was already shown earlier (a clock set back). */
+function isRepeat(zone, t, offset) {
+    const before = offsetAt(zone, t - DAY);
+    if (before <= offset)
+        return false;
+    // The same wall time, before the clock went back.
+    return offsetAt(zone, t - (before - offset)) === before;
+}
+
+
+/***/ }),
+
 /***/ 6278:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   G: () => (/* binding */ DAEMON_TRIGGER_TYPES),
-/* harmony export */   Pe: () => (/* binding */ SCHEMA_1_KEYS),
-/* harmony export */   nF: () => (/* binding */ DAEMON_ONLY_KEYS)
+/* harmony export */   P: () => (/* binding */ SCHEMA_1_KEYS),
+/* harmony export */   n: () => (/* binding */ DAEMON_ONLY_KEYS)
 /* harmony export */ });
 /**
  * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
@@ -17843,7 +18051,7 @@ const AGENT_OUTCOMES = [
  */
 const DAEMON_ONLY_KEYS = {
     root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
-    tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
+    tracker: ['endpoint', 'working_state', 'outbox', 'comment_commands'],
     workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
     agent: [
         'max_concurrent_agents_by_state',
@@ -17875,7 +18083,7 @@ const DAEMON_ONLY_KEYS = {
         'base_branch'
     ],
     profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
-    automation: ['filter'],
+    automation: [],
     handoff: [],
     approval: []
 };
@@ -17887,18 +18095,6 @@ const SCHEMA_1_KEYS = {
         prompt: 'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
     }
 };
-/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
-const DAEMON_TRIGGER_TYPES = [
-    'cron',
-    'input_required',
-    'tracker_comment_added',
-    'issue_moved_to_backlog',
-    'run_failed',
-    'pr_opened',
-    'pr_merged',
-    'rate_limited',
-    'blockers_resolved'
-];
 
 
 /***/ }),
@@ -18070,7 +18266,7 @@ function trimBody(raw, firstLine) {
 
 /***/ }),
 
-/***/ 405:
+/***/ 5642:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -18090,8 +18286,26 @@ var external_node_path_ = __nccwpck_require__(6760);
 var errors = __nccwpck_require__(9243);
 // EXTERNAL MODULE: ./.build/files/read-capped.js
 var read_capped = __nccwpck_require__(2528);
-// EXTERNAL MODULE: ./.build/config/daemon-keys.js
-var daemon_keys = __nccwpck_require__(6278);
+// EXTERNAL MODULE: ./.build/config/cron.js
+var cron = __nccwpck_require__(357);
+;// CONCATENATED MODULE: ./.build/config/go-regex.js
+/**
+ * A regular expression written for the itervox daemon (Go's RE2 syntax), as JavaScript reads
+ * it: RE2's leading `(?i)`-style flags become RegExp flags and `(?P<name>` a named group;
+ * undefined when JavaScript cannot read it.
+ */
+function goRegex(source) {
+    const lead = /^\(\?([ims]+)\)/.exec(source);
+    const flags = lead ? [...new Set(lead[1])].join('') : '';
+    const body = (lead ? source.slice(lead[0].length) : source).replaceAll('(?P<', '(?<');
+    try {
+        return new RegExp(body, flags);
+    }
+    catch {
+        return undefined;
+    }
+}
+
 // EXTERNAL MODULE: ./.build/zod.js + 16 modules
 var zod = __nccwpck_require__(6550);
 ;// CONCATENATED MODULE: ./.build/config/command.js
@@ -18117,7 +18331,23 @@ function commandArgv(command) {
 
 // EXTERNAL MODULE: ./.build/config/section-input.js + 1 modules
 var section_input = __nccwpck_require__(9192);
+;// CONCATENATED MODULE: ./.build/config/types.js
+/** The itervox trigger types, each a GitHub event or a moment of the job (docs/workflow-md.md). */
+const TRIGGER_TYPES = [
+    'issue_entered_state',
+    'cron',
+    'tracker_comment_added',
+    'pr_opened',
+    'pr_merged',
+    'run_failed',
+    'input_required',
+    'issue_moved_to_backlog',
+    'rate_limited',
+    'blockers_resolved'
+];
+
 ;// CONCATENATED MODULE: ./.build/config/schema.js
+
 
 
 
@@ -18155,6 +18385,8 @@ const trackerSchema = zod/* strictObject */.rej({
     terminal_states: withDefault(zod/* array */.YOg(schema_text), () => [...DEFAULT_TERMINAL_STATES]),
     completion_state: optionalText,
     failed_state: optionalText,
+    // The daemon's default depends on the kind; see load.ts.
+    backlog_states: zod/* nullish */.cl6(zod/* array */.YOg(schema_text)),
     allowed_bots: withDefault(zod/* array */.YOg(schema_text), () => [])
 })
     .check(zod/* superRefine */.zni((t, ctx) => {
@@ -18238,37 +18470,47 @@ const profileSchema = zod/* strictObject */.rej({
     verify: withDefault(zod/* array */.YOg(schema_text), () => []),
     verify_timeout_ms: withDefault(positiveInt, () => 600_000)
 });
+const nonNegativeInt = zod/* int */.Whr().check(zod/* nonnegative */.ZnW());
+// The keys of every trigger type; which type may have which is checked in automations.ts,
+// with the daemon's own words.
 const triggerSchema = zod/* strictObject */.rej({
-    type: zod/* literal */.euz('issue_entered_state'),
+    type: zod/* enum */.k5n(TRIGGER_TYPES),
     state: zod/* nullish */.cl6(schema_text),
-    states: zod/* nullish */.cl6(zod/* array */.YOg(schema_text).check(zod/* minLength */.BpQ(1)))
-})
-    .check(zod/* superRefine */.zni((t, ctx) => {
-    if (t.state && t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['states'],
-            message: 'use either state or states, not both'
-        });
-    }
-    else if (!t.state && !t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            message: 'needs the state that starts the automation; add state: <name> or states: [<names>]'
-        });
-    }
-}));
+    states: zod/* nullish */.cl6(zod/* array */.YOg(schema_text).check(zod/* minLength */.BpQ(1))),
+    cron: zod/* nullish */.cl6(schema_text),
+    timezone: optionalText
+});
+const filterSchema = zod/* strictObject */.rej({
+    match_mode: withDefault(zod/* enum */.k5n(['all', 'any']), () => 'all'),
+    states: zod/* nullish */.cl6(zod/* array */.YOg(schema_text)),
+    states_any: zod/* nullish */.cl6(zod/* array */.YOg(schema_text)),
+    labels_any: withDefault(zod/* array */.YOg(schema_text), () => []),
+    identifier_regex: optionalText,
+    // 0 is "no limit", as in the daemon.
+    limit: zod/* nullish */.cl6(nonNegativeInt),
+    input_context_regex: optionalText,
+    max_age_minutes: zod/* nullish */.cl6(nonNegativeInt),
+    body_contains: withDefault(zod/* array */.YOg(schema_text), () => []),
+    body_regex: optionalText
+});
+const policySchema = zod/* strictObject */.rej({
+    move_to_state: optionalText,
+    // A person approves each entry into the state before its stage runs (see approval.ts).
+    require_approval: withDefault(zod/* boolean */.zMY(), () => false),
+    auto_resume: zod/* nullish */.cl6(zod/* boolean */.zMY()),
+    auto_switch: zod/* nullish */.cl6(zod/* boolean */.zMY()),
+    switch_to_profile: optionalText,
+    switch_to_backend: zod/* nullish */.cl6(zod/* enum */.k5n(['claude', 'codex'])),
+    cooldown_minutes: zod/* nullish */.cl6(nonNegativeInt)
+});
 const automationSchema = zod/* strictObject */.rej({
     id: schema_text,
     enabled: withDefault(zod/* boolean */.zMY(), () => true),
     trigger: triggerSchema,
+    filter: zod/* nullish */.cl6(filterSchema),
     profile: schema_text,
     instructions: zod/* nullish */.cl6(zod/* string */.YjP()),
-    policy: zod/* nullish */.cl6(zod/* strictObject */.rej({
-        move_to_state: optionalText,
-        // A person approves each entry into the state before its stage runs (see approval.ts).
-        require_approval: withDefault(zod/* boolean */.zMY(), () => false)
-    }))
+    policy: zod/* nullish */.cl6(policySchema)
 });
 const approvalSchema = zod/* strictObject */.rej({
     distinct_approver: withDefault(zod/* boolean */.zMY(), () => false)
@@ -18289,6 +18531,8 @@ const rootSchema = zod/* strictObject */.rej({
     approval: zod/* optional */.lqM(zod/* unknown */.L5J())
 });
 
+// EXTERNAL MODULE: ./.build/config/daemon-keys.js
+var daemon_keys = __nccwpck_require__(6278);
 // EXTERNAL MODULE: ./.build/config/did-you-mean.js
 var did_you_mean = __nccwpck_require__(8738);
 // EXTERNAL MODULE: ./.build/config/source-map.js
@@ -18331,7 +18575,7 @@ function report(issue, schema, base, section, problems) {
         case 'unrecognized_keys': {
             const known = keysAt(schema, rel);
             // A daemon-only key is a fine guess too; it then loads with a warning.
-            const guesses = [...known, ...(rel.length === 0 ? daemon_keys/* DAEMON_ONLY_KEYS */.nF[section] : [])];
+            const guesses = [...known, ...(rel.length === 0 ? daemon_keys/* DAEMON_ONLY_KEYS */.n[section] : [])];
             for (const key of issue.keys) {
                 const meant = (0,did_you_mean/* closest */.kp)(key, guesses);
                 if (meant !== undefined)
@@ -18443,31 +18687,40 @@ function keysAt(schema, path) {
 
 
 
-/**
- * One `automations[i]` entry. Trigger types other than issue_entered_state only run in the
- * itervox daemon: they load with a warning and give undefined, as do broken entries.
- */
+
+/** The trigger keys each type reads; the daemon ignores the others, so they only warn. */
+const TRIGGER_KEYS = {
+    issue_entered_state: ['state', 'states'],
+    cron: ['cron', 'timezone']
+};
+// The daemon's cooldown when none is written.
+const DEFAULT_COOLDOWN_MINUTES = 30;
+/** One `automations[i]` entry, or undefined when it is broken (its errors are in `problems`). */
 function readAutomation(raw, index, problems, env) {
     const path = ['automations', index];
-    const type = (0,section_input/* isMap */.j)(raw) && (0,section_input/* isMap */.j)(raw.trigger) ? raw.trigger.type : undefined;
-    if (typeof type === 'string' && daemon_keys/* DAEMON_TRIGGER_TYPES */.G.includes(type)) {
-        problems.warnAt([...path, 'trigger', 'type'], `${type} automations run only in the itervox daemon; this CI runner ignores this one`);
-        return undefined;
-    }
     // instructions are a Liquid template: `$` there is the template's business.
     const input = (0,section_input/* sectionInput */.M)(raw, path, 'automation', problems, { env, verbatim: ['instructions'] });
     const parsed = parseSection(automationSchema, input, path, 'automation', problems);
     if (!parsed)
         return undefined;
-    const trigger = parsed.trigger;
-    const states = trigger.states ?? (trigger.state ? [trigger.state] : []);
-    const statePaths = trigger.states
-        ? trigger.states.map((_, i) => [...path, 'trigger', 'states', i])
+    const ctx = { parsed, path, problems };
+    const trigger = readTrigger(ctx);
+    const filter = readFilter(ctx);
+    const policyOk = checkPolicy(ctx);
+    if (!trigger || !filter || !policyOk)
+        return undefined;
+    const t = parsed.trigger;
+    const entered = t.type === 'issue_entered_state';
+    const states = entered ? (t.states ?? (t.state ? [t.state] : [])) : [];
+    const statePaths = t.states
+        ? t.states.map((_, i) => [...path, 'trigger', 'states', i])
         : [[...path, 'trigger', 'state']];
     const config = {
         id: parsed.id,
         enabled: parsed.enabled,
+        trigger,
         states,
+        filter,
         profile: parsed.profile
     };
     if (parsed.instructions) {
@@ -18481,7 +18734,156 @@ function readAutomation(raw, index, problems, env) {
         config.moveToState = parsed.policy.move_to_state;
     if (parsed.policy?.require_approval)
         config.requireApproval = true;
-    return { config, index, statePaths };
+    return { config, index, statePaths: entered ? statePaths : [] };
+}
+function readTrigger({ parsed, path, problems }) {
+    const t = parsed.trigger;
+    const at = [...path, 'trigger'];
+    const reads = TRIGGER_KEYS[t.type] ?? [];
+    for (const key of ['state', 'states', 'cron', 'timezone']) {
+        if (t[key] != null && !reads.includes(key)) {
+            problems.warnAtKey([...at, key], `has no effect on ${t.type} triggers; remove it`);
+        }
+    }
+    const policy = parsed.policy;
+    switch (t.type) {
+        case 'issue_entered_state':
+            if (t.state && t.states) {
+                problems.errorAt([...at, 'states'], 'use either state or states, not both');
+                return undefined;
+            }
+            if (!t.state && !t.states) {
+                problems.errorAt(at, 'needs the state that starts the automation; add state: <name> or states: [<names>]');
+                return undefined;
+            }
+            return { type: t.type };
+        case 'cron': {
+            if (!t.cron) {
+                problems.errorAt(at, 'cron automations require trigger.cron; add cron: "0 9 * * 1-5"');
+                return undefined;
+            }
+            const read = (0,cron/* parseCron */.E$)(t.cron, t.timezone);
+            if ('error' in read) {
+                const zone = read.error.includes('time zone') && t.timezone;
+                problems.errorAt([...at, zone ? 'timezone' : 'cron'], read.error);
+                return undefined;
+            }
+            if (!t.timezone && read.schedule.timeZone === 'UTC' && !/^(CRON_)?TZ=/.test(t.cron)) {
+                problems.warnAtKey([...at, 'cron'], "no trigger.timezone: this runner reads the schedule in UTC, where the itervox daemon uses its machine's time zone; add timezone: <IANA name> to pin it");
+            }
+            return { type: t.type, schedule: read.schedule };
+        }
+        case 'input_required':
+            return { type: t.type, autoResume: Boolean(policy?.auto_resume || policy?.auto_switch) };
+        case 'rate_limited': {
+            const switchTo = policy?.switch_to_profile;
+            if (!switchTo) {
+                problems.errorAt(policy ? [...path, 'policy'] : at, 'rate_limited automations require policy.switch_to_profile; name the profile to switch to');
+                return undefined;
+            }
+            if (!policy.auto_switch && !policy.auto_resume) {
+                problems.errorAt([...path, 'policy'], 'rate_limited automations require policy.auto_switch: true (or auto_resume: true)');
+                return undefined;
+            }
+            if (policy.switch_to_backend) {
+                problems.warnAtKey([...path, 'policy', 'switch_to_backend'], `is not applied by this runner, which runs profile "${switchTo}" with its own command; give that profile the command of the backend you want`);
+            }
+            return {
+                type: t.type,
+                switchToProfile: switchTo,
+                ...(policy.switch_to_backend ? { switchToBackend: policy.switch_to_backend } : {}),
+                cooldownMinutes: policy.cooldown_minutes || DEFAULT_COOLDOWN_MINUTES
+            };
+        }
+        case 'tracker_comment_added':
+        case 'pr_opened':
+        case 'pr_merged':
+        case 'run_failed':
+        case 'issue_moved_to_backlog':
+        case 'blockers_resolved':
+            return { type: t.type };
+    }
+}
+function readFilter({ parsed, path, problems }) {
+    const type = parsed.trigger.type;
+    const f = parsed.filter;
+    const filter = {
+        matchMode: f?.match_mode ?? 'all',
+        states: (f?.states?.length ? f.states : f?.states_any) ?? [],
+        labelsAny: f?.labels_any ?? [],
+        bodyContains: f?.body_contains ?? []
+    };
+    if (!f)
+        return filter;
+    const at = [...path, 'filter'];
+    let ok = true;
+    const only = (key, set, wanted) => {
+        if (!set || type === wanted)
+            return;
+        problems.errorAtKey([...at, key], `is only meaningful on ${wanted} triggers; remove it`);
+        ok = false;
+    };
+    only('max_age_minutes', Boolean(f.max_age_minutes), 'input_required');
+    only('body_contains', f.body_contains.length > 0, 'tracker_comment_added');
+    only('body_regex', Boolean(f.body_regex), 'tracker_comment_added');
+    if (f.input_context_regex && type !== 'input_required') {
+        problems.warnAtKey([...at, 'input_context_regex'], `has no effect on ${type} triggers; remove it`);
+    }
+    if (f.states?.length && f.states_any?.length) {
+        problems.warnAtKey([...at, 'states_any'], 'is ignored when states is set, as in the daemon; keep one');
+    }
+    if (f.limit)
+        filter.limit = f.limit;
+    if (f.max_age_minutes)
+        filter.maxAgeMinutes = f.max_age_minutes;
+    const regex = (key) => {
+        const source = f[key];
+        if (source === undefined)
+            return undefined;
+        const re = goRegex(source);
+        if (!re) {
+            problems.errorAt([...at, key], "is not a regular expression this runner can read (JavaScript syntax, with RE2's leading (?i) flags); fix the pattern");
+            ok = false;
+        }
+        return re;
+    };
+    const identifier = regex('identifier_regex');
+    const inputContext = regex('input_context_regex');
+    const body = regex('body_regex');
+    if (identifier)
+        filter.identifierRegex = identifier;
+    if (inputContext)
+        filter.inputContextRegex = inputContext;
+    if (body)
+        filter.bodyRegex = body;
+    return ok ? filter : undefined;
+}
+/** Policies on triggers that have no use for them are errors, as the daemon makes them. */
+function checkPolicy({ parsed, path, problems }) {
+    const type = parsed.trigger.type;
+    const p = parsed.policy;
+    if (!p)
+        return true;
+    const at = [...path, 'policy'];
+    let ok = true;
+    const only = (key, set, wanted) => {
+        if (!set || wanted.includes(type))
+            return;
+        problems.errorAtKey([...at, key], `is only meaningful on ${wanted.join(' and ')} triggers; remove it`);
+        ok = false;
+    };
+    only('switch_to_profile', Boolean(p.switch_to_profile), ['rate_limited']);
+    only('switch_to_backend', Boolean(p.switch_to_backend), ['rate_limited']);
+    only('cooldown_minutes', Boolean(p.cooldown_minutes), ['rate_limited']);
+    // issue_entered_state's move is this runner's own; the daemon has it on blockers_resolved only.
+    only('move_to_state', Boolean(p.move_to_state), ['issue_entered_state', 'blockers_resolved']);
+    only('require_approval', p.require_approval, ['issue_entered_state']);
+    for (const key of ['auto_resume', 'auto_switch']) {
+        if (p[key] != null && type !== 'input_required' && type !== 'rate_limited') {
+            problems.warnAtKey([...at, key], `has no effect on ${type} triggers; remove it`);
+        }
+    }
+    return ok;
 }
 
 // EXTERNAL MODULE: ./.build/config/disk-files.js
@@ -18854,7 +19256,9 @@ function checkReferences(refs, problems) {
             if (config.moveToState) {
                 checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
             }
+            checkFilterStates(read, refs.tracker, problems);
         }
+        checkTriggerProfiles(read, refs, problems);
     }
     if (refs.tracker) {
         checkEndStates(refs.tracker, starters, problems);
@@ -18899,6 +19303,43 @@ function checkEndStates(tracker, starters, problems) {
     const done = starts(tracker.completionState);
     if (done) {
         problems.warnAt(['tracker', 'completion_state'], `${(0,source_map/* quoted */.TL)(tracker.completionState ?? '')} starts automations[${done.index}] (${(0,source_map/* quoted */.TL)(done.config.id)}), so the pipeline does not end there`);
+    }
+}
+/** A filter state the pipeline never has: worth a look, not fatal (the daemon takes it). */
+function unknownFilterState(state, path, known, problems) {
+    if (known.some((k) => (0,lookup/* sameState */.yY)(k, state)))
+        return;
+    const hint = problems.isFromEnv(path) ? '' : (0,did_you_mean/* didYouMean */.au)(state, known);
+    problems.warnAt(path, `names no state of the pipeline, so no issue in it is admitted${hint || '; add it to tracker.active_states, terminal_states or backlog_states'}`);
+}
+function checkFilterStates(read, tracker, problems) {
+    const known = [...(0,lookup/* statesOf */.kY)(tracker), ...tracker.backlogStates];
+    const path = ['automations', read.index, 'filter'];
+    // Where the list was read from: states, else its alias.
+    const key = problems.map.has([...path, 'states']) ? 'states' : 'states_any';
+    read.config.filter.states.forEach((state, i) => unknownFilterState(state, [...path, key, i], known, problems));
+    if (read.config.trigger.type === 'issue_moved_to_backlog' && tracker.backlogStates.length === 0) {
+        problems.warnAt(['automations', read.index, 'trigger', 'type'], 'tracker.backlog_states is empty (the default for github), so this never fires; list the labels that mean backlog there');
+    }
+}
+/** The daemon's checks of the profiles a trigger's policy names or needs. */
+function checkTriggerProfiles(read, refs, problems) {
+    const { config, index } = read;
+    const policy = ['automations', index, 'policy'];
+    const trigger = config.trigger;
+    if (trigger.type === 'rate_limited') {
+        const at = [...policy, 'switch_to_profile'];
+        if (checkProfile(trigger.switchToProfile, at, refs, problems) &&
+            config.enabled &&
+            refs.profiles[trigger.switchToProfile]?.enabled === false) {
+            problems.errorAt(at, `profile ${(0,source_map/* quoted */.TL)(trigger.switchToProfile)} is disabled; enable it or name another profile`);
+        }
+    }
+    const profile = refs.profiles[config.profile];
+    if (trigger.type === 'blockers_resolved' && config.moveToState && profile) {
+        if (!profile.allowedActions.includes('move_state')) {
+            problems.errorAt([...policy, 'move_to_state'], `needs profile ${(0,source_map/* quoted */.TL)(config.profile)} to allow move_state; add it to that profile's allowed_actions`);
+        }
     }
 }
 function checkAllowedStates(refs, known, problems) {
@@ -19055,6 +19496,8 @@ function parseWorkflow(text, opts) {
         terminalStates: tracker.terminal_states,
         completionState: tracker.completion_state,
         failedState: tracker.failed_state,
+        // The daemon's defaults: Linear and local issues have a Backlog state; GitHub has none.
+        backlogStates: tracker.backlog_states ?? (tracker.kind === 'github' ? [] : ['Backlog']),
         allowedBots: tracker.allowed_bots
     };
     checkReferences({
@@ -19287,8 +19730,8 @@ function sectionInput(raw, path, section, problems, options) {
     const out = Object.create(null);
     for (const [key, value] of Object.entries(raw)) {
         const keyPath = [...path, key];
-        const rejected = daemon_keys/* SCHEMA_1_KEYS */.Pe[section]?.[key];
-        if (daemon_keys/* DAEMON_ONLY_KEYS */.nF[section].includes(key)) {
+        const rejected = daemon_keys/* SCHEMA_1_KEYS */.P[section]?.[key];
+        if (daemon_keys/* DAEMON_ONLY_KEYS */.n[section].includes(key)) {
             problems.warnAtKey(keyPath, 'used only by the itervox daemon; this CI runner ignores it');
         }
         else if (rejected !== undefined) {
@@ -23152,8 +23595,8 @@ function parseIssueNumber(id) {
     return Number(m[1]);
 }
 
-// EXTERNAL MODULE: ./.build/config/load.js + 11 modules
-var load = __nccwpck_require__(405);
+// EXTERNAL MODULE: ./.build/config/load.js + 13 modules
+var load = __nccwpck_require__(5642);
 // EXTERNAL MODULE: ./.build/pipeline/status-view.js + 2 modules
 var status_view = __nccwpck_require__(4608);
 ;// CONCATENATED MODULE: ./.build/tracker/github-port.js
@@ -37342,8 +37785,8 @@ function isExecutableFile(path) {
     }
 }
 
-// EXTERNAL MODULE: ./.build/config/load.js + 11 modules
-var load = __nccwpck_require__(405);
+// EXTERNAL MODULE: ./.build/config/load.js + 13 modules
+var load = __nccwpck_require__(5642);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js
@@ -48720,7 +49163,149 @@ const AGENT_CLI_VERSIONS = {
     gemini: { pkg: '@google/gemini-cli', version: '0.61.0' }
 };
 
+// EXTERNAL MODULE: ./.build/config/cron.js
+var config_cron = __nccwpck_require__(357);
+;// CONCATENATED MODULE: ./.build/cli/workflow-events.js
+
+
+/**
+ * The event each trigger type needs in the GitHub workflow. The others arrive without one:
+ * cron on the reconcile job's schedule; run_failed, input_required and rate_limited at the end
+ * of a stage, in its job; issue_moved_to_backlog and issue_entered_state as labels.
+ */
+const EVENTS = {
+    tracker_comment_added: { event: 'issue_comment', type: 'created' },
+    pr_opened: { event: 'pull_request', type: 'opened' },
+    pr_merged: { event: 'pull_request', type: 'closed' },
+    blockers_resolved: { event: 'issues', type: 'closed' }
+};
+/** Automations that run: enabled, of an enabled profile. */
+function runningAutomations(config) {
+    return config.automations.filter((a) => a.enabled && config.agent.profiles[a.profile]?.enabled);
+}
+/** Each running automation with the GitHub event it needs, for a tracker with GitHub's events. */
+function triggerEvents(config) {
+    const out = [];
+    for (const [index, automation] of config.automations.entries()) {
+        const needs = EVENTS[automation.trigger.type];
+        if (!needs || !runningAutomations(config).includes(automation))
+            continue;
+        // Linear's comments and blockers are Linear's: the reconcile job reads them.
+        if (config.tracker.kind === 'linear' && needs.event !== 'pull_request')
+            continue;
+        out.push({ automation, index, needs });
+    }
+    return out;
+}
+function needsEvent(config, event, type) {
+    return triggerEvents(config).some((e) => e.needs.event === event && e.needs.type === type);
+}
+/** How often the reconcile job runs when no cron automation asks for more. */
+const RECONCILE_MINUTES = [0, 15, 30, 45];
+/**
+ * The reconcile job's cron: every 15 minutes, and at each UTC minute of the hour a cron
+ * automation's slot falls on (in summer and in winter), so no slot waits for the next run.
+ */
+function reconcileCron(config) {
+    const minutes = new Set(RECONCILE_MINUTES);
+    for (const a of runningAutomations(config)) {
+        if (a.trigger.type !== 'cron')
+            continue;
+        const { schedule } = a.trigger;
+        const year = new Date().getUTCFullYear();
+        for (const sample of [Date.UTC(year, 0, 1), Date.UTC(year, 6, 1)]) {
+            const offset = (0,config_cron/* offsetAt */.HA)(schedule.timeZone, sample) / 60_000;
+            for (const m of schedule.minutes)
+                minutes.add((((m - offset) % 60) + 60) % 60);
+        }
+    }
+    if (minutes.size === RECONCILE_MINUTES.length)
+        return '*/15 * * * *';
+    return `${[...minutes].sort((a, b) => a - b).join(',')} * * * *`;
+}
+/**
+ * The first slot in the coming week of each running cron automation that the workflow's
+ * schedules (UTC) do not run at, and how long it would wait for the next run.
+ */
+function lateCronSlots(config, scheduleCrons, now) {
+    const week = new Date(now.getTime() + 7 * 86_400_000);
+    // A day more, to find the run after the week's last slot.
+    const horizon = new Date(week.getTime() + 86_400_000);
+    const runs = new Set();
+    for (const cron of scheduleCrons) {
+        const read = (0,config_cron/* parseCron */.E$)(cron, 'UTC');
+        if ('error' in read)
+            continue;
+        for (const d of (0,config_cron/* cronSlots */.SB)(read.schedule, now, horizon))
+            runs.add(d.getTime());
+    }
+    const sorted = [...runs].sort((a, b) => a - b);
+    const out = [];
+    for (const [index, automation] of config.automations.entries()) {
+        const t = automation.trigger;
+        if (t.type !== 'cron' || !runningAutomations(config).includes(automation))
+            continue;
+        const late = (0,config_cron/* cronSlots */.SB)(t.schedule, now, week).find((s) => !runs.has(s.getTime()));
+        if (!late)
+            continue;
+        const next = sorted.find((r) => r > late.getTime());
+        const waitMinutes = next === undefined ? Infinity : (next - late.getTime()) / 60_000;
+        out.push({ automation, index, slot: late, waitMinutes });
+    }
+    return out;
+}
+const REDO = 'or run itervox-handoff init --workflow-only';
+/**
+ * What the committed GitHub workflow lacks for WORKFLOW.md's automations: an event (or type)
+ * a trigger arrives on, and schedules that would start a cron automation's slots late.
+ */
+function missingEventProblems(text, config, now) {
+    const doc = (0,dist/* parseDocument */.Tp)(text, { keepSourceTokens: false });
+    const lineOf = (path) => {
+        for (let p = path; p.length > 0; p = p.slice(0, -1)) {
+            const node = doc.getIn(p, true);
+            if ((0,dist/* isNode */.Ll)(node) && node.range)
+                return text.slice(0, node.range[0]).split('\n').length;
+        }
+        return 1;
+    };
+    const on = doc.toJS()?.on;
+    const listens = (event, type) => {
+        if (on === event || (Array.isArray(on) && on.includes(event)))
+            return true;
+        if (!on || typeof on !== 'object' || !(event in on))
+            return false;
+        const types = on[event]?.types;
+        // No types: GitHub's defaults, which include opened, closed and created.
+        return types === undefined || (Array.isArray(types) && types.includes(type));
+    };
+    const out = [];
+    for (const { automation, index, needs } of triggerEvents(config)) {
+        if (listens(needs.event, needs.type))
+            continue;
+        out.push({
+            line: lineOf(['on', needs.event, 'types']),
+            message: `automations[${index}] (${JSON.stringify(automation.id)}, ${automation.trigger.type}) needs the ${needs.event} event of type ${needs.type}, which this workflow does not listen to; add ${needs.type} to on.${needs.event}.types, ${REDO}`
+        });
+    }
+    const schedules = on && typeof on === 'object' && 'schedule' in on ? on.schedule : undefined;
+    const crons = Array.isArray(schedules)
+        ? schedules.flatMap((s) => s && typeof s === 'object' && 'cron' in s && typeof s.cron === 'string' ? [s.cron] : [])
+        : [];
+    for (const late of lateCronSlots(config, crons, now)) {
+        const wait = Number.isFinite(late.waitMinutes)
+            ? `waits ${late.waitMinutes} minutes for the next scheduled run`
+            : 'has no scheduled run to start it';
+        out.push({
+            line: lineOf(['on', 'schedule']),
+            message: `automations[${late.index}] (${JSON.stringify(late.automation.id)}) is a cron automation whose slot at ${late.slot.toISOString()} ${wait}; add its minutes to on.schedule (times in UTC), ${REDO}`
+        });
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./.build/cli/actions-workflow.js
+
 
 
 
@@ -48733,8 +49318,6 @@ const AGENT_CLI_VERSIONS = {
 const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml';
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1';
-/** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
-const RECONCILE_CRON = '*/15 * * * *';
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
  * example workflow: one job per stage, started by a label that starts an automation, a
@@ -48748,6 +49331,7 @@ function actionsWorkflow(config) {
     const clis = agentClis(config);
     const minutes = (0,job_timeout/* stageJobMinutes */.$)(config);
     const linear = config.tracker.kind === 'linear';
+    const prTypes = ['labeled', 'reopened', ...prTriggerTypes(config)];
     const lines = [
         '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
         '# WORKFLOW.md. After changing WORKFLOW.md, run itervox-handoff init --workflow-only to write',
@@ -48759,19 +49343,37 @@ function actionsWorkflow(config) {
         ...(linear
             ? [
                 '  # Linear sends GitHub no events: the reconcile job below finds issues that entered a',
-                "  # state, and answers to a stage's question, and starts their stages."
+                "  # state, and answers to a stage's question, and starts their stages.",
+                ...(prTypes.length > 2
+                    ? [
+                        "  # An issue's pull request opening or merging on GitHub starts the automations",
+                        '  # of WORKFLOW.md that wait for it (pr_opened, pr_merged).',
+                        '  pull_request:',
+                        `    types: [${prTriggerTypes(config).join(', ')}]`
+                    ]
+                    : [])
             ]
             : [
                 `  # A person adds a state label: the issue entered that state. Adding ${pipeline_approval/* APPROVED_LABEL */.fy}`,
                 `  # approves a waiting stage; removing ${pause/* PAUSED_LABEL */.O5} resumes a paused issue.`,
+                ...(needsEvent(config, 'issues', 'closed')
+                    ? ["  # Closing an issue resolves its dependants' blockers (blockers_resolved)."]
+                    : []),
                 '  issues:',
-                '    types: [labeled, unlabeled]',
+                `    types: [labeled, unlabeled${needsEvent(config, 'issues', 'closed') ? ', closed' : ''}]`,
                 "  # The same for a pull request; the stage works on the pull request's branch.",
                 "  # Reopening an issue's pull request resumes the pipeline its closing paused.",
+                ...(prTypes.length > 2
+                    ? [
+                        '  # Its opening or merging starts the automations that wait for it (pr_opened, pr_merged).'
+                    ]
+                    : []),
                 '  pull_request:',
-                '    types: [labeled, reopened]',
+                `    types: [${prTypes.join(', ')}]`,
                 `  # A person answers a stage that asked for input (the issue carries \`${names/* NEEDS_INPUT_LABEL */.wv}\`),`,
-                '  # or approves a waiting stage with /approve.',
+                needsEvent(config, 'issue_comment', 'created')
+                    ? '  # approves a waiting stage with /approve, or comments (tracker_comment_added).'
+                    : '  # or approves a waiting stage with /approve.',
                 '  issue_comment:',
                 '    types: [created]'
             ]),
@@ -48797,9 +49399,9 @@ function actionsWorkflow(config) {
         '  repository_dispatch:',
         `    types: [${names/* DISPATCH_TYPE */.wb}]`,
         '  # Every 15 minutes (best effort: GitHub may run it late, or skip it under load), the',
-        `  # reconcile job starts ${linear ? 'what Linear issues are owed' : 'what an event missed'}.`,
+        `  # reconcile job starts ${linear ? 'what Linear issues are owed' : 'what an event missed'}${hasCron(config) ? ", and the cron automations' slots (times in UTC)" : ''}.`,
         '  schedule:',
-        `    - cron: '${RECONCILE_CRON}'`,
+        `    - cron: '${reconcileCron(config)}'`,
         '',
         '# The job token may push the issue branch, send the dispatch, open the pull request, change',
         '# labels and comments, and read whether a run that holds a stage is still going. Nothing else.',
@@ -48811,11 +49413,7 @@ function actionsWorkflow(config) {
         '',
         'jobs:',
         '  stage:',
-        ...(linear
-            ? [
-                "    if: github.event_name == 'workflow_dispatch' || github.event_name == 'repository_dispatch'"
-            ]
-            : stageCondition(labels)),
+        ...(linear ? linearCondition(config) : stageCondition(labels, config)),
         '    runs-on: ubuntu-latest',
         '    # One stage at a time per issue; a running stage is never cancelled (it would lose its',
         '    # work).',
@@ -48905,7 +49503,8 @@ function linearEnv(indent) {
  * Only the labels that start a stage, never a fork's pull request, and only people's answers
  * on an issue that waits for input.
  */
-function stageCondition(labels) {
+function stageCondition(labels, config) {
+    const comments = needsEvent(config, 'issue_comment', 'created');
     return [
         "    # Only the labels that start a stage, never a fork's pull request, and only people's",
         '    # answers on an issue that waits for input.',
@@ -48922,15 +49521,47 @@ function stageCondition(labels) {
         "      (github.event_name == 'pull_request' && github.event.action == 'reopened' &&",
         '        github.event.pull_request.head.repo.full_name == github.repository &&',
         "        startsWith(github.event.pull_request.head.ref, 'itervox/')) ||",
+        ...pullRequestTriggers(config),
+        ...(needsEvent(config, 'issues', 'closed')
+            ? ["      (github.event_name == 'issues' && github.event.action == 'closed') ||"]
+            : []),
         "      (github.event_name == 'issue_comment' &&",
-        `        (contains(github.event.issue.labels.*.name, '${names/* NEEDS_INPUT_LABEL */.wv}') ||`,
-        "          startsWith(github.event.comment.body, '/approve')) &&",
+        // tracker_comment_added: any comment by a person; the stage reads its body.
+        ...(comments
+            ? []
+            : [
+                `        (contains(github.event.issue.labels.*.name, '${names/* NEEDS_INPUT_LABEL */.wv}') ||`,
+                "          startsWith(github.event.comment.body, '/approve')) &&"
+            ]),
         // Only people who can have write access queue a job: an outsider's comment would
         // otherwise replace a pending job of this issue's concurrency group.
         `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,
         "      github.event_name == 'workflow_dispatch' ||",
         "      github.event_name == 'repository_dispatch'"
     ];
+}
+/** For Linear: only the dispatches, and the GitHub pull requests automations wait for. */
+function linearCondition(config) {
+    const dispatches = "github.event_name == 'workflow_dispatch' || github.event_name == 'repository_dispatch'";
+    const prs = pullRequestTriggers(config);
+    if (prs.length === 0)
+        return [`    if: ${dispatches}`];
+    return ['    if: >-', ...prs, `      ${dispatches}`];
+}
+/** pull_request types the automations wait for: opened (pr_opened), closed (pr_merged). */
+function prTriggerTypes(config) {
+    return ['opened', 'closed'].filter((t) => needsEvent(config, 'pull_request', t));
+}
+/** The `if:` lines letting an issue's own pull request opening or merging through. */
+function pullRequestTriggers(config) {
+    return prTriggerTypes(config).map((type) => [
+        `      (github.event_name == 'pull_request' && github.event.action == '${type}' &&`,
+        ...(type === 'closed' ? ['        github.event.pull_request.merged &&'] : []),
+        '        github.event.pull_request.head.repo.full_name == github.repository) ||'
+    ].join('\n'));
+}
+function hasCron(config) {
+    return runningAutomations(config).some((a) => a.trigger.type === 'cron');
 }
 /**
  * The type of a GitHub pipeline's manual-run `issue` input. GitHub expressions cannot rewrite
@@ -48997,13 +49628,15 @@ function labelListProblems(text, config) {
     }
     return out;
 }
-/** States that start an enabled automation of an enabled profile, each once. */
+/**
+ * States whose label starts a running automation, each once: those issue_entered_state
+ * names, and the backlog states when issue_moved_to_backlog runs.
+ */
 function startStates(config) {
     const out = [];
-    for (const a of config.automations) {
-        if (!a.enabled || !config.agent.profiles[a.profile]?.enabled)
-            continue;
-        for (const s of a.states) {
+    for (const a of runningAutomations(config)) {
+        const states = a.trigger.type === 'issue_moved_to_backlog' ? config.tracker.backlogStates : a.states;
+        for (const s of states) {
             if (!out.some((o) => (0,lookup/* sameState */.yY)(o, s)))
                 out.push(s);
         }
@@ -50244,6 +50877,7 @@ function sampleBindings(profile, automation) {
 
 
 
+
 // A workflow file is a few KiB.
 const preflight_WORKFLOW_YML_MAX_BYTES = 256 * 1024;
 /** `file:line:col: warning: message`, as a person reads it. */
@@ -50309,6 +50943,9 @@ async function preflight(config, root) {
             else
                 warnings.push({ message: p.message, location: { file: shown, line: p.line } });
         }
+        for (const p of missingEventProblems(text, config, new Date())) {
+            warnings.push({ message: p.message, location: { file: shown, line: p.line } });
+        }
         const issueInput = issueInputProblem(text, config);
         if (issueInput) {
             warnings.push({
@@ -50367,7 +51004,7 @@ const validateCommand = {
             process.stderr.write(warningLine(w) + '\n');
         if (found.errors.length > 0)
             throw new _build_errors/* UserErrors */.tQ(found.errors);
-        const chain = enabledAutomations(config).map((a) => `${a.states.join('|')} \u2192 ${a.profile}${a.moveToState ? ` \u2192 ${a.moveToState}` : ''}`);
+        const chain = enabledAutomations(config).map((a) => `${startedBy(a)} \u2192 ${a.profile}${a.moveToState ? ` \u2192 ${a.moveToState}` : ''}`);
         const profiles = Object.keys(config.agent.profiles);
         process.stdout.write(`${file} is valid: ${profiles.length} profile${profiles.length === 1 ? '' : 's'} (${profiles.join(', ')}), ` +
             `${chain.length} automation${chain.length === 1 ? '' : 's'}\n` +
@@ -50405,7 +51042,9 @@ async function validateJson(file) {
     out.automations = enabledAutomations(config).map((a) => ({
         states: a.states,
         profile: a.profile,
-        moveToState: a.moveToState ?? null
+        moveToState: a.moveToState ?? null,
+        id: a.id,
+        trigger: a.trigger.type
     }));
     return out;
 }
@@ -50415,6 +51054,15 @@ function printJson(out) {
 }
 function enabledAutomations(config) {
     return config.automations.filter((a) => a.enabled);
+}
+/** What starts an automation, in the summary's words: its states, or its trigger. */
+function startedBy(a) {
+    const t = a.trigger;
+    if (t.type === 'issue_entered_state')
+        return a.states.join('|');
+    if (t.type === 'cron')
+        return `cron "${t.schedule.expression}" (${t.schedule.timeZone})`;
+    return t.type;
 }
 function problem(message, at) {
     return { file: at?.file ?? null, line: at?.line ?? null, col: at?.col ?? null, message };

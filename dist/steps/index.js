@@ -37950,6 +37950,243 @@ function sizeText(bytes) {
     return `${bytes} bytes`;
 }
 
+;// CONCATENATED MODULE: ./.build/config/cron.js
+const FIELDS = [
+    { name: 'minute', min: 0, max: 59 },
+    { name: 'hour', min: 0, max: 23 },
+    { name: 'day-of-month', min: 1, max: 31 },
+    {
+        name: 'month',
+        min: 1,
+        max: 12,
+        names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+    },
+    // 7 is Sunday too, as in most crons.
+    { name: 'day-of-week', min: 0, max: 7, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] }
+];
+const DESCRIPTORS = {
+    '@yearly': '0 0 1 1 *',
+    '@annually': '0 0 1 1 *',
+    '@monthly': '0 0 1 * *',
+    '@weekly': '0 0 * * 0',
+    '@daily': '0 0 * * *',
+    '@midnight': '0 0 * * *',
+    '@hourly': '0 * * * *'
+};
+const SHAPE = 'write 5 fields, minute hour day-of-month month day-of-week, e.g. "0 9 * * 1-5", or @hourly, @daily, @weekly, @monthly, @yearly';
+/**
+ * Reads `expression` in `timeZone` (undefined: a `CRON_TZ=`/`TZ=` prefix, else UTC). Errors
+ * say what to write and never quote the expression, which may have come from the environment.
+ */
+function parseCron(expression, timeZone) {
+    let text = expression.trim();
+    let zone = timeZone;
+    const prefix = /^(?:CRON_TZ|TZ)=(\S+)\s+/.exec(text);
+    if (prefix) {
+        if (zone !== undefined) {
+            return { error: 'names a time zone twice (CRON_TZ= and timezone); keep one' };
+        }
+        zone = prefix[1];
+        text = text.slice(prefix[0].length);
+    }
+    zone ??= 'UTC';
+    if (!isTimeZone(zone)) {
+        return { error: 'unknown time zone; use an IANA name such as Europe/Prague or UTC' };
+    }
+    if (text.startsWith('@every')) {
+        return {
+            error: `@every counts from when the daemon started, which a CI schedule has no notion of; ${SHAPE}`
+        };
+    }
+    const fields = (DESCRIPTORS[text.toLowerCase()] ?? text).split(/\s+/);
+    if (fields.length !== 5)
+        return { error: `has ${fields.length} fields; ${SHAPE}` };
+    const values = [];
+    for (const [i, field] of FIELDS.entries()) {
+        const read = readField(fields[i], field);
+        if (typeof read === 'string')
+            return { error: read };
+        values.push(read);
+    }
+    const dow = [...new Set(values[4].map((d) => d % 7))].sort((a, b) => a - b);
+    return {
+        schedule: {
+            expression: text,
+            timeZone: zone,
+            minutes: values[0],
+            hours: values[1],
+            daysOfMonth: values[2],
+            months: values[3],
+            daysOfWeek: dow,
+            anyDayOfMonth: isAny(fields[2]),
+            anyDayOfWeek: isAny(fields[4])
+        }
+    };
+}
+function isAny(field) {
+    return field === '*' || field === '?';
+}
+/** A field's values, sorted, or what is wrong with it. */
+function readField(text, field) {
+    const wrong = `the ${field.name} field is not valid: use *, a number or name in ${field.min}-${field.max}, a range a-b, a step */n or a-b/n, or a list of these joined by commas`;
+    const out = new Set();
+    for (const item of text.split(',')) {
+        const m = /^(\*|\?|[A-Za-z0-9]+)(?:-([A-Za-z0-9]+))?(?:\/(\d+))?$/.exec(item);
+        if (!m)
+            return wrong;
+        const [, first, last, stepText] = m;
+        const any = first === '*' || first === '?';
+        if (any && last !== undefined)
+            return wrong;
+        if (first === '?' && !field.name.startsWith('day'))
+            return wrong;
+        const lo = any ? field.min : cron_valueOf(first, field);
+        // "a/n" runs from a to the field's end, as in robfig/cron.
+        const hi = any || (stepText !== undefined && last === undefined)
+            ? field.max
+            : last === undefined
+                ? lo
+                : cron_valueOf(last, field);
+        const step = stepText === undefined ? 1 : Number(stepText);
+        if (lo === undefined || hi === undefined || lo > hi || step < 1)
+            return wrong;
+        for (let v = lo; v <= hi; v += step)
+            out.add(v);
+    }
+    return [...out].sort((a, b) => a - b);
+}
+function cron_valueOf(token, field) {
+    const named = field.names?.indexOf(token.toLowerCase()) ?? -1;
+    if (named >= 0)
+        return named + field.min;
+    if (!/^\d+$/.test(token))
+        return undefined;
+    const n = Number(token);
+    return n >= field.min && n <= field.max ? n : undefined;
+}
+const formatters = new Map();
+function formatter(zone) {
+    let f = formatters.get(zone);
+    if (!f) {
+        f = new Intl.DateTimeFormat('en-US', {
+            timeZone: zone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: 'numeric',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: 'numeric',
+            second: 'numeric'
+        });
+        formatters.set(zone, f);
+    }
+    return f;
+}
+function isTimeZone(zone) {
+    try {
+        formatter(zone);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** How far `zone`'s wall clock is ahead of UTC at the instant `ms`, in ms. */
+function offsetAt(zone, ms) {
+    const parts = {};
+    for (const p of formatter(zone).formatToParts(ms)) {
+        if (p.type !== 'literal')
+            parts[p.type] = Number(p.value);
+    }
+    const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+    return wall - Math.floor(ms / 1000) * 1000;
+}
+/** Whether the wall-clock time `wall` (ms, read as UTC) is one the schedule names. */
+function matchesWall(s, wall) {
+    const d = new Date(wall);
+    if (!s.minutes.includes(d.getUTCMinutes()) || !s.hours.includes(d.getUTCHours()))
+        return false;
+    if (!s.months.includes(d.getUTCMonth() + 1))
+        return false;
+    const dom = s.daysOfMonth.includes(d.getUTCDate());
+    const dow = s.daysOfWeek.includes(d.getUTCDay());
+    return s.anyDayOfMonth || s.anyDayOfWeek ? dom && dow : dom || dow;
+}
+/**
+ * The slots of `schedule` after `after` and up to `until` (inclusive), oldest first: each
+ * whole minute whose wall-clock time in the schedule's zone matches. A wall-clock time that a
+ * daylight-saving change skips has no slot; one it repeats has one, at its first occurrence.
+ */
+function cronSlots(schedule, after, until) {
+    const zone = schedule.timeZone;
+    const out = [];
+    let hour = NaN;
+    // An hour's offset, or undefined when it changes within that hour.
+    let hourOffset;
+    for (let t = Math.floor(after.getTime() / MINUTE) * MINUTE + MINUTE; t <= until.getTime(); t += MINUTE) {
+        const h = t - (t % HOUR);
+        if (h !== hour) {
+            hour = h;
+            const start = offsetAt(zone, h);
+            hourOffset = start === offsetAt(zone, h + HOUR - MINUTE) ? start : undefined;
+        }
+        const offset = hourOffset ?? offsetAt(zone, t);
+        if (matchesWall(schedule, t + offset) && !isRepeat(zone, t, offset))
+            out.push(new Date(t));
+    }
+    return out;
+}
+/** Whether the wall-clock time at `t` was already shown earlier (a clock set back). */
+function isRepeat(zone, t, offset) {
+    const before = offsetAt(zone, t - DAY);
+    if (before <= offset)
+        return false;
+    // The same wall time, before the clock went back.
+    return offsetAt(zone, t - (before - offset)) === before;
+}
+
+;// CONCATENATED MODULE: ./.build/config/go-regex.js
+/**
+ * A regular expression written for the itervox daemon (Go's RE2 syntax), as JavaScript reads
+ * it: RE2's leading `(?i)`-style flags become RegExp flags and `(?P<name>` a named group;
+ * undefined when JavaScript cannot read it.
+ */
+function goRegex(source) {
+    const lead = /^\(\?([ims]+)\)/.exec(source);
+    const flags = lead ? [...new Set(lead[1])].join('') : '';
+    const body = (lead ? source.slice(lead[0].length) : source).replaceAll('(?P<', '(?<');
+    try {
+        return new RegExp(body, flags);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/config/command.js
+// The command is run without a shell, so shell syntax would silently mean something else.
+const SHELL_CHARS = /[;|&`$()<>]/;
+const QUOTES = /["'\\]/;
+/** Why a profile command cannot be run as written, or undefined when it can. */
+function commandProblem(command) {
+    if (SHELL_CHARS.test(command)) {
+        return 'must not contain any of ;|&`$()>< (it runs without a shell); put the pipeline in a wrapper script and name the script here';
+    }
+    if (QUOTES.test(command)) {
+        return 'must not contain quotes or backslashes (it is split on whitespace, without a shell); put the arguments in a wrapper script and name the script here';
+    }
+    if (command.trim() === '')
+        return 'must not be empty; name the agent CLI, e.g. claude';
+    return undefined;
+}
+/** A checked command as argv, split on whitespace. */
+function commandArgv(command) {
+    return command.trim().split(/\s+/);
+}
+
 ;// CONCATENATED MODULE: ./.build/config/daemon-keys.js
 /**
  * Keys the itervox daemon reads but a CI runner has no use for: they load with a warning, so
@@ -37957,7 +38194,7 @@ function sizeText(bytes) {
  */
 const DAEMON_ONLY_KEYS = {
     root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
-    tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
+    tracker: ['endpoint', 'working_state', 'outbox', 'comment_commands'],
     workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
     agent: [
         'max_concurrent_agents_by_state',
@@ -37989,7 +38226,7 @@ const DAEMON_ONLY_KEYS = {
         'base_branch'
     ],
     profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
-    automation: ['filter'],
+    automation: [],
     handoff: [],
     approval: []
 };
@@ -38001,39 +38238,6 @@ const SCHEMA_1_KEYS = {
         prompt: 'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
     }
 };
-/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
-const DAEMON_TRIGGER_TYPES = [
-    'cron',
-    'input_required',
-    'tracker_comment_added',
-    'issue_moved_to_backlog',
-    'run_failed',
-    'pr_opened',
-    'pr_merged',
-    'rate_limited',
-    'blockers_resolved'
-];
-
-;// CONCATENATED MODULE: ./.build/config/command.js
-// The command is run without a shell, so shell syntax would silently mean something else.
-const SHELL_CHARS = /[;|&`$()<>]/;
-const QUOTES = /["'\\]/;
-/** Why a profile command cannot be run as written, or undefined when it can. */
-function commandProblem(command) {
-    if (SHELL_CHARS.test(command)) {
-        return 'must not contain any of ;|&`$()>< (it runs without a shell); put the pipeline in a wrapper script and name the script here';
-    }
-    if (QUOTES.test(command)) {
-        return 'must not contain quotes or backslashes (it is split on whitespace, without a shell); put the arguments in a wrapper script and name the script here';
-    }
-    if (command.trim() === '')
-        return 'must not be empty; name the agent CLI, e.g. claude';
-    return undefined;
-}
-/** A checked command as argv, split on whitespace. */
-function commandArgv(command) {
-    return command.trim().split(/\s+/);
-}
 
 ;// CONCATENATED MODULE: ./.build/config/interpolate.js
 const interpolate_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -38173,7 +38377,23 @@ function isMap(value) {
     return proto === null || proto === Object.prototype;
 }
 
+;// CONCATENATED MODULE: ./.build/config/types.js
+/** The itervox trigger types, each a GitHub event or a moment of the job (docs/workflow-md.md). */
+const TRIGGER_TYPES = [
+    'issue_entered_state',
+    'cron',
+    'tracker_comment_added',
+    'pr_opened',
+    'pr_merged',
+    'run_failed',
+    'input_required',
+    'issue_moved_to_backlog',
+    'rate_limited',
+    'blockers_resolved'
+];
+
 ;// CONCATENATED MODULE: ./.build/config/schema.js
+
 
 
 
@@ -38211,6 +38431,8 @@ const trackerSchema = strictObject({
     terminal_states: withDefault(array(schema_text), () => [...DEFAULT_TERMINAL_STATES]),
     completion_state: optionalText,
     failed_state: optionalText,
+    // The daemon's default depends on the kind; see load.ts.
+    backlog_states: schemas_nullish(array(schema_text)),
     allowed_bots: withDefault(array(schema_text), () => [])
 })
     .check(superRefine((t, ctx) => {
@@ -38294,37 +38516,47 @@ const profileSchema = strictObject({
     verify: withDefault(array(schema_text), () => []),
     verify_timeout_ms: withDefault(positiveInt, () => 600_000)
 });
+const nonNegativeInt = schemas_int().check(_nonnegative());
+// The keys of every trigger type; which type may have which is checked in automations.ts,
+// with the daemon's own words.
 const triggerSchema = strictObject({
-    type: literal('issue_entered_state'),
+    type: schemas_enum(TRIGGER_TYPES),
     state: schemas_nullish(schema_text),
-    states: schemas_nullish(array(schema_text).check(_minLength(1)))
-})
-    .check(superRefine((t, ctx) => {
-    if (t.state && t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            path: ['states'],
-            message: 'use either state or states, not both'
-        });
-    }
-    else if (!t.state && !t.states) {
-        ctx.addIssue({
-            code: 'custom',
-            message: 'needs the state that starts the automation; add state: <name> or states: [<names>]'
-        });
-    }
-}));
+    states: schemas_nullish(array(schema_text).check(_minLength(1))),
+    cron: schemas_nullish(schema_text),
+    timezone: optionalText
+});
+const filterSchema = strictObject({
+    match_mode: withDefault(schemas_enum(['all', 'any']), () => 'all'),
+    states: schemas_nullish(array(schema_text)),
+    states_any: schemas_nullish(array(schema_text)),
+    labels_any: withDefault(array(schema_text), () => []),
+    identifier_regex: optionalText,
+    // 0 is "no limit", as in the daemon.
+    limit: schemas_nullish(nonNegativeInt),
+    input_context_regex: optionalText,
+    max_age_minutes: schemas_nullish(nonNegativeInt),
+    body_contains: withDefault(array(schema_text), () => []),
+    body_regex: optionalText
+});
+const policySchema = strictObject({
+    move_to_state: optionalText,
+    // A person approves each entry into the state before its stage runs (see approval.ts).
+    require_approval: withDefault(schemas_boolean(), () => false),
+    auto_resume: schemas_nullish(schemas_boolean()),
+    auto_switch: schemas_nullish(schemas_boolean()),
+    switch_to_profile: optionalText,
+    switch_to_backend: schemas_nullish(schemas_enum(['claude', 'codex'])),
+    cooldown_minutes: schemas_nullish(nonNegativeInt)
+});
 const automationSchema = strictObject({
     id: schema_text,
     enabled: withDefault(schemas_boolean(), () => true),
     trigger: triggerSchema,
+    filter: schemas_nullish(filterSchema),
     profile: schema_text,
     instructions: schemas_nullish(schemas_string()),
-    policy: schemas_nullish(strictObject({
-        move_to_state: optionalText,
-        // A person approves each entry into the state before its stage runs (see approval.ts).
-        require_approval: withDefault(schemas_boolean(), () => false)
-    }))
+    policy: schemas_nullish(policySchema)
 });
 const approvalSchema = strictObject({
     distinct_approver: withDefault(schemas_boolean(), () => false)
@@ -38493,31 +38725,40 @@ function keysAt(schema, path) {
 
 
 
-/**
- * One `automations[i]` entry. Trigger types other than issue_entered_state only run in the
- * itervox daemon: they load with a warning and give undefined, as do broken entries.
- */
+
+/** The trigger keys each type reads; the daemon ignores the others, so they only warn. */
+const TRIGGER_KEYS = {
+    issue_entered_state: ['state', 'states'],
+    cron: ['cron', 'timezone']
+};
+// The daemon's cooldown when none is written.
+const DEFAULT_COOLDOWN_MINUTES = 30;
+/** One `automations[i]` entry, or undefined when it is broken (its errors are in `problems`). */
 function readAutomation(raw, index, problems, env) {
     const path = ['automations', index];
-    const type = isMap(raw) && isMap(raw.trigger) ? raw.trigger.type : undefined;
-    if (typeof type === 'string' && DAEMON_TRIGGER_TYPES.includes(type)) {
-        problems.warnAt([...path, 'trigger', 'type'], `${type} automations run only in the itervox daemon; this CI runner ignores this one`);
-        return undefined;
-    }
     // instructions are a Liquid template: `$` there is the template's business.
     const input = sectionInput(raw, path, 'automation', problems, { env, verbatim: ['instructions'] });
     const parsed = parseSection(automationSchema, input, path, 'automation', problems);
     if (!parsed)
         return undefined;
-    const trigger = parsed.trigger;
-    const states = trigger.states ?? (trigger.state ? [trigger.state] : []);
-    const statePaths = trigger.states
-        ? trigger.states.map((_, i) => [...path, 'trigger', 'states', i])
+    const ctx = { parsed, path, problems };
+    const trigger = readTrigger(ctx);
+    const filter = readFilter(ctx);
+    const policyOk = checkPolicy(ctx);
+    if (!trigger || !filter || !policyOk)
+        return undefined;
+    const t = parsed.trigger;
+    const entered = t.type === 'issue_entered_state';
+    const states = entered ? (t.states ?? (t.state ? [t.state] : [])) : [];
+    const statePaths = t.states
+        ? t.states.map((_, i) => [...path, 'trigger', 'states', i])
         : [[...path, 'trigger', 'state']];
     const config = {
         id: parsed.id,
         enabled: parsed.enabled,
+        trigger,
         states,
+        filter,
         profile: parsed.profile
     };
     if (parsed.instructions) {
@@ -38531,7 +38772,156 @@ function readAutomation(raw, index, problems, env) {
         config.moveToState = parsed.policy.move_to_state;
     if (parsed.policy?.require_approval)
         config.requireApproval = true;
-    return { config, index, statePaths };
+    return { config, index, statePaths: entered ? statePaths : [] };
+}
+function readTrigger({ parsed, path, problems }) {
+    const t = parsed.trigger;
+    const at = [...path, 'trigger'];
+    const reads = TRIGGER_KEYS[t.type] ?? [];
+    for (const key of ['state', 'states', 'cron', 'timezone']) {
+        if (t[key] != null && !reads.includes(key)) {
+            problems.warnAtKey([...at, key], `has no effect on ${t.type} triggers; remove it`);
+        }
+    }
+    const policy = parsed.policy;
+    switch (t.type) {
+        case 'issue_entered_state':
+            if (t.state && t.states) {
+                problems.errorAt([...at, 'states'], 'use either state or states, not both');
+                return undefined;
+            }
+            if (!t.state && !t.states) {
+                problems.errorAt(at, 'needs the state that starts the automation; add state: <name> or states: [<names>]');
+                return undefined;
+            }
+            return { type: t.type };
+        case 'cron': {
+            if (!t.cron) {
+                problems.errorAt(at, 'cron automations require trigger.cron; add cron: "0 9 * * 1-5"');
+                return undefined;
+            }
+            const read = parseCron(t.cron, t.timezone);
+            if ('error' in read) {
+                const zone = read.error.includes('time zone') && t.timezone;
+                problems.errorAt([...at, zone ? 'timezone' : 'cron'], read.error);
+                return undefined;
+            }
+            if (!t.timezone && read.schedule.timeZone === 'UTC' && !/^(CRON_)?TZ=/.test(t.cron)) {
+                problems.warnAtKey([...at, 'cron'], "no trigger.timezone: this runner reads the schedule in UTC, where the itervox daemon uses its machine's time zone; add timezone: <IANA name> to pin it");
+            }
+            return { type: t.type, schedule: read.schedule };
+        }
+        case 'input_required':
+            return { type: t.type, autoResume: Boolean(policy?.auto_resume || policy?.auto_switch) };
+        case 'rate_limited': {
+            const switchTo = policy?.switch_to_profile;
+            if (!switchTo) {
+                problems.errorAt(policy ? [...path, 'policy'] : at, 'rate_limited automations require policy.switch_to_profile; name the profile to switch to');
+                return undefined;
+            }
+            if (!policy.auto_switch && !policy.auto_resume) {
+                problems.errorAt([...path, 'policy'], 'rate_limited automations require policy.auto_switch: true (or auto_resume: true)');
+                return undefined;
+            }
+            if (policy.switch_to_backend) {
+                problems.warnAtKey([...path, 'policy', 'switch_to_backend'], `is not applied by this runner, which runs profile "${switchTo}" with its own command; give that profile the command of the backend you want`);
+            }
+            return {
+                type: t.type,
+                switchToProfile: switchTo,
+                ...(policy.switch_to_backend ? { switchToBackend: policy.switch_to_backend } : {}),
+                cooldownMinutes: policy.cooldown_minutes || DEFAULT_COOLDOWN_MINUTES
+            };
+        }
+        case 'tracker_comment_added':
+        case 'pr_opened':
+        case 'pr_merged':
+        case 'run_failed':
+        case 'issue_moved_to_backlog':
+        case 'blockers_resolved':
+            return { type: t.type };
+    }
+}
+function readFilter({ parsed, path, problems }) {
+    const type = parsed.trigger.type;
+    const f = parsed.filter;
+    const filter = {
+        matchMode: f?.match_mode ?? 'all',
+        states: (f?.states?.length ? f.states : f?.states_any) ?? [],
+        labelsAny: f?.labels_any ?? [],
+        bodyContains: f?.body_contains ?? []
+    };
+    if (!f)
+        return filter;
+    const at = [...path, 'filter'];
+    let ok = true;
+    const only = (key, set, wanted) => {
+        if (!set || type === wanted)
+            return;
+        problems.errorAtKey([...at, key], `is only meaningful on ${wanted} triggers; remove it`);
+        ok = false;
+    };
+    only('max_age_minutes', Boolean(f.max_age_minutes), 'input_required');
+    only('body_contains', f.body_contains.length > 0, 'tracker_comment_added');
+    only('body_regex', Boolean(f.body_regex), 'tracker_comment_added');
+    if (f.input_context_regex && type !== 'input_required') {
+        problems.warnAtKey([...at, 'input_context_regex'], `has no effect on ${type} triggers; remove it`);
+    }
+    if (f.states?.length && f.states_any?.length) {
+        problems.warnAtKey([...at, 'states_any'], 'is ignored when states is set, as in the daemon; keep one');
+    }
+    if (f.limit)
+        filter.limit = f.limit;
+    if (f.max_age_minutes)
+        filter.maxAgeMinutes = f.max_age_minutes;
+    const regex = (key) => {
+        const source = f[key];
+        if (source === undefined)
+            return undefined;
+        const re = goRegex(source);
+        if (!re) {
+            problems.errorAt([...at, key], "is not a regular expression this runner can read (JavaScript syntax, with RE2's leading (?i) flags); fix the pattern");
+            ok = false;
+        }
+        return re;
+    };
+    const identifier = regex('identifier_regex');
+    const inputContext = regex('input_context_regex');
+    const body = regex('body_regex');
+    if (identifier)
+        filter.identifierRegex = identifier;
+    if (inputContext)
+        filter.inputContextRegex = inputContext;
+    if (body)
+        filter.bodyRegex = body;
+    return ok ? filter : undefined;
+}
+/** Policies on triggers that have no use for them are errors, as the daemon makes them. */
+function checkPolicy({ parsed, path, problems }) {
+    const type = parsed.trigger.type;
+    const p = parsed.policy;
+    if (!p)
+        return true;
+    const at = [...path, 'policy'];
+    let ok = true;
+    const only = (key, set, wanted) => {
+        if (!set || wanted.includes(type))
+            return;
+        problems.errorAtKey([...at, key], `is only meaningful on ${wanted.join(' and ')} triggers; remove it`);
+        ok = false;
+    };
+    only('switch_to_profile', Boolean(p.switch_to_profile), ['rate_limited']);
+    only('switch_to_backend', Boolean(p.switch_to_backend), ['rate_limited']);
+    only('cooldown_minutes', Boolean(p.cooldown_minutes), ['rate_limited']);
+    // issue_entered_state's move is this runner's own; the daemon has it on blockers_resolved only.
+    only('move_to_state', Boolean(p.move_to_state), ['issue_entered_state', 'blockers_resolved']);
+    only('require_approval', p.require_approval, ['issue_entered_state']);
+    for (const key of ['auto_resume', 'auto_switch']) {
+        if (p[key] != null && type !== 'input_required' && type !== 'rate_limited') {
+            problems.warnAtKey([...at, key], `has no effect on ${type} triggers; remove it`);
+        }
+    }
+    return ok;
 }
 
 ;// CONCATENATED MODULE: ./.build/config/disk-files.js
@@ -39057,7 +39447,9 @@ function checkReferences(refs, problems) {
             if (config.moveToState) {
                 checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems);
             }
+            checkFilterStates(read, refs.tracker, problems);
         }
+        checkTriggerProfiles(read, refs, problems);
     }
     if (refs.tracker) {
         checkEndStates(refs.tracker, starters, problems);
@@ -39102,6 +39494,43 @@ function checkEndStates(tracker, starters, problems) {
     const done = starts(tracker.completionState);
     if (done) {
         problems.warnAt(['tracker', 'completion_state'], `${source_map_quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${source_map_quoted(done.config.id)}), so the pipeline does not end there`);
+    }
+}
+/** A filter state the pipeline never has: worth a look, not fatal (the daemon takes it). */
+function unknownFilterState(state, path, known, problems) {
+    if (known.some((k) => lookup_sameState(k, state)))
+        return;
+    const hint = problems.isFromEnv(path) ? '' : did_you_mean_didYouMean(state, known);
+    problems.warnAt(path, `names no state of the pipeline, so no issue in it is admitted${hint || '; add it to tracker.active_states, terminal_states or backlog_states'}`);
+}
+function checkFilterStates(read, tracker, problems) {
+    const known = [...statesOf(tracker), ...tracker.backlogStates];
+    const path = ['automations', read.index, 'filter'];
+    // Where the list was read from: states, else its alias.
+    const key = problems.map.has([...path, 'states']) ? 'states' : 'states_any';
+    read.config.filter.states.forEach((state, i) => unknownFilterState(state, [...path, key, i], known, problems));
+    if (read.config.trigger.type === 'issue_moved_to_backlog' && tracker.backlogStates.length === 0) {
+        problems.warnAt(['automations', read.index, 'trigger', 'type'], 'tracker.backlog_states is empty (the default for github), so this never fires; list the labels that mean backlog there');
+    }
+}
+/** The daemon's checks of the profiles a trigger's policy names or needs. */
+function checkTriggerProfiles(read, refs, problems) {
+    const { config, index } = read;
+    const policy = ['automations', index, 'policy'];
+    const trigger = config.trigger;
+    if (trigger.type === 'rate_limited') {
+        const at = [...policy, 'switch_to_profile'];
+        if (checkProfile(trigger.switchToProfile, at, refs, problems) &&
+            config.enabled &&
+            refs.profiles[trigger.switchToProfile]?.enabled === false) {
+            problems.errorAt(at, `profile ${source_map_quoted(trigger.switchToProfile)} is disabled; enable it or name another profile`);
+        }
+    }
+    const profile = refs.profiles[config.profile];
+    if (trigger.type === 'blockers_resolved' && config.moveToState && profile) {
+        if (!profile.allowedActions.includes('move_state')) {
+            problems.errorAt([...policy, 'move_to_state'], `needs profile ${source_map_quoted(config.profile)} to allow move_state; add it to that profile's allowed_actions`);
+        }
     }
 }
 function checkAllowedStates(refs, known, problems) {
@@ -39479,6 +39908,8 @@ function parseWorkflow(text, opts) {
         terminalStates: tracker.terminal_states,
         completionState: tracker.completion_state,
         failedState: tracker.failed_state,
+        // The daemon's defaults: Linear and local issues have a Backlog state; GitHub has none.
+        backlogStates: tracker.backlog_states ?? (tracker.kind === 'github' ? [] : ['Backlog']),
         allowedBots: tracker.allowed_bots
     };
     checkReferences({
@@ -43801,21 +44232,21 @@ function changedWarning(count, names) {
 const endsWithMd = (data, from, to) => to - from >= 3 && data[to - 3] === 0x2e && data[to - 2] === 0x6d && data[to - 1] === 0x64;
 // `YYYY-MM-DDTHH-MM-SS.mmmZ_`, then only [A-Za-z0-9._-], at most 255 bytes: a safe name whose
 // sort key orders as its bytes do.
-const SHAPE = 'dddd-dd-ddTdd-dd-dd.dddZ_';
+const tree_candidates_SHAPE = 'dddd-dd-ddTdd-dd-dd.dddZ_';
 const SAFE = new Uint8Array(256);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-') {
     SAFE[c.charCodeAt(0)] = 1;
 }
 function isTimestamped(data, from, to) {
-    if (to - from > 255 || to - from < SHAPE.length + 3)
+    if (to - from > 255 || to - from < tree_candidates_SHAPE.length + 3)
         return false;
-    for (let k = 0; k < SHAPE.length; k++) {
+    for (let k = 0; k < tree_candidates_SHAPE.length; k++) {
         const c = data[from + k];
-        const want = SHAPE.charCodeAt(k);
+        const want = tree_candidates_SHAPE.charCodeAt(k);
         if (want === 0x64 /* d */ ? c < 0x30 || c > 0x39 : c !== want)
             return false;
     }
-    for (let k = from + SHAPE.length; k < to; k++)
+    for (let k = from + tree_candidates_SHAPE.length; k < to; k++)
         if (!SAFE[data[k]])
             return false;
     return true;

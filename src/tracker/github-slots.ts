@@ -5,8 +5,7 @@
 // a slot taken over meanwhile stays with its new holder. See github-refs.ts for why that is a
 // compare-and-swap.
 import * as z from '../zod.js'
-import type { Issue } from './types.js'
-import type { QueuedStage, Slots } from '../pipeline/ports.js'
+import type { Issue, QueuedStage, Slots } from '../pipeline/ports.js'
 import type { GitHubRefs, RecordCommit } from './github-refs.js'
 
 const text = (max: number) => z.string().check(z.maxLength(max))
