@@ -68,7 +68,7 @@ chmod 0700 -- "$area"`
 // changed since the hand-over (its ctime is newer than the marker: no one but root sets a
 // ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
 // each top-level entry goes back by rename, except over a name the checkout kept (its untracked
-// files); the objects come back from the store whatever became of the tree. The first record
+// files: the agent's goes); the objects come back from the store whatever became of the tree. The first record
 // printed says whether the tree came back.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
@@ -102,12 +102,8 @@ if [ -d "$back" ] && [ ! -L "$back" ]; then
     chown -h --from="$uid" -- "$ours" "$back"
   fi
   if [ -n "$repo" ]; then
-    for e in "$back"/* "$back"/.[!.]* "$back"/..?*; do
-      [ -e "$e" ] || [ -L "$e" ] || continue
-      name=\${e##*/}
-      if [ -e "$repo/$name" ] || [ -L "$repo/$name" ]; then rm -rf -- "$e"; else mv -T -- "$e" "$repo/$name"; fi
-    done
-    rmdir -- "$back"
+    find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
+    rm -rf -- "$back"
   fi
 else
   printf 'lost\\0'
@@ -145,7 +141,7 @@ chmod 0711 -- "$store"
 rm -rf -- "$store/tree"
 chmod go-rwx -- "$repo/.git"
 mv -T -- "$repo/.git/objects" "$store/objects"
-for name; do mv -T -- "$repo/$name" "$tree/$name"; done
+[ $# = 0 ] || (cd -- "$repo" && mv -t "$tree" -- "$@")
 trap - EXIT
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"

@@ -135,7 +135,12 @@ describe('the hand-over in place', () => {
       ).ok
     ).toBe(true)
 
+    // A name the checkout kept: the runner's file stays, the agent's goes.
+    expect(asAgent(h.tree, 'echo agent > gha-creds-1.json').ok).toBe(true)
     expect(await takeBack(privilege, h)).toEqual({ tree: repo })
+    expect(readFileSync(path.join(repo, 'gha-creds-1.json'), 'utf8')).toBe(
+      '{"private_key":"runner"}\n'
+    )
     expect(objectsOf(repo)).toBe(objects)
     expect(ino(path.join(repo, 'src', 'a.ts'))).toBe(inode)
     expect(statSync(path.join(repo, 'src', 'a.ts')).uid).toBe(process.getuid?.())
