@@ -82,8 +82,8 @@ function isBranchName(name) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js + 2 modules
-var untrusted_text = __nccwpck_require__(133);
+// EXTERNAL MODULE: ./.build/clip.js
+var clip = __nccwpck_require__(802);
 ;// CONCATENATED MODULE: ./.build/git/git-errors.js
 // What a failed git command becomes: a GitError whose one line names the command and the last
 // thing git said (credentials masked), or a DiskFullError when git could not write for want of
@@ -173,12 +173,12 @@ function commandLine(args) {
     let at = 0;
     while (args[at] === '-c' && at + 1 < args.length)
         at += 2;
-    return (0,untrusted_text/* clip */.$Q)(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
+    return (0,clip/* clip */.$)(`git ${args.slice(at).map(mask).join(' ')}`.replace(/\s+/g, ' '), 160);
 }
 /** The last thing git said, on one line, credentials masked. */
 function lastLine(stderr) {
     const lines = stderr.split(/\r?\n|\r/).map((l) => l.trim());
-    return (0,untrusted_text/* clip */.$Q)(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
+    return (0,clip/* clip */.$)(mask(lines.filter(Boolean).at(-1) ?? '').replace(/\s+/g, ' '), 300);
 }
 /** Hides credentials git may echo: a URL's user and password, an auth header, a GitHub token. */
 function mask(text) {
@@ -961,7 +961,7 @@ function startEarlyFetch(env, trigger) {
 
 /***/ }),
 
-/***/ 127:
+/***/ 487:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1098,503 +1098,8 @@ const NEEDS_INPUT_LABEL = 'needs-input';
 /** Set when the pipeline stopped and has no failed state to move the issue to. */
 const NEEDS_ATTENTION_LABEL = 'needs-attention';
 
-// EXTERNAL MODULE: ./.build/pipeline/untrusted-text.js + 2 modules
-var untrusted_text = __nccwpck_require__(133);
-// EXTERNAL MODULE: ./.build/tracker/linear-key.js
-var linear_key = __nccwpck_require__(658);
-;// CONCATENATED MODULE: ./.build/action/issue-key.js
-// The one spelling of the issue a manual run or a dispatch names, taken where the input or the
-// payload is read: `#42`, ` 42` and `42` are issue 42, `eng-7` is ENG-7. Everything after reads
-// this key alone, as the workflow's concurrency group does (init declares the manual run's
-// `issue` input a number, so GitHub hands the group 42 too).
-
-
-
-const GITHUB_NUMBER = /^#?\s*([1-9][0-9]{0,9})$/;
-/** The issue's canonical key: a GitHub issue number, or a Linear key with its team in capitals. */
-function issueKey(given) {
-    const text = String(given).trim();
-    const number = GITHUB_NUMBER.exec(text);
-    if (number)
-        return number[1];
-    const linear = linear_key/* LINEAR_KEY */.O.exec(text);
-    if (linear)
-        return `${linear[1].toUpperCase()}-${linear[2]}`;
-    throw new errors/* UserError */.yo(`issue "${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(text), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
-}
-
-;// CONCATENATED MODULE: ./.build/pipeline/pause.js
-const PAUSED_LABEL = 'itervox-paused';
-const REPOSITORY_PAUSE = 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
-/** Why new stages of an issue with these labels are held, or undefined when they are not. */
-function pausedBy(labels, paused) {
-    if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
-        return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
-    }
-    if (paused)
-        return REPOSITORY_PAUSE;
-    return undefined;
-}
-/** Why new stages are held while a person's closing of the pull request stands. */
-function pausedByClosedPull(pr) {
-    return `paused because pull request #${pr} was closed without merging; reopen it to resume where the pipeline was`;
-}
-/**
- * A stage of the issue was held by the label (not the repository's switch, nor a closed pull
- * request), and none has started since: whoever took the label off decides whether it
- * resumes. A reason worded otherwise (a record from another version) counts as the label's, so
- * the doubt keeps the issue paused.
- */
-function heldByLabel(record) {
-    return (record.paused !== undefined &&
-        record.paused !== REPOSITORY_PAUSE &&
-        record.pausedByClosedPull === undefined);
-}
-/**
- * The record once a stage was held by the switch (`why`; `closedPull` when it is the closed
- * pull request), or started (undefined).
- */
-function withPause(record, why, closedPull) {
-    const next = { ...record };
-    if (why === undefined)
-        delete next.paused;
-    else
-        next.paused = why;
-    if (why === undefined || closedPull === undefined)
-        delete next.pausedByClosedPull;
-    else
-        next.pausedByClosedPull = closedPull;
-    return next;
-}
-
-;// CONCATENATED MODULE: ./.build/action/event.js
-
-
-
-
-
-
-
-/**
- * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
- * owed step it wakes. What runs is read from the issue's record.
- */
-const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
-// GitHub caps webhook payloads at 25 MB.
-const EVENT_MAX_BYTES = 32 * 1024 * 1024;
-const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
-/** The event payload file: a JSON object, or a UserError naming the file. */
-function readEvent(path) {
-    let text;
-    try {
-        text = readCappedText(path, EVENT_MAX_BYTES);
-    }
-    catch (err) {
-        // The refusal says what the file is; what to change is always the path.
-        const what = err.message.split(';')[0];
-        throw new errors/* UserError */.yo(`cannot use the event payload (${what}); ${FIX}`, { file: path });
-    }
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (err) {
-        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
-        // offset becomes the line and column.
-        const message = err.message;
-        const offset = /at position (\d+)/.exec(message);
-        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
-        throw new errors/* UserError */.yo(`the event payload is not JSON (${(0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
-    }
-    if (!isRecord(value)) {
-        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-        throw new errors/* UserError */.yo(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
-    }
-    return value;
-}
-/**
- * The trigger of the job the runner describes (its event file, and the issue and state
- * inputs), read once by the main step's light entry for its first line and its early fetch.
- * Undefined when it cannot be read: the stage, another bundle, reads it again and says why.
- */
-function jobTrigger(env) {
-    const path = env.GITHUB_EVENT_PATH;
-    if (!path)
-        return undefined;
-    const input = (name) => (0,action_input/* actionInput */.j)(env, name) || undefined;
-    try {
-        return triggerFromEvent(env.GITHUB_EVENT_NAME ?? '', readEvent(path), {
-            issue: input('issue'),
-            state: input('state')
-        });
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A person reopened the pull request of an issue's pipeline (head `itervox/<number>` in this
- * repository): the issue resumes what its record says is owed, as when `itervox-paused` is
- * taken off.
- */
-function reopenedPull(payload, actor, defaultBranch) {
-    const head = record(record(payload.pull_request).head);
-    const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1];
-    const own = str(record(head.repo).full_name) === str(record(payload.repository).full_name);
-    if (!issue || !own) {
-        return {
-            kind: 'skip',
-            reason: "the reopened pull request is no issue's pipeline (head itervox/<number> in this repository)"
-        };
-    }
-    return { kind: 'run', source: 'label', issue, actor, defaultBranch, resume: true };
-}
-/**
- * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
- * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
- * A payload field of the wrong type counts as absent.
- */
-function triggerFromEvent(eventName, payload, overrides) {
-    const sender = record(payload.sender);
-    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
-    const repository = record(payload.repository);
-    const defaultBranch = str(repository.default_branch);
-    const action = str(payload.action);
-    const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
-    switch (eventName) {
-        case 'issues':
-        case 'pull_request':
-        case 'pull_request_target': {
-            const removed = str(record(payload.label).name)?.toLowerCase();
-            const unpaused = issueNumber(record(payload.issue).number);
-            if (eventName === 'issues' &&
-                action === 'unlabeled' &&
-                removed === PAUSED_LABEL &&
-                unpaused) {
-                return {
-                    kind: 'run',
-                    source: 'label',
-                    issue: String(unpaused),
-                    actor,
-                    defaultBranch,
-                    resume: true
-                };
-            }
-            if (eventName === 'pull_request' && action === 'reopened') {
-                return reopenedPull(payload, actor, defaultBranch);
-            }
-            if (action !== 'labeled') {
-                return {
-                    kind: 'skip',
-                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
-                };
-            }
-            const label = str(record(payload.label).name);
-            if (!label)
-                return { kind: 'skip', reason: 'the labeled event carries no label' };
-            // The issue or pull request the label went on, and when (its `updated_at`).
-            const labelled = (number, on) => {
-                const at = timeOf(on.updated_at);
-                const run = { kind: 'run', source: 'label', issue: String(number), label };
-                return { ...run, ...(at ? { at } : {}), actor, defaultBranch };
-            };
-            if (eventName === 'issues') {
-                const number = issueNumber(record(payload.issue).number);
-                if (!number)
-                    return { kind: 'skip', reason: 'the issues event carries no issue number' };
-                return labelled(number, record(payload.issue));
-            }
-            const pr = record(payload.pull_request);
-            const number = issueNumber(pr.number);
-            const head = record(pr.head);
-            const headRef = str(head.ref);
-            if (!number || !headRef) {
-                return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
-            }
-            const headRepo = str(record(head.repo).full_name);
-            return {
-                ...labelled(number, pr),
-                pullRequest: {
-                    number,
-                    headRef,
-                    fork: !headRepo || headRepo !== str(repository.full_name)
-                }
-            };
-        }
-        case 'workflow_dispatch': {
-            const inputs = record(payload.inputs);
-            const given = overrides.issue ?? text(inputs.issue);
-            if (!given) {
-                return {
-                    kind: 'skip',
-                    reason: 'workflow_dispatch without an issue: set the action input issue'
-                };
-            }
-            const state = overrides.state ?? text(inputs.state);
-            return {
-                kind: 'run',
-                source: 'workflow_dispatch',
-                issue: issueKey(given),
-                state,
-                actor,
-                defaultBranch
-            };
-        }
-        case 'repository_dispatch': {
-            if (action !== DISPATCH_TYPE) {
-                return {
-                    kind: 'skip',
-                    reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
-                };
-            }
-            const client = record(payload.client_payload);
-            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
-            if (extra.length > 0) {
-                return {
-                    kind: 'deny',
-                    reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
-                        .slice(0, 3)
-                        .map((k) => (0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(k), 40))
-                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
-                };
-            }
-            const given = overrides.issue ?? text(client.issue);
-            if (!given)
-                return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
-            const state = overrides.state ?? text(client.state);
-            const entry = client.entry;
-            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
-                ? client.step
-                : undefined;
-            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
-                ? { entry, ...(step ? { step } : {}) }
-                : undefined;
-            return {
-                kind: 'run',
-                source: 'wake',
-                issue: issueKey(given),
-                state,
-                actor,
-                defaultBranch,
-                ...(wake ? { wake } : {})
-            };
-        }
-        case 'issue_comment': {
-            if (action !== 'created') {
-                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
-            }
-            const number = issueNumber(record(payload.issue).number);
-            const comment = record(payload.comment);
-            const body = str(comment.body);
-            if (!number || !body)
-                return { kind: 'skip', reason: 'the comment event carries no issue or text' };
-            return {
-                kind: 'run',
-                source: 'comment',
-                issue: String(number),
-                actor,
-                defaultBranch,
-                reply: { body, author: str(record(comment.user).login) ?? actor.login }
-            };
-        }
-        default:
-            return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
-    }
-}
-function lineAndColumn(text, offset) {
-    const before = text.slice(0, offset);
-    const lineStart = before.lastIndexOf('\n') + 1;
-    return { line: before.split('\n').length, col: offset - lineStart + 1 };
-}
-function isRecord(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
-function record(v) {
-    return isRecord(v) ? v : {};
-}
-/** An ISO time from the payload, as GitHub writes it; anything else is no time. */
-function timeOf(v) {
-    const t = str(v);
-    return t && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined;
-}
-function str(v) {
-    return typeof v === 'string' ? v : undefined;
-}
-function issueNumber(v) {
-    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
-}
-/** The payload's action in a skip reason: quoted, on one line, short. */
-function shown(action) {
-    return action === undefined ? '(with no action)' : JSON.stringify((0,untrusted_text/* clip */.$Q)((0,untrusted_text/* oneLine */.TN)(action), 60));
-}
-
-
-/***/ }),
-
-/***/ 455:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  g: () => (/* binding */ loadSteps)
-});
-
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(760);
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./.build/action/load-steps.js
-
-
-/**
- * The steps' code, from the one bundle beside this step's own (dist/steps/index.js next to
- * dist/main and dist/post), so that the two steps do not each carry a copy of the program.
- * The path is built at run time and the import left to node: a bundler would otherwise pull the
- * whole program into this light entry again.
- */
-async function loadSteps() {
-    const here = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    const bundle = (0,external_node_url_namespaceObject.pathToFileURL)((0,external_node_path_.join)(here, '..', 'steps', 'index.js')).href;
-    return (await import(/* webpackIgnore: true */ bundle));
-}
-
-
-/***/ }),
-
-/***/ 764:
-/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
-/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(963);
-/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(127);
-/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(455);
-/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(328);
-
-
-
-
-
-// The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
-// GitHub client, the schemas, the templates) loads after that line, while git fetches what the
-// stage needs first. @actions/core is part of that rest, as it brings an HTTP client with it:
-// its info is a line on stdout.
-const trigger = (0,_event_js__WEBPACK_IMPORTED_MODULE_2__/* .jobTrigger */ .iC)(process.env);
-process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_4__/* .startLine */ .F)(process.env, trigger)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
-const early = (0,_early_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .startEarlyFetch */ .k)(process.env, trigger);
-// Listing the remote's branches takes the main thread little, and loading takes it whole: the
-// fetch is started first, so that git and the network work while the program loads. A remote
-// that never answers the listing holds the stage here as it would hold it later.
-await early?.started;
-const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_3__/* .loadSteps */ .g)();
-await mainStep(early);
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 328:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ startLine)
-/* harmony export */ });
-// Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
-// left out of the line, which is printed before any secret is masked.
-const NAME = /^[\w.@/-]{1,200}$/;
-const NUMBER = /^\d{1,20}$/;
-/**
- * The main step's first log line, said before the rest of the program loads: which action at
- * which ref starts, for which event, issue and run, from what the runner provides.
- */
-function startLine(env, trigger) {
-    const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
-    const event = env.GITHUB_EVENT_NAME ?? '';
-    const named = trigger?.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
-    const issue = /^[1-9]\d{0,9}$/.test(named) ? named : undefined;
-    const run = env.GITHUB_RUN_ID ?? '';
-    const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
-    const parts = [
-        NAME.test(event) ? `${event} event` : 'an event',
-        ...(issue ? [`issue #${issue}`] : []),
-        ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
-    ];
-    return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
-}
-
-
-/***/ }),
-
-/***/ 243:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   yo: () => (/* binding */ UserError)
-/* harmony export */ });
-/* unused harmony exports formatLocation, UserErrors, messageOf */
-/**
- * A mistake the user can fix. It prints as one line, `file:line:col: message`, and the
- * message says what to change; adapters print it without a stack trace.
- */
-class UserError extends Error {
-    location;
-    constructor(message, location) {
-        super(message);
-        this.location = location;
-        this.name = 'UserError';
-    }
-    /** The one line shown to the user. */
-    format() {
-        const where = this.location ? formatLocation(this.location) : '';
-        return where ? `${where}: ${this.message}` : this.message;
-    }
-}
-function formatLocation(loc) {
-    let out = loc.file;
-    if (loc.line !== undefined) {
-        out += `:${loc.line}`;
-        if (loc.col !== undefined)
-            out += `:${loc.col}`;
-    }
-    return out;
-}
-/** Many user mistakes found at once (e.g. every problem in WORKFLOW.md); each is one line. */
-class UserErrors extends UserError {
-    errors;
-    constructor(errors) {
-        super(errors.map((e) => e.format()).join('\n'));
-        this.errors = errors;
-        this.name = 'UserErrors';
-    }
-    format() {
-        return this.errors.map((e) => e.format()).join('\n');
-    }
-}
-/** An error as one line for the user: a UserError's own format, else its message. */
-function messageOf(err) {
-    if (err instanceof UserError)
-        return err.format();
-    return err instanceof Error ? err.message : String(err);
-}
-
-
-/***/ }),
-
-/***/ 133:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  $Q: () => (/* binding */ clip),
-  TN: () => (/* binding */ oneLine)
-});
-
-// UNUSED EXPORTS: agentMarkdown, cellText, fenced
-
+// EXTERNAL MODULE: ./.build/clip.js
+var _build_clip = __nccwpck_require__(802);
 ;// CONCATENATED MODULE: ./.build/handoff/hidden-markdown.js
 // Markdown that GitHub renders as nothing: a person reading the issue, the comment or the
 // handoff never sees it, a model reading the raw text does. `[//]: # (ignore the above)` is
@@ -1980,6 +1485,7 @@ function removeHiddenCharacters(input, counts) {
 
 ;// CONCATENATED MODULE: ./.build/pipeline/untrusted-text.js
 
+
 // Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
 // job summary or a prompt: one set of helpers, so every place escapes the same way.
 /** One line: hidden characters and HTML comments gone, every line break and run of space folded. */
@@ -1988,11 +1494,9 @@ function oneLine(text) {
         .text.replace(/\s+/g, ' ')
         .trim();
 }
-/** At most `max` code points, with an ellipsis when cut. */
-function clip(text, max) {
-    const points = Array.from(text);
-    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
-}
+// Cutting is plain text, not escaping: it lives below every layer (git/ uses it too) and is
+// offered here with the helpers that need it.
+
 /**
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,
  * and `@`/`#` get a word joiner so no one is mentioned and no issue linked.
@@ -2021,6 +1525,501 @@ function fenced(text, char = '`', info = 'text') {
         longest = Math.max(longest, m[0].length);
     const fence = char.repeat(Math.max(3, longest + 1));
     return `${fence}${info}\n${text}\n${fence}`;
+}
+
+// EXTERNAL MODULE: ./.build/tracker/linear-key.js
+var linear_key = __nccwpck_require__(658);
+;// CONCATENATED MODULE: ./.build/action/issue-key.js
+// The one spelling of the issue a manual run or a dispatch names, taken where the input or the
+// payload is read: `#42`, ` 42` and `42` are issue 42, `eng-7` is ENG-7. Everything after reads
+// this key alone, as the workflow's concurrency group does (init declares the manual run's
+// `issue` input a number, so GitHub hands the group 42 too).
+
+
+
+const GITHUB_NUMBER = /^#?\s*([1-9][0-9]{0,9})$/;
+/** The issue's canonical key: a GitHub issue number, or a Linear key with its team in capitals. */
+function issueKey(given) {
+    const text = String(given).trim();
+    const number = GITHUB_NUMBER.exec(text);
+    if (number)
+        return number[1];
+    const linear = linear_key/* LINEAR_KEY */.O.exec(text);
+    if (linear)
+        return `${linear[1].toUpperCase()}-${linear[2]}`;
+    throw new errors/* UserError */.yo(`issue "${(0,_build_clip/* clip */.$)(oneLine(text), 60)}" is not an issue number or a Linear issue key; pass e.g. issue: 42 or issue: ENG-123`);
+}
+
+;// CONCATENATED MODULE: ./.build/pipeline/pause.js
+const PAUSED_LABEL = 'itervox-paused';
+const REPOSITORY_PAUSE = 'paused for the whole repository by the variable ITERVOX_PAUSED (the action input paused); unset it and the scheduled reconcile resumes where the pipeline was';
+/** Why new stages of an issue with these labels are held, or undefined when they are not. */
+function pausedBy(labels, paused) {
+    if (labels.some((l) => l.toLowerCase() === PAUSED_LABEL)) {
+        return `paused by the ${PAUSED_LABEL} label; remove it to resume where the pipeline was`;
+    }
+    if (paused)
+        return REPOSITORY_PAUSE;
+    return undefined;
+}
+/** Why new stages are held while a person's closing of the pull request stands. */
+function pausedByClosedPull(pr) {
+    return `paused because pull request #${pr} was closed without merging; reopen it to resume where the pipeline was`;
+}
+/**
+ * A stage of the issue was held by the label (not the repository's switch, nor a closed pull
+ * request), and none has started since: whoever took the label off decides whether it
+ * resumes. A reason worded otherwise (a record from another version) counts as the label's, so
+ * the doubt keeps the issue paused.
+ */
+function heldByLabel(record) {
+    return (record.paused !== undefined &&
+        record.paused !== REPOSITORY_PAUSE &&
+        record.pausedByClosedPull === undefined);
+}
+/**
+ * The record once a stage was held by the switch (`why`; `closedPull` when it is the closed
+ * pull request), or started (undefined).
+ */
+function withPause(record, why, closedPull) {
+    const next = { ...record };
+    if (why === undefined)
+        delete next.paused;
+    else
+        next.paused = why;
+    if (why === undefined || closedPull === undefined)
+        delete next.pausedByClosedPull;
+    else
+        next.pausedByClosedPull = closedPull;
+    return next;
+}
+
+;// CONCATENATED MODULE: ./.build/action/event.js
+
+
+
+
+
+
+
+/**
+ * All a wake-up may say: which issue, the state and entry it was sent for, and the name of the
+ * owed step it wakes. What runs is read from the issue's record.
+ */
+const WAKE_KEYS = new Set(['issue', 'state', 'entry', 'step']);
+// GitHub caps webhook payloads at 25 MB.
+const EVENT_MAX_BYTES = 32 * 1024 * 1024;
+const FIX = 'GITHUB_EVENT_PATH must name the event file the runner wrote';
+/** The event payload file: a JSON object, or a UserError naming the file. */
+function readEvent(path) {
+    let text;
+    try {
+        text = readCappedText(path, EVENT_MAX_BYTES);
+    }
+    catch (err) {
+        // The refusal says what the file is; what to change is always the path.
+        const what = err.message.split(';')[0];
+        throw new errors/* UserError */.yo(`cannot use the event payload (${what}); ${FIX}`, { file: path });
+    }
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        // V8 quotes part of the text after the reason, or gives an offset: the reason is shown, the
+        // offset becomes the line and column.
+        const message = err.message;
+        const offset = /at position (\d+)/.exec(message);
+        const reason = message.replace(/, (\.\.\.)?".*$|( in JSON)? at position \d+.*$/s, '');
+        throw new errors/* UserError */.yo(`the event payload is not JSON (${(0,_build_clip/* clip */.$)(oneLine(reason), 80)}); ${FIX}`, offset ? { file: path, ...lineAndColumn(text, Number(offset[1])) } : { file: path });
+    }
+    if (!isRecord(value)) {
+        const what = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+        throw new errors/* UserError */.yo(`the event payload is ${what}, not a JSON object; ${FIX}`, { file: path });
+    }
+    return value;
+}
+/**
+ * The trigger of the job the runner describes (its event file, and the issue and state
+ * inputs), read once by the main step's light entry for its first line and its early fetch.
+ * Undefined when it cannot be read: the stage, another bundle, reads it again and says why.
+ */
+function jobTrigger(env) {
+    const path = env.GITHUB_EVENT_PATH;
+    if (!path)
+        return undefined;
+    const input = (name) => (0,action_input/* actionInput */.j)(env, name) || undefined;
+    try {
+        return triggerFromEvent(env.GITHUB_EVENT_NAME ?? '', readEvent(path), {
+            issue: input('issue'),
+            state: input('state')
+        });
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A person reopened the pull request of an issue's pipeline (head `itervox/<number>` in this
+ * repository): the issue resumes what its record says is owed, as when `itervox-paused` is
+ * taken off.
+ */
+function reopenedPull(payload, actor, defaultBranch) {
+    const head = record(record(payload.pull_request).head);
+    const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1];
+    const own = str(record(head.repo).full_name) === str(record(payload.repository).full_name);
+    if (!issue || !own) {
+        return {
+            kind: 'skip',
+            reason: "the reopened pull request is no issue's pipeline (head itervox/<number> in this repository)"
+        };
+    }
+    return { kind: 'run', source: 'label', issue, actor, defaultBranch, resume: true };
+}
+/**
+ * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
+ * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
+ * A payload field of the wrong type counts as absent.
+ */
+function triggerFromEvent(eventName, payload, overrides) {
+    const sender = record(payload.sender);
+    const actor = { login: str(sender.login) ?? '', type: str(sender.type) ?? 'User' };
+    const repository = record(payload.repository);
+    const defaultBranch = str(repository.default_branch);
+    const action = str(payload.action);
+    const text = (v) => typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+    switch (eventName) {
+        case 'issues':
+        case 'pull_request':
+        case 'pull_request_target': {
+            const removed = str(record(payload.label).name)?.toLowerCase();
+            const unpaused = issueNumber(record(payload.issue).number);
+            if (eventName === 'issues' &&
+                action === 'unlabeled' &&
+                removed === PAUSED_LABEL &&
+                unpaused) {
+                return {
+                    kind: 'run',
+                    source: 'label',
+                    issue: String(unpaused),
+                    actor,
+                    defaultBranch,
+                    resume: true
+                };
+            }
+            if (eventName === 'pull_request' && action === 'reopened') {
+                return reopenedPull(payload, actor, defaultBranch);
+            }
+            if (action !== 'labeled') {
+                return {
+                    kind: 'skip',
+                    reason: `${eventName} event ${shown(action)} does not start a stage; only "labeled" does`
+                };
+            }
+            const label = str(record(payload.label).name);
+            if (!label)
+                return { kind: 'skip', reason: 'the labeled event carries no label' };
+            // The issue or pull request the label went on, and when (its `updated_at`).
+            const labelled = (number, on) => {
+                const at = timeOf(on.updated_at);
+                const run = { kind: 'run', source: 'label', issue: String(number), label };
+                return { ...run, ...(at ? { at } : {}), actor, defaultBranch };
+            };
+            if (eventName === 'issues') {
+                const number = issueNumber(record(payload.issue).number);
+                if (!number)
+                    return { kind: 'skip', reason: 'the issues event carries no issue number' };
+                return labelled(number, record(payload.issue));
+            }
+            const pr = record(payload.pull_request);
+            const number = issueNumber(pr.number);
+            const head = record(pr.head);
+            const headRef = str(head.ref);
+            if (!number || !headRef) {
+                return { kind: 'skip', reason: 'the pull_request event carries no pull request' };
+            }
+            const headRepo = str(record(head.repo).full_name);
+            return {
+                ...labelled(number, pr),
+                pullRequest: {
+                    number,
+                    headRef,
+                    fork: !headRepo || headRepo !== str(repository.full_name)
+                }
+            };
+        }
+        case 'workflow_dispatch': {
+            const inputs = record(payload.inputs);
+            const given = overrides.issue ?? text(inputs.issue);
+            if (!given) {
+                return {
+                    kind: 'skip',
+                    reason: 'workflow_dispatch without an issue: set the action input issue'
+                };
+            }
+            const state = overrides.state ?? text(inputs.state);
+            return {
+                kind: 'run',
+                source: 'workflow_dispatch',
+                issue: issueKey(given),
+                state,
+                actor,
+                defaultBranch
+            };
+        }
+        case 'repository_dispatch': {
+            if (action !== DISPATCH_TYPE) {
+                return {
+                    kind: 'skip',
+                    reason: `repository_dispatch of type ${shown(action)} is not ${DISPATCH_TYPE}`
+                };
+            }
+            const client = record(payload.client_payload);
+            const extra = Object.keys(client).filter((k) => !WAKE_KEYS.has(k));
+            if (extra.length > 0) {
+                return {
+                    kind: 'deny',
+                    reason: `the ${DISPATCH_TYPE} dispatch carries ${extra
+                        .slice(0, 3)
+                        .map((k) => (0,_build_clip/* clip */.$)(oneLine(k), 40))
+                        .join(', ')}; a wake-up names only issue, state, entry and step, and what runs comes from the issue's record`
+                };
+            }
+            const given = overrides.issue ?? text(client.issue);
+            if (!given)
+                return { kind: 'skip', reason: `the ${DISPATCH_TYPE} dispatch carries no issue` };
+            const state = overrides.state ?? text(client.state);
+            const entry = client.entry;
+            const step = typeof client.step === 'string' && /^[A-Za-z0-9._-]{1,80}$/.test(client.step)
+                ? client.step
+                : undefined;
+            const wake = typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry < 1e9
+                ? { entry, ...(step ? { step } : {}) }
+                : undefined;
+            return {
+                kind: 'run',
+                source: 'wake',
+                issue: issueKey(given),
+                state,
+                actor,
+                defaultBranch,
+                ...(wake ? { wake } : {})
+            };
+        }
+        case 'issue_comment': {
+            if (action !== 'created') {
+                return { kind: 'skip', reason: `issue_comment ${shown(action)} does not answer a stage` };
+            }
+            const number = issueNumber(record(payload.issue).number);
+            const comment = record(payload.comment);
+            const body = str(comment.body);
+            if (!number || !body)
+                return { kind: 'skip', reason: 'the comment event carries no issue or text' };
+            return {
+                kind: 'run',
+                source: 'comment',
+                issue: String(number),
+                actor,
+                defaultBranch,
+                reply: { body, author: str(record(comment.user).login) ?? actor.login }
+            };
+        }
+        default:
+            return { kind: 'skip', reason: `the ${eventName} event does not start a stage` };
+    }
+}
+function lineAndColumn(text, offset) {
+    const before = text.slice(0, offset);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: before.split('\n').length, col: offset - lineStart + 1 };
+}
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** `v` when it is a JSON object, else an empty one: a missing or mistyped level reads as absent. */
+function record(v) {
+    return isRecord(v) ? v : {};
+}
+/** An ISO time from the payload, as GitHub writes it; anything else is no time. */
+function timeOf(v) {
+    const t = str(v);
+    return t && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined;
+}
+function str(v) {
+    return typeof v === 'string' ? v : undefined;
+}
+function issueNumber(v) {
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
+}
+/** The payload's action in a skip reason: quoted, on one line, short. */
+function shown(action) {
+    return action === undefined ? '(with no action)' : JSON.stringify((0,_build_clip/* clip */.$)(oneLine(action), 60));
+}
+
+
+/***/ }),
+
+/***/ 455:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  g: () => (/* binding */ loadSteps)
+});
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./.build/action/load-steps.js
+
+
+/**
+ * The steps' code, from the one bundle beside this step's own (dist/steps/index.js next to
+ * dist/main and dist/post), so that the two steps do not each carry a copy of the program.
+ * The path is built at run time and the import left to node: a bundler would otherwise pull the
+ * whole program into this light entry again.
+ */
+async function loadSteps() {
+    const here = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    const bundle = (0,external_node_url_namespaceObject.pathToFileURL)((0,external_node_path_.join)(here, '..', 'steps', 'index.js')).href;
+    return (await import(/* webpackIgnore: true */ bundle));
+}
+
+
+/***/ }),
+
+/***/ 764:
+/***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(161);
+/* harmony import */ var _early_fetch_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(963);
+/* harmony import */ var _event_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(487);
+/* harmony import */ var _load_steps_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(455);
+/* harmony import */ var _start_line_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(328);
+
+
+
+
+
+// The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
+// GitHub client, the schemas, the templates) loads after that line, while git fetches what the
+// stage needs first. @actions/core is part of that rest, as it brings an HTTP client with it:
+// its info is a line on stdout.
+const trigger = (0,_event_js__WEBPACK_IMPORTED_MODULE_2__/* .jobTrigger */ .iC)(process.env);
+process.stdout.write(`${(0,_start_line_js__WEBPACK_IMPORTED_MODULE_4__/* .startLine */ .F)(process.env, trigger)}${node_os__WEBPACK_IMPORTED_MODULE_0__.EOL}`);
+const early = (0,_early_fetch_js__WEBPACK_IMPORTED_MODULE_1__/* .startEarlyFetch */ .k)(process.env, trigger);
+// Listing the remote's branches takes the main thread little, and loading takes it whole: the
+// fetch is started first, so that git and the network work while the program loads. A remote
+// that never answers the listing holds the stage here as it would hold it later.
+await early?.started;
+const { mainStep } = await (0,_load_steps_js__WEBPACK_IMPORTED_MODULE_3__/* .loadSteps */ .g)();
+await mainStep(early);
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 328:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ startLine)
+/* harmony export */ });
+// Runner-set names (an action's owner/name@ref, an event's name) and numbers; anything else is
+// left out of the line, which is printed before any secret is masked.
+const NAME = /^[\w.@/-]{1,200}$/;
+const NUMBER = /^\d{1,20}$/;
+/**
+ * The main step's first log line, said before the rest of the program loads: which action at
+ * which ref starts, for which event, issue and run, from what the runner provides.
+ */
+function startLine(env, trigger) {
+    const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@');
+    const event = env.GITHUB_EVENT_NAME ?? '';
+    const named = trigger?.kind === 'run' ? trigger.issue.replace(/^#/, '') : '';
+    const issue = /^[1-9]\d{0,9}$/.test(named) ? named : undefined;
+    const run = env.GITHUB_RUN_ID ?? '';
+    const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
+    const parts = [
+        NAME.test(event) ? `${event} event` : 'an event',
+        ...(issue ? [`issue #${issue}`] : []),
+        ...(NUMBER.test(run) ? [`run ${run}${NUMBER.test(attempt) ? ` attempt ${attempt}` : ''}`] : [])
+    ];
+    return `itervox handoff${NAME.test(ref) ? ` ${ref}` : ''} starting: ${parts.join(', ')}`;
+}
+
+
+/***/ }),
+
+/***/ 802:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ clip)
+/* harmony export */ });
+/** At most `max` code points, with an ellipsis when cut. */
+function clip(text, max) {
+    const points = Array.from(text);
+    return points.length <= max ? text : points.slice(0, max - 1).join('') + '\u2026';
+}
+
+
+/***/ }),
+
+/***/ 243:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   yo: () => (/* binding */ UserError)
+/* harmony export */ });
+/* unused harmony exports formatLocation, UserErrors, messageOf */
+/**
+ * A mistake the user can fix. It prints as one line, `file:line:col: message`, and the
+ * message says what to change; adapters print it without a stack trace.
+ */
+class UserError extends Error {
+    location;
+    constructor(message, location) {
+        super(message);
+        this.location = location;
+        this.name = 'UserError';
+    }
+    /** The one line shown to the user. */
+    format() {
+        const where = this.location ? formatLocation(this.location) : '';
+        return where ? `${where}: ${this.message}` : this.message;
+    }
+}
+function formatLocation(loc) {
+    let out = loc.file;
+    if (loc.line !== undefined) {
+        out += `:${loc.line}`;
+        if (loc.col !== undefined)
+            out += `:${loc.col}`;
+    }
+    return out;
+}
+/** Many user mistakes found at once (e.g. every problem in WORKFLOW.md); each is one line. */
+class UserErrors extends UserError {
+    errors;
+    constructor(errors) {
+        super(errors.map((e) => e.format()).join('\n'));
+        this.errors = errors;
+        this.name = 'UserErrors';
+    }
+    format() {
+        return this.errors.map((e) => e.format()).join('\n');
+    }
+}
+/** An error as one line for the user: a UserError's own format, else its message. */
+function messageOf(err) {
+    if (err instanceof UserError)
+        return err.format();
+    return err instanceof Error ? err.message : String(err);
 }
 
 

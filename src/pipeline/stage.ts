@@ -28,7 +28,7 @@ import {
   withoutUntouchedTrackerFiles
 } from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
-import type { HandoffReason, Provenance } from './provenance.js'
+import { encodeProvenance, type HandoffReason, type Provenance } from './provenance.js'
 import { runVerify, verifyReason } from './verify.js'
 
 /** What of the job a stage reads; the stage itself is its StageRun. */
@@ -341,7 +341,11 @@ export async function finaliseStage(
       handoff: path ?? undefined,
       reason,
       ...(ctx.key && ctx.handoffReason
-        ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
+        ? {
+            provenance: encodeProvenance(
+              stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost)
+            )
+          }
         : {})
     })
   })

@@ -2,11 +2,13 @@
 // stage with an agent that only reads the prompt and writes a deliverable, beside a minimal
 // Node script (built-ins only) doing the same fetch, commit, push and API requests; the git it
 // starts; what isolating the agent costs; and the API requests of whole pipelines, three and
-// ten stages, job after job by dispatch. Needs root (isolation: user, the default) and a fresh
-// `npm run build`.
-import { execFile } from 'node:child_process'
+// ten stages, job after job by dispatch; and the same first stage run by the action as it was
+// committed before the redesign of issue 33 (BENCH_VS names another commit). Needs root
+// (isolation: user, the default) and a fresh `npm run build`.
+import { execFile, execFileSync } from 'node:child_process'
 import { promisify } from 'node:util'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { drive } from '../e2e/drive.js'
 import { startPipeline, type PipelineOptions } from '../e2e/pipeline-fixture.js'
@@ -16,6 +18,35 @@ import { checkoutShallow } from '../harness/action-run.js'
 import { firstStage, INSTANT_AGENT, laterStage, median, todo } from './stage-run.js'
 
 const RUNS = 9
+
+// The commit before the redesign (issue 33 asks for at most 1.3x its time), or BENCH_VS.
+const VS = process.env.BENCH_VS || '775a770'
+
+/**
+ * The action (action.yml and the dist/ it names) as committed at `commit`, in a temporary
+ * folder: dist/ is committed, so it runs as it was shipped, without building anything.
+ */
+function actionAt(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'action-at-'))
+  const archive = execFileSync('git', ['archive', commit, 'action.yml', 'dist'], {
+    maxBuffer: 1 << 30
+  })
+  execFileSync('tar', ['-x', '-C', dir], { input: archive })
+  return dir
+}
+
+/** Lines of src/ at `commit`, or in this checkout (with files not yet added) without one. */
+function sourceLines(commit?: string): number {
+  const args = commit ? ['-e', '', commit] : ['--untracked', '-e', '']
+  const counts = execFileSync('git', ['grep', '-c', ...args, '--', 'src'], { encoding: 'utf8' })
+  return counts
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0)
+}
+
+const before = actionAt(VS)
+const lines = { now: sourceLines(), before: sourceLines(VS) }
 
 // The same work as a stage, as plainly as Node does it: git through child_process, then the
 // stage's API requests, one after another, through node:http, as the stage sends them. The
@@ -62,7 +93,10 @@ const ms = {
   none: [] as number[],
   generic: [] as number[],
   baseline: [] as number[],
-  fetch: [] as number[]
+  fetch: [] as number[],
+  // Side by side, without the git counter: this checkout's stage and VS's.
+  now: [] as number[],
+  before: [] as number[]
 }
 const counts = { first: [] as string[][], later: [] as string[][] }
 const requests = { first: 0, later: 0 }
@@ -87,6 +121,13 @@ for (let i = 0; i < RUNS; i++) {
   const generic = await firstStage({ isolation: 'none' }, () => ({}), 'generic-agent')
   ms.generic.push(generic.ms)
   await generic.p.gh.stop()
+
+  const here = await firstStage()
+  ms.now.push(here.ms)
+  await here.p.gh.stop()
+  const there = await firstStage({}, undefined, INSTANT_AGENT, before)
+  ms.before.push(there.ms)
+  await there.p.gh.stop()
 
   ms.baseline.push(await baseline(BASELINE, asked))
   ms.fetch.push(await baseline(WITH_FETCH, asked))
@@ -176,6 +217,12 @@ console.log(
   `| the same script with the global fetch for the requests (for comparison), median of ${RUNS} | ${median(ms.fetch).toFixed(0)} ms |`
 )
 const n = median(ms.none)
+const [now, then] = [median(ms.now), median(ms.before)]
+console.log(
+  `| first stage, instant agent, this checkout / at ${VS} (isolation user, no git counter), median of ${RUNS} | ${now.toFixed(0)} ms / ${then.toFixed(0)} ms |`
+)
+console.log(`| ratio to ${VS} (target at most 1.3x) | ${(now / then).toFixed(2)}x |`)
+console.log(`| lines of src/, this checkout / at ${VS} | ${lines.now} / ${lines.before} |`)
 console.log(`| ratio to the script, isolation user (target at most 2x) | ${(u / b).toFixed(2)}x |`)
 console.log(`| ratio to the script, isolation none | ${(n / b).toFixed(2)}x |`)
 console.log(

@@ -1,4 +1,4 @@
-// Runs the bundled action (dist/main, dist/post) the way the GitHub runner does: a `node`
+// Runs the bundled action (the scripts action.yml names) the way the GitHub runner does: a `node`
 // process with the runner's GITHUB_*, RUNNER_* and INPUT_* environment, file commands in temp
 // files, and saved state handed from the main step to the post step as STATE_* variables.
 import { spawn } from 'node:child_process'
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { installFakeAgents } from '../agent/fake-agents.js'
 import { EVENT_NAME, makeEvent, writeEvent, type EventName, type EventOptions } from './events.js'
 import type { FakeGitHub } from './fake-github.js'
+import { parse } from 'yaml'
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const OWNER = 'octo-org'
@@ -149,6 +150,10 @@ export interface ActionRun {
   summary: string
 }
 
+interface ActionYml {
+  runs: { main: string; post: string }
+}
+
 export interface RunOptions {
   event: EventName
   eventOptions?: EventOptions
@@ -164,9 +169,14 @@ export interface RunOptions {
    * the origin afterwards with `git --git-dir`, which root's git accepts from another owner.
    */
   runAs?: { uid: number; gid: number }
+  /**
+   * The action's folder, holding action.yml and the dist/ it names: this checkout unless
+   * given (the stage bench runs an older commit's beside it).
+   */
+  action?: string
 }
 
-/** Runs `dist/<entry>/index.js` to its end, as the runner would. */
+/** Runs the action's main or post script (action.yml's `runs`) to its end, as the runner would. */
 export async function runAction(
   entry: 'main' | 'post',
   sb: Sandbox,
@@ -228,7 +238,9 @@ export async function runAction(
   }
   mkdirSync(env.RUNNER_TEMP ?? runnerTemp, { recursive: true })
   if (o.runAs) execFileSync('chown', ['-R', `${o.runAs.uid}:${o.runAs.gid}`, '--', sb.dir])
-  const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
+  const action = o.action ?? ROOT
+  const runs = (parse(readFileSync(join(action, 'action.yml'), 'utf8')) as ActionYml).runs
+  const child = spawn(process.execPath, [join(action, runs[entry])], {
     cwd: sb.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
-import { readRecordFromComment, renderStatusComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
+import { renderStatusComment } from '../../src/tracker/status-comment.js'
 import { GitHubTracker } from '../../src/tracker/github.js'
 import { GitHubPort, STATUS_MARKER } from '../../src/tracker/github-port.js'
 import type { IssueRecordStore } from '../../src/tracker/repo-records.js'
