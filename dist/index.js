@@ -56055,7 +56055,12 @@ const HARDENING = [
     'protocol.file.allow=always',
     // The default attributes file lives in the agent's home and could pick merge drivers.
     '-c',
-    'core.attributesFile=/dev/null'
+    'core.attributesFile=/dev/null',
+    // An isolated agent's tree is handed over and back by chown, which moves every file's ctime:
+    // git trusts size, mtime and inode, and the take-back moves the mtime of each file the agent
+    // changed (isolation/agent-tree.ts), so no file is read again for its ctime alone.
+    '-c',
+    'core.trustctime=false'
 ];
 // The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
 // directly, before git 2.29) is one more process that a stage's one-job checkout never gains
@@ -59221,16 +59226,18 @@ function describeStat(st) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Cl: () => (/* binding */ handOver),
 /* harmony export */   GY: () => (/* binding */ handedOverSchema),
-/* harmony export */   we: () => (/* binding */ cloneForAgent),
 /* harmony export */   zH: () => (/* binding */ takeBack)
 /* harmony export */ });
+/* unused harmony export cloneForAgent */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6550);
 /* harmony import */ var _git_git_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5729);
 /* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(363);
-/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7514);
+/* harmony import */ var _in_place_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9452);
+/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7514);
+
 
 
 
@@ -59247,10 +59254,14 @@ const handedOverSchema = _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .object */ .Ikc(
     tree: _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
     /** The agent's HOME, inside `area`. */
     home: _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
-    /** Where the tree comes back to, in the runner's private work folder. */
-    returnTo: _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP()
+    /** Where a clone comes back to, in the runner's private work folder. */
+    returnTo: _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(),
+    /** Handed over in place: the checkout's own files, and what to bring back where. */
+    inPlace: _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .optional */ .lqM(_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .inPlaceSchema */ .kI),
+    /** Why the agent got a clone instead of the checkout's own files. */
+    cloned: _zod_js__WEBPACK_IMPORTED_MODULE_3__/* .optional */ .lqM(_zod_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP())
 });
-const sh = () => (0,_privilege_js__WEBPACK_IMPORTED_MODULE_6__/* .systemProgram */ .CA)('sh') ?? '/bin/sh';
+const sh = () => (0,_privilege_js__WEBPACK_IMPORTED_MODULE_7__/* .systemProgram */ .CA)('sh') ?? '/bin/sh';
 // Run as root, with every value a positional parameter: nothing is ever spliced into it.
 // The stage area goes whatever it held (no process of the agent user is alive by now), and
 // the new one is the agent's alone.
@@ -59261,17 +59272,24 @@ mv -T -- "$staged" "$area"
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"`;
 // The agent is gone, and nothing of it is queued. Its tree comes out of its area first, still its
-// own, into the runner's private folder; a tree it swapped, or a folder on the way to it, for a
-// symlink is not followed anywhere: root would move whatever it points at. Then, while the agent
-// still owns them, what it left goes: the area; its files in the shared folders, at the top or
-// deeper (in sticky folders others made; a folder neither its own nor writable by all cannot
-// hold anything it made, so the walk skips it and costs only what the shared part holds), though
-// not the tree (the runner's folder may be in /tmp); its System V IPC objects (by owner or
-// creator: an owner can give one away); and in its own home (the one of its passwd entry, which
-// tools like ssh read whatever HOME says) every file of its own made or changed since the
-// hand-over. Only then is the tree handed back. A file in it with more than one link is left out,
-// its path printed: its other name may be anywhere, and would change owner with it. Only the agent's own files change owner, never through a symlink.
-const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
+// own, into the runner's private folder (a clone) or the store (the checkout's files); a tree it
+// swapped, or a folder on the way to it, for a symlink is not followed anywhere: root would move
+// whatever it points at. Then, while the agent still owns them, what it left goes: the area; its
+// files in the shared folders, at the top or deeper (in sticky folders others made; a folder
+// neither its own nor writable by all cannot hold anything it made, so the walk skips it and
+// costs only what the shared part holds), though not the tree (the runner's folder may be in
+// /tmp); its System V IPC objects (by owner or creator: an owner can give one away); and in its
+// own home (the one of its passwd entry, which tools like ssh read whatever HOME says) every
+// file of its own made or changed since the hand-over. Only then is the tree handed back. A file
+// in it with more than one link is left out, its path printed: its other name may be anywhere,
+// and would change owner with it. Only the agent's own files change owner, never through a
+// symlink. The checkout's files (repo and store set) lose the agent's \`.git\` unread; each one
+// changed since the hand-over (its ctime is newer than the marker: no one but root sets a
+// ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
+// each top-level entry goes back by rename, except over a name the checkout kept (its untracked
+// files: the agent's goes); the objects come back from the store whatever became of the tree. The first record
+// printed says whether the tree came back.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
@@ -59279,7 +59297,7 @@ if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
 fi
 rm -rf -- "$area"
 find /tmp /var/tmp /dev/shm /dev/mqueue /run/lock -xdev -mindepth 1 -path "$back" -prune -o \\
-  -type d ! -user "$uid" ! -perm -0002 -prune -o \\
+  -path "\${repo:-$back}" -prune -o -type d ! -user "$uid" ! -perm -0002 -prune -o \\
   -user "$uid" -prune -exec rm -rf -- {} + 2>/dev/null
 for kind in shm:-m sem:-s msg:-q; do
   awk -v uid="$uid" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -59290,10 +59308,62 @@ if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
 fi
 if [ -d "$back" ] && [ ! -L "$back" ]; then
-  find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-  chown -R -h --from="$uid" -- "$ours" "$back"
+  printf 'back\\0'
+  [ -z "$repo" ] || rm -rf -- "$back/.git"
+  if [ -z "$repo" ]; then
+    find "$back" ! -type d -links +1 -printf '%P\\0' -delete
+    chown -R -h --from="$uid" -- "$ours" "$back"
+  else
+    [ -f "$since" ] || since=/
+    find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
+      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
+      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
+    chown -h --from="$uid" -- "$ours" "$back"
+  fi
+  if [ -n "$repo" ]; then
+    find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
+    rm -rf -- "$back"
+  fi
+else
+  printf 'lost\\0'
 fi
+if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ] && [ ! -e "$repo/.git/objects" ]; then
+  mv -T -- "$store/objects" "$repo/.git/objects"
+  rmdir -- "$store"
+fi
+[ -z "$repo" ] || chmod "$gitmode" -- "$repo/.git"
 exit 0`;
+// The checkout's own files, handed over by rename and chown only: its objects go to the store
+// (root's, 0711: the agent reads them by the name its alternates give, lists and writes
+// nothing), its top-level entries into the agent's tree beside the agent's own `.git`; the
+// rest of the checkout's `.git` (config and its credential, hooks, index) stays where it was,
+// in a folder the agent cannot reach, and is closed to others besides until the take-back. The marker's time, after the chown, is older than any
+// change the agent makes. A failure before the chown puts everything back.
+const HAND_OVER_IN_PLACE = `set -e
+area=$1; staged=$2; uid=$3; gid=$4; repo=$5; store=$6; tree=$7; marker=$8; ours=$9; gitmode=\${10}
+shift 10
+undo() {
+  for name; do
+    if [ -e "$tree/$name" ] || [ -L "$tree/$name" ]; then mv -T -- "$tree/$name" "$repo/$name"; fi
+  done
+  [ -e "$repo/.git/objects" ] || mv -T -- "$store/objects" "$repo/.git/objects"
+  chmod "$gitmode" -- "$repo/.git"
+  rm -rf -- "$area"
+}
+trap 'st=$?; [ $st = 0 ] || undo "$@"; exit $st' EXIT
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+[ -d "$store" ] && [ ! -L "$store" ] || mkdir -- "$store"
+chown 0:0 -- "$store"
+chmod 0711 -- "$store"
+rm -rf -- "$store/tree"
+chmod go-rwx -- "$repo/.git"
+mv -T -- "$repo/.git/objects" "$store/objects"
+[ $# = 0 ] || (cd -- "$repo" && mv -t "$tree" -- "$@")
+trap - EXIT
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"
+touch -- "$marker"`;
 /**
  * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the
  * runner's user in its private work folder, where handOver takes it from. git starts before
@@ -59324,16 +59394,39 @@ async function cloneForAgent(o) {
 const stagedIn = (workDir) => node_path__WEBPACK_IMPORTED_MODULE_2__.join(workDir, 'hand-over');
 const treeName = (repo) => node_path__WEBPACK_IMPORTED_MODULE_2__.basename(repo) || 'repo';
 /**
- * Gives the agent its clone (cloneForAgent) and a fresh HOME, both owned by the agent user
- * under its home, where the runner's user cannot look and the agent cannot reach back: the
- * action never runs git in the agent's `.git`.
+ * Gives the agent a tree and a fresh HOME, both owned by the agent user under its home, where
+ * the runner's user cannot look and the agent cannot reach back: the action never runs git in
+ * the agent's `.git`. The tree is the checkout's own files, moved and chowned (no data copied),
+ * with a small repository of the agent's own that borrows the checkout's objects read-only;
+ * where the machine cannot do that (another file system, objects closed to others), it is a
+ * clone, as `cloned` says.
  */
 async function handOver(o) {
-    await (o.cloned ?? cloneForAgent(o));
     const staged = stagedIn(o.workDir);
     const name = treeName(o.repo);
     const area = node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.user.home, 'stage');
-    await o.prepareTree?.(node_path__WEBPACK_IMPORTED_MODULE_2__.join(staged, 'work', name));
+    const obstacle = await (0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .inPlaceObstacle */ .wV)(o.repo, o.user);
+    let inPlace;
+    if (obstacle) {
+        await cloneForAgent(o);
+        await o.prepareTree?.(node_path__WEBPACK_IMPORTED_MODULE_2__.join(staged, 'work', name));
+    }
+    else {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(staged, { recursive: true, force: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)(staged, { recursive: true, mode: 0o700 });
+        const ready = await (0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .readyInPlace */ ._d)({
+            repo: o.repo,
+            branch: o.branch,
+            user: o.user,
+            workDir: o.workDir,
+            gitDir: node_path__WEBPACK_IMPORTED_MODULE_2__.join(staged, 'work', name, '.git')
+        });
+        await o.prepareTree?.(o.repo);
+        // After the agent configuration is put in place: a folder it made goes to the agent too.
+        const kept = new Set(ready.state.untracked);
+        const names = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir)(o.repo)).filter((n) => n !== '.git' && !kept.has(n));
+        inPlace = { names, state: ready.state };
+    }
     const home = node_path__WEBPACK_IMPORTED_MODULE_2__.join(staged, 'home');
     for (const f of o.homeFiles) {
         const file = node_path__WEBPACK_IMPORTED_MODULE_2__.join(home, f.path);
@@ -59342,33 +59435,56 @@ async function handOver(o) {
     }
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(home, 'tmp'), { recursive: true });
     // Older than anything the agent makes: what is newer in its home at the end is the agent's.
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(markerOf(o.workDir), '', { mode: 0o600 });
-    await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_6__/* .runAsRoot */ .yf)(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)], 'hand the agent its tree');
+    const marker = markerOf(o.workDir);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(marker, '', { mode: 0o600 });
+    const ids = [String(o.user.uid), String(o.user.gid)];
+    const tree = node_path__WEBPACK_IMPORTED_MODULE_2__.join(area, 'work', name);
+    if (inPlace) {
+        await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_7__/* .runAsRoot */ .yf)(o.privilege, [
+            ...[sh(), '-c', HAND_OVER_IN_PLACE, 'sh', area, staged, ...ids, o.repo],
+            ...[(0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .storeOf */ .xX)(o.user), tree, marker, ours(), inPlace.state.gitMode.toString(8)],
+            ...inPlace.names
+        ], "hand the agent the checkout's tree");
+    }
+    else {
+        await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_7__/* .runAsRoot */ .yf)(o.privilege, [sh(), '-c', HAND_OVER, 'sh', area, staged, ...ids], 'hand the agent its tree');
+    }
     return {
         user: o.user,
         area,
-        tree: node_path__WEBPACK_IMPORTED_MODULE_2__.join(area, 'work', name),
+        tree,
         home: node_path__WEBPACK_IMPORTED_MODULE_2__.join(area, 'home'),
-        returnTo: node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.workDir, 'agent-tree')
+        returnTo: node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.workDir, 'agent-tree'),
+        ...(inPlace ? { inPlace: inPlace.state } : { cloned: obstacle ?? undefined })
     };
 }
+const ours = () => `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
 /**
  * Once every process of the agent user is gone: what it left outside its tree is removed, and
  * the tree comes back to the runner's user (in the runner's private folder), so nothing of it
  * outlives the stage.
  */
 async function takeBack(p, h) {
-    let refused = [];
-    if (!(await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(h.returnTo))) {
-        const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-        const printed = await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_6__/* .runAsRoot */ .yf)(p, [
-            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
-            ...[h.user.home, markerOf(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(h.returnTo))]
+    const { inPlace } = h;
+    // A clone already back is not taken twice (the post step after the main step's take-back).
+    const again = !inPlace && (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(h.returnTo)) !== null;
+    const printed = again
+        ? ''
+        : await (0,_privilege_js__WEBPACK_IMPORTED_MODULE_7__/* .runAsRoot */ .yf)(p, [
+            ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree],
+            inPlace ? node_path__WEBPACK_IMPORTED_MODULE_2__.join(inPlace.store, 'tree') : h.returnTo,
+            ...[String(h.user.uid), ours(), h.user.home, markerOf(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(h.returnTo))],
+            ...(inPlace ? [inPlace.repo, inPlace.store, inPlace.gitMode.toString(8)] : ['', '', ''])
         ], 'take the agent tree back');
-        refused = printed.split('\0').filter(Boolean);
-    }
-    const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(h.returnTo);
-    const tree = st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null;
+    const [state, ...refused] = printed.split('\0').filter(Boolean);
+    const st = inPlace ? null : await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(h.returnTo);
+    const tree = inPlace
+        ? state === 'back'
+            ? inPlace.repo
+            : null
+        : st?.isDirectory() && st.uid === process.getuid?.()
+            ? h.returnTo
+            : null;
     return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree };
 }
 function refusedLine(refused) {
@@ -59498,6 +59614,192 @@ function readLines(file) {
     catch {
         return [];
     }
+}
+
+
+/***/ }),
+
+/***/ 9452:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _d: () => (/* binding */ readyInPlace),
+/* harmony export */   kI: () => (/* binding */ inPlaceSchema),
+/* harmony export */   sR: () => (/* binding */ settleInPlace),
+/* harmony export */   wV: () => (/* binding */ inPlaceObstacle),
+/* harmony export */   xX: () => (/* binding */ storeOf)
+/* harmony export */ });
+/* unused harmony export untrackedIn */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6550);
+/* harmony import */ var _git_git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5729);
+/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(363);
+
+
+
+
+
+/** What the hand-over in place moved, to bring it back (kept in the stage context). */
+const inPlaceSchema = _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    /** The runner's checkout whose own files the agent works on. */
+    repo: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    /** A folder of root's (0711) holding the checkout's objects for the stage: the agent's alternates. */
+    store: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    /** The mode of the checkout's `.git`, closed to others for the stage. */
+    gitMode: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .int */ .Whr(),
+    /** The checkout's untracked paths (git's, folded into folders) before the stage. */
+    untracked: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()),
+    /** Untracked paths below the top level, put aside in the runner's folder: [path, where]. */
+    aside: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()]))
+});
+/** The store of a user's stages: beside its home, in a folder only root may write. */
+const storeOf = (user) => `${user.home}.objects`;
+const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4);
+/**
+ * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
+ * repository (no linked worktree, no alternates of its own) on the file system of the agent's
+ * home (everything moves by rename), its objects readable by every user (the umask git wrote
+ * them with), and no earlier stage's objects still in the store.
+ */
+async function inPlaceObstacle(repo, user) {
+    const gitDir = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git'));
+    if (!gitDir?.isDirectory())
+        return 'its .git is not a folder';
+    const objects = node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git', 'objects');
+    const o = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(objects);
+    if (!o?.isDirectory())
+        return 'it has no objects folder';
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'info', 'alternates'))) {
+        return 'its objects borrow from another repository';
+    }
+    const parent = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home));
+    if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {
+        return `${node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home)} is not root's alone`;
+    }
+    const dev = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(repo)).dev;
+    if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
+        return "it is on another file system than the agent user's home";
+    }
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'objects'))) {
+        return `an earlier stage's objects are still in ${storeOf(user)}`;
+    }
+    // git writes its folders and files with the umask; packs hold nearly everything.
+    for (const name of ['', 'pack', ...(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(objects))]) {
+        const st = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, name));
+        if (st.isDirectory() && !readable(st.mode, true))
+            return 'its objects are closed to other users';
+    }
+    for (const name of await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'pack')).catch(() => [])) {
+        if (!readable((await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'pack', name))).mode, false)) {
+            return 'its objects are closed to other users';
+        }
+    }
+    return null;
+}
+/**
+ * git's untracked paths in the checkout, whole untracked folders as one (ignored ones too):
+ * what the agent must not get (an earlier step's files, a cloud credential).
+ */
+async function untrackedIn(repo) {
+    const r = await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_3__/* .git */ .$Y)(repo, ['ls-files', '-z', '--others', '--directory']);
+    return r.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((p) => p.replace(/\/$/, ''));
+}
+/**
+ * Readies the hand-over in place, as the runner's user: the untracked paths below the top level
+ * go aside (the top-level ones stay behind in the checkout), and the agent's own repository is
+ * made in `gitDir`: HEAD on the branch at the checkout's commit, the checkout's index (its
+ * stat data still fits the files, which keep their inodes and times), its objects borrowed
+ * from the store, read-only, and its new ones its own. Returns what goes to the agent's tree
+ * (the checkout's top-level names) and what was put aside.
+ */
+async function readyInPlace(o) {
+    const untracked = await untrackedIn(o.repo);
+    const asideDir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.workDir, 'aside');
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(asideDir, { recursive: true, force: true });
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(asideDir, { mode: 0o700 });
+    const aside = [];
+    for (const p of untracked.filter((u) => u.includes('/'))) {
+        const to = node_path__WEBPACK_IMPORTED_MODULE_1__.join(asideDir, String(aside.length));
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, p), to);
+        aside.push([p, to]);
+    }
+    const top = new Set(untracked.filter((u) => !u.includes('/')));
+    const names = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
+    const head = (await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_3__/* .git */ .$Y)(o.repo, ['rev-parse', 'HEAD'])).stdout.trim();
+    const format = (await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_3__/* .git */ .$Y)(o.repo, ['rev-parse', '--show-object-format'])).stdout.trim();
+    const store = storeOf(o.user);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'info'), { recursive: true });
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'pack'));
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'refs', 'heads', node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(o.branch)), { recursive: true });
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'refs', 'tags'));
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'HEAD'), `ref: refs/heads/${o.branch}\n`);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'refs', 'heads', o.branch), `${head}\n`);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'info', 'alternates'), `${store}/objects\n`);
+    // The chown of the hand-over changes every file's ctime, and the index holds the runner's
+    // uid: the agent's git compares size and mtime only, or it would read the whole tree again.
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'config'), [
+        '[core]',
+        `\trepositoryformatversion = ${format === 'sha1' ? 0 : 1}`,
+        '\tfilemode = true',
+        '\tbare = false',
+        '\tlogallrefupdates = true',
+        '\ttrustctime = false',
+        '\tcheckStat = minimal',
+        ...(format === 'sha1' ? [] : ['[extensions]', `\tobjectformat = ${format}`]),
+        ''
+    ].join('\n'));
+    for (const name of ['index', 'shallow']) {
+        const from = node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, '.git', name);
+        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(from);
+        if (!st?.isFile())
+            continue;
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.copyFile)(from, node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, name));
+        // git trusts stat data only for files older than the index itself.
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, name), st.atime, st.mtime);
+    }
+    const gitMode = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, '.git'))).mode & 0o7777;
+    return { names, state: { repo: o.repo, store, gitMode, untracked, aside } };
+}
+/**
+ * After the stage's commit: the checkout loses what the agent left in it untracked (its new
+ * files, what it installed), and gets back what was put aside. The checkout is the runner's
+ * again, so nothing here follows a symlink: a path whose folders are not all real folders
+ * keeps the agent's thing (removed) and leaves the runner's aside, named in the answer.
+ */
+async function settleInPlace(s) {
+    const before = new Set(s.untracked);
+    for (const p of await untrackedIn(s.repo)) {
+        if (!before.has(p))
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(s.repo, p), { recursive: true, force: true });
+    }
+    const kept = [];
+    for (const [p, from] of s.aside) {
+        const to = node_path__WEBPACK_IMPORTED_MODULE_1__.join(s.repo, p);
+        if (!(await realFolders(s.repo, node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(p)))) {
+            kept.push(from);
+            continue;
+        }
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(to, { recursive: true, force: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(from, to);
+    }
+    return kept;
+}
+/** Whether every folder of `rel` below `root` is a real folder (made when missing). */
+async function realFolders(root, rel) {
+    let at = root;
+    for (const part of rel.split('/').filter((x) => x && x !== '.')) {
+        at = node_path__WEBPACK_IMPORTED_MODULE_1__.join(at, part);
+        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(at);
+        if (!st)
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(at);
+        else if (!st.isDirectory())
+            return false;
+    }
+    return true;
 }
 
 
@@ -59892,7 +60194,7 @@ async function endAgentUser(user, p, graceMs) {
     await barSchedules(user, p);
     await new UserProcesses(user, p).end(graceMs);
 }
-/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
+/** The agent's tree and HOME handed over, and how to start and end it as the agent user. */
 async function openSandbox(iso, o) {
     const { privilege, user } = iso;
     const handedOver = await (0,agent_tree/* handOver */.Cl)({ privilege, user, ...o });
@@ -61630,6 +61932,145 @@ function abortReason(signal) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./.build/git/lstat.js
+var lstat = __nccwpck_require__(363);
+// EXTERNAL MODULE: ./.build/git/objects.js + 1 modules
+var git_objects = __nccwpck_require__(4168);
+;// CONCATENATED MODULE: ./.build/git/agent-config.js
+
+
+
+
+
+/** Modes of what can be someone's settings: files and symlinks (a gitlink never is). */
+const SETTINGS_MODES = new Set(['100644', '100755', '120000']);
+/**
+ * The agent configuration paths whose content differs between commits `from` and `to`: their
+ * trees compared a level at a time through the stage's object reader, going down only into
+ * folders that differ, so this costs what differs, not the size of the repository.
+ */
+async function agentConfigChanges(repo, from, to) {
+    const objects = (0,git_objects/* sharedObjects */.mE)(repo);
+    const roots = await Promise.all([from, to].map((c) => objects.findTree(c, '')));
+    const rootOf = (i) => {
+        const r = roots[i];
+        return r?.kind === 'tree' ? r.oid : null;
+    };
+    const entriesOf = async (oid, what) => oid ? (await objects.readRawTree({ oid, what })).entries() : [];
+    const found = [];
+    for (let level = [{ dir: '', a: rootOf(0), b: rootOf(1) }]; level.length > 0;) {
+        const next = [];
+        await Promise.all(level.map(async ({ dir, a, b }) => {
+            const what = `${dir || '/'} at ${from} or ${to}`;
+            const [before, after] = await Promise.all([entriesOf(a, what), entriesOf(b, what)]);
+            const was = new Map(before.map((e) => [e.name, e]));
+            const now = new Map(after.map((e) => [e.name, e]));
+            for (const name of new Set([...was.keys(), ...now.keys()])) {
+                const x = was.get(name);
+                const y = now.get(name);
+                if (x && y && x.oid === y.oid && x.mode === y.mode)
+                    continue;
+                const p = dir ? `${dir}/${name}` : name;
+                const tree = (e) => (e?.type === 'tree' ? e.oid : null);
+                if (tree(x) || tree(y))
+                    next.push({ dir: p, a: tree(x), b: tree(y) });
+                const settings = (e) => !!e && SETTINGS_MODES.has(e.mode);
+                if ((settings(x) || settings(y)) && isAgentConfig(p))
+                    found.push(p);
+            }
+        }));
+        level = next;
+    }
+    return found;
+}
+/**
+ * What `commit` holds at each of `paths` that is agent configuration (a file or a symlink),
+ * read a folder at a time through the stage's object reader; paths it has none at are absent.
+ */
+async function agentConfigEntries(repo, commit, paths) {
+    const byDir = new Map();
+    for (const p of new Set(paths)) {
+        if (!isAgentConfig(p))
+            continue;
+        const dir = external_node_path_.posix.dirname(p);
+        const key = dir === '.' ? '' : dir;
+        byDir.set(key, [...(byDir.get(key) ?? []), p]);
+    }
+    const objects = (0,git_objects/* sharedObjects */.mE)(repo);
+    const found = new Map();
+    await Promise.all([...byDir].map(async ([dir, inDir]) => {
+        const listing = await objects.listTree(commit, dir);
+        for (const p of inDir) {
+            const e = listing.entries.find((x) => x.name === external_node_path_.posix.basename(p));
+            if (e?.type === 'blob' && SETTINGS_MODES.has(e.mode))
+                found.set(p, { mode: e.mode, oid: e.oid });
+        }
+    }));
+    return found;
+}
+/**
+ * Makes each of `paths` in `tree` what `commit` (in `repo`'s objects) has there: removed, then
+ * the commit's file or symlink written where it has one. Nothing is written through a symlink
+ * or into a folder that is not a real one. Returns the paths that could not be written that way.
+ */
+async function putAgentConfig(o) {
+    const paths = [...new Set(o.paths)];
+    for (const p of paths) {
+        if (await realParents(o.tree, p)) {
+            await (0,promises_.rm)(external_node_path_.join(o.tree, p), { recursive: true, force: true });
+        }
+    }
+    const wanted = await agentConfigEntries(o.repo, o.commit, paths);
+    const skipped = [];
+    if (wanted.size === 0)
+        return skipped;
+    const blobs = await (0,git_objects/* sharedObjects */.mE)(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
+    for (const [p, entry] of wanted) {
+        const file = external_node_path_.join(o.tree, p);
+        if (!(await makeParents(o.tree, p)) || (await (0,lstat/* lstatOrNull */.n)(file))) {
+            skipped.push(p);
+            continue;
+        }
+        const content = blobs.get(entry.oid);
+        if (entry.mode === '120000')
+            await (0,promises_.symlink)(content, file);
+        else {
+            await (0,promises_.writeFile)(file, content, { flag: 'wx' });
+            if (entry.mode === '100755')
+                await (0,promises_.chmod)(file, 0o755);
+        }
+    }
+    return skipped;
+}
+/** Every folder on the way to `p` is a real folder in `tree` (none is a symlink or a file). */
+async function realParents(tree, p) {
+    const parts = p.split('/');
+    for (let i = 1; i < parts.length; i++) {
+        const st = await (0,lstat/* lstatOrNull */.n)(external_node_path_.join(tree, ...parts.slice(0, i)));
+        if (!st?.isDirectory())
+            return false;
+    }
+    return true;
+}
+/** Makes the folders on the way to `p`; false when something else is in the way. */
+function makeParents(tree, p) {
+    const parent = external_node_path_.posix.dirname(p);
+    return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
+}
+/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
+async function makeFolders(tree, rel) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+        const dir = external_node_path_.join(tree, ...parts.slice(0, i));
+        const st = await (0,lstat/* lstatOrNull */.n)(dir);
+        if (!st)
+            await (0,promises_.mkdir)(dir);
+        else if (!st.isDirectory())
+            return false;
+    }
+    return true;
+}
+
 // EXTERNAL MODULE: ./.build/git/branch.js + 2 modules
 var branch = __nccwpck_require__(5678);
 // EXTERNAL MODULE: ./.build/git/branch-name.js
@@ -61638,8 +62079,6 @@ var branch_name = __nccwpck_require__(2045);
 var git = __nccwpck_require__(5729);
 // EXTERNAL MODULE: ./.build/git/guard.js + 1 modules
 var guard = __nccwpck_require__(6551);
-// EXTERNAL MODULE: ./.build/git/objects.js + 1 modules
-var git_objects = __nccwpck_require__(4168);
 ;// CONCATENATED MODULE: ./.build/git/integrity.js
 
 
@@ -61715,8 +62154,6 @@ function tampered(what) {
     return new guard/* GitDirTamperedError */.aU(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
 }
 
-// EXTERNAL MODULE: ./.build/git/lstat.js
-var lstat = __nccwpck_require__(363);
 ;// CONCATENATED MODULE: ./.build/git/oversized-files.js
 
 
@@ -61805,6 +62242,7 @@ var trailers = __nccwpck_require__(6525);
 
 
 
+
 const BOT_IDENTITY = {
     name: 'github-actions[bot]',
     email: '41898282+github-actions[bot]@users.noreply.github.com'
@@ -61863,7 +62301,10 @@ async function commitAllowed(o) {
         for (const p of o.deliverablePaths)
             if (!changed.has(p))
                 changed.set(p, null);
-        const { updates, dropped } = await decide(files, changed, o, maxBytes);
+        const given = o.configGivenAt
+            ? await agentConfigEntries(repo, o.configGivenAt, changed.keys())
+            : undefined;
+        const { updates, dropped } = await decide(files, changed, o, maxBytes, given);
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
@@ -61984,7 +62425,9 @@ async function fileObjectId(full, size, algo) {
     }
 }
 const fileMode = (mode) => (mode & 0o111 ? '100755' : '100644');
-async function decide(tree, changed, o, maxBytes) {
+async function decide(tree, changed, o, maxBytes, 
+/** What the agent was given at the changed agent configuration paths (`configGivenAt`). */
+given) {
     const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true });
     const allowed = o.allowGlobs.length > 0 ? picomatch([...o.allowGlobs], { dot: true }) : () => false;
     const deliverables = new Set(o.deliverablePaths);
@@ -62003,7 +62446,7 @@ async function decide(tree, changed, o, maxBytes) {
             continue;
         }
         if (isAgentConfig(p)) {
-            if (o.givenConfig && (await asGiven(tree, p, o.givenConfig.get(p), maxBytes)))
+            if (given && (await asGiven(tree, p, given.get(p), maxBytes)))
                 continue;
             if (!namedExplicitly(o.allowGlobs, p)) {
                 drop(p, AGENT_CONFIG);
@@ -62183,100 +62626,8 @@ async function indexInfo(repo, updates, algo) {
 
 // EXTERNAL MODULE: ./.build/handoff/index.js + 8 modules
 var handoff = __nccwpck_require__(3708);
-;// CONCATENATED MODULE: ./.build/git/agent-config.js
-
-
-
-
-
-/**
- * The agent configuration a commit holds, by path (gitlinks are never anyone's settings): its
- * trees walked through the stage's object reader, a level at a time.
- */
-async function agentConfigAt(repo, commit) {
-    const objects = (0,git_objects/* sharedObjects */.mE)(repo);
-    const found = new Map();
-    for (let level = ['']; level.length > 0;) {
-        const listings = await Promise.all(level.map((dir) => objects.listTree(commit, dir)));
-        const next = [];
-        listings.forEach((listing, i) => {
-            for (const e of listing.entries) {
-                const p = level[i] ? `${level[i]}/${e.name}` : e.name;
-                if (e.type === 'tree')
-                    next.push(p);
-                else if (e.type === 'blob' && isAgentConfig(p))
-                    found.set(p, { mode: e.mode, oid: e.oid });
-            }
-        });
-        level = next;
-    }
-    return found;
-}
-/**
- * Makes the agent configuration in `tree` what `commit` (in `repo`'s objects) has: every path
- * in `replacing` and in the commit's configuration is removed, then the commit's files are
- * written. Nothing is written through a symlink or into a folder that is not a real one.
- * Returns the paths that could not be written that way.
- */
-async function putAgentConfig(o) {
-    const wanted = await agentConfigAt(o.repo, o.commit);
-    for (const p of new Set([...o.replacing, ...wanted.keys()])) {
-        if (await realParents(o.tree, p)) {
-            await (0,promises_.rm)(external_node_path_.join(o.tree, p), { recursive: true, force: true });
-        }
-    }
-    const skipped = [];
-    if (wanted.size === 0)
-        return skipped;
-    const blobs = await (0,git_objects/* sharedObjects */.mE)(o.repo).readBlobs([...wanted.values()].map((e) => e.oid));
-    for (const [p, entry] of wanted) {
-        const file = external_node_path_.join(o.tree, p);
-        if (!(await makeParents(o.tree, p)) || (await (0,lstat/* lstatOrNull */.n)(file))) {
-            skipped.push(p);
-            continue;
-        }
-        const content = blobs.get(entry.oid);
-        if (entry.mode === '120000')
-            await (0,promises_.symlink)(content, file);
-        else {
-            await (0,promises_.writeFile)(file, content, { flag: 'wx' });
-            if (entry.mode === '100755')
-                await (0,promises_.chmod)(file, 0o755);
-        }
-    }
-    return skipped;
-}
-/** Every folder on the way to `p` is a real folder in `tree` (none is a symlink or a file). */
-async function realParents(tree, p) {
-    const parts = p.split('/');
-    for (let i = 1; i < parts.length; i++) {
-        const st = await (0,lstat/* lstatOrNull */.n)(external_node_path_.join(tree, ...parts.slice(0, i)));
-        if (!st?.isDirectory())
-            return false;
-    }
-    return true;
-}
-/** Makes the folders on the way to `p`; false when something else is in the way. */
-function makeParents(tree, p) {
-    const parent = external_node_path_.posix.dirname(p);
-    return parent === '.' ? Promise.resolve(true) : makeFolders(tree, parent);
-}
-/** Makes `rel` and the folders on its way without following a symlink; false if one is there. */
-async function makeFolders(tree, rel) {
-    const parts = rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-        const dir = external_node_path_.join(tree, ...parts.slice(0, i));
-        const st = await (0,lstat/* lstatOrNull */.n)(dir);
-        if (!st)
-            await (0,promises_.mkdir)(dir);
-        else if (!st.isDirectory())
-            return false;
-    }
-    return true;
-}
-
-// EXTERNAL MODULE: ./.build/isolation/agent-tree.js
-var agent_tree = __nccwpck_require__(6249);
+// EXTERNAL MODULE: ./.build/isolation/in-place.js
+var in_place = __nccwpck_require__(9452);
 // EXTERNAL MODULE: ./.build/isolation/sandbox.js + 2 modules
 var sandbox = __nccwpck_require__(3643);
 // EXTERNAL MODULE: external "node:buffer"
@@ -62321,15 +62672,15 @@ function commitScreen(scanner, deliverables, withheld) {
  * The tree as the agent finds it: its CLI's configuration (`.claude/`, `CLAUDE.md`, ...) as
  * the trusted commit has it, not as the issue branch does (an earlier agent or a push could
  * have put settings there that send the key elsewhere or run hooks), and the handoff folder
- * ready for its deliverable. Returns warnings.
+ * ready for its deliverable. `tree` holds `baseSha`'s files, so only the paths where the two
+ * commits differ need to change. Returns warnings.
  */
 async function prepareAgentTree(o) {
-    const onBranch = await agentConfigAt(o.repo, o.baseSha);
     const skipped = await putAgentConfig({
         repo: o.repo,
         tree: o.tree,
         commit: o.trustedCommit,
-        replacing: onBranch.keys()
+        paths: await agentConfigChanges(o.repo, o.baseSha, o.trustedCommit)
     });
     const warnings = skipped.map((p) => `${p} was not given to the agent: a symlink or a file is in its way on the branch`);
     if (!(await makeFolders(o.tree, handoff/* HANDOFF_DIR */.V))) {
@@ -62340,15 +62691,16 @@ async function prepareAgentTree(o) {
 /**
  * After a stage that ran in the action's own tree (isolation: none): the agent configuration
  * goes back to what the branch's head has, and what the agent left there that was refused
- * goes, so the next stage starts from the branch.
+ * goes, so the next stage starts from the branch. The tree holds the trusted commit's
+ * configuration and `head`'s other files: only the paths where the two commits differ, and
+ * those refused, need to change.
  */
 async function restoreBranchConfig(o) {
-    const given = await agentConfigAt(o.repo, o.trustedCommit);
     await putAgentConfig({
         repo: o.repo,
         tree: o.repo,
         commit: o.head,
-        replacing: [...given.keys(), ...o.refused]
+        paths: [...(await agentConfigChanges(o.repo, o.trustedCommit, o.head)), ...o.refused]
     });
 }
 
@@ -62935,7 +63287,6 @@ function tailOf(path) {
 
 
 
-
 /** Where an isolated agent's prompt file is, in its HOME. */
 const PROMPT_IN_HOME = '.itervox/prompt.md';
 function contextPathOf(workDir) {
@@ -62945,13 +63296,6 @@ function contextPathOf(workDir) {
 async function runStage(job, run) {
     const { branch, profile } = run;
     const { config } = job;
-    // An isolated agent's clone is made while the prompt is built, which does not need it. A
-    // failure of it is the stage's when the hand-over awaits it, after the prompt's and the
-    // isolation's, as before; until then it is held.
-    const cloned = job.isolate && !job.dryRun
-        ? (0,agent_tree/* cloneForAgent */.we)({ repo: branch.repo, branch: branch.branch, workDir: job.workDir })
-        : undefined;
-    cloned?.catch(() => undefined);
     const prepared = await promptForStage({
         repo: branch.repo,
         commit: branch.baseSha,
@@ -62974,7 +63318,7 @@ async function runStage(job, run) {
     // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
     // listens, which nothing would close and which would keep the step alive.
     const isolated = job.isolate
-        ? await openIsolated(await job.isolate(), job, run, prepared.prompt, cloned)
+        ? await openIsolated(await job.isolate(), job, run, prepared.prompt)
         : undefined;
     const treeWarnings = isolated?.warnings ?? [];
     if (isolated)
@@ -63065,7 +63409,7 @@ async function runStage(job, run) {
  * CLI's settings in it) and the model proxy in front of its key. `close` ends every process of
  * the agent user, takes its tree back, then stops the proxy.
  */
-async function openIsolated(isolation, job, run, prompt, cloned) {
+async function openIsolated(isolation, job, run, prompt) {
     const { branch, profile } = run;
     // The action keeps its own copy of what the agent was given; the agent's goes with it.
     (0,external_node_fs_.writeFileSync)((0,external_node_path_.join)(job.workDir, 'prompt.md'), prompt, { mode: 0o600 });
@@ -63079,7 +63423,6 @@ async function openIsolated(isolation, job, run, prompt, cloned) {
         repo: branch.repo,
         branch: branch.branch,
         workDir: job.workDir,
-        cloned,
         prepareTree: async (tree) => {
             const at = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha };
             warnings.push(...(await prepareAgentTree({ ...at, tree })));
@@ -63090,6 +63433,9 @@ async function openIsolated(isolation, job, run, prompt, cloned) {
         await access?.proxy.close();
         throw err;
     });
+    if (open.handedOver.cloned) {
+        warnings.push(`the agent got a clone of the branch, not the checkout's own files: ${open.handedOver.cloned}`);
+    }
     return {
         ...open,
         warnings,
@@ -63141,9 +63487,6 @@ async function finaliseStage(ctx, end, secrets) {
     }
     const cost = end.agent ? (0,prices/* priceRun */.l)(end.agent.preset, end.agent.stats, ctx.prices) : {};
     const own = ctx.handoffPath.slice(handoff/* HANDOFF_DIR */.V.length + 1).replace(/\.md$/, '');
-    const givenConfig = ctx.trustedCommit
-        ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
-        : undefined;
     const committed = await commitAllowed({
         repo: ctx.repo,
         ...(files !== ctx.repo ? { workTree: files } : {}),
@@ -63159,7 +63502,7 @@ async function finaliseStage(ctx, end, secrets) {
             ...TRACKER_DIRS.map((dir) => `${dir}/**`),
             ctx.workflowPath
         ],
-        givenConfig,
+        ...(ctx.trustedCommit ? { configGivenAt: ctx.trustedCommit } : {}),
         author: ctx.author,
         committer: ctx.committer,
         screen: commitScreen(secrets, path ? [path] : [], withheld),
@@ -63178,6 +63521,12 @@ async function finaliseStage(ctx, end, secrets) {
                 : {})
         })
     });
+    if (ctx.sandbox?.inPlace) {
+        // The checkout's own files were the agent's: what it left there goes, the runner's come back.
+        for (const kept of await (0,in_place/* settleInPlace */.sR)(ctx.sandbox.inPlace)) {
+            warnings.push(`an untracked file of the checkout stays in ${kept}: the agent put a symlink in its way`);
+        }
+    }
     const commit = ctx.trackerFiles
         ? {
             ...committed,
@@ -71745,11 +72094,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   zni: () => (/* reexport */ superRefine),
   pdi: () => (/* reexport */ transform),
   Bqr: () => (/* reexport */ _trim),
+  PVZ: () => (/* reexport */ tuple),
   KCZ: () => (/* reexport */ union),
   L5J: () => (/* reexport */ unknown)
 });
 
-// UNUSED EXPORTS: $brand, $input, $output, INVALID, NEVER, TimePrecision, ZodCompileAsyncError, ZodCompileUnsupportedError, ZodMiniAny, ZodMiniArray, ZodMiniBase64, ZodMiniBase64URL, ZodMiniBigInt, ZodMiniBigIntFormat, ZodMiniBoolean, ZodMiniCIDRv4, ZodMiniCIDRv6, ZodMiniCUID, ZodMiniCUID2, ZodMiniCatch, ZodMiniCodec, ZodMiniCreditCard, ZodMiniCustom, ZodMiniCustomStringFormat, ZodMiniDate, ZodMiniDefault, ZodMiniDiscriminatedUnion, ZodMiniE164, ZodMiniEmail, ZodMiniEmoji, ZodMiniEnum, ZodMiniExactOptional, ZodMiniFile, ZodMiniFunction, ZodMiniGUID, ZodMiniIBAN, ZodMiniIPv4, ZodMiniIPv6, ZodMiniISODate, ZodMiniISODateTime, ZodMiniISODuration, ZodMiniISOTime, ZodMiniIntersection, ZodMiniJWT, ZodMiniKSUID, ZodMiniLazy, ZodMiniLiteral, ZodMiniMAC, ZodMiniMap, ZodMiniNaN, ZodMiniNanoID, ZodMiniNever, ZodMiniNonOptional, ZodMiniNull, ZodMiniNullable, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniObject, ZodMiniOptional, ZodMiniPipe, ZodMiniPrefault, ZodMiniPromise, ZodMiniReadonly, ZodMiniRecord, ZodMiniSet, ZodMiniString, ZodMiniStringFormat, ZodMiniSuccess, ZodMiniSymbol, ZodMiniTemplateLiteral, ZodMiniTransform, ZodMiniTuple, ZodMiniType, ZodMiniULID, ZodMiniURL, ZodMiniUUID, ZodMiniUndefined, ZodMiniUnion, ZodMiniUnknown, ZodMiniVoid, ZodMiniXID, ZodMiniXor, _function, any, base64, base64url, bigint, catch, catchall, check, cidrv4, cidrv6, clone, codec, coerce, compile, config, core, creditCard, cuid, cuid2, currencyCode, date, decode, decodeAsync, deepPartial, describe, e164, email, emoji, encode, encodeAsync, endsWith, exactOptional, exactPartial, file, flattenError, float32, float64, formatError, function, getDiscriminatedOption, globalRegistry, gt, gte, guid, hash, hex, hostname, httpUrl, iban, includes, input, instanceof, int32, int64, intersection, invertCodec, ipv4, ipv6, iso, json, jwt, keyof, ksuid, lazy, length, locales, looseRecord, lowercase, lt, lte, mac, map, maxSize, memoizer, merge, meta, mime, minSize, multipleOf, nan, nanoid, nativeEnum, negative, never, nonoptional, nonpositive, normalize, omit, output, overwrite, parse, parseAsync, partial, partialRecord, pick, prefault, prettifyError, promise, properties, property, readonly, regexes, registry, required, safeDecode, safeDecodeAsync, safeEncode, safeEncodeAsync, safeExtend, safeParseAsync, set, size, startsWith, stringFormat, stringbool, success, symbol, templateLiteral, toJSONSchema, toLowerCase, toUpperCase, toZod, treeifyError, tuple, uint32, uint64, ulid, undefined, uppercase, url, util, uuid, uuidv4, uuidv6, uuidv7, validate, validateAsync, void, withParser, xid, xor, z
+// UNUSED EXPORTS: $brand, $input, $output, INVALID, NEVER, TimePrecision, ZodCompileAsyncError, ZodCompileUnsupportedError, ZodMiniAny, ZodMiniArray, ZodMiniBase64, ZodMiniBase64URL, ZodMiniBigInt, ZodMiniBigIntFormat, ZodMiniBoolean, ZodMiniCIDRv4, ZodMiniCIDRv6, ZodMiniCUID, ZodMiniCUID2, ZodMiniCatch, ZodMiniCodec, ZodMiniCreditCard, ZodMiniCustom, ZodMiniCustomStringFormat, ZodMiniDate, ZodMiniDefault, ZodMiniDiscriminatedUnion, ZodMiniE164, ZodMiniEmail, ZodMiniEmoji, ZodMiniEnum, ZodMiniExactOptional, ZodMiniFile, ZodMiniFunction, ZodMiniGUID, ZodMiniIBAN, ZodMiniIPv4, ZodMiniIPv6, ZodMiniISODate, ZodMiniISODateTime, ZodMiniISODuration, ZodMiniISOTime, ZodMiniIntersection, ZodMiniJWT, ZodMiniKSUID, ZodMiniLazy, ZodMiniLiteral, ZodMiniMAC, ZodMiniMap, ZodMiniNaN, ZodMiniNanoID, ZodMiniNever, ZodMiniNonOptional, ZodMiniNull, ZodMiniNullable, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniObject, ZodMiniOptional, ZodMiniPipe, ZodMiniPrefault, ZodMiniPromise, ZodMiniReadonly, ZodMiniRecord, ZodMiniSet, ZodMiniString, ZodMiniStringFormat, ZodMiniSuccess, ZodMiniSymbol, ZodMiniTemplateLiteral, ZodMiniTransform, ZodMiniTuple, ZodMiniType, ZodMiniULID, ZodMiniURL, ZodMiniUUID, ZodMiniUndefined, ZodMiniUnion, ZodMiniUnknown, ZodMiniVoid, ZodMiniXID, ZodMiniXor, _function, any, base64, base64url, bigint, catch, catchall, check, cidrv4, cidrv6, clone, codec, coerce, compile, config, core, creditCard, cuid, cuid2, currencyCode, date, decode, decodeAsync, deepPartial, describe, e164, email, emoji, encode, encodeAsync, endsWith, exactOptional, exactPartial, file, flattenError, float32, float64, formatError, function, getDiscriminatedOption, globalRegistry, gt, gte, guid, hash, hex, hostname, httpUrl, iban, includes, input, instanceof, int32, int64, intersection, invertCodec, ipv4, ipv6, iso, json, jwt, keyof, ksuid, lazy, length, locales, looseRecord, lowercase, lt, lte, mac, map, maxSize, memoizer, merge, meta, mime, minSize, multipleOf, nan, nanoid, nativeEnum, negative, never, nonoptional, nonpositive, normalize, omit, output, overwrite, parse, parseAsync, partial, partialRecord, pick, prefault, prettifyError, promise, properties, property, readonly, regexes, registry, required, safeDecode, safeDecodeAsync, safeEncode, safeEncodeAsync, safeExtend, safeParseAsync, set, size, startsWith, stringFormat, stringbool, success, symbol, templateLiteral, toJSONSchema, toLowerCase, toUpperCase, toZod, treeifyError, uint32, uint64, ulid, undefined, uppercase, url, util, uuid, uuidv4, uuidv6, uuidv7, validate, validateAsync, void, withParser, xid, xor, z
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -75609,10 +75959,10 @@ function handleIntersectionResults(result, left, right) {
     result.value = merged.data;
     return result;
 }
-const $ZodTuple = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodTuple", (inst, def) => {
+const $ZodTuple = /*@__PURE__*/ $constructor("$ZodTuple", (inst, def) => {
     $ZodType.init(inst, def);
     const items = def.items;
-    const memo = core.globalConfig.memoizer;
+    const memo = core_globalConfig.memoizer;
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
@@ -75667,7 +76017,7 @@ const $ZodTuple = /*@__PURE__*/ (/* unused pure expression or super */ null && (
             else {
                 itemResults[i] = r;
                 if (abortEarly && !itemAborted && r.issues.length)
-                    itemAborted = util.aborted(r);
+                    itemAborted = aborted(r);
             }
         }
         // sound because rest is non-empty exactly when every fixed index is present, the one case handleTupleResults cannot discard an item's issues
@@ -75677,7 +76027,7 @@ const $ZodTuple = /*@__PURE__*/ (/* unused pure expression or super */ null && (
             let seen = payload.issues.length;
             for (const el of rest) {
                 if (abortEarly && payload.issues.length !== seen) {
-                    if (util.aborted(payload, seen))
+                    if (aborted(payload, seen))
                         break;
                     seen = payload.issues.length;
                 }
@@ -75696,7 +76046,7 @@ const $ZodTuple = /*@__PURE__*/ (/* unused pure expression or super */ null && (
         }
         return handleTupleResults(itemResults, payload, items, input, optoutStart);
     };
-})));
+});
 function getTupleOptStart(items, key) {
     for (let i = items.length - 1; i >= 0; i--) {
         // optin is a three-rung ladder so any rung above `undefined` permits an absent slot; optout stays two-valued.
@@ -75708,7 +76058,7 @@ function getTupleOptStart(items, key) {
 }
 function handleTupleResult(result, final, index) {
     if (result.issues.length) {
-        final.issues.push(...util.prefixIssues(index, result.issues));
+        final.issues.push(...prefixIssues(index, result.issues));
     }
     final.value[index] = result.value;
 }
@@ -75727,7 +76077,7 @@ function handleTupleResults(itemResults, final, items, input, optoutStart) {
                 final.value.length = i;
                 break;
             }
-            final.issues.push(...util.prefixIssues(i, r.issues));
+            final.issues.push(...prefixIssues(i, r.issues));
         }
         final.value[i] = r.value;
     }
@@ -78406,20 +78756,20 @@ function intersection(left, right) {
         right: right,
     });
 }
-const ZodMiniTuple = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodMiniTuple", (inst, def) => {
-    core.$ZodTuple.init(inst, def);
+const ZodMiniTuple = /*@__PURE__*/ $constructor("ZodMiniTuple", (inst, def) => {
+    $ZodTuple.init(inst, def);
     ZodMiniType.init(inst, def);
-})));
+});
 // @__NO_SIDE_EFFECTS__
 function tuple(items, _paramsOrRest, _params) {
-    const hasRest = _paramsOrRest instanceof core.$ZodType;
+    const hasRest = _paramsOrRest instanceof $ZodType;
     const params = hasRest ? _params : _paramsOrRest;
     const rest = hasRest ? _paramsOrRest : null;
     return new ZodMiniTuple({
         type: "tuple",
         items: items,
         rest,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodMiniRecord = /*@__PURE__*/ $constructor("ZodMiniRecord", (inst, def) => {
