@@ -336,3 +336,74 @@ describe('input_required', () => {
     expect(p.gh.violations).toEqual([])
   })
 })
+
+describe('pr_opened', () => {
+  it("runs its profile once when a person opens a pull request for the issue's branch", async () => {
+    const p = await pipeline('- id: on-open\n  trigger: { type: pr_opened }\n  profile: helper')
+    const env = counted()
+    // ada starts the work herself on the issue's branch and opens its pull request.
+    const clone = mkdtempSync(join(tmpdir(), 'handoff-open-'))
+    git(clone, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
+    writeFileSync(join(clone, 'NOTES.md'), '# Notes\n')
+    git(clone, 'add', 'NOTES.md')
+    git(clone, '-c', 'user.name=ada', '-c', 'user.email=ada@example.com', 'commit', '-qm', 'Start')
+    git(clone, 'push', '--quiet', 'origin', `HEAD:itervox/${p.issue}`)
+    const headSha = git(clone, 'rev-parse', 'HEAD').trim()
+    const head = `itervox/${p.issue}`
+    const pr = p.gh.addPull({ title: 'Start on #1', head, headSha, author: 'ada' })
+    const opened: RunOptions = {
+      event: 'pull_request.opened',
+      eventOptions: { issue: pr, head, sender: 'ada', labels: [] }
+    }
+
+    const run = await job(p, opened, env)
+    expect(run.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+    expect((await job(p, opened, env)).outputs.outcome).toBe('skipped')
+    expect(runsOf(env)).toMatchObject({ researcher: 0, helper: 1 })
+    expect(record(p).stages.at(-1)).toMatchObject({
+      kind: 'automation',
+      automation: { id: 'on-open', event: `pr-opened-${pr}` }
+    })
+    // The helper's deliverable is on ada's branch and pull request; no other was opened.
+    expect(p.gh.pulls().map((x) => x.number)).toEqual([pr])
+    const files = git(p.sb.origin, 'ls-tree', '--name-only', head, '.itervox/handoff/')
+    expect(files).toMatch(/_helper\.md$/m)
+    expect(p.gh.labels(p.issue)).toEqual(['Todo'])
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
+describe('issue_moved_to_backlog', () => {
+  it('runs its profile once when a person moves the issue into a backlog state', async () => {
+    const p = await pipeline(
+      '- id: groom\n  trigger: { type: issue_moved_to_backlog }\n  profile: helper',
+      {
+        tracker: 'backlog_states: ["Backlog"]'
+      }
+    )
+    const env = counted()
+    p.gh.setIssueLabels(p.issue, ['Backlog'], p.gh.user('ada'))
+    const moved: RunOptions = {
+      event: 'issues.labeled',
+      eventOptions: {
+        issue: p.issue,
+        label: 'Backlog',
+        labels: ['Backlog'],
+        sender: 'ada',
+        updatedAt: new Date().toISOString()
+      }
+    }
+    const run = await job(p, moved, env)
+    expect(run.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+    // The same label event delivered again runs nothing.
+    expect((await job(p, moved, env)).outputs.outcome).toBe('skipped')
+    expect(runsOf(env)).toMatchObject({ researcher: 0, helper: 1 })
+    expect(record(p).stages.at(-1)).toMatchObject({
+      kind: 'automation',
+      state: 'Backlog',
+      automation: { id: 'groom' }
+    })
+    expect(p.gh.labels(p.issue)).toEqual(['Backlog'])
+    expect(p.gh.violations).toEqual([])
+  })
+})
