@@ -2,7 +2,7 @@
 // pass finds where each entry starts and ends, and an entry becomes strings only when asked
 // for. A 100,000-entry handoff directory then costs one scan, not 100,000 objects.
 
-/** One entry of a tree, as strings. */
+/** One entry of a tree, as a listing gives it. */
 export interface TreeEntry {
   /** Six digits, as `git ls-tree` shows them: `100644`, `100755`, `120000`, `160000`, `040000`. */
   mode: string

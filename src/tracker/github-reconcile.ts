@@ -13,9 +13,9 @@ import { cellText, oneLine } from '../pipeline/untrusted-text.js'
 import { messageOf } from '../errors.js'
 import { authorizeActor } from './authorize.js'
 import { refClaims } from './dispatch-claims.js'
-import { GitHubTracker } from './github.js'
+import { GitHubApi } from './github-api.js'
 import type { GitHubClientOptions } from './github-client.js'
-import { GitHubPort } from './github-port.js'
+import { GitHubTracker } from './github-tracker.js'
 import { issuesHoldingSlots } from './github-slots.js'
 import { linearSource } from './linear-reconcile.js'
 import { reconcileIssues, type ReconcileSource, type ReconcileSummary } from './reconcile.js'
@@ -49,7 +49,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
     o.log('reconcile: the repository is paused (ITERVOX_PAUSED); nothing started')
     return { issues: 0, started: 0, failed: 0, requests: 0 }
   }
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     ...o.client,
     owner: o.owner,
     repo: o.repo,
@@ -65,7 +65,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           .then((r) => api.branchHead(r.defaultBranch))
           .then((head) => refs.treeOf(head)))
   const records = new RepoRecordStore({ refs, tree: treeOf })
-  const port = new GitHubPort({
+  const port = new GitHubTracker({
     api,
     records,
     config: o.config,
@@ -111,8 +111,8 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
  * a problem.
  */
 async function vanished(
-  api: GitHubTracker,
-  port: GitHubPort,
+  api: GitHubApi,
+  port: GitHubTracker,
   records: RepoRecordStore,
   config: WorkflowConfig,
   dryRun: boolean
@@ -138,8 +138,8 @@ async function vanished(
 
 /** Open GitHub issues by state label, one listing per state. */
 function githubSource(
-  api: GitHubTracker,
-  port: GitHubPort,
+  api: GitHubApi,
+  port: GitHubTracker,
   records: RepoRecordStore,
   config: WorkflowConfig,
   dryRun: boolean

@@ -1,4 +1,4 @@
-// One stage of the bundled action (dist/main) with an instant agent, timed by the real clock:
+// One stage of the bundled action (dist/index.js) with an instant agent, timed by the real clock:
 // shared by the stage and isolation benches. Needs a fresh `npm run build`.
 import { checkoutShallow, runAction, type ActionRun } from '../harness/action-run.js'
 import { wakeUp } from '../e2e/drive.js'

