@@ -49774,8 +49774,8 @@ async function checkCommand(job, profile, cwd) {
 
 // EXTERNAL MODULE: ./.build/agent/types.js
 var types = __nccwpck_require__(105);
-// EXTERNAL MODULE: ./.build/pipeline/stage.js + 21 modules
-var pipeline_stage = __nccwpck_require__(7969);
+// EXTERNAL MODULE: ./.build/pipeline/stage.js + 20 modules
+var pipeline_stage = __nccwpck_require__(6361);
 ;// CONCATENATED MODULE: ./.build/pipeline/run.js
 
 
@@ -50579,7 +50579,7 @@ function maskedSecrets(names, token, linearKey) {
 /* harmony import */ var _git_objects_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(4168);
 /* harmony import */ var _workflow_source_js__WEBPACK_IMPORTED_MODULE_16__ = __nccwpck_require__(5552);
 /* harmony import */ var _tracker_github_slots_js__WEBPACK_IMPORTED_MODULE_17__ = __nccwpck_require__(7426);
-/* harmony import */ var _pipeline_stage_js__WEBPACK_IMPORTED_MODULE_18__ = __nccwpck_require__(7969);
+/* harmony import */ var _pipeline_stage_js__WEBPACK_IMPORTED_MODULE_18__ = __nccwpck_require__(6361);
 /* harmony import */ var _failure_line_js__WEBPACK_IMPORTED_MODULE_19__ = __nccwpck_require__(3682);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_20__ = __nccwpck_require__(4664);
 /* harmony import */ var _job_summary_js__WEBPACK_IMPORTED_MODULE_21__ = __nccwpck_require__(5691);
@@ -56626,6 +56626,94 @@ async function holdsCredential(data) {
 
 /***/ }),
 
+/***/ 4150:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Tu: () => (/* binding */ objectId),
+/* harmony export */   be: () => (/* binding */ formatOf),
+/* harmony export */   er: () => (/* binding */ verifyBaseTrees)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6551);
+/* harmony import */ var _objects_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4168);
+
+
+
+/**
+ * Checks that the base commit and the trees a new commit is built from (the root and every
+ * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
+ * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
+ * under its name would slip extra files into the commit we push. Trees the commit does not
+ * touch are referenced by name only, and the remote already holds the real ones.
+ */
+async function verifyBaseTrees(repo, commitSha, paths) {
+    const algo = formatOf(commitSha);
+    const idLength = algo === 'sha256' ? 32 : 20;
+    const commit = await readVerified(repo, 'commit', commitSha, algo);
+    const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
+    if (!root)
+        throw tampered(`commit ${commitSha} has no tree`);
+    const wanted = new Set();
+    for (const p of paths) {
+        const parts = p.split('/');
+        for (let i = 1; i < parts.length; i++)
+            wanted.add(parts.slice(0, i).join('/'));
+    }
+    const queue = [['', root]];
+    while (queue.length > 0) {
+        const [dir, sha] = queue.shift();
+        const tree = await readVerified(repo, 'tree', sha, algo, dir);
+        for (const entry of treeEntries(tree, idLength)) {
+            const full = dir ? `${dir}/${entry.name}` : entry.name;
+            if (entry.mode === '40000' && wanted.has(full))
+                queue.push([full, entry.id]);
+        }
+    }
+    return root;
+}
+/**
+ * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
+ * with sha256. Known from any such name, so git is never asked.
+ */
+function formatOf(oid) {
+    return oid.length === 64 ? 'sha256' : 'sha1';
+}
+/** The name git gives an object with this content. */
+function objectId(type, body, algo) {
+    return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
+async function readVerified(repo, type, sha, algo, dir) {
+    const body = await (0,_objects_js__WEBPACK_IMPORTED_MODULE_2__/* .sharedObjects */ .mE)(repo).readObject(sha, type);
+    const actual = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+    if (actual !== sha) {
+        const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
+        throw tampered(`${what} does not match its contents`);
+    }
+    return body;
+}
+function* treeEntries(tree, idLength) {
+    let at = 0;
+    while (at < tree.length) {
+        const space = tree.indexOf(0x20, at);
+        const nul = tree.indexOf(0, space);
+        if (space < 0 || nul < 0 || nul + 1 + idLength > tree.length)
+            throw tampered('a malformed tree');
+        yield {
+            mode: tree.toString('latin1', at, space),
+            name: tree.toString('utf8', space + 1, nul),
+            id: tree.toString('hex', nul + 1, nul + 1 + idLength)
+        };
+        at = nul + 1 + idLength;
+    }
+}
+function tampered(what) {
+    return new _guard_js__WEBPACK_IMPORTED_MODULE_1__/* .GitDirTamperedError */ .aU(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
+}
+
+
+/***/ }),
+
 /***/ 363:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -59417,6 +59505,7 @@ async function handOver(o) {
         const ready = await (0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .readyInPlace */ ._d)({
             repo: o.repo,
             branch: o.branch,
+            baseSha: o.baseSha,
             user: o.user,
             workDir: o.workDir,
             gitDir: node_path__WEBPACK_IMPORTED_MODULE_2__.join(staged, 'work', name, '.git')
@@ -59634,7 +59723,9 @@ function readLines(file) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6550);
 /* harmony import */ var _git_git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5729);
-/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(363);
+/* harmony import */ var _git_integrity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4150);
+/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(363);
+
 
 
 
@@ -59663,14 +59754,14 @@ const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4)
  * them with), and no earlier stage's objects still in the store.
  */
 async function inPlaceObstacle(repo, user) {
-    const gitDir = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git'));
+    const gitDir = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git'));
     if (!gitDir?.isDirectory())
         return 'its .git is not a folder';
     const objects = node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git', 'objects');
-    const o = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(objects);
+    const o = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(objects);
     if (!o?.isDirectory())
         return 'it has no objects folder';
-    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'info', 'alternates'))) {
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'info', 'alternates'))) {
         return 'its objects borrow from another repository';
     }
     const parent = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home));
@@ -59681,7 +59772,7 @@ async function inPlaceObstacle(repo, user) {
     if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
         return "it is on another file system than the agent user's home";
     }
-    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'objects'))) {
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'objects'))) {
         return `an earlier stage's objects are still in ${storeOf(user)}`;
     }
     // git writes its folders and files with the umask; packs hold nearly everything.
@@ -59729,8 +59820,8 @@ async function readyInPlace(o) {
     }
     const top = new Set(untracked.filter((u) => !u.includes('/')));
     const names = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
-    const head = (await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_3__/* .git */ .$Y)(o.repo, ['rev-parse', 'HEAD'])).stdout.trim();
-    const format = (await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_3__/* .git */ .$Y)(o.repo, ['rev-parse', '--show-object-format'])).stdout.trim();
+    const head = o.baseSha;
+    const format = (0,_git_integrity_js__WEBPACK_IMPORTED_MODULE_4__/* .formatOf */ .be)(head);
     const store = storeOf(o.user);
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'info'), { recursive: true });
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'pack'));
@@ -59754,7 +59845,7 @@ async function readyInPlace(o) {
     ].join('\n'));
     for (const name of ['index', 'shallow']) {
         const from = node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, '.git', name);
-        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(from);
+        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(from);
         if (!st?.isFile())
             continue;
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.copyFile)(from, node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, name));
@@ -59793,7 +59884,7 @@ async function realFolders(root, rel) {
     let at = root;
     for (const part of rel.split('/').filter((x) => x && x !== '.')) {
         at = node_path__WEBPACK_IMPORTED_MODULE_1__.join(at, part);
-        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_4__/* .lstatOrNull */ .n)(at);
+        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(at);
         if (!st)
             await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(at);
         else if (!st.isDirectory())
@@ -61361,7 +61452,7 @@ function loadStageContext(path) {
 
 /***/ }),
 
-/***/ 7969:
+/***/ 6361:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -62077,83 +62168,8 @@ var branch = __nccwpck_require__(5678);
 var branch_name = __nccwpck_require__(2045);
 // EXTERNAL MODULE: ./.build/git/git.js
 var git = __nccwpck_require__(5729);
-// EXTERNAL MODULE: ./.build/git/guard.js + 1 modules
-var guard = __nccwpck_require__(6551);
-;// CONCATENATED MODULE: ./.build/git/integrity.js
-
-
-
-/**
- * Checks that the base commit and the trees a new commit is built from (the root and every
- * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
- * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
- * under its name would slip extra files into the commit we push. Trees the commit does not
- * touch are referenced by name only, and the remote already holds the real ones.
- */
-async function verifyBaseTrees(repo, commitSha, paths) {
-    const algo = formatOf(commitSha);
-    const idLength = algo === 'sha256' ? 32 : 20;
-    const commit = await readVerified(repo, 'commit', commitSha, algo);
-    const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
-    if (!root)
-        throw tampered(`commit ${commitSha} has no tree`);
-    const wanted = new Set();
-    for (const p of paths) {
-        const parts = p.split('/');
-        for (let i = 1; i < parts.length; i++)
-            wanted.add(parts.slice(0, i).join('/'));
-    }
-    const queue = [['', root]];
-    while (queue.length > 0) {
-        const [dir, sha] = queue.shift();
-        const tree = await readVerified(repo, 'tree', sha, algo, dir);
-        for (const entry of treeEntries(tree, idLength)) {
-            const full = dir ? `${dir}/${entry.name}` : entry.name;
-            if (entry.mode === '40000' && wanted.has(full))
-                queue.push([full, entry.id]);
-        }
-    }
-    return root;
-}
-/**
- * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
- * with sha256. Known from any such name, so git is never asked.
- */
-function formatOf(oid) {
-    return oid.length === 64 ? 'sha256' : 'sha1';
-}
-/** The name git gives an object with this content. */
-function objectId(type, body, algo) {
-    return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
-}
-async function readVerified(repo, type, sha, algo, dir) {
-    const body = await (0,git_objects/* sharedObjects */.mE)(repo).readObject(sha, type);
-    const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
-    if (actual !== sha) {
-        const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
-        throw tampered(`${what} does not match its contents`);
-    }
-    return body;
-}
-function* treeEntries(tree, idLength) {
-    let at = 0;
-    while (at < tree.length) {
-        const space = tree.indexOf(0x20, at);
-        const nul = tree.indexOf(0, space);
-        if (space < 0 || nul < 0 || nul + 1 + idLength > tree.length)
-            throw tampered('a malformed tree');
-        yield {
-            mode: tree.toString('latin1', at, space),
-            name: tree.toString('utf8', space + 1, nul),
-            id: tree.toString('hex', nul + 1, nul + 1 + idLength)
-        };
-        at = nul + 1 + idLength;
-    }
-}
-function tampered(what) {
-    return new guard/* GitDirTamperedError */.aU(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
-}
-
+// EXTERNAL MODULE: ./.build/git/integrity.js
+var integrity = __nccwpck_require__(4150);
 ;// CONCATENATED MODULE: ./.build/git/oversized-files.js
 
 
@@ -62275,7 +62291,7 @@ async function commitAllowed(o) {
     const baseSha = await (0,git_objects/* sharedObjects */.mE)(repo).resolve(`${o.baseSha}^{commit}`);
     if (!baseSha)
         throw new Error(`the base commit ${o.baseSha} is not in ${repo}`);
-    const algo = formatOf(baseSha);
+    const algo = (0,integrity/* formatOf */.be)(baseSha);
     const maxBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     let setAside = new Map();
     try {
@@ -62308,7 +62324,7 @@ async function commitAllowed(o) {
         const committed = updates.map((u) => u.path).sort();
         if (updates.length === 0)
             return { sha: null, committed, dropped };
-        const baseTree = await verifyBaseTrees(repo, baseSha, committed);
+        const baseTree = await (0,integrity/* verifyBaseTrees */.er)(repo, baseSha, committed);
         await (0,git/* git */.$Y)(repo, ['update-index', '--add', '-z', '--index-info'], {
             env,
             input: await indexInfo(repo, updates, algo)
@@ -62391,7 +62407,7 @@ async function sameAsBase(repo, tree, p, baseMode, baseId, algo) {
     const full = external_node_path_.join(tree, p);
     const st = await (0,lstat/* lstatOrNull */.n)(full);
     if (st?.isSymbolicLink() && baseMode === '120000') {
-        return objectId('blob', await (0,promises_.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
+        return (0,integrity/* objectId */.Tu)('blob', await (0,promises_.readlink)(full, { encoding: 'buffer' }), algo) === baseId;
     }
     if (!st?.isFile() || fileMode(st.mode) !== baseMode)
         return false;
@@ -62501,10 +62517,10 @@ async function asGiven(tree, p, entry, maxBytes) {
         return !entry && found.kind === 'gone';
     const algo = entry.oid.length === 64 ? 'sha256' : 'sha1';
     if (found.kind === 'file') {
-        return found.mode === entry.mode && objectId('blob', found.content, algo) === entry.oid;
+        return found.mode === entry.mode && (0,integrity/* objectId */.Tu)('blob', found.content, algo) === entry.oid;
     }
     if (found.kind === 'symlink') {
-        return entry.mode === '120000' && objectId('blob', found.target, algo) === entry.oid;
+        return entry.mode === '120000' && (0,integrity/* objectId */.Tu)('blob', found.target, algo) === entry.oid;
     }
     return false;
 }
@@ -62624,6 +62640,8 @@ async function indexInfo(repo, updates, algo) {
     return Buffer.from(lines.join(''), 'utf8');
 }
 
+// EXTERNAL MODULE: ./.build/git/guard.js + 1 modules
+var guard = __nccwpck_require__(6551);
 // EXTERNAL MODULE: ./.build/handoff/index.js + 8 modules
 var handoff = __nccwpck_require__(3708);
 // EXTERNAL MODULE: ./.build/isolation/in-place.js
@@ -63422,6 +63440,7 @@ async function openIsolated(isolation, job, run, prompt) {
     const open = await (0,sandbox/* openSandbox */.Ep)(isolation, {
         repo: branch.repo,
         branch: branch.branch,
+        baseSha: branch.baseSha,
         workDir: job.workDir,
         prepareTree: async (tree) => {
             const at = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha };

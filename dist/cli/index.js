@@ -71678,7 +71678,83 @@ async function holdsCredential(data) {
     return entries.some(([k]) => EXTRAHEADER.test(k));
 }
 
+;// CONCATENATED MODULE: ./.build/git/integrity.js
+
+
+
+/**
+ * Checks that the base commit and the trees a new commit is built from (the root and every
+ * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
+ * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
+ * under its name would slip extra files into the commit we push. Trees the commit does not
+ * touch are referenced by name only, and the remote already holds the real ones.
+ */
+async function verifyBaseTrees(repo, commitSha, paths) {
+    const algo = formatOf(commitSha);
+    const idLength = algo === 'sha256' ? 32 : 20;
+    const commit = await readVerified(repo, 'commit', commitSha, algo);
+    const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
+    if (!root)
+        throw tampered(`commit ${commitSha} has no tree`);
+    const wanted = new Set();
+    for (const p of paths) {
+        const parts = p.split('/');
+        for (let i = 1; i < parts.length; i++)
+            wanted.add(parts.slice(0, i).join('/'));
+    }
+    const queue = [['', root]];
+    while (queue.length > 0) {
+        const [dir, sha] = queue.shift();
+        const tree = await readVerified(repo, 'tree', sha, algo, dir);
+        for (const entry of treeEntries(tree, idLength)) {
+            const full = dir ? `${dir}/${entry.name}` : entry.name;
+            if (entry.mode === '40000' && wanted.has(full))
+                queue.push([full, entry.id]);
+        }
+    }
+    return root;
+}
+/**
+ * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
+ * with sha256. Known from any such name, so git is never asked.
+ */
+function formatOf(oid) {
+    return oid.length === 64 ? 'sha256' : 'sha1';
+}
+/** The name git gives an object with this content. */
+function objectId(type, body, algo) {
+    return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
+async function readVerified(repo, type, sha, algo, dir) {
+    const body = await objects_sharedObjects(repo).readObject(sha, type);
+    const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
+    if (actual !== sha) {
+        const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
+        throw tampered(`${what} does not match its contents`);
+    }
+    return body;
+}
+function* treeEntries(tree, idLength) {
+    let at = 0;
+    while (at < tree.length) {
+        const space = tree.indexOf(0x20, at);
+        const nul = tree.indexOf(0, space);
+        if (space < 0 || nul < 0 || nul + 1 + idLength > tree.length)
+            throw tampered('a malformed tree');
+        yield {
+            mode: tree.toString('latin1', at, space),
+            name: tree.toString('utf8', space + 1, nul),
+            id: tree.toString('hex', nul + 1, nul + 1 + idLength)
+        };
+        at = nul + 1 + idLength;
+    }
+}
+function tampered(what) {
+    return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
+}
+
 ;// CONCATENATED MODULE: ./.build/isolation/in-place.js
+
 
 
 
@@ -71773,8 +71849,8 @@ async function readyInPlace(o) {
     }
     const top = new Set(untracked.filter((u) => !u.includes('/')));
     const names = (await (0,promises_namespaceObject.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
-    const head = (await git_git(o.repo, ['rev-parse', 'HEAD'])).stdout.trim();
-    const format = (await git_git(o.repo, ['rev-parse', '--show-object-format'])).stdout.trim();
+    const head = o.baseSha;
+    const format = formatOf(head);
     const store = storeOf(o.user);
     await (0,promises_namespaceObject.mkdir)(external_node_path_.join(o.gitDir, 'objects', 'info'), { recursive: true });
     await (0,promises_namespaceObject.mkdir)(external_node_path_.join(o.gitDir, 'objects', 'pack'));
@@ -72091,6 +72167,7 @@ async function handOver(o) {
         const ready = await readyInPlace({
             repo: o.repo,
             branch: o.branch,
+            baseSha: o.baseSha,
             user: o.user,
             workDir: o.workDir,
             gitDir: external_node_path_.join(staged, 'work', name, '.git')
@@ -74930,81 +75007,6 @@ async function resetBranchTo(repo, branch, sha) {
     await git_git(repo, ['checkout', '--quiet', '--force', '--no-track', '-B', branch, sha]);
 }
 
-;// CONCATENATED MODULE: ./.build/git/integrity.js
-
-
-
-/**
- * Checks that the base commit and the trees a new commit is built from (the root and every
- * directory above a changed path) hash to their names; returns the root tree's. An agent running as our user can
- * overwrite loose objects or add packs, and git does not re-hash what it reads: a tree swapped
- * under its name would slip extra files into the commit we push. Trees the commit does not
- * touch are referenced by name only, and the remote already holds the real ones.
- */
-async function verifyBaseTrees(repo, commitSha, paths) {
-    const algo = formatOf(commitSha);
-    const idLength = algo === 'sha256' ? 32 : 20;
-    const commit = await readVerified(repo, 'commit', commitSha, algo);
-    const root = /^tree ([0-9a-f]+)$/m.exec(commit.toString('utf8'))?.[1];
-    if (!root)
-        throw tampered(`commit ${commitSha} has no tree`);
-    const wanted = new Set();
-    for (const p of paths) {
-        const parts = p.split('/');
-        for (let i = 1; i < parts.length; i++)
-            wanted.add(parts.slice(0, i).join('/'));
-    }
-    const queue = [['', root]];
-    while (queue.length > 0) {
-        const [dir, sha] = queue.shift();
-        const tree = await readVerified(repo, 'tree', sha, algo, dir);
-        for (const entry of treeEntries(tree, idLength)) {
-            const full = dir ? `${dir}/${entry.name}` : entry.name;
-            if (entry.mode === '40000' && wanted.has(full))
-                queue.push([full, entry.id]);
-        }
-    }
-    return root;
-}
-/**
- * The repository's hash, told by a full object name git gave: 40 hex digits with sha1, 64
- * with sha256. Known from any such name, so git is never asked.
- */
-function formatOf(oid) {
-    return oid.length === 64 ? 'sha256' : 'sha1';
-}
-/** The name git gives an object with this content. */
-function objectId(type, body, algo) {
-    return (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
-}
-async function readVerified(repo, type, sha, algo, dir) {
-    const body = await objects_sharedObjects(repo).readObject(sha, type);
-    const actual = (0,external_node_crypto_.createHash)(algo).update(`${type} ${body.length}\0`).update(body).digest('hex');
-    if (actual !== sha) {
-        const what = dir === undefined ? `commit ${sha}` : `the tree of "${dir || '/'}" (${sha})`;
-        throw tampered(`${what} does not match its contents`);
-    }
-    return body;
-}
-function* treeEntries(tree, idLength) {
-    let at = 0;
-    while (at < tree.length) {
-        const space = tree.indexOf(0x20, at);
-        const nul = tree.indexOf(0, space);
-        if (space < 0 || nul < 0 || nul + 1 + idLength > tree.length)
-            throw tampered('a malformed tree');
-        yield {
-            mode: tree.toString('latin1', at, space),
-            name: tree.toString('utf8', space + 1, nul),
-            id: tree.toString('hex', nul + 1, nul + 1 + idLength)
-        };
-        at = nul + 1 + idLength;
-    }
-}
-function tampered(what) {
-    return new GitDirTamperedError(`the git object store was altered while the agent ran (${what}); refusing to commit from it`);
-}
-
 ;// CONCATENATED MODULE: ./.build/git/oversized-files.js
 
 
@@ -76271,6 +76273,7 @@ async function openIsolated(isolation, job, run, prompt) {
     const open = await openSandbox(isolation, {
         repo: branch.repo,
         branch: branch.branch,
+        baseSha: branch.baseSha,
         workDir: job.workDir,
         prepareTree: async (tree) => {
             const at = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha };
