@@ -29,6 +29,11 @@ export interface Issue {
   closed?: boolean
   createdAt?: string
   updatedAt?: string
+  /**
+   * When the issue entered `state`, where the tracker keeps a history and the state is a backlog
+   * state (Linear): it names the move, as a label event's time does on GitHub.
+   */
+  enteredAt?: string
 }
 
 /**

@@ -9,6 +9,7 @@ import type { JobTrigger } from '../ports.js'
 import type { IssueRecord } from '../record/record.js'
 import type { AutomationEvent } from '../ports.js'
 import { automationFor } from './index.js'
+import { backlogMove } from './moved-to-backlog.js'
 
 /** The wake-up steps the pipeline sends for the events it finds itself (automation-wakes.ts). */
 export const RUN_FAILED_STEP = 'run-failed'
@@ -55,6 +56,9 @@ function eventOf(
   const label = t.source === 'label' ? t.label : undefined
   const backlog = label && config.tracker.backlogStates.find((s) => sameState(s, label))
   if (backlog) return { type: 'issue_moved_to_backlog', state: backlog, at: t.at || undefined }
+  // Linear's relay and reconcile wake the issue in its backlog state; the move's time is Linear's.
+  const stale = t.state && issue.state && !sameState(t.state, issue.state)
+  if (t.source === 'wake' && !t.wake?.step && !stale) return backlogMove(config, issue) ?? null
   return null
 }
 
