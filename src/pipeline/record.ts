@@ -93,7 +93,9 @@ const stageRecordSchema = z.object({
   ),
   /** Set on a recovery run (a recovery handoff in the contract's terms). */
   recovery: z.optional(recoveryMarkSchema),
-  verify: z.optional(verifyEvidenceSchema)
+  verify: z.optional(verifyEvidenceSchema),
+  /** A review's verdict, counted by agent.review_quorum with the others of its round. */
+  verdict: z.optional(z.enum(['PASS', 'FAIL']))
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 

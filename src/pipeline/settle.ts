@@ -8,6 +8,7 @@ import { moveScope } from './move-scope.js'
 import { recordStage, recordStart, type IssueRecord, type RecoveryKind } from './record.js'
 import { readContractFields, type ContractFields } from '../handoff/contract-fields.js'
 import { clip } from './untrusted-text.js'
+import { givenVerdicts } from './review-chain.js'
 import { permittedRequests, readRequests, type AgentRequests } from './requests.js'
 import type { FinalisedStage } from './stage.js'
 import { decideNext, type Next } from './transitions.js'
@@ -91,6 +92,7 @@ export async function settleStage(o: {
     requests,
     pendingMove: o.record.pendingMove,
     reviewed: plan.reviewed,
+    verdicts: givenVerdicts(o.record, { entry: plan.entry, round: plan.round, state: o.state }),
     question: result.agent?.question,
     handoffPath: result.handoffPath,
     ...(plan.recovery ? { recovery: plan.recovery } : {}),
@@ -133,7 +135,8 @@ export async function settleStage(o: {
           }
         }
       : {}),
-    ...(result.verify ? { verify: result.verify } : {})
+    ...(result.verify ? { verify: result.verify } : {}),
+    ...(plan.kind === 'review' && requests.verdict ? { verdict: requests.verdict } : {})
   })
   const current = {
     kind: plan.kind,

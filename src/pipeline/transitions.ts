@@ -4,6 +4,7 @@ import { sendsBack } from './move-scope.js'
 import type { StageOutcome } from './outcome.js'
 import type { Recovery, RecoveryKind, StageKind } from './record.js'
 import { afterBlocking, afterFailure } from './recovery.js'
+import { chainStep, type GivenVerdict } from './review-chain.js'
 import type { AgentRequests } from './requests.js'
 
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
@@ -61,6 +62,8 @@ export interface StageFacts {
   pendingMove?: string
   /** The profile whose work a review looked at. */
   reviewed?: string
+  /** The verdicts given earlier in this entry and review round (agent.reviewer_profiles). */
+  verdicts?: GivenVerdict[]
   question?: string
   /** The committed deliverable or partial, for messages. */
   handoffPath?: string | null
@@ -141,24 +144,37 @@ function afterSuccess(f: StageFacts, escalate: (why: string) => Next): Next {
       }
       return escalate('the reviewer twice gave no verdict')
     }
-    if (f.requests.verdict === 'PASS') {
+    const latest = {
+      profile: f.profile,
+      verdict: f.requests.verdict,
+      ...(f.handoffPath ? { handoffPath: f.handoffPath } : {})
+    }
+    const step = chainStep(config, f.profile, latest, f.verdicts ?? [])
+    if (step.kind === 'next') {
+      return {
+        kind: 'review',
+        reviewer: step.reviewer,
+        ...(f.pendingMove ? { pendingMove: f.pendingMove } : {})
+      }
+    }
+    if (step.kind === 'pass') {
       const to = f.pendingMove
       return to ? move(f, to, 'the review passed') : { kind: 'stop', why: 'the review passed' }
     }
     if (f.round + 1 >= config.agent.maxReviewRounds) {
       return escalate(
-        `the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}); a person needs to look at it, then move the issue into a state to start again`
+        `the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}; last: ${step.why}); a person needs to look at it, then move the issue into a state to start again`
       )
     }
     return {
       kind: 'rework',
       profile: f.reviewed ?? f.automation.profile,
       round: f.round + 1,
-      findings: f.handoffPath ?? undefined
+      findings: step.findings ?? f.handoffPath ?? undefined
     }
   }
-  const reviewer = config.agent.reviewerProfile
-  if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
+  const reviewer = config.agent.reviewers[0]
+  if (config.agent.autoReview && reviewer && !config.agent.reviewers.includes(f.profile)) {
     return { kind: 'review', reviewer, pendingMove: moveTo }
   }
   if (!moveTo) {
