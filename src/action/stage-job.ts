@@ -19,7 +19,7 @@ import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { ACTIONS_BOT, GitHubPort, sendWake } from '../tracker/github-port.js'
-import { GitHubSlots } from '../tracker/github-slots.js'
+import { stageSlots } from '../tracker/capped-slots.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
 import { RepoRecordStore } from '../tracker/repo-records.js'
@@ -204,6 +204,14 @@ async function stageJob(
     }))
   let echo: AgentLogEcho | undefined
   const seen = { events: 0, tools: 0, bytes: 0 }
+  const slots = stageSlots(config, {
+    refs: api.refs(),
+    run: { id: s.runId, attempt: s.runAttempt },
+    baseCommit: trusted,
+    runEnded: (id) => api.workflowRunEnded(id),
+    wake: (issue, stage) => sendWake(api, issue, stage),
+    log: info
+  })
   const r = await runJob({
     trigger: {
       source: trigger.source,
@@ -245,19 +253,7 @@ async function stageJob(
     }),
     ...(author ? { author } : {}),
     ...(committer ? { committer } : {}),
-    ...(config.agent.maxConcurrentAgents !== undefined
-      ? {
-          slots: new GitHubSlots({
-            refs: api.refs(),
-            max: config.agent.maxConcurrentAgents,
-            run: { id: s.runId, attempt: s.runAttempt },
-            baseCommit: trusted,
-            runEnded: (id) => api.workflowRunEnded(id),
-            wake: (issue, stage) => sendWake(api, issue, stage),
-            log: info
-          })
-        }
-      : {}),
+    ...(slots ? { slots } : {}),
     log: info,
     onStart: ({ issue, state, plan, branch, recovered }) => {
       info(

@@ -351,7 +351,7 @@ async function runHolding(input: JobInput, slot: { held: boolean }): Promise<Job
       }
       if (!wasQueued) await j.tracker.setFlag(issue, QUEUED, true)
       return skippedStage(
-        `all ${j.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
+        `${j.slots.describe()}; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
       )
     }
     slot.held = true

@@ -164,13 +164,16 @@ export interface StageClaims {
 }
 
 export interface Slots {
-  /** How many agents may run at once. */
-  readonly max: number
+  /** Which limit a claim that failed ran into, as a sentence part ("all 2 agent slot(s) of …"). */
+  describe(): string
   /**
    * Takes a slot for this job's agent. False: every slot is held; the stage is queued and
    * will be woken by the end of another (`wasQueued`: the issue was queued before).
    */
   claim(issue: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean>
-  /** Gives this job's slot back, then wakes the oldest queued stage. */
-  release(): Promise<void>
+  /**
+   * Gives this job's slot back, then wakes the oldest queued stage (unless `wake` is false: a
+   * slot held only for a moment, while another pool's claim failed).
+   */
+  release(o?: { wake?: boolean }): Promise<void>
 }
