@@ -8,14 +8,12 @@ import type { WorkflowConfig } from '../config/types.js'
 import { stageJobMinutes } from '../pipeline/job-timeout.js'
 import { AGENT_CLI_VERSIONS, type AgentCliName } from '../agent/cli-versions.js'
 import { modelProvider } from '../agent/model-providers.js'
+import { needsEvent, reconcileCron, runningAutomations } from './workflow-events.js'
 
 export const ACTIONS_WORKFLOW_PATH = '.github/workflows/itervox.yml'
 
 /** The action's published name, as a workflow uses it. */
 const ACTION_REF = 'itervox/handoff-action@v1'
-
-/** How often the reconcile job runs (GitHub runs schedules at most every 5 minutes). */
-const RECONCILE_CRON = '*/15 * * * *'
 
 /**
  * `.github/workflows/itervox.yml` for WORKFLOW.md, in the shape of this repository's own
@@ -30,6 +28,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
   const clis = agentClis(config)
   const minutes = stageJobMinutes(config)
   const linear = config.tracker.kind === 'linear'
+  const prTypes = ['labeled', 'reopened', ...prTriggerTypes(config)]
   const lines = [
     '# itervox handoff: one pipeline stage per job, written by itervox-handoff init from',
     '# WORKFLOW.md. After changing WORKFLOW.md, run itervox-handoff init --workflow-only to write',
@@ -41,19 +40,37 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     ...(linear
       ? [
           '  # Linear sends GitHub no events: the reconcile job below finds issues that entered a',
-          "  # state, and answers to a stage's question, and starts their stages."
+          "  # state, and answers to a stage's question, and starts their stages.",
+          ...(prTypes.length > 2
+            ? [
+                "  # An issue's pull request opening or merging on GitHub starts the automations",
+                '  # of WORKFLOW.md that wait for it (pr_opened, pr_merged).',
+                '  pull_request:',
+                `    types: [${prTriggerTypes(config).join(', ')}]`
+              ]
+            : [])
         ]
       : [
           `  # A person adds a state label: the issue entered that state. Adding ${APPROVED_LABEL}`,
           `  # approves a waiting stage; removing ${PAUSED_LABEL} resumes a paused issue.`,
+          ...(needsEvent(config, 'issues', 'closed')
+            ? ["  # Closing an issue resolves its dependants' blockers (blockers_resolved)."]
+            : []),
           '  issues:',
-          '    types: [labeled, unlabeled]',
+          `    types: [labeled, unlabeled${needsEvent(config, 'issues', 'closed') ? ', closed' : ''}]`,
           "  # The same for a pull request; the stage works on the pull request's branch.",
           "  # Reopening an issue's pull request resumes the pipeline its closing paused.",
+          ...(prTypes.length > 2
+            ? [
+                '  # Its opening or merging starts the automations that wait for it (pr_opened, pr_merged).'
+              ]
+            : []),
           '  pull_request:',
-          '    types: [labeled, reopened]',
+          `    types: [${prTypes.join(', ')}]`,
           `  # A person answers a stage that asked for input (the issue carries \`${NEEDS_INPUT_LABEL}\`),`,
-          '  # or approves a waiting stage with /approve.',
+          needsEvent(config, 'issue_comment', 'created')
+            ? '  # approves a waiting stage with /approve, or comments (tracker_comment_added).'
+            : '  # or approves a waiting stage with /approve.',
           '  issue_comment:',
           '    types: [created]'
         ]),
@@ -79,9 +96,9 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '  repository_dispatch:',
     `    types: [${DISPATCH_TYPE}]`,
     '  # Every 15 minutes (best effort: GitHub may run it late, or skip it under load), the',
-    `  # reconcile job starts ${linear ? 'what Linear issues are owed' : 'what an event missed'}.`,
+    `  # reconcile job starts ${linear ? 'what Linear issues are owed' : 'what an event missed'}${hasCron(config) ? ", and the cron automations' slots (times in UTC)" : ''}.`,
     '  schedule:',
-    `    - cron: '${RECONCILE_CRON}'`,
+    `    - cron: '${reconcileCron(config)}'`,
     '',
     '# The job token may push the issue branch, send the dispatch, open the pull request, change',
     '# labels and comments, and read whether a run that holds a stage is still going. Nothing else.',
@@ -93,11 +110,7 @@ export function actionsWorkflow(config: WorkflowConfig): string {
     '',
     'jobs:',
     '  stage:',
-    ...(linear
-      ? [
-          "    if: github.event_name == 'workflow_dispatch' || github.event_name == 'repository_dispatch'"
-        ]
-      : stageCondition(labels)),
+    ...(linear ? linearCondition(config) : stageCondition(labels, config)),
     '    runs-on: ubuntu-latest',
     '    # One stage at a time per issue; a running stage is never cancelled (it would lose its',
     '    # work).',
@@ -190,7 +203,8 @@ function linearEnv(indent: string): string[] {
  * Only the labels that start a stage, never a fork's pull request, and only people's answers
  * on an issue that waits for input.
  */
-function stageCondition(labels: string): string[] {
+function stageCondition(labels: string, config: WorkflowConfig): string[] {
+  const comments = needsEvent(config, 'issue_comment', 'created')
   return [
     "    # Only the labels that start a stage, never a fork's pull request, and only people's",
     '    # answers on an issue that waits for input.',
@@ -207,15 +221,53 @@ function stageCondition(labels: string): string[] {
     "      (github.event_name == 'pull_request' && github.event.action == 'reopened' &&",
     '        github.event.pull_request.head.repo.full_name == github.repository &&',
     "        startsWith(github.event.pull_request.head.ref, 'itervox/')) ||",
+    ...pullRequestTriggers(config),
+    ...(needsEvent(config, 'issues', 'closed')
+      ? ["      (github.event_name == 'issues' && github.event.action == 'closed') ||"]
+      : []),
     "      (github.event_name == 'issue_comment' &&",
-    `        (contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') ||`,
-    "          startsWith(github.event.comment.body, '/approve')) &&",
+    // tracker_comment_added: any comment by a person; the stage reads its body.
+    ...(comments
+      ? []
+      : [
+          `        (contains(github.event.issue.labels.*.name, '${NEEDS_INPUT_LABEL}') ||`,
+          "          startsWith(github.event.comment.body, '/approve')) &&"
+        ]),
     // Only people who can have write access queue a job: an outsider's comment would
     // otherwise replace a pending job of this issue's concurrency group.
     `        contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)) ||`,
     "      github.event_name == 'workflow_dispatch' ||",
     "      github.event_name == 'repository_dispatch'"
   ]
+}
+
+/** For Linear: only the dispatches, and the GitHub pull requests automations wait for. */
+function linearCondition(config: WorkflowConfig): string[] {
+  const dispatches =
+    "github.event_name == 'workflow_dispatch' || github.event_name == 'repository_dispatch'"
+  const prs = pullRequestTriggers(config)
+  if (prs.length === 0) return [`    if: ${dispatches}`]
+  return ['    if: >-', ...prs, `      ${dispatches}`]
+}
+
+/** pull_request types the automations wait for: opened (pr_opened), closed (pr_merged). */
+function prTriggerTypes(config: WorkflowConfig): string[] {
+  return (['opened', 'closed'] as const).filter((t) => needsEvent(config, 'pull_request', t))
+}
+
+/** The `if:` lines letting an issue's own pull request opening or merging through. */
+function pullRequestTriggers(config: WorkflowConfig): string[] {
+  return prTriggerTypes(config).map((type) =>
+    [
+      `      (github.event_name == 'pull_request' && github.event.action == '${type}' &&`,
+      ...(type === 'closed' ? ['        github.event.pull_request.merged &&'] : []),
+      '        github.event.pull_request.head.repo.full_name == github.repository) ||'
+    ].join('\n')
+  )
+}
+
+function hasCron(config: WorkflowConfig): boolean {
+  return runningAutomations(config).some((a) => a.trigger.type === 'cron')
 }
 
 /**
@@ -294,12 +346,16 @@ export function labelListProblems(text: string, config: WorkflowConfig): LabelLi
   return out
 }
 
-/** States that start an enabled automation of an enabled profile, each once. */
+/**
+ * States whose label starts a running automation, each once: those issue_entered_state
+ * names, and the backlog states when issue_moved_to_backlog runs.
+ */
 function startStates(config: WorkflowConfig): string[] {
   const out: string[] = []
-  for (const a of config.automations) {
-    if (!a.enabled || !config.agent.profiles[a.profile]?.enabled) continue
-    for (const s of a.states) {
+  for (const a of runningAutomations(config)) {
+    const states =
+      a.trigger.type === 'issue_moved_to_backlog' ? config.tracker.backlogStates : a.states
+    for (const s of states) {
       if (!out.some((o) => sameState(o, s))) out.push(s)
     }
   }

@@ -7,6 +7,7 @@ import { readCappedText } from '../files/read-capped.js'
 import { commandUnavailable } from '../pipeline/command-check.js'
 import { checkTemplates } from '../prompt/check-templates.js'
 import { ACTIONS_WORKFLOW_PATH, issueInputProblem, labelListProblems } from './actions-workflow.js'
+import { missingEventProblems } from './workflow-events.js'
 
 // A workflow file is a few KiB.
 const WORKFLOW_YML_MAX_BYTES = 256 * 1024
@@ -84,6 +85,9 @@ export async function preflight(config: WorkflowConfig, root: string): Promise<P
     for (const p of labelListProblems(text, config)) {
       if (p.error) errors.push(new UserError(p.message, { file: shown, line: p.line }))
       else warnings.push({ message: p.message, location: { file: shown, line: p.line } })
+    }
+    for (const p of missingEventProblems(text, config, new Date())) {
+      warnings.push({ message: p.message, location: { file: shown, line: p.line } })
     }
     const issueInput = issueInputProblem(text, config)
     if (issueInput) {

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { formatWarning } from '../config/load.js'
-import type { WorkflowConfig } from '../config/types.js'
+import type { AutomationConfig, TriggerType, WorkflowConfig } from '../config/types.js'
 import { UserError, UserErrors } from '../errors.js'
 import { repoRootOf } from '../config/disk-files.js'
 import { parseCommandArgs, stringOpt, type Command } from './args.js'
@@ -41,7 +41,13 @@ interface ValidateJson {
   errors: JsonProblem[]
   warnings: JsonProblem[]
   profiles: string[]
-  automations: { states: string[]; profile: string; moveToState: string | null }[]
+  automations: {
+    states: string[]
+    profile: string
+    moveToState: string | null
+    id: string
+    trigger: TriggerType
+  }[]
 }
 
 export const validateCommand: Command = {
@@ -62,7 +68,7 @@ export const validateCommand: Command = {
     for (const w of found.warnings) process.stderr.write(warningLine(w) + '\n')
     if (found.errors.length > 0) throw new UserErrors(found.errors)
     const chain = enabledAutomations(config).map(
-      (a) => `${a.states.join('|')} → ${a.profile}${a.moveToState ? ` → ${a.moveToState}` : ''}`
+      (a) => `${startedBy(a)} → ${a.profile}${a.moveToState ? ` → ${a.moveToState}` : ''}`
     )
     const profiles = Object.keys(config.agent.profiles)
     process.stdout.write(
@@ -104,7 +110,9 @@ async function validateJson(file: string): Promise<ValidateJson> {
   out.automations = enabledAutomations(config).map((a) => ({
     states: a.states,
     profile: a.profile,
-    moveToState: a.moveToState ?? null
+    moveToState: a.moveToState ?? null,
+    id: a.id,
+    trigger: a.trigger.type
   }))
   return out
 }
@@ -116,6 +124,14 @@ function printJson(out: ValidateJson): number {
 
 function enabledAutomations(config: WorkflowConfig) {
   return config.automations.filter((a) => a.enabled)
+}
+
+/** What starts an automation, in the summary's words: its states, or its trigger. */
+function startedBy(a: AutomationConfig): string {
+  const t = a.trigger
+  if (t.type === 'issue_entered_state') return a.states.join('|')
+  if (t.type === 'cron') return `cron "${t.schedule.expression}" (${t.schedule.timeZone})`
+  return t.type
 }
 
 function problem(

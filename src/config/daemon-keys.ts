@@ -8,7 +8,7 @@ export type Section =
  */
 export const DAEMON_ONLY_KEYS: Record<Section, readonly string[]> = {
   root: ['server', 'polling', 'hooks', 'dependencies', 'schedules'],
-  tracker: ['endpoint', 'working_state', 'backlog_states', 'outbox', 'comment_commands'],
+  tracker: ['endpoint', 'working_state', 'outbox', 'comment_commands'],
   workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
   agent: [
     'backend',
@@ -37,7 +37,7 @@ export const DAEMON_ONLY_KEYS: Record<Section, readonly string[]> = {
     'base_branch'
   ],
   profile: ['backend', 'create_issue_state', 'permission_mode', 'require_evidence'],
-  automation: ['filter'],
+  automation: [],
   handoff: [],
   approval: []
 }
@@ -52,16 +52,3 @@ export const SCHEMA_1_KEYS: Partial<Record<Section, Record<string, string>>> = {
       'inline prompts are not allowed in itervox_schema_version 2; move the text into the file named by instructions_file'
   }
 }
-
-/** itervox trigger types other than issue_entered_state: such automations load but never run here. */
-export const DAEMON_TRIGGER_TYPES: readonly string[] = [
-  'cron',
-  'input_required',
-  'tracker_comment_added',
-  'issue_moved_to_backlog',
-  'run_failed',
-  'pr_opened',
-  'pr_merged',
-  'rate_limited',
-  'blockers_resolved'
-]

@@ -129,6 +129,8 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     terminalStates: tracker.terminal_states,
     completionState: tracker.completion_state,
     failedState: tracker.failed_state,
+    // The daemon's defaults: Linear and local issues have a Backlog state; GitHub has none.
+    backlogStates: tracker.backlog_states ?? (tracker.kind === 'github' ? [] : ['Backlog']),
     allowedBots: tracker.allowed_bots
   }
   checkReferences(

@@ -71,7 +71,9 @@ export function checkReferences(refs: References, problems: Problems): void {
       if (config.moveToState) {
         checkState(config.moveToState, [...path, 'policy', 'move_to_state'], known, problems)
       }
+      checkFilterStates(read, refs.tracker, problems)
     }
+    checkTriggerProfiles(read, refs, problems)
   }
   if (refs.tracker) {
     checkEndStates(refs.tracker, starters, problems)
@@ -129,6 +131,65 @@ function checkEndStates(
       ['tracker', 'completion_state'],
       `${quoted(tracker.completionState ?? '')} starts automations[${done.index}] (${quoted(done.config.id)}), so the pipeline does not end there`
     )
+  }
+}
+
+/** A filter state the pipeline never has: worth a look, not fatal (the daemon takes it). */
+function unknownFilterState(state: string, path: Path, known: string[], problems: Problems): void {
+  if (known.some((k) => sameState(k, state))) return
+  const hint = problems.isFromEnv(path) ? '' : didYouMean(state, known)
+  problems.warnAt(
+    path,
+    `names no state of the pipeline, so no issue in it is admitted${hint || '; add it to tracker.active_states, terminal_states or backlog_states'}`
+  )
+}
+
+function checkFilterStates(
+  read: ReadAutomation,
+  tracker: WorkflowConfig['tracker'],
+  problems: Problems
+): void {
+  const known = [...statesOf(tracker), ...tracker.backlogStates]
+  const path = ['automations', read.index, 'filter']
+  // Where the list was read from: states, else its alias.
+  const key = problems.map.has([...path, 'states']) ? 'states' : 'states_any'
+  read.config.filter.states.forEach((state, i) =>
+    unknownFilterState(state, [...path, key, i], known, problems)
+  )
+  if (read.config.trigger.type === 'issue_moved_to_backlog' && tracker.backlogStates.length === 0) {
+    problems.warnAt(
+      ['automations', read.index, 'trigger', 'type'],
+      'tracker.backlog_states is empty (the default for github), so this never fires; list the labels that mean backlog there'
+    )
+  }
+}
+
+/** The daemon's checks of the profiles a trigger's policy names or needs. */
+function checkTriggerProfiles(read: ReadAutomation, refs: References, problems: Problems): void {
+  const { config, index } = read
+  const policy = ['automations', index, 'policy']
+  const trigger = config.trigger
+  if (trigger.type === 'rate_limited') {
+    const at = [...policy, 'switch_to_profile']
+    if (
+      checkProfile(trigger.switchToProfile, at, refs, problems) &&
+      config.enabled &&
+      refs.profiles[trigger.switchToProfile]?.enabled === false
+    ) {
+      problems.errorAt(
+        at,
+        `profile ${quoted(trigger.switchToProfile)} is disabled; enable it or name another profile`
+      )
+    }
+  }
+  const profile = refs.profiles[config.profile]
+  if (trigger.type === 'blockers_resolved' && config.moveToState && profile) {
+    if (!profile.allowedActions.includes('move_state')) {
+      problems.errorAt(
+        [...policy, 'move_to_state'],
+        `needs profile ${quoted(config.profile)} to allow move_state; add it to that profile's allowed_actions`
+      )
+    }
   }
 }
 

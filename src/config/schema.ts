@@ -1,6 +1,7 @@
 import * as z from '../zod.js'
 import { commandProblem } from './command.js'
 import { isMap } from './section-input.js'
+import { TRIGGER_TYPES } from './types.js'
 
 // Each section is checked on its own (see load.ts), so one bad section hides nothing else.
 // Messages here never quote the value: it may have come from the environment.
@@ -57,6 +58,8 @@ export const trackerSchema = z
     terminal_states: withDefault(z.array(text), () => [...DEFAULT_TERMINAL_STATES]),
     completion_state: optionalText,
     failed_state: optionalText,
+    // The daemon's default depends on the kind; see load.ts.
+    backlog_states: z.nullish(z.array(text)),
     allowed_bots: withDefault(z.array(text), () => [])
   })
   .check(
@@ -179,43 +182,51 @@ export const profileSchema = z.strictObject({
   verify_timeout_ms: withDefault(positiveInt, () => 600_000)
 })
 
-const triggerSchema = z
-  .strictObject({
-    type: z.literal('issue_entered_state'),
-    state: z.nullish(text),
-    states: z.nullish(z.array(text).check(z.minLength(1)))
-  })
-  .check(
-    z.superRefine((t, ctx) => {
-      if (t.state && t.states) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['states'],
-          message: 'use either state or states, not both'
-        })
-      } else if (!t.state && !t.states) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'needs the state that starts the automation; add state: <name> or states: [<names>]'
-        })
-      }
-    })
-  )
+const nonNegativeInt = z.int().check(z.nonnegative())
+
+// The keys of every trigger type; which type may have which is checked in automations.ts,
+// with the daemon's own words.
+const triggerSchema = z.strictObject({
+  type: z.enum(TRIGGER_TYPES),
+  state: z.nullish(text),
+  states: z.nullish(z.array(text).check(z.minLength(1))),
+  cron: z.nullish(text),
+  timezone: optionalText
+})
+
+const filterSchema = z.strictObject({
+  match_mode: withDefault(z.enum(['all', 'any']), () => 'all' as const),
+  states: z.nullish(z.array(text)),
+  states_any: z.nullish(z.array(text)),
+  labels_any: withDefault(z.array(text), () => []),
+  identifier_regex: optionalText,
+  // 0 is "no limit", as in the daemon.
+  limit: z.nullish(nonNegativeInt),
+  input_context_regex: optionalText,
+  max_age_minutes: z.nullish(nonNegativeInt),
+  body_contains: withDefault(z.array(text), () => []),
+  body_regex: optionalText
+})
+
+const policySchema = z.strictObject({
+  move_to_state: optionalText,
+  // A person approves each entry into the state before its stage runs (see approval.ts).
+  require_approval: withDefault(z.boolean(), () => false),
+  auto_resume: z.nullish(z.boolean()),
+  auto_switch: z.nullish(z.boolean()),
+  switch_to_profile: optionalText,
+  switch_to_backend: z.nullish(z.enum(['claude', 'codex'])),
+  cooldown_minutes: z.nullish(nonNegativeInt)
+})
 
 export const automationSchema = z.strictObject({
   id: text,
   enabled: withDefault(z.boolean(), () => true),
   trigger: triggerSchema,
+  filter: z.nullish(filterSchema),
   profile: text,
   instructions: z.nullish(z.string()),
-  policy: z.nullish(
-    z.strictObject({
-      move_to_state: optionalText,
-      // A person approves each entry into the state before its stage runs (see approval.ts).
-      require_approval: withDefault(z.boolean(), () => false)
-    })
-  )
+  policy: z.nullish(policySchema)
 })
 
 export const approvalSchema = z.strictObject({

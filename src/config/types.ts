@@ -1,4 +1,5 @@
 import type { Location } from '../errors.js'
+import type { CronSchedule } from './cron.js'
 
 export interface TokenPrice {
   inputPerMTok: number
@@ -44,18 +45,87 @@ export interface ProfileConfig {
   verifyTimeoutMs: number
 }
 
-/** An `issue_entered_state` automation: entering one of `states` runs `profile`. */
+/** The itervox trigger types, each a GitHub event or a moment of the job (docs/workflow-md.md). */
+export const TRIGGER_TYPES = [
+  'issue_entered_state',
+  'cron',
+  'tracker_comment_added',
+  'pr_opened',
+  'pr_merged',
+  'run_failed',
+  'input_required',
+  'issue_moved_to_backlog',
+  'rate_limited',
+  'blockers_resolved'
+] as const
+
+export type TriggerType = (typeof TRIGGER_TYPES)[number]
+
+/** What starts an automation, with the policies only that trigger type has. */
+export type AutomationTrigger =
+  /** The states are the automation's `states`. */
+  | { type: 'issue_entered_state' }
+  | { type: 'cron'; schedule: CronSchedule }
+  | { type: 'tracker_comment_added' }
+  | { type: 'pr_opened' }
+  | { type: 'pr_merged' }
+  | { type: 'run_failed' }
+  /** autoResume: the profile may answer the question and resume the stage (policy.auto_resume). */
+  | { type: 'input_required'; autoResume: boolean }
+  | { type: 'issue_moved_to_backlog' }
+  | {
+      type: 'rate_limited'
+      /** The profile the issue's stage runs under instead (policy.switch_to_profile). */
+      switchToProfile: string
+      /** Written for the daemon; this runner runs switchToProfile's own command. */
+      switchToBackend?: 'claude' | 'codex'
+      /** How long one (issue, profile) is not switched again after a switch. */
+      cooldownMinutes: number
+    }
+  /** The move is the automation's `moveToState`. */
+  | { type: 'blockers_resolved' }
+
+/**
+ * Which issues an automation considers, as the daemon's `filter.*`. Unset conditions are
+ * absent (or empty lists); with none set every issue matches.
+ */
+export interface AutomationFilter {
+  /** all: every condition set must hold; any: one is enough. */
+  matchMode: 'all' | 'any'
+  /** The issue is in one of these states (`states`, alias `states_any`). */
+  states: string[]
+  /** The issue has one of these labels. */
+  labelsAny: string[]
+  /** The issue's identifier (`#12`, `ENG-12`) matches. */
+  identifierRegex?: RegExp
+  /** At most this many issues per firing. */
+  limit?: number
+  /** The question an agent asked matches (input_required). */
+  inputContextRegex?: RegExp
+  /** input_required only: the question was asked at most this long ago. */
+  maxAgeMinutes?: number
+  /** tracker_comment_added only: the comment contains one of these, ignoring case. */
+  bodyContains: string[]
+  /** tracker_comment_added only: the comment matches (and so must body_contains, when set). */
+  bodyRegex?: RegExp
+}
+
+/** One `automations[]` entry: when `trigger` fires for an issue `filter` admits, run `profile`. */
 export interface AutomationConfig {
   id: string
   enabled: boolean
+  trigger: AutomationTrigger
+  /** issue_entered_state: entering one of these starts it; empty for every other trigger. */
   states: string[]
+  filter: AutomationFilter
   profile: string
   /** Liquid text, not interpolated. */
   instructions?: string
   /** File line where the instructions text starts. */
   instructionsLine?: number
+  /** issue_entered_state: where the issue goes after the stage; blockers_resolved: where it goes. */
   moveToState?: string
-  /** Each entry into the state waits for a person's approval before its stage runs. */
+  /** issue_entered_state: each entry into the state waits for a person's approval. */
   requireApproval?: boolean
 }
 
@@ -72,6 +142,8 @@ export interface WorkflowConfig {
     terminalStates: string[]
     completionState?: string
     failedState?: string
+    /** States an issue waits in before the pipeline (issue_moved_to_backlog). */
+    backlogStates: string[]
     allowedBots: string[]
   }
   /** No base branch means the repository's default branch. */

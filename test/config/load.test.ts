@@ -16,6 +16,7 @@ describe('parseWorkflow', () => {
       terminalStates: ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'],
       completionState: 'Done',
       failedState: undefined,
+      backlogStates: [],
       allowedBots: []
     })
     expect(config.workspace).toEqual({ baseBranch: undefined })
@@ -34,7 +35,9 @@ describe('parseWorkflow', () => {
       {
         id: 'research',
         enabled: true,
+        trigger: { type: 'issue_entered_state' },
         states: ['Todo'],
+        filter: { matchMode: 'all', states: [], labelsAny: [], bodyContains: [] },
         profile: 'researcher',
         moveToState: 'Researching'
       }

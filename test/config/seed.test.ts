@@ -5,6 +5,8 @@ import { thrownBy } from './helpers.js'
 
 const SEED = 'test/fixtures/workflows/seed/WORKFLOW.md'
 
+const NO_FILTER = { matchMode: 'all', states: [], labelsAny: [], bodyContains: [] }
+
 describe("the handoff guide's example WORKFLOW.md", () => {
   // Profile paths are repository-relative; load-file.test.ts pins them exactly.
   it('loads with LINEAR_API_KEY set', () => {
@@ -17,6 +19,7 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       terminalStates: ['Closed', 'Cancelled', 'Canceled', 'Duplicate', 'Done'],
       completionState: 'Done',
       failedState: "Won't Do",
+      backlogStates: ['Backlog'],
       allowedBots: []
     })
     expect(config.workspace).toEqual({ baseBranch: 'main' })
@@ -61,6 +64,8 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       {
         id: 'kick-off-research',
         enabled: true,
+        trigger: { type: 'issue_entered_state' },
+        filter: NO_FILTER,
         states: ['Todo'],
         profile: 'researcher',
         moveToState: 'Researching'
@@ -68,6 +73,8 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       {
         id: 'kick-off-implementation',
         enabled: true,
+        trigger: { type: 'issue_entered_state' },
+        filter: NO_FILTER,
         states: ['Researching'],
         profile: 'implementer',
         moveToState: 'Implementing'
@@ -75,6 +82,8 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       {
         id: 'kick-off-review',
         enabled: true,
+        trigger: { type: 'issue_entered_state' },
+        filter: NO_FILTER,
         states: ['Implementing'],
         profile: 'reviewer',
         moveToState: 'Reviewing'

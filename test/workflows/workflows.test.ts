@@ -64,6 +64,26 @@ function initPipeline(): WorkflowConfig {
   return config
 }
 
+/** Automations of every trigger type that needs a GitHub event, appended to a WORKFLOW.md. */
+const EVERY_TRIGGER = [
+  '  - id: comment',
+  '    trigger: {type: tracker_comment_added}',
+  '    profile: reviewer',
+  '  - id: opened',
+  '    trigger: {type: pr_opened}',
+  '    profile: reviewer',
+  '  - id: merged',
+  '    trigger: {type: pr_merged}',
+  '    profile: reviewer',
+  '  - id: unblocked',
+  '    trigger: {type: blockers_resolved}',
+  '    profile: reviewer',
+  '  - id: nightly',
+  '    trigger: {type: cron, cron: "7 2 * * *", timezone: Asia/Kolkata}',
+  '    profile: reviewer',
+  ''
+].join('\n')
+
 /**
  * The workflows `init` writes, by running it (in-process) as test/cli/init.test.ts does: for a
  * new repository, after a start state is renamed to one with a quote, and for Linear.
@@ -85,8 +105,22 @@ async function initWorkflows(): Promise<Record<string, string>> {
   expect((await cli(lin, ['init', '--workflow-only'])).code).toBe(0)
   const linear = readFileSync(join(lin, WRITTEN), 'utf8')
   expect(linear).toContain('LINEAR_API_KEY')
+  // Every trigger that needs an event of its own, for GitHub and for Linear.
+  const every = readFileSync(join(repo, 'WORKFLOW.md'), 'utf8').replace(
+    '\n---\n',
+    `\n${EVERY_TRIGGER}---\n`
+  )
+  writeFileSync(join(repo, 'WORKFLOW.md'), every)
+  expect((await cli(repo, ['init', '--workflow-only'])).code).toBe(0)
+  const everyTrigger = readFileSync(join(repo, WRITTEN), 'utf8')
+  expect(everyTrigger).toContain('types: [labeled, reopened, opened, closed]')
   for (const dir of [repo, lin]) rmSync(dir, { recursive: true, force: true })
-  return { 'init-default.yml': first, 'init-quoted-state.yml': quoted, 'init-linear.yml': linear }
+  return {
+    'init-default.yml': first,
+    'init-quoted-state.yml': quoted,
+    'init-linear.yml': linear,
+    'init-every-trigger.yml': everyTrigger
+  }
 }
 
 describe('workflow files', () => {
@@ -122,7 +156,7 @@ describe('workflow files', () => {
     expect(files).toEqual(
       expect.arrayContaining(['ci.yml', 'itervox.yml', 'itervox-app-token.yml'])
     )
-    expect(lint.out).toContain(`Checking ${files.length + 4} workflow file(s)`)
+    expect(lint.out).toContain(`Checking ${files.length + 5} workflow file(s)`)
     expect(findings(lint).filter((f) => !inBad(f))).toEqual([])
   })
 
