@@ -129,7 +129,7 @@ export interface AutomationConfig {
   requireApproval?: boolean
 }
 
-export type ReviewQuorum = 'any_block' | 'majority' | 'unanimous'
+type ReviewQuorum = 'any_block' | 'majority' | 'unanimous'
 
 export interface WorkflowConfig {
   /** Display path, as given. */

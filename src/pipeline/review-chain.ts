@@ -7,7 +7,7 @@
 import type { WorkflowConfig } from '../config/types.js'
 import type { IssueRecord } from './record.js'
 
-export type Verdict = 'PASS' | 'FAIL'
+type Verdict = 'PASS' | 'FAIL'
 
 /** A review already given in this round: who, what, and the deliverable saying why. */
 export interface GivenVerdict {

@@ -48,7 +48,7 @@ export interface SlotPool {
 /** Every pool's refs start with one of these (for the post step and the reconcile). */
 const POOL_ROOTS = ['slots/', 'state-slots/']
 
-export const AGENTS_POOL: SlotPool = { prefix: 'slots/', key: 'agent.max_concurrent_agents' }
+const AGENTS_POOL: SlotPool = { prefix: 'slots/', key: 'agent.max_concurrent_agents' }
 
 /** The pool of agent.max_concurrent_agents_by_state for `state` (any spelling of it). */
 export function statePool(state: string): SlotPool {
