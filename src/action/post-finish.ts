@@ -8,7 +8,8 @@ import { endAgentUser } from '../isolation/sandbox.js'
 import { RemoteWorkspace } from '../git/remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
-import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
+import type { Tracker } from '../pipeline/ports.js'
+import { noticeAttention, publishCommit } from '../pipeline/publish.js'
 import { GitHubTracker } from '../tracker/github.js'
 import { GitHubPort, sendWake } from '../tracker/github-port.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
@@ -52,7 +53,7 @@ export async function finishStage(path: string): Promise<void> {
 async function releaseSlot(): Promise<void> {
   const id = process.env.GITHUB_RUN_ID
   if (!id) return
-  const api = trackerFromEnv(core.getInput('github-token'))
+  const api = apiFromEnv(core.getInput('github-token'))
   try {
     await releaseRunSlot({
       refs: api.refs(),
@@ -93,8 +94,8 @@ async function finish(path: string): Promise<void> {
   // The profile's secrets by name (the context holds names only), their values from here.
   const secrets = maskedSecrets(ctx.secretNames, token)
   const say = (body: string) => secrets.redact(body).text
-  const tracker = trackerFromEnv(token)
-  const defaultBranch = (await tracker.getRepo()).defaultBranch
+  const api = apiFromEnv(token)
+  const defaultBranch = (await api.getRepo()).defaultBranch
   if (ctx.branch === defaultBranch) {
     throw new UserError(
       `the stage context names the default branch ${defaultBranch}; nothing was committed`
@@ -111,7 +112,12 @@ async function finish(path: string): Promise<void> {
     snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
   }
 
-  const tell = issueSide(ctx.issue, tracker, workspace, defaultBranch, ctx.workflowPath)
+  const tell = async (body: string) => {
+    const tracker = await trackerFor(api, workspace, defaultBranch, ctx.workflowPath)
+    const issue = await tracker.getIssue(ctx.issue)
+    const run = `${process.env.GITHUB_RUN_ID ?? ''}.${process.env.GITHUB_RUN_ATTEMPT || '1'}`
+    await noticeAttention(tracker, issue, `itervox:post:${run}`, body)
+  }
   if (ctx.phase === 'published') {
     // The work is on the remote; only the pipeline's next step may be missing.
     saveStageContext(path, { ...ctx, phase: 'done' })
@@ -166,21 +172,19 @@ async function finish(path: string): Promise<void> {
     const workspace = new RemoteWorkspace({
       repo: ctx.repo,
       baseBranch: defaultBranch,
-      ...(token
-        ? { auth: { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token } }
-        : {}),
+      auth: token
+        ? { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token }
+        : undefined,
       // The step's inputs are the main step's: its commits are signed the same way.
-      ...(booleanInput('sign-commits') ? { signer: tracker.commitSigner() } : {})
+      signer: booleanInput('sign-commits') ? api.commitSigner() : undefined
     })
-    const prepared = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
-    const rescue = `${ctx.branch}-rescue-${ctx.runId.replace(/[^A-Za-z0-9._-]/g, '-')}`
-    const published = await workspace.publish(prepared, done.commit.sha, rescue)
+    const target = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
+    const published = await publishCommit(workspace, target, done.commit.sha, ctx.runId, core.info)
     if ('failed' in published) {
       where = ` Its work could not be pushed (${published.failed}).`
     } else {
       pushed = published.commit
       const ref = published.rescuedTo ?? ctx.branch
-      if ('notice' in published && published.notice) core.info(published.notice)
       core.info(`pushed ${pushed.slice(0, 12)} to ${ref}`)
       if (done.handoffPath) where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`
     }
@@ -219,54 +223,43 @@ const NO_RECORDS: IssueRecordStore = {
 }
 
 /**
- * How the issue is flagged needs-attention and told what happened: on GitHub, or on Linear for
- * an issue key. Linear's key and team come from WORKFLOW.md on the default branch as the main
- * step fetched it (never from the context, which names the issue only).
+ * The tracker the main step told the issue through: GitHub's, or Linear's for a Linear
+ * WORKFLOW.md. WORKFLOW.md comes from the default branch as the main step fetched it (never from
+ * the context, which names the issue only).
  */
-function issueSide(
-  issue: string,
-  tracker: GitHubTracker,
+async function trackerFor(
+  api: GitHubTracker,
   workspace: string,
   defaultBranch: string,
   workflowPath: string
-): (body: string) => Promise<void> {
-  if (!LINEAR_KEY.test(issue)) {
-    return async (body) => {
-      await tracker.addLabels(Number(issue), [NEEDS_ATTENTION_LABEL])
-      await tracker.comment(Number(issue), body)
-    }
-  }
-  return async (body) => {
-    const trusted = await sharedObjects(workspace).resolve(`refs/remotes/origin/${defaultBranch}`)
-    if (!trusted) throw new UserError(`the default branch ${defaultBranch} was not fetched`)
-    const { config } = await loadWorkflowAt(workspace, trusted, workflowPath, process.env)
-    const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
-    const runId = process.env.GITHUB_RUN_ID ?? ''
-    const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com'
-    const port = new GitHubPort({
-      api: tracker,
-      records: NO_RECORDS,
-      config,
-      owner,
-      repo,
-      serverUrl,
-      runId,
-      runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
-      chain: 'dispatch'
-    })
-    const linear = await LinearTracker.create({
-      api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
-      config,
-      records: NO_RECORDS,
-      github: { port, api: tracker }
-    })
-    const found = await linear.getIssue(issue)
-    await linear.setFlag(found, NEEDS_ATTENTION_LABEL, true)
-    await linear.comment(found, { key: `itervox:post:${runId}`, body })
-  }
+): Promise<Tracker> {
+  const trusted = await sharedObjects(workspace).resolve(`refs/remotes/origin/${defaultBranch}`)
+  if (!trusted) throw new UserError(`the default branch ${defaultBranch} was not fetched`)
+  const { config } = await loadWorkflowAt(workspace, trusted, workflowPath, process.env)
+  const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
+  const runId = process.env.GITHUB_RUN_ID ?? ''
+  const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com'
+  const port = new GitHubPort({
+    api,
+    records: NO_RECORDS,
+    config,
+    owner,
+    repo,
+    serverUrl,
+    runId,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    chain: 'dispatch'
+  })
+  if (config.tracker.kind !== 'linear') return port
+  return LinearTracker.create({
+    api: new LinearApi({ apiKey: config.tracker.apiKey ?? '', url: linearEndpoint(process.env) }),
+    config,
+    records: NO_RECORDS,
+    github: { port, api }
+  })
 }
 
-function trackerFromEnv(token: string): GitHubTracker {
+function apiFromEnv(token: string): GitHubTracker {
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
   return new GitHubTracker({
     token,

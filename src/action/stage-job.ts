@@ -255,12 +255,14 @@ async function stageJob(
     ...(committer ? { committer } : {}),
     ...(slots ? { slots } : {}),
     log: info,
-    onStart: ({ issue, state, plan, branch, recovered }) => {
+    sections: { open: (title) => core.startGroup(title), close: () => core.endGroup() },
+    onStart: (run, recovered) => {
+      const { plan } = run
       info(
-        `${issue.identifier} is in "${state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
+        `${run.issue.identifier} is in "${run.key.state}": ${plan.kind === 'review' ? 'review by' : 'profile'} ${plan.profile}` +
           (plan.attempt > 0 ? `, attempt ${plan.attempt + 1}` : '') +
           (plan.reply ? `, resumed by @${plan.reply.author}'s reply` : '') +
-          ` on ${branch}`
+          ` on ${run.branch.branch}`
       )
       if (recovered) return
       core.saveState(CONTEXT_STATE, contextPathOf(workDir))

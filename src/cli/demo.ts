@@ -129,6 +129,7 @@ export const demoCommand: Command = {
         issueId: ISSUE_ID,
         parentEnv: { ...process.env, ...(failAt ? { [FAIL_AT_VAR]: failAt } : {}) },
         untilIdle: true,
+        sections: progress.sections,
         onStageStart: (s) => progress.start(s),
         onStageEnd: (s) => progress.end(s)
       })

@@ -16,6 +16,7 @@ import type { StageOutcome } from '../pipeline/outcome.js'
 import type { StageKind } from '../pipeline/record.js'
 import type { AgentRequests } from '../pipeline/requests.js'
 import type { Next } from '../pipeline/transitions.js'
+import type { JobSections } from '../pipeline/ports.js'
 import { appendLocalComment } from '../tracker/local.js'
 import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
@@ -41,11 +42,13 @@ export interface LocalPipelineOptions {
   /** Start the stopped pipeline again, in `state` or the one it stopped in (local-restart.ts). */
   restart?: { state?: string; by: string }
   signal?: AbortSignal
-  onStageStart?: (stage: StageStart) => void
+  onStageStart?: (stage: LocalStageStart) => void
   onStageEnd?: (stage: LocalStage) => void
+  /** Headings for the job's phases in the output. */
+  sections?: JobSections
 }
 
-export interface StageStart {
+export interface LocalStageStart {
   issue: string
   state: string
   profile: string
@@ -55,7 +58,7 @@ export interface StageStart {
 }
 
 /** One stage as the local runner ran it, and what the pipeline did next. */
-export interface LocalStage extends StageStart {
+export interface LocalStage extends LocalStageStart {
   outcome: StageOutcome
   reason: string
   durationMs: number
@@ -182,7 +185,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   if (o.reply) appendLocalComment(root, id, { author: o.reply.author, body: o.reply.body })
   const startedAt = new Date()
   const workDir = mkdtempSync(join(tmpdir(), `itervox-handoff-${id}-`))
-  let start: StageStart | undefined
+  let start: LocalStageStart | undefined
   // A stage recovered from a commit already on the branch ran no agent, so it has no log.
   let recovered = false
   markStageRunning(root, id, workDir)
@@ -217,17 +220,16 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       parentEnv: o.parentEnv,
       secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
       ...(o.signal ? { signal: o.signal } : {}),
-      onStart: (s) => {
-        recovered = s.recovered
-        start = {
-          issue: id,
-          state: s.state,
-          profile: s.plan.profile,
-          kind: s.plan.kind,
-          attempt: s.plan.attempt,
-          branch: s.branch
+      sections: o.sections,
+      onStart: (run, landed) => {
+        recovered = landed
+        const { plan } = run
+        const begun = {
+          ...{ issue: id, state: run.key.state, profile: plan.profile, kind: plan.kind },
+          ...{ attempt: plan.attempt, branch: run.branch.branch }
         }
-        o.onStageStart?.(start)
+        start = begun
+        o.onStageStart?.(begun)
       }
     })
   } catch (err) {

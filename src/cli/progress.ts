@@ -1,6 +1,7 @@
 import { costWords } from '../agent/prices.js'
 import { formatDuration } from '../pipeline/duration.js'
-import type { LocalStage, StageStart } from './local-pipeline.js'
+import type { JobSections } from '../pipeline/ports.js'
+import type { LocalStage, LocalStageStart } from './local-pipeline.js'
 
 /** How a command reports: a live line per stage on a terminal, plain lines, or JSON at the end. */
 export type OutputMode = 'tty' | 'plain' | 'json'
@@ -48,7 +49,7 @@ export class StageProgress {
     private readonly colour = false
   ) {}
 
-  start(s: StageStart): void {
+  start(s: LocalStageStart): void {
     if (this.mode === 'json') return
     this.startedAt = Date.now()
     if (this.mode === 'plain') {
@@ -75,6 +76,16 @@ export class StageProgress {
     if (s.logPath) this.out.write(`    agent log: ${s.logPath}\n`)
   }
 
+  /** The job's phases as headings: the live line, if any, is redrawn below each. */
+  readonly sections: JobSections = {
+    open: (title) => {
+      if (this.mode === 'json') return
+      if (this.timer) this.out.write('\r\x1b[2K')
+      this.out.write(`── ${title}\n`)
+    },
+    close: () => undefined
+  }
+
   /** Stops the live line (after an error, or Ctrl-C). */
   clear(): void {
     if (!this.timer) return
@@ -83,7 +94,7 @@ export class StageProgress {
     this.out.write('\r\x1b[2K')
   }
 
-  private draw(s: StageStart): void {
+  private draw(s: LocalStageStart): void {
     const spin = SPINNER[this.frame++ % SPINNER.length]
     const line = `${spin} ${stageName(s)} · ${formatDuration(Date.now() - this.startedAt, { tenths: true })}`
     // A pseudo-terminal without a size reports 0 columns.
@@ -93,7 +104,7 @@ export class StageProgress {
 }
 
 /** `researcher in "Todo"`, with the kind and attempt when they are not the plain first run. */
-export function stageName(s: StageStart): string {
+export function stageName(s: LocalStageStart): string {
   const extra = [
     ...(s.kind === 'review' ? ['review'] : []),
     ...(s.attempt > 0 ? [`attempt ${s.attempt + 1}`] : [])

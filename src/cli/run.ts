@@ -90,6 +90,7 @@ export const runCommand: Command = {
             ? { ...(restartIn !== undefined ? { state: restartIn } : {}), by: localUser() }
             : undefined,
           signal,
+          sections: progress.sections,
           onStageStart: (s) => progress.start(s),
           onStageEnd: (s) => progress.end(s)
         })

@@ -1,116 +1,161 @@
-import { sameState } from '../config/lookup.js'
-import type { Continuation, IssueRecord, StageKind, WaitingInput } from './record.js'
-import type { Next } from './transitions.js'
-
-/** The stage that just ran, in the terms its continuation needs. */
-export interface CurrentStage {
-  kind: StageKind
-  profile: string
-  reviewed?: string
-  round: number
-  /** The deciding run: names the continuation's wake-up. */
-  run?: string
-}
+import { findAutomation } from '../config/load.js'
+import { messageOf } from '../errors.js'
+import { carryOut } from './apply.js'
+import { describe, effectsOf } from './effects.js'
+import type { Ending, Job, JobResult } from './job-values.js'
+import { noticeMovedMeanwhile } from './moved-meanwhile.js'
+import { NEEDS_ATTENTION_LABEL } from './names.js'
+import { noticeUnrecorded } from './notices.js'
+import type { Published } from './ports.js'
+import { publishCommit, unpublishedReason, unsavedBlock } from './publish.js'
+import { haltOnEffects, type IssueRecord } from './record.js'
+import type { Ran } from './run.js'
+import { settleStage } from './settle.js'
+import { loadStageContext, saveStageContext } from './stage-context.js'
+import { stageEnding } from './stage-run.js'
+import { oneLine } from './untrusted-text.js'
 
 /**
- * The record after the pipeline acts on `next`. A move starts a new entry into the target
- * state; the stage that the entry starts finds it there. A same-state step (retry, review,
- * rework) is written as the record's continuation, which the next wake-up runs.
+ * The last phase: the stage's commit published, the pull request, the decision (settle), the
+ * record of intent, then its effects. Intent before effects: if the record cannot be written,
+ * nothing is carried out (a re-run finds the stage's commit and decides again).
  */
-export function recordAfter(
-  record: IssueRecord,
-  next: Next,
-  waiting: Omit<WaitingInput, 'question'>,
-  current: CurrentStage
-): IssueRecord {
-  const out: IssueRecord = { ...record }
-  delete out.continuation
-  const enter = (state: string) => {
-    out.state = state
-    out.entry = record.entry + 1
-    out.transitions = record.transitions + 1
-    out.visited = visit(record.visited ?? [], state)
-    delete out.sentBack
-    delete out.pendingMove
-    delete out.waiting
+export async function advance(job: Job, ran: Ran): Promise<Ending> {
+  const { stage, record, result, contextPath } = ran
+  const { issue, plan } = stage
+  const state = stage.key.state
+  const branch = stage.branch.branch
+  let published: Published | null = ran.landed ? { commit: ran.landed.sha } : null
+  if (!ran.landed && result.commit.sha) {
+    job.log?.(
+      `the stage ended ${result.outcome}; publishing ${result.commit.sha.slice(0, 12)} to ${branch}`
+    )
+    published = await publishCommit(
+      job.workspace,
+      stage.branch,
+      result.commit.sha,
+      stage.run,
+      job.log
+    )
   }
-  switch (next.kind) {
-    case 'move':
-      enter(next.to)
-      if (next.round !== undefined) {
-        out.round = next.round
-        out.sentBack = { entry: out.entry, by: current.profile }
-      }
-      delete out.halted
-      break
-    case 'review':
-      if (next.pendingMove) out.pendingMove = next.pendingMove
-      else delete out.pendingMove
-      break
-    case 'rework':
-      out.round = next.round
-      out.sentBack = { entry: record.entry, by: current.profile }
-      break
-    case 'wait':
-      out.waiting = { ...waiting, question: next.question }
-      break
-    case 'escalate':
-      if (next.to) enter(next.to)
-      out.halted = next.why
-      break
-    case 'retry':
-    case 'stop':
-      break
+  markPhase(contextPath, 'published')
+
+  const commit = published && 'commit' in published ? published.commit : undefined
+  const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined
+  const unpublished = unpublishedReason(published, branch, plan.profile)
+  const unsaved =
+    published && 'failed' in published && result.handoffPath && result.commit.sha
+      ? await unsavedText(job, result.commit.sha, result.handoffPath)
+      : undefined
+  const warnings = [...result.warnings]
+  if (published && 'notice' in published && published.notice) warnings.push(published.notice)
+
+  let pullRequest: JobResult['pullRequest']
+  if (commit && !rescuedTo && !issue.isPullRequest) {
+    const pr = await job.tracker.publish(issue, {
+      ...{ branch, baseBranch: stage.branch.baseBranch, commit, created: stage.branch.created },
+      known: record.pullRequest
+    })
+    pullRequest = pr.pullRequest
+    if (pullRequest && !pullRequest.node && pullRequest.number === record.pullRequest) {
+      const node = record.pullRequestNode
+      if (node) pullRequest = { ...pullRequest, node }
+    }
+    if (pr.problem) warnings.push(`no pull request: ${pr.problem}`)
   }
-  const step = continuationFor(next, out, current)
-  if (step) out.continuation = step
-  return out
+
+  const settled = await settleStage({
+    readCommitted: (c, p, max) => job.workspace.readCommitted(c, p, max),
+    ...{ config: job.config, automation: stage.automation, state, plan, record, result },
+    ...{ commit: commit ?? null, run: stage.run, runUrl: stage.runUrl, startedAt: stage.startedAt },
+    ...{ timestamp: stage.timestamp, unpublished, rescuedTo }
+  })
+  const { next } = settled
+  const path = result.handoffPath
+  const deliverable =
+    result.outcome === 'succeeded' && commit && path && !unpublished ? { commit, path } : undefined
+  const effects = effectsOf({
+    ...{ next, state, entry: settled.record.entry, step: settled.record.continuation?.step },
+    ...{ profile: plan.profile, run: stage.run, wakes: job.tracker.wakes },
+    startsStage: (s) => findAutomation(job.config, s) !== undefined,
+    requests: deliverable ? settled.requests : undefined,
+    deliverable,
+    pullRequest,
+    completionState: job.config.tracker.completionState,
+    replied: plan.reply !== undefined,
+    runLine: job.tracker.runLine(branch) + unsavedBlock(unsaved),
+    replyHint: job.tracker.replyHint(issue)
+  })
+  const intent: IssueRecord = {
+    ...settled.record,
+    owed: { run: stage.run, effects },
+    pullRequest: pullRequest?.number ?? settled.record.pullRequest,
+    pullRequestNode: pullRequest?.node ?? settled.record.pullRequestNode
+  }
+  let summary = describe(next)
+  const done: Ending = {
+    ...stageEnding(stage),
+    outcome: result.outcome,
+    reason: result.reason,
+    ...{ commit, handoffPath: result.handoffPath ?? undefined, rescuedTo, pullRequest, unsaved },
+    ...{ figures: ran.figures, agentStats: result.agent?.stats, cost: result.cost },
+    resultText: result.agent?.resultText,
+    ...{ next, requests: settled.requests, refused: settled.refused, warnings }
+  }
+
+  try {
+    await job.tracker.saveRecord(issue, intent)
+  } catch (err) {
+    const why = oneLine(messageOf(err))
+    const notice = await noticeUnrecorded(job, issue, why, branch)
+    markPhase(contextPath, 'done')
+    return {
+      ...done,
+      summary: `${summary}; not carried out, because the record could not be written`,
+      record: settled.record,
+      stateAfter: issue.state,
+      failure: `the pipeline's record could not be written (${why}); ${notice}re-run the job to continue`
+    }
+  }
+
+  try {
+    const carried = await carryOut({
+      ...{ tracker: job.tracker, workspace: job.workspace, issue, effects, resendWakes: true },
+      maxFileBytes: job.config.handoff.maxFileBytes
+    })
+    if (next.kind === 'move' && carried.state !== next.to) {
+      const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state }
+      summary += await noticeMovedMeanwhile(job.tracker, issue, moved)
+    }
+    markPhase(contextPath, 'done')
+    return { ...done, summary, record: intent, stateAfter: carried.state, failure: unpublished }
+  } catch (err) {
+    const halted = `the next step (${summary}) failed: ${oneLine(messageOf(err))}`
+    // The record still says what is owed; a re-run or the next event carries it out.
+    await job.tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true).catch(() => undefined)
+    await job.tracker.saveRecord(issue, haltOnEffects(intent, halted)).catch(() => undefined)
+    markPhase(contextPath, 'done')
+    return {
+      ...done,
+      summary: `${summary}; halted`,
+      record: haltOnEffects(intent, halted),
+      stateAfter: issue.state,
+      failure: `${halted}; re-run the job to finish it`
+    }
+  }
 }
 
-function visit(visited: string[], state: string): string[] {
-  return visited.some((s) => sameState(s, state)) ? visited : [...visited, state].slice(-100)
+async function unsavedText(
+  job: Job,
+  commit: string,
+  path: string
+): Promise<{ path: string; text: string } | undefined> {
+  const text = await job.workspace.readCommitted(commit, path, job.config.handoff.maxFileBytes)
+  return text === null ? undefined : { path, text }
 }
 
-/** The same-state step `next` asks for, in `record`'s terms; none for moves and ends. */
-export function continuationFor(
-  next: Next,
-  record: IssueRecord,
-  current: CurrentStage
-): Continuation | undefined {
-  const here = {
-    state: record.state ?? '',
-    entry: record.entry,
-    ...(current.run ? { step: current.run.replace(/[^A-Za-z0-9._-]/g, '.') } : {})
-  }
-  switch (next.kind) {
-    case 'review':
-      return {
-        ...here,
-        kind: 'review',
-        profile: next.reviewer,
-        attempt: 0,
-        round: record.round,
-        // The next reviewer of a chain looks at the same work as the one before it.
-        reviewed:
-          current.kind === 'review' ? (current.reviewed ?? current.profile) : current.profile
-      }
-    case 'rework':
-      return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round }
-    case 'retry':
-      return {
-        ...here,
-        kind: current.kind,
-        profile: next.profile ?? current.profile,
-        attempt: next.attempt,
-        round: current.round,
-        ...(next.recheck ? { recheck: next.recheck.slice(0, 500) } : {}),
-        ...(current.reviewed ? { reviewed: current.reviewed } : {}),
-        ...(next.recovery ? { recovery: next.recovery } : {})
-      }
-    case 'move':
-    case 'stop':
-    case 'wait':
-    case 'escalate':
-      return undefined
-  }
+/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
+function markPhase(contextPath: string | undefined, phase: 'published' | 'done'): void {
+  const ctx = contextPath ? loadStageContext(contextPath) : null
+  if (contextPath && ctx) saveStageContext(contextPath, { ...ctx, phase })
 }

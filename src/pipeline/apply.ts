@@ -1,7 +1,6 @@
 import { sameState } from '../config/lookup.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker, Workspace } from './ports.js'
 import { hasFlag, withFlag } from './flags.js'
-import type { Tracker, Workspace } from './ports.js'
 import type { Effect } from './record.js'
 import { readRequests } from './requests.js'
 import { agentMarkdown } from './untrusted-text.js'

@@ -1,7 +1,7 @@
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker } from './ports.js'
 import { usd, type BudgetFigures } from './cost-budget.js'
-import type { Tracker } from './ports.js'
 import { recordStart, type IssueRecord } from './record.js'
+import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { oneLine } from './untrusted-text.js'
 
 /**
@@ -23,7 +23,7 @@ export async function stopOverBudget(o: {
   const halted = `over budget: ${o.why}`
   const record: IssueRecord = { ...recordStart(o.record, o.state, o.plan), halted }
   await o.tracker.saveRecord(o.issue, record)
-  await o.tracker.setFlag(o.issue, 'needs-attention', true)
+  await o.tracker.setFlag(o.issue, NEEDS_ATTENTION_LABEL, true)
   const f = o.figures
   const rows = [
     '| | Spent | Budget |',

@@ -1,8 +1,7 @@
 import { findAutomation, knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
-import type { Issue } from '../tracker/types.js'
-import type { JobTrigger } from './ports.js'
+import type { Issue, JobTrigger } from './ports.js'
 
 export type Decision = { skip: string } | { state: string; automation: AutomationConfig }
 

@@ -3,6 +3,7 @@ import type { Tracker } from './ports.js'
 import type { Effect } from './record.js'
 import type { AgentRequests } from './requests.js'
 import type { Next } from './transitions.js'
+import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { cellText, clip, fenced } from './untrusted-text.js'
 
 /** Everything the effects of a decision are made from. */
@@ -55,7 +56,7 @@ export function effectsOf(o: EffectInput): Effect[] {
   }
   if (o.replied) out.push({ kind: 'flag', flag: 'needs-input', on: false })
   const next = o.next
-  if (next.kind !== 'escalate') out.push({ kind: 'flag', flag: 'needs-attention', on: false })
+  if (next.kind !== 'escalate') out.push({ kind: 'flag', flag: NEEDS_ATTENTION_LABEL, on: false })
   switch (next.kind) {
     case 'move':
       out.push({ kind: 'move', from: o.state, to: next.to })
@@ -87,7 +88,7 @@ export function effectsOf(o: EffectInput): Effect[] {
       break
     case 'escalate':
       if (next.to) out.push({ kind: 'move', from: o.state, to: next.to })
-      else out.push({ kind: 'flag', flag: 'needs-attention', on: true })
+      else out.push({ kind: 'flag', flag: NEEDS_ATTENTION_LABEL, on: true })
       out.push({
         kind: 'comment',
         key: key('stopped'),

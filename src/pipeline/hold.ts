@@ -3,12 +3,11 @@
 // held stage leaves the record saying why, which the status comment shows, and starts later
 // from the record alone.
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue, JobTrigger, Tracker } from './ports.js'
 import { APPROVED_LABEL, passGate, type ApprovalKind } from './approval.js'
 import { isBot } from './actor.js'
 import { PAUSED_LABEL, pausedBy, pausedByClosedPull, withPause } from './pause.js'
 import type { StagePlan } from './plan.js'
-import type { JobTrigger, Tracker } from './ports.js'
 import { recordStart, type IssueRecord } from './record.js'
 import { owedWake } from './stage-owed.js'
 import { oneLine } from './untrusted-text.js'

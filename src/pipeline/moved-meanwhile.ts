@@ -1,9 +1,8 @@
 // A person changed the issue's state while its stage ran (a second state label, or another in
 // place of the old one). Their move stands (the tracker's compare-and-set keeps it); this says
 // so on the issue, where the status comment alone would still name the move the stage decided.
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker } from './ports.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import type { Tracker } from './ports.js'
 import { oneLine } from './untrusted-text.js'
 
 /** Comments on the move that stood; returns what the job's summary adds. */

@@ -1,11 +1,35 @@
+import type { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
 import type { LandedProvenance } from './provenance.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
-import type { Issue } from '../tracker/types.js'
 import type { IssueRecord } from './record.js'
 
 // What the one job loop (job.ts) needs from the world, as two ports. A tracker (GitHub issues,
 // local issue files, Linear) is where issues, states, comments and the record live; a
 // workspace is the git side: the issue branch, and where a stage's commit is published.
+
+/**
+ * An issue as the pipeline sees it, whatever tracker it came from. Every text field is
+ * untrusted: it was written by whoever opened or edited the issue.
+ */
+export interface Issue {
+  /** The tracker's own id: `42` on GitHub, `DEMO-1` for a local issue. */
+  id: string
+  /** The issue number on GitHub; absent for trackers without numbers. */
+  number?: number
+  /** How people refer to it: `#42`, `DEMO-1`. */
+  identifier: string
+  title: string
+  description: string
+  /** The one state the issue is in (spelled as WORKFLOW.md spells it), or null when none. */
+  state: string | null
+  labels: string[]
+  url: string
+  isPullRequest: boolean
+  /** GitHub: the issue is closed (itervox treats any closed issue as terminal). */
+  closed?: boolean
+  createdAt?: string
+  updatedAt?: string
+}
 
 /** Who or what started this job; every field came from outside and is untrusted. */
 export interface JobTrigger {
@@ -28,9 +52,20 @@ export interface JobTrigger {
   restart?: { state: string; by: string }
 }
 
+/**
+ * The job log in sections, one per phase ("Deciding", "Preparing itervox/42", "Running
+ * researcher", "Publishing"): groups in the action's log, headings in the CLI's output.
+ */
+export interface JobSections {
+  /** Starts a section; what is logged until `close` belongs to it. */
+  open(title: string): void
+  close(): void
+}
+
 export type Authorization = { allowed: true } | { allowed: false; reason: string }
 
-export type Flag = 'needs-attention' | 'needs-input' | 'itervox-queued' | 'itervox-approved'
+export type Flag =
+  typeof NEEDS_ATTENTION_LABEL | typeof NEEDS_INPUT_LABEL | 'itervox-queued' | 'itervox-approved'
 
 /** The issue's pull request; `node` is its GraphQL id, where the tracker has one. */
 export interface PullRequestRef {

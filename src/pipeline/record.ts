@@ -1,5 +1,6 @@
 import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
+import { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
@@ -163,7 +164,7 @@ const effectSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('move'), from: z.string(), to: z.string() }),
   z.object({
     kind: z.literal('flag'),
-    flag: z.enum(['needs-attention', 'needs-input']),
+    flag: z.enum([NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL]),
     on: z.boolean()
   }),
   /**
@@ -224,6 +225,11 @@ const issueRecordSchema = z.object({
   owed: z.optional(owedSchema),
   /** Set when the pipeline stopped on purpose (budget, escalation) or could not go on. */
   halted: z.optional(z.string()),
+  /**
+   * What halted it, where that is not a stop: `effects`, the decision's effects failed and are
+   * owed, and the run that carries them out lifts the halt.
+   */
+  haltedOn: z.optional(z.literal('effects')),
   /** Restarts of the stopped pipeline, newest last (the trail before each stays on the branch). */
   restarts: z.optional(z.array(restartSchema).check(z.maxLength(MAX_RESTARTS))),
   /** The person whose event started the pipeline (their latest move into a state). */
@@ -254,13 +260,35 @@ const issueRecordSchema = z.object({
 })
 export type IssueRecord = z.infer<typeof issueRecordSchema>
 
-/** How the record's `halted` says a decision's effects failed (and are owed). */
-export const HALTED_ON_EFFECTS = 'the next step ('
+/** Whether the pipeline halted because its decision's effects failed (they are owed). */
+export function haltedOnEffects(record: IssueRecord): boolean {
+  return record.halted !== undefined && record.haltedOn === 'effects'
+}
+
+/** The record once the decision's effects failed: halted, saying why, and still owing them. */
+export function haltOnEffects(record: IssueRecord, why: string): IssueRecord {
+  return { ...record, halted: why, haltedOn: 'effects' }
+}
+
+/** The record with no halt. */
+export function unhalted(record: IssueRecord): IssueRecord {
+  const out = { ...record }
+  delete out.halted
+  delete out.haltedOn
+  return out
+}
+
+// Records written before 0.2 said a halt on effects only by its sentence's opening words.
+const OLD_HALTED_ON_EFFECTS = 'the next step ('
 
 /** The record in `value`, or null when it is not shaped like one. Never throws. */
 export function parseRecord(value: unknown): IssueRecord | null {
   const parsed = issueRecordSchema.safeParse(value, PARSE_ONCE)
-  return parsed.success ? parsed.data : null
+  if (!parsed.success) return null
+  const r = parsed.data
+  return r.haltedOn === undefined && r.halted?.startsWith(OLD_HALTED_ON_EFFECTS)
+    ? { ...r, haltedOn: 'effects' }
+    : r
 }
 
 export function emptyRecord(): IssueRecord {
@@ -283,6 +311,7 @@ export function recordStart(
     delete next.sentBack
     delete next.pendingMove
     delete next.halted
+    delete next.haltedOn
     delete next.waiting
     delete next.continuation
     delete next.approval

@@ -1,4 +1,4 @@
-import type { Next, StageFacts } from './transitions.js'
+import type { Next, StageFacts } from './next.js'
 import { clip } from './untrusted-text.js'
 
 /** A run whose verify commands failed is a `failed` whose reason starts with this. */

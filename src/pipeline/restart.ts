@@ -1,9 +1,8 @@
 import { sameState } from '../config/lookup.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker } from './ports.js'
 import { hasFlag, withFlag } from './flags.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import type { Tracker } from './ports.js'
-import { HALTED_ON_EFFECTS, MAX_RESTARTS, type IssueRecord } from './record.js'
+import { haltedOnEffects, MAX_RESTARTS, unhalted, type IssueRecord } from './record.js'
 
 /**
  * Why the issue's pipeline stopped and waits for a person, or null when it did not: an
@@ -16,7 +15,7 @@ export function stoppedBecause(
   failedState: string | undefined
 ): string | null {
   const halted = record.halted
-  if (halted !== undefined && !halted.startsWith(HALTED_ON_EFFECTS)) {
+  if (halted !== undefined && !haltedOnEffects(record)) {
     // A person who moved the issue elsewhere since has started it again already.
     if (state !== null && record.state !== null && sameState(record.state, state)) return halted
   }
@@ -50,13 +49,12 @@ export async function restartStopped(o: {
     from,
     to: o.to,
     by: o.by,
-    ...(o.record.halted !== undefined ? { halted: o.record.halted } : {})
+    halted: o.record.halted
   }
   const record: IssueRecord = {
-    ...o.record,
+    ...unhalted(o.record),
     restarts: [...(o.record.restarts ?? []), mark].slice(-MAX_RESTARTS)
   }
-  delete record.halted
   delete record.continuation
   delete record.waiting
   if (hasFlag(o.issue.labels, NEEDS_ATTENTION_LABEL)) {

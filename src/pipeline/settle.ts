@@ -1,7 +1,7 @@
 import { knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
-import { recordAfter } from './advance.js'
+import { recordAfter } from './record-after.js'
 import { blockingFailures } from './blocking-failures.js'
 import type { StagePlan } from './plan.js'
 import { moveScope } from './move-scope.js'

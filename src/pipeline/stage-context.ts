@@ -8,6 +8,9 @@ import { stageKeySchema } from '../git/trailers.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { handoffReasonSchema } from './provenance.js'
 import { PARSE_ONCE } from '../parse-once.js'
+import type { WorkflowConfig } from '../config/types.js'
+import type { Identity } from '../git/commit.js'
+import type { StageRun } from './stage-run.js'
 
 /**
  * What a stage must remember so that whoever finishes it (the main step, or the `post:` step
@@ -85,6 +88,46 @@ const stageContextSchema = z.object({
   )
 })
 export type StageContext = z.infer<typeof stageContextSchema>
+
+/** The context of a stage about to start: what finishing it needs of its run and its job. */
+export function stageContext(
+  job: {
+    config: WorkflowConfig
+    trustedCommit: string
+    workflowPath: string
+    author?: Identity | undefined
+    committer?: Identity | undefined
+  },
+  run: StageRun,
+  handoffPath: string
+): StageContext {
+  const { branch, profile } = run
+  return {
+    repo: branch.repo,
+    branch: branch.branch,
+    baseSha: branch.baseSha,
+    trustedCommit: job.trustedCommit,
+    created: branch.created,
+    issue: run.issue.id,
+    profile: profile.name,
+    runId: run.run,
+    timestamp: run.timestamp,
+    handoffPath,
+    requiredSections: profile.requiredSections,
+    maxFileBytes: job.config.handoff.maxFileBytes,
+    commitPaths: profile.commitPaths,
+    secretNames: profile.env,
+    workflowPath: job.workflowPath,
+    startedAt: new Date().toISOString(),
+    key: run.key,
+    author: job.author,
+    committer: job.committer,
+    handoffReason: run.handoffReason,
+    runUrl: run.runUrl,
+    prices: job.config.agent.prices,
+    phase: 'agent'
+  }
+}
 
 export function saveStageContext(path: string, ctx: StageContext): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })

@@ -1,7 +1,7 @@
 import { findAutomation, sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { PAUSED_LABEL } from './pause.js'
-import { emptyRecord, HALTED_ON_EFFECTS, type Effect, type IssueRecord } from './record.js'
+import { emptyRecord, haltedOnEffects, type Effect, type IssueRecord } from './record.js'
 import { reviewerOf } from './review-chain.js'
 
 /** The wake-up that starts what an issue is owed, named so that it is sent once. */
@@ -112,7 +112,7 @@ export function owedWake(o: {
  * between writing the record and moving the issue, which is still where the move starts).
  */
 function owesEffects(r: IssueRecord, state: string): boolean {
-  if (r.halted?.startsWith(HALTED_ON_EFFECTS)) return true
+  if (haltedOnEffects(r)) return true
   return (r.owed?.effects ?? []).some(
     (e) => e.kind === 'move' && sameState(e.from, state) && !sameState(e.to, state)
   )

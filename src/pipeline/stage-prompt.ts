@@ -2,7 +2,7 @@ import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/
 import { sharedObjects } from '../git/objects.js'
 import { buildHandoffBlock, handoffPath } from '../handoff/index.js'
 import { buildStagePrompt } from '../prompt/stage-prompt.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue } from './ports.js'
 import { readCommittedFile } from '../git/committed-file.js'
 import { readProvenance } from '../git/provenance-log.js'
 import { readContractFields } from '../handoff/contract-fields.js'

@@ -7,7 +7,7 @@ import { presetFor } from '../agent/presets.js'
 import { priceRun, type PricedRun } from '../agent/prices.js'
 import { runAgent } from '../agent/run.js'
 import type { AgentActivity, AgentRunResult } from '../agent/types.js'
-import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/types.js'
+import type { WorkflowConfig } from '../config/types.js'
 import { commitAllowed, type CommitResult, type Identity } from '../git/commit.js'
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
 import { stageTrailers, type StageKey } from '../git/trailers.js'
@@ -17,11 +17,11 @@ import { cloneForAgent } from '../isolation/agent-tree.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import { commitScreen } from '../secrets/commit-screen.js'
 import type { SecretScanner } from '../secrets/scanner.js'
-import type { Issue } from '../tracker/types.js'
 import { prepareAgentTree, restoreBranchConfig } from './agent-workspace.js'
 import { isUnfinished, type StageOutcome } from './outcome.js'
 import type { VerifyEvidence } from './record.js'
-import { saveStageContext, type StageContext } from './stage-context.js'
+import { saveStageContext, stageContext, type StageContext } from './stage-context.js'
+import type { StageRun } from './stage-run.js'
 import {
   snapshotTrackerFiles,
   TRACKER_DIRS,
@@ -31,25 +31,12 @@ import { promptForStage, type PromptFigures } from './stage-prompt.js'
 import type { HandoffReason, Provenance } from './provenance.js'
 import { runVerify, verifyReason } from './verify.js'
 
-export interface StageInput {
-  /** Which stage of which issue: its commit carries this, so it is never run twice. */
-  key: StageKey
+/** What of the job a stage reads; the stage itself is its StageRun. */
+export interface StageJob {
   config: WorkflowConfig
-  profile: ProfileConfig
-  automation?: AutomationConfig
-  issue: Issue
-  attempt: number | null
-  repo: string
-  branch: string
-  baseSha: string
-  /** Where the branch left its base: the handoffs committed there are not this issue's. */
-  forkSha: string
   /** The commit WORKFLOW.md was read from (the default branch): its agent configuration is the agent's. */
   trustedCommit: string
-  created: boolean
-  runId: string
-  timestamp: string
-  /** Repo-relative WORKFLOW.md. */
+  /** Repo-relative WORKFLOW.md, never committed by a stage. */
   workflowPath: string
   /** A private folder outside the worktree: prompt file, agent log, stage context. */
   workDir: string
@@ -58,8 +45,6 @@ export interface StageInput {
   secrets: SecretScanner
   /** Run the agent as a second Unix user (isolation: user); called once an agent will run. */
   isolate?: () => Promise<Isolation>
-  /** Our own prompt sections after the automation's instructions. */
-  sections?: string[]
   signal?: AbortSignal
   killGraceMs?: number
   onActivity?: (e: AgentActivity) => void
@@ -68,11 +53,6 @@ export interface StageInput {
   /** Who the stage's commit is by, and who made it. */
   author?: Identity
   committer?: Identity
-  /** Why the work came to this stage (its provenance); absent: no provenance trailer. */
-  handoffReason?: HandoffReason
-  runUrl?: string
-  /** What is left of the cost budget, for a CLI that can enforce one. */
-  maxBudgetUsd?: number
 }
 
 export interface StageEnd {
@@ -119,95 +99,81 @@ export function contextPathOf(workDir: string): string {
 }
 
 /** Prepare the prompt, run the agent, then finalise: the middle of DESIGN.md's story. */
-export async function runStage(input: StageInput): Promise<StageResult> {
+export async function runStage(job: StageJob, run: StageRun): Promise<StageResult> {
+  const { branch, profile } = run
+  const { config } = job
   // An isolated agent's clone is made while the prompt is built, which does not need it. A
   // failure of it is the stage's when the hand-over awaits it, after the prompt's and the
   // isolation's, as before; until then it is held.
-  const cloned = input.isolate && !input.dryRun ? cloneForAgent(input) : undefined
+  const cloned =
+    job.isolate && !job.dryRun
+      ? cloneForAgent({ repo: branch.repo, branch: branch.branch, workDir: job.workDir })
+      : undefined
   cloned?.catch(() => undefined)
   const prepared = await promptForStage({
-    repo: input.repo,
-    commit: input.baseSha,
-    since: input.forkSha,
-    config: input.config,
-    profile: input.profile,
-    automation: input.automation,
-    issue: input.issue,
-    attempt: input.attempt,
-    timestamp: input.timestamp,
-    sections: input.sections
+    repo: branch.repo,
+    commit: branch.baseSha,
+    since: branch.forkSha,
+    config,
+    profile,
+    automation: run.automation,
+    issue: run.issue,
+    attempt: run.plan.attempt > 0 ? run.plan.attempt : null,
+    timestamp: run.timestamp,
+    sections: run.sections
   })
-  if (input.dryRun) {
+  if (job.dryRun) {
     return { dryRun: true, ...prepared }
   }
 
-  mkdirSync(input.workDir, { recursive: true, mode: 0o700 })
-  const contextPath = contextPathOf(input.workDir)
-  const ctx: StageContext = {
-    repo: input.repo,
-    branch: input.branch,
-    baseSha: input.baseSha,
-    trustedCommit: input.trustedCommit,
-    created: input.created,
-    issue: input.issue.id,
-    profile: input.profile.name,
-    runId: input.runId,
-    timestamp: input.timestamp,
-    handoffPath: prepared.handoffPath,
-    requiredSections: input.profile.requiredSections,
-    maxFileBytes: input.config.handoff.maxFileBytes,
-    commitPaths: input.profile.commitPaths,
-    secretNames: input.profile.env,
-    workflowPath: input.workflowPath,
-    startedAt: new Date().toISOString(),
-    key: input.key,
-    ...(input.author ? { author: input.author } : {}),
-    ...(input.committer ? { committer: input.committer } : {}),
-    ...(input.handoffReason ? { handoffReason: input.handoffReason } : {}),
-    ...(input.runUrl ? { runUrl: input.runUrl } : {}),
-    ...(input.config.agent.prices ? { prices: input.config.agent.prices } : {}),
-    phase: 'agent'
-  }
+  mkdirSync(job.workDir, { recursive: true, mode: 0o700 })
+  const contextPath = contextPathOf(job.workDir)
+  const ctx = stageContext(job, run, prepared.handoffPath)
+  const tree = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha }
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
   // listens, which nothing would close and which would keep the step alive.
-  const isolated = input.isolate
-    ? await openIsolated(await input.isolate(), input, prepared.prompt, cloned)
+  const isolated = job.isolate
+    ? await openIsolated(await job.isolate(), job, run, prepared.prompt, cloned)
     : undefined
   const treeWarnings = isolated?.warnings ?? []
   if (isolated) ctx.sandbox = isolated.handedOver
   else {
-    ctx.snapshot = await snapshotGitDir(input.repo)
-    ctx.trackerFiles = snapshotTrackerFiles(input.repo)
-    treeWarnings.push(...(await prepareAgentTree({ ...input, tree: input.repo })))
+    ctx.snapshot = await snapshotGitDir(branch.repo)
+    ctx.trackerFiles = snapshotTrackerFiles(branch.repo)
+    treeWarnings.push(...(await prepareAgentTree({ ...tree, tree: branch.repo })))
   }
   saveStageContext(contextPath, ctx)
 
+  const cwd = isolated?.handedOver.tree ?? branch.repo
+  const contract = {
+    handoffPath: prepared.handoffPath,
+    runTimestamp: run.timestamp,
+    profile: profile.name,
+    issue: run.issue.identifier
+  }
   let end: StageEnd
   try {
     const agent = await runAgent({
-      argv: input.profile.argv,
-      cwd: isolated?.handedOver.tree ?? input.repo,
-      ...(isolated ? { sandbox: isolated.sandbox } : {}),
+      argv: profile.argv,
+      cwd,
+      sandbox: isolated?.sandbox,
       prompt: prepared.prompt,
       contract: {
-        handoffPath: prepared.handoffPath,
-        runTimestamp: input.timestamp,
-        profile: input.profile.name,
-        issue: input.issue.identifier,
+        ...contract,
         promptFile: isolated
           ? join(isolated.sandbox.home, PROMPT_IN_HOME)
-          : join(input.workDir, 'prompt.md')
+          : join(job.workDir, 'prompt.md')
       },
-      parentEnv: input.parentEnv,
-      declaredEnv: input.profile.env,
-      logPath: join(input.workDir, 'agent.log'),
-      stallTimeoutMs: input.config.agent.stallTimeoutMs,
-      deadlineMs: input.config.agent.turnTimeoutMs,
-      maxTurns: input.config.agent.maxTurns,
-      ...(input.maxBudgetUsd !== undefined ? { maxBudgetUsd: input.maxBudgetUsd } : {}),
-      signal: input.signal,
-      killGraceMs: input.killGraceMs,
-      onActivity: input.onActivity,
+      parentEnv: job.parentEnv,
+      declaredEnv: profile.env,
+      logPath: join(job.workDir, 'agent.log'),
+      stallTimeoutMs: config.agent.stallTimeoutMs,
+      deadlineMs: config.agent.turnTimeoutMs,
+      maxTurns: config.agent.maxTurns,
+      maxBudgetUsd: run.maxBudgetUsd,
+      signal: job.signal,
+      killGraceMs: job.killGraceMs,
+      onActivity: job.onActivity,
       onStart: ({ pid }) => saveStageContext(contextPath, { ...ctx, agentPgid: pid })
     })
     end = { outcome: agent.outcome, reason: agent.reason, agent }
@@ -215,32 +181,22 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     end = { outcome: 'failed', reason: `the agent could not run: ${(err as Error).message}` }
   }
   let verify: VerifyEvidence | undefined
-  if (end.outcome === 'succeeded' && input.profile.verify.length > 0) {
+  if (end.outcome === 'succeeded' && profile.verify.length > 0) {
     // In the agent's tree, before it is taken back: what is checked is what gets committed.
     verify = await runVerify({
-      profile: input.profile,
-      cwd: isolated?.handedOver.tree ?? input.repo,
-      ...(isolated ? { sandbox: isolated.sandbox } : {}),
-      parentEnv: input.parentEnv,
-      contract: {
-        handoffPath: prepared.handoffPath,
-        runTimestamp: input.timestamp,
-        issue: input.issue.identifier
-      },
-      workDir: input.workDir,
-      secrets: input.secrets,
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.killGraceMs !== undefined ? { killGraceMs: input.killGraceMs } : {})
+      ...{ profile, cwd, sandbox: isolated?.sandbox, parentEnv: job.parentEnv, contract },
+      ...{ workDir: job.workDir, secrets: job.secrets, signal: job.signal },
+      killGraceMs: job.killGraceMs
     })
     if (!verify.passed) end = { ...end, outcome: 'failed', reason: verifyReason(verify) }
   }
   ctx.ended = { outcome: end.outcome, reason: end.reason }
   saveStageContext(contextPath, ctx)
   if (isolated) {
-    ctx.tree = (await isolated.close(input.killGraceMs ?? 5000)).tree
+    ctx.tree = (await isolated.close(job.killGraceMs ?? 5000)).tree
     saveStageContext(contextPath, ctx)
   }
-  const finalised = await finaliseStage(ctx, end, input.secrets)
+  const finalised = await finaliseStage(ctx, end, job.secrets)
   saveStageContext(contextPath, {
     ...ctx,
     phase: 'committed',
@@ -257,7 +213,7 @@ export async function runStage(input: StageInput): Promise<StageResult> {
     figures: prepared.figures,
     contextPath,
     ...finalised,
-    ...(verify ? { verify } : {}),
+    verify,
     warnings: [...prepared.warnings, ...treeWarnings, ...finalised.warnings]
   }
 }
@@ -269,26 +225,29 @@ export async function runStage(input: StageInput): Promise<StageResult> {
  */
 async function openIsolated(
   isolation: Isolation,
-  input: StageInput,
+  job: StageJob,
+  run: StageRun,
   prompt: string,
   cloned: Promise<void> | undefined
 ): Promise<OpenSandbox & { warnings: string[] }> {
+  const { branch, profile } = run
   // The action keeps its own copy of what the agent was given; the agent's goes with it.
-  writeFileSync(join(input.workDir, 'prompt.md'), prompt, { mode: 0o600 })
-  const preset = presetFor(input.profile.argv, { maxTurns: 0, isRoot: false }).name
-  const found = await setUpModelAccess(preset, input.parentEnv)
+  writeFileSync(join(job.workDir, 'prompt.md'), prompt, { mode: 0o600 })
+  const preset = presetFor(profile.argv, { maxTurns: 0, isRoot: false }).name
+  const found = await setUpModelAccess(preset, job.parentEnv)
   const access = found && !('missing' in found) ? found : undefined
   const warnings =
     found && 'missing' in found
-      ? [`profile ${input.profile.name}: ${found.missing}, so its agent has no model key`]
+      ? [`profile ${profile.name}: ${found.missing}, so its agent has no model key`]
       : []
   const open = await openSandbox(isolation, {
-    repo: input.repo,
-    branch: input.branch,
-    workDir: input.workDir,
-    ...(cloned ? { cloned } : {}),
+    repo: branch.repo,
+    branch: branch.branch,
+    workDir: job.workDir,
+    cloned,
     prepareTree: async (tree) => {
-      warnings.push(...(await prepareAgentTree({ ...input, tree })))
+      const at = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha }
+      warnings.push(...(await prepareAgentTree({ ...at, tree })))
     },
     homeFiles: [{ path: PROMPT_IN_HOME, content: prompt }, ...(access?.files ?? [])],
     model: { set: access?.env ?? {}, unset: access?.hidden ?? [] }
@@ -374,9 +333,9 @@ export async function finaliseStage(
       ...TRACKER_DIRS.map((dir) => `${dir}/**`),
       ctx.workflowPath
     ],
-    ...(givenConfig ? { givenConfig } : {}),
-    ...(ctx.author ? { author: ctx.author } : {}),
-    ...(ctx.committer ? { committer: ctx.committer } : {}),
+    givenConfig,
+    author: ctx.author,
+    committer: ctx.committer,
     screen: commitScreen(secrets, path ? [path] : [], withheld),
     message: `itervox(${ctx.profile}): ${outcome} stage for ${ctx.issue}`,
     trailers: stageTrailers({

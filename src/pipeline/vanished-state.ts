@@ -4,10 +4,9 @@
 // states the pipeline moved the issue through, it is stopped on purpose and says so.
 import { knownStates, sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
-import type { Issue } from '../tracker/types.js'
+import type { Issue, Tracker } from './ports.js'
 import { hasFlag } from './flags.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import type { Tracker } from './ports.js'
 import type { IssueRecord } from './record.js'
 import { oneLine } from './untrusted-text.js'
 

@@ -1,8 +1,19 @@
-import type { Issue } from '../tracker/types.js'
+/** The issue as the templates see it; the pipeline's Issue is one. */
+export interface BindingIssue {
+  id: string
+  identifier: string
+  title: string
+  description: string
+  state: string | null
+  labels: string[]
+  url: string
+  createdAt?: string | undefined
+  updatedAt?: string | undefined
+}
 
 /** What the templates can see. Untrusted issue text must already be cleaned by the caller. */
 export interface BindingInput {
-  issue: Issue & {
+  issue: BindingIssue & {
     branchName?: string
     comments?: { body: string; author: string; createdAt: string }[]
   }

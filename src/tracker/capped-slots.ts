@@ -4,8 +4,7 @@
 // (it held it for a moment; a wake-up would only queue again), and waits in the shared queue.
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
-import type { QueuedStage, Slots } from '../pipeline/ports.js'
-import type { Issue } from './types.js'
+import type { Issue, QueuedStage, Slots } from '../pipeline/ports.js'
 import { GitHubSlots, statePool, type GitHubSlotsOptions } from './github-slots.js'
 
 /** The slots a stage job takes, or undefined when WORKFLOW.md sets no limit. */

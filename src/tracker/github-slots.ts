@@ -8,8 +8,7 @@
 // compare-and-swap.
 import { sameState } from '../config/lookup.js'
 import * as z from '../zod.js'
-import type { Issue } from './types.js'
-import type { QueuedStage, Slots } from '../pipeline/ports.js'
+import type { Issue, QueuedStage, Slots } from '../pipeline/ports.js'
 import type { GitHubRefs, RecordCommit } from './github-refs.js'
 
 const text = (max: number) => z.string().check(z.maxLength(max))

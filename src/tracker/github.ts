@@ -12,7 +12,7 @@ import { GitHubRefs } from './github-refs.js'
 import { apiMessage, explainFailure, isHttpFailure, RedirectedError } from './github-errors.js'
 import { allPages, boundedPages } from './github-pages.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
-import type { Issue } from './types.js'
+import type { Issue } from '../pipeline/ports.js'
 
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3

@@ -9,14 +9,13 @@ import { knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf, UserError } from '../errors.js'
-import type { Flag, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
+import type { Flag, Issue, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 import { sendWake, type GitHubPort } from './github-port.js'
 import type { GitHubTracker } from './github.js'
 import type { LinearApi, LinearIssue } from './linear-api.js'
 import type { IssueRecordStore } from './repo-records.js'
-import type { Issue } from './types.js'
 
 export interface LinearTrackerOptions {
   api: LinearApi

@@ -5,7 +5,7 @@ import { UserError } from '../errors.js'
 import { FileRefused, readCappedText } from '../files/read-capped.js'
 import { writeWhole } from '../files/write-whole.js'
 import { readIssueFrontMatter } from './local-front-matter.js'
-import type { Issue } from './types.js'
+import type { Issue } from '../pipeline/ports.js'
 
 /** itervox's local tracker: one Markdown file per issue under `.itervox/issues/`. */
 export const LOCAL_ISSUES_DIR = '.itervox/issues'

@@ -6,11 +6,10 @@ import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import { heldByLabel, PAUSED_LABEL } from '../pipeline/pause.js'
-import type { Authorization } from '../pipeline/ports.js'
+import type { Authorization, Issue } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { owedWake } from '../pipeline/stage-owed.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import type { Issue } from './types.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
 export interface DispatchClaims {

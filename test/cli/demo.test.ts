@@ -109,6 +109,19 @@ describe('itervox-handoff demo', () => {
     }
   }, 600_000)
 
+  it("shows each stage's phases as headings: deciding, preparing, running, publishing", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cli-demo-')), 'repo')
+    const r = await cliInProcess(ROOT, ['demo', '--dir', dir])
+    expect(r.code).toBe(0)
+    const researcher = r.stdout.slice(r.stdout.indexOf('── Deciding'))
+    expect(researcher).toMatch(
+      /^── Deciding\n── Preparing itervox\/DEMO-1\nresearcher in "Todo": running\n── Running researcher\n── Publishing\n✓ researcher in "Todo"/
+    )
+    expect(r.stdout).toContain('── Running implementer\n')
+    expect(r.stdout).toContain('── Running reviewer\n')
+    rmSync(dirname(dir), { recursive: true, force: true })
+  }, 120_000)
+
   it('shows the partial a crashed stage leaves and the retry that recovers from it', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cli-demo-')), 'repo')
     // In-process: the README's run above is the bundle's; its agent still runs through the bundle.

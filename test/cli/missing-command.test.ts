@@ -31,7 +31,7 @@ describe('itervox-handoff run, when the agent command is missing', () => {
     ].entries()) {
       const r = await (i === 0 ? cli : cliInProcess)(repo, args)
       expect(r.code).toBe(1)
-      expect(r.stdout).toBe('')
+      expect(r.stdout).toBe('── Deciding\n── Preparing itervox/ENG-1\n')
       expect(r.stderr).toBe(
         `WORKFLOW.md:${line + 1}: the researcher stage cannot start: command "no-such-agent" of profile "researcher" was not found on PATH; install it (in CI: in a step before this action) or fix agent.command\n`
       )

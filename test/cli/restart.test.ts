@@ -53,7 +53,7 @@ describe('itervox-handoff run --restart', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"Blocked"', '"Implementing"'))
     const edited = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(edited.stdout).toMatch(
-      /^ENG-1 is in "Blocked"; nothing to run: the pipeline stopped .*; to start "Implementing" again: itervox-handoff run --issue ENG-1 --restart\n$/
+      /^── Deciding\nENG-1 is in "Blocked"; nothing to run: the pipeline stopped .*; to start "Implementing" again: itervox-handoff run --issue ENG-1 --restart\n$/
     )
     const ran = readdirSync(prompts).length
 
@@ -62,7 +62,7 @@ describe('itervox-handoff run --restart', () => {
     })
     expect([restarted.code, restarted.stderr]).toEqual([0, ''])
     expect(restarted.stdout).toMatch(
-      /^implementer in "Implementing": running\n✓ implementer in "Implementing" · succeeded · \d+\.\ds · moved to "Reviewing" \(automation implement\)\n/
+      /^── Deciding\n── Preparing itervox\/ENG-1\nimplementer in "Implementing": running\n── Running implementer\n── Publishing\n✓ implementer in "Implementing" · succeeded · \d+\.\ds · moved to "Reviewing" \(automation implement\)\n/
     )
     expect(stateOf(repo)).toBe('Reviewing')
     // The agent ran again, and was shown what the blocked attempts left.

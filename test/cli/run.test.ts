@@ -114,7 +114,7 @@ describe('itervox-handoff run', () => {
     const first = await cliInProcess(repo, ['run', '--issue', 'ENG-1'], env)
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(
-      /^researcher in "Todo": running\n✓ researcher in "Todo" · succeeded · \d+\.\ds · moved to "Implementing" \(automation research\)\n/
+      /^── Deciding\n── Preparing itervox\/ENG-1\nresearcher in "Todo": running\n── Running researcher\n── Publishing\n✓ researcher in "Todo" · succeeded · \d+\.\ds · moved to "Implementing" \(automation research\)\n/
     )
     expect(first.stdout).toContain('ENG-1 is in "Implementing" on branch itervox/ENG-1\n')
     expect(issueIn(repo).state).toBe('Implementing')

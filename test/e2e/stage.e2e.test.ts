@@ -132,6 +132,15 @@ describe('a stage run by the bundled action', () => {
     expect(run.stdout).toContain('│ ::set-output')
     expectNoAgentCommands(run)
     expect(Object.keys(run.state)).toEqual(['context'])
+    // The job log in sections, one per phase (the agent's output and result groups of their own).
+    expect(run.stdout.split('\n').filter((l) => l.startsWith('::group::'))).toEqual([
+      '::group::Deciding',
+      '::group::Preparing itervox/1',
+      '::group::Running researcher',
+      '::group::agent output (researcher, secrets masked)',
+      '::group::Publishing',
+      '::group::agent result (researcher, secrets masked)'
+    ])
   })
 
   it('commits as the commit-author and commit-committer inputs say, refuses what the profile may not write, warns when the agent is not isolated, and refuses a malformed identity in one line', async () => {

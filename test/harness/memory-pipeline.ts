@@ -20,9 +20,10 @@ import type {
 } from '../../src/pipeline/ports.js'
 import type { LandedProvenance, Provenance } from '../../src/pipeline/provenance.js'
 import { parseRecord, type IssueRecord, type VerifyEvidence } from '../../src/pipeline/record.js'
-import type { StageInput, StageResult } from '../../src/pipeline/stage.js'
+import type { StageJob, StageResult } from '../../src/pipeline/stage.js'
+import type { StageRun } from '../../src/pipeline/stage-run.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
-import type { Issue } from '../../src/tracker/types.js'
+import type { Issue } from '../../src/pipeline/ports.js'
 
 export type FaultKind = 'fail' | 'lost' | 'kill'
 
@@ -276,15 +277,15 @@ export class MemoryWorkspace implements Workspace {
 
 /** The stand-in for runStage: the scripted agent, then a commit carrying the stage's key. */
 export function memoryStage(w: MemoryWorld) {
-  return async (input: StageInput): Promise<StageResult> => {
-    if (input.dryRun) {
+  return async (job: StageJob, input: StageRun): Promise<StageResult> => {
+    if (job.dryRun) {
       const handoffPath = `.itervox/handoff/${input.timestamp}_${input.profile.name}.md`
       const figures = { bytes: 0, included: [], dropped: 0, blockBytes: 0 }
       return { dryRun: true, prompt: `write ${handoffPath}`, figures, handoffPath, warnings: [] }
     }
     w.agentRuns.push(input.key)
     w.budgets.push(input.maxBudgetUsd)
-    w.sections.push(input.sections ?? [])
+    w.sections.push(input.sections)
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
     const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' || outcome === 'input_required' ? '' : '.partial'}.md`
@@ -295,7 +296,7 @@ export function memoryStage(w: MemoryWorld) {
       key: input.key,
       outcome,
       reason,
-      run: input.runId,
+      run: input.run,
       handoff: path,
       files: new Map([[path, s.text ?? `# ${input.profile.name}\n\nDone.\n`]]),
       ...(input.handoffReason
@@ -308,7 +309,7 @@ export function memoryStage(w: MemoryWorld) {
               reason: input.handoffReason,
               outcome,
               attempt: input.key.attempt,
-              run: input.runId,
+              run: input.run,
               startedAt: '2026-01-01T00:00:00.000Z',
               endedAt: '2026-01-01T00:01:00.000Z',
               ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {})
@@ -320,7 +321,7 @@ export function memoryStage(w: MemoryWorld) {
       dryRun: false,
       prompt: '',
       figures: { bytes: 0, included: [], dropped: 0, blockBytes: 0 },
-      contextPath: `/memory/${input.runId}/stage.json`,
+      contextPath: `/memory/${input.run}/stage.json`,
       outcome,
       reason,
       handoffPath: path,
@@ -339,7 +340,7 @@ export function memoryStage(w: MemoryWorld) {
               durationMs: 0,
               stats: {},
               question: s.question ?? 'Which?',
-              logPath: `/memory/${input.runId}/agent.log`,
+              logPath: `/memory/${input.run}/agent.log`,
               lastActivityAt: '2026-01-01T00:01:00.000Z',
               preset: 'claude' as const
             }

@@ -158,7 +158,8 @@ describe('owedWake', () => {
       state: 'Todo',
       entry: 1,
       owed: { run: '10/1', effects: [{ kind: 'comment', key: 'k', body: 'b' }] },
-      halted: 'the next step (escalated) failed: 502'
+      halted: 'the next step (escalated) failed: 502',
+      haltedOn: 'effects'
     }
     expect(owed('Todo', failed)).toMatchObject({
       wake: { state: 'Todo', entry: 1 },

@@ -7,7 +7,7 @@ import { renderHandoffBlock } from '../../src/handoff/block.js'
 import { renderRunContext } from '../../src/handoff/index.js'
 import { pipelineSections } from '../../src/pipeline/sections.js'
 import { promptForStage } from '../../src/pipeline/stage-prompt.js'
-import type { Issue } from '../../src/tracker/types.js'
+import type { Issue } from '../../src/pipeline/ports.js'
 import { BASE, edit, FILES, parse } from '../config/helpers.js'
 import { TempRepo } from '../helpers/git-repo.js'
 

@@ -37,7 +37,6 @@ const bindings = fc
         state: b.state,
         labels: b.labels,
         url: '',
-        isPullRequest: false,
         comments: [{ body: b.comment, author: 'alice', createdAt: '2026-05-26T14:30:45Z' }]
       },
       attempt: b.attempt,

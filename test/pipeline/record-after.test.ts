@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { continuationFor, recordAfter } from '../../src/pipeline/advance.js'
+import { continuationFor, recordAfter } from '../../src/pipeline/record-after.js'
 import { emptyRecord, recordStart, type IssueRecord } from '../../src/pipeline/record.js'
 import { pipelineSections } from '../../src/pipeline/sections.js'
 
