@@ -3,7 +3,7 @@
 // and set the repository, issue, label and sender with test/harness/events.ts.
 //
 // The package is not a project dependency. To regenerate:
-//   mkdir -p /tmp/oa && cd /tmp/oa && npm init -y && npm install @octokit/webhooks-examples
+//   mkdir -p /tmp/oa && cd /tmp/oa && npm init -y && npm install @octokit/webhooks-examples@<version in source.json>
 //   cd /work/main && npx tsx scripts/extract-events.ts /tmp/oa/node_modules/@octokit/webhooks-examples
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -15,6 +15,8 @@ const EVENTS: Record<string, [string, string]> = {
   'issues.unlabeled': ['issues', 'unlabeled'],
   'pull_request.labeled': ['pull_request', 'labeled'],
   'pull_request.reopened': ['pull_request', 'reopened'],
+  'pull_request.opened': ['pull_request', 'opened'],
+  'pull_request.closed': ['pull_request', 'closed'],
   workflow_dispatch: ['workflow_dispatch', ''],
   repository_dispatch: ['repository_dispatch', 'on-demand-test'],
   'issue_comment.created': ['issue_comment', 'created']

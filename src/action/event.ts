@@ -5,6 +5,7 @@ import { DISPATCH_TYPE } from '../pipeline/names.js'
 import { issueKey } from './issue-key.js'
 import { PAUSED_LABEL } from '../pipeline/pause.js'
 import { clip, oneLine } from '../pipeline/untrusted-text.js'
+import { isOwnComment, type AutomationEvent } from '../pipeline/triggers/event.js'
 
 interface Actor {
   login: string
@@ -15,7 +16,7 @@ interface Actor {
 export type Trigger =
   | {
       kind: 'run'
-      source: 'label' | 'workflow_dispatch' | 'wake' | 'comment'
+      source: 'label' | 'workflow_dispatch' | 'wake' | 'comment' | 'event'
       issue: string
       /** The label that was added, for label events. */
       label?: string
@@ -32,6 +33,8 @@ export type Trigger =
       reply?: { body: string; author: string }
       /** The stop switch was taken off the issue (see pipeline/pause.ts). */
       resume?: boolean
+      /** What an automation may answer (a comment, the issue's pull request opening or merging). */
+      event?: AutomationEvent
     }
   | { kind: 'skip'; reason: string }
   | { kind: 'deny'; reason: string }
@@ -119,6 +122,44 @@ function reopenedPull(payload: Payload, actor: Actor, defaultBranch: string | un
 }
 
 /**
+ * The issue's pull request (head `itervox/<number>` in this repository, as the pipeline opens
+ * it) opened, or closed by a merge: the event its pr_opened or pr_merged automations answer.
+ */
+function pullEvent(
+  payload: Payload,
+  action: 'opened' | 'closed',
+  actor: Actor,
+  defaultBranch: string | undefined
+): Trigger {
+  const pr = record(payload.pull_request)
+  const number = issueNumber(pr.number)
+  const head = record(pr.head)
+  const issue = /^itervox\/([1-9][0-9]{0,9})$/.exec(str(head.ref) ?? '')?.[1]
+  const own = str(record(head.repo).full_name) === str(record(payload.repository).full_name)
+  if (!number || !issue || !own) {
+    return {
+      kind: 'skip',
+      reason: `the ${action} pull request is no issue's pipeline (head itervox/<number> in this repository)`
+    }
+  }
+  if (action === 'closed' && pr.merged !== true) {
+    return {
+      kind: 'skip',
+      reason: 'the pull request was closed without merging; only a merge starts pr_merged'
+    }
+  }
+  const type = action === 'opened' ? 'pr_opened' : 'pr_merged'
+  return {
+    kind: 'run',
+    source: 'event',
+    issue,
+    actor,
+    defaultBranch,
+    event: { type, pullRequest: number }
+  }
+}
+
+/**
  * Maps a GitHub event to a stage trigger. Overrides are the action's `issue` and `state`
  * inputs, which a workflow fills from `workflow_dispatch` inputs or a dispatch payload.
  * A payload field of the wrong type counts as absent.
@@ -159,6 +200,9 @@ export function triggerFromEvent(
       }
       if (eventName === 'pull_request' && action === 'reopened') {
         return reopenedPull(payload, actor, defaultBranch)
+      }
+      if (eventName === 'pull_request' && (action === 'opened' || action === 'closed')) {
+        return pullEvent(payload, action, actor, defaultBranch)
       }
       if (action !== 'labeled') {
         return {
@@ -266,13 +310,20 @@ export function triggerFromEvent(
       const body = str(comment.body)
       if (!number || !body)
         return { kind: 'skip', reason: 'the comment event carries no issue or text' }
+      if (isOwnComment(body)) {
+        return { kind: 'skip', reason: "the pipeline's own comment starts nothing" }
+      }
+      const author = str(record(comment.user).login) ?? actor.login
+      const id = issueNumber(comment.id)
       return {
         kind: 'run',
         source: 'comment',
         issue: String(number),
         actor,
         defaultBranch,
-        reply: { body, author: str(record(comment.user).login) ?? actor.login }
+        reply: { body, author },
+        // A reply or an approval keeps its meaning; otherwise the comment is this event.
+        ...(id ? { event: { type: 'tracker_comment_added', comment: id, body, author } } : {})
       }
     }
     default:

@@ -222,7 +222,8 @@ async function stageJob(
       ...(trigger.state ? { state: trigger.state } : {}),
       ...(trigger.wake ? { wake: trigger.wake } : {}),
       ...(trigger.reply ? { reply: trigger.reply } : {}),
-      ...(trigger.resume ? { resume: true } : {})
+      ...(trigger.resume ? { resume: true } : {}),
+      ...(trigger.event ? { event: trigger.event } : {})
     },
     config,
     tracker,

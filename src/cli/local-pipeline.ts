@@ -39,6 +39,11 @@ export interface LocalPipelineOptions {
   untilIdle: boolean
   /** A person's answer to the question a waiting stage asked. */
   reply?: { body: string; author: string }
+  /**
+   * The reply is a comment made with --comment: it answers a waiting stage, or else starts the
+   * tracker_comment_added automation whose filter admits it.
+   */
+  comment?: boolean
   /** Start the stopped pipeline again, in `state` or the one it stopped in (local-restart.ts). */
   restart?: { state?: string; by: string }
   signal?: AbortSignal
@@ -161,11 +166,13 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const restart = o.restart
     ? { state: restartState(config, id, state, record, o.restart.state), by: o.restart.by }
     : undefined
-  const stopped = restart ? null : stoppedLocal(config, record, state)
+  // A comment's automation is a helper run: it runs in whatever state the issue is in.
+  const helper = o.comment === true && o.reply !== undefined
+  const stopped = restart || helper ? null : stoppedLocal(config, record, state)
   if (stopped !== null) {
     return idleStep(o, restartHint(config, id, state, record, stopped), state)
   }
-  if (!restart && !findAutomation(config, state)) {
+  if (!restart && !helper && !findAutomation(config, state)) {
     const end = sameState(state, config.tracker.completionState ?? '')
       ? ': the pipeline is done'
       : ''
@@ -208,6 +215,17 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
         issue: id,
         actor: { login: o.reply?.author ?? 'local', type: 'User' },
         ...(o.reply ? { reply: o.reply } : {}),
+        // Each local comment is a new one: its time names it.
+        ...(helper && o.reply
+          ? {
+              event: {
+                type: 'tracker_comment_added' as const,
+                comment: startedAt.getTime(),
+                body: o.reply.body,
+                author: o.reply.author
+              }
+            }
+          : {}),
         ...(restart ? { restart } : {})
       },
       config,

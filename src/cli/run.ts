@@ -11,7 +11,7 @@ import { rememberCheckout, restoreCheckout } from './user-checkout.js'
 import { findWorkflowFile, loadWorkflowForCli } from './workflow.js'
 
 const USAGE = `
-Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT | --restart [--state STATE]] [--workflow FILE] [--json]
+Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT | --comment TEXT | --restart [--state STATE]] [--workflow FILE] [--json]
 
 Runs the stage for the current state of the local issue .itervox/issues/ID.md, the way the
 action runs it for a GitHub issue: on the branch itervox/ID (made from workspace.base_branch,
@@ -25,6 +25,8 @@ Options:
   --issue ID        the local issue, e.g. DEMO-1 (required)
   --until-idle      follow the pipeline until it stops, waits for an answer or escalates
   --reply TEXT      answer the question a waiting stage asked, and resume that stage
+  --comment TEXT    comment on the issue as a person would: it answers a waiting stage, or
+                    else runs the tracker_comment_added automation whose filter admits it
   --restart         start a stopped issue (escalated to the failed state, or flagged
                     needs-attention) again: a new entry into the state it stopped in, with
                     fresh attempts; the branch and its handoffs stay for the next agent
@@ -47,6 +49,7 @@ export const runCommand: Command = {
       issue: { type: 'string' },
       'until-idle': { type: 'boolean' },
       reply: { type: 'string' },
+      comment: { type: 'string' },
       restart: { type: 'boolean' },
       state: { type: 'string' },
       workflow: { type: 'string' },
@@ -55,9 +58,16 @@ export const runCommand: Command = {
     if (help) return 0
     const typedId = stringOpt(values.issue)
     if (!typedId) throw new UsageError('run: --issue ID is required, e.g. --issue DEMO-1', 'run')
-    const replyText = stringOpt(values.reply)
+    const commentText = stringOpt(values.comment)
+    if (commentText !== undefined && values.reply !== undefined) {
+      throw new UsageError('run: give either --reply or --comment, not both', 'run')
+    }
+    const replyText = commentText ?? stringOpt(values.reply)
     if (replyText !== undefined && !replyText.trim()) {
-      throw new UsageError('run: --reply needs the text of your answer', 'run')
+      throw new UsageError(
+        `run: --${commentText !== undefined ? 'comment' : 'reply'} needs the text`,
+        'run'
+      )
     }
     const restart = values.restart === true
     const restartIn = stringOpt(values.state)
@@ -86,6 +96,7 @@ export const runCommand: Command = {
           parentEnv: process.env,
           untilIdle: values['until-idle'] === true,
           reply: replyText ? { body: replyText, author: localUser() } : undefined,
+          comment: commentText !== undefined,
           restart: restart
             ? { ...(restartIn !== undefined ? { state: restartIn } : {}), by: localUser() }
             : undefined,

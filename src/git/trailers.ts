@@ -30,7 +30,9 @@ export const stageKeySchema = z.object({
   attempt: count,
   round: count,
   /** Runs of this same step before (a stage resumed by a reply runs again). */
-  resume: count
+  resume: count,
+  /** The event an automation's run answers (see pipeline/triggers/): one run per event. */
+  event: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9._-]{0,79}$/)))
 })
 export type StageKey = z.infer<typeof stageKeySchema>
 
@@ -89,7 +91,7 @@ function stateValue(state: string): string {
 }
 
 function stageValue(k: StageKey): string {
-  return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}`
+  return `${k.entry}/${k.kind}/${k.attempt}/${k.round}${k.resume ? `/${k.resume}` : ''}${k.event ? `/${k.event}` : ''}`
 }
 
 /** The message, a blank line, then one `Key: value` line per trailer. */

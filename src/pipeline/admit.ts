@@ -12,6 +12,7 @@ import { NEEDS_ATTENTION_LABEL } from './names.js'
 import { planStage, type StagePlan } from './plan.js'
 import { emptyRecord, haltedOnEffects, unhalted, type IssueRecord } from './record.js'
 import { restartStopped } from './restart.js'
+import { automationRun } from './triggers/run.js'
 import { escalateVanished, vanishedState, vanishedWhy } from './vanished-state.js'
 
 /** The stage this job may run, on which branch, and the record as admitting left it. */
@@ -94,7 +95,10 @@ export async function admit(job: Job): Promise<Admitted | Stop> {
     if (bot) return quiet('skipped', bot)
     t = asApproval(t)
   }
-  const decision = decideStage(config, t, issue)
+  // An automation's event (a comment, a pull request, a failed stage) plans its own run.
+  const helper = automationRun(config, t, issue, record, new Date())
+  if (helper && 'skip' in helper) return quiet('skipped', helper.skip)
+  const decision = helper ?? decideStage(config, t, issue)
   if ('skip' in decision) {
     const gone = vanishedState(config, issue, record)
     if (gone === undefined) return quiet('skipped', decision.skip)
@@ -102,15 +106,17 @@ export async function admit(job: Job): Promise<Admitted | Stop> {
     return quiet('skipped', `${vanishedWhy(gone)}; the issue says so (${NEEDS_ATTENTION_LABEL})`)
   }
   const { state, automation } = decision
-  const planned = planStage({
-    config,
-    record,
-    state,
-    automation,
-    trigger: { ...t, actorIsBot: isBot(t.actor.login, t.actor.type) },
-    runId: job.run.id,
-    chain: tracker.wakes
-  })
+  const planned = helper
+    ? helper.plan
+    : planStage({
+        config,
+        record,
+        state,
+        automation,
+        trigger: { ...t, actorIsBot: isBot(t.actor.login, t.actor.type) },
+        runId: job.run.id,
+        chain: tracker.wakes
+      })
   if ('skip' in planned) return quiet('skipped', planned.skip)
   const held = await holdStage({
     ...{ config, tracker, issue, record, state, automation },

@@ -13,6 +13,7 @@ import type { Ran } from './run.js'
 import { settleStage } from './settle.js'
 import { loadStageContext, saveStageContext } from './stage-context.js'
 import { stageEnding } from './stage-run.js'
+import { withAutomations } from './triggers/automation-wakes.js'
 import { oneLine } from './untrusted-text.js'
 
 /**
@@ -74,7 +75,7 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
   const path = result.handoffPath
   const deliverable =
     result.outcome === 'succeeded' && commit && path && !unpublished ? { commit, path } : undefined
-  const effects = effectsOf({
+  const decided = effectsOf({
     ...{ next, state, entry: settled.record.entry, step: settled.record.continuation?.step },
     ...{ profile: plan.profile, run: stage.run, wakes: job.tracker.wakes },
     startsStage: (s) => findAutomation(job.config, s) !== undefined,
@@ -85,6 +86,11 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
     replied: plan.reply !== undefined,
     runLine: job.tracker.runLine(branch) + unsavedBlock(unsaved),
     replyHint: job.tracker.replyHint(issue)
+  })
+  const effects = withAutomations(decided, {
+    ...{ config: job.config, kind: plan.kind, next, state, entry: plan.entry },
+    failed: ['failed', 'stalled', 'timed_out', 'rate_limited'].includes(result.outcome),
+    wakes: job.tracker.wakes
   })
   const intent: IssueRecord = {
     ...settled.record,

@@ -3,6 +3,7 @@ import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { JobTrigger } from './ports.js'
 import { reviewerOf } from './review-chain.js'
 import type { Continuation, IssueRecord, Recovery, StageKind } from './record.js'
+import type { AutomationRun } from './triggers/run.js'
 
 /** Which stage a job runs: the profile, the attempt, and the entry into the state it serves. */
 export interface StagePlan {
@@ -26,6 +27,8 @@ export interface StagePlan {
   reply?: { body: string; author: string }
   /** This run recovers from the one before it (a fallback, a verify or blocking re-run). */
   recovery?: Recovery
+  /** An automation's run for an event (kind `automation`). */
+  automation?: AutomationRun
 }
 
 export interface PlanInput {
@@ -66,9 +69,11 @@ export function planStage(o: PlanInput): StagePlan | { skip: string } {
 function planOf(o: PlanInput): StagePlan | { skip: string } {
   const { record, state, automation, trigger } = o
   const sameEntry = record.state !== null && sameState(record.state, state)
-  const inEntry = sameEntry ? record.stages.filter((s) => s.entry === record.entry) : []
+  // An automation's helper runs are not the entry's stages (triggers/run.ts plans those).
+  const stages = record.stages.filter((s) => s.kind !== 'automation')
+  const inEntry = sameEntry ? stages.filter((s) => s.entry === record.entry) : []
 
-  const mine = record.stages.filter((s) => s.run.split('/')[0] === o.runId)
+  const mine = stages.filter((s) => s.run.split('/')[0] === o.runId)
   const rerun = mine[mine.length - 1]
   if (rerun) {
     if (!sameEntry || rerun.entry !== record.entry) {

@@ -2,6 +2,7 @@ import type { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
 import type { LandedProvenance } from './provenance.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
 import type { IssueRecord } from './record.js'
+import type { AutomationEvent } from './triggers/event.js'
 
 // What the one job loop (job.ts) needs from the world, as two ports. A tracker (GitHub issues,
 // local issue files, Linear) is where issues, states, comments and the record live; a
@@ -33,7 +34,7 @@ export interface Issue {
 
 /** Who or what started this job; every field came from outside and is untrusted. */
 export interface JobTrigger {
-  source: 'label' | 'workflow_dispatch' | 'wake' | 'comment' | 'cli'
+  source: 'label' | 'workflow_dispatch' | 'wake' | 'comment' | 'event' | 'cli'
   issue: string
   actor: { login: string; type: string }
   /** The label that was added, for label events. */
@@ -50,6 +51,8 @@ export interface JobTrigger {
   resume?: boolean
   /** A person starts the stopped pipeline again in `state` (see restart.ts). */
   restart?: { state: string; by: string }
+  /** The event an automation may answer (see triggers/). */
+  event?: AutomationEvent
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
-import { stageKindSchema } from './record.js'
+import { stageKindSchema, type StageKind } from './record.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
 // What the pipeline itself says about each stage, written into the stage's commit after the
@@ -49,10 +49,10 @@ export interface LandedProvenance extends Provenance {
 /**
  * A review is supervision; a retry or a resumed run is recovery; a stage started while the
  * issue waited for a person (needs-attention) is the hand-back after an escalation; any other
- * stage is the next specialist's.
+ * stage (an automation's run among them) is the next specialist's.
  */
 export function handoffReason(o: {
-  kind: 'work' | 'review'
+  kind: StageKind
   attempt: number
   resume: number
   escalated: boolean

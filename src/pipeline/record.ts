@@ -11,8 +11,11 @@ const count = z.int().check(z.minimum(0))
 /** Most restarts kept in the record. */
 export const MAX_RESTARTS = 20
 
-/** What kind of run a stage was: the state's own work, or a review of it. */
-export const stageKindSchema = z.enum(['work', 'review'])
+/**
+ * What kind of run a stage was: the state's own work, a review of it, or an automation's helper
+ * run for an event (a comment, a merged pull request, a failed stage: see triggers/).
+ */
+export const stageKindSchema = z.enum(['work', 'review', 'automation'])
 export type StageKind = z.infer<typeof stageKindSchema>
 
 /**
@@ -96,7 +99,11 @@ const stageRecordSchema = z.object({
   recovery: z.optional(recoveryMarkSchema),
   verify: z.optional(verifyEvidenceSchema),
   /** A review's verdict, counted by agent.review_quorum with the others of its round. */
-  verdict: z.optional(z.enum(['PASS', 'FAIL']))
+  verdict: z.optional(z.enum(['PASS', 'FAIL'])),
+  /** An automation's run: which automation, and the event it answered (e.g. `comment-42`). */
+  automation: z.optional(
+    z.object({ id: z.string().check(z.maxLength(200)), event: z.string().check(z.maxLength(80)) })
+  )
 })
 export type StageRecord = z.infer<typeof stageRecordSchema>
 

@@ -1,6 +1,7 @@
 import { sanitizeUntrusted } from '../handoff/index.js'
 import type { StagePlan } from './plan.js'
 import { recoverySection } from './recovery-section.js'
+import { automationSection } from './triggers/section.js'
 import { requestsSection } from './requests.js'
 import { clip, fenced, oneLine } from './untrusted-text.js'
 
@@ -48,6 +49,7 @@ export function pipelineSections(
     )
   }
   if (plan.recovery) out.push(recoverySection(plan.recovery))
+  if (plan.automation) out.push(automationSection(plan.automation))
   if (plan.reply) {
     const text = sanitizeUntrusted(plan.reply.body).text.slice(0, MAX_REPLY)
     out.push(

@@ -2,6 +2,7 @@ import { knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import { recordAfter } from './record-after.js'
+import { recordAfterAutomation } from './triggers/after.js'
 import { blockingFailures } from './blocking-failures.js'
 import type { StagePlan } from './plan.js'
 import { moveScope } from './move-scope.js'
@@ -109,7 +110,8 @@ export async function settleStage(o: {
     attempt: plan.attempt
   }
   const stats = result.agent?.stats
-  const record = recordStage(started, {
+  // A helper run leaves where the pipeline is as it was (triggers/after.ts).
+  const record = recordStage(plan.automation ? o.record : started, {
     ...stage,
     round: plan.round,
     outcome: result.outcome,
@@ -136,7 +138,10 @@ export async function settleStage(o: {
         }
       : {}),
     ...(result.verify ? { verify: result.verify } : {}),
-    ...(plan.kind === 'review' && requests.verdict ? { verdict: requests.verdict } : {})
+    ...(plan.kind === 'review' && requests.verdict ? { verdict: requests.verdict } : {}),
+    ...(plan.automation
+      ? { automation: { id: plan.automation.id, event: plan.automation.key } }
+      : {})
   })
   const current = {
     kind: plan.kind,
@@ -147,7 +152,9 @@ export async function settleStage(o: {
   }
   return {
     next,
-    record: recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
+    record: plan.automation
+      ? recordAfterAutomation(record, next, plan.profile)
+      : recordAfter(record, next, { ...stage, timestamp: o.timestamp }, current),
     staged: record,
     requests,
     refused

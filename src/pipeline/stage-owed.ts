@@ -80,7 +80,8 @@ export function owedWake(o: {
   if (a && a.by === undefined && a.entry === r.entry && sameState(a.state, state)) {
     return { skip: 'a stage waits for approval' }
   }
-  const inEntry = r.stages.filter((s) => s.entry === r.entry)
+  // An automation's helper runs are not the entry's own stages.
+  const inEntry = r.stages.filter((s) => s.entry === r.entry && s.kind !== 'automation')
   const c = r.continuation
   if (c && c.entry === r.entry && sameState(c.state, state)) {
     const profile = c.kind === 'review' ? reviewerOf(config, c.profile) : c.profile

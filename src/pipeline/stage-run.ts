@@ -57,7 +57,8 @@ export function stageRun(o: {
       profile: plan.profile,
       attempt: plan.attempt,
       round: plan.round,
-      resume: plan.resume
+      resume: plan.resume,
+      ...(plan.automation ? { event: plan.automation.key } : {})
     },
     issue,
     automation: o.automation,

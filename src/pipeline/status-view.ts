@@ -448,8 +448,14 @@ function fencedQuestion(text: string): string {
   return fenced(clip(sanitizeUntrusted(String(text ?? '')).text, MAX_QUESTION))
 }
 
-/** e.g. `work, attempt 2` or `review, attempt 1, round 2`; attempts count from 1 here. */
+/**
+ * e.g. `work, attempt 2`, `review, attempt 1, round 2` or `automation on-comment for
+ * comment-42`; attempts count from 1 here.
+ */
 function runKind(s: StageRecord): string {
+  if (s.automation) {
+    return `automation ${cellText(s.automation.id, 60)} for ${cellText(s.automation.event, 80)}`
+  }
   const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null)
   const attempt = n(s.attempt)
   const round = n(s.round)

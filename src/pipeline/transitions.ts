@@ -3,6 +3,7 @@ import { sendsBack } from './move-scope.js'
 import type { Next, StageFacts } from './next.js'
 import { afterBlocking, afterFailure } from './recovery.js'
 import { chainStep } from './review-chain.js'
+import { afterAutomation } from './triggers/after.js'
 
 export type { Next, StageFacts } from './next.js'
 
@@ -18,6 +19,7 @@ export function decideNext(f: StageFacts): Next {
   const failedState = config.tracker.failedState
   const escalate = (why: string): Next => ({ kind: 'escalate', why, to: failedState })
   const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : ''
+  if (f.kind === 'automation') return afterAutomation(f)
 
   switch (f.outcome) {
     case 'skipped':

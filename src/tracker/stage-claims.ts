@@ -57,5 +57,8 @@ function claimRef(k: StageKey): string {
   const profile = /^[A-Za-z0-9_-]+$/.test(k.profile)
     ? k.profile
     : `x${Buffer.from(k.profile).toString('hex')}`
-  return `claims/${k.issue}/${k.entry}-${k.kind}-${k.attempt}-${k.round}-${k.resume}-${profile}`
+  // An automation's run is claimed for its event (a comment id, a pull request, a failed stage):
+  // each event runs it once, however often it is delivered.
+  const event = k.event ? `-${k.event.replace(/[^A-Za-z0-9-]/g, '-')}` : ''
+  return `claims/${k.issue}/${k.entry}-${k.kind}${event}-${k.attempt}-${k.round}-${k.resume}-${profile}`
 }

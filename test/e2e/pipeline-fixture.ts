@@ -23,7 +23,20 @@ export interface PipelineOptions {
   gate?: boolean
   /** The state issue #1 starts in (default Todo): a test of a later stage starts there. */
   state?: string
+  /** Extra `tracker:` keys, e.g. `allowed_bots: [my-app[bot]]`. */
+  tracker?: string
+  /** Extra profiles, as YAML under `profiles:` (their files from `files`, or `helperFiles`). */
+  profiles?: string
+  /** Extra automations, as YAML list entries under `automations:`. */
+  automations?: string
 }
+
+const indented = (text: string | undefined, by: string) =>
+  (text ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => `${by}${l}\n`)
+    .join('')
 
 export function workflowMd(o: PipelineOptions = {}): string {
   return `---
@@ -33,7 +46,7 @@ tracker:
   active_states: ["Todo", "Researching", "Implementing", "Reviewing"]
   completion_state: "Done"
   failed_state: "Won't Do"
-agent:
+${indented(o.tracker, '  ')}agent:
   command: ${o.command ?? 'claude'}
   max_retries: ${o.maxRetries ?? 1}
 ${(o.agent ?? '')
@@ -54,7 +67,7 @@ ${(o.researcher ?? '')
       instructions_file: .itervox/agents/implementer/INSTRUCTIONS.md
       allowed_actions: ["move_state", "comment"]
       commit_paths: ["src/**"]
-    reviewer:
+${indented(o.profiles, '    ')}    reviewer:
       soul_file: .itervox/agents/reviewer/SOUL.md
       instructions_file: .itervox/agents/reviewer/INSTRUCTIONS.md
       allowed_actions: ["move_state", "comment"]
@@ -75,7 +88,7 @@ ${(o.reviewer ?? '')
     trigger: { type: issue_entered_state, state: Implementing }
     profile: reviewer
     policy: { move_to_state: Reviewing }
-${o.gate ? 'approval: { distinct_approver: true }\n' : ''}---
+${indented(o.automations, '  ')}${o.gate ? 'approval: { distinct_approver: true }\n' : ''}---
 
 Work on issue {{ issue.identifier }}: {{ issue.title }}.
 

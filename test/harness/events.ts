@@ -10,6 +10,8 @@ export type EventName =
   | 'issues.unlabeled'
   | 'pull_request.labeled'
   | 'pull_request.reopened'
+  | 'pull_request.opened'
+  | 'pull_request.closed'
   | 'workflow_dispatch'
   | 'repository_dispatch'
   | 'issue_comment.created'
@@ -20,6 +22,8 @@ export const EVENT_NAME: Record<EventName, string> = {
   'issues.unlabeled': 'issues',
   'pull_request.labeled': 'pull_request',
   'pull_request.reopened': 'pull_request',
+  'pull_request.opened': 'pull_request',
+  'pull_request.closed': 'pull_request',
   workflow_dispatch: 'workflow_dispatch',
   repository_dispatch: 'repository_dispatch',
   'issue_comment.created': 'issue_comment'
@@ -44,7 +48,11 @@ export interface EventOptions {
   senderType?: 'User' | 'Bot' | 'Organization'
   /** issue_comment: the comment's text, and whether the issue is a pull request. */
   comment?: string
+  /** issue_comment: the comment's id (default the example's). */
+  commentId?: number
   onPullRequest?: boolean
+  /** pull_request closed: whether it was merged (default the example's, not merged). */
+  merged?: boolean
   /** pull_request: head and base branches, and `owner/name` when the head is in a fork. */
   head?: string
   base?: string
@@ -170,6 +178,7 @@ export function makeEvent(name: EventName, o: EventOptions = {}): Payload {
     p.comment.body = o.comment ?? p.comment.body
     p.comment.user = p.sender
     p.comment.issue_url = p.issue?.url
+    if (o.commentId !== undefined) p.comment.id = o.commentId
   }
 
   if (p.pull_request) {
@@ -198,6 +207,10 @@ export function makeEvent(name: EventName, o: EventOptions = {}): Payload {
     pr.head.repo.name = headName
     pr.head.repo.owner.login = headOwner
     pr.head.repo.fork = headRepo !== `${owner}/${repo}`
+    if (o.merged !== undefined) {
+      pr.merged = o.merged
+      pr.merged_at = o.merged ? pr.updated_at : null
+    }
   }
 
   if (name === 'repository_dispatch') {

@@ -1,0 +1,260 @@
+// The event-driven automations (tracker_comment_added, pr_merged, run_failed) through the
+// bundled action and the fake GitHub, with events shaped like GitHub's own: each event runs
+// its automation's profile once, however often it is delivered, and nothing else runs one.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { git, runAction, sharedDir, sharedFile, type RunOptions } from '../harness/action-run.js'
+import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { drive } from './drive.js'
+import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
+
+let current: Pipeline | undefined
+afterEach(async () => {
+  await current?.gh.stop()
+  current = undefined
+})
+
+const PROFILES = ['researcher', 'implementer', 'reviewer', 'helper'] as const
+const APP = 'itervox-app[bot]'
+
+/** The helper profile each automation runs, and its files. */
+const helper: PipelineOptions = {
+  profiles: [
+    'helper:',
+    '  soul_file: .itervox/agents/helper/SOUL.md',
+    '  instructions_file: .itervox/agents/helper/INSTRUCTIONS.md',
+    '  allowed_actions: ["comment"]'
+  ].join('\n'),
+  files: {
+    '.itervox/agents/helper/SOUL.md': '# helper SOUL\n\nYou help.\n',
+    '.itervox/agents/helper/INSTRUCTIONS.md':
+      '# helper INSTRUCTIONS\n\nWrite your deliverable to `{{ run.handoff_path }}`.\n'
+  }
+}
+
+async function pipeline(automation: string, o: PipelineOptions = {}): Promise<Pipeline> {
+  current = await startPipeline({ ...helper, automations: automation, ...o })
+  return current
+}
+
+/** A folder the fake claude counts each profile's runs in, and takes scripted runs from. */
+function counted(scripted: Record<string, string> = {}): Record<string, string> {
+  const dir = sharedDir()
+  for (const p of PROFILES) sharedFile(dir, `${p}.count`)
+  for (const [name, text] of Object.entries(scripted)) writeFileSync(join(dir, name), text)
+  return { ITERVOX_FAKE_AGENT_SCRIPT_DIR: dir }
+}
+
+function runsOf(env: Record<string, string>): Record<string, number> {
+  const dir = env.ITERVOX_FAKE_AGENT_SCRIPT_DIR!
+  const count = (p: string) => {
+    const file = join(dir, `${p}.count`)
+    return existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : 0
+  }
+  return Object.fromEntries(PROFILES.map((p) => [p, count(p)]))
+}
+
+const status = (p: Pipeline) =>
+  p.gh.comments(p.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))!.body
+
+const record = (p: Pipeline) => readRecordFromComment(status(p))!
+
+let runId = 7000
+function job(p: Pipeline, o: RunOptions, env: Record<string, string>) {
+  return runAction('main', p.sb, p.gh, {
+    ...o,
+    env: { GITHUB_RUN_ID: String(runId++), ...env, ...o.env }
+  })
+}
+
+const comment = (p: Pipeline, id: number, body: string, sender = 'ada'): RunOptions => ({
+  event: 'issue_comment.created',
+  eventOptions: { issue: p.issue, comment: body, commentId: id, sender, labels: ['Todo'] }
+})
+
+const ON_COMMENT = [
+  '- id: on-summarise',
+  '  trigger: { type: tracker_comment_added }',
+  '  profile: helper',
+  '  filter: { body_regex: "/summarise\\\\b" }'
+].join('\n')
+
+describe('tracker_comment_added', () => {
+  it('runs its profile once for a matching comment, delivered twice, and never for one that does not match', async () => {
+    const p = await pipeline(ON_COMMENT)
+    const env = counted()
+
+    const first = await job(p, comment(p, 501, 'Please /summarise the thread'), env)
+    expect(first.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+    // GitHub delivers the same comment again: its run is the first one's.
+    const again = await job(p, comment(p, 501, 'Please /summarise the thread'), env)
+    expect(again.outputs.outcome).toBe('skipped')
+    const other = await job(p, comment(p, 502, 'Thanks, that helps'), env)
+    expect(other.outputs.outcome).toBe('skipped')
+    expect(other.summary).toContain("no tracker_comment_added automation's filter admits")
+    // A second matching comment is an event of its own.
+    const second = await job(p, comment(p, 503, '/summarise again please'), env)
+    expect(second.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+
+    expect(runsOf(env)).toEqual({ researcher: 0, implementer: 0, reviewer: 0, helper: 2 })
+    const runs = record(p).stages
+    expect(runs.map((s) => [s.kind, s.profile, s.automation?.event])).toEqual([
+      ['automation', 'helper', 'comment-501'],
+      ['automation', 'helper', 'comment-503']
+    ])
+    // A helper run moves nothing: the issue stays where it was, its deliverable in the trail.
+    expect(p.gh.labels(p.issue)).toEqual(['Todo'])
+    expect(status(p)).toContain('automation on-summarise for comment-501')
+    const files = git(p.sb.origin, 'ls-tree', '--name-only', 'itervox/1', '.itervox/handoff/')
+    expect(files.split('\n').filter((f) => f.endsWith('_helper.md'))).toHaveLength(2)
+    expect(p.gh.violations).toEqual([])
+  })
+
+  it("never runs for the pipeline's own comment, even one that matches, by an allowed bot", async () => {
+    const p = await pipeline(ON_COMMENT, {
+      tokenLogin: APP,
+      tracker: `allowed_bots: ["${APP}"]`
+    })
+    // The helper asks for a comment that would match the filter; the pipeline posts it.
+    const env = counted({ 'helper.0.md': '---\ncomment: "/summarise done"\n---\n# Summary\n' })
+    const first = await job(p, comment(p, 601, '/summarise'), env)
+    expect(first.outputs.outcome).toBe('succeeded')
+    const posted = p.gh.comments(p.issue).find((c) => c.body.includes('/summarise done'))!
+    expect(posted.body.startsWith('<!-- itervox:')).toBe(true)
+
+    const own = await job(p, comment(p, 602, posted.body, APP), env)
+    expect(own.outputs.outcome).toBe('skipped')
+    expect(own.summary).toContain("the pipeline's own comment starts nothing")
+    expect(runsOf(env).helper).toBe(1)
+  })
+})
+
+/** A person merges the issue's pull request on GitHub and deletes its branch. */
+function mergePull(p: Pipeline, pr: number): void {
+  const clone = mkdtempSync(join(tmpdir(), 'handoff-merge-'))
+  git(clone, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
+  const who = ['-c', 'user.name=ada', '-c', 'user.email=ada@example.com']
+  git(
+    clone,
+    ...who,
+    'merge',
+    '--quiet',
+    '--no-ff',
+    '-m',
+    `Merge #${pr}`,
+    `origin/itervox/${p.issue}`
+  )
+  git(clone, 'push', '--quiet', 'origin', 'HEAD:main')
+  git(clone, 'push', '--quiet', 'origin', '--delete', `itervox/${p.issue}`)
+  p.gh.setPullState(pr, 'closed', true)
+}
+
+describe('pr_merged', () => {
+  it("runs its profile once when the issue's pull request is merged, to a new draft pull request", async () => {
+    const p = await pipeline('- id: after-merge\n  trigger: { type: pr_merged }\n  profile: helper')
+    const env = counted()
+    await drive(
+      p,
+      {
+        event: 'issues.labeled',
+        eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' }
+      },
+      env,
+      1
+    )
+    const pr = p.gh.pulls()[0]!.number
+    mergePull(p, pr)
+    const merged: RunOptions = {
+      event: 'pull_request.closed',
+      eventOptions: {
+        issue: pr,
+        head: `itervox/${p.issue}`,
+        merged: true,
+        sender: 'ada',
+        labels: []
+      }
+    }
+    const run = await job(p, merged, env)
+    expect(run.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+    expect((await job(p, merged, env)).outputs.outcome).toBe('skipped')
+    // Closed without a merge: nothing.
+    const closed = await job(
+      p,
+      { ...merged, eventOptions: { ...merged.eventOptions, merged: false } },
+      env
+    )
+    expect(closed.outputs.outcome).toBe('skipped')
+
+    expect(runsOf(env)).toMatchObject({ researcher: 1, helper: 1 })
+    expect(record(p).stages.at(-1)).toMatchObject({
+      kind: 'automation',
+      profile: 'helper',
+      automation: { id: 'after-merge', event: `pr-merged-${pr}` }
+    })
+    // The merged work goes on to a new draft pull request, with the helper's deliverable.
+    expect(p.gh.pulls().map((x) => [x.state, x.draft])).toEqual([
+      ['closed', true],
+      ['open', true]
+    ])
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
+describe('run_failed', () => {
+  it('runs its profile once after a stage fails past its retries, by a wake-up', async () => {
+    const p = await pipeline('- id: triage\n  trigger: { type: run_failed }\n  profile: helper', {
+      maxRetries: 1
+    })
+    const env = counted({ 'researcher.0.mode': 'exit1', 'researcher.1.mode': 'exit1' })
+    const runs = await drive(
+      p,
+      {
+        event: 'issues.labeled',
+        eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' }
+      },
+      env
+    )
+    expect(runs.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
+      ['researcher', 'failed'],
+      ['researcher', 'failed'],
+      ['helper', 'succeeded']
+    ])
+    expect(p.gh.labels(p.issue)).toEqual(["Won't Do"])
+    const last = record(p).stages.at(-1)!
+    expect(last).toMatchObject({ kind: 'automation', state: 'Todo', automation: { id: 'triage' } })
+    expect(last.automation!.event).toMatch(/^failed-1-work-1-0$/)
+    const prompt = readFileSync(
+      join(
+        p.sb.dir,
+        'runner-temp',
+        'itervox-handoff',
+        `${last.run.replace('/', '-')}-${p.issue}`,
+        'prompt.md'
+      ),
+      'utf8'
+    )
+    expect(prompt).toContain('## Automation triage (run_failed)')
+    expect(prompt).toContain('ended failed after its retries')
+    // The wake-up delivered again runs nothing.
+    const wake = p.gh.dispatches.at(-1)!
+    expect(wake.clientPayload).toMatchObject({ step: 'run-failed' })
+    const again = await job(
+      p,
+      {
+        event: 'repository_dispatch',
+        eventOptions: {
+          eventType: wake.eventType,
+          clientPayload: wake.clientPayload,
+          sender: 'github-actions[bot]',
+          senderType: 'Bot'
+        }
+      },
+      env
+    )
+    expect(again.outputs.outcome).toBe('skipped')
+    expect(runsOf(env)).toMatchObject({ researcher: 2, helper: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+})
