@@ -12,6 +12,7 @@ import { PAUSED_LABEL } from '../pipeline/pause.js'
 import { cellText, oneLine } from '../pipeline/untrusted-text.js'
 import { messageOf } from '../errors.js'
 import { authorizeActor } from './authorize.js'
+import { refCronMarks } from './cron-marks.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubTracker } from './github.js'
 import type { GitHubClientOptions } from './github-client.js'
@@ -92,10 +93,19 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           records
         })
       : githubSource(api, port, records, o.config, o.dryRun)
+  const cron = o.config.automations.some((a) => a.enabled && a.trigger.type === 'cron')
   return reconcileIssues({
     source,
     config: o.config,
     claims,
+    ...(cron
+      ? {
+          cron: {
+            marks: refCronMarks({ refs, tree: treeOf, by: o.by, ...(o.now ? { now: o.now } : {}) }),
+            now: o.now?.() ?? new Date()
+          }
+        }
+      : {}),
     ...(o.config.agent.maxConcurrentAgents !== undefined
       ? { holdingSlots: () => issuesHoldingSlots(refs, (id) => api.workflowRunEnded(id)) }
       : {}),

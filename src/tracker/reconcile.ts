@@ -10,6 +10,7 @@ import type { Authorization, Issue } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { owedWake } from '../pipeline/stage-owed.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
+import { fireCron, type CronMarks } from './cron-fire.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
 export interface DispatchClaims {
@@ -63,6 +64,8 @@ export interface ReconcileInput {
   claims: DispatchClaims
   /** Issues whose stage holds an agent slot now (agent.max_concurrent_agents); asked once. */
   holdingSlots?: () => Promise<Set<string>>
+  /** The slots cron automations fired (cron-fire.ts); absent: no cron pass. */
+  cron?: { marks: CronMarks; now: Date }
   /** Print what would be started; take, send and drop nothing. */
   dryRun: boolean
   log: (line: string) => void
@@ -73,7 +76,7 @@ export interface ReconcileSummary {
   issues: number
   /** Stages started (or, in a dry run, that would be). */
   started: number
-  /** Issues that could not be judged or started; the log says why. */
+  /** Issues that could not be judged or started (or cron automations); the log says why. */
   failed: number
   /** HTTP requests sent, retries included. */
   requests: number
@@ -196,10 +199,13 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
       log(`${c.issue}: the claim ${c.key} stays: ${oneLine(messageOf(err))}`)
     }
   }
+  const cron = o.cron
+    ? await fireCron({ ...o.cron, source, config: o.config, dryRun: o.dryRun, log })
+    : { started: 0, failed: 0 }
   return {
     issues: owed.size + failedIssues.size,
-    started,
-    failed: failedIssues.size,
+    started: started + cron.started,
+    failed: failedIssues.size + cron.failed,
     requests: source.requestCount - first
   }
 }

@@ -17,6 +17,11 @@ export type AutomationEvent =
   | { type: 'input_required'; entry: number }
   /** The issue was moved into one of tracker.backlog_states, at `at` (the label event's time). */
   | { type: 'issue_moved_to_backlog'; state: string; at?: string }
+  /**
+   * A cron automation's slot came (the reconcile's wake-up): `automation` is its token
+   * (triggers/cron.ts), `slot` the slot's UTC minute, `YYYYMMDDHHMM`.
+   */
+  | { type: 'cron'; automation: string; slot: string }
 
 /**
  * The pipeline's own comments (the status comment, its notices, an agent's words it posted):

@@ -9,6 +9,7 @@ import type { StagePlan } from '../plan.js'
 import type { JobTrigger } from '../ports.js'
 import type { IssueRecord } from '../record.js'
 import type { AutomationEvent } from './event.js'
+import { cronEvent } from './cron.js'
 import { automationFor } from './index.js'
 
 /** The wake-up steps the pipeline sends for the events it finds itself (automation-wakes.ts). */
@@ -48,6 +49,8 @@ function eventOf(
   if (t.source === 'wake' && t.wake?.step === RUN_FAILED_STEP) {
     return { type: 'run_failed', entry: t.wake.entry }
   }
+  const cron = t.source === 'wake' ? cronEvent(t.wake?.step) : undefined
+  if (cron) return cron
   if (t.source === 'wake' && t.wake?.step === INPUT_REQUIRED_STEP) {
     return { type: 'input_required', entry: t.wake.entry }
   }
