@@ -32,6 +32,12 @@ export interface Issue {
   updatedAt?: string
 }
 
+/** An issue that blocks another: done once it is closed (or in a terminal state). */
+export interface Blocker {
+  identifier: string
+  done: boolean
+}
+
 /** Who or what started this job; every field came from outside and is untrusted. */
 export interface JobTrigger {
   source: 'label' | 'workflow_dispatch' | 'wake' | 'comment' | 'event' | 'cli'
@@ -121,6 +127,12 @@ export interface Tracker {
    * where the tracker keeps no pull requests.
    */
   pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
+  /**
+   * The issues that block this one (the tracker's own relations, and on GitHub the body's
+   * "blocked by #N" phrases, blocker-phrases.ts), each with whether it is done; absent where
+   * the tracker has no blockers.
+   */
+  blockers?(issue: Issue): Promise<Blocker[]>
   /**
    * The pipeline is complete: the pull request leaves draft and says it closes the issue.
    * Idempotent; a tracker without pull requests does nothing.

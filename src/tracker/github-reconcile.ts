@@ -35,6 +35,8 @@ export interface RepositoryReconcile {
   /** For tracker.kind linear: the endpoint (LINEAR_API_URL or Linear's own). */
   linearUrl?: string
   dryRun: boolean
+  /** The issue that closed, for the `issues: closed` job: only its dependants are looked at. */
+  closed?: string
   /** The stop switch for the whole repository (the action's `paused` input): nothing starts. */
   paused?: boolean
   log: (line: string) => void
@@ -109,6 +111,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
     ...(o.config.agent.maxConcurrentAgents !== undefined
       ? { holdingSlots: () => issuesHoldingSlots(refs, (id) => api.workflowRunEnded(id)) }
       : {}),
+    ...(o.closed !== undefined ? { closed: o.closed } : {}),
     dryRun: o.dryRun,
     log: o.log
   })
@@ -228,6 +231,10 @@ function githubSource(
     },
     loadRecord: (issue) => port.loadRecord(issue),
     pullState: (pr) => port.pullState(pr),
+    blockers: (issue) => port.blockers(issue),
+    blocking: async (key) =>
+      (await api.dependencies(Number(key), 'blocking')).map((d) => String(d.number)),
+    moveState: (issue, from, to) => port.moveState(issue, from, to),
     wake: (issue, w) => port.wake(issue, w),
     get requestCount() {
       return api.requestCount

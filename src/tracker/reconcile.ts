@@ -6,10 +6,11 @@ import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import { heldByLabel, PAUSED_LABEL } from '../pipeline/pause.js'
-import type { Authorization, Issue } from '../pipeline/ports.js'
+import type { Authorization, Blocker, Issue } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { owedWake } from '../pipeline/stage-owed.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
+import { resolveBlockers } from './blockers-pass.js'
 import { fireCron, type CronMarks } from './cron-fire.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
@@ -54,6 +55,12 @@ export interface ReconcileSource {
   /** Where comments send no event: the reply that answers a waiting stage (see Tracker). */
   findReply?(issue: Issue, waiting: { entry: number }): Promise<{ id: string } | null>
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
+  /** The issue's blockers (see Tracker); absent where the tracker has none. */
+  blockers?(issue: Issue): Promise<Blocker[]>
+  /** The keys of the issues the closed issue `key` blocks by the tracker's own relations. */
+  blocking?(key: string): Promise<string[]>
+  /** Compare-and-set move, as Tracker.moveState. */
+  moveState?(issue: Issue, from: string, to: string): Promise<{ current: string | null }>
   /** HTTP requests sent so far, retries included. */
   readonly requestCount: number
 }
@@ -66,6 +73,8 @@ export interface ReconcileInput {
   holdingSlots?: () => Promise<Set<string>>
   /** The slots cron automations fired (cron-fire.ts); absent: no cron pass. */
   cron?: { marks: CronMarks; now: Date }
+  /** Only the dependants of this closed issue (its key): the `issues: closed` job. */
+  closed?: string
   /** Print what would be started; take, send and drop nothing. */
   dryRun: boolean
   log: (line: string) => void
@@ -85,6 +94,11 @@ export interface ReconcileSummary {
 export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
   const { source, log } = o
   const first = source.requestCount
+  // Before the owed stages: an issue moved on leaves the state whose stage it was owed.
+  const resolved = await resolveBlockers({ ...o, source })
+  if (o.closed !== undefined) {
+    return { issues: 0, ...resolved, requests: source.requestCount - first }
+  }
   const held = o.dryRun ? [] : await o.claims.held()
   /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
   const owed = new Map<string, string | null>()
@@ -92,6 +106,7 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
   let started = 0
   let holding: Promise<Set<string>> | undefined
 
+  started += resolved.started
   for (const found of await source.list(startStates(o.config), log)) {
     const n = 'problem' in found ? found.key : source.keyOf(found)
     if (owed.has(n) || failedIssues.has(n)) continue
@@ -205,7 +220,7 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
   return {
     issues: owed.size + failedIssues.size,
     started: started + cron.started,
-    failed: failedIssues.size + cron.failed,
+    failed: failedIssues.size + cron.failed + resolved.failed,
     requests: source.requestCount - first
   }
 }
