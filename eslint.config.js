@@ -23,7 +23,7 @@ export default tseslint.config(
     }
   },
   {
-    files: ['src/**/*.{ts,cts}', 'test/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts'],
     languageOptions: {
       parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname }
     },

@@ -5,7 +5,6 @@ import { rmSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ncc from '@vercel/ncc'
-import { asciiOnly } from './ascii-bundle.mjs'
 import { missingModules } from './missing-modules.mjs'
 
 const [target, flag] = process.argv.slice(2)
@@ -18,19 +17,10 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)))
 // relative to the checkout, so this folder has a fixed name (a fresh temp dir would give other
 // bytes each time): one build at a time per checkout.
 const js = '.build'
-// The bundles take undici from dist/undici/index.cjs, tsc's output of
-// src/tracker/undici-on-demand.cts (why is told there), instead of carrying it.
-const UNDICI = { undici: '../undici/index.cjs' }
-const UNDICI_SHIM = 'tracker/undici-on-demand.cjs'
-// `dir` in dist/, its entry, the bundle's file name there, and what it imports from outside.
+// Each bundle's folder in dist/ and its entry: the action's (both of its steps) and the CLI's.
 const bundles = [
-  // The two steps' entries are small and load the steps' shared bundle only when they need it.
-  { dir: 'main', entry: join(js, 'action/main.js'), file: 'index.js', externals: UNDICI },
-  { dir: 'post', entry: join(js, 'action/post.js'), file: 'index.js', externals: UNDICI },
-  { dir: 'steps', entry: join(js, 'action/steps.js'), file: 'index.js', externals: UNDICI },
-  { dir: 'cli', entry: join(js, 'cli/index.js'), file: 'index.js', externals: UNDICI },
-  // The real undici, which dist/undici/index.cjs loads when a proxy is used.
-  { dir: 'undici', entry: 'node_modules/undici/index.js', file: 'undici.cjs', externals: {} }
+  { dir: '.', entry: join(js, 'action/main.js') },
+  { dir: 'cli', entry: join(js, 'cli/index.js') }
 ]
 
 /** Runs a node script (tsc), passing on what it prints. Resolves to whether it succeeded. */
@@ -47,59 +37,32 @@ async function node(...args) {
 }
 
 /**
- * Writes tsc's output of one module to dist/ as it is, with no bundler around it, if it loads
- * nothing but the `allowed` requires (as written, quotes included); else prints `complaint`.
+ * The Linear webhook relay is deployed as one file to platforms that run web-standard
+ * JavaScript, not Node: tsc's output of its one module, written as it is if it imports nothing.
  */
-function copyEmitted(from, to, complaint, allowed = []) {
-  const text = readFileSync(join(js, from), 'utf8')
-  const loads = [...text.matchAll(/\brequire\(([^)]*)\)|^\s*import\b|\bimport\(/gm)]
-  if (loads.some(([, what]) => !allowed.includes(what))) {
-    console.error(complaint)
+function relay() {
+  const text = readFileSync(join(js, 'relay/linear-webhook.js'), 'utf8')
+  if (/\brequire\(|^\s*import\b|\bimport\(/m.test(text)) {
+    console.error('src/relay/linear-webhook.ts must import nothing: it is deployed as one file')
     return false
   }
-  mkdirSync(dirname(join(out, to)), { recursive: true })
-  writeFileSync(join(out, to), text)
+  mkdirSync(join(out, 'relay'), { recursive: true })
+  writeFileSync(join(out, 'relay', 'index.js'), text)
   return true
 }
 
 /**
- * The Linear webhook relay is deployed as one file to platforms that run web-standard
- * JavaScript, not Node: its one dependency-free module is that file.
- */
-const relay = () =>
-  copyEmitted(
-    'relay/linear-webhook.js',
-    'relay/index.js',
-    'src/relay/linear-webhook.ts must import nothing: it is deployed as one file'
-  )
-
-/**
- * dist/undici/index.cjs, which the bundles load for `undici`, beside the real undici that
- * bundleAll wrote there: the one thing it may require.
- */
-const undiciShim = () =>
-  copyEmitted(
-    UNDICI_SHIM,
-    'undici/index.cjs',
-    'src/tracker/undici-on-demand.cts may require ./undici.cjs only',
-    ["'./undici.cjs'"]
-  )
-
-/**
  * ncc bundles each entry, one after another in this one process: webpack, warmed by the first
- * bundle, makes the next ones for a fraction of what a fresh ncc process spends on each (the
- * whole build took 39 CPU-s with four processes side by side, 32 this way, in about the same
- * time). The files are those `ncc build` writes: index.js and the assets (licenses.txt,
+ * bundle, makes the next for a fraction of what a fresh ncc process spends. The files are those `ncc build` writes: index.js and the assets (licenses.txt,
  * package.json); it would also link the symlinks a package ships, so any such is refused.
  * No ncc cache: it is kept per checkout path, so a fresh clone never reads it back, and a warm
  * one did not build faster.
  */
 async function bundleAll() {
-  for (const { dir, entry, file, externals } of bundles) {
+  for (const { dir, entry } of bundles) {
     try {
       const { code, assets, symlinks } = await ncc(resolve(entry), {
         cache: false,
-        externals,
         license: 'licenses.txt',
         quiet: true
       })
@@ -109,7 +72,7 @@ async function bundleAll() {
       if (missing.length) throw new Error(`it imports what is not there: ${missing.join(', ')}`)
       const folder = join(out, dir)
       mkdirSync(folder, { recursive: true })
-      writeFileSync(join(folder, file), asciiOnly(code, join(dir, file)))
+      writeFileSync(join(folder, 'index.js'), code)
       for (const [path, asset] of Object.entries(assets)) {
         mkdirSync(dirname(join(folder, path)), { recursive: true })
         writeFileSync(join(folder, path), asset.source, { mode: asset.permissions })
@@ -131,7 +94,7 @@ try {
   // own (isolatedModules), so tsc need not read their declarations (a fifth of its CPU).
   if (!check) tsc.push('--noCheck', '--noResolve')
   if (await node(...tsc, '--outDir', js)) {
-    built = (await bundleAll()) && undiciShim() && relay()
+    built = (await bundleAll()) && relay()
   }
 } finally {
   rmSync(js, { recursive: true, force: true })

@@ -31,7 +31,7 @@ import {
   type GraphQLNamedType
 } from 'graphql'
 
-/** The documents the action sends: src/tracker/github.ts and src/tracker/github-commits.ts. */
+/** The documents the action sends: src/tracker/github-api.ts and src/tracker/github-commits.ts. */
 const DOCUMENTS = [
   'query { viewer { login databaseId } }',
   `mutation ($id: ID!, $body: String!) {

@@ -85,8 +85,8 @@ export function readEvent(path: string): Payload {
 
 /**
  * The trigger of the job the runner describes (its event file, and the issue and state
- * inputs), read once by the main step's light entry for its first line and its early fetch.
- * Undefined when it cannot be read: the stage, another bundle, reads it again and says why.
+ * inputs), for the main step's first line. Undefined when it cannot be read: the stage reads
+ * it again and says why.
  */
 export function jobTrigger(env: NodeJS.ProcessEnv): Trigger | undefined {
   const path = env.GITHUB_EVENT_PATH

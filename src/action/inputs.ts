@@ -52,8 +52,8 @@ export interface Settings {
 }
 
 /**
- * The settings, read and checked; nothing is printed (so the main step's light entry can read
- * them too): the main step masks the tokens first (tokensOf).
+ * The settings, read and checked; nothing is printed: the main step masks the tokens first
+ * (tokensOf).
  */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const input = (name: string) => actionInput(env, name)

@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import type { EarlyFetch } from './early-fetch.js'
+import { jobTrigger } from './event.js'
 import { failureLine } from './failure-line.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { readSettings, tokensOf } from './inputs.js'
@@ -9,12 +9,12 @@ import { oneLine } from '../pipeline/untrusted-text.js'
 import { closedIssue, readEvent } from './event.js'
 import { runReconcileJob } from './reconcile-job.js'
 import { runStageJob } from './stage-job.js'
+import { startLine } from './start-line.js'
 
-/**
- * The main step, once main.ts has said what it starts (and begun its fetch, `early`): the
- * stage, its report and outputs.
- */
-export async function mainStep(early?: EarlyFetch): Promise<void> {
+/** The main step: the stage (or the reconcile), its report and outputs. */
+export async function mainStep(): Promise<void> {
+  // The job's log says at once what starts, before any secret is known to mask.
+  core.info(startLine(process.env, jobTrigger(process.env)))
   const controller = new AbortController()
   // On cancel the runner sends SIGINT, then SIGTERM 7.5 s later, to this process only: the
   // agent's process group is ended here and its work saved (the post step finishes the rest).
@@ -33,7 +33,7 @@ export async function mainStep(early?: EarlyFetch): Promise<void> {
     if (settings.mode === 'reconcile') return await runReconcileJob(settings)
     const closed = closedIssue(settings.eventName, readEvent(settings.eventPath))
     if (closed !== undefined) return await runReconcileJob(settings, closed)
-    const report = await runStageJob(settings, controller.signal, early)
+    const report = await runStageJob(settings, controller.signal)
     core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
     await publishReport(report)
     if (isUnfinished(report.outcome)) {

@@ -1,19 +1,18 @@
-import { EOL } from 'node:os'
-import { startEarlyFetch } from './early-fetch.js'
-import { jobTrigger } from './event.js'
-import { loadSteps } from './load-steps.js'
-import { startLine } from './start-line.js'
+// The action's one entry, for both of action.yml's steps (as actions/checkout has it): the main
+// step saves `isPost` in the runner's state, which the runner hands to the post step only.
+import * as core from '@actions/core'
+import { mainStep } from './main-step.js'
+import { finishStage } from './post-finish.js'
+import { CONTEXT_STATE, unfinishedContext } from './saved-context.js'
 
-// The job's log says at once what starts; the rest of the program (~2 MB of JavaScript: the
-// GitHub client, the schemas, the templates) loads after that line, while git fetches what the
-// stage needs first. @actions/core is part of that rest, as it brings an HTTP client with it:
-// its info is a line on stdout.
-const trigger = jobTrigger(process.env)
-process.stdout.write(`${startLine(process.env, trigger)}${EOL}`)
-const early = startEarlyFetch(process.env, trigger)
-// Listing the remote's branches takes the main thread little, and loading takes it whole: the
-// fetch is started first, so that git and the network work while the program loads. A remote
-// that never answers the listing holds the stage here as it would hold it later.
-await early?.started
-const { mainStep } = await loadSteps()
-await mainStep(early)
+const IS_POST = 'isPost'
+
+if (core.getState(IS_POST)) {
+  // Almost every job's post step finds the stage finished, which the saved state alone tells.
+  const path = core.getState(CONTEXT_STATE)
+  if (unfinishedContext(path)) await finishStage(path)
+  else core.info('the stage finished in the main step; nothing to do')
+} else {
+  core.saveState(IS_POST, 'true')
+  await mainStep()
+}

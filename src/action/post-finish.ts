@@ -5,13 +5,13 @@ import { defaultAgentUser } from '../isolation/agent-user.js'
 import { takeBack } from '../isolation/agent-tree.js'
 import { findPrivilege } from '../isolation/privilege.js'
 import { endAgentUser } from '../isolation/sandbox.js'
-import { RemoteWorkspace } from '../git/remote-workspace.js'
+import { RemoteWorkspace } from './remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
 import type { Tracker } from '../pipeline/ports.js'
 import { noticeAttention, publishCommit } from '../pipeline/publish.js'
-import { GitHubTracker } from '../tracker/github.js'
-import { GitHubPort, sendWake } from '../tracker/github-port.js'
+import { GitHubApi } from '../tracker/github-api.js'
+import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LINEAR_KEY } from '../tracker/linear-key.js'
 import { LinearTracker } from '../tracker/linear.js'
@@ -29,7 +29,7 @@ import { renderSummary, type StageReport } from './report.js'
 import { ownFile } from './saved-context.js'
 
 /**
- * The `post:` step, for a stage context that post.ts found unfinished. When the main step was
+ * The `post:` step, for a stage context that main.ts found unfinished. When the main step was
  * cancelled or timed out before its stage was published, this ends the agent's process group
  * if it still runs, commits the run's file as a partial (or a note saying what happened) and
  * pushes it, so a cancelled run loses nothing.
@@ -228,7 +228,7 @@ const NO_RECORDS: IssueRecordStore = {
  * the context, which names the issue only).
  */
 async function trackerFor(
-  api: GitHubTracker,
+  api: GitHubApi,
   workspace: string,
   defaultBranch: string,
   workflowPath: string
@@ -239,7 +239,7 @@ async function trackerFor(
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
   const runId = process.env.GITHUB_RUN_ID ?? ''
   const serverUrl = process.env.GITHUB_SERVER_URL || 'https://github.com'
-  const port = new GitHubPort({
+  const port = new GitHubTracker({
     api,
     records: NO_RECORDS,
     config,
@@ -259,9 +259,9 @@ async function trackerFor(
   })
 }
 
-function apiFromEnv(token: string): GitHubTracker {
+function apiFromEnv(token: string): GitHubApi {
   const [owner = '', repo = ''] = (process.env.GITHUB_REPOSITORY ?? '').split('/')
-  return new GitHubTracker({
+  return new GitHubApi({
     token,
     apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
     owner,

@@ -6,10 +6,10 @@ import { headsOf } from '../git/branch.js'
 import { fetchBranches } from '../git/fetch-branches.js'
 import { minimumVersion } from '../git/git.js'
 import { closeSharedObjects, sharedObjects } from '../git/objects.js'
-import { RemoteWorkspace } from '../git/remote-workspace.js'
+import { RemoteWorkspace } from './remote-workspace.js'
 import { describe } from '../pipeline/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
-import { pipelineDiagram, stageTable } from '../pipeline/status-view.js'
+import { pipelineDiagram, stageTable } from '../tracker/status-comment.js'
 import { contextPathOf } from '../pipeline/stage.js'
 import { runnerInstallation } from '../isolation/runner-paths.js'
 import { clip } from '../pipeline/untrusted-text.js'
@@ -17,8 +17,8 @@ import type { Tracker } from '../pipeline/ports.js'
 import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
-import { GitHubTracker } from '../tracker/github.js'
-import { ACTIONS_BOT, GitHubPort, sendWake } from '../tracker/github-port.js'
+import { GitHubApi } from '../tracker/github-api.js'
+import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
 import { stageSlots } from '../tracker/capped-slots.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
@@ -31,9 +31,8 @@ import { readEvent, triggerFromEvent } from './event.js'
 import type { Settings } from './inputs.js'
 import { tokenIdentity } from './identity-input.js'
 import type { StageReport } from './report.js'
-import type { EarlyFetch } from './early-fetch.js'
 import { stageStart } from './stage-start.js'
-import { workflowReadAhead } from './workflow-source.js'
+import { loadWorkflowAt } from './workflow-source.js'
 
 // Cancellation gives the main step 7.5 s before SIGTERM: the agent gets a short grace so the
 // commit and push still fit; the post step finishes whatever does not.
@@ -46,28 +45,15 @@ const NOT_ISOLATED =
   "isolation is none: the agent ran as the runner's user, with the job token and the runner's files within its reach; remove isolation: none to run it as a second user"
 
 /** One GitHub event, through the one job loop: the GitHub adapter around `runJob`. */
-export async function runStageJob(
-  s: Settings,
-  signal: AbortSignal,
-  early?: EarlyFetch
-): Promise<StageReport> {
-  // Ends what the job started and no longer waits for: reads sent ahead that are still going
-  // would otherwise keep a failed step's process alive.
-  const end = new AbortController()
+export async function runStageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
   try {
-    return await stageJob(s, signal, end.signal, early)
+    return await stageJob(s, signal)
   } finally {
-    end.abort()
     await closeSharedObjects()
   }
 }
 
-async function stageJob(
-  s: Settings,
-  signal: AbortSignal,
-  jobEnd: AbortSignal,
-  early: EarlyFetch | undefined
-): Promise<StageReport> {
+async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> {
   const started = Date.now()
   let secrets = maskedSecrets([], s.token)
   // Whatever the report says goes into the outputs, the summary and the log: none of it
@@ -92,40 +78,19 @@ async function stageJob(
   }
   const { trigger, issueNumber, linearKey, defaultBranch } = start
 
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     token: s.token,
     apiUrl: s.apiUrl,
     owner: s.repository.owner,
     repo: s.repository.repo,
     log: info
   })
-  // A GitHub stage's first reads (who caused it, the issue, its record) are answered while git
-  // fetches, rather than after the fetch and WORKFLOW.md.
-  if (!linearKey) {
-    api.readAhead({
-      actor: trigger.actor,
-      issue: Number(issueNumber),
-      // The pipeline's own wake-ups are always allowed (GitHubPort.authorize).
-      allowedBots: trigger.source === 'wake' ? [ACTIONS_BOT] : [],
-      until: jobEnd
-    })
-  }
 
   // git --version only warns, so it runs beside the fetch rather than before it.
   const version = minimumVersion()
   version.catch(() => undefined)
-  // WORKFLOW.md is read at the checkout's commit while git fetches; it stands if that commit
-  // is the tip the fetch finds.
-  const workflow = workflowReadAhead(s.workspace, s.workflowFile, process.env)
   const { auth } = start.fetch
-  const taken = early?.take(start.fetch)
-  // The fetch begun before the program loaded is under way or done: WORKFLOW.md is read now.
-  if (taken) void workflow.start()
-  const fetched = await headsOf(
-    s.workspace,
-    (await taken) ??
-      (await fetchBranches({ ...start.fetch, whileFetching: () => void workflow.start() }))
-  )
+  const fetched = await headsOf(s.workspace, await fetchBranches(start.fetch))
   const { warning } = await version
   if (warning) core.warning(warning)
   // WORKFLOW.md and the profiles come from the default branch, never from the issue branch.
@@ -133,7 +98,12 @@ async function stageJob(
   if (!trusted) {
     throw new UserError(`the base branch "${defaultBranch}" does not exist on ${fetched.remote}`)
   }
-  const { config, warnings } = await workflow.at(trusted)
+  const { config, warnings } = await loadWorkflowAt(
+    s.workspace,
+    trusted,
+    s.workflowFile,
+    process.env
+  )
   const configWarnings = warnings.map((w) => `${w.location.file}:${w.location.line}: ${w.message}`)
   // The profiles' `env` names more secrets: every variable any of them hands an agent.
   secrets = maskedSecrets(secretNamesOf(config), s.token, config.tracker.apiKey)
@@ -157,7 +127,7 @@ async function stageJob(
       .resolve(`${trusted}^{tree}`)
       .then((found) => found ?? api.refs().treeOf(trusted)))
   const records = new RepoRecordStore({ refs: api.refs(), tree: treeOf })
-  const port = new GitHubPort({
+  const port = new GitHubTracker({
     api,
     records,
     config,

@@ -6,23 +6,11 @@ import type { Trigger } from './event.js'
 import type { Settings } from './inputs.js'
 
 /** The branches a stage fetches first, and from where: all of it known before WORKFLOW.md. */
-export interface FetchPlan {
+interface FetchPlan {
   repo: string
   branches: string[]
   remoteUrl: string
   auth: GitAuth
-}
-
-/** Whether two plans fetch the same branches, into the same workspace, with the same token. */
-export function samePlan(a: FetchPlan, b: FetchPlan): boolean {
-  return (
-    a.repo === b.repo &&
-    a.remoteUrl === b.remoteUrl &&
-    a.auth.serverUrl === b.auth.serverUrl &&
-    a.auth.token === b.auth.token &&
-    a.branches.length === b.branches.length &&
-    a.branches.every((name, i) => name === b.branches[i])
-  )
 }
 
 type RunTrigger = Extract<Trigger, { kind: 'run' }>
@@ -42,8 +30,7 @@ export type StageStart =
 
 /**
  * The decision the stage takes from its settings and the event alone, before any git or
- * request. The main step's light entry takes it too, to start the fetch while the rest of the
- * program loads; a user's mistake here is a UserError.
+ * request; a user's mistake here is a UserError.
  */
 export function stageStart(s: Settings, trigger: Trigger): StageStart {
   if (trigger.kind !== 'run') return trigger

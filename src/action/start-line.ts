@@ -6,8 +6,8 @@ const NAME = /^[\w.@/-]{1,200}$/
 const NUMBER = /^\d{1,20}$/
 
 /**
- * The main step's first log line, said before the rest of the program loads: which action at
- * which ref starts, for which event, issue and run, from what the runner provides.
+ * The main step's first log line: which action at which ref starts, for which event, issue
+ * and run, from what the runner provides.
  */
 export function startLine(env: NodeJS.ProcessEnv, trigger: Trigger | undefined): string {
   const ref = [env.GITHUB_ACTION_REPOSITORY, env.GITHUB_ACTION_REF].filter(Boolean).join('@')

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { parseWorkflow, type LoadedWorkflow } from '../config/load.js'
 import { withProfileTexts } from '../config/profiles.js'
 import { UserError } from '../errors.js'
@@ -42,56 +40,6 @@ export async function loadWorkflowAt(
     return { ...first, config: { ...first.config, agent } }
   }
   return parseWorkflow(text, { ...opts, readFile: (p) => files.get(p) ?? null })
-}
-
-/** WORKFLOW.md read at the checkout's commit while git fetches the default branch. */
-export interface WorkflowReadAhead {
-  /**
-   * Starts the reading: once the fetch is under way, so that it uses the time spent waiting.
-   * Settles when the reading has, whatever its outcome.
-   */
-  start(): Promise<void>
-  /**
-   * WORKFLOW.md at the trusted commit: the early reading when that is the commit it read (an
-   * object id names its content, so it reads the same), else a reading at `trusted`.
-   */
-  at(trusted: string): Promise<LoadedWorkflow>
-}
-
-/**
- * actions/checkout checks out the commit the event names, which is usually the tip of the
- * default branch the stage then fetches: WORKFLOW.md can be read there before the fetch ends.
- */
-export function workflowReadAhead(
-  repo: string,
-  workflowPath: string,
-  env: Record<string, string | undefined>
-): WorkflowReadAhead {
-  const load = (commit: string) => loadWorkflowAt(repo, commit, workflowPath, env)
-  let ahead: Promise<{ commit: string; loaded: Promise<LoadedWorkflow> } | null> | undefined
-  return {
-    async start() {
-      // A workspace with no repository yet has no commit to read (the fetch makes one).
-      ahead ??= existsSync(join(repo, '.git'))
-        ? sharedObjects(repo)
-            .resolve('HEAD^{commit}')
-            .then((commit) => (commit ? { commit, loaded: load(commit) } : null))
-            .catch(() => null)
-        : Promise.resolve(null)
-      // Its failure matters only if it is asked for, at that commit.
-      await (await ahead)?.loaded.catch(() => undefined)
-    },
-    async at(trusted) {
-      const early = await ahead
-      if (early?.commit !== trusted) return load(trusted)
-      // A mistake in the files is the same at the same commit; any other failure (git's
-      // reader ended while the fetch ran, say) is not the content's, so it is read again.
-      return early.loaded.catch((err: unknown) => {
-        if (err instanceof UserError) throw err
-        return load(trusted)
-      })
-    }
-  }
 }
 
 async function readRegularFile(

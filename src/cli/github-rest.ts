@@ -1,8 +1,9 @@
-// The few GitHub REST calls the CLI makes from a person's machine (`labels`), with plain HTTP:
-// the action's Octokit, with its retries and write queue, is for the runner.
+// The few GitHub REST calls the CLI makes from a person's machine (`labels`), through the
+// action's client (github-client.ts), with no retries: a person at the terminal runs it again.
 import { UserError } from '../errors.js'
-import { timedFetch } from '../tracker/github-fetch.js'
-import { httpFetch, type Answer } from '../tracker/http-fetch.js'
+import { createGitHubClient } from '../tracker/github-client.js'
+import { isHttpFailure } from '../tracker/github-errors.js'
+import { NoAnswer } from '../tracker/timed-fetch.js'
 
 export interface Rest {
   /** owner/name */
@@ -15,11 +16,10 @@ interface RestAnswer {
   data: unknown
 }
 
-const send = timedFetch(httpFetch, 30_000)
-
 /**
  * A client for `repo` at the API root `apiUrl` (`GITHUB_API_URL`, else api.github.com); with no
- * token, it reads what GitHub shows anyone.
+ * token, it reads what GitHub shows anyone. Any answer GitHub gives is returned, whatever its
+ * status, but for a refused token.
  */
 export function restClient(
   apiUrl: string,
@@ -27,42 +27,37 @@ export function restClient(
   repo: string,
   command: string
 ): Rest {
-  const root = apiUrl.replace(/\/+$/, '')
+  const { octokit } = createGitHubClient({
+    token,
+    apiUrl,
+    userAgent: 'itervox-handoff',
+    retry: false
+  })
   return {
     repo,
     async call(method, path, body) {
-      let res: Answer
+      let answer: RestAnswer
       try {
-        res = await send(`${root}/repos/${repo}${path}`, {
-          method,
-          headers: {
-            accept: 'application/vnd.github+json',
-            ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-            'x-github-api-version': '2022-11-28',
-            'user-agent': 'itervox-handoff',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' })
-          },
-          body: body === undefined ? undefined : JSON.stringify(body)
+        const r = await octokit.request(`${method} /repos/${repo}${path}`, {
+          ...(body === undefined ? {} : { data: body })
         })
+        answer = { status: r.status, data: r.data }
       } catch (e) {
-        throw new UserError(
-          `${command}: cannot reach the GitHub API at ${root}: ${(e as Error).message}; check your connection, or GITHUB_API_URL`
-        )
+        const status = isHttpFailure(e) && !(e.cause instanceof NoAnswer) ? e.status : undefined
+        if (status === undefined) {
+          throw new UserError(
+            `${command}: cannot reach the GitHub API at ${apiUrl.replace(/\/+$/, '')}: ${(e as Error).message}; check your connection, or GITHUB_API_URL`
+          )
+        }
+        answer = { status, data: isHttpFailure(e) ? (e.response?.data ?? null) : null }
       }
-      const text = await res.text()
-      let data: unknown
-      try {
-        data = text ? JSON.parse(text) : null
-      } catch {
-        data = text
-      }
-      if (res.status === 401) {
+      if (answer.status === 401) {
         const refused = token === undefined ? 'asks for a token' : 'refused the token'
         throw new UserError(
-          `${command}: GitHub ${refused} (401 ${messageOf(data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`
+          `${command}: GitHub ${refused} (401 ${messageOf(answer.data)}); set GITHUB_TOKEN or GH_TOKEN to a valid token`
         )
       }
-      return { status: res.status, data }
+      return answer
     }
   }
 }

@@ -65,7 +65,9 @@ export const runCommand: Command = {
     const replyText = commentText ?? stringOpt(values.reply)
     if (replyText !== undefined && !replyText.trim()) {
       throw new UsageError(
-        `run: --${commentText !== undefined ? 'comment' : 'reply'} needs the text`,
+        commentText !== undefined
+          ? 'run: --comment needs the text of your comment'
+          : 'run: --reply needs the text of your answer',
         'run'
       )
     }

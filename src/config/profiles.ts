@@ -1,4 +1,4 @@
-import { isRunnerVariable } from '../agent/environment.js'
+import { isRunnerVariable } from './runner-variables.js'
 import { UserError } from '../errors.js'
 import { commandArgv } from './command.js'
 import { didYouMean } from './did-you-mean.js'

@@ -4,12 +4,11 @@ import { copyFile, open, readlink, rename, rm, utimes } from 'node:fs/promises'
 import path from 'node:path'
 import picomatch from 'picomatch'
 import { isAgentConfig, namedExplicitly } from '../agent/config-paths.js'
-import type { ConfigEntry } from './agent-config.js'
+import { agentConfigEntries, type ConfigEntry } from './agent-config.js'
 import { resetBranchTo } from './branch.js'
 import { validateBranchName } from './branch-name.js'
 import { git } from './git.js'
 import { formatOf, objectId, verifyBaseTrees } from './integrity.js'
-import { writeBlob } from './loose-object.js'
 import { lstatOrNull } from './lstat.js'
 import { sharedObjects } from './objects.js'
 import { setAsideOversized } from './oversized-files.js'
@@ -55,11 +54,12 @@ export interface CommitOptions {
   /** Never committed, on top of ALWAYS_FORBIDDEN: earlier handoff files, a custom workflow file. */
   forbiddenGlobs: readonly string[]
   /**
-   * The agent configuration the agent was given (see putAgentConfig), by path; absent paths
-   * it was given none of. Such a path counts as changed only when the agent changed it from
-   * that. Without this, changes are counted from `baseSha`, as for every other path.
+   * The commit whose agent configuration the agent was given (see putAgentConfig); paths it
+   * has none at, the agent was given none of. Such a path counts as changed only when the
+   * agent changed it from that. Without this, changes are counted from `baseSha`, as for
+   * every other path.
    */
-  givenConfig?: ReadonlyMap<string, ConfigEntry>
+  configGivenAt?: string
   message: string
   trailers: readonly Trailer[]
   /** Who the commit is by and who made it; both default to BOT_IDENTITY. */
@@ -134,7 +134,10 @@ export async function commitAllowed(o: CommitOptions): Promise<CommitResult> {
     delete env.GIT_WORK_TREE
     for (const p of o.deliverablePaths) if (!changed.has(p)) changed.set(p, null)
 
-    const { updates, dropped } = await decide(files, changed, o, maxBytes)
+    const given = o.configGivenAt
+      ? await agentConfigEntries(repo, o.configGivenAt, changed.keys())
+      : undefined
+    const { updates, dropped } = await decide(files, changed, o, maxBytes, given)
     const committed = updates.map((u) => u.path).sort()
     if (updates.length === 0) return { sha: null, committed, dropped }
 
@@ -276,7 +279,9 @@ async function decide(
   tree: string,
   changed: Map<string, string | null>,
   o: CommitOptions,
-  maxBytes: number
+  maxBytes: number,
+  /** What the agent was given at the changed agent configuration paths (`configGivenAt`). */
+  given: ReadonlyMap<string, ConfigEntry> | undefined
 ): Promise<{ updates: Update[]; dropped: Dropped[] }> {
   const forbidden = picomatch([...ALWAYS_FORBIDDEN, ...o.forbiddenGlobs], { dot: true })
   const allowed =
@@ -299,7 +304,7 @@ async function decide(
       continue
     }
     if (isAgentConfig(p)) {
-      if (o.givenConfig && (await asGiven(tree, p, o.givenConfig.get(p), maxBytes))) continue
+      if (given && (await asGiven(tree, p, given.get(p), maxBytes))) continue
       if (!namedExplicitly(o.allowGlobs, p)) {
         drop(p, AGENT_CONFIG)
         continue
@@ -468,7 +473,10 @@ async function indexInfo(
   for (const u of updates) if ('remove' in u) lines.push(`0 ${zero}\t${u.path}\0`)
   for (const u of updates) {
     if ('remove' in u) continue
-    lines.push(`${u.mode} ${await writeBlob(repo, u.content, algo)}\t${u.path}\0`)
+    const blob = await git(repo, ['hash-object', '-w', '--no-filters', '-t', 'blob', '--stdin'], {
+      input: u.content
+    })
+    lines.push(`${u.mode} ${blob.stdout.trim()}\t${u.path}\0`)
   }
   return Buffer.from(lines.join(''), 'utf8')
 }

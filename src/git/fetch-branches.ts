@@ -34,15 +34,9 @@ const DEFAULT_DEPTH = 100
 /**
  * Lists `branches` on the remote with one `ls-remote` and fetches those it has with one
  * `fetch` (shallow when the workspace is), making the repository first when there is none.
- * It starts nothing but git, so the main step's light entry can run it while the rest of the
- * program loads.
  */
 export async function fetchBranches(
-  o: FetchOptions & {
-    branches: string[]
-    /** Called once the fetch is under way (not at all when nothing is fetched). */
-    whileFetching?: () => void
-  }
+  o: FetchOptions & { branches: string[] }
 ): Promise<FetchedBranches> {
   const remote = o.remote ?? 'origin'
   const repo = path.resolve(o.repo)
@@ -57,7 +51,7 @@ export async function fetchBranches(
   if (present.length === 0) return { remote, asked, present }
   const depth = o.depth ?? DEFAULT_DEPTH
   const shallow = fresh || (await isShallow(repo))
-  const fetching = git(
+  await git(
     repo,
     [
       'fetch',
@@ -69,8 +63,6 @@ export async function fetchBranches(
     ],
     { auth: o.auth }
   )
-  o.whileFetching?.()
-  await fetching
   return { remote, asked, present }
 }
 

@@ -3,7 +3,7 @@
 // space, which no retry mends.
 import { statfsSync } from 'node:fs'
 import path from 'node:path'
-import { clip } from '../pipeline/untrusted-text.js'
+import { clip } from '../clip.js'
 
 /** git failed; carries the command (without the hardening prefix) and what git said. */
 export class GitError extends Error {

@@ -29,7 +29,12 @@ const HARDENING = [
   'protocol.file.allow=always',
   // The default attributes file lives in the agent's home and could pick merge drivers.
   '-c',
-  'core.attributesFile=/dev/null'
+  'core.attributesFile=/dev/null',
+  // An isolated agent's tree is handed over and back by chown, which moves every file's ctime:
+  // git trusts size, mtime and inode, and the take-back moves the mtime of each file the agent
+  // changed (isolation/agent-tree.ts), so no file is read again for its ctime alone.
+  '-c',
+  'core.trustctime=false'
 ]
 
 // The housekeeping git starts after a fetch or a commit (`maintenance run --auto`; `gc --auto`
@@ -178,8 +183,8 @@ function authEnv(auth: GitAuth): Record<string, string> {
 let resolved: { file: string; pathEnv: string } | undefined
 
 /**
- * Which git to run (see chooseGit), fixed for the life of this bundle at its first git, before
- * any agent ran; the main step's light entry, a bundle of its own, chooses by the same rule.
+ * Which git to run (see chooseGit), fixed for the life of the process at its first git, before
+ * any agent ran.
  */
 function gitExecutable(): { file: string; pathEnv: string } {
   resolved ??= chooseGit(process.env.PATH ?? '', writable)

@@ -11,19 +11,7 @@ import type { Socket } from 'node:net'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { gitInvocation } from './git.js'
-import { RawTree } from './raw-tree.js'
-
-export interface TreeEntry {
-  /** Six digits, as `git ls-tree` shows them: `100644`, `100755`, `120000`, `160000`, `040000`. */
-  mode: string
-  /** `blob`, `tree` or `commit` (a gitlink). */
-  type: string
-  oid: string
-  /** Not known from a tree; ask `blobSizes` for the blobs that matter. */
-  size: number | null
-  /** The entry's name inside the listed directory. */
-  name: string
-}
+import { RawTree, type TreeEntry } from './raw-tree.js'
 
 /** Where a directory is: a tree (to read with `readRawTree`), or why there is none. */
 export type TreeLocation =

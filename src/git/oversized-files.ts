@@ -1,7 +1,8 @@
 import path from 'node:path'
 import { git } from './git.js'
 import { lstatOrNull } from './lstat.js'
-import { sharedObjects, type TreeEntry } from './objects.js'
+import { sharedObjects } from './objects.js'
+import type { TreeEntry } from './raw-tree.js'
 
 /** How many paths are looked at side by side. */
 const AT_ONCE = 256

@@ -1,7 +1,19 @@
 // A raw git tree object (`<mode> <name>\0<binary oid>` per entry) indexed but not parsed: one
 // pass finds where each entry starts and ends, and an entry becomes strings only when asked
 // for. A 100,000-entry handoff directory then costs one scan, not 100,000 objects.
-import type { TreeEntry } from './objects.js'
+
+/** One entry of a tree, as a listing gives it. */
+export interface TreeEntry {
+  /** Six digits, as `git ls-tree` shows them: `100644`, `100755`, `120000`, `160000`, `040000`. */
+  mode: string
+  /** `blob`, `tree` or `commit` (a gitlink). */
+  type: string
+  oid: string
+  /** Not known from a tree; ask `blobSizes` for the blobs that matter. */
+  size: number | null
+  /** The entry's name inside the listed directory. */
+  name: string
+}
 
 export class RawTree {
   /** Entry i is `data[start[i], nul[i])` (`<mode> <name>`), then its oid. */

@@ -1,6 +1,5 @@
 import * as z from '../zod.js'
-import { encodeProvenance, type Provenance } from '../pipeline/provenance.js'
-import { stageKindSchema } from '../pipeline/record.js'
+import { stageKindSchema } from '../stage-kind.js'
 import { trailLog } from './trail-log.js'
 
 /** The trailers a stage commit carries: who made it, for which stage, and how it ended. */
@@ -44,8 +43,8 @@ export interface StageTrailerInput {
   /** The committed deliverable or partial. */
   handoff?: string
   reason?: string
-  /** What the pipeline saw of the stage (see src/pipeline/provenance.ts). */
-  provenance?: Provenance
+  /** What the pipeline saw of the stage, as its trailer value (see encodeProvenance). */
+  provenance?: string | null
 }
 
 export function stageTrailers(t: StageTrailerInput): Trailer[] {
@@ -64,8 +63,7 @@ export function stageTrailers(t: StageTrailerInput): Trailer[] {
   if (t.handoff) out.push([TRAILER_KEYS.handoff, flat(t.handoff, 300)])
   const reason = t.reason ? flat(t.reason, 300) : ''
   if (reason) out.push([TRAILER_KEYS.reason, reason])
-  const provenance = t.provenance ? encodeProvenance(t.provenance) : null
-  if (provenance) out.push([TRAILER_KEYS.provenance, provenance])
+  if (t.provenance) out.push([TRAILER_KEYS.provenance, t.provenance])
   return out
 }
 

@@ -1,7 +1,8 @@
 // The `## Prior Agent Handoffs` block: newest handoffs first until the budget is full, shown
 // oldest first. Files are read lazily, newest to oldest, and the walk stops at the first file
 // that does not fit, so the cost follows what is shown, not the size of the history.
-import type { GitObjects, TreeEntry } from '../git/objects.js'
+import type { GitObjects } from '../git/objects.js'
+import type { TreeEntry } from '../git/raw-tree.js'
 import { BlockBudget } from './budget.js'
 import { selectCandidates, type Candidates, type DirEntry } from './candidates.js'
 import { cleanHandoffText, describeCleaning } from './handoff-text.js'

@@ -4,8 +4,7 @@
 // are the tree's last; only names of other shapes (rare) are parsed and sorted. The result is
 // exactly `selectCandidates` over the branch's own entries, which is what runs whenever a tree
 // breaks that order.
-import type { TreeEntry } from '../git/objects.js'
-import type { RawTree } from '../git/raw-tree.js'
+import type { RawTree, TreeEntry } from '../git/raw-tree.js'
 import {
   Skips,
   capOf,

@@ -1,10 +1,11 @@
 import { mkdirSync, rmSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import * as z from '../zod.js'
 import { git } from '../git/git.js'
 import { lstatOrNull } from '../git/lstat.js'
 import type { AgentUser } from './agent-user.js'
+import { inPlaceObstacle, inPlaceSchema, readyInPlace, storeOf, type InPlace } from './in-place.js'
 import { runAsRoot, systemProgram, type Privilege } from './privilege.js'
 
 /** Where an isolated stage's agent works, kept in the stage context for the post step. */
@@ -16,8 +17,12 @@ export const handedOverSchema = z.object({
   tree: z.string(),
   /** The agent's HOME, inside `area`. */
   home: z.string(),
-  /** Where the tree comes back to, in the runner's private work folder. */
-  returnTo: z.string()
+  /** Where a clone comes back to, in the runner's private work folder. */
+  returnTo: z.string(),
+  /** Handed over in place: the checkout's own files, and what to bring back where. */
+  inPlace: z.optional(inPlaceSchema),
+  /** Why the agent got a clone instead of the checkout's own files. */
+  cloned: z.optional(z.string())
 })
 export type HandedOver = z.infer<typeof handedOverSchema>
 
@@ -31,10 +36,8 @@ export interface HandOverOptions {
   workDir: string
   /** Files for the agent's HOME (prompt, CLI settings), relative to it. */
   homeFiles: { path: string; content: string }[]
-  /** Readies the clone before the agent user gets it (its agent configuration, say). */
+  /** Readies the tree before the agent user gets it (its agent configuration, say). */
   prepareTree?: (tree: string) => Promise<void>
-  /** The clone, when cloneForAgent was started before (while the prompt was built, say). */
-  cloned?: Promise<void>
 }
 
 const sh = () => systemProgram('sh') ?? '/bin/sh'
@@ -50,17 +53,24 @@ chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"`
 
 // The agent is gone, and nothing of it is queued. Its tree comes out of its area first, still its
-// own, into the runner's private folder; a tree it swapped, or a folder on the way to it, for a
-// symlink is not followed anywhere: root would move whatever it points at. Then, while the agent
-// still owns them, what it left goes: the area; its files in the shared folders, at the top or
-// deeper (in sticky folders others made; a folder neither its own nor writable by all cannot
-// hold anything it made, so the walk skips it and costs only what the shared part holds), though
-// not the tree (the runner's folder may be in /tmp); its System V IPC objects (by owner or
-// creator: an owner can give one away); and in its own home (the one of its passwd entry, which
-// tools like ssh read whatever HOME says) every file of its own made or changed since the
-// hand-over. Only then is the tree handed back. A file in it with more than one link is left out,
-// its path printed: its other name may be anywhere, and would change owner with it. Only the agent's own files change owner, never through a symlink.
-const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7
+// own, into the runner's private folder (a clone) or the store (the checkout's files); a tree it
+// swapped, or a folder on the way to it, for a symlink is not followed anywhere: root would move
+// whatever it points at. Then, while the agent still owns them, what it left goes: the area; its
+// files in the shared folders, at the top or deeper (in sticky folders others made; a folder
+// neither its own nor writable by all cannot hold anything it made, so the walk skips it and
+// costs only what the shared part holds), though not the tree (the runner's folder may be in
+// /tmp); its System V IPC objects (by owner or creator: an owner can give one away); and in its
+// own home (the one of its passwd entry, which tools like ssh read whatever HOME says) every
+// file of its own made or changed since the hand-over. Only then is the tree handed back. A file
+// in it with more than one link is left out, its path printed: its other name may be anywhere,
+// and would change owner with it. Only the agent's own files change owner, never through a
+// symlink. The checkout's files (repo and store set) lose the agent's \`.git\` unread; each one
+// changed since the hand-over (its ctime is newer than the marker: no one but root sets a
+// ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
+// each top-level entry goes back by rename, except over a name the checkout kept (its untracked
+// files: the agent's goes); the objects come back from the store whatever became of the tree. The first record
+// printed says whether the tree came back.
+const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
@@ -68,7 +78,7 @@ if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
 fi
 rm -rf -- "$area"
 find /tmp /var/tmp /dev/shm /dev/mqueue /run/lock -xdev -mindepth 1 -path "$back" -prune -o \\
-  -type d ! -user "$uid" ! -perm -0002 -prune -o \\
+  -path "\${repo:-$back}" -prune -o -type d ! -user "$uid" ! -perm -0002 -prune -o \\
   -user "$uid" -prune -exec rm -rf -- {} + 2>/dev/null
 for kind in shm:-m sem:-s msg:-q; do
   awk -v uid="$uid" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -79,10 +89,63 @@ if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
 fi
 if [ -d "$back" ] && [ ! -L "$back" ]; then
-  find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-  chown -R -h --from="$uid" -- "$ours" "$back"
+  printf 'back\\0'
+  [ -z "$repo" ] || rm -rf -- "$back/.git"
+  if [ -z "$repo" ]; then
+    find "$back" ! -type d -links +1 -printf '%P\\0' -delete
+    chown -R -h --from="$uid" -- "$ours" "$back"
+  else
+    [ -f "$since" ] || since=/
+    find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
+      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
+      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
+    chown -h --from="$uid" -- "$ours" "$back"
+  fi
+  if [ -n "$repo" ]; then
+    find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
+    rm -rf -- "$back"
+  fi
+else
+  printf 'lost\\0'
 fi
+if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ] && [ ! -e "$repo/.git/objects" ]; then
+  mv -T -- "$store/objects" "$repo/.git/objects"
+  rmdir -- "$store"
+fi
+[ -z "$repo" ] || chmod "$gitmode" -- "$repo/.git"
 exit 0`
+
+// The checkout's own files, handed over by rename and chown only: its objects go to the store
+// (root's, 0711: the agent reads them by the name its alternates give, lists and writes
+// nothing), its top-level entries into the agent's tree beside the agent's own `.git`; the
+// rest of the checkout's `.git` (config and its credential, hooks, index) stays where it was,
+// in a folder the agent cannot reach, and is closed to others besides until the take-back. The marker's time, after the chown, is older than any
+// change the agent makes. A failure before the chown puts everything back.
+const HAND_OVER_IN_PLACE = `set -e
+area=$1; staged=$2; uid=$3; gid=$4; repo=$5; store=$6; tree=$7; marker=$8; ours=$9; gitmode=\${10}
+shift 10
+undo() {
+  for name; do
+    if [ -e "$tree/$name" ] || [ -L "$tree/$name" ]; then mv -T -- "$tree/$name" "$repo/$name"; fi
+  done
+  [ -e "$repo/.git/objects" ] || mv -T -- "$store/objects" "$repo/.git/objects"
+  chmod "$gitmode" -- "$repo/.git"
+  rm -rf -- "$area"
+}
+trap 'st=$?; [ $st = 0 ] || undo "$@"; exit $st' EXIT
+rm -rf -- "$area"
+mv -T -- "$staged" "$area"
+[ -d "$store" ] && [ ! -L "$store" ] || mkdir -- "$store"
+chown 0:0 -- "$store"
+chmod 0711 -- "$store"
+rm -rf -- "$store/tree"
+chmod go-rwx -- "$repo/.git"
+mv -T -- "$repo/.git/objects" "$store/objects"
+[ $# = 0 ] || (cd -- "$repo" && mv -t "$tree" -- "$@")
+trap - EXIT
+chown -R -h -- "$uid:$gid" "$area"
+chmod 0700 -- "$area"
+touch -- "$marker"`
 
 /**
  * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the
@@ -116,16 +179,38 @@ const stagedIn = (workDir: string) => path.join(workDir, 'hand-over')
 const treeName = (repo: string) => path.basename(repo) || 'repo'
 
 /**
- * Gives the agent its clone (cloneForAgent) and a fresh HOME, both owned by the agent user
- * under its home, where the runner's user cannot look and the agent cannot reach back: the
- * action never runs git in the agent's `.git`.
+ * Gives the agent a tree and a fresh HOME, both owned by the agent user under its home, where
+ * the runner's user cannot look and the agent cannot reach back: the action never runs git in
+ * the agent's `.git`. The tree is the checkout's own files, moved and chowned (no data copied),
+ * with a small repository of the agent's own that borrows the checkout's objects read-only;
+ * where the machine cannot do that (another file system, objects closed to others), it is a
+ * clone, as `cloned` says.
  */
 export async function handOver(o: HandOverOptions): Promise<HandedOver> {
-  await (o.cloned ?? cloneForAgent(o))
   const staged = stagedIn(o.workDir)
   const name = treeName(o.repo)
   const area = path.join(o.user.home, 'stage')
-  await o.prepareTree?.(path.join(staged, 'work', name))
+  const obstacle = await inPlaceObstacle(o.repo, o.user)
+  let inPlace: { names: string[]; state: InPlace } | undefined
+  if (obstacle) {
+    await cloneForAgent(o)
+    await o.prepareTree?.(path.join(staged, 'work', name))
+  } else {
+    await rm(staged, { recursive: true, force: true })
+    await mkdir(staged, { recursive: true, mode: 0o700 })
+    const ready = await readyInPlace({
+      repo: o.repo,
+      branch: o.branch,
+      user: o.user,
+      workDir: o.workDir,
+      gitDir: path.join(staged, 'work', name, '.git')
+    })
+    await o.prepareTree?.(o.repo)
+    // After the agent configuration is put in place: a folder it made goes to the agent too.
+    const kept = new Set(ready.state.untracked)
+    const names = (await readdir(o.repo)).filter((n) => n !== '.git' && !kept.has(n))
+    inPlace = { names, state: ready.state }
+  }
   const home = path.join(staged, 'home')
   for (const f of o.homeFiles) {
     const file = path.join(home, f.path)
@@ -134,20 +219,38 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
   }
   await mkdir(path.join(home, 'tmp'), { recursive: true })
   // Older than anything the agent makes: what is newer in its home at the end is the agent's.
-  await writeFile(markerOf(o.workDir), '', { mode: 0o600 })
-  await runAsRoot(
-    o.privilege,
-    [sh(), '-c', HAND_OVER, 'sh', area, staged, String(o.user.uid), String(o.user.gid)],
-    'hand the agent its tree'
-  )
+  const marker = markerOf(o.workDir)
+  await writeFile(marker, '', { mode: 0o600 })
+  const ids = [String(o.user.uid), String(o.user.gid)]
+  const tree = path.join(area, 'work', name)
+  if (inPlace) {
+    await runAsRoot(
+      o.privilege,
+      [
+        ...[sh(), '-c', HAND_OVER_IN_PLACE, 'sh', area, staged, ...ids, o.repo],
+        ...[storeOf(o.user), tree, marker, ours(), inPlace.state.gitMode.toString(8)],
+        ...inPlace.names
+      ],
+      "hand the agent the checkout's tree"
+    )
+  } else {
+    await runAsRoot(
+      o.privilege,
+      [sh(), '-c', HAND_OVER, 'sh', area, staged, ...ids],
+      'hand the agent its tree'
+    )
+  }
   return {
     user: o.user,
     area,
-    tree: path.join(area, 'work', name),
+    tree,
     home: path.join(area, 'home'),
-    returnTo: path.join(o.workDir, 'agent-tree')
+    returnTo: path.join(o.workDir, 'agent-tree'),
+    ...(inPlace ? { inPlace: inPlace.state } : { cloned: obstacle ?? undefined })
   }
 }
+
+const ours = () => `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`
 
 /** What takeBack brings back. */
 export interface TakenBack {
@@ -163,21 +266,30 @@ export interface TakenBack {
  * outlives the stage.
  */
 export async function takeBack(p: Privilege, h: HandedOver): Promise<TakenBack> {
-  let refused: string[] = []
-  if (!(await lstatOrNull(h.returnTo))) {
-    const ours = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`
-    const printed = await runAsRoot(
-      p,
-      [
-        ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree, h.returnTo, String(h.user.uid), ours],
-        ...[h.user.home, markerOf(path.dirname(h.returnTo))]
-      ],
-      'take the agent tree back'
-    )
-    refused = printed.split('\0').filter(Boolean)
-  }
-  const st = await lstatOrNull(h.returnTo)
-  const tree = st?.isDirectory() && st.uid === process.getuid?.() ? h.returnTo : null
+  const { inPlace } = h
+  // A clone already back is not taken twice (the post step after the main step's take-back).
+  const again = !inPlace && (await lstatOrNull(h.returnTo)) !== null
+  const printed = again
+    ? ''
+    : await runAsRoot(
+        p,
+        [
+          ...[sh(), '-c', TAKE_BACK, 'sh', h.area, h.tree],
+          inPlace ? path.join(inPlace.store, 'tree') : h.returnTo,
+          ...[String(h.user.uid), ours(), h.user.home, markerOf(path.dirname(h.returnTo))],
+          ...(inPlace ? [inPlace.repo, inPlace.store, inPlace.gitMode.toString(8)] : ['', '', ''])
+        ],
+        'take the agent tree back'
+      )
+  const [state, ...refused] = printed.split('\0').filter(Boolean)
+  const st = inPlace ? null : await lstatOrNull(h.returnTo)
+  const tree = inPlace
+    ? state === 'back'
+      ? inPlace.repo
+      : null
+    : st?.isDirectory() && st.uid === process.getuid?.()
+      ? h.returnTo
+      : null
   return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree }
 }
 

@@ -52,7 +52,7 @@ export interface OpenSandbox {
   close(graceMs: number): Promise<TakenBack>
 }
 
-/** The agent's clone and HOME handed over, and how to start and end it as the agent user. */
+/** The agent's tree and HOME handed over, and how to start and end it as the agent user. */
 export async function openSandbox(
   iso: Isolation,
   o: {
@@ -61,7 +61,6 @@ export async function openSandbox(
     workDir: string
     homeFiles: { path: string; content: string }[]
     prepareTree?: (tree: string) => Promise<void>
-    cloned?: Promise<void>
     model: { set: Record<string, string>; unset: string[] }
   }
 ): Promise<OpenSandbox> {

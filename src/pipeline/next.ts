@@ -1,6 +1,7 @@
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { StageOutcome } from './outcome.js'
-import type { Recovery, RecoveryKind, StageKind } from './record.js'
+import type { Recovery, RecoveryKind } from './record.js'
+import type { StageKind } from '../stage-kind.js'
 import type { AgentRequests } from './requests.js'
 import type { GivenVerdict } from './review-chain.js'
 

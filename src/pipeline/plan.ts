@@ -2,7 +2,8 @@ import { sameState } from '../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../config/types.js'
 import type { JobTrigger } from './ports.js'
 import { reviewerOf } from './review-chain.js'
-import type { Continuation, IssueRecord, Recovery, StageKind } from './record.js'
+import type { Continuation, IssueRecord, Recovery } from './record.js'
+import type { StageKind } from '../stage-kind.js'
 import type { AutomationRun } from './triggers/run.js'
 
 /** Which stage a job runs: the profile, the attempt, and the entry into the state it serves. */

@@ -1,6 +1,6 @@
 import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
-import { stageKindSchema, type StageKind } from './record.js'
+import { stageKindSchema, type StageKind } from '../stage-kind.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
 // What the pipeline itself says about each stage, written into the stage's commit after the

@@ -1,5 +1,6 @@
 import { sameState } from '../config/lookup.js'
-import type { Continuation, IssueRecord, StageKind, WaitingInput } from './record.js'
+import type { Continuation, IssueRecord, WaitingInput } from './record.js'
+import type { StageKind } from '../stage-kind.js'
 import type { Next } from './transitions.js'
 
 /** The stage that just ran, in the terms its continuation needs. */

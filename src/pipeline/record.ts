@@ -2,6 +2,7 @@ import * as z from '../zod.js'
 import { stageOutcomeSchema } from './outcome.js'
 import { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
 import { PARSE_ONCE } from '../parse-once.js'
+import { stageKindSchema } from '../stage-kind.js'
 
 // The record is read back from places anyone with write access can edit (a comment, a file),
 // so its shape is defined once, as a schema, and the types are what the schema accepts.
@@ -10,13 +11,6 @@ const count = z.int().check(z.minimum(0))
 
 /** Most restarts kept in the record. */
 export const MAX_RESTARTS = 20
-
-/**
- * What kind of run a stage was: the state's own work, a review of it, or an automation's helper
- * run for an event (a comment, a merged pull request, a failed stage: see triggers/).
- */
-export const stageKindSchema = z.enum(['work', 'review', 'automation'])
-export type StageKind = z.infer<typeof stageKindSchema>
 
 /**
  * How a run recovers from the run before it in its entry: the fallback profile after another's

@@ -1,5 +1,6 @@
 import type { Next, StageFacts } from './next.js'
 import { clip } from './untrusted-text.js'
+import { rateLimitSwitch } from './triggers/rate-limited.js'
 
 /** A run whose verify commands failed is a `failed` whose reason starts with this. */
 export const VERIFY_PROBLEM = 'verification failed: '
@@ -40,14 +41,20 @@ export function afterFailure(
       }
     }
   }
-  const step = ordinary()
+  const spent = (f.recovered ?? []).includes('fallback')
+  // A rate_limited automation switches at once: a retry would meet the same limit.
+  const switched =
+    f.outcome === 'rate_limited' && !spent
+      ? rateLimitSwitch(f.config, f.profile, f.state)
+      : undefined
+  const step = switched ? `${f.profile} was rate limited` : ordinary()
   if (typeof step !== 'string') return step
-  const fallback = f.config.agent.profiles[f.profile]?.fallbackProfile
-  if (!fallback || (f.recovered ?? []).includes('fallback')) return escalate(step)
+  const fallback = switched ?? f.config.agent.profiles[f.profile]?.fallbackProfile
+  if (!fallback || spent) return escalate(step)
   return {
     kind: 'retry',
     attempt: 0,
-    why: `${step}; its fallback ${fallback} runs once`,
+    why: `${step}; ${switched ? 'the rate_limited automation switches to' : 'its fallback'} ${fallback}${switched ? '' : ' runs once'}`,
     profile: fallback,
     recovery: {
       kind: 'fallback',

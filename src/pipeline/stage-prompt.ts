@@ -4,7 +4,7 @@ import { buildHandoffBlock, handoffPath } from '../handoff/index.js'
 import { buildStagePrompt } from '../prompt/stage-prompt.js'
 import type { Issue } from './ports.js'
 import { readCommittedFile } from '../git/committed-file.js'
-import { readProvenance } from '../git/provenance-log.js'
+import { readProvenance } from './provenance-log.js'
 import { readContractFields } from '../handoff/contract-fields.js'
 import { renderProvenanceSection, type ProvenanceEntry } from './provenance-section.js'
 

@@ -12,8 +12,7 @@ import { commitAllowed, type CommitResult, type Identity } from '../git/commit.j
 import { restoreGitDir, snapshotGitDir, type GitDirReport } from '../git/guard.js'
 import { stageTrailers, type StageKey } from '../git/trailers.js'
 import { checkDeliverable, HANDOFF_DIR, markPartial } from '../handoff/index.js'
-import { agentConfigAt } from '../git/agent-config.js'
-import { cloneForAgent } from '../isolation/agent-tree.js'
+import { settleInPlace } from '../isolation/in-place.js'
 import { openSandbox, type Isolation, type OpenSandbox } from '../isolation/sandbox.js'
 import { commitScreen } from '../secrets/commit-screen.js'
 import type { SecretScanner } from '../secrets/scanner.js'
@@ -28,7 +27,7 @@ import {
   withoutUntouchedTrackerFiles
 } from './tracker-files.js'
 import { promptForStage, type PromptFigures } from './stage-prompt.js'
-import type { HandoffReason, Provenance } from './provenance.js'
+import { encodeProvenance, type HandoffReason, type Provenance } from './provenance.js'
 import { runVerify, verifyReason } from './verify.js'
 
 /** What of the job a stage reads; the stage itself is its StageRun. */
@@ -102,14 +101,6 @@ export function contextPathOf(workDir: string): string {
 export async function runStage(job: StageJob, run: StageRun): Promise<StageResult> {
   const { branch, profile } = run
   const { config } = job
-  // An isolated agent's clone is made while the prompt is built, which does not need it. A
-  // failure of it is the stage's when the hand-over awaits it, after the prompt's and the
-  // isolation's, as before; until then it is held.
-  const cloned =
-    job.isolate && !job.dryRun
-      ? cloneForAgent({ repo: branch.repo, branch: branch.branch, workDir: job.workDir })
-      : undefined
-  cloned?.catch(() => undefined)
   const prepared = await promptForStage({
     repo: branch.repo,
     commit: branch.baseSha,
@@ -133,7 +124,7 @@ export async function runStage(job: StageJob, run: StageRun): Promise<StageResul
   // Isolation first: a runner that cannot isolate (no sudo) stops before a model proxy
   // listens, which nothing would close and which would keep the step alive.
   const isolated = job.isolate
-    ? await openIsolated(await job.isolate(), job, run, prepared.prompt, cloned)
+    ? await openIsolated(await job.isolate(), job, run, prepared.prompt)
     : undefined
   const treeWarnings = isolated?.warnings ?? []
   if (isolated) ctx.sandbox = isolated.handedOver
@@ -227,8 +218,7 @@ async function openIsolated(
   isolation: Isolation,
   job: StageJob,
   run: StageRun,
-  prompt: string,
-  cloned: Promise<void> | undefined
+  prompt: string
 ): Promise<OpenSandbox & { warnings: string[] }> {
   const { branch, profile } = run
   // The action keeps its own copy of what the agent was given; the agent's goes with it.
@@ -244,7 +234,6 @@ async function openIsolated(
     repo: branch.repo,
     branch: branch.branch,
     workDir: job.workDir,
-    cloned,
     prepareTree: async (tree) => {
       const at = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha }
       warnings.push(...(await prepareAgentTree({ ...at, tree })))
@@ -255,6 +244,11 @@ async function openIsolated(
     await access?.proxy.close()
     throw err
   })
+  if (open.handedOver.cloned) {
+    warnings.push(
+      `the agent got a clone of the branch, not the checkout's own files: ${open.handedOver.cloned}`
+    )
+  }
   return {
     ...open,
     warnings,
@@ -315,9 +309,6 @@ export async function finaliseStage(
 
   const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, ctx.prices) : {}
   const own = ctx.handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
-  const givenConfig = ctx.trustedCommit
-    ? await agentConfigAt(ctx.repo, ctx.trustedCommit)
-    : undefined
   const committed = await commitAllowed({
     repo: ctx.repo,
     ...(files !== ctx.repo ? { workTree: files } : {}),
@@ -333,7 +324,7 @@ export async function finaliseStage(
       ...TRACKER_DIRS.map((dir) => `${dir}/**`),
       ctx.workflowPath
     ],
-    givenConfig,
+    ...(ctx.trustedCommit ? { configGivenAt: ctx.trustedCommit } : {}),
     author: ctx.author,
     committer: ctx.committer,
     screen: commitScreen(secrets, path ? [path] : [], withheld),
@@ -346,10 +337,22 @@ export async function finaliseStage(
       handoff: path ?? undefined,
       reason,
       ...(ctx.key && ctx.handoffReason
-        ? { provenance: stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost) }
+        ? {
+            provenance: encodeProvenance(
+              stageProvenance(ctx, ctx.key, ctx.handoffReason, outcome, end.agent, cost)
+            )
+          }
         : {})
     })
   })
+  if (ctx.sandbox?.inPlace) {
+    // The checkout's own files were the agent's: what it left there goes, the runner's come back.
+    for (const kept of await settleInPlace(ctx.sandbox.inPlace)) {
+      warnings.push(
+        `an untracked file of the checkout stays in ${kept}: the agent put a symlink in its way`
+      )
+    }
+  }
   const commit = ctx.trackerFiles
     ? {
         ...committed,

@@ -1,3 +1,4 @@
+import { clip } from '../clip.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
 
 // Untrusted text (agent output, reasons, names, replies) shown in a log line, a comment, the
@@ -10,11 +11,9 @@ export function oneLine(text: unknown): string {
     .trim()
 }
 
-/** At most `max` code points, with an ellipsis when cut. */
-export function clip(text: string, max: number): string {
-  const points = Array.from(text)
-  return points.length <= max ? text : points.slice(0, max - 1).join('') + '…'
-}
+// Cutting is plain text, not escaping: it lives below every layer (git/ uses it too) and is
+// offered here with the helpers that need it.
+export { clip }
 
 /**
  * Inline Markdown: characters that make tables, HTML, code spans or links become entities,

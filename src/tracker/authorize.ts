@@ -4,10 +4,10 @@
 import { isBot } from '../pipeline/actor.js'
 import type { Authorization } from '../pipeline/ports.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import type { Permission } from './github.js'
+import type { Permission } from './github-api.js'
 
 /** The roles that may start a stage. */
-export const ALLOWED: readonly Permission[] = ['admin', 'maintain', 'write']
+const ALLOWED: readonly Permission[] = ['admin', 'maintain', 'write']
 
 export async function authorizeActor(o: {
   tracker: { permissionOf(login: string): Promise<Permission> }

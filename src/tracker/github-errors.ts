@@ -4,7 +4,7 @@
 // callers can tell them apart (`faultKind`); anything else is a plain GitHubApiError.
 import { UserError } from '../errors.js'
 import { clip } from '../pipeline/untrusted-text.js'
-import { NoAnswer } from './github-fetch.js'
+import { NoAnswer } from './timed-fetch.js'
 
 /** What a GitHub failure means for the caller; see the error classes below. */
 export type FaultKind = 'user' | 'unavailable' | 'answer-lost' | 'rate-limited' | 'api' | 'internal'

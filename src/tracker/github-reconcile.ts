@@ -14,9 +14,9 @@ import { messageOf } from '../errors.js'
 import { authorizeActor } from './authorize.js'
 import { refCronMarks } from './cron-marks.js'
 import { refClaims } from './dispatch-claims.js'
-import { GitHubTracker } from './github.js'
+import { GitHubApi } from './github-api.js'
 import type { GitHubClientOptions } from './github-client.js'
-import { GitHubPort } from './github-port.js'
+import { GitHubTracker } from './github-tracker.js'
 import { issuesHoldingSlots } from './github-slots.js'
 import { linearSource } from './linear-reconcile.js'
 import { reconcileIssues, type ReconcileSource, type ReconcileSummary } from './reconcile.js'
@@ -52,7 +52,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
     o.log('reconcile: the repository is paused (ITERVOX_PAUSED); nothing started')
     return { issues: 0, started: 0, failed: 0, requests: 0 }
   }
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     ...o.client,
     owner: o.owner,
     repo: o.repo,
@@ -68,7 +68,7 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           .then((r) => api.branchHead(r.defaultBranch))
           .then((head) => refs.treeOf(head)))
   const records = new RepoRecordStore({ refs, tree: treeOf })
-  const port = new GitHubPort({
+  const port = new GitHubTracker({
     api,
     records,
     config: o.config,
@@ -124,8 +124,8 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
  * a problem.
  */
 async function vanished(
-  api: GitHubTracker,
-  port: GitHubPort,
+  api: GitHubApi,
+  port: GitHubTracker,
   records: RepoRecordStore,
   config: WorkflowConfig,
   dryRun: boolean
@@ -151,8 +151,8 @@ async function vanished(
 
 /** Open GitHub issues by state label, one listing per state. */
 function githubSource(
-  api: GitHubTracker,
-  port: GitHubPort,
+  api: GitHubApi,
+  port: GitHubTracker,
   records: RepoRecordStore,
   config: WorkflowConfig,
   dryRun: boolean

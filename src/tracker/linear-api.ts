@@ -4,8 +4,7 @@
 // given up on. A mistake the user can fix (a refused key, a missing issue) is a UserError.
 import * as z from '../zod.js'
 import { UserError } from '../errors.js'
-import { NoAnswer, timedFetch } from './github-fetch.js'
-import { httpFetch, type Answer, type AnswerHeaders, type Fetch } from './http-fetch.js'
+import { NoAnswer, timedFetch } from './timed-fetch.js'
 import * as doc from './linear-documents.js'
 import { PARSE_ONCE } from '../parse-once.js'
 
@@ -91,10 +90,10 @@ const ISSUE_PAGES = 20
 
 export class LinearApi {
   private sent = 0
-  private readonly fetch: Fetch
+  private readonly fetch: typeof fetch
 
   constructor(private readonly o: LinearApiOptions) {
-    this.fetch = timedFetch(httpFetch, o.timeoutMs ?? 30_000)
+    this.fetch = timedFetch(o.timeoutMs ?? 30_000)
   }
 
   /** HTTP requests sent so far, retries included. */
@@ -270,7 +269,7 @@ export class LinearApi {
     const isQuery = operation?.[1] === 'query'
     const retries = this.o.rateLimitRetries ?? 2
     for (let attempt = 0; ; attempt++) {
-      let res: Answer
+      let res: Response
       try {
         this.sent++
         res = await this.fetch(this.o.url, {
@@ -361,7 +360,7 @@ function safeJson(text: string): unknown {
  * How long until the spent budget is back: `retry-after` seconds, else the reset (epoch ms) of
  * whichever budget, requests or complexity, has nothing left.
  */
-function rateLimitWait(headers: AnswerHeaders): number {
+function rateLimitWait(headers: Headers): number {
   const after = Number(headers.get('retry-after'))
   if (after > 0) return after * 1000
   const budgets = ['requests', 'complexity'].map((b) => ({

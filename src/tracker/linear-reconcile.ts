@@ -3,8 +3,8 @@
 // then one read per issue) and, for a stage waiting for input, the issue's comments.
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
-import type { GitHubTracker } from './github.js'
-import type { GitHubPort } from './github-port.js'
+import type { GitHubApi } from './github-api.js'
+import type { GitHubTracker } from './github-tracker.js'
 import { DEFAULT_LINEAR_URL, LinearApi } from './linear-api.js'
 import { LinearTracker } from './linear.js'
 import type { ReconcileSource } from './reconcile.js'
@@ -12,7 +12,7 @@ import type { RepoRecordStore } from './repo-records.js'
 
 export async function linearSource(o: {
   config: WorkflowConfig
-  github: { api: GitHubTracker; port: GitHubPort }
+  github: { api: GitHubApi; port: GitHubTracker }
   url: string | undefined
   records: RepoRecordStore
 }): Promise<ReconcileSource> {

@@ -12,8 +12,8 @@ import { messageOf, UserError } from '../errors.js'
 import type { Flag, Issue, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import { sendWake, type GitHubPort } from './github-port.js'
-import type { GitHubTracker } from './github.js'
+import { sendWake, type GitHubTracker } from './github-tracker.js'
+import type { GitHubApi } from './github-api.js'
 import type { LinearApi, LinearIssue } from './linear-api.js'
 import type { IssueRecordStore } from './repo-records.js'
 
@@ -22,7 +22,7 @@ export interface LinearTrackerOptions {
   config: WorkflowConfig
   records: IssueRecordStore
   /** The GitHub side: the port for wake-ups, pull request comments and GitHub-side actors. */
-  github: { port: GitHubPort; api: GitHubTracker }
+  github: { port: GitHubTracker; api: GitHubApi }
 }
 
 /** Authors of later comments asked about, at most, when looking for a reply. */

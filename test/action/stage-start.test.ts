@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Trigger } from '../../src/action/event.js'
 import type { Settings } from '../../src/action/inputs.js'
-import { samePlan, stageStart } from '../../src/action/stage-start.js'
+import { stageStart } from '../../src/action/stage-start.js'
 import { UserError } from '../../src/errors.js'
 
 const settings = {
@@ -64,22 +64,5 @@ describe('stageStart', () => {
   ])('refuses %s with a UserError', (_, trigger, message) => {
     expect(() => stageStart(settings, trigger)).toThrow(UserError)
     expect(() => stageStart(settings, trigger)).toThrow(message)
-  })
-})
-
-describe('samePlan', () => {
-  const plan = (
-    stageStart(settings, run()) as Extract<ReturnType<typeof stageStart>, { kind: 'run' }>
-  ).fetch
-  it('holds for the same plan and for no other', () => {
-    expect(samePlan(plan, { ...plan, branches: [...plan.branches] })).toBe(true)
-    expect(samePlan(plan, { ...plan, branches: ['main'] })).toBe(false)
-    expect(samePlan(plan, { ...plan, branches: ['itervox/7', 'main'] })).toBe(false)
-    expect(samePlan(plan, { ...plan, repo: '/work/other' })).toBe(false)
-    expect(samePlan(plan, { ...plan, remoteUrl: 'https://example.com/x.git' })).toBe(false)
-    expect(samePlan(plan, { ...plan, auth: { ...plan.auth, token: 'ghs_other' } })).toBe(false)
-    expect(samePlan(plan, { ...plan, auth: { ...plan.auth, serverUrl: 'https://ghe.io' } })).toBe(
-      false
-    )
   })
 })

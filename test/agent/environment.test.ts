@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { agentEnvironment, isRunnerVariable, parentIdentity } from '../../src/agent/environment.js'
+import { agentEnvironment, parentIdentity } from '../../src/agent/environment.js'
+import { isRunnerVariable } from '../../src/config/runner-variables.js'
 import { allowedNames } from '../../src/agent/presets.js'
 
 const contract = {

@@ -1,4 +1,4 @@
-// How soon the action's two steps get going, as the runner starts them (`node dist/<step>`):
+// How soon the action's two steps get going, as the runner starts them (`node dist/index.js`):
 // the post step on a stage the main step finished (every job runs it; it has nothing to do),
 // and the main step from its start to its first log line, each beside `node -e 0`, the least
 // a node step costs. Runs alternate, so a machine that slows down slows all three alike; all
@@ -54,8 +54,11 @@ await p.gh.stop()
 if (run.outputs.outcome !== 'succeeded' || !run.state.context) {
   throw new Error(`the stage ${run.outputs.outcome}, saving no context: ${run.stdout}`)
 }
-const postEnv = { ...base, STATE_context: run.state.context }
-const post = [join(ROOT, 'dist', 'post', 'index.js')]
+const postEnv = {
+  ...base,
+  ...Object.fromEntries(Object.entries(run.state).map(([k, v]) => [`STATE_${k}`, v]))
+}
+const action = [join(ROOT, 'dist', 'index.js')]
 
 // The main step as a label event starts it; only its first line is waited for.
 const dir = mkdtempSync(join(tmpdir(), 'entries-bench-'))
@@ -83,15 +86,14 @@ const mainEnv = {
   'INPUT_GITHUB-TOKEN': 'ghs_bench',
   ...files
 }
-const main = [join(ROOT, 'dist', 'main', 'index.js')]
 
 const bare: number[] = []
 const postMs: number[] = []
 const mainMs: number[] = []
 for (let i = 0; i < RUNS + 1; i++) {
   const b = await timed(['-e', '0'], base)
-  const q = await timed(post, postEnv)
-  const m = await timed(main, mainEnv, true)
+  const q = await timed(action, postEnv)
+  const m = await timed(action, mainEnv, true)
   // The first round warms the file cache.
   if (i === 0) continue
   bare.push(b)
@@ -102,12 +104,8 @@ for (let i = 0; i < RUNS + 1; i++) {
 const b = median(bare)
 const q = median(postMs)
 const m = median(mainMs)
-console.log(`| measure, median of ${RUNS} | value | ratio to node -e 0 | target |`)
-console.log('|---|---|---|---|')
-console.log(`| \`node -e 0\` | ${b.toFixed(0)} ms | 1.00x | |`)
-console.log(
-  `| post step, clean stage | ${q.toFixed(0)} ms | ${(q / b).toFixed(2)}x | at most 1.3x |`
-)
-console.log(
-  `| main step, start to first log line | ${m.toFixed(0)} ms | ${(m / b).toFixed(2)}x | at most 2x |`
-)
+console.log(`| measure, median of ${RUNS} | value | ratio to node -e 0 |`)
+console.log('|---|---|---|')
+console.log(`| \`node -e 0\` | ${b.toFixed(0)} ms | 1.00x |`)
+console.log(`| post step, clean stage | ${q.toFixed(0)} ms | ${(q / b).toFixed(2)}x |`)
+console.log(`| main step, start to first log line | ${m.toFixed(0)} ms | ${(m / b).toFixed(2)}x |`)

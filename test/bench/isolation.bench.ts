@@ -176,5 +176,5 @@ row('every agent process ended, tree taken back, HOME and /tmp cleared', m.close
 row('commit from the taken-back tree', m.commitFromTree)
 row('commit in place (for comparison)', m.commitInPlace)
 row('isolation cost per stage (target under 300 ms)', cost)
-row('stage, instant agent (dist/main), isolation user, median of 5', median(stage.user))
-row('stage, instant agent (dist/main), isolation none, median of 5', median(stage.none))
+row('stage, instant agent (dist/index.js), isolation user, median of 5', median(stage.user))
+row('stage, instant agent (dist/index.js), isolation none, median of 5', median(stage.none))

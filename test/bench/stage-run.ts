@@ -1,4 +1,4 @@
-// One stage of the bundled action (dist/main) with an instant agent, timed by the real clock:
+// One stage of the bundled action (dist/index.js) with an instant agent, timed by the real clock:
 // shared by the stage and isolation benches. Needs a fresh `npm run build`.
 import { checkoutShallow, runAction, type ActionRun } from '../harness/action-run.js'
 import { wakeUp } from '../e2e/drive.js'
@@ -24,16 +24,20 @@ export interface TimedStage {
  */
 export const INSTANT_AGENT = 'instant-agent'
 
-/** An issue's first stage, after a shallow checkout as actions/checkout makes one. */
+/**
+ * An issue's first stage, after a shallow checkout as actions/checkout makes one; `action` is
+ * the folder of the action to run (this checkout's unless given, see runAction).
+ */
 export async function firstStage(
   inputs: Record<string, string> = {},
   env: (p: Pipeline) => Record<string, string> = () => ({}),
-  command = INSTANT_AGENT
+  command = INSTANT_AGENT,
+  action?: string
 ): Promise<TimedStage> {
   const p = await startPipeline({ command })
   checkoutShallow(p.sb)
   const t0 = performance.now()
-  const run = await runAction('main', p.sb, p.gh, { ...todo(p.issue), inputs, env: env(p) })
+  const run = await runAction('main', p.sb, p.gh, { ...todo(p.issue), inputs, env: env(p), action })
   const ms = performance.now() - t0
   if (run.outputs.outcome !== 'succeeded') {
     throw new Error(`stage ${run.outputs.outcome}: ${run.stdout}`)

@@ -1,12 +1,14 @@
-// What a stage costs beyond the agent: the bundled action (dist/main) running an issue's first
+// What a stage costs beyond the agent: the bundled action (dist/index.js) running an issue's first
 // stage with an agent that only reads the prompt and writes a deliverable, beside a minimal
 // Node script (built-ins only) doing the same fetch, commit, push and API requests; the git it
 // starts; what isolating the agent costs; and the API requests of whole pipelines, three and
-// ten stages, job after job by dispatch. Needs root (isolation: user, the default) and a fresh
-// `npm run build`.
-import { execFile } from 'node:child_process'
+// ten stages, job after job by dispatch; and the same first stage run by the action as it was
+// committed before the redesign of issue 33 (BENCH_VS names another commit). Needs root
+// (isolation: user, the default) and a fresh `npm run build`.
+import { execFile, execFileSync } from 'node:child_process'
 import { promisify } from 'node:util'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { drive } from '../e2e/drive.js'
 import { startPipeline, type PipelineOptions } from '../e2e/pipeline-fixture.js'
@@ -17,13 +19,39 @@ import { firstStage, INSTANT_AGENT, laterStage, median, todo } from './stage-run
 
 const RUNS = 9
 
+// The commit before the redesign (issue 33 asks for at most 1.3x its time), or BENCH_VS.
+const VS = process.env.BENCH_VS || '775a770'
+
+/**
+ * The action (action.yml and the dist/ it names) as committed at `commit`, in a temporary
+ * folder: dist/ is committed, so it runs as it was shipped, without building anything.
+ */
+function actionAt(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'action-at-'))
+  const archive = execFileSync('git', ['archive', commit, 'action.yml', 'dist'], {
+    maxBuffer: 1 << 30
+  })
+  execFileSync('tar', ['-x', '-C', dir], { input: archive })
+  return dir
+}
+
+/** Lines of src/ at `commit`, or in this checkout (with files not yet added) without one. */
+function sourceLines(commit?: string): number {
+  const args = commit ? ['-e', '', commit] : ['--untracked', '-e', '']
+  const counts = execFileSync('git', ['grep', '-c', ...args, '--', 'src'], { encoding: 'utf8' })
+  return counts
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0)
+}
+
+const before = actionAt(VS)
+const lines = { now: sourceLines(), before: sourceLines(VS) }
+
 // The same work as a stage, as plainly as Node does it: git through child_process, then the
-// stage's API requests, one after another, through node:http, as the stage sends them. The
-// same script with the global fetch is timed beside it: a process's first fetch costs ~200 ms
-// of CPU more, so that script is no floor. `send` sends one request `r`.
-const baselineScript = (send: string) => `import { execFileSync } from 'node:child_process'
+// stage's API requests, one after another, through fetch, as the stage sends them.
+const BASELINE = `import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
 const [ws, api, list] = process.argv.slice(2)
 const git = (...a) => execFileSync('git', a, { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] })
 git('ls-remote', '--heads', 'origin', 'refs/heads/main', 'refs/heads/itervox/1')
@@ -38,16 +66,9 @@ for (const r of JSON.parse(readFileSync(list, 'utf8'))) {
   const url = api + r.path + (r.query ? '?' + new URLSearchParams(r.query) : '')
   const headers = { authorization: 'Bearer ghs_test_token', 'content-type': 'application/json' }
   const body = r.body === undefined ? undefined : JSON.stringify(r.body)
-${send}
+  await (await fetch(url, { method: r.method, headers, body })).arrayBuffer()
 }
 `
-const BASELINE = baselineScript(`  await new Promise((resolve, reject) => {
-    const req = request(url, { method: r.method, headers }, (res) => res.on('error', reject).resume().on('end', resolve))
-    req.on('error', reject).end(body)
-  })`)
-const WITH_FETCH = baselineScript(
-  '  await (await fetch(url, { method: r.method, headers, body })).arrayBuffer()'
-)
 
 const replayable = (rs: RecordedRequest[]) =>
   rs.map((r) => ({
@@ -62,7 +83,10 @@ const ms = {
   none: [] as number[],
   generic: [] as number[],
   baseline: [] as number[],
-  fetch: [] as number[]
+  fetch: [] as number[],
+  // Side by side, without the git counter: this checkout's stage and VS's.
+  now: [] as number[],
+  before: [] as number[]
 }
 const counts = { first: [] as string[][], later: [] as string[][] }
 const requests = { first: 0, later: 0 }
@@ -88,8 +112,14 @@ for (let i = 0; i < RUNS; i++) {
   ms.generic.push(generic.ms)
   await generic.p.gh.stop()
 
+  const here = await firstStage()
+  ms.now.push(here.ms)
+  await here.p.gh.stop()
+  const there = await firstStage({}, undefined, INSTANT_AGENT, before)
+  ms.before.push(there.ms)
+  await there.p.gh.stop()
+
   ms.baseline.push(await baseline(BASELINE, asked))
-  ms.fetch.push(await baseline(WITH_FETCH, asked))
 }
 
 /** The wall time of one baseline script doing a first stage's git work and `asked`. */
@@ -167,15 +197,18 @@ const net = (calls: string[][]) => calls.filter(isNetworkOp).length
 console.log('| measure | value |')
 console.log('|---|---|')
 console.log(
-  `| first stage, instant agent (dist/main, isolation user), median of ${RUNS} | ${u.toFixed(0)} ms |`
+  `| first stage, instant agent (dist/index.js, isolation user), median of ${RUNS} | ${u.toFixed(0)} ms |`
 )
 console.log(
   `| the same fetch, commit, push and requests as a Node script, median of ${RUNS} | ${b.toFixed(0)} ms |`
 )
-console.log(
-  `| the same script with the global fetch for the requests (for comparison), median of ${RUNS} | ${median(ms.fetch).toFixed(0)} ms |`
-)
 const n = median(ms.none)
+const [now, then] = [median(ms.now), median(ms.before)]
+console.log(
+  `| first stage, instant agent, this checkout / at ${VS} (isolation user, no git counter), median of ${RUNS} | ${now.toFixed(0)} ms / ${then.toFixed(0)} ms |`
+)
+console.log(`| ratio to ${VS} (target at most 1.3x) | ${(now / then).toFixed(2)}x |`)
+console.log(`| lines of src/, this checkout / at ${VS} | ${lines.now} / ${lines.before} |`)
 console.log(`| ratio to the script, isolation user (target at most 2x) | ${(u / b).toFixed(2)}x |`)
 console.log(`| ratio to the script, isolation none | ${(n / b).toFixed(2)}x |`)
 console.log(
@@ -188,7 +221,7 @@ console.log(
   `| the same stage with isolation none and fake-generic's agent (five processes; the agent of benches before), median of ${RUNS} | ${median(ms.generic).toFixed(0)} ms |`
 )
 console.log(
-  `| git processes, first stage / later stage (target at most 18) | ${counts.first.length} / ${counts.later.length} |`
+  `| git processes, first stage / later stage (target at most 19) | ${counts.first.length} / ${counts.later.length} |`
 )
 console.log(
   `| git network operations, first / later (target at most 3) | ${net(counts.first)} / ${net(counts.later)} |`

@@ -68,13 +68,9 @@ describe('the published package', () => {
         'LICENSE',
         'CHANGELOG.md',
         'action.yml',
+        'dist/index.js',
         'dist/cli/index.js',
-        'dist/main/index.js',
-        'dist/post/index.js',
-        'dist/relay/index.js',
-        'dist/steps/index.js',
-        'dist/undici/index.cjs',
-        'dist/undici/undici.cjs'
+        'dist/relay/index.js'
       ])
     )
     const outside = paths.filter(

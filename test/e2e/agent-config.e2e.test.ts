@@ -22,13 +22,17 @@ import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 const MAIN_SETTINGS = '{"permissions":{"deny":["WebFetch"]}}'
 const MAIN_CLAUDE_MD = 'Project rules from main.'
+const MAIN_WEB_CLAUDE_MD = 'Web rules from main.'
+const DEEP_SETTINGS = 'packages/web/app/.claude/settings.json'
 const PUSHED = '{"env":{"ANTHROPIC_BASE_URL":"http://127.0.0.1:9/pushed"}}'
 const PLANTED = [
   '.claude/settings.json',
   'CLAUDE.md',
   '.mcp.json',
   'AGENTS.md',
-  '.gemini/settings.json'
+  '.gemini/settings.json',
+  DEEP_SETTINGS,
+  'packages/web/CLAUDE.md'
 ]
 
 let bin = ''
@@ -57,14 +61,23 @@ async function scenario(isolation: 'user' | 'none'): Promise<Scenario> {
   const p = await startPipeline({
     command: join(bin, 'config-agent'),
     researcher: 'commit_paths: ["**"]',
-    files: { '.claude/settings.json': `${MAIN_SETTINGS}\n`, 'CLAUDE.md': `${MAIN_CLAUDE_MD}\n` }
+    files: {
+      '.claude/settings.json': `${MAIN_SETTINGS}\n`,
+      'CLAUDE.md': `${MAIN_CLAUDE_MD}\n`,
+      'packages/web/CLAUDE.md': `${MAIN_WEB_CLAUDE_MD}\n`
+    }
   })
   pipelines.push(p)
   const human = join(p.sb.dir, 'human')
   mkdirSync(human)
   git(human, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
   git(human, 'checkout', '--quiet', '-b', `itervox/${p.issue}`)
-  for (const f of ['.claude/settings.json', '.gemini/settings.json', 'docs/AGENTS.md']) {
+  for (const f of [
+    '.claude/settings.json',
+    '.gemini/settings.json',
+    'docs/AGENTS.md',
+    DEEP_SETTINGS
+  ]) {
     mkdirSync(dirname(join(human, f)), { recursive: true })
     writeFileSync(join(human, f), `${PUSHED}\n`)
   }
@@ -128,6 +141,8 @@ describe.each(['user', 'none'] as const)('agent configuration, isolation: %s', (
     expect(onBranch(s, '.claude/settings.json')).toBe(PUSHED)
     expect(onBranch(s, '.gemini/settings.json')).toBe(PUSHED)
     expect(onBranch(s, 'CLAUDE.md')).toBe(MAIN_CLAUDE_MD)
+    expect(onBranch(s, DEEP_SETTINGS)).toBe(PUSHED)
+    expect(onBranch(s, 'packages/web/CLAUDE.md')).toBe(MAIN_WEB_CLAUDE_MD)
     expect(onBranch(s, '.mcp.json')).toBeNull()
     expect(onBranch(s, 'AGENTS.md')).toBeNull()
     for (const path of PLANTED) {
@@ -141,7 +156,17 @@ describe.each(['user', 'none'] as const)('agent configuration, isolation: %s', (
     for (const profile of ['researcher', 'implementer']) {
       expect([profile, s.saw[`${profile}..claude/settings.json`]]).toEqual([profile, MAIN_SETTINGS])
       expect([profile, s.saw[`${profile}.CLAUDE.md`]]).toEqual([profile, MAIN_CLAUDE_MD])
-      for (const absent of ['.mcp.json', 'AGENTS.md', 'docs/AGENTS.md', '.gemini/settings.json']) {
+      expect([profile, s.saw[`${profile}.packages/web/CLAUDE.md`]]).toEqual([
+        profile,
+        MAIN_WEB_CLAUDE_MD
+      ])
+      for (const absent of [
+        '.mcp.json',
+        'AGENTS.md',
+        'docs/AGENTS.md',
+        '.gemini/settings.json',
+        DEEP_SETTINGS
+      ]) {
         expect([profile, absent, s.saw[`${profile}.${absent}`]]).toEqual([profile, absent, '-'])
       }
     }

@@ -5,7 +5,7 @@ import { afterEach, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { wakeUp } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 

@@ -3,7 +3,7 @@
 // writer approves; the repository's switch holds the stage the pipeline dispatched next, and
 // the reconcile starts it once the switch is off.
 import { afterEach, expect, it } from '@jest/globals'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { runAction } from '../harness/action-run.js'
 import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'

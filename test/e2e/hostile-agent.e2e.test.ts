@@ -167,7 +167,7 @@ async function attack(
   writeFileSync(join(runnerHome, '.docker', 'config.json'), '{"auths":{"ghcr.io":{}}}\n', {
     mode: 0o644
   })
-  const actionFile = join(runnerHome, 'work/_actions/itervox/handoff-action/v1/dist/post/index.js')
+  const actionFile = join(runnerHome, 'work/_actions/itervox/handoff-action/v1/dist/index.js')
   mkdirSync(dirname(actionFile), { recursive: true, mode: 0o755 })
   writeFileSync(actionFile, ACTION_CODE, { mode: 0o644 })
 

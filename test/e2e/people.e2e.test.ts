@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
 

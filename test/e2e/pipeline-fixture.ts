@@ -29,6 +29,8 @@ export interface PipelineOptions {
   profiles?: string
   /** Extra automations, as YAML list entries under `automations:`. */
   automations?: string
+  /** A bare repository holding the pipeline's files whose objects the origin borrows. */
+  sharing?: string
 }
 
 const indented = (text: string | undefined, by: string) =>
@@ -114,12 +116,15 @@ export interface Pipeline {
 
 /** A repository with the pipeline on `main`, a fake GitHub, and issue #1 labelled Todo (or `state`) by ada. */
 export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> {
-  const sb = makeSandbox({
-    'WORKFLOW.md': workflowMd(o),
-    'README.md': '# demo\n',
-    ...profileFiles(),
-    ...o.files
-  })
+  const sb = makeSandbox(
+    {
+      'WORKFLOW.md': workflowMd(o),
+      'README.md': '# demo\n',
+      ...profileFiles(),
+      ...o.files
+    },
+    o.sharing
+  )
   const gh = await startFakeGitHub({
     owner: OWNER,
     repo: REPO,

@@ -1,7 +1,7 @@
 // mode: reconcile through the bundled action: a label event that started nothing is repaired
 // by the reconcile's wake-up, whose job runs the stage; the post step does nothing.
 import { afterEach, expect, it } from '@jest/globals'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { runAction } from '../harness/action-run.js'
 import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'

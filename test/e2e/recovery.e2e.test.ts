@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sharedDir, sharedFile } from '../harness/action-run.js'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { drive } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { checkoutShallow, git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
 import { gitCounter, subcommand } from '../harness/git-count.js'
 import { commitScript, startPipeline, type Pipeline } from './pipeline-fixture.js'

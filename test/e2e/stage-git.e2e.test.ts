@@ -8,14 +8,14 @@ import { gitCounter, isNetworkOp, subcommand } from '../harness/git-count.js'
 import { wakeUp } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
-const MAX_GIT = 18
+const MAX_GIT = 19
 const MAX_NETWORK = 3
 
 let p: Pipeline | undefined
 afterAll(() => p?.gh.stop())
 
 describe('the git a stage runs', () => {
-  it('stays within 18 processes and 3 network operations, first stage and later', async () => {
+  it('stays within 19 processes and 3 network operations, first stage and later', async () => {
     p = await startPipeline({ command: 'generic-agent' })
     checkoutShallow(p.sb)
     const counter = gitCounter()
@@ -45,7 +45,7 @@ describe('the git a stage runs', () => {
     }
   })
 
-  it("asks the remote again when the fetch begun before the program loaded failed, and fails in git's words", async () => {
+  it("fails in git's words when the remote is gone, having asked it once", async () => {
     const q = await startPipeline({ command: 'generic-agent' })
     checkoutShallow(q.sb)
     renameSync(q.sb.origin, `${q.sb.origin}.gone`)
@@ -70,6 +70,6 @@ describe('the git a stage runs', () => {
         .take()
         .map(subcommand)
         .filter((s) => s === 'ls-remote')
-    ).toHaveLength(2)
+    ).toHaveLength(1)
   })
 })

@@ -131,7 +131,7 @@ describe('a stage run by the bundled action', () => {
     expect(p.gh.requests.length).toBeLessThanOrEqual(13)
     expect(run.stdout).toContain('│ ::set-output')
     expectNoAgentCommands(run)
-    expect(Object.keys(run.state)).toEqual(['context'])
+    expect(Object.keys(run.state)).toEqual(['isPost', 'context'])
     // The job log in sections, one per phase (the agent's output and result groups of their own).
     expect(run.stdout.split('\n').filter((l) => l.startsWith('::group::'))).toEqual([
       '::group::Deciding',

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkoutShallow, git } from '../harness/action-run.js'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { drive } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 

@@ -7,7 +7,7 @@ import type { CommitSigner } from '../../src/git/commit-signer.js'
 import { fileChangesOf } from '../../src/git/file-changes.js'
 import { pushWithRetry } from '../../src/git/push.js'
 import { stageTrailers } from '../../src/git/trailers.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import {
   cleanup,
@@ -38,7 +38,7 @@ function originWithBranch(): Origin {
 
 async function signerFor(origin: Origin): Promise<CommitSigner> {
   gh = await startFakeGitHub({ originDir: origin.dir })
-  return new GitHubTracker({
+  return new GitHubApi({
     token: 't',
     apiUrl: gh.url,
     owner: 'octo-org',

@@ -1,4 +1,4 @@
-// Runs the bundled action (dist/main, dist/post) the way the GitHub runner does: a `node`
+// Runs the bundled action (the script action.yml names, dist/index.js) the way the GitHub runner does: a `node`
 // process with the runner's GITHUB_*, RUNNER_* and INPUT_* environment, file commands in temp
 // files, and saved state handed from the main step to the post step as STATE_* variables.
 import { spawn } from 'node:child_process'
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { installFakeAgents } from '../agent/fake-agents.js'
 import { EVENT_NAME, makeEvent, writeEvent, type EventName, type EventOptions } from './events.js'
 import type { FakeGitHub } from './fake-github.js'
+import { parse } from 'yaml'
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const OWNER = 'octo-org'
@@ -90,13 +91,18 @@ function originHolding(files: Record<string, string>): string {
   return origin
 }
 
-/** A bare origin whose default branch holds `files`, and an empty workspace. */
-export function makeSandbox(files: Record<string, string>): Sandbox {
+/**
+ * A bare origin whose default branch holds `files`, and an empty workspace. With `sharing`, a
+ * bare repository, the origin is a clone of it that borrows its objects (`--shared`) and
+ * `files` are not used: how the scale bench starts many stages from one large repository.
+ */
+export function makeSandbox(files: Record<string, string>, sharing?: string): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-e2e-'))
   const server = join(dir, 'server')
   const origin = join(server, OWNER, `${REPO}.git`)
   mkdirSync(dirname(origin), { recursive: true })
-  cpSync(originHolding(files), origin, { recursive: true })
+  if (sharing) git(dir, 'clone', '--quiet', '--bare', '--shared', sharing, origin)
+  else cpSync(originHolding(files), origin, { recursive: true })
   const workspace = join(dir, 'workspace')
   mkdirSync(workspace)
   const home = join(dir, 'home')
@@ -149,6 +155,10 @@ export interface ActionRun {
   summary: string
 }
 
+interface ActionYml {
+  runs: { main: string; post: string }
+}
+
 export interface RunOptions {
   event: EventName
   eventOptions?: EventOptions
@@ -164,15 +174,26 @@ export interface RunOptions {
    * the origin afterwards with `git --git-dir`, which root's git accepts from another owner.
    */
   runAs?: { uid: number; gid: number }
+  /**
+   * The action's folder, holding action.yml and the dist/ it names: this checkout unless
+   * given (the stage bench runs an older commit's beside it).
+   */
+  action?: string
 }
 
-/** Runs `dist/<entry>/index.js` to its end, as the runner would. */
+/**
+ * Runs the action's script (action.yml's `runs`) to its end, as the runner would: the post step
+ * is told apart by the main step's saved state (`isPost`), which `o.state` hands on.
+ */
 export async function runAction(
   entry: 'main' | 'post',
   sb: Sandbox,
   gh: FakeGitHub,
   o: RunOptions
 ): Promise<ActionRun> {
+  if ((entry === 'post') !== (o.state?.isPost === 'true')) {
+    throw new Error(`a ${entry} step is told by the saved state: isPost is ${o.state?.isPost}`)
+  }
   const run = mkdtempSync(join(sb.dir, `run-${entry}-`))
   const files = {
     GITHUB_OUTPUT: join(run, 'output'),
@@ -228,7 +249,9 @@ export async function runAction(
   }
   mkdirSync(env.RUNNER_TEMP ?? runnerTemp, { recursive: true })
   if (o.runAs) execFileSync('chown', ['-R', `${o.runAs.uid}:${o.runAs.gid}`, '--', sb.dir])
-  const child = spawn(process.execPath, [join(ROOT, 'dist', entry, 'index.js')], {
+  const action = o.action ?? ROOT
+  const runs = (parse(readFileSync(join(action, 'action.yml'), 'utf8')) as ActionYml).runs
+  const child = spawn(process.execPath, [join(action, runs[entry])], {
     cwd: sb.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,6 @@ import {
   statSync,
   writeFileSync
 } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { handOver, takeBack } from '../../src/isolation/agent-tree.js'
@@ -25,7 +24,8 @@ let repo: string
 beforeAll(() => {
   privilege = requirePrivilege()
   user = createUser('itervox-t')
-  root = mkdtempSync(path.join(tmpdir(), 'agent-tree-'))
+  // On the agents' homes' file system, whatever TMPDIR is: the checkout could be handed over there.
+  root = mkdtempSync('/var/lib/itervox-agent-tree-')
   repo = path.join(root, 'repo')
   mkdirSync(path.join(repo, 'src'), { recursive: true })
   git(repo, 'init', '--quiet', '--initial-branch=itervox/1')
@@ -54,38 +54,57 @@ function entries(dir: string): { links: number; uid: number; type: string; path:
 }
 
 describe('handOver and takeBack', () => {
-  it("give the agent a clone of its own, linked to nothing, and take it back whole, leaving nothing in the agent's area", async () => {
+  it("give the agent a clone of its own where the checkout's objects are closed to others, and take it back whole", async () => {
+    chmodSync(path.join(repo, '.git', 'objects', 'pack'), 0o700)
     const workDir = mkdtempSync(path.join(root, 'work-'))
-    const h = await handOver({
-      privilege,
-      user,
-      repo,
-      branch: 'itervox/1',
-      workDir,
-      homeFiles: [{ path: '.itervox/prompt.md', content: 'go' }]
-    })
+    try {
+      const h = await handOver({
+        privilege,
+        user,
+        repo,
+        branch: 'itervox/1',
+        workDir,
+        homeFiles: [{ path: '.itervox/prompt.md', content: 'go' }]
+      })
+      expect(h.cloned).toBe('its objects are closed to other users')
 
-    expect(asRoot(['stat', '-c', '%a %u', h.area]).trim()).toBe(`700 ${user.uid}`)
-    const all = entries(h.area)
-    expect(all.filter((e) => e.uid !== user.uid)).toEqual([])
-    expect(all.filter((e) => e.type !== 'd' && e.links !== 1)).toEqual([])
-    const inGit = all.map((e) => path.relative(path.join(h.tree, '.git'), e.path))
-    expect(inGit).not.toContain(path.join('objects', 'info', 'alternates'))
-    expect(asRoot(['cat', path.join(h.tree, 'src', 'f2.ts')])).toBe('export const v = 2\n')
-    expect(asRoot(['cat', path.join(h.home, '.itervox', 'prompt.md')])).toBe('go')
+      expect(asRoot(['stat', '-c', '%a %u', h.area]).trim()).toBe(`700 ${user.uid}`)
+      const all = entries(h.area)
+      expect(all.filter((e) => e.uid !== user.uid)).toEqual([])
+      expect(all.filter((e) => e.type !== 'd' && e.links !== 1)).toEqual([])
+      const inGit = all.map((e) => path.relative(path.join(h.tree, '.git'), e.path))
+      expect(inGit).not.toContain(path.join('objects', 'info', 'alternates'))
+      expect(asRoot(['cat', path.join(h.tree, 'src', 'f2.ts')])).toBe('export const v = 2\n')
+      expect(asRoot(['cat', path.join(h.home, '.itervox', 'prompt.md')])).toBe('go')
 
-    expect(await takeBack(privilege, h)).toEqual({ tree: h.returnTo })
-    expect(statSync(h.returnTo).uid).toBe(process.getuid?.())
-    expect(readFileSync(path.join(h.returnTo, 'src', 'f1.ts'), 'utf8')).toBe('export const v = 1\n')
-    expect(asRoot(['sh', '-c', 'test -e "$1" && echo left || echo gone', 'sh', h.area])).toBe(
-      'gone\n'
-    )
+      expect(await takeBack(privilege, h)).toEqual({ tree: h.returnTo })
+      expect(statSync(h.returnTo).uid).toBe(process.getuid?.())
+      expect(readFileSync(path.join(h.returnTo, 'src', 'f1.ts'), 'utf8')).toBe(
+        'export const v = 1\n'
+      )
+      expect(asRoot(['sh', '-c', 'test -e "$1" && echo left || echo gone', 'sh', h.area])).toBe(
+        'gone\n'
+      )
+    } finally {
+      chmodSync(path.join(repo, '.git', 'objects', 'pack'), 0o755)
+    }
   })
 })
 
 /** The stage's tree handed to the agent, in a work folder of its own (in `root` by default). */
 function handOverNew(workDir = mkdtempSync(path.join(root, 'work-'))) {
   return handOver({ privilege, user, repo, branch: 'itervox/1', workDir, homeFiles: [] })
+}
+
+/** A clone's hand-over: the checkout's objects closed to others while it is made. */
+async function cloneHandOver(workDir?: string) {
+  const pack = path.join(repo, '.git', 'objects', 'pack')
+  chmodSync(pack, 0o700)
+  try {
+    return await handOverNew(workDir)
+  } finally {
+    chmodSync(pack, 0o755)
+  }
 }
 
 /** Runs a shell script as the agent user, `$1`... its arguments; it must succeed. */
@@ -129,7 +148,7 @@ describe('takeBack, once the agent is gone', () => {
     // (npm test's own temporary folder is in memory).
     const work = mkdtempSync('/var/lib/itervox-work-')
     try {
-      const h = await handOverNew(work)
+      const h = await cloneHandOver(work)
       // Its own files at fixed /tmp paths, one a symlink to a runner's file, linked into its tree
       // so that handing the tree back would give them to the runner; one more linked from the
       // open folder.
@@ -171,7 +190,7 @@ describe('takeBack, once the agent is gone', () => {
     chmodSync(sticky, 0o1777)
     writeFileSync(path.join(sticky, 'theirs'), 'kept\n')
     try {
-      const h = await handOverNew()
+      const h = await cloneHandOver()
       const before = ipcOf(user.uid).length
       asAgent(
         `echo agent > "/run/lock/itervox-$2"

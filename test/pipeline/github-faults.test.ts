@@ -5,9 +5,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { runJob, type JobResult } from '../../src/pipeline/job.js'
 import type { JobTrigger } from '../../src/pipeline/ports.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
-import { GitHubPort, STATUS_MARKER } from '../../src/tracker/github-port.js'
-import { readRecordFromComment } from '../../src/pipeline/status-view.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
+import { GitHubTracker, STATUS_MARKER } from '../../src/tracker/github-tracker.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { FAULTS, startFakeGitHub, type FakeGitHub, type Fault } from '../harness/fake-github.js'
 import { memoryStage, MemoryWorkspace, MemoryWorld } from '../harness/memory-pipeline.js'
 import { MemoryRecordStore } from '../harness/memory-record-store.js'
@@ -73,7 +73,7 @@ async function scenario(): Promise<Scenario> {
 }
 
 function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: string }) {
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     token: 'ghs_test',
     apiUrl: s.gh.url,
     owner: 'octo-org',
@@ -82,7 +82,7 @@ function job(s: Scenario, trigger: JobTrigger, run: { id: string; attempt: strin
     secondMs: 1,
     timeoutMs: 100
   })
-  const tracker = new GitHubPort({
+  const tracker = new GitHubTracker({
     api,
     records: s.records,
     config,

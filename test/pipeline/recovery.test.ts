@@ -54,6 +54,26 @@ describe('fallback agents', () => {
     )
   })
 
+  it("switches a rate-limited profile at once to its rate_limited automation's profile, once", async () => {
+    const switching = {
+      automations: [
+        '- id: switch',
+        '  trigger: { type: rate_limited }',
+        '  profile: researcher',
+        '  policy: { switch_to_profile: reviewer, auto_switch: true, cooldown_minutes: 60 }'
+      ].join('\n')
+    }
+    const w = await drive(switching, (k) =>
+      k.state === 'Todo' ? { outcome: 'rate_limited', reason: 'rate limited: 429' } : {}
+    )
+    // No retry of the limited profile; the switched one ends rate limited too, and escalates.
+    expect(runs(w)).toEqual(['Todo/researcher/0', 'Todo/reviewer/0'])
+    expect(w.record()!.stages[1]).toMatchObject({
+      recovery: { kind: 'fallback', from: 'researcher' }
+    })
+    expect(w.record()!.halted).toMatch(/^researcher failed and its fallback reviewer ended/)
+  })
+
   it('escalates when the fallback fails too, without retrying it', async () => {
     const w = await drive(researchOnly, (k) =>
       k.state === 'Todo' ? { outcome: 'failed', reason: 'exit code 1' } : {}

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { JobResult } from '../../src/pipeline/job.js'
 import type { JobTrigger, PreparedBranch, QueuedStage } from '../../src/pipeline/ports.js'
 import { GitHubSlots } from '../../src/tracker/github-slots.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { job, Killed, MemoryWorkspace, MemoryWorld } from '../harness/memory-pipeline.js'
 import { cleanup, makeOrigin, type Origin } from '../git/repos.js'
@@ -19,12 +19,12 @@ config.agent.maxConcurrentAgents = 2
 
 let origin: Origin
 let fake: FakeGitHub
-let api: GitHubTracker
+let api: GitHubApi
 
 beforeEach(async () => {
   origin = makeOrigin()
   fake = await startFakeGitHub({ originDir: origin.dir })
-  api = new GitHubTracker({
+  api = new GitHubApi({
     token: 't',
     apiUrl: fake.url,
     owner: 'octo-org',

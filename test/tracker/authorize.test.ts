@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { authorizeActor } from '../../src/tracker/authorize.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
 import { type FakeGitHub, startFakeGitHub } from '../harness/fake-github.js'
 
 let fake: FakeGitHub
-let tracker: GitHubTracker
+let tracker: GitHubApi
 
 beforeAll(async () => {
   fake = await startFakeGitHub()
@@ -12,7 +12,7 @@ beforeAll(async () => {
     fake.addCollaborator(`${role}-user`, role)
   }
   fake.addCollaborator('renovate[bot]', 'write', 'Bot')
-  tracker = new GitHubTracker({
+  tracker = new GitHubApi({
     token: 't',
     apiUrl: fake.url,
     owner: 'octo-org',

@@ -1,14 +1,14 @@
 // The runner's proxy: with HTTPS_PROXY set, the GitHub client sends through it, as
 // @actions/github's client does. Its proxy code reads the environment once, when first loaded,
-// so this file sets it before any client is made and has a file of its own.
+// so this file sets it before it loads the client and has a file of its own.
 import { afterAll, beforeAll, expect, it } from '@jest/globals'
-import { createGitHubClient } from '../../src/tracker/github-client.js'
 import { startConnectProxy, type ConnectProxy } from '../harness/connect-proxy.js'
 import { type FakeGitHub, startFakeGitHub } from '../harness/fake-github.js'
 
 let fake: FakeGitHub
 let proxy: ConnectProxy
 const saved = { ...process.env }
+let createGitHubClient: typeof import('../../src/tracker/github-client.js').createGitHubClient
 
 beforeAll(async () => {
   fake = await startFakeGitHub()
@@ -17,6 +17,7 @@ beforeAll(async () => {
     delete process.env[name]
   }
   process.env.HTTPS_PROXY = proxy.url
+  ;({ createGitHubClient } = await import('../../src/tracker/github-client.js'))
 })
 
 afterAll(async () => {

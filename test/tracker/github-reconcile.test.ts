@@ -9,8 +9,8 @@ import {
   type IssueRecord,
   type StageRecord
 } from '../../src/pipeline/record.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
-import { GitHubPort } from '../../src/tracker/github-port.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
+import { GitHubTracker } from '../../src/tracker/github-tracker.js'
 import { GitHubSlots } from '../../src/tracker/github-slots.js'
 import { RepoRecordStore } from '../../src/tracker/repo-records.js'
 import {
@@ -56,8 +56,8 @@ const decided: IssueRecord = {
   }
 }
 
-function api(): GitHubTracker {
-  return new GitHubTracker({
+function api(): GitHubApi {
+  return new GitHubApi({
     token: 't',
     apiUrl: fake.url,
     owner: 'octo-org',
@@ -71,7 +71,7 @@ function api(): GitHubTracker {
 async function saveRecord(issue: number, record: IssueRecord): Promise<void> {
   const tracker = api()
   const refs = tracker.refs()
-  const port = new GitHubPort({
+  const port = new GitHubTracker({
     api: tracker,
     records: new RepoRecordStore({ refs, tree: () => refs.treeOf(origin.main) }),
     config,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import * as z from '../../src/zod.js'
 import { GitHubRefs } from '../../src/tracker/github-refs.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
 import { FAULTS, startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { cleanup, makeOrigin, type Origin } from '../git/repos.js'
 
@@ -17,7 +17,7 @@ let origin: Origin
 let fake: FakeGitHub
 
 function refs(): GitHubRefs {
-  return new GitHubTracker({
+  return new GitHubApi({
     token: 't',
     apiUrl: fake.url,
     owner: 'octo-org',

@@ -6,7 +6,7 @@ import { parseCron } from '../../src/config/cron.js'
 import { loadWorkflowFile } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
 import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
 import { reconcileRepository } from '../../src/tracker/github-reconcile.js'
 import { RecordConflictError, RepoRecordStore } from '../../src/tracker/repo-records.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
@@ -34,7 +34,7 @@ afterEach(async () => {
 })
 
 function store(): RepoRecordStore {
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     token: 't',
     apiUrl: gh.url,
     owner: 'octo-org',

@@ -2,8 +2,8 @@
 // Linear WORKFLOW.md (its project_slug given as the fake team's key).
 import { loadWorkflowFile } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
-import { GitHubPort } from '../../src/tracker/github-port.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
+import { GitHubTracker } from '../../src/tracker/github-tracker.js'
 import { LinearApi } from '../../src/tracker/linear-api.js'
 import { LinearTracker } from '../../src/tracker/linear.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
@@ -36,7 +36,7 @@ export async function linearWorld(
   const records = new MemoryRecordStore()
   const config = o.config ?? linearSeedConfig()
   const tracker = () => {
-    const githubApi = new GitHubTracker({
+    const githubApi = new GitHubApi({
       token: 't',
       apiUrl: github.url,
       owner: 'octo-org',
@@ -44,7 +44,7 @@ export async function linearWorld(
       states: [],
       secondMs: 1
     })
-    const port = new GitHubPort({
+    const port = new GitHubTracker({
       api: githubApi,
       records,
       config,

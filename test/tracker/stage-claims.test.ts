@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { StageKey } from '../../src/git/trailers.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
 import { refStageClaims } from '../../src/tracker/stage-claims.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { cleanup, makeOrigin, type Origin } from '../git/repos.js'
@@ -32,7 +32,7 @@ const KEY: StageKey = {
 
 /** The claims of one job of run `id`, attempt `attempt`. */
 function claimsOf(id: string, attempt = '1') {
-  const api = new GitHubTracker({
+  const api = new GitHubApi({
     token: 't',
     apiUrl: fake.url,
     owner: 'octo-org',

@@ -3,8 +3,7 @@
 // move its agent asks for (and its profile allows) moves the issue, as in the daemon.
 import type { Effect, IssueRecord } from '../record.js'
 import { recordAfter } from '../record-after.js'
-import type { Next, StageFacts } from '../transitions.js'
-import { TRANSITION_BUDGET } from '../transitions.js'
+import type { Next, StageFacts } from '../next.js'
 
 export function afterAutomation(f: StageFacts): Next {
   const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : ''
@@ -16,12 +15,6 @@ export function afterAutomation(f: StageFacts): Next {
   }
   const to = f.requests.moveState ?? f.automation.moveToState
   if (!to) return { kind: 'stop', why: `automation ${f.automation.id} ran${where}` }
-  if (f.transitions + 1 > TRANSITION_BUDGET) {
-    return {
-      kind: 'stop',
-      why: `automation ${f.automation.id} ran; the issue has moved ${f.transitions} times, so it stays`
-    }
-  }
   const why = f.requests.moveState ? `${f.profile} asked for it` : `automation ${f.automation.id}`
   return { kind: 'move', to, why }
 }

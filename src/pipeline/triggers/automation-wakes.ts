@@ -3,7 +3,7 @@
 // for each such automation, in its record like every effect; the job the wake-up starts reads
 // what happened from the record and runs the automation (run.ts).
 import type { WorkflowConfig } from '../../config/types.js'
-import type { StageKind } from '../record.js'
+import type { StageKind } from '../../stage-kind.js'
 import type { Effect } from '../record.js'
 import type { Tracker } from '../ports.js'
 import type { Next } from '../transitions.js'

@@ -1,6 +1,6 @@
-import { decodeProvenance, type LandedProvenance } from '../pipeline/provenance.js'
-import { ownCommits, trailLog } from './trail-log.js'
-import { HANDOFF_TRAILER, ISSUE_TRAILER, issueValue, PROVENANCE_TRAILER } from './trailers.js'
+import { ownCommits, trailLog } from '../git/trail-log.js'
+import { HANDOFF_TRAILER, ISSUE_TRAILER, issueValue, PROVENANCE_TRAILER } from '../git/trailers.js'
+import { decodeProvenance, type LandedProvenance } from './provenance.js'
 
 /**
  * The provenance of this issue's stages on the branch, oldest first: the commits in

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
-import { readRecordFromComment, renderStatusComment } from '../../src/pipeline/status-view.js'
-import { GitHubTracker } from '../../src/tracker/github.js'
-import { GitHubPort, STATUS_MARKER } from '../../src/tracker/github-port.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
+import { renderStatusComment } from '../../src/tracker/status-comment.js'
+import { GitHubApi } from '../../src/tracker/github-api.js'
+import { GitHubTracker, STATUS_MARKER } from '../../src/tracker/github-tracker.js'
 import type { IssueRecordStore } from '../../src/tracker/repo-records.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { MemoryRecordStore } from '../harness/memory-record-store.js'
@@ -15,8 +16,11 @@ afterEach(async () => {
   await gh?.stop()
 })
 
-function port(fake: FakeGitHub, records: IssueRecordStore = new MemoryRecordStore()): GitHubPort {
-  const api = new GitHubTracker({
+function port(
+  fake: FakeGitHub,
+  records: IssueRecordStore = new MemoryRecordStore()
+): GitHubTracker {
+  const api = new GitHubApi({
     token: 't',
     apiUrl: fake.url,
     owner: 'octo-org',
@@ -24,7 +28,7 @@ function port(fake: FakeGitHub, records: IssueRecordStore = new MemoryRecordStor
     states: ['Todo', 'Researching'],
     secondMs: 1
   })
-  return new GitHubPort({
+  return new GitHubTracker({
     api,
     records,
     config,

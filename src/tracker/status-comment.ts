@@ -3,29 +3,19 @@ import { Buffer } from 'node:buffer'
 import { sameState, stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
-import { APPROVED_LABEL } from './approval.js'
-import { agentFigures } from './agent-figures.js'
-import { formatDuration } from './duration.js'
-import { parseRecord, type IssueRecord, type StageRecord } from './record.js'
+import { APPROVED_LABEL } from '../pipeline/approval.js'
+import { agentFigures } from '../pipeline/agent-figures.js'
+import { formatDuration } from '../pipeline/duration.js'
+import type { IssueRecord, StageRecord } from '../pipeline/record.js'
+import { cellText, clip, fenced, oneLine } from '../pipeline/untrusted-text.js'
+import { MAX_HALTED, MAX_QUESTION, MAX_REASON, recordComment } from './comment-record.js'
 import { recoveryNote, verifyEvidence } from './status-evidence.js'
-import { cellText, clip, fenced, oneLine } from './untrusted-text.js'
-
-/** The most record text `readRecordFromComment` accepts. */
-export const MAX_RECORD_BYTES = 64 * 1024
 
 // GitHub refuses comment bodies over 65,536 characters; we stay well below, counting bytes.
 const COMMENT_BUDGET = 60_000
-// The record gets at most half of that, so the table and the question always fit beside it.
-const RECORD_BUDGET = 32 * 1024
-
-const RECORD_OPEN = '<!-- itervox:record '
-const RECORD_CLOSE = ' -->'
 
 const MAX_STATE_LABEL = 80
 const MAX_PROFILE_LABEL = 60
-const MAX_REASON = 300
-const MAX_HALTED = 500
-const MAX_QUESTION = 4000
 
 /**
  * A Mermaid `flowchart LR` of the pipeline: every state an enabled automation starts from or
@@ -228,7 +218,7 @@ export function renderStatusComment(o: StatusCommentInput): string {
     if (tail.length > 0) tail.push('')
     tail.push(`**Halted:** ${cellText(o.record.halted, MAX_HALTED) || 'no reason given'}`)
   }
-  const recordLine = `${RECORD_OPEN}${fitRecord(o.record)}${RECORD_CLOSE}`
+  const recordLine = recordComment(o.record)
 
   const assemble = (rows: number, diagram: boolean): string =>
     [
@@ -306,100 +296,6 @@ function handoffFields(record: IssueRecord): string[] {
       : []
   )
   return lines.slice(-MAX_FIELDS_SHOWN)
-}
-
-/**
- * The record from a status comment's final hidden comment, or null when there is none or it
- * is malformed, too large or not shaped like a record. Never throws: the body is untrusted
- * (anyone with write access can edit a comment).
- */
-export function readRecordFromComment(body: string): IssueRecord | null {
-  if (typeof body !== 'string') return null
-  const at = body.lastIndexOf(RECORD_OPEN)
-  if (at < 0) return null
-  const rest = body.slice(at + RECORD_OPEN.length)
-  // Our JSON holds no '-', so the first ' -->' closes it; only whitespace may follow.
-  const end = rest.indexOf(RECORD_CLOSE)
-  if (end < 0 || rest.slice(end + RECORD_CLOSE.length).trim() !== '') return null
-  const json = rest.slice(0, end)
-  if (json.length > MAX_RECORD_BYTES || Buffer.byteLength(json) > MAX_RECORD_BYTES) return null
-  // The writer escapes all of these; a raw one means the text was not written by us.
-  if (/[<>-]/.test(json)) return null
-  let value: unknown
-  try {
-    value = JSON.parse(json)
-  } catch {
-    return null
-  }
-  return parseRecord(value)
-}
-
-/**
- * The record as one line of JSON that cannot end its HTML comment early: every `-`, `<` and
- * `>` is written as a `\u` escape (numbers are clamped to non-negative integers, so none of
- * those characters appear outside strings). Over the budget, reasons and the question are
- * shortened, then the oldest stages dropped; the counters always survive.
- */
-function fitRecord(record: IssueRecord): string {
-  const full = encodeRecord(record)
-  if (Buffer.byteLength(full) <= RECORD_BUDGET) return full
-
-  const trimmed: IssueRecord = {
-    ...record,
-    stages: [],
-    ...(record.waiting
-      ? { waiting: { ...record.waiting, question: clip(record.waiting.question, MAX_QUESTION) } }
-      : {}),
-    ...(record.halted !== undefined ? { halted: clip(record.halted, MAX_HALTED) } : {})
-  }
-  const base = Buffer.byteLength(encodeRecord(trimmed))
-  const stages = record.stages.map((s) => ({ ...s, reason: clip(s.reason, MAX_REASON) }))
-  let room = RECORD_BUDGET - base
-  let keep = 0
-  for (let i = stages.length - 1; i >= 0; i--) {
-    const size = Buffer.byteLength(encodeRecord(stages[i])) + 1
-    if (size > room) break
-    room -= size
-    keep++
-  }
-  trimmed.stages = stages.slice(stages.length - keep)
-  if (room >= 0) return encodeRecord(trimmed)
-
-  // Only absurdly long names get here; 200 code points of anything fit many times over.
-  const short = (s: string): string => clip(s, 200)
-  return encodeRecord({
-    v: 1,
-    state: record.state === null ? null : short(record.state),
-    entry: record.entry,
-    transitions: record.transitions,
-    round: record.round,
-    ...(record.visited ? { visited: record.visited.map(short) } : {}),
-    ...(record.sentBack ? { sentBack: { ...record.sentBack, by: short(record.sentBack.by) } } : {}),
-    ...(record.pendingMove !== undefined ? { pendingMove: short(record.pendingMove) } : {}),
-    stages: [],
-    ...(record.waiting
-      ? {
-          waiting: {
-            ...record.waiting,
-            state: short(record.waiting.state),
-            profile: short(record.waiting.profile),
-            timestamp: short(record.waiting.timestamp),
-            question: short(record.waiting.question)
-          }
-        }
-      : {}),
-    ...(record.halted !== undefined ? { halted: short(record.halted) } : {}),
-    ...(record.continuation ? { continuation: record.continuation } : {}),
-    ...(record.owed ? { owed: record.owed } : {}),
-    ...(record.pullRequest !== undefined ? { pullRequest: record.pullRequest } : {})
-  })
-}
-
-function encodeRecord(value: unknown): string {
-  const json = JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'number' ? (Number.isFinite(v) && v > 0 ? Math.round(v) : 0) : v
-  )
-  return json.replace(/[<>-]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)
 }
 
 /** Stages oldest first: by start time where it parses, otherwise where the record put them. */

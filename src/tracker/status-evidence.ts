@@ -1,6 +1,6 @@
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
-import type { IssueRecord, StageRecord } from './record.js'
-import { cellText, fenced } from './untrusted-text.js'
+import type { IssueRecord, StageRecord } from '../pipeline/record.js'
+import { cellText, fenced } from '../pipeline/untrusted-text.js'
 
 /** A stage's recovery and verification in a few words, for its line of the stage details. */
 export function recoveryNote(s: StageRecord): string {

@@ -1,13 +1,13 @@
-import { readProvenance } from './provenance-log.js'
+import { readProvenance } from '../pipeline/provenance-log.js'
 import { messageOf } from '../errors.js'
 import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
-import { prepareIssueBranch, type FetchedHeads } from './branch.js'
-import { readCommittedFile } from './committed-file.js'
-import type { CommitSigner } from './commit-signer.js'
-import { git, type GitAuth } from './git.js'
-import { sharedObjects } from './objects.js'
-import { pushWithRetry } from './push.js'
-import { findLandedStage, type StageKey } from './trailers.js'
+import { prepareIssueBranch, type FetchedHeads } from '../git/branch.js'
+import { readCommittedFile } from '../git/committed-file.js'
+import type { CommitSigner } from '../git/commit-signer.js'
+import { git, type GitAuth } from '../git/git.js'
+import { sharedObjects } from '../git/objects.js'
+import { pushWithRetry } from '../git/push.js'
+import { findLandedStage, type StageKey } from '../git/trailers.js'
 
 /**
  * The action's git side: the issue branch fetched from `origin` (or made from the base

@@ -1,10 +1,8 @@
-// The GitHub tracker: issues whose states are labels, the collaborator permission of whoever
+// The GitHub API client of the tracker: issues whose states are labels, the permission of whoever
 // triggered a stage, the issue's draft pull request, the living status comment, and the
 // repository_dispatch that starts the next stage. Each method spends as few requests as it can.
 import { sameState } from '../config/lookup.js'
 import { UserError } from '../errors.js'
-import { isBot } from '../pipeline/actor.js'
-import { ALLOWED } from './authorize.js'
 import type { Endpoints } from '@octokit/types'
 import { createGitHubClient, type GitHubClientOptions, type Octokit } from './github-client.js'
 import { GitHubCommitSigner } from './github-commits.js'
@@ -38,7 +36,7 @@ export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'n
 
 const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none']
 
-export interface GitHubTrackerOptions extends GitHubClientOptions {
+export interface GitHubApiOptions extends GitHubClientOptions {
   owner: string
   repo: string
   /**
@@ -47,22 +45,6 @@ export interface GitHubTrackerOptions extends GitHubClientOptions {
    */
   states?: string[]
 }
-
-/** A read sent ahead: whom or which issue it asked about, and its answer (null: not sent). */
-interface Early<T> {
-  key: string | number
-  answer: Promise<T | null>
-}
-
-/** The job's first reads (see `readAhead`), each taken by the first call that asks for it. */
-interface EarlyReads {
-  permission?: Early<Permission>
-  issue?: Early<IssueData>
-  comments?: Early<MarkedComment[]>
-}
-
-type EarlyAnswer<K extends keyof EarlyReads> =
-  NonNullable<EarlyReads[K]> extends Early<infer T> ? T : never
 
 export interface PullInfo {
   number: number
@@ -98,11 +80,6 @@ export interface MoveResult {
   current: string | null
 }
 
-/** Octokit's per-request options: a read sent once, and the signal that abandons it. */
-interface RequestExtra {
-  request?: { retries: number; signal: AbortSignal }
-}
-
 /** Status comments carry `<!-- marker -->` as their first line; markers are plain words. */
 const MARKER = /^[A-Za-z0-9][A-Za-z0-9:._-]*$/
 const MARKED = /^<!-- ([A-Za-z0-9][A-Za-z0-9:._-]*) -->$/
@@ -121,22 +98,17 @@ const READY_MUTATION = `mutation ($id: ID!, $body: String!) {
   markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
 }`
 
-export class GitHubTracker {
+export class GitHubApi {
   private readonly octokit: Octokit
   private readonly countRequests: () => number
   private readonly owner: string
   private readonly repo: string
   private states: string[] | undefined
-  private early: EarlyReads = {}
   private whoAmI: Promise<{ login: string; databaseId: number }> | undefined
 
-  constructor(opts: GitHubTrackerOptions) {
+  constructor(opts: GitHubApiOptions) {
     const client = createGitHubClient(opts)
     this.octokit = client.octokit
-    // An answer read before a write may no longer hold after it: any write drops them all.
-    this.octokit.hook.before('request', (options) => {
-      if (options.method !== 'GET' && options.method !== 'HEAD') this.early = {}
-    })
     this.countRequests = client.requests
     this.owner = opts.owner
     this.repo = opts.repo
@@ -146,51 +118,6 @@ export class GitHubTracker {
   /** The states of WORKFLOW.md, for a tracker made before it was read. */
   useStates(states: string[]): void {
     this.states = states
-  }
-
-  /**
-   * Sends the reads a stage job starts with, one after the other, so that they are answered
-   * while git fetches: the permission of whoever caused it, then, only if that lets them start
-   * a stage, the issue and its marked comments (the record). A bot is never asked about (the
-   * authorisation decides bots by name) and its reads wait for the job, unless it is one of
-   * `allowedBots`, which the caller knows to be allowed. `permissionOf`, `getIssue` and
-   * `markedComments` take the answers; each read is sent once, without retries, and one that
-   * failed is asked again by whoever needs it. `until` abandons what is still under way.
-   */
-  readAhead(o: {
-    actor: { login: string; type?: string }
-    issue: number
-    allowedBots: string[]
-    until: AbortSignal
-  }): void {
-    const { login, type } = o.actor
-    if (!login) return
-    const once = { request: { retries: 0, signal: o.until } }
-    const bot = isBot(login, type)
-    if (bot && !o.allowedBots.some((b) => b.toLowerCase() === login.toLowerCase())) return
-    const answer = bot ? undefined : this.askPermission(login, once)
-    const allowed = answer ? answer.then((p) => ALLOWED.includes(p)) : Promise.resolve(true)
-    const data = allowed.then((yes) => (yes ? this.readIssue(o.issue, once) : null))
-    const marked = data.then((d) => (d ? this.readMarkedComments(o.issue, once) : null))
-    // Nothing may wait on these yet: a failure is asked again when the job needs the answer.
-    for (const p of [answer, data, marked]) p?.catch(() => undefined)
-    if (answer) this.early.permission = { key: login, answer }
-    this.early.issue = { key: o.issue, answer: data }
-    this.early.comments = { key: o.issue, answer: marked }
-  }
-
-  /**
-   * What the read sent ahead of `kind` answered about `key`, taken once; null when there is
-   * none for that key, or it failed or was abandoned (the caller then asks as usual).
-   */
-  private async takeEarly<K extends keyof EarlyReads>(
-    kind: K,
-    key: string | number
-  ): Promise<EarlyAnswer<K> | null> {
-    const early = this.early[kind] as Early<EarlyAnswer<K>> | undefined
-    if (early?.key !== key) return null
-    delete this.early[kind]
-    return early.answer.catch(() => null)
   }
 
   /** HTTP requests sent so far, retries included. */
@@ -241,11 +168,10 @@ export class GitHubTracker {
   /** `42` or `#42`. */
   async getIssue(id: string): Promise<Issue> {
     const number = parseIssueNumber(id)
-    const early = await this.takeEarly('issue', number)
-    return this.issueFrom(early ?? (await this.readIssue(number)))
+    return this.issueFrom(await this.readIssue(number))
   }
 
-  private readIssue(number: number, extra: RequestExtra = {}): Promise<IssueData> {
+  private readIssue(number: number): Promise<IssueData> {
     const moved = () =>
       new UserError(
         `issue #${number} has moved out of ${this.owner}/${this.repo} (GitHub redirects it, as it does for an issue transferred to another repository); nothing was done: start the stage where the issue is now`
@@ -256,8 +182,7 @@ export class GitHubTracker {
         data = (
           await this.octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
             ...this.where,
-            issue_number: number,
-            ...extra
+            issue_number: number
           })
         ).data
       } catch (e) {
@@ -443,19 +368,14 @@ export class GitHubTracker {
   }
 
   /** The user's effective role on the repository; `none` for a non-collaborator. */
-  async permissionOf(login: string): Promise<Permission> {
-    return (await this.takeEarly('permission', login)) ?? this.askPermission(login)
-  }
-
-  private askPermission(login: string, extra: RequestExtra = {}): Promise<Permission> {
+  permissionOf(login: string): Promise<Permission> {
     return this.call(`read the permission of ${login}`, 'metadata: read', async () => {
       try {
         const { data } = await this.octokit.request(
           'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
           {
             ...this.where,
-            username: login,
-            ...extra
+            username: login
           }
         )
         // role_name tells maintain and triage apart; custom roles fall back to the base level.
@@ -753,18 +673,13 @@ export class GitHubTracker {
    * Every comment on the issue whose first line is a `<!-- marker -->` line, with its author:
    * one listing serves the status record and every keyed comment of a job.
    */
-  async markedComments(issue: number): Promise<MarkedComment[]> {
-    return (await this.takeEarly('comments', issue)) ?? this.readMarkedComments(issue)
-  }
-
-  private readMarkedComments(issue: number, extra: RequestExtra = {}): Promise<MarkedComment[]> {
+  markedComments(issue: number): Promise<MarkedComment[]> {
     return this.call(`read the comments of #${issue}`, 'issues: read', async () => {
       const all = await allPages(
         this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
           ...this.where,
           issue_number: issue,
-          per_page: 100,
-          ...extra
+          per_page: 100
         }),
         `the comments of #${issue}`
       )

@@ -5,13 +5,12 @@ import { loadWorkflowFile, parseWorkflow } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
 import type { IssueRecord, StageRecord } from '../../src/pipeline/record.js'
 import { oneLine } from '../../src/pipeline/untrusted-text.js'
+import { MAX_RECORD_BYTES, readRecordFromComment } from '../../src/tracker/comment-record.js'
 import {
-  MAX_RECORD_BYTES,
   pipelineDiagram,
-  readRecordFromComment,
   renderStatusComment,
   stageTable
-} from '../../src/pipeline/status-view.js'
+} from '../../src/tracker/status-comment.js'
 import { deepCopy } from '../helpers/deep-copy.js'
 import { defined } from '../helpers/defined.js'
 

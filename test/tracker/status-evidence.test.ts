@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { emptyRecord, parseRecord, type StageRecord } from '../../src/pipeline/record.js'
-import { readRecordFromComment, renderStatusComment } from '../../src/pipeline/status-view.js'
-import { seedConfig } from './pipeline-config.js'
+import { readRecordFromComment } from '../../src/tracker/comment-record.js'
+import { renderStatusComment } from '../../src/tracker/status-comment.js'
+import { seedConfig } from '../pipeline/pipeline-config.js'
 
 const stage = (o: Partial<StageRecord>): StageRecord => ({
   entry: 1,

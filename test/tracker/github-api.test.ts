@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { UserError } from '../../src/errors.js'
 import { GitHubApiError } from '../../src/tracker/github-errors.js'
-import { GitHubTracker, type GitHubTrackerOptions } from '../../src/tracker/github.js'
+import { GitHubApi, type GitHubApiOptions } from '../../src/tracker/github-api.js'
 import { FAULTS, type FakeGitHub, startFakeGitHub } from '../harness/fake-github.js'
 
 const STATES = ['Todo', 'Plan', 'Review', 'Done']
@@ -20,8 +20,8 @@ const OP = {
 let fake: FakeGitHub
 let log: string[]
 
-function tracker(extra: Partial<GitHubTrackerOptions> = {}): GitHubTracker {
-  return new GitHubTracker({
+function tracker(extra: Partial<GitHubApiOptions> = {}): GitHubApi {
+  return new GitHubApi({
     token: 'test-token',
     apiUrl: fake.url,
     owner: 'octo-org',
@@ -54,7 +54,7 @@ afterEach(async () => {
   await fake.stop()
 })
 
-describe('GitHubTracker.getIssue', () => {
+describe('GitHubApi.getIssue', () => {
   it('reads an issue, its state being the one label that names a known state', async () => {
     const n = fake.addIssue({ title: 'Add a cache', body: 'Details', labels: ['bug', 'plan'] })
     const issue = await tracker().getIssue(String(n))
@@ -107,139 +107,7 @@ describe('GitHubTracker.getIssue', () => {
   })
 })
 
-describe('GitHubTracker.readAhead', () => {
-  const asked = () => fake.requests.map((r) => `${r.method} ${r.path}`)
-  const permission = (login: string) => `GET /repos/octo-org/demo/collaborators/${login}/permission`
-  const issue = (n: number) => `GET /repos/octo-org/demo/issues/${n}`
-  const comments = (n: number) => `GET /repos/octo-org/demo/issues/${n}/comments`
-  const ada = { login: 'ada', type: 'User' }
-  const ahead = (
-    t: GitHubTracker,
-    n: number,
-    o: { actor?: { login: string; type: string }; allowedBots?: string[]; until?: AbortSignal } = {}
-  ) =>
-    t.readAhead({
-      actor: o.actor ?? ada,
-      issue: n,
-      allowedBots: o.allowedBots ?? [],
-      until: o.until ?? new AbortController().signal
-    })
-  const settle = async (count: number) => {
-    for (let i = 0; i < 100 && fake.requests.length < count; i++)
-      await new Promise((r) => setTimeout(r, 5))
-  }
-  // The job's own read of the permission: the issue read comes only after it allows.
-  const getPermission = 'GET /repos/{owner}/{repo}/collaborators/{username}/permission'
-
-  it('sends the permission, the issue and its comments, one after the other, before anything asks for them', async () => {
-    fake.addCollaborator('ada', 'write')
-    const n = fake.addIssue({ title: 'Add a cache', labels: ['plan'] })
-    // Made before WORKFLOW.md is read: the states come later.
-    const t = tracker({ states: undefined })
-    ahead(t, n)
-    const sent = [permission('ada'), issue(n), comments(n)]
-    await settle(3)
-    expect(asked()).toEqual(sent)
-    expect(fake.requests.map((r) => r.inFlight)).toEqual([0, 0, 0])
-
-    t.useStates(STATES)
-    expect(await t.permissionOf('ada')).toBe('write')
-    expect(await t.getIssue(String(n))).toMatchObject({ title: 'Add a cache', state: 'Plan' })
-    expect(await t.markedComments(n)).toEqual([])
-    expect(asked()).toEqual(sent)
-    // Each answer is taken once: a later call asks GitHub again.
-    await t.getIssue(String(n))
-    await t.permissionOf('ada')
-    await t.markedComments(n)
-    expect(asked()).toHaveLength(6)
-  })
-
-  it('reads nothing more for someone who may not start a stage, nor for a bot it cannot judge', async () => {
-    fake.addCollaborator('tri', 'triage')
-    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
-    const t = tracker()
-    ahead(t, n, { actor: { login: 'tri', type: 'User' } })
-    expect(await t.permissionOf('tri')).toBe('triage')
-    ahead(t, n, { actor: { login: 'renovate[bot]', type: 'Bot' } })
-    await new Promise((r) => setTimeout(r, 50))
-    expect(asked()).toEqual([permission('tri')])
-    // Whoever then asks for the issue gets it from GitHub.
-    expect((await t.getIssue(String(n))).title).toBe('x')
-    expect(asked()).toEqual([permission('tri'), issue(n)])
-  })
-
-  it('reads the issue of an allowed bot, and never its permission', async () => {
-    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
-    const t = tracker()
-    ahead(t, n, {
-      actor: { login: 'github-actions[bot]', type: 'Bot' },
-      allowedBots: ['GitHub-Actions[bot]']
-    })
-    expect((await t.getIssue(String(n))).title).toBe('x')
-    expect(await t.markedComments(n)).toEqual([])
-    expect(asked()).toEqual([issue(n), comments(n)])
-  })
-
-  it('answers another login or issue from GitHub', async () => {
-    fake.addCollaborator('ada', 'admin')
-    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
-    const m = fake.addIssue({ title: 'y', labels: ['todo'] })
-    const t = tracker()
-    ahead(t, n)
-    await settle(3)
-    expect(await t.permissionOf('bob')).toBe('none')
-    expect((await t.getIssue(String(m))).title).toBe('y')
-    expect(asked()).toEqual([permission('ada'), issue(n), comments(n), permission('bob'), issue(m)])
-  })
-
-  it('sends each read once and leaves a failure to whoever asks, who asks again as usual', async () => {
-    fake.addCollaborator('ada', 'write')
-    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
-    fake.fail(getPermission, FAULTS.serverError(502))
-    const t = tracker()
-    ahead(t, n)
-    // Nobody waits on the reads for a while (git fetches): the failure must not escape.
-    await new Promise((r) => setTimeout(r, 50))
-    expect(asked()).toEqual([permission('ada')])
-    expect(await t.permissionOf('ada')).toBe('write')
-    expect(fake.requests.map((r) => r.status)).toEqual([502, 200])
-
-    // An answer that is an error is the job's own read's to give, in its one line.
-    ahead(t, 404)
-    const e = await failure(t.getIssue('404'))
-    expect(e).toBeInstanceOf(UserError)
-    expect(e.message).toBe('issue #404 does not exist in octo-org/demo')
-  })
-
-  it('abandons what is still under way once the job ends', async () => {
-    fake.addCollaborator('ada', 'write')
-    const n = fake.addIssue({ title: 'x', labels: ['todo'] })
-    fake.fail(getPermission, FAULTS.timeout())
-    const end = new AbortController()
-    const t = tracker()
-    ahead(t, n, { until: end.signal })
-    await settle(1)
-    const started = Date.now()
-    end.abort()
-    expect(await t.permissionOf('ada')).toBe('write')
-    expect(Date.now() - started).toBeLessThan(5000)
-    expect(asked()).toEqual([permission('ada'), permission('ada')])
-  })
-
-  it('drops what it read ahead once anything is written', async () => {
-    fake.addCollaborator('ada', 'write')
-    const n = fake.addIssue({ title: 'Before', labels: ['todo'] })
-    const t = tracker()
-    ahead(t, n)
-    await settle(3)
-    await t.upsertComment(n, 'itervox-status', 'the record', null)
-    const marked = await t.markedComments(n)
-    expect(marked.map((c) => c.marker)).toEqual(['itervox-status'])
-    expect(asked().at(-1)).toBe(comments(n))
-  })
-})
-
-describe('GitHubTracker: repository, permissions and pull requests', () => {
+describe('GitHubApi: repository, permissions and pull requests', () => {
   it('reports each role, using role_name to tell maintain and triage apart', async () => {
     const roles = ['admin', 'maintain', 'write', 'triage', 'read'] as const
     for (const r of roles) fake.addCollaborator(`user-${r}`, r)
@@ -276,7 +144,7 @@ describe('GitHubTracker: repository, permissions and pull requests', () => {
   })
 })
 
-describe('GitHubTracker.upsertDraftPr', () => {
+describe('GitHubApi.upsertDraftPr', () => {
   const pr = { head: 'itervox/7', base: 'main', title: 'Issue #7', body: 'first' }
 
   it('creates a draft, then updates its body, and leaves an unchanged body alone', async () => {
@@ -349,7 +217,7 @@ describe('GitHubTracker.upsertDraftPr', () => {
   })
 })
 
-describe('GitHubTracker.moveState', () => {
+describe('GitHubApi.moveState', () => {
   it('swaps the state label in one write, keeping the other labels', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['bug', 'todo', 'p1'] })
     const result = await tracker().moveState(n, 'Todo', 'Plan', STATES)
@@ -430,7 +298,7 @@ describe('GitHubTracker.moveState', () => {
   })
 })
 
-describe('GitHubTracker: labels and comments', () => {
+describe('GitHubApi: labels and comments', () => {
   it('adds labels and removes one, a missing one included', async () => {
     const n = fake.addIssue({ title: 'x', labels: ['bug'] })
     const t = tracker()
@@ -491,7 +359,7 @@ describe('GitHubTracker: labels and comments', () => {
   })
 })
 
-describe('GitHubTracker.dispatch', () => {
+describe('GitHubApi.dispatch', () => {
   it('sends a repository_dispatch with the payload', async () => {
     await tracker().dispatch('itervox-handoff', { issue: 7, state: 'Review' })
     expect(fake.dispatches).toEqual([
@@ -508,7 +376,7 @@ describe('GitHubTracker.dispatch', () => {
   })
 })
 
-describe('GitHubTracker: transient failures are retried within a budget', () => {
+describe('GitHubApi: transient failures are retried within a budget', () => {
   it.each([
     ['502 Bad Gateway', FAULTS.serverError(502), 502],
     ['429 Too Many Requests', FAULTS.tooManyRequests(), 429],
@@ -567,7 +435,7 @@ describe('GitHubTracker: transient failures are retried within a budget', () => 
   })
 })
 
-describe('GitHubTracker: the token', () => {
+describe('GitHubApi: the token', () => {
   it('says a rejected token is wrong', async () => {
     await fake.stop()
     fake = await startFakeGitHub({ token: 'the-real-token' })
@@ -590,7 +458,7 @@ describe('GitHubTracker: the token', () => {
   })
 })
 
-describe('GitHubTracker: requests a stage spends', () => {
+describe('GitHubApi: requests a stage spends', () => {
   it('runs the GitHub side of a first stage in 8 requests, and of a later one in 9', async () => {
     fake.addCollaborator('alice', 'write')
     const n = fake.addIssue({ title: 'Add a cache', labels: ['Plan'] })

@@ -15,17 +15,18 @@ import type {
   Tracker
 } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
-import { readRecordFromComment, renderStatusComment } from '../pipeline/status-view.js'
+import { readRecordFromComment } from './comment-record.js'
+import { renderStatusComment } from './status-comment.js'
 import { authorizeActor } from './authorize.js'
 import { faultKind, GitHubApiError } from './github-errors.js'
-import type { GitHubTracker, LivingComment, MarkedComment } from './github.js'
+import type { GitHubApi, LivingComment, MarkedComment } from './github-api.js'
 import type { IssueRecordStore } from './repo-records.js'
 
 /** The first line of the one living status comment per issue. */
 export const STATUS_MARKER = 'itervox:status'
 
 /** The identity of the default `GITHUB_TOKEN`. */
-export const ACTIONS_BOT = 'github-actions[bot]'
+const ACTIONS_BOT = 'github-actions[bot]'
 
 /**
  * The pull request's body is fixed (the trail is in the status comment and the files) until the
@@ -36,8 +37,8 @@ function pullBody(issue: Issue, complete: boolean): string {
   return complete ? `${text}\nCloses ${issue.identifier}\n` : text
 }
 
-export interface GitHubPortOptions {
-  api: GitHubTracker
+export interface GitHubTrackerOptions {
+  api: GitHubApi
   /** Where the records are kept: the status comment only shows them. */
   records: IssueRecordStore
   config: WorkflowConfig
@@ -51,16 +52,16 @@ export interface GitHubPortOptions {
   warning?: string
 }
 
-export class GitHubPort implements Tracker {
+export class GitHubTracker implements Tracker {
   readonly wakes: Tracker['wakes']
-  private readonly api: GitHubTracker
+  private readonly api: GitHubApi
   private readonly states: string[]
   /** Per issue: the marked comments by this token's identity, and the living status comment. */
   private readonly seen = new Map<number, { keys: Set<string>; living: LivingComment | null }>()
   /** Per issue: why this job could not open its pull request, for the status comment. */
   private readonly noPull = new Map<number, string>()
 
-  constructor(private readonly o: GitHubPortOptions) {
+  constructor(private readonly o: GitHubTrackerOptions) {
     this.api = o.api
     this.wakes = o.chain
     this.states = knownStates(o.config)
@@ -300,7 +301,7 @@ export class GitHubPort implements Tracker {
 
 /** The pipeline's wake-up of an issue's stage: a repository_dispatch naming its entry. */
 export async function sendWake(
-  api: GitHubTracker,
+  api: GitHubApi,
   issue: string,
   w: { state: string; entry: number; step?: string }
 ): Promise<void> {

@@ -1,2 +1,0 @@
-/** ascii-bundle.mjs, for the tests' type-check. */
-export function asciiOnly(code: string, file: string): string

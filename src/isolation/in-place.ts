@@ -1,0 +1,190 @@
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  readdir,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile
+} from 'node:fs/promises'
+import path from 'node:path'
+import * as z from '../zod.js'
+import { git } from '../git/git.js'
+import { lstatOrNull } from '../git/lstat.js'
+import type { AgentUser } from './agent-user.js'
+
+/** What the hand-over in place moved, to bring it back (kept in the stage context). */
+export const inPlaceSchema = z.object({
+  /** The runner's checkout whose own files the agent works on. */
+  repo: z.string(),
+  /** A folder of root's (0711) holding the checkout's objects for the stage: the agent's alternates. */
+  store: z.string(),
+  /** The mode of the checkout's `.git`, closed to others for the stage. */
+  gitMode: z.int(),
+  /** The checkout's untracked paths (git's, folded into folders) before the stage. */
+  untracked: z.array(z.string()),
+  /** Untracked paths below the top level, put aside in the runner's folder: [path, where]. */
+  aside: z.array(z.tuple([z.string(), z.string()]))
+})
+export type InPlace = z.infer<typeof inPlaceSchema>
+
+/** The store of a user's stages: beside its home, in a folder only root may write. */
+export const storeOf = (user: AgentUser) => `${user.home}.objects`
+
+const readable = (mode: number, dir: boolean) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4)
+
+/**
+ * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
+ * repository (no linked worktree, no alternates of its own) on the file system of the agent's
+ * home (everything moves by rename), its objects readable by every user (the umask git wrote
+ * them with), and no earlier stage's objects still in the store.
+ */
+export async function inPlaceObstacle(repo: string, user: AgentUser): Promise<string | null> {
+  const gitDir = await lstatOrNull(path.join(repo, '.git'))
+  if (!gitDir?.isDirectory()) return 'its .git is not a folder'
+  const objects = path.join(repo, '.git', 'objects')
+  const o = await lstatOrNull(objects)
+  if (!o?.isDirectory()) return 'it has no objects folder'
+  if (await lstatOrNull(path.join(objects, 'info', 'alternates'))) {
+    return 'its objects borrow from another repository'
+  }
+  const parent = await stat(path.dirname(user.home))
+  if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {
+    return `${path.dirname(user.home)} is not root's alone`
+  }
+  const dev = (await stat(repo)).dev
+  if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
+    return "it is on another file system than the agent user's home"
+  }
+  if (await lstatOrNull(path.join(storeOf(user), 'objects'))) {
+    return `an earlier stage's objects are still in ${storeOf(user)}`
+  }
+  // git writes its folders and files with the umask; packs hold nearly everything.
+  for (const name of ['', 'pack', ...(await readdir(objects))]) {
+    const st = await lstat(path.join(objects, name))
+    if (st.isDirectory() && !readable(st.mode, true)) return 'its objects are closed to other users'
+  }
+  for (const name of await readdir(path.join(objects, 'pack')).catch(() => [])) {
+    if (!readable((await lstat(path.join(objects, 'pack', name))).mode, false)) {
+      return 'its objects are closed to other users'
+    }
+  }
+  return null
+}
+
+/**
+ * git's untracked paths in the checkout, whole untracked folders as one (ignored ones too):
+ * what the agent must not get (an earlier step's files, a cloud credential).
+ */
+export async function untrackedIn(repo: string): Promise<string[]> {
+  const r = await git(repo, ['ls-files', '-z', '--others', '--directory'])
+  return r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => p.replace(/\/$/, ''))
+}
+
+/**
+ * Readies the hand-over in place, as the runner's user: the untracked paths below the top level
+ * go aside (the top-level ones stay behind in the checkout), and the agent's own repository is
+ * made in `gitDir`: HEAD on the branch at the checkout's commit, the checkout's index (its
+ * stat data still fits the files, which keep their inodes and times), its objects borrowed
+ * from the store, read-only, and its new ones its own. Returns what goes to the agent's tree
+ * (the checkout's top-level names) and what was put aside.
+ */
+export async function readyInPlace(o: {
+  repo: string
+  branch: string
+  user: AgentUser
+  /** The runner's private folder for the stage. */
+  workDir: string
+  gitDir: string
+}): Promise<{ names: string[]; state: InPlace }> {
+  const untracked = await untrackedIn(o.repo)
+  const asideDir = path.join(o.workDir, 'aside')
+  await rm(asideDir, { recursive: true, force: true })
+  await mkdir(asideDir, { mode: 0o700 })
+  const aside: [string, string][] = []
+  for (const p of untracked.filter((u) => u.includes('/'))) {
+    const to = path.join(asideDir, String(aside.length))
+    await rename(path.join(o.repo, p), to)
+    aside.push([p, to])
+  }
+  const top = new Set(untracked.filter((u) => !u.includes('/')))
+  const names = (await readdir(o.repo)).filter((n) => n !== '.git' && !top.has(n))
+
+  const head = (await git(o.repo, ['rev-parse', 'HEAD'])).stdout.trim()
+  const format = (await git(o.repo, ['rev-parse', '--show-object-format'])).stdout.trim()
+  const store = storeOf(o.user)
+  await mkdir(path.join(o.gitDir, 'objects', 'info'), { recursive: true })
+  await mkdir(path.join(o.gitDir, 'objects', 'pack'))
+  await mkdir(path.join(o.gitDir, 'refs', 'heads', path.dirname(o.branch)), { recursive: true })
+  await mkdir(path.join(o.gitDir, 'refs', 'tags'))
+  await writeFile(path.join(o.gitDir, 'HEAD'), `ref: refs/heads/${o.branch}\n`)
+  await writeFile(path.join(o.gitDir, 'refs', 'heads', o.branch), `${head}\n`)
+  await writeFile(path.join(o.gitDir, 'objects', 'info', 'alternates'), `${store}/objects\n`)
+  // The chown of the hand-over changes every file's ctime, and the index holds the runner's
+  // uid: the agent's git compares size and mtime only, or it would read the whole tree again.
+  await writeFile(
+    path.join(o.gitDir, 'config'),
+    [
+      '[core]',
+      `\trepositoryformatversion = ${format === 'sha1' ? 0 : 1}`,
+      '\tfilemode = true',
+      '\tbare = false',
+      '\tlogallrefupdates = true',
+      '\ttrustctime = false',
+      '\tcheckStat = minimal',
+      ...(format === 'sha1' ? [] : ['[extensions]', `\tobjectformat = ${format}`]),
+      ''
+    ].join('\n')
+  )
+  for (const name of ['index', 'shallow']) {
+    const from = path.join(o.repo, '.git', name)
+    const st = await lstatOrNull(from)
+    if (!st?.isFile()) continue
+    await copyFile(from, path.join(o.gitDir, name))
+    // git trusts stat data only for files older than the index itself.
+    await utimes(path.join(o.gitDir, name), st.atime, st.mtime)
+  }
+  const gitMode = (await lstat(path.join(o.repo, '.git'))).mode & 0o7777
+  return { names, state: { repo: o.repo, store, gitMode, untracked, aside } }
+}
+
+/**
+ * After the stage's commit: the checkout loses what the agent left in it untracked (its new
+ * files, what it installed), and gets back what was put aside. The checkout is the runner's
+ * again, so nothing here follows a symlink: a path whose folders are not all real folders
+ * keeps the agent's thing (removed) and leaves the runner's aside, named in the answer.
+ */
+export async function settleInPlace(s: InPlace): Promise<string[]> {
+  const before = new Set(s.untracked)
+  for (const p of await untrackedIn(s.repo)) {
+    if (!before.has(p)) await rm(path.join(s.repo, p), { recursive: true, force: true })
+  }
+  const kept: string[] = []
+  for (const [p, from] of s.aside) {
+    const to = path.join(s.repo, p)
+    if (!(await realFolders(s.repo, path.dirname(p)))) {
+      kept.push(from)
+      continue
+    }
+    await rm(to, { recursive: true, force: true })
+    await rename(from, to)
+  }
+  return kept
+}
+
+/** Whether every folder of `rel` below `root` is a real folder (made when missing). */
+async function realFolders(root: string, rel: string): Promise<boolean> {
+  let at = root
+  for (const part of rel.split('/').filter((x) => x && x !== '.')) {
+    at = path.join(at, part)
+    const st = await lstatOrNull(at)
+    if (!st) await mkdir(at)
+    else if (!st.isDirectory()) return false
+  }
+  return true
+}
