@@ -36,6 +36,16 @@ export const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String)
   }
 }`
 
+/**
+ * The issues that block this one: the relations of type `blocks` whose related issue it is
+ * (`inverseRelations`; `issue` is the blocker), with each blocker's state type.
+ */
+export const BLOCKERS = `query Blockers($id: String!) {
+  issue(id: $id) {
+    inverseRelations(first: 50) { nodes { type issue { identifier state { type } } } }
+  }
+}`
+
 export const COMMENTS = `query Comments($id: String!, $after: String) {
   issue(id: $id) {
     comments(first: 100, after: $after) {
@@ -84,6 +94,7 @@ export const DOCUMENTS = [
   TEAM,
   ISSUE,
   ISSUES,
+  BLOCKERS,
   COMMENTS,
   MEMBER,
   MOVE,
