@@ -15,6 +15,8 @@ import { automationFor } from './index.js'
 /** The wake-up steps the pipeline sends for the events it finds itself (automation-wakes.ts). */
 export const RUN_FAILED_STEP = 'run-failed'
 export const INPUT_REQUIRED_STEP = 'input-required'
+/** The wake-up that resumes a waiting stage with an automation's answer (auto-resume.ts). */
+export const ANSWERED_STEP = 'input-answered'
 
 /** What an automation's run is for, on its plan: its prompt section and its record. */
 export interface AutomationRun {
