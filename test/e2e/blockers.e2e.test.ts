@@ -1,7 +1,7 @@
 // Blockers through the bundled action: a Todo issue with an open blocker (GitHub's issue
-// dependencies) does not start, and says so once; closing the last blocker (the `issues:
-// closed` event, shaped like GitHub's) moves it by blockers_resolved's policy.move_to_state, and
-// the new state's stage runs.
+// dependencies, or a "blocked by #N" in its description) does not start, and says so once;
+// closing the last blocker (the `issues: closed` event, shaped like GitHub's) moves each by
+// blockers_resolved's policy.move_to_state, and the new state's stage runs.
 import { afterEach, expect, it } from '@jest/globals'
 import { runAction } from '../harness/action-run.js'
 import { drive, wakeUp } from './drive.js'
@@ -25,6 +25,13 @@ it('holds a Todo issue while a blocker is open; its closing moves it by move_to_
   })
   const blocker = p.gh.addIssue({ title: 'Ship the API first', author: 'ada' })
   p.gh.addDependency(p.issue, blocker)
+  // Another issue says so in its description, as itervox reads it.
+  const phrased = p.gh.addIssue({
+    title: 'Document the export',
+    body: `Blocked by #${blocker}.`,
+    labels: ['Todo'],
+    author: 'ada'
+  })
 
   const labelled = {
     event: 'issues.labeled' as const,
@@ -40,6 +47,13 @@ it('holds a Todo issue while a blocker is open; its closing moves it by move_to_
   await runAction('main', p.sb, p.gh, { ...labelled, env: { GITHUB_RUN_ID: '4002' } })
   expect(notices()).toHaveLength(1)
   expect(p.gh.dispatches).toEqual([])
+  const byPhrase = await runAction('main', p.sb, p.gh, {
+    event: 'issues.labeled',
+    eventOptions: { issue: phrased, label: 'Todo', labels: ['Todo'], sender: 'ada' },
+    env: { GITHUB_RUN_ID: '4005' }
+  })
+  expect(byPhrase.outputs).toMatchObject({ outcome: 'skipped' })
+  expect(byPhrase.stdout).toMatch(`#${phrased} is blocked by #${blocker}`)
 
   p.gh.closeIssue(blocker, 'ada')
   const closed = await runAction('main', p.sb, p.gh, {
@@ -52,10 +66,16 @@ it('holds a Todo issue while a blocker is open; its closing moves it by move_to_
     `#${p.issue} Todo: moved to "Researching" (automation unblocked: every blocker is done)`
   )
   expect(p.gh.labels(p.issue)).toEqual(['Researching'])
-  expect(p.gh.dispatches.map((d) => d.clientPayload)).toEqual([
-    { issue: String(p.issue), state: 'Researching', entry: 1 }
-  ])
-  const [stage] = await drive(p, wakeUp(p.gh.dispatches[0]!), {}, 1)
+  expect(p.gh.labels(phrased)).toEqual(['Researching'])
+  expect(p.gh.dispatches.map((d) => d.clientPayload)).toEqual(
+    expect.arrayContaining([
+      { issue: String(p.issue), state: 'Researching', entry: 1 },
+      { issue: String(phrased), state: 'Researching', entry: 1 }
+    ])
+  )
+  expect(p.gh.dispatches).toHaveLength(2)
+  const first = p.gh.dispatches.find((d) => d.clientPayload.issue === String(p!.issue))!
+  const [stage] = await drive(p, wakeUp(first), {}, 1)
   expect(stage?.outputs).toMatchObject({ outcome: 'succeeded', profile: 'implementer' })
   expect(p.gh.violations).toEqual([])
 })
