@@ -37907,7 +37907,7 @@ var YAMLMap = __nccwpck_require__(4454);
 var resolveProps = __nccwpck_require__(4631);
 var utilContainsNewline = __nccwpck_require__(9499);
 var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(3568);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -38344,7 +38344,7 @@ var YAMLSeq = __nccwpck_require__(2223);
 var resolveEnd = __nccwpck_require__(7788);
 var resolveProps = __nccwpck_require__(4631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(3568);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -39040,7 +39040,7 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 3568:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -49648,6 +49648,78 @@ function word(text) {
 
 /***/ }),
 
+/***/ 2094:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ei: () => (/* binding */ owedBacklogRun),
+/* harmony export */   Gg: () => (/* binding */ movedToBacklog),
+/* harmony export */   r1: () => (/* binding */ backlogMove)
+/* harmony export */ });
+/* unused harmony export backlogKey */
+/* harmony import */ var _config_lookup_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
+/* harmony import */ var _pause_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(96);
+// issue_moved_to_backlog: a person moved the issue into one of tracker.backlog_states (its
+// label added on GitHub; its state changed on Linear, seen by the relay's wake-up or the
+// reconcile). The run happens in that state; backlog states start no stage of their own.
+
+
+/**
+ * Where the tracker knows when the issue entered its state (Linear): the move into a backlog
+ * state it is in, when an automation answers such moves.
+ */
+function backlogMove(config, issue) {
+    const { state, enteredAt } = issue;
+    if (!state || !enteredAt)
+        return undefined;
+    const backlog = config.tracker.backlogStates.find((s) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(s, state));
+    const runs = config.automations.some((a) => a.enabled && a.trigger.type === 'issue_moved_to_backlog');
+    return backlog && runs
+        ? { type: 'issue_moved_to_backlog', state: backlog, at: enteredAt }
+        : undefined;
+}
+/** Names the move: the same for the relay's wake-up, the reconcile's and a repeated one. */
+function backlogKey(e, now) {
+    return `backlog-${(e.at ?? now.toISOString()).replace(/[^0-9]/g, '')}`;
+}
+/**
+ * The reconcile's wake-up for a move into a backlog state that no run answered yet (the relay
+ * missed it, or there is none); undefined when the issue is not in one, or it was answered.
+ */
+function owedBacklogRun(config, issue, record) {
+    const e = backlogMove(config, issue);
+    // A paused issue is owed nothing yet (stage-owed.ts says so for it).
+    if (!e || issue.labels.some((l) => l.toLowerCase() === _pause_js__WEBPACK_IMPORTED_MODULE_1__/* .PAUSED_LABEL */ .O5))
+        return undefined;
+    const key = backlogKey(e, new Date());
+    if (record?.stages.some((s) => s.automation?.event === key))
+        return undefined;
+    return {
+        wake: { state: e.state, entry: record?.entry ?? 0 },
+        key,
+        why: `moved into "${e.state}" at ${e.at}`
+    };
+}
+const movedToBacklog = {
+    type: 'issue_moved_to_backlog',
+    occasion(e, c) {
+        // On GitHub a backlog label is no pipeline state (the issue's state is its active label, if
+        // any), so the label itself says the issue is still there; on Linear the state does.
+        const there = [c.issue.state, ...c.issue.labels].some((s) => s && (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(s, e.state));
+        if (!there)
+            return { skip: `the issue left "${e.state}" before this job ran` };
+        return {
+            state: e.state,
+            entry: c.record.entry,
+            key: backlogKey(e, c.now),
+            about: `${c.issue.identifier} was moved into the backlog state "${e.state}".`
+        };
+    }
+};
+
+
+/***/ }),
+
 /***/ 3935:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -56746,6 +56818,13 @@ const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String) {
     pageInfo { hasNextPage endCursor }
   }
 }`;
+/**
+ * The issue's latest state changes (Linear lists newest first): when it entered its state, which
+ * names the move (issue_moved_to_backlog runs once per move).
+ */
+const STATE_HISTORY = `query StateHistory($id: String!) {
+  issue(id: $id) { history(first: 50) { nodes { createdAt toState { id } } } }
+}`;
 const COMMENTS = `query Comments($id: String!, $after: String) {
   issue(id: $id) {
     comments(first: 100, after: $after) {
@@ -56785,6 +56864,7 @@ const DOCUMENTS = [
     TEAM,
     ISSUE,
     ISSUES,
+    STATE_HISTORY,
     COMMENTS,
     MEMBER,
     MOVE,
@@ -56910,6 +56990,27 @@ class LinearApi {
             after = info.endCursor;
         }
         return { issues, truncated: true };
+    }
+    /**
+     * When the issue last entered the state `stateId`, from its latest history entries; null when
+     * they show no such move (it was created there, or moved there long ago).
+     */
+    async enteredAt(issueId, stateId) {
+        const data = await this.request(STATE_HISTORY, { id: issueId }, zod/* object */.Ikc({
+            issue: zod/* object */.Ikc({
+                history: zod/* object */.Ikc({
+                    nodes: zod/* array */.YOg(zod/* object */.Ikc({
+                        createdAt: zod/* string */.YjP(),
+                        toState: zod/* nullable */.mee(zod/* object */.Ikc({ id: zod/* string */.YjP() }))
+                    }))
+                })
+            })
+        }));
+        const times = data.issue.history.nodes
+            .filter((h) => h.toState?.id === stateId)
+            .map((h) => h.createdAt);
+        // The latest by time, whatever order the page came in.
+        return times.sort().at(-1) ?? null;
     }
     /** The issue's comments, oldest first. */
     async comments(issueId) {
@@ -57126,9 +57227,12 @@ class LinearTracker {
         // state the team lacks is one no issue can be in, so only the states stages move to must exist.
         const optional = (state) => t.terminalStates.some((x) => (0,lookup/* sameState */.yY)(x, state)) &&
             ![t.completionState, t.failedState].some((x) => x !== undefined && (0,lookup/* sameState */.yY)(x, state));
-        for (const state of (0,load/* knownStates */.uv)(o.config)) {
+        // Backlog states start no stage: a team may lack them unless an automation runs there.
+        const backlogRuns = o.config.automations.some((a) => a.enabled && a.trigger.type === 'issue_moved_to_backlog');
+        const backlog = t.backlogStates.filter((s) => !(0,load/* knownStates */.uv)(o.config).some((k) => (0,lookup/* sameState */.yY)(k, s)));
+        for (const state of [...(0,load/* knownStates */.uv)(o.config), ...backlog]) {
             const match = team.states.nodes.find((s) => (0,lookup/* sameState */.yY)(s.name, state));
-            if (!match && optional(state))
+            if (!match && (optional(state) || (!backlogRuns && backlog.includes(state))))
                 continue;
             if (!match) {
                 const hint = (0,did_you_mean/* didYouMean */.au)(state, names) || `; its states are ${names.join(', ')}`;
@@ -57170,7 +57274,7 @@ class LinearTracker {
         };
     }
     async getIssue(id) {
-        return this.issueOf(await this.read(id));
+        return this.withEntry(await this.read(id));
     }
     /**
      * The team's issues in any of `states` (WORKFLOW.md's spellings), in one paginated listing;
@@ -57184,7 +57288,21 @@ class LinearTracker {
         if (ids.length === 0)
             return { issues: [], truncated: false };
         const found = await this.o.api.issuesIn(this.team.id, ids);
-        return { issues: found.issues.map((i) => this.issueOf(i)), truncated: found.truncated };
+        // One after another: a backlog costs a history request per issue, not a burst of them.
+        const issues = [];
+        for (const i of found.issues)
+            issues.push(await this.withEntry(i));
+        return { issues, truncated: found.truncated };
+    }
+    /** The issue, with when it entered its state when that is a backlog state (one request). */
+    async withEntry(linear) {
+        const issue = this.issueOf(linear);
+        const state = issue.state;
+        if (!state || !this.o.config.tracker.backlogStates.some((s) => (0,lookup/* sameState */.yY)(s, state))) {
+            return issue;
+        }
+        const at = await this.o.api.enteredAt(linear.id, linear.state.id);
+        return at ? { ...issue, enteredAt: at } : issue;
     }
     issueOf(issue) {
         return {
@@ -57374,6 +57492,7 @@ async function linearSource(o) {
         loadRecord: (issue) => tracker.loadRecord(issue),
         findReply: (issue, waiting) => tracker.findReply(issue, waiting),
         wake: (issue, w) => tracker.wake(issue, w),
+        seesBacklogMoves: true,
         get requestCount() {
             return tracker.requestCount;
         }
@@ -57682,13 +57801,15 @@ function githubSource(api, port, records, config, dryRun) {
 /* harmony export */ });
 /* harmony import */ var _config_lookup_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5351);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9243);
-/* harmony import */ var _pipeline_pause_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(96);
+/* harmony import */ var _pipeline_pause_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(96);
 /* harmony import */ var _pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1791);
-/* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3935);
+/* harmony import */ var _pipeline_triggers_moved_to_backlog_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2094);
+/* harmony import */ var _pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3935);
 // The scheduled reconcile, for any tracker whose stages are woken by repository_dispatch: every
 // issue in a state that starts an automation is read once (its record), and what its record says
 // it is owed (stage-owed.ts) is started by the pipeline's own wake-up, once per owed step even
 // when two reconciles overlap: a claim is taken before the dispatch.
+
 
 
 
@@ -57703,7 +57824,8 @@ async function reconcileIssues(o) {
     const failedIssues = new Set();
     let started = 0;
     let holding;
-    for (const found of await source.list(startStates(o.config), log)) {
+    const states = startStates(o.config, source.seesBacklogMoves === true);
+    for (const found of await source.list(states, log)) {
         const n = 'problem' in found ? found.key : source.keyOf(found);
         if (owed.has(n) || failedIssues.has(n))
             continue;
@@ -57712,7 +57834,7 @@ async function reconcileIssues(o) {
         if ('problem' in found) {
             // Nothing of this issue is started until a person makes its state clear.
             owed.set(n, null);
-            log(`${found.label}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(found.problem)}`);
+            log(`${found.label}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(found.problem)}`);
             continue;
         }
         const at = `${found.identifier} ${found.state ?? ''}`.trim();
@@ -57731,7 +57853,7 @@ async function reconcileIssues(o) {
                 const may = await source.mayReopen(closed);
                 if (!may.allowed) {
                     owed.set(n, null);
-                    log(`${at}: not resumed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
+                    log(`${at}: not resumed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
                     continue;
                 }
             }
@@ -57739,27 +57861,28 @@ async function reconcileIssues(o) {
             const reply = source.findReply && record && w && w.entry === record.entry
                 ? await source.findReply(found, w)
                 : null;
-            const need = (0,_pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__/* .owedWake */ .s)({
-                config: o.config,
-                state: found.state,
-                record,
-                labels: found.labels,
-                ...(reply ? { reply } : {})
-            });
+            const need = (0,_pipeline_triggers_moved_to_backlog_js__WEBPACK_IMPORTED_MODULE_3__/* .owedBacklogRun */ .Ei)(o.config, found, record) ??
+                (0,_pipeline_stage_owed_js__WEBPACK_IMPORTED_MODULE_2__/* .owedWake */ .s)({
+                    config: o.config,
+                    state: found.state,
+                    record,
+                    labels: found.labels,
+                    ...(reply ? { reply } : {})
+                });
             if ('skip' in need) {
                 owed.set(n, null);
                 log(`${at}: nothing to start (${need.skip}); ${cost()}`);
                 continue;
             }
             owed.set(n, need.key);
-            if (record && (0,_pipeline_pause_js__WEBPACK_IMPORTED_MODULE_4__/* .heldByLabel */ .zU)(record) && source.mayResume) {
+            if (record && (0,_pipeline_pause_js__WEBPACK_IMPORTED_MODULE_5__/* .heldByLabel */ .zU)(record) && source.mayResume) {
                 const may = await source.mayResume(found);
                 if (!may.allowed) {
                     owed.set(n, null);
                     if (!o.dryRun)
                         await source.keepPaused?.(found, may.reason);
                     const back = o.dryRun ? 'would put' : 'put';
-                    log(`${at}: not resumed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${back} the ${_pipeline_pause_js__WEBPACK_IMPORTED_MODULE_4__/* .PAUSED_LABEL */ .O5} label back; ${cost()}`);
+                    log(`${at}: not resumed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(may.reason)}; ${back} the ${_pipeline_pause_js__WEBPACK_IMPORTED_MODULE_5__/* .PAUSED_LABEL */ .O5} label back; ${cost()}`);
                     continue;
                 }
             }
@@ -57768,7 +57891,7 @@ async function reconcileIssues(o) {
                 const may = await source.mayStart(found, need.wake.state);
                 if (!may.allowed) {
                     owed.set(n, null);
-                    log(`${at}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
+                    log(`${at}: not started: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)(may.reason)}; ${cost()}`);
                     continue;
                 }
             }
@@ -57794,7 +57917,7 @@ async function reconcileIssues(o) {
         catch (err) {
             failedIssues.add(n);
             owed.delete(n);
-            log(`${at}: failed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}; ${cost()}`);
+            log(`${at}: failed: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}; ${cost()}`);
         }
     }
     // A claim whose issue is now owed something else (or nothing, or is no longer in a state
@@ -57806,7 +57929,7 @@ async function reconcileIssues(o) {
             await o.claims.drop(c.issue, c.key);
         }
         catch (err) {
-            log(`${c.issue}: the claim ${c.key} stays: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}`);
+            log(`${c.issue}: the claim ${c.key} stays: ${(0,_pipeline_untrusted_text_js__WEBPACK_IMPORTED_MODULE_4__/* .oneLine */ .TN)((0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .bD)(err))}`);
         }
     }
     return {
@@ -57826,12 +57949,14 @@ function summaryLine(s, dryRun) {
 function counted(n, noun) {
     return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
-/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
-function startStates(config) {
-    return config.automations
-        .filter((a) => a.enabled)
-        .flatMap((a) => a.states)
-        .filter((s, i, all) => all.findIndex((t) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(t, s)) === i);
+/**
+ * Every state an enabled automation starts in, once each, as WORKFLOW.md spells it; with the
+ * backlog states where an automation answers moves into them and the source sees such moves.
+ */
+function startStates(config, backlog) {
+    const on = config.automations.filter((a) => a.enabled);
+    const moves = backlog && on.some((a) => a.trigger.type === 'issue_moved_to_backlog');
+    return [...on.flatMap((a) => a.states), ...(moves ? config.tracker.backlogStates : [])].filter((s, i, all) => all.findIndex((t) => (0,_config_lookup_js__WEBPACK_IMPORTED_MODULE_0__/* .sameState */ .yY)(t, s)) === i);
 }
 
 
@@ -69420,27 +69545,8 @@ const inputRequired = {
     }
 };
 
-;// CONCATENATED MODULE: ./.build/pipeline/triggers/moved-to-backlog.js
-// issue_moved_to_backlog: a person moved the issue into one of tracker.backlog_states (its
-// label added). The run happens in that state; backlog states start no stage of their own.
-
-const movedToBacklog = {
-    type: 'issue_moved_to_backlog',
-    occasion(e, c) {
-        // On GitHub a backlog label is no pipeline state (the issue's state is its active label, if
-        // any), so the label itself says the issue is still there; on Linear the state does.
-        const there = [c.issue.state, ...c.issue.labels].some((s) => s && (0,lookup/* sameState */.yY)(s, e.state));
-        if (!there)
-            return { skip: `the issue left "${e.state}" before this job ran` };
-        return {
-            state: e.state,
-            entry: c.record.entry,
-            key: `backlog-${(e.at ?? c.now.toISOString()).replace(/[^0-9]/g, '')}`,
-            about: `${c.issue.identifier} was moved into the backlog state "${e.state}".`
-        };
-    }
-};
-
+// EXTERNAL MODULE: ./.build/pipeline/triggers/moved-to-backlog.js
+var moved_to_backlog = __nccwpck_require__(2094);
 ;// CONCATENATED MODULE: ./.build/pipeline/triggers/pull-request.js
 
 /**
@@ -69515,7 +69621,7 @@ const RULES = {
     pr_merged: prMerged,
     run_failed: runFailed,
     input_required: inputRequired,
-    issue_moved_to_backlog: movedToBacklog
+    issue_moved_to_backlog: moved_to_backlog/* movedToBacklog */.Gg
 };
 function ruleOf(e) {
     return RULES[e.type];
@@ -69569,6 +69675,7 @@ function commonFilter(a, o, c) {
 // second delivery runs nothing), and moves the issue only when its policy or its agent asks.
 
 
+
 /** The wake-up steps the pipeline sends for the events it finds itself (automation-wakes.ts). */
 const RUN_FAILED_STEP = 'run-failed';
 const INPUT_REQUIRED_STEP = 'input-required';
@@ -69601,6 +69708,10 @@ function eventOf(config, t, issue, record) {
     const backlog = label && config.tracker.backlogStates.find((s) => (0,lookup/* sameState */.yY)(s, label));
     if (backlog)
         return { type: 'issue_moved_to_backlog', state: backlog, ...(t.at ? { at: t.at } : {}) };
+    // Linear's relay and reconcile wake the issue in its backlog state; the move's time is Linear's.
+    const stale = t.state && issue.state && !(0,lookup/* sameState */.yY)(t.state, issue.state);
+    if (t.source === 'wake' && !t.wake?.step && !stale)
+        return (0,moved_to_backlog/* backlogMove */.r1)(config, issue) ?? null;
     return null;
 }
 /** The automation run this job makes, why it makes none, or null when it answers no event. */

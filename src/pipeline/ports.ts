@@ -30,6 +30,11 @@ export interface Issue {
   closed?: boolean
   createdAt?: string
   updatedAt?: string
+  /**
+   * When the issue entered `state`, where the tracker keeps a history and the state is a backlog
+   * state (Linear): it names the move, as a label event's time does on GitHub.
+   */
+  enteredAt?: string
 }
 
 /** An issue that blocks another: done once it is closed (or in a terminal state). */

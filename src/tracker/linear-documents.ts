@@ -46,6 +46,14 @@ export const BLOCKERS = `query Blockers($id: String!) {
   }
 }`
 
+/**
+ * The issue's latest state changes (Linear lists newest first): when it entered its state, which
+ * names the move (issue_moved_to_backlog runs once per move).
+ */
+export const STATE_HISTORY = `query StateHistory($id: String!) {
+  issue(id: $id) { history(first: 50) { nodes { createdAt toState { id } } } }
+}`
+
 export const COMMENTS = `query Comments($id: String!, $after: String) {
   issue(id: $id) {
     comments(first: 100, after: $after) {
@@ -95,6 +103,7 @@ export const DOCUMENTS = [
   ISSUE,
   ISSUES,
   BLOCKERS,
+  STATE_HISTORY,
   COMMENTS,
   MEMBER,
   MOVE,

@@ -41,6 +41,7 @@ export async function linearSource(o: {
     // Linear sends GitHub no closing event: the reconcile finds resolved blockers itself.
     blockers: (issue) => tracker.blockers(issue),
     moveState: (issue, from, to) => tracker.moveState(issue, from, to),
+    seesBacklogMoves: true,
     get requestCount() {
       return tracker.requestCount
     }
