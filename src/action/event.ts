@@ -88,6 +88,16 @@ export function jobTrigger(env: NodeJS.ProcessEnv): Trigger | undefined {
 }
 
 /**
+ * The issue an `issues: closed` event closed, or undefined for any other event: its dependants'
+ * blockers may all be done now (tracker/blockers-pass.ts). Read from the payload, untrusted;
+ * the pass reads every issue it acts on again.
+ */
+export function closedIssue(eventName: string, payload: Payload): number | undefined {
+  if (eventName !== 'issues' || str(payload.action) !== 'closed') return undefined
+  return issueNumber(record(payload.issue).number)
+}
+
+/**
  * A person reopened the pull request of an issue's pipeline (head `itervox/<number>` in this
  * repository): the issue resumes what its record says is owed, as when `itervox-paused` is
  * taken off.

@@ -19,7 +19,7 @@ import type { SecretScanner } from '../secrets/scanner.js'
 import { startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubApi } from '../tracker/github-api.js'
 import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
-import { GitHubSlots } from '../tracker/github-slots.js'
+import { stageSlots } from '../tracker/capped-slots.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
 import { RepoRecordStore } from '../tracker/repo-records.js'
@@ -174,6 +174,14 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     }))
   let echo: AgentLogEcho | undefined
   const seen = { events: 0, tools: 0, bytes: 0 }
+  const slots = stageSlots(config, {
+    refs: api.refs(),
+    run: { id: s.runId, attempt: s.runAttempt },
+    baseCommit: trusted,
+    runEnded: (id) => api.workflowRunEnded(id),
+    wake: (issue, stage) => sendWake(api, issue, stage),
+    log: info
+  })
   const r = await runJob({
     trigger,
     config,
@@ -205,19 +213,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     }),
     author,
     committer,
-    ...(config.agent.maxConcurrentAgents !== undefined
-      ? {
-          slots: new GitHubSlots({
-            refs: api.refs(),
-            max: config.agent.maxConcurrentAgents,
-            run: { id: s.runId, attempt: s.runAttempt },
-            baseCommit: trusted,
-            runEnded: (id) => api.workflowRunEnded(id),
-            wake: (issue, stage) => sendWake(api, issue, stage),
-            log: info
-          })
-        }
-      : {}),
+    slots,
     log: info,
     sections: { open: (title) => core.startGroup(title), close: () => core.endGroup() },
     onStart: (run, recovered) => {

@@ -82,7 +82,7 @@ export async function prepare(job: Job, a: Admitted): Promise<Prepared | Stop> {
         )
       }
       if (!wasQueued) await job.tracker.setFlag(issue, QUEUED, true)
-      const why = `all ${job.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
+      const why = `${job.slots.describe()}; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
       return { stop: skipped(a, branch.branch, why) }
     }
     job.slotHeld = true

@@ -85,11 +85,12 @@ function sendBackEdges(config: WorkflowConfig): [string, string, string][] {
   if (config.agent.maxReviewRounds <= 1) return []
   const automations = config.automations.filter((a) => a.enabled)
   const out: [string, string, string][] = []
-  const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined
+  const reviewers = config.agent.autoReview ? config.agent.reviewers : []
+  const reviewer = reviewers.length > 0 ? reviewers.join(', ') : undefined
   for (const a of automations) {
     const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state')
     for (const state of a.states) {
-      if (reviewer && a.profile !== reviewer) out.push([state, state, `${reviewer} FAIL`])
+      if (reviewer && !reviewers.includes(a.profile)) out.push([state, state, `${reviewer} FAIL`])
       if (!mayMove) continue
       for (const before of automations) {
         if (!before.moveToState || !sameState(before.moveToState, state)) continue

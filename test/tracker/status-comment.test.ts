@@ -161,7 +161,7 @@ describe('pipelineDiagram', () => {
     // One review round only: the first send-back escalates, so there is none to draw.
     config.agent.maxReviewRounds = 1
     config.agent.autoReview = true
-    config.agent.reviewerProfile = 'reviewer'
+    config.agent.reviewers = ['reviewer']
     expect(pipelineDiagram(config, null)).not.toMatch(/sent back|FAIL/)
   })
 

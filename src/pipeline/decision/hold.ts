@@ -1,11 +1,12 @@
 // The job loop's hook for what may hold a planned stage before anything of it happens: the
-// approval gate (approval.ts) and the stop switch (pause.ts), a closed pull request among it. A
-// held stage leaves the record saying why, which the status comment shows, and starts later
-// from the record alone.
+// approval gate (approval.ts), the stop switch (pause.ts), a closed pull request among it, and
+// open blockers (blocker-hold.ts). A held stage leaves the record saying why, which the status
+// comment shows, and starts later from the record alone.
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { Issue, JobTrigger, Tracker } from '../ports.js'
 import { APPROVED_LABEL, passGate, type ApprovalKind } from './approval.js'
 import { isBot } from './actor.js'
+import { blockedStart } from './blocker-hold.js'
 import { PAUSED_LABEL, pausedBy, pausedByClosedPull, withPause } from '../record/pause.js'
 import type { StagePlan } from './plan.js'
 import { recordStart, type IssueRecord } from '../record/record.js'
@@ -38,6 +39,8 @@ export async function holdStage(o: {
     const skip = `the ${APPROVED_LABEL} label is no longer on the issue`
     return { skip, changed: false, record: o.record }
   }
+  const blocked = await blockedStart(o)
+  if (blocked) return { skip: blocked, changed: false, record: o.record }
   let record = o.record
   if (plan.newEntry) {
     record = recordStart(record, o.state, plan)

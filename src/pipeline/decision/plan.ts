@@ -1,6 +1,7 @@
 import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { JobTrigger } from '../ports.js'
+import { reviewerOf } from '../record/review-chain.js'
 import type { Continuation, IssueRecord, Recovery } from '../record/record.js'
 import type { StageKind } from '../../stage-kind.js'
 import type { AutomationRun, FiredRun } from '../triggers/run.js'
@@ -188,8 +189,7 @@ function continueWith(
   inEntry: IssueRecord['stages']
 ): StagePlan | { skip: string } {
   const fallback = c.recovery?.kind === 'fallback'
-  const profile =
-    c.kind === 'review' && !fallback ? (o.config.agent.reviewerProfile ?? c.profile) : c.profile
+  const profile = c.kind === 'review' && !fallback ? reviewerOf(o.config, c.profile) : c.profile
   if (!o.config.agent.profiles[profile]) {
     return { skip: `the record asks for profile ${profile}, which this WORKFLOW.md does not have` }
   }

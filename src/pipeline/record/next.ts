@@ -2,6 +2,7 @@ import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { StageOutcome } from './outcome.js'
 import type { Recovery, RecoveryKind } from './record.js'
 import type { StageKind } from '../../stage-kind.js'
+import type { GivenVerdict } from './review-chain.js'
 
 // The state machine's words: how a stage ended (StageFacts) and what follows it (Next). The
 // decision is transitions.ts; recovery.ts decides the recoveries within it.
@@ -58,6 +59,8 @@ export interface StageFacts {
   pendingMove?: string
   /** The profile whose work a review looked at. */
   reviewed?: string
+  /** The verdicts given earlier in this entry and review round (agent.reviewer_profiles). */
+  verdicts?: GivenVerdict[]
   question?: string
   /** The committed deliverable or partial, for messages. */
   handoffPath?: string | null

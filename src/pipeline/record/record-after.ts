@@ -93,7 +93,9 @@ export function continuationFor(
         profile: next.reviewer,
         attempt: 0,
         round: record.round,
-        reviewed: current.profile
+        // The next reviewer of a chain looks at the same work as the one before it.
+        reviewed:
+          current.kind === 'review' ? (current.reviewed ?? current.profile) : current.profile
       }
     case 'rework':
       return { ...here, kind: 'work', profile: next.profile, attempt: 0, round: next.round }

@@ -92,6 +92,8 @@ const stageRecordSchema = z.object({
   /** Set on a recovery run (a recovery handoff in the contract's terms). */
   recovery: z.optional(recoveryMarkSchema),
   verify: z.optional(verifyEvidenceSchema),
+  /** A review's verdict, counted by agent.review_quorum with the others of its round. */
+  verdict: z.optional(z.enum(['PASS', 'FAIL'])),
   /** An automation's run: which automation, and the event it answered (e.g. `comment-42`). */
   automation: z.optional(
     z.object({ id: z.string().check(z.maxLength(200)), event: z.string().check(z.maxLength(80)) })

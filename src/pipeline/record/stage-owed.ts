@@ -2,6 +2,7 @@ import { findAutomation, sameState } from '../../config/lookup.js'
 import type { WorkflowConfig } from '../../config/types.js'
 import { PAUSED_LABEL } from './pause.js'
 import { emptyRecord, haltedOnEffects, type Effect, type IssueRecord } from './record.js'
+import { reviewerOf } from './review-chain.js'
 
 /** The wake-up that starts what an issue is owed, named so that it is sent once. */
 export interface OwedWake {
@@ -83,7 +84,7 @@ export function owedWake(o: {
   const inEntry = r.stages.filter((s) => s.entry === r.entry && s.kind !== 'automation')
   const c = r.continuation
   if (c && c.entry === r.entry && sameState(c.state, state)) {
-    const profile = c.kind === 'review' ? (config.agent.reviewerProfile ?? c.profile) : c.profile
+    const profile = c.kind === 'review' ? reviewerOf(config, c.profile) : c.profile
     const ran = inEntry.some(
       (s) =>
         s.kind === c.kind && s.profile === profile && s.attempt === c.attempt && s.round === c.round

@@ -9,6 +9,7 @@ import { moveScope } from '../decision/move-scope.js'
 import { recordStage, recordStart, type IssueRecord, type RecoveryKind } from '../record/record.js'
 import { readContractFields, type ContractFields } from '../../handoff/contract-fields.js'
 import { clip } from '../untrusted-text.js'
+import { givenVerdicts } from '../record/review-chain.js'
 import { permittedRequests, readRequests } from '../decision/requests.js'
 import type { FinalisedStage } from '../stage/stage.js'
 import type { AgentRequests, Next } from '../record/next.js'
@@ -93,6 +94,7 @@ export async function settleStage(o: {
     requests,
     pendingMove: o.record.pendingMove,
     reviewed: plan.reviewed,
+    verdicts: givenVerdicts(o.record, { entry: plan.entry, round: plan.round, state: o.state }),
     question: result.agent?.question,
     handoffPath: result.handoffPath,
     recovery: plan.recovery,
@@ -132,6 +134,7 @@ export async function settleStage(o: {
     fields: Object.keys(fields).length > 0 ? fields : undefined,
     recovery: plan.recovery && { kind: plan.recovery.kind, from: plan.recovery.from || undefined },
     verify: result.verify,
+    verdict: plan.kind === 'review' ? requests.verdict : undefined,
     automation: plan.automation && { id: plan.automation.id, event: plan.automation.key }
   })
   const current = {

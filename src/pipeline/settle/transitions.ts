@@ -2,6 +2,7 @@ import { BUDGET_SPENT } from '../../agent/classify.js'
 import { sendsBack } from '../decision/move-scope.js'
 import type { Next, StageFacts } from '../record/next.js'
 import { afterBlocking, afterFailure } from './recovery.js'
+import { chainStep } from '../record/review-chain.js'
 import { afterAutomation } from '../triggers/after.js'
 
 /** State moves one issue may make before the pipeline stops, so two stages cannot loop forever. */
@@ -75,24 +76,37 @@ function afterSuccess(f: StageFacts, escalate: (why: string) => Next): Next {
       }
       return escalate('the reviewer twice gave no verdict')
     }
-    if (f.requests.verdict === 'PASS') {
+    const latest = {
+      profile: f.profile,
+      verdict: f.requests.verdict,
+      ...(f.handoffPath ? { handoffPath: f.handoffPath } : {})
+    }
+    const step = chainStep(config, f.profile, latest, f.verdicts ?? [])
+    if (step.kind === 'next') {
+      return {
+        kind: 'review',
+        reviewer: step.reviewer,
+        ...(f.pendingMove ? { pendingMove: f.pendingMove } : {})
+      }
+    }
+    if (step.kind === 'pass') {
       const to = f.pendingMove
       return to ? move(f, to, 'the review passed') : { kind: 'stop', why: 'the review passed' }
     }
     if (f.round + 1 >= config.agent.maxReviewRounds) {
       return escalate(
-        `the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}); a person needs to look at it, then move the issue into a state to start again`
+        `the review failed ${f.round + 1} times (agent.max_review_rounds: ${config.agent.maxReviewRounds}; last: ${step.why}); a person needs to look at it, then move the issue into a state to start again`
       )
     }
     return {
       kind: 'rework',
       profile: f.reviewed ?? f.automation.profile,
       round: f.round + 1,
-      findings: f.handoffPath ?? undefined
+      findings: step.findings ?? f.handoffPath ?? undefined
     }
   }
-  const reviewer = config.agent.reviewerProfile
-  if (config.agent.autoReview && reviewer && reviewer !== f.profile) {
+  const reviewer = config.agent.reviewers[0]
+  if (config.agent.autoReview && reviewer && !config.agent.reviewers.includes(f.profile)) {
     return { kind: 'review', reviewer, pendingMove: moveTo }
   }
   if (!moveTo) {

@@ -28,7 +28,7 @@ export function backlogMove(config: WorkflowConfig, issue: Issue): BacklogEvent 
 }
 
 /** Names the move: the same for the relay's wake-up, the reconcile's and a repeated one. */
-export function backlogKey(e: BacklogEvent, now: Date): string {
+function backlogKey(e: BacklogEvent, now: Date): string {
   return `backlog-${(e.at ?? now.toISOString()).replace(/[^0-9]/g, '')}`
 }
 

@@ -8,6 +8,7 @@ import type { Issue } from '../ports.js'
 import type { JobTrigger } from '../ports.js'
 import type { IssueRecord } from '../record/record.js'
 import type { AutomationEvent } from '../ports.js'
+import { cronEvent } from './cron.js'
 import { automationFor } from './index.js'
 import { backlogMove } from './moved-to-backlog.js'
 
@@ -50,6 +51,8 @@ function eventOf(
   if (t.source === 'wake' && t.wake?.step === RUN_FAILED_STEP) {
     return { type: 'run_failed', entry: t.wake.entry }
   }
+  const cron = t.source === 'wake' ? cronEvent(t.wake?.step) : undefined
+  if (cron) return cron
   if (t.source === 'wake' && t.wake?.step === INPUT_REQUIRED_STEP) {
     return { type: 'input_required', entry: t.wake.entry }
   }

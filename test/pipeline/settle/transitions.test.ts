@@ -120,6 +120,69 @@ describe('decideNext', () => {
     })
   })
 
+  it('runs agent.reviewer_profiles one after another and combines their verdicts by agent.review_quorum', () => {
+    const chain = (quorum: string) =>
+      seedConfig({
+        agent: `auto_review: true\nreviewer_profiles: [reviewer, implementer]\nreview_quorum: ${quorum}`
+      })
+    const review = (
+      config: ReturnType<typeof seedConfig>,
+      profile: string,
+      verdict: 'PASS' | 'FAIL',
+      earlier: Array<['reviewer' | 'implementer', 'PASS' | 'FAIL']> = []
+    ) =>
+      decideNext(
+        facts({
+          config,
+          kind: 'review',
+          profile,
+          pendingMove: 'Researching',
+          reviewed: 'researcher',
+          requests: { verdict },
+          handoffPath: `${profile}.md`,
+          verdicts: earlier.map(([p, v]) => ({ profile: p, verdict: v, handoffPath: `${p}.md` }))
+        })
+      )
+    const anyBlock = chain('any_block')
+    expect(decideNext(facts({ config: anyBlock }))).toEqual({
+      kind: 'review',
+      reviewer: 'reviewer',
+      pendingMove: 'Researching'
+    })
+    // The first reviewer's PASS hands the work to the second; its FAIL decides (any_block).
+    expect(review(anyBlock, 'reviewer', 'PASS')).toEqual({
+      kind: 'review',
+      reviewer: 'implementer',
+      pendingMove: 'Researching'
+    })
+    expect(review(anyBlock, 'reviewer', 'FAIL')).toMatchObject({
+      kind: 'rework',
+      findings: 'reviewer.md'
+    })
+    expect(review(anyBlock, 'implementer', 'PASS', [['reviewer', 'PASS']])).toMatchObject({
+      kind: 'move',
+      to: 'Researching'
+    })
+    // unanimous and majority hear every reviewer before deciding.
+    const unanimous = chain('unanimous')
+    expect(review(unanimous, 'reviewer', 'FAIL')).toMatchObject({
+      kind: 'review',
+      reviewer: 'implementer'
+    })
+    expect(review(unanimous, 'implementer', 'PASS', [['reviewer', 'FAIL']])).toMatchObject({
+      kind: 'rework',
+      findings: 'reviewer.md'
+    })
+    const majority = chain('majority')
+    // One PASS of two is no majority (a tie fails).
+    expect(review(majority, 'implementer', 'PASS', [['reviewer', 'FAIL']])).toMatchObject({
+      kind: 'rework'
+    })
+    expect(review(majority, 'implementer', 'PASS', [['reviewer', 'PASS']])).toMatchObject({
+      kind: 'move'
+    })
+  })
+
   it('counts a move back to a state the issue was in as a review round, up to agent.max_review_rounds', () => {
     const back = {
       automation: config.automations[2]!,
