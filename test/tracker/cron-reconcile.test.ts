@@ -139,8 +139,8 @@ describe('cron automations in the reconcile', () => {
       )
     expect(wake('cron-202612011000-nightly-triage')).toMatchObject({
       state: 'Todo',
-      automation: { id: 'nightly-triage' },
-      plan: { kind: 'automation', profile: 'triager', automation: { key: 'cron-202612011000' } }
+      automation: { id: 'nightly-triage', profile: 'triager' },
+      run: { type: 'cron', key: 'cron-202612011000' }
     })
     // 10:05 is no slot of "0 * * * *"; 11:00 has not come at 10:20.
     expect(wake('cron-202612011005-nightly-triage')).toMatchObject({
