@@ -18,9 +18,9 @@ import path from 'node:path'
 import { commitAllowed } from '../../src/git/commit.js'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { handOver, takeBack, type HandedOver } from '../../src/isolation/agent-tree.js'
-import { settleInPlace, storeOf } from '../../src/isolation/in-place.js'
+import { leftRecordOf, settleInPlace, storeOf } from '../../src/isolation/in-place.js'
 import type { Privilege } from '../../src/isolation/privilege.js'
-import { endAgentUser } from '../../src/isolation/sandbox.js'
+import { endAgentUser, putBackLeftBehind } from '../../src/isolation/sandbox.js'
 import { gitSync as git } from '../helpers/git-repo.js'
 import {
   asRoot,
@@ -187,6 +187,7 @@ describe('attacks on the hand-over in place', () => {
         listStore: asAgent(h.tree, 'ls "$1"', storeOf(user)).ok,
         newObject: asAgent(h.tree, 'echo x > "$1/ab"', store).ok,
         newPack: asAgent(h.tree, 'echo x > "$1/pack/p.pack"', store).ok,
+        forgeRecord: asAgent(h.tree, 'echo /etc > "$1"', leftRecordOf(user)).ok,
         rewritePack: asAgent(h.tree, 'echo x >> "$1/pack/$2"', store, pack).ok,
         alternates: asAgent(
           h.tree,
@@ -198,6 +199,7 @@ describe('attacks on the hand-over in place', () => {
         listStore: false,
         newObject: false,
         newPack: false,
+        forgeRecord: false,
         rewritePack: false,
         alternates: true
       })
@@ -330,5 +332,70 @@ describe('attacks on the hand-over in place', () => {
     const now = readFileSync(path.join(repo, 'src', 'a.ts'), 'utf8')
     await new Promise((r) => setTimeout(r, 300))
     expect(readFileSync(path.join(repo, 'src', 'a.ts'), 'utf8')).toBe(now)
+  })
+})
+
+describe('a stage whose job was killed with no post step', () => {
+  /** The agent at work when the job is killed: a file changed, one made, a process still alive. */
+  async function killedMidStage(repo: string): Promise<HandedOver> {
+    const h = await give(repo)
+    const r = asAgent(h.tree, 'echo "export const a = 7" > src/a.ts && echo new > src/new.ts')
+    expect(r.ok).toBe(true)
+    spawnAs(user, ['setsid', 'sleep', '600']).unref()
+    return h
+  }
+
+  it('has what it left put back by the next stage, which then works in place', async () => {
+    const repo = checkout()
+    const objects = objectsOf(repo)
+    const mode = statSync(path.join(repo, '.git')).mode
+    await killedMidStage(repo)
+    expect(exists(path.join(repo, '.git', 'objects'))).toBe(false)
+
+    const line = await putBackLeftBehind(user.name)
+    expect(line).toBe(
+      `an earlier stage's job ended before it took the agent's tree back: the checkout's files and objects are back in ${repo}`
+    )
+    expect(objectsOf(repo)).toBe(objects)
+    expect(statSync(path.join(repo, '.git')).mode).toBe(mode)
+    expect(exists(storeOf(user))).toBe(false)
+    // Its processes ended first: none alive (zombies wait for this process to reap them).
+    const alive = ['sh', '-c', 'ps -o stat= -u "$1" | grep -vc "^Z" || true', 'sh', `${user.uid}`]
+    expect(asRoot(alive).trim()).toBe('0')
+    // Nothing lost: the agent's change and its new file, the runner's own again.
+    expect(git(repo, 'status', '--porcelain')).toBe(
+      'M src/a.ts\n?? gha-creds-1.json\n?? src/new.ts'
+    )
+    // And the runner's untracked files that stage had put aside.
+    expect(readFileSync(path.join(repo, 'src', 'node_modules', 'dep.js'), 'utf8')).toBe('runner\n')
+    expect(statSync(path.join(repo, 'src', 'new.ts')).uid).toBe(process.getuid?.())
+    expect(await putBackLeftBehind(user.name)).toBeNull()
+
+    const next = await give(repo)
+    expect(next.cloned).toBeUndefined()
+    expect((await takeBack(privilege, next)).tree).toBe(repo)
+  })
+
+  it('follows no symlink it planted for its tree, and keeps the objects when the checkout was made anew', async () => {
+    const repo = checkout()
+    const objects = objectsOf(repo)
+    const victim = mkdtempSync(path.join(root, 'victim-'))
+    chmodSync(victim, 0o755)
+    writeFileSync(path.join(victim, 'keep'), 'runner\n')
+    const h = await killedMidStage(repo)
+    const work = path.dirname(h.tree)
+    expect(asAgent(work, 'mv "$1" "$1.moved" && ln -s "$2" "$1"', h.tree, victim).ok).toBe(true)
+    // actions/checkout of the next job finds no objects and makes the checkout anew.
+    git(repo, 'init', '--quiet')
+
+    const line = await putBackLeftBehind(user.name)
+    const aside = /its objects are kept in (\S+),/.exec(line ?? '')?.[1]
+    expect(line).toContain("its files were not left in the agent's area")
+    expect(aside).toMatch(new RegExp(`^${repo}/\\.git/objects-left-\\d+$`))
+    expect(objectsOf(repo)).not.toBe(objects)
+    expect(asRoot(['find', aside!, '-printf', '%P %n %U %s\\n'])).toBe(objects)
+    expect(readdirSync(victim)).toEqual(['keep'])
+    expect(statSync(victim).uid).toBe(process.getuid?.())
+    expect(exists(storeOf(user))).toBe(false)
   })
 })
