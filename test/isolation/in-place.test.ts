@@ -21,6 +21,8 @@ import { handOver, takeBack, type HandedOver } from '../../src/isolation/agent-t
 import { leftRecordOf, settleInPlace, storeOf } from '../../src/isolation/in-place.js'
 import type { Privilege } from '../../src/isolation/privilege.js'
 import { endAgentUser, putBackLeftBehind } from '../../src/isolation/sandbox.js'
+import { finaliseStage } from '../../src/pipeline/stage.js'
+import { SecretScanner } from '../../src/secrets/scanner.js'
 import { gitSync as git } from '../helpers/git-repo.js'
 import {
   asRoot,
@@ -169,6 +171,39 @@ describe('the hand-over in place', () => {
     } finally {
       rmSync(shm, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the stage after the take-back', () => {
+  it("settles the checkout when its commit throws: none of the agent's untracked files stays", async () => {
+    const repo = checkout()
+    const h = await give(repo)
+    expect(asAgent(h.tree, 'echo mine > src/agent.ts').ok).toBe(true)
+    const tree = (await takeBack(privilege, h)).tree
+    const ctx = {
+      repo,
+      branch: 'itervox/1',
+      // No such commit: the commit throws.
+      baseSha: 'f'.repeat(40),
+      created: false,
+      issue: '1',
+      profile: 'researcher',
+      runId: '9/1',
+      timestamp: '2026-02-02T10-00-00.000Z',
+      handoffPath: '.itervox/handoff/2026-02-02T10-00-00.000Z_researcher.md',
+      requiredSections: [],
+      maxFileBytes: 1024 * 1024,
+      commitPaths: ['src/**'],
+      secretNames: [],
+      workflowPath: 'WORKFLOW.md',
+      startedAt: new Date().toISOString(),
+      sandbox: h,
+      tree
+    }
+    const end = { outcome: 'succeeded' as const, reason: 'exit code 0' }
+    await expect(finaliseStage(ctx, end, new SecretScanner([]))).rejects.toThrow()
+    expect(exists(path.join(repo, 'src', 'agent.ts'))).toBe(false)
+    expect(readFileSync(path.join(repo, 'src', 'node_modules', 'dep.js'), 'utf8')).toBe('runner\n')
   })
 })
 
