@@ -77,9 +77,10 @@ chmod 0700 -- "$area"`
 // ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
 // each top-level entry goes back by rename, except over a name the checkout kept (its untracked
 // files: the agent's goes); the objects come back from the store whatever became of the tree (kept in the
-// checkout's .git beside the objects it has again, when a next job's checkout made it anew),
-// and the store's record goes with them. Printed: where the objects were kept (empty when
-// they came back), whether the tree came back, then the files left out.
+// checkout's .git beside the objects it has again, when a next job's checkout made it anew;
+// removed when the checkout itself is gone), and the store's record goes with them. Printed:
+// where the objects were kept (empty when they came back, "gone"), whether the tree came back,
+// then the files left out.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
 if [ -n "$repo" ] && [ ! -f "$since" ]; then since=$store/left; fi
@@ -101,9 +102,14 @@ if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "
 fi
 aside=
 if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ]; then
-  if [ ! -e "$repo/.git/objects" ] && [ ! -L "$repo/.git/objects" ]; then
+  if [ ! -e "$repo/.git" ] && [ ! -L "$repo/.git" ]; then
+    rm -rf -- "$store/objects"
+    aside=gone
+  elif [ ! -d "$repo/.git" ] || [ -L "$repo/.git" ]; then
+    :
+  elif [ ! -e "$repo/.git/objects" ] && [ ! -L "$repo/.git/objects" ]; then
     mv -T -- "$store/objects" "$repo/.git/objects"
-  elif [ -d "$repo/.git" ] && [ ! -L "$repo/.git" ]; then
+  else
     aside=$repo/.git/objects-left-$(date +%s%N)
     mv -T -- "$store/objects" "$aside"
   fi
@@ -287,6 +293,8 @@ export interface TakenBack {
    * stage's, put back after actions/checkout made the checkout anew): kept, never removed.
    */
   objectsAside?: string
+  /** The checkout was gone by then (removed between jobs): its objects went with it. */
+  checkoutGone?: true
 }
 
 /**
@@ -310,7 +318,7 @@ export async function takeBack(p: Privilege, h: HandedOver): Promise<TakenBack> 
         ],
         'take the agent tree back'
       )
-  const [aside = '', state, ...listed] = printed.split('\0')
+  const [objects = '', state, ...listed] = printed.split('\0')
   const refused = listed.filter(Boolean)
   const st = inPlace ? null : await lstatOrNull(h.returnTo)
   const tree = inPlace
@@ -323,7 +331,7 @@ export async function takeBack(p: Privilege, h: HandedOver): Promise<TakenBack> 
   return {
     tree,
     ...(refused.length > 0 ? { warning: refusedLine(refused) } : {}),
-    ...(aside ? { objectsAside: aside } : {})
+    ...(objects === 'gone' ? { checkoutGone: true } : objects ? { objectsAside: objects } : {})
   }
 }
 
@@ -352,6 +360,9 @@ export async function putBackLeft(p: Privilege, user: AgentUser): Promise<string
       aside: []
     }
   })
+  if (back.checkoutGone) {
+    return `an earlier stage's job ended before it took the agent's tree back, and its checkout ${left.repo} is gone since: what it left with the agent user was removed`
+  }
   const kept = await returnLeftAside(left.repo, workDir)
   return [
     `an earlier stage's job ended before it took the agent's tree back: ${back.tree ? `the checkout's files and objects are back in ${left.repo}` : `the checkout's objects are back in ${left.repo}, its files were not left in the agent's area`}`,

@@ -433,4 +433,18 @@ describe('a stage whose job was killed with no post step', () => {
     expect(statSync(victim).uid).toBe(process.getuid?.())
     expect(exists(storeOf(user))).toBe(false)
   })
+
+  it('has what it left removed when its checkout is gone since, so that the next stage works in place', async () => {
+    const repo = checkout()
+    await killedMidStage(repo)
+    rmSync(repo, { recursive: true, force: true })
+    expect(await putBackLeftBehind(user.name)).toBe(
+      `an earlier stage's job ended before it took the agent's tree back, and its checkout ${repo} is gone since: what it left with the agent user was removed`
+    )
+    expect(exists(storeOf(user))).toBe(false)
+    expect(exists(path.join(user.home, 'stage'))).toBe(false)
+    const next = await give(checkout())
+    expect(next.cloned).toBeUndefined()
+    await takeBack(privilege, next)
+  })
 })
