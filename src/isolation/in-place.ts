@@ -62,7 +62,7 @@ const readable = (mode: number, dir: boolean) => (mode & (dir ? 0o005 : 0o004)) 
 
 /**
  * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
- * repository (no linked worktree, no alternates of its own) on the file system of the agent's
+ * repository (no linked worktree, no alternates or submodules of its own) on the file system of the agent's
  * home (everything moves by rename), its objects readable by every user (the umask git wrote
  * them with), and no earlier stage's objects still in the store.
  */
@@ -74,6 +74,12 @@ export async function inPlaceObstacle(repo: string, user: AgentUser): Promise<st
   if (!o?.isDirectory()) return 'it has no objects folder'
   if (await lstatOrNull(path.join(objects, 'info', 'alternates'))) {
     return 'its objects borrow from another repository'
+  }
+  // A submodule's folder holds a .git file naming the checkout's .git/modules, which stays
+  // behind, closed to the agent: its git would fail there, and that file would come back from
+  // the agent, free to name a repository of its own for the runner's git.
+  if (await lstatOrNull(path.join(repo, '.git', 'modules'))) {
+    return 'it has submodules (.git/modules), which live in the .git the agent may not reach'
   }
   const parent = await stat(path.dirname(user.home))
   if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {

@@ -174,6 +174,26 @@ describe('the hand-over in place', () => {
   })
 })
 
+describe('a checkout with submodules', () => {
+  it('is handed over as a clone, saying why: their .git files point into the .git the agent may not reach', async () => {
+    const repo = checkout()
+    const lib = mkdtempSync(path.join(root, 'lib-'))
+    git(lib, 'init', '--quiet', '--initial-branch=main')
+    git(lib, 'commit', '--quiet', '--allow-empty', '-m', 'lib')
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib, 'lib')
+    git(repo, 'commit', '--quiet', '-m', 'with a submodule')
+    expect(readFileSync(path.join(repo, 'lib', '.git'), 'utf8')).toBe(
+      'gitdir: ../.git/modules/lib\n'
+    )
+    const h = await give(repo)
+    expect(h.cloned).toBe(
+      'it has submodules (.git/modules), which live in the .git the agent may not reach'
+    )
+    expect(exists(path.join(repo, 'lib', '.git'))).toBe(true)
+    expect((await takeBack(privilege, h)).tree).toBe(h.returnTo)
+  })
+})
+
 describe('the stage after the take-back', () => {
   it("settles the checkout when its commit throws: none of the agent's untracked files stays", async () => {
     const repo = checkout()
