@@ -120,14 +120,12 @@ if [ -d "$back" ] && [ ! -L "$back" ]; then
   [ -z "$repo" ] || rm -rf -- "$back/.git"
   if [ -z "$repo" ]; then
     find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-    chown -R -h --from="$uid" -- "$ours" "$back"
   else
     [ -f "$since" ] || since=/
     find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
-      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
-      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
-    chown -h --from="$uid" -- "$ours" "$back"
+      \\( -cnewer "$since" -exec touch -h -c -- {} + \\)
   fi
+  chown -R -h --from="$uid" -- "$ours" "$back"
   if [ -n "$repo" ]; then
     find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
     rm -rf -- "$back"
