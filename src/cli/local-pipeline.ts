@@ -17,6 +17,9 @@ import type { StageKind } from '../stage-kind.js'
 import type { AgentRequests } from '../pipeline/requests.js'
 import type { Next } from '../pipeline/transitions.js'
 import type { JobSections } from '../pipeline/ports.js'
+import { raisedEvent } from '../pipeline/triggers/automation-wakes.js'
+import type { AutomationEvent } from '../pipeline/triggers/event.js'
+import { FAILED } from '../pipeline/triggers/run-failed.js'
 import { appendLocalComment } from '../tracker/local.js'
 import { LocalPort } from '../tracker/local-port.js'
 import { readLocalRecord } from '../tracker/local-record.js'
@@ -46,6 +49,8 @@ export interface LocalPipelineOptions {
   comment?: boolean
   /** Start the stopped pipeline again, in `state` or the one it stopped in (local-restart.ts). */
   restart?: { state?: string; by: string }
+  /** An automation's event the last stage raised (a failed stage's run_failed). */
+  event?: AutomationEvent
   signal?: AbortSignal
   onStageStart?: (stage: LocalStageStart) => void
   onStageEnd?: (stage: LocalStage) => void
@@ -140,6 +145,18 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
     }
     stages.push(step.stage)
     o.onStageEnd?.(step.stage)
+    // Nothing wakes a local run: a stage that failed for good runs its run_failed automation
+    // now, as the wake-up would on GitHub. It stays stopped; the helper moves nothing.
+    if (step.raised?.type === 'run_failed') {
+      const helped = await runLocalStep(
+        { ...o, reply: undefined, event: step.raised },
+        trustedCommit
+      )
+      if ('stage' in helped) {
+        stages.push(helped.stage)
+        o.onStageEnd?.(helped.stage)
+      } else warnings.push(`run_failed: ${helped.idle.reason}`)
+    }
     const { next } = step.stage
     const going = o.untilIdle && CONTINUES.has(next.kind) && !o.signal?.aborted
     if (!going) {
@@ -155,7 +172,9 @@ export async function runLocalPipeline(o: LocalPipelineOptions): Promise<LocalPi
   }
 }
 
-type Step = { stage: LocalStage } | { idle: Idle; state: string | null; branch: string | null }
+type Step =
+  | { stage: LocalStage; raised?: AutomationEvent }
+  | { idle: Idle; state: string | null; branch: string | null }
 
 async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Promise<Step> {
   const { root, config, issueId: id } = o
@@ -166,8 +185,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const restart = o.restart
     ? { state: restartState(config, id, state, record, o.restart.state), by: o.restart.by }
     : undefined
-  // A comment's automation is a helper run: it runs in whatever state the issue is in.
-  const helper = o.comment === true && o.reply !== undefined
+  // A comment's or an event's automation is a helper run: it runs in whatever state the issue is in.
+  const helper = (o.comment === true && o.reply !== undefined) || o.event !== undefined
   const stopped = restart || helper ? null : stoppedLocal(config, record, state)
   if (stopped !== null) {
     return idleStep(o, restartHint(config, id, state, record, stopped), state)
@@ -211,7 +230,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       ...(author ? { author } : {}),
       ...(committer ? { committer } : {}),
       trigger: {
-        source: o.reply ? 'comment' : 'cli',
+        source: o.reply ? 'comment' : o.event ? 'event' : 'cli',
         issue: id,
         actor: { login: o.reply?.author ?? 'local', type: 'User' },
         ...(o.reply ? { reply: o.reply } : {}),
@@ -226,6 +245,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
               }
             }
           : {}),
+        ...(o.event ? { event: o.event } : {}),
         ...(restart ? { restart } : {})
       },
       config,
@@ -273,7 +293,14 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   if (r.failure) throw new UserError(r.failure)
   const keepLog = r.outcome !== 'succeeded' && !recovered
   if (!keepLog) rmSync(workDir, { recursive: true, force: true })
+  const raised = r.plan
+    ? raisedEvent({
+        ...{ config, kind: r.plan.kind, next: r.next, entry: r.plan.entry },
+        failed: FAILED.includes(r.outcome)
+      })
+    : undefined
   return {
+    ...(raised ? { raised } : {}),
     stage: {
       ...start,
       outcome: r.outcome,

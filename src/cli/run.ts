@@ -121,7 +121,9 @@ export const runCommand: Command = {
       printEnd(process.stdout, result)
     }
     if (ran.interrupted) return 130
-    return result.stages.at(-1)?.next.kind === 'escalate' ? 1 : 0
+    // A run_failed automation's run after the failed stage leaves the pipeline stopped.
+    const last = result.stages.filter((s) => s.kind !== 'automation').at(-1)
+    return last?.next.kind === 'escalate' ? 1 : 0
   }
 }
 

@@ -40,6 +40,8 @@ export interface HandOverOptions {
   /** The action's own repository, its issue branch checked out at the stage's base commit. */
   repo: string
   branch: string
+  /** The commit the branch is checked out at. */
+  baseSha: string
   /** The runner's private folder (0700) for this stage. */
   workDir: string
   /** Files for the agent's HOME (prompt, CLI settings), relative to it. */
@@ -229,6 +231,7 @@ export async function handOver(o: HandOverOptions): Promise<HandedOver> {
     const ready = await readyInPlace({
       repo: o.repo,
       branch: o.branch,
+      baseSha: o.baseSha,
       user: o.user,
       workDir: o.workDir,
       gitDir: path.join(staged, 'work', name, '.git')

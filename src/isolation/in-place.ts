@@ -13,6 +13,7 @@ import {
 import path from 'node:path'
 import * as z from '../zod.js'
 import { git } from '../git/git.js'
+import { formatOf } from '../git/integrity.js'
 import { lstatOrNull } from '../git/lstat.js'
 import type { AgentUser } from './agent-user.js'
 
@@ -131,6 +132,8 @@ export async function untrackedIn(repo: string): Promise<string[]> {
 export async function readyInPlace(o: {
   repo: string
   branch: string
+  /** The commit the checkout is at, which the agent's HEAD names. */
+  baseSha: string
   user: AgentUser
   /** The runner's private folder for the stage. */
   workDir: string
@@ -151,8 +154,8 @@ export async function readyInPlace(o: {
   const top = new Set(untracked.filter((u) => !u.includes('/')))
   const names = (await readdir(o.repo)).filter((n) => n !== '.git' && !top.has(n))
 
-  const head = (await git(o.repo, ['rev-parse', 'HEAD'])).stdout.trim()
-  const format = (await git(o.repo, ['rev-parse', '--show-object-format'])).stdout.trim()
+  const head = o.baseSha
+  const format = formatOf(head)
   const store = storeOf(o.user)
   await mkdir(path.join(o.gitDir, 'objects', 'info'), { recursive: true })
   await mkdir(path.join(o.gitDir, 'objects', 'pack'))

@@ -78,6 +78,7 @@ export async function openSandbox(
   o: {
     repo: string
     branch: string
+    baseSha: string
     workDir: string
     homeFiles: { path: string; content: string }[]
     prepareTree?: (tree: string) => Promise<void>

@@ -5,6 +5,7 @@ import { isBot } from './actor.js'
 import { approvalOf, asApproval, botApproval } from './approval.js'
 import { carryOut } from './apply.js'
 import { decideStage } from './decide.js'
+import { answerOf } from './triggers/auto-resume.js'
 import { automationRun } from './triggers/run.js'
 import { hasFlag, withFlag } from './flags.js'
 import { holdStage, resumed } from './hold.js'
@@ -79,14 +80,21 @@ export async function admit(job: Job): Promise<Admitted | Stop> {
     if ('skip' in wake) return quiet('skipped', wake.skip)
     t = wake
   }
-  const answer = await replyOf(job, issue, record)
+  const answer =
+    (await answerOf(
+      { trigger: t, workspace: job.workspace },
+      issue,
+      record,
+      config.handoff.maxFileBytes
+    )) ?? (await replyOf(job, issue, record))
+  if (answer && 'skip' in answer) return quiet('skipped', answer.skip)
   if (answer) {
     job.log?.(`${issue.identifier}: ${answer.author}'s reply answers the waiting stage`)
     t = {
       ...t,
       source: 'comment',
       actor: { login: answer.author, type: 'User' },
-      reply: { body: answer.body, author: answer.author }
+      reply: answer
     }
   }
   const approval = approvalOf(t)

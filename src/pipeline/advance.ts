@@ -3,6 +3,7 @@ import { messageOf } from '../errors.js'
 import { carryOut } from './apply.js'
 import { describe, effectsOf } from './effects.js'
 import { withAutomations } from './triggers/automation-wakes.js'
+import { withAnswer } from './triggers/auto-resume.js'
 import type { Ending, Job, JobResult } from './job-values.js'
 import { noticeMovedMeanwhile } from './moved-meanwhile.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
@@ -87,13 +88,18 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
     runLine: job.tracker.runLine(branch) + unsavedBlock(unsaved),
     replyHint: job.tracker.replyHint(issue)
   })
-  const effects = withAutomations(decided, {
-    ...{ config: job.config, kind: plan.kind, next, state, entry: plan.entry },
-    failed: ['failed', 'stalled', 'timed_out', 'rate_limited'].includes(result.outcome),
-    wakes: job.tracker.wakes
-  })
+  const answered = withAnswer(
+    settled.record,
+    withAutomations(decided, {
+      ...{ config: job.config, kind: plan.kind, next, state, entry: plan.entry },
+      failed: ['failed', 'stalled', 'timed_out', 'rate_limited'].includes(result.outcome),
+      wakes: job.tracker.wakes
+    }),
+    { config: job.config, plan, deliverable, wakes: job.tracker.wakes }
+  )
+  const effects = answered.effects
   const intent: IssueRecord = {
-    ...settled.record,
+    ...answered.record,
     owed: { run: stage.run, effects },
     pullRequest: pullRequest?.number ?? settled.record.pullRequest,
     pullRequestNode: pullRequest?.node ?? settled.record.pullRequestNode

@@ -32,7 +32,10 @@ export type ApprovalKind = 'label' | 'comment'
 
 export function approvalOf(t: JobTrigger): ApprovalKind | undefined {
   if (t.source === 'label' && t.label?.toLowerCase() === APPROVED_LABEL) return 'label'
-  if (t.source === 'comment' && t.reply && isApproveCommand(t.reply.body)) return 'comment'
+  // An automation's answer is an agent's words: it approves nothing.
+  if (t.source === 'comment' && t.reply && !t.reply.automation && isApproveCommand(t.reply.body)) {
+    return 'comment'
+  }
   return undefined
 }
 

@@ -24,7 +24,7 @@ export interface StagePlan {
   timestamp?: string
   /** How many times this exact step already ran (a stage resumed by replies runs again). */
   resume: number
-  reply?: { body: string; author: string }
+  reply?: JobTrigger['reply']
   /** This run recovers from the one before it (a fallback, a verify or blocking re-run). */
   recovery?: Recovery
   /** An automation's run for an event (kind `automation`). */
@@ -43,7 +43,7 @@ export interface PlanInput {
     at?: string
     /** A wake-up names only the entry (and owed step) it was sent for; what runs comes from the record. */
     wake?: { entry: number; step?: string }
-    reply?: { body: string; author: string }
+    reply?: JobTrigger['reply']
   }
   /** This job's run id (without the attempt): a re-run of a job finds its own stage. */
   runId: string

@@ -30,6 +30,11 @@ export interface Issue {
   closed?: boolean
   createdAt?: string
   updatedAt?: string
+  /**
+   * When the issue entered `state`, where the tracker keeps a history and the state is a backlog
+   * state (Linear): it names the move, as a label event's time does on GitHub.
+   */
+  enteredAt?: string
 }
 
 /** Who or what started this job; every field came from outside and is untrusted. */
@@ -45,8 +50,8 @@ export interface JobTrigger {
   state?: string
   /** A wake-up names the entry it was sent for, and which owed step's wake-up it is. */
   wake?: { entry: number; step?: string }
-  /** A person's reply, for `comment` triggers. */
-  reply?: { body: string; author: string }
+  /** A person's reply, for `comment` triggers; or an automation's answer (`automation`, its id). */
+  reply?: { body: string; author: string; automation?: string }
   /** The stop switch was taken off: start what the issue is owed. */
   resume?: boolean
   /** A person starts the stopped pipeline again in `state` (see restart.ts). */

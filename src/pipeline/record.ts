@@ -108,7 +108,16 @@ const waitingSchema = z.object({
   attempt: count,
   /** The paused run's timestamp: the resumed run writes to the same handoff path. */
   timestamp: z.string(),
-  question: z.string()
+  question: z.string(),
+  /** An input_required automation's answer that resumes the stage (triggers/auto-resume.ts). */
+  answer: z.optional(
+    z.object({
+      automation: z.string().check(z.maxLength(200)),
+      profile: z.string(),
+      commit: z.string(),
+      path: z.string()
+    })
+  )
 })
 export type WaitingInput = z.infer<typeof waitingSchema>
 

@@ -233,6 +233,7 @@ async function openIsolated(
   const open = await openSandbox(isolation, {
     repo: branch.repo,
     branch: branch.branch,
+    baseSha: branch.baseSha,
     workDir: job.workDir,
     prepareTree: async (tree) => {
       const at = { repo: branch.repo, trustedCommit: job.trustedCommit, baseSha: branch.baseSha }

@@ -154,6 +154,34 @@ export class LinearApi {
     return { issues, truncated: true }
   }
 
+  /**
+   * When the issue last entered the state `stateId`, from its latest history entries; null when
+   * they show no such move (it was created there, or moved there long ago).
+   */
+  async enteredAt(issueId: string, stateId: string): Promise<string | null> {
+    const data = await this.request(
+      doc.STATE_HISTORY,
+      { id: issueId },
+      z.object({
+        issue: z.object({
+          history: z.object({
+            nodes: z.array(
+              z.object({
+                createdAt: z.string(),
+                toState: z.nullable(z.object({ id: z.string() }))
+              })
+            )
+          })
+        })
+      })
+    )
+    const times = data.issue.history.nodes
+      .filter((h) => h.toState?.id === stateId)
+      .map((h) => h.createdAt)
+    // The latest by time, whatever order the page came in.
+    return times.sort().at(-1) ?? null
+  }
+
   /** The issue's comments, oldest first. */
   async comments(issueId: string): Promise<LinearComment[]> {
     const out: LinearComment[] = []

@@ -36,6 +36,14 @@ export const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String)
   }
 }`
 
+/**
+ * The issue's latest state changes (Linear lists newest first): when it entered its state, which
+ * names the move (issue_moved_to_backlog runs once per move).
+ */
+export const STATE_HISTORY = `query StateHistory($id: String!) {
+  issue(id: $id) { history(first: 50) { nodes { createdAt toState { id } } } }
+}`
+
 export const COMMENTS = `query Comments($id: String!, $after: String) {
   issue(id: $id) {
     comments(first: 100, after: $after) {
@@ -84,6 +92,7 @@ export const DOCUMENTS = [
   TEAM,
   ISSUE,
   ISSUES,
+  STATE_HISTORY,
   COMMENTS,
   MEMBER,
   MOVE,

@@ -38,6 +38,7 @@ export async function linearSource(o: {
     loadRecord: (issue) => tracker.loadRecord(issue),
     findReply: (issue, waiting) => tracker.findReply(issue, waiting),
     wake: (issue, w) => tracker.wake(issue, w),
+    seesBacklogMoves: true,
     get requestCount() {
       return tracker.requestCount
     }

@@ -72,9 +72,16 @@ export class LinearTracker implements Tracker {
     const optional = (state: string) =>
       t.terminalStates.some((x) => sameState(x, state)) &&
       ![t.completionState, t.failedState].some((x) => x !== undefined && sameState(x, state))
-    for (const state of knownStates(o.config)) {
+    // Backlog states start no stage: a team may lack them unless an automation runs there.
+    const backlogRuns = o.config.automations.some(
+      (a) => a.enabled && a.trigger.type === 'issue_moved_to_backlog'
+    )
+    const backlog = t.backlogStates.filter(
+      (s) => !knownStates(o.config).some((k) => sameState(k, s))
+    )
+    for (const state of [...knownStates(o.config), ...backlog]) {
       const match = team.states.nodes.find((s) => sameState(s.name, state))
-      if (!match && optional(state)) continue
+      if (!match && (optional(state) || (!backlogRuns && backlog.includes(state)))) continue
       if (!match) {
         const hint = didYouMean(state, names) || `; its states are ${names.join(', ')}`
         throw new UserError(
@@ -121,7 +128,7 @@ export class LinearTracker implements Tracker {
   }
 
   async getIssue(id: string): Promise<Issue> {
-    return this.issueOf(await this.read(id))
+    return this.withEntry(await this.read(id))
   }
 
   /**
@@ -135,7 +142,21 @@ export class LinearTracker implements Tracker {
     })
     if (ids.length === 0) return { issues: [], truncated: false }
     const found = await this.o.api.issuesIn(this.team.id, ids)
-    return { issues: found.issues.map((i) => this.issueOf(i)), truncated: found.truncated }
+    // One after another: a backlog costs a history request per issue, not a burst of them.
+    const issues: Issue[] = []
+    for (const i of found.issues) issues.push(await this.withEntry(i))
+    return { issues, truncated: found.truncated }
+  }
+
+  /** The issue, with when it entered its state when that is a backlog state (one request). */
+  private async withEntry(linear: LinearIssue): Promise<Issue> {
+    const issue = this.issueOf(linear)
+    const state = issue.state
+    if (!state || !this.o.config.tracker.backlogStates.some((s) => sameState(s, state))) {
+      return issue
+    }
+    const at = await this.o.api.enteredAt(linear.id, linear.state.id)
+    return at ? { ...issue, enteredAt: at } : issue
   }
 
   private issueOf(issue: LinearIssue): Issue {

@@ -9,6 +9,7 @@ import { heldByLabel, PAUSED_LABEL } from '../pipeline/pause.js'
 import type { Authorization, Issue } from '../pipeline/ports.js'
 import type { IssueRecord } from '../pipeline/record.js'
 import { owedWake } from '../pipeline/stage-owed.js'
+import { owedBacklogRun } from '../pipeline/triggers/moved-to-backlog.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
@@ -55,6 +56,11 @@ export interface ReconcileSource {
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
   /** HTTP requests sent so far, retries included. */
   readonly requestCount: number
+  /**
+   * The listing says when an issue entered a backlog state (Linear), so moves into one that no
+   * run answered are found; on GitHub the label event is the only sign of such a move.
+   */
+  readonly seesBacklogMoves?: boolean
 }
 
 export interface ReconcileInput {
@@ -89,7 +95,8 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
   let started = 0
   let holding: Promise<Set<string>> | undefined
 
-  for (const found of await source.list(startStates(o.config), log)) {
+  const states = startStates(o.config, source.seesBacklogMoves === true)
+  for (const found of await source.list(states, log)) {
     const n = 'problem' in found ? found.key : source.keyOf(found)
     if (owed.has(n) || failedIssues.has(n)) continue
     const before = source.requestCount
@@ -127,13 +134,15 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
         source.findReply && record && w && w.entry === record.entry
           ? await source.findReply(found, w)
           : null
-      const need = owedWake({
-        config: o.config,
-        state: found.state,
-        record,
-        labels: found.labels,
-        ...(reply ? { reply } : {})
-      })
+      const need =
+        owedBacklogRun(o.config, found, record) ??
+        owedWake({
+          config: o.config,
+          state: found.state,
+          record,
+          labels: found.labels,
+          ...(reply ? { reply } : {})
+        })
       if ('skip' in need) {
         owed.set(n, null)
         log(`${at}: nothing to start (${need.skip}); ${cost()}`)
@@ -216,10 +225,14 @@ function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
-/** Every state an enabled automation starts in, once each, as WORKFLOW.md spells it. */
-function startStates(config: WorkflowConfig): string[] {
-  return config.automations
-    .filter((a) => a.enabled)
-    .flatMap((a) => a.states)
-    .filter((s, i, all) => all.findIndex((t) => sameState(t, s)) === i)
+/**
+ * Every state an enabled automation starts in, once each, as WORKFLOW.md spells it; with the
+ * backlog states where an automation answers moves into them and the source sees such moves.
+ */
+function startStates(config: WorkflowConfig, backlog: boolean): string[] {
+  const on = config.automations.filter((a) => a.enabled)
+  const moves = backlog && on.some((a) => a.trigger.type === 'issue_moved_to_backlog')
+  return [...on.flatMap((a) => a.states), ...(moves ? config.tracker.backlogStates : [])].filter(
+    (s, i, all) => all.findIndex((t) => sameState(t, s)) === i
+  )
 }

@@ -92,6 +92,7 @@ for (let i = 0; i < RUNS; i++) {
   const open = await openSandbox(iso, {
     repo,
     branch: 'itervox/1',
+    baseSha: gitSync(repo, 'rev-parse', 'HEAD'),
     workDir: work,
     homeFiles: [{ path: '.itervox/prompt.md', content: 'go' }, ...access.files],
     model: { set: access.env, unset: access.hidden }

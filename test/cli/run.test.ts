@@ -180,6 +180,36 @@ describe('itervox-handoff run', () => {
     expect(note.body).toContain('branch itervox/ENG-1')
   })
 
+  it('runs a run_failed automation after the stage that failed for good, in the same run', async () => {
+    const { repo, prompts } = localPipeline({
+      retries: 1,
+      workflow: (text) =>
+        text.replace(
+          'automations:\n',
+          'automations:\n  - id: triage\n    trigger: { type: run_failed }\n    profile: reviewer\n'
+        )
+    })
+    const r = await cli(repo, ['run', '--issue', 'ENG-1', '--until-idle', '--json'], {
+      ITERVOX_TEST_AGENT: JSON.stringify({ implementer: 'fail' }),
+      ITERVOX_TEST_AGENT_PROMPTS: prompts
+    })
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout) as Json
+    expect(out.stages.map((s) => [s.profile, s.state, s.outcome, s.next.kind])).toEqual([
+      ['researcher', 'Todo', 'succeeded', 'move'],
+      ['implementer', 'Implementing', 'failed', 'retry'],
+      ['implementer', 'Implementing', 'failed', 'escalate'],
+      ['reviewer', 'Implementing', 'succeeded', 'stop']
+    ])
+    // The helper moved nothing: the pipeline stays stopped in the failed state.
+    expect(out.state).toBe('Blocked')
+    expect(issueIn(repo).state).toBe('Blocked')
+    expect(out.stages[3]!.handoffPath).toMatch(/_reviewer\.md$/)
+    const prompt = readFileSync(join(prompts, readdirSync(prompts).sort().at(-1)!), 'utf8')
+    expect(prompt).toContain('## Automation triage (run_failed)')
+    expect(prompt).toContain('ended failed after its retries')
+  })
+
   it('waits for an answer, then resumes the stage on the same handoff path with the reply', async () => {
     const { repo, prompts } = localPipeline()
     const env = {

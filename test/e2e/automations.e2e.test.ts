@@ -1,4 +1,5 @@
-// The event-driven automations (tracker_comment_added, pr_merged, run_failed) through the
+// The event-driven automations (tracker_comment_added, pr_opened, pr_merged, run_failed,
+// input_required, issue_moved_to_backlog) through the
 // bundled action and the fake GitHub, with events shaped like GitHub's own: each event runs
 // its automation's profile once, however often it is delivered, and nothing else runs one.
 import { afterEach, describe, expect, it } from '@jest/globals'
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { git, runAction, sharedDir, sharedFile, type RunOptions } from '../harness/action-run.js'
 import { readRecordFromComment } from '../../src/tracker/comment-record.js'
-import { drive } from './drive.js'
+import { drive, wakeUp } from './drive.js'
 import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
 
 let current: Pipeline | undefined
@@ -60,6 +61,24 @@ const status = (p: Pipeline) =>
   p.gh.comments(p.issue).find((c) => c.body.startsWith('<!-- itervox:status -->'))!.body
 
 const record = (p: Pipeline) => readRecordFromComment(status(p))!
+
+/** The prompt a stage's run was given, as the runner's temp folder keeps it. */
+const promptOf = (p: Pipeline, run: string) =>
+  readFileSync(
+    join(
+      p.sb.dir,
+      'runner-temp',
+      'itervox-handoff',
+      `${run.replace('/', '-')}-${p.issue}`,
+      'prompt.md'
+    ),
+    'utf8'
+  )
+
+const todo = (p: Pipeline): RunOptions => ({
+  event: 'issues.labeled',
+  eventOptions: { issue: p.issue, label: 'Todo', labels: ['Todo'], sender: 'ada' }
+})
 
 let runId = 7000
 function job(p: Pipeline, o: RunOptions, env: Record<string, string>) {
@@ -225,16 +244,7 @@ describe('run_failed', () => {
     const last = record(p).stages.at(-1)!
     expect(last).toMatchObject({ kind: 'automation', state: 'Todo', automation: { id: 'triage' } })
     expect(last.automation!.event).toMatch(/^failed-1-work-1-0$/)
-    const prompt = readFileSync(
-      join(
-        p.sb.dir,
-        'runner-temp',
-        'itervox-handoff',
-        `${last.run.replace('/', '-')}-${p.issue}`,
-        'prompt.md'
-      ),
-      'utf8'
-    )
+    const prompt = promptOf(p, last.run)
     expect(prompt).toContain('## Automation triage (run_failed)')
     expect(prompt).toContain('ended failed after its retries')
     // The wake-up delivered again runs nothing.
@@ -255,6 +265,145 @@ describe('run_failed', () => {
     )
     expect(again.outputs.outcome).toBe('skipped')
     expect(runsOf(env)).toMatchObject({ researcher: 2, helper: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
+const ON_QUESTION = [
+  '- id: answer',
+  '  trigger: { type: input_required }',
+  '  profile: helper',
+  '  filter: { input_context_regex: "(?i)which database", max_age_minutes: 60 }'
+]
+
+describe('input_required', () => {
+  it('runs its profile once when a stage asks a question; a person still answers', async () => {
+    const p = await pipeline(ON_QUESTION.join('\n'))
+    const env = counted({ 'researcher.0.mode': 'needs-input' })
+    const runs = await drive(p, todo(p), env)
+    expect(runs.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
+      ['researcher', 'input_required'],
+      ['helper', 'succeeded']
+    ])
+    const helped = record(p).stages.at(-1)!
+    expect(helped).toMatchObject({ kind: 'automation', automation: { id: 'answer' } })
+    expect(promptOf(p, helped.run)).toContain('Should the migration run on Postgres or on SQLite?')
+    // Without policy.auto_resume the stage still waits for a person.
+    expect(p.gh.labels(p.issue)).toEqual(['Todo', 'needs-input'])
+    expect(record(p).waiting).toMatchObject({ profile: 'researcher' })
+    const wake = p.gh.dispatches.at(-1)!
+    expect(wake.clientPayload).toMatchObject({ step: 'input-required' })
+    expect((await job(p, wakeUp(wake), env)).outputs.outcome).toBe('skipped')
+
+    const replied = await job(p, comment(p, 701, 'Postgres, please.'), env)
+    expect(replied.outputs).toMatchObject({ profile: 'researcher', outcome: 'succeeded' })
+    expect(runsOf(env)).toMatchObject({ researcher: 2, helper: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+
+  it('runs nothing for a question its filter does not admit', async () => {
+    const p = await pipeline(ON_QUESTION.join('\n').replace('which database', 'which colour'))
+    const env = counted({ 'researcher.0.mode': 'needs-input' })
+    const runs = await drive(p, todo(p), env)
+    expect(runs.map((r) => r.outputs.outcome)).toEqual(['input_required', 'skipped'])
+    expect(runs[1]!.summary).toContain("no input_required automation's filter admits")
+    expect(runsOf(env).helper).toBe(0)
+  })
+
+  it("with policy.auto_resume, resumes the waiting stage with the automation's answer", async () => {
+    const p = await pipeline([...ON_QUESTION, '  policy: { auto_resume: true }'].join('\n'))
+    const env = counted({
+      'researcher.0.mode': 'needs-input',
+      'helper.0.md': '# Answer\n\nTarget Postgres 16; SQLite is only for tests.\n'
+    })
+    const runs = await drive(p, todo(p), env, 3)
+    expect(runs.map((r) => [r.outputs.profile, r.outputs.outcome])).toEqual([
+      ['researcher', 'input_required'],
+      ['helper', 'succeeded'],
+      ['researcher', 'succeeded']
+    ])
+    // The resumed stage is the waiting one: same handoff path, the answer in its prompt.
+    expect(runs[2]!.outputs['handoff-path']).toBe(runs[0]!.outputs['handoff-path'])
+    const resumed = promptOf(p, record(p).stages.at(-1)!.run)
+    expect(resumed).toContain('## Answer from automation answer (helper)')
+    expect(resumed).toContain('Target Postgres 16; SQLite is only for tests.')
+    expect(p.gh.labels(p.issue)).not.toContain('needs-input')
+    expect(record(p).waiting).toBeUndefined()
+    // A person's reply that comes after answers nothing: the stage ran once more, not twice.
+    const late = await job(p, comment(p, 702, 'Postgres, please.'), env)
+    expect(late.outputs.outcome).toBe('skipped')
+    expect(runsOf(env)).toMatchObject({ researcher: 2, helper: 1 })
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
+describe('pr_opened', () => {
+  it("runs its profile once when a person opens a pull request for the issue's branch", async () => {
+    const p = await pipeline('- id: on-open\n  trigger: { type: pr_opened }\n  profile: helper')
+    const env = counted()
+    // ada starts the work herself on the issue's branch and opens its pull request.
+    const clone = mkdtempSync(join(tmpdir(), 'handoff-open-'))
+    git(clone, 'clone', '--quiet', `file://${p.sb.origin}`, '.')
+    writeFileSync(join(clone, 'NOTES.md'), '# Notes\n')
+    git(clone, 'add', 'NOTES.md')
+    git(clone, '-c', 'user.name=ada', '-c', 'user.email=ada@example.com', 'commit', '-qm', 'Start')
+    git(clone, 'push', '--quiet', 'origin', `HEAD:itervox/${p.issue}`)
+    const headSha = git(clone, 'rev-parse', 'HEAD').trim()
+    const head = `itervox/${p.issue}`
+    const pr = p.gh.addPull({ title: 'Start on #1', head, headSha, author: 'ada' })
+    const opened: RunOptions = {
+      event: 'pull_request.opened',
+      eventOptions: { issue: pr, head, sender: 'ada', labels: [] }
+    }
+
+    const run = await job(p, opened, env)
+    expect(run.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+    expect((await job(p, opened, env)).outputs.outcome).toBe('skipped')
+    expect(runsOf(env)).toMatchObject({ researcher: 0, helper: 1 })
+    expect(record(p).stages.at(-1)).toMatchObject({
+      kind: 'automation',
+      automation: { id: 'on-open', event: `pr-opened-${pr}` }
+    })
+    // The helper's deliverable is on ada's branch and pull request; no other was opened.
+    expect(p.gh.pulls().map((x) => x.number)).toEqual([pr])
+    const files = git(p.sb.origin, 'ls-tree', '--name-only', head, '.itervox/handoff/')
+    expect(files).toMatch(/_helper\.md$/m)
+    expect(p.gh.labels(p.issue)).toEqual(['Todo'])
+    expect(p.gh.violations).toEqual([])
+  })
+})
+
+describe('issue_moved_to_backlog', () => {
+  it('runs its profile once when a person moves the issue into a backlog state', async () => {
+    const p = await pipeline(
+      '- id: groom\n  trigger: { type: issue_moved_to_backlog }\n  profile: helper',
+      {
+        tracker: 'backlog_states: ["Backlog"]'
+      }
+    )
+    const env = counted()
+    p.gh.setIssueLabels(p.issue, ['Backlog'], p.gh.user('ada'))
+    const moved: RunOptions = {
+      event: 'issues.labeled',
+      eventOptions: {
+        issue: p.issue,
+        label: 'Backlog',
+        labels: ['Backlog'],
+        sender: 'ada',
+        updatedAt: new Date().toISOString()
+      }
+    }
+    const run = await job(p, moved, env)
+    expect(run.outputs).toMatchObject({ profile: 'helper', outcome: 'succeeded' })
+    // The same label event delivered again runs nothing.
+    expect((await job(p, moved, env)).outputs.outcome).toBe('skipped')
+    expect(runsOf(env)).toMatchObject({ researcher: 0, helper: 1 })
+    expect(record(p).stages.at(-1)).toMatchObject({
+      kind: 'automation',
+      state: 'Backlog',
+      automation: { id: 'groom' }
+    })
+    expect(p.gh.labels(p.issue)).toEqual(['Backlog'])
     expect(p.gh.violations).toEqual([])
   })
 })

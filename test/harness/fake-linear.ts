@@ -1,5 +1,5 @@
 // A small, stateful Linear GraphQL API on 127.0.0.1 for tests: teams with workflow states and
-// members, issues with labels, comments and attachments. Every document is validated, and its
+// members, issues with labels, comments, attachments and state history. Every document is validated, and its
 // variables coerced, against the subset of Linear's schema the tracker uses
 // (test/fixtures/linear/linear-subset.graphql, made by scripts/extract-linear-graphql.ts); one
 // that does not conform is answered as Linear answers it (HTTP 400, errors[] with
@@ -47,6 +47,8 @@ export interface FakeIssue {
   labelIds: string[]
   comments: FakeComment[]
   attachments: { url: string; title: string | null; linkKind: string | null }[]
+  /** Its state changes, oldest first, as Linear's issue history records them. */
+  history: { createdAt: string; toStateId: string }[]
   createdAt: string
   updatedAt: string
 }
@@ -168,6 +170,7 @@ export class FakeLinear {
       labelIds: [],
       comments: [],
       attachments: [],
+      history: [],
       createdAt: now,
       updatedAt: now
     }
@@ -188,8 +191,14 @@ export class FakeLinear {
   }
 
   move(issue: FakeIssue, state: string): void {
-    issue.stateId = this.stateNamed(this.teamOf(issue), state).id
-    issue.updatedAt = new Date().toISOString()
+    this.setState(issue, this.stateNamed(this.teamOf(issue), state).id)
+  }
+
+  private setState(issue: FakeIssue, stateId: string): void {
+    const now = new Date().toISOString()
+    if (issue.stateId !== stateId) issue.history.push({ createdAt: now, toStateId: stateId })
+    issue.stateId = stateId
+    issue.updatedAt = now
   }
 
   stateOf(issue: FakeIssue): string {
@@ -338,6 +347,16 @@ export class FakeLinear {
           .slice(0, 40)}`,
         state: team.states.find((s) => s.id === i.stateId),
         team: teamView(team),
+        // Newest first, as Linear lists an issue's history.
+        history: ({ first }: { first?: number }) => ({
+          nodes: [...i.history]
+            .reverse()
+            .slice(0, first ?? 50)
+            .map((h) => ({
+              createdAt: h.createdAt,
+              toState: team.states.find((s) => s.id === h.toStateId)
+            }))
+        }),
         labels: ({ first }: { first?: number }) => ({
           nodes: i.labelIds
             .slice(0, first ?? 50)
@@ -428,7 +447,7 @@ export class FakeLinear {
           if (!this.teamOf(i).states.some((s) => s.id === input.stateId)) {
             throw new InvalidInput('stateId must be a state of the issue team')
           }
-          i.stateId = input.stateId
+          this.setState(i, input.stateId)
         }
         touch(i)
         return { success: true, issue: issueView(i) }

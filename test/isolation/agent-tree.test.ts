@@ -63,6 +63,7 @@ describe('handOver and takeBack', () => {
         user,
         repo,
         branch: 'itervox/1',
+        baseSha: git(repo, 'rev-parse', 'HEAD'),
         workDir,
         homeFiles: [{ path: '.itervox/prompt.md', content: 'go' }]
       })
@@ -93,7 +94,8 @@ describe('handOver and takeBack', () => {
 
 /** The stage's tree handed to the agent, in a work folder of its own (in `root` by default). */
 function handOverNew(workDir = mkdtempSync(path.join(root, 'work-'))) {
-  return handOver({ privilege, user, repo, branch: 'itervox/1', workDir, homeFiles: [] })
+  const baseSha = git(repo, 'rev-parse', 'HEAD')
+  return handOver({ privilege, user, repo, branch: 'itervox/1', baseSha, workDir, homeFiles: [] })
 }
 
 /** A clone's hand-over: the checkout's objects closed to others while it is made. */

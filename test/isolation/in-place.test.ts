@@ -73,7 +73,8 @@ function checkout(): string {
 
 function give(repo: string): Promise<HandedOver> {
   const workDir = mkdtempSync(path.join(root, 'work-'))
-  return handOver({ privilege, user, repo, branch: 'itervox/1', workDir, homeFiles: [] })
+  const baseSha = git(repo, 'rev-parse', 'HEAD')
+  return handOver({ privilege, user, repo, branch: 'itervox/1', baseSha, workDir, homeFiles: [] })
 }
 
 /** Runs a shell script as the agent user in `cwd`; its exit status and output. */

@@ -1,7 +1,8 @@
 // input_required: a stage asked a question and waits. The job that decided so sends a wake-up
 // for it (see automation-wakes.ts); the question is read from the record. The automation's
-// profile answers in its deliverable, which the status comment lists next to the question; a
-// person's reply still resumes the waiting stage.
+// profile answers in its deliverable, which the status comment lists next to the question. With
+// policy.auto_resume that answer resumes the waiting stage (auto-resume.ts); without it a
+// person's reply still does.
 import type { AutomationEvent } from './event.js'
 import type { TriggerRule } from './rule.js'
 

@@ -6,7 +6,7 @@ import type { AutomationEvent } from './event.js'
 import type { TriggerRule } from './rule.js'
 
 /** The ends a retry follows, and that end the pipeline once the retries are spent. */
-const FAILED: readonly StageOutcome[] = ['failed', 'stalled', 'timed_out', 'rate_limited']
+export const FAILED: readonly StageOutcome[] = ['failed', 'stalled', 'timed_out', 'rate_limited']
 
 export const runFailed: TriggerRule<Extract<AutomationEvent, { type: 'run_failed' }>> = {
   type: 'run_failed',

@@ -10,10 +10,13 @@ import type { JobTrigger } from '../ports.js'
 import type { IssueRecord } from '../record.js'
 import type { AutomationEvent } from './event.js'
 import { automationFor } from './index.js'
+import { backlogMove } from './moved-to-backlog.js'
 
 /** The wake-up steps the pipeline sends for the events it finds itself (automation-wakes.ts). */
 export const RUN_FAILED_STEP = 'run-failed'
 export const INPUT_REQUIRED_STEP = 'input-required'
+/** The wake-up that resumes a waiting stage with an automation's answer (auto-resume.ts). */
+export const ANSWERED_STEP = 'input-answered'
 
 /** What an automation's run is for, on its plan: its prompt section and its record. */
 export interface AutomationRun {
@@ -55,6 +58,9 @@ function eventOf(
   const backlog = label && config.tracker.backlogStates.find((s) => sameState(s, label))
   if (backlog)
     return { type: 'issue_moved_to_backlog', state: backlog, ...(t.at ? { at: t.at } : {}) }
+  // Linear's relay and reconcile wake the issue in its backlog state; the move's time is Linear's.
+  const stale = t.state && issue.state && !sameState(t.state, issue.state)
+  if (t.source === 'wake' && !t.wake?.step && !stale) return backlogMove(config, issue) ?? null
   return null
 }
 
