@@ -182,7 +182,7 @@ touch -- "$marker"`
  * runner's user in its private work folder, where handOver takes it from. git starts before
  * this returns, so the clone goes on while the caller works.
  */
-export async function cloneForAgent(o: Pick<HandOverOptions, 'repo' | 'branch' | 'workDir'>) {
+async function cloneForAgent(o: Pick<HandOverOptions, 'repo' | 'branch' | 'workDir'>) {
   const staged = stagedIn(o.workDir)
   rmSync(staged, { recursive: true, force: true })
   mkdirSync(staged, { recursive: true, mode: 0o700 })

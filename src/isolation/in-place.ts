@@ -113,7 +113,7 @@ export async function inPlaceObstacle(repo: string, user: AgentUser): Promise<st
  * git's untracked paths in the checkout, whole untracked folders as one (ignored ones too):
  * what the agent must not get (an earlier step's files, a cloud credential).
  */
-export async function untrackedIn(repo: string): Promise<string[]> {
+async function untrackedIn(repo: string): Promise<string[]> {
   const r = await git(repo, ['ls-files', '-z', '--others', '--directory'])
   return r.stdout
     .split('\0')
