@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url'
 const EVENTS: Record<string, [string, string]> = {
   'issues.labeled': ['issues', 'labeled'],
   'issues.unlabeled': ['issues', 'unlabeled'],
+  // The examples have no `issues` `closed`; `reopened` carries the same issue and sender, and
+  // CLOSED turns it into the closing (GitHub's documented `closed` payload has those fields).
+  'issues.closed': ['issues', 'reopened'],
   'pull_request.labeled': ['pull_request', 'labeled'],
   'pull_request.reopened': ['pull_request', 'reopened'],
   'pull_request.opened': ['pull_request', 'opened'],
@@ -25,6 +28,17 @@ const EVENTS: Record<string, [string, string]> = {
 interface Webhook {
   name: string
   examples: Array<Record<string, unknown> & { action?: string }>
+}
+
+/** The `reopened` example as the closing of the same issue: action, state and closed_at. */
+function closed(example: Record<string, unknown>): Record<string, unknown> {
+  const issue = example.issue as Record<string, unknown>
+  const at = String(issue.updated_at)
+  return {
+    ...example,
+    action: 'closed',
+    issue: { ...issue, state: 'closed', state_reason: 'completed', closed_at: at }
+  }
 }
 
 function main(): void {
@@ -42,7 +56,8 @@ function main(): void {
       .find((h) => h.name === name)
       ?.examples.find((e) => (e.action ?? '') === action)
     if (!example) throw new Error(`@octokit/webhooks-examples has no ${name} ${action} example`)
-    writeFileSync(join(dir, `${file}.json`), JSON.stringify(example, null, 2) + '\n')
+    const out = file === 'issues.closed' ? closed(example) : example
+    writeFileSync(join(dir, `${file}.json`), JSON.stringify(out, null, 2) + '\n')
   }
   const source = {
     package: '@octokit/webhooks-examples',

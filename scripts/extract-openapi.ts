@@ -22,6 +22,8 @@ const OPERATIONS = [
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
   'GET /repos/{owner}/{repo}/issues',
   'GET /repos/{owner}/{repo}/issues/{issue_number}',
+  'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by',
+  'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking',
   'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',
   'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
   'PUT /repos/{owner}/{repo}/issues/{issue_number}/labels',

@@ -3,39 +3,24 @@ import { actionInput } from './action-input.js'
 import { readCappedText } from '../files/read-capped.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
 import { issueKey } from './issue-key.js'
-import { PAUSED_LABEL } from '../pipeline/pause.js'
+import { PAUSED_LABEL } from '../pipeline/record/pause.js'
+import type { JobTrigger } from '../pipeline/ports.js'
 import { clip, oneLine } from '../pipeline/untrusted-text.js'
-import { isOwnComment, type AutomationEvent } from '../pipeline/triggers/event.js'
+import { isOwnComment } from '../pipeline/triggers/event.js'
 
-interface Actor {
-  login: string
-  type: string
-}
+type Actor = JobTrigger['actor']
 
-/** What started this job, reduced to what a stage needs; everything in it is untrusted. */
+/**
+ * What started this job; everything in it is untrusted. A run is the job's trigger as the
+ * pipeline takes it, with what only the action reads of the event: the default branch, and the
+ * pull request a label was put on.
+ */
 export type Trigger =
-  | {
+  | ({
       kind: 'run'
-      source: 'label' | 'workflow_dispatch' | 'wake' | 'comment' | 'event'
-      issue: string
-      /** The label that was added, for label events. */
-      label?: string
-      /** When it was added (the payload's `updated_at`): a late or repeated delivery is older. */
-      at?: string
-      /** The state a dispatch says the issue entered; checked against the live state. */
-      state?: string
-      actor: Actor
       pullRequest?: { number: number; headRef: string; fork: boolean }
       defaultBranch?: string
-      /** The entry a wake-up (repository_dispatch) was sent for; the record says what runs. */
-      wake?: { entry: number; step?: string }
-      /** A person's reply, for `comment` triggers. */
-      reply?: { body: string; author: string }
-      /** The stop switch was taken off the issue (see pipeline/pause.ts). */
-      resume?: boolean
-      /** What an automation may answer (a comment, the issue's pull request opening or merging). */
-      event?: AutomationEvent
-    }
+    } & JobTrigger)
   | { kind: 'skip'; reason: string }
   | { kind: 'deny'; reason: string }
 
@@ -100,6 +85,16 @@ export function jobTrigger(env: NodeJS.ProcessEnv): Trigger | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The issue an `issues: closed` event closed, or undefined for any other event: its dependants'
+ * blockers may all be done now (tracker/blockers-pass.ts). Read from the payload, untrusted;
+ * the pass reads every issue it acts on again.
+ */
+export function closedIssue(eventName: string, payload: Payload): number | undefined {
+  if (eventName !== 'issues' || str(payload.action) !== 'closed') return undefined
+  return issueNumber(record(payload.issue).number)
 }
 
 /**

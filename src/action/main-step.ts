@@ -4,8 +4,9 @@ import { failureLine } from './failure-line.js'
 import { maskedSecrets } from './masked-secrets.js'
 import { readSettings, tokensOf } from './inputs.js'
 import { publishReport } from './outputs.js'
-import { isUnfinished } from '../pipeline/outcome.js'
+import { isUnfinished } from '../pipeline/record/outcome.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
+import { closedIssue, readEvent } from './event.js'
 import { runReconcileJob } from './reconcile-job.js'
 import { runStageJob } from './stage-job.js'
 import { startLine } from './start-line.js'
@@ -30,6 +31,8 @@ export async function mainStep(): Promise<void> {
     for (const value of tokensOf()) core.setSecret(value)
     const settings = readSettings()
     if (settings.mode === 'reconcile') return await runReconcileJob(settings)
+    const closed = closedIssue(settings.eventName, readEvent(settings.eventPath))
+    if (closed !== undefined) return await runReconcileJob(settings, closed)
     const report = await runStageJob(settings, controller.signal)
     core.info(`outcome: ${report.outcome}${report.reason ? ` (${oneLine(report.reason)})` : ''}`)
     await publishReport(report)

@@ -7,7 +7,12 @@ import { findPrivilege } from '../isolation/privilege.js'
 import { endAgentUser, putBackLeftBehind } from '../isolation/sandbox.js'
 import { RemoteWorkspace } from './remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
-import { loadStageContext, saveStageContext, type StageContext } from '../pipeline/stage-context.js'
+import {
+  contextHandoffPath,
+  loadStageContext,
+  saveStageContext,
+  type StageContext
+} from '../pipeline/stage/stage-context.js'
 import type { Tracker } from '../pipeline/ports.js'
 import { noticeAttention, publishCommit } from '../pipeline/publish.js'
 import { GitHubApi } from '../tracker/github-api.js'
@@ -19,7 +24,7 @@ import type { IssueRecordStore } from '../tracker/repo-records.js'
 import { sharedObjects } from '../git/objects.js'
 import { loadWorkflowAt } from './workflow-source.js'
 import { releaseRunSlot } from '../tracker/github-slots.js'
-import { finaliseStage } from '../pipeline/stage.js'
+import { finaliseStage } from '../pipeline/stage/stage.js'
 import { failureLine } from './failure-line.js'
 import { booleanInput } from './inputs.js'
 import { writeJobSummary } from './job-summary.js'
@@ -96,16 +101,19 @@ async function finish(path: string): Promise<void> {
   // The context file sits where the agent could have written it: only a narrow shape is
   // trusted, the branch may never be the default branch, and only the run's partial is
   // committed (no commit_paths, no files outside .git restored).
+  const { stage } = ctx
+  const { profile, branch } = stage
   const workspace = process.env.GITHUB_WORKSPACE
-  const parsed = parseRunFileName(ctx.handoffPath.slice(HANDOFF_DIR.length + 1))
+  const file = contextHandoffPath(ctx)
+  const parsed = parseRunFileName(file.slice(HANDOFF_DIR.length + 1))
   if (
     !workspace ||
-    ctx.repo !== workspace ||
+    branch.repo !== workspace ||
     !parsed ||
-    ctx.handoffPath !== handoffPath(parsed.timestamp, parsed.profile) ||
-    parsed.profile !== ctx.profile ||
-    !/^[0-9a-f]{40,64}$/.test(ctx.baseSha) ||
-    !(/^[1-9]\d{0,9}$/.test(ctx.issue) || LINEAR_KEY.test(ctx.issue))
+    file !== handoffPath(parsed.timestamp, parsed.profile) ||
+    parsed.profile !== profile.name ||
+    !/^[0-9a-f]{40,64}$/.test(branch.baseSha) ||
+    !(/^[1-9]\d{0,9}$/.test(stage.issue.id) || LINEAR_KEY.test(stage.issue.id))
   ) {
     throw new UserError(
       'the stage context left by the main step is not one this action wrote; nothing was committed'
@@ -113,11 +121,11 @@ async function finish(path: string): Promise<void> {
   }
   const token = core.getInput('github-token')
   // The profile's secrets by name (the context holds names only), their values from here.
-  const secrets = maskedSecrets(ctx.secretNames, token)
+  const secrets = maskedSecrets(profile.env, token)
   const say = (body: string) => secrets.redact(body).text
   const api = apiFromEnv(token)
   const defaultBranch = (await api.getRepo()).defaultBranch
-  if (ctx.branch === defaultBranch) {
+  if (branch.branch === defaultBranch) {
     throw new UserError(
       `the stage context names the default branch ${defaultBranch}; nothing was committed`
     )
@@ -129,13 +137,13 @@ async function finish(path: string): Promise<void> {
   const ended = ctx.phase === 'agent' && isolated ? ctx.ended : undefined
   const trusted: StageContext = {
     ...ctx,
-    commitPaths: ended ? ctx.commitPaths : [],
+    stage: { ...stage, profile: { ...profile, commitPaths: ended ? profile.commitPaths : [] } },
     snapshot: ctx.snapshot ? { ...ctx.snapshot, includes: {} } : undefined
   }
 
   const tell = async (body: string) => {
-    const tracker = await trackerFor(api, workspace, defaultBranch, ctx.workflowPath)
-    const issue = await tracker.getIssue(ctx.issue)
+    const tracker = await trackerFor(api, workspace, defaultBranch, ctx.job.workflowPath)
+    const issue = await tracker.getIssue(stage.issue.id)
     const run = `${process.env.GITHUB_RUN_ID ?? ''}.${process.env.GITHUB_RUN_ATTEMPT || '1'}`
     await noticeAttention(tracker, issue, `itervox:post:${run}`, body)
   }
@@ -144,7 +152,7 @@ async function finish(path: string): Promise<void> {
     saveStageContext(path, { ...ctx, phase: 'done' })
     await tell(
       say(
-        `**The ${ctx.profile} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${ctx.branch}\`. Re-run the job to finish it; the agent will not run again.`
+        `**The ${profile.name} stage's job ended before it carried out the pipeline's next step.** The stage's work is on \`${branch.branch}\`. Re-run the job to finish it; the agent will not run again.`
       )
     )
     return
@@ -191,7 +199,7 @@ async function finish(path: string): Promise<void> {
   let where = ''
   if (done.commit.sha) {
     const workspace = new RemoteWorkspace({
-      repo: ctx.repo,
+      repo: branch.repo,
       baseBranch: defaultBranch,
       auth: token
         ? { serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com', token }
@@ -199,13 +207,12 @@ async function finish(path: string): Promise<void> {
       // The step's inputs are the main step's: its commits are signed the same way.
       signer: booleanInput('sign-commits') ? api.commitSigner() : undefined
     })
-    const target = { branch: ctx.branch, baseSha: ctx.baseSha, created: ctx.created }
-    const published = await publishCommit(workspace, target, done.commit.sha, ctx.runId, core.info)
+    const published = await publishCommit(workspace, branch, done.commit.sha, stage.run, core.info)
     if ('failed' in published) {
       where = ` Its work could not be pushed (${published.failed}).`
     } else {
       pushed = published.commit
-      const ref = published.rescuedTo ?? ctx.branch
+      const ref = published.rescuedTo ?? branch.branch
       core.info(`pushed ${pushed.slice(0, 12)} to ${ref}`)
       if (done.handoffPath) where = ` Its work is saved as \`${done.handoffPath}\` on \`${ref}\`.`
     }
@@ -220,14 +227,14 @@ async function finish(path: string): Promise<void> {
     ? `\n\n**Secrets withheld:** ${done.withheld.map((w) => cellText(w, 200)).join('; ')}. Rotate them if they are real.`
     : ''
   await tell(
-    say(`**The ${ctx.profile} stage did not finish:** ${reason}.${where} ${again}${withheld}`)
+    say(`**The ${profile.name} stage did not finish:** ${reason}.${where} ${again}${withheld}`)
   )
   const summary = secrets.redactDeep<StageReport>({
     outcome: done.outcome,
     reason,
-    issue: ctx.issue,
-    profile: ctx.profile,
-    branch: ctx.branch,
+    issue: stage.issue.id,
+    profile: profile.name,
+    branch: branch.branch,
     commit: pushed,
     handoffPath: done.handoffPath ?? undefined,
     refused: done.commit.dropped.map((d) => `${d.path}: ${d.reason}`),

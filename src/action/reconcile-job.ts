@@ -12,11 +12,12 @@ import { writeJobSummary } from './job-summary.js'
 import { loadWorkflowAt } from './workflow-source.js'
 
 /**
- * `mode: reconcile`: no agent and no checkout, for GitHub or Linear issues. WORKFLOW.md comes from the default branch's head
+ * `mode: reconcile`, and the `issues: closed` event (only the closed issue's dependants:
+ * tracker/blockers-pass.ts): no agent and no checkout, for GitHub or Linear issues. WORKFLOW.md comes from the default branch's head
  * (fetched, as a stage's job fetches it), and every stage the issues' records owe is started by
  * the pipeline's own repository_dispatch. The job fails when an issue could not be judged.
  */
-export async function runReconcileJob(s: Settings): Promise<void> {
+export async function runReconcileJob(s: Settings, closed?: number): Promise<void> {
   try {
     const git = await minimumVersion()
     if (git.warning) core.warning(git.warning)
@@ -55,6 +56,7 @@ export async function runReconcileJob(s: Settings): Promise<void> {
       ...(tree ? { tree } : {}),
       linearUrl: linearEndpoint(process.env),
       dryRun: s.dryRun,
+      ...(closed !== undefined ? { closed: String(closed) } : {}),
       paused: s.paused,
       log: (l) => core.info(l)
     })

@@ -1,4 +1,4 @@
-import { readProvenance } from '../pipeline/provenance-log.js'
+import { readProvenance } from '../pipeline/record/provenance-log.js'
 import { messageOf } from '../errors.js'
 import type { PreparedBranch, Published, PublishTarget, Workspace } from '../pipeline/ports.js'
 import { prepareIssueBranch, type FetchedHeads } from '../git/branch.js'

@@ -1,10 +1,10 @@
-import { agentFigures } from '../pipeline/agent-figures.js'
-import { formatDuration } from '../pipeline/duration.js'
+import { agentFigures } from '../pipeline/stage/agent-figures.js'
+import { formatDuration } from '../pipeline/record/duration.js'
 import type { PricedRun } from '../agent/prices.js'
 import type { AgentStats } from '../agent/types.js'
-import type { StageOutcome } from '../pipeline/outcome.js'
+import type { StageOutcome } from '../pipeline/record/outcome.js'
 import { cellText, fenced } from '../pipeline/untrusted-text.js'
-import type { PromptFigures } from '../pipeline/stage-prompt.js'
+import type { PromptFigures } from '../pipeline/stage/stage-prompt.js'
 
 /** Everything a stage reports: the action's outputs and its job summary are both made from it. */
 export interface StageReport {

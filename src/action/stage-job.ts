@@ -7,10 +7,10 @@ import { fetchBranches } from '../git/fetch-branches.js'
 import { minimumVersion } from '../git/git.js'
 import { closeSharedObjects, sharedObjects } from '../git/objects.js'
 import { RemoteWorkspace } from './remote-workspace.js'
-import { describe } from '../pipeline/effects.js'
+import { describe } from '../pipeline/settle/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import { pipelineDiagram, stageTable } from '../tracker/status-comment.js'
-import { contextPathOf } from '../pipeline/stage.js'
+import { contextPathOf } from '../pipeline/stage/stage.js'
 import { runnerInstallation } from '../isolation/runner-paths.js'
 import { clip } from '../pipeline/untrusted-text.js'
 import type { Tracker } from '../pipeline/ports.js'
@@ -19,7 +19,7 @@ import type { SecretScanner } from '../secrets/scanner.js'
 import { putBackLeftBehind, startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubApi } from '../tracker/github-api.js'
 import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
-import { GitHubSlots } from '../tracker/github-slots.js'
+import { stageSlots } from '../tracker/capped-slots.js'
 import { LinearApi, linearEndpoint } from '../tracker/linear-api.js'
 import { LinearTracker } from '../tracker/linear.js'
 import { RepoRecordStore } from '../tracker/repo-records.js'
@@ -143,7 +143,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     runId: s.runId,
     runUrl: s.runUrl,
     chain: s.chain,
-    ...(s.isolation === 'none' ? { warning: NOT_ISOLATED } : {})
+    warning: s.isolation === 'none' ? NOT_ISOLATED : undefined
   })
   const linear =
     config.tracker.kind === 'linear'
@@ -180,19 +180,16 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     }))
   let echo: AgentLogEcho | undefined
   const seen = { events: 0, tools: 0, bytes: 0 }
+  const slots = stageSlots(config, {
+    refs: api.refs(),
+    run: { id: s.runId, attempt: s.runAttempt },
+    baseCommit: trusted,
+    runEnded: (id) => api.workflowRunEnded(id),
+    wake: (issue, stage) => sendWake(api, issue, stage),
+    log: info
+  })
   const r = await runJob({
-    trigger: {
-      source: trigger.source,
-      issue: issueNumber,
-      actor: trigger.actor,
-      ...(trigger.label ? { label: trigger.label } : {}),
-      ...(trigger.at ? { at: trigger.at } : {}),
-      ...(trigger.state ? { state: trigger.state } : {}),
-      ...(trigger.wake ? { wake: trigger.wake } : {}),
-      ...(trigger.reply ? { reply: trigger.reply } : {}),
-      ...(trigger.resume ? { resume: true } : {}),
-      ...(trigger.event ? { event: trigger.event } : {})
-    },
+    trigger,
     config,
     tracker,
     workspace: new RemoteWorkspace({
@@ -201,7 +198,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       protectedBranches: [defaultBranch],
       auth,
       fetched,
-      ...(s.signCommits ? { signer: api.commitSigner() } : {})
+      signer: s.signCommits ? api.commitSigner() : undefined
     }),
     run: { id: s.runId, attempt: s.runAttempt, url: s.runUrl },
     workDir,
@@ -209,7 +206,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     trustedCommit: trusted,
     parentEnv: process.env,
     secrets,
-    ...(s.isolation === 'user' ? { isolate } : {}),
+    isolate: s.isolation === 'user' ? isolate : undefined,
     signal,
     killGraceMs: CANCEL_GRACE_MS,
     dryRun: s.dryRun,
@@ -220,21 +217,9 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       run: { id: s.runId, attempt: s.runAttempt },
       runEnded: (id) => api.workflowRunEnded(id)
     }),
-    ...(author ? { author } : {}),
-    ...(committer ? { committer } : {}),
-    ...(config.agent.maxConcurrentAgents !== undefined
-      ? {
-          slots: new GitHubSlots({
-            refs: api.refs(),
-            max: config.agent.maxConcurrentAgents,
-            run: { id: s.runId, attempt: s.runAttempt },
-            baseCommit: trusted,
-            runEnded: (id) => api.workflowRunEnded(id),
-            wake: (issue, stage) => sendWake(api, issue, stage),
-            log: info
-          })
-        }
-      : {}),
+    author,
+    committer,
+    slots,
     log: info,
     sections: { open: (title) => core.startGroup(title), close: () => core.endGroup() },
     onStart: (run, recovered) => {
@@ -281,7 +266,7 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
       ...configWarnings,
       ...r.warnings
     ],
-    ...(r.next ? { status: statusOf(r, config, tracker) } : {})
+    status: r.next ? statusOf(r, config, tracker) : undefined
   })
 }
 
@@ -352,23 +337,28 @@ function reportOf(
   return {
     outcome: r.outcome,
     reason: r.reason,
-    ...(r.issue ? { issue: r.issue.id, issueUrl: r.issue.url } : {}),
-    ...(r.state ? { state: r.state } : {}),
-    ...(r.plan ? { profile: r.plan.profile } : {}),
-    ...(r.branch ? { branch: r.branch } : {}),
-    ...(r.commit ? { commit: r.commit } : {}),
-    ...(r.handoffPath ? { handoffPath: r.handoffPath } : {}),
-    ...(r.handoffPath && r.commit ? { handoffUrl: blob(r.commit, r.handoffPath) } : {}),
-    ...(r.pullRequest ? { pullRequest: r.pullRequest } : {}),
-    ...(r.next?.kind === 'move' && r.stateAfter ? { nextState: r.stateAfter } : {}),
-    ...(r.next?.kind === 'escalate' && r.next.to ? { nextState: r.next.to } : {}),
-    ...(next ? { next } : {}),
-    ...(r.figures ? { figures: r.figures } : {}),
-    ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
-    ...(r.agentStats ? { agentStats: r.agentStats } : {}),
-    ...(r.cost ? { cost: r.cost } : {}),
-    ...(r.failure ? { failure: r.failure } : {}),
-    ...(r.unsaved ? { unsaved: r.unsaved } : {}),
+    issue: r.issue?.id,
+    issueUrl: r.issue?.url,
+    state: r.state,
+    profile: r.plan?.profile,
+    branch: r.branch,
+    commit: r.commit,
+    handoffPath: r.handoffPath,
+    handoffUrl: r.handoffPath && r.commit ? blob(r.commit, r.handoffPath) : undefined,
+    pullRequest: r.pullRequest,
+    nextState:
+      r.next?.kind === 'move'
+        ? (r.stateAfter ?? undefined)
+        : r.next?.kind === 'escalate'
+          ? r.next.to
+          : undefined,
+    next,
+    figures: r.figures,
+    prompt: r.prompt,
+    agentStats: r.agentStats,
+    cost: r.cost,
+    failure: r.failure,
+    unsaved: r.unsaved,
     refused: r.refused,
     withheld: r.withheld
   }

@@ -3,7 +3,7 @@ import type { AgentOutcome, StreamFindings } from './types.js'
 /**
  * The start of a failed run's reason when the CLI stopped itself at the cost budget it was
  * given: the stage's share of the budget is spent, so running it the same way again cannot end
- * better (see src/pipeline/transitions.ts).
+ * better (see src/pipeline/settle/transitions.ts).
  */
 export const BUDGET_SPENT = 'the cost budget ran out: '
 

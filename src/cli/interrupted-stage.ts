@@ -1,8 +1,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { endGroup, groupAlive } from '../agent/process-group.js'
-import { loadStageContext } from '../pipeline/stage-context.js'
-import { contextPathOf, finaliseStage } from '../pipeline/stage.js'
+import { loadStageContext } from '../pipeline/stage/stage-context.js'
+import { contextPathOf, finaliseStage } from '../pipeline/stage/stage.js'
 import { jobSecrets } from '../secrets/job-secrets.js'
 import { ensureRunsDir, RUNS_DIR } from '../tracker/local-record.js'
 import { discardUncommitted } from './local-branch.js'
@@ -38,16 +38,16 @@ export async function finishInterruptedStage(root: string, id: string): Promise<
   }
   const ctx = loadStageContext(contextPathOf(workDir))
   let note = 'cleaned up after an interrupted run'
-  if (ctx && ctx.repo === root && ctx.issue === id) {
+  if (ctx && ctx.stage.branch.repo === root && ctx.stage.issue.id === id) {
     if (ctx.agentPgid && groupAlive(ctx.agentPgid)) await endGroup(ctx.agentPgid, 2000)
     if (ctx.phase === undefined || ctx.phase === 'agent') {
       const done = await finaliseStage(
-        { ...ctx, key: undefined },
+        { ...ctx, stage: { ...ctx.stage, key: undefined } },
         {
           outcome: 'cancelled',
           reason: 'the run was interrupted before the stage finished'
         },
-        jobSecrets(ctx.secretNames, process.env)
+        jobSecrets(ctx.stage.profile.env, process.env)
       )
       if (done.handoffPath) note = `saved the interrupted run's work as ${done.handoffPath}`
     }

@@ -8,17 +8,15 @@ import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import { userIdentity } from '../git/identity.js'
 import { runTimestamp } from '../handoff/index.js'
-import { CommandUnavailableError } from '../pipeline/command-check.js'
-import { describe } from '../pipeline/effects.js'
+import { CommandUnavailableError } from '../pipeline/stage/command-check.js'
+import { describe } from '../pipeline/settle/effects.js'
 import { runJob, type JobResult } from '../pipeline/job.js'
 import { jobSecrets, secretNamesOf } from '../secrets/job-secrets.js'
-import type { StageOutcome } from '../pipeline/outcome.js'
+import type { StageOutcome } from '../pipeline/record/outcome.js'
 import type { StageKind } from '../stage-kind.js'
-import type { AgentRequests } from '../pipeline/requests.js'
-import type { Next } from '../pipeline/transitions.js'
-import type { JobSections } from '../pipeline/ports.js'
+import type { AgentRequests, Next } from '../pipeline/record/next.js'
+import type { AutomationEvent, JobSections } from '../pipeline/ports.js'
 import { raisedEvent } from '../pipeline/triggers/automation-wakes.js'
-import type { AutomationEvent } from '../pipeline/triggers/event.js'
 import { FAILED } from '../pipeline/triggers/run-failed.js'
 import { appendLocalComment } from '../tracker/local.js'
 import { LocalPort } from '../tracker/local-port.js'
@@ -218,7 +216,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   const workspace = new LocalWorkspace({
     root,
     issueId: id,
-    ...(config.workspace.baseBranch ? { baseBranch: config.workspace.baseBranch } : {})
+    baseBranch: config.workspace.baseBranch
   })
   const was = await rememberCheckout(root)
   // Your commits, as git would make them here; the bot's only when git knows no one.
@@ -227,26 +225,25 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
   let r: JobResult
   try {
     r = await runJob({
-      ...(author ? { author } : {}),
-      ...(committer ? { committer } : {}),
+      author: author ?? undefined,
+      committer: committer ?? undefined,
       trigger: {
         source: o.reply ? 'comment' : o.event ? 'event' : 'cli',
         issue: id,
         actor: { login: o.reply?.author ?? 'local', type: 'User' },
-        ...(o.reply ? { reply: o.reply } : {}),
-        // Each local comment is a new one: its time names it.
-        ...(helper && o.reply
-          ? {
-              event: {
-                type: 'tracker_comment_added' as const,
+        reply: o.reply,
+        // Each local comment is a new one: its time names it. An event the runner raised wins.
+        event:
+          o.event ??
+          (helper && o.reply
+            ? {
+                type: 'tracker_comment_added',
                 comment: startedAt.getTime(),
                 body: o.reply.body,
                 author: o.reply.author
               }
-            }
-          : {}),
-        ...(o.event ? { event: o.event } : {}),
-        ...(restart ? { restart } : {})
+            : undefined),
+        restart
       },
       config,
       tracker,
@@ -257,7 +254,7 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       trustedCommit,
       parentEnv: o.parentEnv,
       secrets: jobSecrets(secretNamesOf(config), o.parentEnv),
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal: o.signal,
       sections: o.sections,
       onStart: (run, landed) => {
         recovered = landed
@@ -315,8 +312,8 @@ async function runLocalStep(o: LocalPipelineOptions, trustedCommit: string): Pro
       refused: r.refused,
       // Which file or comment had a secret kept out of it, and of which kind.
       warnings: [...r.warnings, ...r.withheld.map((w) => `secret withheld: ${w}`)],
-      ...(keepLog ? { logPath: join(workDir, 'agent.log') } : {}),
-      ...(r.cost ? { cost: r.cost } : {})
+      logPath: keepLog ? join(workDir, 'agent.log') : undefined,
+      cost: r.cost
     }
   }
 }

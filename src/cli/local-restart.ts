@@ -1,12 +1,12 @@
 // `run --restart`: which state a stopped local issue starts again in, and the line that tells a
-// plain `run` how to restart it. The restart itself is the job loop's (pipeline/restart.ts).
+// plain `run` how to restart it. The restart itself is the job loop's (pipeline/decision/restart.ts).
 import { didYouMean } from '../config/did-you-mean.js'
 import { findAutomation, knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
-import type { IssueRecord } from '../pipeline/record.js'
-import { stoppedBecause } from '../pipeline/restart.js'
+import type { IssueRecord } from '../pipeline/record/record.js'
+import { stoppedBecause } from '../pipeline/decision/restart.js'
 
 /** Why the issue's pipeline stopped, or null when it did not. */
 export function stoppedLocal(

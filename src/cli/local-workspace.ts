@@ -1,4 +1,4 @@
-import { readProvenance } from '../pipeline/provenance-log.js'
+import { readProvenance } from '../pipeline/record/provenance-log.js'
 import { readCommittedFile } from '../git/committed-file.js'
 import { git } from '../git/git.js'
 import { resolveCommit } from '../git/repo.js'

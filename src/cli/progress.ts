@@ -1,5 +1,5 @@
 import { costWords } from '../agent/prices.js'
-import { formatDuration } from '../pipeline/duration.js'
+import { formatDuration } from '../pipeline/record/duration.js'
 import type { JobSections } from '../pipeline/ports.js'
 import type { LocalStage, LocalStageStart } from './local-pipeline.js'
 

@@ -1,7 +1,7 @@
 import { automationForProfile, unknownProfileError } from '../config/lookup.js'
 import { repoRoot, resolveCommit } from '../git/repo.js'
 import { isRunTimestamp, runTimestamp } from '../handoff/index.js'
-import { promptForStage } from '../pipeline/stage-prompt.js'
+import { promptForStage } from '../pipeline/stage/stage-prompt.js'
 import { localIssueId, readLocalIssue } from '../tracker/local.js'
 import type { Issue } from '../pipeline/ports.js'
 import { parseCommandArgs, stringOpt, UsageError, type Command } from './args.js'

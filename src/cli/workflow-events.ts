@@ -26,7 +26,7 @@ export function runningAutomations(config: WorkflowConfig): AutomationConfig[] {
 }
 
 /** Each running automation with the GitHub event it needs, for a tracker with GitHub's events. */
-export function triggerEvents(
+function triggerEvents(
   config: WorkflowConfig
 ): { automation: AutomationConfig; index: number; needs: TriggerEvent }[] {
   const out = []
@@ -45,7 +45,7 @@ export function needsEvent(config: WorkflowConfig, event: TriggerEvent['event'],
 }
 
 /** How often the reconcile job runs when no cron automation asks for more. */
-export const RECONCILE_MINUTES = [0, 15, 30, 45]
+const RECONCILE_MINUTES = [0, 15, 30, 45]
 
 /**
  * The reconcile job's cron: every 15 minutes, and at each UTC minute of the hour a cron
@@ -70,7 +70,7 @@ export function reconcileCron(config: WorkflowConfig): string {
  * The first slot in the coming week of each running cron automation that the workflow's
  * schedules (UTC) do not run at, and how long it would wait for the next run.
  */
-export function lateCronSlots(
+function lateCronSlots(
   config: WorkflowConfig,
   scheduleCrons: string[],
   now: Date

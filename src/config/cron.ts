@@ -160,7 +160,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f
 }
 
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   try {
     formatter(zone)
     return true

@@ -11,13 +11,10 @@ export const DAEMON_ONLY_KEYS: Record<Section, readonly string[]> = {
   tracker: ['endpoint', 'working_state', 'outbox', 'comment_commands'],
   workspace: ['clone_url', 'root', 'worktree', 'auto_clear'],
   agent: [
-    'max_concurrent_agents_by_state',
     'backend',
     'read_timeout_ms',
     'max_retry_backoff_ms',
     'max_automation_queue_length',
-    'reviewer_profiles',
-    'review_quorum',
     'reviewer_prompt',
     'inline_input',
     'pr_footer',

@@ -137,7 +137,9 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
     {
       tracker: trackerConfig,
       reviewerProfile: agent?.reviewer_profile,
+      reviewerProfiles: agent?.reviewer_profiles,
       autoReview: agent?.auto_review ?? false,
+      stateCaps: agent?.max_concurrent_agents_by_state ?? [],
       profileNames: Object.keys(rawProfiles),
       profiles,
       automations
@@ -157,12 +159,15 @@ export function parseWorkflow(text: string, opts: ParseOptions): LoadedWorkflow 
       maxRetries: agent.max_retries,
       stallTimeoutMs: agent.stall_timeout_ms,
       turnTimeoutMs: agent.turn_timeout_ms,
-      reviewerProfile: agent.reviewer_profile,
+      reviewers:
+        agent.reviewer_profiles ?? (agent.reviewer_profile ? [agent.reviewer_profile] : []),
+      reviewQuorum: agent.review_quorum,
       autoReview: agent.auto_review,
       maxReviewRounds: agent.max_review_rounds,
       ...(agent.max_concurrent_agents !== undefined
         ? { maxConcurrentAgents: agent.max_concurrent_agents }
         : {}),
+      maxConcurrentAgentsByState: agent.max_concurrent_agents_by_state ?? [],
       ...(agent.max_cost_usd !== undefined ? { maxCostUsd: agent.max_cost_usd } : {}),
       ...(agent.prices ? { prices: tokenPrices(agent.prices) } : {}),
       profiles

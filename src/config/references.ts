@@ -10,7 +10,10 @@ export interface References {
   /** undefined when the tracker section itself is broken: states are then not checked. */
   tracker?: WorkflowConfig['tracker']
   reviewerProfile?: string
+  reviewerProfiles?: string[]
   autoReview: boolean
+  /** agent.max_concurrent_agents_by_state, as written. */
+  stateCaps: Array<{ state: string; max: number }>
   /** Every profile name written, including profiles that failed their own checks. */
   profileNames: string[]
   profiles: Record<string, ProfileConfig>
@@ -22,6 +25,12 @@ export function checkReferences(refs: References, problems: Problems): void {
   checkReviewer(refs, problems)
   checkFallbacks(refs.profiles, refs.profileNames, problems)
   if (refs.tracker) checkAllowedStates(refs, statesOf(refs.tracker), problems)
+  if (refs.tracker) {
+    const known = statesOf(refs.tracker)
+    for (const cap of refs.stateCaps) {
+      checkState(cap.state, ['agent', 'max_concurrent_agents_by_state', cap.state], known, problems)
+    }
+  }
   const ids = new Map<string, number>()
   const starters = new Map<string, ReadAutomation>()
   for (const read of refs.automations) {
@@ -198,20 +207,37 @@ function checkAllowedStates(refs: References, known: string[], problems: Problem
 }
 
 function checkReviewer(refs: References, problems: Problems): void {
-  const name = refs.reviewerProfile
-  if (refs.autoReview && !name) {
+  const many = refs.reviewerProfiles
+  if (refs.autoReview && !refs.reviewerProfile && !many) {
     problems.errorAt(
       ['agent', 'auto_review'],
       'needs agent.reviewer_profile; name the profile that reviews, or set auto_review: false'
     )
   }
-  if (!name || !checkProfile(name, ['agent', 'reviewer_profile'], refs, problems)) return
-  if (refs.profiles[name]?.enabled === false) {
-    problems.errorAt(
+  const named: Array<[string, Path]> = many
+    ? many.map((name, i) => [name, ['agent', 'reviewer_profiles', i]])
+    : refs.reviewerProfile
+      ? [[refs.reviewerProfile, ['agent', 'reviewer_profile']]]
+      : []
+  if (many && refs.reviewerProfile && !many.includes(refs.reviewerProfile)) {
+    problems.warnAt(
       ['agent', 'reviewer_profile'],
-      `profile ${quoted(name)} is disabled; enable it or name another profile`
+      'has no effect: agent.reviewer_profiles names the reviewers; add this profile there or remove it'
     )
   }
+  named.forEach(([name, path], i) => {
+    if (named.findIndex(([other]) => other === name) !== i) {
+      problems.errorAt(path, `profile ${quoted(name)} is listed twice; a reviewer reviews once`)
+      return
+    }
+    if (!checkProfile(name, path, refs, problems)) return
+    if (refs.profiles[name]?.enabled === false) {
+      problems.errorAt(
+        path,
+        `profile ${quoted(name)} is disabled; enable it or name another profile`
+      )
+    }
+  })
 }
 
 function checkProfile(name: string, path: Path, refs: References, problems: Problems): boolean {

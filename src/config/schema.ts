@@ -109,11 +109,24 @@ export const agentSchema = z.strictObject({
   stall_timeout_ms: withDefault(positiveInt, () => 300_000),
   turn_timeout_ms: withDefault(positiveInt, () => 3_600_000),
   reviewer_profile: optionalText,
+  // Several reviewers, in this order; review_quorum combines their verdicts (see review-chain.ts).
+  reviewer_profiles: z.optional(z.array(text).check(z.minLength(1))),
+  review_quorum: withDefault(
+    z.enum(['any_block', 'majority', 'unanimous']),
+    () => 'any_block' as const
+  ),
   auto_review: withDefault(z.boolean(), () => false),
   // Each review round is two paid agent runs (the work, then its review).
   max_review_rounds: withDefault(positiveInt, () => 3),
   // Across every issue of the repository; unset: no limit, and no request spent on one.
   max_concurrent_agents: z.optional(positiveInt),
+  // Per state, on top of max_concurrent_agents: the stages running at once in that state.
+  max_concurrent_agents_by_state: z.optional(
+    z.pipe(
+      z.record(text, positiveInt),
+      z.transform((m) => Object.entries(m).map(([state, max]) => ({ state, max })))
+    )
+  ),
   // Per issue, summed from the stages' provenance on its branch; unset: no cap.
   max_cost_usd: z.optional(usd),
   // Token prices for CLIs that report no dollars (see src/agent/prices.ts).

@@ -129,6 +129,8 @@ export interface AutomationConfig {
   requireApproval?: boolean
 }
 
+type ReviewQuorum = 'any_block' | 'majority' | 'unanimous'
+
 export interface WorkflowConfig {
   /** Display path, as given. */
   file: string
@@ -152,12 +154,20 @@ export interface WorkflowConfig {
     maxRetries: number
     stallTimeoutMs: number
     turnTimeoutMs: number
-    reviewerProfile?: string
+    /**
+     * The reviewers of a stage's work, run one after another (agent.reviewer_profiles, else
+     * agent.reviewer_profile); empty: none.
+     */
+    reviewers: string[]
+    /** How the reviewers' verdicts combine (see pipeline/review-chain.ts). */
+    reviewQuorum: ReviewQuorum
     autoReview: boolean
     /** Review rounds an issue may take: the send-back that would start one more escalates. */
     maxReviewRounds: number
     /** Agents running at once across the repository's issues; absent: no limit. */
     maxConcurrentAgents?: number
+    /** Agents running at once in a state (matched as sameState matches), each state once. */
+    maxConcurrentAgentsByState: Array<{ state: string; max: number }>
     /** What one issue's stages may cost together; absent: no cap. */
     maxCostUsd?: number
     /** Token prices (USD per million) replacing src/agent/prices.ts for a CLI. */

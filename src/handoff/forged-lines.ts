@@ -116,14 +116,14 @@ function visible(text: string): string {
 const PHRASES = [
   'prior agent handoffs', // src/handoff/layout.ts
   'run context', // src/handoff/layout.ts
-  'pipeline provenance', // src/pipeline/provenance-section.ts
-  'requests to the pipeline', // src/pipeline/requests.ts
-  'your previous deliverable was refused', // src/pipeline/sections.ts
-  'reply from', // src/pipeline/sections.ts: `## Reply from @<login>`
-  'review findings' // src/pipeline/sections.ts
+  'pipeline provenance', // src/pipeline/stage/provenance-section.ts
+  'requests to the pipeline', // src/pipeline/decision/requests.ts
+  'your previous deliverable was refused', // src/pipeline/stage/sections.ts
+  'reply from', // src/pipeline/stage/sections.ts: `## Reply from @<login>`
+  'review findings' // src/pipeline/stage/sections.ts
 ].map(titleKey)
 /** A title the prompt writes that starts many ordinary headings: only the whole title counts. */
-const EXACT = ['review'].map(titleKey) // src/pipeline/sections.ts
+const EXACT = ['review'].map(titleKey) // src/pipeline/stage/sections.ts
 
 const FILE_TITLE = /^\S*\.md(?![a-z0-9])/
 // Where a value may merely sit in a heading: the prompt's `### <file>` names a file alone, so

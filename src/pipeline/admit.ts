@@ -1,20 +1,20 @@
 import type { AutomationConfig } from '../config/types.js'
 import { sameState } from '../config/lookup.js'
 import type { Issue, JobTrigger } from './ports.js'
-import { isBot } from './actor.js'
-import { approvalOf, asApproval, botApproval } from './approval.js'
-import { carryOut } from './apply.js'
-import { decideStage } from './decide.js'
+import { isBot } from './decision/actor.js'
+import { approvalOf, asApproval, botApproval } from './decision/approval.js'
+import { carryOut } from './settle/apply.js'
+import { decideStage } from './decision/decide.js'
 import { answerOf } from './triggers/auto-resume.js'
 import { automationRun } from './triggers/run.js'
-import { hasFlag, withFlag } from './flags.js'
-import { holdStage, resumed } from './hold.js'
+import { hasFlag, withFlag } from './decision/flags.js'
+import { holdStage, resumed } from './decision/hold.js'
 import type { Job, Stop } from './job-values.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import { planStage, type StagePlan } from './plan.js'
-import { emptyRecord, haltedOnEffects, unhalted, type IssueRecord } from './record.js'
-import { restartStopped } from './restart.js'
-import { escalateVanished, vanishedState, vanishedWhy } from './vanished-state.js'
+import { automationPlan, planStage, type StagePlan } from './decision/plan.js'
+import { emptyRecord, haltedOnEffects, unhalted, type IssueRecord } from './record/record.js'
+import { restartStopped } from './decision/restart.js'
+import { escalateVanished, vanishedState, vanishedWhy } from './decision/vanished-state.js'
 
 /** The stage this job may run, on which branch, and the record as admitting left it. */
 export interface Admitted {
@@ -115,7 +115,7 @@ export async function admit(job: Job): Promise<Admitted | Stop> {
   }
   const { state, automation } = decision
   const planned = helper
-    ? helper.plan
+    ? automationPlan(record, helper)
     : planStage({
         config,
         record,

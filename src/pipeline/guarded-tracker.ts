@@ -39,6 +39,7 @@ export function guardedTracker(
     wake: passOn('wake'),
     ...(tracker.findReply ? { findReply: passOn('findReply') } : {}),
     ...(tracker.pullState ? { pullState: passOn('pullState') } : {}),
+    ...(tracker.blockers ? { blockers: passOn('blockers') } : {}),
     publish: (issue, o) =>
       tracker.publish({ ...issue, title: clean('the pull request title', issue.title) }, o),
     // The body it writes holds only the issue's number.

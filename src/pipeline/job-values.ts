@@ -10,14 +10,13 @@ import type {
   Tracker,
   Workspace
 } from './ports.js'
-import type { StageOutcome } from './outcome.js'
-import type { StagePlan } from './plan.js'
-import type { IssueRecord } from './record.js'
-import type { AgentRequests } from './requests.js'
-import type { StageJob, StageResult } from './stage.js'
+import type { StageOutcome } from './record/outcome.js'
+import type { StagePlan } from './decision/plan.js'
+import type { IssueRecord } from './record/record.js'
+import type { StageJob, StageResult } from './stage/stage.js'
 import type { StageRun } from './stage-run.js'
-import type { PromptFigures } from './stage-prompt.js'
-import type { Next } from './transitions.js'
+import type { PromptFigures } from './stage/stage-prompt.js'
+import type { AgentRequests, Next } from './record/next.js'
 
 // The values that flow through the one job loop (job.ts) and its four phases.
 

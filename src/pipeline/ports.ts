@@ -1,8 +1,7 @@
 import type { NEEDS_ATTENTION_LABEL, NEEDS_INPUT_LABEL } from './names.js'
-import type { LandedProvenance } from './provenance.js'
+import type { LandedProvenance } from './record/provenance.js'
 import type { LandedStage, StageKey } from '../git/trailers.js'
-import type { IssueRecord } from './record.js'
-import type { AutomationEvent } from './triggers/event.js'
+import type { IssueRecord } from './record/record.js'
 
 // What the one job loop (job.ts) needs from the world, as two ports. A tracker (GitHub issues,
 // local issue files, Linear) is where issues, states, comments and the record live; a
@@ -35,6 +34,35 @@ export interface Issue {
    * state (Linear): it names the move, as a label event's time does on GitHub.
    */
   enteredAt?: string
+}
+
+/**
+ * The events an automation answers besides a state entry, as the job receives them: from the
+ * GitHub event (untrusted, like every payload) or from the issue's record (a failed stage, a
+ * question waiting).
+ */
+export type AutomationEvent =
+  /** A person commented on the issue (`comment` is GitHub's comment id). */
+  | { type: 'tracker_comment_added'; comment: number; body: string; author: string }
+  /** The issue's pull request was opened, or merged. */
+  | { type: 'pr_opened'; pullRequest: number }
+  | { type: 'pr_merged'; pullRequest: number }
+  /** A stage of the entry gave up after its retries; which one, the record says. */
+  | { type: 'run_failed'; entry: number }
+  /** A stage of the entry asked a question; the record holds it. */
+  | { type: 'input_required'; entry: number }
+  /** The issue was moved into one of tracker.backlog_states, at `at` (the label event's time). */
+  | { type: 'issue_moved_to_backlog'; state: string; at?: string }
+  /**
+   * A cron automation's slot came (the reconcile's wake-up): `automation` is its token
+   * (triggers/cron.ts), `slot` the slot's UTC minute, `YYYYMMDDHHMM`.
+   */
+  | { type: 'cron'; automation: string; slot: string }
+
+/** An issue that blocks another: done once it is closed (or in a terminal state). */
+export interface Blocker {
+  identifier: string
+  done: boolean
 }
 
 /** Who or what started this job; every field came from outside and is untrusted. */
@@ -127,6 +155,12 @@ export interface Tracker {
    */
   pullState?(pr: number): Promise<'open' | 'closed' | 'merged'>
   /**
+   * The issues that block this one (the tracker's own relations, and on GitHub the body's
+   * "blocked by #N" phrases, blocker-phrases.ts), each with whether it is done; absent where
+   * the tracker has no blockers.
+   */
+  blockers?(issue: Issue): Promise<Blocker[]>
+  /**
    * The pipeline is complete: the pull request leaves draft and says it closes the issue.
    * Idempotent; a tracker without pull requests does nothing.
    */
@@ -207,13 +241,16 @@ export interface StageClaims {
 }
 
 export interface Slots {
-  /** How many agents may run at once. */
-  readonly max: number
+  /** Which limit a claim that failed ran into, as a sentence part ("all 2 agent slot(s) of …"). */
+  describe(): string
   /**
    * Takes a slot for this job's agent. False: every slot is held; the stage is queued and
    * will be woken by the end of another (`wasQueued`: the issue was queued before).
    */
   claim(issue: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean>
-  /** Gives this job's slot back, then wakes the oldest queued stage. */
-  release(): Promise<void>
+  /**
+   * Gives this job's slot back, then wakes the oldest queued stage (unless `wake` is false: a
+   * slot held only for a moment, while another pool's claim failed).
+   */
+  release(o?: { wake?: boolean }): Promise<void>
 }

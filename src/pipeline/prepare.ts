@@ -3,18 +3,18 @@ import type { ProfileConfig } from '../config/types.js'
 import type { LandedStage } from '../git/trailers.js'
 import { cannotRunAs } from '../isolation/sandbox.js'
 import type { Admitted } from './admit.js'
-import { stopOverBudget } from './budget-stop.js'
+import { stopOverBudget } from './stage/budget-stop.js'
 import {
   commandUnavailable,
   modelKeyUnavailable,
   type CommandUnavailableError
-} from './command-check.js'
-import { checkBudget, type BudgetCheck } from './cost-budget.js'
-import { hasFlag } from './flags.js'
+} from './stage/command-check.js'
+import { checkBudget, type BudgetCheck } from './stage/cost-budget.js'
+import { hasFlag } from './decision/flags.js'
 import type { Ending, Job, Stop } from './job-values.js'
 import { noticeAbandoned, noticeCannotStart } from './notices.js'
 import type { QueuedStage } from './ports.js'
-import { recordStart, type IssueRecord } from './record.js'
+import { recordStart, type IssueRecord } from './record/record.js'
 import { stageRun, type StageRun } from './stage-run.js'
 
 /** The stage about to run: its run, the record before it, and its commit if one landed. */
@@ -82,7 +82,7 @@ export async function prepare(job: Job, a: Admitted): Promise<Prepared | Stop> {
         )
       }
       if (!wasQueued) await job.tracker.setFlag(issue, QUEUED, true)
-      const why = `all ${job.slots.max} agent slot(s) of agent.max_concurrent_agents are taken; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
+      const why = `${job.slots.describe()}; the ${plan.profile} stage is queued (label ${QUEUED}) and starts when one frees`
       return { stop: skipped(a, branch.branch, why) }
     }
     job.slotHeld = true

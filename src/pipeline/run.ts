@@ -3,9 +3,9 @@ import type { LandedStage } from '../git/trailers.js'
 import { redactNoting, type SecretScanner } from '../secrets/scanner.js'
 import type { Job, Stop } from './job-values.js'
 import type { Prepared } from './prepare.js'
-import { runStage, type FinalisedStage } from './stage.js'
+import { runStage, type FinalisedStage } from './stage/stage.js'
 import { stageEnding } from './stage-run.js'
-import type { PromptFigures } from './stage-prompt.js'
+import type { PromptFigures } from './stage/stage-prompt.js'
 
 /** The stage's end, judged and committed (or found landed by an earlier run). */
 export interface Ran extends Prepared {

@@ -2,12 +2,10 @@ import type { AutomationConfig, ProfileConfig, WorkflowConfig } from '../config/
 import type { StageKey } from '../git/trailers.js'
 import { runTimestamp } from '../handoff/index.js'
 import type { Issue, PreparedBranch } from './ports.js'
-import { hasFlag } from './flags.js'
-import { moveScope } from './move-scope.js'
+import { hasFlag } from './decision/flags.js'
 import { NEEDS_ATTENTION_LABEL } from './names.js'
-import type { StagePlan } from './plan.js'
-import { handoffReason, type HandoffReason } from './provenance.js'
-import { pipelineSections } from './sections.js'
+import type { StagePlan } from './decision/plan.js'
+import { handoffReason, type HandoffReason } from './record/provenance.js'
 
 /**
  * One stage of one issue, as planned and prepared: made once, then read by the stage, its saved
@@ -29,8 +27,6 @@ export interface StageRun {
   timestamp: string
   /** Why the work came to this stage, for its provenance. */
   handoffReason: HandoffReason
-  /** Our own prompt sections after the automation's instructions. */
-  sections: string[]
   /** What is left of the cost budget, for a CLI that can enforce one. */
   maxBudgetUsd?: number | undefined
 }
@@ -58,7 +54,7 @@ export function stageRun(o: {
       attempt: plan.attempt,
       round: plan.round,
       resume: plan.resume,
-      ...(plan.automation ? { event: plan.automation.key } : {})
+      event: plan.automation?.key
     },
     issue,
     automation: o.automation,
@@ -75,7 +71,6 @@ export function stageRun(o: {
       resume: plan.resume,
       escalated: hasFlag(issue.labels, NEEDS_ATTENTION_LABEL)
     }),
-    sections: pipelineSections(plan, profile.allowedActions, moveScope(config, state, profile)),
     maxBudgetUsd: o.maxBudgetUsd
   }
 }

@@ -1,5 +1,5 @@
 /** The issue as the templates see it; the pipeline's Issue is one. */
-export interface BindingIssue {
+interface BindingIssue {
   id: string
   identifier: string
   title: string

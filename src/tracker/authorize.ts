@@ -1,7 +1,7 @@
 // Authorise the human, not the event: a label proves nothing (triage users and issue forms apply
 // labels too), so whoever caused a stage must hold write, maintain or admin on the repository.
 // Bots are refused unless WORKFLOW.md lists them by name; a listed bot is allowed.
-import { isBot } from '../pipeline/actor.js'
+import { isBot } from '../pipeline/decision/actor.js'
 import type { Authorization } from '../pipeline/ports.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 import type { Permission } from './github-api.js'

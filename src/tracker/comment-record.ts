@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer'
-import { parseRecord, type IssueRecord } from '../pipeline/record.js'
+import { parseRecord, type IssueRecord } from '../pipeline/record/record.js'
 import { clip } from '../pipeline/untrusted-text.js'
 
 // The GitHub tracker's record in its status comment: the last line of the comment, a hidden

@@ -10,7 +10,8 @@ import { GitHubRefs } from './github-refs.js'
 import { apiMessage, explainFailure, isHttpFailure, RedirectedError } from './github-errors.js'
 import { allPages, boundedPages } from './github-pages.js'
 import { labelsAfterMove, stateFromLabels, stateOfLabel } from './label-states.js'
-import type { Issue } from '../pipeline/ports.js'
+import type { Blocker, Issue } from '../pipeline/ports.js'
+import { blockerNumbers } from '../pipeline/decision/blocker-phrases.js'
 
 // How many of an issue's newest pages of events are searched for who added a state label.
 const LABEL_EVENT_PAGES = 3
@@ -229,6 +230,59 @@ export class GitHubApi {
       if (e instanceof UserError) return { number: data.number, problem: e.message }
       throw e
     }
+  }
+
+  /**
+   * The issues that block `issue`: GitHub's issue dependencies (one request per 100) and the
+   * body's "blocked by #N" phrases (one request for each issue only the body names). An issue
+   * is done once closed; one that does not exist (or moved away) blocks nothing.
+   */
+  async blockersOf(issue: Issue): Promise<Blocker[]> {
+    const number = parseIssueNumber(issue.id)
+    const linked = await this.dependencies(number, 'blocked_by')
+    const out: Blocker[] = linked.map((d) => ({ identifier: `#${d.number}`, done: d.closed }))
+    for (const n of blockerNumbers(issue.description)) {
+      if (n === number || linked.some((d) => d.number === n)) continue
+      try {
+        const data = await this.readIssue(n)
+        out.push({ identifier: `#${n}`, done: data.state === 'closed' })
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e
+      }
+    }
+    return out
+  }
+
+  /** The issues GitHub's issue dependencies say `issue` blocks (or is blocked by). */
+  async dependencies(
+    issue: number,
+    way: 'blocked_by' | 'blocking'
+  ): Promise<Array<{ number: number; closed: boolean }>> {
+    const route = `GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/${way}` as const
+    const list = await this.call(
+      `list the issues ${way.replace('_', ' ')} #${issue}`,
+      'issues: read',
+      async () => {
+        try {
+          return await allPages(
+            this.octokit.paginate.iterator(route, {
+              ...this.where,
+              issue_number: issue,
+              per_page: 100
+            }),
+            `the issues ${way.replace('_', ' ')} #${issue}`
+          )
+        } catch (e) {
+          // A server without issue dependencies (an older GitHub Enterprise Server) has none.
+          if (isHttpFailure(e) && e.status === 404) return []
+          throw e
+        }
+      }
+    )
+    const home = `/repos/${this.owner}/${this.repo}`.toLowerCase()
+    return list
+      .filter((d) => d.repository_url.toLowerCase().endsWith(home))
+      .map((d) => ({ number: d.number, closed: d.state === 'closed' }))
   }
 
   /** Every open issue and pull request, 100 to a request. */

@@ -5,13 +5,18 @@
 // wake-ups are GitHub's.
 import { knownStates } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
-import { stageJobMinutes } from '../pipeline/job-timeout.js'
+import { stageJobMinutes } from '../pipeline/stage/job-timeout.js'
 import { NEEDS_ATTENTION_LABEL } from '../pipeline/names.js'
-import { escalateVanished, vanishedState, vanishedWhy } from '../pipeline/vanished-state.js'
-import { PAUSED_LABEL } from '../pipeline/pause.js'
+import {
+  escalateVanished,
+  vanishedState,
+  vanishedWhy
+} from '../pipeline/decision/vanished-state.js'
+import { PAUSED_LABEL } from '../pipeline/record/pause.js'
 import { cellText, oneLine } from '../pipeline/untrusted-text.js'
 import { messageOf } from '../errors.js'
 import { authorizeActor } from './authorize.js'
+import { refCronMarks } from './cron-marks.js'
 import { refClaims } from './dispatch-claims.js'
 import { GitHubApi } from './github-api.js'
 import type { GitHubClientOptions } from './github-client.js'
@@ -34,6 +39,8 @@ export interface RepositoryReconcile {
   /** For tracker.kind linear: the endpoint (LINEAR_API_URL or Linear's own). */
   linearUrl?: string
   dryRun: boolean
+  /** The issue that closed, for the `issues: closed` job: only its dependants are looked at. */
+  closed?: string
   /** The stop switch for the whole repository (the action's `paused` input): nothing starts. */
   paused?: boolean
   log: (line: string) => void
@@ -92,13 +99,23 @@ export async function reconcileRepository(o: RepositoryReconcile): Promise<Recon
           records
         })
       : githubSource(api, port, records, o.config, o.dryRun)
+  const cron = o.config.automations.some((a) => a.enabled && a.trigger.type === 'cron')
   return reconcileIssues({
     source,
     config: o.config,
     claims,
+    ...(cron
+      ? {
+          cron: {
+            marks: refCronMarks({ refs, tree: treeOf, by: o.by, ...(o.now ? { now: o.now } : {}) }),
+            now: o.now?.() ?? new Date()
+          }
+        }
+      : {}),
     ...(o.config.agent.maxConcurrentAgents !== undefined
       ? { holdingSlots: () => issuesHoldingSlots(refs, (id) => api.workflowRunEnded(id)) }
       : {}),
+    ...(o.closed !== undefined ? { closed: o.closed } : {}),
     dryRun: o.dryRun,
     log: o.log
   })
@@ -218,6 +235,10 @@ function githubSource(
     },
     loadRecord: (issue) => port.loadRecord(issue),
     pullState: (pr) => port.pullState(pr),
+    blockers: (issue) => port.blockers(issue),
+    blocking: async (key) =>
+      (await api.dependencies(Number(key), 'blocking')).map((d) => String(d.number)),
+    moveState: (issue, from, to) => port.moveState(issue, from, to),
     wake: (issue, w) => port.wake(issue, w),
     get requestCount() {
       return api.requestCount

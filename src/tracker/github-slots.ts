@@ -1,9 +1,12 @@
 // agent.max_concurrent_agents on GitHub: slots `refs/itervox/slots/<k>` (k = 1..max) whose head
 // commit says who holds it, and a queue `refs/itervox/queue/<issue>` of stages waiting for one.
+// agent.max_concurrent_agents_by_state is a pool of its own per state, `refs/itervox/
+// state-slots/<state in hex>/<k>`, sharing the queue; its release wakes a stage of that state.
 // A claim creates a missing slot (create-only) or fast-forwards a free one, or one whose holder's
 // run has completed; a release fast-forwards the slot to a free child, never a blind delete, so
 // a slot taken over meanwhile stays with its new holder. See github-refs.ts for why that is a
 // compare-and-swap.
+import { sameState } from '../config/lookup.js'
 import * as z from '../zod.js'
 import type { Issue, QueuedStage, Slots } from '../pipeline/ports.js'
 import type { GitHubRefs, RecordCommit } from './github-refs.js'
@@ -31,9 +34,36 @@ const queuedSchema = z.object({
 })
 type Queued = z.infer<typeof queuedSchema>
 
+/** Where a pool's slots live, and what a person reads about it. */
+export interface SlotPool {
+  /** The refs' prefix under refs/itervox/, ending in `/`. */
+  prefix: string
+  /** The WORKFLOW.md key that sets it. */
+  key: string
+  /** A state's pool serves only stages of that state. */
+  state?: string
+}
+
+/** Every pool's refs start with one of these (for the post step and the reconcile). */
+const POOL_ROOTS = ['slots/', 'state-slots/']
+
+const AGENTS_POOL: SlotPool = { prefix: 'slots/', key: 'agent.max_concurrent_agents' }
+
+/** The pool of agent.max_concurrent_agents_by_state for `state` (any spelling of it). */
+export function statePool(state: string): SlotPool {
+  const hex = Buffer.from(state.toLowerCase()).toString('hex').slice(0, 180)
+  return {
+    prefix: `state-slots/${hex}/`,
+    key: `agent.max_concurrent_agents_by_state "${state}"`,
+    state
+  }
+}
+
 export interface GitHubSlotsOptions {
   refs: GitHubRefs
   max: number
+  /** Default: agent.max_concurrent_agents's. */
+  pool?: SlotPool
   /** This job's run; `id` is GitHub's run id. */
   run: { id: string; attempt: string }
   /** A commit on GitHub whose tree the first commit of a new slot reuses. */
@@ -57,6 +87,13 @@ export class GitHubSlots implements Slots {
 
   constructor(private readonly o: GitHubSlotsOptions) {
     this.max = o.max
+    this.pool = o.pool ?? AGENTS_POOL
+  }
+
+  readonly pool: SlotPool
+
+  describe(): string {
+    return `all ${this.max} agent slot(s) of ${this.pool.key} are taken`
   }
 
   async claim(found: Issue, stage: QueuedStage, wasQueued: boolean): Promise<boolean> {
@@ -77,7 +114,7 @@ export class GitHubSlots implements Slots {
     return false
   }
 
-  async release(): Promise<void> {
+  async release(o: { wake?: boolean } = {}): Promise<void> {
     const h = this.held
     if (!h) return
     this.held = undefined
@@ -88,14 +125,15 @@ export class GitHubSlots implements Slots {
       this.write(h.tree)
     )
     if (!moved) this.o.log(`agent slot ${h.ref} was taken over meanwhile; left it to its holder`)
-    await wakeOldest(this.o)
+    if (o.wake !== false) await wakeOldest(this.o, this.pool.state)
   }
 
   private async take(issue: string): Promise<boolean> {
-    const heads = new Map((await this.o.refs.list('slots/')).map((h) => [h.ref, h.sha]))
+    const prefix = this.pool.prefix
+    const heads = new Map((await this.o.refs.list(prefix)).map((h) => [h.ref, h.sha]))
     const busy: { ref: string; sha: string; tree: string; holder: Holder }[] = []
     for (let k = 1; k <= this.max; k++) {
-      const ref = `slots/${k}`
+      const ref = `${prefix}${k}`
       const head = heads.get(ref)
       if (!head) {
         const tree = (this.tree ??= await this.o.refs.treeOf(this.o.baseCommit))
@@ -190,7 +228,8 @@ export async function releaseRunSlot(
   o: Pick<GitHubSlotsOptions, 'refs' | 'run' | 'wake' | 'log'>
 ): Promise<boolean> {
   let released = false
-  for (const head of await o.refs.list('slots/')) {
+  const heads = (await Promise.all(POOL_ROOTS.map((root) => o.refs.list(root)))).flat()
+  for (const head of heads) {
     const c = await o.refs.read(head.sha, holderSchema)
     const h = c.data
     if (h?.state !== 'held' || h.run !== o.run.id || h.attempt !== o.run.attempt) continue
@@ -203,14 +242,21 @@ export async function releaseRunSlot(
   return released
 }
 
-/** Wakes the queued stage waiting longest, marking its entry so no other release wakes it. */
-async function wakeOldest(o: Pick<GitHubSlotsOptions, 'refs' | 'wake' | 'log'>): Promise<void> {
+/**
+ * Wakes the queued stage waiting longest (of `state`, for a state's pool), marking its entry so
+ * no other release wakes it.
+ */
+async function wakeOldest(
+  o: Pick<GitHubSlotsOptions, 'refs' | 'wake' | 'log'>,
+  state?: string
+): Promise<void> {
   const entries = await o.refs.list('queue/')
   const read = await Promise.all(
     entries.map(async (e) => ({ ...e, c: await o.refs.read(e.sha, queuedSchema) }))
   )
   const waiting = read
     .filter((e) => e.c.data && !e.c.data.woken && e.ref === `queue/${e.c.data.issue}`)
+    .filter((e) => state === undefined || sameState(e.c.data!.state, state))
     .sort((a, b) => (a.c.data!.at < b.c.data!.at ? -1 : a.c.data!.at > b.c.data!.at ? 1 : 0))
   for (const e of waiting) {
     const q = e.c.data!
@@ -238,7 +284,8 @@ export async function issuesHoldingSlots(
   runEnded: (runId: string) => Promise<boolean>
 ): Promise<Set<string>> {
   const holding = new Set<string>()
-  for (const head of await refs.list('slots/')) {
+  const heads = (await Promise.all(POOL_ROOTS.map((root) => refs.list(root)))).flat()
+  for (const head of heads) {
     const h = (await refs.read(head.sha, holderSchema)).data
     if (h?.state === 'held' && !(await runEnded(h.run))) holding.add(h.issue)
   }

@@ -6,8 +6,15 @@ import { knownStates } from '../config/load.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
 import { DISPATCH_TYPE } from '../pipeline/names.js'
-import type { Flag, Issue, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
-import type { IssueRecord } from '../pipeline/record.js'
+import type {
+  Blocker,
+  Flag,
+  Issue,
+  JobTrigger,
+  PullRequestRef,
+  Tracker
+} from '../pipeline/ports.js'
+import type { IssueRecord } from '../pipeline/record/record.js'
 import { readRecordFromComment } from './comment-record.js'
 import { renderStatusComment } from './status-comment.js'
 import { authorizeActor } from './authorize.js'
@@ -238,6 +245,10 @@ export class GitHubTracker implements Tracker {
   /** Why this job could not open the issue's pull request, if it tried and could not. */
   pullRequestProblem(issue: number): string | undefined {
     return this.noPull.get(issue)
+  }
+
+  blockers(issue: Issue): Promise<Blocker[]> {
+    return this.api.blockersOf(issue)
   }
 
   async pullState(pr: number): Promise<'open' | 'closed' | 'merged'> {

@@ -130,6 +130,22 @@ export class LinearApi {
     }
   }
 
+  /** The issues that block `id` by Linear's `blocks` relations, each with its state's type. */
+  async blockers(id: string): Promise<Array<{ identifier: string; stateType: string }>> {
+    const Relation = z.object({
+      type: z.string(),
+      issue: z.object({ identifier: z.string(), state: z.object({ type: z.string() }) })
+    })
+    const data = await this.request(
+      doc.BLOCKERS,
+      { id },
+      z.object({ issue: z.object({ inverseRelations: z.object({ nodes: z.array(Relation) }) }) })
+    )
+    return data.issue.inverseRelations.nodes
+      .filter((r) => r.type === 'blocks')
+      .map((r) => ({ identifier: r.issue.identifier, stateType: r.issue.state.type }))
+  }
+
   /**
    * The team's issues in any of these states (by state id), at most ISSUE_PAGES pages;
    * `truncated` when there were more.

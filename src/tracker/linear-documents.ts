@@ -37,6 +37,16 @@ export const ISSUES = `query Issues($team: ID!, $states: [ID!]!, $after: String)
 }`
 
 /**
+ * The issues that block this one: the relations of type `blocks` whose related issue it is
+ * (`inverseRelations`; `issue` is the blocker), with each blocker's state type.
+ */
+export const BLOCKERS = `query Blockers($id: String!) {
+  issue(id: $id) {
+    inverseRelations(first: 50) { nodes { type issue { identifier state { type } } } }
+  }
+}`
+
+/**
  * The issue's latest state changes (Linear lists newest first): when it entered its state, which
  * names the move (issue_moved_to_backlog runs once per move).
  */
@@ -92,6 +102,7 @@ export const DOCUMENTS = [
   TEAM,
   ISSUE,
   ISSUES,
+  BLOCKERS,
   STATE_HISTORY,
   COMMENTS,
   MEMBER,

@@ -38,6 +38,9 @@ export async function linearSource(o: {
     loadRecord: (issue) => tracker.loadRecord(issue),
     findReply: (issue, waiting) => tracker.findReply(issue, waiting),
     wake: (issue, w) => tracker.wake(issue, w),
+    // Linear sends GitHub no closing event: the reconcile finds resolved blockers itself.
+    blockers: (issue) => tracker.blockers(issue),
+    moveState: (issue, from, to) => tracker.moveState(issue, from, to),
     seesBacklogMoves: true,
     get requestCount() {
       return tracker.requestCount

@@ -9,8 +9,15 @@ import { knownStates } from '../config/load.js'
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf, UserError } from '../errors.js'
-import type { Flag, Issue, JobTrigger, PullRequestRef, Tracker } from '../pipeline/ports.js'
-import type { IssueRecord } from '../pipeline/record.js'
+import type {
+  Blocker,
+  Flag,
+  Issue,
+  JobTrigger,
+  PullRequestRef,
+  Tracker
+} from '../pipeline/ports.js'
+import type { IssueRecord } from '../pipeline/record/record.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
 import { sendWake, type GitHubTracker } from './github-tracker.js'
 import type { GitHubApi } from './github-api.js'
@@ -239,6 +246,15 @@ export class LinearTracker implements Tracker {
   }
 
   /** The wake-up names the issue by its key, as the relay's and a person's dispatch do. */
+  /** Linear's blocking relations; a blocker is done in a completed or canceled state. */
+  async blockers(issue: Issue): Promise<Blocker[]> {
+    const found = await this.o.api.blockers(issue.id)
+    return found.map((b) => ({
+      identifier: b.identifier,
+      done: b.stateType === 'completed' || b.stateType === 'canceled'
+    }))
+  }
+
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void> {
     return sendWake(this.o.github.api, issue.identifier, w)
   }

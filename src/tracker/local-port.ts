@@ -8,7 +8,7 @@ import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { UserError } from '../errors.js'
 import type { Tracker } from '../pipeline/ports.js'
-import type { IssueRecord } from '../pipeline/record.js'
+import type { IssueRecord } from '../pipeline/record/record.js'
 import {
   appendLocalComment,
   localIssuePath,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { UserError } from '../errors.js'
 import { writeWhole } from '../files/write-whole.js'
-import { emptyRecord, parseRecord, type IssueRecord } from '../pipeline/record.js'
+import { emptyRecord, parseRecord, type IssueRecord } from '../pipeline/record/record.js'
 
 /**
  * The local runner's memory of an issue, beside the issue file: the record the action keeps in

@@ -5,12 +5,14 @@
 import { sameState } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { messageOf } from '../errors.js'
-import { heldByLabel, PAUSED_LABEL } from '../pipeline/pause.js'
-import type { Authorization, Issue } from '../pipeline/ports.js'
-import type { IssueRecord } from '../pipeline/record.js'
-import { owedWake } from '../pipeline/stage-owed.js'
+import { heldByLabel, PAUSED_LABEL } from '../pipeline/record/pause.js'
+import type { Authorization, Blocker, Issue } from '../pipeline/ports.js'
+import type { IssueRecord } from '../pipeline/record/record.js'
+import { owedWake } from '../pipeline/record/stage-owed.js'
 import { owedBacklogRun } from '../pipeline/triggers/moved-to-backlog.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
+import { resolveBlockers } from './blockers-pass.js'
+import { fireCron, type CronMarks } from './cron-fire.js'
 
 /** Who has sent which wake-up: one claim per issue and wake-up key. */
 export interface DispatchClaims {
@@ -54,6 +56,12 @@ export interface ReconcileSource {
   /** Where comments send no event: the reply that answers a waiting stage (see Tracker). */
   findReply?(issue: Issue, waiting: { entry: number }): Promise<{ id: string } | null>
   wake(issue: Issue, w: { state: string; entry: number; step?: string }): Promise<void>
+  /** The issue's blockers (see Tracker); absent where the tracker has none. */
+  blockers?(issue: Issue): Promise<Blocker[]>
+  /** The keys of the issues the closed issue `key` blocks by the tracker's own relations. */
+  blocking?(key: string): Promise<string[]>
+  /** Compare-and-set move, as Tracker.moveState. */
+  moveState?(issue: Issue, from: string, to: string): Promise<{ current: string | null }>
   /** HTTP requests sent so far, retries included. */
   readonly requestCount: number
   /**
@@ -69,6 +77,10 @@ export interface ReconcileInput {
   claims: DispatchClaims
   /** Issues whose stage holds an agent slot now (agent.max_concurrent_agents); asked once. */
   holdingSlots?: () => Promise<Set<string>>
+  /** The slots cron automations fired (cron-fire.ts); absent: no cron pass. */
+  cron?: { marks: CronMarks; now: Date }
+  /** Only the dependants of this closed issue (its key): the `issues: closed` job. */
+  closed?: string
   /** Print what would be started; take, send and drop nothing. */
   dryRun: boolean
   log: (line: string) => void
@@ -79,7 +91,7 @@ export interface ReconcileSummary {
   issues: number
   /** Stages started (or, in a dry run, that would be). */
   started: number
-  /** Issues that could not be judged or started; the log says why. */
+  /** Issues that could not be judged or started (or cron automations); the log says why. */
   failed: number
   /** HTTP requests sent, retries included. */
   requests: number
@@ -88,6 +100,11 @@ export interface ReconcileSummary {
 export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSummary> {
   const { source, log } = o
   const first = source.requestCount
+  // Before the owed stages: an issue moved on leaves the state whose stage it was owed.
+  const resolved = await resolveBlockers({ ...o, source })
+  if (o.closed !== undefined) {
+    return { issues: 0, ...resolved, requests: source.requestCount - first }
+  }
   const held = o.dryRun ? [] : await o.claims.held()
   /** Per issue looked at: the key of the wake-up it is owed (null: none); absent when it failed. */
   const owed = new Map<string, string | null>()
@@ -95,6 +112,7 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
   let started = 0
   let holding: Promise<Set<string>> | undefined
 
+  started += resolved.started
   const states = startStates(o.config, source.seesBacklogMoves === true)
   for (const found of await source.list(states, log)) {
     const n = 'problem' in found ? found.key : source.keyOf(found)
@@ -205,10 +223,13 @@ export async function reconcileIssues(o: ReconcileInput): Promise<ReconcileSumma
       log(`${c.issue}: the claim ${c.key} stays: ${oneLine(messageOf(err))}`)
     }
   }
+  const cron = o.cron
+    ? await fireCron({ ...o.cron, source, config: o.config, dryRun: o.dryRun, log })
+    : { started: 0, failed: 0 }
   return {
     issues: owed.size + failedIssues.size,
-    started,
-    failed: failedIssues.size,
+    started: started + cron.started,
+    failed: failedIssues.size + cron.failed + resolved.failed,
     requests: source.requestCount - first
   }
 }

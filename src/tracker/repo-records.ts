@@ -8,7 +8,7 @@
 // one it meant to write, it fails (RecordConflictError) and its job says so.
 import * as z from '../zod.js'
 import { UserError } from '../errors.js'
-import { parseRecord, type IssueRecord } from '../pipeline/record.js'
+import { parseRecord, type IssueRecord } from '../pipeline/record/record.js'
 import type { GitHubRefs } from './github-refs.js'
 
 /** Where the record of each issue is kept, by the issue's key (42, ENG-123). */

@@ -3,10 +3,10 @@ import { Buffer } from 'node:buffer'
 import { sameState, stateKey } from '../config/lookup.js'
 import type { WorkflowConfig } from '../config/types.js'
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
-import { APPROVED_LABEL } from '../pipeline/approval.js'
-import { agentFigures } from '../pipeline/agent-figures.js'
-import { formatDuration } from '../pipeline/duration.js'
-import type { IssueRecord, StageRecord } from '../pipeline/record.js'
+import { APPROVED_LABEL } from '../pipeline/decision/approval.js'
+import { agentFigures } from '../pipeline/stage/agent-figures.js'
+import { formatDuration } from '../pipeline/record/duration.js'
+import type { IssueRecord, StageRecord } from '../pipeline/record/record.js'
 import { cellText, clip, fenced, oneLine } from '../pipeline/untrusted-text.js'
 import { MAX_HALTED, MAX_QUESTION, MAX_REASON, recordComment } from './comment-record.js'
 import { recoveryNote, verifyEvidence } from './status-evidence.js'
@@ -85,11 +85,12 @@ function sendBackEdges(config: WorkflowConfig): [string, string, string][] {
   if (config.agent.maxReviewRounds <= 1) return []
   const automations = config.automations.filter((a) => a.enabled)
   const out: [string, string, string][] = []
-  const reviewer = config.agent.autoReview ? config.agent.reviewerProfile : undefined
+  const reviewers = config.agent.autoReview ? config.agent.reviewers : []
+  const reviewer = reviewers.length > 0 ? reviewers.join(', ') : undefined
   for (const a of automations) {
     const mayMove = config.agent.profiles[a.profile]?.allowedActions.includes('move_state')
     for (const state of a.states) {
-      if (reviewer && a.profile !== reviewer) out.push([state, state, `${reviewer} FAIL`])
+      if (reviewer && !reviewers.includes(a.profile)) out.push([state, state, `${reviewer} FAIL`])
       if (!mayMove) continue
       for (const before of automations) {
         if (!before.moveToState || !sameState(before.moveToState, state)) continue

@@ -1,5 +1,5 @@
 import { sanitizeUntrusted } from '../handoff/sanitize.js'
-import type { IssueRecord, StageRecord } from '../pipeline/record.js'
+import type { IssueRecord, StageRecord } from '../pipeline/record/record.js'
 import { cellText, fenced } from '../pipeline/untrusted-text.js'
 
 /** A stage's recovery and verification in a few words, for its line of the stage details. */

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { finishStage } from '../../src/action/post-finish.js'
 import { handoffPath } from '../../src/handoff/index.js'
-import { loadStageContext, saveStageContext } from '../../src/pipeline/stage-context.js'
+import { loadStageContext, saveStageContext } from '../../src/pipeline/stage/stage-context.js'
 import { startFakeGitHub, type FakeGitHub } from '../harness/fake-github.js'
 import { FakeLinear } from '../harness/fake-linear.js'
 import { profileFiles, workflowMd } from '../e2e/pipeline-fixture.js'
@@ -65,21 +65,24 @@ function killedStage(issue: string): string {
   const context = join(dir, 'ctx', 'stage.json')
   mkdirSync(dirname(context), { mode: 0o700 })
   saveStageContext(context, {
-    repo: work,
-    branch: 'itervox/eng/1',
-    baseSha: sh(work, 'rev-parse', 'HEAD'),
-    created: true,
-    issue,
-    profile: 'researcher',
-    runId: '4242',
-    timestamp,
-    handoffPath: file,
-    requiredSections: [],
-    maxFileBytes: 1_000_000,
-    commitPaths: [],
-    secretNames: [],
-    workflowPath: 'WORKFLOW.md',
-    startedAt: new Date().toISOString(),
+    stage: {
+      issue: { id: issue },
+      profile: { name: 'researcher', requiredSections: [], commitPaths: [], env: [] },
+      branch: {
+        repo: work,
+        branch: 'itervox/eng/1',
+        baseSha: sh(work, 'rev-parse', 'HEAD'),
+        created: true
+      },
+      run: '4242',
+      startedAt: new Date(),
+      timestamp,
+      handoffReason: 'specialization'
+    },
+    job: {
+      config: { handoff: { maxFileBytes: 1_000_000 }, agent: {} },
+      workflowPath: 'WORKFLOW.md'
+    },
     phase: 'agent'
   })
   process.env.GITHUB_WORKSPACE = work

@@ -41,7 +41,7 @@ describe('itervox-handoff conventions', () => {
     const run = await cliInProcess(ROOT, ['help', 'run'])
     expect(run).toEqual(await cliInProcess(ROOT, ['run', '--help']))
     expect(run.stdout.split('\n')[0]).toBe(
-      'Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT | --restart [--state STATE]] [--workflow FILE] [--json]'
+      'Usage: itervox-handoff run --issue ID [--until-idle] [--reply TEXT | --comment TEXT | --restart [--state STATE]] [--workflow FILE] [--json]'
     )
   })
 

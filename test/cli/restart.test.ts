@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseRecord } from '../../src/pipeline/record.js'
+import { parseRecord } from '../../src/pipeline/record/record.js'
 import { parseLocalIssue } from '../../src/tracker/local.js'
 import { cliFromSource, git, ISSUE, localPipeline } from './helpers.js'
 import { cliInProcess } from './in-process.js'

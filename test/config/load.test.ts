@@ -26,7 +26,8 @@ describe('parseWorkflow', () => {
       maxRetries: 2,
       stallTimeoutMs: 300000,
       turnTimeoutMs: 3600000,
-      reviewerProfile: undefined,
+      reviewers: [],
+      reviewQuorum: 'any_block',
       autoReview: false
     })
     expect(config.handoff).toEqual({ budgetBytes: 30720, maxFileBytes: 1048576, maxFiles: 1000 })

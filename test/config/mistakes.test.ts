@@ -427,7 +427,7 @@ describe('WORKFLOW.md mistakes, one line each', () => {
       [
         'WORKFLOW.md:3:1: unknown key "trackr"; did you mean "tracker"?',
         'WORKFLOW.md:8:14: agent.max_turns: must be greater than 0',
-        'WORKFLOW.md:9:3: agent: unknown key "polling"; remove it, or use one of: command, max_turns, max_retries, stall_timeout_ms, turn_timeout_ms, reviewer_profile, auto_review, max_review_rounds, max_concurrent_agents, max_cost_usd, prices, profiles',
+        'WORKFLOW.md:9:3: agent: unknown key "polling"; remove it, or use one of: command, max_turns, max_retries, stall_timeout_ms, turn_timeout_ms, reviewer_profile, reviewer_profiles, review_quorum, auto_review, max_review_rounds, max_concurrent_agents, max_concurrent_agents_by_state, max_cost_usd, prices, profiles',
         'WORKFLOW.md:14:25: agent.profiles.researcher.allowed_actions[0]: unknown action "coment"; did you mean "comment"?',
         'WORKFLOW.md:15:5: agent.profiles.reviewer: missing required key "soul_file"; add it',
         'WORKFLOW.md:22:14: automations[0].profile: no profile named "researchr"; did you mean "researcher"?'

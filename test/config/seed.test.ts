@@ -29,7 +29,8 @@ describe("the handoff guide's example WORKFLOW.md", () => {
       maxRetries: 2,
       stallTimeoutMs: 300000,
       turnTimeoutMs: 3600000,
-      reviewerProfile: 'reviewer',
+      reviewers: ['reviewer'],
+      reviewQuorum: 'any_block',
       autoReview: false,
       maxReviewRounds: 3
     })

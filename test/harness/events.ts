@@ -8,6 +8,7 @@ import type { Dispatch } from './fake-github-state.js'
 export type EventName =
   | 'issues.labeled'
   | 'issues.unlabeled'
+  | 'issues.closed'
   | 'pull_request.labeled'
   | 'pull_request.reopened'
   | 'pull_request.opened'
@@ -20,6 +21,7 @@ export type EventName =
 export const EVENT_NAME: Record<EventName, string> = {
   'issues.labeled': 'issues',
   'issues.unlabeled': 'issues',
+  'issues.closed': 'issues',
   'pull_request.labeled': 'pull_request',
   'pull_request.reopened': 'pull_request',
   'pull_request.opened': 'pull_request',

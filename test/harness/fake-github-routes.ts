@@ -262,6 +262,16 @@ export function routes(
       return i ? { status: 200, body: issueOut(i) } : notFound()
     },
 
+    'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by': (req) => {
+      const i = issueParam(req)
+      return i ? page(state.dependenciesOf(i.number, 'blocked_by'), req, issueOut) : notFound()
+    },
+
+    'GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking': (req) => {
+      const i = issueParam(req)
+      return i ? page(state.dependenciesOf(i.number, 'blocking'), req, issueOut) : notFound()
+    },
+
     'GET /repos/{owner}/{repo}/issues/{issue_number}/labels': (req) => {
       const i = issueParam(req)
       return i ? page(state.issueLabels(i), req, (l) => labelJson(roots, repo, l)) : notFound()

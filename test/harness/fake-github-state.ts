@@ -126,6 +126,8 @@ export class GitHubState {
   private readonly labelsByKey = new Map<string, LabelRecord>()
   private readonly issues = new Map<number, IssueRecord>()
   private readonly commentList: CommentRecord[] = []
+  /** GitHub's issue dependencies: [blocked, blocker] issue numbers. */
+  private readonly dependencies: Array<[number, number]> = []
   /** Issues transferred away, by their old number: the issue as it is now, and where. */
   private readonly transfers = new Map<number, { issue: IssueRecord; repo: RepoRecord }>()
 
@@ -255,6 +257,30 @@ export class GitHubState {
     if (!c) throw new Error(`no comment ${id}`)
     c.body = body
     c.updatedAt = now()
+  }
+
+  /** GitHub's issue dependencies: `blocker` blocks `blocked`. */
+  addDependency(blocked: number, blocker: number): void {
+    this.mustIssue(blocked)
+    this.mustIssue(blocker)
+    this.dependencies.push([blocked, blocker])
+  }
+
+  /** The issues `n` is blocked by (`blocked_by`) or blocks (`blocking`). */
+  dependenciesOf(n: number, way: 'blocked_by' | 'blocking'): IssueRecord[] {
+    return this.dependencies
+      .filter(([blocked, blocker]) => (way === 'blocked_by' ? blocked : blocker) === n)
+      .map(([blocked, blocker]) => this.mustIssue(way === 'blocked_by' ? blocker : blocked))
+  }
+
+  /** A person (`by`, as a login) closes an issue. */
+  closeIssue(n: number, by: string): void {
+    const i = this.mustIssue(n)
+    if (i.state === 'closed') return
+    i.events.push({ id: this.id(), event: 'closed', actor: this.user(by), createdAt: now() })
+    i.state = 'closed'
+    i.closedAt = now()
+    i.updatedAt = now()
   }
 
   /** A person (`by`, as a login) closes a pull request, merged or not, or reopens it. */

@@ -54,6 +54,13 @@ describe('fake GitHub: its answers conform to the OpenAPI description', () => {
     await expectStatus('GET', `${R}/issues/${issue}`, 200)
     await expectStatus('GET', `${R}/issues/${pr}`, 200)
     await expectStatus('GET', `${R}/issues?labels=TODO&state=open`, 200)
+    const blocker = fake.addIssue({ title: 'Blocker' })
+    fake.addDependency(issue, blocker)
+    const blockedBy = await expectStatus('GET', `${R}/issues/${issue}/dependencies/blocked_by`, 200)
+    expect((blockedBy as unknown as Array<{ number: number }>).map((i) => i.number)).toEqual([
+      blocker
+    ])
+    await expectStatus('GET', `${R}/issues/${blocker}/dependencies/blocking`, 200)
     await expectStatus('GET', `${R}/issues/${issue}/labels`, 200)
     await expectStatus('POST', `${R}/issues/${issue}/labels`, 200, { labels: ['extra'] })
     await expectStatus('PUT', `${R}/issues/${issue}/labels`, 200, { labels: ['plan', 'bug'] })

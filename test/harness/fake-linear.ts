@@ -95,6 +95,8 @@ export class FakeLinear {
   readonly users = new Map<string, LinearUser>([[this.viewer.id, this.viewer]])
   readonly teams = new Map<string, FakeTeam>()
   readonly issues = new Map<string, FakeIssue>()
+  /** `blocks` relations, by issue id. */
+  private readonly blocks: Array<{ blocked: string; blocker: string }> = []
   readonly labels = new Map<string, { id: string; name: string; teamId: string | null }>()
   readonly requests: LinearRequest[] = []
   readonly violations: string[] = []
@@ -188,6 +190,11 @@ export class FakeLinear {
     }
     issue.comments.push(c)
     return c
+  }
+
+  /** Linear's `blocks` relation: `blocker` blocks `blocked`. */
+  addBlocker(blocked: FakeIssue, blocker: FakeIssue): void {
+    this.blocks.push({ blocked: blocked.id, blocker: blocker.id })
   }
 
   move(issue: FakeIssue, state: string): void {
@@ -336,7 +343,7 @@ export class FakeLinear {
   }
 
   private root() {
-    const issueView = (i: FakeIssue) => {
+    const issueView = (i: FakeIssue): Record<string, unknown> => {
       const team = this.teamOf(i)
       return {
         ...i,
@@ -363,6 +370,12 @@ export class FakeLinear {
             .map((id) =>
               labelView(this.labels.get(id) as { id: string; name: string; teamId: string | null })
             )
+        }),
+        inverseRelations: ({ first }: { first?: number }) => ({
+          nodes: this.blocks
+            .filter((b) => b.blocked === i.id)
+            .slice(0, first ?? 50)
+            .map((b) => ({ type: 'blocks', issue: issueView(this.issues.get(b.blocker)!) }))
         }),
         comments: ({ first, after }: { first?: number; after?: string }) => {
           const start = after ? i.comments.findIndex((c) => c.id === after) + 1 : 0

@@ -18,10 +18,15 @@ import type {
   Tracker,
   Workspace
 } from '../../src/pipeline/ports.js'
-import type { LandedProvenance, Provenance } from '../../src/pipeline/provenance.js'
-import { parseRecord, type IssueRecord, type VerifyEvidence } from '../../src/pipeline/record.js'
-import type { StageJob, StageResult } from '../../src/pipeline/stage.js'
+import type { LandedProvenance, Provenance } from '../../src/pipeline/record/provenance.js'
+import {
+  parseRecord,
+  type IssueRecord,
+  type VerifyEvidence
+} from '../../src/pipeline/record/record.js'
+import type { StageJob, StageResult } from '../../src/pipeline/stage/stage.js'
 import type { StageRun } from '../../src/pipeline/stage-run.js'
+import { stageSections } from '../../src/pipeline/stage/sections.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
 import type { Issue } from '../../src/pipeline/ports.js'
 
@@ -285,7 +290,7 @@ export function memoryStage(w: MemoryWorld) {
     }
     w.agentRuns.push(input.key)
     w.budgets.push(input.maxBudgetUsd)
-    w.sections.push(input.sections)
+    w.sections.push(stageSections(job.config, input))
     const s = w.script(input.key)
     const outcome = s.outcome ?? 'succeeded'
     const path = `.itervox/handoff/${input.timestamp}_${input.profile.name}${outcome === 'succeeded' || outcome === 'input_required' ? '' : '.partial'}.md`

@@ -1,6 +1,6 @@
 // The record store a LinearTracker is given, kept in memory as the JSON a real store would hold,
 // so every load parses what was saved (a record that does not parse is an error, as it would be).
-import { parseRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import { parseRecord, type IssueRecord } from '../../src/pipeline/record/record.js'
 import type { IssueRecordStore } from '../../src/tracker/repo-records.js'
 
 export class MemoryRecordStore implements IssueRecordStore {

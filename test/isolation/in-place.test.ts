@@ -21,7 +21,7 @@ import { handOver, takeBack, type HandedOver } from '../../src/isolation/agent-t
 import { leftRecordOf, settleInPlace, storeOf } from '../../src/isolation/in-place.js'
 import type { Privilege } from '../../src/isolation/privilege.js'
 import { endAgentUser, putBackLeftBehind } from '../../src/isolation/sandbox.js'
-import { finaliseStage } from '../../src/pipeline/stage.js'
+import { finaliseStage } from '../../src/pipeline/stage/stage.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
 import { gitSync as git } from '../helpers/git-repo.js'
 import {
@@ -202,22 +202,20 @@ describe('the stage after the take-back', () => {
     expect(asAgent(h.tree, 'echo mine > src/agent.ts').ok).toBe(true)
     const tree = (await takeBack(privilege, h)).tree
     const ctx = {
-      repo,
-      branch: 'itervox/1',
-      // No such commit: the commit throws.
-      baseSha: 'f'.repeat(40),
-      created: false,
-      issue: '1',
-      profile: 'researcher',
-      runId: '9/1',
-      timestamp: '2026-02-02T10-00-00.000Z',
-      handoffPath: '.itervox/handoff/2026-02-02T10-00-00.000Z_researcher.md',
-      requiredSections: [],
-      maxFileBytes: 1024 * 1024,
-      commitPaths: ['src/**'],
-      secretNames: [],
-      workflowPath: 'WORKFLOW.md',
-      startedAt: new Date().toISOString(),
+      stage: {
+        issue: { id: '1' },
+        profile: { name: 'researcher', requiredSections: [], commitPaths: ['src/**'], env: [] },
+        // No such commit: the commit throws.
+        branch: { repo, branch: 'itervox/1', baseSha: 'f'.repeat(40), created: false },
+        run: '9/1',
+        startedAt: new Date(),
+        timestamp: '2026-02-02T10-00-00.000Z',
+        handoffReason: 'specialization' as const
+      },
+      job: {
+        config: { handoff: { maxFileBytes: 1024 * 1024 }, agent: {} },
+        workflowPath: 'WORKFLOW.md'
+      },
       sandbox: h,
       tree
     }

@@ -78,8 +78,9 @@ describe('the job loop on a Linear issue', () => {
         (d) => (d.clientPayload as { issue: string }).issue === issue.identifier
       )
     ).toBe(true)
-    // Two requests make the tracker, then about four per stage (read, re-read, move, link).
-    expect(w.linear.requests).toHaveLength(12)
+    // Two requests make the tracker, then about four per stage (read, re-read, move, link),
+    // and one for the first stage's blockers.
+    expect(w.linear.requests).toHaveLength(13)
     expect(w.github.requests).toHaveLength(5)
   })
 })
@@ -193,5 +194,67 @@ describe('a question asked on a Linear issue', () => {
     expect(resumed.handoffPath).toBe(asked.handoffPath)
     expect(w.linear.stateOf(issue)).toBe('Researching')
     expect(w.linear.labelNames(issue)).not.toContain('needs-input')
+  })
+})
+
+describe('a Linear issue with an open blocker', () => {
+  it('does not start in Todo; once the blocker is done, the reconcile starts its stage', async () => {
+    w = await linearWorld()
+    w.github.addCollaborator('ada', 'write')
+    const blocker = w.linear.addIssue(w.team, { title: 'Ship the API', state: 'Researching' })
+    const issue = w.linear.addIssue(w.team, { title: 'Add CSV export', state: 'Todo' })
+    w.linear.addBlocker(issue, blocker)
+    const mem = new MemoryWorld(w.config, [], () => ({}))
+    const tracker = await w.tracker()
+    const run = (trigger: JobTrigger, id: string) =>
+      runJob({
+        trigger,
+        config: w!.config,
+        tracker,
+        workspace: new MemoryWorkspace(mem),
+        run: { id, attempt: '1' },
+        workDir: '/memory',
+        workflowPath: 'WORKFLOW.md',
+        trustedCommit: 'memory',
+        parentEnv: {},
+        secrets: new SecretScanner([]),
+        stage: memoryStage(mem)
+      })
+    const ada = { login: 'ada', type: 'User' }
+    const held = await run(
+      { source: 'workflow_dispatch', issue: issue.identifier, actor: ada },
+      'run1'
+    )
+    expect(held).toMatchObject({ outcome: 'skipped' })
+    expect(held.reason).toMatch(`ENG-2 is blocked by ${blocker.identifier}`)
+    expect(mem.agentRuns).toEqual([])
+    expect(issue.comments.map((c) => c.body.split('\n', 1)[0])).toEqual([
+      '<!-- itervox:blocked:1 -->'
+    ])
+
+    // Done: the reconcile wakes the held stage (no blockers_resolved automation here).
+    w.linear.move(blocker, 'Done')
+    const lines: string[] = []
+    const seen = w.github.dispatches.length
+    await reconcile(w, tracker, lines)
+    const woken = w.github.dispatches.slice(seen).map((d) => d.clientPayload)
+    expect(woken).toContainEqual({ issue: issue.identifier, state: 'Todo', entry: 1 })
+    const p = woken.find((d) => d.issue === issue.identifier) as {
+      issue: string
+      state: string
+      entry: number
+    }
+    const ran = await run(
+      {
+        source: 'wake',
+        issue: p.issue,
+        actor: { login: 'github-actions[bot]', type: 'Bot' },
+        state: p.state,
+        wake: p
+      },
+      'run2'
+    )
+    expect(ran.outcome).toBe('succeeded')
+    expect(mem.agentRuns.map((k) => `${k.state}/${k.profile}`)).toEqual(['Todo/researcher'])
   })
 })

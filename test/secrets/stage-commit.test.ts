@@ -5,8 +5,8 @@ import { afterAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { symlinkSync } from 'node:fs'
 import path from 'node:path'
 import { prepareIssueBranch } from '../../src/git/branch.js'
-import type { StageContext } from '../../src/pipeline/stage-context.js'
-import { finaliseStage } from '../../src/pipeline/stage.js'
+import type { StageContext } from '../../src/pipeline/stage/stage-context.js'
+import { finaliseStage } from '../../src/pipeline/stage/stage.js'
 import { SecretScanner } from '../../src/secrets/scanner.js'
 import { cleanup, makeOrigin, sh, shallowCheckout, write } from '../git/repos.js'
 import { keyShaped } from './key-samples.js'
@@ -29,21 +29,19 @@ beforeEach(async () => {
   repo = shallowCheckout(makeOrigin())
   const { baseSha } = await prepareIssueBranch({ repo, branch: 'itervox/5', base: 'main' })
   ctx = {
-    repo,
-    branch: 'itervox/5',
-    baseSha,
-    created: true,
-    issue: '5',
-    profile: 'researcher',
-    runId: '9/1',
-    timestamp: '2026-02-02T10-00-00.000Z',
-    handoffPath: HANDOFF,
-    requiredSections: [],
-    maxFileBytes: 1024 * 1024,
-    commitPaths: ['docs/**'],
-    secretNames: [],
-    workflowPath: 'WORKFLOW.md',
-    startedAt: new Date().toISOString()
+    stage: {
+      issue: { id: '5' },
+      profile: { name: 'researcher', requiredSections: [], commitPaths: ['docs/**'], env: [] },
+      branch: { repo, branch: 'itervox/5', baseSha, created: true },
+      run: '9/1',
+      startedAt: new Date(),
+      timestamp: '2026-02-02T10-00-00.000Z',
+      handoffReason: 'specialization'
+    },
+    job: {
+      config: { handoff: { maxFileBytes: 1024 * 1024 }, agent: {} },
+      workflowPath: 'WORKFLOW.md'
+    }
   }
   write(repo, HANDOFF, `# Findings\n\nThe key: ${MODEL_KEY}\nA stray ${keyShaped.aws} too.\n`)
   write(repo, 'docs/leak.md', `token=${Buffer.from(TOKEN).toString('base64')}\n`)

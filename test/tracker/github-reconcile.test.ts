@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
 import { knownStates } from '../../src/config/lookup.js'
 import { DISPATCH_TYPE } from '../../src/pipeline/names.js'
-import { planStage } from '../../src/pipeline/plan.js'
+import { planStage } from '../../src/pipeline/decision/plan.js'
 import {
   emptyRecord,
   recordStart,
   type IssueRecord,
   type StageRecord
-} from '../../src/pipeline/record.js'
+} from '../../src/pipeline/record/record.js'
 import { GitHubApi } from '../../src/tracker/github-api.js'
 import { GitHubTracker } from '../../src/tracker/github-tracker.js'
 import { GitHubSlots } from '../../src/tracker/github-slots.js'

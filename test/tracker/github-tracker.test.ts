@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import { emptyRecord, type IssueRecord } from '../../src/pipeline/record/record.js'
 import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { renderStatusComment } from '../../src/tracker/status-comment.js'
 import { GitHubApi } from '../../src/tracker/github-api.js'

@@ -2,8 +2,10 @@
 // fake Linear and the fake GitHub (whose refs act on a real bare origin).
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
+import { parseCron } from '../../src/config/cron.js'
 import { loadWorkflowFile } from '../../src/config/load.js'
-import { emptyRecord, type IssueRecord } from '../../src/pipeline/record.js'
+import type { WorkflowConfig } from '../../src/config/types.js'
+import { emptyRecord, type IssueRecord } from '../../src/pipeline/record/record.js'
 import { GitHubApi } from '../../src/tracker/github-api.js'
 import { reconcileRepository } from '../../src/tracker/github-reconcile.js'
 import { RecordConflictError, RepoRecordStore } from '../../src/tracker/repo-records.js'
@@ -146,5 +148,51 @@ describe('the reconcile of a Linear team', () => {
     process.stdout.write(
       `reconcile requests: ${one.requests}, ${two.requests}, ${third.requests}\n`
     )
+  })
+})
+
+describe('cron automations on a Linear team', () => {
+  it('fires a due slot once across two overlapping reconciles, on the Linear issues it admits', async () => {
+    const team = linear.addTeam('ENG')
+    const first = linear.addIssue(team, { title: 'Sweep me', state: 'Todo' })
+    const second = linear.addIssue(team, { title: 'Sweep me too', state: 'Todo' })
+    const sweep = parseCron('30 * * * *')
+    if (!('schedule' in sweep)) throw new Error(sweep.error)
+    const config: WorkflowConfig = {
+      ...seed,
+      tracker: { ...seed.tracker, apiKey: linear.apiKey, projectSlug: 'ENG' },
+      automations: [
+        {
+          ...seed.automations[0]!,
+          id: 'sweep',
+          trigger: { type: 'cron', schedule: sweep.schedule },
+          states: [],
+          filter: { ...seed.automations[0]!.filter, states: ['Todo'], limit: 1 }
+        }
+      ]
+    }
+    const lines: string[] = []
+    const run = (by: string, at: string) =>
+      reconcileRepository({
+        config,
+        client: { token: 't', apiUrl: gh.url, secondMs: 1 },
+        owner: 'octo-org',
+        repo: 'demo',
+        serverUrl: 'https://github.com',
+        by,
+        linearUrl: linear.url,
+        dryRun: false,
+        log: (l) => lines.push(l),
+        now: () => new Date(at)
+      })
+    await run('r1', '2026-12-01T09:00:00Z')
+    expect(gh.dispatches).toEqual([])
+    await Promise.all([run('r2', '2026-12-01T10:45:00Z'), run('r3', '2026-12-01T10:45:00Z')])
+    // filter.limit 1: one of the two Todo issues (the reconcile's own wake-ups name no step).
+    const woken = gh.dispatches.map((d) => d.clientPayload).filter((p) => p.step)
+    expect(woken).toHaveLength(1)
+    expect(woken[0]).toMatchObject({ state: 'Todo', step: 'cron-202612011030-sweep' })
+    expect([first.identifier, second.identifier]).toContain(woken[0]!.issue)
+    expect(lines.filter((l) => l.includes(': fired the slot of'))).toHaveLength(1)
   })
 })

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { scaffoldFiles } from '../../src/cli/scaffold.js'
 import { loadWorkflowFile, parseWorkflow } from '../../src/config/load.js'
 import type { WorkflowConfig } from '../../src/config/types.js'
-import type { IssueRecord, StageRecord } from '../../src/pipeline/record.js'
+import type { IssueRecord, StageRecord } from '../../src/pipeline/record/record.js'
 import { oneLine } from '../../src/pipeline/untrusted-text.js'
 import { MAX_RECORD_BYTES, readRecordFromComment } from '../../src/tracker/comment-record.js'
 import {
@@ -161,7 +161,7 @@ describe('pipelineDiagram', () => {
     // One review round only: the first send-back escalates, so there is none to draw.
     config.agent.maxReviewRounds = 1
     config.agent.autoReview = true
-    config.agent.reviewerProfile = 'reviewer'
+    config.agent.reviewers = ['reviewer']
     expect(pipelineDiagram(config, null)).not.toMatch(/sent back|FAIL/)
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { emptyRecord, parseRecord, type StageRecord } from '../../src/pipeline/record.js'
+import { emptyRecord, parseRecord, type StageRecord } from '../../src/pipeline/record/record.js'
 import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { renderStatusComment } from '../../src/tracker/status-comment.js'
 import { seedConfig } from '../pipeline/pipeline-config.js'

@@ -1,9 +1,9 @@
 // What an automation's run leaves, once it ended: helper runs do not move the issue, flag it or
 // retry, and never fire another automation (so none can loop). Only its policy's move or a
 // move its agent asks for (and its profile allows) moves the issue, as in the daemon.
-import type { Effect, IssueRecord } from '../record.js'
-import { recordAfter } from '../record-after.js'
-import type { Next, StageFacts } from '../next.js'
+import type { Effect, IssueRecord } from '../record/record.js'
+import { recordAfter } from '../record/record-after.js'
+import type { Next, StageFacts } from '../record/next.js'
 
 export function afterAutomation(f: StageFacts): Next {
   const where = f.handoffPath ? `; its work is in ${f.handoffPath}` : ''

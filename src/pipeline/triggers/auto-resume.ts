@@ -6,9 +6,8 @@
 import { sameState } from '../../config/lookup.js'
 import type { WorkflowConfig } from '../../config/types.js'
 import type { Issue, Tracker, Workspace } from '../ports.js'
-import type { StagePlan } from '../plan.js'
-import type { Effect, IssueRecord } from '../record.js'
-import { ANSWERED_STEP } from './run.js'
+import type { Effect, IssueRecord } from '../record/record.js'
+import { ANSWERED_STEP, type AutomationRun } from './run.js'
 
 /** The record and effects after an input_required automation's run, when its answer resumes. */
 export function withAnswer(
@@ -16,7 +15,8 @@ export function withAnswer(
   effects: Effect[],
   o: {
     config: WorkflowConfig
-    plan: StagePlan
+    /** The run's plan: its entry, profile and automation. */
+    plan: { entry: number; profile: string; automation?: AutomationRun }
     /** The run's accepted deliverable, if it succeeded with one. */
     deliverable: { commit: string; path: string } | undefined
     wakes: Tracker['wakes']

@@ -5,10 +5,10 @@
 // CLI), the runner runs the event's automation next itself.
 import type { WorkflowConfig } from '../../config/types.js'
 import type { StageKind } from '../../stage-kind.js'
-import type { Effect } from '../record.js'
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
+import type { Effect } from '../record/record.js'
 import type { Tracker } from '../ports.js'
-import type { Next } from '../transitions.js'
+import type { Next } from '../record/next.js'
 import { INPUT_REQUIRED_STEP, RUN_FAILED_STEP } from './run.js'
 import { automationEffects } from './after.js'
 

@@ -1,7 +1,7 @@
 // tracker_comment_added: a person's comment on the issue (issue_comment created). The event
 // reader has already left out the pipeline's own comments, and the job has already given an
 // `/approve` and a reply to a waiting question their own meaning.
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import { currentPlace, type TriggerRule } from './rule.js'
 
 type CommentAdded = Extract<AutomationEvent, { type: 'tracker_comment_added' }>

@@ -1,9 +1,11 @@
 // Every event-driven trigger type, and which automation an event starts. issue_entered_state
-// is the pipeline's own (decide.ts); cron and blockers_resolved are the reconcile's.
+// is the pipeline's own (decide.ts); blockers_resolved is the reconcile's and an issue's closing.
 import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig } from '../../config/types.js'
+import type { Issue } from '../ports.js'
 import { commentAdded } from './comment-added.js'
-import type { AutomationEvent } from './event.js'
+import { cronFired } from './cron.js'
+import type { AutomationEvent } from '../ports.js'
 import { inputRequired } from './input-required.js'
 import { movedToBacklog } from './moved-to-backlog.js'
 import { prMerged } from './pr-merged.js'
@@ -19,7 +21,8 @@ const RULES: {
   pr_merged: prMerged,
   run_failed: runFailed,
   input_required: inputRequired,
-  issue_moved_to_backlog: movedToBacklog
+  issue_moved_to_backlog: movedToBacklog,
+  cron: cronFired
 }
 
 function ruleOf<E extends AutomationEvent>(e: E): TriggerRule<E> {
@@ -54,7 +57,11 @@ export function automationFor(e: AutomationEvent, c: RuleContext): Fired {
 }
 
 /** filter.states, labels_any and identifier_regex, combined by match_mode; none set admits all. */
-function commonFilter(a: AutomationConfig, o: Occasion, c: RuleContext): boolean {
+export function commonFilter(
+  a: AutomationConfig,
+  o: Pick<Occasion, 'state'>,
+  c: { issue: Pick<Issue, 'labels' | 'identifier'> }
+): boolean {
   const f = a.filter
   const set: boolean[] = []
   if (f.states.length > 0) set.push(f.states.some((s) => sameState(s, o.state)))

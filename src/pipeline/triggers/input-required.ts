@@ -3,7 +3,7 @@
 // profile answers in its deliverable, which the status comment lists next to the question. With
 // policy.auto_resume that answer resumes the waiting stage (auto-resume.ts); without it a
 // person's reply still does.
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import type { TriggerRule } from './rule.js'
 
 /** The waiting run's timestamp (`2024-05-01T10-00-00.000Z`) as a time. */
@@ -26,7 +26,7 @@ export const inputRequired: TriggerRule<Extract<AutomationEvent, { type: 'input_
       key: `input-${w.entry}-${w.kind}-${w.attempt}-${w.timestamp.replace(/[^0-9]/g, '')}`,
       about: `The ${w.profile} stage in "${w.state}" asked a question and waits for an answer. Answer it in your deliverable if you can; a person may still reply.`,
       text: { author: w.profile, body: w.question },
-      ...(at ? { at: at.toISOString() } : {})
+      at: at?.toISOString()
     }
   },
   conditions(a, _e, o, c) {

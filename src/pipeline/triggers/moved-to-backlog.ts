@@ -3,11 +3,10 @@
 // reconcile). The run happens in that state; backlog states start no stage of their own.
 import { sameState } from '../../config/lookup.js'
 import type { WorkflowConfig } from '../../config/types.js'
-import { PAUSED_LABEL } from '../pause.js'
-import type { Issue } from '../ports.js'
-import type { IssueRecord } from '../record.js'
-import type { OwedWake } from '../stage-owed.js'
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent, Issue } from '../ports.js'
+import { PAUSED_LABEL } from '../record/pause.js'
+import type { IssueRecord } from '../record/record.js'
+import type { OwedWake } from '../record/stage-owed.js'
 import type { TriggerRule } from './rule.js'
 
 type BacklogEvent = Extract<AutomationEvent, { type: 'issue_moved_to_backlog' }>
@@ -29,7 +28,7 @@ export function backlogMove(config: WorkflowConfig, issue: Issue): BacklogEvent 
 }
 
 /** Names the move: the same for the relay's wake-up, the reconcile's and a repeated one. */
-export function backlogKey(e: BacklogEvent, now: Date): string {
+function backlogKey(e: BacklogEvent, now: Date): string {
   return `backlog-${(e.at ?? now.toISOString()).replace(/[^0-9]/g, '')}`
 }
 

@@ -1,7 +1,7 @@
 // pr_merged: the issue's pull request was merged (pull_request closed with merged). The merge
 // may close the issue; the run still happens, on the issue branch made again from the merged
 // work, and its deliverable goes to a new draft pull request (see hold.ts).
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import { pullOccasion } from './pull-request.js'
 import type { TriggerRule } from './rule.js'
 

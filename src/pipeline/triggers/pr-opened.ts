@@ -1,5 +1,5 @@
 // pr_opened: the pull request was opened (pull_request opened).
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import { pullOccasion } from './pull-request.js'
 import type { TriggerRule } from './rule.js'
 

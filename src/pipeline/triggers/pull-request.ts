@@ -1,4 +1,4 @@
-import type { AutomationEvent } from './event.js'
+import type { AutomationEvent } from '../ports.js'
 import { currentPlace, type Occasion, type RuleContext } from './rule.js'
 
 type PullEvent = Extract<AutomationEvent, { type: 'pr_opened' | 'pr_merged' }>

@@ -1,7 +1,7 @@
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { Issue } from '../ports.js'
-import type { IssueRecord } from '../record.js'
-import type { AutomationEvent } from './event.js'
+import type { IssueRecord } from '../record/record.js'
+import type { AutomationEvent } from '../ports.js'
 
 /** What an event is, for one issue: where its run belongs and what names it. */
 export interface Occasion {

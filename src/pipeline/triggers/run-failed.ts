@@ -1,8 +1,8 @@
 // run_failed: a stage gave up after its retries. The job that decided so sends a wake-up for
 // it (see automation-wakes.ts); what failed is read from the record, never from the wake-up.
 // An automation's own failure fires nothing, so two automations cannot feed each other.
-import type { StageOutcome } from '../outcome.js'
-import type { AutomationEvent } from './event.js'
+import type { StageOutcome } from '../record/outcome.js'
+import type { AutomationEvent } from '../ports.js'
 import type { TriggerRule } from './rule.js'
 
 /** The ends a retry follows, and that end the pipeline once the retries are spent. */

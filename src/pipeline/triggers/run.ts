@@ -5,10 +5,10 @@
 import { sameState } from '../../config/lookup.js'
 import type { AutomationConfig, WorkflowConfig } from '../../config/types.js'
 import type { Issue } from '../ports.js'
-import type { StagePlan } from '../plan.js'
 import type { JobTrigger } from '../ports.js'
-import type { IssueRecord } from '../record.js'
-import type { AutomationEvent } from './event.js'
+import type { IssueRecord } from '../record/record.js'
+import type { AutomationEvent } from '../ports.js'
+import { cronEvent } from './cron.js'
 import { automationFor } from './index.js'
 import { backlogMove } from './moved-to-backlog.js'
 
@@ -51,21 +51,27 @@ function eventOf(
   if (t.source === 'wake' && t.wake?.step === RUN_FAILED_STEP) {
     return { type: 'run_failed', entry: t.wake.entry }
   }
+  const cron = t.source === 'wake' ? cronEvent(t.wake?.step) : undefined
+  if (cron) return cron
   if (t.source === 'wake' && t.wake?.step === INPUT_REQUIRED_STEP) {
     return { type: 'input_required', entry: t.wake.entry }
   }
   const label = t.source === 'label' ? t.label : undefined
   const backlog = label && config.tracker.backlogStates.find((s) => sameState(s, label))
-  if (backlog)
-    return { type: 'issue_moved_to_backlog', state: backlog, ...(t.at ? { at: t.at } : {}) }
+  if (backlog) return { type: 'issue_moved_to_backlog', state: backlog, at: t.at || undefined }
   // Linear's relay and reconcile wake the issue in its backlog state; the move's time is Linear's.
   const stale = t.state && issue.state && !sameState(t.state, issue.state)
   if (t.source === 'wake' && !t.wake?.step && !stale) return backlogMove(config, issue) ?? null
   return null
 }
 
-export type AutomationDecision =
-  { state: string; automation: AutomationConfig; plan: StagePlan } | { skip: string }
+/** An automation's run this job makes: its state and entry, the automation, what it is for. */
+export interface FiredRun {
+  state: string
+  entry: number
+  automation: AutomationConfig
+  run: AutomationRun
+}
 
 /** The automation run this job makes, why it makes none, or null when it answers no event. */
 export function automationRun(
@@ -74,7 +80,7 @@ export function automationRun(
   issue: Issue,
   record: IssueRecord,
   now: Date
-): AutomationDecision | null {
+): FiredRun | { skip: string } | null {
   const event = eventOf(config, t, issue, record)
   if (!event) return null
   const fired = automationFor(event, { config, issue, record, now })
@@ -84,22 +90,8 @@ export function automationRun(
   if (ran) return { skip: `automation ${a.id} already ran for ${o.key}` }
   return {
     state: o.state,
+    entry: o.entry,
     automation: a,
-    plan: {
-      entry: o.entry,
-      newEntry: false,
-      kind: 'automation',
-      profile: a.profile,
-      attempt: 0,
-      round: record.round,
-      resume: 0,
-      automation: {
-        id: a.id,
-        type: event.type,
-        key: o.key,
-        about: o.about,
-        ...(o.text ? { text: o.text } : {})
-      }
-    }
+    run: { id: a.id, type: event.type, key: o.key, about: o.about, text: o.text }
   }
 }

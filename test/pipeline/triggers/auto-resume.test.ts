@@ -1,7 +1,7 @@
 // An input_required automation's answer: it resumes the waiting stage only with
 // policy.auto_resume, and, being an agent's words, it never approves a gate.
 import { describe, expect, it } from '@jest/globals'
-import { approvalOf } from '../../../src/pipeline/approval.js'
+import { approvalOf } from '../../../src/pipeline/decision/approval.js'
 import type { JobTrigger } from '../../../src/pipeline/ports.js'
 
 describe("an automation's answer", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseWorkflow } from '../../../src/config/load.js'
 import type { WorkflowConfig } from '../../../src/config/types.js'
-import { emptyRecord, type IssueRecord } from '../../../src/pipeline/record.js'
+import { emptyRecord, type IssueRecord } from '../../../src/pipeline/record/record.js'
 import { automationFor } from '../../../src/pipeline/triggers/index.js'
 import type { Issue } from '../../../src/pipeline/ports.js'
 
