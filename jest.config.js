@@ -12,5 +12,7 @@ export default {
   // so 1.5 workers per core keep the cores busy (jest's default is one worker fewer than cores).
   maxWorkers: Math.ceil(availableParallelism() * 1.5),
   testSequencer: '<rootDir>/test/slow-first-sequencer.js',
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 60000
 }

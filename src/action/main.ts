@@ -2,7 +2,7 @@
 // step saves `isPost` in the runner's state, which the runner hands to the post step only.
 import * as core from '@actions/core'
 import { mainStep } from './main-step.js'
-import { finishStage } from './post-finish.js'
+import { afterFinishedStage, finishStage } from './post-finish.js'
 import { CONTEXT_STATE, unfinishedContext } from './saved-context.js'
 
 const IS_POST = 'isPost'
@@ -11,7 +11,7 @@ if (core.getState(IS_POST)) {
   // Almost every job's post step finds the stage finished, which the saved state alone tells.
   const path = core.getState(CONTEXT_STATE)
   if (unfinishedContext(path)) await finishStage(path)
-  else core.info('the stage finished in the main step; nothing to do')
+  else await afterFinishedStage()
 } else {
   core.saveState(IS_POST, 'true')
   await mainStep()

@@ -4,7 +4,7 @@ import { UserError } from '../errors.js'
 import { defaultAgentUser } from '../isolation/agent-user.js'
 import { takeBack } from '../isolation/agent-tree.js'
 import { findPrivilege } from '../isolation/privilege.js'
-import { endAgentUser } from '../isolation/sandbox.js'
+import { endAgentUser, putBackLeftBehind } from '../isolation/sandbox.js'
 import { RemoteWorkspace } from './remote-workspace.js'
 import { HANDOFF_DIR, handoffPath, parseRunFileName } from '../handoff/index.js'
 import {
@@ -71,8 +71,29 @@ async function releaseSlot(): Promise<void> {
   }
 }
 
+/** The post step of a job whose stage finished in the main step, or never started. */
+export async function afterFinishedStage(): Promise<void> {
+  try {
+    await putBackStore()
+    core.info('the stage finished in the main step; nothing to do')
+  } catch (err) {
+    core.setFailed(failureLine(err).line)
+  }
+}
+
+/** What a stage of an earlier job, killed with no post step, left with the agent user. */
+async function putBackStore(): Promise<void> {
+  if ((core.getInput('isolation') || 'user') !== 'user') return
+  const line = await putBackLeftBehind(core.getInput('agent-user') || defaultAgentUser(process.env))
+  if (line) core.warning(line)
+}
+
 async function finish(path: string): Promise<void> {
   const ctx = ownFile(path) ? loadStageContext(path) : null
+  // This stage's own tree, still with the agent, is taken back below with what its context says.
+  if (!(ctx && ctx.phase !== 'done' && ctx.sandbox?.inPlace && ctx.tree === undefined)) {
+    await putBackStore()
+  }
   if (!ctx || ctx.phase === 'done') {
     core.info('the stage finished in the main step; nothing to do')
     return

@@ -16,7 +16,7 @@ import { clip } from '../pipeline/untrusted-text.js'
 import type { Tracker } from '../pipeline/ports.js'
 import { secretNamesOf } from '../secrets/job-secrets.js'
 import type { SecretScanner } from '../secrets/scanner.js'
-import { startIsolation, type Isolation } from '../isolation/sandbox.js'
+import { putBackLeftBehind, startIsolation, type Isolation } from '../isolation/sandbox.js'
 import { GitHubApi } from '../tracker/github-api.js'
 import { GitHubTracker, sendWake } from '../tracker/github-tracker.js'
 import { stageSlots } from '../tracker/capped-slots.js'
@@ -86,6 +86,12 @@ async function stageJob(s: Settings, signal: AbortSignal): Promise<StageReport> 
     log: info
   })
 
+  // A stage of a job killed with no post step may have left the checkout's objects with the
+  // agent user: they come back before git reads the checkout.
+  if (s.isolation === 'user') {
+    const putBack = await putBackLeftBehind(s.agentUser)
+    if (putBack) core.warning(putBack)
+  }
   // git --version only warns, so it runs beside the fetch rather than before it.
   const version = minimumVersion()
   version.catch(() => undefined)

@@ -5,7 +5,15 @@ import * as z from '../zod.js'
 import { git } from '../git/git.js'
 import { lstatOrNull } from '../git/lstat.js'
 import type { AgentUser } from './agent-user.js'
-import { inPlaceObstacle, inPlaceSchema, readyInPlace, storeOf, type InPlace } from './in-place.js'
+import {
+  inPlaceObstacle,
+  inPlaceSchema,
+  leftBehind,
+  readyInPlace,
+  returnLeftAside,
+  storeOf,
+  type InPlace
+} from './in-place.js'
 import { runAsRoot, systemProgram, type Privilege } from './privilege.js'
 
 /** Where an isolated stage's agent works, kept in the stage context for the post step. */
@@ -70,10 +78,14 @@ chmod 0700 -- "$area"`
 // changed since the hand-over (its ctime is newer than the marker: no one but root sets a
 // ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
 // each top-level entry goes back by rename, except over a name the checkout kept (its untracked
-// files: the agent's goes); the objects come back from the store whatever became of the tree. The first record
-// printed says whether the tree came back.
+// files: the agent's goes); the objects come back from the store whatever became of the tree (kept in the
+// checkout's .git beside the objects it has again, when a next job's checkout made it anew;
+// removed when the checkout itself is gone), and the store's record goes with them. Printed:
+// where the objects were kept (empty when they came back, "gone"), whether the tree came back,
+// then the files left out.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
+if [ -n "$repo" ] && [ ! -f "$since" ]; then since=$store/left; fi
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
   mv -T -- "$tree" "$back"
@@ -90,19 +102,32 @@ done 2>/dev/null
 if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
 fi
+aside=
+if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ]; then
+  if [ ! -e "$repo/.git" ] && [ ! -L "$repo/.git" ]; then
+    rm -rf -- "$store/objects"
+    aside=gone
+  elif [ ! -d "$repo/.git" ] || [ -L "$repo/.git" ]; then
+    :
+  elif [ ! -e "$repo/.git/objects" ] && [ ! -L "$repo/.git/objects" ]; then
+    mv -T -- "$store/objects" "$repo/.git/objects"
+  else
+    aside=$repo/.git/objects-left-$(date +%s%N)
+    mv -T -- "$store/objects" "$aside"
+  fi
+fi
+printf '%s\\0' "$aside"
 if [ -d "$back" ] && [ ! -L "$back" ]; then
   printf 'back\\0'
   [ -z "$repo" ] || rm -rf -- "$back/.git"
   if [ -z "$repo" ]; then
     find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-    chown -R -h --from="$uid" -- "$ours" "$back"
   else
     [ -f "$since" ] || since=/
     find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
-      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
-      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
-    chown -h --from="$uid" -- "$ours" "$back"
+      \\( -cnewer "$since" -exec touch -h -c -- {} + \\)
   fi
+  chown -R -h --from="$uid" -- "$ours" "$back"
   if [ -n "$repo" ]; then
     find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
     rm -rf -- "$back"
@@ -110,11 +135,10 @@ if [ -d "$back" ] && [ ! -L "$back" ]; then
 else
   printf 'lost\\0'
 fi
-if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ] && [ ! -e "$repo/.git/objects" ]; then
-  mv -T -- "$store/objects" "$repo/.git/objects"
-  rmdir -- "$store"
+if [ -n "$repo" ]; then
+  chmod "$gitmode" -- "$repo/.git"
+  [ -e "$store/objects" ] || { rm -f -- "$store/left"; rmdir -- "$store"; }
 fi
-[ -z "$repo" ] || chmod "$gitmode" -- "$repo/.git"
 exit 0`
 
 // The checkout's own files, handed over by rename and chown only: its objects go to the store
@@ -122,7 +146,8 @@ exit 0`
 // nothing), its top-level entries into the agent's tree beside the agent's own `.git`; the
 // rest of the checkout's `.git` (config and its credential, hooks, index) stays where it was,
 // in a folder the agent cannot reach, and is closed to others besides until the take-back. The marker's time, after the chown, is older than any
-// change the agent makes. A failure before the chown puts everything back.
+// change the agent makes. A failure before the chown puts everything back. The store's record
+// says where all of it came from, for a next stage should this job be killed before the take-back.
 const HAND_OVER_IN_PLACE = `set -e
 area=$1; staged=$2; uid=$3; gid=$4; repo=$5; store=$6; tree=$7; marker=$8; ours=$9; gitmode=\${10}
 shift 10
@@ -132,6 +157,7 @@ undo() {
   done
   [ -e "$repo/.git/objects" ] || mv -T -- "$store/objects" "$repo/.git/objects"
   chmod "$gitmode" -- "$repo/.git"
+  rm -f -- "$store/left"
   rm -rf -- "$area"
 }
 trap 'st=$?; [ $st = 0 ] || undo "$@"; exit $st' EXIT
@@ -141,6 +167,8 @@ mv -T -- "$staged" "$area"
 chown 0:0 -- "$store"
 chmod 0711 -- "$store"
 rm -rf -- "$store/tree"
+printf '%s\\0' "$repo" "$gitmode" "$marker" >"$store/left"
+chmod 0644 -- "$store/left"
 chmod go-rwx -- "$repo/.git"
 mv -T -- "$repo/.git/objects" "$store/objects"
 [ $# = 0 ] || (cd -- "$repo" && mv -t "$tree" -- "$@")
@@ -261,6 +289,13 @@ export interface TakenBack {
   tree: string | null
   /** One line naming the files left out of it, when there were any. */
   warning?: string
+  /**
+   * Where the checkout's objects went when the checkout had objects again by then (an earlier
+   * stage's, put back after actions/checkout made the checkout anew): kept, never removed.
+   */
+  objectsAside?: string
+  /** The checkout was gone by then (removed between jobs): its objects went with it. */
+  checkoutGone?: true
 }
 
 /**
@@ -284,7 +319,8 @@ export async function takeBack(p: Privilege, h: HandedOver): Promise<TakenBack> 
         ],
         'take the agent tree back'
       )
-  const [state, ...refused] = printed.split('\0').filter(Boolean)
+  const [objects = '', state, ...listed] = printed.split('\0')
+  const refused = listed.filter(Boolean)
   const st = inPlace ? null : await lstatOrNull(h.returnTo)
   const tree = inPlace
     ? state === 'back'
@@ -293,7 +329,52 @@ export async function takeBack(p: Privilege, h: HandedOver): Promise<TakenBack> 
     : st?.isDirectory() && st.uid === process.getuid?.()
       ? h.returnTo
       : null
-  return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree }
+  return {
+    tree,
+    ...(refused.length > 0 ? { warning: refusedLine(refused) } : {}),
+    ...(objects === 'gone' ? { checkoutGone: true } : objects ? { objectsAside: objects } : {})
+  }
+}
+
+/**
+ * What a stage whose job was killed with no post step left in the agent's reach: the checkout's
+ * objects in the store, its files in the agent's area. Once every process of the agent user is
+ * gone, the take-back of that stage runs again from the store's record, so the checkout is
+ * whole before anything reads it. One line saying what came back, or null when nothing was left.
+ */
+export async function putBackLeft(p: Privilege, user: AgentUser): Promise<string | null> {
+  const left = await leftBehind(user)
+  if (!left) return null
+  const area = path.join(user.home, 'stage')
+  const workDir = path.dirname(left.marker)
+  const back = await takeBack(p, {
+    user,
+    area,
+    tree: path.join(area, 'work', treeName(left.repo)),
+    home: path.join(area, 'home'),
+    returnTo: path.join(workDir, 'agent-tree'),
+    inPlace: {
+      repo: left.repo,
+      store: storeOf(user),
+      gitMode: left.gitMode,
+      untracked: [],
+      aside: []
+    }
+  })
+  if (back.checkoutGone) {
+    return `an earlier stage's job ended before it took the agent's tree back, and its checkout ${left.repo} is gone since: what it left with the agent user was removed`
+  }
+  const kept = await returnLeftAside(left.repo, workDir)
+  return [
+    `an earlier stage's job ended before it took the agent's tree back: ${back.tree ? `the checkout's files and objects are back in ${left.repo}` : `the checkout's objects are back in ${left.repo}, its files were not left in the agent's area`}`,
+    ...(back.objectsAside
+      ? [
+          `its objects are kept in ${back.objectsAside}, as the checkout has objects of its own again`
+        ]
+      : []),
+    ...kept.map((k) => `an untracked file of the checkout stays in ${k}: a symlink is in its way`),
+    ...(back.warning ? [back.warning] : [])
+  ].join('; ')
 }
 
 function refusedLine(refused: string[]): string {

@@ -95,7 +95,8 @@ function privilegeOf(user: AgentUser): string | null {
   return null
 }
 
-function lookUser(name: string): AgentUser | null {
+/** The agent user by its name, if it exists (nothing is created). */
+export function lookUser(name: string): AgentUser | null {
   for (const line of readLines('/etc/passwd')) {
     const [n, , uid, gid, , home] = line.split(':')
     if (n === name && uid && gid && home) return { name, uid: +uid, gid: +gid, home }

@@ -3,6 +3,7 @@ import {
   lstat,
   mkdir,
   readdir,
+  readFile,
   rename,
   rm,
   stat,
@@ -34,11 +35,35 @@ export type InPlace = z.infer<typeof inPlaceSchema>
 /** The store of a user's stages: beside its home, in a folder only root may write. */
 export const storeOf = (user: AgentUser) => `${user.home}.objects`
 
+/**
+ * The record a hand-over in place leaves in the store (root's, so the agent cannot forge it):
+ * the checkout the objects and the tree came from, the mode of its `.git`, and the stage's
+ * marker. A job killed with no post step leaves it behind; the next stage puts things back by it.
+ */
+export const leftRecordOf = (user: AgentUser) => path.join(storeOf(user), 'left')
+
+export interface LeftBehind {
+  repo: string
+  gitMode: number
+  marker: string
+}
+
+/** What an earlier stage left in the store and never took back, or null. */
+export async function leftBehind(user: AgentUser): Promise<LeftBehind | null> {
+  const text = await readFile(leftRecordOf(user), 'utf8').catch(() => null)
+  if (text === null) return null
+  const [repo = '', mode = '', marker = ''] = text.split('\0')
+  if (!path.isAbsolute(repo) || !/^[0-7]{3,4}$/.test(mode) || !path.isAbsolute(marker)) {
+    throw new Error(`the record ${leftRecordOf(user)} is not one the action wrote`)
+  }
+  return { repo, gitMode: parseInt(mode, 8), marker }
+}
+
 const readable = (mode: number, dir: boolean) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4)
 
 /**
  * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
- * repository (no linked worktree, no alternates of its own) on the file system of the agent's
+ * repository (no linked worktree, no alternates or submodules of its own) on the file system of the agent's
  * home (everything moves by rename), its objects readable by every user (the umask git wrote
  * them with), and no earlier stage's objects still in the store.
  */
@@ -51,6 +76,12 @@ export async function inPlaceObstacle(repo: string, user: AgentUser): Promise<st
   if (await lstatOrNull(path.join(objects, 'info', 'alternates'))) {
     return 'its objects borrow from another repository'
   }
+  // A submodule's folder holds a .git file naming the checkout's .git/modules, which stays
+  // behind, closed to the agent: its git would fail there, and that file would come back from
+  // the agent, free to name a repository of its own for the runner's git.
+  if (await lstatOrNull(path.join(repo, '.git', 'modules'))) {
+    return 'it has submodules (.git/modules), which live in the .git the agent may not reach'
+  }
   const parent = await stat(path.dirname(user.home))
   if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {
     return `${path.dirname(user.home)} is not root's alone`
@@ -59,7 +90,10 @@ export async function inPlaceObstacle(repo: string, user: AgentUser): Promise<st
   if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
     return "it is on another file system than the agent user's home"
   }
-  if (await lstatOrNull(path.join(storeOf(user), 'objects'))) {
+  if (
+    (await lstatOrNull(path.join(storeOf(user), 'objects'))) ||
+    (await lstatOrNull(leftRecordOf(user)))
+  ) {
     return `an earlier stage's objects are still in ${storeOf(user)}`
   }
   // git writes its folders and files with the umask; packs hold nearly everything.
@@ -115,6 +149,8 @@ export async function readyInPlace(o: {
     await rename(path.join(o.repo, p), to)
     aside.push([p, to])
   }
+  // Beside them, for a next stage to put them back should this one's job be killed.
+  await writeFile(path.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 })
   const top = new Set(untracked.filter((u) => !u.includes('/')))
   const names = (await readdir(o.repo)).filter((n) => n !== '.git' && !top.has(n))
 
@@ -167,10 +203,31 @@ export async function settleInPlace(s: InPlace): Promise<string[]> {
   for (const p of await untrackedIn(s.repo)) {
     if (!before.has(p)) await rm(path.join(s.repo, p), { recursive: true, force: true })
   }
+  return returnAside(s.repo, s.aside)
+}
+
+const ASIDE_LIST = 'list.json'
+
+/**
+ * What a stage whose job was killed put aside (`workDir`'s), back in the checkout; the paths
+ * left aside, as settleInPlace names them. Nothing when nothing is there.
+ */
+export async function returnLeftAside(repo: string, workDir: string): Promise<string[]> {
+  const list = path.join(workDir, 'aside', ASIDE_LIST)
+  const text = await readFile(list, 'utf8').catch(() => null)
+  if (text === null) return []
+  const aside = z.array(z.tuple([z.string(), z.string()])).parse(JSON.parse(text))
+  const kept = await returnAside(repo, aside)
+  await rm(list)
+  return kept
+}
+
+async function returnAside(repo: string, aside: [string, string][]): Promise<string[]> {
   const kept: string[] = []
-  for (const [p, from] of s.aside) {
-    const to = path.join(s.repo, p)
-    if (!(await realFolders(s.repo, path.dirname(p)))) {
+  for (const [p, from] of aside) {
+    if (!(await lstatOrNull(from))) continue
+    const to = path.join(repo, p)
+    if (!(await realFolders(repo, path.dirname(p)))) {
       kept.push(from)
       continue
     }

@@ -2,8 +2,9 @@ import { realpathSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { AgentSandbox } from '../agent/types.js'
 import { UserError } from '../errors.js'
-import { ensureAgentUser, type AgentUser } from './agent-user.js'
-import { handOver, takeBack, type HandedOver, type TakenBack } from './agent-tree.js'
+import { ensureAgentUser, lookUser, type AgentUser } from './agent-user.js'
+import { handOver, putBackLeft, takeBack, type HandedOver, type TakenBack } from './agent-tree.js'
+import { leftBehind, storeOf } from './in-place.js'
 import { findPrivilege, systemProgram, type Privilege } from './privilege.js'
 import { closeToOthers } from './runner-paths.js'
 import { barSchedules } from './schedules.js'
@@ -43,6 +44,25 @@ export async function startIsolation(o: { user: string; protect: string[] }): Pr
 export async function endAgentUser(user: AgentUser, p: Privilege, graceMs: number): Promise<void> {
   await barSchedules(user, p)
   await new UserProcesses(user, p).end(graceMs)
+}
+
+/**
+ * Before anything reads the checkout: a stage whose job was killed with no post step may have
+ * left the checkout's objects in the store and its files in the agent's area. They come back,
+ * once every process of the agent user is gone. One line saying so, or null when nothing was
+ * left (a look at one file).
+ */
+export async function putBackLeftBehind(name: string): Promise<string | null> {
+  const user = lookUser(name)
+  if (!user || !(await leftBehind(user))) return null
+  const privilege = findPrivilege()
+  if (!privilege) {
+    throw new UserError(
+      `an earlier stage left the checkout's objects in ${storeOf(user)} and this runner has neither root nor sudo -n to put them back; run the job where it ran before, or restore them as root`
+    )
+  }
+  await endAgentUser(user, privilege, 1000)
+  return putBackLeft(privilege, user)
 }
 
 export interface OpenSandbox {

@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { FIXTURES } from '../agent/fake-agents.js'
-import { git, sharedDir, sharedFile, type ActionRun } from '../harness/action-run.js'
+import { CLONED, git, sharedDir, sharedFile, type ActionRun } from '../harness/action-run.js'
 import { drive } from './drive.js'
 import { startPipeline, type Pipeline } from './pipeline-fixture.js'
 
@@ -128,6 +128,8 @@ describe.each(['user', 'none'] as const)('agent configuration, isolation: %s', (
       ['researcher', 'succeeded'],
       ['implementer', 'succeeded']
     ])
+    // isolation: user hands over the checkout's own files, not the fallback's clone.
+    expect(s.runs.filter((r) => (r.stdout + r.summary).includes(CLONED))).toEqual([])
   })
 
   it('gives a custom agent the handoff folder before it starts', () => {

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { FIXTURES } from '../agent/fake-agents.js'
 import {
+  CLONED,
   checkoutShallow,
   git,
   runAction,
@@ -253,6 +254,8 @@ describe('a hostile agent, as the runner user (isolation: none) and then as the 
     expect(none.said.straggler_pid).toMatch(/^\d+$/)
     expect(user.said.straggler_pid).toMatch(/^\d+$/)
     expect(user.said.freezer_pid).toMatch(/^\d+$/)
+    // The agent had the checkout's own files, not the clone of the fallback.
+    expect(user.run.stdout + user.run.summary).not.toContain(CLONED)
   })
 
   it('1. reads the job token from the action, any process, its own environment', () => {

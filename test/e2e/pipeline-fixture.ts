@@ -31,6 +31,8 @@ export interface PipelineOptions {
   automations?: string
   /** A bare repository holding the pipeline's files whose objects the origin borrows. */
   sharing?: string
+  /** A folder for the sandbox other than the agent users' homes' file system (see makeSandbox). */
+  at?: string
 }
 
 const indented = (text: string | undefined, by: string) =>
@@ -123,7 +125,8 @@ export async function startPipeline(o: PipelineOptions = {}): Promise<Pipeline> 
       ...profileFiles(),
       ...o.files
     },
-    o.sharing
+    o.sharing,
+    o.at
   )
   const gh = await startFakeGitHub({
     owner: OWNER,

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { setTimeout as sleep } from 'node:timers/promises'
 import { startFakeModelApi, streamedReply, type FakeModelApi } from '../agent/fake-model-api.js'
 import {
+  CLONED,
   runAction,
   sharedDir,
   sharedFile,
@@ -127,6 +128,8 @@ describe('on a hosted-style runner (an unprivileged user with passwordless sudo)
     expect(run.code).toBe(0)
     expect(run.outputs.outcome).toBe('succeeded')
     expect(run.stdout).toMatch(new RegExp(`the agent runs as ${AGENT_USER} \\(uid \\d+\\)`))
+    // Through sudo too, the agent had the checkout's own files, not the fallback's clone.
+    expect(run.stdout + run.summary).not.toContain(CLONED)
     // Only sudo takes an unprivileged user to another uid.
     expect(report?.uid).toBe(lookUp(AGENT_USER)?.uid)
     expect(report?.uid).not.toBe(sudoRunner.uid)

@@ -91,13 +91,24 @@ function originHolding(files: Record<string, string>): string {
   return origin
 }
 
+/** The line a stage prints when the agent got a clone rather than the checkout's own files. */
+export const CLONED = "the agent got a clone of the branch, not the checkout's own files"
+
 /**
- * A bare origin whose default branch holds `files`, and an empty workspace. With `sharing`, a
- * bare repository, the origin is a clone of it that borrows its objects (`--shared`) and
- * `files` are not used: how the scale bench starts many stages from one large repository.
+ * Where sandboxes go: on the file system of the agent users' homes, where the action hands an
+ * isolated agent the checkout's own files (test/global-setup.js).
  */
-export function makeSandbox(files: Record<string, string>, sharing?: string): Sandbox {
-  const dir = mkdtempSync(join(tmpdir(), 'handoff-e2e-'))
+const agentHomesDisk = () => process.env.ITERVOX_E2E_DIR ?? tmpdir()
+
+/**
+ * A bare origin whose default branch holds `files`, and an empty workspace, on the agent
+ * users' homes' file system unless `at` names another folder (a tmpfs: the clone fallback).
+ * With `sharing`, a bare repository, the origin is a clone of it that borrows its objects
+ * (`--shared`) and `files` are not used: how the scale bench starts many stages from one large
+ * repository.
+ */
+export function makeSandbox(files: Record<string, string>, sharing?: string, at?: string): Sandbox {
+  const dir = mkdtempSync(join(at ?? agentHomesDisk(), 'handoff-e2e-'))
   const server = join(dir, 'server')
   const origin = join(server, OWNER, `${REPO}.git`)
   mkdirSync(dirname(origin), { recursive: true })

@@ -18,9 +18,11 @@ import path from 'node:path'
 import { commitAllowed } from '../../src/git/commit.js'
 import type { AgentUser } from '../../src/isolation/agent-user.js'
 import { handOver, takeBack, type HandedOver } from '../../src/isolation/agent-tree.js'
-import { settleInPlace, storeOf } from '../../src/isolation/in-place.js'
+import { leftRecordOf, settleInPlace, storeOf } from '../../src/isolation/in-place.js'
 import type { Privilege } from '../../src/isolation/privilege.js'
-import { endAgentUser } from '../../src/isolation/sandbox.js'
+import { endAgentUser, putBackLeftBehind } from '../../src/isolation/sandbox.js'
+import { finaliseStage } from '../../src/pipeline/stage/stage.js'
+import { SecretScanner } from '../../src/secrets/scanner.js'
 import { gitSync as git } from '../helpers/git-repo.js'
 import {
   asRoot,
@@ -173,6 +175,57 @@ describe('the hand-over in place', () => {
   })
 })
 
+describe('a checkout with submodules', () => {
+  it('is handed over as a clone, saying why: their .git files point into the .git the agent may not reach', async () => {
+    const repo = checkout()
+    const lib = mkdtempSync(path.join(root, 'lib-'))
+    git(lib, 'init', '--quiet', '--initial-branch=main')
+    git(lib, 'commit', '--quiet', '--allow-empty', '-m', 'lib')
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', lib, 'lib')
+    git(repo, 'commit', '--quiet', '-m', 'with a submodule')
+    expect(readFileSync(path.join(repo, 'lib', '.git'), 'utf8')).toBe(
+      'gitdir: ../.git/modules/lib\n'
+    )
+    const h = await give(repo)
+    expect(h.cloned).toBe(
+      'it has submodules (.git/modules), which live in the .git the agent may not reach'
+    )
+    expect(exists(path.join(repo, 'lib', '.git'))).toBe(true)
+    expect((await takeBack(privilege, h)).tree).toBe(h.returnTo)
+  })
+})
+
+describe('the stage after the take-back', () => {
+  it("settles the checkout when its commit throws: none of the agent's untracked files stays", async () => {
+    const repo = checkout()
+    const h = await give(repo)
+    expect(asAgent(h.tree, 'echo mine > src/agent.ts').ok).toBe(true)
+    const tree = (await takeBack(privilege, h)).tree
+    const ctx = {
+      stage: {
+        issue: { id: '1' },
+        profile: { name: 'researcher', requiredSections: [], commitPaths: ['src/**'], env: [] },
+        // No such commit: the commit throws.
+        branch: { repo, branch: 'itervox/1', baseSha: 'f'.repeat(40), created: false },
+        run: '9/1',
+        startedAt: new Date(),
+        timestamp: '2026-02-02T10-00-00.000Z',
+        handoffReason: 'specialization' as const
+      },
+      job: {
+        config: { handoff: { maxFileBytes: 1024 * 1024 }, agent: {} },
+        workflowPath: 'WORKFLOW.md'
+      },
+      sandbox: h,
+      tree
+    }
+    const end = { outcome: 'succeeded' as const, reason: 'exit code 0' }
+    await expect(finaliseStage(ctx, end, new SecretScanner([]))).rejects.toThrow()
+    expect(exists(path.join(repo, 'src', 'agent.ts'))).toBe(false)
+    expect(readFileSync(path.join(repo, 'src', 'node_modules', 'dep.js'), 'utf8')).toBe('runner\n')
+  })
+})
+
 describe('attacks on the hand-over in place', () => {
   it("cannot read the checkout's .git, list the store, or write the runner's objects", async () => {
     const repo = checkout()
@@ -188,6 +241,7 @@ describe('attacks on the hand-over in place', () => {
         listStore: asAgent(h.tree, 'ls "$1"', storeOf(user)).ok,
         newObject: asAgent(h.tree, 'echo x > "$1/ab"', store).ok,
         newPack: asAgent(h.tree, 'echo x > "$1/pack/p.pack"', store).ok,
+        forgeRecord: asAgent(h.tree, 'echo /etc > "$1"', leftRecordOf(user)).ok,
         rewritePack: asAgent(h.tree, 'echo x >> "$1/pack/$2"', store, pack).ok,
         alternates: asAgent(
           h.tree,
@@ -199,6 +253,7 @@ describe('attacks on the hand-over in place', () => {
         listStore: false,
         newObject: false,
         newPack: false,
+        forgeRecord: false,
         rewritePack: false,
         alternates: true
       })
@@ -331,5 +386,84 @@ describe('attacks on the hand-over in place', () => {
     const now = readFileSync(path.join(repo, 'src', 'a.ts'), 'utf8')
     await new Promise((r) => setTimeout(r, 300))
     expect(readFileSync(path.join(repo, 'src', 'a.ts'), 'utf8')).toBe(now)
+  })
+})
+
+describe('a stage whose job was killed with no post step', () => {
+  /** The agent at work when the job is killed: a file changed, one made, a process still alive. */
+  async function killedMidStage(repo: string): Promise<HandedOver> {
+    const h = await give(repo)
+    const r = asAgent(h.tree, 'echo "export const a = 7" > src/a.ts && echo new > src/new.ts')
+    expect(r.ok).toBe(true)
+    spawnAs(user, ['setsid', 'sleep', '600']).unref()
+    return h
+  }
+
+  it('has what it left put back by the next stage, which then works in place', async () => {
+    const repo = checkout()
+    const objects = objectsOf(repo)
+    const mode = statSync(path.join(repo, '.git')).mode
+    await killedMidStage(repo)
+    expect(exists(path.join(repo, '.git', 'objects'))).toBe(false)
+
+    const line = await putBackLeftBehind(user.name)
+    expect(line).toBe(
+      `an earlier stage's job ended before it took the agent's tree back: the checkout's files and objects are back in ${repo}`
+    )
+    expect(objectsOf(repo)).toBe(objects)
+    expect(statSync(path.join(repo, '.git')).mode).toBe(mode)
+    expect(exists(storeOf(user))).toBe(false)
+    // Its processes ended first: none alive (zombies wait for this process to reap them).
+    const alive = ['sh', '-c', 'ps -o stat= -u "$1" | grep -vc "^Z" || true', 'sh', `${user.uid}`]
+    expect(asRoot(alive).trim()).toBe('0')
+    // Nothing lost: the agent's change and its new file, the runner's own again.
+    expect(git(repo, 'status', '--porcelain')).toBe(
+      'M src/a.ts\n?? gha-creds-1.json\n?? src/new.ts'
+    )
+    // And the runner's untracked files that stage had put aside.
+    expect(readFileSync(path.join(repo, 'src', 'node_modules', 'dep.js'), 'utf8')).toBe('runner\n')
+    expect(statSync(path.join(repo, 'src', 'new.ts')).uid).toBe(process.getuid?.())
+    expect(await putBackLeftBehind(user.name)).toBeNull()
+
+    const next = await give(repo)
+    expect(next.cloned).toBeUndefined()
+    expect((await takeBack(privilege, next)).tree).toBe(repo)
+  })
+
+  it('follows no symlink it planted for its tree, and keeps the objects when the checkout was made anew', async () => {
+    const repo = checkout()
+    const objects = objectsOf(repo)
+    const victim = mkdtempSync(path.join(root, 'victim-'))
+    chmodSync(victim, 0o755)
+    writeFileSync(path.join(victim, 'keep'), 'runner\n')
+    const h = await killedMidStage(repo)
+    const work = path.dirname(h.tree)
+    expect(asAgent(work, 'mv "$1" "$1.moved" && ln -s "$2" "$1"', h.tree, victim).ok).toBe(true)
+    // actions/checkout of the next job finds no objects and makes the checkout anew.
+    git(repo, 'init', '--quiet')
+
+    const line = await putBackLeftBehind(user.name)
+    const aside = /its objects are kept in (\S+),/.exec(line ?? '')?.[1]
+    expect(line).toContain("its files were not left in the agent's area")
+    expect(aside).toMatch(new RegExp(`^${repo}/\\.git/objects-left-\\d+$`))
+    expect(objectsOf(repo)).not.toBe(objects)
+    expect(asRoot(['find', aside!, '-printf', '%P %n %U %s\\n'])).toBe(objects)
+    expect(readdirSync(victim)).toEqual(['keep'])
+    expect(statSync(victim).uid).toBe(process.getuid?.())
+    expect(exists(storeOf(user))).toBe(false)
+  })
+
+  it('has what it left removed when its checkout is gone since, so that the next stage works in place', async () => {
+    const repo = checkout()
+    await killedMidStage(repo)
+    rmSync(repo, { recursive: true, force: true })
+    expect(await putBackLeftBehind(user.name)).toBe(
+      `an earlier stage's job ended before it took the agent's tree back, and its checkout ${repo} is gone since: what it left with the agent user was removed`
+    )
+    expect(exists(storeOf(user))).toBe(false)
+    expect(exists(path.join(user.home, 'stage'))).toBe(false)
+    const next = await give(checkout())
+    expect(next.cloned).toBeUndefined()
+    await takeBack(privilege, next)
   })
 })

@@ -321,6 +321,7 @@ export async function finaliseStage(
 
   const cost = end.agent ? priceRun(end.agent.preset, end.agent.stats, job.config.agent.prices) : {}
   const own = handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '')
+  // However the commit ends (made or thrown), the checkout is settled after it.
   const committed = await commitAllowed({
     repo,
     workTree: files !== repo ? files : undefined,
@@ -352,15 +353,15 @@ export async function finaliseStage(
         ? encodeProvenance(stageProvenance(stage, stage.key, outcome, end.agent, cost))
         : undefined
     })
-  })
-  if (ctx.sandbox?.inPlace) {
+  }).finally(async () => {
+    if (!ctx.sandbox?.inPlace) return
     // The checkout's own files were the agent's: what it left there goes, the runner's come back.
     for (const kept of await settleInPlace(ctx.sandbox.inPlace)) {
       warnings.push(
         `an untracked file of the checkout stays in ${kept}: the agent put a symlink in its way`
       )
     }
-  }
+  })
   const commit = ctx.trackerFiles
     ? {
         ...committed,
