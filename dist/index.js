@@ -46052,7 +46052,7 @@ function readSettings(env = process.env) {
         showAgentOutput,
         signCommits,
         isolation,
-        agentUser: input('agent-user') || (0,_isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_2__/* .defaultAgentUser */ .u)(env),
+        agentUser: input('agent-user') || (0,_isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_2__/* .defaultAgentUser */ .uU)(env),
         ...(author ? { author } : {}),
         ...(committer ? { committer } : {}),
         ownToken: !jobToken || jobToken === token,
@@ -50562,6 +50562,13 @@ async function stageJob(s, signal) {
         repo: s.repository.repo,
         log: info
     });
+    // A stage of a job killed with no post step may have left the checkout's objects with the
+    // agent user: they come back before git reads the checkout.
+    if (s.isolation === 'user') {
+        const putBack = await (0,sandbox/* putBackLeftBehind */.Qd)(s.agentUser);
+        if (putBack)
+            core/* warning */.$e(putBack);
+    }
     // git --version only warns, so it runs beside the fetch rather than before it.
     const version = (0,git_git/* minimumVersion */.rh)();
     version.catch(() => undefined);
@@ -50920,7 +50927,7 @@ if (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(IS_POST)) {
     if ((0,_saved_context_js__WEBPACK_IMPORTED_MODULE_3__/* .unfinishedContext */ .xH)(path))
         await (0,_post_finish_js__WEBPACK_IMPORTED_MODULE_2__/* .finishStage */ .K)(path);
     else
-        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq('the stage finished in the main step; nothing to do');
+        await (0,_post_finish_js__WEBPACK_IMPORTED_MODULE_2__/* .afterFinishedStage */ .P)();
 }
 else {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(IS_POST, 'true');
@@ -50965,7 +50972,8 @@ function maskedSecrets(names, token, linearKey) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   K: () => (/* binding */ finishStage)
+/* harmony export */   K: () => (/* binding */ finishStage),
+/* harmony export */   P: () => (/* binding */ afterFinishedStage)
 /* harmony export */ });
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8179);
 /* harmony import */ var _agent_process_group_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5407);
@@ -51061,8 +51069,30 @@ async function releaseSlot() {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(`the agent slot could not be given back: ${(0,_failure_line_js__WEBPACK_IMPORTED_MODULE_19__/* .failureLine */ .P)(err).line}`);
     }
 }
+/** The post step of a job whose stage finished in the main step, or never started. */
+async function afterFinishedStage() {
+    try {
+        await putBackStore();
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq('the stage finished in the main step; nothing to do');
+    }
+    catch (err) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1((0,_failure_line_js__WEBPACK_IMPORTED_MODULE_19__/* .failureLine */ .P)(err).line);
+    }
+}
+/** What a stage of an earlier job, killed with no post step, left with the agent user. */
+async function putBackStore() {
+    if ((_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('isolation') || 'user') !== 'user')
+        return;
+    const line = await (0,_isolation_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .putBackLeftBehind */ .Qd)(_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('agent-user') || (0,_isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_3__/* .defaultAgentUser */ .uU)(process.env));
+    if (line)
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(line);
+}
 async function finish(path) {
     const ctx = (0,_saved_context_js__WEBPACK_IMPORTED_MODULE_25__/* .ownFile */ .PV)(path) ? (0,_pipeline_stage_stage_context_js__WEBPACK_IMPORTED_MODULE_9__/* .loadStageContext */ .qS)(path) : null;
+    // This stage's own tree, still with the agent, is taken back below with what its context says.
+    if (!(ctx && ctx.phase !== 'done' && ctx.sandbox?.inPlace && ctx.tree === undefined)) {
+        await putBackStore();
+    }
     if (!ctx || ctx.phase === 'done') {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq('the stage finished in the main step; nothing to do');
         return;
@@ -51120,7 +51150,7 @@ async function finish(path) {
         const privilege = (0,_isolation_privilege_js__WEBPACK_IMPORTED_MODULE_5__/* .findPrivilege */ .Xb)();
         const user = ctx.sandbox.user;
         if (!privilege ||
-            user.name !== (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('agent-user') || (0,_isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_3__/* .defaultAgentUser */ .u)(process.env))) {
+            user.name !== (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4('agent-user') || (0,_isolation_agent_user_js__WEBPACK_IMPORTED_MODULE_3__/* .defaultAgentUser */ .uU)(process.env))) {
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .UserError */ .yo(`the stage context names agent user ${user.name}, which this job did not run its agent as; nothing was committed`);
         }
         await (0,_isolation_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .endAgentUser */ .wT)(user, privilege, 2000);
@@ -60255,6 +60285,7 @@ function describeStat(st) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Cl: () => (/* binding */ handOver),
 /* harmony export */   GY: () => (/* binding */ handedOverSchema),
+/* harmony export */   cz: () => (/* binding */ putBackLeft),
 /* harmony export */   zH: () => (/* binding */ takeBack)
 /* harmony export */ });
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
@@ -60315,10 +60346,14 @@ chmod 0700 -- "$area"`;
 // changed since the hand-over (its ctime is newer than the marker: no one but root sets a
 // ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
 // each top-level entry goes back by rename, except over a name the checkout kept (its untracked
-// files: the agent's goes); the objects come back from the store whatever became of the tree. The first record
-// printed says whether the tree came back.
+// files: the agent's goes); the objects come back from the store whatever became of the tree (kept in the
+// checkout's .git beside the objects it has again, when a next job's checkout made it anew;
+// removed when the checkout itself is gone), and the store's record goes with them. Printed:
+// where the objects were kept (empty when they came back, "gone"), whether the tree came back,
+// then the files left out.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
+if [ -n "$repo" ] && [ ! -f "$since" ]; then since=$store/left; fi
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
   mv -T -- "$tree" "$back"
@@ -60335,19 +60370,32 @@ done 2>/dev/null
 if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
 fi
+aside=
+if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ]; then
+  if [ ! -e "$repo/.git" ] && [ ! -L "$repo/.git" ]; then
+    rm -rf -- "$store/objects"
+    aside=gone
+  elif [ ! -d "$repo/.git" ] || [ -L "$repo/.git" ]; then
+    :
+  elif [ ! -e "$repo/.git/objects" ] && [ ! -L "$repo/.git/objects" ]; then
+    mv -T -- "$store/objects" "$repo/.git/objects"
+  else
+    aside=$repo/.git/objects-left-$(date +%s%N)
+    mv -T -- "$store/objects" "$aside"
+  fi
+fi
+printf '%s\\0' "$aside"
 if [ -d "$back" ] && [ ! -L "$back" ]; then
   printf 'back\\0'
   [ -z "$repo" ] || rm -rf -- "$back/.git"
   if [ -z "$repo" ]; then
     find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-    chown -R -h --from="$uid" -- "$ours" "$back"
   else
     [ -f "$since" ] || since=/
     find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
-      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
-      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
-    chown -h --from="$uid" -- "$ours" "$back"
+      \\( -cnewer "$since" -exec touch -h -c -- {} + \\)
   fi
+  chown -R -h --from="$uid" -- "$ours" "$back"
   if [ -n "$repo" ]; then
     find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
     rm -rf -- "$back"
@@ -60355,18 +60403,18 @@ if [ -d "$back" ] && [ ! -L "$back" ]; then
 else
   printf 'lost\\0'
 fi
-if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ] && [ ! -e "$repo/.git/objects" ]; then
-  mv -T -- "$store/objects" "$repo/.git/objects"
-  rmdir -- "$store"
+if [ -n "$repo" ]; then
+  chmod "$gitmode" -- "$repo/.git"
+  [ -e "$store/objects" ] || { rm -f -- "$store/left"; rmdir -- "$store"; }
 fi
-[ -z "$repo" ] || chmod "$gitmode" -- "$repo/.git"
 exit 0`;
 // The checkout's own files, handed over by rename and chown only: its objects go to the store
 // (root's, 0711: the agent reads them by the name its alternates give, lists and writes
 // nothing), its top-level entries into the agent's tree beside the agent's own `.git`; the
 // rest of the checkout's `.git` (config and its credential, hooks, index) stays where it was,
 // in a folder the agent cannot reach, and is closed to others besides until the take-back. The marker's time, after the chown, is older than any
-// change the agent makes. A failure before the chown puts everything back.
+// change the agent makes. A failure before the chown puts everything back. The store's record
+// says where all of it came from, for a next stage should this job be killed before the take-back.
 const HAND_OVER_IN_PLACE = `set -e
 area=$1; staged=$2; uid=$3; gid=$4; repo=$5; store=$6; tree=$7; marker=$8; ours=$9; gitmode=\${10}
 shift 10
@@ -60376,6 +60424,7 @@ undo() {
   done
   [ -e "$repo/.git/objects" ] || mv -T -- "$store/objects" "$repo/.git/objects"
   chmod "$gitmode" -- "$repo/.git"
+  rm -f -- "$store/left"
   rm -rf -- "$area"
 }
 trap 'st=$?; [ $st = 0 ] || undo "$@"; exit $st' EXIT
@@ -60385,6 +60434,8 @@ mv -T -- "$staged" "$area"
 chown 0:0 -- "$store"
 chmod 0711 -- "$store"
 rm -rf -- "$store/tree"
+printf '%s\\0' "$repo" "$gitmode" "$marker" >"$store/left"
+chmod 0644 -- "$store/left"
 chmod go-rwx -- "$repo/.git"
 mv -T -- "$repo/.git/objects" "$store/objects"
 [ $# = 0 ] || (cd -- "$repo" && mv -t "$tree" -- "$@")
@@ -60505,7 +60556,8 @@ async function takeBack(p, h) {
             ...[String(h.user.uid), ours(), h.user.home, markerOf(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(h.returnTo))],
             ...(inPlace ? [inPlace.repo, inPlace.store, inPlace.gitMode.toString(8)] : ['', '', ''])
         ], 'take the agent tree back');
-    const [state, ...refused] = printed.split('\0').filter(Boolean);
+    const [objects = '', state, ...listed] = printed.split('\0');
+    const refused = listed.filter(Boolean);
     const st = inPlace ? null : await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(h.returnTo);
     const tree = inPlace
         ? state === 'back'
@@ -60514,7 +60566,52 @@ async function takeBack(p, h) {
         : st?.isDirectory() && st.uid === process.getuid?.()
             ? h.returnTo
             : null;
-    return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree };
+    return {
+        tree,
+        ...(refused.length > 0 ? { warning: refusedLine(refused) } : {}),
+        ...(objects === 'gone' ? { checkoutGone: true } : objects ? { objectsAside: objects } : {})
+    };
+}
+/**
+ * What a stage whose job was killed with no post step left in the agent's reach: the checkout's
+ * objects in the store, its files in the agent's area. Once every process of the agent user is
+ * gone, the take-back of that stage runs again from the store's record, so the checkout is
+ * whole before anything reads it. One line saying what came back, or null when nothing was left.
+ */
+async function putBackLeft(p, user) {
+    const left = await (0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .leftBehind */ .aU)(user);
+    if (!left)
+        return null;
+    const area = node_path__WEBPACK_IMPORTED_MODULE_2__.join(user.home, 'stage');
+    const workDir = node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(left.marker);
+    const back = await takeBack(p, {
+        user,
+        area,
+        tree: node_path__WEBPACK_IMPORTED_MODULE_2__.join(area, 'work', treeName(left.repo)),
+        home: node_path__WEBPACK_IMPORTED_MODULE_2__.join(area, 'home'),
+        returnTo: node_path__WEBPACK_IMPORTED_MODULE_2__.join(workDir, 'agent-tree'),
+        inPlace: {
+            repo: left.repo,
+            store: (0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .storeOf */ .xX)(user),
+            gitMode: left.gitMode,
+            untracked: [],
+            aside: []
+        }
+    });
+    if (back.checkoutGone) {
+        return `an earlier stage's job ended before it took the agent's tree back, and its checkout ${left.repo} is gone since: what it left with the agent user was removed`;
+    }
+    const kept = await (0,_in_place_js__WEBPACK_IMPORTED_MODULE_6__/* .returnLeftAside */ .E6)(left.repo, workDir);
+    return [
+        `an earlier stage's job ended before it took the agent's tree back: ${back.tree ? `the checkout's files and objects are back in ${left.repo}` : `the checkout's objects are back in ${left.repo}, its files were not left in the agent's area`}`,
+        ...(back.objectsAside
+            ? [
+                `its objects are kept in ${back.objectsAside}, as the checkout has objects of its own again`
+            ]
+            : []),
+        ...kept.map((k) => `an untracked file of the checkout stays in ${k}: a symlink is in its way`),
+        ...(back.warning ? [back.warning] : [])
+    ].join('; ');
 }
 function refusedLine(refused) {
     const named = refused.slice(0, 5).map((f) => JSON.stringify(f));
@@ -60533,8 +60630,9 @@ function markerOf(workDir) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   R: () => (/* binding */ ensureAgentUser),
-/* harmony export */   u: () => (/* binding */ defaultAgentUser)
+/* harmony export */   R7: () => (/* binding */ ensureAgentUser),
+/* harmony export */   TL: () => (/* binding */ lookUser),
+/* harmony export */   uU: () => (/* binding */ defaultAgentUser)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
@@ -60619,6 +60717,7 @@ function privilegeOf(user) {
         return `shares the group ${shared.name} with the runner's user`;
     return null;
 }
+/** The agent user by its name, if it exists (nothing is created). */
 function lookUser(name) {
     for (const line of readLines('/etc/passwd')) {
         const [n, , uid, gid, , home] = line.split(':');
@@ -60652,12 +60751,15 @@ function readLines(file) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E6: () => (/* binding */ returnLeftAside),
 /* harmony export */   _d: () => (/* binding */ readyInPlace),
+/* harmony export */   aU: () => (/* binding */ leftBehind),
 /* harmony export */   kI: () => (/* binding */ inPlaceSchema),
 /* harmony export */   sR: () => (/* binding */ settleInPlace),
 /* harmony export */   wV: () => (/* binding */ inPlaceObstacle),
 /* harmony export */   xX: () => (/* binding */ storeOf)
 /* harmony export */ });
+/* unused harmony export leftRecordOf */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5023);
@@ -60685,10 +60787,27 @@ const inPlaceSchema = _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
 });
 /** The store of a user's stages: beside its home, in a folder only root may write. */
 const storeOf = (user) => `${user.home}.objects`;
+/**
+ * The record a hand-over in place leaves in the store (root's, so the agent cannot forge it):
+ * the checkout the objects and the tree came from, the mode of its `.git`, and the stage's
+ * marker. A job killed with no post step leaves it behind; the next stage puts things back by it.
+ */
+const leftRecordOf = (user) => node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'left');
+/** What an earlier stage left in the store and never took back, or null. */
+async function leftBehind(user) {
+    const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(leftRecordOf(user), 'utf8').catch(() => null);
+    if (text === null)
+        return null;
+    const [repo = '', mode = '', marker = ''] = text.split('\0');
+    if (!node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(repo) || !/^[0-7]{3,4}$/.test(mode) || !node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(marker)) {
+        throw new Error(`the record ${leftRecordOf(user)} is not one the action wrote`);
+    }
+    return { repo, gitMode: parseInt(mode, 8), marker };
+}
 const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4);
 /**
  * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
- * repository (no linked worktree, no alternates of its own) on the file system of the agent's
+ * repository (no linked worktree, no alternates or submodules of its own) on the file system of the agent's
  * home (everything moves by rename), its objects readable by every user (the umask git wrote
  * them with), and no earlier stage's objects still in the store.
  */
@@ -60703,6 +60822,12 @@ async function inPlaceObstacle(repo, user) {
     if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'info', 'alternates'))) {
         return 'its objects borrow from another repository';
     }
+    // A submodule's folder holds a .git file naming the checkout's .git/modules, which stays
+    // behind, closed to the agent: its git would fail there, and that file would come back from
+    // the agent, free to name a repository of its own for the runner's git.
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git', 'modules'))) {
+        return 'it has submodules (.git/modules), which live in the .git the agent may not reach';
+    }
     const parent = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home));
     if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {
         return `${node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home)} is not root's alone`;
@@ -60711,7 +60836,8 @@ async function inPlaceObstacle(repo, user) {
     if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
         return "it is on another file system than the agent user's home";
     }
-    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'objects'))) {
+    if ((await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'objects'))) ||
+        (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(leftRecordOf(user)))) {
         return `an earlier stage's objects are still in ${storeOf(user)}`;
     }
     // git writes its folders and files with the umask; packs hold nearly everything.
@@ -60757,6 +60883,8 @@ async function readyInPlace(o) {
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, p), to);
         aside.push([p, to]);
     }
+    // Beside them, for a next stage to put them back should this one's job be killed.
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 });
     const top = new Set(untracked.filter((u) => !u.includes('/')));
     const names = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
     const head = o.baseSha;
@@ -60806,10 +60934,30 @@ async function settleInPlace(s) {
         if (!before.has(p))
             await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(s.repo, p), { recursive: true, force: true });
     }
+    return returnAside(s.repo, s.aside);
+}
+const ASIDE_LIST = 'list.json';
+/**
+ * What a stage whose job was killed put aside (`workDir`'s), back in the checkout; the paths
+ * left aside, as settleInPlace names them. Nothing when nothing is there.
+ */
+async function returnLeftAside(repo, workDir) {
+    const list = node_path__WEBPACK_IMPORTED_MODULE_1__.join(workDir, 'aside', ASIDE_LIST);
+    const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(list, 'utf8').catch(() => null);
+    if (text === null)
+        return [];
+    const aside = _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()])).parse(JSON.parse(text));
+    const kept = await returnAside(repo, aside);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(list);
+    return kept;
+}
+async function returnAside(repo, aside) {
     const kept = [];
-    for (const [p, from] of s.aside) {
-        const to = node_path__WEBPACK_IMPORTED_MODULE_1__.join(s.repo, p);
-        if (!(await realFolders(s.repo, node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(p)))) {
+    for (const [p, from] of aside) {
+        if (!(await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(from)))
+            continue;
+        const to = node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, p);
+        if (!(await realFolders(repo, node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(p)))) {
             kept.push(from);
             continue;
         }
@@ -60985,6 +61133,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   B$: () => (/* binding */ cannotRunAs),
   wT: () => (/* binding */ endAgentUser),
   Ep: () => (/* binding */ openSandbox),
+  Qd: () => (/* binding */ putBackLeftBehind),
   fp: () => (/* binding */ startIsolation)
 });
 
@@ -60998,6 +61147,8 @@ var errors = __nccwpck_require__(9243);
 var agent_user = __nccwpck_require__(8830);
 // EXTERNAL MODULE: ./.build/isolation/agent-tree.js
 var agent_tree = __nccwpck_require__(6249);
+// EXTERNAL MODULE: ./.build/isolation/in-place.js
+var in_place = __nccwpck_require__(9452);
 // EXTERNAL MODULE: ./.build/isolation/privilege.js
 var isolation_privilege = __nccwpck_require__(7514);
 // EXTERNAL MODULE: ./.build/isolation/runner-paths.js
@@ -61202,6 +61353,7 @@ function helper(argv) {
 
 
 
+
 /**
  * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
  * nothing of an earlier job's agent still running or queued.
@@ -61211,7 +61363,7 @@ async function startIsolation(o) {
     if (!privilege) {
         throw new errors/* UserError */.yo('isolation: user runs the agent as a second Unix user, which needs root or passwordless sudo (sudo -n), and this runner has neither; set isolation: none to run the agent as the runner user, with the job token in its reach');
     }
-    const user = await (0,agent_user/* ensureAgentUser */.R)(o.user, privilege);
+    const user = await (0,agent_user/* ensureAgentUser */.R7)(o.user, privilege);
     const closed = await (0,runner_paths/* closeToOthers */.N)(o.protect);
     await endAgentUser(user, privilege, 1000);
     return { privilege, user, closed };
@@ -61223,6 +61375,23 @@ async function startIsolation(o) {
 async function endAgentUser(user, p, graceMs) {
     await barSchedules(user, p);
     await new UserProcesses(user, p).end(graceMs);
+}
+/**
+ * Before anything reads the checkout: a stage whose job was killed with no post step may have
+ * left the checkout's objects in the store and its files in the agent's area. They come back,
+ * once every process of the agent user is gone. One line saying so, or null when nothing was
+ * left (a look at one file).
+ */
+async function putBackLeftBehind(name) {
+    const user = (0,agent_user/* lookUser */.TL)(name);
+    if (!user || !(await (0,in_place/* leftBehind */.aU)(user)))
+        return null;
+    const privilege = (0,isolation_privilege/* findPrivilege */.Xb)();
+    if (!privilege) {
+        throw new errors/* UserError */.yo(`an earlier stage left the checkout's objects in ${(0,in_place/* storeOf */.xX)(user)} and this runner has neither root nor sudo -n to put them back; run the job where it ran before, or restore them as root`);
+    }
+    await endAgentUser(user, privilege, 1000);
+    return (0,agent_tree/* putBackLeft */.cz)(privilege, user);
 }
 /** The agent's tree and HOME handed over, and how to start and end it as the agent user. */
 async function openSandbox(iso, o) {
@@ -64196,6 +64365,7 @@ async function finaliseStage(ctx, end, secrets) {
     }
     const cost = end.agent ? (0,prices/* priceRun */.l)(end.agent.preset, end.agent.stats, job.config.agent.prices) : {};
     const own = handoffPath.slice(handoff/* HANDOFF_DIR */.V.length + 1).replace(/\.md$/, '');
+    // However the commit ends (made or thrown), the checkout is settled after it.
     const committed = await commitAllowed({
         repo,
         workTree: files !== repo ? files : undefined,
@@ -64227,13 +64397,14 @@ async function finaliseStage(ctx, end, secrets) {
                 ? (0,provenance/* encodeProvenance */.YF)(stageProvenance(stage, stage.key, outcome, end.agent, cost))
                 : undefined
         })
-    });
-    if (ctx.sandbox?.inPlace) {
+    }).finally(async () => {
+        if (!ctx.sandbox?.inPlace)
+            return;
         // The checkout's own files were the agent's: what it left there goes, the runner's come back.
         for (const kept of await (0,in_place/* settleInPlace */.sR)(ctx.sandbox.inPlace)) {
             warnings.push(`an untracked file of the checkout stays in ${kept}: the agent put a symlink in its way`);
         }
-    }
+    });
     const commit = ctx.trackerFiles
         ? {
             ...committed,

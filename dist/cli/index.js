@@ -73493,11 +73493,28 @@ const inPlaceSchema = zod/* object */.Ikc({
     aside: zod/* array */.YOg(zod/* tuple */.PVZ([zod/* string */.YjP(), zod/* string */.YjP()]))
 });
 /** The store of a user's stages: beside its home, in a folder only root may write. */
-const storeOf = (user) => `${user.home}.objects`;
+const in_place_storeOf = (user) => `${user.home}.objects`;
+/**
+ * The record a hand-over in place leaves in the store (root's, so the agent cannot forge it):
+ * the checkout the objects and the tree came from, the mode of its `.git`, and the stage's
+ * marker. A job killed with no post step leaves it behind; the next stage puts things back by it.
+ */
+const leftRecordOf = (user) => external_node_path_.join(in_place_storeOf(user), 'left');
+/** What an earlier stage left in the store and never took back, or null. */
+async function in_place_leftBehind(user) {
+    const text = await readFile(leftRecordOf(user), 'utf8').catch(() => null);
+    if (text === null)
+        return null;
+    const [repo = '', mode = '', marker = ''] = text.split('\0');
+    if (!path.isAbsolute(repo) || !/^[0-7]{3,4}$/.test(mode) || !path.isAbsolute(marker)) {
+        throw new Error(`the record ${leftRecordOf(user)} is not one the action wrote`);
+    }
+    return { repo, gitMode: parseInt(mode, 8), marker };
+}
 const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4);
 /**
  * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
- * repository (no linked worktree, no alternates of its own) on the file system of the agent's
+ * repository (no linked worktree, no alternates or submodules of its own) on the file system of the agent's
  * home (everything moves by rename), its objects readable by every user (the umask git wrote
  * them with), and no earlier stage's objects still in the store.
  */
@@ -73512,6 +73529,12 @@ async function inPlaceObstacle(repo, user) {
     if (await lstat_lstatOrNull(external_node_path_.join(objects, 'info', 'alternates'))) {
         return 'its objects borrow from another repository';
     }
+    // A submodule's folder holds a .git file naming the checkout's .git/modules, which stays
+    // behind, closed to the agent: its git would fail there, and that file would come back from
+    // the agent, free to name a repository of its own for the runner's git.
+    if (await lstat_lstatOrNull(external_node_path_.join(repo, '.git', 'modules'))) {
+        return 'it has submodules (.git/modules), which live in the .git the agent may not reach';
+    }
     const parent = await (0,promises_namespaceObject.stat)(external_node_path_.dirname(user.home));
     if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {
         return `${external_node_path_.dirname(user.home)} is not root's alone`;
@@ -73520,8 +73543,9 @@ async function inPlaceObstacle(repo, user) {
     if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
         return "it is on another file system than the agent user's home";
     }
-    if (await lstat_lstatOrNull(external_node_path_.join(storeOf(user), 'objects'))) {
-        return `an earlier stage's objects are still in ${storeOf(user)}`;
+    if ((await lstat_lstatOrNull(external_node_path_.join(in_place_storeOf(user), 'objects'))) ||
+        (await lstat_lstatOrNull(leftRecordOf(user)))) {
+        return `an earlier stage's objects are still in ${in_place_storeOf(user)}`;
     }
     // git writes its folders and files with the umask; packs hold nearly everything.
     for (const name of ['', 'pack', ...(await (0,promises_namespaceObject.readdir)(objects))]) {
@@ -73566,11 +73590,13 @@ async function readyInPlace(o) {
         await (0,promises_namespaceObject.rename)(external_node_path_.join(o.repo, p), to);
         aside.push([p, to]);
     }
+    // Beside them, for a next stage to put them back should this one's job be killed.
+    await (0,promises_namespaceObject.writeFile)(external_node_path_.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 });
     const top = new Set(untracked.filter((u) => !u.includes('/')));
     const names = (await (0,promises_namespaceObject.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
     const head = o.baseSha;
     const format = formatOf(head);
-    const store = storeOf(o.user);
+    const store = in_place_storeOf(o.user);
     await (0,promises_namespaceObject.mkdir)(external_node_path_.join(o.gitDir, 'objects', 'info'), { recursive: true });
     await (0,promises_namespaceObject.mkdir)(external_node_path_.join(o.gitDir, 'objects', 'pack'));
     await (0,promises_namespaceObject.mkdir)(external_node_path_.join(o.gitDir, 'refs', 'heads', external_node_path_.dirname(o.branch)), { recursive: true });
@@ -73615,10 +73641,30 @@ async function settleInPlace(s) {
         if (!before.has(p))
             await (0,promises_namespaceObject.rm)(external_node_path_.join(s.repo, p), { recursive: true, force: true });
     }
+    return returnAside(s.repo, s.aside);
+}
+const ASIDE_LIST = 'list.json';
+/**
+ * What a stage whose job was killed put aside (`workDir`'s), back in the checkout; the paths
+ * left aside, as settleInPlace names them. Nothing when nothing is there.
+ */
+async function in_place_returnLeftAside(repo, workDir) {
+    const list = path.join(workDir, 'aside', ASIDE_LIST);
+    const text = await readFile(list, 'utf8').catch(() => null);
+    if (text === null)
+        return [];
+    const aside = z.array(z.tuple([z.string(), z.string()])).parse(JSON.parse(text));
+    const kept = await returnAside(repo, aside);
+    await rm(list);
+    return kept;
+}
+async function returnAside(repo, aside) {
     const kept = [];
-    for (const [p, from] of s.aside) {
-        const to = external_node_path_.join(s.repo, p);
-        if (!(await realFolders(s.repo, external_node_path_.dirname(p)))) {
+    for (const [p, from] of aside) {
+        if (!(await lstat_lstatOrNull(from)))
+            continue;
+        const to = external_node_path_.join(repo, p);
+        if (!(await realFolders(repo, external_node_path_.dirname(p)))) {
             kept.push(from);
             continue;
         }
@@ -73692,10 +73738,14 @@ chmod 0700 -- "$area"`;
 // changed since the hand-over (its ctime is newer than the marker: no one but root sets a
 // ctime) gets a new mtime, so that the runner's git, which does not trust ctime, reads it again;
 // each top-level entry goes back by rename, except over a name the checkout kept (its untracked
-// files: the agent's goes); the objects come back from the store whatever became of the tree. The first record
-// printed says whether the tree came back.
+// files: the agent's goes); the objects come back from the store whatever became of the tree (kept in the
+// checkout's .git beside the objects it has again, when a next job's checkout made it anew;
+// removed when the checkout itself is gone), and the store's record goes with them. Printed:
+// where the objects were kept (empty when they came back, "gone"), whether the tree came back,
+// then the files left out.
 const TAKE_BACK = `area=$1; tree=$2; back=$3; uid=$4; ours=$5; home=$6; since=$7; repo=$8; store=$9; gitmode=\${10}
 work=\${tree%/*}
+if [ -n "$repo" ] && [ ! -f "$since" ]; then since=$store/left; fi
 if [ -d "$area" ] && [ ! -L "$area" ] && [ -d "$work" ] && [ ! -L "$work" ] &&
   [ -d "$tree" ] && [ ! -L "$tree" ]; then
   mv -T -- "$tree" "$back"
@@ -73712,19 +73762,32 @@ done 2>/dev/null
 if [ -f "$since" ] && [ -d "$home" ] && [ ! -L "$home" ] && [ "$(stat -c %u -- "$home")" = "$uid" ]; then
   find "$home" -xdev -mindepth 1 -user "$uid" -cnewer "$since" -delete 2>/dev/null
 fi
+aside=
+if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ]; then
+  if [ ! -e "$repo/.git" ] && [ ! -L "$repo/.git" ]; then
+    rm -rf -- "$store/objects"
+    aside=gone
+  elif [ ! -d "$repo/.git" ] || [ -L "$repo/.git" ]; then
+    :
+  elif [ ! -e "$repo/.git/objects" ] && [ ! -L "$repo/.git/objects" ]; then
+    mv -T -- "$store/objects" "$repo/.git/objects"
+  else
+    aside=$repo/.git/objects-left-$(date +%s%N)
+    mv -T -- "$store/objects" "$aside"
+  fi
+fi
+printf '%s\\0' "$aside"
 if [ -d "$back" ] && [ ! -L "$back" ]; then
   printf 'back\\0'
   [ -z "$repo" ] || rm -rf -- "$back/.git"
   if [ -z "$repo" ]; then
     find "$back" ! -type d -links +1 -printf '%P\\0' -delete
-    chown -R -h --from="$uid" -- "$ours" "$back"
   else
     [ -f "$since" ] || since=/
     find "$back" -mindepth 1 \\( ! -type d -links +1 -printf '%P\\0' -delete \\) -o \\
-      \\( -cnewer "$since" -exec touch -h -c -- {} + -false \\) -o \\
-      \\( -user "$uid" -exec chown -h -- "$ours" {} + \\)
-    chown -h --from="$uid" -- "$ours" "$back"
+      \\( -cnewer "$since" -exec touch -h -c -- {} + \\)
   fi
+  chown -R -h --from="$uid" -- "$ours" "$back"
   if [ -n "$repo" ]; then
     find "$back" -mindepth 1 -maxdepth 1 -exec mv -n -t "$repo" -- {} +
     rm -rf -- "$back"
@@ -73732,18 +73795,18 @@ if [ -d "$back" ] && [ ! -L "$back" ]; then
 else
   printf 'lost\\0'
 fi
-if [ -n "$repo" ] && [ -d "$store/objects" ] && [ ! -L "$store/objects" ] && [ ! -e "$repo/.git/objects" ]; then
-  mv -T -- "$store/objects" "$repo/.git/objects"
-  rmdir -- "$store"
+if [ -n "$repo" ]; then
+  chmod "$gitmode" -- "$repo/.git"
+  [ -e "$store/objects" ] || { rm -f -- "$store/left"; rmdir -- "$store"; }
 fi
-[ -z "$repo" ] || chmod "$gitmode" -- "$repo/.git"
 exit 0`;
 // The checkout's own files, handed over by rename and chown only: its objects go to the store
 // (root's, 0711: the agent reads them by the name its alternates give, lists and writes
 // nothing), its top-level entries into the agent's tree beside the agent's own `.git`; the
 // rest of the checkout's `.git` (config and its credential, hooks, index) stays where it was,
 // in a folder the agent cannot reach, and is closed to others besides until the take-back. The marker's time, after the chown, is older than any
-// change the agent makes. A failure before the chown puts everything back.
+// change the agent makes. A failure before the chown puts everything back. The store's record
+// says where all of it came from, for a next stage should this job be killed before the take-back.
 const HAND_OVER_IN_PLACE = `set -e
 area=$1; staged=$2; uid=$3; gid=$4; repo=$5; store=$6; tree=$7; marker=$8; ours=$9; gitmode=\${10}
 shift 10
@@ -73753,6 +73816,7 @@ undo() {
   done
   [ -e "$repo/.git/objects" ] || mv -T -- "$store/objects" "$repo/.git/objects"
   chmod "$gitmode" -- "$repo/.git"
+  rm -f -- "$store/left"
   rm -rf -- "$area"
 }
 trap 'st=$?; [ $st = 0 ] || undo "$@"; exit $st' EXIT
@@ -73762,6 +73826,8 @@ mv -T -- "$staged" "$area"
 chown 0:0 -- "$store"
 chmod 0711 -- "$store"
 rm -rf -- "$store/tree"
+printf '%s\\0' "$repo" "$gitmode" "$marker" >"$store/left"
+chmod 0644 -- "$store/left"
 chmod go-rwx -- "$repo/.git"
 mv -T -- "$repo/.git/objects" "$store/objects"
 [ $# = 0 ] || (cd -- "$repo" && mv -t "$tree" -- "$@")
@@ -73848,7 +73914,7 @@ async function handOver(o) {
     if (inPlace) {
         await privilege_runAsRoot(o.privilege, [
             ...[sh(), '-c', HAND_OVER_IN_PLACE, 'sh', area, staged, ...ids, o.repo],
-            ...[storeOf(o.user), tree, marker, ours(), inPlace.state.gitMode.toString(8)],
+            ...[in_place_storeOf(o.user), tree, marker, ours(), inPlace.state.gitMode.toString(8)],
             ...inPlace.names
         ], "hand the agent the checkout's tree");
     }
@@ -73882,7 +73948,8 @@ async function takeBack(p, h) {
             ...[String(h.user.uid), ours(), h.user.home, markerOf(external_node_path_.dirname(h.returnTo))],
             ...(inPlace ? [inPlace.repo, inPlace.store, inPlace.gitMode.toString(8)] : ['', '', ''])
         ], 'take the agent tree back');
-    const [state, ...refused] = printed.split('\0').filter(Boolean);
+    const [objects = '', state, ...listed] = printed.split('\0');
+    const refused = listed.filter(Boolean);
     const st = inPlace ? null : await lstat_lstatOrNull(h.returnTo);
     const tree = inPlace
         ? state === 'back'
@@ -73891,7 +73958,52 @@ async function takeBack(p, h) {
         : st?.isDirectory() && st.uid === process.getuid?.()
             ? h.returnTo
             : null;
-    return refused.length > 0 ? { tree, warning: refusedLine(refused) } : { tree };
+    return {
+        tree,
+        ...(refused.length > 0 ? { warning: refusedLine(refused) } : {}),
+        ...(objects === 'gone' ? { checkoutGone: true } : objects ? { objectsAside: objects } : {})
+    };
+}
+/**
+ * What a stage whose job was killed with no post step left in the agent's reach: the checkout's
+ * objects in the store, its files in the agent's area. Once every process of the agent user is
+ * gone, the take-back of that stage runs again from the store's record, so the checkout is
+ * whole before anything reads it. One line saying what came back, or null when nothing was left.
+ */
+async function agent_tree_putBackLeft(p, user) {
+    const left = await leftBehind(user);
+    if (!left)
+        return null;
+    const area = path.join(user.home, 'stage');
+    const workDir = path.dirname(left.marker);
+    const back = await takeBack(p, {
+        user,
+        area,
+        tree: path.join(area, 'work', treeName(left.repo)),
+        home: path.join(area, 'home'),
+        returnTo: path.join(workDir, 'agent-tree'),
+        inPlace: {
+            repo: left.repo,
+            store: storeOf(user),
+            gitMode: left.gitMode,
+            untracked: [],
+            aside: []
+        }
+    });
+    if (back.checkoutGone) {
+        return `an earlier stage's job ended before it took the agent's tree back, and its checkout ${left.repo} is gone since: what it left with the agent user was removed`;
+    }
+    const kept = await returnLeftAside(left.repo, workDir);
+    return [
+        `an earlier stage's job ended before it took the agent's tree back: ${back.tree ? `the checkout's files and objects are back in ${left.repo}` : `the checkout's objects are back in ${left.repo}, its files were not left in the agent's area`}`,
+        ...(back.objectsAside
+            ? [
+                `its objects are kept in ${back.objectsAside}, as the checkout has objects of its own again`
+            ]
+            : []),
+        ...kept.map((k) => `an untracked file of the checkout stays in ${k}: a symlink is in its way`),
+        ...(back.warning ? [back.warning] : [])
+    ].join('; ');
 }
 function refusedLine(refused) {
     const named = refused.slice(0, 5).map((f) => JSON.stringify(f));
@@ -74899,14 +75011,14 @@ async function agent_user_ensureAgentUser(name, p) {
     if (!NAME.test(name)) {
         throw new UserError(`agent-user "${name}" is not a valid user name; use lower-case letters, digits, - and _`);
     }
-    let user = lookUser(name);
+    let user = agent_user_lookUser(name);
     if (!user) {
         const useradd = systemProgram('useradd');
         if (!useradd) {
             throw new UserError('isolation: user needs useradd to create the agent user and this runner has none; install it (passwd package) or set isolation: none');
         }
         await runAsRoot(p, [useradd, '--system', '--user-group', '--create-home', '--shell', '/usr/sbin/nologin', name], `create the agent user ${name}`);
-        user = lookUser(name);
+        user = agent_user_lookUser(name);
         if (!user)
             throw new Error(`the agent user ${name} was created but cannot be found`);
     }
@@ -74931,7 +75043,8 @@ function privilegeOf(user) {
         return `shares the group ${shared.name} with the runner's user`;
     return null;
 }
-function lookUser(name) {
+/** The agent user by its name, if it exists (nothing is created). */
+function agent_user_lookUser(name) {
     for (const line of readLines('/etc/passwd')) {
         const [n, , uid, gid, , home] = line.split(':');
         if (n === name && uid && gid && home)
@@ -75153,6 +75266,7 @@ function helper(argv) {
 
 
 
+
 /**
  * Once per job: root or `sudo -n`, the agent user, the runner's folders closed to it, and
  * nothing of an earlier job's agent still running or queued.
@@ -75174,6 +75288,23 @@ async function startIsolation(o) {
 async function endAgentUser(user, p, graceMs) {
     await barSchedules(user, p);
     await new UserProcesses(user, p).end(graceMs);
+}
+/**
+ * Before anything reads the checkout: a stage whose job was killed with no post step may have
+ * left the checkout's objects in the store and its files in the agent's area. They come back,
+ * once every process of the agent user is gone. One line saying so, or null when nothing was
+ * left (a look at one file).
+ */
+async function putBackLeftBehind(name) {
+    const user = lookUser(name);
+    if (!user || !(await leftBehind(user)))
+        return null;
+    const privilege = findPrivilege();
+    if (!privilege) {
+        throw new UserError(`an earlier stage left the checkout's objects in ${storeOf(user)} and this runner has neither root nor sudo -n to put them back; run the job where it ran before, or restore them as root`);
+    }
+    await endAgentUser(user, privilege, 1000);
+    return putBackLeft(privilege, user);
 }
 /** The agent's tree and HOME handed over, and how to start and end it as the agent user. */
 async function openSandbox(iso, o) {
@@ -77329,6 +77460,7 @@ async function finaliseStage(ctx, end, secrets) {
     }
     const cost = end.agent ? (0,prices/* priceRun */.l)(end.agent.preset, end.agent.stats, job.config.agent.prices) : {};
     const own = handoffPath.slice(HANDOFF_DIR.length + 1).replace(/\.md$/, '');
+    // However the commit ends (made or thrown), the checkout is settled after it.
     const committed = await commitAllowed({
         repo,
         workTree: files !== repo ? files : undefined,
@@ -77360,13 +77492,14 @@ async function finaliseStage(ctx, end, secrets) {
                 ? encodeProvenance(stageProvenance(stage, stage.key, outcome, end.agent, cost))
                 : undefined
         })
-    });
-    if (ctx.sandbox?.inPlace) {
+    }).finally(async () => {
+        if (!ctx.sandbox?.inPlace)
+            return;
         // The checkout's own files were the agent's: what it left there goes, the runner's come back.
         for (const kept of await settleInPlace(ctx.sandbox.inPlace)) {
             warnings.push(`an untracked file of the checkout stays in ${kept}: the agent put a symlink in its way`);
         }
-    }
+    });
     const commit = ctx.trackerFiles
         ? {
             ...committed,

@@ -8,6 +8,7 @@ import { ROOT } from '../cli/helpers.js'
 
 const PAGES = [
   'README.md',
+  'ARCHITECTURE.md',
   'CONTRIBUTING.md',
   'CHANGELOG.md',
   'SECURITY.md',
