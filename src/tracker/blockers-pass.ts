@@ -14,7 +14,7 @@ import type { Issue } from '../pipeline/ports.js'
 import { owedWake } from '../pipeline/record/stage-owed.js'
 import { commonFilter } from '../pipeline/triggers/index.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import type { ReconcileSource } from './reconcile.js'
+import type { ReconcileSource } from './reconcile-source.js'
 
 export interface BlockersPass {
   source: ReconcileSource

@@ -13,7 +13,7 @@ import type { Issue } from '../pipeline/ports.js'
 import { cronStep, cronToken, slotStamp, stampSlot } from '../pipeline/triggers/cron.js'
 import { commonFilter } from '../pipeline/triggers/index.js'
 import { oneLine } from '../pipeline/untrusted-text.js'
-import type { ReconcileSource } from './reconcile.js'
+import type { ReconcileSource } from './reconcile-source.js'
 
 /** The slots fired per automation (cron-marks.ts). */
 export interface CronMarks {

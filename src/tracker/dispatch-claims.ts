@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import * as z from '../zod.js'
 import type { GitHubRefs } from './github-refs.js'
-import type { DispatchClaims } from './reconcile.js'
+import type { DispatchClaims } from './reconcile-source.js'
 
 const PREFIX = 'dispatch/'
 // A GitHub issue's number or a Linear issue's key (ENG-123).

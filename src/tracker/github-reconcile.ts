@@ -23,7 +23,8 @@ import type { GitHubClientOptions } from './github-client.js'
 import { GitHubTracker } from './github-tracker.js'
 import { issuesHoldingSlots } from './github-slots.js'
 import { linearSource } from './linear-reconcile.js'
-import { reconcileIssues, type ReconcileSource, type ReconcileSummary } from './reconcile.js'
+import { reconcileIssues, type ReconcileSummary } from './reconcile.js'
+import type { ReconcileSource } from './reconcile-source.js'
 import { RepoRecordStore } from './repo-records.js'
 
 export interface RepositoryReconcile {

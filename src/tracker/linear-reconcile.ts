@@ -7,7 +7,7 @@ import type { GitHubApi } from './github-api.js'
 import type { GitHubTracker } from './github-tracker.js'
 import { DEFAULT_LINEAR_URL, LinearApi } from './linear-api.js'
 import { LinearTracker } from './linear.js'
-import type { ReconcileSource } from './reconcile.js'
+import type { ReconcileSource } from './reconcile-source.js'
 import type { RepoRecordStore } from './repo-records.js'
 
 export async function linearSource(o: {
