@@ -169,7 +169,10 @@ console.log(`| isolation, 1,000-file repository, median of ${RUNS} | value |`)
 console.log('|---|---|')
 row('agent user created (first stage on a runner only), median of 3', median(created))
 row('job start: user found, runner folders closed, leftovers ended', m.start)
-row('hand-over: clone without hard links, HOME, chown to the agent user', m.handOver)
+row(
+  'hand-over: the checkout handed over in place (a clone where it cannot be), HOME, chown',
+  m.handOver
+)
 row('model proxy started', m.proxy)
 row('instant agent as the agent user', m.agentAsUser)
 row('instant agent as the runner user (for comparison)', m.agentAsUs)
