@@ -9,7 +9,12 @@ import { join } from 'node:path'
 import { git, runAction, sharedDir, sharedFile, type RunOptions } from '../harness/action-run.js'
 import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { drive, wakeUp } from './drive.js'
-import { startPipeline, type Pipeline, type PipelineOptions } from './pipeline-fixture.js'
+import {
+  helperProfile as helper,
+  startPipeline,
+  type Pipeline,
+  type PipelineOptions
+} from './pipeline-fixture.js'
 
 let current: Pipeline | undefined
 afterEach(async () => {
@@ -19,21 +24,6 @@ afterEach(async () => {
 
 const PROFILES = ['researcher', 'implementer', 'reviewer', 'helper'] as const
 const APP = 'itervox-app[bot]'
-
-/** The helper profile each automation runs, and its files. */
-const helper: PipelineOptions = {
-  profiles: [
-    'helper:',
-    '  soul_file: .itervox/agents/helper/SOUL.md',
-    '  instructions_file: .itervox/agents/helper/INSTRUCTIONS.md',
-    '  allowed_actions: ["comment"]'
-  ].join('\n'),
-  files: {
-    '.itervox/agents/helper/SOUL.md': '# helper SOUL\n\nYou help.\n',
-    '.itervox/agents/helper/INSTRUCTIONS.md':
-      '# helper INSTRUCTIONS\n\nWrite your deliverable to `{{ run.handoff_path }}`.\n'
-  }
-}
 
 async function pipeline(automation: string, o: PipelineOptions = {}): Promise<Pipeline> {
   current = await startPipeline({ ...helper, automations: automation, ...o })

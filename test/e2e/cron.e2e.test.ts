@@ -7,27 +7,13 @@ import { join } from 'node:path'
 import { git, runAction, sharedDir, sharedFile } from '../harness/action-run.js'
 import { readRecordFromComment } from '../../src/tracker/comment-record.js'
 import { wakeUp } from './drive.js'
-import { startPipeline, type Pipeline } from './pipeline-fixture.js'
+import { helperProfile as helper, startPipeline, type Pipeline } from './pipeline-fixture.js'
 
 let p: Pipeline | undefined
 afterEach(async () => {
   await p?.gh.stop()
   p = undefined
 })
-
-const helper = {
-  profiles: [
-    'helper:',
-    '  soul_file: .itervox/agents/helper/SOUL.md',
-    '  instructions_file: .itervox/agents/helper/INSTRUCTIONS.md',
-    '  allowed_actions: ["comment"]'
-  ].join('\n'),
-  files: {
-    '.itervox/agents/helper/SOUL.md': '# helper SOUL\n\nYou help.\n',
-    '.itervox/agents/helper/INSTRUCTIONS.md':
-      '# helper INSTRUCTIONS\n\nWrite your deliverable to `{{ run.handoff_path }}`.\n'
-  }
-}
 
 it('fires a due slot once across two overlapping scheduled reconciles; its run happens once', async () => {
   // Monthly at midnight UTC; issue #1 waits in Reviewing, where no stage of the pipeline starts.

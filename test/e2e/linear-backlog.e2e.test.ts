@@ -18,7 +18,12 @@ import {
 } from '../harness/action-run.js'
 import { FakeLinear } from '../harness/fake-linear.js'
 import { drive, wakeUp } from './drive.js'
-import { startPipeline, workflowMd, type Pipeline } from './pipeline-fixture.js'
+import {
+  helperProfile as HELPER,
+  startPipeline,
+  workflowMd,
+  type Pipeline
+} from './pipeline-fixture.js'
 
 let p: Pipeline | undefined
 let linear: FakeLinear | undefined
@@ -35,20 +40,6 @@ const GROOM = [
   '  trigger: { type: issue_moved_to_backlog }',
   '  profile: helper'
 ].join('\n')
-
-const HELPER = {
-  profiles: [
-    'helper:',
-    '  soul_file: .itervox/agents/helper/SOUL.md',
-    '  instructions_file: .itervox/agents/helper/INSTRUCTIONS.md',
-    '  allowed_actions: ["comment"]'
-  ].join('\n'),
-  files: {
-    '.itervox/agents/helper/SOUL.md': '# helper SOUL\n\nYou help.\n',
-    '.itervox/agents/helper/INSTRUCTIONS.md':
-      '# helper INSTRUCTIONS\n\nWrite your deliverable to `{{ run.handoff_path }}`.\n'
-  }
-}
 
 it('runs issue_moved_to_backlog once per move on Linear, from the relay and from the reconcile', async () => {
   linear = await FakeLinear.start()

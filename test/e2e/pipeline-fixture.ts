@@ -110,6 +110,21 @@ export function profileFiles(): Record<string, string> {
   return files
 }
 
+/** A `helper` profile for automation runs (allowed only to comment), and its files. */
+export const helperProfile = {
+  profiles: [
+    'helper:',
+    '  soul_file: .itervox/agents/helper/SOUL.md',
+    '  instructions_file: .itervox/agents/helper/INSTRUCTIONS.md',
+    '  allowed_actions: ["comment"]'
+  ].join('\n'),
+  files: {
+    '.itervox/agents/helper/SOUL.md': '# helper SOUL\n\nYou help.\n',
+    '.itervox/agents/helper/INSTRUCTIONS.md':
+      '# helper INSTRUCTIONS\n\nWrite your deliverable to `{{ run.handoff_path }}`.\n'
+  }
+} satisfies PipelineOptions
+
 export interface Pipeline {
   sb: Sandbox
   gh: FakeGitHub
