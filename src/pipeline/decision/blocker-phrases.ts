@@ -3,8 +3,10 @@
 // for", then a list of `#N` (joined by commas, spaces, "and" or "&"). Read strictly: a plain
 // `#N`, a reference to another repository (`owner/repo#N`), and text inside code (fenced
 // blocks, `inline`) name no blocker, so a mention or a quoted example holds nothing up.
+// Each run of spaces can be read one way only, so a long one fails in linear time (the text is
+// anyone's).
 const PHRASE =
-  /\b(?:blocked\s+(?:by|on)|depends\s+(?:on|upon)|requires|waiting\s+(?:on|for))\s*:?\s*((?:#\d{1,9}\b(?:\s*(?:,|&|\band\b)?\s*)?)+)/gi
+  /\b(?:blocked\s+(?:by|on)|depends\s+(?:on|upon)|requires|waiting\s+(?:on|for))\s*(?::\s*)?((?:#\d{1,9}\b\s*(?:(?:,|&|\band\b)\s*)?)+)/gi
 
 /** Most blockers read from one text: a longer list is someone's mistake, not a plan. */
 const MAX_BLOCKERS = 50
