@@ -27,6 +27,7 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
   const { issue, plan } = stage
   const state = stage.key.state
   const branch = stage.branch.branch
+  const markPhase = phaseMarker(contextPath)
   let published: Published | null = ran.landed ? { commit: ran.landed.sha } : null
   if (!ran.landed && result.commit.sha) {
     job.log?.(
@@ -40,7 +41,7 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
       job.log
     )
   }
-  markPhase(contextPath, 'published')
+  markPhase('published')
 
   const commit = published && 'commit' in published ? published.commit : undefined
   const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined
@@ -120,7 +121,7 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
   } catch (err) {
     const why = oneLine(messageOf(err))
     const notice = await noticeUnrecorded(job, issue, why, branch)
-    markPhase(contextPath, 'done')
+    markPhase('done')
     return {
       ...done,
       summary: `${summary}; not carried out, because the record could not be written`,
@@ -139,18 +140,19 @@ export async function advance(job: Job, ran: Ran): Promise<Ending> {
       const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state }
       summary += await noticeMovedMeanwhile(job.tracker, issue, moved)
     }
-    markPhase(contextPath, 'done')
+    markPhase('done')
     return { ...done, summary, record: intent, stateAfter: carried.state, failure: unpublished }
   } catch (err) {
     const halted = `the next step (${summary}) failed: ${oneLine(messageOf(err))}`
     // The record still says what is owed; a re-run or the next event carries it out.
     await job.tracker.setFlag(issue, NEEDS_ATTENTION_LABEL, true).catch(() => undefined)
-    await job.tracker.saveRecord(issue, haltOnEffects(intent, halted)).catch(() => undefined)
-    markPhase(contextPath, 'done')
+    const haltedRecord = haltOnEffects(intent, halted)
+    await job.tracker.saveRecord(issue, haltedRecord).catch(() => undefined)
+    markPhase('done')
     return {
       ...done,
       summary: `${summary}; halted`,
-      record: haltOnEffects(intent, halted),
+      record: haltedRecord,
       stateAfter: issue.state,
       failure: `${halted}; re-run the job to finish it`
     }
@@ -166,8 +168,13 @@ async function unsavedText(
   return text === null ? undefined : { path, text }
 }
 
-/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
-function markPhase(contextPath: string | undefined, phase: 'published' | 'done'): void {
+/**
+ * Tells whoever finishes an interrupted job (the post step) how far this one got; the stage's
+ * saved context is read once.
+ */
+function phaseMarker(contextPath: string | undefined): (phase: 'published' | 'done') => void {
   const ctx = contextPath ? loadStageContext(contextPath) : null
-  if (contextPath && ctx) saveStageContext(contextPath, { ...ctx, phase })
+  return (phase) => {
+    if (contextPath && ctx) saveStageContext(contextPath, { ...ctx, phase })
+  }
 }

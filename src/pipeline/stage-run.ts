@@ -39,7 +39,6 @@ export function stageRun(o: {
   plan: StagePlan
   branch: PreparedBranch
   run: { id: string; attempt: string; url?: string | undefined }
-  maxBudgetUsd?: number | undefined
 }): StageRun {
   const { config, issue, state, plan } = o
   const profile = config.agent.profiles[plan.profile]!
@@ -70,8 +69,7 @@ export function stageRun(o: {
       attempt: plan.attempt,
       resume: plan.resume,
       escalated: hasFlag(issue.labels, NEEDS_ATTENTION_LABEL)
-    }),
-    maxBudgetUsd: o.maxBudgetUsd
+    })
   }
 }
 
