@@ -49667,8 +49667,7 @@ function stageRun(o) {
             attempt: plan.attempt,
             resume: plan.resume,
             escalated: hasFlag(issue.labels, names/* NEEDS_ATTENTION_LABEL */.gO)
-        }),
-        maxBudgetUsd: o.maxBudgetUsd
+        })
     };
 }
 /** What every result of a job that got as far as a stage says of it. */
@@ -49707,12 +49706,13 @@ async function advance(job, ran) {
     const { issue, plan } = stage;
     const state = stage.key.state;
     const branch = stage.branch.branch;
+    const markPhase = phaseMarker(contextPath);
     let published = ran.landed ? { commit: ran.landed.sha } : null;
     if (!ran.landed && result.commit.sha) {
         job.log?.(`the stage ended ${result.outcome}; publishing ${result.commit.sha.slice(0, 12)} to ${branch}`);
         published = await (0,publish/* publishCommit */.D7)(job.workspace, stage.branch, result.commit.sha, stage.run, job.log);
     }
-    markPhase(contextPath, 'published');
+    markPhase('published');
     const commit = published && 'commit' in published ? published.commit : undefined;
     const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined;
     const unpublished = (0,publish/* unpublishedReason */.sV)(published, branch, plan.profile);
@@ -49786,7 +49786,7 @@ async function advance(job, ran) {
     catch (err) {
         const why = (0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(err));
         const notice = await noticeUnrecorded(job, issue, why, branch);
-        markPhase(contextPath, 'done');
+        markPhase('done');
         return {
             ...done,
             summary: `${summary}; not carried out, because the record could not be written`,
@@ -49804,19 +49804,20 @@ async function advance(job, ran) {
             const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state };
             summary += await noticeMovedMeanwhile(job.tracker, issue, moved);
         }
-        markPhase(contextPath, 'done');
+        markPhase('done');
         return { ...done, summary, record: intent, stateAfter: carried.state, failure: unpublished };
     }
     catch (err) {
         const halted = `the next step (${summary}) failed: ${(0,untrusted_text/* oneLine */.TN)((0,errors/* messageOf */.bD)(err))}`;
         // The record still says what is owed; a re-run or the next event carries it out.
         await job.tracker.setFlag(issue, names/* NEEDS_ATTENTION_LABEL */.gO, true).catch(() => undefined);
-        await job.tracker.saveRecord(issue, (0,record_record/* haltOnEffects */.bk)(intent, halted)).catch(() => undefined);
-        markPhase(contextPath, 'done');
+        const haltedRecord = (0,record_record/* haltOnEffects */.bk)(intent, halted);
+        await job.tracker.saveRecord(issue, haltedRecord).catch(() => undefined);
+        markPhase('done');
         return {
             ...done,
             summary: `${summary}; halted`,
-            record: (0,record_record/* haltOnEffects */.bk)(intent, halted),
+            record: haltedRecord,
             stateAfter: issue.state,
             failure: `${halted}; re-run the job to finish it`
         };
@@ -49826,11 +49827,16 @@ async function unsavedText(job, commit, path) {
     const text = await job.workspace.readCommitted(commit, path, job.config.handoff.maxFileBytes);
     return text === null ? undefined : { path, text };
 }
-/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
-function markPhase(contextPath, phase) {
+/**
+ * Tells whoever finishes an interrupted job (the post step) how far this one got; the stage's
+ * saved context is read once.
+ */
+function phaseMarker(contextPath) {
     const ctx = contextPath ? (0,stage_context/* loadStageContext */.qS)(contextPath) : null;
-    if (contextPath && ctx)
-        (0,stage_context/* saveStageContext */.JG)(contextPath, { ...ctx, phase });
+    return (phase) => {
+        if (contextPath && ctx)
+            (0,stage_context/* saveStageContext */.JG)(contextPath, { ...ctx, phase });
+    };
 }
 
 // EXTERNAL MODULE: ./.build/secrets/scanner.js + 2 modules
@@ -60442,7 +60448,12 @@ mv -T -- "$repo/.git/objects" "$store/objects"
 trap - EXIT
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"
-touch -- "$marker"`;
+touch -- "$marker"
+# File times come from a clock that ticks every few milliseconds: a change the agent made
+# within the marker's tick would look no newer than it. The hand-over ends once the clock
+# has moved on.
+until [ -n "$(find "$marker.tick" -newer "$marker" 2>/dev/null)" ]; do touch -- "$marker.tick"; done
+rm -f -- "$marker.tick"`;
 /**
  * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the
  * runner's user in its private work folder, where handOver takes it from. git starts before
@@ -60761,11 +60772,17 @@ function readLines(file) {
 /* harmony export */ });
 /* unused harmony export leftRecordOf */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5023);
-/* harmony import */ var _git_git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5729);
-/* harmony import */ var _git_integrity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4150);
-/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(363);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1421);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7975);
+/* harmony import */ var _zod_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5023);
+/* harmony import */ var _git_git_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5729);
+/* harmony import */ var _git_integrity_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4150);
+/* harmony import */ var _git_lstat_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(363);
+/* harmony import */ var _privilege_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(7514);
+
+
+
 
 
 
@@ -60773,17 +60790,17 @@ function readLines(file) {
 
 
 /** What the hand-over in place moved, to bring it back (kept in the stage context). */
-const inPlaceSchema = _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+const inPlaceSchema = _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
     /** The runner's checkout whose own files the agent works on. */
-    repo: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    repo: _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
     /** A folder of root's (0711) holding the checkout's objects for the stage: the agent's alternates. */
-    store: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    store: _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(),
     /** The mode of the checkout's `.git`, closed to others for the stage. */
-    gitMode: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .int */ .Whr(),
+    gitMode: _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .int */ .Whr(),
     /** The checkout's untracked paths (git's, folded into folders) before the stage. */
-    untracked: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()),
+    untracked: _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP()),
     /** Untracked paths below the top level, put aside in the runner's folder: [path, where]. */
-    aside: _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()]))
+    aside: _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_4__/* .tuple */ .PVZ([_zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(), _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP()]))
 });
 /** The store of a user's stages: beside its home, in a folder only root may write. */
 const storeOf = (user) => `${user.home}.objects`;
@@ -60792,18 +60809,19 @@ const storeOf = (user) => `${user.home}.objects`;
  * the checkout the objects and the tree came from, the mode of its `.git`, and the stage's
  * marker. A job killed with no post step leaves it behind; the next stage puts things back by it.
  */
-const leftRecordOf = (user) => node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'left');
+const leftRecordOf = (user) => node_path__WEBPACK_IMPORTED_MODULE_2__.join(storeOf(user), 'left');
 /** What an earlier stage left in the store and never took back, or null. */
 async function leftBehind(user) {
     const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(leftRecordOf(user), 'utf8').catch(() => null);
     if (text === null)
         return null;
     const [repo = '', mode = '', marker = ''] = text.split('\0');
-    if (!node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(repo) || !/^[0-7]{3,4}$/.test(mode) || !node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(marker)) {
+    if (!node_path__WEBPACK_IMPORTED_MODULE_2__.isAbsolute(repo) || !/^[0-7]{3,4}$/.test(mode) || !node_path__WEBPACK_IMPORTED_MODULE_2__.isAbsolute(marker)) {
         throw new Error(`the record ${leftRecordOf(user)} is not one the action wrote`);
     }
     return { repo, gitMode: parseInt(mode, 8), marker };
 }
+const run = (0,node_util__WEBPACK_IMPORTED_MODULE_3__.promisify)(node_child_process__WEBPACK_IMPORTED_MODULE_1__.execFile);
 const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4);
 /**
  * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
@@ -60812,45 +60830,54 @@ const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4)
  * them with), and no earlier stage's objects still in the store.
  */
 async function inPlaceObstacle(repo, user) {
-    const gitDir = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git'));
+    const gitDir = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(repo, '.git'));
     if (!gitDir?.isDirectory())
         return 'its .git is not a folder';
-    const objects = node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git', 'objects');
-    const o = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(objects);
+    const objects = node_path__WEBPACK_IMPORTED_MODULE_2__.join(repo, '.git', 'objects');
+    const o = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(objects);
     if (!o?.isDirectory())
         return 'it has no objects folder';
-    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'info', 'alternates'))) {
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(objects, 'info', 'alternates'))) {
         return 'its objects borrow from another repository';
     }
     // A submodule's folder holds a .git file naming the checkout's .git/modules, which stays
     // behind, closed to the agent: its git would fail there, and that file would come back from
     // the agent, free to name a repository of its own for the runner's git.
-    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, '.git', 'modules'))) {
+    if (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(repo, '.git', 'modules'))) {
         return 'it has submodules (.git/modules), which live in the .git the agent may not reach';
     }
-    const parent = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home));
+    const parent = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(user.home));
     if (parent.uid !== 0 || (parent.mode & 0o022) !== 0) {
-        return `${node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(user.home)} is not root's alone`;
+        return `${node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(user.home)} is not root's alone`;
     }
     const dev = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(repo)).dev;
     if (parent.dev !== dev || gitDir.dev !== dev || o.dev !== dev) {
         return "it is on another file system than the agent user's home";
     }
-    if ((await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(storeOf(user), 'objects'))) ||
-        (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(leftRecordOf(user)))) {
+    if ((await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(storeOf(user), 'objects'))) ||
+        (await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(leftRecordOf(user)))) {
         return `an earlier stage's objects are still in ${storeOf(user)}`;
     }
     // git writes its folders and files with the umask; packs hold nearly everything.
     for (const name of ['', 'pack', ...(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(objects))]) {
-        const st = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, name));
+        const st = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(objects, name));
         if (st.isDirectory() && !readable(st.mode, true))
             return 'its objects are closed to other users';
     }
-    for (const name of await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'pack')).catch(() => [])) {
-        if (!readable((await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(objects, 'pack', name))).mode, false)) {
+    for (const name of await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(objects, 'pack')).catch(() => [])) {
+        if (!readable((await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(objects, 'pack', name))).mode, false)) {
             return 'its objects are closed to other users';
         }
     }
+    // A file of the checkout with a second name elsewhere (a cache restored with hard links) would
+    // be the agent's under both names once chowned, and the take-back drops such files: a clone
+    // copies it instead.
+    const find = (0,_privilege_js__WEBPACK_IMPORTED_MODULE_8__/* .systemProgram */ .CA)('find') ?? 'find';
+    const prune = ['-path', node_path__WEBPACK_IMPORTED_MODULE_2__.join(repo, '.git'), '-prune', '-o'];
+    const args = [repo, ...prune, '!', '-type', 'd', '-links', '+1', '-print0', '-quit'];
+    const linked = (await run(find, args, { env: (0,_privilege_js__WEBPACK_IMPORTED_MODULE_8__/* .systemEnv */ .NF)() })).stdout.split('\0')[0];
+    if (linked)
+        return `${node_path__WEBPACK_IMPORTED_MODULE_2__.relative(repo, linked)} has another name (a hard link)`;
     return null;
 }
 /**
@@ -60858,7 +60885,7 @@ async function inPlaceObstacle(repo, user) {
  * what the agent must not get (an earlier step's files, a cloud credential).
  */
 async function untrackedIn(repo) {
-    const r = await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_3__/* .git */ .$Y)(repo, ['ls-files', '-z', '--others', '--directory']);
+    const r = await (0,_git_git_js__WEBPACK_IMPORTED_MODULE_5__/* .git */ .$Y)(repo, ['ls-files', '-z', '--others', '--directory']);
     return r.stdout
         .split('\0')
         .filter(Boolean)
@@ -60869,37 +60896,35 @@ async function untrackedIn(repo) {
  * go aside (the top-level ones stay behind in the checkout), and the agent's own repository is
  * made in `gitDir`: HEAD on the branch at the checkout's commit, the checkout's index (its
  * stat data still fits the files, which keep their inodes and times), its objects borrowed
- * from the store, read-only, and its new ones its own. Returns what goes to the agent's tree
- * (the checkout's top-level names) and what was put aside.
+ * from the store, read-only, and its new ones its own. Returns what was put aside (the caller
+ * lists the top-level names that go to the agent once its configuration is in place).
  */
 async function readyInPlace(o) {
     const untracked = await untrackedIn(o.repo);
-    const asideDir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.workDir, 'aside');
+    const asideDir = node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.workDir, 'aside');
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(asideDir, { recursive: true, force: true });
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(asideDir, { mode: 0o700 });
     const aside = [];
     for (const p of untracked.filter((u) => u.includes('/'))) {
-        const to = node_path__WEBPACK_IMPORTED_MODULE_1__.join(asideDir, String(aside.length));
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, p), to);
+        const to = node_path__WEBPACK_IMPORTED_MODULE_2__.join(asideDir, String(aside.length));
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rename)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.repo, p), to);
         aside.push([p, to]);
     }
     // Beside them, for a next stage to put them back should this one's job be killed.
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 });
-    const top = new Set(untracked.filter((u) => !u.includes('/')));
-    const names = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 });
     const head = o.baseSha;
-    const format = (0,_git_integrity_js__WEBPACK_IMPORTED_MODULE_4__/* .formatOf */ .be)(head);
+    const format = (0,_git_integrity_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(head);
     const store = storeOf(o.user);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'info'), { recursive: true });
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'pack'));
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'refs', 'heads', node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(o.branch)), { recursive: true });
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'refs', 'tags'));
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'HEAD'), `ref: refs/heads/${o.branch}\n`);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'refs', 'heads', o.branch), `${head}\n`);
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'objects', 'info', 'alternates'), `${store}/objects\n`);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'objects', 'info'), { recursive: true });
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'objects', 'pack'));
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'refs', 'heads', node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(o.branch)), { recursive: true });
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'refs', 'tags'));
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'HEAD'), `ref: refs/heads/${o.branch}\n`);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'refs', 'heads', o.branch), `${head}\n`);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'objects', 'info', 'alternates'), `${store}/objects\n`);
     // The chown of the hand-over changes every file's ctime, and the index holds the runner's
     // uid: the agent's git compares size and mtime only, or it would read the whole tree again.
-    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, 'config'), [
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, 'config'), [
         '[core]',
         `\trepositoryformatversion = ${format === 'sha1' ? 0 : 1}`,
         '\tfilemode = true',
@@ -60911,16 +60936,16 @@ async function readyInPlace(o) {
         ''
     ].join('\n'));
     for (const name of ['index', 'shallow']) {
-        const from = node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, '.git', name);
-        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(from);
+        const from = node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.repo, '.git', name);
+        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(from);
         if (!st?.isFile())
             continue;
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.copyFile)(from, node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, name));
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.copyFile)(from, node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, name));
         // git trusts stat data only for files older than the index itself.
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.gitDir, name), st.atime, st.mtime);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.gitDir, name), st.atime, st.mtime);
     }
-    const gitMode = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(o.repo, '.git'))).mode & 0o7777;
-    return { names, state: { repo: o.repo, store, gitMode, untracked, aside } };
+    const gitMode = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(o.repo, '.git'))).mode & 0o7777;
+    return { state: { repo: o.repo, store, gitMode, untracked, aside } };
 }
 /**
  * After the stage's commit: the checkout loses what the agent left in it untracked (its new
@@ -60932,7 +60957,7 @@ async function settleInPlace(s) {
     const before = new Set(s.untracked);
     for (const p of await untrackedIn(s.repo)) {
         if (!before.has(p))
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(node_path__WEBPACK_IMPORTED_MODULE_1__.join(s.repo, p), { recursive: true, force: true });
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(node_path__WEBPACK_IMPORTED_MODULE_2__.join(s.repo, p), { recursive: true, force: true });
     }
     return returnAside(s.repo, s.aside);
 }
@@ -60942,11 +60967,11 @@ const ASIDE_LIST = 'list.json';
  * left aside, as settleInPlace names them. Nothing when nothing is there.
  */
 async function returnLeftAside(repo, workDir) {
-    const list = node_path__WEBPACK_IMPORTED_MODULE_1__.join(workDir, 'aside', ASIDE_LIST);
+    const list = node_path__WEBPACK_IMPORTED_MODULE_2__.join(workDir, 'aside', ASIDE_LIST);
     const text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(list, 'utf8').catch(() => null);
     if (text === null)
         return [];
-    const aside = _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([_zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), _zod_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()])).parse(JSON.parse(text));
+    const aside = _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(_zod_js__WEBPACK_IMPORTED_MODULE_4__/* .tuple */ .PVZ([_zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(), _zod_js__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP()])).parse(JSON.parse(text));
     const kept = await returnAside(repo, aside);
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm)(list);
     return kept;
@@ -60954,10 +60979,10 @@ async function returnLeftAside(repo, workDir) {
 async function returnAside(repo, aside) {
     const kept = [];
     for (const [p, from] of aside) {
-        if (!(await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(from)))
+        if (!(await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(from)))
             continue;
-        const to = node_path__WEBPACK_IMPORTED_MODULE_1__.join(repo, p);
-        if (!(await realFolders(repo, node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(p)))) {
+        const to = node_path__WEBPACK_IMPORTED_MODULE_2__.join(repo, p);
+        if (!(await realFolders(repo, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(p)))) {
             kept.push(from);
             continue;
         }
@@ -60970,8 +60995,8 @@ async function returnAside(repo, aside) {
 async function realFolders(root, rel) {
     let at = root;
     for (const part of rel.split('/').filter((x) => x && x !== '.')) {
-        at = node_path__WEBPACK_IMPORTED_MODULE_1__.join(at, part);
-        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_5__/* .lstatOrNull */ .n)(at);
+        at = node_path__WEBPACK_IMPORTED_MODULE_2__.join(at, part);
+        const st = await (0,_git_lstat_js__WEBPACK_IMPORTED_MODULE_7__/* .lstatOrNull */ .n)(at);
         if (!st)
             await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(at);
         else if (!st.isDirectory())
@@ -61621,7 +61646,9 @@ function passGate(o) {
 // for", then a list of `#N` (joined by commas, spaces, "and" or "&"). Read strictly: a plain
 // `#N`, a reference to another repository (`owner/repo#N`), and text inside code (fenced
 // blocks, `inline`) name no blocker, so a mention or a quoted example holds nothing up.
-const PHRASE = /\b(?:blocked\s+(?:by|on)|depends\s+(?:on|upon)|requires|waiting\s+(?:on|for))\s*:?\s*((?:#\d{1,9}\b(?:\s*(?:,|&|\band\b)?\s*)?)+)/gi;
+// Each run of spaces can be read one way only, so a long one fails in linear time (the text is
+// anyone's).
+const PHRASE = /\b(?:blocked\s+(?:by|on)|depends\s+(?:on|upon)|requires|waiting\s+(?:on|for))\s*(?::\s*)?((?:#\d{1,9}\b\s*(?:(?:,|&|\band\b)\s*)?)+)/gi;
 /** Most blockers read from one text: a longer list is someone's mistake, not a plan. */
 const MAX_BLOCKERS = 50;
 /** The issue numbers `text` names as blockers, each once, in the order written. */

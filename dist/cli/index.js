@@ -49084,7 +49084,9 @@ function passGate(o) {
 // for", then a list of `#N` (joined by commas, spaces, "and" or "&"). Read strictly: a plain
 // `#N`, a reference to another repository (`owner/repo#N`), and text inside code (fenced
 // blocks, `inline`) name no blocker, so a mention or a quoted example holds nothing up.
-const PHRASE = /\b(?:blocked\s+(?:by|on)|depends\s+(?:on|upon)|requires|waiting\s+(?:on|for))\s*:?\s*((?:#\d{1,9}\b(?:\s*(?:,|&|\band\b)?\s*)?)+)/gi;
+// Each run of spaces can be read one way only, so a long one fails in linear time (the text is
+// anyone's).
+const PHRASE = /\b(?:blocked\s+(?:by|on)|depends\s+(?:on|upon)|requires|waiting\s+(?:on|for))\s*(?::\s*)?((?:#\d{1,9}\b\s*(?:(?:,|&|\band\b)\s*)?)+)/gi;
 /** Most blockers read from one text: a longer list is someone's mistake, not a plan. */
 const MAX_BLOCKERS = 50;
 /** The issue numbers `text` names as blockers, each once, in the order written. */
@@ -73479,6 +73481,9 @@ function tampered(what) {
 
 
 
+
+
+
 /** What the hand-over in place moved, to bring it back (kept in the stage context). */
 const inPlaceSchema = zod/* object */.Ikc({
     /** The runner's checkout whose own files the agent works on. */
@@ -73511,6 +73516,7 @@ async function in_place_leftBehind(user) {
     }
     return { repo, gitMode: parseInt(mode, 8), marker };
 }
+const in_place_run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
 const readable = (mode, dir) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4);
 /**
  * Why the checkout's own tree cannot be handed over here, or null: it must be a plain
@@ -73558,6 +73564,15 @@ async function inPlaceObstacle(repo, user) {
             return 'its objects are closed to other users';
         }
     }
+    // A file of the checkout with a second name elsewhere (a cache restored with hard links) would
+    // be the agent's under both names once chowned, and the take-back drops such files: a clone
+    // copies it instead.
+    const find = privilege_systemProgram('find') ?? 'find';
+    const prune = ['-path', external_node_path_.join(repo, '.git'), '-prune', '-o'];
+    const args = [repo, ...prune, '!', '-type', 'd', '-links', '+1', '-print0', '-quit'];
+    const linked = (await in_place_run(find, args, { env: systemEnv() })).stdout.split('\0')[0];
+    if (linked)
+        return `${external_node_path_.relative(repo, linked)} has another name (a hard link)`;
     return null;
 }
 /**
@@ -73576,8 +73591,8 @@ async function untrackedIn(repo) {
  * go aside (the top-level ones stay behind in the checkout), and the agent's own repository is
  * made in `gitDir`: HEAD on the branch at the checkout's commit, the checkout's index (its
  * stat data still fits the files, which keep their inodes and times), its objects borrowed
- * from the store, read-only, and its new ones its own. Returns what goes to the agent's tree
- * (the checkout's top-level names) and what was put aside.
+ * from the store, read-only, and its new ones its own. Returns what was put aside (the caller
+ * lists the top-level names that go to the agent once its configuration is in place).
  */
 async function readyInPlace(o) {
     const untracked = await untrackedIn(o.repo);
@@ -73592,8 +73607,6 @@ async function readyInPlace(o) {
     }
     // Beside them, for a next stage to put them back should this one's job be killed.
     await (0,promises_namespaceObject.writeFile)(external_node_path_.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 });
-    const top = new Set(untracked.filter((u) => !u.includes('/')));
-    const names = (await (0,promises_namespaceObject.readdir)(o.repo)).filter((n) => n !== '.git' && !top.has(n));
     const head = o.baseSha;
     const format = formatOf(head);
     const store = in_place_storeOf(o.user);
@@ -73627,7 +73640,7 @@ async function readyInPlace(o) {
         await (0,promises_namespaceObject.utimes)(external_node_path_.join(o.gitDir, name), st.atime, st.mtime);
     }
     const gitMode = (await (0,promises_namespaceObject.lstat)(external_node_path_.join(o.repo, '.git'))).mode & 0o7777;
-    return { names, state: { repo: o.repo, store, gitMode, untracked, aside } };
+    return { state: { repo: o.repo, store, gitMode, untracked, aside } };
 }
 /**
  * After the stage's commit: the checkout loses what the agent left in it untracked (its new
@@ -73834,7 +73847,12 @@ mv -T -- "$repo/.git/objects" "$store/objects"
 trap - EXIT
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"
-touch -- "$marker"`;
+touch -- "$marker"
+# File times come from a clock that ticks every few milliseconds: a change the agent made
+# within the marker's tick would look no newer than it. The hand-over ends once the clock
+# has moved on.
+until [ -n "$(find "$marker.tick" -newer "$marker" 2>/dev/null)" ]; do touch -- "$marker.tick"; done
+rm -f -- "$marker.tick"`;
 /**
  * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the
  * runner's user in its private work folder, where handOver takes it from. git starts before
@@ -74466,8 +74484,7 @@ function stageRun(o) {
             attempt: plan.attempt,
             resume: plan.resume,
             escalated: (0,flags/* hasFlag */.L)(issue.labels, names/* NEEDS_ATTENTION_LABEL */.gO)
-        }),
-        maxBudgetUsd: o.maxBudgetUsd
+        })
     };
 }
 /** What every result of a job that got as far as a stage says of it. */
@@ -74506,12 +74523,13 @@ async function advance(job, ran) {
     const { issue, plan } = stage;
     const state = stage.key.state;
     const branch = stage.branch.branch;
+    const markPhase = phaseMarker(contextPath);
     let published = ran.landed ? { commit: ran.landed.sha } : null;
     if (!ran.landed && result.commit.sha) {
         job.log?.(`the stage ended ${result.outcome}; publishing ${result.commit.sha.slice(0, 12)} to ${branch}`);
         published = await publishCommit(job.workspace, stage.branch, result.commit.sha, stage.run, job.log);
     }
-    markPhase(contextPath, 'published');
+    markPhase('published');
     const commit = published && 'commit' in published ? published.commit : undefined;
     const rescuedTo = published && 'commit' in published ? published.rescuedTo : undefined;
     const unpublished = unpublishedReason(published, branch, plan.profile);
@@ -74585,7 +74603,7 @@ async function advance(job, ran) {
     catch (err) {
         const why = (0,untrusted_text/* oneLine */.TN)((0,_build_errors/* messageOf */.bD)(err));
         const notice = await noticeUnrecorded(job, issue, why, branch);
-        markPhase(contextPath, 'done');
+        markPhase('done');
         return {
             ...done,
             summary: `${summary}; not carried out, because the record could not be written`,
@@ -74603,19 +74621,20 @@ async function advance(job, ran) {
             const moved = { profile: plan.profile, entry: plan.entry, to: next.to, now: carried.state };
             summary += await noticeMovedMeanwhile(job.tracker, issue, moved);
         }
-        markPhase(contextPath, 'done');
+        markPhase('done');
         return { ...done, summary, record: intent, stateAfter: carried.state, failure: unpublished };
     }
     catch (err) {
         const halted = `the next step (${summary}) failed: ${(0,untrusted_text/* oneLine */.TN)((0,_build_errors/* messageOf */.bD)(err))}`;
         // The record still says what is owed; a re-run or the next event carries it out.
         await job.tracker.setFlag(issue, names/* NEEDS_ATTENTION_LABEL */.gO, true).catch(() => undefined);
-        await job.tracker.saveRecord(issue, (0,record_record/* haltOnEffects */.bk)(intent, halted)).catch(() => undefined);
-        markPhase(contextPath, 'done');
+        const haltedRecord = (0,record_record/* haltOnEffects */.bk)(intent, halted);
+        await job.tracker.saveRecord(issue, haltedRecord).catch(() => undefined);
+        markPhase('done');
         return {
             ...done,
             summary: `${summary}; halted`,
-            record: (0,record_record/* haltOnEffects */.bk)(intent, halted),
+            record: haltedRecord,
             stateAfter: issue.state,
             failure: `${halted}; re-run the job to finish it`
         };
@@ -74625,11 +74644,16 @@ async function unsavedText(job, commit, path) {
     const text = await job.workspace.readCommitted(commit, path, job.config.handoff.maxFileBytes);
     return text === null ? undefined : { path, text };
 }
-/** Tells whoever finishes an interrupted job (the post step) how far this one got. */
-function markPhase(contextPath, phase) {
+/**
+ * Tells whoever finishes an interrupted job (the post step) how far this one got; the stage's
+ * saved context is read once.
+ */
+function phaseMarker(contextPath) {
     const ctx = contextPath ? loadStageContext(contextPath) : null;
-    if (contextPath && ctx)
-        saveStageContext(contextPath, { ...ctx, phase });
+    return (phase) => {
+        if (contextPath && ctx)
+            saveStageContext(contextPath, { ...ctx, phase });
+    };
 }
 
 // EXTERNAL MODULE: external "node:buffer"

@@ -175,7 +175,12 @@ mv -T -- "$repo/.git/objects" "$store/objects"
 trap - EXIT
 chown -R -h -- "$uid:$gid" "$area"
 chmod 0700 -- "$area"
-touch -- "$marker"`
+touch -- "$marker"
+# File times come from a clock that ticks every few milliseconds: a change the agent made
+# within the marker's tick would look no newer than it. The hand-over ends once the clock
+# has moved on.
+until [ -n "$(find "$marker.tick" -newer "$marker" 2>/dev/null)" ]; do touch -- "$marker.tick"; done
+rm -f -- "$marker.tick"`
 
 /**
  * The agent's own clone of the issue branch (no hard links, no shared `.git`), made by the

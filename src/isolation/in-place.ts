@@ -10,12 +10,15 @@ import {
   utimes,
   writeFile
 } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import * as z from '../zod.js'
 import { git } from '../git/git.js'
 import { formatOf } from '../git/integrity.js'
 import { lstatOrNull } from '../git/lstat.js'
 import type { AgentUser } from './agent-user.js'
+import { systemEnv, systemProgram } from './privilege.js'
 
 /** What the hand-over in place moved, to bring it back (kept in the stage context). */
 export const inPlaceSchema = z.object({
@@ -58,6 +61,8 @@ export async function leftBehind(user: AgentUser): Promise<LeftBehind | null> {
   }
   return { repo, gitMode: parseInt(mode, 8), marker }
 }
+
+const run = promisify(execFile)
 
 const readable = (mode: number, dir: boolean) => (mode & (dir ? 0o005 : 0o004)) === (dir ? 5 : 4)
 
@@ -106,6 +111,14 @@ export async function inPlaceObstacle(repo: string, user: AgentUser): Promise<st
       return 'its objects are closed to other users'
     }
   }
+  // A file of the checkout with a second name elsewhere (a cache restored with hard links) would
+  // be the agent's under both names once chowned, and the take-back drops such files: a clone
+  // copies it instead.
+  const find = systemProgram('find') ?? 'find'
+  const prune = ['-path', path.join(repo, '.git'), '-prune', '-o']
+  const args = [repo, ...prune, '!', '-type', 'd', '-links', '+1', '-print0', '-quit']
+  const linked = (await run(find, args, { env: systemEnv() })).stdout.split('\0')[0]
+  if (linked) return `${path.relative(repo, linked)} has another name (a hard link)`
   return null
 }
 
@@ -126,8 +139,8 @@ async function untrackedIn(repo: string): Promise<string[]> {
  * go aside (the top-level ones stay behind in the checkout), and the agent's own repository is
  * made in `gitDir`: HEAD on the branch at the checkout's commit, the checkout's index (its
  * stat data still fits the files, which keep their inodes and times), its objects borrowed
- * from the store, read-only, and its new ones its own. Returns what goes to the agent's tree
- * (the checkout's top-level names) and what was put aside.
+ * from the store, read-only, and its new ones its own. Returns what was put aside (the caller
+ * lists the top-level names that go to the agent once its configuration is in place).
  */
 export async function readyInPlace(o: {
   repo: string
@@ -138,7 +151,7 @@ export async function readyInPlace(o: {
   /** The runner's private folder for the stage. */
   workDir: string
   gitDir: string
-}): Promise<{ names: string[]; state: InPlace }> {
+}): Promise<{ state: InPlace }> {
   const untracked = await untrackedIn(o.repo)
   const asideDir = path.join(o.workDir, 'aside')
   await rm(asideDir, { recursive: true, force: true })
@@ -151,8 +164,6 @@ export async function readyInPlace(o: {
   }
   // Beside them, for a next stage to put them back should this one's job be killed.
   await writeFile(path.join(asideDir, ASIDE_LIST), JSON.stringify(aside), { mode: 0o600 })
-  const top = new Set(untracked.filter((u) => !u.includes('/')))
-  const names = (await readdir(o.repo)).filter((n) => n !== '.git' && !top.has(n))
 
   const head = o.baseSha
   const format = formatOf(head)
@@ -189,7 +200,7 @@ export async function readyInPlace(o: {
     await utimes(path.join(o.gitDir, name), st.atime, st.mtime)
   }
   const gitMode = (await lstat(path.join(o.repo, '.git'))).mode & 0o7777
-  return { names, state: { repo: o.repo, store, gitMode, untracked, aside } }
+  return { state: { repo: o.repo, store, gitMode, untracked, aside } }
 }
 
 /**

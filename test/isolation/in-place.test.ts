@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import {
   chmodSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -192,6 +193,22 @@ describe('a checkout with submodules', () => {
     )
     expect(exists(path.join(repo, 'lib', '.git'))).toBe(true)
     expect((await takeBack(privilege, h)).tree).toBe(h.returnTo)
+  })
+})
+
+describe('a checkout with a file of two names', () => {
+  it('is handed over as a clone, so the chown never gives the agent the other name', async () => {
+    const repo = checkout()
+    // A runner file outside the checkout, restored into it as a hard link (as some caches do).
+    const outside = path.join(root, `runner-file-${path.basename(repo)}`)
+    writeFileSync(outside, "the runner's\n")
+    rmSync(path.join(repo, 'src', 'a.ts'))
+    linkSync(outside, path.join(repo, 'src', 'a.ts'))
+    const h = await give(repo)
+    expect(h.cloned).toBe('src/a.ts has another name (a hard link)')
+    expect(statSync(outside).uid).toBe(process.getuid!())
+    expect((await takeBack(privilege, h)).tree).toBe(h.returnTo)
+    expect(readFileSync(path.join(repo, 'src', 'a.ts'), 'utf8')).toBe("the runner's\n")
   })
 })
 
